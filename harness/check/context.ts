@@ -1,0 +1,55 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Exchange } from '../exchange.js';
+import type { Finding } from './failure.js';
+
+/** Everything a running check accumulates; reports and the kill matrix read it. */
+export interface CheckRecorder {
+  exchanges: Exchange[];
+  /** Findings from global invariants; the check's own assertion is thrown, not stored here. */
+  invariantFindings: Finding[];
+  /** Which reading of an ambiguous clause the target took, e.g. {"price-point.unroundable": "422 notSupported"}. */
+  readings: Record<string, string>;
+  /** Free-form notes shown in the report. */
+  notes: string[];
+}
+
+const storage = new AsyncLocalStorage<CheckRecorder>();
+
+/** Exchanges kept per check; property runs send thousands and the report needs the last ones. */
+export const MAX_EXCHANGES_KEPT = 60;
+
+export function newRecorder(): CheckRecorder {
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [] };
+}
+
+export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {
+  return storage.run(rec, fn);
+}
+
+export function currentRecorder(): CheckRecorder | undefined {
+  return storage.getStore();
+}
+
+export function recordExchange(ex: Exchange): void {
+  const rec = storage.getStore();
+  if (!rec) return;
+  rec.exchanges.push(ex);
+  if (rec.exchanges.length > MAX_EXCHANGES_KEPT) rec.exchanges.splice(0, rec.exchanges.length - MAX_EXCHANGES_KEPT);
+}
+
+export function recordFinding(f: Finding): void {
+  const rec = storage.getStore();
+  if (!rec) return;
+  // One finding per code and clause is enough evidence; property runs would repeat it thousands of times.
+  if (rec.invariantFindings.some((g) => g.code === f.code && g.clause === f.clause)) return;
+  rec.invariantFindings.push(f);
+}
+
+export function recordReading(topic: string, reading: string): void {
+  const rec = storage.getStore();
+  if (rec) rec.readings[topic] = reading;
+}
+
+export function note(text: string): void {
+  storage.getStore()?.notes.push(text);
+}

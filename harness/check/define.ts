@@ -1,0 +1,72 @@
+import type { Target } from '../target.js';
+import { clause as lookupClause } from '../clauses/registry.js';
+
+export type Area =
+  | 'auth'
+  | 'envelope'
+  | 'amounts'
+  | 'naming'
+  | 'mutual-exclusion'
+  | 'idempotency'
+  | 'errors'
+  | 'payments'
+  | 'refunds'
+  | 'payouts'
+  | 'webhooks'
+  | 'stateful';
+
+export interface CheckContext {
+  target: Target;
+  /** fast-check seed for this check (derived from the run seed and the check id, so one check replays alone). */
+  seed: number;
+  /** fast-check runs for property checks. */
+  numRuns: number;
+}
+
+export interface CheckDef {
+  /** Stable id: `<suite>/<slug>`; derived from the title when absent. */
+  id: string;
+  /** A sentence: "refuses a value with three decimals". */
+  title: string;
+  /** The clause this check enforces (first) and any others it also enforces. */
+  clauses: string[];
+  level: 'must' | 'should';
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface SuiteDef {
+  name: string;
+  area: Area;
+  /** Resource label for the report: payment, refund, payout, request, webhook. */
+  resource: string;
+  checks: CheckDef[];
+}
+
+export interface CheckSpec {
+  title: string;
+  clause: string | string[];
+  level?: 'must' | 'should';
+  run(ctx: CheckContext): Promise<void>;
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** Validates clause ids at definition time: a typo fails the import, not a report later. */
+export function defineSuite(name: string, meta: { area: Area; resource: string }, specs: CheckSpec[]): SuiteDef {
+  const checks = specs.map((s): CheckDef => {
+    const clauses = Array.isArray(s.clause) ? s.clause : [s.clause];
+    if (clauses.length === 0) throw new Error(`check "${s.title}" in suite ${name} names no clause`);
+    const first = lookupClause(clauses[0]!);
+    for (const c of clauses) lookupClause(c);
+    const level = s.level ?? (first.level === 'should' ? 'should' : 'must');
+    return { id: `${name}/${slug(s.title)}`, title: s.title, clauses, level, run: s.run };
+  });
+  const seen = new Set<string>();
+  for (const c of checks) {
+    if (seen.has(c.id)) throw new Error(`duplicate check title in suite ${name}: ${c.title}`);
+    seen.add(c.id);
+  }
+  return { name, ...meta, checks };
+}

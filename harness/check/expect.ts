@@ -1,0 +1,121 @@
+import type { Exchange } from '../exchange.js';
+import { splitMsg } from '../envelope.js';
+import { describeExchange, shortJson } from '../describe.js';
+import { headerValue } from '../signing.js';
+import { CheckFailure } from './failure.js';
+import { recordReading } from './context.js';
+
+/**
+ * Small named checks: verb + subject + expectation. Each throws a CheckFailure with a stable
+ * code, the clause it enforces, expected vs. seen, and the exchange.
+ */
+export interface Outcome {
+  code: number;
+  key: string;
+}
+
+function fail(code: string, clause: string, message: string, ex: Exchange | undefined, expected: string, seen: string): never {
+  throw new CheckFailure({
+    code,
+    clause,
+    level: 'must',
+    message: `${message}\n  expected: ${expected}\n  seen:     ${seen}${ex ? `\n${describeExchange(ex)}` : ''}`,
+    expected,
+    seen,
+    exchangeId: ex?.id,
+  });
+}
+
+export function failCheck(code: string, clause: string, message: string, opts: { expected: string; seen: string; exchange?: Exchange }): never {
+  return fail(code, clause, message, opts.exchange, opts.expected, opts.seen);
+}
+
+function envelopeOf(ex: Exchange, clause: string): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
+  if (!ex.response) fail('NO_RESPONSE', clause, 'the target gave no response', ex, 'a response', ex.error ? `${ex.error.kind}: ${ex.error.message}` : 'nothing');
+  const body = ex.response.json;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    fail('BODY_NOT_JSON_OBJECT', clause, 'the response body is not a JSON object', ex, 'a JSON object', ex.response.jsonError ?? shortJson(body));
+  }
+  const b = body as Record<string, unknown>;
+  return { status: ex.response.status, code: b.code, msg: b.msg, data: b.data, body: b };
+}
+
+function seenOutcome(e: { status: number; code: unknown; msg: unknown }): string {
+  const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
+  return `HTTP ${e.status}, code ${shortJson(e.code)}, key ${key ?? '(none)'}, msg ${shortJson(e.msg)}`;
+}
+
+/** Success envelope; returns `data`. */
+export function expectSuccess(ex: Exchange, clause: string, what = 'the request'): Record<string, unknown> {
+  const e = envelopeOf(ex, clause);
+  if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
+  if (e.data === null || typeof e.data !== 'object') fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
+  return e.data as Record<string, unknown>;
+}
+
+/** A signed business error: HTTP 200, the code and the key. */
+export function expectError(ex: Exchange, want: Outcome, clause: string, what = 'the request'): void {
+  const e = envelopeOf(ex, clause);
+  const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
+  if (e.code === want.code && key === want.key && e.status === 200) return;
+  const codeName = e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : e.code !== want.code ? 'WRONG_ERROR_CODE' : key !== want.key ? 'WRONG_ERROR_KEY' : 'WRONG_HTTP_STATUS';
+  fail(codeName, clause, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
+}
+
+/** Any of several outcomes the document allows; records which one the target took. */
+export function expectOneOf(ex: Exchange, wants: Outcome[], clause: string, topic: string, what = 'the request'): Outcome {
+  const e = envelopeOf(ex, clause);
+  const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
+  const hit = wants.find((w) => w.code === e.code && w.key === key);
+  if (hit && e.status === 200) {
+    recordReading(topic, `${hit.code} ${hit.key}`);
+    return hit;
+  }
+  const list = wants.map((w) => `${w.code} ${w.key}`).join(' or ');
+  fail(e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_ERROR', clause, `${what} should be refused with ${list} (the document allows each)`, ex, `HTTP 200, ${list}`, seenOutcome(e));
+}
+
+/** Refused with some non-zero code, when the document says "refused" without naming the key. */
+export function expectRefused(ex: Exchange, clause: string, what = 'the request', topic?: string): Outcome {
+  const e = envelopeOf(ex, clause);
+  if (e.code === 0 || typeof e.code !== 'number') fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
+  const key = typeof e.msg === 'string' ? (splitMsg(e.msg).key ?? '') : '';
+  if (topic) recordReading(topic, `${e.code} ${key}`);
+  return { code: e.code as number, key };
+}
+
+/** An unsigned authentication error (HTTP 401/403/500 with code and key). */
+export function expectAuthError(ex: Exchange, want: { http: number; code: number; key: string }, clause: string, what = 'the request'): void {
+  const e = envelopeOf(ex, clause);
+  const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
+  if (e.status !== want.http || e.code !== want.code || key !== want.key) {
+    fail(e.status === 200 && e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} should be refused with HTTP ${want.http} \`${want.key}\``, ex, `HTTP ${want.http}, code ${want.code}, key ${want.key}`, seenOutcome(e));
+  }
+}
+
+/** Authentication errors are not signed: no X-Sign on the response. */
+export function expectUnsigned(ex: Exchange, clause: string): void {
+  const sig = ex.response ? headerValue(ex.response.headers, 'X-Sign') : undefined;
+  if (sig !== undefined && sig !== '') fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
+}
+
+/** Reads a dotted path inside `data`. */
+export function pick(data: unknown, path: string): unknown {
+  let cur: unknown = data;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** A field of `data` the profile says is there must be a non-empty string. */
+export function expectString(data: Record<string, unknown>, path: string, clause: string, ex: Exchange): string {
+  const v = pick(data, path);
+  if (typeof v !== 'string' || v === '') fail('FIELD_MISSING', clause, `data.${path} should be a non-empty string`, ex, 'a string', shortJson(v));
+  return v;
+}
+
+export function expectEqual(seen: unknown, expected: unknown, code: string, clause: string, message: string, ex?: Exchange): void {
+  if (JSON.stringify(seen) !== JSON.stringify(expected)) fail(code, clause, message, ex, shortJson(expected), shortJson(seen));
+}

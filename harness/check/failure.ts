@@ -1,0 +1,38 @@
+/**
+ * What a check found wrong. `clause` is the registry id the finding is evidence against;
+ * it may differ from the check's own clause (a global invariant broken during a refund check
+ * is a finding against the invariant's clause), which is what lets the kill matrix credit
+ * a fault only to checks of its own clause.
+ */
+export interface Finding {
+  /** Stable code, e.g. WRONG_ERROR_KEY, RESPONSE_SIGNATURE_INVALID. */
+  code: string;
+  clause: string;
+  level: 'must' | 'should';
+  message: string;
+  expected?: string;
+  seen?: string;
+  /** Id of the exchange that showed it. */
+  exchangeId?: string;
+}
+
+export class CheckFailure extends Error {
+  readonly finding: Finding;
+  constructor(finding: Finding) {
+    super(`[${finding.code}] ${finding.message}`);
+    this.name = 'CheckFailure';
+    this.finding = finding;
+  }
+}
+
+/** Thrown when the profile does not declare what a check needs: reported as skipped, never as passed. */
+export class PreconditionSkip extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'PreconditionSkip';
+  }
+}
+
+export function skipUnless(condition: unknown, reason: string): asserts condition {
+  if (!condition) throw new PreconditionSkip(reason);
+}

@@ -1,0 +1,90 @@
+import { describeVerifyFailure } from '../signing.js';
+import type { Exchange } from '../exchange.js';
+import { splitMsg } from '../envelope.js';
+import type { Finding } from './failure.js';
+
+/** HTTP statuses the interface allows: 200 for every signed answer, 401/403/500 for the unsigned ones. */
+const UNSIGNED_STATUSES = new Set([401, 403, 500]);
+const TWO_DECIMALS = /^\d+\.\d{2}$/;
+// RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function f(code: string, clause: string, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
+  return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
+}
+
+/**
+ * The rules every response must keep whatever was asked (issue 4 §1). Checked on every
+ * exchange the suites provoke; `signedBy` is the merchant the response must be signed for.
+ */
+export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean }): Finding[] {
+  const res = ex.response;
+  if (!res) return [];
+  const out: Finding[] = [];
+  const status = res.status;
+  if (status !== 200 && !UNSIGNED_STATUSES.has(status)) {
+    out.push(f('HTTP_STATUS_NOT_ALLOWED', 'ep.http-200-signed', `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`, ex, '200 (or 401/403/500 unsigned)', String(status)));
+  }
+  if (res.truncated) return out;
+  const body = res.json;
+  if (res.jsonError !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    out.push(f('BODY_NOT_JSON_OBJECT', 'env.body.object', 'the response body is not a JSON object', ex, 'a JSON object', res.jsonError ?? typeof body));
+    return out;
+  }
+  const env = body as Record<string, unknown>;
+  out.push(...envelopeFindings(env, ex));
+  if (status === 200) {
+    if (opts.verifySignature && ex.signature && !ex.signature.ok) {
+      out.push(f('RESPONSE_SIGNATURE_INVALID', 'auth.response.signed', `the response signature does not verify: ${describeVerifyFailure(ex.signature)}`, ex));
+    }
+    if (env.code === 0 && env.data !== undefined) out.push(...valueFindings(env.data, 'data', ex));
+  }
+  return out;
+}
+
+function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[] {
+  const out: Finding[] = [];
+  const { code, msg } = env;
+  if (typeof code !== 'number' || !Number.isInteger(code)) {
+    out.push(f('ENVELOPE_CODE_NOT_INTEGER', 'env.code.integer', '`code` must be an integer', ex, 'integer', JSON.stringify(code)));
+    return out;
+  }
+  if (typeof msg !== 'string') {
+    out.push(f('ENVELOPE_MSG_NOT_STRING', 'env.msg.message-key', '`msg` must be a string', ex, 'string', JSON.stringify(msg)));
+    return out;
+  }
+  if (code === 0) {
+    if (msg !== 'success') out.push(f('ENVELOPE_SUCCESS_MSG', 'env.msg.success', '`msg` must be `success` when code is 0', ex, '"success"', JSON.stringify(msg)));
+    const data = env.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      out.push(f('ENVELOPE_DATA_MISSING', 'env.data.on-success', '`data` must be an object on success', ex, 'object', JSON.stringify(data)));
+    }
+  } else {
+    if ('data' in env) out.push(f('ENVELOPE_DATA_ON_ERROR', 'env.data.omitted-on-error', '`data` must be omitted on error', ex, 'no data', JSON.stringify(env.data)));
+    if (!ex.request.headers['Accept-Language']?.toLowerCase().startsWith('en')) {
+      const { key } = splitMsg(msg);
+      if (!key) out.push(f('ENVELOPE_MSG_NO_KEY', 'env.msg.message-key', 'an error `msg` must be a message, then `|`, then a key', ex, '"message|key"', JSON.stringify(msg)));
+    }
+  }
+  return out;
+}
+
+/** Amounts must show two decimals and times must carry an offset, wherever they appear in data. */
+export function valueFindings(value: unknown, path: string, ex: Exchange, depth = 0): Finding[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return [];
+  const out: Finding[] = [];
+  const obj = value as Record<string, unknown>;
+  if (!Array.isArray(obj) && typeof obj.currency === 'string' && 'value' in obj) {
+    if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
+      out.push(f('AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
+    }
+  }
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
+      out.push(f('TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
+    } else if (v && typeof v === 'object') {
+      out.push(...valueFindings(v, `${path}.${k}`, ex, depth + 1));
+    }
+  }
+  return out;
+}

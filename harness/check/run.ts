@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Target } from '../target.js';
+import type { Exchange } from '../exchange.js';
+import type { CheckDef } from './define.js';
+import { CheckFailure, PreconditionSkip, type Finding } from './failure.js';
+import { newRecorder, withRecorder } from './context.js';
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken';
+
+export interface CheckResult {
+  checkId: string;
+  title: string;
+  clauses: string[];
+  level: 'must' | 'should';
+  status: CheckStatus;
+  /** Why it was skipped (precondition) or broken (harness error). */
+  reason?: string;
+  /** The check's own assertion first, then invariant findings. */
+  findings: Finding[];
+  exchanges: Exchange[];
+  readings: Record<string, string>;
+  notes: string[];
+  seed: number;
+  durationMs: number;
+}
+
+export interface RunSettings {
+  seed: number;
+  numRuns: number;
+}
+
+/** Each check gets its own seed so it replays alone with the run seed: `--seed S --clause X`. */
+export function checkSeed(runSeed: number, checkId: string): number {
+  return createHash('sha256').update(`${runSeed}:${checkId}`).digest().readInt32LE(0);
+}
+
+/** Runs one check against a target; never throws. */
+export async function runCheck(check: CheckDef, target: Target, settings: RunSettings): Promise<CheckResult> {
+  const rec = newRecorder();
+  const seed = checkSeed(settings.seed, check.id);
+  const started = performance.now();
+  let status: CheckStatus = 'passed';
+  let reason: string | undefined;
+  const findings: Finding[] = [];
+  try {
+    await withRecorder(rec, () => check.run({ target, seed, numRuns: settings.numRuns }));
+  } catch (err) {
+    const e = unwrap(err);
+    if (e instanceof PreconditionSkip) {
+      status = 'skipped';
+      reason = `precondition: ${e.message}`;
+    } else if (e instanceof CheckFailure) {
+      status = 'failed';
+      findings.push(e.finding);
+      // fast-check's report (seed, path, counterexample) is what makes a property failure replayable.
+      if (err !== e && err instanceof Error) findings[0] = { ...e.finding, message: `${e.finding.message}\n${propertyReport(err)}` };
+    } else {
+      status = 'broken';
+      reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    }
+  }
+  if (rec.invariantFindings.length > 0 && status !== 'skipped') {
+    findings.push(...rec.invariantFindings);
+    if (status === 'passed' || status === 'broken') status = 'failed';
+  }
+  return {
+    checkId: check.id,
+    title: check.title,
+    clauses: check.clauses,
+    level: check.level,
+    status,
+    reason,
+    findings,
+    exchanges: rec.exchanges,
+    readings: rec.readings,
+    notes: rec.notes,
+    seed,
+    durationMs: performance.now() - started,
+  };
+}
+
+/** fast-check wraps the predicate's error; the typed failure inside is what we report. */
+function unwrap(err: unknown): unknown {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e instanceof Error; i++) {
+    if (e instanceof CheckFailure || e instanceof PreconditionSkip) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return e instanceof CheckFailure || e instanceof PreconditionSkip ? e : err;
+}
+
+function propertyReport(err: Error): string {
+  const lines = err.message.split('\n').filter((l) => /seed|path|Counterexample|Shrunk/i.test(l));
+  return lines.slice(0, 4).join('\n');
+}

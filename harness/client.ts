@@ -1,0 +1,343 @@
+/**
+ * The HTTP client of the harness. It sends exactly the bytes it is given (the body that was signed, the
+ * headers as written by the check) and turns every outcome — including a target that hangs, resets,
+ * floods or speaks broken HTTP — into an Exchange. It never throws for target misbehaviour.
+ *
+ * Two paths:
+ * - undici (keep-alive Agent) for ordinary requests. undici writes, in this order:
+ *   `host`, `connection` (`keep-alive`, or `close` for HEAD), the caller's headers as given
+ *   (names and values untouched), then `content-length`. The recorded `request.headers` is exactly that.
+ * - a raw socket (./client-raw.ts) for requests undici would refuse or rewrite: a declared Content-Length
+ *   different from the body (larger: send the body, then half-close — the "unreadable body" case),
+ *   caller-supplied Host / Content-Length / Connection / Transfer-Encoding / Keep-Alive / Upgrade /
+ *   Expect headers, header names or values undici rejects. It writes `host` (unless the caller gave one),
+ *   the caller's headers, then `content-length` (unless the caller gave Content-Length or
+ *   Transfer-Encoding) — and no `connection` header.
+ */
+import { Agent } from 'undici';
+import type { Socket } from 'node:net';
+import type { Exchange, ExchangeError } from './exchange.js';
+import type { Credentials } from './signing.js';
+import { verify } from './signing.js';
+import {
+  CappedSink,
+  describeSocketError,
+  hostHeaderValue,
+  rawSend,
+  requestTarget,
+  type WireResult,
+} from './client-raw.js';
+
+export interface RawRequest {
+  /** What the check meant, copied into the exchange. */
+  label: string;
+  /** Absolute http: or https: URL. */
+  url: string;
+  /** Default POST. */
+  method?: string;
+  /** Sent exactly as given (names and values); nothing is added except Host and Content-Length (and undici's Connection). */
+  headers: Record<string, string>;
+  /** Exactly these bytes go on the wire. */
+  body: Buffer;
+  /**
+   * Declare this Content-Length instead of body.length. When larger than body.length the client sends
+   * the body, then stops sending (half-close) — the "unreadable body" case.
+   */
+  declaredContentLength?: number;
+}
+
+export interface ClientOptions {
+  deadlineMs: number;
+  maxResponseBytes: number;
+}
+
+export interface SendOptions {
+  deadlineMs?: number;
+  maxResponseBytes?: number;
+  /** Verify the response signature with these credentials (the merchant whose request it was). */
+  verifyWith?: Credentials;
+}
+
+export interface Client {
+  send(req: RawRequest, opts?: SendOptions): Promise<Exchange>;
+  /** Destroys the keep-alive agent and any raw socket still open. */
+  close(): Promise<void>;
+}
+
+let exchangeSeq = 0;
+function nextExchangeId(): string {
+  exchangeSeq += 1;
+  return `x-${String(exchangeSeq).padStart(6, '0')}`;
+}
+
+/** Header names undici consumes, rewrites or refuses; a request carrying one goes over the raw socket. */
+const RAW_ONLY_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The header-value check undici applies (lib/core/util.js headerCharRegex). */
+const UNDICI_BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** undici errors raised while building the request, before any byte is written. */
+const UNDICI_REFUSALS = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH']);
+/** Methods for which undici sends `content-length: 0` on an empty body (client-h1.js expectsPayload). */
+const PAYLOAD_METHODS = new Set(['PUT', 'POST', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
+
+function hasHeader(headers: Record<string, string>, lowerName: string): boolean {
+  return Object.keys(headers).some((k) => k.toLowerCase() === lowerName);
+}
+
+function callerContentLength(headers: Record<string, string>): number | undefined {
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() === 'content-length' && /^\s*\d{1,15}\s*$/.test(v)) return Number(v);
+  }
+  return undefined;
+}
+
+function needsRawSocket(req: RawRequest): boolean {
+  if (req.declaredContentLength !== undefined && req.declaredContentLength !== req.body.length) return true;
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (RAW_ONLY_HEADERS.has(name.toLowerCase())) return true;
+    if (!TOKEN.test(name) || UNDICI_BAD_VALUE.test(value)) return true;
+  }
+  return false;
+}
+
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as ErrorLike;
+  if (typeof e.code === 'string') return e.code;
+  if (Array.isArray(e.errors)) return errorCode(e.errors[0]);
+  return errorCode(e.cause);
+}
+
+function errorMessage(err: unknown): string {
+  if (typeof err === 'object' && err !== null && typeof (err as ErrorLike).message === 'string') {
+    return String((err as ErrorLike).message).slice(0, 200);
+  }
+  return String(err).slice(0, 200);
+}
+
+function classifyUndiciError(err: unknown, where: string): ExchangeError {
+  const code = errorCode(err) ?? '';
+  const name = typeof err === 'object' && err !== null ? (err as ErrorLike).name : undefined;
+  const msg = errorMessage(err);
+  if (code.startsWith('HPE_') || name === 'HTTPParserError') {
+    return { kind: 'protocol', message: `malformed HTTP response (${code || 'parser error'}: ${msg}) ${where}` };
+  }
+  switch (code) {
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return { kind: 'protocol', message: `response head larger than the client accepts (${code})` };
+    case 'UND_ERR_SOCKET':
+      return { kind: 'connection', message: `connection closed by the server (${msg}) ${where}` };
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return { kind: 'connection', message: `response body length does not match Content-Length; connection ended ${where}` };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { kind: 'connection', message: `connect timed out (${code})` };
+    case 'UND_ERR_CLOSED':
+    case 'UND_ERR_DESTROYED':
+      return { kind: 'connection', message: `the client was closed while the request was in flight (${code})` };
+    case 'UND_ERR_INFO':
+      return { kind: 'connection', message: `connection aborted (${msg}) ${where}` };
+    default: {
+      const e = { message: msg, code: code || undefined } as NodeJS.ErrnoException;
+      return { kind: 'connection', message: describeSocketError(e, true, where) };
+    }
+  }
+}
+
+function deadlineError(deadlineMs: number, where: string): ExchangeError {
+  return { kind: 'deadline', message: `no complete response within ${deadlineMs} ms (${where})` };
+}
+
+/** Parses the body as JSON when it is complete, valid UTF-8 and valid JSON; otherwise says why not. */
+export function parseJsonBody(body: Buffer, incompleteBecause?: string): { json?: unknown; jsonError?: string } {
+  if (incompleteBecause) return { jsonError: `not parsed: ${incompleteBecause}` };
+  if (body.length === 0) return { jsonError: 'empty body' };
+  let text: string;
+  try {
+    // ignoreBOM: keep a BOM so that JSON.parse rejects it — JSON text must not start with one.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+  } catch {
+    return { jsonError: 'body is not valid UTF-8' };
+  }
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { jsonError: `invalid JSON: ${errorMessage(err).slice(0, 120)}` };
+  }
+}
+
+function cleanResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export function createClient(opts: ClientOptions): Client {
+  // Timeouts are ours (one deadline per exchange); undici's own would only blur the error kinds.
+  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 4_000 });
+  const rawSockets = new Set<Socket>();
+  let closed = false;
+
+  const track = (s: Socket): (() => void) => {
+    rawSockets.add(s);
+    return () => {
+      rawSockets.delete(s);
+    };
+  };
+
+  type Prepared = { headers: Record<string, string> };
+
+  function prepareUndici(url: URL, method: string, req: RawRequest): Prepared {
+    const headers: Record<string, string> = {
+      host: hostHeaderValue(url),
+      connection: method === 'HEAD' ? 'close' : 'keep-alive',
+      ...req.headers,
+    };
+    if (req.body.length > 0 || PAYLOAD_METHODS.has(method)) headers['content-length'] = String(req.body.length);
+    return { headers };
+  }
+
+  async function viaUndici(
+    url: URL,
+    method: string,
+    req: RawRequest,
+    body: Buffer,
+    signal: AbortSignal,
+    deadlineMs: number,
+    cap: number,
+  ): Promise<WireResult | 'refused'> {
+    let res: Awaited<ReturnType<Agent['request']>>;
+    try {
+      res = await agent.request({
+        origin: url.origin,
+        path: requestTarget(url),
+        method,
+        headers: req.headers,
+        body,
+        signal,
+      });
+    } catch (err) {
+      if (signal.aborted) return { error: deadlineError(deadlineMs, 'before the response head') };
+      if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) return 'refused';
+      return { error: classifyUndiciError(err, 'before the response head') };
+    }
+    const headersAt = performance.now();
+    const sink = new CappedSink(cap);
+    let error: ExchangeError | undefined;
+    try {
+      for await (const chunk of res.body) {
+        if (!sink.push(chunk as Buffer)) {
+          error = { kind: 'too-large', message: `response body exceeds ${cap} bytes; reading stopped at the cap` };
+          break; // leaving the loop destroys the body stream, which aborts the request and its socket
+        }
+      }
+    } catch (err) {
+      const where = `mid-response body (${sink.length} bytes read)`;
+      error = signal.aborted ? deadlineError(deadlineMs, where) : classifyUndiciError(err, where);
+    }
+    if (!res.body.destroyed && error) res.body.destroy();
+    const result: WireResult = {
+      response: { status: res.statusCode, headers: cleanResponseHeaders(res.headers), body: sink.buffer(), truncated: sink.truncated },
+      headersAt,
+    };
+    if (error) result.error = error;
+    return result;
+  }
+
+  function prepareRaw(url: URL, method: string, req: RawRequest): { headers: Record<string, string>; lines: [string, string][]; halfClose: boolean } {
+    const lines: [string, string][] = [];
+    if (!hasHeader(req.headers, 'host')) lines.push(['host', hostHeaderValue(url)]);
+    for (const [k, v] of Object.entries(req.headers)) lines.push([k, v]);
+    const declared = req.declaredContentLength ?? req.body.length;
+    const callerFramed = hasHeader(req.headers, 'content-length') || hasHeader(req.headers, 'transfer-encoding');
+    if (!callerFramed && (declared > 0 || req.declaredContentLength !== undefined || PAYLOAD_METHODS.has(method))) {
+      lines.push(['content-length', String(declared)]);
+    }
+    const effective = req.declaredContentLength ?? callerContentLength(req.headers) ?? req.body.length;
+    return { headers: Object.fromEntries(lines), lines, halfClose: effective > req.body.length };
+  }
+
+  async function send(req: RawRequest, sendOpts: SendOptions = {}): Promise<Exchange> {
+    if (closed) throw new Error('client is closed');
+    const url = new URL(req.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+    const method = req.method ?? 'POST';
+    const deadlineMs = sendOpts.deadlineMs ?? opts.deadlineMs;
+    const cap = sendOpts.maxResponseBytes ?? opts.maxResponseBytes;
+    const body = Buffer.from(req.body); // our own copy: what is recorded is what was written
+    const id = nextExchangeId();
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new Error(`deadline of ${deadlineMs} ms`)), deadlineMs);
+
+    let sentHeaders: Record<string, string> = {};
+    let wire: WireResult;
+    try {
+      let outcome: WireResult | 'refused' = 'refused';
+      if (!needsRawSocket(req)) {
+        sentHeaders = prepareUndici(url, method, req).headers;
+        outcome = await viaUndici(url, method, req, body, ac.signal, deadlineMs, cap);
+      }
+      if (outcome === 'refused') {
+        const raw = prepareRaw(url, method, req);
+        sentHeaders = raw.headers;
+        outcome = await rawSend({
+          url,
+          method,
+          headerLines: raw.lines,
+          body,
+          halfClose: raw.halfClose,
+          maxResponseBytes: cap,
+          deadlineMs,
+          signal: ac.signal,
+          track,
+        });
+      }
+      wire = outcome;
+    } finally {
+      clearTimeout(timer);
+    }
+    const t1 = performance.now();
+
+    const exchange: Exchange = {
+      id,
+      label: req.label,
+      request: { method, url: req.url, headers: sentHeaders, body },
+      timings: { startedAt, totalMs: round(t1 - t0) },
+    };
+    if (wire.headersAt !== undefined) exchange.timings.headersMs = round(wire.headersAt - t0);
+    if (wire.response) {
+      const incomplete = wire.error ? `response incomplete (${wire.error.kind})` : undefined;
+      exchange.response = { ...wire.response, ...parseJsonBody(wire.response.body, incomplete) };
+    }
+    if (wire.error) exchange.error = wire.error;
+    // Only a complete response gets a verdict: a cut body would always "mismatch" and accuse the target wrongly.
+    if (sendOpts.verifyWith && exchange.response && !exchange.error) {
+      exchange.signature = verify(exchange.response.headers, exchange.response.body, sendOpts.verifyWith);
+    }
+    return exchange;
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    for (const s of rawSockets) s.destroy();
+    rawSockets.clear();
+    await agent.destroy();
+  }
+
+  return { send, close };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,38 @@
+import type { VerifyResult } from './signing.js';
+
+/** One request sent to a target and what came back; the unit every check and report works on. */
+export interface Exchange {
+  /** Sequential within a run, e.g. "x-000042". */
+  id: string;
+  /** What the check meant to do, e.g. "checkout with a three-decimal amount". */
+  label: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    /** Exactly the bytes sent on the wire. */
+    body: Buffer;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string | string[]>;
+    /** Raw bytes as received, cut at the size cap. */
+    body: Buffer;
+    /** True when the body was longer than the cap and reading stopped there. */
+    truncated: boolean;
+    /** Parsed JSON when the body parses; otherwise `jsonError` says why. */
+    json?: unknown;
+    jsonError?: string;
+  };
+  /** Set when no complete response was obtained. */
+  error?: ExchangeError;
+  timings: { startedAt: string; headersMs?: number; totalMs: number };
+  /** Verdict on the response signature; absent when there was no response or no credentials to check with. */
+  signature?: VerifyResult;
+}
+
+export type ExchangeErrorKind = 'deadline' | 'connection' | 'too-large' | 'protocol' | 'redirect';
+export interface ExchangeError {
+  kind: ExchangeErrorKind;
+  message: string;
+}

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The settings of one conformance run. The CLI writes them into MPSI_RUN_CONFIG (JSON) for the
+ * vitest processes; this module is the only reader of that variable — suites never see it.
+ */
+export interface RunConfig {
+  /** Path of the target profile. */
+  profilePath: string;
+  /** Overrides the profile's baseUrl (the CLI's --target). */
+  targetUrl?: string;
+  seed: number;
+  /** fast-check runs per property check. */
+  numRuns: number;
+  webhooks: 'quick' | 'full' | 'off';
+  /** Faults switched on in the embedded reference (kill-matrix and demos). */
+  faults: string[];
+  reportsDir: string;
+  /** Only these suites / clauses (empty = all). */
+  suites: string[];
+  clauses: string[];
+  expectationsPath?: string;
+}
+
+export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/reference.json', import.meta.url));
+export const DEFAULT_NUM_RUNS = 20;
+
+export function defaultRunConfig(): RunConfig {
+  return {
+    profilePath: REFERENCE_PROFILE,
+    seed: Math.floor(Math.random() * 0x7fffffff),
+    numRuns: DEFAULT_NUM_RUNS,
+    webhooks: 'quick',
+    faults: [],
+    reportsDir: fileURLToPath(new URL('../../reports', import.meta.url)),
+    suites: [],
+    clauses: [],
+  };
+}
+
+export const RUN_CONFIG_ENV = 'MPSI_RUN_CONFIG';
+
+export function readRunConfig(env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const raw = env[RUN_CONFIG_ENV];
+  if (!raw) return defaultRunConfig();
+  try {
+    return { ...defaultRunConfig(), ...(JSON.parse(raw) as Partial<RunConfig>) };
+  } catch (err) {
+    throw new Error(`${RUN_CONFIG_ENV} is not valid JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,35 @@
+import type { TestProject } from 'vitest/node';
+import { startReference, type RunningReference } from '../../reference/index.js';
+import { loadProfile } from '../profile/load.js';
+import { readRunConfig } from './config.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mpsiBaseUrl: string;
+    mpsiSeed: number;
+  }
+}
+
+let reference: RunningReference | undefined;
+
+/**
+ * Runs once per conformance run, in vitest's main process: starts the embedded reference when
+ * the profile says "embedded" and no --target was given, and fixes the seed every worker uses.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  const cfg = readRunConfig();
+  const { profile } = loadProfile(cfg.profilePath);
+  let baseUrl = cfg.targetUrl ?? profile.baseUrl;
+  if (baseUrl === 'embedded') {
+    reference = await startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults: cfg.faults });
+    baseUrl = reference.url;
+  }
+  project.provide('mpsiBaseUrl', baseUrl);
+  project.provide('mpsiSeed', cfg.seed);
+  process.stdout.write(`mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`);
+}
+
+export async function teardown(): Promise<void> {
+  await reference?.close();
+  reference = undefined;
+}

@@ -1,0 +1,131 @@
+import { createHmac, timingSafeEqual, randomBytes } from 'node:crypto';
+
+/** The four signing headers, in the spelling the interface uses. */
+export const SIGNING_HEADERS = ['X-MerchantID', 'X-Timestamp', 'X-Nonce', 'X-Sign'] as const;
+export type SigningHeader = (typeof SIGNING_HEADERS)[number];
+export type SigningHeaders = Record<SigningHeader, string>;
+
+export interface Credentials {
+  merchantId: string;
+  /** Never copied into exchanges, reports or errors. */
+  secret: string;
+}
+
+const LF = Buffer.from('\n');
+
+/** merchantID LF timestamp LF nonce LF rawBody — the body as bytes, never re-serialised. */
+export function stringToSign(merchantId: string, timestamp: string, nonce: string, rawBody: Uint8Array): Buffer {
+  return Buffer.concat([
+    Buffer.from(merchantId, 'utf8'),
+    LF,
+    Buffer.from(timestamp, 'utf8'),
+    LF,
+    Buffer.from(nonce, 'utf8'),
+    LF,
+    rawBody,
+  ]);
+}
+
+export function hmacSha256(secret: string, data: Uint8Array): Buffer {
+  return createHmac('sha256', secret).update(data).digest();
+}
+
+export function hmacHex(secret: string, data: Uint8Array): string {
+  return hmacSha256(secret, data).toString('hex');
+}
+
+/** 24 characters: inside the recommended 16..32. */
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export function unixSeconds(now: number = Date.now()): string {
+  return String(Math.floor(now / 1000));
+}
+
+export interface SignOptions {
+  timestamp?: string;
+  nonce?: string;
+}
+
+export function sign(creds: Credentials, rawBody: Uint8Array, opts: SignOptions = {}): SigningHeaders {
+  const timestamp = opts.timestamp ?? unixSeconds();
+  const nonce = opts.nonce ?? newNonce();
+  return {
+    'X-MerchantID': creds.merchantId,
+    'X-Timestamp': timestamp,
+    'X-Nonce': nonce,
+    'X-Sign': hmacHex(creds.secret, stringToSign(creds.merchantId, timestamp, nonce, rawBody)),
+  };
+}
+
+export type VerifyFailure =
+  | { ok: false; reason: 'missing-header'; header: SigningHeader }
+  | { ok: false; reason: 'empty-header'; header: SigningHeader }
+  | { ok: false; reason: 'merchant-mismatch'; expected: string; seen: string }
+  | { ok: false; reason: 'not-lower-hex'; seen: string }
+  | { ok: false; reason: 'upper-case-hex' }
+  | { ok: false; reason: 'mismatch' };
+export type VerifyResult = { ok: true } | VerifyFailure;
+
+/** Header lookup that tolerates any case, as HTTP does; a repeated header counts as its first value. */
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() === lower) return Array.isArray(v) ? v[0] : v;
+  }
+  return undefined;
+}
+
+const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
+const ANY_HEX_64 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Verifies a signed response or webhook over its raw bytes. The comparison is constant-time
+ * so the harness never becomes a timing oracle when used as a merchant-side example.
+ */
+export function verify(
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Uint8Array,
+  creds: Credentials,
+): VerifyResult {
+  const values = {} as SigningHeaders;
+  for (const h of SIGNING_HEADERS) {
+    const v = headerValue(headers, h);
+    if (v === undefined) return { ok: false, reason: 'missing-header', header: h };
+    if (v === '') return { ok: false, reason: 'empty-header', header: h };
+    values[h] = v;
+  }
+  if (values['X-MerchantID'] !== creds.merchantId) {
+    return { ok: false, reason: 'merchant-mismatch', expected: creds.merchantId, seen: values['X-MerchantID'] };
+  }
+  const seen = values['X-Sign'];
+  const expected = hmacSha256(
+    creds.secret,
+    stringToSign(values['X-MerchantID'], values['X-Timestamp'], values['X-Nonce'], rawBody),
+  );
+  if (!LOWER_HEX_64.test(seen)) {
+    if (ANY_HEX_64.test(seen) && timingSafeEqual(Buffer.from(seen.toLowerCase(), 'hex'), expected)) {
+      return { ok: false, reason: 'upper-case-hex' };
+    }
+    return { ok: false, reason: 'not-lower-hex', seen: seen.length > 80 ? `${seen.slice(0, 80)}…` : seen };
+  }
+  return timingSafeEqual(Buffer.from(seen, 'hex'), expected) ? { ok: true } : { ok: false, reason: 'mismatch' };
+}
+
+export function describeVerifyFailure(f: VerifyFailure): string {
+  switch (f.reason) {
+    case 'missing-header':
+      return `header ${f.header} is missing`;
+    case 'empty-header':
+      return `header ${f.header} is empty`;
+    case 'merchant-mismatch':
+      return `X-MerchantID is ${JSON.stringify(f.seen)}, expected ${JSON.stringify(f.expected)}`;
+    case 'upper-case-hex':
+      return 'X-Sign is the right HMAC but in upper-case hex; the interface requires lower-case';
+    case 'not-lower-hex':
+      return `X-Sign ${JSON.stringify(f.seen)} is not 64 lower-case hex digits`;
+    case 'mismatch':
+      return 'X-Sign does not match HMAC-SHA256(secret, merchantID LF timestamp LF nonce LF rawBody)';
+  }
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { Client, RawRequest } from './client.js';
+import type { Exchange } from './exchange.js';
+import type { LoadedProfile, ResolvedMerchant } from './profile/load.js';
+import type { Profile } from './profile/types.js';
+import { sign, type SignOptions } from './signing.js';
+import { recordExchange, recordFinding } from './check/context.js';
+import { responseInvariants } from './check/invariants.js';
+import { PreconditionSkip } from './check/failure.js';
+import { fillTemplate } from './template.js';
+
+export type MerchantRole = 'primary' | 'second' | 'frozen' | 'lowBalance';
+export type EndpointName = keyof Profile['endpoints'];
+
+const DEFAULT_PATHS: Partial<Record<EndpointName, string>> = {
+  paymentQuery: '/api/v1/payments/query',
+  checkout: '/api/v1/payments/checkout',
+};
+
+export interface PostOptions {
+  /** Who signs: a fixture role (default primary) or explicit credentials (e.g. a wrong secret). */
+  as?: MerchantRole | ResolvedMerchant;
+  label?: string;
+  /** Header edits after signing: a string replaces, null removes. */
+  headers?: Record<string, string | null>;
+  /** Bytes to send instead of the signed ones (signature still over `body`): models a body altered after signing. */
+  sendBody?: Buffer;
+  signOptions?: SignOptions;
+  /** Replace the computed X-Sign (e.g. upper-case hex, Base64). */
+  signTransform?: (hexSign: string, stringToSignInput: { body: Buffer }) => string;
+  acceptLanguage?: string;
+  contentType?: string | null;
+  declaredContentLength?: number;
+  /** Skip response-signature verification (requests made as an unknown merchant). */
+  noVerify?: boolean;
+}
+
+/** What suites see of a target: profile choices, fixture merchants, and a signed POST. */
+export interface Target {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly profile: Profile;
+  readonly merchants: LoadedProfile['merchants'];
+  /** Path of an endpoint the profile declares; skips the check (precondition) when it does not. */
+  path(endpoint: EndpointName): string;
+  has(endpoint: EndpointName): boolean;
+  merchant(role: MerchantRole): ResolvedMerchant;
+  /** Serialises objects with JSON.stringify; strings and Buffers are sent as given. */
+  post(path: string, body: unknown, opts?: PostOptions): Promise<Exchange>;
+  /** A number never used before on this target (run prefix + counter). */
+  newNo(kind: 'order' | 'refund' | 'payout'): string;
+  /** The URL webhooks should be sent to, when a receiver runs. */
+  notifyUrl(): string;
+  /** Fills a profile template with variables. */
+  fill(template: Record<string, unknown>, vars: Record<string, unknown>): Record<string, unknown>;
+  /** Prefix of every number this run creates, printed so a run's orders can be found on the target. */
+  readonly runPrefix: string;
+}
+
+export interface TargetOptions {
+  loaded: LoadedProfile;
+  baseUrl: string;
+  client: Client;
+  notifyUrl?: string;
+}
+
+export function createTarget(opts: TargetOptions): Target {
+  const { loaded, client } = opts;
+  const profile = loaded.profile;
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  // Merchant numbers must be new on a target that keeps state across runs: time + randomness.
+  const runPrefix = `K${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
+  let counter = 0;
+
+  function merchant(role: MerchantRole): ResolvedMerchant {
+    const m = loaded.merchants[role];
+    if (!m) throw new PreconditionSkip(`the profile declares no ${role} merchant (merchants.${role})`);
+    return m;
+  }
+
+  function path(endpoint: EndpointName): string {
+    const p = profile.endpoints[endpoint] ?? DEFAULT_PATHS[endpoint];
+    if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`);
+    return p;
+  }
+
+  async function post(p: string, body: unknown, o: PostOptions = {}): Promise<Exchange> {
+    const creds = typeof o.as === 'object' ? o.as : merchant(o.as ?? 'primary');
+    const signed = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+    const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
+    if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { body: signed });
+    const headers: Record<string, string> = { ...sig };
+    if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
+    if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
+    for (const [k, v] of Object.entries(o.headers ?? {})) {
+      if (v === null) delete headers[k];
+      else headers[k] = v;
+    }
+    const req: RawRequest = {
+      label: o.label ?? `POST ${p}`,
+      url: baseUrl + p,
+      method: 'POST',
+      headers,
+      body: o.sendBody ?? signed,
+      declaredContentLength: o.declaredContentLength,
+    };
+    const known = Object.values(loaded.merchants).some((m) => typeof m === 'object' && m.id === creds.id);
+    const verifyWith = o.noVerify || !known ? undefined : { merchantId: creds.id, secret: creds.secret };
+    const ex = await client.send(req, { verifyWith });
+    recordExchange(ex);
+    for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined })) recordFinding(finding);
+    return ex;
+  }
+
+  return {
+    name: profile.name,
+    baseUrl,
+    profile,
+    merchants: loaded.merchants,
+    runPrefix,
+    path,
+    has: (e) => Boolean(profile.endpoints[e] ?? DEFAULT_PATHS[e]),
+    merchant,
+    post,
+    newNo(kind) {
+      counter += 1;
+      const tag = kind === 'order' ? 'O' : kind === 'refund' ? 'R' : 'P';
+      return `${runPrefix}${tag}${String(counter).padStart(6, '0')}`;
+    },
+    notifyUrl() {
+      if (!opts.notifyUrl) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off)');
+      return opts.notifyUrl;
+    },
+    fill: (template, vars) => fillTemplate(template, vars),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Payment and payout methods with their channel rules. The interface names only a few methods
+ * and shows no numbers, so everything here is this sandbox's published choice (see README).
+ */
+
+/** Every method the service knows; anything else is "unsupported" rather than "unavailable". */
+export const KNOWN_METHODS = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'KLARNA', 'BANK_TRANSFER'] as const;
+export type MethodName = (typeof KNOWN_METHODS)[number];
+
+export function isKnownMethod(s: string): s is MethodName {
+  return (KNOWN_METHODS as readonly string[]).includes(s);
+}
+
+/** Methods every active fixture merchant may use for payments. KLARNA is known but enabled for nobody. */
+export const ENABLED_PAYMENT_METHODS: readonly MethodName[] = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY'];
+
+export type RefundSupport = 'partial' | 'full-only' | 'none';
+
+export interface PaymentChannel {
+  /** Inclusive bounds in cents; absent for price-point channels. */
+  readonly minCents?: bigint;
+  readonly maxCents?: bigint;
+  /** Price points in cents, ascending; present for wallet channels that charge fixed tiers. */
+  readonly tiersCents?: readonly bigint[];
+  readonly refunds: RefundSupport;
+  /** Refunds on some channels settle later (sandbox `refunds/settle`), others at once. */
+  readonly refundSettlesImmediately: boolean;
+}
+
+const TIERS: readonly bigint[] = [99n, 199n, 499n, 999n, 1999n, 4999n, 9999n];
+
+// Maps, not object literals: a caller-chosen method such as "constructor" must never hit a prototype.
+export const PAYMENT_CHANNELS: ReadonlyMap<string, PaymentChannel> = new Map<string, PaymentChannel>([
+  ['CARD', { minCents: 50n, maxCents: 1_000_000n, refunds: 'partial', refundSettlesImmediately: false }],
+  ['PAYPAL', { minCents: 100n, maxCents: 500_000n, refunds: 'partial', refundSettlesImmediately: true }],
+  ['CASH_APP', { minCents: 100n, maxCents: 250_000n, refunds: 'full-only', refundSettlesImmediately: false }],
+  ['APPLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
+  ['GOOGLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
+]);
+
+export interface PayoutChannel {
+  readonly currencies: readonly string[];
+  readonly minCents: bigint;
+  readonly maxCents: bigint;
+  readonly cancelable: boolean;
+}
+
+export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<string, PayoutChannel>([
+  ['BANK_TRANSFER', { currencies: ['USD'], minCents: 100n, maxCents: 5_000_000n, cancelable: true }],
+  ['PAYPAL', { currencies: ['USD'], minCents: 100n, maxCents: 1_000_000n, cancelable: false }],
+]);
+
+/** Smallest tier at or above the amount, or undefined when the amount is above every tier. */
+export function roundUpToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined {
+  return tiers.find((t) => t >= cents);
+}
+
+/** Refund fee the merchant's refund-cover balance must also cover. */
+export const REFUND_FEE_CENTS = 30n;

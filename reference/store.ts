@@ -1,0 +1,179 @@
+/**
+ * In-memory state of one sandbox instance. Every operation is synchronous on purpose: a handler
+ * that checks a merchant number and records it without an `await` in between cannot be raced by
+ * a parallel request with the same number.
+ */
+import { MERCHANTS } from './fixtures.js';
+import type { IdempotencyKind } from './behaviour.js';
+
+export type PaymentStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'REFUNDED';
+export type RefundStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+export type PayoutStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELED';
+
+export interface TradeInfo {
+  goods_name: string;
+  description?: string;
+}
+
+export interface Payment {
+  readonly orderNo: string;
+  readonly merchantId: string;
+  readonly merchantOrderNo: string;
+  readonly method: string;
+  readonly chargedCents: bigint;
+  /** Set only when a price-point channel rounded the amount asked for. */
+  readonly requestedCents?: bigint;
+  readonly tradeInfo: TradeInfo;
+  readonly metadata: string;
+  readonly notifyUrl?: string;
+  status: PaymentStatus;
+  readonly createdAt: number;
+  finishedAt?: number;
+  /** A chargeback is visible only in the merchant portal; it never changes `status`. */
+  chargedBack: boolean;
+}
+
+export interface Refund {
+  readonly refundNo: string;
+  readonly merchantId: string;
+  readonly merchantRefundNo: string;
+  readonly orderNo: string;
+  readonly amountCents: bigint;
+  /** Amount taken from the refund-cover balance (refund plus fee), given back if the refund fails. */
+  readonly coverCents: bigint;
+  readonly reason: string;
+  status: RefundStatus;
+  readonly createdAt: number;
+  finishedAt?: number;
+}
+
+export interface Payee {
+  name: string;
+  account: string;
+}
+
+export interface Payout {
+  readonly payoutNo: string;
+  readonly merchantId: string;
+  readonly merchantPayoutNo: string;
+  readonly method: string;
+  readonly amountCents: bigint;
+  readonly currency: string;
+  readonly payee: Payee;
+  readonly notifyUrl: string;
+  status: PayoutStatus;
+  statusReason?: string;
+  readonly createdAt: number;
+  finishedAt?: number;
+}
+
+/** Who holds a merchant number inside an idempotency namespace. */
+export interface NumberHolder {
+  readonly kind: IdempotencyKind;
+  readonly serviceNo: string;
+}
+
+interface Balances {
+  payoutCents: bigint;
+  refundCoverCents: bigint;
+}
+
+export class Store {
+  readonly payments = new Map<string, Payment>();
+  readonly refunds = new Map<string, Refund>();
+  readonly payouts = new Map<string, Payout>();
+  private readonly byMerchantNo = new Map<string, string>();
+  private readonly numbers = new Map<string, NumberHolder>();
+  private readonly refundsOfOrder = new Map<string, string[]>();
+  private readonly balances = new Map<string, Balances>();
+  private sequence = Math.floor(Math.random() * 500_000);
+
+  constructor() {
+    for (const m of MERCHANTS) {
+      this.balances.set(m.id, { payoutCents: m.payoutBalanceCents, refundCoverCents: m.refundCoverCents });
+    }
+  }
+
+  /** Service numbers: a letter, twelve digits of UTC time, six of sequence; unique per instance. */
+  nextServiceNo(prefix: 'P' | 'R' | 'T', now: number): string {
+    this.sequence = (this.sequence + 1) % 1_000_000;
+    const stamp = new Date(now).toISOString().replace(/[^0-9]/g, '').slice(2, 14);
+    const candidate = `${prefix}${stamp}${String(this.sequence).padStart(6, '0')}`;
+    // A million creations inside one second would wrap the sequence; never hand out a number twice.
+    if (this.payments.has(candidate) || this.refunds.has(candidate) || this.payouts.has(candidate)) {
+      return this.nextServiceNo(prefix, now + 1000);
+    }
+    return candidate;
+  }
+
+  holderOf(merchantId: string, namespace: string, no: string): NumberHolder | undefined {
+    return this.numbers.get(numberKey(merchantId, namespace, no));
+  }
+
+  claimNumber(merchantId: string, namespace: string, no: string, holder: NumberHolder): void {
+    this.numbers.set(numberKey(merchantId, namespace, no), holder);
+  }
+
+  releaseNumber(merchantId: string, namespace: string, no: string): void {
+    this.numbers.delete(numberKey(merchantId, namespace, no));
+  }
+
+  addPayment(p: Payment): void {
+    this.payments.set(p.orderNo, p);
+    this.byMerchantNo.set(lookupKey(p.merchantId, 'payment', p.merchantOrderNo), p.orderNo);
+  }
+
+  addRefund(r: Refund): void {
+    this.refunds.set(r.refundNo, r);
+    this.byMerchantNo.set(lookupKey(r.merchantId, 'refund', r.merchantRefundNo), r.refundNo);
+    const list = this.refundsOfOrder.get(r.orderNo) ?? [];
+    list.push(r.refundNo);
+    this.refundsOfOrder.set(r.orderNo, list);
+  }
+
+  addPayout(p: Payout): void {
+    this.payouts.set(p.payoutNo, p);
+    this.byMerchantNo.set(lookupKey(p.merchantId, 'payout', p.merchantPayoutNo), p.payoutNo);
+  }
+
+  paymentByMerchantNo(merchantId: string, no: string): Payment | undefined {
+    const orderNo = this.byMerchantNo.get(lookupKey(merchantId, 'payment', no));
+    return orderNo === undefined ? undefined : this.payments.get(orderNo);
+  }
+
+  refundByMerchantNo(merchantId: string, no: string): Refund | undefined {
+    const refundNo = this.byMerchantNo.get(lookupKey(merchantId, 'refund', no));
+    return refundNo === undefined ? undefined : this.refunds.get(refundNo);
+  }
+
+  payoutByMerchantNo(merchantId: string, no: string): Payout | undefined {
+    const payoutNo = this.byMerchantNo.get(lookupKey(merchantId, 'payout', no));
+    return payoutNo === undefined ? undefined : this.payouts.get(payoutNo);
+  }
+
+  refundsOf(orderNo: string): Refund[] {
+    const out: Refund[] = [];
+    for (const no of this.refundsOfOrder.get(orderNo) ?? []) {
+      const r = this.refunds.get(no);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  balancesOf(merchantId: string): Balances {
+    let b = this.balances.get(merchantId);
+    if (!b) {
+      b = { payoutCents: 0n, refundCoverCents: 0n };
+      this.balances.set(merchantId, b);
+    }
+    return b;
+  }
+}
+
+function numberKey(merchantId: string, namespace: string, no: string): string {
+  return `${merchantId}\n${namespace}\n${no}`;
+}
+
+function lookupKey(merchantId: string, kind: IdempotencyKind, no: string): string {
+  return `${merchantId}\n${kind}\n${no}`;
+}

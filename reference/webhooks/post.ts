@@ -1,0 +1,72 @@
+/**
+ * One webhook attempt: a POST that must be answered within the ack limit. Never throws; every
+ * way a receiver can misbehave (down, slow, garbage, huge reply) becomes an unacknowledged result.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface AttemptResult {
+  acked: boolean;
+  /** For the log: HTTP status or what went wrong; never the body or the headers. */
+  summary: string;
+}
+
+/** Enough to tell "success" apart from anything longer; reading stops past this. */
+const REPLY_CAP = 1024;
+
+export function postOnce(
+  target: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  limitMs: number,
+  isAck: (reply: Buffer, status: number) => boolean,
+  signal: AbortSignal,
+): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let req: ReturnType<typeof httpRequest> | undefined;
+    let settled = false;
+    const settle = (r: AttemptResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      req?.destroy();
+      resolve(r);
+    };
+    const onAbort = (): void => settle({ acked: false, summary: 'sender closed' });
+    // The limit covers the whole exchange: connect, headers and the complete reply body.
+    const timer = setTimeout(() => settle({ acked: false, summary: `no complete reply within ${limitMs} ms` }), limitMs);
+    signal.addEventListener('abort', onAbort);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    try {
+      const url = new URL(target);
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      // agent:false: a fresh connection per attempt, so a receiver restarted between attempts is reached.
+      req = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, agent: false });
+    } catch {
+      settle({ acked: false, summary: 'request could not be created' });
+      return;
+    }
+    req.on('error', (err: NodeJS.ErrnoException) => settle({ acked: false, summary: `connection failed (${err.code ?? 'error'})` }));
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size > REPLY_CAP) return;
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('error', () => settle({ acked: false, summary: `HTTP ${res.statusCode ?? 0}, reply interrupted` }));
+      res.on('end', () => {
+        const reply = Buffer.concat(chunks).subarray(0, REPLY_CAP + 1);
+        const status = res.statusCode ?? 0;
+        const acked = isAck(reply, status);
+        settle({ acked, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}` });
+      });
+    });
+    req.end(body);
+  });
+}
