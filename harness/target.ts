@@ -8,6 +8,7 @@ import { recordExchange, recordFinding } from './check/context.js';
 import { responseInvariants } from './check/invariants.js';
 import { PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './template.js';
+import type { Receiver } from './webhooks/types.js';
 
 export type MerchantRole = 'primary' | 'second' | 'frozen' | 'lowBalance';
 export type EndpointName = keyof Profile['endpoints'];
@@ -51,6 +52,8 @@ export interface Target {
   newNo(kind: 'order' | 'refund' | 'payout'): string;
   /** The URL webhooks should be sent to, when a receiver runs. */
   notifyUrl(): string;
+  /** The webhook receiver of this run; skips the check (precondition) when webhooks are off. */
+  receiver(): Receiver;
   /** Fills a profile template with variables. */
   fill(template: Record<string, unknown>, vars: Record<string, unknown>): Record<string, unknown>;
   /** Prefix of every number this run creates, printed so a run's orders can be found on the target. */
@@ -61,7 +64,7 @@ export interface TargetOptions {
   loaded: LoadedProfile;
   baseUrl: string;
   client: Client;
-  notifyUrl?: string;
+  receiver?: Receiver;
 }
 
 export function createTarget(opts: TargetOptions): Target {
@@ -128,8 +131,12 @@ export function createTarget(opts: TargetOptions): Target {
       return `${runPrefix}${tag}${String(counter).padStart(6, '0')}`;
     },
     notifyUrl() {
-      if (!opts.notifyUrl) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off)');
-      return opts.notifyUrl;
+      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)');
+      return opts.receiver.url;
+    },
+    receiver() {
+      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)');
+      return opts.receiver;
     },
     fill: (template, vars) => fillTemplate(template, vars),
   };

@@ -21,6 +21,8 @@ export interface CheckContext {
   seed: number;
   /** fast-check runs for property checks. */
   numRuns: number;
+  /** quick: first retries only; full: the whole schedule; off: no receiver (webhook checks skip). */
+  webhooks: 'quick' | 'full' | 'off';
 }
 
 export interface CheckDef {

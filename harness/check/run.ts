@@ -27,6 +27,7 @@ export interface CheckResult {
 export interface RunSettings {
   seed: number;
   numRuns: number;
+  webhooks: 'quick' | 'full' | 'off';
 }
 
 /** Each check gets its own seed so it replays alone with the run seed: `--seed S --clause X`. */
@@ -43,7 +44,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
   let reason: string | undefined;
   const findings: Finding[] = [];
   try {
-    await withRecorder(rec, () => check.run({ target, seed, numRuns: settings.numRuns }));
+    await withRecorder(rec, () => check.run({ target, seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
   } catch (err) {
     const e = unwrap(err);
     if (e instanceof PreconditionSkip) {

@@ -1,6 +1,7 @@
 import { createClient, type Client } from '../client.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
+import type { Receiver } from '../webhooks/types.js';
 
 /** One process's connection to a target: the client, the target facade, and (later) the webhook receiver. */
 export interface Session {
@@ -11,9 +12,8 @@ export interface Session {
 export interface SessionOptions {
   loaded: LoadedProfile;
   baseUrl: string;
-  /** Extra resources opened with the session (e.g. a webhook receiver) and closed with it. */
-  notifyUrl?: string;
-  onClose?: () => Promise<void>;
+  /** The webhook receiver for this session; closed with it. */
+  receiver?: Receiver;
 }
 
 export function openSession(opts: SessionOptions): Session {
@@ -22,12 +22,12 @@ export function openSession(opts: SessionOptions): Session {
     deadlineMs: http.deadlineMs ?? 10_000,
     maxResponseBytes: http.maxResponseBytes ?? 1_048_576,
   });
-  const target = createTarget({ loaded: opts.loaded, baseUrl: opts.baseUrl, client, notifyUrl: opts.notifyUrl });
+  const target = createTarget({ loaded: opts.loaded, baseUrl: opts.baseUrl, client, receiver: opts.receiver });
   return {
     target,
     async close() {
       await client.close();
-      await opts.onClose?.();
+      await opts.receiver?.close();
     },
   };
 }

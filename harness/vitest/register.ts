@@ -7,6 +7,7 @@ import { clause } from '../clauses/registry.js';
 import { readRunConfig } from '../run/config.js';
 import { loadProfile } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
+import { startReceiver } from '../webhooks/receiver.js';
 import { makeRedactor } from '../redact.js';
 import { storeExchange, writeResult } from '../run/results.js';
 import { describeExchange } from '../describe.js';
@@ -31,7 +32,18 @@ export function registerSuite(suite: SuiteDef): void {
   let session: Session | undefined;
 
   beforeAll(async () => {
-    session = await openSession({ loaded, baseUrl: inject('mpsiBaseUrl') });
+    const wh = loaded.profile.webhooks;
+    const receiver =
+      cfg.webhooks !== 'off' && wh
+        ? await startReceiver({
+            host: wh.receiver?.host ?? '127.0.0.1',
+            port: wh.receiver?.port ?? 0,
+            publicUrl: wh.receiver?.publicUrl,
+            merchants: Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m] : [])),
+            ackTimeoutMs: wh.ackTimeoutMs,
+          })
+        : undefined;
+    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver });
   });
   afterAll(async () => {
     await session?.close();
@@ -41,7 +53,7 @@ export function registerSuite(suite: SuiteDef): void {
     for (const check of checks) {
       it(check.title, async (ctx) => {
         const seed = inject('mpsiSeed');
-        const result = await runCheck(check, session!.target, { seed, numRuns: cfg.numRuns });
+        const result = await runCheck(check, session!.target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
         await annotate(suite, check, result, session!.target.baseUrl, loaded.profile.name, redact);
         writeResult(
           join(cfg.reportsDir, 'results'),

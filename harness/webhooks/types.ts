@@ -1,0 +1,43 @@
+import type { VerifyResult } from '../signing.js';
+
+/** How the receiver answers one delivery: `success` acknowledges; every other kind must cause a retry. */
+export type ReplyKind =
+  | 'success'
+  | 'success-newline' // "success\n"
+  | 'upper' // "SUCCESS"
+  | 'quoted' // "\"success\""
+  | 'json' // {"code":0}
+  | 'empty-200' // HTTP 200, empty body
+  | 'http500-success' // HTTP 500 with body "success"
+  | 'slow' // "success", but after longer than the target's ack limit
+  | 'drop'; // connection destroyed without an answer
+
+export interface Delivery {
+  /** Order of arrival at this receiver, from 1. */
+  seq: number;
+  /** Arrival time, ms since the epoch (Date.now()). */
+  receivedAt: number;
+  method: string;
+  headers: Record<string, string | string[]>;
+  /** Raw body bytes as received (capped). */
+  body: Buffer;
+  /** Parsed JSON when the body parses. */
+  json?: unknown;
+  jsonError?: string;
+  /** Verdict of the signature check against the merchant named in X-MerchantID (if it is one of the profile's). */
+  signature: VerifyResult;
+  /** The merchant number in the body (merchant_order_no), used to route scripts; undefined for junk. */
+  merchantNo?: string;
+  reply: ReplyKind;
+}
+
+export interface Receiver {
+  /** URL a target must call (profile webhooks.receiver.publicUrl when set). */
+  readonly url: string;
+  /** Replies for deliveries whose body has this merchant_order_no, used in order; the last one repeats. Default: ['success']. */
+  script(merchantNo: string, replies: ReplyKind[]): void;
+  deliveries(filter?: { merchantNo?: string; event?: string }): Delivery[];
+  /** Resolves with the matching deliveries once pred holds; resolves (not rejects) with what came when timeoutMs passes. */
+  waitFor(filter: { merchantNo?: string; event?: string }, pred: (ds: Delivery[]) => boolean, timeoutMs: number): Promise<Delivery[]>;
+  close(): Promise<void>;
+}
