@@ -15,7 +15,7 @@ export type IdempotencyKind = 'payment' | 'refund' | 'payout';
 
 export interface Behaviour {
   /** How the response digest is written into X-Sign. */
-  signatureText(digest: Buffer): string;
+  responseSignatureText(digest: Buffer): string;
   /** Whether business-error envelopes carry the four signing headers. */
   signErrorResponses: boolean;
   /** HTTP status of a signed envelope with this body `code` (0 = success). */
@@ -61,7 +61,7 @@ export const RETRY_WAITS_MS: readonly number[] = [
 ];
 
 export const defaultBehaviour: Behaviour = {
-  signatureText: (digest) => digest.toString('hex'),
+  responseSignatureText: (digest) => digest.toString('hex'),
   signErrorResponses: true,
   httpStatusFor: () => 200,
   authOutcome: (outcome) => outcome,

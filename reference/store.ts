@@ -26,6 +26,8 @@ export interface Payment {
   readonly tradeInfo: TradeInfo;
   readonly metadata: string;
   readonly notifyUrl?: string;
+  /** Which endpoint created it; a replayed answer (fault) must look like that endpoint's. */
+  readonly via: 'checkout' | 'card';
   status: PaymentStatus;
   readonly createdAt: number;
   finishedAt?: number;

@@ -1,0 +1,78 @@
+/**
+ * POST /api/v1/payments/card: a direct card payment, decided at once. Fixture card numbers
+ * produce the interface's refusal cases; any other Luhn-valid card succeeds.
+ */
+import { ApiError, E } from '../errors.js';
+import { afterRecordedRefusal, checkNumberFree, claimNumber } from '../idempotency.js';
+import { emitPaymentUpdated, type Call, type Handler, type Service } from '../service.js';
+import type { Payment, PaymentStatus } from '../store.js';
+import { Fields } from '../validate.js';
+import { paymentView } from '../views.js';
+import { ensureCardUsable, readBillingAddress, readCard } from './card-data.js';
+import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput, type PaymentInput, type Priced } from './payment-input.js';
+
+export const FIXTURE_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  risk: '4000000000009235',
+  noChannel: '4000000000000119',
+} as const;
+
+export const card: Handler = (svc, call) => {
+  const f = Fields.of(call.body, [...PAYMENT_KEYS, 'card', 'billing_address', 'device_ip']);
+  const input = readPaymentInput(f, false);
+  const cardInput = readCard(f);
+  readBillingAddress(f);
+  f.ipAddress('device_ip');
+
+  ensureActive(call.merchant);
+  const cents = paymentCents(input.amount, svc.behaviour.maxAmountDecimals);
+  ensurePaymentMethod(input.method, ['CARD']);
+  const priced = priceFor(input.method, cents);
+  ensureCardUsable(cardInput, call.now);
+  const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
+  if (replay !== undefined) return replay;
+
+  switch (cardInput.number) {
+    case FIXTURE_CARDS.noChannel:
+      // Refused before anything is recorded, so the number stays free.
+      throw E.validationFailed('No payment channel available');
+    case FIXTURE_CARDS.risk: {
+      record(svc, call, input, priced, 'FAILED');
+      afterRecordedRefusal(svc, call.merchant.id, 'payment', input.merchantOrderNo);
+      throw E.validationFailed('Payment declined by risk checks');
+    }
+    case FIXTURE_CARDS.declined: {
+      const p = record(svc, call, input, priced, 'FAILED');
+      afterRecordedRefusal(svc, call.merchant.id, 'payment', input.merchantOrderNo);
+      emitPaymentUpdated(svc, p);
+      throw new ApiError(422, 'paymentFailed', 'The provider declined the payment');
+    }
+    default: {
+      const p = record(svc, call, input, priced, 'SUCCESS');
+      emitPaymentUpdated(svc, p);
+      return paymentView(p, svc.behaviour);
+    }
+  }
+};
+
+function record(svc: Service, call: Call, input: PaymentInput, priced: Priced, status: PaymentStatus): Payment {
+  const payment: Payment = {
+    orderNo: svc.store.nextServiceNo('P', call.now),
+    merchantId: call.merchant.id,
+    merchantOrderNo: input.merchantOrderNo,
+    method: input.method,
+    chargedCents: priced.chargedCents,
+    tradeInfo: input.tradeInfo,
+    metadata: input.metadata,
+    ...(input.notifyUrl !== undefined ? { notifyUrl: input.notifyUrl } : {}),
+    via: 'card',
+    status,
+    createdAt: call.now,
+    finishedAt: call.now,
+    chargedBack: false,
+  };
+  svc.store.addPayment(payment);
+  claimNumber(svc, call.merchant.id, 'payment', payment.merchantOrderNo, payment.orderNo);
+  return payment;
+}

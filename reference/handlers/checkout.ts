@@ -1,0 +1,39 @@
+/**
+ * POST /api/v1/payments/checkout: records a PENDING payment and returns a hosted checkout link.
+ * The customer's side is simulated by the sandbox controls (complete, expire).
+ */
+import { checkNumberFree, claimNumber } from '../idempotency.js';
+import type { Payment } from '../store.js';
+import type { Handler } from '../service.js';
+import { Fields } from '../validate.js';
+import { checkoutView } from '../views.js';
+import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput } from './payment-input.js';
+
+export const checkout: Handler = (svc, call) => {
+  const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true);
+  ensureActive(call.merchant);
+  const cents = paymentCents(input.amount, svc.behaviour.maxAmountDecimals);
+  ensurePaymentMethod(input.method);
+  const priced = priceFor(input.method, cents);
+  const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
+  if (replay !== undefined) return replay;
+
+  const payment: Payment = {
+    orderNo: svc.store.nextServiceNo('P', call.now),
+    merchantId: call.merchant.id,
+    merchantOrderNo: input.merchantOrderNo,
+    method: input.method,
+    chargedCents: priced.chargedCents,
+    ...(priced.requestedCents !== undefined ? { requestedCents: priced.requestedCents } : {}),
+    tradeInfo: input.tradeInfo,
+    metadata: input.metadata,
+    ...(input.notifyUrl !== undefined ? { notifyUrl: input.notifyUrl } : {}),
+    via: 'checkout',
+    status: 'PENDING',
+    createdAt: call.now,
+    chargedBack: false,
+  };
+  svc.store.addPayment(payment);
+  claimNumber(svc, call.merchant.id, 'payment', payment.merchantOrderNo, payment.orderNo);
+  return checkoutView(payment, svc.baseUrl(), svc.behaviour);
+};

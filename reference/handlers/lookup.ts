@@ -1,0 +1,41 @@
+/**
+ * Finding a record by exactly one of (merchant's number, service's number). Service numbers are
+ * global, so another merchant's service number is recognised and refused as such; merchant
+ * numbers are per merchant, so another merchant's is simply not found.
+ */
+import { ApiError } from '../errors.js';
+import type { Call, Service } from '../service.js';
+import type { Payment, Payout, Refund } from '../store.js';
+import type { Fields } from '../validate.js';
+
+export function findPayment(svc: Service, call: Call, f: Fields): Payment {
+  const ref = f.exactlyOne('merchant_order_no', 'order_no', svc.behaviour.bothLookupsSent);
+  const notFound = new ApiError(2002, 'orderNotFound', 'Order not found');
+  if (ref.key === 'order_no') {
+    const p = svc.store.payments.get(ref.value);
+    if (p === undefined) throw notFound;
+    if (p.merchantId !== call.merchant.id) throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
+    return p;
+  }
+  const p = svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
+  if (p === undefined) throw notFound;
+  return p;
+}
+
+/** Another merchant's refund is reported exactly like a missing one. */
+export function findRefund(svc: Service, call: Call, f: Fields): Refund {
+  const ref = f.exactlyOne('merchant_refund_no', 'refund_no', svc.behaviour.bothLookupsSent);
+  const r =
+    ref.key === 'refund_no' ? svc.store.refunds.get(ref.value) : svc.store.refundByMerchantNo(call.merchant.id, ref.value);
+  if (r === undefined || r.merchantId !== call.merchant.id) throw new ApiError(2002, 'refundNotFound', 'Refund order not found');
+  return r;
+}
+
+/** `notFoundCode` differs by operation: 5002 for a query, 422 for a cancel. */
+export function findPayout(svc: Service, call: Call, f: Fields, notFoundCode: number): Payout {
+  const ref = f.exactlyOne('merchant_payout_no', 'payout_no', svc.behaviour.bothLookupsSent);
+  const p =
+    ref.key === 'payout_no' ? svc.store.payouts.get(ref.value) : svc.store.payoutByMerchantNo(call.merchant.id, ref.value);
+  if (p === undefined || p.merchantId !== call.merchant.id) throw new ApiError(notFoundCode, 'notFound', 'Payout not found');
+  return p;
+}

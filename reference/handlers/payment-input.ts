@@ -1,0 +1,88 @@
+/**
+ * The request fields checkout and card payments share, and the business checks they run in the
+ * same order: frozen merchant, amount decimals, positivity, currency, method, channel limits.
+ */
+import { amountCents, readAmount, type AmountInput } from '../amount.js';
+import { ApiError, E, quote } from '../errors.js';
+import type { MerchantFixture } from '../fixtures.js';
+import { MAX_AMOUNT_CENTS } from '../money.js';
+import { ENABLED_PAYMENT_METHODS, isKnownMethod, PAYMENT_CHANNELS, roundUpToTier } from '../methods.js';
+import type { TradeInfo } from '../store.js';
+import type { Fields } from '../validate.js';
+
+export const PAYMENT_KEYS = ['payment_method', 'merchant_order_no', 'trans_amount', 'notify_url', 'return_url', 'trade_info', 'metadata'] as const;
+
+export interface PaymentInput {
+  method: string;
+  merchantOrderNo: string;
+  amount: AmountInput;
+  tradeInfo: TradeInfo;
+  notifyUrl?: string;
+  returnUrl?: string;
+  metadata: string;
+}
+
+export function readPaymentInput(f: Fields, urlsRequired: boolean): PaymentInput {
+  const method = f.requiredString('payment_method', { max: 32 });
+  const merchantOrderNo = f.requiredString('merchant_order_no', { max: 64 });
+  const amount = readAmount(f, 'trans_amount');
+  const tradeInfo = readTradeInfo(f);
+  const notifyUrl = f.url('notify_url', urlsRequired);
+  const returnUrl = f.url('return_url', urlsRequired);
+  const metadata = f.optionalString('metadata', { max: 4096 }) ?? '';
+  const out: PaymentInput = { method, merchantOrderNo, amount, tradeInfo, metadata };
+  if (notifyUrl !== undefined) out.notifyUrl = notifyUrl;
+  if (returnUrl !== undefined) out.returnUrl = returnUrl;
+  return out;
+}
+
+function readTradeInfo(f: Fields): TradeInfo {
+  // Without trade_info at all, the field actually missing is the goods name: name that one.
+  if (!f.has('trade_info')) throw E.invalidRequest(`Field ${f.name('trade_info')}.GoodsName is required`);
+  const t = f.requiredObject('trade_info', ['goods_name', 'description']);
+  const info: TradeInfo = { goods_name: t.requiredString('goods_name', { max: 256 }) };
+  const description = t.optionalString('description', { max: 1024 });
+  if (description !== undefined) info.description = description;
+  return info;
+}
+
+export function ensureActive(m: MerchantFixture): void {
+  if (m.frozen) throw E.merchantFrozen();
+}
+
+/** Decimals, positivity, then currency: USD only, conversion is unavailable. */
+export function paymentCents(a: AmountInput, maxDecimals: number): bigint {
+  const cents = amountCents(a, maxDecimals, 'invalidAmount');
+  if (a.currency !== 'USD') {
+    throw new ApiError(422, 'notSupported', `Currency ${a.currency} is not supported (conversion unavailable)`);
+  }
+  return cents;
+}
+
+/** Unknown names are "unsupported"; known but not enabled (or not for this endpoint) are "unavailable". */
+export function ensurePaymentMethod(method: string, allowed: readonly string[] = ENABLED_PAYMENT_METHODS): void {
+  if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
+  if (!allowed.includes(method)) throw E.paymentMethodUnavailable(method);
+}
+
+export interface Priced {
+  chargedCents: bigint;
+  requestedCents?: bigint;
+}
+
+/** Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. */
+export function priceFor(method: string, cents: bigint): Priced {
+  const ch = PAYMENT_CHANNELS.get(method);
+  if (ch === undefined) throw E.paymentMethodUnavailable(method);
+  if (ch.tiersCents !== undefined) {
+    const tier = cents > MAX_AMOUNT_CENTS ? undefined : roundUpToTier(cents, ch.tiersCents);
+    if (tier === undefined) {
+      throw new ApiError(422, 'notSupported', `Amount cannot be rounded to a ${method} price point`);
+    }
+    return tier === cents ? { chargedCents: cents } : { chargedCents: tier, requestedCents: cents };
+  }
+  if ((ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents)) {
+    throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);
+  }
+  return { chargedCents: cents };
+}

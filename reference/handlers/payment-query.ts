@@ -1,0 +1,10 @@
+/** POST /api/v1/payments/query: the payment record by exactly one of the two order numbers. */
+import type { Handler } from '../service.js';
+import { Fields } from '../validate.js';
+import { paymentView } from '../views.js';
+import { findPayment } from './lookup.js';
+
+export const paymentQuery: Handler = (svc, call) => {
+  const f = Fields.of(call.body, ['merchant_order_no', 'order_no']);
+  return paymentView(findPayment(svc, call, f), svc.behaviour);
+};

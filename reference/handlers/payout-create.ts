@@ -1,0 +1,60 @@
+/**
+ * POST /api/v1/payouts/create. The amount is reserved from the payout balance on creation and
+ * released if the payout fails or is canceled. A new payout is PENDING and sends no webhook:
+ * the interface lists payout.updated only for SUCCESS, FAILED and CANCELED.
+ */
+import { amountCents, readAmount } from '../amount.js';
+import { ApiError, E } from '../errors.js';
+import { checkNumberFree, claimNumber } from '../idempotency.js';
+import { isKnownMethod, PAYOUT_CHANNELS } from '../methods.js';
+import type { Handler } from '../service.js';
+import type { Payout } from '../store.js';
+import { Fields } from '../validate.js';
+import { payoutView } from '../views.js';
+import { ensureActive } from './payment-input.js';
+
+const KEYS = ['payment_method', 'merchant_payout_no', 'trans_amount', 'payee', 'notify_url'];
+
+export const payoutCreate: Handler = (svc, call) => {
+  const b = svc.behaviour;
+  const f = Fields.of(call.body, KEYS);
+  const method = f.requiredString('payment_method', { max: 32 });
+  const merchantPayoutNo = f.requiredString('merchant_payout_no', { max: 64 });
+  const amount = readAmount(f, 'trans_amount');
+  const payeeFields = f.requiredObject('payee', ['name', 'account']);
+  const payee = { name: payeeFields.requiredString('name', { max: 128 }), account: payeeFields.requiredString('account', { max: 64 }) };
+  const notifyUrl = f.url('notify_url', true) ?? '';
+
+  ensureActive(call.merchant);
+  const cents = amountCents(amount, b.maxAmountDecimals, 'invalidAmount');
+  if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(5007, method);
+  const channel = PAYOUT_CHANNELS.get(method);
+  if (channel === undefined) throw new ApiError(5007, 'unsupportedPayoutMethod', `${method} is not available for payouts`);
+  if (!channel.currencies.includes(amount.currency)) {
+    throw new ApiError(5008, 'amountOutOfRange', `Currency ${amount.currency} is not accepted by ${method}`);
+  }
+  if (cents < channel.minCents || cents > channel.maxCents) {
+    throw new ApiError(5008, 'amountOutOfRange', `Amount is outside the ${method} payout range`);
+  }
+  const replay = checkNumberFree(svc, call.merchant.id, 'payout', merchantPayoutNo);
+  if (replay !== undefined) return replay;
+  const balances = svc.store.balancesOf(call.merchant.id);
+  if (balances.payoutCents < cents) throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
+
+  const payout: Payout = {
+    payoutNo: svc.store.nextServiceNo('T', call.now),
+    merchantId: call.merchant.id,
+    merchantPayoutNo,
+    method,
+    amountCents: cents,
+    currency: amount.currency,
+    payee,
+    notifyUrl,
+    status: 'PENDING',
+    createdAt: call.now,
+  };
+  balances.payoutCents -= cents;
+  svc.store.addPayout(payout);
+  claimNumber(svc, call.merchant.id, 'payout', merchantPayoutNo, payout.payoutNo);
+  return payoutView(payout, b);
+};

@@ -1,0 +1,90 @@
+/**
+ * POST /api/v1/refunds/create. Every business refusal uses code 422. Checks run from the
+ * cheapest to the most stateful, and the number is claimed only when something is recorded.
+ */
+import { amountCents, readAmount } from '../amount.js';
+import { ApiError, E } from '../errors.js';
+import { afterRecordedRefusal, checkNumberFree, claimNumber } from '../idempotency.js';
+import { PAYMENT_CHANNELS, REFUND_FEE_CENTS } from '../methods.js';
+import { emitRefundUpdated, type Call, type Handler, type Service } from '../service.js';
+import type { Payment, Refund } from '../store.js';
+import { Fields } from '../validate.js';
+import { refundView } from '../views.js';
+import { ensureActive } from './payment-input.js';
+import { committedRefundCents, markRefundedIfComplete } from './refund-state.js';
+
+/** A reason that makes the sandbox record the refund as FAILED and answer refundFailed. */
+export const SANDBOX_FAILING_REASON = 'sandbox:refund-failed';
+
+const KEYS = ['merchant_refund_no', 'original_order_no', 'original_merchant_order_no', 'refund_amount', 'reason'];
+
+export const refundCreate: Handler = (svc, call) => {
+  const b = svc.behaviour;
+  const f = Fields.of(call.body, KEYS);
+  const merchantRefundNo = f.requiredString('merchant_refund_no', { max: 64 });
+  const original = f.exactlyOne('original_merchant_order_no', 'original_order_no', b.bothLookupsSent);
+  const amount = readAmount(f, 'refund_amount');
+  const reason = f.requiredString('reason', { max: 256 });
+
+  ensureActive(call.merchant);
+  const cents = amountCents(amount, b.maxAmountDecimals, 'invalidRefundAmount');
+  if (amount.currency !== 'USD') throw notSupported(`Currency ${amount.currency} is not supported (conversion unavailable)`);
+  const payment = originalPayment(svc, call, original);
+  if (payment.status !== 'SUCCESS' && payment.status !== 'REFUNDED') {
+    throw new ApiError(422, 'refundOrderNotPaid', `Original order is ${payment.status}, not paid`);
+  }
+  if (payment.chargedBack) throw E.validationFailed('Original order was charged back');
+  const channel = PAYMENT_CHANNELS.get(payment.method);
+  if (channel === undefined || channel.refunds === 'none') throw notSupported(`${payment.method} does not support refunds`);
+  const earlier = committedRefundCents(svc, payment);
+  if (cents > b.refundCeilingCents(payment.chargedCents, earlier)) {
+    throw new ApiError(422, 'refundAmountExceeded', 'Refund amount exceeds the original order amount');
+  }
+  if (channel.refunds === 'full-only' && (cents !== payment.chargedCents || earlier > 0n)) {
+    throw notSupported(`${payment.method} supports full refunds only`);
+  }
+  const replay = checkNumberFree(svc, call.merchant.id, 'refund', merchantRefundNo);
+  if (replay !== undefined) return replay;
+  const balances = svc.store.balancesOf(call.merchant.id);
+  const cover = cents + REFUND_FEE_CENTS;
+  if (balances.refundCoverCents < cover) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
+
+  const failing = reason === SANDBOX_FAILING_REASON;
+  const immediate = failing || channel.refundSettlesImmediately;
+  const refund: Refund = {
+    refundNo: svc.store.nextServiceNo('R', call.now),
+    merchantId: call.merchant.id,
+    merchantRefundNo,
+    orderNo: payment.orderNo,
+    amountCents: cents,
+    coverCents: failing ? 0n : cover,
+    reason,
+    status: failing ? 'FAILED' : immediate ? 'SUCCESS' : 'PENDING',
+    createdAt: call.now,
+    ...(immediate ? { finishedAt: call.now } : {}),
+  };
+  balances.refundCoverCents -= refund.coverCents;
+  svc.store.addRefund(refund);
+  claimNumber(svc, call.merchant.id, 'refund', merchantRefundNo, refund.refundNo);
+  emitRefundUpdated(svc, refund);
+  if (failing) {
+    afterRecordedRefusal(svc, call.merchant.id, 'refund', merchantRefundNo);
+    throw new ApiError(422, 'refundFailed', 'Refund request failed');
+  }
+  markRefundedIfComplete(svc, payment);
+  return refundView(refund, payment, b);
+};
+
+function notSupported(detail: string): ApiError {
+  return new ApiError(422, 'notSupported', detail);
+}
+
+/** Original not found, or another merchant's: both are orderNotFound with the refund code 422. */
+function originalPayment(svc: Service, call: Call, ref: { key: string; value: string }): Payment {
+  const p =
+    ref.key === 'original_order_no'
+      ? svc.store.payments.get(ref.value)
+      : svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
+  if (p === undefined || p.merchantId !== call.merchant.id) throw new ApiError(422, 'orderNotFound', 'Original order not found');
+  return p;
+}

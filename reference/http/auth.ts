@@ -1,0 +1,55 @@
+/**
+ * Request authentication, in the documented order: headers present and non-empty, merchant
+ * known, signature, timestamp, nonce. Each step's result passes through the behaviour hook, so
+ * a mutant can wave one step through while the others still apply.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AuthOutcome, Behaviour } from '../behaviour.js';
+import { findMerchant, type MerchantFixture } from '../fixtures.js';
+import type { NonceCache } from '../nonce-cache.js';
+import { signatureMatches, signingInput } from '../signing.js';
+
+/** Allowed difference between X-Timestamp and the server clock (real seconds, never time-scaled). */
+export const TIMESTAMP_TOLERANCE_S = 300;
+/** Nonces are remembered for twice the tolerance: any older request fails the timestamp check anyway. */
+export const NONCE_WINDOW_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
+
+export interface AuthResult {
+  outcome: AuthOutcome;
+  /** Present once the merchant id was recognised, whatever happens after. */
+  merchant?: MerchantFixture;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+const TIMESTAMP_RE = /^[0-9]{1,15}$/;
+
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  rawBody: Buffer,
+  nonces: NonceCache,
+  b: Behaviour,
+  now: number,
+): AuthResult {
+  const id = header(headers, 'x-merchantid');
+  const timestamp = header(headers, 'x-timestamp');
+  const nonce = header(headers, 'x-nonce');
+  const sign = header(headers, 'x-sign');
+  if (!id || !timestamp || !nonce || !sign) return { outcome: 'missing-header' };
+  const merchant = findMerchant(id);
+  if (merchant === undefined) return { outcome: 'unknown-merchant' };
+
+  const steps: Array<[AuthOutcome, () => boolean]> = [
+    ['bad-signature', () => signatureMatches(merchant.secret, signingInput(id, timestamp, nonce, rawBody), sign)],
+    ['stale-timestamp', () => TIMESTAMP_RE.test(timestamp) && Math.abs(Number(timestamp) - Math.floor(now / 1000)) <= TIMESTAMP_TOLERANCE_S],
+    // Last, so a nonce is remembered only for a request that passed everything else.
+    ['nonce-reused', () => nonces.checkAndRemember(id, nonce, now)],
+  ];
+  for (const [failure, passes] of steps) {
+    if (!passes() && b.authOutcome(failure) !== 'ok') return { outcome: failure, merchant };
+  }
+  return { outcome: 'ok', merchant };
+}

@@ -1,0 +1,57 @@
+/**
+ * Writing responses. Signed envelopes are serialised once and signed over exactly those bytes;
+ * unsigned ones (authentication failures, unreadable body) carry no signing headers at all.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Behaviour } from '../behaviour.js';
+import { unixSeconds } from '../clock.js';
+import { ApiError, envelopeMessage } from '../errors.js';
+import type { MerchantFixture } from '../fixtures.js';
+import { freshNonce, hmacDigest, signingInput } from '../signing.js';
+
+export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {
+  return { code: 0, msg: 'success', data };
+}
+
+/** Errors carry no `data` key at all. */
+export function errorEnvelope(err: ApiError, english: boolean): Record<string, unknown> {
+  return { code: err.code, msg: envelopeMessage(err, english) };
+}
+
+function write(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer, close: boolean): void {
+  if (res.headersSent || res.destroyed) return;
+  const all: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(body.length),
+    ...headers,
+  };
+  if (close) all['Connection'] = 'close';
+  res.writeHead(status, all);
+  res.end(body);
+}
+
+export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiError, english: boolean, close = false, extra: Record<string, string> = {}): void {
+  write(res, httpStatus, extra, Buffer.from(JSON.stringify(errorEnvelope(err, english)), 'utf8'), close);
+}
+
+/** Returns the HTTP status used, for the log line. */
+export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour): number {
+  const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
+  const status = b.httpStatusFor(code);
+  const raw = Buffer.from(JSON.stringify(envelope), 'utf8');
+  if (code !== 0 && !b.signErrorResponses) {
+    write(res, status, {}, raw, false);
+    return status;
+  }
+  const timestamp = String(unixSeconds());
+  const nonce = freshNonce();
+  const digest = hmacDigest(merchant.secret, signingInput(merchant.id, timestamp, nonce, raw));
+  write(
+    res,
+    status,
+    { 'X-MerchantID': merchant.id, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Sign': b.responseSignatureText(digest) },
+    raw,
+    false,
+  );
+  return status;
+}

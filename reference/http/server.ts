@@ -1,0 +1,148 @@
+/**
+ * The request pipeline: method, body, authentication, path, content type, JSON, handler. Every
+ * step's failure maps to one status the interface defines (or, for a non-POST method, the one
+ * documented choice: 405), and nothing a client sends can make the pipeline throw or hang.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ApiError, E } from '../errors.js';
+import type { MerchantFixture } from '../fixtures.js';
+import type { NonceCache } from '../nonce-cache.js';
+import { ROUTES } from '../routes.js';
+import type { Service } from '../service.js';
+import { isPlainObject } from '../validate.js';
+import { authenticate } from './auth.js';
+import { MAX_BODY_BYTES, readBody } from './body.js';
+import { wantsPlainEnglish } from './language.js';
+import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
+
+export interface PipelineOptions {
+  svc: Service;
+  nonces: NonceCache;
+  log: (line: string) => void;
+  readIdleMs: number;
+}
+
+const AUTH_ERRORS = {
+  'missing-header': { http: 401, err: new ApiError(401, 'unauthorized', 'Missing authentication headers') },
+  'unknown-merchant': { http: 401, err: new ApiError(401, 'merchantNotFound', 'Merchant ID not found or invalid') },
+  forbidden: { http: 403, err: new ApiError(403, 'forbidden', 'Invalid signature') },
+} as const;
+
+const UNREADABLE = new ApiError(500, 'internalServerError', 'Internal server error');
+const METHOD_NOT_ALLOWED = new ApiError(405, 'methodNotAllowed', 'Only POST is allowed');
+
+export function createReferenceServer(opts: PipelineOptions): Server {
+  const server = createServer((req, res) => {
+    handle(req, res, opts).catch(() => {
+      // Last resort: the pipeline itself failed; never leave the client hanging.
+      sendUnsigned(res, 500, UNREADABLE, false, true);
+    });
+  });
+  // Malformed HTTP (bad request line, oversized headers): the request cannot be read.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(errorEnvelope(UNREADABLE, false));
+    socket.end(
+      `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineOptions): Promise<void> {
+  const english = wantsPlainEnglish(req.headers['accept-language']);
+  const path = pathOf(req.url);
+  const logDone = (status: number, code: number, merchantId = '-'): void =>
+    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}`);
+
+  if (req.method !== 'POST') {
+    sendUnsigned(res, 405, METHOD_NOT_ALLOWED, english, true, { Allow: 'POST' });
+    req.resume();
+    logDone(405, 405);
+    return;
+  }
+
+  const read = await readBody(req, { maxBytes: MAX_BODY_BYTES, idleMs: opts.readIdleMs, totalMs: Math.max(opts.readIdleMs * 15, 30_000) });
+  if (!read.ok) {
+    sendUnsigned(res, 500, UNREADABLE, english, true);
+    // Let the response flush, then drop whatever the client is still sending.
+    req.resume();
+    res.once('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
+    logDone(500, 500);
+    return;
+  }
+
+  const now = Date.now();
+  const { svc } = opts;
+  const auth = authenticate(req.headers, read.body, opts.nonces, svc.behaviour, now);
+  if (auth.outcome !== 'ok' || auth.merchant === undefined) {
+    const failure = auth.outcome === 'missing-header' || auth.outcome === 'unknown-merchant' ? AUTH_ERRORS[auth.outcome] : AUTH_ERRORS.forbidden;
+    sendUnsigned(res, failure.http, failure.err, english);
+    logDone(failure.http, failure.err.code);
+    return;
+  }
+
+  const merchant = auth.merchant;
+  const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
+  const status = sendSigned(res, merchant, envelope, svc.behaviour);
+  logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id);
+}
+
+/** Everything after authentication; always yields an envelope (success or error), never throws. */
+function respondTo(
+  path: string,
+  contentType: string | undefined,
+  raw: Buffer,
+  merchant: MerchantFixture,
+  now: number,
+  opts: PipelineOptions,
+  english: boolean,
+): Record<string, unknown> {
+  try {
+    const handler = ROUTES.get(path);
+    if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
+    if (!isJsonContentType(contentType)) throw E.invalidRequest('Content-Type must be application/json');
+    const body = parseObject(raw);
+    const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body), now });
+    return successEnvelope(data);
+  } catch (e) {
+    if (e instanceof ApiError) return errorEnvelope(e, english);
+    opts.log(`internal failure on ${printable(path)}: ${e instanceof Error ? e.name : 'unknown'}`);
+    return errorEnvelope(E.systemBusy(), english);
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function parseObject(raw: Buffer): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(UTF8.decode(raw));
+  } catch {
+    throw E.invalidRequest('Body is not valid UTF-8 JSON');
+  }
+  if (!isPlainObject(parsed)) throw E.invalidRequest('Body must be a JSON object');
+  return parsed;
+}
+
+function isJsonContentType(v: string | undefined): boolean {
+  return (v ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://sandbox.invalid').pathname;
+  } catch {
+    return url ?? '/';
+  }
+}
+
+/** Paths are caller data: keep log lines and messages short and free of control characters. */
+function printable(s: string): string {
+  const cut = s.length > 100 ? `${s.slice(0, 100)}…` : s;
+  return cut.replace(/[^\x20-\x7e]/g, '?');
+}

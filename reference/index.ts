@@ -1,0 +1,84 @@
+/**
+ * The reference implementation of the Merchant Payment Service Interface: the embedded default
+ * target of the conformance kit and the base every fault mutant is derived from.
+ */
+import type { AddressInfo } from 'node:net';
+import { behaviourWith, faultCatalogue as catalogue } from './faults/index.js';
+import { NONCE_WINDOW_MS } from './http/auth.js';
+import { createReferenceServer } from './http/server.js';
+import { NonceCache } from './nonce-cache.js';
+import type { Service } from './service.js';
+import { Store } from './store.js';
+import { Outbox } from './webhooks/outbox.js';
+
+export interface ReferenceOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 1; multiplies every webhook delay (retry waits, ack limit with a 250 ms floor). */
+  timeScale?: number;
+  /** Fault names; an unknown name throws an Error listing the known ones. */
+  faults?: string[];
+  log?: (line: string) => void;
+  /**
+   * Longest pause while reading a request body before it counts as unreadable (HTTP 500).
+   * Default 2000 ms. Not time-scaled: it protects the server, it is not a rule of the interface.
+   */
+  readTimeoutMs?: number;
+}
+
+export interface RunningReference {
+  /** e.g. http://127.0.0.1:PORT, no trailing slash. */
+  url: string;
+  /** Stops the server and every webhook timer; resolves once both are fully stopped. */
+  close(): Promise<void>;
+}
+
+export const faultCatalogue: ReadonlyArray<{ name: string; clause: string; doc: string }> = catalogue;
+
+export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
+  const timeScale = opts.timeScale ?? 1;
+  if (!Number.isFinite(timeScale) || timeScale <= 0) throw new Error(`timeScale must be a positive number, got ${String(opts.timeScale)}`);
+  const port = opts.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0..65535, got ${String(opts.port)}`);
+  const readTimeoutMs = opts.readTimeoutMs ?? 2000;
+  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs <= 0) throw new Error('readTimeoutMs must be a positive number');
+  const host = opts.host ?? '127.0.0.1';
+  const behaviour = behaviourWith(opts.faults ?? []);
+  const log = opts.log ?? (() => {});
+
+  const outbox = new Outbox({ behaviour, timeScale, log });
+  let baseUrl = '';
+  const svc: Service = { store: new Store(), behaviour, outbox, baseUrl: () => baseUrl };
+  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  baseUrl = urlFor(host, (server.address() as AddressInfo).port);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await Promise.all([outbox.close(), stopped]);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A wildcard listen address is reached through loopback; IPv6 literals need brackets. */
+function urlFor(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * `serve [--port N] [--host H] [--time-scale X] [--fault NAME]... [--list-faults]`: runs the
+ * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
+ */
+import { pathToFileURL } from 'node:url';
+import { MERCHANTS } from './fixtures.js';
+import { faultCatalogue, startReference, type ReferenceOptions } from './index.js';
+
+export interface ServeIO {
+  out(line: string): void;
+  err(line: string): void;
+  /** Resolves when the server should stop; by default on SIGINT or SIGTERM. */
+  untilStopped(): Promise<void>;
+}
+
+const processIO: ServeIO = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  untilStopped: () =>
+    new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    }),
+};
+
+const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--fault NAME]... [--list-faults]';
+
+interface ServeArgs {
+  opts: ReferenceOptions & { faults: string[] };
+  listFaults: boolean;
+}
+
+/** Throws a one-line message for anything it does not understand. */
+export function parseServeArgs(argv: readonly string[]): ServeArgs {
+  const args = argv[0] === 'serve' ? argv.slice(1) : [...argv];
+  const out: ServeArgs = { opts: { faults: [] }, listFaults: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const takeValue = (): string => {
+      if (eq > 0 && arg.startsWith('--')) return arg.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 65535) throw new Error(`--port must be an integer 0..65535, got ${JSON.stringify(v)}`);
+        out.opts.port = n;
+        break;
+      }
+      case '--host':
+        out.opts.host = takeValue();
+        break;
+      case '--time-scale': {
+        const v = takeValue();
+        const n = Number(v);
+        if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`--time-scale must be a positive number, got ${JSON.stringify(v)}`);
+        out.opts.timeScale = n;
+        break;
+      }
+      case '--fault': {
+        const v = takeValue();
+        if (!faultCatalogue.some((f) => f.name === v)) {
+          throw new Error(`unknown fault ${JSON.stringify(v)} (known: ${faultCatalogue.map((f) => f.name).join(', ')})`);
+        }
+        out.opts.faults.push(v);
+        break;
+      }
+      case '--list-faults':
+        out.listFaults = true;
+        break;
+      default:
+        throw new Error(`unknown argument ${JSON.stringify(arg)}`);
+    }
+  }
+  return out;
+}
+
+export async function serveMain(argv: string[], io: ServeIO = processIO): Promise<number> {
+  let parsed: ServeArgs;
+  try {
+    parsed = parseServeArgs(argv);
+  } catch (e) {
+    io.err(`serve: ${e instanceof Error ? e.message : String(e)}. ${USAGE}`);
+    return 2;
+  }
+  if (parsed.listFaults) {
+    for (const f of faultCatalogue) io.out(`${f.name}\t${f.clause}\t${f.doc}`);
+    return 0;
+  }
+  let running;
+  try {
+    running = await startReference({ ...parsed.opts, log: io.out });
+  } catch (e) {
+    io.err(`serve: could not start: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  io.out(`MPSI reference sandbox listening on ${running.url}`);
+  io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
+  if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
+  await io.untilStopped();
+  await running.close();
+  io.out('MPSI reference sandbox stopped');
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  serveMain(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = 1;
+    },
+  );
+}

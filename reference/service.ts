@@ -1,0 +1,69 @@
+/**
+ * What every handler works with: state, behaviour, the outbox. Handlers are synchronous
+ * functions of (service, call) that return `data` or throw an ApiError.
+ */
+import type { Behaviour } from './behaviour.js';
+import { findMerchant, type MerchantFixture } from './fixtures.js';
+import type { Payment, Payout, Refund, Store } from './store.js';
+import { paymentWebhookBody, payoutWebhookBody, refundWebhookBody } from './webhooks/bodies.js';
+import type { Outbox } from './webhooks/outbox.js';
+
+export interface Service {
+  readonly store: Store;
+  readonly behaviour: Behaviour;
+  readonly outbox: Outbox;
+  /** Known only once the server listens; used for checkout links. */
+  baseUrl(): string;
+}
+
+export interface Call {
+  readonly merchant: MerchantFixture;
+  /** The parsed JSON object, after the behaviour's key normalisation. */
+  readonly body: Record<string, unknown>;
+  readonly now: number;
+}
+
+export type Handler = (svc: Service, call: Call) => Record<string, unknown>;
+
+function secretOf(merchantId: string): string | undefined {
+  return findMerchant(merchantId)?.secret;
+}
+
+/** payment.updated to the payment's notify_url; nothing when the payment has none. */
+export function emitPaymentUpdated(svc: Service, p: Payment): void {
+  const secret = secretOf(p.merchantId);
+  if (p.notifyUrl === undefined || secret === undefined) return;
+  svc.outbox.enqueue({
+    merchantId: p.merchantId,
+    secret,
+    url: p.notifyUrl,
+    label: `payment.updated ${p.orderNo} ${p.status}`,
+    body: () => paymentWebhookBody(p, svc.behaviour),
+  });
+}
+
+/** refund.updated goes to the original payment's notify_url. */
+export function emitRefundUpdated(svc: Service, r: Refund): void {
+  const p = svc.store.payments.get(r.orderNo);
+  const secret = secretOf(r.merchantId);
+  if (p === undefined || p.notifyUrl === undefined || secret === undefined) return;
+  svc.outbox.enqueue({
+    merchantId: r.merchantId,
+    secret,
+    url: p.notifyUrl,
+    label: `refund.updated ${r.refundNo} ${r.status}`,
+    body: () => refundWebhookBody(r, p, svc.behaviour),
+  });
+}
+
+export function emitPayoutUpdated(svc: Service, p: Payout): void {
+  const secret = secretOf(p.merchantId);
+  if (secret === undefined) return;
+  svc.outbox.enqueue({
+    merchantId: p.merchantId,
+    secret,
+    url: p.notifyUrl,
+    label: `payout.updated ${p.payoutNo} ${p.status}`,
+    body: () => payoutWebhookBody(p, svc.behaviour),
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * In-process outbox: every webhook is a record (attempts made, next due time) that lives until it
+ * is acknowledged or its attempts run out. A receiver that is down, slow or answering garbage only
+ * delays delivery; nothing is lost while the sandbox runs. Deliveries share a bounded number of
+ * concurrent connections, and close() clears every timer and aborts what is in flight.
+ */
+import type { Behaviour } from '../behaviour.js';
+import { unixSeconds } from '../clock.js';
+import { freshNonce, hmacDigest, signingInput } from '../signing.js';
+import { postOnce } from './post.js';
+
+/** The ack limit never drops below this, however small the time scale: real sockets need time. */
+export const ACK_LIMIT_FLOOR_MS = 250;
+
+export interface WebhookJob {
+  readonly merchantId: string;
+  /** Used to sign each attempt; never logged. */
+  readonly secret: string;
+  readonly url: string;
+  /** Short description for log lines, e.g. "payment.updated P2611...". */
+  readonly label: string;
+  /** Builds the body at sending time, so it shows the status of that moment. */
+  readonly body: () => Record<string, unknown>;
+}
+
+interface Delivery extends WebhookJob {
+  readonly id: number;
+  attempts: number;
+  nextDueAt: number;
+  /** Kept only when a fault makes every attempt reuse the first attempt's timestamp and nonce. */
+  firstStamp?: { timestamp: string; nonce: string };
+}
+
+export interface OutboxOptions {
+  behaviour: Behaviour;
+  timeScale: number;
+  log: (line: string) => void;
+  maxConcurrent?: number;
+}
+
+export class Outbox {
+  private readonly pending = new Map<number, Delivery>();
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  private readonly ready: Delivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stop = new AbortController();
+  private readonly maxConcurrent: number;
+  private closed = false;
+  private nextId = 1;
+
+  constructor(private readonly opts: OutboxOptions) {
+    this.maxConcurrent = opts.maxConcurrent ?? 16;
+  }
+
+  /** Deliveries not yet acknowledged nor given up. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  enqueue(job: WebhookJob): void {
+    if (this.closed) return;
+    const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now() };
+    this.pending.set(d.id, d);
+    // Not synchronous: the API response that caused the event goes out first.
+    this.schedule(d, 0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.ready.length = 0;
+    this.stop.abort();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private get scale(): number {
+    return this.opts.timeScale;
+  }
+
+  private schedule(d: Delivery, delayMs: number): void {
+    d.nextDueAt = Date.now() + delayMs;
+    const timer = setTimeout(() => {
+      this.timers.delete(d.id);
+      this.ready.push(d);
+      this.pump();
+    }, delayMs);
+    this.timers.set(d.id, timer);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.inFlight.size < this.maxConcurrent && this.ready.length > 0) {
+      const d = this.ready.shift();
+      if (!d) break;
+      const p: Promise<void> = this.attempt(d)
+        .catch(() => {
+          this.pending.delete(d.id);
+          this.opts.log(`webhook #${d.id} internal failure, delivery dropped`);
+        })
+        .finally(() => {
+          this.inFlight.delete(p);
+          this.pump();
+        });
+      this.inFlight.add(p);
+    }
+  }
+
+  private async attempt(d: Delivery): Promise<void> {
+    const b = this.opts.behaviour;
+    d.attempts += 1;
+    const maxAttempts = b.retryWaitsMs.length + 1;
+    const raw = Buffer.from(JSON.stringify(d.body()), 'utf8');
+    const stamp = this.stampFor(d);
+    const sign = hmacDigest(d.secret, signingInput(d.merchantId, stamp.timestamp, stamp.nonce, raw)).toString('hex');
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'mpsi-reference-sandbox',
+      'X-MerchantID': d.merchantId,
+      'X-Timestamp': stamp.timestamp,
+      'X-Nonce': stamp.nonce,
+      'X-Sign': sign,
+    };
+    const limitMs = Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS);
+    const result = await postOnce(d.url, headers, raw, limitMs, b.isAck, this.stop.signal);
+    if (this.closed) return;
+    const where = `webhook #${d.id} ${d.label} attempt ${d.attempts}/${maxAttempts}`;
+    if (result.acked) {
+      this.pending.delete(d.id);
+      this.opts.log(`${where}: ${result.summary}`);
+      return;
+    }
+    if (d.attempts >= maxAttempts) {
+      this.pending.delete(d.id);
+      this.opts.log(`${where}: ${result.summary}; no attempts left`);
+      return;
+    }
+    // The wait runs from the end of the failed attempt.
+    const waitMs = (b.retryWaitsMs[d.attempts - 1] ?? 0) * this.scale;
+    this.opts.log(`${where}: ${result.summary}; next attempt in ${Math.round(waitMs)} ms`);
+    this.schedule(d, waitMs);
+  }
+
+  private stampFor(d: Delivery): { timestamp: string; nonce: string } {
+    const fresh = { timestamp: String(unixSeconds()), nonce: freshNonce() };
+    if (this.opts.behaviour.freshSignaturePerAttempt) return fresh;
+    d.firstStamp ??= fresh;
+    return d.firstStamp;
+  }
+}
