@@ -150,7 +150,7 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
     };
 
     function onAbort(): void {
-      finish({ kind: 'deadline', message: `no complete response within ${p.deadlineMs} ms (${where()})` });
+      finish({ kind: 'deadline', message: `no complete response within ${p.deadlineMs} ms; stopped ${where()}` });
     }
 
     const take = (bytes: Buffer): void => {

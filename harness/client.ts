@@ -136,7 +136,8 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
     case 'UND_ERR_SOCKET':
       return { kind: 'connection', message: `connection closed by the server (${msg}) ${where}` };
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return { kind: 'connection', message: `response body length does not match Content-Length; connection ended ${where}` };
+      // undici raises this for conflicting Content-Length headers and some malformed heads too.
+      return { kind: 'protocol', message: `response framing invalid: body length does not match Content-Length (${where})` };
     case 'UND_ERR_CONNECT_TIMEOUT':
       return { kind: 'connection', message: `connect timed out (${code})` };
     case 'UND_ERR_CLOSED':
@@ -152,7 +153,7 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
 }
 
 function deadlineError(deadlineMs: number, where: string): ExchangeError {
-  return { kind: 'deadline', message: `no complete response within ${deadlineMs} ms (${where})` };
+  return { kind: 'deadline', message: `no complete response within ${deadlineMs} ms; stopped ${where}` };
 }
 
 /** Parses the body as JSON when it is complete, valid UTF-8 and valid JSON; otherwise says why not. */
@@ -242,7 +243,13 @@ export function createClient(opts: ClientOptions): Client {
       const where = `mid-response body (${sink.length} bytes read)`;
       error = signal.aborted ? deadlineError(deadlineMs, where) : classifyUndiciError(err, where);
     }
-    if (!res.body.destroyed && error) res.body.destroy();
+    if (error) {
+      if (!res.body.destroyed) res.body.destroy();
+    } else {
+      // undici frees the connection for the pool a tick after the body ends; without this pause a send
+      // that follows at once finds it still busy and opens a second connection.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const result: WireResult = {
       response: { status: res.statusCode, headers: cleanResponseHeaders(res.headers), body: sink.buffer(), truncated: sink.truncated },
       headersAt,
@@ -330,7 +337,9 @@ export function createClient(opts: ClientOptions): Client {
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
-    for (const s of rawSockets) s.destroy();
+    for (const s of rawSockets) {
+      s.destroy(Object.assign(new Error('the client was closed while the request was in flight'), { code: 'ERR_CLIENT_CLOSED' }));
+    }
     rawSockets.clear();
     await agent.destroy();
   }
