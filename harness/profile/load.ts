@@ -1,0 +1,431 @@
+/**
+ * Loading a target profile: read, parse (strict JSON, with line:column on syntax errors),
+ * validate against fixtures/profiles/profile.schema.json, check a few things a schema cannot
+ * express, and resolve merchant secrets (literal or from the environment).
+ *
+ * Every problem found is reported at once, one line each, in a ProfileError. No message ever
+ * contains a secret value.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Profile, MerchantRef } from './types.js';
+import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
+
+export interface ResolvedMerchant {
+  id: string;
+  /** The secret key, resolved from the environment when the profile names a variable. */
+  secret: string;
+}
+
+export interface LoadedProfile {
+  /** The profile as written (a top-level "$schema" key removed); literal secrets included: use redactProfile before showing it. */
+  profile: Profile;
+  /** Absolute path of the file for loadProfile; the source name for parseProfile. */
+  path: string;
+  merchants: {
+    primary: ResolvedMerchant;
+    second?: ResolvedMerchant;
+    frozen?: ResolvedMerchant;
+    lowBalance?: ResolvedMerchant;
+    unknownId: string;
+  };
+}
+
+/** A profile that cannot be used. `message` is `problems` joined by newlines. */
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+  readonly problems: string[];
+  /** The file or source name the problems are about. */
+  readonly source: string;
+
+  constructor(problems: string[], source: string) {
+    super(problems.join('\n'));
+    this.problems = problems;
+    this.source = source;
+  }
+}
+
+const MERCHANT_ROLES = ['primary', 'second', 'frozen', 'lowBalance'] as const;
+type MerchantRole = (typeof MERCHANT_ROLES)[number];
+
+/** Reads and loads a profile file. Synchronous. */
+export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): LoadedProfile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ProfileError([`profile file not found: ${path}`], path);
+    if (code === 'EISDIR') throw new ProfileError([`profile path is a directory, not a file: ${path}`], path);
+    throw new ProfileError([`cannot read profile file ${path}: ${code ?? 'read error'}`], path);
+  }
+  const loaded = parseProfile(text, path, env);
+  return { ...loaded, path: resolve(path) };
+}
+
+/** Parses and loads a profile from text; `sourceName` is used in messages and as `path`. */
+export function parseProfile(text: string, sourceName: string, env: NodeJS.ProcessEnv = process.env): LoadedProfile {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+
+  const scan = scanJson(body);
+  if (scan.syntaxError) {
+    const { line, column } = lineColumn(body, scan.syntaxError.offset);
+    throw new ProfileError([`${sourceName}:${line}:${column}: invalid JSON: ${scan.syntaxError.message}`], sourceName);
+  }
+  const value: unknown = JSON.parse(body);
+  const secrets = collectSecrets(value, env);
+
+  const problems: string[] = [];
+  for (const d of scan.duplicates) {
+    const { line, column } = lineColumn(body, d.offset);
+    const key = d.path[0] === 'merchants' && !profilePropertyNames().has(d.key) ? '(name not shown)' : `"${d.key.slice(0, 60)}"`;
+    const at = d.path.length === 0 ? 'at top level' : `in ${dotted(d.path)}`;
+    problems.push(`duplicate field ${key} ${at} (${sourceName}:${line}:${column}); JSON keeps only the last one`);
+  }
+  problems.push(...schemaProblems(value, secrets));
+  problems.push(...semanticProblems(value, secrets));
+
+  const merchants = resolveMerchants(value, env, problems);
+  if (problems.length > 0 || merchants === undefined) {
+    throw new ProfileError(scrub(problems.length > 0 ? problems : ['merchants: invalid'], secrets), sourceName);
+  }
+
+  const profile = { ...(value as Record<string, unknown>) };
+  delete profile['$schema'];
+  return { profile: profile as unknown as Profile, path: sourceName, merchants };
+}
+
+/** A deep copy with every `secret` field, at any depth, replaced by "***". */
+export function redactProfile(profile: Profile): Profile {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, sub] of Object.entries(v)) out[k] = k === 'secret' ? '***' : walk(sub);
+      return out;
+    }
+    return v;
+  };
+  return walk(profile) as Profile;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Fields under `merchants` whose values are not secret (everything else there is treated as one). */
+const MERCHANT_PLAIN_FIELDS = new Set(['id', 'unknownId', 'secretEnv', 'payoutBalance', 'refundBalance']);
+
+/**
+ * Strings that must never appear in messages: every string under `merchants` except ids,
+ * variable names and balances (a secret may sit in a misspelt field there), the values of
+ * secret-looking fields anywhere else, and the values of the variables secretEnv names.
+ */
+function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, segs: string[]) => {
+    if (typeof v === 'string') {
+      const last = segs[segs.length - 1] ?? '';
+      if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last)) out.add(v);
+      // The value of every variable a secretEnv names is a secret too.
+      const fromEnv = last === 'secretEnv' && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
+      if (fromEnv) out.add(fromEnv);
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], [...segs, String(i)]);
+    } else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, [...segs, k]);
+  };
+  walk(value, []);
+  return [...out];
+}
+
+/** Belt and braces: remove any known secret (6 characters or more) from the final lines. */
+function scrub(lines: string[], secrets: readonly string[]): string[] {
+  const long = secrets.filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
+  return lines.map((l) => long.reduce((acc, s) => acc.split(s).join('***'), l));
+}
+
+function resolveMerchants(value: unknown, env: NodeJS.ProcessEnv, problems: string[]): LoadedProfile['merchants'] | undefined {
+  if (!isObject(value) || !isObject(value['merchants'])) return undefined;
+  const m = value['merchants'];
+  const resolved: Partial<Record<MerchantRole, ResolvedMerchant>> = {};
+  for (const role of MERCHANT_ROLES) {
+    const ref = m[role];
+    if (!isObject(ref)) continue;
+    const r = resolveRef(ref as MerchantRef, role, env, problems);
+    if (r) resolved[role] = r;
+  }
+  const unknownId = m['unknownId'];
+  if (!resolved.primary || typeof unknownId !== 'string') return undefined;
+  const out: LoadedProfile['merchants'] = { primary: resolved.primary, unknownId };
+  if (resolved.second) out.second = resolved.second;
+  if (resolved.frozen) out.frozen = resolved.frozen;
+  if (resolved.lowBalance) out.lowBalance = resolved.lowBalance;
+  return out;
+}
+
+/** Shape problems are the schema's to report; this only resolves refs that are well formed. */
+function resolveRef(ref: MerchantRef, role: MerchantRole, env: NodeJS.ProcessEnv, problems: string[]): ResolvedMerchant | undefined {
+  const { id, secret, secretEnv } = ref;
+  if (typeof id !== 'string' || id === '') return undefined;
+  const hasSecret = secret !== undefined;
+  const hasEnv = secretEnv !== undefined;
+  if (hasSecret === hasEnv) return undefined;
+  if (hasSecret) return typeof secret === 'string' && secret !== '' ? { id, secret } : undefined;
+  if (typeof secretEnv !== 'string' || !ENV_NAME_RE.test(secretEnv)) return undefined;
+  const fromEnv = env[secretEnv];
+  if (fromEnv === undefined || fromEnv === '') {
+    const name = looksLikeVariableName(secretEnv) ? secretEnv : `named in merchants.${role}.secretEnv (name not shown: it looks like a key, not a variable name)`;
+    problems.push(`merchants.${role}.secretEnv: environment variable ${name} is not set${fromEnv === '' ? ' (it is empty)' : ''}`);
+    return undefined;
+  }
+  return { id, secret: fromEnv };
+}
+
+/**
+ * Variable names are words joined by "_" (MPSI_PRIMARY_SECRET). A long run without "_" is more
+ * likely a key pasted into secretEnv by mistake, and is then not echoed.
+ */
+function looksLikeVariableName(name: string): boolean {
+  return name.split('_').every((part) => part.length <= 16);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks a schema cannot express
+
+const DECIMAL_RE = /^\d+\.\d{2}$/;
+
+function cents(s: string): bigint {
+  return BigInt(s.replace('.', ''));
+}
+
+function semanticProblems(value: unknown, secrets: readonly string[]): string[] {
+  const out: string[] = [];
+  if (!isObject(value)) return out;
+
+  const limits = value['limits'];
+  if (isObject(limits)) {
+    for (const kind of ['payments', 'payouts'] as const) {
+      const table = limits[kind];
+      if (!isObject(table)) continue;
+      for (const [method, range] of Object.entries(table)) {
+        if (!isObject(range)) continue;
+        const { min, max } = range;
+        if (typeof min === 'string' && typeof max === 'string' && DECIMAL_RE.test(min) && DECIMAL_RE.test(max) && cents(min) > cents(max)) {
+          out.push(`${dotted(['limits', kind, method])}: min (${min}) must not be greater than max (${max})`);
+        }
+      }
+    }
+  }
+
+  const pp = value['pricePoints'];
+  if (isObject(pp) && Array.isArray(pp['tiers'])) {
+    const tiers = pp['tiers'];
+    for (let i = 1; i < tiers.length; i++) {
+      const a = tiers[i - 1];
+      const b = tiers[i];
+      if (typeof a === 'string' && typeof b === 'string' && DECIMAL_RE.test(a) && DECIMAL_RE.test(b) && cents(a) >= cents(b)) {
+        out.push(`pricePoints.tiers[${i}]: tiers must be in ascending order (${b} follows ${a})`);
+      }
+    }
+  }
+
+  const methods = value['methods'];
+  if (isObject(methods) && Array.isArray(methods['checkout'])) {
+    const checkout = methods['checkout'];
+    for (const key of ['unknown', 'notEnabled'] as const) {
+      const m = methods[key];
+      if (typeof m === 'string' && checkout.includes(m)) {
+        const shown = echo(m, ['methods', key], secrets) ?? 'it';
+        out.push(`methods.${key}: must not be one of methods.checkout (${shown} is listed there)`);
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strict JSON scanner: finds the first syntax error (with its offset) and duplicate keys.
+// JSON.parse does the actual parsing; its messages are not used because they quote the text.
+
+interface ScanResult {
+  syntaxError?: { offset: number; message: string };
+  duplicates: { path: string[]; key: string; offset: number }[];
+}
+
+class JsonSyntaxError extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** "a string" or 'character "x"' (one character, never more of the text). */
+function describeChar(c: string): string {
+  if (c === '"') return 'a string';
+  const code = c.codePointAt(0)!;
+  return code >= 0x20 && code < 0x7f ? `character "${c}"` : `character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+export function scanJson(text: string): ScanResult {
+  const duplicates: ScanResult['duplicates'] = [];
+  let pos = 0;
+
+  const fail = (message: string, at = pos): never => {
+    throw new JsonSyntaxError(at, message);
+  };
+  const ws = () => {
+    while (pos < text.length) {
+      const c = text[pos];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') pos++;
+      else if (c === '/' && (text[pos + 1] === '/' || text[pos + 1] === '*')) fail('comments are not allowed in JSON');
+      else break;
+    }
+  };
+  const unexpected = (expected: string): never => {
+    if (pos >= text.length) return fail(`unexpected end of input, expected ${expected}`);
+    const c = text[pos]!;
+    if (c === "'") return fail('strings must use double quotes');
+    return fail(`unexpected ${describeChar(c)}, expected ${expected}`);
+  };
+
+  const string = (): string => {
+    const start = pos;
+    pos++; // opening quote
+    while (true) {
+      if (pos >= text.length) fail('unterminated string', start);
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) break;
+      if (c < 0x20) fail('control character in string (escape it, e.g. \\n)');
+      if (c === 0x5c) {
+        const e = text[pos + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) fail('invalid \\u escape in string');
+          pos += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) pos += 2;
+        else fail('invalid escape sequence in string');
+      } else pos++;
+    }
+    pos++; // closing quote
+    return JSON.parse(text.slice(start, pos)) as string;
+  };
+
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(pos, pos + 400));
+    if (!m) return fail('invalid number');
+    pos += m[0].length;
+    if (pos < text.length && /[0-9.eE+-]/.test(text[pos]!)) fail('invalid number');
+  };
+
+  const value = (path: string[], depth: number): void => {
+    if (depth > 200) fail('nesting too deep');
+    ws();
+    const c = text[pos];
+    if (c === '{') object(path, depth);
+    else if (c === '[') array(path, depth);
+    else if (c === '"') string();
+    else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) number();
+    else literal();
+  };
+
+  const literal = () => {
+    for (const lit of ['true', 'false', 'null']) {
+      if (text.startsWith(lit, pos)) {
+        pos += lit.length;
+        return;
+      }
+    }
+    unexpected('a value');
+  };
+
+  const object = (path: string[], depth: number) => {
+    pos++; // {
+    const seen = new Set<string>();
+    ws();
+    if (text[pos] === '}') {
+      pos++;
+      return;
+    }
+    while (true) {
+      ws();
+      if (text[pos] !== '"') {
+        if (text[pos] === '}') fail('trailing comma before "}"');
+        unexpected('a field name in double quotes');
+      }
+      const keyAt = pos;
+      const key = string();
+      if (seen.has(key)) duplicates.push({ path, key, offset: keyAt });
+      seen.add(key);
+      ws();
+      if (text[pos] !== ':') unexpected('":" after the field name');
+      pos++;
+      value([...path, key], depth + 1);
+      ws();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === '}') {
+        pos++;
+        return;
+      }
+      unexpected('"," or "}"');
+    }
+  };
+
+  const array = (path: string[], depth: number) => {
+    pos++; // [
+    ws();
+    if (text[pos] === ']') {
+      pos++;
+      return;
+    }
+    let i = 0;
+    while (true) {
+      ws();
+      if (text[pos] === ']') fail('trailing comma before "]"');
+      value([...path, String(i++)], depth + 1);
+      ws();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return;
+      }
+      unexpected('"," or "]"');
+    }
+  };
+
+  try {
+    ws();
+    if (pos >= text.length) fail('the input is empty');
+    value([], 0);
+    ws();
+    if (pos < text.length) fail(`unexpected ${describeChar(text[pos]!)} after the end of the JSON value`);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return { syntaxError: { offset: err.offset, message: err.message }, duplicates };
+    throw err;
+  }
+  return { duplicates };
+}
+
+/** 1-based line and column (in UTF-16 code units) of an offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
