@@ -62,9 +62,11 @@ export function sign(creds: Credentials, rawBody: Uint8Array, opts: SignOptions 
 export type VerifyFailure =
   | { ok: false; reason: 'missing-header'; header: SigningHeader }
   | { ok: false; reason: 'empty-header'; header: SigningHeader }
+  | { ok: false; reason: 'duplicate-header'; header: SigningHeader }
   | { ok: false; reason: 'merchant-mismatch'; expected: string; seen: string }
   | { ok: false; reason: 'not-lower-hex'; seen: string }
   | { ok: false; reason: 'upper-case-hex' }
+  | { ok: false; reason: 'base64' }
   | { ok: false; reason: 'mismatch' };
 export type VerifyResult = { ok: true } | VerifyFailure;
 
@@ -75,6 +77,28 @@ export function headerValue(headers: Record<string, string | string[] | undefine
     if (k.toLowerCase() === lower) return Array.isArray(v) ? v[0] : v;
   }
   return undefined;
+}
+
+/** Every value of a header, splitting none: Node and undici give repeated headers as arrays. */
+export function headerValues(headers: Record<string, string | string[] | undefined>, name: string): string[] {
+  const lower = name.toLowerCase();
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() !== lower || v === undefined) continue;
+    if (Array.isArray(v)) out.push(...v);
+    else out.push(v);
+  }
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
@@ -91,13 +115,15 @@ export function verify(
 ): VerifyResult {
   const values = {} as SigningHeaders;
   for (const h of SIGNING_HEADERS) {
+    // Two values for one signing header is ambiguous: a verifier that takes either could be fooled.
+    if (headerValues(headers, h).length > 1) return { ok: false, reason: 'duplicate-header', header: h };
     const v = headerValue(headers, h);
     if (v === undefined) return { ok: false, reason: 'missing-header', header: h };
     if (v === '') return { ok: false, reason: 'empty-header', header: h };
     values[h] = v;
   }
   if (values['X-MerchantID'] !== creds.merchantId) {
-    return { ok: false, reason: 'merchant-mismatch', expected: creds.merchantId, seen: values['X-MerchantID'] };
+    return { ok: false, reason: 'merchant-mismatch', expected: creds.merchantId, seen: clip(values['X-MerchantID']) };
   }
   const seen = values['X-Sign'];
   const expected = hmacSha256(
@@ -108,7 +134,8 @@ export function verify(
     if (ANY_HEX_64.test(seen) && timingSafeEqual(Buffer.from(seen.toLowerCase(), 'hex'), expected)) {
       return { ok: false, reason: 'upper-case-hex' };
     }
-    return { ok: false, reason: 'not-lower-hex', seen: seen.length > 80 ? `${seen.slice(0, 80)}…` : seen };
+    if (timingSafeEqualText(seen, expected.toString('base64'))) return { ok: false, reason: 'base64' };
+    return { ok: false, reason: 'not-lower-hex', seen: clip(seen) };
   }
   return timingSafeEqual(Buffer.from(seen, 'hex'), expected) ? { ok: true } : { ok: false, reason: 'mismatch' };
 }
@@ -119,6 +146,10 @@ export function describeVerifyFailure(f: VerifyFailure): string {
       return `header ${f.header} is missing`;
     case 'empty-header':
       return `header ${f.header} is empty`;
+    case 'duplicate-header':
+      return `header ${f.header} appears more than once`;
+    case 'base64':
+      return 'X-Sign is the right HMAC but in Base64; the interface requires lower-case hex';
     case 'merchant-mismatch':
       return `X-MerchantID is ${JSON.stringify(f.seen)}, expected ${JSON.stringify(f.expected)}`;
     case 'upper-case-hex':

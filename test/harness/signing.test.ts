@@ -194,12 +194,13 @@ describe('verify', () => {
     expect(verify(headers, vectors.plain.body, creds)).toEqual({ ok: false, reason: 'upper-case-hex' });
   });
 
-  it('reports not-lower-hex for the right MAC in Base64', () => {
-    expect(verify(signedHeaders(BASE64_PLAIN), vectors.plain.body, creds)).toEqual({
-      ok: false,
-      reason: 'not-lower-hex',
-      seen: BASE64_PLAIN,
-    });
+  it('reports base64 for the right MAC in Base64', () => {
+    expect(verify(signedHeaders(BASE64_PLAIN), vectors.plain.body, creds)).toEqual({ ok: false, reason: 'base64' });
+  });
+
+  it('reports not-lower-hex for a Base64 value that is not the right MAC', () => {
+    const other = Buffer.from(HMAC_PLAIN_OTHER_SECRET, 'hex').toString('base64');
+    expect(verify(signedHeaders(other), vectors.plain.body, creds)).toEqual({ ok: false, reason: 'not-lower-hex', seen: other });
   });
 
   it('reports not-lower-hex for an upper-case value that is not the right MAC', () => {
@@ -250,9 +251,14 @@ describe('verify', () => {
     });
   });
 
-  it('uses the first value of a repeated header', () => {
+  it('refuses a repeated signing header even when one value is right', () => {
     const headers = { ...signedHeaders(vectors.plain.hmac), 'X-Sign': [vectors.plain.hmac, '00'] };
-    expect(verify(headers, vectors.plain.body, creds)).toEqual({ ok: true });
+    expect(verify(headers, vectors.plain.body, creds)).toEqual({ ok: false, reason: 'duplicate-header', header: 'X-Sign' });
+  });
+
+  it('clips a huge X-MerchantID in a merchant-mismatch verdict', () => {
+    const v = verify(signedHeaders(vectors.plain.hmac, { 'X-MerchantID': 'M'.repeat(10_000) }), vectors.plain.body, creds);
+    expect(v.ok === false && v.reason === 'merchant-mismatch' && v.seen.length).toBeLessThanOrEqual(81);
   });
 
   it('never puts the secret in a verdict or its description', () => {
