@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { MERCHANTS } from './fixtures.js';
-import { faultCatalogue, startReference, type ReferenceOptions } from './index.js';
+import { faultCatalogue, type ReferenceOptions, type RunningReference, startReference } from './index.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -97,7 +97,7 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     for (const f of faultCatalogue) io.out(`${f.name}\t${f.clause}\t${f.doc}`);
     return 0;
   }
-  let running;
+  let running: RunningReference;
   try {
     running = await startReference({ ...parsed.opts, log: io.out });
   } catch (e) {

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Behaviour } from '../behaviour.js';
 import { unixSeconds } from '../clock.js';
-import { ApiError, envelopeMessage } from '../errors.js';
+import { type ApiError, envelopeMessage } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { freshNonce, hmacDigest, signingInput } from '../signing.js';
 
