@@ -4,6 +4,7 @@
  * delays delivery; nothing is lost while the sandbox runs. Deliveries share a bounded number of
  * concurrent connections, and close() clears every timer and aborts what is in flight.
  */
+import { setMaxListeners } from 'node:events';
 import type { Behaviour } from '../behaviour.js';
 import { unixSeconds } from '../clock.js';
 import { freshNonce, hmacDigest, signingInput } from '../signing.js';
@@ -50,6 +51,8 @@ export class Outbox {
 
   constructor(private readonly opts: OutboxOptions) {
     this.maxConcurrent = opts.maxConcurrent ?? 16;
+    // Every in-flight attempt listens on the one stop signal; that is expected, not a leak.
+    setMaxListeners(this.maxConcurrent + 8, this.stop.signal);
   }
 
   /** Deliveries not yet acknowledged nor given up. */
