@@ -186,6 +186,13 @@ describe('unreadable bodies', () => {
     expect(answer.toLowerCase()).not.toContain('x-sign');
   });
 
+  it('answers a body cut short by a half-closed connection with an unsigned HTTP 500', async () => {
+    const head = `POST ${QUERY} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1`;
+    const answer = await rawExchange(head, true);
+    expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
+    expect(answer).toContain('internalServerError');
+  });
+
   it('answers a body over 1 MiB with an unsigned HTTP 500 internalServerError', async () => {
     const raw = Buffer.from(JSON.stringify({ merchant_order_no: 'x'.repeat(1024 * 1024 + 10) }));
     const r = await call(ref.url, QUERY, raw);
