@@ -46,7 +46,15 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   if (!Number.isFinite(readTimeoutMs) || readTimeoutMs <= 0) throw new Error('readTimeoutMs must be a positive number');
   const host = opts.host ?? '127.0.0.1';
   const behaviour = behaviourWith(opts.faults ?? []);
-  const log = opts.log ?? (() => {});
+  const userLog = opts.log;
+  // A throwing log callback must never take a request or a webhook delivery down with it.
+  const log = (line: string): void => {
+    try {
+      userLog?.(line);
+    } catch {
+      // ignored on purpose
+    }
+  };
 
   const outbox = new Outbox({ behaviour, timeScale, log });
   let baseUrl = '';

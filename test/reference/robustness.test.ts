@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { cardBody, checkoutBody, payoutBody, refundBody } from './helpers/builders.js';
+import { ACK, startReceiver } from './helpers/receiver.js';
 import { call, PRIMARY, type Reply, send, signedHeaders, verifies } from './helpers/client.js';
 
 let ref: RunningReference;
@@ -156,5 +157,31 @@ describe('robustness', () => {
 
   it('never fell back to the catch-all systemBusy: every refusal above was a known error', () => {
     expect(internalFailures).toEqual([]);
+  });
+});
+
+describe('options', () => {
+  it('refuses a non-positive time scale and an invalid port', async () => {
+    await expect(startReference({ timeScale: 0 })).rejects.toThrow(/timeScale/);
+    await expect(startReference({ timeScale: Number.NaN })).rejects.toThrow(/timeScale/);
+    await expect(startReference({ port: 70000 })).rejects.toThrow(/port/);
+  });
+
+  it('keeps serving and delivering when the log callback throws', async () => {
+    const noisy = await startReference({
+      timeScale: 0.001,
+      log: () => {
+        throw new Error('log sink broken');
+      },
+    });
+    const hooks = await startReceiver(ACK);
+    try {
+      const r = await call(noisy.url, '/api/v1/payments/card', cardBody({ notify_url: hooks.url }));
+      expect(r.json.code).toBe(0);
+      await hooks.waitFor(1);
+    } finally {
+      await noisy.close();
+      await hooks.close();
+    }
   });
 });
