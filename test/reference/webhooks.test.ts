@@ -219,6 +219,8 @@ describe('events the interface rules out', () => {
     const d = await cardPayment(ref, hooks.url, { trans_amount: usd('5.00') });
     await hooks.waitFor(1, 5000, (h) => h.json.order_no === d['order_no']);
     const r = await call(ref.url, '/api/v1/refunds/create', refundBody({ original_order_no: d['order_no'], refund_amount: usd('5.00') }));
+    // Bodies show the status at sending time: settle only once the creation event went out as PENDING.
+    await hooks.waitFor(1, 5000, (h) => h.json.order_no === r.json.data.refund_no);
     await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: r.json.data.refund_no, outcome: 'SUCCESS' });
     const refunds = await hooks.waitFor(2, 5000, (h) => h.json.order_no === r.json.data.refund_no);
     expect(refunds.map((h) => `${h.json.event} ${h.json.status}`)).toEqual(['refund.updated PENDING', 'refund.updated SUCCESS']);
