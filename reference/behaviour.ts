@@ -16,6 +16,10 @@ export type IdempotencyKind = 'payment' | 'refund' | 'payout';
 export interface Behaviour {
   /** How the response digest is written into X-Sign. */
   responseSignatureText(digest: Buffer): string;
+  /** The bytes a response signature is computed over, given the bytes actually sent. */
+  responseSigningBytes(sent: Buffer): Buffer;
+  /** Last touch on a response envelope before it is serialised. */
+  finishEnvelope(envelope: Record<string, unknown>): Record<string, unknown>;
   /** Whether business-error envelopes carry the four signing headers. */
   signErrorResponses: boolean;
   /** HTTP status of a signed envelope with this body `code` (0 = success). */
@@ -62,6 +66,8 @@ export const RETRY_WAITS_MS: readonly number[] = [
 
 export const defaultBehaviour: Behaviour = {
   responseSignatureText: (digest) => digest.toString('hex'),
+  responseSigningBytes: (sent) => sent,
+  finishEnvelope: (envelope) => envelope,
   signErrorResponses: true,
   httpStatusFor: () => 200,
   authOutcome: (outcome) => outcome,

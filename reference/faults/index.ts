@@ -8,7 +8,7 @@ import type { Fault, FaultInfo } from './fault.js';
 import { declinedFreesNumber, idemReplay, idemSeparateNamespaces } from './idempotency.js';
 import { payoutCancelSuccess, refundExceedAllowed } from './lifecycle.js';
 import { acceptCamelcase, authAcceptBadSign, mutualBothAccepted } from './requests.js';
-import { errorHttp422, respUnsignedErrors, respUppercaseHex } from './responses.js';
+import { errorEnvelopeWithData, errorHttp422, respSignReserialised, respUnsignedErrors, respUppercaseHex } from './responses.js';
 import {
   webhook3Attempts,
   webhookAckAny200,
@@ -27,6 +27,8 @@ export const FAULTS: readonly Fault[] = [
   respUppercaseHex,
   respUnsignedErrors,
   errorHttp422,
+  respSignReserialised,
+  errorEnvelopeWithData,
   authAcceptBadSign,
   amountAccept3Decimals,
   amountOneDecimalEcho,

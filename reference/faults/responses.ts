@@ -21,3 +21,17 @@ export const errorHttp422 = defineFault({
   doc: 'Signed business errors use HTTP 422 instead of 200.',
   httpStatusFor: (code) => (code === 0 ? 200 : 422),
 });
+
+export const respSignReserialised = defineFault({
+  name: 'resp-sign-reserialised',
+  clause: 'sign.response.raw-bytes',
+  doc: 'Responses are signed over a pretty-printed re-serialisation, not over the bytes sent.',
+  responseSigningBytes: (sent) => Buffer.from(JSON.stringify(JSON.parse(sent.toString('utf8')), null, 2), 'utf8'),
+});
+
+export const errorEnvelopeWithData = defineFault({
+  name: 'error-envelope-with-data',
+  clause: 'envelope.error.no-data',
+  doc: 'Error envelopes carry "data": null instead of omitting data.',
+  finishEnvelope: (envelope) => (envelope['code'] === 0 ? envelope : { ...envelope, data: null }),
+});

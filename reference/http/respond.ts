@@ -38,14 +38,14 @@ export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiEr
 export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour): number {
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
   const status = b.httpStatusFor(code);
-  const raw = Buffer.from(JSON.stringify(envelope), 'utf8');
+  const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), 'utf8');
   if (code !== 0 && !b.signErrorResponses) {
     write(res, status, {}, raw, false);
     return status;
   }
   const timestamp = String(unixSeconds());
   const nonce = freshNonce();
-  const digest = hmacDigest(merchant.secret, signingInput(merchant.id, timestamp, nonce, raw));
+  const digest = hmacDigest(merchant.secret, signingInput(merchant.id, timestamp, nonce, b.responseSigningBytes(raw)));
   write(
     res,
     status,

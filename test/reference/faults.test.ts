@@ -74,6 +74,22 @@ describe('each fault changes observable behaviour', () => {
     expect(r.json.code).toBe(2002);
   });
 
+  it('resp-sign-reserialised: the signature does not cover the bytes sent', async () => {
+    const ref = await withFault('resp-sign-reserialised');
+    const r = await call(ref.url, '/api/v1/payments/query', { order_no: 'P0' });
+    expect(r.json.code).toBe(2002);
+    expect(verifies(r.headers, r.raw, PRIMARY)).toBe(false);
+    const pretty = Buffer.from(JSON.stringify(r.json, null, 2));
+    expect(verifies(r.headers, pretty, PRIMARY)).toBe(true);
+  });
+
+  it('error-envelope-with-data: errors carry "data": null', async () => {
+    const ref = await withFault('error-envelope-with-data');
+    const r = await call(ref.url, '/api/v1/payments/query', { order_no: 'P0' });
+    expect(r.json).toHaveProperty('data', null);
+    expect(verifies(r.headers, r.raw, PRIMARY)).toBe(true);
+  });
+
   it('auth-accept-bad-sign: a wrong signature is accepted', async () => {
     const ref = await withFault('auth-accept-bad-sign');
     const r = await call(ref.url, '/api/v1/payments/query', { order_no: 'P0' }, { creds: { id: PRIMARY.id, secret: SECOND.secret } });
