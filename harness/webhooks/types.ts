@@ -1,16 +1,20 @@
 import type { VerifyResult } from '../signing.js';
 
-/** How the receiver answers one delivery: `success` acknowledges; every other kind must cause a retry. */
+/**
+ * How the receiver answers one delivery. `success` acknowledges, and so does `http500-success`
+ * (INTERFACE.md › Acknowledgement: "Only the body is examined"); every other kind must cause a retry.
+ */
 export type ReplyKind =
   | 'success'
   | 'success-newline' // "success\n"
   | 'upper' // "SUCCESS"
   | 'quoted' // "\"success\""
-  | 'json' // {"code":0}
+  | 'json' // {"code":0,"msg":"success"} (a JSON envelope is not the bare word)
   | 'empty-200' // HTTP 200, empty body
-  | 'http500-success' // HTTP 500 with body "success"
+  | 'http500-success' // HTTP 500 with body "success": the body acknowledges, whatever the status
   | 'slow' // "success", but after longer than the target's ack limit
-  | 'drop'; // connection destroyed without an answer
+  | 'drop' // connection destroyed without an answer
+  | 'reject'; // HTTP 401 "rejected": what the receiver answers a delivery it refuses (signature, merchant, unreadable body)
 
 export interface Delivery {
   /** Order of arrival at this receiver, from 1. */
@@ -21,6 +25,8 @@ export interface Delivery {
   headers: Record<string, string | string[]>;
   /** Raw body bytes as received (capped). */
   body: Buffer;
+  /** True when the body was longer than the cap and only its start was kept. */
+  truncated?: boolean;
   /** Parsed JSON when the body parses. */
   json?: unknown;
   jsonError?: string;

@@ -1,0 +1,221 @@
+/**
+ * Webhook evidence for checks: waiting on the receiver with profile timing, recording each
+ * delivery as an exchange (so reports show it), the rules every delivery must keep (applied like
+ * the response invariants: method and Content-Type, signature, body schema, two-decimal amounts,
+ * RFC 3339 times with an offset), and named assertions on bodies.
+ */
+import type { Exchange } from '../exchange.js';
+import type { Target } from '../target.js';
+import type { Finding } from '../check/failure.js';
+import { currentRecorder, recordExchange, recordFinding, type CheckRecorder } from '../check/context.js';
+import { failCheck } from '../check/expect.js';
+import { validate } from '../envelope.js';
+import { shortJson } from '../describe.js';
+import { describeVerifyFailure, headerValue } from '../signing.js';
+import type { Delivery, Receiver } from './types.js';
+import { wireReply } from './receiver.js';
+import { webhookTiming, type WebhookTiming } from './schedule.js';
+
+export type Body = Record<string, unknown>;
+type Filter = { merchantNo?: string; event?: string };
+
+const TWO_DECIMALS = /^\d+\.\d{2}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Body fields of INTERFACE.md › Events › Body fields, and the clause each one belongs to. */
+export const BODY_FIELD_CLAUSES: Readonly<Record<string, string>> = {
+  event: 'webhook.body.event',
+  order_no: 'webhook.body.order-no',
+  merchant_order_no: 'webhook.body.merchant-order-no',
+  payment_method: 'webhook.body.payment-method',
+  trans_amount: 'webhook.body.trans-amount',
+  requested_amount: 'webhook.body.requested-amount',
+  trade_info: 'webhook.body.trade-info',
+  status: 'webhook.body.status',
+  status_reason: 'webhook.body.status-reason',
+  metadata: 'webhook.body.metadata',
+  original_order_no: 'webhook.body.original-refs',
+  original_merchant_order_no: 'webhook.body.original-refs',
+  finished_at: 'webhook.body.finished-at',
+  created_at: 'webhook.body.created-at',
+};
+
+/** The webhook receiver and the profile's timing; either missing skips the check. */
+export function webhookSetup(t: Target): { receiver: Receiver; timing: WebhookTiming } {
+  const timing = webhookTiming(t.profile);
+  return { receiver: t.receiver(), timing };
+}
+
+export function bodyOf(d: Delivery): Body | undefined {
+  return d.json !== null && typeof d.json === 'object' && !Array.isArray(d.json) ? (d.json as Body) : undefined;
+}
+
+export function eventOf(d: Delivery): unknown {
+  return bodyOf(d)?.['event'];
+}
+
+export function statusOf(d: Delivery): unknown {
+  return bodyOf(d)?.['status'];
+}
+
+function flatHeaders(h: Delivery['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** A delivery as an exchange record: the target's POST to the receiver, and the receiver's scripted reply. */
+export function deliveryExchange(d: Delivery, receiverUrl: string, ackTimeoutMs: number): Exchange {
+  const reply = wireReply(d.reply, ackTimeoutMs);
+  const what = [eventOf(d), statusOf(d), d.merchantNo].filter((x) => typeof x === 'string').join(' ');
+  return {
+    id: `wh-${String(d.seq).padStart(6, '0')}`,
+    label: `webhook #${d.seq} received from the target${what ? ` (${what})` : ''}, answered ${d.reply}`,
+    request: { method: d.method, url: receiverUrl, headers: flatHeaders(d.headers), body: d.body },
+    ...(reply.drop
+      ? { error: { kind: 'connection' as const, message: 'the receiver dropped the connection without an answer (scripted)' } }
+      : { response: { status: reply.status, headers: reply.contentType ? { 'content-type': reply.contentType } : {}, body: reply.body, truncated: false } }),
+    timings: { startedAt: new Date(d.receivedAt).toISOString(), totalMs: reply.delayMs ?? 0 },
+    signature: d.signature,
+  };
+}
+
+function problemClause(problem: string): string {
+  const required = /^body: must have required property '([^']+)'/.exec(problem);
+  const field = required ? required[1]! : problem.split(/[.:]/, 1)[0]!;
+  return BODY_FIELD_CLAUSES[field] ?? 'webhook.body.event';
+}
+
+function finding(code: string, clause: string, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
+  return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
+}
+
+function valueFindings(value: unknown, path: string, ex: Exchange, depth = 0): Finding[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return [];
+  const out: Finding[] = [];
+  const obj = value as Record<string, unknown>;
+  if (!Array.isArray(obj) && typeof obj['currency'] === 'string' && 'value' in obj) {
+    if (typeof obj['value'] !== 'string' || !TWO_DECIMALS.test(obj['value'])) {
+      out.push(finding('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj['value'])));
+    }
+  }
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
+      out.push(finding('WEBHOOK_TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
+    } else if (v && typeof v === 'object') {
+      out.push(...valueFindings(v, `${path}.${k}`, ex, depth + 1));
+    }
+  }
+  return out;
+}
+
+/** The rules every delivery must keep, whatever the check is about. */
+export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
+  const out: Finding[] = [];
+  if (d.method !== 'POST') out.push(finding('WEBHOOK_NOT_POST', 'webhook.post-json', 'a webhook must be sent with POST', ex, 'POST', d.method));
+  const ct = headerValue(d.headers, 'Content-Type');
+  if (ct === undefined || ct.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+    out.push(finding('WEBHOOK_CONTENT_TYPE', 'webhook.post-json', 'a webhook must carry Content-Type: application/json', ex, 'application/json', ct ?? '(none)'));
+  }
+  if (!d.signature.ok) out.push(finding('WEBHOOK_SIGNATURE_INVALID', 'webhook.signed', `the webhook signature does not verify: ${describeVerifyFailure(d.signature)}`, ex));
+  const body = bodyOf(d);
+  if (!body) {
+    out.push(finding('WEBHOOK_BODY_NOT_JSON_OBJECT', 'webhook.body.event', 'a webhook body must be a JSON object', ex, 'a JSON object', d.jsonError ?? shortJson(d.json)));
+    return out;
+  }
+  for (const p of validate('webhook', body)) out.push(finding('WEBHOOK_BODY_SCHEMA', problemClause(p), `the webhook body breaks INTERFACE.md › Events › Body fields: ${p}`, ex, 'a body per the Events table', p));
+  out.push(...valueFindings(body, 'body', ex));
+  return out;
+}
+
+const recorded = new WeakMap<CheckRecorder, Set<number>>();
+
+/** Adds deliveries to the running check's evidence and applies the delivery invariants once each. */
+export function recordDeliveries(t: Target, ds: readonly Delivery[]): Exchange[] {
+  const rec = currentRecorder();
+  const seen = rec ? (recorded.get(rec) ?? new Set<number>()) : new Set<number>();
+  if (rec) recorded.set(rec, seen);
+  const ackTimeoutMs = t.profile.webhooks?.ackTimeoutMs ?? 0;
+  const url = t.notifyUrl();
+  return ds.map((d) => {
+    const ex = deliveryExchange(d, url, ackTimeoutMs);
+    if (!seen.has(d.seq)) {
+      seen.add(d.seq);
+      recordExchange(ex);
+      for (const f of deliveryInvariants(d, ex)) recordFinding(f);
+    }
+    return ex;
+  });
+}
+
+/** Waits on the receiver (never rejects), then records what matched. */
+export async function awaitDeliveries(t: Target, filter: Filter, pred: (ds: Delivery[]) => boolean, timeoutMs: number): Promise<Delivery[]> {
+  const ds = await t.receiver().waitFor(filter, pred, timeoutMs);
+  recordDeliveries(t, ds);
+  return ds;
+}
+
+/** Deliveries seen so far, recorded. */
+export function currentDeliveries(t: Target, filter: Filter): Delivery[] {
+  const ds = t.receiver().deliveries(filter);
+  recordDeliveries(t, ds);
+  return ds;
+}
+
+export function describeDeliveries(ds: readonly Delivery[]): string {
+  if (ds.length === 0) return 'no delivery';
+  return ds
+    .map((d) => `#${d.seq} ${String(eventOf(d) ?? '?')} ${String(statusOf(d) ?? '?')} at +${d.receivedAt - ds[0]!.receivedAt} ms, answered ${d.reply}`)
+    .join('; ');
+}
+
+/** The first delivery with this event (and status, when given); fails the check when none came. */
+export function expectDelivery(ds: readonly Delivery[], want: { event: string; status?: string | string[] }, clause: string, what: string, t: Target): { delivery: Delivery; body: Body; exchange: Exchange } {
+  const statuses = want.status === undefined ? undefined : Array.isArray(want.status) ? want.status : [want.status];
+  const d = ds.find((x) => eventOf(x) === want.event && (statuses === undefined || statuses.includes(String(statusOf(x)))));
+  const expected = `${want.event}${statuses ? ` with status ${statuses.join(' or ')}` : ''}`;
+  if (!d) {
+    failCheck('WEBHOOK_NOT_SENT', clause, `${what}: no ${expected} arrived`, { expected, seen: describeDeliveries(ds) });
+  }
+  const [exchange] = recordDeliveries(t, [d]);
+  return { delivery: d, body: bodyOf(d)!, exchange: exchange! };
+}
+
+export function expectBodyField(body: Body, field: string, expected: unknown, clause: string, message: string, ex: Exchange): void {
+  const seen = body[field];
+  if (JSON.stringify(seen) !== JSON.stringify(expected)) {
+    failCheck('WEBHOOK_FIELD_WRONG', clause, message, { expected: `${field}: ${shortJson(expected)}`, seen: `${field}: ${shortJson(seen)}`, exchange: ex });
+  }
+}
+
+/** Normalises an amount value as a two-decimal string for comparison ("12.5" → "12.50"). */
+export function twoDecimals(value: string): string {
+  const [int, frac = ''] = value.split('.');
+  return `${int}.${frac.padEnd(2, '0')}`;
+}
+
+/**
+ * Waits (up to the profile's delivery wait) for an event of this merchant number with one of the
+ * statuses, records what came, and fails the check when it did not come.
+ */
+export async function expectEventArrives(
+  t: Target,
+  merchantNo: string,
+  event: string,
+  status: string | string[],
+  clause: string,
+  what: string,
+): Promise<{ delivery: Delivery; body: Body; exchange: Exchange; all: Delivery[] }> {
+  const { timing } = webhookSetup(t);
+  const statuses = Array.isArray(status) ? status : [status];
+  const all = await awaitDeliveries(t, { merchantNo, event }, (ds) => ds.some((d) => statuses.includes(String(statusOf(d)))), timing.deliveryWaitMs);
+  return { ...expectDelivery(all, { event, status: statuses }, clause, what, t), all };
+}
+
+/** Fails the check with the first schema problem of a body, under that field's clause. */
+export function expectValidBody(body: Body, ex: Exchange, what: string): void {
+  const problems = validate('webhook', body);
+  if (problems.length > 0) {
+    failCheck('WEBHOOK_BODY_SCHEMA', problemClause(problems[0]!), `${what} breaks INTERFACE.md › Events › Body fields`, { expected: 'a body per the Events table', seen: problems.join('; '), exchange: ex });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Webhook timing: the interface's figures (INTERFACE.md › Acknowledgement and retries, Limits)
+ * scaled by the target profile's time scale, and the comparisons checks make against them. No
+ * figure here comes from the reference: a target's own schedule is judged only by the document's
+ * "about" figures within the profile's tolerance.
+ */
+import type { Profile } from '../profile/types.js';
+import { PreconditionSkip } from '../check/failure.js';
+import type { Delivery } from './types.js';
+
+const MIN = 60_000;
+
+/** What INTERFACE.md says, at time scale 1, in ms. */
+export const INTERFACE_WEBHOOK_FIGURES = {
+  /** "up to 9 attempts in total". */
+  attempts: 9,
+  /** "Waits between attempts grow from about 15 seconds ..." */
+  firstWaitMs: 15_000,
+  /** "... to about 40 minutes." */
+  lastWaitMs: 40 * MIN,
+  /** "The last attempt is about 80 to 100 minutes after the first." */
+  spanMinMs: 80 * MIN,
+  spanMaxMs: 100 * MIN,
+  /** "The receiver replies within 5 seconds." */
+  ackLimitMs: 5_000,
+} as const;
+
+export interface WebhookTiming {
+  timeScale: number;
+  /** Effective ack limit of the target (already scaled), ms. */
+  ackTimeoutMs: number;
+  /** How long to wait for an event that must come, and to be sure one that must not come does not, ms. */
+  deliveryWaitMs: number;
+  /** Relative tolerance on the document's "about" figures. */
+  tolerance: number;
+}
+
+/** The profile's webhook timing; a profile without a webhooks section skips the check. */
+export function webhookTiming(profile: Profile): WebhookTiming {
+  const w = profile.webhooks;
+  if (!w) throw new PreconditionSkip('the profile declares no webhooks section (webhooks)');
+  return { timeScale: w.timeScale, ackTimeoutMs: w.ackTimeoutMs, deliveryWaitMs: w.deliveryWaitMs, tolerance: w.tolerance };
+}
+
+/** An interface duration (ms at scale 1) on the target's clock. */
+export function scaled(t: WebhookTiming, interfaceMs: number): number {
+  return interfaceMs * t.timeScale;
+}
+
+export interface Bounds {
+  min: number;
+  max: number;
+}
+
+/**
+ * Bounds for the gap between two arrivals around a wait of about `interfaceMs`. The document does
+ * not say whether a wait runs from the start or the end of an attempt, and an attempt lasts up to
+ * the ack limit, so the upper bound allows one ack limit on top of the tolerance.
+ */
+export function gapBounds(t: WebhookTiming, interfaceMs: number): Bounds {
+  const e = scaled(t, interfaceMs);
+  return { min: e * (1 - t.tolerance), max: e * (1 + t.tolerance) + t.ackTimeoutMs };
+}
+
+/** Bounds for first-to-last arrival over the whole schedule (8 waits, each after an attempt of up to the ack limit). */
+export function spanBounds(t: WebhookTiming): Bounds {
+  const f = INTERFACE_WEBHOOK_FIGURES;
+  return {
+    min: scaled(t, f.spanMinMs) * (1 - t.tolerance),
+    max: scaled(t, f.spanMaxMs) * (1 + t.tolerance) + (f.attempts - 1) * t.ackTimeoutMs,
+  };
+}
+
+export function within(value: number, b: Bounds): boolean {
+  return value >= b.min && value <= b.max;
+}
+
+export function fmtMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+export function fmtBounds(b: Bounds): string {
+  return `${fmtMs(b.min)} .. ${fmtMs(b.max)}`;
+}
+
+/** Longest a first retry may take to arrive after the first attempt did. */
+export function firstRetryWithinMs(t: WebhookTiming): number {
+  return gapBounds(t, INTERFACE_WEBHOOK_FIGURES.firstWaitMs).max + t.ackTimeoutMs;
+}
+
+/**
+ * How long to watch for a retry that must come: the latest the first retry may arrive, plus the
+ * profile's delivery wait as margin for a loaded target.
+ */
+export function retryWindowMs(t: WebhookTiming): number {
+  return firstRetryWithinMs(t) + t.deliveryWaitMs;
+}
+
+/**
+ * How long to watch, after an acknowledged delivery, to be sure it is not sent again: at least
+ * the profile's delivery wait, and never less than the first retry would take.
+ */
+export function quietWindowMs(t: WebhookTiming): number {
+  return Math.max(t.deliveryWaitMs, firstRetryWithinMs(t));
+}
+
+/** How long to wait for all 9 attempts of a never-acknowledged webhook to arrive. */
+export function fullScheduleWithinMs(t: WebhookTiming): number {
+  return spanBounds(t).max + t.ackTimeoutMs + t.deliveryWaitMs;
+}
+
+/** After the last allowed attempt, how long to watch for one more: longer than the longest wait could be. */
+export function afterLastAttemptMs(t: WebhookTiming): number {
+  return Math.max(t.deliveryWaitMs, gapBounds(t, INTERFACE_WEBHOOK_FIGURES.lastWaitMs).max + t.ackTimeoutMs);
+}
+
+/** Arrival gaps between consecutive deliveries, ms. */
+export function arrivalGaps(ds: readonly Delivery[]): number[] {
+  const sorted = [...ds].sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq);
+  return sorted.slice(1).map((d, i) => d.receivedAt - sorted[i]!.receivedAt);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}

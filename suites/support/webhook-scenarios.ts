@@ -1,0 +1,183 @@
+/**
+ * Ways to make a target send one webhook, each with its own merchant number scripted on the
+ * receiver before the request goes out (the script routes by the number in the body). Built on
+ * harness/ops.ts and the profile's sandbox controls; anything the profile does not declare skips.
+ */
+import type { Target } from '../../harness/target.js';
+import type { ReplyKind } from '../../harness/webhooks/types.js';
+import { PreconditionSkip } from '../../harness/check/failure.js';
+import { expectError, expectSuccess, expectString, pick } from '../../harness/check/expect.js';
+import {
+  cardFixture,
+  cardPayment,
+  completeCheckout,
+  createCheckout,
+  createPayout,
+  createRefund,
+  defaultAmount,
+  payoutMethod,
+  usd,
+  type Amount,
+} from '../../harness/ops.js';
+import type { Exchange } from '../../harness/exchange.js';
+
+export interface Payment {
+  merchantOrderNo: string;
+  /** Undefined when the request was refused (a declined card) and no data came back. */
+  orderNo?: string;
+  method: string;
+  amount: Amount;
+  exchange: Exchange;
+}
+
+/** A new merchant number with its reply script set on the receiver. */
+export function scriptedNo(t: Target, kind: 'order' | 'refund' | 'payout', replies: ReplyKind[] = ['success']): string {
+  const no = t.newNo(kind);
+  t.receiver().script(no, replies);
+  return no;
+}
+
+/** The card method of the profile, or a skip. */
+function cardMethod(t: Target): string {
+  if (!t.profile.cardPayment) throw new PreconditionSkip('the profile declares no card payment (cardPayment)');
+  return t.profile.methods.card ?? 'CARD';
+}
+
+/** A card payment that succeeds at once: payment.updated SUCCESS follows. */
+export async function paidCardPayment(t: Target, clause: string, opts: { replies?: ReplyKind[]; metadata?: string; amount?: Amount } = {}): Promise<Payment> {
+  const method = cardMethod(t);
+  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
+  const amount = opts.amount ?? usd(defaultAmount(t, method));
+  const ex = await cardPayment(t, { merchantOrderNo, amount, ...(opts.metadata !== undefined ? { metadata: opts.metadata } : {}) });
+  const data = expectSuccess(ex, clause, 'creating a card payment');
+  const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
+  return { merchantOrderNo, orderNo, method, amount, exchange: ex };
+}
+
+/** A card payment the provider declines: 422 paymentFailed, then payment.updated FAILED. */
+export async function declinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+  const method = cardMethod(t);
+  const card = cardFixture(t, 'decline');
+  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
+  const amount = usd(defaultAmount(t, method));
+  const ex = await cardPayment(t, { merchantOrderNo, amount, card });
+  expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a card payment the provider declines');
+  return { merchantOrderNo, method, amount, exchange: ex };
+}
+
+export interface CheckoutOpts {
+  replies?: ReplyKind[];
+  method?: string;
+  amount?: Amount;
+  metadata?: string;
+  description?: string;
+  goodsName?: string;
+}
+
+/** A checkout (not yet paid); its payment.updated comes when the sandbox completes it. */
+export async function scriptedCheckout(t: Target, clause: string, opts: CheckoutOpts = {}): Promise<Payment> {
+  const method = opts.method ?? t.profile.methods.checkout[0]!;
+  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
+  const amount = opts.amount ?? usd(defaultAmount(t, method));
+  const order = await createCheckout(t, clause, {
+    merchantOrderNo,
+    method,
+    amount,
+    ...(opts.metadata !== undefined ? { metadata: opts.metadata } : {}),
+    ...(opts.description !== undefined ? { description: opts.description } : {}),
+    ...(opts.goodsName !== undefined ? { goodsName: opts.goodsName } : {}),
+  });
+  return { merchantOrderNo, orderNo: order.orderNo, method, amount, exchange: order.exchange };
+}
+
+/** A checkout completed through the sandbox control. */
+export async function completedCheckout(t: Target, clause: string, outcome: 'success' | 'failed', opts: CheckoutOpts = {}): Promise<Payment> {
+  if (!t.profile.sandbox?.completeCheckout) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
+  const p = await scriptedCheckout(t, clause, opts);
+  await completeCheckout(t, { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, outcome, clause);
+  return p;
+}
+
+/** Whichever way the profile declares to get a payment paid at once: a card payment, else a completed checkout. */
+export async function anyPaidPayment(t: Target, clause: string, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+  if (t.profile.cardPayment) return paidCardPayment(t, clause, opts);
+  return completedCheckout(t, clause, 'success', opts);
+}
+
+/** Cents of a decimal string with at most two decimals. */
+export function centsOfValue(value: string): bigint {
+  const [int = '0', frac = ''] = value.split('.');
+  return BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2));
+}
+
+export function fromCents(c: bigint): string {
+  return `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+}
+
+export interface Refund {
+  merchantRefundNo: string;
+  refundNo: string;
+  amount: Amount;
+  reason: string;
+  /** Status in the creation response, per the profile's refunds.data.status. */
+  status: unknown;
+  exchange: Exchange;
+}
+
+/** How a paid payment of this method may be refunded, per the profile; skips when it may not. */
+export function refundSupport(t: Target, method: string): 'full' | 'partial' {
+  const r = t.profile.refunds;
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  t.path('refundCreate');
+  const s = r.support[method];
+  if (s === undefined || s === 'none') throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`);
+  return s;
+}
+
+/** A refund of `amount` (default: the whole payment) that must be accepted. */
+export async function acceptedRefund(t: Target, clause: string, payment: Payment, opts: { amount?: Amount; reason?: string; replies?: ReplyKind[] } = {}): Promise<Refund> {
+  refundSupport(t, payment.method);
+  const merchantRefundNo = scriptedNo(t, 'refund', opts.replies);
+  const amount = opts.amount ?? payment.amount;
+  const reason = opts.reason ?? 'Customer returned the item';
+  const ex = await createRefund(t, {
+    refundNo: merchantRefundNo,
+    order: { orderNo: payment.orderNo!, merchantOrderNo: payment.merchantOrderNo },
+    amount,
+    reason,
+  });
+  const data = expectSuccess(ex, clause, 'creating a refund');
+  const shape = t.profile.refunds!.data;
+  const refundNo = expectString(data, shape.refundNo, clause, ex);
+  return { merchantRefundNo, refundNo, amount, reason, status: pick(data, shape.status), exchange: ex };
+}
+
+/** A part of the payment's amount when the method allows partial refunds, else the whole. */
+export function partOf(t: Target, payment: Payment): Amount {
+  if (refundSupport(t, payment.method) !== 'partial') return payment.amount;
+  const cents = centsOfValue(payment.amount.value);
+  if (cents < 2n) return payment.amount;
+  return usd(fromCents(cents / 4n > 0n ? cents / 4n + 1n : 1n));
+}
+
+export interface Payout {
+  merchantPayoutNo: string;
+  payoutNo: string;
+  method: string;
+  amount: Amount;
+  exchange: Exchange;
+}
+
+/** A payout that must be accepted (PENDING until settled or canceled). */
+export async function acceptedPayout(t: Target, clause: string, opts: { cancel?: boolean; replies?: ReplyKind[] } = {}): Promise<Payout> {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
+  const lim = t.profile.limits?.payouts?.[method];
+  const amount = usd(lim && Number(lim.min) > 10 ? lim.min : '10.00');
+  const merchantPayoutNo = scriptedNo(t, 'payout', opts.replies);
+  const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method, amount });
+  const data = expectSuccess(ex, clause, 'creating a payout');
+  const payoutNo = expectString(data, p.data.payoutNo, clause, ex);
+  return { merchantPayoutNo, payoutNo, method, amount, exchange: ex };
+}

@@ -1,0 +1,92 @@
+import { defineSuite, type CheckSpec } from '../harness/check/define.js';
+import { failCheck } from '../harness/check/expect.js';
+import type { ReplyKind } from '../harness/webhooks/types.js';
+import { fmtMs, quietWindowMs, retryWindowMs } from '../harness/webhooks/schedule.js';
+import { awaitDeliveries, describeDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
+import { anyPaidPayment } from './support/webhook-scenarios.js';
+
+const DESCRIBED: Record<ReplyKind, string> = {
+  success: '`success`',
+  'success-newline': '`success` and a newline',
+  upper: '`SUCCESS` in capitals',
+  quoted: '`"success"` in quotes',
+  json: 'a JSON object {"code":0,"msg":"success"}',
+  'empty-200': 'an empty body with HTTP 200',
+  'http500-success': '`success` with HTTP 500',
+  slow: '`success` after the acknowledgement time',
+  drop: 'no answer (connection dropped)',
+  reject: 'HTTP 401 `rejected`',
+};
+
+/** One check per failure reply: the first attempt gets that reply, the retry gets `success`. */
+function retriesAfter(kind: ReplyKind, title: string, clause: string[]): CheckSpec {
+  return {
+    title,
+    clause,
+    async run({ target: t }) {
+      const { timing } = webhookSetup(t);
+      const p = await anyPaidPayment(t, clause[0]!, { replies: [kind, 'success'] });
+      const within = retryWindowMs(timing);
+      const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, within);
+      if (ds.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+      if (ds.length < 2) {
+        failCheck('WEBHOOK_NOT_RETRIED', clause[0]!, `a webhook answered with ${DESCRIBED[kind]} was not sent again: only a body of exactly \`success\`, in time, acknowledges`, {
+          expected: `a second attempt within ${fmtMs(within)}`,
+          seen: describeDeliveries(ds),
+        });
+      }
+    },
+  };
+}
+
+/** INTERFACE.md › Events › Acknowledgement and retries (1, 2) and Limits: what acknowledges a webhook. */
+export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook' }, [
+  {
+    title: 'does not send a webhook answered with success again',
+    clause: ['webhook.retry.acked-not-resent', 'webhook.ack.exact-success'],
+    async run({ target: t }) {
+      const { timing } = webhookSetup(t);
+      const p = await anyPaidPayment(t, 'webhook.retry.acked-not-resent', { replies: ['success'] });
+      const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
+      const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
+      if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+      const quiet = quietWindowMs(timing);
+      const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
+      if (ds.length > 1) {
+        failCheck('WEBHOOK_RESENT_AFTER_ACK', 'webhook.retry.acked-not-resent', 'a webhook answered with exactly `success` (HTTP 200) was sent again', {
+          expected: `one attempt (watched ${fmtMs(quiet)})`,
+          seen: describeDeliveries(ds),
+        });
+      }
+    },
+  },
+  {
+    title: 'takes success with HTTP 500 as an acknowledgement, since only the body is examined',
+    clause: ['webhook.ack.body-only'],
+    async run({ target: t }) {
+      const { timing } = webhookSetup(t);
+      const p = await anyPaidPayment(t, 'webhook.ack.body-only', { replies: ['http500-success'] });
+      const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
+      const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
+      if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+      const quiet = quietWindowMs(timing);
+      const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
+      t.receiver().script(p.merchantOrderNo, ['success']);
+      if (ds.length > 1) {
+        failCheck('WEBHOOK_ACK_STATUS_EXAMINED', 'webhook.ack.body-only', 'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined', {
+          expected: `one attempt (watched ${fmtMs(quiet)})`,
+          seen: describeDeliveries(ds),
+        });
+      }
+    },
+  },
+  retriesAfter('success-newline', 'retries a webhook answered with success and a newline', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('upper', 'retries a webhook answered with SUCCESS in capitals', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('quoted', 'retries a webhook answered with a quoted "success"', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('json', 'retries a webhook answered with a JSON object', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('empty-200', 'retries a webhook answered with an empty body and HTTP 200', ['webhook.ack.body-only', 'webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('reject', 'retries a webhook answered with an error status and another body', ['webhook.retry.unacked']),
+  retriesAfter('drop', 'retries a webhook whose connection closed without an answer', ['webhook.retry.unacked']),
+  // The `slow` reply comes at ackTimeoutMs × 3 + 200 ms: past the limit, so it counts as no answer.
+  retriesAfter('slow', 'retries a webhook answered with success only after the acknowledgement time', ['webhook.ack.within-5s', 'limit.ack-time', 'webhook.retry.unacked']),
+]);

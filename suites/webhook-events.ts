@@ -1,0 +1,128 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectSuccess, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { recordReading } from '../harness/check/context.js';
+import { cancelPayout, settlePayout, settleRefund } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { expectBodyField, expectEventArrives, webhookSetup } from '../harness/webhooks/expect.js';
+import {
+  acceptedPayout,
+  acceptedRefund,
+  anyPaidPayment,
+  completedCheckout,
+  declinedCardPayment,
+  partOf,
+  type Refund,
+} from './support/webhook-scenarios.js';
+
+/** A refund still PENDING after creation, so its settlement can be observed; skips when the target settled it at once. */
+async function pendingRefund(t: Target, clause: string): Promise<Refund> {
+  const payment = await anyPaidPayment(t, clause);
+  const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
+  const created = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS'], 'event.refund.updated', 'a refund just created');
+  const status = created.body['status'];
+  if (status !== 'PENDING' || refund.status !== 'PENDING') {
+    throw new PreconditionSkip(`the target created the ${payment.method} refund as ${String(status)} (response status ${String(refund.status)}), not PENDING: there is no later settlement to observe`);
+  }
+  return refund;
+}
+
+/** INTERFACE.md › Events and › States and transitions: which changes send which event. */
+export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webhook' }, [
+  {
+    title: 'sends payment.updated with status SUCCESS when a checkout is paid',
+    clause: ['event.payment.updated', 'event.sent-on-change'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await completedCheckout(t, 'event.payment.updated', 'success');
+      const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a checkout paid through the sandbox');
+      expectBodyField(body, 'order_no', p.orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
+    },
+  },
+  {
+    title: 'sends payment.updated with status FAILED when a checkout fails',
+    clause: ['event.payment.updated', 'event.sent-on-change'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await completedCheckout(t, 'event.payment.updated', 'failed');
+      const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'event.payment.updated', 'a checkout failed through the sandbox');
+      expectBodyField(body, 'order_no', p.orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
+    },
+  },
+  {
+    title: 'sends payment.updated with status FAILED after the provider declines a card payment',
+    clause: ['state.payment.declined-failed', 'event.payment.updated', 'err.pay.declined'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await declinedCardPayment(t);
+      await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a declined card payment (422 paymentFailed: "a FAILED webhook follows")');
+    },
+  },
+  {
+    title: 'sends refund.updated as PENDING or SUCCESS when a refund is created',
+    clause: ['event.refund.updated', 'event.sent-on-change'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const payment = await anyPaidPayment(t, 'event.refund.updated');
+      const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
+      const { body, exchange } = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS'], 'event.refund.updated', 'a refund just created');
+      recordReading('refund.created-status', String(body['status']));
+      expectBodyField(body, 'order_no', refund.refundNo, 'event.sent-on-change', 'refund.updated must name the refund that changed (its refund_no)', exchange);
+    },
+  },
+  {
+    title: 'sends refund.updated with status SUCCESS when a pending refund settles',
+    clause: ['event.refund.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+      const refund = await pendingRefund(t, 'event.refund.updated');
+      await settleRefund(t, refund, 'success', 'event.refund.updated');
+      await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'SUCCESS', 'event.refund.updated', 'a pending refund settled as SUCCESS');
+    },
+  },
+  {
+    title: 'sends refund.updated with status FAILED when a pending refund fails',
+    clause: ['event.refund.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+      const refund = await pendingRefund(t, 'event.refund.updated');
+      await settleRefund(t, refund, 'failed', 'event.refund.updated');
+      await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'FAILED', 'event.refund.updated', 'a pending refund settled as FAILED');
+    },
+  },
+  {
+    title: 'sends payout.updated with status SUCCESS when a payout is paid',
+    clause: ['event.payout.updated', 'event.sent-on-change'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await acceptedPayout(t, 'event.payout.updated');
+      await settlePayout(t, p, 'success', 'event.payout.updated');
+      const { body, exchange } = await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'SUCCESS', 'event.payout.updated', 'a payout paid through the sandbox');
+      expectBodyField(body, 'order_no', p.payoutNo, 'event.sent-on-change', 'payout.updated must name the payout that changed (its payout_no)', exchange);
+    },
+  },
+  {
+    title: 'sends payout.updated with status FAILED when a payout fails',
+    clause: ['event.payout.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await acceptedPayout(t, 'event.payout.updated');
+      await settlePayout(t, p, 'failed', 'event.payout.updated');
+      await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'FAILED', 'event.payout.updated', 'a payout failed through the sandbox');
+    },
+  },
+  {
+    title: 'sends payout.updated with status CANCELED when the merchant cancels a payout',
+    clause: ['event.payout.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      t.path('payoutCancel');
+      const p = await acceptedPayout(t, 'event.payout.updated', { cancel: true });
+      const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), 'event.payout.updated', 'cancelling a pending payout');
+      recordReading('payout.cancel.status', String(pick(data, t.profile.payouts!.data.status)));
+      await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'CANCELED', 'event.payout.updated', 'a payout cancelled by the merchant');
+    },
+  },
+]);
