@@ -68,7 +68,6 @@ export function ensureCardUsable(card: CardInput, now: number): void {
   const numberOk = /^\d{12,19}$/.test(card.number) && luhnValid(card.number);
   const monthOk = card.expMonth >= 1 && card.expMonth <= 12;
   const notExpired = card.expYear > year || (card.expYear === year && card.expMonth >= month);
-  const yearOk = card.expYear <= year + 50;
   const cvcOk = /^\d{3,4}$/.test(card.cvc);
-  if (!(numberOk && monthOk && notExpired && yearOk && cvcOk)) throw E.systemBusy();
+  if (!(numberOk && monthOk && notExpired && cvcOk)) throw E.systemBusy();
 }

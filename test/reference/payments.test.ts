@@ -337,6 +337,17 @@ describe('card payments', () => {
     });
   }
 
+  it('accepts a far-future expiry year', async () => {
+    const r = await call(ref.url, CARD, cardBody({ card: { ...(cardBody()['card'] as object), exp_year: 2099 } }));
+    expect(r.json.code).toBe(0);
+  });
+
+  it('accepts a card expiring this month', async () => {
+    const now = new Date();
+    const r = await call(ref.url, CARD, cardBody({ card: { ...(cardBody()['card'] as object), exp_year: now.getUTCFullYear(), exp_month: now.getUTCMonth() + 1 } }));
+    expect(r.json.code).toBe(0);
+  });
+
   it('accepts an IPv6 device address', async () => {
     expect((await call(ref.url, CARD, cardBody({ device_ip: '2001:db8::1' }))).json.code).toBe(0);
   });
