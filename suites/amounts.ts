@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectError, expectRefused, expectSuccess, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { property } from '../harness/check/property.js';
+import { checkout, createCheckout, queryPayment } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import {
+  amountValueAsJsonNumber,
+  amountValueNotPositive,
+  amountValueOutsideRange,
+  amountValueWithAtMostTwoDecimals,
+  amountValueWithThreeOrMoreDecimals,
+  type AmountValueCase,
+  currencyCodeMalformed,
+  currencyCodeOtherThanUsd,
+  valueOfCents,
+} from '../fixtures/arbitraries/amounts.js';
+import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
+
+/** The document's own examples of accepted values ("12.5" and "12.50"), as cases. */
+const DOC_ACCEPTED: AmountValueCase[] = [
+  { sent: '12.5', shown: '12.50', cents: 1250 },
+  { sent: '12.50', shown: '12.50', cents: 1250 },
+];
+
+/** Generated cases plus the document's examples when the method's range holds them. */
+function acceptedValues(range: { min: number; max: number }): fc.Arbitrary<AmountValueCase> {
+  const docs = DOC_ACCEPTED.filter((c) => c.cents >= range.min && c.cents <= range.max);
+  const generated = amountValueWithAtMostTwoDecimals(range);
+  return docs.length ? fc.oneof(fc.constantFrom(...docs), generated) : generated;
+}
+
+function paymentRecord(t: Target) {
+  const rec = t.profile.paymentRecord;
+  if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)');
+  return rec;
+}
+
+/** INTERFACE.md › Amount object, Limits: the value's decimals, sign, type and currency, and the channel range. */
+export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, [
+  {
+    title: 'accepts a value with zero, one or two decimals',
+    clause: 'amount.value.max-2-decimals',
+    async run(ctx) {
+      const { target } = ctx;
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      await property(ctx, acceptedValues(range), async (v) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
+        expectSuccess(ex, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(v.sent)}`);
+      });
+    },
+  },
+  {
+    title: 'shows an accepted amount with exactly two decimals in the payment record',
+    clause: ['amount.value.two-decimals-out', 'payment.trans-amount.usd-charged'],
+    async run(ctx) {
+      const { target } = ctx;
+      const rec = paymentRecord(target);
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      await property(ctx, acceptedValues(range), async (v) => {
+        const order = await createCheckout(target, 'amount.value.two-decimals-out', { method, amount: { currency: 'USD', value: v.sent } });
+        const ex = await queryPayment(target, { order_no: order.orderNo });
+        const data = expectSuccess(ex, 'amount.value.two-decimals-out', 'querying the new checkout');
+        expectEqual(pick(data, rec.transAmount), { currency: 'USD', value: v.shown }, 'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS', 'amount.value.two-decimals-out', `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`, ex);
+      }, { numRuns: Math.min(ctx.numRuns, 12) });
+    },
+  },
+  {
+    title: 'refuses a value with three or more decimals as validationFailed',
+    clause: ['amount.value.max-2-decimals', 'err.pay.decimals'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      await property(ctx, amountValueWithThreeOrMoreDecimals(range), async (value) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
+        expectError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(value)}`);
+      });
+    },
+  },
+  {
+    title: 'refuses the document examples "12.500" and "10.100" as validationFailed',
+    clause: ['amount.value.max-2-decimals', 'err.pay.decimals'],
+    async run({ target }) {
+      const { method } = rangedCheckoutMethodHolding(target, [1010, 1250, 1251]);
+      for (const value of ['12.500', '10.100']) {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
+        expectError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(value)}`);
+      }
+    },
+  },
+  {
+    title: 'refuses a value sent as a JSON number',
+    clause: 'amount.value.string',
+    async run(ctx) {
+      const { target } = ctx;
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      await property(ctx, amountValueAsJsonNumber(range), async (value) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${value} as a JSON number` });
+        // The document says "refused" without naming the error; which one the target uses is recorded.
+        expectRefused(ex, 'amount.value.string', `a checkout whose value is the JSON number ${value}`, 'amount.value.json-number');
+      });
+    },
+  },
+  {
+    title: 'refuses a zero or negative value as invalidAmount',
+    clause: ['amount.value.positive', 'err.pay.invalid-amount'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { method } = rangedCheckoutMethodHolding(target);
+      await property(ctx, amountValueNotPositive(), async (value) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
+        expectError(ex, { code: 422, key: 'invalidAmount' }, 'amount.value.positive', `a checkout with value ${JSON.stringify(value)}`);
+      });
+    },
+  },
+  {
+    title: 'refuses a well-formed currency other than USD as notSupported',
+    clause: ['amount.currency.usd-only', 'err.pay.currency'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      const arb = fc.record({ currency: currencyCodeOtherThanUsd(), value: amountValueWithAtMostTwoDecimals(range).map((v) => v.shown) });
+      await property(ctx, arb, async (amount) => {
+        const ex = await checkout(target, { method, amount }, { label: `checkout in ${amount.currency}` });
+        expectError(ex, { code: 422, key: 'notSupported' }, 'amount.currency.usd-only', `a checkout of ${amount.value} ${amount.currency}`);
+      });
+    },
+  },
+  {
+    title: 'refuses a currency code that is not three upper-case letters',
+    clause: ['conv.currency.code', 'amount.currency.usd-only'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      const value = valueOfCents(range.min);
+      await property(ctx, currencyCodeMalformed(), async (currency) => {
+        const ex = await checkout(target, { method, amount: { currency, value } }, { label: `checkout with currency ${JSON.stringify(currency)}` });
+        // "Three-letter upper-case code" names no error for other spellings; the target's choice is recorded.
+        expectRefused(ex, 'conv.currency.code', `a checkout with currency ${JSON.stringify(currency)}`, 'amount.currency.malformed');
+      });
+    },
+  },
+  {
+    title: "refuses an amount outside the method's declared channel range as amountOutOfRange",
+    clause: ['limit.amount.channel-range', 'err.pay.amount-out-of-range'],
+    async run(ctx) {
+      const { target } = ctx;
+      const methods = requireRangedCheckoutMethods(target);
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideRange(m.range).map((v) => ({ method: m.method, v })));
+      await property(ctx, arb, async ({ method, v }) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
+        expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', `a ${method} checkout of ${v.sent} USD (outside the declared range)`);
+      });
+    },
+  },
+  {
+    title: "accepts every amount inside each method's declared minimum and maximum",
+    clause: ['limit.amount.channel-range', 'amount.value.max-2-decimals'],
+    async run(ctx) {
+      const { target } = ctx;
+      const methods = requireRangedCheckoutMethods(target);
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueWithAtMostTwoDecimals(m.range).map((v) => ({ method: m.method, v })));
+      await property(ctx, arb, async ({ method, v }) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
+        const lim = target.profile.limits!.payments![method]!;
+        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${v.sent} USD (inside the declared range ${lim.min}..${lim.max})`);
+      });
+    },
+  },
+]);

@@ -1,0 +1,99 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { skipUnless } from '../harness/check/failure.js';
+import { splitMsg } from '../harness/envelope.js';
+import { cardFixture, cardPayment, queryPayment } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+
+const SYSTEM_BUSY_MESSAGE = 'System busy, please try again later';
+
+function recordStatusPath(t: Target): string {
+  const rec = t.profile.paymentRecord;
+  skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)');
+  return rec.status;
+}
+
+/** INTERFACE.md › Payment errors, States and transitions: payments with card data and how they are refused. */
+export default defineSuite('card-payments', { area: 'payments', resource: 'payment' }, [
+  {
+    title: 'charges the success card and records the payment as SUCCESS',
+    clause: 'state.payment.values',
+    async run({ target }) {
+      const status = recordStatusPath(target);
+      const ex = await cardPayment(target, { card: cardFixture(target, 'success') });
+      const data = expectSuccess(ex, 'state.payment.values', 'a payment with the success card');
+      const orderNo = pick(data, target.profile.cardPayment!.data.orderNo);
+      skipUnless(typeof orderNo === 'string' && orderNo !== '', `the card payment response has no order number at data.${target.profile.cardPayment!.data.orderNo}`);
+      const q = await queryPayment(target, { order_no: orderNo });
+      const rec = expectSuccess(q, 'state.payment.values', 'querying the card payment');
+      expectEqual(pick(rec, status), 'SUCCESS', 'WRONG_PAYMENT_STATUS', 'state.payment.values', 'a payment with the success card should be recorded as SUCCESS', q);
+    },
+  },
+  {
+    title: 'refuses a declined card as paymentFailed',
+    clause: 'err.pay.declined',
+    async run({ target }) {
+      const ex = await cardPayment(target, { card: cardFixture(target, 'decline') }, { label: 'card payment with the decline card' });
+      expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+    },
+  },
+  {
+    title: 'records a declined card payment as FAILED',
+    clause: ['state.payment.declined-failed', 'err.pay.declined'],
+    async run({ target }) {
+      const status = recordStatusPath(target);
+      const merchantOrderNo = target.newNo('order');
+      const ex = await cardPayment(target, { merchantOrderNo, card: cardFixture(target, 'decline') }, { label: 'card payment with the decline card' });
+      expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+      const q = await queryPayment(target, { merchant_order_no: merchantOrderNo }, { label: 'query the declined payment' });
+      const rec = expectSuccess(q, 'state.payment.declined-failed', 'querying the declined payment by its merchant_order_no');
+      expectEqual(pick(rec, status), 'FAILED', 'DECLINED_NOT_FAILED', 'state.payment.declined-failed', 'a declined payment should end as FAILED', q);
+    },
+  },
+  {
+    title: "refuses a card declined by the service's risk checks as validationFailed",
+    clause: 'err.pay.risk',
+    async run({ target }) {
+      const ex = await cardPayment(target, { card: cardFixture(target, 'risk') }, { label: 'card payment with the risk card' });
+      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.risk', 'a payment with the risk card');
+    },
+  },
+  {
+    title: 'refuses an invalid card number as systemBusy',
+    clause: 'err.pay.invalid-card',
+    async run({ target }) {
+      const ex = await cardPayment(target, { card: cardFixture(target, 'invalid') }, { label: 'card payment with the invalid card' });
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with the invalid card');
+    },
+  },
+  {
+    title: 'refuses an expired card as systemBusy',
+    clause: 'err.pay.invalid-card',
+    async run({ target }) {
+      // The success card with an expiry date long past: an invalid expiry date.
+      const card = { ...cardFixture(target, 'success'), exp_month: 1, exp_year: 2001 };
+      const ex = await cardPayment(target, { card }, { label: 'card payment with the success card, expired in 01/2001' });
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with a card that expired in 01/2001');
+    },
+  },
+  {
+    title: 'answers an invalid card with the message "System busy, please try again later"',
+    clause: ['err.system-busy', 'err.pay.invalid-card'],
+    async run({ target }) {
+      const ex = await cardPayment(target, { card: cardFixture(target, 'invalid') }, { label: 'card payment with the invalid card' });
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with the invalid card');
+      const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
+      if (message !== SYSTEM_BUSY_MESSAGE) {
+        failCheck('SYSTEM_BUSY_MESSAGE', 'err.system-busy', 'a systemBusy error carries the message the document gives', { expected: JSON.stringify(SYSTEM_BUSY_MESSAGE), seen: JSON.stringify(message), exchange: ex });
+      }
+    },
+  },
+  {
+    title: 'refuses a card for which no payment channel is available as validationFailed',
+    clause: 'err.pay.no-channel',
+    async run({ target }) {
+      const ex = await cardPayment(target, { card: cardFixture(target, 'noChannel') }, { label: 'card payment with the no-channel card' });
+      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.no-channel', 'a payment with the no-channel card');
+    },
+  },
+]);

@@ -1,0 +1,170 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { recordReading } from '../harness/check/context.js';
+import { skipUnless } from '../harness/check/failure.js';
+import { splitMsg } from '../harness/envelope.js';
+import type { Exchange } from '../harness/exchange.js';
+import { checkoutBody, queryPayment, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { type CamelCaseField, CHECKOUT_FIELDS_WITH_UNDERSCORE } from '../fixtures/arbitraries/field-names.js';
+import { valueOfCents } from '../fixtures/arbitraries/amounts.js';
+import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
+
+type Body = Record<string, unknown>;
+
+function codeOf(ex: Exchange): unknown {
+  return (ex.response?.json as { code?: unknown } | undefined)?.code;
+}
+
+/** The object holding the last part of a dotted path, and that part; undefined when the parent is absent. */
+function parentOf(body: Body, path: string): { parent: Body; key: string } | undefined {
+  const parts = path.split('.');
+  let cur: unknown = body;
+  for (const p of parts.slice(0, -1)) {
+    cur = (cur as Body)[p];
+    if (cur === null || typeof cur !== 'object') return undefined;
+  }
+  return { parent: cur as Body, key: parts[parts.length - 1]! };
+}
+
+/** A valid checkout body with the field at `path` renamed to its camelCase spelling (same value). */
+function withCamelCaseOnly(body: Body, field: CamelCaseField): Body {
+  const copy = structuredClone(body);
+  const at = parentOf(copy, field.path);
+  if (at && Object.hasOwn(at.parent, at.key)) {
+    at.parent[field.camel] = at.parent[at.key];
+    delete at.parent[at.key];
+  }
+  return copy;
+}
+
+function without(body: Body, path: string): Body {
+  const copy = structuredClone(body);
+  const at = parentOf(copy, path);
+  if (at) delete at.parent[at.key];
+  return copy;
+}
+
+function post(t: Target, body: Body, label: string): Promise<Exchange> {
+  return t.post(t.path('checkout'), body, { label });
+}
+
+/** INTERFACE.md › Conventions, Versioning, Request errors: snake_case names only; required fields named when missing. */
+export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
+  {
+    title: 'refuses a checkout whose required field is sent only under its camelCase name',
+    clause: ['conv.snake-case', 'version.no-camelcase'],
+    async run({ target }) {
+      // Every required field in turn: five cases, so all of them rather than a sample.
+      for (const field of CHECKOUT_FIELDS_WITH_UNDERSCORE.filter((f) => f.required)) {
+        const body = withCamelCaseOnly(checkoutBody(target), field);
+        const ex = await post(target, body, `checkout with ${field.path} sent as ${field.camel}`);
+        expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} is sent only as ${field.camel}`, `naming.camel-only.${field.path}`);
+      }
+    },
+  },
+  {
+    title: 'refuses a checkout with notify_url or return_url only under its camelCase name when it refuses one without the field',
+    clause: ['conv.snake-case', 'version.no-camelcase'],
+    async run({ target }) {
+      // Whether these are required is not shown. Where leaving the field out is refused, the
+      // camelCase name must not fill the gap; where it is accepted, ignoring the camelCase name is
+      // a valid reading and nothing can be observed without webhooks.
+      let compared = 0;
+      for (const field of CHECKOUT_FIELDS_WITH_UNDERSCORE.filter((f) => !f.required)) {
+        const base = checkoutBody(target);
+        if (pick(base, field.path) === undefined) continue;
+        const control = await post(target, without(checkoutBody(target), field.path), `checkout without ${field.path}`);
+        if (codeOf(control) === 0) {
+          recordReading(`naming.${field.path}.required`, 'not required (camelCase use not observable)');
+          continue;
+        }
+        recordReading(`naming.${field.path}.required`, 'required');
+        compared += 1;
+        const ex = await post(target, withCamelCaseOnly(base, field), `checkout with ${field.path} sent as ${field.camel}`);
+        expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}`);
+      }
+      skipUnless(compared > 0, 'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks');
+    },
+  },
+  {
+    title: 'never takes merchant_order_no from a camelCase merchantOrderNo sent beside it',
+    clause: ['conv.snake-case', 'version.no-camelcase'],
+    async run({ target }) {
+      const snakeNo = target.newNo('order');
+      const camelNo = target.newNo('order');
+      const body = { ...checkoutBody(target, { merchantOrderNo: snakeNo }), merchantOrderNo: camelNo };
+      const ex = await post(target, body, 'checkout with merchant_order_no and a different merchantOrderNo');
+      if (codeOf(ex) !== 0) {
+        expectRefused(ex, 'conv.snake-case', 'a checkout with an extra merchantOrderNo', 'naming.camel-duplicate');
+        return;
+      }
+      recordReading('naming.camel-duplicate', 'ignored');
+      const byCamel = await queryPayment(target, { merchant_order_no: camelNo }, { label: 'query by the camelCase number' });
+      if (codeOf(byCamel) === 0) {
+        failCheck('CAMELCASE_FIELD_USED', 'conv.snake-case', 'the order was recorded under the number sent as merchantOrderNo: a camelCase name was accepted', { expected: 'no order under the merchantOrderNo value (2002 orderNotFound)', seen: 'an order found by it', exchange: byCamel });
+      }
+      expectSuccess(await queryPayment(target, { merchant_order_no: snakeNo }, { label: 'query by the snake_case number' }), 'conv.snake-case', 'a query by the merchant_order_no sent');
+    },
+  },
+  {
+    title: 'never takes trans_amount from a camelCase transAmount sent beside it',
+    clause: ['conv.snake-case', 'version.no-camelcase'],
+    async run({ target }) {
+      const rec = target.profile.paymentRecord;
+      skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)');
+      // Two amounts the method accepts: its declared minimum and one cent more (or less) inside its range.
+      const { method, range } = rangedCheckoutMethodHolding(target);
+      const snake = valueOfCents(range.min);
+      const other = valueOfCents(range.min + 1);
+      const merchantOrderNo = target.newNo('order');
+      const body = { ...checkoutBody(target, { merchantOrderNo, method, amount: usd(snake) }), transAmount: usd(other) };
+      const ex = await post(target, body, 'checkout with trans_amount and a different transAmount');
+      if (codeOf(ex) !== 0) {
+        expectRefused(ex, 'conv.snake-case', 'a checkout with an extra transAmount', 'naming.camel-duplicate');
+        return;
+      }
+      recordReading('naming.camel-duplicate', 'ignored');
+      const q = await queryPayment(target, { merchant_order_no: merchantOrderNo });
+      const data = expectSuccess(q, 'conv.snake-case', 'querying the checkout');
+      expectEqual(pick(data, rec.transAmount), usd(snake), 'CAMELCASE_FIELD_USED', 'conv.snake-case', 'the payment should be recorded with trans_amount, not with the camelCase transAmount', q);
+    },
+  },
+  {
+    title: 'refuses a checkout without trade_info.goods_name as invalidRequest',
+    clause: ['checkout.goods-name-missing', 'payment.goods-name.required', 'err.req.invalid-request'],
+    async run({ target }) {
+      const variants: [string, Body][] = [
+        ['trade_info without goods_name', { ...checkoutBody(target), trade_info: { description: 'No goods name' } }],
+        ['trade_info empty', { ...checkoutBody(target), trade_info: {} }],
+        ['no trade_info', checkoutBody(target, { omit: ['trade_info'] })],
+      ];
+      for (const [what, body] of variants) {
+        const ex = await post(target, body, `checkout with ${what}`);
+        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`);
+      }
+    },
+  },
+  {
+    title: "names trade_info.goods_name by the server's internal name when it is missing",
+    clause: ['err.req.internal-field-name', 'checkout.goods-name-missing'],
+    async run({ target }) {
+      const internal = target.profile.internalFieldNames?.['trade_info.goods_name'];
+      skipUnless(internal, "the profile declares no internal name for trade_info.goods_name (internalFieldNames['trade_info.goods_name'])");
+      const ex = await post(target, { ...checkoutBody(target), trade_info: { description: 'No goods name' } }, 'checkout with trade_info without goods_name');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', 'a checkout without trade_info.goods_name');
+      const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
+      if (!message.includes(internal)) {
+        failCheck('FIELD_NOT_NAMED', 'err.req.internal-field-name', 'the invalidRequest message should name the missing field by the internal name the profile declares', { expected: `a message containing ${JSON.stringify(internal)}`, seen: JSON.stringify(message), exchange: ex });
+      }
+    },
+  },
+  {
+    title: 'refuses a checkout without payment_method as invalidRequest',
+    clause: ['err.req.method-missing', 'payment.method.required', 'err.req.invalid-request'],
+    async run({ target }) {
+      const ex = await post(target, checkoutBody(target, { omit: ['payment_method'] }), 'checkout without payment_method');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method');
+    },
+  },
+]);

@@ -1,0 +1,67 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectError, expectSuccess } from '../harness/check/expect.js';
+import { skipUnless } from '../harness/check/failure.js';
+import { property } from '../harness/check/property.js';
+import { checkout, defaultAmount, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { paymentMethodNameUnknown } from '../fixtures/arbitraries/methods.js';
+
+/** Every method name the profile mentions: none of them may serve as an "unknown" one. */
+function declaredMethods(t: Target): string[] {
+  const m = t.profile.methods;
+  return [
+    ...m.checkout,
+    ...(m.card ? [m.card] : []),
+    ...(m.notEnabled ? [m.notEnabled] : []),
+    ...(m.pricePoint ?? []),
+    ...Object.keys(t.profile.limits?.payments ?? {}),
+    ...Object.keys(t.profile.limits?.payouts ?? {}),
+    ...Object.keys(t.profile.payouts?.methods ?? {}),
+    ...(t.profile.payouts?.notForPayouts ? [t.profile.payouts.notForPayouts] : []),
+    ...Object.keys(t.profile.refunds?.support ?? {}),
+  ];
+}
+
+/** INTERFACE.md › Payment, Request errors, Payment errors: which payment methods a checkout accepts. */
+export default defineSuite('payment-methods', { area: 'payments', resource: 'payment' }, [
+  {
+    title: 'refuses the method the profile names as unknown with unsupportedPaymentMethod',
+    clause: ['payment.method.unknown', 'err.req.unsupported-method'],
+    async run({ target }) {
+      const method = target.profile.methods.unknown;
+      const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
+      expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`);
+    },
+  },
+  {
+    title: 'refuses any unknown upper-case method name with unsupportedPaymentMethod',
+    clause: ['payment.method.unknown', 'err.req.unsupported-method'],
+    async run(ctx) {
+      const { target } = ctx;
+      await property(ctx, paymentMethodNameUnknown(declaredMethods(target)), async (method) => {
+        const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
+        expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`);
+      });
+    },
+  },
+  {
+    title: 'refuses a known method not enabled for the merchant with paymentMethodUnavailable',
+    clause: 'err.pay.method-unavailable',
+    async run({ target }) {
+      const method = target.profile.methods.notEnabled;
+      skipUnless(method, 'the profile declares no method that is known but not enabled for the primary merchant (methods.notEnabled)');
+      const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with the not-enabled method ${method}` });
+      expectError(ex, { code: 3003, key: 'paymentMethodUnavailable' }, 'err.pay.method-unavailable', `a checkout with ${method}, known but not enabled for the merchant`);
+    },
+  },
+  {
+    title: 'creates a checkout with each method the profile declares for checkout',
+    clause: 'checkout.creates',
+    async run({ target }) {
+      for (const method of target.profile.methods.checkout) {
+        const ex = await checkout(target, { method }, { label: `checkout with ${method}` });
+        expectSuccess(ex, 'checkout.creates', `a checkout with ${method} for ${defaultAmount(target, method)} USD`);
+      }
+    },
+  },
+]);

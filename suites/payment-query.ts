@@ -1,0 +1,102 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { splitMsg } from '../harness/envelope.js';
+import { checkout, defaultAmount, queryPayment } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+
+interface ForeignOrder {
+  orderNo: string;
+  merchantOrderNo: string;
+  /** Texts of the order that must not show in another merchant's answer. */
+  secrets: string[];
+}
+
+/**
+ * A checkout created by the second fixture merchant. The profile lists the primary merchant's
+ * methods; the first of them the second merchant may use is taken.
+ */
+async function secondMerchantOrder(t: Target, clause: string): Promise<ForeignOrder> {
+  t.merchant('second');
+  const goodsName = `Conformance item ${t.newNo('order')}`;
+  for (const method of t.profile.methods.checkout) {
+    const merchantOrderNo = t.newNo('order');
+    const ex = await checkout(t, { method, merchantOrderNo, goodsName }, { as: 'second', label: `checkout with ${method} as the second merchant` });
+    const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
+    if (code !== 0) continue;
+    const data = expectSuccess(ex, clause, 'a checkout by the second merchant');
+    const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
+    return { orderNo, merchantOrderNo, secrets: [merchantOrderNo, goodsName, defaultAmount(t, method)] };
+  }
+  throw new PreconditionSkip('the second merchant (merchants.second) could not create a checkout with any of the declared checkout methods');
+}
+
+/** INTERFACE.md › POST /api/v1/payments/query, Payment errors: unknown orders and other merchants' orders. */
+export default defineSuite('payment-query', { area: 'payments', resource: 'payment' }, [
+  {
+    title: 'answers a query by an unknown order_no with orderNotFound',
+    clause: ['query.not-found', 'err.pay.order-not-found'],
+    async run({ target }) {
+      const ex = await queryPayment(target, { order_no: target.newNo('order') }, { label: 'query by an order_no never issued' });
+      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query by an order_no that no order has');
+    },
+  },
+  {
+    title: 'answers a query by an unknown merchant_order_no with orderNotFound',
+    clause: ['query.not-found', 'err.pay.order-not-found'],
+    async run({ target }) {
+      const ex = await queryPayment(target, { merchant_order_no: target.newNo('order') }, { label: 'query by a merchant_order_no never used' });
+      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query by a merchant_order_no that no order has');
+    },
+  },
+  {
+    title: "refuses a query by order_no for another merchant's order with orderAccessDenied and no data",
+    clause: ['query.other-merchant', 'err.pay.access-denied', 'env.data.omitted-on-error'],
+    async run({ target }) {
+      const order = await secondMerchantOrder(target, 'query.other-merchant');
+      const ex = await queryPayment(target, { order_no: order.orderNo }, { label: "query another merchant's order by order_no" });
+      expectError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', "a query for another merchant's order");
+      const body = ex.response!.json as Record<string, unknown>;
+      if ('data' in body) {
+        failCheck('ACCESS_DENIED_WITH_DATA', 'query.other-merchant', "a refused query for another merchant's order must not carry data", { expected: 'no data', seen: JSON.stringify(body.data), exchange: ex });
+      }
+    },
+  },
+  {
+    title: "reveals nothing of another merchant's order in the access-denied message",
+    clause: 'query.other-merchant',
+    level: 'should',
+    async run({ target }) {
+      const order = await secondMerchantOrder(target, 'query.other-merchant');
+      const ex = await queryPayment(target, { order_no: order.orderNo }, { label: "query another merchant's order by order_no" });
+      expectError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', "a query for another merchant's order");
+      const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
+      const leaked = order.secrets.filter((s) => message.includes(s));
+      if (leaked.length > 0) {
+        failCheck('ACCESS_DENIED_LEAKS_ORDER', 'query.other-merchant', "the access-denied message shows details of another merchant's order", { expected: 'none of its merchant_order_no, goods name or amount', seen: `${JSON.stringify(message)} (contains ${leaked.map((s) => JSON.stringify(s)).join(', ')})`, exchange: ex });
+      }
+    },
+  },
+  {
+    title: "does not return another merchant's order to a query by its merchant_order_no",
+    clause: ['query.other-merchant', 'query.not-found'],
+    async run({ target }) {
+      const order = await secondMerchantOrder(target, 'query.other-merchant');
+      const ex = await queryPayment(target, { merchant_order_no: order.merchantOrderNo }, { label: "query another merchant's order by merchant_order_no" });
+      // Merchant numbers are the merchant's own: the primary has no order under this number (2002),
+      // and the order is another merchant's (403). Both readings are accepted and recorded.
+      expectOneOf(ex, [{ code: 2002, key: 'orderNotFound' }, { code: 403, key: 'orderAccessDenied' }], 'query.other-merchant', 'query.other-merchant.by-merchant-order-no', "a query by another merchant's merchant_order_no");
+    },
+  },
+  {
+    title: 'returns an order to the merchant that created it',
+    clause: ['query.returns-record', 'query.other-merchant'],
+    async run({ target }) {
+      const order = await secondMerchantOrder(target, 'query.returns-record');
+      const ex = await queryPayment(target, { order_no: order.orderNo }, { as: 'second', label: 'query the order by its own merchant' });
+      const data = expectSuccess(ex, 'query.returns-record', 'a query by the merchant that created the order');
+      const rec = target.profile.paymentRecord;
+      if (rec) expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, 'WRONG_RECORD', 'query.returns-record', 'the query should return the order created', ex);
+    },
+  },
+]);

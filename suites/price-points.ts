@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectOneOf, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { property } from '../harness/check/property.js';
+import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { amountBetweenPricePoints, amountNotRoundableToPricePoint } from '../fixtures/arbitraries/price-points.js';
+
+/** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
+function pricePointSetup(t: Target) {
+  const pp = t.profile.pricePoints;
+  const methods = (t.profile.methods.pricePoint ?? []).filter((m) => t.profile.methods.checkout.includes(m));
+  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)');
+  if (methods.length === 0) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)');
+  return { pp, methods };
+}
+
+/** The record paths of the amount charged and the amount asked; skips when undeclared. */
+function amountPaths(t: Target): { trans: string; requested: string } {
+  const rec = t.profile.paymentRecord;
+  if (!rec?.requestedAmount) throw new PreconditionSkip('the profile declares no path of requested_amount in the payment record (paymentRecord.requestedAmount)');
+  return { trans: rec.transAmount, requested: rec.requestedAmount };
+}
+
+async function recordOf(t: Target, orderNo: string, clause: string): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
+  const ex = await queryPayment(t, { order_no: orderNo });
+  return { data: expectSuccess(ex, clause, 'querying the price-point payment'), ex };
+}
+
+/** INTERFACE.md › Payment, Limits, Payment errors: Apple Pay and Google Pay charge fixed tiers only. */
+export default defineSuite('price-points', { area: 'payments', resource: 'payment' }, [
+  {
+    title: 'charges an amount equal to a price point as it is, without requested_amount',
+    clause: ['payment.requested-amount.only-rounded', 'limit.price-points', 'payment.trans-amount.usd-charged'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { pp, methods } = pricePointSetup(target);
+      const paths = amountPaths(target);
+      await property(ctx, fc.record({ method: fc.constantFrom(...methods), tier: fc.constantFrom(...pp.tiers) }), async ({ method, tier }) => {
+        const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
+        const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
+        expectEqual(pick(data, paths.trans), usd(tier), 'PRICE_POINT_NOT_CHARGED_AS_IS', 'payment.trans-amount.usd-charged', `a ${method} payment of the price point ${tier} should be charged ${tier}`, ex);
+        const requested = pick(data, paths.requested);
+        if (requested !== undefined) {
+          failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`, { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex });
+        }
+      }, { numRuns: Math.min(ctx.numRuns, 10) });
+    },
+  },
+  {
+    title: 'rounds an amount between price points to the declared tier and shows the amount asked as requested_amount',
+    clause: ['payment.price-point.round', 'payment.requested-amount.only-rounded', 'amount.value.two-decimals-out'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { pp, methods } = pricePointSetup(target);
+      const paths = amountPaths(target);
+      const between = amountBetweenPricePoints(pp.tiers, pp.rounding, pp.unroundable);
+      if (!between) throw new PreconditionSkip('the declared price points leave no amount between them to round');
+      await property(ctx, fc.record({ method: fc.constantFrom(...methods), c: between }), async ({ method, c }) => {
+        const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
+        const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
+        expectEqual(pick(data, paths.trans), usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', 'payment.price-point.round', `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${pp.rounding})`, ex);
+        expectEqual(pick(data, paths.requested), usd(c.requested), 'REQUESTED_AMOUNT_WRONG', 'payment.requested-amount.only-rounded', `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`, ex);
+      }, { numRuns: Math.min(ctx.numRuns, 12) });
+    },
+  },
+  {
+    title: 'refuses an amount that cannot be rounded to a price point',
+    clause: ['payment.price-point.refuse', 'err.pay.price-point', 'err.pay.amount-out-of-range', 'limit.price-points'],
+    async run(ctx) {
+      const { target } = ctx;
+      const { pp, methods } = pricePointSetup(target);
+      const derived = amountNotRoundableToPricePoint(pp.tiers, pp.rounding);
+      const sources = [...(pp.unroundable.length ? [fc.constantFrom(...pp.unroundable)] : []), ...(derived ? [derived] : [])];
+      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule leaves none');
+      await property(ctx, fc.record({ method: fc.constantFrom(...methods), value: fc.oneof(...sources) }), async ({ method, value }) => {
+        const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
+        // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
+        // "amount that cannot be rounded to a fixed tier". Either is accepted and recorded.
+        expectOneOf(ex, [{ code: 2006, key: 'amountOutOfRange' }, { code: 422, key: 'notSupported' }], 'payment.price-point.refuse', 'price-point.unroundable', `a ${method} checkout of ${value}, which no price point rounds`);
+      });
+    },
+  },
+]);
