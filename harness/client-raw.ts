@@ -72,6 +72,8 @@ const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_CHUNK_LINE = 4 * 1024;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
+/** Every HTTP/1.x response starts with these bytes. */
+const STATUS_PREFIX = Buffer.from('HTTP/1.', 'latin1');
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 
@@ -282,6 +284,11 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
         pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
         // Loop: interim 1xx responses (100 Continue, 103 Early Hints) precede the real one.
         while (state === 'head') {
+          // Bytes that cannot begin a status line fail at once, not at the deadline.
+          const lead = pending.subarray(0, STATUS_PREFIX.length);
+          if (!lead.equals(STATUS_PREFIX.subarray(0, lead.length))) {
+            throw new ProtocolError(`response does not start with a status line (first bytes ${JSON.stringify(lead.toString('latin1'))})`);
+          }
           const end = pending.indexOf(HEAD_END);
           if (end < 0) {
             if (pending.length > MAX_HEAD_BYTES) throw new ProtocolError(`response head exceeds ${MAX_HEAD_BYTES} bytes`);
