@@ -1,10 +1,14 @@
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { readRunConfig } from './harness/run/config.js';
+import { reportPaths } from './harness/report/paths.js';
+import ProgressReporter from './harness/report/progress-reporter.js';
 
 const cfg = readRunConfig();
+const paths = reportPaths(cfg.reportsDir);
 
-// The conformance run: suites against one target. Results, JUnit and Allure go under reportsDir.
+// The conformance run: suites against one target. Progress on the terminal, results, JUnit and
+// Allure results under reportsDir; the CLI (harness/cli/run.ts) turns them into the verdict,
+// the certificate and the HTML report afterwards.
 export default defineConfig({
   test: {
     include: ['suites/**/*.test.ts'],
@@ -15,9 +19,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: [
-      'default',
-      ['junit', { outputFile: join(cfg.reportsDir, 'junit.xml'), suiteName: 'mpsi-conformance' }],
-      ['allure-vitest/reporter', { resultsDir: join(cfg.reportsDir, 'allure-results'), reportMatchers: false }],
+      new ProgressReporter({ runStatusFile: paths.runStatus }),
+      ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],
+      ['allure-vitest/reporter', { resultsDir: paths.allureResults, reportMatchers: false }],
     ],
   },
 });

@@ -1,15 +1,28 @@
 import { UsageError } from './args.js';
 import { runMain, RUN_HELP } from './run.js';
+import { reportMain, REPORT_HELP } from './report.js';
+import { verifyMain, VERIFY_HELP } from './verify.js';
+
+const SERVE_HELP = `mpsi-conformance serve [options]
+
+Serves the kit's reference implementation as a local sandbox (reference/serve.ts).
+Run \`mpsi-conformance serve --help\` for its options once the reference is installed.
+`;
 
 const HELP = `mpsi-conformance — conformance kit for the Merchant Payment Service Interface
 
 Usage:
-  mpsi-conformance run [options]      run the conformance suites (default target: the embedded reference)
-  mpsi-conformance serve [options]    serve the reference sandbox
-  mpsi-conformance help [command]
+  mpsi-conformance run [options]                 run the conformance checks (default target: the embedded reference)
+  mpsi-conformance report [options]              rebuild certificate and HTML report from a reports directory (or merge shards)
+  mpsi-conformance verify-certificate FILE       recompute a certificate's digests and verdict from its results
+  mpsi-conformance serve [options]               serve the reference sandbox
+  mpsi-conformance help [command]                this text, or a command's options (also: COMMAND --help)
 
-Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made.
+Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad flags, bad profile,
+target unreachable, harness error); the reason is on stderr.
 `;
+
+const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, serve: SERVE_HELP };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -17,6 +30,10 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'run':
         return await runMain(rest);
+      case 'report':
+        return await reportMain(rest);
+      case 'verify-certificate':
+        return await verifyMain(rest);
       case 'serve': {
         const { serveMain } = await import('../../reference/serve.js');
         return await serveMain(rest);
@@ -24,18 +41,22 @@ export async function main(argv: string[]): Promise<number> {
       case undefined:
       case 'help':
       case '--help':
-      case '-h':
-        process.stdout.write(rest[0] === 'run' ? RUN_HELP : HELP);
+      case '-h': {
+        const topic = rest[0];
+        if (topic !== undefined && !HELPS[topic]) throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(HELPS).join(', ')})`);
+        process.stdout.write(topic ? HELPS[topic]! : HELP);
         return 0;
+      }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, serve, help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, serve, help)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`mpsi-conformance: ${err.message}\n`);
       return 2;
     }
-    throw err;
+    process.stderr.write(`mpsi-conformance: internal error: ${(err as Error).message?.split('\n', 1)[0] ?? String(err)}\n`);
+    return 2;
   }
 }
 

@@ -1,12 +1,26 @@
 import { spawn } from 'node:child_process';
-import { rmSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, intFlag, UsageError } from './args.js';
 import { defaultRunConfig, RUN_CONFIG_ENV, type RunConfig } from '../run/config.js';
-import { loadProfile, ProfileError } from '../profile/load.js';
+import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load.js';
+import { clauses as registry, hasClause } from '../clauses/registry.js';
+import type { SuiteDef } from '../check/define.js';
+import { selectChecks } from '../report/select.js';
+import { ExpectationsError, loadExpectations, type Expectations } from '../report/expectations.js';
+import { reportPaths } from '../report/paths.js';
+import { writeRunMeta, readRunMeta, type RunMeta } from '../report/run-meta.js';
+import { finishReports } from '../report/finish.js';
+import { kitInfo } from '../report/kit.js';
+import { maskUrl } from '../report/mask.js';
+import { makeRedactor } from '../redact.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
+
+Runs the conformance checks against one target and writes, under the reports directory:
+results/ (one JSON per check), junit.xml, allure-report/index.html (one self-contained file),
+certificate.md + certificate.json, clauses.html, repro/ (a script per failing exchange).
 
   --profile FILE        target profile (default: fixtures/profiles/reference.json, the embedded reference)
   --target URL          base URL of the target (overrides the profile's baseUrl)
@@ -15,17 +29,69 @@ export const RUN_HELP = `mpsi-conformance run [options]
   --seed N              fast-check seed (printed by every run; replays it)
   --runs N              fast-check runs per property check (default 20)
   --webhooks MODE       quick | full | off (default quick)
-  --expectations FILE   known deviations of this target
-  --reports DIR         where results, JUnit, Allure and the certificate go (default reports/)
-  --fault NAME          switch on a fault in the embedded reference (repeatable; for demos)
+  --expectations FILE   known deviations of this target (JSON; see examples/expectations.json)
+  --reports DIR         where everything goes (default reports/)
+  --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
+  --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
+  --no-html             skip the HTML report (certificate, JUnit and results are still written)
+  --clause-url PREFIX   where the report's clause links point, e.g. https://ci.example/reports/clauses.html#
+                        (the clause anchor is appended; default ../clauses.html#, shown as text: the report
+                        makes only http(s) links clickable)
+
+Exit codes: 0 conformant (known deviations and should-level failures are warnings),
+1 non-conformant (an unexpected must-level failure, or an expired expectations entry),
+2 the run could not be made or completed (bad flags, bad profile or expectations file, target
+unreachable, harness error) — with the reason on stderr.
 `;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUITES_DIR = join(ROOT, 'suites');
+
+export interface SuiteFile {
+  /** The suite's name (defineSuite's first argument). */
+  name: string;
+  /** suites/<concern>.test.ts */
+  testFile: string;
+  /** suites/<concern>.ts */
+  defFile: string;
+}
+
+/** Suite files and their names, read from the source text: no suite is imported just to list them. */
+export function listSuiteFiles(dir: string = SUITES_DIR): SuiteFile[] {
+  const out: SuiteFile[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    if (!f.endsWith('.test.ts')) continue;
+    const base = f.slice(0, -'.test.ts'.length);
+    const defFile = join(dir, `${base}.ts`);
+    let name = base;
+    if (existsSync(defFile)) {
+      const m = /defineSuite\(\s*['"`]([^'"`]+)['"`]/.exec(readFileSync(defFile, 'utf8'));
+      if (m) name = m[1]!;
+    }
+    out.push({ name, testFile: join(dir, f), defFile });
+  }
+  return out;
+}
+
+async function importSuite(f: SuiteFile): Promise<SuiteDef> {
+  try {
+    const mod = (await import(pathToFileURL(f.defFile).href)) as { default?: SuiteDef };
+    if (!mod.default || !Array.isArray(mod.default.checks)) throw new Error('it does not default-export a suite (defineSuite)');
+    return mod.default;
+  } catch (err) {
+    throw new UsageError(`suite file ${relative(ROOT, f.defFile)} cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+  }
+}
+
+function cannotRun(message: string): number {
+  process.stderr.write(`mpsi-conformance: cannot run: ${message.split('\n').join('\n  ')}\n`);
+  return 2;
+}
 
 export async function runMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     profile: 'value', target: 'value', suite: 'multi', clause: 'multi', seed: 'value', runs: 'value',
-    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', help: 'bool',
+    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'clause-url': 'value', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(RUN_HELP);
@@ -36,7 +102,7 @@ export async function runMain(argv: string[]): Promise<number> {
   if (flags.profile) cfg.profilePath = resolve(String(flags.profile));
   if (flags.target) {
     const u = String(flags.target);
-    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(u)}`);
+    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
     cfg.targetUrl = u.replace(/\/+$/, '');
   }
   cfg.suites = (flags.suite as string[] | undefined) ?? [];
@@ -51,46 +117,124 @@ export async function runMain(argv: string[]): Promise<number> {
   if (flags.expectations) cfg.expectationsPath = resolve(String(flags.expectations));
   if (flags.reports) cfg.reportsDir = resolve(String(flags.reports));
   cfg.faults = (flags.fault as string[] | undefined) ?? [];
+  const shard = flags.shard === undefined ? undefined : String(flags.shard);
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 <= I <= N, got ${JSON.stringify(shard)}`);
+  }
+  for (const c of cfg.clauses) {
+    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`))) throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
+  }
+  if (flags['clause-url'] !== undefined) {
+    const u = String(flags['clause-url']);
+    if (!/^(https?:\/\/[^/]+|\.{0,2}\/)/.test(u)) throw new UsageError(`--clause-url must be an http(s) URL or a relative path, got ${JSON.stringify(u)}`);
+    cfg.clauseUrl = u;
+  }
+  cfg.startedAt = new Date().toISOString();
 
+  let loaded: LoadedProfile;
+  let expectations: Expectations | undefined;
+  let files: SuiteFile[];
   try {
-    const { profile } = loadProfile(cfg.profilePath);
-    if (profile.baseUrl !== 'embedded' || cfg.targetUrl) await ensureReachable(cfg.targetUrl ?? profile.baseUrl);
+    loaded = loadProfile(cfg.profilePath);
+    const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
+    if (!embedded && cfg.faults.length > 0) throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
+    if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
     else if (cfg.faults.length > 0) {
       const { faultCatalogue } = await import('../../reference/index.js');
       const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
       if (unknown.length) throw new UsageError(`unknown fault ${unknown.join(', ')} (known: ${faultCatalogue.map((k) => k.name).join(', ')})`);
     }
-  } catch (err) {
-    if (err instanceof ProfileError || err instanceof UsageError) {
-      process.stderr.write(`mpsi-conformance: cannot run: ${err.message.split('\n').join('\n  ')}\n`);
-      return 2;
+    const all = listSuiteFiles();
+    const unknownSuites = cfg.suites.filter((s) => !all.some((f) => f.name === s));
+    if (unknownSuites.length) throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${all.map((f) => f.name).join(', ')})`);
+    files = cfg.suites.length ? all.filter((f) => cfg.suites.includes(f.name)) : all;
+    const imported = new Map<string, SuiteDef>();
+    if (cfg.clauses.length) {
+      for (const f of files) imported.set(f.name, await importSuite(f));
+      files = files.filter((f) => selectChecks(imported.get(f.name)!, cfg.suites, cfg.clauses).length > 0);
     }
+    if (files.length === 0) throw new UsageError('no check matches the --suite/--clause filters');
+    if (cfg.expectationsPath) {
+      expectations = loadExpectations(cfg.expectationsPath, { isClause: hasClause });
+      for (const e of expectations.entries) {
+        if (e.check === undefined) continue;
+        const suiteName = e.check.split('/', 1)[0]!;
+        const f = all.find((s) => s.name === suiteName);
+        if (!f) throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: there is no suite ${JSON.stringify(suiteName)}`);
+        const def = imported.get(suiteName) ?? (await importSuite(f));
+        imported.set(suiteName, def);
+        if (!def.checks.some((c) => c.id === e.check)) throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: suite ${suiteName} has no such check`);
+      }
+      if (expectations.profile !== undefined && expectations.profile !== loaded.profile.name) {
+        throw new ExpectationsError(`${cfg.expectationsPath} is for profile ${JSON.stringify(expectations.profile)}, this run's profile is ${JSON.stringify(loaded.profile.name)}`);
+      }
+    }
+  } catch (err) {
+    if (err instanceof ProfileError || err instanceof UsageError || err instanceof ExpectationsError) return cannotRun(err.message);
     throw err;
   }
 
-  // Stale results from an earlier run would mix into this run's report and certificate.
-  for (const d of ['allure-results', 'results']) rmSync(resolve(cfg.reportsDir, d), { recursive: true, force: true });
+  const paths = reportPaths(cfg.reportsDir);
+  // Stale output of an earlier run would mix into this run's report and certificate (history stays).
+  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit]) {
+    rmSync(p, { recursive: true, force: true });
+  }
   mkdirSync(cfg.reportsDir, { recursive: true });
+  const meta: RunMeta = {
+    kit: kitInfo(),
+    startedAt: cfg.startedAt,
+    seed: cfg.seed,
+    numRuns: cfg.numRuns,
+    webhooks: cfg.webhooks,
+    profile: { name: loaded.profile.name, file: basename(loaded.path), environment: loaded.profile.environment },
+    target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : loaded.profile.baseUrl === 'embedded' ? 'embedded' : maskUrl(loaded.profile.baseUrl),
+    timeScale: loaded.profile.webhooks?.timeScale,
+    filters: { suites: cfg.suites, clauses: cfg.clauses },
+    faults: cfg.faults,
+    ...(shard ? { shard } : {}),
+    ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
+  };
+  writeRunMeta(paths.runMeta, meta);
+  process.stdout.write(
+    `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
+  );
 
-  const code = await runVitest(cfg);
-  return code === 0 ? 0 : 1;
+  const code = await runVitest(cfg, files.map((f) => relative(ROOT, f.testFile)), shard);
+  writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
+  const redact = makeRedactor(Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : [])));
+  const statusMissing = !existsSync(paths.runStatus);
+  const outcome = finishReports(paths, {
+    html: !flags['no-html'],
+    out: process.stdout,
+    err: process.stderr,
+    redact,
+    ...(statusMissing ? { runStatus: { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] } } : {}),
+  });
+  if (outcome.exitCode !== 0) {
+    const reason = outcome.htmlError && outcome.certificate.exitCode === 0 ? `the HTML report could not be made: ${outcome.htmlError}` : (outcome.certificate.reasons[0] ?? 'see above');
+    process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${reason.split('\n', 1)[0]}\n`);
+  }
+  return outcome.exitCode;
 }
 
 async function ensureReachable(url: string): Promise<void> {
   try {
     await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
   } catch (err) {
-    throw new UsageError(`target unreachable: ${url} (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`);
+    const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
+    throw new UsageError(`target unreachable: ${maskUrl(url)} (${cause})`);
   }
 }
 
-function runVitest(cfg: RunConfig): Promise<number> {
+function runVitest(cfg: RunConfig, files: string[], shard: string | undefined): Promise<number> {
   return new Promise((resolveCode) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', resolve(ROOT, 'vitest.conformance.config.ts')], {
+    const args = [resolve(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', resolve(ROOT, 'vitest.conformance.config.ts'), ...(shard ? ['--shard', shard] : []), ...files];
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...process.env, [RUN_CONFIG_ENV]: JSON.stringify(cfg) },
     });
-    child.on('exit', (code) => resolveCode(code ?? 1));
+    child.on('exit', (code, signal) => resolveCode(code ?? (signal ? 128 : 1)));
   });
 }

@@ -20,6 +20,13 @@ export interface RunConfig {
   suites: string[];
   clauses: string[];
   expectationsPath?: string;
+  /** When the CLI started the run (ISO 8601, UTC): expectation expiry is judged on its day. */
+  startedAt?: string;
+  /**
+   * Where the report's clause links point: a URL prefix the clause's anchor (clause-<id>) is appended
+   * to, e.g. a hosted copy of <reports>/clauses.html. Default: ../clauses.html# (the page beside the report).
+   */
+  clauseUrl?: string;
 }
 
 export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/reference.json', import.meta.url));

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../check/run.js';
 import type { Exchange } from '../exchange.js';
@@ -10,6 +10,8 @@ export interface StoredResult extends Omit<CheckResult, 'exchanges'> {
   target: string;
   profile: string;
   exchanges: StoredExchange[];
+  /** Reproduction scripts written for this check's failing exchanges (file names under <reports>/repro/). */
+  repro?: string[];
 }
 
 export interface StoredExchange {
@@ -49,9 +51,37 @@ export function resultFileName(checkId: string): string {
   return `${checkId.replace(/[^A-Za-z0-9_.-]+/g, '__')}.json`;
 }
 
+/** Secrets inside Base64-encoded bodies escape a text redactor: decode, redact the bytes, encode again. */
+function scrubBase64(b64: string, redact: Redactor): string {
+  const latin = Buffer.from(b64, 'base64').toString('latin1');
+  const out = redact(latin);
+  return out === latin ? b64 : Buffer.from(out, 'latin1').toString('base64');
+}
+
 export function writeResult(dir: string, result: StoredResult, redact: Redactor): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, resultFileName(result.checkId));
-  writeFileSync(file, redact(JSON.stringify(result, null, 2)));
+  const exchanges = result.exchanges.map((ex) =>
+    ex.request.bodyBase64 === undefined ? ex : { ...ex, request: { ...ex.request, bodyBase64: scrubBase64(ex.request.bodyBase64, redact) } },
+  );
+  writeFileSync(file, redact(JSON.stringify({ ...result, exchanges }, null, 2)));
   return file;
+}
+
+/** Every stored result of a run, sorted by check id. A file that is not a result is an error, not skipped. */
+export function readResults(dir: string): StoredResult[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: StoredResult[] = [];
+  for (const f of files) {
+    const value = JSON.parse(readFileSync(join(dir, f), 'utf8')) as StoredResult;
+    if (typeof value?.checkId !== 'string' || typeof value.status !== 'string') throw new Error(`${join(dir, f)} is not a stored check result`);
+    out.push(value);
+  }
+  return out.sort((a, b) => (a.checkId < b.checkId ? -1 : a.checkId > b.checkId ? 1 : 0));
 }

@@ -3,33 +3,53 @@ import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
 import type { SuiteDef, CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
-import { clause } from '../clauses/registry.js';
+import { clause, hasClause } from '../clauses/registry.js';
 import { readRunConfig } from '../run/config.js';
 import { loadProfile } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import { makeRedactor } from '../redact.js';
-import { storeExchange, writeResult } from '../run/results.js';
-import { describeExchange } from '../describe.js';
+import { makeRedactor, type Redactor } from '../redact.js';
+import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
+import { activeEntries, dayOf, expectationFor, loadExpectations, type CheckExpectation } from '../report/expectations.js';
+import { narrateReceiver } from '../report/progress.js';
+import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
+import { clauseHref, reportPaths } from '../report/paths.js';
+import { requestText, responseText, signatureText } from '../report/exchange-text.js';
+import { maskUrl } from '../report/mask.js';
+import { kitInfo } from '../report/kit.js';
+import type { Outcome } from '../report/verdict.js';
+import { selectChecks } from '../report/select.js';
 
 const SEVERITY = { must: 'critical', should: 'normal' } as const;
+/** Exchanges shown as report steps per check: every one a finding names, plus the last ones. */
+const STEPS_SHOWN = 12;
 
-export function selectChecks(suite: SuiteDef, suites: string[], clauses: string[]): CheckDef[] {
-  if (suites.length > 0 && !suites.includes(suite.name)) return [];
-  if (clauses.length === 0) return suite.checks;
-  return suite.checks.filter((c) => c.clauses.some((id) => clauses.some((want) => id === want || id.startsWith(`${want}.`))));
+export { selectChecks };
+
+/** A target's failure: named so reporters (Allure) file it as a failed assertion, not a harness error. */
+class ConformanceFailure extends Error {
+  override readonly name = 'AssertionError';
+}
+/** The harness could not reach a verdict: reported as broken. */
+class HarnessError extends Error {
+  override readonly name = 'HarnessError';
 }
 
 /** Turns a suite definition into vitest tests, with Allure labels and a stored result per check. */
 export function registerSuite(suite: SuiteDef): void {
   const cfg = readRunConfig();
+  const paths = reportPaths(cfg.reportsDir);
   const loaded = loadProfile(cfg.profilePath);
   const redact = makeRedactor(
     Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : [])),
   );
+  const today = dayOf(cfg.startedAt ?? new Date().toISOString());
+  const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;
+  const active = activeEntries(expectations, today);
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
+  let currentCheck = '';
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
@@ -43,7 +63,7 @@ export function registerSuite(suite: SuiteDef): void {
             ackTimeoutMs: wh.ackTimeoutMs,
           })
         : undefined;
-    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver });
+    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck) });
   });
   afterAll(async () => {
     await session?.close();
@@ -52,35 +72,65 @@ export function registerSuite(suite: SuiteDef): void {
   describe(suite.name, () => {
     for (const check of checks) {
       it(check.title, async (ctx) => {
+        const meta = ctx.task.meta as Record<string, unknown>;
+        meta.mpsiCheckId = check.id;
+        currentCheck = check.id;
         const seed = inject('mpsiSeed');
-        const result = await runCheck(check, session!.target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
-        await annotate(suite, check, result, session!.target.baseUrl, loaded.profile.name, redact);
-        writeResult(
-          join(cfg.reportsDir, 'results'),
-          {
-            ...result,
-            suite: suite.name,
-            target: session!.target.baseUrl,
-            profile: loaded.profile.name,
-            exchanges: result.exchanges.map(storeExchange),
-          },
-          redact,
-        );
-        if (result.status === 'skipped') ctx.skip(result.reason);
-        if (result.status !== 'passed') throw new Error(redact(formatResultFailure(result)));
+        const target = session!.target;
+        const result = await runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
+        const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
+        const reproNames = writeRepros(paths.repro, repros);
+        const stored = {
+          ...result,
+          suite: suite.name,
+          target: target.baseUrl,
+          profile: loaded.profile.name,
+          exchanges: result.exchanges.map(storeExchange),
+          ...(reproNames.length > 0 ? { repro: reproNames } : {}),
+        };
+        writeResult(join(cfg.reportsDir, 'results'), stored, redact);
+        const x = expectationFor(result, active);
+        const outcome = outcomeOf(result, x);
+        meta.mpsiOutcome = outcome;
+        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, clauseUrl: cfg.clauseUrl });
+        const comments = x.entries.map((e) => e.comment).join('; ');
+        if (result.status === 'skipped') ctx.skip(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`);
+        if (x.expectedFail) {
+          await ctx.annotate(redact(`expected failure (known deviation: ${comments})\n${formatResultFailure(result)}`), 'expected-failure');
+          return;
+        }
+        if (x.unexpectedPass) await ctx.annotate(`unexpected pass: the expectations file says "${comments}"`, 'unexpected-pass');
+        if (result.status === 'broken') throw new HarnessError(redact(formatResultFailure(result)));
+        if (result.status !== 'passed') throw new ConformanceFailure(redact(formatResultFailure(result)));
       });
     }
   });
 }
 
-async function annotate(
-  suite: SuiteDef,
-  check: CheckDef,
-  result: CheckResult,
-  target: string,
-  profile: string,
-  redact: (s: string) => string,
-): Promise<void> {
+function outcomeOf(r: CheckResult, x: CheckExpectation): Outcome {
+  if (r.status === 'broken') return 'broken';
+  if (r.status === 'failed') return x.expectedFail ? 'expected-fail' : 'failed';
+  if (r.status === 'skipped') return x.expectedSkip ? 'expected-skip' : 'skipped';
+  return x.unexpectedPass ? 'unexpected-pass' : 'passed';
+}
+
+interface AnnotateInput {
+  suite: SuiteDef;
+  check: CheckDef;
+  result: CheckResult;
+  exchanges: StoredExchange[];
+  target: string;
+  profile: string;
+  redact: Redactor;
+  repros: ReproFile[];
+  x: CheckExpectation;
+  outcome: Outcome;
+  runSeed: number;
+  clauseUrl?: string;
+}
+
+async function annotate(a: AnnotateInput): Promise<void> {
+  const { suite, check, result, redact } = a;
   const main = clause(check.clauses[0]!);
   await allure.epic(suite.area);
   await allure.feature(suite.name);
@@ -89,17 +139,52 @@ async function annotate(
   await allure.label('area', suite.area);
   await allure.label('level', check.level);
   for (const id of check.clauses) await allure.label('clause', id);
+  await allure.label('checkId', check.id);
+  await allure.label('outcome', a.outcome);
+  if (a.x.entries.length > 0) await allure.label('expectation', a.outcome);
   await allure.severity(SEVERITY[check.level]);
-  await allure.link(`interface://${encodeURIComponent(main.section)}#${main.id}`, `${main.id}: ${main.text}`);
-  await allure.description(`Enforces ${check.clauses.join(', ')} (${check.level}).\n\n${main.text}\n\nSection: ${main.section}`);
-  await allure.parameter('seed', String(result.seed));
-  await allure.parameter('target', target);
-  await allure.parameter('profile', profile);
-  for (const [topic, reading] of Object.entries(result.readings)) await allure.parameter(`reading: ${topic}`, reading);
-  for (const ex of result.exchanges.slice(-12)) {
-    await allure.step(`${ex.id} ${ex.label}`, async () => {
-      await allure.attachment('exchange', redact(describeExchange(ex)), 'text/plain');
-      await allure.attachment('exchange.json', redact(JSON.stringify(storeExchange(ex), null, 2)), 'application/json');
-    });
+  for (const id of check.clauses) await allure.link(clauseHref(id, a.clauseUrl), `${id}: ${clause(id).text}`, 'clause');
+  for (const r of a.repros) await allure.link(`../repro/${r.name}`, `reproduction script ${r.name}`, 'repro');
+  const deviation = a.x.entries.length > 0 ? `\n\nKnown deviation (${a.outcome}): ${a.x.entries.map((e) => e.comment).join('; ')}` : '';
+  await allure.description(
+    redact(
+      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay: \`mpsi-conformance run --seed ${a.runSeed} --suite ${suite.name}\`.${deviation}`,
+    ),
+  );
+  // Seed and target change from run to run (the embedded reference's port): kept out of the history id.
+  await allure.parameter('seed', String(a.runSeed), { excluded: true });
+  await allure.parameter('target', maskUrl(a.target), { excluded: true });
+  await allure.parameter('profile', a.profile);
+  for (const [topic, reading] of Object.entries(result.readings)) await allure.parameter(`reading: ${topic}`, redact(reading));
+  if (result.status === 'skipped' && result.reason) await allure.parameter('skipped because', redact(result.reason));
+  // The clause text travels with the single-file report: a reader needs no other file to see what was checked.
+  const clauseText = check.clauses
+    .map((id) => {
+      const c = clause(id);
+      return `${c.id} — ${c.level}, binds the ${c.party}\n${c.section}\n${c.text}`;
+    })
+    .join('\n\n');
+  await allure.attachment('clauses', `${clauseText}\n\nParaphrased from INTERFACE.md, which is the authority.`, 'text/plain');
+
+  const failing = new Set(result.findings.map((f) => f.exchangeId).filter(Boolean));
+  const shown = a.exchanges.filter((ex, i) => failing.has(ex.id) || i >= a.exchanges.length - STEPS_SHOWN);
+  for (const ex of shown) {
+    const findings = result.findings.filter((f) => f.exchangeId === ex.id);
+    const answer = ex.response ? `HTTP ${ex.response.status}` : `no response (${ex.error?.kind ?? 'error'})`;
+    const name = redact(`${ex.id} ${ex.label} → ${answer}; signature ${ex.signature === undefined ? 'not checked' : (ex.signature as { ok: boolean }).ok ? 'ok' : 'INVALID'}`);
+    try {
+      await allure.step(name, async (step) => {
+        await step.parameter('signature', signatureText(ex.signature));
+        await allure.attachment('request', redact(requestText(ex)), 'text/plain');
+        await allure.attachment('response', redact(responseText(ex)), 'text/plain');
+        const repro = a.repros.find((r) => r.exchangeId === ex.id);
+        if (repro) await allure.attachment(`repro ${repro.name}`, repro.text, 'text/plain');
+        if (findings.length > 0) {
+          throw new ConformanceFailure(redact(findings.map((f) => `[${f.code}] ${f.clause}: ${f.message.split('\n', 1)[0]}`).join('\n')));
+        }
+      });
+    } catch {
+      // The step is marked failed with the finding; the check's own verdict is thrown by the test.
+    }
   }
 }

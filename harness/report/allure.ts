@@ -1,0 +1,145 @@
+/**
+ * The HTML report: allure-vitest's results, completed after the run (environment, known deviations
+ * marked as such), turned by the Allure 3 CLI into ONE self-contained HTML file at
+ * <reports>/allure-report/index.html, with history across runs kept in <reports>/history/.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { StoredResult } from '../run/results.js';
+import { findingLevel } from '../vitest/format.js';
+import { makeOffline, thirdPartyReferences } from './offline.js';
+import type { ReportPaths } from './paths.js';
+import type { RunMeta } from './run-meta.js';
+import type { Verdict } from './verdict.js';
+
+/** Failure categories, first match wins: what a reader must tell apart at a glance. */
+export const CATEGORIES = [
+  { id: 'target-unreachable', name: 'Target unreachable (no verdict)', matchers: [{ statuses: ['failed', 'broken'], message: 'TARGET UNREACHABLE' }] },
+  { id: 'known-deviation', name: 'Known deviations (expected failures)', matchers: [{ statuses: ['failed'], labels: { outcome: '^expected-fail$' } }] },
+  { id: 'non-conformance-must', name: 'Target non-conformance (must)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(must\\)' }] },
+  { id: 'non-conformance-should', name: 'Target non-conformance (should: recommendation not met)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(should\\)' }] },
+  { id: 'harness-error', name: 'Harness error (broken: not a verdict on the target)', matchers: [{ statuses: ['broken'] }] },
+];
+
+/** Environment shown in the report (environment.properties in the results directory). */
+export function environmentEntries(meta: RunMeta, targetUrl: string): [string, string][] {
+  return [
+    ['target', targetUrl],
+    ['profile', `${meta.profile.name} (${meta.profile.environment})`],
+    ['kit', `${meta.kit.name} ${meta.kit.version}`],
+    ['seed', String(meta.seed)],
+    ['time scale', meta.timeScale === undefined ? 'not declared' : String(meta.timeScale)],
+    ['webhooks', meta.webhooks],
+    ['runs per property', String(meta.numRuns)],
+    ['started', meta.startedAt],
+    ['filters', [...meta.filters.suites.map((s) => `suite ${s}`), ...meta.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (full run)'],
+    ...(meta.faults.length ? [['faults', meta.faults.join(', ')] as [string, string]] : []),
+    ...(meta.shard ? [['shard', meta.shard] as [string, string]] : []),
+    ...(meta.expectations ? [['known deviations', `${meta.expectations.entries.length} entries`] as [string, string]] : []),
+    ['node', process.version],
+  ];
+}
+
+function propertiesEscape(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([=:#!])/g, '\\$1');
+}
+
+interface AllureResultFile {
+  status?: string;
+  statusDetails?: { message?: string; trace?: string; known?: boolean };
+  labels?: { name: string; value: string }[];
+}
+
+/**
+ * Completes allure-vitest's results: the environment file, and each expected failure turned back
+ * into what it is — a failure, marked known (Allure shows it as "accepted"), with its finding — while
+ * vitest and JUnit count it as passing.
+ */
+export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetUrl: string, results: StoredResult[]): void {
+  mkdirSync(paths.allureResults, { recursive: true });
+  const env = environmentEntries(meta, targetUrl).map(([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`);
+  writeFileSync(join(paths.allureResults, 'environment.properties'), `${env.join('\n')}\n`);
+  const byId = new Map(results.map((r) => [r.checkId, r]));
+  for (const f of readdirSync(paths.allureResults)) {
+    if (!f.endsWith('-result.json')) continue;
+    const file = join(paths.allureResults, f);
+    const r = JSON.parse(readFileSync(file, 'utf8')) as AllureResultFile;
+    const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
+    if (label('outcome') !== 'expected-fail') continue;
+    const stored = byId.get(label('checkId') ?? '');
+    const message = stored
+      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${findingLevel(x.clause, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
+      : 'failed as expected';
+    r.status = 'failed';
+    r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };
+    writeFileSync(file, JSON.stringify(r));
+  }
+}
+
+function allureCli(): string {
+  const require = createRequire(import.meta.url);
+  // allure's exports hide package.json; its main is dist/index.js, the CLI sits beside dist/.
+  return join(dirname(require.resolve('allure')), '..', 'cli.js');
+}
+
+export interface HtmlOutcome {
+  file: string;
+  bytes: number;
+  ms: number;
+}
+
+/** Runs the Allure 3 CLI (awesome plugin, single file), then strips third-party calls from the page. */
+export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string): HtmlOutcome {
+  const started = Date.now();
+  mkdirSync(dirname(paths.history), { recursive: true });
+  rmSync(paths.allureReport, { recursive: true, force: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'mpsi-allure-'));
+  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
+  const config = {
+    name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
+    output: paths.allureReport,
+    historyPath: paths.history,
+    historyLimit: 30,
+    hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
+    variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
+    categories: { rules: CATEGORIES },
+    plugins: {
+      awesome: {
+        options: {
+          singleFile: true,
+          reportLanguage: 'en',
+          reportName: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
+          groupBy: ['epic', 'feature'],
+        },
+      },
+    },
+  };
+  const configFile = join(tmp, 'allurerc.mjs');
+  writeFileSync(configFile, `export default ${JSON.stringify(config, null, 2)};\n`);
+  try {
+    const res = spawnSync(process.execPath, [allureCli(), 'generate', '--config', configFile, paths.allureResults], {
+      cwd: tmp,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 300_000,
+    });
+    if (res.status !== 0 || !existsSync(paths.allureHtml)) {
+      throw new Error(`allure generate failed (exit ${res.status ?? res.signal}): ${(res.stderr || res.stdout || '').trim().split('\n').slice(-3).join(' / ')}`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const html = makeOffline(readFileSync(paths.allureHtml, 'utf8'));
+  const left = thirdPartyReferences(html);
+  if (left.length > 0) {
+    rmSync(paths.allureHtml, { force: true });
+    throw new Error(`the generated report still refers to third-party hosts, so it was not kept: ${left.slice(0, 3).map((r) => `${r.context} ${r.url}`).join('; ')}`);
+  }
+  writeFileSync(paths.allureHtml, html);
+  // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
+  for (const f of readdirSync(paths.allureReport)) if (f !== 'index.html') rmSync(join(paths.allureReport, f), { recursive: true, force: true });
+  return { file: paths.allureHtml, bytes: Buffer.byteLength(html), ms: Date.now() - started };
+}

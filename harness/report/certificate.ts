@@ -1,0 +1,298 @@
+/**
+ * The certificate: one verdict on one target, per registry clause what the run showed, and SHA-256
+ * digests that let anyone check later that it was computed from these results and not edited.
+ *
+ * certificate.json is the authority; certificate.md is rendered from it alone. verify-certificate
+ * recomputes the results digest from <reports>/results, rebuilds the whole certificate from those
+ * results and the run settings the certificate carries, and compares — so an edited verdict, an
+ * edited clause status, an edited or removed result file, or an edited Markdown file are all caught.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { StoredResult } from '../run/results.js';
+import { readResults } from '../run/results.js';
+import { canonicalJson, sha256Hex } from './canonical.js';
+import type { RunMeta } from './run-meta.js';
+import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, type Verdict } from './verdict.js';
+import { maskUrl } from './mask.js';
+
+export const CERTIFICATE_FORMAT = 'mpsi-conformance-certificate/1';
+export const CANONICALIZATION = 'JSON with object keys sorted, no whitespace, UTF-8; results: the array of stored results sorted by checkId';
+
+export interface Certificate {
+  format: typeof CERTIFICATE_FORMAT;
+  verdict: Verdict['verdict'];
+  /** The exit code of the run: 0 pass, 1 fail, 2 the run could not be completed. */
+  exitCode: 0 | 1 | 2;
+  reasons: string[];
+  warnings: string[];
+  kit: { name: string; version: string };
+  target: { url: string; embedded: boolean; faults: string[] };
+  profile: RunMeta['profile'];
+  date: string;
+  seed: number;
+  scope: 'full' | 'partial';
+  summary: {
+    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable', number>;
+    clauses: Verdict['levels'];
+  };
+  suites: SuiteCounts[];
+  /** Every registry clause. */
+  clauses: Omit<ClauseOutcome, 'text'>[];
+  /** Should-level statements not met: shown, but they do not change the verdict. */
+  shouldNotMet: { clause: string; checks: string[] }[];
+  deviations: Verdict['deviations'];
+  repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string }[];
+  results: { count: number; sha256: string };
+  /** The settings the run was made with, and vitest's own account of it: the inputs verify-certificate rebuilds from. */
+  meta: RunMeta;
+  runStatus: RunStatus;
+  integrity: { algorithm: 'sha256'; canonicalization: string; resultsSha256: string; certificateSha256: string };
+}
+
+export function resultsDigest(results: StoredResult[]): string {
+  return sha256Hex(canonicalJson(results));
+}
+
+/** Only what the verdict needs from vitest's account (failed tests, not the whole list). */
+export function trimRunStatus(s: RunStatus | undefined): RunStatus {
+  return {
+    moduleErrors: s?.moduleErrors ?? [],
+    unhandledErrors: s?.unhandledErrors ?? [],
+    ...(s?.reason ? { reason: s.reason } : {}),
+    tests: (s?.tests ?? []).filter((t) => t.state === 'failed').map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error?.split('\n', 1)[0] })),
+  };
+}
+
+export interface CertificateInput {
+  results: StoredResult[];
+  meta: RunMeta;
+  runStatus: RunStatus;
+  /** sha256 of each repro file by name (missing files are listed with an empty digest). */
+  reproDigests: Record<string, string>;
+}
+
+export function buildCertificate(input: CertificateInput): { certificate: Certificate; verdict: Verdict } {
+  const { results, meta } = input;
+  const runStatus = trimRunStatus(input.runStatus);
+  const v = computeVerdict({ results, expectations: meta.expectations, today: meta.startedAt.slice(0, 10), runStatus });
+  const embedded = meta.target === 'embedded';
+  const actual = results[0]?.target;
+  const url = embedded ? `embedded reference${actual ? ` at ${maskUrl(actual)}` : ''}` : maskUrl(actual ?? meta.target);
+  const count = (o: string) => v.checks.filter((k) => k.outcome === o).length;
+  const certificate: Certificate = {
+    format: CERTIFICATE_FORMAT,
+    verdict: v.verdict,
+    exitCode: v.exitCode,
+    reasons: v.reasons,
+    warnings: v.warnings,
+    kit: meta.kit,
+    target: { url, embedded, faults: meta.faults },
+    profile: meta.profile,
+    date: meta.finishedAt ?? meta.startedAt,
+    seed: meta.seed,
+    scope: meta.filters.suites.length === 0 && meta.filters.clauses.length === 0 && !meta.shard ? 'full' : 'partial',
+    summary: {
+      checks: {
+        total: v.checks.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        expectedFail: count('expected-fail'),
+        unexpectedPass: count('unexpected-pass'),
+        skipped: count('skipped'),
+        expectedSkip: count('expected-skip'),
+        broken: count('broken'),
+        unreachable: count('unreachable'),
+      },
+      clauses: v.levels,
+    },
+    suites: v.suites,
+    clauses: v.clauses.map(({ text: _t, ...c }) => c),
+    shouldNotMet: v.clauses.filter((c) => c.level === 'should' && c.status === 'failed').map((c) => ({ clause: c.id, checks: [...new Set(c.failures.map((f) => f.checkId))] })),
+    deviations: v.deviations,
+    repro: results.flatMap((r) =>
+      (r.repro ?? []).map((file) => {
+        const exchangeId = /--(x-\d+)\.m?ts$/.exec(file)?.[1] ?? '';
+        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '' };
+      }),
+    ),
+    results: { count: results.length, sha256: resultsDigest(results) },
+    meta,
+    runStatus,
+    integrity: { algorithm: 'sha256', canonicalization: CANONICALIZATION, resultsSha256: resultsDigest(results), certificateSha256: '' },
+  };
+  certificate.integrity.certificateSha256 = certificateDigest(certificate);
+  return { certificate, verdict: v };
+}
+
+/** SHA-256 over the canonical certificate with integrity.certificateSha256 left empty. */
+export function certificateDigest(c: Certificate): string {
+  return sha256Hex(canonicalJson({ ...c, integrity: { ...c.integrity, certificateSha256: '' } }));
+}
+
+export function reproDigests(reproDir: string, results: StoredResult[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of results) {
+    for (const f of r.repro ?? []) {
+      const p = join(reproDir, f);
+      out[f] = existsSync(p) ? sha256Hex(readFileSync(p)) : '';
+    }
+  }
+  return out;
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  'skipped-precondition': 'skipped (precondition)',
+  'not-checked': 'not checked',
+  unspecified: 'unspecified',
+};
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** The Markdown certificate: rendered from the JSON certificate alone (verify-certificate re-renders and compares). */
+export function renderMarkdown(c: Certificate): string {
+  const L: string[] = [];
+  const verdictText = c.verdict === 'conformant' ? 'CONFORMANT' : c.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'INCOMPLETE (no verdict)';
+  L.push('# MPSI conformance certificate', '');
+  L.push(`**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`, '');
+  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0).', '');
+  L.push('| | |', '|---|---|');
+  L.push(`| Target | ${cell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
+  L.push(`| Profile | ${cell(c.profile.name)} (${c.profile.environment}, file ${cell(c.profile.file)}) |`);
+  L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
+  L.push(`| Date | ${c.date} |`);
+  L.push(`| Seed | ${c.seed} — replay: \`mpsi-conformance run --seed ${c.seed}${c.meta.filters.suites.map((s) => ` --suite ${s}`).join('')}${c.meta.filters.clauses.map((s) => ` --clause ${s}`).join('')}\` |`);
+  L.push(`| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`);
+  L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
+  const k = c.summary.checks;
+  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
+  if (c.meta.expectations) L.push(`| Known deviations | ${cell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
+  L.push('');
+  if (c.reasons.length) {
+    L.push('## Why this verdict', '');
+    for (const r of c.reasons) L.push(`- ${r}`);
+    L.push('');
+  }
+  L.push('## Clauses per level', '', '| level | passed | failed | skipped (precondition) | not checked | unspecified |', '|---|---|---|---|---|---|');
+  for (const lvl of ['must', 'should', 'unspecified'] as const) {
+    const r = c.summary.clauses[lvl];
+    L.push(`| ${lvl} | ${r.passed} | ${r.failed} | ${r['skipped-precondition']} | ${r['not-checked']} | ${r.unspecified} |`);
+  }
+  L.push('', 'Service clauses only; statements that bind the client are listed as not checked.', '');
+  const failed = c.clauses.filter((x) => x.status === 'failed');
+  L.push('## Failed clauses', '');
+  if (failed.length === 0) L.push('None.', '');
+  else {
+    L.push('| clause | level | evidence (check · finding · exchange) | reproduction | known deviation |', '|---|---|---|---|---|');
+    for (const x of failed) {
+      const ev = x.failures.map((f) => `${f.checkId} · ${f.code}${f.exchangeId ? ` · ${f.exchangeId}` : ''}`);
+      const repro = [...new Set(x.failures.map((f) => f.repro).filter(Boolean))].map((f) => `[${f}](repro/${f})`);
+      L.push(`| \`${x.id}\` | ${x.level} | ${cell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? cell(x.knownDeviation.comment) : '—'} |`);
+    }
+    L.push('');
+  }
+  L.push('## Should-level recommendations not met', '');
+  if (c.shouldNotMet.length === 0) L.push('None.', '');
+  else for (const s of c.shouldNotMet) L.push(`- \`${s.clause}\` — ${s.checks.join(', ')} (does not change the verdict)`);
+  if (c.shouldNotMet.length) L.push('');
+  const d = c.deviations;
+  if (d.expectedFailures.length + d.expectedSkips.length + d.unexpectedPasses.length + d.expired.length + d.notExercised.length > 0) {
+    L.push('## Known deviations', '');
+    for (const x of d.expectedFailures) L.push(`- expected failure: ${x}`);
+    for (const x of d.expectedSkips) L.push(`- expected skip: ${x}`);
+    for (const x of d.unexpectedPasses) L.push(`- **unexpected pass**: ${x}`);
+    for (const x of d.expired) L.push(`- **expired** on ${x.expires}: ${x.entry} (${x.comment}) — the run fails until it is renewed or removed`);
+    for (const x of d.notExercised) L.push(`- not exercised: ${x}`);
+    L.push('');
+  }
+  if (c.warnings.length) {
+    L.push('## Warnings', '');
+    for (const w of c.warnings) L.push(`- ${w}`);
+    L.push('');
+  }
+  L.push('## Reproduction scripts', '');
+  if (c.repro.length === 0) L.push('None (no failing exchange).', '');
+  else {
+    L.push('Each re-signs the request with the secret from an environment variable (named in the script) and resends the exact bytes: `MPSI_SECRET_PRIMARY=… npx tsx repro/<file> [--base-url URL]`.', '');
+    L.push('| file | check | exchange | clause | sha256 |', '|---|---|---|---|---|');
+    for (const r of c.repro) L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
+    L.push('');
+  }
+  L.push('## Suites', '', '| suite | passed | failed | expected failures | skipped | harness errors |', '|---|---|---|---|---|---|');
+  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.skipped} | ${s.broken} |`);
+  L.push('', '## All clauses', '', '| clause | level | party | status | basis |', '|---|---|---|---|---|');
+  for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${cell(x.basis)} |`);
+  L.push('', '## Integrity', '');
+  L.push(`- Results: ${c.results.count} stored check results; SHA-256 over the canonical results: \`${c.integrity.resultsSha256}\``);
+  L.push(`- Certificate SHA-256 (certificate.json, canonical, with this field empty): \`${c.integrity.certificateSha256}\``);
+  L.push(`- Canonical form: ${c.integrity.canonicalization}.`);
+  L.push('- Check it: `npx mpsi-conformance verify-certificate certificate.json` (next to the results/ directory of the run).');
+  L.push('');
+  return L.join('\n');
+}
+
+export function writeCertificate(dir: string, c: Certificate): { json: string; md: string } {
+  const json = join(dir, 'certificate.json');
+  const md = join(dir, 'certificate.md');
+  writeFileSync(json, `${JSON.stringify(c, null, 2)}\n`);
+  writeFileSync(md, renderMarkdown(c));
+  return { json, md };
+}
+
+export interface VerifyOutcome {
+  ok: boolean;
+  problems: string[];
+  certificate?: Certificate;
+}
+
+export class CertificateReadError extends Error {}
+
+/** Checks a certificate (.json, or .md with its .json beside it) against the results it names. */
+export function verifyCertificate(file: string, resultsDir?: string): VerifyOutcome {
+  const problems: string[] = [];
+  const isMd = file.endsWith('.md');
+  const jsonPath = isMd ? file.replace(/\.md$/, '.json') : file;
+  let cert: Certificate;
+  try {
+    cert = JSON.parse(readFileSync(jsonPath, 'utf8')) as Certificate;
+  } catch (err) {
+    throw new CertificateReadError(`cannot read certificate ${jsonPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (cert?.format !== CERTIFICATE_FORMAT || !cert.integrity || !cert.meta) throw new CertificateReadError(`${jsonPath} is not an mpsi-conformance certificate (${CERTIFICATE_FORMAT})`);
+  if (certificateDigest(cert) !== cert.integrity.certificateSha256) problems.push('the certificate was edited: its SHA-256 does not match integrity.certificateSha256');
+  if (isMd) {
+    const md = readFileSync(file, 'utf8');
+    if (md !== renderMarkdown(cert)) problems.push(`${basename(file)} differs from the Markdown rendering of ${basename(jsonPath)}`);
+  }
+  const dir = resultsDir ?? join(dirname(jsonPath), 'results');
+  if (!existsSync(dir)) throw new CertificateReadError(`results directory ${dir} not found (give it with --results DIR)`);
+  let results: StoredResult[];
+  try {
+    results = readResults(dir);
+  } catch (err) {
+    throw new CertificateReadError(`cannot read results in ${dir}: ${(err as Error).message}`);
+  }
+  const digest = resultsDigest(results);
+  if (digest !== cert.integrity.resultsSha256) problems.push(`the results in ${dir} are not the ones certified: SHA-256 ${digest} ≠ ${cert.integrity.resultsSha256} (${results.length} results, certified ${cert.results.count})`);
+  else {
+    const reproDir = join(dirname(jsonPath), 'repro');
+    const digests: Record<string, string> = {};
+    for (const r of cert.repro) digests[r.file] = r.sha256;
+    const rebuilt = buildCertificate({ results, meta: cert.meta, runStatus: cert.runStatus, reproDigests: digests }).certificate;
+    if (canonicalJson(rebuilt) !== canonicalJson(cert)) {
+      const fields = (Object.keys(rebuilt) as (keyof Certificate)[]).filter((k) => canonicalJson(rebuilt[k]) !== canonicalJson(cert[k]));
+      problems.push(`the certificate does not follow from its results: ${fields.join(', ')} differ${fields.includes('verdict') ? ` (recomputed verdict: ${rebuilt.verdict})` : ''}`);
+    }
+    if (existsSync(reproDir)) {
+      for (const r of cert.repro) {
+        const p = join(reproDir, r.file);
+        if (existsSync(p) && sha256Hex(readFileSync(p)) !== r.sha256) problems.push(`reproduction script ${r.file} was changed after the run`);
+      }
+    }
+  }
+  return { ok: problems.length === 0, problems, certificate: cert };
+}

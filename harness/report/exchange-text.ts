@@ -1,0 +1,32 @@
+import type { StoredExchange } from '../run/results.js';
+import { describeVerifyFailure, type VerifyResult } from '../signing.js';
+
+/** The request as it went on the wire: request line, headers (X-Sign shown: it is a MAC, not the key), raw body. */
+export function requestText(ex: StoredExchange): string {
+  const lines = [`${ex.request.method} ${ex.request.url}`];
+  for (const [k, v] of Object.entries(ex.request.headers)) lines.push(`${k}: ${v}`);
+  lines.push('');
+  lines.push(ex.request.body);
+  if (ex.request.bodyBase64) lines.push('', `(the body is not valid UTF-8; exact bytes, Base64: ${ex.request.bodyBase64})`);
+  return lines.join('\n');
+}
+
+export function signatureText(sig: unknown): string {
+  if (sig === undefined || sig === null) return 'not checked (no response, or an unsigned answer)';
+  const v = sig as VerifyResult;
+  return v.ok ? 'verified (lower-case hex HMAC-SHA256 over the raw body)' : `does not verify: ${describeVerifyFailure(v)}`;
+}
+
+/** The response as received: status, headers, raw body (cut at 64 KiB), and the signature verdict. */
+export function responseText(ex: StoredExchange): string {
+  if (!ex.response) return `no response: ${ex.error ? `${ex.error.kind}: ${ex.error.message}` : 'nothing came back'}`;
+  const lines = [`HTTP ${ex.response.status}`];
+  for (const [k, v] of Object.entries(ex.response.headers)) {
+    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${one}`);
+  }
+  lines.push('');
+  lines.push(ex.response.body);
+  if (ex.response.truncated) lines.push('', '(body cut at the size cap)');
+  lines.push('', `response signature: ${signatureText(ex.signature)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,69 @@
+/**
+ * After the checks ran (or to rebuild from a reports directory): the verdict, the certificate
+ * (.json + .md), the clauses page, the single-file HTML report, the terminal summary and the exit code.
+ */
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Redactor } from '../redact.js';
+import { readResults } from '../run/results.js';
+import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
+import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
+import { renderClausesPage } from './clauses-page.js';
+import type { ReportPaths } from './paths.js';
+import { readRunMeta, readRunStatus } from './run-meta.js';
+import { summaryText } from './summary-table.js';
+import type { RunStatus } from './verdict.js';
+
+export interface FinishOptions {
+  html: boolean;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  redact?: Redactor;
+  /** Overrides run-status.json (e.g. when vitest ended without writing it). */
+  runStatus?: RunStatus;
+}
+
+export interface FinishOutcome {
+  certificate: Certificate;
+  exitCode: 0 | 1 | 2;
+  html?: HtmlOutcome;
+  htmlError?: string;
+}
+
+function show(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') ? p : r;
+}
+
+export function finishReports(paths: ReportPaths, opts: FinishOptions): FinishOutcome {
+  const redact = opts.redact ?? ((s: string) => s);
+  const meta = readRunMeta(paths.runMeta);
+  const results = readResults(paths.results);
+  const raw = opts.runStatus ?? readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
+  const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
+  const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
+  writeCertificate(paths.dir, certificate);
+  writeFileSync(paths.clausesHtml, renderClausesPage(certificate));
+  let exitCode = certificate.exitCode;
+  let html: HtmlOutcome | undefined;
+  let htmlError: string | undefined;
+  if (opts.html) {
+    try {
+      completeAllureResults(paths, meta, certificate.target.url, results);
+      html = generateHtml(paths, meta, verdict, certificate.target.url);
+    } catch (err) {
+      htmlError = redact((err as Error).message);
+      opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
+      if (exitCode === 0) exitCode = 2;
+    }
+  }
+  opts.out.write(
+    summaryText(certificate, {
+      html: html ? `${show(html.file)} (${(html.bytes / 1024 / 1024).toFixed(1)} MB, ${(html.ms / 1000).toFixed(1)} s)` : undefined,
+      certificate: `${show(paths.certificateMd)} (+ .json)`,
+      junit: show(paths.junit),
+      repro: show(paths.repro),
+    }),
+  );
+  return { certificate, exitCode, html, htmlError };
+}

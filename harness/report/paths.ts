@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+
+/** Where everything a run leaves behind goes, under one reports directory (default reports/). */
+export interface ReportPaths {
+  dir: string;
+  /** One JSON file per check (harness/run/results.ts): what the certificate is computed from. */
+  results: string;
+  allureResults: string;
+  allureReport: string;
+  /** The single-file Allure report. */
+  allureHtml: string;
+  /** Allure's history across runs (kept between runs; CI keeps it as a cache or artifact). */
+  history: string;
+  junit: string;
+  certificateMd: string;
+  certificateJson: string;
+  /** Reproduction scripts, one per failing exchange. */
+  repro: string;
+  /** Settings of the run (seed, profile, filters, date) written by the CLI before vitest starts. */
+  runMeta: string;
+  /** What vitest itself reported: files that failed to load, unhandled errors (written by the progress reporter). */
+  runStatus: string;
+  /** Every registry clause with its status in this run; the report's clause links point here. */
+  clausesHtml: string;
+}
+
+export function reportPaths(dir: string): ReportPaths {
+  return {
+    dir,
+    results: join(dir, 'results'),
+    allureResults: join(dir, 'allure-results'),
+    allureReport: join(dir, 'allure-report'),
+    allureHtml: join(dir, 'allure-report', 'index.html'),
+    history: join(dir, 'history', 'allure-history.jsonl'),
+    junit: join(dir, 'junit.xml'),
+    certificateMd: join(dir, 'certificate.md'),
+    certificateJson: join(dir, 'certificate.json'),
+    repro: join(dir, 'repro'),
+    runMeta: join(dir, 'run.json'),
+    runStatus: join(dir, 'run-status.json'),
+    clausesHtml: join(dir, 'clauses.html'),
+  };
+}
+
+/** Anchor of a clause in clauses.html; the Allure report links to `../clauses.html#<anchor>`. */
+export function clauseAnchor(id: string): string {
+  return `clause-${id}`;
+}
+
+/** The default prefix of clause links: clauses.html beside the report directory, as seen from allure-report/index.html. */
+export const DEFAULT_CLAUSE_URL = '../clauses.html#';
+
+/**
+ * The clause link. Allure's page makes only http(s) links clickable: with the default (relative)
+ * prefix the link is shown as text; give --clause-url with a hosted copy of clauses.html to make it clickable.
+ */
+export function clauseHref(id: string, prefix: string = DEFAULT_CLAUSE_URL): string {
+  return `${prefix}${clauseAnchor(id)}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * Progress events from the vitest workers to the progress reporter (main process). They travel as
+ * console lines with a marker: vitest forwards every worker's console output to the reporters as it
+ * happens, and the progress reporter takes these lines instead of printing them.
+ */
+import type { Receiver } from '../webhooks/types.js';
+
+export const PROGRESS_MARKER = '[mpsi-progress] ';
+
+export type ProgressEvent =
+  | { kind: 'wait'; id: string; check: string; what: string; timeoutMs: number }
+  | { kind: 'wait-end'; id: string; check: string; got: number; ms: number };
+
+export function emitProgress(e: ProgressEvent): void {
+  console.log(PROGRESS_MARKER + JSON.stringify(e));
+}
+
+export function parseProgress(line: string): ProgressEvent | undefined {
+  const at = line.indexOf(PROGRESS_MARKER);
+  if (at < 0) return undefined;
+  try {
+    return JSON.parse(line.slice(at + PROGRESS_MARKER.length).trim()) as ProgressEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+let waitSeq = 0;
+
+/** Says, for each wait on the receiver, what is awaited and for how long — and when it ended. */
+export function narrateReceiver(receiver: Receiver, currentCheck: () => string): Receiver {
+  return new Proxy(receiver, {
+    get(target, prop, _recv) {
+      if (prop === 'waitFor') {
+        const waitFor: Receiver['waitFor'] = async (filter, pred, timeoutMs) => {
+          const id = `${process.pid}-${++waitSeq}`;
+          const check = currentCheck();
+          const what = `${filter.event ?? 'any webhook'}${filter.merchantNo ? ` for ${filter.merchantNo}` : ''}`;
+          const started = Date.now();
+          emitProgress({ kind: 'wait', id, check, what, timeoutMs });
+          try {
+            return await target.waitFor(filter, pred, timeoutMs);
+          } finally {
+            emitProgress({ kind: 'wait-end', id, check, got: target.deliveries(filter).length, ms: Date.now() - started });
+          }
+        };
+        return waitFor;
+      }
+      const v = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}

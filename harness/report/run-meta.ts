@@ -1,0 +1,41 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Expectations } from './expectations.js';
+import type { RunStatus } from './verdict.js';
+
+/** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
+export interface RunMeta {
+  kit: { name: string; version: string };
+  startedAt: string;
+  finishedAt?: string;
+  seed: number;
+  numRuns: number;
+  webhooks: 'quick' | 'full' | 'off';
+  profile: { name: string; file: string; environment: string };
+  /** The target as configured: a (masked) URL, or "embedded" for the kit's reference. */
+  target: string;
+  /** Webhook time scale of the target (profile webhooks.timeScale). */
+  timeScale?: number;
+  filters: { suites: string[]; clauses: string[] };
+  /** Faults switched on in the embedded reference. */
+  faults: string[];
+  /** vitest --shard, when this run is one shard of several. */
+  shard?: string;
+  /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
+  expectations?: Expectations;
+}
+
+export function writeRunMeta(file: string, meta: RunMeta): void {
+  writeFileSync(file, `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+export function readRunMeta(file: string): RunMeta {
+  return JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+}
+
+export function readRunStatus(file: string): RunStatus | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RunStatus;
+  } catch {
+    return undefined;
+  }
+}

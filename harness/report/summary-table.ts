@@ -1,0 +1,42 @@
+import type { Certificate } from './certificate.js';
+
+function table(head: string[], rows: (string | number)[][]): string[] {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [fmt(head), widths.map((w) => '─'.repeat(w)).join('  '), ...cells.slice(1).map(fmt)];
+}
+
+/** The end-of-run summary on the terminal: per suite, per clause level, the verdict and where the reports are. */
+export function summaryText(c: Certificate, where: { html?: string; certificate: string; junit: string; repro?: string }): string {
+  const L: string[] = [''];
+  const suiteRows = c.suites.map((s) => [s.suite, s.passed, s.failed, s.expectedFail, s.skipped, s.broken]);
+  const t = c.summary.checks;
+  suiteRows.push(['total', t.passed + t.unexpectedPass, t.failed, t.expectedFail, t.skipped + t.expectedSkip, t.broken + t.unreachable]);
+  L.push(...table(['suite', 'passed', 'failed', 'expected fail', 'skipped', 'harness error'], suiteRows), '');
+  const lv = c.summary.clauses;
+  L.push(
+    ...table(
+      ['clauses', 'passed', 'failed', 'skipped (precondition)', 'not checked', 'unspecified'],
+      (['must', 'should', 'unspecified'] as const).map((l) => [l, lv[l].passed, lv[l].failed, lv[l]['skipped-precondition'], lv[l]['not-checked'], lv[l].unspecified]),
+    ),
+    '',
+  );
+  const failed = c.clauses.filter((x) => x.status === 'failed');
+  if (failed.length) {
+    L.push('Failed clauses:');
+    for (const x of failed) L.push(`  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`);
+    L.push('');
+  }
+  for (const w of c.warnings) L.push(`warning: ${w}`);
+  if (c.warnings.length) L.push('');
+  const verdict = c.verdict === 'conformant' ? 'CONFORMANT' : c.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'INCOMPLETE';
+  L.push(`Verdict: ${verdict}${c.scope === 'partial' ? ' (partial run)' : ''} — exit code ${c.exitCode}`);
+  for (const r of c.reasons) L.push(`  · ${r}`);
+  L.push(`Seed ${c.seed} (replay with --seed ${c.seed})`);
+  L.push(`Certificate: ${where.certificate}`);
+  if (where.html) L.push(`Report:      ${where.html}`);
+  L.push(`JUnit:       ${where.junit}`);
+  if (where.repro && c.repro.length) L.push(`Repro:       ${where.repro} (${c.repro.length} script${c.repro.length === 1 ? '' : 's'})`);
+  return `${L.join('\n')}\n`;
+}
