@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { defineSuite } from '../harness/check/define.js';
+import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { property } from '../harness/check/property.js';
+import { splitMsg } from '../harness/envelope.js';
+import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { currencyCodeOtherThanUsd, payoutValueAboveBalance, payoutValueInsideLimits, payoutValueOutsideLimits } from '../fixtures/arbitraries/payout-amounts.js';
+
+function payoutsOf(t: Target) {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  return p;
+}
+
+/** Payout methods with declared limits, and those limits. */
+function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true): { method: string; lim: { min: string; max: string } }[] {
+  const out = Object.entries(payoutsOf(t).methods)
+    .filter(([name, m]) => filter(m) && t.profile.limits?.payouts?.[name])
+    .map(([method]) => ({ method, lim: t.profile.limits!.payouts![method]! }));
+  if (out.length === 0) throw new PreconditionSkip('the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)');
+  return out;
+}
+
+async function payoutCreated(t: Target, method: string, clause: string): Promise<{ payoutNo: string; merchantPayoutNo: string }> {
+  const merchantPayoutNo = t.newNo('payout');
+  const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
+  const data = expectSuccess(ex, clause, `creating a ${method} payout`);
+  return { payoutNo: expectString(data, payoutsOf(t).data.payoutNo, clause, ex), merchantPayoutNo };
+}
+
+/** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
+const BALANCE_MARGIN_CENTS = 1_000_000;
+
+/** INTERFACE.md › Errors › Payout errors, States and transitions (2). */
+export default defineSuite('payout-errors', { area: 'errors', resource: 'payout' }, [
+  {
+    title: 'refuses a payout with a payment method not available for payouts with 5007 unsupportedPayoutMethod',
+    clause: ['err.po.unsupported-payout-method'],
+    async run({ target: t }) {
+      const method = payoutsOf(t).notForPayouts;
+      if (!method) throw new PreconditionSkip('the profile declares no payment method unavailable for payouts (payouts.notForPayouts)');
+      const ex = await createPayout(t, { method }, { label: `payout with ${method}` });
+      expectError(ex, { code: 5007, key: 'unsupportedPayoutMethod' }, 'err.po.unsupported-payout-method', `a payout with ${method}`);
+    },
+  },
+  {
+    title: 'refuses a payout with an unknown payment method with unsupportedPaymentMethod',
+    clause: ['err.po.unknown-method', 'err.req.unsupported-method'],
+    async run({ target: t }) {
+      const method = t.profile.methods.unknown;
+      const ex = await createPayout(t, { method }, { label: 'payout with an unknown method' });
+      // Payout errors say 5007, the request errors of all endpoints say 3003: both readings are accepted.
+      expectOneOf(ex, [{ code: 5007, key: 'unsupportedPaymentMethod' }, { code: 3003, key: 'unsupportedPaymentMethod' }], 'err.po.unknown-method', 'payout.unknown-method-code', 'a payout with an unknown method');
+    },
+  },
+  {
+    title: 'refuses a payout of a disabled merchant with 1001 merchantFrozen',
+    clause: ['err.po.merchant-frozen'],
+    async run({ target: t }) {
+      t.merchant('frozen');
+      const ex = await createPayout(t, {}, { as: 'frozen', label: 'payout by a disabled merchant' });
+      expectError(ex, { code: 1001, key: 'merchantFrozen' }, 'err.po.merchant-frozen', 'a payout by a disabled merchant');
+    },
+  },
+  {
+    title: 'refuses a non-USD payout on a USD-only method with 5008',
+    clause: ['payout.usd-only-methods', 'err.po.amount-out-of-range', 'err.po.currency', 'amount.currency.usd-only'],
+    async run(ctx) {
+      const t = ctx.target;
+      const methods = methodsWithLimits(t, (m) => m.usdOnly === true);
+      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => fc.record({ method: fc.constant(method), currency: currencyCodeOtherThanUsd(), value: payoutValueInsideLimits({ min: lim.min, max: valueOfCents(Math.min(centsOfValue(lim.max), centsOfValue(lim.min) + 10_000)) }) }));
+      await property(ctx, arb, async ({ method, currency, value }) => {
+        const ex = await createPayout(t, { method, amount: { currency, value } }, { label: `${method} payout in ${currency}` });
+        expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange' }, { code: 5008, key: 'notSupported' }], 'payout.usd-only-methods', 'payout.non-usd-currency', `a ${method} payout of ${value} ${currency}`);
+      }, { numRuns: 5 });
+    },
+  },
+  {
+    title: 'refuses a payout outside the method limits with 5008 amountOutOfRange',
+    clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
+    async run(ctx) {
+      const t = ctx.target;
+      const balance = payoutsOf(t).balances?.primary;
+      const methods = methodsWithLimits(t);
+      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueOutsideLimits(lim, 100_000).map((value) => ({ method, lim, value })));
+      await property(ctx, arb, async ({ method, lim, value }) => {
+        const ex = await createPayout(t, { method, amount: usd(value) }, { label: `${method} payout of ${value} (limits ${lim.min}..${lim.max})` });
+        const above = centsOfValue(value) > centsOfValue(lim.max);
+        if (above && !(balance && centsOfValue(value) + BALANCE_MARGIN_CENTS <= centsOfValue(balance))) {
+          // Above the maximum and possibly above the balance too: the document orders neither error first.
+          expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange' }, { code: 5004, key: 'insufficientFunds' }], 'err.po.amount-out-of-range', 'payout.above-max-and-balance', `a ${method} payout of ${value} above the maximum ${lim.max}`);
+        } else {
+          expectError(ex, { code: 5008, key: 'amountOutOfRange' }, 'err.po.amount-out-of-range', `a ${method} payout of ${value} outside ${lim.min}..${lim.max}`);
+        }
+      }, { numRuns: 8 });
+    },
+  },
+  {
+    title: 'refuses a payout above the merchant payout balance with 5004 insufficientFunds',
+    clause: ['err.po.insufficient-funds'],
+    async run(ctx) {
+      const t = ctx.target;
+      t.merchant('lowBalance');
+      const balance = t.profile.merchants.lowBalance?.payoutBalance;
+      if (!balance) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)');
+      const methods = methodsWithLimits(t).filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
+      if (methods.length === 0) throw new PreconditionSkip(`no payout method allows an amount above the low-balance merchant's balance ${balance}`);
+      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
+      await property(ctx, arb, async ({ method, value }) => {
+        const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` });
+        expectError(ex, { code: 5004, key: 'insufficientFunds' }, 'err.po.insufficient-funds', `a payout of ${value} by a merchant whose payout balance is ${balance}`);
+      }, { numRuns: 6 });
+    },
+  },
+  {
+    title: 'answers a query for a payout that does not exist with 5002 notFound',
+    clause: ['err.po.query-not-found'],
+    async run({ target: t }) {
+      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+        const ex = await queryPayout(t, by, { label: `query an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
+        expectError(ex, { code: 5002, key: 'notFound' }, 'err.po.query-not-found', 'a query for a payout that does not exist');
+      }
+    },
+  },
+  {
+    title: 'answers a cancel of a payout that does not exist with 422 notFound',
+    clause: ['err.po.cancel-not-found'],
+    async run({ target: t }) {
+      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+        const ex = await cancelPayout(t, by, { label: `cancel an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
+        expectError(ex, { code: 422, key: 'notFound' }, 'err.po.cancel-not-found', 'a cancel of a payout that does not exist');
+      }
+    },
+  },
+  {
+    title: 'refuses to cancel a payout in status SUCCESS with 5003 payoutNotCancelable naming the status',
+    clause: ['err.po.not-cancelable', 'state.payout.not-cancelable'],
+    async run({ target: t }) {
+      const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
+      await settlePayout(t, created, 'success', 'err.po.not-cancelable');
+      const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
+      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS');
+      const msg = String((ex.response!.json as { msg?: unknown }).msg ?? '');
+      const { message } = splitMsg(msg);
+      if (!message.includes('SUCCESS')) {
+        failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', 'the refusal does not name the current status SUCCESS in its message', { expected: 'a message containing SUCCESS, before the key', seen: JSON.stringify(msg), exchange: ex });
+      }
+    },
+  },
+  {
+    title: 'refuses to cancel a payout that ended as FAILED or CANCELED with 5003 payoutNotCancelable',
+    clause: ['err.po.not-cancelable', 'state.payout.not-cancelable'],
+    level: 'should',
+    async run({ target: t }) {
+      const method = payoutMethod(t, { cancel: true });
+      const failed = await payoutCreated(t, method, 'err.po.not-cancelable');
+      await settlePayout(t, failed, 'failed', 'err.po.not-cancelable');
+      const canceled = await payoutCreated(t, method, 'err.po.not-cancelable');
+      expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), 'err.po.not-cancelable', 'the first cancel');
+      for (const [p, status] of [[failed, 'FAILED'], [canceled, 'CANCELED']] as const) {
+        const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
+        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`);
+      }
+    },
+  },
+  {
+    title: 'refuses to cancel a payout on a method without cancel support with 422 notSupported',
+    clause: ['err.po.cancel-unsupported'],
+    async run({ target: t }) {
+      const method = payoutMethod(t, { cancel: false });
+      const created = await payoutCreated(t, method, 'err.po.cancel-unsupported');
+      for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+        const ex = await cancelPayout(t, by, { label: `cancel a pending ${method} payout` });
+        expectError(ex, { code: 422, key: 'notSupported' }, 'err.po.cancel-unsupported', `a cancel of a ${method} payout (no cancel support)`);
+      }
+    },
+  },
+]);

@@ -1,0 +1,69 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import type { Exchange } from '../harness/exchange.js';
+import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+
+function payoutsOf(t: Target) {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  return p;
+}
+
+/** A payout that must be created; returns both numbers. */
+async function payoutCreated(t: Target, method: string, clause: string): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
+  const merchantPayoutNo = t.newNo('payout');
+  const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
+  const data = expectSuccess(ex, clause, `creating a ${method} payout`);
+  return { payoutNo: expectString(data, payoutsOf(t).data.payoutNo, clause, ex), merchantPayoutNo, exchange: ex };
+}
+
+/** Queries by each number; both must find the payout in the expected status. */
+async function expectPayoutStatus(t: Target, p: { payoutNo: string; merchantPayoutNo: string }, status: string, clause: string, code: string, message: string): Promise<void> {
+  for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
+    const ex = await queryPayout(t, by);
+    const data = expectSuccess(ex, clause, 'querying the payout');
+    expectEqual(pick(data, payoutsOf(t).data.status), status, code, clause, message, ex);
+  }
+}
+
+/** INTERFACE.md › What the service does (3), Payout, States: creating, querying and cancelling payouts. */
+export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
+  {
+    title: 'creates a payout on every declared method and finds it by either number',
+    clause: ['payout.ids'],
+    async run({ target: t }) {
+      t.path('payoutQuery');
+      for (const method of Object.keys(payoutsOf(t).methods)) {
+        const created = await payoutCreated(t, method, 'payout.ids');
+        for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+          const ex = await queryPayout(t, by);
+          const data = expectSuccess(ex, 'payout.ids', `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}`);
+          expectEqual(expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex), created.payoutNo, 'WRONG_PAYOUT', 'payout.ids', 'the query returned another payout', ex);
+        }
+      }
+    },
+  },
+  {
+    title: 'cancels a pending payout on a method with cancel support and then shows it as CANCELED',
+    clause: ['state.payout.values'],
+    async run({ target: t }) {
+      const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'state.payout.values');
+      expectSuccess(await cancelPayout(t, { serviceNo: created.payoutNo }), 'state.payout.values', 'cancelling a pending payout on a method with cancel support');
+      await expectPayoutStatus(t, created, 'CANCELED', 'state.payout.values', 'CANCELED_NOT_SHOWN', 'a cancelled payout does not show CANCELED');
+    },
+  },
+  {
+    title: 'shows a payout as SUCCESS or FAILED once the sandbox settles it so',
+    clause: ['state.payout.values'],
+    async run({ target: t }) {
+      if (!t.profile.sandbox?.settlePayout) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)');
+      for (const [outcome, status] of [['success', 'SUCCESS'], ['failed', 'FAILED']] as const) {
+        const created = await payoutCreated(t, payoutMethod(t), 'state.payout.values');
+        await settlePayout(t, created, outcome, 'state.payout.values');
+        await expectPayoutStatus(t, created, status, 'state.payout.values', 'SETTLED_STATUS_NOT_SHOWN', `a payout settled as ${status} shows another status`);
+      }
+    },
+  },
+]);

@@ -1,0 +1,240 @@
+import fc from 'fast-check';
+import { defineSuite } from '../harness/check/define.js';
+import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import { property } from '../harness/check/property.js';
+import { createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import {
+  cumulativeRefundsExceedingCents,
+  notPositiveRefundValue,
+  partialRefundCents,
+  refundCentsAboveOriginal,
+  refundValueWithThreeOrMoreDecimals,
+} from '../fixtures/arbitraries/refund-amounts.js';
+import { completeAs, declinedCardPayment, defaultCents, methodsWithSupport, payableMethods, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
+import { refundAccepted, settlePending, type CreatedRefund } from './support/refund-records.js';
+
+/** Refund creation errors use code 422 (INTERFACE.md › Errors › Refund errors). */
+const refusal = (key: string) => ({ code: 422, key });
+
+function refund(t: Target, order: Payment, amount: unknown, label: string) {
+  return createRefund(t, { order, amount }, { as: order.as, label });
+}
+
+/** A paid payment on which any amount up to the total is a valid refund. */
+function paidWithPartialRefunds(t: Target, clause: string): Promise<Payment> {
+  return payOrder(t, methodsWithSupport(t, ['partial'])[0]!, clause);
+}
+
+/** Checkout methods that support refunds, where the kit can leave the checkout unpaid or fail it. */
+function refundableCheckoutMethod(t: Target): string {
+  const m = methodsWithSupport(t, ['partial', 'full']).find((x) => t.profile.methods.checkout.includes(x));
+  if (!m) throw new PreconditionSkip('no checkout method with refund support partial or full (methods.checkout, refunds.support)');
+  return m;
+}
+
+/** INTERFACE.md › Errors › Refund errors, States and transitions (1): refusals of refund creation and query. */
+export default defineSuite('refund-errors', { area: 'errors', resource: 'refund' }, [
+  {
+    title: 'refuses a single refund above the amount paid with refundAmountExceeded',
+    clause: ['err.ref.amount-exceeded', 'err.ref.codes'],
+    async run(ctx) {
+      const t = ctx.target;
+      const paid = await paidWithPartialRefunds(t, 'err.ref.amount-exceeded');
+      await property(ctx, refundCentsAboveOriginal(paid.cents), async (cents) => {
+        const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
+        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid');
+      }, { numRuns: 6 });
+    },
+  },
+  {
+    title: 'refuses the partial refund that takes the refunded total above the amount paid with refundAmountExceeded',
+    clause: ['err.ref.amount-exceeded', 'refund.channel-support'],
+    async run(ctx) {
+      const t = ctx.target;
+      const method = methodsWithSupport(t, ['partial'])[0]!;
+      const total = defaultCents(t, method);
+      await property(ctx, cumulativeRefundsExceedingCents(total), async ({ accepted, excess }) => {
+        const paid = await payOrder(t, method, 'err.ref.amount-exceeded');
+        const done: CreatedRefund[] = [];
+        for (const part of accepted) done.push(await refundAccepted(t, paid, part, 'refund.channel-support', 'a partial refund within the amount paid'));
+        // Settled or pending, the earlier refunds are committed; settle them when the sandbox can.
+        if (t.profile.sandbox?.settleRefund) await settlePending(t, done, 'err.ref.amount-exceeded');
+        const ex = await refund(t, paid, usd(valueOfCents(excess)), `refund ${valueOfCents(excess)} after ${accepted.map(valueOfCents).join(' + ')} of ${valueOfCents(total)}`);
+        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a partial refund taking the refunded total above the amount paid');
+      }, { numRuns: 5 });
+    },
+  },
+  {
+    title: 'refuses a refund of an unpaid checkout with refundOrderNotPaid',
+    clause: ['err.ref.not-paid', 'state.refund.not-paid'],
+    async run({ target: t }) {
+      const method = refundableCheckoutMethod(t);
+      const order = await pendingCheckout(t, method, 'err.ref.not-paid');
+      const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an unpaid checkout');
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout');
+    },
+  },
+  {
+    title: 'refuses a refund of a FAILED payment with refundOrderNotPaid',
+    clause: ['err.ref.not-paid', 'state.refund.not-paid', 'state.payment.declined-failed'],
+    async run({ target: t }) {
+      const failed: Payment[] = [];
+      const card = t.profile.methods.card ?? 'CARD';
+      if (t.profile.cardPayment?.cards.decline && payableMethods(t).includes(card) && supportOf(t, card) !== undefined && supportOf(t, card) !== 'none') {
+        const declined = await declinedCardPayment(t);
+        // The declined payment is recorded; its service number comes from a query when the profile locates it.
+        let orderNo = '';
+        const rec = t.profile.paymentRecord;
+        if (rec) {
+          const data = expectSuccess(await queryPayment(t, { merchant_order_no: declined.merchantOrderNo }), 'state.payment.declined-failed', 'querying the declined payment');
+          orderNo = String(pick(data, rec.orderNo) ?? '');
+        }
+        failed.push({ orderNo, merchantOrderNo: declined.merchantOrderNo, method: declined.method, cents: declined.cents, as: 'primary' });
+      }
+      if (t.profile.sandbox?.completeCheckout) {
+        const method = t.profile.methods.checkout.find((m) => supportOf(t, m) === 'partial' || supportOf(t, m) === 'full');
+        if (method) {
+          const order = await pendingCheckout(t, method, 'err.ref.not-paid');
+          await completeAs(t, order, 'failed', 'err.ref.not-paid');
+          failed.push(order);
+        }
+      }
+      if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support');
+      for (const order of failed) {
+        const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
+        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`);
+      }
+    },
+  },
+  {
+    title: 'refuses a refund of an expired checkout with refundOrderNotPaid',
+    clause: ['err.ref.not-paid', 'state.refund.not-paid'],
+    async run({ target: t }) {
+      const method = refundableCheckoutMethod(t);
+      const order = await pendingCheckout(t, method, 'err.ref.not-paid');
+      await sandboxOrderControl(t, 'expireCheckout', order, 'err.ref.not-paid');
+      const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an expired checkout');
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout');
+    },
+  },
+  {
+    title: 'refuses a refund of a charged-back payment with validationFailed',
+    clause: ['err.ref.charged-back', 'state.refund.charged-back'],
+    async run({ target: t }) {
+      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback');
+      const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
+      await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
+      const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
+      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment');
+    },
+  },
+  {
+    title: 'refuses a refund on a method without refund support with notSupported',
+    clause: ['err.ref.not-supported', 'refund.channel-support'],
+    async run({ target: t }) {
+      for (const method of methodsWithSupport(t, ['none'])) {
+        const paid = await payOrder(t, method, 'err.ref.not-supported');
+        const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), `refund a ${method} payment`);
+        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`);
+      }
+    },
+  },
+  {
+    title: 'refuses a partial refund on a method with full refunds only with notSupported',
+    clause: ['err.ref.full-only', 'refund.channel-support'],
+    async run(ctx) {
+      const t = ctx.target;
+      const method = methodsWithSupport(t, ['full'])[0]!;
+      const paid = await payOrder(t, method, 'err.ref.full-only');
+      await property(ctx, partialRefundCents(paid.cents), async (part) => {
+        const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
+        expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`);
+      }, { numRuns: 5 });
+    },
+  },
+  {
+    title: 'refuses a refund amount that is not positive with invalidRefundAmount',
+    clause: ['err.ref.invalid-amount', 'refund.amount.positive-2-decimals', 'amount.value.positive'],
+    async run(ctx) {
+      const t = ctx.target;
+      const paid = await paidWithPartialRefunds(t, 'err.ref.invalid-amount');
+      await property(ctx, notPositiveRefundValue(), async (value) => {
+        const ex = await refund(t, paid, usd(value), `refund ${value}`);
+        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`);
+      }, { numRuns: 8 });
+    },
+  },
+  {
+    title: 'refuses a refund amount with three or more decimals with validationFailed',
+    clause: ['err.ref.decimals', 'refund.amount.positive-2-decimals', 'amount.value.max-2-decimals'],
+    async run(ctx) {
+      const t = ctx.target;
+      const paid = await paidWithPartialRefunds(t, 'err.ref.decimals');
+      await property(ctx, refundValueWithThreeOrMoreDecimals(paid.cents), async (value) => {
+        const ex = await refund(t, paid, usd(value), `refund ${value}`);
+        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`);
+      }, { numRuns: 8 });
+    },
+  },
+  {
+    title: 'refuses a refund of an order that does not exist with orderNotFound',
+    clause: ['err.ref.order-not-found', 'err.ref.codes'],
+    async run({ target: t }) {
+      const no = t.newNo('order');
+      const ghost: Payment = { orderNo: no, merchantOrderNo: no, method: '', cents: 1000, as: 'primary' };
+      const ex = await refund(t, ghost, usd('10.00'), 'refund an order that does not exist');
+      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist');
+    },
+  },
+  {
+    title: 'answers a query for a refund that does not exist with code 2002 refundNotFound',
+    clause: ['err.ref.not-found', 'err.ref.codes'],
+    async run({ target: t }) {
+      for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
+        const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
+        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist');
+      }
+    },
+  },
+  {
+    title: 'refuses a refund the provider fails with refundFailed',
+    clause: ['err.ref.failed', 'err.ref.codes'],
+    async run({ target: t }) {
+      const reason = t.profile.refunds?.failingReason;
+      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)');
+      const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
+      const ex = await createRefund(t, { order: paid, amount: usd(valueOfCents(paid.cents)), reason }, { label: 'refund with the failing reason' });
+      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails');
+    },
+  },
+  {
+    title: 'refuses a refund the merchant balance does not cover with its fee with validationFailed',
+    clause: ['err.ref.balance'],
+    async run(ctx) {
+      const t = ctx.target;
+      t.merchant('lowBalance');
+      const balance = t.profile.merchants.lowBalance?.refundBalance;
+      if (!balance) throw new PreconditionSkip('the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)');
+      const fee = centsOfValue(t.profile.refunds?.fee ?? '0');
+      const card = t.profile.methods.card ?? 'CARD';
+      if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
+        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support');
+      }
+      const lim = t.profile.limits?.payments?.[card];
+      // Paid amount above the balance: a full refund of it never fits, whatever the fee.
+      const total = Math.max(defaultCents(t, card), centsOfValue(balance) + 100);
+      if (lim && total > centsOfValue(lim.max)) throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
+      const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
+      // Any refund above balance minus fee, up to the amount paid; partial ones only where the method allows them.
+      const floor = Math.max(1, centsOfValue(balance) - fee + 1);
+      const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
+      await property(ctx, amounts, async (cents) => {
+        const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
+        expectError(ex, refusal('validationFailed'), 'err.ref.balance', `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`);
+      }, { numRuns: 4 });
+    },
+  },
+]);

@@ -1,0 +1,129 @@
+/**
+ * Payments in a given state, for the refund and idempotency suites: paid (card success, or a
+ * checkout completed through the sandbox), pending, failed. Everything comes from the profile;
+ * what it does not declare skips the check. Unlike the builders in harness/ops.ts these can act
+ * as any fixture merchant (the low-balance merchant pays and refunds its own orders).
+ */
+import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
+import { PreconditionSkip } from '../../harness/check/failure.js';
+import type { Exchange } from '../../harness/exchange.js';
+import { cardFixture, cardPayment, checkout, defaultAmount, usd } from '../../harness/ops.js';
+import type { MerchantRole, Target } from '../../harness/target.js';
+import { centsOfValue, valueOfCents } from '../../fixtures/cents.js';
+
+export type RefundSupport = 'none' | 'full' | 'partial';
+
+export interface Payment {
+  orderNo: string;
+  merchantOrderNo: string;
+  method: string;
+  /** The amount sent, in cents. */
+  cents: number;
+  as: MerchantRole;
+}
+
+export interface PayOptions {
+  cents?: number;
+  as?: MerchantRole;
+  merchantOrderNo?: string;
+}
+
+function refundsProfile(t: Target) {
+  const r = t.profile.refunds;
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  return r;
+}
+
+/** Refund support the profile declares for a method (undefined when it says nothing). */
+export function supportOf(t: Target, method: string): RefundSupport | undefined {
+  return refundsProfile(t).support[method];
+}
+
+function cardMethod(t: Target): string | undefined {
+  return t.profile.cardPayment && t.has('cardPayment') ? (t.profile.methods.card ?? 'CARD') : undefined;
+}
+
+/** Methods the kit can drive to a successful payment: the card method, and checkout methods the sandbox can complete. */
+export function payableMethods(t: Target): string[] {
+  const out: string[] = [];
+  const card = cardMethod(t);
+  if (card) out.push(card);
+  if (t.profile.sandbox?.completeCheckout) for (const m of t.profile.methods.checkout) if (!out.includes(m)) out.push(m);
+  return out;
+}
+
+/** Payable methods whose declared refund support is one of `wants`; skips the check when there is none. */
+export function methodsWithSupport(t: Target, wants: RefundSupport[]): string[] {
+  const found = payableMethods(t).filter((m) => {
+    const s = supportOf(t, m);
+    return s !== undefined && wants.includes(s);
+  });
+  if (found.length === 0) {
+    throw new PreconditionSkip(`the profile declares no payable method (card, or checkout with sandbox.completeCheckout) with refund support ${wants.join(' or ')} (refunds.support)`);
+  }
+  return found;
+}
+
+/** The default amount for a method, in cents. */
+export function defaultCents(t: Target, method: string): number {
+  return centsOfValue(defaultAmount(t, method));
+}
+
+/** A payment that must succeed: the card endpoint with the success card, or a checkout completed as SUCCESS. */
+export async function payOrder(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
+  const as = o.as ?? 'primary';
+  const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
+  const cents = o.cents ?? defaultCents(t, method);
+  const amount = usd(valueOfCents(cents));
+  if (method === cardMethod(t)) {
+    const ex = await cardPayment(t, { merchantOrderNo, amount }, { as });
+    const data = expectSuccess(ex, clause, 'paying with the success card');
+    const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
+    return { orderNo, merchantOrderNo, method, cents, as };
+  }
+  const order = await pendingCheckout(t, method, clause, { cents, as, merchantOrderNo });
+  await completeAs(t, order, 'success', clause);
+  return order;
+}
+
+/** A paid payment of the first payable method with one of the wanted refund supports. */
+export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], clause: string, o: PayOptions = {}): Promise<Payment> {
+  return payOrder(t, methodsWithSupport(t, wants)[0]!, clause, o);
+}
+
+/** A checkout not yet paid. */
+export async function pendingCheckout(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
+  if (!t.profile.methods.checkout.includes(method)) throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`);
+  const as = o.as ?? 'primary';
+  const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
+  const cents = o.cents ?? defaultCents(t, method);
+  const ex = await checkout(t, { method, merchantOrderNo, amount: usd(valueOfCents(cents)) }, { as });
+  const data = expectSuccess(ex, clause, 'creating a checkout');
+  const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
+  return { orderNo, merchantOrderNo, method, cents, as };
+}
+
+/** Drives a checkout to SUCCESS or FAILED through the sandbox, acting as the order's merchant. */
+export async function completeAs(t: Target, order: Payment, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+  const c = t.profile.sandbox?.completeCheckout;
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
+  const body = t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] });
+  const ex = await t.post(c.path, body, { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
+  expectSuccess(ex, clause, 'the sandbox control completing the checkout');
+  return ex;
+}
+
+/**
+ * A card payment with the decline card: refused by the provider and recorded as FAILED.
+ * Returns the refusal's exchange with the numbers (the service number is unknown: the refusal has no data).
+ */
+export async function declinedCardPayment(t: Target, o: PayOptions = {}): Promise<{ merchantOrderNo: string; method: string; cents: number; exchange: Exchange }> {
+  const method = cardMethod(t);
+  if (!method) throw new PreconditionSkip('the profile declares no card payment (cardPayment, endpoints.cardPayment)');
+  const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
+  const cents = o.cents ?? defaultCents(t, method);
+  const ex = await cardPayment(t, { merchantOrderNo, amount: usd(valueOfCents(cents)), card: cardFixture(t, 'decline') }, { as: o.as ?? 'primary', label: 'pay with the decline card' });
+  // The provider's decline is the recorded-then-refused case the document names (422 paymentFailed).
+  expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+  return { merchantOrderNo, method, cents, exchange: ex };
+}
