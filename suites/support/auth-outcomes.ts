@@ -1,0 +1,78 @@
+/**
+ * Outcomes of authentication (INTERFACE.md › Authentication, Errors › Authentication errors), for the
+ * auth, signing and language suites: "got past authentication", "refused by authentication where the
+ * document does not name the exact error", and a harmless request that creates nothing.
+ */
+import { splitMsg } from '../../harness/envelope.js';
+import { failCheck } from '../../harness/check/expect.js';
+import { recordReading } from '../../harness/check/context.js';
+import { shortJson } from '../../harness/describe.js';
+import { headerValue } from '../../harness/signing.js';
+import type { Exchange } from '../../harness/exchange.js';
+import type { Target } from '../../harness/target.js';
+
+/** The keys of the authentication errors table; none of them may answer a correctly signed request. */
+export const AUTH_ERROR_KEYS: readonly string[] = ['unauthorized', 'merchantNotFound', 'forbidden'];
+
+function outcomeText(ex: Exchange): string {
+  if (!ex.response) return ex.error ? `no response (${ex.error.kind}: ${ex.error.message})` : 'no response';
+  const body = ex.response.json as { code?: unknown; msg?: unknown } | undefined;
+  const msg = body && typeof body === 'object' ? body.msg : undefined;
+  const key = typeof msg === 'string' ? splitMsg(msg).key : undefined;
+  return `HTTP ${ex.response.status}, code ${shortJson(body && typeof body === 'object' ? body.code : undefined)}, key ${key ?? '(none)'}`;
+}
+
+/**
+ * The request got past authentication: HTTP 200 with an envelope whose key is not an authentication
+ * error. Whether the answer is a success or a business error depends on the body; both are signed,
+ * and the signature is verified by the global invariants.
+ */
+export function expectAuthenticated(ex: Exchange, clause: string, what: string): void {
+  const res = ex.response;
+  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
+  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  const ok = res !== undefined && res.status === 200 && body !== null && typeof body === 'object' && Number.isInteger(body.code) && !(key !== undefined && AUTH_ERROR_KEYS.includes(key));
+  if (!ok) {
+    failCheck('CORRECTLY_SIGNED_REQUEST_REFUSED', clause, `${what} is signed correctly and must get past authentication`, {
+      expected: 'HTTP 200 with a signed envelope (a success or a business error)',
+      seen: outcomeText(ex),
+      exchange: ex,
+    });
+  }
+}
+
+export interface AuthRefusal {
+  http: number;
+  code: number;
+  key: string;
+}
+
+/**
+ * Refused by authentication where the document says "refused" but names no error: one of
+ * `allowed` (each an entry of the authentication errors table), unsigned. Records which.
+ */
+export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefusal[], clause: string, topic: string, what: string): AuthRefusal {
+  const res = ex.response;
+  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
+  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  const hit = res ? allowed.find((a) => a.http === res.status && body?.code === a.code && key === a.key) : undefined;
+  const list = allowed.map((a) => `HTTP ${a.http} ${a.key}`).join(' or ');
+  if (!hit) {
+    failCheck(res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} must be refused by authentication`, {
+      expected: `${list} (the document allows each)`,
+      seen: outcomeText(ex),
+      exchange: ex,
+    });
+  }
+  const sig = headerValue(res!.headers, 'X-Sign');
+  if (sig !== undefined && sig !== '') {
+    failCheck('AUTH_ERROR_SIGNED', 'auth.errors.unsigned', 'an authentication error must not be signed', { expected: 'no X-Sign header', seen: `X-Sign: ${sig.slice(0, 16)}…`, exchange: ex });
+  }
+  recordReading(topic, `HTTP ${hit.http} ${hit.key}`);
+  return hit;
+}
+
+/** A payment query for a merchant order number never used: reads nothing, creates nothing. */
+export function unknownOrderLookup(t: Target): { merchant_order_no: string } {
+  return { merchant_order_no: t.newNo('order') };
+}
