@@ -1,9 +1,10 @@
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
 import type { ReplyKind } from '../harness/webhooks/types.js';
-import { fmtMs, quietWindowMs, retryWindowMs } from '../harness/webhooks/schedule.js';
+import { fmtMs, quietWindowMs, retryWindowMs, type WebhookTiming } from '../harness/webhooks/schedule.js';
 import { awaitDeliveries, describeDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
-import { anyPaidPayment } from './support/webhook-scenarios.js';
+import { anyPaidPayment, confirmedByRetrial, type TrialFinding } from './support/webhook-scenarios.js';
+import type { Target } from '../harness/target.js';
 
 const DESCRIBED: Record<ReplyKind, string> = {
   success: '`success`',
@@ -39,6 +40,25 @@ function retriesAfter(kind: ReplyKind, title: string, clause: string[]): CheckSp
   };
 }
 
+/**
+ * One trial: a payment whose webhook gets an acknowledging reply, watched for a resend over the
+ * quiet window (at least the profile's delivery wait). Returns what was wrong, if anything.
+ */
+async function resentAfter(t: Target, timing: WebhookTiming, kind: ReplyKind, what: Pick<TrialFinding, 'code' | 'clause' | 'message'>): Promise<TrialFinding | undefined> {
+  const p = await anyPaidPayment(t, what.clause, { replies: [kind] });
+  const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
+  try {
+    const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
+    if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+    const quiet = quietWindowMs(timing);
+    const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
+    if (ds.length < 2) return undefined;
+    return { ...what, expected: `one attempt (watched ${fmtMs(quiet)})`, seen: describeDeliveries(ds) };
+  } finally {
+    t.receiver().script(p.merchantOrderNo, ['success']);
+  }
+}
+
 /** INTERFACE.md › Events › Acknowledgement and retries (1, 2) and Limits: what acknowledges a webhook. */
 export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook' }, [
   {
@@ -46,18 +66,13 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
     clause: ['webhook.retry.acked-not-resent', 'webhook.ack.exact-success'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      const p = await anyPaidPayment(t, 'webhook.retry.acked-not-resent', { replies: ['success'] });
-      const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
-      const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-      if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
-      const quiet = quietWindowMs(timing);
-      const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
-      if (ds.length > 1) {
-        failCheck('WEBHOOK_RESENT_AFTER_ACK', 'webhook.retry.acked-not-resent', 'a webhook answered with exactly `success` (HTTP 200) was sent again', {
-          expected: `one attempt (watched ${fmtMs(quiet)})`,
-          seen: describeDeliveries(ds),
-        });
-      }
+      await confirmedByRetrial(() =>
+        resentAfter(t, timing, 'success', {
+          code: 'WEBHOOK_RESENT_AFTER_ACK',
+          clause: 'webhook.retry.acked-not-resent',
+          message: 'a webhook answered with exactly `success` (HTTP 200) was sent again',
+        }),
+      );
     },
   },
   {
@@ -65,19 +80,13 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
     clause: ['webhook.ack.body-only'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      const p = await anyPaidPayment(t, 'webhook.ack.body-only', { replies: ['http500-success'] });
-      const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
-      const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-      if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
-      const quiet = quietWindowMs(timing);
-      const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
-      t.receiver().script(p.merchantOrderNo, ['success']);
-      if (ds.length > 1) {
-        failCheck('WEBHOOK_ACK_STATUS_EXAMINED', 'webhook.ack.body-only', 'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined', {
-          expected: `one attempt (watched ${fmtMs(quiet)})`,
-          seen: describeDeliveries(ds),
-        });
-      }
+      await confirmedByRetrial(() =>
+        resentAfter(t, timing, 'http500-success', {
+          code: 'WEBHOOK_ACK_STATUS_EXAMINED',
+          clause: 'webhook.ack.body-only',
+          message: 'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined',
+        }),
+      );
     },
   },
   retriesAfter('success-newline', 'retries a webhook answered with success and a newline', ['webhook.ack.exact-success', 'webhook.retry.unacked']),

@@ -90,7 +90,7 @@ async function refundWithBody(t: Target, clause: string, reason?: string) {
 export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhook' }, [
   {
     title: 'sends payment.updated with the payment\'s numbers, method, amount and trade_info',
-    clause: ['payment.webhook.fields', 'webhook.body.order-no', 'webhook.body.merchant-order-no', 'webhook.body.payment-method', 'webhook.body.trans-amount', 'webhook.body.trade-info', 'payment.trans-amount.usd-charged'],
+    clause: ['payment.webhook.fields', 'webhook.body.event', 'webhook.body.order-no', 'webhook.body.merchant-order-no', 'webhook.body.payment-method', 'webhook.body.trans-amount', 'webhook.body.trade-info', 'payment.trans-amount.usd-charged'],
     async run({ target: t }) {
       webhookSetup(t);
       const method = plainMethod(t);

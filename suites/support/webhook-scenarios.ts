@@ -6,7 +6,8 @@
 import type { Target } from '../../harness/target.js';
 import type { ReplyKind } from '../../harness/webhooks/types.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import { expectError, expectSuccess, expectString, pick } from '../../harness/check/expect.js';
+import { expectError, expectSuccess, expectString, failCheck, pick } from '../../harness/check/expect.js';
+import { note, recordReading } from '../../harness/check/context.js';
 import {
   cardFixture,
   cardPayment,
@@ -180,4 +181,33 @@ export async function acceptedPayout(t: Target, clause: string, opts: { cancel?:
   const data = expectSuccess(ex, clause, 'creating a payout');
   const payoutNo = expectString(data, p.data.payoutNo, clause, ex);
   return { merchantPayoutNo, payoutNo, method, amount, exchange: ex };
+}
+
+export interface TrialFinding {
+  code: string;
+  clause: string;
+  message: string;
+  expected: string;
+  seen: string;
+}
+
+/**
+ * For checks that watch for a delivery that must not come after an acknowledged one. A target can
+ * legitimately resend when our `success` reached it after its ack limit (a loaded machine at a small
+ * time scale), so one such delivery is confirmed by a second trial with new numbers before the
+ * check fails; a target that breaks the rule breaks it again.
+ */
+export async function confirmedByRetrial(trial: (attempt: number) => Promise<TrialFinding | undefined>): Promise<void> {
+  const first = await trial(1);
+  if (!first) return;
+  note(`trial 1 saw: ${first.seen}. Repeated with new numbers, as a resend can follow an acknowledgement that reached the target after its ack limit.`);
+  const second = await trial(2);
+  if (!second) {
+    recordReading('webhook.unconfirmed-resend', `seen once, not repeated: ${first.code}`);
+    return;
+  }
+  failCheck(second.code, second.clause, `${second.message} (seen in two trials with different numbers)`, {
+    expected: second.expected,
+    seen: `trial 1: ${first.seen}; trial 2: ${second.seen}`,
+  });
 }
