@@ -1,12 +1,10 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from './args.js';
 import { reportPaths } from '../report/paths.js';
 import { finishReports } from '../report/finish.js';
 import { readRunMeta, readRunStatus, writeRunMeta, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
-import { writeFileSync } from 'node:fs';
 
 export const REPORT_HELP = `mpsi-conformance report [options]
 
@@ -14,14 +12,12 @@ Rebuilds the certificate (.md + .json), clauses.html and the single-file HTML re
 reports directory (its run.json, results/, allure-results/ and run-status.json), prints the
 summary and exits with the verdict's code (0, 1 or 2) — e.g. after downloading a CI artifact.
 
-  --reports DIR     the reports directory (default reports/)
+  --reports DIR     the reports directory (default ./reports)
   --from DIR        merge the reports of several shards (repeatable) into --reports first:
                     results, Allure results and repro scripts are copied, run.json comes from the
                     first shard (all shards must share seed and profile)
   --no-html         only the certificate and the clauses page
 `;
-
-const DEFAULT_REPORTS = fileURLToPath(new URL('../../reports', import.meta.url));
 
 function mergeShards(into: string, from: string[]): void {
   const dst = reportPaths(into);
@@ -69,7 +65,7 @@ export async function reportMain(argv: string[]): Promise<number> {
     return 0;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-  const dir = resolve(String(flags.reports ?? DEFAULT_REPORTS));
+  const dir = resolve(String(flags.reports ?? 'reports'));
   const from = ((flags.from as string[] | undefined) ?? []).map((d) => resolve(d));
   if (from.length > 0) mergeShards(dir, from);
   const paths = reportPaths(dir);

@@ -30,13 +30,13 @@ certificate.md + certificate.json, clauses.html, repro/ (a script per failing ex
   --runs N              fast-check runs per property check (default 20)
   --webhooks MODE       quick | full | off (default quick)
   --expectations FILE   known deviations of this target (JSON; see examples/expectations.json)
-  --reports DIR         where everything goes (default reports/)
+  --reports DIR         where everything goes (default ./reports)
   --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
   --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
   --no-html             skip the HTML report (certificate, JUnit and results are still written)
-  --clause-url PREFIX   where the report's clause links point, e.g. https://ci.example/reports/clauses.html#
-                        (the clause anchor is appended; default ../clauses.html#, shown as text: the report
-                        makes only http(s) links clickable)
+  --report-url URL      where the reports directory will be published (CI artifact or pages URL): makes the
+                        report's clause and repro links clickable (<URL>/clauses.html#…, <URL>/repro/…);
+                        by default they are relative and the report shows them as text
 
 Exit codes: 0 conformant (known deviations and should-level failures are warnings),
 1 non-conformant (an unexpected must-level failure, or an expired expectations entry),
@@ -91,7 +91,7 @@ function cannotRun(message: string): number {
 export async function runMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     profile: 'value', target: 'value', suite: 'multi', clause: 'multi', seed: 'value', runs: 'value',
-    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'clause-url': 'value', help: 'bool',
+    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'report-url': 'value', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(RUN_HELP);
@@ -115,7 +115,8 @@ export async function runMain(argv: string[]): Promise<number> {
     cfg.webhooks = w;
   }
   if (flags.expectations) cfg.expectationsPath = resolve(String(flags.expectations));
-  if (flags.reports) cfg.reportsDir = resolve(String(flags.reports));
+  // Relative to where the command runs (the kit may be installed under node_modules).
+  cfg.reportsDir = resolve(String(flags.reports ?? 'reports'));
   cfg.faults = (flags.fault as string[] | undefined) ?? [];
   const shard = flags.shard === undefined ? undefined : String(flags.shard);
   if (shard !== undefined) {
@@ -125,10 +126,10 @@ export async function runMain(argv: string[]): Promise<number> {
   for (const c of cfg.clauses) {
     if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`))) throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
-  if (flags['clause-url'] !== undefined) {
-    const u = String(flags['clause-url']);
-    if (!/^(https?:\/\/[^/]+|\.{0,2}\/)/.test(u)) throw new UsageError(`--clause-url must be an http(s) URL or a relative path, got ${JSON.stringify(u)}`);
-    cfg.clauseUrl = u;
+  if (flags['report-url'] !== undefined) {
+    const u = String(flags['report-url']);
+    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--report-url must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
+    cfg.reportUrl = u.replace(/\/+$/, '');
   }
   cfg.startedAt = new Date().toISOString();
 

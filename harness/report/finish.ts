@@ -2,7 +2,7 @@
  * After the checks ran (or to rebuild from a reports directory): the verdict, the certificate
  * (.json + .md), the clauses page, the single-file HTML report, the terminal summary and the exit code.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults } from '../run/results.js';
@@ -61,7 +61,7 @@ export function finishReports(paths: ReportPaths, opts: FinishOptions): FinishOu
     summaryText(certificate, {
       html: html ? `${show(html.file)} (${(html.bytes / 1024 / 1024).toFixed(1)} MB, ${(html.ms / 1000).toFixed(1)} s)` : undefined,
       certificate: `${show(paths.certificateMd)} (+ .json)`,
-      junit: show(paths.junit),
+      junit: existsSync(paths.junit) ? show(paths.junit) : undefined,
       repro: show(paths.repro),
     }),
   );

@@ -47,13 +47,17 @@ export function clauseAnchor(id: string): string {
   return `clause-${id}`;
 }
 
-/** The default prefix of clause links: clauses.html beside the report directory, as seen from allure-report/index.html. */
-export const DEFAULT_CLAUSE_URL = '../clauses.html#';
+/** The reports directory as seen from allure-report/index.html. */
+export const DEFAULT_REPORT_URL = '..';
 
 /**
- * The clause link. Allure's page makes only http(s) links clickable: with the default (relative)
- * prefix the link is shown as text; give --clause-url with a hosted copy of clauses.html to make it clickable.
+ * The clause link. Allure's page makes only http(s) links clickable: with the default relative base
+ * the link is shown as text; `run --report-url URL` (where the reports directory is published) makes it clickable.
  */
-export function clauseHref(id: string, prefix: string = DEFAULT_CLAUSE_URL): string {
-  return `${prefix}${clauseAnchor(id)}`;
+export function clauseHref(id: string, reportUrl: string = DEFAULT_REPORT_URL): string {
+  return `${reportUrl.replace(/\/+$/, '')}/clauses.html#${clauseAnchor(id)}`;
+}
+
+export function reproHref(file: string, reportUrl: string = DEFAULT_REPORT_URL): string {
+  return `${reportUrl.replace(/\/+$/, '')}/repro/${encodeURIComponent(file)}`;
 }

@@ -8,7 +8,7 @@ function table(head: string[], rows: (string | number)[][]): string[] {
 }
 
 /** The end-of-run summary on the terminal: per suite, per clause level, the verdict and where the reports are. */
-export function summaryText(c: Certificate, where: { html?: string; certificate: string; junit: string; repro?: string }): string {
+export function summaryText(c: Certificate, where: { html?: string; certificate: string; junit?: string; repro?: string }): string {
   const L: string[] = [''];
   const suiteRows = c.suites.map((s) => [s.suite, s.passed, s.failed, s.expectedFail, s.skipped, s.broken]);
   const t = c.summary.checks;
@@ -36,7 +36,7 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   L.push(`Seed ${c.seed} (replay with --seed ${c.seed})`);
   L.push(`Certificate: ${where.certificate}`);
   if (where.html) L.push(`Report:      ${where.html}`);
-  L.push(`JUnit:       ${where.junit}`);
+  if (where.junit) L.push(`JUnit:       ${where.junit}`);
   if (where.repro && c.repro.length) L.push(`Repro:       ${where.repro} (${c.repro.length} script${c.repro.length === 1 ? '' : 's'})`);
   return `${L.join('\n')}\n`;
 }

@@ -270,12 +270,13 @@ export function computeVerdict(input: VerdictInput): Verdict {
   for (const n of notExercised) warnings.push(`expectation not exercised: ${n}`);
 
   const reasons: string[] = [];
+  // Expired entries first: they explain why failures that used to be expected count again.
+  for (const e of expired) reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
   const mustFailures = checks.filter((k) => k.outcome === 'failed' && k.findings.some((f) => f.level === 'must'));
   if (mustFailures.length > 0) {
     const clausesHit = [...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must').map((f) => f.clause)))];
     reasons.push(`${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`);
   }
-  for (const e of expired) reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
   const incomplete: string[] = [];
   const broken = checks.filter((k) => k.outcome === 'broken');
   if (broken.length > 0) incomplete.push(`${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a target verdict): ${broken.slice(0, 3).map((k) => k.checkId).join(', ')}${broken.length > 3 ? ', …' : ''}`);

@@ -23,10 +23,11 @@ export interface RunConfig {
   /** When the CLI started the run (ISO 8601, UTC): expectation expiry is judged on its day. */
   startedAt?: string;
   /**
-   * Where the report's clause links point: a URL prefix the clause's anchor (clause-<id>) is appended
-   * to, e.g. a hosted copy of <reports>/clauses.html. Default: ../clauses.html# (the page beside the report).
+   * Where the reports directory will be published (e.g. a CI artifact or pages URL): the report's clause
+   * links point to <reportUrl>/clauses.html#clause-<id>, its repro links to <reportUrl>/repro/<file>.
+   * Default: relative links (..), which the report shows as text; http(s) links are clickable.
    */
-  clauseUrl?: string;
+  reportUrl?: string;
 }
 
 export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/reference.json', import.meta.url));

@@ -14,7 +14,7 @@ import { formatResultFailure } from './format.js';
 import { activeEntries, dayOf, expectationFor, loadExpectations, type CheckExpectation } from '../report/expectations.js';
 import { narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
-import { clauseHref, reportPaths } from '../report/paths.js';
+import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
 import { requestText, responseText, signatureText } from '../report/exchange-text.js';
 import { maskUrl } from '../report/mask.js';
 import { kitInfo } from '../report/kit.js';
@@ -92,7 +92,7 @@ export function registerSuite(suite: SuiteDef): void {
         const x = expectationFor(result, active);
         const outcome = outcomeOf(result, x);
         meta.mpsiOutcome = outcome;
-        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, clauseUrl: cfg.clauseUrl });
+        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl });
         const comments = x.entries.map((e) => e.comment).join('; ');
         if (result.status === 'skipped') ctx.skip(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`);
         if (x.expectedFail) {
@@ -126,7 +126,7 @@ interface AnnotateInput {
   x: CheckExpectation;
   outcome: Outcome;
   runSeed: number;
-  clauseUrl?: string;
+  reportUrl?: string;
 }
 
 async function annotate(a: AnnotateInput): Promise<void> {
@@ -143,8 +143,14 @@ async function annotate(a: AnnotateInput): Promise<void> {
   await allure.label('outcome', a.outcome);
   if (a.x.entries.length > 0) await allure.label('expectation', a.outcome);
   await allure.severity(SEVERITY[check.level]);
-  for (const id of check.clauses) await allure.link(clauseHref(id, a.clauseUrl), `${id}: ${clause(id).text}`, 'clause');
-  for (const r of a.repros) await allure.link(`../repro/${r.name}`, `reproduction script ${r.name}`, 'repro');
+  for (const id of check.clauses) await allure.link(clauseHref(id, a.reportUrl), `${id}: ${clause(id).text}`, 'clause');
+  // A finding can be against another clause than the check's own (a global invariant): link that one too.
+  const failedClauses = [...new Set(result.findings.map((f) => f.clause))].filter(hasClause);
+  for (const id of failedClauses) {
+    await allure.label('failedClause', id);
+    if (!check.clauses.includes(id)) await allure.link(clauseHref(id, a.reportUrl), `${id} (failed here): ${clause(id).text}`, 'clause');
+  }
+  for (const r of a.repros) await allure.link(reproHref(r.name, a.reportUrl), `reproduction script ${r.name}`, 'repro');
   const deviation = a.x.entries.length > 0 ? `\n\nKnown deviation (${a.outcome}): ${a.x.entries.map((e) => e.comment).join('; ')}` : '';
   await allure.description(
     redact(

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { computeVerdict } from '../../harness/report/verdict.js';
+import { parseExpectations, type Expectations } from '../../harness/report/expectations.js';
+import { buildCertificate, certificateDigest, renderMarkdown } from '../../harness/report/certificate.js';
+import { canonicalJson } from '../../harness/report/canonical.js';
+import type { RunMeta } from '../../harness/report/run-meta.js';
+import type { StoredResult } from '../../harness/run/results.js';
+import { clauses, hasClause } from '../../harness/clauses/registry.js';
+
+/** Synthetic stored results: the verdict is a pure function of them, so its rules are tested without a target. */
+function result(checkId: string, status: StoredResult['status'], opts: Partial<StoredResult> = {}): StoredResult {
+  return {
+    checkId,
+    title: checkId,
+    clauses: ['query.neither'],
+    level: 'must',
+    status,
+    findings: [],
+    exchanges: [],
+    readings: {},
+    notes: [],
+    seed: 1,
+    durationMs: 1,
+    suite: checkId.split('/')[0]!,
+    target: 'http://127.0.0.1:1',
+    profile: 'reference',
+    ...opts,
+  };
+}
+
+const SHOULD = clauses.find((c) => c.level === 'should')?.id;
+const finding = (clause: string, code = 'WRONG_ERROR_KEY', exchangeId = 'x-000001') => ({ code, clause, level: 'must' as const, message: `${code}\nmore`, exchangeId });
+
+function expectations(entries: unknown[]): Expectations {
+  return parseExpectations(JSON.stringify({ entries }), 'test.json', { isClause: hasClause });
+}
+
+describe('computeVerdict', () => {
+  it('is conformant with exit 0 when every check passed', () => {
+    const v = computeVerdict({ results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })], today: '2026-01-01', invariants: [] });
+    expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+    expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('passed');
+  });
+
+  it('is non-conformant with exit 1 on a must-level finding, and names the clause', () => {
+    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] })], today: '2026-01-01', invariants: [] });
+    expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
+    expect(v.reasons[0]).toContain('query.neither');
+    expect(v.clauses.find((c) => c.id === 'query.neither')).toMatchObject({ status: 'failed', failures: [{ checkId: 'a/one', code: 'WRONG_ERROR_KEY', exchangeId: 'x-000001' }] });
+  });
+
+  it.skipIf(!SHOULD)('shows a should-level failure as a warning and keeps exit 0 and the verdict', () => {
+    const v = computeVerdict({ results: [result('a/one', 'failed', { clauses: [SHOULD!], level: 'should', findings: [finding(SHOULD!)] })], today: '2026-01-01', invariants: [] });
+    expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+    expect(v.warnings.join('\n')).toContain('should-level recommendation not met');
+  });
+
+  it('takes the level of a finding from the registry, not from the check', () => {
+    const v = computeVerdict({ results: [result('a/one', 'failed', { level: 'should', findings: [finding('query.neither')] })], today: '2026-01-01', invariants: [] });
+    expect(v.exitCode).toBe(1);
+  });
+
+  it('gives no verdict (exit 2) for a harness error, an unreachable target, or a suite file that did not load', () => {
+    const broken = computeVerdict({ results: [result('a/one', 'broken', { reason: 'TypeError: x' })], today: '2026-01-01', invariants: [] });
+    expect(broken).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
+    const unreachable = computeVerdict({
+      results: [result('a/one', 'failed', { findings: [finding('query.neither', 'NO_RESPONSE')], exchanges: [{ id: 'x-000001', label: 'q', request: { method: 'POST', url: 'u', headers: {}, body: '' }, error: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:1' }, timings: { startedAt: '', totalMs: 1 } }] })],
+      today: '2026-01-01',
+      invariants: [],
+    });
+    expect(unreachable).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
+    expect(unreachable.reasons.join()).toContain('unreachable');
+    const notLoaded = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', invariants: [], runStatus: { moduleErrors: [{ file: 'b.test.ts', message: 'SyntaxError' }], unhandledErrors: [] } });
+    expect(notLoaded.exitCode).toBe(2);
+    const lost = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', invariants: [], runStatus: { moduleErrors: [], unhandledErrors: [], tests: [{ checkId: 'a/two', name: 'a > two', state: 'failed', error: 'Test timed out' }] } });
+    expect(lost.exitCode).toBe(2);
+    expect(computeVerdict({ results: [], today: '2026-01-01', invariants: [] }).exitCode).toBe(2);
+  });
+
+  it('a must-level failure outranks a harness error (exit 1: the evidence stands)', () => {
+    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] }), result('a/two', 'broken')], today: '2026-01-01', invariants: [] });
+    expect(v.exitCode).toBe(1);
+  });
+
+  it('credits a monitored invariant clause as passed when responses were examined without a finding', () => {
+    const ex = { id: 'x-1', label: 'q', request: { method: 'POST', url: 'u', headers: {}, body: '{}' }, response: { status: 200, headers: {}, body: '{}', truncated: false }, timings: { startedAt: '', totalMs: 1 } };
+    const v = computeVerdict({ results: [result('a/one', 'passed', { exchanges: [ex] })], today: '2026-01-01', invariants: ['env.body.object'] });
+    expect(v.clauses.find((c) => c.id === 'env.body.object')).toMatchObject({ status: 'passed' });
+    expect(v.clauses.find((c) => c.id === 'env.body.object')?.basis).toContain('monitored');
+  });
+
+  describe('with expectations', () => {
+    const failing = result('a/one', 'failed', { findings: [finding('query.neither')] });
+    it('turns a covered failure into an expected failure: exit 0, verdict still non-conformant', () => {
+      const v = computeVerdict({ results: [failing], today: '2026-01-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 0 });
+      expect(v.checks[0]!.outcome).toBe('expected-fail');
+    });
+    it('does not cover a finding against another clause', () => {
+      const two = result('a/one', 'failed', { findings: [finding('query.neither'), finding('query.both')] });
+      const v = computeVerdict({ results: [two], today: '2026-01-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      expect(v.exitCode).toBe(1);
+    });
+    it('reports an unexpected pass (check and clause entries) as a warning, not a failure', () => {
+      const v = computeVerdict({
+        results: [result('a/one', 'passed')],
+        today: '2026-01-01',
+        invariants: [],
+        expectations: expectations([
+          { check: 'a/one', expected: 'fail', comment: 'was broken' },
+          { clause: 'query.neither', expected: 'fail', comment: 'was broken' },
+        ]),
+      });
+      expect(v.exitCode).toBe(0);
+      expect(v.deviations.unexpectedPasses).toHaveLength(2);
+      expect(v.warnings.filter((w) => w.startsWith('unexpected pass'))).toHaveLength(2);
+    });
+    it('fails the run (exit 1) on an expired entry and does not apply it', () => {
+      const v = computeVerdict({ results: [failing], today: '2026-03-02', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      expect(v.exitCode).toBe(1);
+      expect(v.checks[0]!.outcome).toBe('failed');
+      expect(v.reasons.join('\n')).toContain('expired on 2026-03-01');
+      const sameDay = computeVerdict({ results: [failing], today: '2026-03-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      expect(sameDay.exitCode).toBe(0);
+    });
+    it('marks an expected skip', () => {
+      const v = computeVerdict({ results: [result('a/one', 'skipped', { reason: 'precondition: x' })], today: '2026-01-01', invariants: [], expectations: expectations([{ check: 'a/one', expected: 'skip', comment: 'no refunds here' }]) });
+      expect(v.checks[0]!.outcome).toBe('expected-skip');
+    });
+  });
+});
+
+describe('certificate', () => {
+  const meta: RunMeta = {
+    kit: { name: 'mpsi-conformance', version: '0.1.0' },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    seed: 7,
+    numRuns: 20,
+    webhooks: 'off',
+    profile: { name: 'reference', file: 'reference.json', environment: 'sandbox' },
+    target: 'embedded',
+    filters: { suites: [], clauses: [] },
+    faults: [],
+  };
+  it('lists every registry clause, hashes canonically, and renders Markdown from the JSON alone', () => {
+    const { certificate } = buildCertificate({ results: [result('a/one', 'passed')], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.clauses).toHaveLength(clauses.length);
+    expect(certificate.integrity.certificateSha256).toBe(certificateDigest(certificate));
+    expect(certificate.integrity.resultsSha256).toMatch(/^[0-9a-f]{64}$/);
+    const again = buildCertificate({ results: [result('a/one', 'passed')], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    expect(canonicalJson(again)).toBe(canonicalJson(certificate));
+    expect(renderMarkdown(certificate)).toContain('**Verdict: CONFORMANT**');
+    const other = buildCertificate({ results: [result('a/one', 'passed', { durationMs: 2 })], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    expect(other.integrity.resultsSha256).not.toBe(certificate.integrity.resultsSha256);
+  });
+
+  it('canonical JSON sorts keys at every depth and ignores undefined members', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: undefined }], c: 'x' } })).toBe('{"a":{"c":"x","d":[2,{"f":1}]},"b":1}');
+  });
+});
