@@ -2,9 +2,21 @@ import { defineConfig } from 'vitest/config';
 import { readRunConfig } from './harness/run/config.js';
 import { reportPaths } from './harness/report/paths.js';
 import ProgressReporter from './harness/report/progress-reporter.js';
+import { loadProfile } from './harness/profile/load.js';
+import { makeRedactor } from './harness/redact.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
+
+/** What the terminal shows goes through the same redactor as every file the run writes. */
+function terminalRedactor(): (text: string) => string {
+  try {
+    const loaded = loadProfile(cfg.profilePath);
+    return makeRedactor(Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : [])));
+  } catch {
+    return (text) => text;
+  }
+}
 
 // The conformance run: suites against one target. Progress on the terminal, results, JUnit and
 // Allure results under reportsDir; the CLI (harness/cli/run.ts) turns them into the verdict,
@@ -19,7 +31,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: [
-      new ProgressReporter({ runStatusFile: paths.runStatus }),
+      new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
       ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],
       ['allure-vitest/reporter', { resultsDir: paths.allureResults, reportMatchers: false }],
     ],

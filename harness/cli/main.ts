@@ -5,8 +5,14 @@ import { verifyMain, VERIFY_HELP } from './verify.js';
 
 const SERVE_HELP = `mpsi-conformance serve [options]
 
-Serves the kit's reference implementation as a local sandbox (reference/serve.ts).
-Run \`mpsi-conformance serve --help\` for its options once the reference is installed.
+Serves the kit's reference implementation as a local sandbox (reference/serve.ts) until Ctrl-C.
+Its merchants and secrets are those of fixtures/profiles/reference.json.
+
+  --port N          port to listen on (default: any free port, printed)
+  --host H          address to listen on (default 127.0.0.1)
+  --time-scale X    webhook clock ratio (0.001: one interface-second lasts 1 ms)
+  --fault NAME      switch on a fault of the reference (repeatable)
+  --list-faults     list the faults and the clause each one breaks
 `;
 
 const HELP = `mpsi-conformance — conformance kit for the Merchant Payment Service Interface
@@ -35,6 +41,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'verify-certificate':
         return await verifyMain(rest);
       case 'serve': {
+        if (rest.includes('--help') || rest.includes('-h')) {
+          process.stdout.write(SERVE_HELP);
+          return 0;
+        }
         const { serveMain } = await import('../../reference/serve.js');
         return await serveMain(rest);
       }

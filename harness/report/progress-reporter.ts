@@ -18,6 +18,8 @@ export interface ProgressReporterOptions {
   out?: NodeJS.WriteStream;
   /** Heartbeat interval when not on a terminal, ms (default 30 s). */
   heartbeatMs?: number;
+  /** Applied to everything printed (console output of checks included). */
+  redact?: (text: string) => string;
 }
 
 interface Wait {
@@ -73,7 +75,7 @@ export default class ProgressReporter implements Reporter {
 
   private line(text: string): void {
     this.clearStatus();
-    this.out.write(`${text}\n`);
+    this.out.write(`${this.opts.redact ? this.opts.redact(text) : text}\n`);
     this.drawStatus();
   }
 
@@ -205,6 +207,16 @@ export default class ProgressReporter implements Reporter {
       tests: this.tests,
       durationMs: Date.now() - this.started,
     };
+    const failed = this.tests.filter((t) => t.state === 'failed');
+    if (failed.length > 0) {
+      this.line(`\nFailures (${failed.length}; every detail is in the report and the certificate):`);
+      for (const t of failed.slice(0, 15)) {
+        const lines = (t.error ?? '').split('\n');
+        this.line(`\n  ✗ ${t.name}\n${lines.slice(0, 10).map((l) => (l.trim() === '' ? '' : `    ${l}`)).join('\n')}${lines.length > 10 ? '\n    …' : ''}`);
+      }
+      if (failed.length > 15) this.line(`\n  … and ${failed.length - 15} more`);
+      this.line('');
+    }
     mkdirSync(dirname(this.opts.runStatusFile), { recursive: true });
     writeFileSync(this.opts.runStatusFile, `${JSON.stringify(status, null, 2)}\n`);
     this.out.write(`vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`);
