@@ -18,6 +18,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import type { Redactor } from '../redact.js';
 import { headerValue, hmacSha256, stringToSign } from '../signing.js';
 import { sha256Hex } from './canonical.js';
+import { maskUrl } from './mask.js';
 
 export type SigningMode = 'resign' | 'resign-upper-hex' | 'resign-base64' | 'as-recorded';
 
@@ -25,7 +26,8 @@ export interface ReproStep {
   id: string;
   label: string;
   method: string;
-  url: string;
+  /** Path and query after the base URL. */
+  path: string;
   headers: [string, string][];
   bodyBase64: string;
   signing: SigningMode;
@@ -84,7 +86,17 @@ function envelopeOf(ex: Exchange): { code?: unknown; key?: string } {
   return { code: j.code, key };
 }
 
-export function reproStep(ex: Exchange, loaded: LoadedProfile, redact: Redactor): ReproStep & { scrubbed: boolean } {
+function pathOf(url: string, baseUrl: string): string {
+  if (url.startsWith(baseUrl)) return url.slice(baseUrl.length);
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+export function reproStep(ex: Exchange, loaded: LoadedProfile, redact: Redactor, baseUrl: string): ReproStep & { scrubbed: boolean } {
   const h = ex.request.headers;
   const merchantId = headerValue(h, 'X-MerchantID');
   const ts = headerValue(h, 'X-Timestamp');
@@ -114,7 +126,7 @@ export function reproStep(ex: Exchange, loaded: LoadedProfile, redact: Redactor)
     id: ex.id,
     label: ex.label,
     method: ex.request.method,
-    url: ex.request.url,
+    path: pathOf(ex.request.url, baseUrl),
     headers: Object.entries(h),
     bodyBase64: body.bytes.toString('base64'),
     signing,
@@ -153,8 +165,9 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
     if (idx < 0) continue;
     const target = result.exchanges[idx]!;
     const findings = result.findings.filter((f) => f.exchangeId === id);
-    const context = result.exchanges.slice(Math.max(0, idx - 20), idx).map((e) => reproStep(e, loaded, redact));
-    const step = reproStep(target, loaded, redact);
+    const context = result.exchanges.slice(Math.max(0, idx - 20), idx).map((e) => reproStep(e, loaded, redact, baseUrl));
+    const step = reproStep(target, loaded, redact, baseUrl);
+    const shownBase = maskUrl(baseUrl);
     const name = reproFileName(result.checkId, id);
     const header = [
       `Reproduction of a failure found by mpsi-conformance ${meta.kitVersion} against profile "${meta.profile}".`,
@@ -165,7 +178,7 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       `Seed:     ${result.seed} (check seed)`,
       '',
       `Run:  ${step.secretEnv ? `${step.secretEnv}=<secret key of merchant ${step.merchantId}> ` : ''}npx tsx ${name} [--base-url URL] [--with-context]`,
-      `      --base-url      send to another base URL than the recorded ${baseUrl}`,
+      `      --base-url      send to another base URL than the recorded ${shownBase}`,
       `      --with-context  first resend the ${context.length} earlier request(s) of the same check (they re-create the state the failing`,
       '                      request needs on a fresh target; on the same target they may be refused as repeats)',
       'Exit: 0 the recorded answer was reproduced (same HTTP status, envelope code and key, response-signature verdict);',
@@ -174,7 +187,7 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       ...(step.scrubbed || context.some((c) => c.scrubbed) ? ['NOTE: a secret value inside a request body was replaced by *** here, so those bytes differ from the ones sent.'] : []),
     ].join('\n');
     const strip = ({ scrubbed: _s, ...rest }: ReproStep & { scrubbed: boolean }): ReproStep => rest;
-    const data = { baseUrl, target: strip(step), context: context.map(strip) };
+    const data = { baseUrl: shownBase, target: strip(step), context: context.map(strip) };
     const text = redact(`#!/usr/bin/env -S npx tsx\n${comment(header)}\n\nconst RECORDED = ${JSON.stringify(data, null, 2)} as const;\n\n${RUNNER}`);
     out.push({ name, text, sha256: sha256Hex(text), exchangeId: id, clause: findings[0]!.clause });
   }
@@ -194,7 +207,7 @@ import { connect as tcp } from 'node:net';
 import { connect as tls } from 'node:tls';
 
 type Step = {
-  id: string; label: string; method: string; url: string; headers: readonly (readonly [string, string])[]; bodyBase64: string;
+  id: string; label: string; method: string; path: string; headers: readonly (readonly [string, string])[]; bodyBase64: string;
   signing: string; keepTimestamp: boolean; keepNonce: boolean; merchantId?: string; secretEnv?: string; signingNote: string;
   recorded?: { status: number; code?: unknown; key?: string; signature: string };
 };
@@ -232,8 +245,8 @@ function prepare(s: Step): { headers: [string, string][]; body: Buffer; secret?:
 }
 
 function head(s: Step, headers: [string, string][], body: Buffer): { url: URL; lines: string[]; halfClose: boolean } {
-  const url = new URL(base + s.url.slice(RECORDED.baseUrl.length));
-  const recordedHost = new URL(s.url).host;
+  const url = new URL(base + s.path);
+  const recordedHost = new URL(RECORDED.baseUrl).host;
   // The headers as they went on the wire, in order; the Host follows the base URL (unless the check
   // sent another on purpose) and the connection is closed after the answer so the answer ends cleanly.
   const lines = [s.method + ' ' + url.pathname + url.search + ' HTTP/1.1'];
@@ -322,7 +335,7 @@ function envelope(body: Buffer): { code?: unknown; key?: string } {
 
 async function run(s: Step, verbose: boolean): Promise<boolean> {
   const { headers, body, secret } = prepare(s);
-  console.log('→ ' + s.method + ' ' + base + s.url.slice(RECORDED.baseUrl.length) + '   (' + s.id + ': ' + s.label + ')');
+  console.log('→ ' + s.method + ' ' + base + s.path + '   (' + s.id + ': ' + s.label + ')');
   console.log('  signing: ' + s.signingNote);
   const h = head(s, headers, body);
   if (verbose) {

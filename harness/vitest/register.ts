@@ -83,7 +83,7 @@ export function registerSuite(suite: SuiteDef): void {
         const stored = {
           ...result,
           suite: suite.name,
-          target: target.baseUrl,
+          target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
           ...(reproNames.length > 0 ? { repro: reproNames } : {}),
