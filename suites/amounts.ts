@@ -12,23 +12,27 @@ import {
   amountValueWithAtMostTwoDecimals,
   amountValueWithThreeOrMoreDecimals,
   type AmountValueCase,
+  type CentsRange,
   currencyCodeMalformed,
   currencyCodeOtherThanUsd,
   valueOfCents,
 } from '../fixtures/arbitraries/amounts.js';
 import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
 
-/** The document's own examples of accepted values ("12.5" and "12.50"), as cases. */
-const DOC_ACCEPTED: AmountValueCase[] = [
-  { sent: '12.5', shown: '12.50', cents: 1250 },
-  { sent: '12.50', shown: '12.50', cents: 1250 },
-];
-
-/** Generated cases plus the document's examples when the method's range holds them. */
-function acceptedValues(range: { min: number; max: number }): fc.Arbitrary<AmountValueCase> {
-  const docs = DOC_ACCEPTED.filter((c) => c.cents >= range.min && c.cents <= range.max);
-  const generated = amountValueWithAtMostTwoDecimals(range);
-  return docs.length ? fc.oneof(fc.constantFrom(...docs), generated) : generated;
+/**
+ * Fixed cases run before the generated ones: the document's own "12.5" and "12.50", and the same
+ * amount with no decimals, each where the method's range holds it; else the minimum in all spellings.
+ */
+function fixedAcceptedValues(range: CentsRange): AmountValueCase[] {
+  const twelve: AmountValueCase[] = [
+    { sent: '12.5', shown: '12.50', cents: 1250 },
+    { sent: '12.50', shown: '12.50', cents: 1250 },
+    { sent: '12', shown: '12.00', cents: 1200 },
+  ];
+  const held = twelve.filter((c) => c.cents >= range.min && c.cents <= range.max);
+  if (held.length === twelve.length) return held;
+  const steps = [0, 1, 2] as const;
+  return steps.filter((d) => range.min % 10 ** (2 - d) === 0).map((d) => ({ sent: valueOfCents(range.min, d), shown: valueOfCents(range.min), cents: range.min }));
 }
 
 function paymentRecord(t: Target) {
@@ -45,10 +49,12 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
-      await property(ctx, acceptedValues(range), async (v) => {
+      const probe = async (v: AmountValueCase) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
         expectSuccess(ex, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(v.sent)}`);
-      });
+      };
+      for (const v of fixedAcceptedValues(range)) await probe(v);
+      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe);
     },
   },
   {
@@ -58,12 +64,14 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const rec = paymentRecord(target);
       const { method, range } = rangedCheckoutMethodHolding(target);
-      await property(ctx, acceptedValues(range), async (v) => {
+      const probe = async (v: AmountValueCase) => {
         const order = await createCheckout(target, 'amount.value.two-decimals-out', { method, amount: { currency: 'USD', value: v.sent } });
         const ex = await queryPayment(target, { order_no: order.orderNo });
         const data = expectSuccess(ex, 'amount.value.two-decimals-out', 'querying the new checkout');
         expectEqual(pick(data, rec.transAmount), { currency: 'USD', value: v.shown }, 'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS', 'amount.value.two-decimals-out', `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`, ex);
-      }, { numRuns: Math.min(ctx.numRuns, 12) });
+      };
+      for (const v of fixedAcceptedValues(range)) await probe(v);
+      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe, { numRuns: Math.min(ctx.numRuns, 12) });
     },
   },
   {
@@ -108,10 +116,12 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const { method } = rangedCheckoutMethodHolding(target);
-      await property(ctx, amountValueNotPositive(), async (value) => {
+      const probe = async (value: string) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
         expectError(ex, { code: 422, key: 'invalidAmount' }, 'amount.value.positive', `a checkout with value ${JSON.stringify(value)}`);
-      });
+      };
+      for (const value of ['0', '0.00', '-1.00', '-0.01']) await probe(value);
+      await property(ctx, amountValueNotPositive(), probe);
     },
   },
   {
@@ -134,11 +144,14 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       const value = valueOfCents(range.min);
-      await property(ctx, currencyCodeMalformed(), async (currency) => {
+      const probe = async (currency: string) => {
         const ex = await checkout(target, { method, amount: { currency, value } }, { label: `checkout with currency ${JSON.stringify(currency)}` });
         // "Three-letter upper-case code" names no error for other spellings; the target's choice is recorded.
         expectRefused(ex, 'conv.currency.code', `a checkout with currency ${JSON.stringify(currency)}`, 'amount.currency.malformed');
-      });
+      };
+      // USD itself misspelt first: a target that normalises the spelling would accept exactly these.
+      for (const currency of ['usd', 'Usd', 'US', 'USDD', '']) await probe(currency);
+      await property(ctx, currencyCodeMalformed(), probe);
     },
   },
   {
@@ -147,11 +160,17 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const methods = requireRangedCheckoutMethods(target);
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideRange(m.range).map((v) => ({ method: m.method, v })));
-      await property(ctx, arb, async ({ method, v }) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
-        expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', `a ${method} checkout of ${v.sent} USD (outside the declared range)`);
-      });
+      const probe = async ({ method, value }: { method: string; value: string }) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
+        expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (outside the declared range)`);
+      };
+      // One cent outside each bound of every method first, then anywhere outside.
+      for (const { method, range } of methods) {
+        if (range.min > 1) await probe({ method, value: valueOfCents(range.min - 1) });
+        await probe({ method, value: valueOfCents(range.max + 1) });
+      }
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideRange(m.range).map((v) => ({ method: m.method, value: v.sent })));
+      await property(ctx, arb, probe);
     },
   },
   {
@@ -160,12 +179,18 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const methods = requireRangedCheckoutMethods(target);
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueWithAtMostTwoDecimals(m.range).map((v) => ({ method: m.method, v })));
-      await property(ctx, arb, async ({ method, v }) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
+      const probe = async ({ method, value }: { method: string; value: string }) => {
+        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
         const lim = target.profile.limits!.payments![method]!;
-        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${v.sent} USD (inside the declared range ${lim.min}..${lim.max})`);
-      });
+        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (inside the declared range ${lim.min}..${lim.max}, bounds included)`);
+      };
+      // Both bounds of every method first (the range is inclusive), then anywhere inside.
+      for (const { method, range } of methods) {
+        await probe({ method, value: valueOfCents(range.min) });
+        await probe({ method, value: valueOfCents(range.max) });
+      }
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueWithAtMostTwoDecimals(m.range).map((v) => ({ method: m.method, value: v.sent })));
+      await property(ctx, arb, probe);
     },
   },
 ]);

@@ -5,7 +5,7 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { amountBetweenPricePoints, amountNotRoundableToPricePoint } from '../fixtures/arbitraries/price-points.js';
+import { amountBetweenPricePoints, amountNotRoundableToPricePoint, amountsNextToPricePoints, type RoundedAmountCase } from '../fixtures/arbitraries/price-points.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
 function pricePointSetup(t: Target) {
@@ -37,15 +37,18 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       const { target } = ctx;
       const { pp, methods } = pricePointSetup(target);
       const paths = amountPaths(target);
-      await property(ctx, fc.record({ method: fc.constantFrom(...methods), tier: fc.constantFrom(...pp.tiers) }), async ({ method, tier }) => {
-        const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
-        const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
-        expectEqual(pick(data, paths.trans), usd(tier), 'PRICE_POINT_NOT_CHARGED_AS_IS', 'payment.trans-amount.usd-charged', `a ${method} payment of the price point ${tier} should be charged ${tier}`, ex);
-        const requested = pick(data, paths.requested);
-        if (requested !== undefined) {
-          failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`, { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex });
+      // Every tier with every price-point method: a handful of cases, so all of them.
+      for (const method of methods) {
+        for (const tier of pp.tiers) {
+          const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
+          const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
+          expectEqual(pick(data, paths.trans), usd(tier), 'PRICE_POINT_NOT_CHARGED_AS_IS', 'payment.trans-amount.usd-charged', `a ${method} payment of the price point ${tier} should be charged ${tier}`, ex);
+          const requested = pick(data, paths.requested);
+          if (requested !== undefined) {
+            failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`, { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex });
+          }
         }
-      }, { numRuns: Math.min(ctx.numRuns, 10) });
+      }
     },
   },
   {
@@ -57,12 +60,15 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       const paths = amountPaths(target);
       const between = amountBetweenPricePoints(pp.tiers, pp.rounding, pp.unroundable);
       if (!between) throw new PreconditionSkip('the declared price points leave no amount between them to round');
-      await property(ctx, fc.record({ method: fc.constantFrom(...methods), c: between }), async ({ method, c }) => {
+      const probe = async ({ method, c }: { method: string; c: RoundedAmountCase }) => {
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
         expectEqual(pick(data, paths.trans), usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', 'payment.price-point.round', `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${pp.rounding})`, ex);
         expectEqual(pick(data, paths.requested), usd(c.requested), 'REQUESTED_AMOUNT_WRONG', 'payment.requested-amount.only-rounded', `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`, ex);
-      }, { numRuns: Math.min(ctx.numRuns, 12) });
+      };
+      // The cents next to each tier first (the first price-point method), then anywhere between tiers.
+      for (const c of amountsNextToPricePoints(pp.tiers, pp.rounding, pp.unroundable)) await probe({ method: methods[0]!, c });
+      await property(ctx, fc.record({ method: fc.constantFrom(...methods), c: between }), probe, { numRuns: Math.min(ctx.numRuns, 12) });
     },
   },
   {
@@ -74,12 +80,15 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       const derived = amountNotRoundableToPricePoint(pp.tiers, pp.rounding);
       const sources = [...(pp.unroundable.length ? [fc.constantFrom(...pp.unroundable)] : []), ...(derived ? [derived] : [])];
       if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule leaves none');
-      await property(ctx, fc.record({ method: fc.constantFrom(...methods), value: fc.oneof(...sources) }), async ({ method, value }) => {
+      const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
         // "amount that cannot be rounded to a fixed tier". Either is accepted and recorded.
         expectOneOf(ex, [{ code: 2006, key: 'amountOutOfRange' }, { code: 422, key: 'notSupported' }], 'payment.price-point.refuse', 'price-point.unroundable', `a ${method} checkout of ${value}, which no price point rounds`);
-      });
+      };
+      // Every amount the profile lists, with every price-point method, then generated ones.
+      for (const method of methods) for (const value of pp.unroundable) await probe({ method, value });
+      await property(ctx, fc.record({ method: fc.constantFrom(...methods), value: fc.oneof(...sources) }), probe);
     },
   },
 ]);
