@@ -125,6 +125,34 @@ describe('a run against a faulty reference', () => {
     expect(v.code).toBe(2);
   });
 
+  it('report --from merges shards into one certificate that verify-certificate accepts', async () => {
+    const { cpSync, mkdirSync } = await import('node:fs');
+    const files = readdirSync(join(dir, 'results')).sort();
+    expect(files.length).toBeGreaterThan(1);
+    const shards = [tempReports('shard1'), tempReports('shard2')];
+    const meta = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
+    shards.forEach((s, i) => {
+      mkdirSync(join(s, 'results'));
+      for (const f of files.filter((_, k) => k % 2 === i)) cpSync(join(dir, 'results', f), join(s, 'results', f));
+      cpSync(join(dir, 'repro'), join(s, 'repro'), { recursive: true });
+      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2` }));
+      writeFileSync(join(s, 'run-status.json'), JSON.stringify({ moduleErrors: [], unhandledErrors: [], tests: [] }));
+    });
+    const merged = tempReports('merged');
+    const r = await callMain(['report', '--from', shards[0]!, '--from', shards[1]!, '--reports', merged, '--no-html']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const c = JSON.parse(readFileSync(join(merged, 'certificate.json'), 'utf8')) as Certificate;
+    expect(c.results.count).toBe(files.length);
+    expect(c.meta.shard).toBeUndefined();
+    expect(c.integrity.resultsSha256).toBe(certificate().integrity.resultsSha256);
+    expect((await callMain(['verify-certificate', join(merged, 'certificate.json')])).code).toBe(0);
+    // Shards of different runs are refused.
+    writeFileSync(join(shards[1]!, 'run.json'), JSON.stringify({ ...meta, seed: 1 }));
+    const bad = await callMain(['report', '--from', shards[0]!, '--from', shards[1]!, '--reports', tempReports('merged2'), '--no-html']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not shards of one run');
+  });
+
   it('writes no merchant secret into any file of the reports directory, as text or Base64', () => {
     const secrets = fixtureSecrets();
     expect(secrets.length).toBeGreaterThanOrEqual(4);
