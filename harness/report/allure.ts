@@ -68,7 +68,14 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     const file = join(paths.allureResults, f);
     const r = JSON.parse(readFileSync(file, 'utf8')) as AllureResultFile;
     const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
-    if (label('outcome') !== 'expected-fail') continue;
+    const outcome = label('outcome');
+    // Allure guesses failed vs broken from the error's text; the check's own outcome is what counts.
+    if ((outcome === 'broken' || outcome === 'failed') && r.status !== outcome) {
+      r.status = outcome;
+      writeFileSync(file, JSON.stringify(r));
+      continue;
+    }
+    if (outcome !== 'expected-fail') continue;
     const stored = byId.get(label('checkId') ?? '');
     const message = stored
       ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${findingLevel(x.clause, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')

@@ -96,8 +96,9 @@ export default class ProgressReporter implements Reporter {
   }
 
   private drawStatus(): void {
-    if (!this.tty) return;
-    const cols = this.out.columns ?? 120;
+    // Not before the first suite is collected: global setup still prints its own line then.
+    if (!this.tty || this.known === 0) return;
+    const cols = this.out.columns || 120;
     const text = this.statusText();
     this.out.write(`\r\x1b[K${text.length > cols - 1 ? `${text.slice(0, cols - 2)}…` : text}`);
     this.statusShown = true;
