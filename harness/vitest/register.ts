@@ -94,7 +94,7 @@ export function registerSuite(suite: SuiteDef): void {
         meta.mpsiOutcome = outcome;
         await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl });
         const comments = x.entries.map((e) => e.comment).join('; ');
-        if (result.status === 'skipped') ctx.skip(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`);
+        if (result.status === 'skipped') ctx.skip(redact(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`));
         if (x.expectedFail) {
           await ctx.annotate(redact(`expected failure (known deviation: ${comments})\n${formatResultFailure(result)}`), 'expected-failure');
           return;
