@@ -282,3 +282,36 @@ export function unsignedProxy(upstream: string): Behaviour {
       .catch(() => socket.destroy());
   };
 }
+
+/** Reads the request, then closes the connection cleanly (FIN) without a byte of answer. */
+export const closeAtOnce: Behaviour = (socket) => {
+  socket.end();
+};
+
+/** Interim 1xx responses, one every `everyMs`, and never the final one. */
+export function endlessInterim(everyMs: number): Behaviour {
+  return (socket, _req, server) => {
+    const timer = setInterval(() => {
+      if (socket.destroyed) {
+        clearInterval(timer);
+        return;
+      }
+      put(socket, server, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n');
+    }, everyMs);
+    socket.once('close', () => clearInterval(timer));
+  };
+}
+
+/**
+ * Answers with a Content-Length that stops short, followed at once by a second, complete and
+ * valid-looking response nobody asked for: on a kept-alive connection a careless client takes it
+ * as the answer to its next request.
+ */
+export const smuggledResponse: Behaviour = (socket, _req, server) => {
+  const smuggled = Buffer.from(JSON.stringify({ code: 0, msg: 'success', data: { smuggled: true } }));
+  put(socket, server, head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': ENVELOPE.length }));
+  put(socket, server, ENVELOPE);
+  put(socket, server, head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': smuggled.length }));
+  put(socket, server, smuggled);
+  readNext(socket);
+};

@@ -11,9 +11,15 @@ import { runInProcess } from '../../harness/run/inprocess.js';
 import { openSession } from '../../harness/run/session.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import mutualExclusion from '../../suites/mutual-exclusion.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient } from '../../harness/client.js';
 import {
+  closeAtOnce,
   contentLengthTooLarge,
   contentLengthTooSmall,
+  ENVELOPE,
+  endlessInterim,
   GIGABYTE,
   garbage,
   gigabyte,
@@ -24,6 +30,7 @@ import {
   resetMidResponse,
   slowBody,
   slowBytes,
+  smuggledResponse,
   startHostile,
   unsignedProxy,
   type Behaviour,
@@ -64,9 +71,13 @@ interface Outcome {
 async function runAgainst(behaviour: Behaviour): Promise<Outcome> {
   const server = await startHostile(behaviour);
   servers.push(server);
+  return runAgainstUrl(server.url, server);
+}
+
+async function runAgainstUrl(url: string, server: HostileServer): Promise<Outcome> {
   const t0 = performance.now();
   const rawPath = async (): Promise<CheckResult> => {
-    const session = openSession({ loaded, baseUrl: server.url });
+    const session = openSession({ loaded, baseUrl: url });
     try {
       return await runCheck(rawPathQuery, session.target, SETTINGS);
     } finally {
@@ -74,7 +85,7 @@ async function runAgainst(behaviour: Behaviour): Promise<Outcome> {
     }
   };
   const [suiteResults, raw] = await Promise.all([
-    runInProcess({ loaded, baseUrl: server.url, suites: [mutualExclusion], settings: SETTINGS, concurrency: 8 }),
+    runInProcess({ loaded, baseUrl: url, suites: [mutualExclusion], settings: SETTINGS, concurrency: 8 }),
     rawPath(),
   ]);
   const wallMs = performance.now() - t0;
@@ -229,5 +240,75 @@ describe('a target that answers a valid envelope without a signature', () => {
       expect(f.message).toMatch(/X-MerchantID|X-Sign|missing/i);
     }
     await expectBoundedAndClosed(o);
+  });
+});
+
+describe('a target that closes the connection without answering', () => {
+  it('fails each check with NO_RESPONSE naming the closed connection, at once', async () => {
+    const o = await runAgainst(closeAtOnce);
+    expectClearFailures(o, 'NO_RESPONSE', /connection: connection closed by the server/);
+    for (const r of [...o.results, o.raw]) expect(r.durationMs).toBeLessThan(DEADLINE_MS);
+    await expectBoundedAndClosed(o);
+  });
+});
+
+describe('a target that is not listening', () => {
+  it('fails each check with NO_RESPONSE naming the refused connection, at once', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const idle = await startHostile(hangForever);
+    servers.push(idle);
+    const o = await runAgainstUrl(`http://127.0.0.1:${port}`, idle);
+    expectClearFailures(o, 'NO_RESPONSE', /connection refused \(ECONNREFUSED\)/);
+    for (const r of [...o.results, o.raw]) expect(r.durationMs).toBeLessThan(DEADLINE_MS);
+  });
+});
+
+describe('a target that sends interim 1xx responses forever', () => {
+  it('stops at the deadline', async () => {
+    const o = await runAgainst(endlessInterim(50));
+    expectClearFailures(o, 'NO_RESPONSE', /deadline: no complete response within 1500 ms/);
+    await expectBoundedAndClosed(o);
+  });
+});
+
+describe('a target that sends an answer nobody asked for on a kept-alive connection', () => {
+  it('does not take bytes that arrived before a request was sent as the answer to it', async () => {
+    const server = await startHostile(smuggledResponse);
+    servers.push(server);
+    const client = createClient({ deadlineMs: DEADLINE_MS, maxResponseBytes: 1_048_576 });
+    try {
+      const send = (label: string) =>
+        client.send({ label, url: `${server.url}/api/v1/payments/query`, headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{}') });
+      const first = await send('first');
+      expect(first.response?.body.toString()).toBe(ENVELOPE.toString());
+      const second = await send('second');
+      const text = second.response?.body.toString() ?? `(${second.error?.kind}: ${second.error?.message})`;
+      expect(text, 'the second exchange got the unsolicited response queued before it was sent').not.toContain('smuggled');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/*
+ * Known harness defect (reported, not fixed here: the fix belongs in harness/check/invariants.ts
+ * responseInvariants and harness/check/expect.ts envelopeOf, outside this suite's files). When a
+ * response head arrived but the body was cut by the deadline or the connection, the exchange has
+ * both `response` and `error`. envelopeOf then reports BODY_NOT_JSON_OBJECT instead of
+ * NO_RESPONSE, and responseInvariants adds a BODY_NOT_JSON_OBJECT finding against clause
+ * env.body.object ("every response body is a JSON object"): a target that is merely slow is
+ * charged with a malformed envelope, and the kill matrix would credit that clause. `it.fails`
+ * keeps npm test green while the defect stands; when it is fixed this test fails: make it `it`.
+ */
+describe('known defect: an incomplete response is charged to the envelope clause', () => {
+  it.fails('reports a body cut by the deadline as no complete response, not as a non-JSON body', async () => {
+    const o = await runAgainst(slowBody(200));
+    for (const r of [...o.results, o.raw]) {
+      expect(r.findings[0]?.code).toBe('NO_RESPONSE');
+      expect(r.findings.filter((f) => f.clause === 'env.body.object')).toEqual([]);
+    }
   });
 });
