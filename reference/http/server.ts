@@ -33,7 +33,11 @@ const UNREADABLE = new ApiError(500, 'internalServerError', 'Internal server err
 const METHOD_NOT_ALLOWED = new ApiError(405, 'methodNotAllowed', 'Only POST is allowed');
 
 export function createReferenceServer(opts: PipelineOptions): Server {
+  // The language of the request in flight on each socket: an unreadable body is reported from
+  // 'clientError', where the request's headers are no longer at hand.
+  const english = new WeakMap<Socket, boolean>();
   const server = createServer((req, res) => {
+    english.set(req.socket, wantsPlainEnglish(req.headers['accept-language']));
     handle(req, res, opts).catch(() => {
       // Last resort: the pipeline itself failed; never leave the client hanging.
       sendUnsigned(res, 500, UNREADABLE, false, true);
@@ -45,7 +49,7 @@ export function createReferenceServer(opts: PipelineOptions): Server {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(errorEnvelope(UNREADABLE, false));
+    const body = JSON.stringify(errorEnvelope(UNREADABLE, english.get(socket) ?? false));
     socket.end(
       `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
