@@ -75,7 +75,6 @@ describe('the single-file HTML report in Chromium', () => {
     const total = results.summary.checks.total;
     expect(total).toBeGreaterThan(0);
     await page.getByText('Total', { exact: true }).first().waitFor({ timeout: 15_000 });
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads (with its line breaks)
     const body = await page.locator('body').innerText();
     expect(body).toMatch(new RegExp(`Total\\s+${total}\\b`));
     expect(body).toMatch(new RegExp(`Failed\\s+${results.summary.checks.failed}\\b`));
