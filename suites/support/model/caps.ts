@@ -1,0 +1,65 @@
+/**
+ * What a sequence may do and predict, from the target's profile: the command space (which
+ * commands are generated) and the model's capabilities (what predictions rest on).
+ */
+import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
+import type { Target } from '../../../harness/target.js';
+import { templateUses } from './sandbox.js';
+import { centsOfValue, type ModelCaps } from './state.js';
+
+export function commandSpaceOf(t: Target, names: number): CommandSpace {
+  const p = t.profile;
+  const pricePoint = new Set(p.methods.pricePoint ?? []);
+  const space: CommandSpace = {
+    checkoutMethods: t.has('checkout') ? p.methods.checkout.filter((m) => !pricePoint.has(m)) : [],
+    complete: Boolean(p.sandbox?.completeCheckout),
+    chargeback: Boolean(p.sandbox?.chargeback),
+    expire: Boolean(p.sandbox?.expireCheckout),
+    names,
+  };
+  if (p.cardPayment && t.has('cardPayment')) space.card = { method: p.methods.card ?? 'CARD', decline: Boolean(p.cardPayment.cards.decline) };
+  if (p.refunds && t.has('refundCreate')) {
+    space.refunds = { failingReason: Boolean(p.refunds.failingReason), settle: Boolean(p.sandbox?.settleRefund), query: t.has('refundQuery') };
+  }
+  if (p.payouts && t.has('payoutCreate')) {
+    space.payouts = {
+      methods: Object.keys(p.payouts.methods),
+      cancelable: Object.entries(p.payouts.methods).filter(([, m]) => m.cancel).map(([name]) => name),
+      lowBalance: Boolean(p.merchants.lowBalance?.payoutBalance && t.merchants.lowBalance),
+      settle: Boolean(p.sandbox?.settlePayout),
+      cancel: t.has('payoutCancel'),
+      query: t.has('payoutQuery'),
+    };
+  }
+  return space;
+}
+
+function limitsInCents(src: Record<string, { min: string; max: string }> | undefined): Record<string, { min: number; max: number }> {
+  const out: Record<string, { min: number; max: number }> = {};
+  for (const [method, l] of Object.entries(src ?? {})) {
+    const min = centsOfValue(l.min);
+    const max = centsOfValue(l.max);
+    if (min !== undefined && max !== undefined) out[method] = { min, max };
+  }
+  return out;
+}
+
+export function modelCapsOf(t: Target): ModelCaps {
+  const p = t.profile;
+  const balances: ModelCaps['balances'] = {};
+  const primary = p.payouts?.balances?.primary;
+  if (primary !== undefined) balances.primary = centsOfValue(primary);
+  const low = p.merchants.lowBalance?.payoutBalance;
+  if (low !== undefined) balances.lowBalance = centsOfValue(low);
+  const payoutCancel: Record<string, boolean> = {};
+  for (const [method, m] of Object.entries(p.payouts?.methods ?? {})) payoutCancel[method] = m.cancel;
+  return {
+    pendingStatus: p.checkout?.pendingStatus,
+    refundSupport: { ...(p.refunds?.support ?? {}) },
+    payoutCancel,
+    balances,
+    paymentLimits: limitsInCents(p.limits?.payments),
+    payoutLimits: limitsInCents(p.limits?.payouts),
+    refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The model of one merchant's view of the interface, for stateful sequences: payments and their
+ * refunds, payouts and balances, and the merchant numbers each one holds. It is updated only
+ * from what the target answered, so it never claims more than the target showed.
+ */
+import type { NumberName, PayoutMerchant, PayoutName } from '../../../fixtures/arbitraries/commands.js';
+
+export type RefundSupport = 'none' | 'full' | 'partial';
+
+/** What the profile says that predictions need (the interface leaves these open). */
+export interface ModelCaps {
+  /** Status name of a checkout not yet paid (checkout.pendingStatus). */
+  pendingStatus?: string;
+  /** Refund support per payment method (refunds.support); a method missing here is not predicted. */
+  refundSupport: Record<string, RefundSupport>;
+  /** Whether each payout method supports cancel (payouts.methods). */
+  payoutCancel: Record<string, boolean>;
+  /** Declared payout balance per merchant, in cents (payouts.balances.primary, merchants.lowBalance.payoutBalance). */
+  balances: Partial<Record<PayoutMerchant, number>>;
+  /** Channel limits in cents (limits.payments / limits.payouts). */
+  paymentLimits: Record<string, { min: number; max: number }>;
+  payoutLimits: Record<string, { min: number; max: number }>;
+  /** The refund template sends the service's order number, which a declined payment's answer does not show. */
+  refundNeedsOrderNo: boolean;
+}
+
+/** Where a payment stands, before refunds: refunds and chargebacks are kept beside it. */
+export type PaymentBase = 'pending' | 'SUCCESS' | 'FAILED' | 'expired';
+
+export interface PaymentRec {
+  name: NumberName;
+  merchantOrderNo: string;
+  /** The service's number; unknown for a declined payment until a query shows it. */
+  orderNo?: string;
+  method: string;
+  via: 'checkout' | 'card';
+  cents: number;
+  base: PaymentBase;
+  /** The status the target showed for a payment not yet paid. */
+  pendingSeen?: string;
+  /** Recorded and then refused (declined card): its number stays used. */
+  declined: boolean;
+  chargedBack: boolean;
+  refunds: RefundRec[];
+  /** Repeats of its number that were refused. */
+  refusedRepeats: number;
+}
+
+export type RefundStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface RefundRec {
+  name: NumberName;
+  merchantRefundNo: string;
+  refundNo?: string;
+  payment: PaymentRec;
+  cents: number;
+  status: RefundStatus;
+  /** Recorded and then refused (refundFailed): its number stays used. */
+  failedAtCreation: boolean;
+}
+
+export type PayoutStatus = 'open' | 'SUCCESS' | 'FAILED' | 'CANCELED';
+
+export interface PayoutRec {
+  name: PayoutName;
+  merchant: PayoutMerchant;
+  merchantPayoutNo: string;
+  payoutNo: string;
+  method: string;
+  cents: number;
+  /** `open` is any status before the three final ones the interface names. */
+  status: PayoutStatus;
+  /** The status name the target showed while open. */
+  openSeen?: string;
+}
+
+/** One merchant number of the payment/refund space and what holds it. */
+export interface NumberSlot {
+  name: NumberName;
+  no: string;
+  payment?: PaymentRec;
+  refund?: RefundRec;
+  /** A refund under this number was refused for another reason: it may or may not have been recorded. */
+  maybeRefund?: boolean;
+}
+
+export interface PayoutSlot {
+  name: PayoutName;
+  merchant: PayoutMerchant;
+  no: string;
+  payout?: PayoutRec;
+  /** A payout under this number was refused: it may or may not have been recorded. */
+  maybe?: boolean;
+}
+
+export interface Model {
+  caps: ModelCaps;
+  /** Commands run so far in this sequence. */
+  ran: number;
+  numbers: Map<NumberName, NumberSlot>;
+  /** Keyed by `merchant:name`: payout numbers are unique per merchant. */
+  payoutNumbers: Map<string, PayoutSlot>;
+}
+
+export function newModel(caps: ModelCaps): Model {
+  return { caps, ran: 0, numbers: new Map(), payoutNumbers: new Map() };
+}
+
+export function payoutKey(merchant: PayoutMerchant, name: PayoutName): string {
+  return `${merchant}:${name}`;
+}
+
+export function payoutSlotOf(m: Readonly<Model>, merchant: PayoutMerchant, name: PayoutName): PayoutSlot | undefined {
+  return m.payoutNumbers.get(payoutKey(merchant, name));
+}
+
+export function paymentOf(m: Readonly<Model>, name: NumberName): PaymentRec | undefined {
+  return m.numbers.get(name)?.payment;
+}
+
+export function refundOf(m: Readonly<Model>, name: NumberName): RefundRec | undefined {
+  return m.numbers.get(name)?.refund;
+}
+
+/** Refund sums of a payment: not failed (counts against the amount), settled, failed. */
+export function refundTotals(p: PaymentRec): { committed: number; settled: number; failed: number } {
+  let committed = 0;
+  let settled = 0;
+  let failed = 0;
+  for (const r of p.refunds) {
+    if (r.status === 'FAILED') failed += r.cents;
+    else committed += r.cents;
+    if (r.status === 'SUCCESS') settled += r.cents;
+  }
+  return { committed, settled, failed };
+}
+
+/** Payouts of a merchant: holding funds (open or paid) and every one ever accepted. */
+export function payoutTotals(m: Readonly<Model>, merchant: PayoutMerchant): { holding: number; accepted: number } {
+  let holding = 0;
+  let accepted = 0;
+  for (const slot of m.payoutNumbers.values()) {
+    const p = slot.payout;
+    if (!p || p.merchant !== merchant) continue;
+    accepted += p.cents;
+    if (p.status === 'open' || p.status === 'SUCCESS') holding += p.cents;
+  }
+  return { holding, accepted };
+}
+
+export function allPayments(m: Readonly<Model>): PaymentRec[] {
+  const out: PaymentRec[] = [];
+  for (const s of m.numbers.values()) if (s.payment) out.push(s.payment);
+  return out;
+}
+
+/** Cents <-> two-decimal strings, exactly. */
+export function money(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+export function centsOfValue(value: string): number | undefined {
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : undefined;
+}
