@@ -30,12 +30,17 @@ export function readAmount(parent: Fields, key: string): AmountInput {
 }
 
 /** Decimals first, then positivity, as the interface's error tables order them. */
-export function amountCents(a: AmountInput, maxDecimals: number, notPositiveKey: 'invalidAmount' | 'invalidRefundAmount'): bigint {
+export function amountCents(
+  a: AmountInput,
+  maxDecimals: number,
+  notPositiveKey: 'invalidAmount' | 'invalidRefundAmount',
+  isPositive: (cents: bigint) => boolean = (c) => c > 0n,
+): bigint {
   if (decimalPlaces(a.text) > maxDecimals) {
     throw E.validationFailed('Amount has more than 2 decimal places');
   }
   const cents = toCents(a.text);
-  if (cents <= 0n) {
+  if (!isPositive(cents)) {
     const what = notPositiveKey === 'invalidAmount' ? 'Amount' : 'Refund amount';
     throw new ApiError(422, notPositiveKey, `${what} must be a positive number`);
   }

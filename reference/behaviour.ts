@@ -3,8 +3,12 @@
  * fault mutant is the same server with one or more of these hooks swapped, so a conformance
  * check that catches a mutant pins down exactly one clause of the interface.
  */
-import { rfc3339 } from './clock.js';
+import { rfc3339, unixSeconds } from './clock.js';
+import type { ApiError } from './errors.js';
+import { wantsPlainEnglish } from './http/language.js';
 import { formatCents } from './money.js';
+import { freshNonce, signatureMatches, signingInput } from './signing.js';
+import type { Payment, Payout, Refund } from './store.js';
 
 /** Where a formatted value goes: a signed API response or a webhook body. */
 export type Channel = 'response' | 'webhook';
@@ -13,25 +17,114 @@ export type AuthOutcome = 'ok' | 'missing-header' | 'unknown-merchant' | 'bad-si
 
 export type IdempotencyKind = 'payment' | 'refund' | 'payout';
 
+/** Business rules of the interface; the correct behaviour enforces every one of them. */
+export type Rule =
+  | 'payment.merchant-active'
+  | 'payment.currency-usd'
+  | 'payment.channel-range'
+  | 'payment.price-point'
+  | 'payment.goods-name'
+  | 'payment.card-valid'
+  | 'payment.refunded-status'
+  | 'query.owner'
+  | 'refund.paid'
+  | 'refund.not-charged-back'
+  | 'refund.channel-support'
+  | 'refund.full-only'
+  | 'refund.balance'
+  | 'payout.merchant-active'
+  | 'payout.method'
+  | 'payout.currency'
+  | 'payout.balance'
+  | 'payout.cancel-support'
+  | 'payout.unique-number';
+
+/** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
+export type Trigger =
+  | 'checkout-failed'
+  | 'risk-decline'
+  | 'refund-created'
+  | 'payout-canceled'
+  | 'payment-refunded'
+  | 'checkout-expired'
+  | 'chargeback';
+
+/** An authentication failure or an unreadable body, answered unsigned (unless a fault says otherwise). */
+export type AuthFailure = 'missing-header' | 'unknown-merchant' | 'forbidden' | 'unreadable';
+
+export interface AuthAnswer {
+  http: number;
+  code: number;
+  key: string;
+  message: string;
+}
+
+export interface SigningHeaders {
+  id: string | undefined;
+  timestamp: string | undefined;
+  nonce: string | undefined;
+  sign: string | undefined;
+}
+
+export interface RequestToVerify {
+  merchantId: string;
+  secret: string;
+  timestamp: string;
+  nonce: string;
+  rawBody: Buffer;
+  sign: string;
+}
+
+/** The records a webhook body is built from. */
+export interface WebhookSource {
+  payment?: Payment;
+  refund?: Refund;
+  payout?: Payout;
+}
+
 export interface Behaviour {
   /** How the response digest is written into X-Sign. */
   responseSignatureText(digest: Buffer): string;
   /** The bytes a response signature is computed over, given the bytes actually sent. */
   responseSigningBytes(sent: Buffer): Buffer;
+  /** X-Timestamp and X-Nonce of a signed response. */
+  responseStamp(nowMs: number): { timestamp: string; nonce: string };
+  /** Last touch on the headers of a signed response, after signing. */
+  finishResponseHeaders(headers: Record<string, string>): Record<string, string>;
+  /** The merchant a response or webhook is signed as, for the merchant it belongs to. */
+  signAs(merchantId: string, channel: Channel): string;
   /** Last touch on a response envelope before it is serialised. */
   finishEnvelope(envelope: Record<string, unknown>): Record<string, unknown>;
   /** Whether business-error envelopes carry the four signing headers. */
   signErrorResponses: boolean;
   /** HTTP status of a signed envelope with this body `code` (0 = success). */
   httpStatusFor(code: number): number;
+  /** Last say on a business error before it is answered; `path` is the request path. */
+  mapError(err: ApiError, path: string): ApiError;
+  /** Whether `Accept-Language` asks for plain English messages. */
+  plainEnglish(acceptLanguage: string | string[] | undefined): boolean;
+  /** Whether the four signing headers count as present. */
+  authHeadersPresent(h: SigningHeaders): boolean;
+  /** Whether X-Sign verifies the request. */
+  verifyRequest(r: RequestToVerify): boolean;
+  /** X-Timestamp read as Unix seconds; undefined when it is not a timestamp at all. */
+  readTimestamp(text: string): number | undefined;
   /** Final say on an authentication check's result. */
   authOutcome(outcome: AuthOutcome): AuthOutcome;
+  /** The answer to an authentication failure or an unreadable body. */
+  authAnswer(failure: AuthFailure, correct: AuthAnswer): AuthAnswer;
+  /** Whether authentication failures of a known merchant carry the four signing headers. */
+  signAuthErrors: boolean;
   /** Decimal places an amount may have before it is refused as validationFailed. */
   maxAmountDecimals: number;
+  /** Whether an amount in cents counts as positive. */
+  isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation. */
   normaliseRequest(body: Record<string, unknown>): Record<string, unknown>;
+  /** Whether a business rule is applied. */
+  enforces(rule: Rule): boolean;
   /** What to do when both fields of an exactly-one pair are sent. */
   bothLookupsSent: 'refuse' | 'use-first';
   /** What a repeated merchant number gets. */
@@ -47,18 +140,28 @@ export interface Behaviour {
   isAck(body: Buffer, httpStatus: number): boolean;
   /** Waits between attempts at time scale 1; attempts in total = waits + 1. */
   retryWaitsMs: readonly number[];
+  /** Whether an attempt that got no reply at all (connection refused, closed, timed out) is retried. */
+  retryWithoutReply: boolean;
+  /** Attempts still made after an acknowledgement (0 in the correct behaviour). */
+  attemptsAfterAck: number;
   /** Time a receiver has to acknowledge, at time scale 1. */
   ackLimitMs: number;
+  /** Whether the ack limit shrinks with the time scale (a fault may hold it at wall-clock time). */
+  ackLimitScales: boolean;
   /** Whether every attempt gets a new timestamp and nonce. */
   freshSignaturePerAttempt: boolean;
-  /** Extra events the interface forbids; all false in the correct behaviour. */
-  paymentWebhookOnRefunded: boolean;
-  paymentWebhookOnExpiry: boolean;
+  /** Whether a webhook body is built at each attempt (true) or once, when the change happens. */
+  webhookBodyAtSending: boolean;
+  /** Whether this cause sends a webhook. */
+  sendsWebhookOn(trigger: Trigger): boolean;
   /** Last touch on a webhook body before it is serialised. */
-  finishWebhookBody(body: Record<string, unknown>): Record<string, unknown>;
+  finishWebhookBody(body: Record<string, unknown>, source: WebhookSource): Record<string, unknown>;
+  /** Last touch on the headers of a webhook attempt, after signing. */
+  finishWebhookHeaders(headers: Record<string, string>): Record<string, string>;
 }
 
 const SUCCESS = Buffer.from('success', 'utf8');
+const TIMESTAMP_RE = /^[0-9]{1,15}$/;
 
 export const RETRY_WAITS_MS: readonly number[] = [
   15_000, 60_000, 180_000, 300_000, 600_000, 900_000, 1_200_000, 2_400_000,
@@ -67,14 +170,26 @@ export const RETRY_WAITS_MS: readonly number[] = [
 export const defaultBehaviour: Behaviour = {
   responseSignatureText: (digest) => digest.toString('hex'),
   responseSigningBytes: (sent) => sent,
+  responseStamp: (nowMs) => ({ timestamp: String(unixSeconds(nowMs)), nonce: freshNonce() }),
+  finishResponseHeaders: (headers) => headers,
+  signAs: (merchantId) => merchantId,
   finishEnvelope: (envelope) => envelope,
   signErrorResponses: true,
   httpStatusFor: () => 200,
+  mapError: (err) => err,
+  plainEnglish: (acceptLanguage) => wantsPlainEnglish(acceptLanguage),
+  authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.nonce && h.sign),
+  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign),
+  readTimestamp: (text) => (TIMESTAMP_RE.test(text) ? Number(text) : undefined),
   authOutcome: (outcome) => outcome,
+  authAnswer: (_failure, correct) => correct,
+  signAuthErrors: false,
   maxAmountDecimals: 2,
+  isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
+  enforces: () => true,
   bothLookupsSent: 'refuse',
   duplicatePolicy: 'refuse',
   idempotencyNamespace: (kind) => (kind === 'payout' ? 'payouts' : 'orders'),
@@ -84,9 +199,13 @@ export const defaultBehaviour: Behaviour = {
   // Only the body counts, whatever the HTTP status: the interface says only the body is examined.
   isAck: (body) => body.equals(SUCCESS),
   retryWaitsMs: RETRY_WAITS_MS,
+  retryWithoutReply: true,
+  attemptsAfterAck: 0,
   ackLimitMs: 5_000,
+  ackLimitScales: true,
   freshSignaturePerAttempt: true,
-  paymentWebhookOnRefunded: false,
-  paymentWebhookOnExpiry: false,
+  webhookBodyAtSending: true,
+  sendsWebhookOn: (trigger) => trigger !== 'payment-refunded' && trigger !== 'checkout-expired' && trigger !== 'chargeback',
   finishWebhookBody: (body) => body,
+  finishWebhookHeaders: (headers) => headers,
 };

@@ -22,6 +22,7 @@ export function checkNumberFree(svc: Service, merchantId: string, kind: Idempote
   const b = svc.behaviour;
   const holder = svc.store.holderOf(merchantId, b.idempotencyNamespace(kind), no);
   if (holder === undefined) return undefined;
+  if (kind === 'payout' && !b.enforces('payout.unique-number')) return undefined;
   if (b.duplicatePolicy === 'replay' && holder.kind === kind) {
     const replay = replayData(svc, kind, holder.serviceNo);
     if (replay !== undefined) return replay;

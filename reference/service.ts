@@ -25,17 +25,18 @@ export interface Call {
 
 export type Handler = (svc: Service, call: Call) => Record<string, unknown>;
 
-function secretOf(merchantId: string): string | undefined {
-  return findMerchant(merchantId)?.secret;
+/** Who signs a webhook of this merchant, and with which secret. */
+function signerOf(svc: Service, merchantId: string): { merchantId: string; secret: string } | undefined {
+  const signer = findMerchant(svc.behaviour.signAs(merchantId, 'webhook'));
+  return signer === undefined ? undefined : { merchantId: signer.id, secret: signer.secret };
 }
 
 /** payment.updated to the payment's notify_url; nothing when the payment has none. */
 export function emitPaymentUpdated(svc: Service, p: Payment): void {
-  const secret = secretOf(p.merchantId);
-  if (p.notifyUrl === undefined || secret === undefined) return;
+  const signer = signerOf(svc, p.merchantId);
+  if (p.notifyUrl === undefined || signer === undefined) return;
   svc.outbox.enqueue({
-    merchantId: p.merchantId,
-    secret,
+    ...signer,
     url: p.notifyUrl,
     label: `payment.updated ${p.orderNo} ${p.status}`,
     body: () => paymentWebhookBody(p, svc.behaviour),
@@ -45,11 +46,10 @@ export function emitPaymentUpdated(svc: Service, p: Payment): void {
 /** refund.updated goes to the original payment's notify_url. */
 export function emitRefundUpdated(svc: Service, r: Refund): void {
   const p = svc.store.payments.get(r.orderNo);
-  const secret = secretOf(r.merchantId);
-  if (p === undefined || p.notifyUrl === undefined || secret === undefined) return;
+  const signer = signerOf(svc, r.merchantId);
+  if (p === undefined || p.notifyUrl === undefined || signer === undefined) return;
   svc.outbox.enqueue({
-    merchantId: r.merchantId,
-    secret,
+    ...signer,
     url: p.notifyUrl,
     label: `refund.updated ${r.refundNo} ${r.status}`,
     body: () => refundWebhookBody(r, p, svc.behaviour),
@@ -57,11 +57,10 @@ export function emitRefundUpdated(svc: Service, r: Refund): void {
 }
 
 export function emitPayoutUpdated(svc: Service, p: Payout): void {
-  const secret = secretOf(p.merchantId);
-  if (secret === undefined) return;
+  const signer = signerOf(svc, p.merchantId);
+  if (signer === undefined) return;
   svc.outbox.enqueue({
-    merchantId: p.merchantId,
-    secret,
+    ...signer,
     url: p.notifyUrl,
     label: `payout.updated ${p.payoutNo} ${p.status}`,
     body: () => payoutWebhookBody(p, svc.behaviour),

@@ -1,17 +1,73 @@
 /** Faults in amount validation and formatting. */
 import { formatCents } from '../money.js';
-import { defineFault } from './fault.js';
+import { defineFault, skipRule } from './fault.js';
 
 export const amountAccept3Decimals = defineFault({
   name: 'amount-accept-3-decimals',
-  clause: 'amount.value.max-two-decimals',
+  clause: 'amount.value.max-2-decimals',
   doc: 'Amounts with three decimals ("10.100") are accepted (rounded to cents) instead of refused.',
   maxAmountDecimals: 3,
 });
 
 export const amountOneDecimalEcho = defineFault({
   name: 'amount-one-decimal-echo',
-  clause: 'amount.format.two-decimals-in-responses',
+  clause: 'amount.value.two-decimals-out',
   doc: 'API responses drop trailing zero decimals ("12.50" is shown as "12.5").',
   formatAmount: (cents, channel) => (channel === 'response' ? formatCents(cents).replace(/0$/, '') : formatCents(cents)),
 });
+
+export const amountJsonNumberAccepted = defineFault({
+  name: 'amount-json-number-accepted',
+  clause: 'amount.value.string',
+  doc: 'An amount value sent as a JSON number (12.5) is converted to a string and accepted.',
+  normaliseRequest: (body) => mapAmounts(body, (a) => (typeof a['value'] === 'number' ? { ...a, value: String(a['value']) } : a)),
+});
+
+export const amountZeroAccepted = defineFault({
+  name: 'amount-zero-accepted',
+  clause: 'amount.value.positive',
+  doc: 'The positivity check refuses only negative amounts, so "0.00" goes on to the channel checks.',
+  isPositiveAmount: (cents) => cents >= 0n,
+});
+
+export const amountNegativeAccepted = defineFault({
+  name: 'amount-negative-accepted',
+  clause: 'amount.value.positive',
+  doc: 'The positivity check refuses only zero, so a negative amount goes on to the channel checks.',
+  isPositiveAmount: (cents) => cents !== 0n,
+});
+
+export const amountEurAccepted = defineFault({
+  name: 'amount-eur-accepted',
+  clause: 'amount.currency.usd-only',
+  doc: 'A payment in another currency (EUR) is accepted and charged as if it were USD.',
+  enforces: skipRule('payment.currency-usd'),
+});
+
+export const amountLowercaseCurrencyAccepted = defineFault({
+  name: 'amount-lowercase-currency-accepted',
+  clause: 'conv.currency.code',
+  doc: 'A currency code in lower case ("usd") is upper-cased and accepted.',
+  normaliseRequest: (body) => mapAmounts(body, (a) => (typeof a['currency'] === 'string' ? { ...a, currency: a['currency'].toUpperCase() } : a)),
+});
+
+export const amountChannelRangeIgnored = defineFault({
+  name: 'amount-channel-range-ignored',
+  clause: 'limit.amount.channel-range',
+  doc: "Payment amounts outside every channel's minimum and maximum are accepted.",
+  enforces: skipRule('payment.channel-range'),
+});
+
+type Obj = Record<string, unknown>;
+
+/** Applies `f` to every amount-shaped object ({currency, value}) of a request body, depth-bounded. */
+function mapAmounts(body: Obj, f: (a: Obj) => Obj): Obj {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (depth > 8 || typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as Obj;
+    const out: Obj = {};
+    for (const [k, val] of Object.entries(o)) out[k] = walk(val, depth + 1);
+    return 'currency' in o && 'value' in o ? f(out) : out;
+  };
+  return walk(body, 0) as Obj;
+}

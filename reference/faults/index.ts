@@ -1,56 +1,46 @@
 /**
  * The fault catalogue and how faults combine with the correct behaviour: hooks are overlaid in
  * the order the names are given, so when two faults replace the same hook the later one wins.
+ * Every `defineFault` export of the area modules below is a catalogue entry.
  */
-import { defaultBehaviour, type Behaviour } from '../behaviour.js';
-import { amountAccept3Decimals, amountOneDecimalEcho } from './amounts.js';
+import { type Behaviour, defaultBehaviour } from '../behaviour.js';
+import * as amounts from './amounts.js';
+import * as auth from './auth.js';
+import * as delivery from './delivery.js';
+import * as errors from './errors.js';
 import type { Fault, FaultInfo } from './fault.js';
-import { declinedFreesNumber, idemReplay, idemSeparateNamespaces } from './idempotency.js';
-import { payoutCancelSuccess, refundExceedAllowed } from './lifecycle.js';
-import { acceptCamelcase, authAcceptBadSign, mutualBothAccepted } from './requests.js';
-import { errorEnvelopeWithData, errorHttp422, respSignReserialised, respUnsignedErrors, respUppercaseHex } from './responses.js';
-import {
-  webhook3Attempts,
-  webhookAckAny200,
-  webhookAckTrailingNewline,
-  webhookAmountNoDecimals,
-  webhookFlatWaits,
-  webhookMetadataNull,
-  webhookOnExpiry,
-  webhookPaymentUpdatedOnRefund,
-  webhookReuseNonce,
-  webhookSlowAck,
-  webhookTimeNoOffset,
-} from './webhooks.js';
+import * as idempotency from './idempotency.js';
+import * as lifecycle from './lifecycle.js';
+import * as requests from './requests.js';
+import * as responses from './responses.js';
+import * as webhooks from './webhooks.js';
 
-export const FAULTS: readonly Fault[] = [
-  respUppercaseHex,
-  respUnsignedErrors,
-  errorHttp422,
-  respSignReserialised,
-  errorEnvelopeWithData,
-  authAcceptBadSign,
-  amountAccept3Decimals,
-  amountOneDecimalEcho,
-  acceptCamelcase,
-  mutualBothAccepted,
-  idemReplay,
-  idemSeparateNamespaces,
-  declinedFreesNumber,
-  refundExceedAllowed,
-  payoutCancelSuccess,
-  webhookAckTrailingNewline,
-  webhookAckAny200,
-  webhook3Attempts,
-  webhookReuseNonce,
-  webhookFlatWaits,
-  webhookSlowAck,
-  webhookPaymentUpdatedOnRefund,
-  webhookOnExpiry,
-  webhookMetadataNull,
-  webhookAmountNoDecimals,
-  webhookTimeNoOffset,
+const AREAS: ReadonlyArray<Record<string, unknown>> = [
+  auth,
+  responses,
+  requests,
+  amounts,
+  errors,
+  idempotency,
+  lifecycle,
+  webhooks,
+  delivery,
 ];
+
+function isFault(v: unknown): v is Fault {
+  return typeof v === 'object' && v !== null && typeof (v as Fault).name === 'string' && typeof (v as Fault).clause === 'string';
+}
+
+// Sorted by name within an area: module namespaces list their exports in an order that differs
+// between Node and vitest's transform, and the catalogue's order shows in reports.
+export const FAULTS: readonly Fault[] = AREAS.flatMap((area) =>
+  Object.values(area)
+    .filter(isFault)
+    .sort((a, b) => (a.name < b.name ? -1 : 1)),
+);
+
+const duplicate = FAULTS.find((f, i) => FAULTS.findIndex((g) => g.name === f.name) !== i);
+if (duplicate !== undefined) throw new Error(`Fault name ${duplicate.name} is defined twice`);
 
 export const faultCatalogue: ReadonlyArray<FaultInfo> = Object.freeze(
   FAULTS.map((f) => Object.freeze({ name: f.name, clause: f.clause, doc: f.doc })),

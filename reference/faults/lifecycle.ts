@@ -1,16 +1,136 @@
 /** Faults in refund and payout rules. */
-import { defineFault } from './fault.js';
+import { ApiError } from '../errors.js';
+import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
 
 export const refundExceedAllowed = defineFault({
   name: 'refund-exceed-allowed',
-  clause: 'refund.amount.not-above-original',
+  clause: 'err.ref.amount-exceeded',
   doc: 'Refunds above the amount charged (alone or with earlier refunds) are accepted.',
   refundCeilingCents: () => 10n ** 18n,
 });
 
+export const refundUnpaidAccepted = defineFault({
+  name: 'refund-unpaid-accepted',
+  clause: 'state.refund.not-paid',
+  doc: 'A refund of a payment that was not paid successfully (pending, failed, expired) is accepted.',
+  enforces: skipRule('refund.paid'),
+});
+
+export const refundChargedBackAccepted = defineFault({
+  name: 'refund-charged-back-accepted',
+  clause: 'state.refund.charged-back',
+  doc: 'A refund of a payment that has been charged back is accepted.',
+  enforces: skipRule('refund.not-charged-back'),
+});
+
+export const refundNotFoundAsOrderNotFound = defineFault({
+  name: 'refund-not-found-as-order-not-found',
+  clause: 'err.ref.not-found',
+  doc: 'A refund query for an unknown refund is answered 2002 orderNotFound instead of refundNotFound.',
+  mapError: rewriteError({ path: PATHS.refundQuery, key: 'refundNotFound', to: { key: 'orderNotFound', detail: 'Order not found' } }),
+});
+
+export const refundFullOnlyPartialAccepted = defineFault({
+  name: 'refund-full-only-partial-accepted',
+  clause: 'err.ref.full-only',
+  doc: 'A partial refund is accepted on a channel that supports full refunds only.',
+  enforces: skipRule('refund.full-only'),
+});
+
+export const refundUnsupportedChannelAccepted = defineFault({
+  name: 'refund-unsupported-channel-accepted',
+  clause: 'err.ref.not-supported',
+  doc: 'A refund is accepted on a channel that does not support refunds.',
+  enforces: skipRule('refund.channel-support'),
+});
+
+export const refundInvalidAmountKey = defineFault({
+  name: 'refund-invalid-amount-key',
+  clause: 'err.ref.invalid-amount',
+  doc: 'A refund amount that is not positive is refused with the payment key invalidAmount instead of invalidRefundAmount.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'invalidRefundAmount', to: { key: 'invalidAmount', detail: 'Amount must be a positive number' } }),
+});
+
+export const refundErrorsCode400 = defineFault({
+  name: 'refund-errors-code-400',
+  clause: 'err.ref.codes',
+  doc: 'Refund creation errors use code 400 instead of 422 (keys kept).',
+  mapError: (err, path) => (path === PATHS.refundCreate && err.code === 422 ? new ApiError(400, err.key, err.detail) : err),
+});
+
+export const refundBalanceIgnored = defineFault({
+  name: 'refund-balance-ignored',
+  clause: 'err.ref.balance',
+  doc: 'A refund is accepted even when the merchant balance does not cover it and its fee.',
+  enforces: skipRule('refund.balance'),
+});
+
 export const payoutCancelSuccess = defineFault({
   name: 'payout-cancel-success',
-  clause: 'payout.cancel.not-cancelable-in-final-status',
+  clause: 'state.payout.not-cancelable',
   doc: 'A payout in status SUCCESS can be canceled.',
   payoutCancelable: (status) => status === 'PENDING' || status === 'SUCCESS',
+});
+
+export const payoutCancelCanceledAccepted = defineFault({
+  name: 'payout-cancel-canceled-accepted',
+  clause: 'state.payout.not-cancelable',
+  doc: 'Canceling a payout that is already CANCELED succeeds again instead of being refused.',
+  payoutCancelable: (status) => status === 'PENDING' || status === 'CANCELED',
+});
+
+export const payoutNotCancelableNoStatus = defineFault({
+  name: 'payout-not-cancelable-no-status',
+  clause: 'err.po.not-cancelable',
+  doc: 'The payoutNotCancelable message does not name the current status.',
+  mapError: rewriteError({ path: PATHS.payoutCancel, key: 'payoutNotCancelable', to: { detail: 'Payout cannot be canceled' } }),
+});
+
+export const payoutInsufficientFundsIgnored = defineFault({
+  name: 'payout-insufficient-funds-ignored',
+  clause: 'err.po.insufficient-funds',
+  doc: 'A payout above the merchant payout balance is accepted.',
+  enforces: skipRule('payout.balance'),
+});
+
+export const payoutQueryNotFound422 = defineFault({
+  name: 'payout-query-not-found-422',
+  clause: 'err.po.query-not-found',
+  doc: 'A payout query for an unknown payout is answered with code 422 instead of 5002 (key notFound kept).',
+  mapError: rewriteError({ path: PATHS.payoutQuery, key: 'notFound', to: { code: 422 } }),
+});
+
+export const payoutCancelNotFound5002 = defineFault({
+  name: 'payout-cancel-not-found-5002',
+  clause: 'err.po.cancel-not-found',
+  doc: 'A cancel of an unknown payout is answered with code 5002 instead of 422 (key notFound kept).',
+  mapError: rewriteError({ path: PATHS.payoutCancel, key: 'notFound', to: { code: 5002 } }),
+});
+
+export const payoutCashAppAccepted = defineFault({
+  name: 'payout-cash-app-accepted',
+  clause: 'err.po.unsupported-payout-method',
+  doc: 'A payout with a method not available for payouts (CASH_APP) is accepted.',
+  enforces: skipRule('payout.method'),
+});
+
+export const payoutCancelUnsupportedAccepted = defineFault({
+  name: 'payout-cancel-unsupported-accepted',
+  clause: 'err.po.cancel-unsupported',
+  doc: 'A payout on a channel without cancel support can be canceled.',
+  enforces: skipRule('payout.cancel-support'),
+});
+
+export const payoutEurAccepted = defineFault({
+  name: 'payout-eur-accepted',
+  clause: 'payout.usd-only-methods',
+  doc: 'A non-USD payout is accepted on a USD-only payout method.',
+  enforces: skipRule('payout.currency'),
+});
+
+export const payoutFrozenAllowed = defineFault({
+  name: 'payout-frozen-allowed',
+  clause: 'err.po.merchant-frozen',
+  doc: 'A frozen (suspended) merchant can still create payouts.',
+  enforces: skipRule('payout.merchant-active'),
 });

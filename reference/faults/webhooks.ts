@@ -1,84 +1,109 @@
-/** Faults in webhook delivery and bodies. */
-import { formatCents } from '../money.js';
+/** Faults in webhook bodies and signing. */
 import { rfc3339 } from '../clock.js';
+import { formatCents } from '../money.js';
 import { defineFault } from './fault.js';
 
-const SUCCESS = Buffer.from('success');
-const SUCCESS_LF = Buffer.from('success\n');
+type Body = Record<string, unknown>;
 
-export const webhookAckTrailingNewline = defineFault({
-  name: 'webhook-ack-trailing-newline',
-  clause: 'webhook.ack.exact-body',
-  doc: 'A reply body of "success\\n" is taken as an acknowledgement.',
-  isAck: (body) => body.equals(SUCCESS) || body.equals(SUCCESS_LF),
-});
-
-export const webhookAckAny200 = defineFault({
-  name: 'webhook-ack-any-200',
-  clause: 'webhook.ack.body-not-status',
-  doc: 'Any HTTP 200 reply is taken as an acknowledgement, whatever its body.',
-  isAck: (body, status) => status === 200 || body.equals(SUCCESS),
-});
-
-export const webhook3Attempts = defineFault({
-  name: 'webhook-3-attempts',
-  clause: 'webhook.retry.nine-attempts',
-  doc: 'An unacknowledged webhook is attempted 3 times in total instead of 9.',
-  retryWaitsMs: [15_000, 60_000],
-});
-
-export const webhookReuseNonce = defineFault({
-  name: 'webhook-reuse-nonce',
-  clause: 'webhook.sign.fresh-per-attempt',
-  doc: 'Every retry reuses the first attempt\'s X-Timestamp and X-Nonce.',
-  freshSignaturePerAttempt: false,
-});
-
-export const webhookFlatWaits = defineFault({
-  name: 'webhook-flat-waits',
-  clause: 'webhook.retry.growing-waits',
-  doc: 'Retries are 15 s apart throughout, so all 9 attempts are over in 2 minutes.',
-  retryWaitsMs: new Array<number>(8).fill(15_000),
-});
-
-export const webhookSlowAck = defineFault({
-  name: 'webhook-slow-ack',
-  clause: 'webhook.ack.five-second-limit',
-  doc: 'A "success" arriving up to 60 s after sending still counts as an acknowledgement.',
-  ackLimitMs: 60_000,
-});
-
-export const webhookPaymentUpdatedOnRefund = defineFault({
-  name: 'webhook-payment-updated-on-refund',
-  clause: 'webhook.events.refund-sends-refund-updated-only',
-  doc: 'A payment becoming REFUNDED also sends payment.updated.',
-  paymentWebhookOnRefunded: true,
-});
-
-export const webhookOnExpiry = defineFault({
-  name: 'webhook-on-expiry',
-  clause: 'webhook.events.none-on-expiry',
-  doc: 'An expired checkout sends payment.updated (status EXPIRED).',
-  paymentWebhookOnExpiry: true,
-});
+function without(body: Body, ...keys: string[]): Body {
+  const out = { ...body };
+  for (const k of keys) delete out[k];
+  return out;
+}
 
 export const webhookMetadataNull = defineFault({
   name: 'webhook-metadata-null',
-  clause: 'webhook.body.metadata-empty-string',
+  clause: 'webhook.body.metadata',
   doc: 'metadata is null in webhooks when none was sent, instead of "".',
   finishWebhookBody: (body) => (body['metadata'] === '' ? { ...body, metadata: null } : body),
 });
 
 export const webhookAmountNoDecimals = defineFault({
   name: 'webhook-amount-no-decimals',
-  clause: 'webhook.body.amount-two-decimals',
+  clause: 'amount.value.two-decimals-out',
   doc: 'Webhook amounts drop trailing zero decimals ("12.00" is sent as "12", "12.50" as "12.5").',
   formatAmount: (cents, channel) => (channel === 'webhook' ? formatCents(cents).replace(/\.?0+$/, '') : formatCents(cents)),
 });
 
 export const webhookTimeNoOffset = defineFault({
   name: 'webhook-time-no-offset',
-  clause: 'webhook.body.time-with-offset',
+  clause: 'conv.time.rfc3339-offset',
   doc: 'Webhook times have no offset ("2026-11-22T05:01:02").',
   formatTime: (ms, channel) => (channel === 'webhook' ? rfc3339(ms).slice(0, 19) : rfc3339(ms)),
+});
+
+export const webhookPayoutNoStatusReason = defineFault({
+  name: 'webhook-payout-no-status-reason',
+  clause: 'webhook.body.status-reason',
+  doc: 'payout.updated bodies leave out status_reason.',
+  finishWebhookBody: (body) => (body['event'] === 'payout.updated' ? without(body, 'status_reason') : body),
+});
+
+export const webhookRefundNoOriginalOrderNo = defineFault({
+  name: 'webhook-refund-no-original-order-no',
+  clause: 'webhook.body.original-refs',
+  doc: 'refund.updated bodies leave out original_order_no (original_merchant_order_no is kept).',
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? without(body, 'original_order_no') : body),
+});
+
+export const webhookRefundGoodsNameNotReason = defineFault({
+  name: 'webhook-refund-goods-name-not-reason',
+  clause: 'refund.webhook.goods-name-reason',
+  doc: "refund.updated carries the payment's trade_info instead of the refund reason as trade_info.goods_name.",
+  finishWebhookBody: (body, source) =>
+    body['event'] === 'refund.updated' && source.payment !== undefined ? { ...body, trade_info: { ...source.payment.tradeInfo } } : body,
+});
+
+export const webhookFailureReason = defineFault({
+  name: 'webhook-failure-reason',
+  clause: 'webhook.body.no-failure-reason',
+  doc: 'payment.updated for a FAILED payment states the reason ("failure_reason": "Card declined by issuer").',
+  finishWebhookBody: (body) =>
+    body['event'] === 'payment.updated' && body['status'] === 'FAILED' ? { ...body, failure_reason: 'Card declined by issuer' } : body,
+});
+
+export const webhookRequestedAmountAlways = defineFault({
+  name: 'webhook-requested-amount-always',
+  clause: 'webhook.body.requested-amount',
+  doc: 'payment.updated always carries requested_amount (equal to trans_amount when nothing was rounded).',
+  finishWebhookBody: (body) =>
+    body['event'] === 'payment.updated' && !('requested_amount' in body) ? { ...body, requested_amount: body['trans_amount'] } : body,
+});
+
+export const webhookRefundAmountOfPayment = defineFault({
+  name: 'webhook-refund-amount-of-payment',
+  clause: 'refund.webhook.trans-amount',
+  doc: "refund.updated shows the payment's amount as trans_amount instead of the amount refunded.",
+  finishWebhookBody: (body, source) =>
+    body['event'] === 'refund.updated' && source.payment !== undefined
+      ? { ...body, trans_amount: { currency: 'USD', value: formatCents(source.payment.chargedCents) } }
+      : body,
+});
+
+export const webhookRefundOrderNoOfPayment = defineFault({
+  name: 'webhook-refund-order-no-of-payment',
+  clause: 'webhook.body.order-no',
+  doc: "refund.updated carries the payment's order_no as order_no instead of the refund_no.",
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, order_no: body['original_order_no'] } : body),
+});
+
+export const webhookSignedAsPrimary = defineFault({
+  name: 'webhook-signed-as-primary',
+  clause: 'webhook.signed',
+  doc: "Every webhook is signed as the first configured merchant (its X-MerchantID and secret), whoever owns the order.",
+  signAs: (merchantId, channel) => (channel === 'webhook' ? 'M100001' : merchantId),
+});
+
+export const webhookContentTypeText = defineFault({
+  name: 'webhook-content-type-text',
+  clause: 'webhook.post-json',
+  doc: 'Webhooks are sent with Content-Type: text/plain.',
+  finishWebhookHeaders: (headers) => ({ ...headers, 'Content-Type': 'text/plain; charset=utf-8' }),
+});
+
+export const webhookBodyAtChange = defineFault({
+  name: 'webhook-body-at-change',
+  clause: 'webhook.body.status',
+  doc: 'A webhook body is built once when the change happens, so a retry shows the status of that moment, not of sending.',
+  webhookBodyAtSending: false,
 });

@@ -20,16 +20,16 @@ export const FIXTURE_CARDS = {
 
 export const card: Handler = (svc, call) => {
   const f = Fields.of(call.body, [...PAYMENT_KEYS, 'card', 'billing_address', 'device_ip']);
-  const input = readPaymentInput(f, false);
+  const input = readPaymentInput(f, false, svc.behaviour.enforces('payment.goods-name'));
   const cardInput = readCard(f);
   readBillingAddress(f);
   f.ipAddress('device_ip');
 
-  ensureActive(call.merchant);
-  const cents = paymentCents(input.amount, svc.behaviour.maxAmountDecimals);
+  ensureActive(call.merchant, svc.behaviour.enforces('payment.merchant-active'));
+  const cents = paymentCents(input.amount, svc.behaviour);
   ensurePaymentMethod(input.method, ['CARD']);
-  const priced = priceFor(input.method, cents);
-  ensureCardUsable(cardInput, call.now);
+  const priced = priceFor(input.method, cents, svc.behaviour);
+  if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
 
@@ -38,8 +38,10 @@ export const card: Handler = (svc, call) => {
       // Refused before anything is recorded, so the number stays free.
       throw E.validationFailed('No payment channel available');
     case FIXTURE_CARDS.risk: {
-      record(svc, call, input, priced, 'FAILED');
+      // A declined payment ends as FAILED and a payment.updated webhook follows, whoever declined it.
+      const p = record(svc, call, input, priced, 'FAILED');
       afterRecordedRefusal(svc, call.merchant.id, 'payment', input.merchantOrderNo);
+      if (svc.behaviour.sendsWebhookOn('risk-decline')) emitPaymentUpdated(svc, p);
       throw E.validationFailed('Payment declined by risk checks');
     }
     case FIXTURE_CARDS.declined: {

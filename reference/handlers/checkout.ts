@@ -10,11 +10,12 @@ import { checkoutView } from '../views.js';
 import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput } from './payment-input.js';
 
 export const checkout: Handler = (svc, call) => {
-  const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true);
-  ensureActive(call.merchant);
-  const cents = paymentCents(input.amount, svc.behaviour.maxAmountDecimals);
+  const b = svc.behaviour;
+  const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true, b.enforces('payment.goods-name'));
+  ensureActive(call.merchant, b.enforces('payment.merchant-active'));
+  const cents = paymentCents(input.amount, b);
   ensurePaymentMethod(input.method);
-  const priced = priceFor(input.method, cents);
+  const priced = priceFor(input.method, cents, b);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
 

@@ -3,6 +3,7 @@
  * same order: frozen merchant, amount decimals, positivity, currency, method, channel limits.
  */
 import { amountCents, readAmount, type AmountInput } from '../amount.js';
+import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
@@ -22,11 +23,11 @@ export interface PaymentInput {
   metadata: string;
 }
 
-export function readPaymentInput(f: Fields, urlsRequired: boolean): PaymentInput {
+export function readPaymentInput(f: Fields, urlsRequired: boolean, goodsNameRequired = true): PaymentInput {
   const method = f.requiredString('payment_method', { max: 32 });
   const merchantOrderNo = f.requiredString('merchant_order_no', { max: 64 });
   const amount = readAmount(f, 'trans_amount');
-  const tradeInfo = readTradeInfo(f);
+  const tradeInfo = readTradeInfo(f, goodsNameRequired);
   const notifyUrl = f.url('notify_url', urlsRequired);
   const returnUrl = f.url('return_url', urlsRequired);
   const metadata = f.optionalString('metadata', { max: 4096 }) ?? '';
@@ -36,24 +37,27 @@ export function readPaymentInput(f: Fields, urlsRequired: boolean): PaymentInput
   return out;
 }
 
-function readTradeInfo(f: Fields): TradeInfo {
+function readTradeInfo(f: Fields, goodsNameRequired: boolean): TradeInfo {
+  if (!goodsNameRequired && !f.has('trade_info')) return { goods_name: '' };
   // Without trade_info at all, the field actually missing is the goods name: name that one.
   if (!f.has('trade_info')) throw E.invalidRequest(`Field ${f.name('trade_info')}.GoodsName is required`);
   const t = f.requiredObject('trade_info', ['goods_name', 'description']);
-  const info: TradeInfo = { goods_name: t.requiredString('goods_name', { max: 256 }) };
+  const goodsName = goodsNameRequired ? t.requiredString('goods_name', { max: 256 }) : (t.optionalString('goods_name', { max: 256 }) ?? '');
+  const info: TradeInfo = { goods_name: goodsName };
   const description = t.optionalString('description', { max: 1024 });
   if (description !== undefined) info.description = description;
   return info;
 }
 
-export function ensureActive(m: MerchantFixture): void {
-  if (m.frozen) throw E.merchantFrozen();
+/** `enforced` is false only in a fault that lets a frozen merchant through. */
+export function ensureActive(m: MerchantFixture, enforced = true): void {
+  if (m.frozen && enforced) throw E.merchantFrozen();
 }
 
 /** Decimals, positivity, then currency: USD only, conversion is unavailable. */
-export function paymentCents(a: AmountInput, maxDecimals: number): bigint {
-  const cents = amountCents(a, maxDecimals, 'invalidAmount');
-  if (a.currency !== 'USD') {
+export function paymentCents(a: AmountInput, b: Behaviour): bigint {
+  const cents = amountCents(a, b.maxAmountDecimals, 'invalidAmount', b.isPositiveAmount);
+  if (a.currency !== 'USD' && b.enforces('payment.currency-usd')) {
     throw new ApiError(422, 'notSupported', `Currency ${a.currency} is not supported (conversion unavailable)`);
   }
   return cents;
@@ -71,17 +75,19 @@ export interface Priced {
 }
 
 /** Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. */
-export function priceFor(method: string, cents: bigint): Priced {
+export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
   const ch = PAYMENT_CHANNELS.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
     const tier = cents > MAX_AMOUNT_CENTS ? undefined : roundUpToTier(cents, ch.tiersCents);
+    if (tier === undefined && !b.enforces('payment.price-point')) return { chargedCents: cents };
     if (tier === undefined) {
       throw new ApiError(422, 'notSupported', `Amount cannot be rounded to a ${method} price point`);
     }
     return tier === cents ? { chargedCents: cents } : { chargedCents: tier, requestedCents: cents };
   }
-  if ((ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents)) {
+  const outside = (ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents);
+  if (outside && b.enforces('payment.channel-range')) {
     throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);
   }
   return { chargedCents: cents };

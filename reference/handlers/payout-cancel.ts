@@ -12,7 +12,7 @@ import { finishPayout } from './payout-state.js';
 
 export const payoutCancel: Handler = (svc, call) => {
   const p = findPayout(svc, call, Fields.of(call.body, ['merchant_payout_no', 'payout_no']), 422);
-  if (PAYOUT_CHANNELS.get(p.method)?.cancelable !== true) {
+  if (PAYOUT_CHANNELS.get(p.method)?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
     throw new ApiError(422, 'notSupported', `${p.method} payouts cannot be canceled`);
   }
   if (!svc.behaviour.payoutCancelable(p.status)) {

@@ -15,5 +15,5 @@ export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStat
   p.finishedAt = now;
   // Money reserved at creation goes back unless it was actually paid out.
   if (wasReserved && status !== 'SUCCESS') svc.store.balancesOf(p.merchantId).payoutCents += p.amountCents;
-  emitPayoutUpdated(svc, p);
+  if (status !== 'CANCELED' || svc.behaviour.sendsWebhookOn('payout-canceled')) emitPayoutUpdated(svc, p);
 }

@@ -27,27 +27,28 @@ export const refundCreate: Handler = (svc, call) => {
   const reason = f.requiredString('reason', { max: 256 });
 
   ensureActive(call.merchant);
-  const cents = amountCents(amount, b.maxAmountDecimals, 'invalidRefundAmount');
+  const cents = amountCents(amount, b.maxAmountDecimals, 'invalidRefundAmount', b.isPositiveAmount);
   if (amount.currency !== 'USD') throw notSupported(`Currency ${amount.currency} is not supported (conversion unavailable)`);
   const payment = originalPayment(svc, call, original);
-  if (payment.status !== 'SUCCESS' && payment.status !== 'REFUNDED') {
+  if (payment.status !== 'SUCCESS' && payment.status !== 'REFUNDED' && b.enforces('refund.paid')) {
     throw new ApiError(422, 'refundOrderNotPaid', `Original order is ${payment.status}, not paid`);
   }
-  if (payment.chargedBack) throw E.validationFailed('Original order was charged back');
+  if (payment.chargedBack && b.enforces('refund.not-charged-back')) throw E.validationFailed('Original order was charged back');
   const channel = PAYMENT_CHANNELS.get(payment.method);
-  if (channel === undefined || channel.refunds === 'none') throw notSupported(`${payment.method} does not support refunds`);
+  if (channel === undefined) throw notSupported(`${payment.method} does not support refunds`);
+  if (channel.refunds === 'none' && b.enforces('refund.channel-support')) throw notSupported(`${payment.method} does not support refunds`);
   const earlier = committedRefundCents(svc, payment);
   if (cents > b.refundCeilingCents(payment.chargedCents, earlier)) {
     throw new ApiError(422, 'refundAmountExceeded', 'Refund amount exceeds the original order amount');
   }
-  if (channel.refunds === 'full-only' && (cents !== payment.chargedCents || earlier > 0n)) {
+  if (channel.refunds === 'full-only' && (cents !== payment.chargedCents || earlier > 0n) && b.enforces('refund.full-only')) {
     throw notSupported(`${payment.method} supports full refunds only`);
   }
   const replay = checkNumberFree(svc, call.merchant.id, 'refund', merchantRefundNo);
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
   const cover = cents + REFUND_FEE_CENTS;
-  if (balances.refundCoverCents < cover) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
+  if (balances.refundCoverCents < cover && b.enforces('refund.balance')) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
 
   const failing = reason === SANDBOX_FAILING_REASON;
   const immediate = failing || channel.refundSettlesImmediately;
@@ -66,7 +67,7 @@ export const refundCreate: Handler = (svc, call) => {
   balances.refundCoverCents -= refund.coverCents;
   svc.store.addRefund(refund);
   claimNumber(svc, call.merchant.id, 'refund', merchantRefundNo, refund.refundNo);
-  emitRefundUpdated(svc, refund);
+  if (b.sendsWebhookOn('refund-created')) emitRefundUpdated(svc, refund);
   if (failing) {
     afterRecordedRefusal(svc, call.merchant.id, 'refund', merchantRefundNo);
     throw new ApiError(422, 'refundFailed', 'Refund request failed');

@@ -16,8 +16,8 @@ export function committedRefundCents(svc: Service, p: Payment): bigint {
 export function markRefundedIfComplete(svc: Service, p: Payment): void {
   let settled = 0n;
   for (const r of svc.store.refundsOf(p.orderNo)) if (r.status === 'SUCCESS') settled += r.amountCents;
-  if (p.status === 'SUCCESS' && settled >= p.chargedCents) {
+  if (p.status === 'SUCCESS' && settled >= p.chargedCents && svc.behaviour.enforces('payment.refunded-status')) {
     p.status = 'REFUNDED';
-    if (svc.behaviour.paymentWebhookOnRefunded) emitPaymentUpdated(svc, p);
+    if (svc.behaviour.sendsWebhookOn('payment-refunded')) emitPaymentUpdated(svc, p);
   }
 }

@@ -28,7 +28,7 @@ export const completeCheckout: Handler = (svc, call) => {
   if (p.status !== 'PENDING') refuseTransition('Payment', p.status, 'completed');
   p.status = outcome;
   p.finishedAt = call.now;
-  emitPaymentUpdated(svc, p);
+  if (outcome === 'SUCCESS' || svc.behaviour.sendsWebhookOn('checkout-failed')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour);
 };
 
@@ -38,7 +38,7 @@ export const expireCheckout: Handler = (svc, call) => {
   if (p.status !== 'PENDING') refuseTransition('Payment', p.status, 'expired');
   p.status = 'EXPIRED';
   p.finishedAt = call.now;
-  if (svc.behaviour.paymentWebhookOnExpiry) emitPaymentUpdated(svc, p);
+  if (svc.behaviour.sendsWebhookOn('checkout-expired')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour);
 };
 
@@ -47,6 +47,7 @@ export const chargeback: Handler = (svc, call) => {
   const p = findPayment(svc, call, Fields.of(call.body, ['merchant_order_no', 'order_no']));
   if (p.status !== 'SUCCESS' || p.chargedBack) refuseTransition('Payment', p.chargedBack ? 'CHARGED_BACK' : p.status, 'charged back');
   p.chargedBack = true;
+  if (svc.behaviour.sendsWebhookOn('chargeback')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour);
 };
 

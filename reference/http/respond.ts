@@ -4,10 +4,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Behaviour } from '../behaviour.js';
-import { unixSeconds } from '../clock.js';
 import { type ApiError, envelopeMessage } from '../errors.js';
-import type { MerchantFixture } from '../fixtures.js';
-import { freshNonce, hmacDigest, signingInput } from '../signing.js';
+import { findMerchant, type MerchantFixture } from '../fixtures.js';
+import { hmacDigest, signingInput } from '../signing.js';
 
 export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {
   return { code: 0, msg: 'success', data };
@@ -34,24 +33,19 @@ export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiEr
   write(res, httpStatus, extra, Buffer.from(JSON.stringify(errorEnvelope(err, english)), 'utf8'), close);
 }
 
-/** Returns the HTTP status used, for the log line. */
-export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour): number {
+/** Returns the HTTP status used, for the log line. `httpStatus` is given only for (faultily) signed auth errors. */
+export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour, httpStatus?: number): number {
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
-  const status = b.httpStatusFor(code);
+  const status = httpStatus ?? b.httpStatusFor(code);
   const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), 'utf8');
-  if (code !== 0 && !b.signErrorResponses) {
+  if (code !== 0 && httpStatus === undefined && !b.signErrorResponses) {
     write(res, status, {}, raw, false);
     return status;
   }
-  const timestamp = String(unixSeconds());
-  const nonce = freshNonce();
-  const digest = hmacDigest(merchant.secret, signingInput(merchant.id, timestamp, nonce, b.responseSigningBytes(raw)));
-  write(
-    res,
-    status,
-    { 'X-MerchantID': merchant.id, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Sign': b.responseSignatureText(digest) },
-    raw,
-    false,
-  );
+  const signer = findMerchant(b.signAs(merchant.id, 'response')) ?? merchant;
+  const { timestamp, nonce } = b.responseStamp(Date.now());
+  const digest = hmacDigest(signer.secret, signingInput(signer.id, timestamp, nonce, b.responseSigningBytes(raw)));
+  const headers = { 'X-MerchantID': signer.id, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Sign': b.responseSignatureText(digest) };
+  write(res, status, b.finishResponseHeaders(headers), raw, false);
   return status;
 }

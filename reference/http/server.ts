@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { AuthAnswer, AuthFailure } from '../behaviour.js';
 import { ApiError, E } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import type { NonceCache } from '../nonce-cache.js';
@@ -13,7 +14,6 @@ import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
-import { wantsPlainEnglish } from './language.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
 
 export interface PipelineOptions {
@@ -23,13 +23,18 @@ export interface PipelineOptions {
   readIdleMs: number;
 }
 
-const AUTH_ERRORS = {
-  'missing-header': { http: 401, err: new ApiError(401, 'unauthorized', 'Missing authentication headers') },
-  'unknown-merchant': { http: 401, err: new ApiError(401, 'merchantNotFound', 'Merchant ID not found or invalid') },
-  forbidden: { http: 403, err: new ApiError(403, 'forbidden', 'Invalid signature') },
-} as const;
+const AUTH_ANSWERS: Readonly<Record<AuthFailure, AuthAnswer>> = {
+  'missing-header': { http: 401, code: 401, key: 'unauthorized', message: 'Missing authentication headers' },
+  'unknown-merchant': { http: 401, code: 401, key: 'merchantNotFound', message: 'Merchant ID not found or invalid' },
+  forbidden: { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' },
+  unreadable: { http: 500, code: 500, key: 'internalServerError', message: 'Internal server error' },
+};
 
-const UNREADABLE = new ApiError(500, 'internalServerError', 'Internal server error');
+/** The answer to an authentication failure or an unreadable body, as the behaviour has it. */
+function authAnswer(svc: Service, failure: AuthFailure): { http: number; err: ApiError } {
+  const a = svc.behaviour.authAnswer(failure, AUTH_ANSWERS[failure]);
+  return { http: a.http, err: new ApiError(a.code, a.key, a.message) };
+}
 const METHOD_NOT_ALLOWED = new ApiError(405, 'methodNotAllowed', 'Only POST is allowed');
 
 export function createReferenceServer(opts: PipelineOptions): Server {
@@ -37,10 +42,11 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   // 'clientError', where the request's headers are no longer at hand.
   const english = new WeakMap<Socket, boolean>();
   const server = createServer((req, res) => {
-    english.set(req.socket, wantsPlainEnglish(req.headers['accept-language']));
+    english.set(req.socket, opts.svc.behaviour.plainEnglish(req.headers['accept-language']));
     handle(req, res, opts).catch(() => {
       // Last resort: the pipeline itself failed; never leave the client hanging.
-      sendUnsigned(res, 500, UNREADABLE, false, true);
+      const unreadable = authAnswer(opts.svc, 'unreadable');
+      sendUnsigned(res, unreadable.http, unreadable.err, false, true);
     });
   });
   // Malformed HTTP (bad request line, oversized headers): the request cannot be read.
@@ -49,16 +55,17 @@ export function createReferenceServer(opts: PipelineOptions): Server {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(errorEnvelope(UNREADABLE, english.get(socket) ?? false));
+    const unreadable = authAnswer(opts.svc, 'unreadable');
+    const body = JSON.stringify(errorEnvelope(unreadable.err, english.get(socket) ?? false));
     socket.end(
-      `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${unreadable.http} ${unreadable.http === 500 ? 'Internal Server Error' : 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return server;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineOptions): Promise<void> {
-  const english = wantsPlainEnglish(req.headers['accept-language']);
+  const english = opts.svc.behaviour.plainEnglish(req.headers['accept-language']);
   const path = pathOf(req.url);
   const logDone = (status: number, code: number, merchantId = '-'): void =>
     opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}`);
@@ -72,7 +79,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
 
   const read = await readBody(req, { maxBytes: MAX_BODY_BYTES, idleMs: opts.readIdleMs, totalMs: Math.max(opts.readIdleMs * 15, 30_000) });
   if (!read.ok) {
-    sendUnsigned(res, 500, UNREADABLE, english, true);
+    const unreadable = authAnswer(opts.svc, 'unreadable');
+    sendUnsigned(res, unreadable.http, unreadable.err, english, true);
     // Let the response flush, then drop whatever the client is still sending.
     req.resume();
     res.once('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
@@ -84,8 +92,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   const { svc } = opts;
   const auth = authenticate(req.headers, read.body, opts.nonces, svc.behaviour, now);
   if (auth.outcome !== 'ok' || auth.merchant === undefined) {
-    const failure = auth.outcome === 'missing-header' || auth.outcome === 'unknown-merchant' ? AUTH_ERRORS[auth.outcome] : AUTH_ERRORS.forbidden;
-    sendUnsigned(res, failure.http, failure.err, english);
+    const failure = authAnswer(svc, auth.outcome === 'missing-header' || auth.outcome === 'unknown-merchant' ? auth.outcome : 'forbidden');
+    if (svc.behaviour.signAuthErrors && auth.merchant !== undefined) {
+      sendSigned(res, auth.merchant, errorEnvelope(failure.err, english), svc.behaviour, failure.http);
+    } else {
+      sendUnsigned(res, failure.http, failure.err, english);
+    }
     logDone(failure.http, failure.err.code);
     return;
   }
@@ -114,7 +126,7 @@ function respondTo(
     const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body), now });
     return successEnvelope(data);
   } catch (e) {
-    if (e instanceof ApiError) return errorEnvelope(e, english);
+    if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);
     opts.log(`internal failure on ${printable(path)}: ${e instanceof Error ? e.name : 'unknown'}`);
     return errorEnvelope(E.systemBusy(), english);
   }

@@ -25,7 +25,7 @@ export function paymentWebhookBody(p: Payment, b: Behaviour): Record<string, unk
   out['metadata'] = p.metadata;
   if (p.finishedAt !== undefined) out['finished_at'] = b.formatTime(p.finishedAt, 'webhook');
   out['created_at'] = b.formatTime(p.createdAt, 'webhook');
-  return b.finishWebhookBody(out);
+  return b.finishWebhookBody(out, { payment: p });
 }
 
 /**
@@ -46,7 +46,7 @@ export function refundWebhookBody(r: Refund, p: Payment, b: Behaviour): Record<s
     original_merchant_order_no: p.merchantOrderNo,
     created_at: b.formatTime(r.createdAt, 'webhook'),
   };
-  return b.finishWebhookBody(out);
+  return b.finishWebhookBody(out, { payment: p, refund: r });
 }
 
 export function payoutWebhookBody(p: Payout, b: Behaviour): Record<string, unknown> {
@@ -62,5 +62,5 @@ export function payoutWebhookBody(p: Payout, b: Behaviour): Record<string, unkno
   };
   if (p.finishedAt !== undefined) out['finished_at'] = b.formatTime(p.finishedAt, 'webhook');
   out['created_at'] = b.formatTime(p.createdAt, 'webhook');
-  return b.finishWebhookBody(out);
+  return b.finishWebhookBody(out, { payout: p });
 }

@@ -30,6 +30,10 @@ interface Delivery extends WebhookJob {
   nextDueAt: number;
   /** Kept only when a fault makes every attempt reuse the first attempt's timestamp and nonce. */
   firstStamp?: { timestamp: string; nonce: string };
+  /** Kept only when a fault builds the body once, when the change happens. */
+  frozenBody?: Record<string, unknown>;
+  /** Attempts made after an acknowledgement (a fault's resends). */
+  afterAck: number;
 }
 
 export interface OutboxOptions {
@@ -62,7 +66,8 @@ export class Outbox {
 
   enqueue(job: WebhookJob): void {
     if (this.closed) return;
-    const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now() };
+    const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now(), afterAck: 0 };
+    if (!this.opts.behaviour.webhookBodyAtSending) d.frozenBody = job.body();
     this.pending.set(d.id, d);
     // Not synchronous: the API response that caused the event goes out first.
     this.schedule(d, 0);
@@ -112,27 +117,33 @@ export class Outbox {
     const b = this.opts.behaviour;
     d.attempts += 1;
     const maxAttempts = b.retryWaitsMs.length + 1;
-    const raw = Buffer.from(JSON.stringify(d.body()), 'utf8');
+    const raw = Buffer.from(JSON.stringify(d.frozenBody ?? d.body()), 'utf8');
     const stamp = this.stampFor(d);
     const sign = hmacDigest(d.secret, signingInput(d.merchantId, stamp.timestamp, stamp.nonce, raw)).toString('hex');
-    const headers = {
+    const headers = b.finishWebhookHeaders({
       'Content-Type': 'application/json',
       'User-Agent': 'mpsi-reference-sandbox',
       'X-MerchantID': d.merchantId,
       'X-Timestamp': stamp.timestamp,
       'X-Nonce': stamp.nonce,
       'X-Sign': sign,
-    };
-    const limitMs = Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS);
+    });
+    const limitMs = b.ackLimitScales ? Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS) : b.ackLimitMs;
     const result = await postOnce(d.url, headers, raw, limitMs, b.isAck, this.stop.signal);
     if (this.closed) return;
     const where = `webhook #${d.id} ${d.label} attempt ${d.attempts}/${maxAttempts}`;
+    if (result.acked && d.afterAck < b.attemptsAfterAck && d.attempts < maxAttempts) {
+      d.afterAck += 1;
+      this.opts.log(`${where}: ${result.summary}; sent again all the same`);
+      this.schedule(d, (b.retryWaitsMs[d.attempts - 1] ?? 0) * this.scale);
+      return;
+    }
     if (result.acked) {
       this.pending.delete(d.id);
       this.opts.log(`${where}: ${result.summary}`);
       return;
     }
-    if (d.attempts >= maxAttempts) {
+    if (d.attempts >= maxAttempts || (!result.replied && !b.retryWithoutReply)) {
       this.pending.delete(d.id);
       this.opts.log(`${where}: ${result.summary}; no attempts left`);
       return;

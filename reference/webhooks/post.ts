@@ -7,6 +7,8 @@ import { request as httpsRequest } from 'node:https';
 
 export interface AttemptResult {
   acked: boolean;
+  /** Whether a complete reply came back at all (whatever it said). */
+  replied: boolean;
   /** For the log: HTTP status or what went wrong; never the body or the headers. */
   summary: string;
 }
@@ -33,9 +35,9 @@ export function postOnce(
       req?.destroy();
       resolve(r);
     };
-    const onAbort = (): void => settle({ acked: false, summary: 'sender closed' });
+    const onAbort = (): void => settle({ acked: false, replied: false, summary: 'sender closed' });
     // The limit covers the whole exchange: connect, headers and the complete reply body.
-    const timer = setTimeout(() => settle({ acked: false, summary: `no complete reply within ${limitMs} ms` }), limitMs);
+    const timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` }), limitMs);
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) {
       onAbort();
@@ -47,10 +49,10 @@ export function postOnce(
       // agent:false: a fresh connection per attempt, so a receiver restarted between attempts is reached.
       req = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, agent: false });
     } catch {
-      settle({ acked: false, summary: 'request could not be created' });
+      settle({ acked: false, replied: false, summary: 'request could not be created' });
       return;
     }
-    req.on('error', (err: NodeJS.ErrnoException) => settle({ acked: false, summary: `connection failed (${err.code ?? 'error'})` }));
+    req.on('error', (err: NodeJS.ErrnoException) => settle({ acked: false, replied: false, summary: `connection failed (${err.code ?? 'error'})` }));
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -59,12 +61,12 @@ export function postOnce(
         chunks.push(chunk);
         size += chunk.length;
       });
-      res.on('error', () => settle({ acked: false, summary: `HTTP ${res.statusCode ?? 0}, reply interrupted` }));
+      res.on('error', () => settle({ acked: false, replied: false, summary: `HTTP ${res.statusCode ?? 0}, reply interrupted` }));
       res.on('end', () => {
         const reply = Buffer.concat(chunks).subarray(0, REPLY_CAP + 1);
         const status = res.statusCode ?? 0;
         const acked = isAck(reply, status);
-        settle({ acked, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}` });
+        settle({ acked, replied: true, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}` });
       });
     });
     req.end(body);

@@ -45,7 +45,7 @@ describe('serve', () => {
   it('lists the faults and exits 0', async () => {
     const io = captureIO();
     expect(await serveMain(['serve', '--list-faults'], io)).toBe(0);
-    expect(io.lines.some((l) => l.startsWith('resp-uppercase-hex\tsign.response.lower-hex\t'))).toBe(true);
+    expect(io.lines.some((l) => l.startsWith('resp-uppercase-hex\tauth.response.signed\t'))).toBe(true);
   });
 
   it('parses every option, in both --flag value and --flag=value forms', () => {

@@ -1,0 +1,107 @@
+/** Faults in how requests are authenticated: the outcomes of the Authentication section. */
+import { MERCHANTS } from '../fixtures.js';
+import { signatureMatches, signingInput } from '../signing.js';
+import { defineFault } from './fault.js';
+
+const CRLF = Buffer.from('\r\n');
+
+export const authAcceptBadSign = defineFault({
+  name: 'auth-accept-bad-sign',
+  clause: 'auth.bad-signature',
+  doc: 'A request whose X-Sign does not match is accepted (timestamp and nonce are still checked).',
+  authOutcome: (outcome) => (outcome === 'bad-signature' ? 'ok' : outcome),
+});
+
+export const authBadSignUnauthorized = defineFault({
+  name: 'auth-bad-sign-unauthorized',
+  clause: 'auth.bad-signature',
+  doc: 'A signature mismatch is answered HTTP 401 unauthorized instead of HTTP 403 forbidden.',
+  authAnswer: (failure, correct) => (failure === 'forbidden' ? { http: 401, code: 401, key: 'unauthorized', message: 'Invalid signature' } : correct),
+});
+
+export const authMissingHeaderForbidden = defineFault({
+  name: 'auth-missing-header-forbidden',
+  clause: 'auth.missing-header',
+  doc: 'A missing or empty signing header is answered HTTP 403 forbidden instead of HTTP 401 unauthorized.',
+  authAnswer: (failure, correct) => (failure === 'missing-header' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct),
+});
+
+export const authUnknownMerchantUnauthorized = defineFault({
+  name: 'auth-unknown-merchant-unauthorized',
+  clause: 'auth.unknown-merchant',
+  doc: 'An unknown X-MerchantID is answered 401 unauthorized instead of 401 merchantNotFound.',
+  authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { http: 401, code: 401, key: 'unauthorized', message: 'Missing authentication headers' } : correct),
+});
+
+export const authEmptyHeaderAccepted = defineFault({
+  name: 'auth-empty-header-accepted',
+  clause: 'auth.missing-header',
+  doc: 'An empty signing header counts as present (only absent ones are refused), so it reaches the later checks.',
+  authHeadersPresent: (h) => h.id !== undefined && h.timestamp !== undefined && h.nonce !== undefined && h.sign !== undefined,
+});
+
+export const authMissingNonceAccepted = defineFault({
+  name: 'auth-missing-nonce-accepted',
+  clause: 'auth.missing-header',
+  doc: 'A request without X-Nonce is not refused as unauthorized: the nonce takes part in the signature as an empty string.',
+  authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.sign),
+});
+
+export const authTimestampMsAccepted = defineFault({
+  name: 'auth-timestamp-ms-accepted',
+  clause: 'auth.timestamp.seconds',
+  doc: 'An X-Timestamp in milliseconds (13 digits or more) is divided by 1000 and accepted.',
+  readTimestamp: (text) => (/^[0-9]{1,16}$/.test(text) ? (text.length >= 13 ? Math.floor(Number(text) / 1000) : Number(text)) : undefined),
+});
+
+export const authUppercaseHexAccepted = defineFault({
+  name: 'auth-uppercase-hex-accepted',
+  clause: 'auth.sign.lower-hex',
+  doc: 'X-Sign is compared case-insensitively, so upper-case hex is accepted.',
+  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign.toLowerCase()),
+});
+
+export const authCrlfAccepted = defineFault({
+  name: 'auth-crlf-accepted',
+  clause: 'auth.sign.string',
+  doc: 'A signature over a string to sign joined by CR LF is accepted as well as one joined by LF.',
+  verifyRequest: (r) =>
+    signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign) ||
+    signatureMatches(r.secret, Buffer.concat([Buffer.from([r.merchantId, r.timestamp, r.nonce].join('\r\n')), CRLF, r.rawBody]), r.sign),
+});
+
+export const authSignReserialisedBody = defineFault({
+  name: 'auth-sign-reserialised-body',
+  clause: 'auth.sign.raw-body',
+  doc: 'The request signature is checked over the parsed body serialised again (compact JSON), not over the raw bytes.',
+  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, reserialised(r.rawBody)), r.sign),
+});
+
+export const authAnyMerchantSecret = defineFault({
+  name: 'auth-any-merchant-secret',
+  clause: 'auth.sign.secret-key',
+  doc: "A request signed with any merchant's secret key is accepted, not only with the X-MerchantID merchant's own.",
+  verifyRequest: (r) => MERCHANTS.some((m) => signatureMatches(m.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign)),
+});
+
+export const authErrorsSigned = defineFault({
+  name: 'auth-errors-signed',
+  clause: 'auth.errors.unsigned',
+  doc: 'Authentication errors of a known merchant (403 forbidden) carry the four signing headers.',
+  signAuthErrors: true,
+});
+
+export const unreadableBodyHttp400 = defineFault({
+  name: 'unreadable-body-http-400',
+  clause: 'err.auth.unreadable-body',
+  doc: 'A request body that cannot be read is answered HTTP 400 invalidRequest instead of HTTP 500 internalServerError.',
+  authAnswer: (failure, correct) => (failure === 'unreadable' ? { http: 400, code: 400, key: 'invalidRequest', message: 'Request body could not be read' } : correct),
+});
+
+function reserialised(raw: Buffer): Buffer {
+  try {
+    return Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8'))), 'utf8');
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,148 @@
+/** Faults in webhook acknowledgement, retries, and which changes send a webhook. */
+import { RETRY_WAITS_MS } from '../behaviour.js';
+import { defineFault } from './fault.js';
+
+const SUCCESS = Buffer.from('success');
+const SUCCESS_LF = Buffer.from('success\n');
+
+export const webhookAckTrailingNewline = defineFault({
+  name: 'webhook-ack-trailing-newline',
+  clause: 'webhook.ack.exact-success',
+  doc: 'A reply body of "success\\n" is taken as an acknowledgement.',
+  isAck: (body) => body.equals(SUCCESS) || body.equals(SUCCESS_LF),
+});
+
+export const webhookAckCaseInsensitive = defineFault({
+  name: 'webhook-ack-case-insensitive',
+  clause: 'webhook.ack.exact-success',
+  doc: 'A reply body of "SUCCESS" (any case) is taken as an acknowledgement.',
+  isAck: (body) => body.toString('latin1').toLowerCase() === 'success',
+});
+
+export const webhookAckAny200 = defineFault({
+  name: 'webhook-ack-any-200',
+  clause: 'webhook.ack.body-only',
+  doc: 'Any HTTP 200 reply is taken as an acknowledgement, whatever its body.',
+  isAck: (body, status) => status === 200 || body.equals(SUCCESS),
+});
+
+export const webhookAckNeedsHttp200 = defineFault({
+  name: 'webhook-ack-needs-http-200',
+  clause: 'webhook.ack.body-only',
+  doc: 'A "success" body counts only with HTTP 200: "success" with HTTP 500 is retried.',
+  isAck: (body, status) => status === 200 && body.equals(SUCCESS),
+});
+
+export const webhookSlowAck = defineFault({
+  name: 'webhook-slow-ack',
+  clause: 'webhook.ack.within-5s',
+  // Wall-clock 60 s whatever the time scale: a scaled limit would fall under the 250 ms floor.
+  doc: 'A "success" arriving up to 60 s (wall clock) after sending still counts as an acknowledgement.',
+  ackLimitMs: 60_000,
+  ackLimitScales: false,
+});
+
+export const webhook3Attempts = defineFault({
+  name: 'webhook-3-attempts',
+  clause: 'webhook.retry.max-9',
+  doc: 'An unacknowledged webhook is attempted 3 times in total instead of 9.',
+  retryWaitsMs: [15_000, 60_000],
+});
+
+export const webhook10Attempts = defineFault({
+  name: 'webhook-10-attempts',
+  clause: 'webhook.retry.max-9',
+  doc: 'An unacknowledged webhook is attempted 10 times in total instead of 9 (one more 40-minute wait).',
+  retryWaitsMs: [...RETRY_WAITS_MS, 2_400_000],
+});
+
+export const webhookFlatWaits = defineFault({
+  name: 'webhook-flat-waits',
+  clause: 'webhook.retry.growing-waits',
+  doc: 'Retries are 15 s apart throughout, so all 9 attempts are over in 2 minutes.',
+  retryWaitsMs: new Array<number>(8).fill(15_000),
+});
+
+export const webhookFirstWait60s = defineFault({
+  name: 'webhook-first-wait-60s',
+  clause: 'webhook.retry.growing-waits',
+  doc: 'The first retry comes after 60 s instead of about 15 s (the later waits are unchanged).',
+  retryWaitsMs: [60_000, ...RETRY_WAITS_MS.slice(1)],
+});
+
+export const webhookShortSpan = defineFault({
+  name: 'webhook-short-span',
+  clause: 'webhook.retry.total-span',
+  doc: 'Every wait is halved, so the last attempt comes about 47 minutes after the first instead of 80 to 100.',
+  retryWaitsMs: RETRY_WAITS_MS.map((w) => w / 2),
+});
+
+export const webhookReuseNonce = defineFault({
+  name: 'webhook-reuse-nonce',
+  clause: 'webhook.fresh-signature',
+  doc: "Every retry reuses the first attempt's X-Timestamp and X-Nonce.",
+  freshSignaturePerAttempt: false,
+});
+
+export const webhookNoRetryWithoutReply = defineFault({
+  name: 'webhook-no-retry-without-reply',
+  clause: 'webhook.retry.unacked',
+  doc: 'An attempt that gets no reply at all (connection refused or closed) is not retried.',
+  retryWithoutReply: false,
+});
+
+export const webhookResendAfterAck = defineFault({
+  name: 'webhook-resend-after-ack',
+  clause: 'webhook.retry.acked-not-resent',
+  doc: 'An acknowledged webhook is sent once more after the first retry wait.',
+  attemptsAfterAck: 1,
+});
+
+export const webhookPaymentUpdatedOnRefund = defineFault({
+  name: 'webhook-payment-updated-on-refund',
+  clause: 'state.refunded.refund-event',
+  doc: 'A payment becoming REFUNDED also sends payment.updated.',
+  sendsWebhookOn: (t) => t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhookOnExpiry = defineFault({
+  name: 'webhook-on-expiry',
+  clause: 'event.none.expiry',
+  doc: 'An expired checkout sends payment.updated (status EXPIRED).',
+  sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'chargeback',
+});
+
+export const webhookOnChargeback = defineFault({
+  name: 'webhook-on-chargeback',
+  clause: 'event.none.chargeback',
+  doc: 'A recorded chargeback sends payment.updated (status unchanged).',
+  sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
+});
+
+export const riskDeclineNoWebhook = defineFault({
+  name: 'risk-decline-no-webhook',
+  clause: 'state.payment.declined-failed',
+  doc: "A payment declined by the service's risk checks ends FAILED but sends no payment.updated.",
+  sendsWebhookOn: (t) => t !== 'risk-decline' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhookNoneOnFailedCheckout = defineFault({
+  name: 'webhook-none-on-failed-checkout',
+  clause: 'event.payment.updated',
+  doc: 'A checkout that fails sends no payment.updated (only successes are notified).',
+  sendsWebhookOn: (t) => t !== 'checkout-failed' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhookNoneOnRefundCreate = defineFault({
+  name: 'webhook-none-on-refund-create',
+  clause: 'event.refund.updated',
+  doc: 'A new refund sends no refund.updated; only its settlement does.',
+  sendsWebhookOn: (t) => t !== 'refund-created' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhookNoneOnPayoutCancel = defineFault({
+  name: 'webhook-none-on-payout-cancel',
+  clause: 'event.payout.updated',
+  doc: 'A payout canceled by the merchant sends no payout.updated.',
+  sendsWebhookOn: (t) => t !== 'payout-canceled' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});

@@ -1,0 +1,105 @@
+/** Faults in the error catalogue of payments and payment queries: wrong codes, wrong keys, rules skipped. */
+import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
+
+export const orderNotFound404 = defineFault({
+  name: 'order-not-found-404',
+  clause: 'query.not-found',
+  doc: 'A payment query for an unknown order is answered with code 404 instead of 2002 (key orderNotFound kept).',
+  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'orderNotFound', to: { code: 404 } }),
+});
+
+export const otherMerchantOrderReturned = defineFault({
+  name: 'other-merchant-order-returned',
+  clause: 'query.other-merchant',
+  doc: "A payment query by order_no returns another merchant's order instead of refusing with 403 orderAccessDenied.",
+  enforces: skipRule('query.owner'),
+});
+
+export const otherMerchantAsNotFound = defineFault({
+  name: 'other-merchant-as-not-found',
+  clause: 'query.other-merchant',
+  doc: "A payment query for another merchant's order is answered 2002 orderNotFound instead of 403 orderAccessDenied.",
+  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'orderAccessDenied', to: { code: 2002, key: 'orderNotFound', detail: 'Order not found' } }),
+});
+
+export const frozenMerchantPays = defineFault({
+  name: 'frozen-merchant-pays',
+  clause: 'err.pay.merchant-frozen',
+  doc: 'A frozen (suspended) merchant can still create payments.',
+  enforces: skipRule('payment.merchant-active'),
+});
+
+export const unknownMethodUnavailable = defineFault({
+  name: 'unknown-method-unavailable',
+  clause: 'payment.method.unknown',
+  doc: 'An unknown payment_method is answered 3003 paymentMethodUnavailable instead of unsupportedPaymentMethod.',
+  mapError: rewriteError({ key: 'unsupportedPaymentMethod', to: { key: 'paymentMethodUnavailable' } }),
+});
+
+export const methodUnavailableAsUnsupported = defineFault({
+  name: 'method-unavailable-as-unsupported',
+  clause: 'err.pay.method-unavailable',
+  doc: 'A known method not enabled for the merchant is answered 3003 unsupportedPaymentMethod instead of paymentMethodUnavailable.',
+  mapError: rewriteError({ key: 'paymentMethodUnavailable', to: { key: 'unsupportedPaymentMethod' } }),
+});
+
+export const riskDeclineAsPaymentFailed = defineFault({
+  name: 'risk-decline-as-payment-failed',
+  clause: 'err.pay.risk',
+  doc: "A payment declined by the service's risk checks is answered 422 paymentFailed instead of validationFailed.",
+  mapError: rewriteError({ key: 'validationFailed', detail: /risk/, to: { key: 'paymentFailed', detail: 'The provider declined the payment' } }),
+});
+
+export const noChannelAsSystemBusy = defineFault({
+  name: 'no-channel-as-system-busy',
+  clause: 'err.pay.no-channel',
+  doc: 'A payment for which no channel is available is answered 422 systemBusy instead of validationFailed.',
+  mapError: rewriteError({ key: 'validationFailed', detail: /No payment channel/, to: { key: 'systemBusy', detail: 'System busy, please try again later' } }),
+});
+
+export const declinedAsSystemBusy = defineFault({
+  name: 'declined-as-system-busy',
+  clause: 'err.pay.declined',
+  doc: 'A payment the provider declined is answered 422 systemBusy instead of paymentFailed.',
+  mapError: rewriteError({ key: 'paymentFailed', to: { key: 'systemBusy', detail: 'System busy, please try again later' } }),
+});
+
+export const invalidCardAccepted = defineFault({
+  name: 'invalid-card-accepted',
+  clause: 'err.pay.invalid-card',
+  doc: 'Card data is not validated: an invalid number, CVC or expiry date is charged.',
+  enforces: skipRule('payment.card-valid'),
+});
+
+export const invalidCardMessageDetail = defineFault({
+  name: 'invalid-card-message-detail',
+  clause: 'err.system-busy',
+  doc: 'An invalid card is answered systemBusy with the message "Invalid card data" instead of "System busy, please try again later".',
+  mapError: rewriteError({ path: PATHS.card, key: 'systemBusy', to: { detail: 'Invalid card data' } }),
+});
+
+export const pricePointNoRequestedAmount = defineFault({
+  name: 'price-point-no-requested-amount',
+  clause: 'payment.requested-amount.only-rounded',
+  doc: 'API responses leave out requested_amount when an amount was rounded to a price point.',
+  finishEnvelope: (envelope) => {
+    const data = envelope['data'];
+    if (typeof data !== 'object' || data === null || !('requested_amount' in data)) return envelope;
+    const { requested_amount: _dropped, ...rest } = data as Record<string, unknown>;
+    return { ...envelope, data: rest };
+  },
+});
+
+export const pricePointUnroundableAccepted = defineFault({
+  name: 'price-point-unroundable-accepted',
+  clause: 'payment.price-point.refuse',
+  doc: 'An Apple Pay or Google Pay amount that cannot be rounded to a price point is charged as it is.',
+  enforces: skipRule('payment.price-point'),
+});
+
+export const refundedStatusNotShown = defineFault({
+  name: 'refunded-status-not-shown',
+  clause: 'state.payment.refunded-status',
+  doc: 'A payment refunded in full keeps showing SUCCESS instead of REFUNDED.',
+  enforces: skipRule('payment.refunded-status'),
+});
