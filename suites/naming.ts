@@ -12,6 +12,22 @@ import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
 
 type Body = Record<string, unknown>;
 
+const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
+
+/** Dotted paths of every object key in a value that is not snake_case. */
+function nonSnakeKeys(v: unknown, path: string, depth = 0): string[] {
+  if (depth > 8 || v === null || typeof v !== 'object') return [];
+  if (Array.isArray(v)) return v.flatMap((x, i) => nonSnakeKeys(x, `${path}[${i}]`, depth + 1));
+  return Object.entries(v).flatMap(([k, x]) => [...(SNAKE_CASE.test(k) ? [] : [`${path}.${k}`]), ...nonSnakeKeys(x, `${path}.${k}`, depth + 1)]);
+}
+
+function expectSnakeCaseData(ex: Exchange, data: Body, what: string): void {
+  const bad = nonSnakeKeys(data, 'data');
+  if (bad.length > 0) {
+    failCheck('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${what} names fields in another case than snake_case`, { expected: 'snake_case field names, e.g. merchant_order_no', seen: bad.join(', '), exchange: ex });
+  }
+}
+
 function codeOf(ex: Exchange): unknown {
   return (ex.response?.json as { code?: unknown } | undefined)?.code;
 }
@@ -88,6 +104,17 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     },
   },
   {
+    title: 'names every field of a created and a queried payment in snake_case',
+    clause: ['conv.snake-case'],
+    async run({ target }) {
+      const merchantOrderNo = target.newNo('order');
+      const created = await post(target, checkoutBody(target, { merchantOrderNo }), 'checkout');
+      expectSnakeCaseData(created, expectSuccess(created, 'conv.snake-case', 'a checkout'), 'the checkout response');
+      const q = await queryPayment(target, { merchant_order_no: merchantOrderNo }, { label: 'query the checkout' });
+      expectSnakeCaseData(q, expectSuccess(q, 'conv.snake-case', 'querying the checkout'), 'the payment query response');
+    },
+  },
+  {
     title: 'never takes merchant_order_no from a camelCase merchantOrderNo sent beside it',
     clause: ['conv.snake-case', 'version.no-camelcase'],
     async run({ target }) {
@@ -141,7 +168,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       ];
       for (const [what, body] of variants) {
         const ex = await post(target, body, `checkout with ${what}`);
-        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`);
+        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`, { ifAccepted: 'payment.goods-name.required' });
       }
     },
   },

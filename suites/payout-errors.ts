@@ -142,7 +142,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
       await settlePayout(t, created, 'success', 'err.po.not-cancelable');
       const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
-      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS');
+      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS', { ifAccepted: 'state.payout.not-cancelable' });
       const msg = String((ex.response!.json as { msg?: unknown }).msg ?? '');
       const { message } = splitMsg(msg);
       if (!message.includes('SUCCESS')) {
@@ -162,7 +162,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), 'err.po.not-cancelable', 'the first cancel');
       for (const [p, status] of [[failed, 'FAILED'], [canceled, 'CANCELED']] as const) {
         const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
-        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`);
+        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`, { ifAccepted: 'state.payout.not-cancelable' });
       }
     },
   },

@@ -27,7 +27,7 @@ import {
   timestampAsFormattedDate,
   timestampInMilliseconds,
 } from '../fixtures/arbitraries/signing.js';
-import { expectAuthenticated, expectAuthRefusalOneOf } from './support/auth-outcomes.js';
+import { expectAuthenticated, expectAuthRefusalOneOf, gotPastAuthentication } from './support/auth-outcomes.js';
 
 const FORBIDDEN = { http: 403, code: 403, key: 'forbidden' };
 
@@ -40,8 +40,12 @@ function sendLookup(t: Target, plan: LookupBodyPlan, opts: PostOptions & { label
   return t.post(t.path('paymentQuery'), lookupBodyBytes(plan, t.newNo('order')), opts);
 }
 
-function expectForbidden(ex: Exchange, clause: string, what: string): void {
-  expectAuthError(ex, FORBIDDEN, clause, what);
+/**
+ * A request that got past authentication shows the target reads the signature rule (`passedClause`)
+ * wrongly; one refused with another answer than 403 `forbidden` breaks the mismatch rule itself.
+ */
+function expectForbidden(ex: Exchange, passedClause: string, what: string): void {
+  expectAuthError(ex, FORBIDDEN, gotPastAuthentication(ex) ? passedClause : 'auth.bad-signature', what);
   expectUnsigned(ex, 'auth.errors.unsigned');
 }
 
@@ -108,7 +112,8 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         if (!changed) throw new Error(`no single byte of ${JSON.stringify(signed.toString('utf8'))} can change and leave a JSON object`);
         const what = `byte ${changed.index} changed from 0x${changed.from.toString(16)} to 0x${changed.to.toString(16)}`;
         const ex = await target.post(target.path('paymentQuery'), signed, { sendBody: changed.bytes, label: `query with the body's ${what} after signing` });
-        expectForbidden(ex, 'auth.sign.raw-body', `a body with ${what} after signing`);
+        // The plainest mismatch: letting it through breaks the mismatch rule, not a reading of the signature.
+        expectForbidden(ex, 'auth.bad-signature', `a body with ${what} after signing`);
       });
     },
   },
@@ -122,6 +127,13 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         const sent = reserialiseChangingBytes(signed.toString('utf8'), how);
         const ex = await target.post(target.path('paymentQuery'), signed, { sendBody: Buffer.from(sent.text, 'utf8'), label: `query with the body re-written (${sent.how}) after signing` });
         expectForbidden(ex, 'auth.sign.raw-body', `a body re-written (${sent.how}) after signing`);
+        // Signed in the canonical compact form and sent pretty-printed: a target that verifies over
+        // its own re-serialisation of the parsed body, not the bytes received, lets this through.
+        const value = JSON.parse(signed.toString('utf8')) as unknown;
+        const canonical = Buffer.from(JSON.stringify(value), 'utf8');
+        const pretty = Buffer.from(JSON.stringify(value, null, 2), 'utf8');
+        const ex2 = await target.post(target.path('paymentQuery'), canonical, { sendBody: pretty, label: 'query signed compact, sent pretty-printed' });
+        expectForbidden(ex2, 'auth.sign.raw-body', 'a body signed in compact form and sent pretty-printed');
       });
     },
   },

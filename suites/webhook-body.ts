@@ -163,38 +163,38 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
   },
   {
     title: 'carries requested_amount with the amount sent when a price-point amount was rounded',
-    clause: ['payment.requested-amount.only-rounded', 'webhook.body.requested-amount', 'payment.price-point.round'],
+    clause: ['webhook.body.requested-amount', 'payment.requested-amount.only-rounded', 'payment.price-point.round'],
     async run({ target: t }) {
       webhookSetup(t);
       const s = pricePointSetup(t);
       const { requested, charged } = amountBetweenTiers(s);
-      const { body, exchange } = await paidWithBody(t, 'payment.requested-amount.only-rounded', { method: s.method, amount: usd(requested) });
-      expectBodyField(body, 'requested_amount', usd(requested), 'payment.requested-amount.only-rounded', '`requested_amount` must be present, with the amount sent, when the amount was rounded to a price point', exchange);
+      const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(requested) });
+      expectBodyField(body, 'requested_amount', usd(requested), 'webhook.body.requested-amount', '`requested_amount` must be present, with the amount sent, when the amount was rounded to a price point', exchange);
       expectBodyField(body, 'trans_amount', usd(charged), 'payment.price-point.round', `\`trans_amount\` must be the price point charged (rounding "${s.rounding}" per the profile)`, exchange);
     },
   },
   {
     title: 'omits requested_amount when a price-point amount needed no rounding',
-    clause: ['payment.requested-amount.only-rounded', 'webhook.body.requested-amount'],
+    clause: ['webhook.body.requested-amount', 'payment.requested-amount.only-rounded'],
     async run({ target: t }) {
       webhookSetup(t);
       const s = pricePointSetup(t);
       const tier = fromCents(s.tiers[0]!);
-      const { body, exchange } = await paidWithBody(t, 'payment.requested-amount.only-rounded', { method: s.method, amount: usd(tier) });
+      const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(tier) });
       if ('requested_amount' in body) {
-        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
+        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'webhook.body.requested-amount', '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
       }
       expectBodyField(body, 'trans_amount', usd(tier), 'payment.trans-amount.usd-charged', '`trans_amount` must be the price point charged', exchange);
     },
   },
   {
     title: 'omits requested_amount for a payment method without price points',
-    clause: ['payment.requested-amount.only-rounded', 'webhook.body.requested-amount'],
+    clause: ['webhook.body.requested-amount', 'payment.requested-amount.only-rounded'],
     async run({ target: t }) {
       webhookSetup(t);
-      const { body, exchange } = await paidWithBody(t, 'payment.requested-amount.only-rounded', { method: plainMethod(t) });
+      const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: plainMethod(t) });
       if ('requested_amount' in body) {
-        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', '`requested_amount` is present only when the amount was rounded to a price point', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
+        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'webhook.body.requested-amount', '`requested_amount` is present only when the amount was rounded to a price point', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
       }
     },
   },

@@ -2,7 +2,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { recordReading } from '../harness/check/context.js';
-import { cancelPayout, settlePayout, settleRefund } from '../harness/ops.js';
+import { cancelPayout, queryPayment, settlePayout, settleRefund } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { expectBodyField, expectEventArrives, webhookSetup } from '../harness/webhooks/expect.js';
 import {
@@ -12,6 +12,7 @@ import {
   completedCheckout,
   declinedCardPayment,
   partOf,
+  riskDeclinedCardPayment,
   type Refund,
 } from './support/webhook-scenarios.js';
 
@@ -56,6 +57,24 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       webhookSetup(t);
       const p = await declinedCardPayment(t);
       await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a declined card payment (422 paymentFailed: "a FAILED webhook follows")');
+    },
+  },
+  {
+    title: "sends payment.updated with status FAILED after the service's risk checks decline a recorded card payment",
+    clause: ['state.payment.declined-failed', 'event.payment.updated', 'err.pay.risk'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const p = await riskDeclinedCardPayment(t);
+      // The document does not say whether a risk decline is recorded; if it is, it is a declined
+      // payment, which "ends as FAILED and a payment.updated webhook follows".
+      const q = await queryPayment(t, { merchant_order_no: p.merchantOrderNo }, { label: 'query the risk-declined payment' });
+      if ((q.response?.json as { code?: unknown } | undefined)?.code === 2002) {
+        recordReading('payment.risk-decline', 'not recorded (2002 orderNotFound): no webhook expected');
+        return;
+      }
+      expectSuccess(q, 'state.payment.declined-failed', 'querying the risk-declined payment (recorded, or 2002 orderNotFound)');
+      recordReading('payment.risk-decline', 'recorded');
+      await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a card payment declined by the risk checks and recorded');
     },
   },
   {

@@ -28,11 +28,12 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
         const payment = await anyPaidPayment(t, 'state.refunded.refund-event');
         // The payment's own SUCCESS webhook comes first and is acknowledged, so nothing of it is left to retry.
         await expectEventArrives(t, payment.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'the paid payment');
-        const refundStarted = Date.now();
+        // By arrival order, not time: the SUCCESS delivery can arrive in the same millisecond the refund starts.
+        const before = new Set(currentDeliveries(t, { merchantNo: payment.merchantOrderNo }).map((d) => d.seq));
         const refund = await acceptedRefund(t, 'state.refunded.refund-event', payment);
         if (refund.status === 'PENDING') await settleRefund(t, refund, 'success', 'state.refunded.refund-event');
         await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'SUCCESS', 'state.refunded.refund-event', 'a full refund that completed');
-        const after = (ds: Delivery[]) => ds.filter((d) => d.receivedAt >= refundStarted);
+        const after = (ds: Delivery[]) => ds.filter((d) => !before.has(d.seq));
         const ds = await awaitDeliveries(t, { merchantNo: payment.merchantOrderNo, event: 'payment.updated' }, (x) => after(x).length > 0, timing.deliveryWaitMs);
         const late = after(ds);
         if (late.length === 0) return undefined;

@@ -53,13 +53,25 @@ export function expectSuccess(ex: Exchange, clause: string, what = 'the request'
   return e.data as Record<string, unknown>;
 }
 
+/**
+ * Where one check meets two clauses (a rule, and the catalogue row that answers it), which clause a
+ * failure is evidence against depends on how the answer is wrong.
+ */
+export interface ErrorClauses {
+  /** Charged when the request is accepted (code 0): the rule itself was not applied. */
+  ifAccepted?: string;
+  /** Charged when the key is right but the code is not: the catalogue's code for that row. */
+  ifOnlyCodeWrong?: string;
+}
+
 /** A signed business error: HTTP 200, the code and the key. */
-export function expectError(ex: Exchange, want: Outcome, clause: string, what = 'the request'): void {
+export function expectError(ex: Exchange, want: Outcome, clause: string, what = 'the request', by: ErrorClauses = {}): void {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.code === want.code && key === want.key && e.status === 200) return;
   const codeName = e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : e.code !== want.code ? 'WRONG_ERROR_CODE' : key !== want.key ? 'WRONG_ERROR_KEY' : 'WRONG_HTTP_STATUS';
-  fail(codeName, clause, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
+  const charged = codeName === 'ACCEPTED_BUT_SHOULD_REFUSE' ? (by.ifAccepted ?? clause) : codeName === 'WRONG_ERROR_CODE' && key === want.key ? (by.ifOnlyCodeWrong ?? clause) : clause;
+  fail(codeName, charged, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
 }
 
 /** Any of several outcomes the document allows; records which one the target took. */

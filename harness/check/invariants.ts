@@ -6,6 +6,7 @@ import type { Finding } from './failure.js';
 /** HTTP statuses the interface allows: 200 for every signed answer, 401/403/500 for the unsigned ones. */
 const UNSIGNED_STATUSES = new Set([401, 403, 500]);
 const TWO_DECIMALS = /^\d+\.\d{2}$/;
+const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -80,6 +81,11 @@ export function valueFindings(value: unknown, path: string, ex: Exchange, depth 
     }
   }
   for (const [k, v] of Object.entries(obj)) {
+    // Every field the interface defines is snake_case, and `metadata` is a string, so no key in a
+    // response comes from the merchant: a camelCase key is the service's own naming.
+    if (!Array.isArray(obj) && !SNAKE_CASE.test(k)) {
+      out.push(f('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${path}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
+    }
     if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
       out.push(f('TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
     } else if (v && typeof v === 'object') {

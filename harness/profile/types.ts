@@ -125,6 +125,8 @@ export interface Profile {
     deliveryWaitMs: number;
     /** Relative tolerance when comparing waits with the interface's "about" figures. */
     tolerance: number;
+    /** Absolute allowance, ms, on each measured wait for timer and network delays (default 250). */
+    jitterMs?: number;
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
+import { wireReply } from './receiver.js';
 import type { Delivery } from './types.js';
 
 const MIN = 60_000;
@@ -33,13 +34,17 @@ export interface WebhookTiming {
   deliveryWaitMs: number;
   /** Relative tolerance on the document's "about" figures. */
   tolerance: number;
+  /** Absolute allowance on each measured wait for timer and network delays, ms. */
+  jitterMs: number;
 }
+
+const DEFAULT_JITTER_MS = 250;
 
 /** The profile's webhook timing; a profile without a webhooks section skips the check. */
 export function webhookTiming(profile: Profile): WebhookTiming {
   const w = profile.webhooks;
   if (!w) throw new PreconditionSkip('the profile declares no webhooks section (webhooks)');
-  return { timeScale: w.timeScale, ackTimeoutMs: w.ackTimeoutMs, deliveryWaitMs: w.deliveryWaitMs, tolerance: w.tolerance };
+  return { timeScale: w.timeScale, ackTimeoutMs: w.ackTimeoutMs, deliveryWaitMs: w.deliveryWaitMs, tolerance: w.tolerance, jitterMs: w.jitterMs ?? DEFAULT_JITTER_MS };
 }
 
 /** An interface duration (ms at scale 1) on the target's clock. */
@@ -54,20 +59,32 @@ export interface Bounds {
 
 /**
  * Bounds for the gap between two arrivals around a wait of about `interfaceMs`. The document does
- * not say whether a wait runs from the start or the end of an attempt, and an attempt lasts up to
- * the ack limit, so the upper bound allows one ack limit on top of the tolerance.
+ * not say whether a wait runs from the start or the end of an attempt, so the upper bound allows
+ * for the attempt's own length: `attemptMs`, how long the earlier attempt could have lasted on the
+ * target's side (see attemptAllowanceMs; by default the whole ack limit).
  */
-export function gapBounds(t: WebhookTiming, interfaceMs: number): Bounds {
+export function gapBounds(t: WebhookTiming, interfaceMs: number, attemptMs: number = t.ackTimeoutMs): Bounds {
   const e = scaled(t, interfaceMs);
-  return { min: e * (1 - t.tolerance), max: e * (1 + t.tolerance) + t.ackTimeoutMs };
+  return { min: Math.max(0, e * (1 - t.tolerance) - t.jitterMs), max: e * (1 + t.tolerance) + attemptMs + t.jitterMs };
 }
 
-/** Bounds for first-to-last arrival over the whole schedule (8 waits, each after an attempt of up to the ack limit). */
-export function spanBounds(t: WebhookTiming): Bounds {
+/**
+ * How long an attempt answered this way lasted on the target's side: the receiver's own reply
+ * delay, never more than the target's ack limit (after which the target gives up).
+ */
+export function attemptAllowanceMs(t: WebhookTiming, d: Pick<Delivery, 'reply'>): number {
+  return Math.min(wireReply(d.reply, t.ackTimeoutMs).delayMs ?? 0, t.ackTimeoutMs);
+}
+
+/**
+ * Bounds for first-to-last arrival over the whole schedule. `attemptsMs` is the summed length of
+ * the attempts before the last (by default 8 ack limits).
+ */
+export function spanBounds(t: WebhookTiming, attemptsMs: number = (INTERFACE_WEBHOOK_FIGURES.attempts - 1) * t.ackTimeoutMs): Bounds {
   const f = INTERFACE_WEBHOOK_FIGURES;
   return {
-    min: scaled(t, f.spanMinMs) * (1 - t.tolerance),
-    max: scaled(t, f.spanMaxMs) * (1 + t.tolerance) + (f.attempts - 1) * t.ackTimeoutMs,
+    min: Math.max(0, scaled(t, f.spanMinMs) * (1 - t.tolerance) - t.jitterMs),
+    max: scaled(t, f.spanMaxMs) * (1 + t.tolerance) + attemptsMs + t.jitterMs,
   };
 }
 

@@ -115,8 +115,10 @@ export const webhookOnExpiry = defineFault({
 export const webhookOnChargeback = defineFault({
   name: 'webhook-on-chargeback',
   clause: 'event.none.chargeback',
-  doc: 'A recorded chargeback sends payment.updated (status unchanged).',
+  // With the status unchanged it would be indistinguishable from a resend, which the document allows.
+  doc: 'A recorded chargeback sends payment.updated with status CHARGEBACK.',
   sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
+  finishWebhookBody: (body, source) => (body['event'] === 'payment.updated' && source.payment?.chargedBack === true ? { ...body, status: 'CHARGEBACK' } : body),
 });
 
 export const riskDeclineNoWebhook = defineFault({

@@ -81,9 +81,16 @@ export const payoutCancelCanceledAccepted = defineFault({
 
 export const payoutNotCancelableNoStatus = defineFault({
   name: 'payout-not-cancelable-no-status',
-  clause: 'err.po.not-cancelable',
+  clause: 'state.payout.not-cancelable',
   doc: 'The payoutNotCancelable message does not name the current status.',
   mapError: rewriteError({ path: PATHS.payoutCancel, key: 'payoutNotCancelable', to: { detail: 'Payout cannot be canceled' } }),
+});
+
+export const payoutNotCancelableCode422 = defineFault({
+  name: 'payout-not-cancelable-code-422',
+  clause: 'err.po.not-cancelable',
+  doc: 'payoutNotCancelable is answered with code 422 instead of the payout catalogue code 5003.',
+  mapError: rewriteError({ path: PATHS.payoutCancel, key: 'payoutNotCancelable', to: { code: 422 } }),
 });
 
 export const payoutInsufficientFundsIgnored = defineFault({

@@ -27,12 +27,15 @@ function outcomeText(ex: Exchange): string {
  * error. Whether the answer is a success or a business error depends on the body; both are signed,
  * and the signature is verified by the global invariants.
  */
-export function expectAuthenticated(ex: Exchange, clause: string, what: string): void {
+export function gotPastAuthentication(ex: Exchange): boolean {
   const res = ex.response;
   const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
   const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
-  const ok = res !== undefined && res.status === 200 && body !== null && typeof body === 'object' && Number.isInteger(body.code) && !(key !== undefined && AUTH_ERROR_KEYS.includes(key));
-  if (!ok) {
+  return res !== undefined && res.status === 200 && body !== null && typeof body === 'object' && Number.isInteger(body.code) && !(key !== undefined && AUTH_ERROR_KEYS.includes(key));
+}
+
+export function expectAuthenticated(ex: Exchange, clause: string, what: string): void {
+  if (!gotPastAuthentication(ex)) {
     failCheck('CORRECTLY_SIGNED_REQUEST_REFUSED', clause, `${what} is signed correctly and must get past authentication`, {
       expected: 'HTTP 200 with a signed envelope (a success or a business error)',
       seen: outcomeText(ex),

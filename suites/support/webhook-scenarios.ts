@@ -66,6 +66,17 @@ export async function declinedCardPayment(t: Target, opts: { replies?: ReplyKind
   return { merchantOrderNo, method, amount, exchange: ex };
 }
 
+/** A card payment the service's risk checks refuse (422 validationFailed); the caller decides what follows. */
+export async function riskDeclinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+  const method = cardMethod(t);
+  const card = cardFixture(t, 'risk');
+  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
+  const amount = usd(defaultAmount(t, method));
+  const ex = await cardPayment(t, { merchantOrderNo, amount, card });
+  expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.risk', 'a card payment the risk checks decline');
+  return { merchantOrderNo, method, amount, exchange: ex };
+}
+
 export interface CheckoutOpts {
   replies?: ReplyKind[];
   method?: string;

@@ -753,7 +753,7 @@ const SANDBOX: Req<NN<P['sandbox']>> = { completeCheckout: false, chargeback: fa
 const CONTROL: Req<Control> = { path: true, template: true };
 const CONTROL_WITH_OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>> = { path: true, template: true, outcomes: true };
 const OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>['outcomes']> = { success: true, failed: true };
-const WEBHOOKS: Req<NN<P['webhooks']>> = { receiver: false, timeScale: true, ackTimeoutMs: true, deliveryWaitMs: true, tolerance: true };
+const WEBHOOKS: Req<NN<P['webhooks']>> = { receiver: false, timeScale: true, ackTimeoutMs: true, deliveryWaitMs: true, tolerance: true, jitterMs: false };
 const RECEIVER: Req<NN<NN<P['webhooks']>['receiver']>> = { host: false, port: false, publicUrl: false };
 
 describe('schema matches types.ts', () => {

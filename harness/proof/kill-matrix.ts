@@ -1,0 +1,111 @@
+/**
+ * The kill matrix: every fault of the reference, started as its own mutant, against the checks
+ * that name the fault's clause. A fault counts as killed only when a check fails with a finding
+ * charged to that very clause; a failure charged to another clause is collateral, not proof.
+ */
+import { faultCatalogue, startReference } from '../../reference/index.js';
+import type { CheckDef, SuiteDef } from '../check/define.js';
+import type { CheckResult } from '../check/run.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { runInProcess } from '../run/inprocess.js';
+
+export interface FaultInfo {
+  name: string;
+  clause: string;
+  doc: string;
+}
+
+export type FaultVerdict = 'killed' | 'survived' | 'no-check' | 'broken';
+
+export interface FaultRow extends FaultInfo {
+  verdict: FaultVerdict;
+  webhooks: 'quick' | 'full';
+  /** Checks run against the mutant: those naming the fault's clause. */
+  checksRun: string[];
+  /** Checks that failed with a finding charged to the fault's clause. */
+  killedBy: string[];
+  /** Checks that failed only with findings charged to other clauses: `check-id (clause CODE, …)`. */
+  collateral: string[];
+  skipped: string[];
+  /** Harness errors (a check that broke), or why the mutant could not start. */
+  errors: string[];
+  durationMs: number;
+}
+
+export interface MatrixOptions {
+  loaded: LoadedProfile;
+  suites: SuiteDef[];
+  seed: number;
+  numRuns: number;
+  faults?: readonly FaultInfo[];
+  /** Mutants run at once; each is its own reference and receiver on port 0. */
+  parallel?: number;
+  onFault?: (row: FaultRow, done: number, total: number) => void;
+}
+
+/** Retry-schedule clauses are only visible across the whole schedule. */
+export function webhookModeFor(clause: string): 'quick' | 'full' {
+  return clause.startsWith('webhook.retry.') ? 'full' : 'quick';
+}
+
+export function checksNaming(suites: SuiteDef[], clause: string): { suite: SuiteDef; check: CheckDef }[] {
+  return suites.flatMap((suite) => suite.checks.filter((c) => c.clauses.includes(clause)).map((check) => ({ suite, check })));
+}
+
+export function classify(fault: FaultInfo, results: CheckResult[]): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors'> {
+  const failed = results.filter((r) => r.status === 'failed');
+  return {
+    killedBy: failed.filter((r) => r.findings.some((f) => f.clause === fault.clause)).map((r) => r.checkId),
+    collateral: failed
+      .filter((r) => !r.findings.some((f) => f.clause === fault.clause))
+      .map((r) => `${r.checkId} (${r.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
+    skipped: results.filter((r) => r.status === 'skipped').map((r) => r.checkId),
+    errors: results.filter((r) => r.status === 'broken').map((r) => `${r.checkId}: ${r.reason ?? 'broken'}`),
+  };
+}
+
+async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<FaultRow> {
+  const started = performance.now();
+  const webhooks = webhookModeFor(fault.clause);
+  const picked = checksNaming(opts.suites, fault.clause);
+  const base: FaultRow = { ...fault, verdict: 'no-check', webhooks, checksRun: picked.map((p) => p.check.id), killedBy: [], collateral: [], skipped: [], errors: [], durationMs: 0 };
+  if (picked.length === 0) return { ...base, durationMs: performance.now() - started };
+  const ids = new Set(base.checksRun);
+  let ref: Awaited<ReturnType<typeof startReference>> | undefined;
+  try {
+    ref = await startReference({ port: 0, timeScale: opts.loaded.profile.webhooks?.timeScale ?? 1, faults: [fault.name] });
+    const results = await runInProcess({
+      loaded: opts.loaded,
+      baseUrl: ref.url,
+      suites: opts.suites,
+      settings: { seed: opts.seed, numRuns: opts.numRuns, webhooks },
+      filter: (_s, c) => ids.has(c.id),
+    });
+    const c = classify(fault, results.map((r) => r.result));
+    const verdict: FaultVerdict = c.killedBy.length > 0 ? 'killed' : c.errors.length > 0 ? 'broken' : 'survived';
+    return { ...base, ...c, verdict, durationMs: performance.now() - started };
+  } catch (err) {
+    return { ...base, verdict: 'broken', errors: [String(err instanceof Error ? err.message : err)], durationMs: performance.now() - started };
+  } finally {
+    await ref?.close();
+  }
+}
+
+export async function runKillMatrix(opts: MatrixOptions): Promise<FaultRow[]> {
+  const faults = opts.faults ?? faultCatalogue;
+  // Slow (full-schedule) mutants first, so they overlap with the many quick ones.
+  const order = [...faults.keys()].sort((a, b) => Number(webhookModeFor(faults[b]!.clause) === 'full') - Number(webhookModeFor(faults[a]!.clause) === 'full'));
+  const rows: FaultRow[] = new Array(faults.length);
+  let next = 0;
+  let done = 0;
+  async function worker(): Promise<void> {
+    while (next < order.length) {
+      const i = order[next++]!;
+      const row = await runOneFault(faults[i]!, opts);
+      rows[i] = row;
+      opts.onFault?.(row, ++done, faults.length);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, opts.parallel ?? 4) }, worker));
+  return rows;
+}

@@ -1,0 +1,71 @@
+/** The kill matrix and the clause coverage as JSON and Markdown, for reports/. */
+import type { CoverageReport } from './coverage.js';
+import type { FaultRow } from './kill-matrix.js';
+
+export interface ConformantRun {
+  seed: number;
+  webhooks: 'quick' | 'full';
+  passed: number;
+  failed: string[];
+  skipped: number;
+  durationMs: number;
+}
+
+export interface ProofReport {
+  generatedAt: string;
+  seed: number;
+  numRuns: number;
+  matrixMs: number;
+  conformant: ConformantRun[];
+  faults: FaultRow[];
+  coverage: CoverageReport;
+}
+
+const cell = (s: string): string => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+export function killMatrixMarkdown(r: ProofReport): string {
+  const killed = r.faults.filter((f) => f.verdict === 'killed').length;
+  const lines = [
+    '# Kill matrix',
+    '',
+    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). Seed ${r.seed}, ${r.numRuns} runs per property; matrix ${(r.matrixMs / 1000).toFixed(1)} s.`,
+    'Each fault of the reference runs as its own mutant against the checks naming its clause; it is killed only when a check fails with a finding charged to that clause.',
+    '',
+    `**${killed} / ${r.faults.length} faults killed.**`,
+    '',
+    '## Conformant reference (must be all green)',
+    '',
+    '| seed | webhooks | passed | failed | skipped | time |',
+    '|---|---|---|---|---|---|',
+    ...r.conformant.map((c) => `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : cell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`),
+    '',
+    '## Faults',
+    '',
+    '| fault | clause | verdict | killed by | collateral | time |',
+    '|---|---|---|---|---|---|',
+    ...r.faults.map(
+      (f) =>
+        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${cell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${cell(f.collateral.join(', ') || '—')} | ${(f.durationMs / 1000).toFixed(1)} s |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function coverageMarkdown(r: ProofReport): string {
+  const c = r.coverage;
+  const row = (x: CoverageReport['rows'][number]): string =>
+    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${cell(x.reason)}` : ''} | ${x.checks.length} | ${cell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
+  return [
+    '# Clause coverage',
+    '',
+    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). A must-level service clause is *proved* when it has a check and a fault of that clause the check kills.`,
+    '',
+    `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ${c.totals.allowlisted} allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
+    '',
+    '| clause | level | status | checks | faults |',
+    '|---|---|---|---|---|',
+    ...c.rows.map(row),
+    '',
+  ].join('\n');
+}
