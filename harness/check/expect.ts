@@ -2,6 +2,7 @@ import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 import { describeExchange, shortJson } from '../describe.js';
 import { headerValue } from '../signing.js';
+import { clause as registryClause, hasClause } from '../clauses/registry.js';
 import { CheckFailure } from './failure.js';
 import { recordReading } from './context.js';
 
@@ -14,11 +15,16 @@ export interface Outcome {
   key: string;
 }
 
+/** A finding is as binding as the statement it is evidence against. */
+function levelOf(clause: string): 'must' | 'should' {
+  return hasClause(clause) && registryClause(clause).level === 'should' ? 'should' : 'must';
+}
+
 function fail(code: string, clause: string, message: string, ex: Exchange | undefined, expected: string, seen: string): never {
   throw new CheckFailure({
     code,
     clause,
-    level: 'must',
+    level: levelOf(clause),
     message: `${message}\n  expected: ${expected}\n  seen:     ${seen}${ex ? `\n${describeExchange(ex)}` : ''}`,
     expected,
     seen,
@@ -31,7 +37,12 @@ export function failCheck(code: string, clause: string, message: string, opts: {
 }
 
 function envelopeOf(ex: Exchange, clause: string): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
-  if (!ex.response) fail('NO_RESPONSE', clause, 'the target gave no response', ex, 'a response', ex.error ? `${ex.error.kind}: ${ex.error.message}` : 'nothing');
+  // A head without its whole body (deadline, reset) is no complete response, not a malformed one;
+  // a body past the size cap was sent whole by the target, so it is judged as the body it is.
+  if (!ex.response || (ex.error && ex.error.kind !== 'too-large')) {
+    const seen = ex.error ? `${ex.error.kind}: ${ex.error.message}${ex.response ? ` (after HTTP ${ex.response.status} headers)` : ''}` : 'nothing';
+    fail('NO_RESPONSE', clause, ex.response ? 'the target gave no complete response' : 'the target gave no response', ex, 'a complete response', seen);
+  }
   const body = ex.response.json;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     fail('BODY_NOT_JSON_OBJECT', clause, 'the response body is not a JSON object', ex, 'a JSON object', ex.response.jsonError ?? shortJson(body));

@@ -10,7 +10,22 @@ const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-function f(code: string, clause: string, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
+/** Every clause a finding of this module can be charged to (the verdict counts them as monitored); f() accepts no other. */
+export const INVARIANT_CLAUSES = [
+  'amount.value.two-decimals-out',
+  'auth.response.signed',
+  'conv.snake-case',
+  'conv.time.rfc3339-offset',
+  'env.body.object',
+  'env.code.integer',
+  'env.data.omitted-on-error',
+  'env.data.on-success',
+  'env.msg.message-key',
+  'env.msg.success',
+  'ep.http-200-signed',
+] as const;
+
+function f(code: string, clause: (typeof INVARIANT_CLAUSES)[number], message: string, ex: Exchange, expected?: string, seen?: string): Finding {
   return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
 }
 
@@ -26,7 +41,8 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
   if (status !== 200 && !UNSIGNED_STATUSES.has(status)) {
     out.push(f('HTTP_STATUS_NOT_ALLOWED', 'ep.http-200-signed', `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`, ex, '200 (or 401/403/500 unsigned)', String(status)));
   }
-  if (res.truncated) return out;
+  // A body cut short (size cap, deadline, reset) says nothing about the envelope the target meant.
+  if (res.truncated || ex.error) return out;
   const body = res.json;
   if (res.jsonError !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     out.push(f('BODY_NOT_JSON_OBJECT', 'env.body.object', 'the response body is not a JSON object', ex, 'a JSON object', res.jsonError ?? typeof body));

@@ -11,8 +11,7 @@
  * Verdict (certificate): non-conformant iff some must-level service clause failed (known deviations
  * included: a known deviation is still a deviation); incomplete when the run was; else conformant.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { INVARIANT_CLAUSES } from '../check/invariants.js';
 import { clauses as registry, hasClause, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
 import { activeEntries, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
@@ -110,14 +109,9 @@ export interface Verdict {
 
 const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|connect timed out/i;
 
-/** Clauses the harness checks on every exchange (harness/check/invariants.ts), read from its source. */
+/** Clauses the harness checks on every exchange (harness/check/invariants.ts). */
 export function invariantClauses(): string[] {
-  try {
-    const src = readFileSync(fileURLToPath(new URL('../check/invariants.ts', import.meta.url)), 'utf8');
-    return [...new Set([...src.matchAll(/\bf\(\s*'[A-Z0-9_]+',\s*'([a-z0-9.-]+)'/g)].map((m) => m[1]!))].filter(hasClause).sort();
-  } catch {
-    return [];
-  }
+  return [...INVARIANT_CLAUSES].filter(hasClause).sort();
 }
 
 function levelOf(clauseId: string, fallback: 'must' | 'should'): 'must' | 'should' {

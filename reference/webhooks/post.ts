@@ -45,6 +45,11 @@ export function postOnce(
     }
     try {
       const url = new URL(target);
+      // RFC 6761: .invalid never resolves; skipping the lookup keeps placeholder notify URLs free.
+      if (/\.invalid\.?$/i.test(url.hostname)) {
+        settle({ acked: false, replied: false, summary: 'connection failed (ENOTFOUND: .invalid host)' });
+        return;
+      }
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       // agent:false: a fresh connection per attempt, so a receiver restarted between attempts is reached.
       req = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, agent: false });
