@@ -33,6 +33,8 @@ export interface RunningReference {
   url: string;
   /** Stops the server and every webhook timer; resolves once both are fully stopped. */
   close(): Promise<void>;
+  /** How many records exist (read-only): lets a test prove that a run created none. */
+  counts(): { payments: number; refunds: number; payouts: number };
 }
 
 export const faultCatalogue: ReadonlyArray<{ name: string; clause: string; doc: string }> = catalogue;
@@ -73,6 +75,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
+    counts: () => ({ payments: svc.store.payments.size, refunds: svc.store.refunds.size, payouts: svc.store.payouts.size }),
     close(): Promise<void> {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

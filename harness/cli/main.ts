@@ -2,6 +2,7 @@ import { UsageError } from './args.js';
 import { runMain, RUN_HELP } from './run.js';
 import { reportMain, REPORT_HELP } from './report.js';
 import { verifyMain, VERIFY_HELP } from './verify.js';
+import { parityMain, PARITY_HELP } from './parity.js';
 
 const SERVE_HELP = `mpsi-conformance serve [options]
 
@@ -21,6 +22,7 @@ Usage:
   mpsi-conformance run [options]                 run the conformance checks (default target: the embedded reference)
   mpsi-conformance report [options]              rebuild certificate and HTML report from a reports directory (or merge shards)
   mpsi-conformance verify-certificate FILE       recompute a certificate's digests and verdict from its results
+  mpsi-conformance parity --a PROFILE --b PROFILE compare two targets (sandbox vs production, release vs last) check by check
   mpsi-conformance serve [options]               serve the reference sandbox
   mpsi-conformance help [command]                this text, or a command's options (also: COMMAND --help)
 
@@ -28,7 +30,7 @@ Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad fla
 target unreachable, harness error); the reason is on stderr.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, serve: SERVE_HELP };
+const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, parity: PARITY_HELP, serve: SERVE_HELP };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -40,6 +42,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reportMain(rest);
       case 'verify-certificate':
         return await verifyMain(rest);
+      case 'parity':
+        return await parityMain(rest);
       case 'serve': {
         if (rest.includes('--help') || rest.includes('-h')) {
           process.stdout.write(SERVE_HELP);
@@ -58,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, serve, help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, parity, serve, help)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {

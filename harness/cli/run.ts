@@ -219,7 +219,8 @@ export async function runMain(argv: string[]): Promise<number> {
   return outcome.exitCode;
 }
 
-async function ensureReachable(url: string): Promise<void> {
+/** A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. */
+export async function ensureReachable(url: string): Promise<void> {
   try {
     await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
   } catch (err) {

@@ -1,0 +1,174 @@
+import { resolve } from 'node:path';
+import type { SuiteDef } from '../check/define.js';
+import { clauses as registry, hasClause } from '../clauses/registry.js';
+import { DeclaredError, loadDeclared, type DeclaredEntry } from '../parity/declared.js';
+import { writeParityReport } from '../parity/report.js';
+import { knownFault, runParity, type SideSpec } from '../parity/run.js';
+import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load.js';
+import { makeRedactor } from '../redact.js';
+import { maskUrl } from '../report/mask.js';
+import { selectChecks } from '../report/select.js';
+import { DEFAULT_NUM_RUNS } from '../run/config.js';
+import { loadSuites } from '../run/suites.js';
+import { intFlag, parseArgs, UsageError } from './args.js';
+import { ensureReachable } from './run.js';
+
+export const PARITY_HELP = `mpsi-conformance parity --a PROFILE_A --b PROFILE_B [options]
+
+Sandbox parity: runs the same checks, with the same seed and so the same generated inputs, against
+two targets (a sandbox and its production, or a release and the last one) and compares each pair of
+outcomes once what must differ is taken out (service and merchant numbers, times, nonces, signatures,
+merchant ids, URLs, the profiles' endpoint paths). Compared: check status and findings, and per
+exchange HTTP status, envelope code, error key and "message|key" form, data (keys, JSON types and
+values), response signing, and the sequence of webhook events and statuses.
+
+Writes parity.json, parity.md (per clause: equal / different with the two exchanges side by side /
+skipped on one side), requests.md (every request sent to each side) and allure-results/ (one
+result per clause; render with: npx allure generate DIR/allure-results).
+
+  --a FILE, --b FILE     the two target profiles (baseUrl "embedded" starts a reference for that side)
+  --target-a URL         base URL of side A (overrides its profile's baseUrl); --target-b likewise
+  --seed N               fast-check seed (printed; replays the run)
+  --runs N               fast-check runs per property check (default ${DEFAULT_NUM_RUNS})
+  --suite NAME           only this suite (repeatable, or comma-separated)
+  --clause ID            only checks of this clause or clause prefix (repeatable)
+  --webhooks MODE        quick | off (default quick)
+  --safe                 production-safe: only requests that move no money are sent — correctly signed
+                         queries (payment, refund, payout), and requests to any endpoint that fail
+                         authentication by construction (missing or empty signing header, unknown
+                         merchant, signature that no key we hold makes valid). Anything else is not sent
+                         and its check is skipped ("safe mode: would send POST /path"). Validation
+                         refusals are exercised on query endpoints only: a correctly signed create
+                         request with a defect could be accepted by a non-conformant production target.
+  --declared FILE        declared differences: JSON list of {"clause" | "check", "what": [aspects], "reason"}
+                         (aspects: status, findings, readings, exchanges, http-status, body, envelope, code,
+                         key, key-form, data, signature, webhooks, any)
+  --reports DIR          where the report goes (default ./reports/parity)
+  --fault-a NAME         switch on a fault in side A's embedded reference (repeatable; demos and proofs);
+  --fault-b NAME         likewise for side B
+  --concurrency N        checks in flight at once, each on both sides (default 8)
+
+A profile with "environment": "production" is refused without --safe.
+
+Exit codes: 0 every difference is declared (or none), 1 a difference remains outside the declared
+ones, 2 the comparison could not be made (bad flags, profile or declared file, target unreachable).
+`;
+
+function cannotRun(message: string): number {
+  process.stderr.write(`mpsi-conformance: cannot run parity: ${message.split('\n').join('\n  ')}\n`);
+  return 2;
+}
+
+function side(name: 'a' | 'b', profilePath: string, target: unknown, faults: string[]): { spec: SideSpec; loaded: LoadedProfile } {
+  const loaded = loadProfile(resolve(profilePath));
+  let baseUrl = loaded.profile.baseUrl;
+  if (target !== undefined) {
+    const u = String(target);
+    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target-${name} must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
+    baseUrl = u.replace(/\/+$/, '');
+  }
+  if (faults.length && baseUrl !== 'embedded') throw new UsageError(`--fault-${name} applies to an embedded reference only (side ${name.toUpperCase()} has another target)`);
+  const unknown = faults.filter((f) => !knownFault(f));
+  if (unknown.length) throw new UsageError(`unknown fault ${unknown.join(', ')} (see docs/FAULTS.md, or: mpsi-conformance serve --list-faults)`);
+  return { spec: { loaded, baseUrl, faults }, loaded };
+}
+
+function progress(): (done: number, total: number, different: number) => void {
+  let last = Date.now();
+  return (done, total, different) => {
+    const now = Date.now();
+    if (now - last < 2000 && done !== total) return;
+    last = now;
+    process.stderr.write(`parity: ${done}/${total} checks compared, ${different} different\n`);
+  };
+}
+
+export async function parityMain(argv: string[]): Promise<number> {
+  const { flags, rest } = parseArgs(argv, {
+    a: 'value', b: 'value', 'target-a': 'value', 'target-b': 'value', seed: 'value', runs: 'value', suite: 'multi', clause: 'multi',
+    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', help: 'bool',
+  });
+  if (flags.help) {
+    process.stdout.write(PARITY_HELP);
+    return 0;
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  if (flags.a === undefined || flags.b === undefined) throw new UsageError(`parity needs both --a PROFILE and --b PROFILE (missing: ${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`);
+  const seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? Math.floor(Math.random() * 0x7fffffff);
+  const numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? DEFAULT_NUM_RUNS;
+  const concurrency = intFlag(flags.concurrency, 'concurrency', 1, 64) ?? 8;
+  const webhooks = String(flags.webhooks ?? 'quick');
+  if (webhooks !== 'quick' && webhooks !== 'off') throw new UsageError(`--webhooks must be quick or off, got ${JSON.stringify(webhooks)}`);
+  const suitesWanted = (flags.suite as string[] | undefined) ?? [];
+  const clausesWanted = (flags.clause as string[] | undefined) ?? [];
+  for (const c of clausesWanted) {
+    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`))) throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
+  }
+  const safe = flags.safe === true;
+  const reportsDir = resolve(String(flags.reports ?? 'reports/parity'));
+
+  let a: ReturnType<typeof side>;
+  let b: ReturnType<typeof side>;
+  let suites: SuiteDef[];
+  let declared: DeclaredEntry[] = [];
+  try {
+    a = side('a', String(flags.a), flags['target-a'], (flags['fault-a'] as string[] | undefined) ?? []);
+    b = side('b', String(flags.b), flags['target-b'], (flags['fault-b'] as string[] | undefined) ?? []);
+    for (const [n, s] of [['A', a], ['B', b]] as const) {
+      if (s.loaded.profile.environment === 'production' && !safe) throw new UsageError(`profile ${s.loaded.profile.name} (side ${n}) is a production environment: parity against it needs --safe`);
+    }
+    try {
+      suites = await loadSuites();
+    } catch (err) {
+      throw new UsageError(`the suites cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+    }
+    const unknownSuites = suitesWanted.filter((s) => !suites.some((x) => x.name === s));
+    if (unknownSuites.length) throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${suites.map((s) => s.name).join(', ')})`);
+    if (!suites.some((s) => selectChecks(s, suitesWanted, clausesWanted).length > 0)) throw new UsageError('no check matches the --suite/--clause filters');
+    if (flags.declared !== undefined) {
+      const ids = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
+      declared = loadDeclared(resolve(String(flags.declared)), {
+        isClause: (id) => hasClause(id) || (id.endsWith('.') && registry.some((x) => x.id.startsWith(id))),
+        isCheck: (id) => ids.has(id),
+      });
+    }
+    for (const s of [a, b]) if (s.spec.baseUrl !== 'embedded') await ensureReachable(s.spec.baseUrl);
+  } catch (err) {
+    if (err instanceof ProfileError || err instanceof UsageError || err instanceof DeclaredError) return cannotRun(err.message);
+    throw err;
+  }
+
+  const redact = makeRedactor([a, b].flatMap((s) => Object.values(s.loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : []))));
+  const replay = ['mpsi-conformance parity', `--a ${String(flags.a)}`, `--b ${String(flags.b)}`, `--seed ${seed}`, `--runs ${numRuns}`, `--webhooks ${webhooks}`]
+    .concat(flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [], flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [])
+    .concat(suitesWanted.map((s) => `--suite ${s}`), clausesWanted.map((c) => `--clause ${c}`), safe ? ['--safe'] : [], flags.declared ? [`--declared ${String(flags.declared)}`] : [])
+    .concat(a.spec.faults!.map((f) => `--fault-a ${f}`), b.spec.faults!.map((f) => `--fault-b ${f}`))
+    .join(' ');
+  process.stdout.write(redact(`mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''} vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`));
+
+  const result = await runParity({
+    a: a.spec,
+    b: b.spec,
+    suites,
+    filter: (s, c) => selectChecks(s, suitesWanted, clausesWanted).includes(c),
+    settings: { seed, numRuns, webhooks },
+    safe,
+    declared,
+    concurrency,
+    onProgress: progress(),
+  });
+  const f = result.figures;
+  const exitCode = f.undeclared > 0 ? 1 : 0;
+  const paths = writeParityReport(reportsDir, result, { redact, exitCode, replay, filters: { suites: suitesWanted, clauses: clausesWanted } });
+  const compared = f.clauses.equal + f.clauses.different + f.clauses.declared;
+  const lines = [
+    `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)`,
+  ];
+  for (const row of result.rows.filter((r) => r.verdict === 'different')) {
+    lines.push(`  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`);
+  }
+  if (safe) lines.push(`Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`);
+  lines.push(`Report: ${paths.md} (also parity.json, requests.md, allure-results/)`, `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`);
+  process.stdout.write(redact(`${lines.join('\n')}\n`));
+  return exitCode;
+}

@@ -1,0 +1,177 @@
+/**
+ * Runs the same checks, with the same seeds and so the same generated inputs, against two targets
+ * at once, and compares each pair of outcomes. Each check runs on both sides together, so both
+ * see the same wall-clock timing (webhook waits, retries).
+ */
+import { faultCatalogue, startReference, type RunningReference } from '../../reference/index.js';
+import type { CheckDef, SuiteDef } from '../check/define.js';
+import { runCheck, type CheckResult, type RunSettings } from '../check/run.js';
+import type { Exchange } from '../exchange.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { openRunReceiver } from '../run/open-receiver.js';
+import { openSession, type Session } from '../run/session.js';
+import { chargeUnjudged, clauseRows, compareCheck, figures, type CheckComparison, type ClauseRow, type ParityFigures } from './compare.js';
+import { applyDeclared, type DeclaredEntry } from './declared.js';
+import { normaliseSide, type SideContext } from './normalise.js';
+import { loggingClient, withCheckId, type LoggedRequest } from './safe.js';
+
+export interface SideSpec {
+  loaded: LoadedProfile;
+  /** Base URL of the target, or "embedded": a reference started for this run. */
+  baseUrl: string;
+  /** Faults of an embedded reference. */
+  faults?: string[];
+}
+
+export interface ParityOptions {
+  a: SideSpec;
+  b: SideSpec;
+  suites: SuiteDef[];
+  filter?: (suite: SuiteDef, check: CheckDef) => boolean;
+  settings: RunSettings;
+  safe: boolean;
+  declared: readonly DeclaredEntry[];
+  /** Checks in flight at once (each on both sides). */
+  concurrency?: number;
+  onProgress?: (done: number, total: number, different: number) => void;
+}
+
+export interface SideInfo {
+  profile: string;
+  environment: string;
+  /** "embedded" or the base URL (the report masks it). */
+  target: string;
+  faults: string[];
+  /** Records on an embedded reference after the run (proof that a safe run created none). */
+  recordsAfter?: { payments: number; refunds: number; payouts: number };
+}
+
+export interface ParityResult {
+  seed: number;
+  numRuns: number;
+  webhooks: RunSettings['webhooks'];
+  safe: boolean;
+  a: SideInfo;
+  b: SideInfo;
+  comparisons: CheckComparison[];
+  rows: ClauseRow[];
+  figures: ParityFigures;
+  /** Every request each side's client was asked to send, in order, with what the safe guard did. */
+  requests: LoggedRequest[];
+  /** Both sides' exchanges of the checks that differ, for the side-by-side view. */
+  evidence: Map<string, { a: Exchange[]; b: Exchange[] }>;
+  durationMs: number;
+}
+
+interface OpenSide {
+  session: Session;
+  context: SideContext;
+  reference?: RunningReference;
+  info: SideInfo;
+}
+
+const DEFAULT_PATHS: Record<string, string> = { paymentQuery: '/api/v1/payments/query', checkout: '/api/v1/payments/checkout' };
+
+async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log: LoggedRequest[]): Promise<OpenSide> {
+  let reference: RunningReference | undefined;
+  let baseUrl = spec.baseUrl;
+  if (baseUrl === 'embedded') {
+    reference = await startReference({ port: 0, timeScale: spec.loaded.profile.webhooks?.timeScale ?? 1, faults: spec.faults ?? [] });
+    baseUrl = reference.url;
+  }
+  const receiver = await openRunReceiver(spec.loaded, o.settings.webhooks);
+  const session = openSession({
+    loaded: spec.loaded,
+    baseUrl,
+    receiver,
+    wrapClient: (c) => loggingClient(c, { side: which, loaded: spec.loaded, baseUrl, safe: o.safe, log }),
+  });
+  const merchantIds: Record<string, string> = {};
+  for (const [role, m] of Object.entries(spec.loaded.merchants)) merchantIds[typeof m === 'object' ? m.id : m] = role;
+  const endpoints: Record<string, string> = {};
+  for (const [name, path] of Object.entries({ ...DEFAULT_PATHS, ...spec.loaded.profile.endpoints })) if (path) endpoints[path] = name;
+  return {
+    session,
+    reference,
+    context: { baseUrl, receiverUrl: receiver?.url, runPrefix: session.target.runPrefix, merchantIds, endpoints },
+    info: { profile: spec.loaded.profile.name, environment: spec.loaded.profile.environment, target: spec.baseUrl, faults: spec.faults ?? [] },
+  };
+}
+
+async function closeSide(s: OpenSide | undefined): Promise<void> {
+  if (!s) return;
+  await s.session.close();
+  if (s.reference) {
+    s.info.recordsAfter = s.reference.counts();
+    await s.reference.close();
+  }
+}
+
+export function knownFault(name: string): boolean {
+  return faultCatalogue.some((f) => f.name === name);
+}
+
+/** A safe-mode refusal surfaces as a precondition skip; its reason is the refusal itself. */
+function tidy(r: CheckResult): CheckResult {
+  return r.reason?.startsWith('precondition: safe mode:') ? { ...r, reason: r.reason.slice('precondition: '.length) } : r;
+}
+
+export async function runParity(o: ParityOptions): Promise<ParityResult> {
+  const started = performance.now();
+  const requests: LoggedRequest[] = [];
+  const queue: CheckDef[] = [];
+  for (const suite of o.suites) for (const check of suite.checks) if (!o.filter || o.filter(suite, check)) queue.push(check);
+  let a: OpenSide | undefined;
+  let b: OpenSide | undefined;
+  const comparisons: CheckComparison[] = [];
+  const evidence = new Map<string, { a: Exchange[]; b: Exchange[] }>();
+  try {
+    a = await openSide('a', o.a, o, requests);
+    b = await openSide('b', o.b, o, requests);
+    const sa = a;
+    const sb = b;
+    let next = 0;
+    let different = 0;
+    const worker = async (): Promise<void> => {
+      while (next < queue.length) {
+        const check = queue[next++]!;
+        const [ra, rb] = await Promise.all([
+          withCheckId(check.id, () => runCheck(check, sa.session.target, o.settings)),
+          withCheckId(check.id, () => runCheck(check, sb.session.target, o.settings)),
+        ]);
+        const c = compareCheck(
+          { result: tidy(ra), ...normaliseSide(ra.exchanges, ra.readings, sa.context) },
+          { result: tidy(rb), ...normaliseSide(rb.exchanges, rb.readings, sb.context) },
+        );
+        if (c.verdict === 'different') {
+          evidence.set(c.checkId, { a: ra.exchanges, b: rb.exchanges });
+          different += 1;
+        }
+        comparisons.push(c);
+        o.onProgress?.(comparisons.length, queue.length, different);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
+  } finally {
+    await Promise.all([closeSide(a), closeSide(b)]);
+  }
+  comparisons.sort((x, y) => (x.checkId < y.checkId ? -1 : x.checkId > y.checkId ? 1 : 0));
+  chargeUnjudged(comparisons);
+  // Declared entries name clauses: applied once every difference has its final clause.
+  for (const c of comparisons) applyDeclared(c.differences, o.declared);
+  const rows = clauseRows(comparisons);
+  return {
+    seed: o.settings.seed,
+    numRuns: o.settings.numRuns,
+    webhooks: o.settings.webhooks,
+    safe: o.safe,
+    a: a!.info,
+    b: b!.info,
+    comparisons,
+    rows,
+    figures: figures(rows, comparisons),
+    requests,
+    evidence,
+    durationMs: performance.now() - started,
+  };
+}
