@@ -8,6 +8,7 @@ import type { ApiError } from './errors.js';
 import { wantsPlainEnglish } from './http/language.js';
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
+import type { RefundSupport } from './methods.js';
 import type { Payment, Payout, Refund } from './store.js';
 
 /** Where a formatted value goes: a signed API response or a webhook body. */
@@ -117,6 +118,8 @@ export interface Behaviour {
   signAuthErrors: boolean;
   /** Decimal places an amount may have before it is refused as validationFailed. */
   maxAmountDecimals: number;
+  /** Decimal places a refund amount may have before it is refused as validationFailed. */
+  maxRefundAmountDecimals: number;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
@@ -133,6 +136,10 @@ export interface Behaviour {
   idempotencyNamespace(kind: IdempotencyKind): string;
   /** Whether a request recorded and then refused (decline, risk, failed refund) keeps its number. */
   recordedRefusalKeepsNumber: boolean;
+  /** The refund support a payment method's channel is given, from the channel table's. */
+  refundSupport(method: string, support: RefundSupport): RefundSupport;
+  /** The lookup field whose index a refund or payout lookup searches, for the field that was sent. */
+  lookupAs(field: string): string;
   /** Largest refund still allowed, given the charged amount and earlier non-failed refunds. */
   refundCeilingCents(chargedCents: bigint, earlierCents: bigint): bigint;
   payoutCancelable(status: string): boolean;
@@ -185,6 +192,7 @@ export const defaultBehaviour: Behaviour = {
   authAnswer: (_failure, correct) => correct,
   signAuthErrors: false,
   maxAmountDecimals: 2,
+  maxRefundAmountDecimals: 2,
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
@@ -194,6 +202,8 @@ export const defaultBehaviour: Behaviour = {
   duplicatePolicy: 'refuse',
   idempotencyNamespace: (kind) => (kind === 'payout' ? 'payouts' : 'orders'),
   recordedRefusalKeepsNumber: true,
+  refundSupport: (_method, support) => support,
+  lookupAs: (field) => field,
   refundCeilingCents: (charged, earlier) => charged - earlier,
   payoutCancelable: (status) => status === 'PENDING',
   // Only the body counts, whatever the HTTP status: the interface says only the body is examined.

@@ -5,6 +5,7 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { splitMsg } from '../harness/envelope.js';
 import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import type { Exchange } from '../harness/exchange.js';
 import type { Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
 import { currencyCodeOtherThanUsd, payoutValueAboveBalance, payoutValueInsideLimits, payoutValueOutsideLimits } from '../fixtures/arbitraries/payout-amounts.js';
@@ -29,6 +30,18 @@ async function payoutCreated(t: Target, method: string, clause: string): Promise
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
   const data = expectSuccess(ex, clause, `creating a ${method} payout`);
   return { payoutNo: expectString(data, payoutsOf(t).data.payoutNo, clause, ex), merchantPayoutNo };
+}
+
+/**
+ * A non-USD payout may get either 5008 row; a refusal with one of their keys under another code
+ * (say the payment catalogue's) is wrong on that row's code.
+ */
+function expectPayoutCatalogueCode(ex: Exchange): void {
+  const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
+  if (!body || typeof body.msg !== 'string' || body.code === 0 || body.code === 5008) return;
+  const key = splitMsg(body.msg).key;
+  const row = key === 'notSupported' ? 'err.po.currency' : key === 'amountOutOfRange' ? 'err.po.amount-out-of-range' : undefined;
+  if (row) failCheck('WRONG_ERROR_CODE', row, `a non-USD payout refused with \`${key}\` must carry the payout code 5008`, { expected: `code 5008, key ${key}`, seen: `code ${JSON.stringify(body.code)}, key ${key}`, exchange: ex });
 }
 
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
@@ -74,6 +87,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const arb = fc.constantFrom(...methods).chain(({ method, lim }) => fc.record({ method: fc.constant(method), currency: currencyCodeOtherThanUsd(), value: payoutValueInsideLimits({ min: lim.min, max: valueOfCents(Math.min(centsOfValue(lim.max), centsOfValue(lim.min) + 10_000)) }) }));
       await property(ctx, arb, async ({ method, currency, value }) => {
         const ex = await createPayout(t, { method, amount: { currency, value } }, { label: `${method} payout in ${currency}` });
+        expectPayoutCatalogueCode(ex);
         expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange' }, { code: 5008, key: 'notSupported' }], 'payout.usd-only-methods', 'payout.non-usd-currency', `a ${method} payout of ${value} ${currency}`);
       }, { numRuns: 5 });
     },

@@ -74,7 +74,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const method = refundableCheckoutMethod(t);
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an unpaid checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', { ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
     },
   },
   {
@@ -105,7 +105,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support');
       for (const order of failed) {
         const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
-        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
       }
     },
   },
@@ -117,7 +117,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       await sandboxOrderControl(t, 'expireCheckout', order, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an expired checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', { ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
     },
   },
   {
@@ -128,7 +128,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
       await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
       const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
-      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', { ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', { ifAccepted: 'state.refund.charged-back', ifOnlyCodeWrong: 'err.ref.codes' });
     },
   },
   {
@@ -163,7 +163,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.invalid-amount');
       await property(ctx, notPositiveRefundValue(), async (value) => {
         const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifOnlyCodeWrong: 'err.ref.codes' });
       }, { numRuns: 8 });
     },
   },
@@ -175,7 +175,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.decimals');
       await property(ctx, refundValueWithThreeOrMoreDecimals(paid.cents), async (value) => {
         const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifOnlyCodeWrong: 'err.ref.codes' });
       }, { numRuns: 8 });
     },
   },
@@ -187,6 +187,18 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const ghost: Payment = { orderNo: no, merchantOrderNo: no, method: '', cents: 1000, as: 'primary' };
       const ex = await refund(t, ghost, usd('10.00'), 'refund an order that does not exist');
       expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', { ifOnlyCodeWrong: 'err.ref.codes' });
+    },
+  },
+  {
+    title: 'refuses a repeated merchant_refund_no with duplicateRefundOrder',
+    clause: ['err.ref.duplicate', 'err.ref.codes'],
+    async run({ target: t }) {
+      const paid = await paidWithPartialRefunds(t, 'err.ref.duplicate');
+      const refundNo = t.newNo('refund');
+      const part = usd(valueOfCents(Math.max(1, Math.floor(paid.cents / 4))));
+      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }), 'err.ref.duplicate', 'the first refund');
+      const ex = await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'a second refund with the same merchant_refund_no' });
+      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', { ifAccepted: 'idem.refund.refused', ifOnlyCodeWrong: 'err.ref.codes' });
     },
   },
   {

@@ -32,7 +32,7 @@ async function pendingRefund(t: Target, clause: string): Promise<Refund> {
 export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webhook' }, [
   {
     title: 'sends payment.updated with status SUCCESS when a checkout is paid',
-    clause: ['event.payment.updated', 'event.sent-on-change'],
+    clause: ['event.payment.updated', 'event.sent-on-change', 'state.payment.values'],
     async run({ target: t }) {
       webhookSetup(t);
       const p = await completedCheckout(t, 'event.payment.updated', 'success');
@@ -91,7 +91,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
   },
   {
     title: 'sends refund.updated with status SUCCESS when a pending refund settles',
-    clause: ['event.refund.updated'],
+    clause: ['event.refund.updated', 'state.refund.values'],
     async run({ target: t }) {
       webhookSetup(t);
       if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
@@ -134,7 +134,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
   },
   {
     title: 'sends payout.updated with status CANCELED when the merchant cancels a payout',
-    clause: ['event.payout.updated'],
+    clause: ['event.payout.updated', 'state.payout.values'],
     async run({ target: t }) {
       webhookSetup(t);
       t.path('payoutCancel');

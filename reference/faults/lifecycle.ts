@@ -141,3 +141,94 @@ export const payoutFrozenAllowed = defineFault({
   doc: 'A frozen (suspended) merchant can still create payouts.',
   enforces: skipRule('payout.merchant-active'),
 });
+
+export const refundDecimalsInvalidAmountKey = defineFault({
+  name: 'refund-decimals-invalid-amount-key',
+  clause: 'err.ref.decimals',
+  doc: 'A refund amount with three or more decimals is refused with invalidRefundAmount instead of validationFailed.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'validationFailed', detail: /decimal/, to: { key: 'invalidRefundAmount', detail: 'Refund amount must be a positive number' } }),
+});
+
+export const refundThreeDecimalsAccepted = defineFault({
+  name: 'refund-3-decimals-accepted',
+  clause: 'refund.amount.positive-2-decimals',
+  doc: 'A refund amount with three or more decimals is rounded to cents and accepted (payment amounts are still refused).',
+  maxRefundAmountDecimals: 20,
+});
+
+export const refundOrderNotFoundAsRefundNotFound = defineFault({
+  name: 'refund-order-not-found-as-refund-not-found',
+  clause: 'err.ref.order-not-found',
+  doc: 'A refund of an order that does not exist is refused with refundNotFound instead of orderNotFound.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'orderNotFound', to: { key: 'refundNotFound', detail: 'Refund order not found' } }),
+});
+
+export const refundNotPaidValidationFailed = defineFault({
+  name: 'refund-not-paid-validation-failed',
+  clause: 'err.ref.not-paid',
+  doc: 'A refund of a payment that was not paid successfully is refused with validationFailed instead of refundOrderNotPaid.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'refundOrderNotPaid', to: { key: 'validationFailed' } }),
+});
+
+export const refundChargedBackNotPaidKey = defineFault({
+  name: 'refund-charged-back-not-paid-key',
+  clause: 'err.ref.charged-back',
+  doc: 'A refund of a charged-back payment is refused with refundOrderNotPaid instead of validationFailed.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'validationFailed', detail: /charged back/, to: { key: 'refundOrderNotPaid' } }),
+});
+
+export const refundDuplicateMerchantOrderKey = defineFault({
+  name: 'refund-duplicate-merchant-order-key',
+  clause: 'err.ref.duplicate',
+  doc: 'A repeated merchant_refund_no is refused with the payment key duplicateMerchantOrder instead of duplicateRefundOrder.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'duplicateRefundOrder', to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' } }),
+});
+
+export const refundFailedValidationFailed = defineFault({
+  name: 'refund-failed-validation-failed',
+  clause: 'err.ref.failed',
+  doc: 'A refund the provider fails is refused with validationFailed instead of refundFailed.',
+  mapError: rewriteError({ path: PATHS.refundCreate, key: 'refundFailed', to: { key: 'validationFailed' } }),
+});
+
+export const refundPartialRefused = defineFault({
+  name: 'refund-partial-refused',
+  clause: 'refund.channel-support',
+  doc: 'Channels that support partial refunds are treated as full-only: every partial refund is refused with notSupported.',
+  refundSupport: (_method, support) => (support === 'partial' ? 'full-only' : support),
+});
+
+export const refundQueryMerchantNoAsRefundNo = defineFault({
+  name: 'refund-query-merchant-no-as-refund-no',
+  clause: 'refund.ids',
+  doc: 'A refund looked up by merchant_refund_no is searched among refund_no values, so it is never found.',
+  lookupAs: (field) => (field === 'merchant_refund_no' ? 'refund_no' : field),
+});
+
+export const payoutQueryMerchantNoAsPayoutNo = defineFault({
+  name: 'payout-query-merchant-no-as-payout-no',
+  clause: 'payout.ids',
+  doc: 'A payout looked up by merchant_payout_no is searched among payout_no values, so it is never found.',
+  lookupAs: (field) => (field === 'merchant_payout_no' ? 'payout_no' : field),
+});
+
+export const payoutUnknownMethodAsPayoutMethod = defineFault({
+  name: 'payout-unknown-method-as-payout-method',
+  clause: 'err.po.unknown-method',
+  doc: 'A payout with an unknown payment method is refused with unsupportedPayoutMethod instead of unsupportedPaymentMethod.',
+  mapError: rewriteError({ path: PATHS.payoutCreate, key: 'unsupportedPaymentMethod', to: { code: 5007, key: 'unsupportedPayoutMethod' } }),
+});
+
+export const payoutRangeCode2006 = defineFault({
+  name: 'payout-range-code-2006',
+  clause: 'err.po.amount-out-of-range',
+  doc: 'A payout outside the method limits is refused with the payment code 2006 instead of 5008 (key amountOutOfRange kept).',
+  mapError: rewriteError({ path: PATHS.payoutCreate, key: 'amountOutOfRange', detail: /outside/, to: { code: 2006 } }),
+});
+
+export const payoutCurrencyNotSupported422 = defineFault({
+  name: 'payout-currency-not-supported-422',
+  clause: 'err.po.currency',
+  doc: 'A non-USD payout is refused with the payment row 422 notSupported instead of a 5008 answer.',
+  mapError: rewriteError({ path: PATHS.payoutCreate, key: 'amountOutOfRange', detail: /^Currency/, to: { code: 422, key: 'notSupported', detail: (d) => d.replace('is not accepted by', 'is not supported for') } }),
+});

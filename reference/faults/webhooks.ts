@@ -107,3 +107,102 @@ export const webhookBodyAtChange = defineFault({
   doc: 'A webhook body is built once when the change happens, so a retry shows the status of that moment, not of sending.',
   webhookBodyAtSending: false,
 });
+
+export const webhookEventUnderscore = defineFault({
+  name: 'webhook-event-underscore',
+  clause: 'webhook.body.event',
+  doc: 'event names are written with an underscore ("payment_updated", "refund_updated", "payout_updated").',
+  finishWebhookBody: (body) => (typeof body['event'] === 'string' ? { ...body, event: body['event'].replace('.', '_') } : body),
+});
+
+export const webhookRefundMerchantNoOfPayment = defineFault({
+  name: 'webhook-refund-merchant-no-of-payment',
+  clause: 'webhook.body.merchant-order-no',
+  doc: "refund.updated carries the payment's merchant_order_no as merchant_order_no instead of the merchant_refund_no.",
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, merchant_order_no: body['original_merchant_order_no'] } : body),
+});
+
+export const webhookPaymentMethodLowercase = defineFault({
+  name: 'webhook-payment-method-lowercase',
+  clause: 'webhook.body.payment-method',
+  doc: 'payment.updated writes payment_method in lower case ("paypal" for PAYPAL).',
+  finishWebhookBody: (body) =>
+    body['event'] === 'payment.updated' && typeof body['payment_method'] === 'string' ? { ...body, payment_method: body['payment_method'].toLowerCase() } : body,
+});
+
+export const webhookPayoutAmountString = defineFault({
+  name: 'webhook-payout-amount-string',
+  clause: 'webhook.body.trans-amount',
+  doc: 'payout.updated carries trans_amount as a bare decimal string ("25.00") instead of an Amount object.',
+  finishWebhookBody: (body) => {
+    const amount = body['trans_amount'] as { value?: unknown } | undefined;
+    return body['event'] === 'payout.updated' && amount !== undefined ? { ...body, trans_amount: amount.value } : body;
+  },
+});
+
+export const webhookTradeInfoGoodsNameOnly = defineFault({
+  name: 'webhook-trade-info-goods-name-only',
+  clause: 'webhook.body.trade-info',
+  doc: 'payment.updated carries only trade_info.goods_name, dropping the description that was sent.',
+  finishWebhookBody: (body) => {
+    const trade = body['trade_info'] as Record<string, unknown> | undefined;
+    return body['event'] === 'payment.updated' && trade !== undefined ? { ...body, trade_info: { goods_name: trade['goods_name'] } } : body;
+  },
+});
+
+export const webhookPayoutNoFinishedAt = defineFault({
+  name: 'webhook-payout-no-finished-at',
+  clause: 'webhook.body.finished-at',
+  doc: 'payout.updated bodies leave out finished_at.',
+  finishWebhookBody: (body) => (body['event'] === 'payout.updated' ? without(body, 'finished_at') : body),
+});
+
+export const webhookPaymentNoCreatedAt = defineFault({
+  name: 'webhook-payment-no-created-at',
+  clause: 'webhook.body.created-at',
+  doc: 'payment.updated bodies leave out created_at.',
+  finishWebhookBody: (body) => (body['event'] === 'payment.updated' ? without(body, 'created_at') : body),
+});
+
+export const webhookMetadataNotEchoed = defineFault({
+  name: 'webhook-metadata-not-echoed',
+  clause: 'payment.metadata.echo',
+  doc: 'payment.updated always carries metadata "" instead of the metadata sent with the payment.',
+  finishWebhookBody: (body) => (body['event'] === 'payment.updated' ? { ...body, metadata: '' } : body),
+});
+
+export const webhookPaymentNoTradeInfo = defineFault({
+  name: 'webhook-payment-no-trade-info',
+  clause: 'payment.webhook.fields',
+  doc: 'payment.updated bodies leave out trade_info.',
+  finishWebhookBody: (body) => (body['event'] === 'payment.updated' ? without(body, 'trade_info') : body),
+});
+
+export const webhookRefundOriginalRefsSwapped = defineFault({
+  name: 'webhook-refund-original-refs-swapped',
+  clause: 'refund.original-refs',
+  doc: "refund.updated swaps the payment's numbers: original_order_no holds its merchant_order_no and original_merchant_order_no its order_no.",
+  finishWebhookBody: (body) =>
+    body['event'] === 'refund.updated' ? { ...body, original_order_no: body['original_merchant_order_no'], original_merchant_order_no: body['original_order_no'] } : body,
+});
+
+export const webhookPaymentStatusPaid = defineFault({
+  name: 'webhook-payment-status-paid',
+  clause: 'state.payment.values',
+  doc: 'payment.updated calls a paid payment PAID instead of SUCCESS.',
+  finishWebhookBody: (body) => (body['event'] === 'payment.updated' && body['status'] === 'SUCCESS' ? { ...body, status: 'PAID' } : body),
+});
+
+export const webhookRefundStatusProcessing = defineFault({
+  name: 'webhook-refund-status-processing',
+  clause: 'state.refund.values',
+  doc: 'refund.updated calls a pending refund PROCESSING instead of PENDING.',
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' && body['status'] === 'PENDING' ? { ...body, status: 'PROCESSING' } : body),
+});
+
+export const webhookPayoutStatusCancelled = defineFault({
+  name: 'webhook-payout-status-cancelled',
+  clause: 'state.payout.values',
+  doc: 'payout.updated spells a canceled payout CANCELLED instead of CANCELED.',
+  finishWebhookBody: (body) => (body['event'] === 'payout.updated' && body['status'] === 'CANCELED' ? { ...body, status: 'CANCELLED' } : body),
+});

@@ -26,7 +26,7 @@ export function findPayment(svc: Service, call: Call, f: Fields): Payment {
 export function findRefund(svc: Service, call: Call, f: Fields): Refund {
   const ref = f.exactlyOne('merchant_refund_no', 'refund_no', svc.behaviour.bothLookupsSent);
   const r =
-    ref.key === 'refund_no' ? svc.store.refunds.get(ref.value) : svc.store.refundByMerchantNo(call.merchant.id, ref.value);
+    svc.behaviour.lookupAs(ref.key) === 'refund_no' ? svc.store.refunds.get(ref.value) : svc.store.refundByMerchantNo(call.merchant.id, ref.value);
   if (r === undefined || r.merchantId !== call.merchant.id) throw new ApiError(2002, 'refundNotFound', 'Refund order not found');
   return r;
 }
@@ -35,7 +35,7 @@ export function findRefund(svc: Service, call: Call, f: Fields): Refund {
 export function findPayout(svc: Service, call: Call, f: Fields, notFoundCode: number): Payout {
   const ref = f.exactlyOne('merchant_payout_no', 'payout_no', svc.behaviour.bothLookupsSent);
   const p =
-    ref.key === 'payout_no' ? svc.store.payouts.get(ref.value) : svc.store.payoutByMerchantNo(call.merchant.id, ref.value);
+    svc.behaviour.lookupAs(ref.key) === 'payout_no' ? svc.store.payouts.get(ref.value) : svc.store.payoutByMerchantNo(call.merchant.id, ref.value);
   if (p === undefined || p.merchantId !== call.merchant.id) throw new ApiError(notFoundCode, 'notFound', 'Payout not found');
   return p;
 }

@@ -27,7 +27,7 @@ export const refundCreate: Handler = (svc, call) => {
   const reason = f.requiredString('reason', { max: 256 });
 
   ensureActive(call.merchant);
-  const cents = amountCents(amount, b.maxAmountDecimals, 'invalidRefundAmount', b.isPositiveAmount);
+  const cents = amountCents(amount, b.maxRefundAmountDecimals, 'invalidRefundAmount', b.isPositiveAmount);
   if (amount.currency !== 'USD') throw notSupported(`Currency ${amount.currency} is not supported (conversion unavailable)`);
   const payment = originalPayment(svc, call, original);
   if (payment.status !== 'SUCCESS' && payment.status !== 'REFUNDED' && b.enforces('refund.paid')) {
@@ -36,12 +36,13 @@ export const refundCreate: Handler = (svc, call) => {
   if (payment.chargedBack && b.enforces('refund.not-charged-back')) throw E.validationFailed('Original order was charged back');
   const channel = PAYMENT_CHANNELS.get(payment.method);
   if (channel === undefined) throw notSupported(`${payment.method} does not support refunds`);
-  if (channel.refunds === 'none' && b.enforces('refund.channel-support')) throw notSupported(`${payment.method} does not support refunds`);
+  const support = b.refundSupport(payment.method, channel.refunds);
+  if (support === 'none' && b.enforces('refund.channel-support')) throw notSupported(`${payment.method} does not support refunds`);
   const earlier = committedRefundCents(svc, payment);
   if (cents > b.refundCeilingCents(payment.chargedCents, earlier)) {
     throw new ApiError(422, 'refundAmountExceeded', 'Refund amount exceeds the original order amount');
   }
-  if (channel.refunds === 'full-only' && (cents !== payment.chargedCents || earlier > 0n) && b.enforces('refund.full-only')) {
+  if (support === 'full-only' && (cents !== payment.chargedCents || earlier > 0n) && b.enforces('refund.full-only')) {
     throw notSupported(`${payment.method} supports full refunds only`);
   }
   const replay = checkNumberFree(svc, call.merchant.id, 'refund', merchantRefundNo);
