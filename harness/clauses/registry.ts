@@ -300,7 +300,24 @@ export const clauses: readonly Clause[] = [
   must('version.no-camelcase', VER, 'Older camelCase field names are not accepted; only snake_case names are valid.'),
 ];
 
+/**
+ * Statements the document makes twice, in different sections (a Limits row and the rule it sums
+ * up, a general sentence and its per-resource forms): the clause on the left says nothing the
+ * clauses on the right do not. Coverage counts it proved when every one of them is proved.
+ */
+export const restatements: Readonly<Record<string, readonly string[]>> = {
+  'limit.attempts': ['webhook.retry.max-9', 'webhook.retry.total-span'],
+  'limit.ack-time': ['webhook.ack.within-5s'],
+  'state.no-webhook.expiry-chargeback': ['event.none.expiry', 'event.none.chargeback'],
+  'event.none.refunded-payment': ['state.refunded.refund-event'],
+  'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],
+  'payout.fields': ['webhook.body.status-reason', 'webhook.body.finished-at', 'webhook.body.trans-amount'],
+};
+
 const byId = new Map(clauses.map((c) => [c.id, c]));
+for (const [id, same] of Object.entries(restatements)) {
+  for (const x of [id, ...same]) if (!byId.has(x)) throw new Error(`restatements: unknown clause id ${x}`);
+}
 
 export function clause(id: string): Clause {
   const c = byId.get(id);

@@ -4,10 +4,10 @@
  * fault has shown to fail, is a gap; the allowlist names the gaps that are accepted, each with why.
  */
 import type { SuiteDef } from '../check/define.js';
-import { type Clause, clauses as registry } from '../clauses/registry.js';
+import { type Clause, clauses as registry, restatements } from '../clauses/registry.js';
 import type { FaultRow } from './kill-matrix.js';
 
-export type CoverageStatus = 'proved' | 'unproved' | 'unchecked' | 'allowlisted' | 'not-gated';
+export type CoverageStatus = 'proved' | 'restated' | 'unproved' | 'unchecked' | 'allowlisted' | 'not-gated';
 
 export interface ClauseCoverage {
   id: string;
@@ -19,7 +19,7 @@ export interface ClauseCoverage {
   /** Faults of this clause and their verdicts. */
   faults: { name: string; verdict: FaultRow['verdict'] }[];
   status: CoverageStatus;
-  /** Why an allowlisted gap is accepted. */
+  /** Why an allowlisted gap is accepted, or which clauses prove a restated one. */
   reason?: string;
 }
 
@@ -29,19 +29,27 @@ export interface CoverageReport {
   violations: ClauseCoverage[];
   /** Allowlist entries for clauses that are no longer gaps (or no longer exist): stale, also fail the gate. */
   staleAllowlist: string[];
-  totals: { mustService: number; proved: number; allowlisted: number; violations: number };
+  totals: { mustService: number; proved: number; restated: number; allowlisted: number; violations: number };
 }
 
 export type Allowlist = Record<string, string>;
 
 export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist: Allowlist, clauses: readonly Clause[] = registry): CoverageReport {
-  const rows = clauses.map((c): ClauseCoverage => {
+  const own = clauses.map((c) => {
     const checks = suites.flatMap((s) => s.checks.filter((k) => k.clauses.includes(c.id)).map((k) => k.id));
     const mine = faults.filter((f) => f.clause === c.id).map((f) => ({ name: f.name, verdict: f.verdict }));
-    const gated = c.level === 'must' && c.party === 'service';
-    const gap = checks.length === 0 ? 'unchecked' : mine.some((f) => f.verdict === 'killed') ? undefined : 'unproved';
-    const status: CoverageStatus = !gated ? 'not-gated' : gap === undefined ? 'proved' : allowlist[c.id] !== undefined ? 'allowlisted' : gap;
-    return { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks, faults: mine, status, ...(status === 'allowlisted' ? { reason: allowlist[c.id] } : {}) };
+    const proved = checks.length > 0 && mine.some((f) => f.verdict === 'killed');
+    return { c, checks, mine, proved };
+  });
+  const provedIds = new Set(own.filter((o) => o.proved).map((o) => o.c.id));
+  const rows = own.map(({ c, checks, mine, proved }): ClauseCoverage => {
+    const base = { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks, faults: mine };
+    if (c.level !== 'must' || c.party !== 'service') return { ...base, status: 'not-gated' };
+    if (proved) return { ...base, status: 'proved' };
+    const same = restatements[c.id];
+    if (same?.every((id) => provedIds.has(id))) return { ...base, status: 'restated', reason: `restates ${same.join(', ')}, each proved` };
+    if (allowlist[c.id] !== undefined) return { ...base, status: 'allowlisted', reason: allowlist[c.id] };
+    return { ...base, status: checks.length === 0 ? 'unchecked' : 'unproved' };
   });
   const violations = rows.filter((r) => r.status === 'unchecked' || r.status === 'unproved');
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -54,6 +62,7 @@ export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist
     totals: {
       mustService: gatedRows.length,
       proved: gatedRows.filter((r) => r.status === 'proved').length,
+      restated: gatedRows.filter((r) => r.status === 'restated').length,
       allowlisted: gatedRows.filter((r) => r.status === 'allowlisted').length,
       violations: violations.length,
     },

@@ -61,7 +61,7 @@ export function coverageMarkdown(r: ProofReport): string {
     '',
     `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). A must-level service clause is *proved* when it has a check and a fault of that clause the check kills.`,
     '',
-    `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ${c.totals.allowlisted} allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
+    `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ${c.totals.restated} restate proved clauses (harness/clauses/registry.ts restatements); ${c.totals.allowlisted} allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
     '',
     '| clause | level | status | checks | faults |',
     '|---|---|---|---|---|',
