@@ -6,6 +6,7 @@
 import { rfc3339, unixSeconds } from './clock.js';
 import type { ApiError } from './errors.js';
 import { wantsPlainEnglish } from './http/language.js';
+import { roundUpToTier } from './methods.js';
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
@@ -38,7 +39,9 @@ export type Rule =
   | 'payout.currency'
   | 'payout.balance'
   | 'payout.cancel-support'
-  | 'payout.unique-number';
+  | 'payout.unique-number'
+  | 'payment.unique-number'
+  | 'request.content-type';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =
@@ -98,8 +101,14 @@ export interface Behaviour {
   finishEnvelope(envelope: Record<string, unknown>): Record<string, unknown>;
   /** Whether business-error envelopes carry the four signing headers. */
   signErrorResponses: boolean;
-  /** HTTP status of a signed envelope with this body `code` (0 = success). */
-  httpStatusFor(code: number): number;
+  /** HTTP status of a signed envelope with this body `code` (0 = success); `msg` is the envelope's. */
+  httpStatusFor(code: number, msg: string): number;
+  /** The route a request path is served by (a fault may serve the API under another prefix). */
+  routePath(path: string): string;
+  /** Encoding of the JSON text of a signed response body. */
+  responseEncoding: 'utf8' | 'latin1';
+  /** Whether an unsigned error (authentication, unreadable body) is written as its message in plain text instead of an envelope. */
+  unsignedPlainText: boolean;
   /** Last say on a business error before it is answered; `path` is the request path. */
   mapError(err: ApiError, path: string): ApiError;
   /** Whether `Accept-Language` asks for plain English messages. */
@@ -120,6 +129,8 @@ export interface Behaviour {
   maxAmountDecimals: number;
   /** Decimal places a refund amount may have before it is refused as validationFailed. */
   maxRefundAmountDecimals: number;
+  /** The price point an amount is charged at, or undefined when it cannot be rounded to one. */
+  roundToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
@@ -132,6 +143,10 @@ export interface Behaviour {
   bothLookupsSent: 'refuse' | 'use-first';
   /** What a repeated merchant number gets. */
   duplicatePolicy: 'refuse' | 'replay';
+  /** Whether a number held by a `holder` of this kind blocks a new create of `kind` (same namespace). */
+  numberBlocks(kind: IdempotencyKind, holder: IdempotencyKind): boolean;
+  /** Whether a refused repeat of a payment number marks the original payment FAILED. */
+  repeatFailsOriginal: boolean;
   /** Numbers sharing a namespace name collide with each other. */
   idempotencyNamespace(kind: IdempotencyKind): string;
   /** Whether a request recorded and then refused (decline, risk, failed refund) keeps its number. */
@@ -183,6 +198,9 @@ export const defaultBehaviour: Behaviour = {
   finishEnvelope: (envelope) => envelope,
   signErrorResponses: true,
   httpStatusFor: () => 200,
+  routePath: (path) => path,
+  responseEncoding: 'utf8',
+  unsignedPlainText: false,
   mapError: (err) => err,
   plainEnglish: (acceptLanguage) => wantsPlainEnglish(acceptLanguage),
   authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.nonce && h.sign),
@@ -193,6 +211,7 @@ export const defaultBehaviour: Behaviour = {
   signAuthErrors: false,
   maxAmountDecimals: 2,
   maxRefundAmountDecimals: 2,
+  roundToTier: (cents, tiers) => roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
@@ -200,6 +219,8 @@ export const defaultBehaviour: Behaviour = {
   enforces: () => true,
   bothLookupsSent: 'refuse',
   duplicatePolicy: 'refuse',
+  numberBlocks: () => true,
+  repeatFailsOriginal: false,
   idempotencyNamespace: (kind) => (kind === 'payout' ? 'payouts' : 'orders'),
   recordedRefusalKeepsNumber: true,
   refundSupport: (_method, support) => support,

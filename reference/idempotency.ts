@@ -21,12 +21,14 @@ const DUPLICATE: Readonly<Record<IdempotencyKind, { key: string; text: string }>
 export function checkNumberFree(svc: Service, merchantId: string, kind: IdempotencyKind, no: string): Record<string, unknown> | undefined {
   const b = svc.behaviour;
   const holder = svc.store.holderOf(merchantId, b.idempotencyNamespace(kind), no);
-  if (holder === undefined) return undefined;
+  if (holder === undefined || !b.numberBlocks(kind, holder.kind)) return undefined;
   if (kind === 'payout' && !b.enforces('payout.unique-number')) return undefined;
+  if (kind === 'payment' && !b.enforces('payment.unique-number')) return undefined;
   if (b.duplicatePolicy === 'replay' && holder.kind === kind) {
     const replay = replayData(svc, kind, holder.serviceNo);
     if (replay !== undefined) return replay;
   }
+  if (b.repeatFailsOriginal && kind === 'payment' && holder.kind === 'payment') failOriginal(svc, holder.serviceNo);
   const d = DUPLICATE[kind];
   throw new ApiError(422, d.key, d.text);
 }
@@ -56,4 +58,10 @@ function replayData(svc: Service, kind: IdempotencyKind, serviceNo: string): Rec
   }
   const po = store.payouts.get(serviceNo);
   return po === undefined ? undefined : payoutView(po, b);
+}
+
+/** Only a fault calls this: the refused repeat reaches into the order it collided with. */
+function failOriginal(svc: Service, orderNo: string): void {
+  const p = svc.store.payments.get(orderNo);
+  if (p !== undefined && p.status === 'PENDING') p.status = 'FAILED';
 }

@@ -18,6 +18,20 @@ import {
   valueOfCents,
 } from '../fixtures/arbitraries/amounts.js';
 import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
+import { AUTH_ERROR_KEYS } from './support/auth-outcomes.js';
+import { expectRowError } from './support/charge.js';
+import { splitMsg } from '../harness/envelope.js';
+import type { Exchange } from '../harness/exchange.js';
+
+/** A correctly signed amount refusal answered like an authentication failure mixes up two unrelated errors. */
+function expectAmountErrorNotAuth(ex: Exchange, what: string): void {
+  const body = ex.response?.json as { msg?: unknown } | undefined;
+  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  const status = ex.response?.status;
+  if (status === 401 || status === 403 || (key !== undefined && AUTH_ERROR_KEYS.includes(key))) {
+    expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'auth.amount-errors-unrelated', `${what}, correctly signed,`);
+  }
+}
 
 /**
  * Fixed cases run before the generated ones: the document's own "12.5" and "12.50", and the same
@@ -82,7 +96,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { method, range } = rangedCheckoutMethodHolding(target);
       await property(ctx, amountValueWithThreeOrMoreDecimals(range), async (value) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(value)}`);
+        expectRowError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', 'err.pay.decimals', `a checkout with value ${JSON.stringify(value)}`);
       });
     },
   },
@@ -93,7 +107,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { method } = rangedCheckoutMethodHolding(target, [1010, 1250, 1251]);
       for (const value of ['12.500', '10.100']) {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(value)}`);
+        expectRowError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', 'err.pay.decimals', `a checkout with value ${JSON.stringify(value)}`);
       }
     },
   },
@@ -118,7 +132,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { method } = rangedCheckoutMethodHolding(target);
       const probe = async (value: string) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectError(ex, { code: 422, key: 'invalidAmount' }, 'amount.value.positive', `a checkout with value ${JSON.stringify(value)}`);
+        expectRowError(ex, { code: 422, key: 'invalidAmount' }, 'amount.value.positive', 'err.pay.invalid-amount', `a checkout with value ${JSON.stringify(value)}`);
       };
       for (const value of ['0', '0.00', '-1.00', '-0.01']) await probe(value);
       await property(ctx, amountValueNotPositive(), probe);
@@ -133,7 +147,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const arb = fc.record({ currency: currencyCodeOtherThanUsd(), value: amountValueWithAtMostTwoDecimals(range).map((v) => v.shown) });
       await property(ctx, arb, async (amount) => {
         const ex = await checkout(target, { method, amount }, { label: `checkout in ${amount.currency}` });
-        expectError(ex, { code: 422, key: 'notSupported' }, 'amount.currency.usd-only', `a checkout of ${amount.value} ${amount.currency}`);
+        expectRowError(ex, { code: 422, key: 'notSupported' }, 'amount.currency.usd-only', 'err.pay.currency', `a checkout of ${amount.value} ${amount.currency}`);
       });
     },
   },
@@ -156,13 +170,14 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
   },
   {
     title: "refuses an amount outside the method's declared channel range as amountOutOfRange",
-    clause: ['limit.amount.channel-range', 'err.pay.amount-out-of-range'],
+    clause: ['limit.amount.channel-range', 'err.pay.amount-out-of-range', 'auth.amount-errors-unrelated'],
     async run(ctx) {
       const { target } = ctx;
       const methods = requireRangedCheckoutMethods(target);
       const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
-        expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (outside the declared range)`);
+        expectAmountErrorNotAuth(ex, `a ${method} checkout of ${value} USD (outside the declared range)`);
+        expectRowError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', 'err.pay.amount-out-of-range', `a ${method} checkout of ${value} USD (outside the declared range)`);
       };
       // One cent outside each bound of every method first, then anywhere outside.
       for (const { method, range } of methods) {

@@ -2,7 +2,7 @@ import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { expectAuthError, expectUnsigned } from '../harness/check/expect.js';
 import { SIGNING_HEADERS, type SigningHeader } from '../harness/signing.js';
 import { queryPayment } from '../harness/ops.js';
-import { unknownOrderLookup } from './support/auth-outcomes.js';
+import { authChargeFor, unknownOrderLookup } from './support/auth-outcomes.js';
 
 const UNAUTHORIZED = { http: 401, code: 401, key: 'unauthorized' };
 
@@ -18,7 +18,8 @@ function headerCheck(header: SigningHeader, how: 'missing' | 'empty'): CheckSpec
         label: `query an unknown order with ${how === 'missing' ? 'no' : 'an empty'} ${header}`,
         noVerify: true,
       });
-      expectAuthError(ex, UNAUTHORIZED, 'auth.missing-header', `a request with ${how === 'missing' ? 'no' : 'an empty'} ${header}`);
+      const charged = authChargeFor(ex, UNAUTHORIZED, { passed: 'auth.headers.required', row: 'err.auth.unauthorized', rule: 'auth.missing-header' });
+      expectAuthError(ex, UNAUTHORIZED, charged, `a request with ${how === 'missing' ? 'no' : 'an empty'} ${header}`);
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   };
@@ -39,7 +40,8 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         noVerify: true,
         label: 'query an unknown order as an unknown merchant id',
       });
-      expectAuthError(ex, { http: 401, code: 401, key: 'merchantNotFound' }, 'auth.unknown-merchant', 'a request with an unknown X-MerchantID');
+      const want = { http: 401, code: 401, key: 'merchantNotFound' };
+      expectAuthError(ex, want, authChargeFor(ex, want, { passed: 'auth.unknown-merchant', row: 'err.auth.merchant-not-found', rule: 'auth.unknown-merchant' }), 'a request with an unknown X-MerchantID');
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   },

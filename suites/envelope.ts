@@ -134,6 +134,52 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
     },
   },
   {
+    title: 'writes a response body holding non-ASCII text in UTF-8',
+    clause: 'conv.utf8',
+    async run({ target }) {
+      // Text outside Latin-1 as well as inside it, so no single-byte encoding can pass for UTF-8.
+      const goodsName = 'Café Übersee – 東京 ☕ €';
+      const order = await createCheckout(target, 'conv.utf8', { goodsName, description: 'Crème brûlée, 二つ', metadata: 'naïve ✓' });
+      objectBody(order.exchange, 'conv.utf8', 'a checkout with non-ASCII text');
+      const q = await queryPayment(target, { order_no: order.orderNo }, { label: 'query the checkout with non-ASCII text' });
+      objectBody(q, 'conv.utf8', 'a query of a payment with non-ASCII text');
+    },
+  },
+  {
+    title: 'answers every signed business error with HTTP status 200',
+    clause: 'err.format.http-200',
+    async run({ target }) {
+      for (const s of BUSINESS_ERRORS) {
+        const ex = await s.send(target);
+        if (ex.response !== undefined && ex.response.status !== 200) {
+          failCheck('SIGNED_ERROR_NOT_HTTP_200', 'err.format.http-200', `the error answering ${s.name} is a signed business error and must have HTTP status 200`, { expected: 'HTTP 200', seen: `HTTP ${ex.response.status}`, exchange: ex });
+        }
+        expectDocumented(ex, s);
+      }
+    },
+  },
+  {
+    title: 'answers a correctly signed body that is not valid JSON without an HTTP status of its own',
+    clause: ['ep.other-status-only-auth', 'err.format.http-200'],
+    async run({ target }) {
+      // Signed over its own bytes, so authentication passes; the bytes arrive whole, so the body
+      // can be read. A signed error (HTTP 200) answers it; a target that counts it as unreadable
+      // answers HTTP 500 internalServerError. No other status is allowed.
+      const ex = await target.post(target.path('paymentQuery'), Buffer.from('{"merchant_order_no": ', 'utf8'), { label: 'query with a truncated JSON body' });
+      const b = objectBody(ex, 'ep.other-status-only-auth', 'a body that is not valid JSON');
+      const status = ex.response!.status;
+      const key = typeof b.msg === 'string' ? splitMsg(b.msg).key : undefined;
+      if (status === 500 && b.code === 500 && key === 'internalServerError') {
+        recordReading('ep.invalid-json', 'HTTP 500 internalServerError (body unreadable)');
+        return;
+      }
+      if (status !== 200 || b.code === 0) {
+        failCheck('INVALID_JSON_OTHER_STATUS', 'ep.other-status-only-auth', 'a body that is not valid JSON must be refused with a signed error (HTTP 200) or as unreadable (HTTP 500 internalServerError)', { expected: 'HTTP 200 with a non-zero code, or HTTP 500 internalServerError', seen: `HTTP ${status}, code ${shortJson(b.code)}`, exchange: ex });
+      }
+      recordReading('ep.invalid-json', `signed ${shortJson(b.code)} ${key ?? ''}`);
+    },
+  },
+  {
     title: 'puts the key after the last pipe when the message holds a pipe too',
     clause: ['err.format.key-after-last-pipe', 'env.msg.message-key'],
     async run({ target }) {

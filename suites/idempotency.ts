@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { expectError, expectEqual, expectOneOf, expectRefused, expectString, expectSuccess, failCheck } from '../harness/check/expect.js';
+import { expectRowError } from './support/charge.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import type { Exchange } from '../harness/exchange.js';
@@ -136,7 +137,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
           const no = t.newNo('order');
           expectSuccess(await createPayment(t, first, no, `${first} with a new number`), 'idem.payment.refused', `the first ${first} with a new number`);
           const ex = await createPayment(t, repeat, no, `${repeat} repeating the number of a ${first}`);
-          expectError(ex, DUPLICATE_ORDER, 'idem.payment.refused', `a ${repeat} repeating the number of a ${first}`);
+          expectRowError(ex, DUPLICATE_ORDER, 'idem.payment.refused', 'err.pay.duplicate-order', `a ${repeat} repeating the number of a ${first}`);
         }
       }
     },

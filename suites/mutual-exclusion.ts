@@ -5,6 +5,7 @@ import { recordReading } from '../harness/check/context.js';
 import type { Exchange } from '../harness/exchange.js';
 import { property } from '../harness/check/property.js';
 import { createCheckout, queryPayment } from '../harness/ops.js';
+import { expectRowError } from './support/charge.js';
 import { lookupPresence, type Presence } from '../fixtures/arbitraries/lookup.js';
 
 function responseCode(ex: Exchange): unknown {
@@ -18,7 +19,7 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
     clause: ['query.neither', 'err.req.mutually-required'],
     async run({ target }) {
       const ex = await queryPayment(target, {});
-      expectError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither', 'a query with neither number');
+      expectRowError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither', 'err.req.mutually-required', 'a query with neither number');
     },
   },
   {
@@ -27,7 +28,7 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
     async run({ target }) {
       const order = await createCheckout(target, 'query.both');
       const ex = await queryPayment(target, { order_no: order.orderNo, merchant_order_no: order.merchantOrderNo });
-      expectError(ex, { code: 400, key: 'mutuallyExclusiveFieldsConflict' }, 'query.both', 'a query with both numbers');
+      expectRowError(ex, { code: 400, key: 'mutuallyExclusiveFieldsConflict' }, 'query.both', 'err.req.mutually-exclusive', 'a query with both numbers');
     },
   },
   {

@@ -191,7 +191,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['err.req.method-missing', 'payment.method.required', 'err.req.invalid-request'],
     async run({ target }) {
       const ex = await post(target, checkoutBody(target, { omit: ['payment_method'] }), 'checkout without payment_method');
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method', { ifAccepted: 'payment.method.required' });
     },
   },
 ]);

@@ -2,7 +2,10 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/envelope.js';
-import { checkout, defaultAmount, queryPayment } from '../harness/ops.js';
+import { checkout, checkoutBody, createCheckout, defaultAmount, queryPayment } from '../harness/ops.js';
+import { recordReading } from '../harness/check/context.js';
+import { shortJson } from '../harness/describe.js';
+import { expectRowError } from './support/charge.js';
 import type { Target } from '../harness/target.js';
 
 interface ForeignOrder {
@@ -38,7 +41,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     clause: ['query.not-found', 'err.pay.order-not-found'],
     async run({ target }) {
       const ex = await queryPayment(target, { order_no: target.newNo('order') }, { label: 'query by an order_no never issued' });
-      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query by an order_no that no order has');
+      expectRowError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'err.pay.order-not-found', 'a query by an order_no that no order has', 'key');
     },
   },
   {
@@ -46,7 +49,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     clause: ['query.not-found', 'err.pay.order-not-found'],
     async run({ target }) {
       const ex = await queryPayment(target, { merchant_order_no: target.newNo('order') }, { label: 'query by a merchant_order_no never used' });
-      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query by a merchant_order_no that no order has');
+      expectRowError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'err.pay.order-not-found', 'a query by a merchant_order_no that no order has', 'key');
     },
   },
   {
@@ -55,7 +58,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     async run({ target }) {
       const order = await secondMerchantOrder(target, 'query.other-merchant');
       const ex = await queryPayment(target, { order_no: order.orderNo }, { label: "query another merchant's order by order_no" });
-      expectError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', "a query for another merchant's order");
+      expectRowError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', 'err.pay.access-denied', "a query for another merchant's order");
       const body = ex.response!.json as Record<string, unknown>;
       if ('data' in body) {
         failCheck('ACCESS_DENIED_WITH_DATA', 'query.other-merchant', "a refused query for another merchant's order must not carry data", { expected: 'no data', seen: JSON.stringify(body.data), exchange: ex });
@@ -97,6 +100,32 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       const data = expectSuccess(ex, 'query.returns-record', 'a query by the merchant that created the order');
       const rec = target.profile.paymentRecord;
       if (rec) expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, 'WRONG_RECORD', 'query.returns-record', 'the query should return the order created', ex);
+    },
+  },
+  {
+    title: 'serves the payment query and the checkout at the paths the document gives, under /api/v1/',
+    clause: 'ep.versioned-path',
+    async run({ target }) {
+      // The document's own paths, not the profile's: the version is part of the interface.
+      const created = await target.post('/api/v1/payments/checkout', checkoutBody(target), { label: 'checkout at /api/v1/payments/checkout' });
+      expectSuccess(created, 'ep.versioned-path', 'a checkout sent to {base_url}/api/v1/payments/checkout');
+      const q = await target.post('/api/v1/payments/query', { merchant_order_no: target.newNo('order') }, { label: 'query an unknown order at /api/v1/payments/query' });
+      expectError(q, { code: 2002, key: 'orderNotFound' }, 'ep.versioned-path', 'a query for an unknown order sent to {base_url}/api/v1/payments/query');
+    },
+  },
+  {
+    title: 'does not serve a correctly signed request sent with Content-Type text/plain',
+    clause: 'ep.post-json',
+    async run({ target }) {
+      // An existing order, so serving the request would be a success; any refusal is allowed
+      // (a request error, or authentication, which the troubleshooting list ties to Content-Type).
+      const order = await createCheckout(target, 'ep.post-json');
+      const ex = await queryPayment(target, { order_no: order.orderNo }, { contentType: 'text/plain', label: 'query the checkout with Content-Type text/plain' });
+      const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
+      if (ex.response?.status === 200 && body?.code === 0) {
+        failCheck('NON_JSON_CONTENT_TYPE_SERVED', 'ep.post-json', 'a request must be sent with Content-Type: application/json; one sent as text/plain was served', { expected: 'a refusal (non-zero code, or an authentication error)', seen: `HTTP 200, code 0`, exchange: ex });
+      }
+      recordReading('ep.content-type.text-plain', `HTTP ${ex.response?.status ?? '-'} code ${shortJson(body?.code)} ${typeof body?.msg === 'string' ? (splitMsg(body.msg).key ?? '') : ''}`);
     },
   },
 ]);

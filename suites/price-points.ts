@@ -5,6 +5,8 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
+import type { Exchange } from '../harness/exchange.js';
+import { splitMsg } from '../harness/envelope.js';
 import { amountBetweenPricePoints, amountNotRoundableToPricePoint, amountsNextToPricePoints, type RoundedAmountCase } from '../fixtures/arbitraries/price-points.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
@@ -26,6 +28,34 @@ function amountPaths(t: Target): { trans: string; requested: string } {
 async function recordOf(t: Target, orderNo: string, clause: string): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
   const ex = await queryPayment(t, { order_no: orderNo });
   return { data: expectSuccess(ex, clause, 'querying the price-point payment'), ex };
+}
+
+/**
+ * What a wrong charge for a rounded amount is evidence against: showing the amount asked as the
+ * amount charged breaks "trans_amount is the USD amount charged"; charging something that is no
+ * tier at all breaks "fixed tiers only"; another tier than the rounding rule gives breaks the rounding.
+ */
+function roundingClause(charged: unknown, c: RoundedAmountCase, tiers: readonly string[]): string {
+  const value = (charged as { value?: unknown } | undefined)?.value;
+  if (c.requested !== c.tier && JSON.stringify(charged) === JSON.stringify(usd(c.requested))) return 'payment.trans-amount.usd-charged';
+  if (typeof value === 'string' && !tiers.some((t) => Number(t) === Number(value))) return 'limit.price-points';
+  return 'payment.price-point.round';
+}
+
+const UNROUNDABLE = [
+  { code: 2006, key: 'amountOutOfRange' },
+  { code: 422, key: 'notSupported' },
+];
+
+/** A refusal with one half of a row the document allows (its code or its key) is evidence against that row. */
+function unroundableClause(ex: Exchange): string {
+  const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
+  const code = body && typeof body === 'object' ? body.code : undefined;
+  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  if (ex.response?.status !== 200 || code === 0 || code === undefined) return 'payment.price-point.refuse';
+  if ((code === 422) !== (key === 'notSupported')) return 'err.pay.price-point';
+  if ((code === 2006) !== (key === 'amountOutOfRange')) return 'err.pay.amount-out-of-range';
+  return 'payment.price-point.refuse';
 }
 
 /** INTERFACE.md › Payment, Limits, Payment errors: Apple Pay and Google Pay charge fixed tiers only. */
@@ -53,7 +83,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
   },
   {
     title: 'rounds an amount between price points to the declared tier and shows the amount asked as requested_amount',
-    clause: ['payment.price-point.round', 'payment.requested-amount.only-rounded', 'amount.value.two-decimals-out'],
+    clause: ['payment.price-point.round', 'payment.requested-amount.only-rounded', 'amount.value.two-decimals-out', 'limit.price-points', 'payment.trans-amount.usd-charged'],
     async run(ctx) {
       const { target } = ctx;
       const { pp, methods } = pricePointSetup(target);
@@ -63,7 +93,8 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       const probe = async ({ method, c }: { method: string; c: RoundedAmountCase }) => {
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
-        expectEqual(pick(data, paths.trans), usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', 'payment.price-point.round', `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${pp.rounding})`, ex);
+        const charged = pick(data, paths.trans);
+        expectEqual(charged, usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', roundingClause(charged, c, pp.tiers), `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${pp.rounding})`, ex);
         expectEqual(pick(data, paths.requested), usd(c.requested), 'REQUESTED_AMOUNT_WRONG', 'payment.requested-amount.only-rounded', `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`, ex);
       };
       // The cents next to each tier first (the first price-point method), then anywhere between tiers.
@@ -84,7 +115,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
         // "amount that cannot be rounded to a fixed tier". Either is accepted and recorded.
-        expectOneOf(ex, [{ code: 2006, key: 'amountOutOfRange' }, { code: 422, key: 'notSupported' }], 'payment.price-point.refuse', 'price-point.unroundable', `a ${method} checkout of ${value}, which no price point rounds`);
+        expectOneOf(ex, UNROUNDABLE, unroundableClause(ex), 'price-point.unroundable', `a ${method} checkout of ${value}, which no price point rounds`);
       };
       // Every amount the profile lists, with every price-point method, then generated ones.
       for (const method of methods) for (const value of pp.unroundable) await probe({ method, value });

@@ -27,7 +27,7 @@ import {
   timestampAsFormattedDate,
   timestampInMilliseconds,
 } from '../fixtures/arbitraries/signing.js';
-import { expectAuthenticated, expectAuthRefusalOneOf, gotPastAuthentication } from './support/auth-outcomes.js';
+import { authChargeFor, expectAuthenticated, expectAuthRefusalOneOf } from './support/auth-outcomes.js';
 
 const FORBIDDEN = { http: 403, code: 403, key: 'forbidden' };
 
@@ -45,7 +45,7 @@ function sendLookup(t: Target, plan: LookupBodyPlan, opts: PostOptions & { label
  * wrongly; one refused with another answer than 403 `forbidden` breaks the mismatch rule itself.
  */
 function expectForbidden(ex: Exchange, passedClause: string, what: string): void {
-  expectAuthError(ex, FORBIDDEN, gotPastAuthentication(ex) ? passedClause : 'auth.bad-signature', what);
+  expectAuthError(ex, FORBIDDEN, authChargeFor(ex, FORBIDDEN, { passed: passedClause, row: 'err.auth.forbidden', rule: 'auth.bad-signature' }), what);
   expectUnsigned(ex, 'auth.errors.unsigned');
 }
 

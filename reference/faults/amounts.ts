@@ -1,6 +1,6 @@
 /** Faults in amount validation and formatting. */
 import { formatCents } from '../money.js';
-import { defineFault, skipRule } from './fault.js';
+import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
 
 export const amountAccept3Decimals = defineFault({
   name: 'amount-accept-3-decimals',
@@ -71,3 +71,38 @@ function mapAmounts(body: Obj, f: (a: Obj) => Obj): Obj {
   };
   return walk(body, 0) as Obj;
 }
+
+export const decimalsAsInvalidAmount = defineFault({
+  name: 'decimals-as-invalid-amount',
+  clause: 'err.pay.decimals',
+  doc: 'A payment amount with more than two decimals is refused 422 invalidAmount instead of validationFailed.',
+  mapError: rewriteError({ key: 'validationFailed', detail: /decimal places/, to: { key: 'invalidAmount' } }),
+});
+
+export const nonPositiveAsValidationFailed = defineFault({
+  name: 'non-positive-as-validation-failed',
+  clause: 'err.pay.invalid-amount',
+  doc: 'A zero or negative payment amount is refused 422 validationFailed instead of invalidAmount.',
+  mapError: rewriteError({ key: 'invalidAmount', to: { key: 'validationFailed' } }),
+});
+
+export const currencyAsValidationFailed = defineFault({
+  name: 'currency-as-validation-failed',
+  clause: 'err.pay.currency',
+  doc: 'A payment in a currency other than USD is refused 422 validationFailed instead of notSupported.',
+  mapError: rewriteError({ key: 'notSupported', detail: /^Currency /, to: { key: 'validationFailed' } }),
+});
+
+export const outOfRangeCode422 = defineFault({
+  name: 'out-of-range-code-422',
+  clause: 'err.pay.amount-out-of-range',
+  doc: "A payment amount outside every channel's range is refused with code 422 instead of 2006 (key amountOutOfRange kept).",
+  mapError: (err, path) => (path === PATHS.checkout || path === PATHS.card ? rewriteError({ key: 'amountOutOfRange', to: { code: 422 } })(err, path) : err),
+});
+
+export const outOfRangeAsForbidden = defineFault({
+  name: 'out-of-range-as-forbidden',
+  clause: 'auth.amount-errors-unrelated',
+  doc: "A payment amount outside every channel's range is refused as code 403 forbidden \"Invalid signature\", as if signing had failed.",
+  mapError: (err, path) => (path === PATHS.checkout || path === PATHS.card ? rewriteError({ key: 'amountOutOfRange', to: { code: 403, key: 'forbidden', detail: 'Invalid signature' } })(err, path) : err),
+});

@@ -105,3 +105,39 @@ function reserialised(raw: Buffer): Buffer {
     return raw;
   }
 }
+
+export const authMissingSignAccepted = defineFault({
+  name: 'auth-missing-sign-accepted',
+  clause: 'auth.headers.required',
+  doc: 'X-Sign is optional: a request without it (or with it empty) is let through unverified, as in a debug mode left on.',
+  authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.nonce),
+  verifyRequest: (r) => r.sign === '' || signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign),
+});
+
+export const authUnauthorizedBodyCode = defineFault({
+  name: 'auth-unauthorized-body-code',
+  clause: 'err.auth.unauthorized',
+  doc: 'A missing signing header is answered HTTP 401 unauthorized with body code 40101 instead of 401.',
+  authAnswer: (failure, correct) => (failure === 'missing-header' ? { ...correct, code: 40101 } : correct),
+});
+
+export const authMerchantNotFoundCode404 = defineFault({
+  name: 'auth-merchant-not-found-code-404',
+  clause: 'err.auth.merchant-not-found',
+  doc: 'An unknown X-MerchantID is answered HTTP 401 merchantNotFound with body code 404 instead of 401.',
+  authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { ...correct, code: 404 } : correct),
+});
+
+export const authForbiddenCode401 = defineFault({
+  name: 'auth-forbidden-code-401',
+  clause: 'err.auth.forbidden',
+  doc: 'A signature mismatch is answered HTTP 403 forbidden with body code 401 instead of 403.',
+  authAnswer: (failure, correct) => (failure === 'forbidden' ? { ...correct, code: 401 } : correct),
+});
+
+export const authSignTrimmedBody = defineFault({
+  name: 'auth-sign-trimmed-body',
+  clause: 'auth.sign.whitespace-variants',
+  doc: 'The request signature is checked over the body with leading and trailing whitespace trimmed, so a body with such whitespace, signed over its own bytes, is refused.',
+  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, Buffer.from(r.rawBody.toString('utf8').trim(), 'utf8')), r.sign),
+});

@@ -103,3 +103,81 @@ export const refundedStatusNotShown = defineFault({
   doc: 'A payment refunded in full keeps showing SUCCESS instead of REFUNDED.',
   enforces: skipRule('payment.refunded-status'),
 });
+
+export const orderNotFoundKeyNotFound = defineFault({
+  name: 'order-not-found-key-not-found',
+  clause: 'err.pay.order-not-found',
+  doc: 'A payment query for an unknown order is answered 2002 with key notFound (the payout key) instead of orderNotFound.',
+  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'orderNotFound', to: { key: 'notFound' } }),
+});
+
+export const accessDeniedWrongKey = defineFault({
+  name: 'access-denied-wrong-key',
+  clause: 'err.pay.access-denied',
+  doc: "A payment query for another merchant's order is answered 403 with key accessDenied instead of orderAccessDenied.",
+  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'orderAccessDenied', to: { key: 'accessDenied' } }),
+});
+
+export const unknownMethodCode400 = defineFault({
+  name: 'unknown-method-code-400',
+  clause: 'err.req.unsupported-method',
+  doc: 'An unknown payment_method is refused with code 400 instead of 3003 (key unsupportedPaymentMethod kept).',
+  mapError: rewriteError({ key: 'unsupportedPaymentMethod', to: { code: 400 } }),
+});
+
+export const queryRecordNested = defineFault({
+  name: 'query-record-nested',
+  clause: 'query.returns-record',
+  doc: 'A payment query answers data {payment: record} instead of the record itself.',
+  finishEnvelope: (envelope) => {
+    const data = envelope['data'] as Record<string, unknown> | undefined;
+    return data !== undefined && 'status' in data && 'order_no' in data && !('checkout_url' in data) && !('refund_no' in data) && !('payout_no' in data)
+      ? { ...envelope, data: { payment: data } }
+      : envelope;
+  },
+});
+
+export const checkoutAnswersSessionNo = defineFault({
+  name: 'checkout-answers-session-no',
+  clause: 'checkout.creates',
+  doc: "A checkout answers the checkout session's number as order_no instead of the payment's, so no payment has that number.",
+  finishEnvelope: (envelope) => {
+    const data = envelope['data'] as Record<string, unknown> | undefined;
+    return data !== undefined && 'checkout_url' in data && typeof data['order_no'] === 'string' ? { ...envelope, data: { ...data, order_no: `CS${data['order_no'].slice(1)}` } } : envelope;
+  },
+});
+
+export const pricePointRoundDown = defineFault({
+  name: 'price-point-round-down',
+  clause: 'payment.price-point.round',
+  doc: 'An Apple Pay or Google Pay amount between price points is charged the price point below it instead of the one the rounding rule gives.',
+  roundToTier: (cents, tiers) => [...tiers].reverse().find((t) => t <= cents),
+});
+
+export const pricePointNinetyNine = defineFault({
+  name: 'price-point-ninety-nine',
+  clause: 'limit.price-points',
+  doc: 'An Apple Pay or Google Pay amount is rounded up to the next x.99 (3.50 → 3.99), which is not always a fixed tier.',
+  roundToTier: (cents, tiers) => {
+    const top = tiers[tiers.length - 1];
+    const up = (cents / 100n) * 100n + 99n;
+    return top === undefined || up > top ? undefined : up;
+  },
+});
+
+export const pricePointAmountsSwapped = defineFault({
+  name: 'price-point-amounts-swapped',
+  clause: 'payment.trans-amount.usd-charged',
+  doc: 'For a payment rounded to a price point, API responses show the amount asked as trans_amount and the price point charged as requested_amount.',
+  finishEnvelope: (envelope) => {
+    const data = envelope['data'] as Record<string, unknown> | undefined;
+    return data !== undefined && 'requested_amount' in data ? { ...envelope, data: { ...data, trans_amount: data['requested_amount'], requested_amount: data['trans_amount'] } } : envelope;
+  },
+});
+
+export const unroundableValidationFailed = defineFault({
+  name: 'unroundable-validation-failed',
+  clause: 'err.pay.price-point',
+  doc: 'An Apple Pay or Google Pay amount that cannot be rounded to a price point is refused 422 validationFailed instead of notSupported.',
+  mapError: rewriteError({ key: 'notSupported', detail: /price point/, to: { key: 'validationFailed' } }),
+});

@@ -31,7 +31,7 @@ export const idemPayoutDuplicateAccepted = defineFault({
 
 export const duplicateOrderCode400 = defineFault({
   name: 'duplicate-order-code-400',
-  clause: 'idem.payment.refused',
+  clause: 'err.pay.duplicate-order',
   doc: 'A repeated merchant_order_no is refused with code 400 instead of 422 (key duplicateMerchantOrder kept).',
   mapError: rewriteError({ key: 'duplicateMerchantOrder', to: { code: 400 } }),
 });
@@ -41,4 +41,25 @@ export const duplicateRefundWrongKey = defineFault({
   clause: 'idem.refund.refused',
   doc: 'A repeated merchant_refund_no is refused with key duplicateMerchantOrder instead of duplicateRefundOrder.',
   mapError: rewriteError({ path: PATHS.refundCreate, key: 'duplicateRefundOrder', to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' } }),
+});
+
+export const idemPaymentDuplicateAccepted = defineFault({
+  name: 'idem-payment-duplicate-accepted',
+  clause: 'idem.payment.refused',
+  doc: 'A repeated merchant_order_no creates a second payment instead of being refused.',
+  enforces: skipRule('payment.unique-number'),
+});
+
+export const refundNumberFreeForPayments = defineFault({
+  name: 'refund-number-free-for-payments',
+  clause: 'idem.refund-blocks-payment',
+  doc: "A new payment's merchant_order_no is checked only against payment numbers, so one equal to a refund number is accepted (refunds still check both).",
+  numberBlocks: (kind, holder) => !(kind === 'payment' && holder === 'refund'),
+});
+
+export const repeatFailsOriginal = defineFault({
+  name: 'repeat-fails-original',
+  clause: 'idem.original-unchanged',
+  doc: 'A refused repeat of a pending payment number marks the original payment FAILED.',
+  repeatFailsOriginal: true,
 });

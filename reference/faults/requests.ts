@@ -58,3 +58,75 @@ function jsonPath(internal: string): string {
     .map((part) => part.replace(/(URL|IP|CVC)$/, (m) => m.charAt(0) + m.slice(1).toLowerCase()).replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`))
     .join('.');
 }
+
+/** A payment-create body (checkout or card): payouts carry merchant_payout_no and payee instead. */
+function isPaymentCreate(body: Record<string, unknown>): boolean {
+  return !('merchant_payout_no' in body) && !('payee' in body) && ('trade_info' in body || 'card' in body);
+}
+
+export const methodDefaultsToCard = defineFault({
+  name: 'method-defaults-to-card',
+  clause: 'payment.method.required',
+  doc: 'A payment request without payment_method is charged as CARD instead of refused.',
+  normaliseRequest: (body) => (isPaymentCreate(body) && body['payment_method'] === undefined ? { ...body, payment_method: 'CARD' } : body),
+});
+
+let generated = 0;
+export const merchantOrderNoGenerated = defineFault({
+  name: 'merchant-order-no-generated',
+  clause: 'payment.merchant-order-no.required',
+  doc: 'A payment request without merchant_order_no gets a number made up by the service instead of being refused.',
+  normaliseRequest: (body) => (isPaymentCreate(body) && body['merchant_order_no'] === undefined ? { ...body, merchant_order_no: `AUTO-${Date.now()}-${++generated}` } : body),
+});
+
+export const transAmountDefaultsToZero = defineFault({
+  name: 'trans-amount-defaults-to-zero',
+  clause: 'payment.trans-amount.required',
+  doc: 'A payment request without trans_amount is read as 0.00 USD, so it is refused as 422 invalidAmount instead of 400 invalidRequest.',
+  normaliseRequest: (body) => (isPaymentCreate(body) && body['trans_amount'] === undefined ? { ...body, trans_amount: { currency: 'USD', value: '0.00' } } : body),
+});
+
+export const fieldTypeValidationFailed = defineFault({
+  name: 'field-type-validation-failed',
+  clause: 'err.req.invalid-request',
+  doc: 'A field of the wrong JSON type is refused with 422 validationFailed instead of 400 invalidRequest.',
+  mapError: rewriteError({ key: 'invalidRequest', detail: /^Field \S+ must be an? (string|integer|object)$/, to: { code: 422, key: 'validationFailed' } }),
+});
+
+export const goodsNameMissingValidationFailed = defineFault({
+  name: 'goods-name-missing-validation-failed',
+  clause: 'checkout.goods-name-missing',
+  doc: 'A checkout without trade_info.goods_name is refused with 422 validationFailed instead of 400 invalidRequest.',
+  mapError: rewriteError({ path: PATHS.checkout, key: 'invalidRequest', detail: /^Field TradeInfo\.GoodsName is required/, to: { code: 422, key: 'validationFailed' } }),
+});
+
+export const queryMerchantNoIgnored = defineFault({
+  name: 'query-merchant-no-ignored',
+  clause: 'query.exactly-one',
+  doc: 'A payment query reads only order_no: one by merchant_order_no alone is answered as if no number was sent.',
+  normaliseRequest: (body) => {
+    const keys = Object.keys(body);
+    return keys.length === 1 && keys[0] === 'merchant_order_no' ? {} : body;
+  },
+});
+
+export const mutualRequiredCode422 = defineFault({
+  name: 'mutual-required-code-422',
+  clause: 'err.req.mutually-required',
+  doc: 'A query with neither number is refused with code 422 instead of 400 (key mutuallyRequiredFieldsMissing kept).',
+  mapError: rewriteError({ key: 'mutuallyRequiredFieldsMissing', to: { code: 422 } }),
+});
+
+export const mutualExclusiveCode422 = defineFault({
+  name: 'mutual-exclusive-code-422',
+  clause: 'err.req.mutually-exclusive',
+  doc: 'A query with both numbers is refused with code 422 instead of 400 (key mutuallyExclusiveFieldsConflict kept).',
+  mapError: rewriteError({ key: 'mutuallyExclusiveFieldsConflict', to: { code: 422 } }),
+});
+
+export const contentTypeIgnored = defineFault({
+  name: 'content-type-ignored',
+  clause: 'ep.post-json',
+  doc: 'The Content-Type of a request is not looked at: a JSON body sent as text/plain is served.',
+  enforces: skipRule('request.content-type'),
+});

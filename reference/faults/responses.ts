@@ -111,3 +111,58 @@ function camelKeys(v: unknown, depth: number): unknown {
   for (const [k, val] of Object.entries(v)) out[k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())] = camelKeys(val, depth + 1);
   return out;
 }
+
+export const authErrorsPlainText = defineFault({
+  name: 'auth-errors-plain-text',
+  clause: 'env.body.object',
+  doc: 'Authentication errors and the unreadable-body error are answered with their message as plain text, not a JSON envelope.',
+  unsignedPlainText: true,
+});
+
+export const successRecordAtTopLevel = defineFault({
+  name: 'success-record-at-top-level',
+  clause: 'env.data.on-success',
+  doc: 'A success envelope spreads the fields of data into the top level instead of nesting them under data.',
+  finishEnvelope: (envelope) => {
+    const { data, ...rest } = envelope;
+    return envelope['code'] === 0 && typeof data === 'object' && data !== null ? { ...rest, ...(data as Record<string, unknown>) } : envelope;
+  },
+});
+
+export const respLatin1 = defineFault({
+  name: 'resp-latin1',
+  clause: 'conv.utf8',
+  doc: 'Signed response bodies are encoded in ISO-8859-1 instead of UTF-8 (non-ASCII text in them is not valid UTF-8).',
+  responseEncoding: 'latin1',
+});
+
+export const errMsgCodeAfterKey = defineFault({
+  name: 'err-msg-code-after-key',
+  clause: 'err.format.key-after-last-pipe',
+  doc: 'An error msg carries the code after the key ("message|key|3003"), so the part after the last pipe is not the key.',
+  finishEnvelope: (envelope) => {
+    const msg = envelope['msg'];
+    return envelope['code'] === 0 || typeof msg !== 'string' || !msg.includes('|') ? envelope : { ...envelope, msg: `${msg}|${String(envelope['code'])}` };
+  },
+});
+
+export const notFoundHttp404 = defineFault({
+  name: 'not-found-http-404',
+  clause: 'err.format.http-200',
+  doc: 'A signed error with code 2002 (order not found) is sent with HTTP status 404 instead of 200.',
+  httpStatusFor: (code) => (code === 2002 ? 404 : 200),
+});
+
+export const badJsonHttp400 = defineFault({
+  name: 'bad-json-http-400',
+  clause: 'ep.other-status-only-auth',
+  doc: 'A signed request whose body is not valid JSON is answered with HTTP status 400 instead of 200.',
+  httpStatusFor: (_code, msg) => (msg.startsWith('Body is not valid UTF-8 JSON') ? 400 : 200),
+});
+
+export const apiUnversioned = defineFault({
+  name: 'api-unversioned',
+  clause: 'ep.versioned-path',
+  doc: 'The API is served under /api/ without the /v1/ segment; a /api/v1/ path is unknown.',
+  routePath: (path) => (path.startsWith('/api/v1/') ? `/unversioned${path}` : path.replace(/^\/api\//, '/api/v1/')),
+});

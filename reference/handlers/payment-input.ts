@@ -7,7 +7,7 @@ import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
-import { ENABLED_PAYMENT_METHODS, isKnownMethod, PAYMENT_CHANNELS, roundUpToTier } from '../methods.js';
+import { ENABLED_PAYMENT_METHODS, isKnownMethod, PAYMENT_CHANNELS } from '../methods.js';
 import type { TradeInfo } from '../store.js';
 import type { Fields } from '../validate.js';
 
@@ -79,7 +79,7 @@ export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
   const ch = PAYMENT_CHANNELS.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
-    const tier = cents > MAX_AMOUNT_CENTS ? undefined : roundUpToTier(cents, ch.tiersCents);
+    const tier = cents > MAX_AMOUNT_CENTS ? undefined : b.roundToTier(cents, ch.tiersCents);
     if (tier === undefined && !b.enforces('payment.price-point')) return { chargedCents: cents };
     if (tier === undefined) {
       throw new ApiError(422, 'notSupported', `Amount cannot be rounded to a ${method} price point`);

@@ -29,15 +29,19 @@ function write(res: ServerResponse, status: number, headers: Record<string, stri
   res.end(body);
 }
 
-export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiError, english: boolean, close = false, extra: Record<string, string> = {}): void {
+export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiError, english: boolean, close = false, extra: Record<string, string> = {}, plainText = false): void {
+  if (plainText) {
+    write(res, httpStatus, { 'Content-Type': 'text/plain; charset=utf-8', ...extra }, Buffer.from(envelopeMessage(err, true), 'utf8'), close);
+    return;
+  }
   write(res, httpStatus, extra, Buffer.from(JSON.stringify(errorEnvelope(err, english)), 'utf8'), close);
 }
 
 /** Returns the HTTP status used, for the log line. `httpStatus` is given only for (faultily) signed auth errors. */
 export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour, httpStatus?: number): number {
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
-  const status = httpStatus ?? b.httpStatusFor(code);
-  const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), 'utf8');
+  const status = httpStatus ?? b.httpStatusFor(code, typeof envelope['msg'] === 'string' ? envelope['msg'] : '');
+  const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), b.responseEncoding);
   if (code !== 0 && httpStatus === undefined && !b.signErrorResponses) {
     write(res, status, {}, raw, false);
     return status;

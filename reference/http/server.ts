@@ -96,7 +96,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
     if (svc.behaviour.signAuthErrors && auth.merchant !== undefined) {
       sendSigned(res, auth.merchant, errorEnvelope(failure.err, english), svc.behaviour, failure.http);
     } else {
-      sendUnsigned(res, failure.http, failure.err, english);
+      sendUnsigned(res, failure.http, failure.err, english, false, {}, svc.behaviour.unsignedPlainText);
     }
     logDone(failure.http, failure.err.code);
     return;
@@ -119,9 +119,9 @@ function respondTo(
   english: boolean,
 ): Record<string, unknown> {
   try {
-    const handler = ROUTES.get(path);
+    const handler = ROUTES.get(opts.svc.behaviour.routePath(path));
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
-    if (!isJsonContentType(contentType)) throw E.invalidRequest('Content-Type must be application/json');
+    if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
     const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body), now });
     return successEnvelope(data);

@@ -75,6 +75,19 @@ export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefus
   return hit;
 }
 
+/**
+ * Which clause an authentication answer other than `want` is evidence against: a request let
+ * through breaks `passed`; the right HTTP status and key with another body code breaks the
+ * catalogue `row`; any other refusal breaks the `rule` naming the outcome.
+ */
+export function authChargeFor(ex: Exchange, want: AuthRefusal, clauses: { passed: string; row: string; rule: string }): string {
+  if (gotPastAuthentication(ex)) return clauses.passed;
+  const res = ex.response;
+  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
+  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  return res?.status === want.http && key === want.key && body?.code !== want.code ? clauses.row : clauses.rule;
+}
+
 /** A payment query for a merchant order number never used: reads nothing, creates nothing. */
 export function unknownOrderLookup(t: Target): { merchant_order_no: string } {
   return { merchant_order_no: t.newNo('order') };
