@@ -47,6 +47,8 @@ result per clause; render with: npx allure generate DIR/allure-results).
   --fault-a NAME         switch on a fault in side A's embedded reference (repeatable; demos and proofs);
   --fault-b NAME         likewise for side B
   --concurrency N        checks in flight at once, each on both sides (default 8)
+  --confirm N            runs a pair that differed N more times (default 2): a difference counts only when
+                         every run shows it; one that vanishes is reported as unstable (timing, interleaving)
 
 A profile with "environment": "production" is refused without --safe.
 
@@ -86,7 +88,7 @@ function progress(): (done: number, total: number, different: number) => void {
 export async function parityMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     a: 'value', b: 'value', 'target-a': 'value', 'target-b': 'value', seed: 'value', runs: 'value', suite: 'multi', clause: 'multi',
-    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', help: 'bool',
+    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(PARITY_HELP);
@@ -97,6 +99,7 @@ export async function parityMain(argv: string[]): Promise<number> {
   const seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? Math.floor(Math.random() * 0x7fffffff);
   const numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? DEFAULT_NUM_RUNS;
   const concurrency = intFlag(flags.concurrency, 'concurrency', 1, 64) ?? 8;
+  const confirmRuns = intFlag(flags.confirm, 'confirm', 0, 5) ?? 2;
   const webhooks = String(flags.webhooks ?? 'quick');
   if (webhooks !== 'quick' && webhooks !== 'off') throw new UsageError(`--webhooks must be quick or off, got ${JSON.stringify(webhooks)}`);
   const suitesWanted = (flags.suite as string[] | undefined) ?? [];
@@ -155,6 +158,7 @@ export async function parityMain(argv: string[]): Promise<number> {
     safe,
     declared,
     concurrency,
+    confirmRuns,
     onProgress: progress(),
   });
   const f = result.figures;
@@ -162,7 +166,7 @@ export async function parityMain(argv: string[]): Promise<number> {
   const paths = writeParityReport(reportsDir, result, { redact, exitCode, replay, filters: { suites: suitesWanted, clauses: clausesWanted } });
   const compared = f.clauses.equal + f.clauses.different + f.clauses.declared;
   const lines = [
-    `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)`,
+    `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)${f.unstable ? `; ${f.unstable} unstable check(s) not counted (see the report)` : ''}`,
   ];
   for (const row of result.rows.filter((r) => r.verdict === 'different')) {
     lines.push(`  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`);

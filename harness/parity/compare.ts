@@ -66,6 +66,12 @@ export interface CheckComparison {
   differences: Difference[];
   /** Exchange differences beyond those listed (kept short for the report). */
   moreExchangeDifferences: number;
+  /**
+   * Set when the first run differed but a confirmation run of the pair compared equal: a timing- or
+   * interleaving-dependent check (parallel lanes on one balance, webhook timing), not a behaviour
+   * the targets reliably differ in. The first run's differences are kept here, not counted.
+   */
+  unstable?: { runs: number; differentRuns: number; differences: Difference[] };
 }
 
 const MAX_EXCHANGE_DIFFS = 6;
@@ -291,6 +297,8 @@ export interface ParityFigures {
   /** (equal + declared) / compared: what remains once declared differences are accepted. */
   ratioAcceptingDeclared: number;
   undeclared: number;
+  /** Checks that differed in a run but compared equal in a confirmation run. */
+  unstable: number;
 }
 
 export function figures(rows: readonly ClauseRow[], comparisons: readonly CheckComparison[]): ParityFigures {
@@ -305,5 +313,6 @@ export function figures(rows: readonly ClauseRow[], comparisons: readonly CheckC
     ratio: compared ? clauses.equal / compared : 1,
     ratioAcceptingDeclared: compared ? (clauses.equal + clauses.declared) / compared : 1,
     undeclared: comparisons.flatMap((c) => c.differences).filter((d) => !d.declared).length,
+    unstable: comparisons.filter((c) => c.unstable).length,
   };
 }

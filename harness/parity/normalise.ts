@@ -1,8 +1,10 @@
 /**
  * What must differ between two targets answering the same check is taken out before comparing:
  * service and merchant numbers, times, base and notify URLs, merchant ids, the run's random
- * prefix, the profile's endpoint paths. Numbers become tokens in order of first appearance, so
- * identity survives: an answer naming the wrong order still differs from one naming the right one.
+ * prefix, the profile's endpoint paths. Within one exchange, numbers become tokens in order of first
+ * appearance, so identity survives (an answer naming another order than the one asked for differs
+ * from one naming it); tokens restart with each exchange, so checks that run lanes in parallel,
+ * interleaving their requests differently on each side, still compare exchange by exchange.
  * Signing headers (timestamps, nonces, signatures) are reduced to "present / verifies".
  */
 import type { Exchange } from '../exchange.js';
@@ -65,11 +67,15 @@ function parse(b: Buffer | undefined): unknown {
 
 /** Builds the token table of one side of one check, then normalises its exchanges with it. */
 export class Normaliser {
-  private readonly tokens = new Map<string, string>();
+  private tokens = new Map<string, string>();
   private readonly fixed: [string, string][];
   private readonly numberPattern?: RegExp;
 
-  constructor(private readonly ctx: SideContext) {
+  /** classOnly: every number becomes "<no>" (for text that spans exchanges, such as readings). */
+  constructor(
+    private readonly ctx: SideContext,
+    private readonly classOnly = false,
+  ) {
     const fixed: [string, string][] = [[ctx.baseUrl.replace(/\/+$/, ''), '<base-url>']];
     if (ctx.receiverUrl) fixed.push([ctx.receiverUrl.replace(/\/+$/, ''), '<notify-url>']);
     for (const [id, role] of Object.entries(ctx.merchantIds)) fixed.push([id, `<merchant:${role}>`]);
@@ -84,7 +90,7 @@ export class Normaliser {
 
   private token(value: string): void {
     if (value.length < 3 || this.tokens.has(value) || this.fixed.some(([s]) => s === value)) return;
-    this.tokens.set(value, `<no#${this.tokens.size + 1}>`);
+    this.tokens.set(value, this.classOnly ? '<no>' : `<no#${this.tokens.size + 1}>`);
   }
 
   private learnJson(v: unknown, key?: string): void {
@@ -95,7 +101,7 @@ export class Normaliser {
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) this.learnJson(x, k);
   }
 
-  /** First pass over every exchange of the check, in order: numbers get tokens by first appearance. */
+  /** Numbers of these exchanges get tokens by first appearance (request before response). */
   learn(exchanges: readonly Exchange[]): void {
     for (const ex of exchanges) {
       this.learnJson(parse(ex.request.body));
@@ -132,7 +138,10 @@ export class Normaliser {
     return `${ex.request.method} ${name ? `<${name}>` : this.text(path)}`;
   }
 
+  /** One exchange, with tokens of its own. */
   outcome(ex: Exchange): Outcome {
+    this.tokens = new Map();
+    this.learn([ex]);
     const webhook = ex.id.startsWith('wh-');
     const label = this.text(ex.label).replace(/#\d+/g, '#n');
     const sig = (headers: Record<string, string | string[]>): Outcome['signed'] => {
@@ -188,9 +197,10 @@ const DURATION = /\d+(\.\d+)?\s*(ms|milliseconds?|s|seconds?|min|minutes?)\b/g;
 
 /** The outcomes and readings of one side of one check; measured durations in readings are timing, not behaviour. */
 export function normaliseSide(exchanges: readonly Exchange[], readings: Record<string, string>, ctx: SideContext): { outcomes: Outcome[]; readings: Record<string, string> } {
-  const n = new Normaliser(ctx);
-  n.learn(exchanges);
+  const all = new Normaliser(ctx, true);
+  all.learn(exchanges);
   const out: Record<string, string> = {};
-  for (const [topic, text] of Object.entries(readings)) out[topic] = n.text(text).replace(DURATION, '<duration>');
-  return { outcomes: exchanges.map((ex) => n.outcome(ex)), readings: out };
+  for (const [topic, text] of Object.entries(readings)) out[topic] = all.text(text).replace(DURATION, '<duration>');
+  const each = new Normaliser(ctx);
+  return { outcomes: exchanges.map((ex) => each.outcome(ex)), readings: out };
 }

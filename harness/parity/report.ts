@@ -58,7 +58,7 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
   L.push(`## Parity: ${pct(f.ratio)} of compared clauses equal`, '');
   L.push(`Clauses: ${f.clauses.equal} equal, ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} skipped on both.`);
   L.push(`Checks: ${f.checks.equal} equal, ${f.checks.different} different, ${f.checks['one side skipped']} skipped on one side, ${f.checks['both skipped']} skipped on both.`);
-  L.push(`Undeclared differences: ${f.undeclared}. Exit code ${ctx.exitCode}${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`, '');
+  L.push(`Undeclared differences: ${f.undeclared}. Unstable checks (not counted): ${f.unstable}. Exit code ${ctx.exitCode}${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`, '');
   L.push('| clause | verdict | checks | differences |', '|---|---|---|---|');
   for (const row of r.rows) L.push(`| \`${row.clause}\` | ${row.verdict} | ${row.checks.length} | ${row.differences.length} |`);
   const differing = r.comparisons.filter((c) => c.verdict === 'different');
@@ -76,6 +76,12 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
         L.push('<table><tr><th>A</th><th>B</th></tr><tr>', `<td valign="top"><pre>${html(p.a)}</pre></td>`, `<td valign="top"><pre>${html(p.b)}</pre></td>`, '</tr></table>', '');
       }
     }
+  }
+  const unstable = r.comparisons.filter((c) => c.unstable);
+  if (unstable.length) {
+    L.push('## Unstable (not counted)', '', 'These checks differed in one run and compared equal in a confirmation run of the same pair: their outcome depends on timing or on how parallel requests interleave, not on a behaviour the targets reliably differ in.', '');
+    for (const c of unstable) L.push(`- \`${c.checkId}\`: different in ${c.unstable!.differentRuns} of ${c.unstable!.runs} runs; first run: ${c.unstable!.differences.slice(0, 2).map((d) => d.detail.split('\n', 1)[0]).join('; ')}`);
+    L.push('');
   }
   const skipped = r.comparisons.filter((c) => c.verdict === 'one side skipped');
   if (skipped.length) {

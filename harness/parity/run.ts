@@ -13,7 +13,7 @@ import { openSession, type Session } from '../run/session.js';
 import { chargeUnjudged, clauseRows, compareCheck, figures, type CheckComparison, type ClauseRow, type ParityFigures } from './compare.js';
 import { applyDeclared, type DeclaredEntry } from './declared.js';
 import { normaliseSide, type SideContext } from './normalise.js';
-import { loggingClient, withCheckId, type LoggedRequest } from './safe.js';
+import { loggingClient, withCheckScope, type CheckScope, type LoggedRequest } from './safe.js';
 
 export interface SideSpec {
   loaded: LoadedProfile;
@@ -33,6 +33,8 @@ export interface ParityOptions {
   declared: readonly DeclaredEntry[];
   /** Checks in flight at once (each on both sides). */
   concurrency?: number;
+  /** Extra runs of a pair that differed, to tell a reliable difference from an unstable one (default 2). */
+  confirmRuns?: number;
   onProgress?: (done: number, total: number, different: number) => void;
 }
 
@@ -120,7 +122,12 @@ export async function runParity(o: ParityOptions): Promise<ParityResult> {
   const started = performance.now();
   const requests: LoggedRequest[] = [];
   const queue: CheckDef[] = [];
-  for (const suite of o.suites) for (const check of suite.checks) if (!o.filter || o.filter(suite, check)) queue.push(check);
+  const exclusive: CheckDef[] = [];
+  // Stateful sequences share merchant balances (the low-balance merchant's few dollars) with every
+  // other check: run beside others, their outcome would depend on which other checks happen to run
+  // at the same moment on each side. They run last, one at a time.
+  for (const suite of o.suites) for (const check of suite.checks) if (!o.filter || o.filter(suite, check)) (suite.area === 'stateful' ? exclusive : queue).push(check);
+  const total = queue.length + exclusive.length;
   let a: OpenSide | undefined;
   let b: OpenSide | undefined;
   const comparisons: CheckComparison[] = [];
@@ -132,26 +139,44 @@ export async function runParity(o: ParityOptions): Promise<ParityResult> {
     const sb = b;
     let next = 0;
     let different = 0;
-    const worker = async (): Promise<void> => {
-      while (next < queue.length) {
-        const check = queue[next++]!;
-        const [ra, rb] = await Promise.all([
-          withCheckId(check.id, () => runCheck(check, sa.session.target, o.settings)),
-          withCheckId(check.id, () => runCheck(check, sb.session.target, o.settings)),
-        ]);
-        const c = compareCheck(
-          { result: tidy(ra), ...normaliseSide(ra.exchanges, ra.readings, sa.context) },
-          { result: tidy(rb), ...normaliseSide(rb.exchanges, rb.readings, sb.context) },
-        );
+    const worker = async (list: CheckDef[]): Promise<void> => {
+      while (next < list.length) {
+        const check = list[next++]!;
+        const pair = async (): Promise<{ c: CheckComparison; exA: Exchange[]; exB: Exchange[] }> => {
+          const scopeA: CheckScope = { checkId: check.id, exchanges: [] };
+          const scopeB: CheckScope = { checkId: check.id, exchanges: [] };
+          const [ra, rb] = await Promise.all([
+            withCheckScope(scopeA, () => runCheck(check, sa.session.target, o.settings)),
+            withCheckScope(scopeB, () => runCheck(check, sb.session.target, o.settings)),
+          ]);
+          // Every request's exchange (the check's record keeps only its last ones), then the webhook deliveries.
+          const exA = [...scopeA.exchanges, ...ra.exchanges.filter((x) => x.id.startsWith('wh-'))];
+          const exB = [...scopeB.exchanges, ...rb.exchanges.filter((x) => x.id.startsWith('wh-'))];
+          const c = compareCheck(
+            { result: tidy(ra), ...normaliseSide(exA, ra.readings, sa.context) },
+            { result: tidy(rb), ...normaliseSide(exB, rb.readings, sb.context) },
+          );
+          return { c, exA, exB };
+        };
+        const first = await pair();
+        let c = first.c;
+        for (let run = 2; c.verdict === 'different' && run <= 1 + (o.confirmRuns ?? 2); run++) {
+          const again = await pair();
+          if (again.c.verdict !== 'different') {
+            c = { ...again.c, unstable: { runs: run, differentRuns: run - 1, differences: first.c.differences } };
+          }
+        }
         if (c.verdict === 'different') {
-          evidence.set(c.checkId, { a: ra.exchanges, b: rb.exchanges });
+          evidence.set(c.checkId, { a: first.exA, b: first.exB });
           different += 1;
         }
         comparisons.push(c);
-        o.onProgress?.(comparisons.length, queue.length, different);
+        o.onProgress?.(comparisons.length, total, different);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, () => worker(queue)));
+    next = 0;
+    await worker(exclusive);
   } finally {
     await Promise.all([closeSide(a), closeSide(b)]);
   }

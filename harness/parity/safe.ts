@@ -43,11 +43,17 @@ export interface LoggedRequest {
   sent: boolean;
 }
 
-const checkIds = new AsyncLocalStorage<string>();
+/** The check a request belongs to, and every exchange it got (a check's own record keeps only the last ones). */
+export interface CheckScope {
+  checkId: string;
+  exchanges: Exchange[];
+}
 
-/** Runs fn with the check id every request it sends is logged under. */
-export function withCheckId<T>(checkId: string, fn: () => Promise<T>): Promise<T> {
-  return checkIds.run(checkId, fn);
+const scopes = new AsyncLocalStorage<CheckScope>();
+
+/** Runs fn so that every request it sends is logged under the check, and every exchange kept. */
+export function withCheckScope<T>(scope: CheckScope, fn: () => Promise<T>): Promise<T> {
+  return scopes.run(scope, fn);
 }
 
 export const READ_ONLY_ENDPOINTS = ['paymentQuery', 'refundQuery', 'payoutQuery'] as const;
@@ -139,7 +145,7 @@ export function loggingClient(inner: Client, o: LogOptions): Client {
       const refusal = o.safe ? safeRefusal(req, path, auth, o.loaded) : undefined;
       o.log.push({
         side: o.side,
-        checkId: checkIds.getStore() ?? '(outside a check)',
+        checkId: scopes.getStore()?.checkId ?? '(outside a check)',
         method: req.method ?? 'POST',
         path,
         endpoint: endpointOf(path, o.loaded),
@@ -148,7 +154,9 @@ export function loggingClient(inner: Client, o: LogOptions): Client {
         sent: refusal === undefined,
       });
       if (refusal) throw new PreconditionSkip(refusal);
-      return inner.send(req, opts);
+      const ex = await inner.send(req, opts);
+      scopes.getStore()?.exchanges.push(ex);
+      return ex;
     },
     close: () => inner.close(),
   };
