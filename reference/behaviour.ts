@@ -174,6 +174,8 @@ export interface Behaviour {
   freshSignaturePerAttempt: boolean;
   /** Whether a webhook body is built at each attempt (true) or once, when the change happens. */
   webhookBodyAtSending: boolean;
+  /** The status a payment or refund query shows, given the record's and the last acknowledged webhook's. */
+  statusInQuery(status: string, ackedStatus: string | undefined): string;
   /** Whether this cause sends a webhook. */
   sendsWebhookOn(trigger: Trigger): boolean;
   /** Last touch on a webhook body before it is serialised. */
@@ -236,6 +238,7 @@ export const defaultBehaviour: Behaviour = {
   ackLimitScales: true,
   freshSignaturePerAttempt: true,
   webhookBodyAtSending: true,
+  statusInQuery: (status) => status,
   sendsWebhookOn: (trigger) => trigger !== 'payment-refunded' && trigger !== 'checkout-expired' && trigger !== 'chargeback',
   finishWebhookBody: (body) => body,
   finishWebhookHeaders: (headers) => headers,

@@ -40,6 +40,9 @@ export function emitPaymentUpdated(svc: Service, p: Payment): void {
     url: p.notifyUrl,
     label: `payment.updated ${p.orderNo} ${p.status}`,
     body: () => paymentWebhookBody(p, svc.behaviour),
+    onAcked: (body) => {
+      p.ackedStatus = String(body['status']);
+    },
   });
 }
 
@@ -53,6 +56,9 @@ export function emitRefundUpdated(svc: Service, r: Refund): void {
     url: p.notifyUrl,
     label: `refund.updated ${r.refundNo} ${r.status}`,
     body: () => refundWebhookBody(r, p, svc.behaviour),
+    onAcked: (body) => {
+      r.ackedStatus = String(body['status']);
+    },
   });
 }
 

@@ -33,6 +33,8 @@ export interface Payment {
   finishedAt?: number;
   /** A chargeback is visible only in the merchant portal; it never changes `status`. */
   chargedBack: boolean;
+  /** Status carried by the last payment.updated a receiver acknowledged. */
+  ackedStatus?: string;
 }
 
 export interface Refund {
@@ -47,6 +49,8 @@ export interface Refund {
   status: RefundStatus;
   readonly createdAt: number;
   finishedAt?: number;
+  /** Status carried by the last refund.updated a receiver acknowledged. */
+  ackedStatus?: string;
 }
 
 export interface Payee {

@@ -312,6 +312,7 @@ export const restatements: Readonly<Record<string, readonly string[]>> = {
   'event.none.refunded-payment': ['state.refunded.refund-event'],
   'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],
   'payout.fields': ['webhook.body.status-reason', 'webhook.body.finished-at', 'webhook.body.trans-amount'],
+  'version.no-camelcase': ['conv.snake-case'],
 };
 
 const byId = new Map(clauses.map((c) => [c.id, c]));

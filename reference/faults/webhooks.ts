@@ -11,6 +11,13 @@ function without(body: Body, ...keys: string[]): Body {
   return out;
 }
 
+export const queryShowsAcknowledgedStatus = defineFault({
+  name: 'query-shows-acknowledged-status',
+  clause: 'webhook.recover-by-query',
+  doc: 'Payment and refund queries show the status of the last acknowledged webhook (PENDING before any), so a missed change stays hidden.',
+  statusInQuery: (_status, acked) => acked ?? 'PENDING',
+});
+
 export const webhookMetadataNull = defineFault({
   name: 'webhook-metadata-null',
   clause: 'webhook.body.metadata',

@@ -6,5 +6,6 @@ import { findPayment } from './lookup.js';
 
 export const paymentQuery: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_order_no', 'order_no']);
-  return paymentView(findPayment(svc, call, f), svc.behaviour);
+  const p = findPayment(svc, call, f);
+  return { ...paymentView(p, svc.behaviour), status: svc.behaviour.statusInQuery(p.status, p.ackedStatus) };
 };

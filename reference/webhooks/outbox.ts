@@ -22,6 +22,8 @@ export interface WebhookJob {
   readonly label: string;
   /** Builds the body at sending time, so it shows the status of that moment. */
   readonly body: () => Record<string, unknown>;
+  /** Told the body a receiver acknowledged. */
+  readonly onAcked?: (body: Record<string, unknown>) => void;
 }
 
 interface Delivery extends WebhookJob {
@@ -117,7 +119,8 @@ export class Outbox {
     const b = this.opts.behaviour;
     d.attempts += 1;
     const maxAttempts = b.retryWaitsMs.length + 1;
-    const raw = Buffer.from(JSON.stringify(d.frozenBody ?? d.body()), 'utf8');
+    const sent = d.frozenBody ?? d.body();
+    const raw = Buffer.from(JSON.stringify(sent), 'utf8');
     const stamp = this.stampFor(d);
     const sign = hmacDigest(d.secret, signingInput(d.merchantId, stamp.timestamp, stamp.nonce, raw)).toString('hex');
     const headers = b.finishWebhookHeaders({
@@ -140,6 +143,7 @@ export class Outbox {
     }
     if (result.acked) {
       this.pending.delete(d.id);
+      d.onAcked?.(sent);
       this.opts.log(`${where}: ${result.summary}`);
       return;
     }
