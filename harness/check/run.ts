@@ -52,9 +52,10 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
       reason = `precondition: ${e.message}`;
     } else if (e instanceof CheckFailure) {
       status = 'failed';
-      findings.push(e.finding);
+      // A should-level check binds no more than a recommendation, whatever clause it charges.
+      findings.push(check.level === 'should' ? { ...e.finding, level: 'should' } : e.finding);
       // fast-check's report (seed, path, counterexample) is what makes a property failure replayable.
-      if (err !== e && err instanceof Error) findings[0] = { ...e.finding, message: `${e.finding.message}\n${propertyReport(err)}` };
+      if (err !== e && err instanceof Error) findings[0] = { ...findings[0]!, message: `${e.finding.message}\n${propertyReport(err)}` };
     } else {
       status = 'broken';
       reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);

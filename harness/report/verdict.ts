@@ -158,7 +158,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const findings: FindingSummary[] = r.findings.map((f) => ({
       code: f.code,
       clause: f.clause,
-      level: levelOf(f.clause, r.level),
+      level: f.level === 'should' ? 'should' : levelOf(f.clause, r.level),
       message: firstLine(f.message),
       expected: f.expected,
       seen: f.seen,
