@@ -107,8 +107,9 @@ export function createTarget(opts: TargetOptions): Target {
       body: o.sendBody ?? signed,
       declaredContentLength: o.declaredContentLength,
     };
-    const known = Object.values(loaded.merchants).some((m) => typeof m === 'object' && m.id === creds.id);
-    const verifyWith = o.noVerify || !known ? undefined : { merchantId: creds.id, secret: creds.secret };
+    // The service signs with the merchant's own secret, whatever secret the request was signed with.
+    const own = Object.values(loaded.merchants).find((m): m is ResolvedMerchant => typeof m === 'object' && m.id === creds.id);
+    const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
     const ex = await client.send(req, { verifyWith });
     recordExchange(ex);
     for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined })) recordFinding(finding);
