@@ -28,7 +28,7 @@ export interface PostOptions {
   sendBody?: Buffer;
   signOptions?: SignOptions;
   /** Replace the computed X-Sign (e.g. upper-case hex, Base64). */
-  signTransform?: (hexSign: string, stringToSignInput: { body: Buffer }) => string;
+  signTransform?: (hexSign: string, stringToSignInput: { merchantId: string; timestamp: string; nonce: string; body: Buffer }) => string;
   acceptLanguage?: string;
   contentType?: string | null;
   declaredContentLength?: number;
@@ -91,7 +91,7 @@ export function createTarget(opts: TargetOptions): Target {
     const creds = typeof o.as === 'object' ? o.as : merchant(o.as ?? 'primary');
     const signed = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
     const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
-    if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { body: signed });
+    if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { merchantId: creds.id, timestamp: sig['X-Timestamp'], nonce: sig['X-Nonce'], body: signed });
     const headers: Record<string, string> = { ...sig };
     if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
     if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
