@@ -55,26 +55,31 @@ export async function paidCardPayment(t: Target, clause: string, opts: { replies
   return { merchantOrderNo, orderNo, method, amount, exchange: ex };
 }
 
-/** A card payment the provider declines: 422 paymentFailed, then payment.updated FAILED. */
-export async function declinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+/** How the document answers each refused test card, and the clause that answer is. */
+const CARD_REFUSALS = {
+  decline: { want: { code: 422, key: 'paymentFailed' }, clause: 'err.pay.declined', what: 'a card payment the provider declines' },
+  risk: { want: { code: 422, key: 'validationFailed' }, clause: 'err.pay.risk', what: 'a card payment the risk checks decline' },
+} as const;
+
+async function refusedCardPayment(t: Target, kind: keyof typeof CARD_REFUSALS, replies?: ReplyKind[]): Promise<Payment> {
   const method = cardMethod(t);
-  const card = cardFixture(t, 'decline');
-  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
+  const card = cardFixture(t, kind);
+  const merchantOrderNo = scriptedNo(t, 'order', replies);
   const amount = usd(defaultAmount(t, method));
   const ex = await cardPayment(t, { merchantOrderNo, amount, card });
-  expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a card payment the provider declines');
+  const r = CARD_REFUSALS[kind];
+  expectError(ex, r.want, r.clause, r.what);
   return { merchantOrderNo, method, amount, exchange: ex };
 }
 
+/** A card payment the provider declines: 422 paymentFailed, then payment.updated FAILED. */
+export function declinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+  return refusedCardPayment(t, 'decline', opts.replies);
+}
+
 /** A card payment the service's risk checks refuse (422 validationFailed); the caller decides what follows. */
-export async function riskDeclinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
-  const method = cardMethod(t);
-  const card = cardFixture(t, 'risk');
-  const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
-  const amount = usd(defaultAmount(t, method));
-  const ex = await cardPayment(t, { merchantOrderNo, amount, card });
-  expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.risk', 'a card payment the risk checks decline');
-  return { merchantOrderNo, method, amount, exchange: ex };
+export function riskDeclinedCardPayment(t: Target, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+  return refusedCardPayment(t, 'risk', opts.replies);
 }
 
 export interface CheckoutOpts {
