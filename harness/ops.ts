@@ -1,6 +1,6 @@
 import type { Exchange } from './exchange.js';
 import type { Card } from './profile/types.js';
-import type { PostOptions, Target } from './target.js';
+import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
 
@@ -131,18 +131,21 @@ export async function createPaidOrder(t: Target, clause: string, input: CardInpu
 }
 
 /** Drives a checkout to SUCCESS or FAILED through the sandbox control. */
-export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string }, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+/** The records the sandbox controls act on carry the merchant that owns them (default primary). */
+export type Owned = { as?: MerchantRole };
+
+export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCheckout;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
-  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { label: `sandbox: complete checkout as ${outcome}` });
+  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control completing the checkout');
   return ex;
 }
 
-export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string }, clause: string): Promise<Exchange> {
+export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string } & Owned, clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
   if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`);
-  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), { label: `sandbox: ${control}` });
+  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), { as: order.as, label: `sandbox: ${control}` });
   expectSuccess(ex, clause, `the sandbox control ${control}`);
   return ex;
 }
@@ -180,10 +183,10 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
   return t.post(t.path('refundQuery'), body, { label: 'query a refund', ...opts });
 }
 
-export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string }, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.settleRefund;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
-  const ex = await t.post(c.path, t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }), { label: `sandbox: settle refund as ${outcome}` });
+  const ex = await t.post(c.path, t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }), { as: refund.as, label: `sandbox: settle refund as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control settling the refund');
   return ex;
 }
@@ -236,10 +239,10 @@ export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: 
   return t.post(t.path('payoutCancel'), payoutLookup(t, 'cancelBy', by), { label: 'cancel a payout', ...opts });
 }
 
-export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string }, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.settlePayout;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)');
-  const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome] }), { label: `sandbox: settle payout as ${outcome}` });
+  const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome] }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control settling the payout');
   return ex;
 }

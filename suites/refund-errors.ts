@@ -3,7 +3,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
+import { completeCheckout, createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
 import {
@@ -13,7 +13,7 @@ import {
   refundCentsAboveOriginal,
   refundValueWithThreeOrMoreDecimals,
 } from '../fixtures/arbitraries/refund-amounts.js';
-import { completeAs, declinedCardPayment, defaultCents, methodsWithSupport, payableMethods, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
+import { declinedCardPayment, defaultCents, methodsWithSupport, payableMethods, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
 import { refundAccepted, settlePending, type CreatedRefund } from './support/refund-records.js';
 
 /** Refund creation errors use code 422 (INTERFACE.md › Errors › Refund errors). */
@@ -98,7 +98,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         const method = t.profile.methods.checkout.find((m) => supportOf(t, m) === 'partial' || supportOf(t, m) === 'full');
         if (method) {
           const order = await pendingCheckout(t, method, 'err.ref.not-paid');
-          await completeAs(t, order, 'failed', 'err.ref.not-paid');
+          await completeCheckout(t, order, 'failed', 'err.ref.not-paid');
           failed.push(order);
         }
       }

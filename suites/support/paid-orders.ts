@@ -7,7 +7,7 @@
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/exchange.js';
-import { cardFixture, cardPayment, checkout, defaultAmount, usd } from '../../harness/ops.js';
+import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, usd } from '../../harness/ops.js';
 import type { MerchantRole, Target } from '../../harness/target.js';
 import { centsOfValue, valueOfCents } from '../../fixtures/cents.js';
 
@@ -82,7 +82,7 @@ export async function payOrder(t: Target, method: string, clause: string, o: Pay
     return { orderNo, merchantOrderNo, method, cents, as };
   }
   const order = await pendingCheckout(t, method, clause, { cents, as, merchantOrderNo });
-  await completeAs(t, order, 'success', clause);
+  await completeCheckout(t, order, 'success', clause);
   return order;
 }
 
@@ -101,16 +101,6 @@ export async function pendingCheckout(t: Target, method: string, clause: string,
   const data = expectSuccess(ex, clause, 'creating a checkout');
   const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
   return { orderNo, merchantOrderNo, method, cents, as };
-}
-
-/** Drives a checkout to SUCCESS or FAILED through the sandbox, acting as the order's merchant. */
-export async function completeAs(t: Target, order: Payment, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
-  const c = t.profile.sandbox?.completeCheckout;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
-  const body = t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] });
-  const ex = await t.post(c.path, body, { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
-  expectSuccess(ex, clause, 'the sandbox control completing the checkout');
-  return ex;
 }
 
 /**
