@@ -170,6 +170,8 @@ export interface Behaviour {
   ackLimitMs: number;
   /** Whether the ack limit shrinks with the time scale (a fault may hold it at wall-clock time). */
   ackLimitScales: boolean;
+  /** Share of the (scaled, floored) ack limit actually granted: 1 in the correct behaviour. */
+  ackLimitShare: number;
   /** Whether every attempt gets a new timestamp and nonce. */
   freshSignaturePerAttempt: boolean;
   /** Whether a webhook body is built at each attempt (true) or once, when the change happens. */
@@ -236,6 +238,7 @@ export const defaultBehaviour: Behaviour = {
   attemptsAfterAck: 0,
   ackLimitMs: 5_000,
   ackLimitScales: true,
+  ackLimitShare: 1,
   freshSignaturePerAttempt: true,
   webhookBodyAtSending: true,
   statusInQuery: (status) => status,

@@ -16,7 +16,7 @@ export interface ReferenceOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Default 1; multiplies every webhook delay (retry waits, ack limit with a 250 ms floor). */
+  /** Default 1; multiplies every webhook delay (retry waits, ack limit with a 1 s floor). */
   timeScale?: number;
   /** Fault names; an unknown name throws an Error listing the known ones. */
   faults?: string[];

@@ -15,6 +15,7 @@ const DESCRIBED: Record<ReplyKind, string> = {
   'empty-200': 'an empty body with HTTP 200',
   'http500-success': '`success` with HTTP 500',
   slow: '`success` after the acknowledgement time',
+  'in-time': '`success` after half the acknowledgement time',
   drop: 'no answer (connection dropped)',
   reject: 'HTTP 401 `rejected`',
 };
@@ -85,6 +86,20 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
           code: 'WEBHOOK_ACK_STATUS_EXAMINED',
           clause: 'webhook.ack.body-only',
           message: 'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined',
+        }),
+      );
+    },
+  },
+  {
+    title: 'takes success sent late but within the acknowledgement time as an acknowledgement',
+    clause: ['limit.ack-time', 'webhook.ack.within-5s'],
+    async run({ target: t }) {
+      const { timing } = webhookSetup(t);
+      await confirmedByRetrial(() =>
+        resentAfter(t, timing, 'in-time', {
+          code: 'WEBHOOK_ACK_TIME_SHORT',
+          clause: 'limit.ack-time',
+          message: `a webhook answered with \`success\` after half the acknowledgement time (${fmtMs(timing.ackTimeoutMs / 2)} of ${fmtMs(timing.ackTimeoutMs)}) was sent again: the target gives a receiver less than the 5 seconds the interface allows`,
         }),
       );
     },

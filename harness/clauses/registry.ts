@@ -307,7 +307,6 @@ export const clauses: readonly Clause[] = [
  */
 export const restatements: Readonly<Record<string, readonly string[]>> = {
   'limit.attempts': ['webhook.retry.max-9', 'webhook.retry.total-span'],
-  'limit.ack-time': ['webhook.ack.within-5s'],
   'state.no-webhook.expiry-chargeback': ['event.none.expiry', 'event.none.chargeback'],
   'event.none.refunded-payment': ['state.refunded.refund-event'],
   'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],

@@ -49,6 +49,11 @@ export function slowReplyDelayMs(ackTimeoutMs: number): number {
 const TEXT = 'text/plain; charset=utf-8';
 
 /** The exact bytes and status of each reply kind. */
+/** An `in-time` reply comes half the target's ack limit after the delivery arrived: late, but in time. */
+export function inTimeReplyDelayMs(ackTimeoutMs: number): number {
+  return Math.round(ackTimeoutMs / 2);
+}
+
 export function wireReply(kind: ReplyKind, ackTimeoutMs: number): WireReply {
   switch (kind) {
     case 'success':
@@ -65,6 +70,8 @@ export function wireReply(kind: ReplyKind, ackTimeoutMs: number): WireReply {
       return { status: 200, body: Buffer.alloc(0) };
     case 'http500-success':
       return { status: 500, body: Buffer.from('success'), contentType: TEXT };
+    case 'in-time':
+      return { status: 200, body: Buffer.from('success'), contentType: TEXT, delayMs: inTimeReplyDelayMs(ackTimeoutMs) };
     case 'slow':
       return { status: 200, body: Buffer.from('success'), contentType: TEXT, delayMs: slowReplyDelayMs(ackTimeoutMs) };
     case 'drop':
@@ -75,7 +82,7 @@ export function wireReply(kind: ReplyKind, ackTimeoutMs: number): WireReply {
 }
 
 const ALL_KINDS: ReadonlySet<string> = new Set<ReplyKind>([
-  'success', 'success-newline', 'upper', 'quoted', 'json', 'empty-200', 'http500-success', 'slow', 'drop', 'reject',
+  'success', 'success-newline', 'upper', 'quoted', 'json', 'empty-200', 'http500-success', 'slow', 'in-time', 'drop', 'reject',
 ]);
 
 function clip(text: string): string {

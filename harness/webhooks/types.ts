@@ -13,6 +13,7 @@ export type ReplyKind =
   | 'empty-200' // HTTP 200, empty body
   | 'http500-success' // HTTP 500 with body "success": the body acknowledges, whatever the status
   | 'slow' // "success", but after longer than the target's ack limit
+  | 'in-time' // "success" after half the target's ack limit: late, but an acknowledgement
   | 'drop' // connection destroyed without an answer
   | 'reject'; // HTTP 401 "rejected": what the receiver answers a delivery it refuses (signature, merchant, unreadable body)
 

@@ -36,10 +36,17 @@ export const webhookAckNeedsHttp200 = defineFault({
 export const webhookSlowAck = defineFault({
   name: 'webhook-slow-ack',
   clause: 'webhook.ack.within-5s',
-  // Wall-clock 60 s whatever the time scale: a scaled limit would fall under the 250 ms floor.
+  // Wall-clock 60 s whatever the time scale: a scaled limit would fall under the 1 s floor.
   doc: 'A "success" arriving up to 60 s (wall clock) after sending still counts as an acknowledgement.',
   ackLimitMs: 60_000,
   ackLimitScales: false,
+});
+
+export const webhookAckLimitShort = defineFault({
+  name: 'webhook-ack-limit-short',
+  clause: 'limit.ack-time',
+  doc: 'A receiver gets a fifth of the acknowledgement time (1 s instead of 5 s): a "success" after that counts as no answer.',
+  ackLimitShare: 0.2,
 });
 
 export const webhook3Attempts = defineFault({

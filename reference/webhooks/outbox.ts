@@ -11,7 +11,8 @@ import { freshNonce, hmacDigest, signingInput } from '../signing.js';
 import { postOnce } from './post.js';
 
 /** The ack limit never drops below this, however small the time scale: real sockets need time. */
-export const ACK_LIMIT_FLOOR_MS = 250;
+// High enough that a loaded machine's timer delays do not eat the receiver's share of the limit.
+export const ACK_LIMIT_FLOOR_MS = 1000;
 
 export interface WebhookJob {
   readonly merchantId: string;
@@ -131,7 +132,7 @@ export class Outbox {
       'X-Nonce': stamp.nonce,
       'X-Sign': sign,
     });
-    const limitMs = b.ackLimitScales ? Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS) : b.ackLimitMs;
+    const limitMs = (b.ackLimitScales ? Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS) : b.ackLimitMs) * b.ackLimitShare;
     const result = await postOnce(d.url, headers, raw, limitMs, b.isAck, this.stop.signal);
     if (this.closed) return;
     const where = `webhook #${d.id} ${d.label} attempt ${d.attempts}/${maxAttempts}`;

@@ -216,19 +216,20 @@ describe('each fault changes observable behaviour', () => {
 
   it('webhook-slow-ack: a success arriving after the 5 s limit still counts', async () => {
     const ref = await withFault('webhook-slow-ack', 0.02);
-    const hooks = await receiver(() => ({ body: 'success', delayMs: 600 }));
+    // Past the 1 s floor of the correct limit (5 s × 0.02 = 100 ms).
+    const hooks = await receiver(() => ({ body: 'success', delayMs: 1300 }));
     await paidCard(ref, { notify_url: hooks.url });
     await hooks.waitFor(1);
-    await sleep(1500);
+    await sleep(2000);
     expect(hooks.hits).toHaveLength(1);
   });
 
   it('webhook-slow-ack: the correct server retries the same slow receiver (control)', async () => {
     const ref = await startReference({ timeScale: 0.02 });
     cleanups.push(() => ref.close());
-    const hooks = await receiver(() => ({ body: 'success', delayMs: 600 }));
+    const hooks = await receiver(() => ({ body: 'success', delayMs: 1300 }));
     await paidCard(ref, { notify_url: hooks.url });
-    await hooks.waitFor(2, 5000);
+    await hooks.waitFor(2, 6000);
   });
 
   it('webhook-payment-updated-on-refund: a refunded payment also sends payment.updated', async () => {

@@ -113,8 +113,8 @@ describe('acknowledgement and retries', () => {
     });
   }
 
-  it('retries when success arrives after the ack limit (250 ms floor at a tiny time scale)', async () => {
-    const { ref, hooks } = await setup(0.001, (_h, i) => (i === 0 ? { body: 'success', delayMs: 800 } : { body: 'success' }));
+  it('retries when success arrives after the ack limit (1 s floor at a tiny time scale)', async () => {
+    const { ref, hooks } = await setup(0.001, (_h, i) => (i === 0 ? { body: 'success', delayMs: 1600 } : { body: 'success' }));
     await cardPayment(ref, hooks.url);
     await hooks.waitFor(2);
     expect(hooks.hits).toHaveLength(2);
