@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SuiteDef } from '../check/define.js';
 import { clauses as registry, hasClause } from '../clauses/registry.js';
 import { DeclaredError, loadDeclared, type DeclaredEntry } from '../parity/declared.js';
 import { writeParityReport } from '../parity/report.js';
+import { renderSingleFileReport } from '../report/allure.js';
 import { knownFault, runParity, type SideSpec } from '../parity/run.js';
 import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
@@ -23,8 +24,8 @@ exchange HTTP status, envelope code, error key and "message|key" form, data (key
 values), response signing, and the sequence of webhook events and statuses.
 
 Writes parity.json, parity.md (per clause: equal / different with the two exchanges side by side /
-skipped on one side), requests.md (every request sent to each side) and allure-results/ (one
-result per clause; render with: npx allure generate DIR/allure-results).
+skipped on one side), requests.md (every request sent to each side), allure-results/ (one result
+per clause) and allure-report/index.html (those results as one self-contained page).
 
   --a FILE, --b FILE     the two target profiles (baseUrl "embedded" starts a reference for that side)
   --target-a URL         base URL of side A (overrides its profile's baseUrl); --target-b likewise
@@ -47,6 +48,7 @@ result per clause; render with: npx allure generate DIR/allure-results).
   --fault-a NAME         switch on a fault in side A's embedded reference (repeatable; demos and proofs);
   --fault-b NAME         likewise for side B
   --concurrency N        checks in flight at once, each on both sides (default 8)
+  --no-html              skip the HTML page (parity.md, parity.json and the Allure results are still written)
   --confirm N            runs a pair that differed N more times (default 2): a difference counts only when
                          every run shows it; one that vanishes is reported as unstable (timing, interleaving)
 
@@ -88,7 +90,7 @@ function progress(): (done: number, total: number, different: number) => void {
 export async function parityMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     a: 'value', b: 'value', 'target-a': 'value', 'target-b': 'value', seed: 'value', runs: 'value', suite: 'multi', clause: 'multi',
-    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', help: 'bool',
+    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', 'no-html': 'bool', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(PARITY_HELP);
@@ -172,7 +174,17 @@ export async function parityMain(argv: string[]): Promise<number> {
     lines.push(`  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`);
   }
   if (safe) lines.push(`Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`);
-  lines.push(`Report: ${paths.md} (also parity.json, requests.md, allure-results/)`, `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`);
+  let html = '';
+  if (flags['no-html'] !== true) {
+    try {
+      const out = renderSingleFileReport({ results: paths.allureResults, output: join(reportsDir, 'allure-report'), name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%` });
+      html = `, ${out.file}`;
+    } catch (err) {
+      // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.
+      process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}\n`);
+    }
+  }
+  lines.push(`Report: ${paths.md} (also parity.json, requests.md, allure-results/${html})`, `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`);
   process.stdout.write(redact(`${lines.join('\n')}\n`));
   return exitCode;
 }

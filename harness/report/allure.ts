@@ -98,55 +98,72 @@ export interface HtmlOutcome {
   ms: number;
 }
 
+export interface SingleFileReport {
+  /** Allure results to render. */
+  results: string;
+  /** Folder of the report; its index.html is the single-file page. */
+  output: string;
+  name: string;
+  history?: string;
+  variables?: Record<string, string>;
+  categories?: unknown;
+  hideLabels?: string[];
+  groupBy?: string[];
+}
+
 /** Runs the Allure 3 CLI (awesome plugin, single file), then strips third-party calls from the page. */
-export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string): HtmlOutcome {
+export function renderSingleFileReport(o: SingleFileReport): HtmlOutcome {
   const started = Date.now();
-  mkdirSync(dirname(paths.history), { recursive: true });
-  rmSync(paths.allureReport, { recursive: true, force: true });
+  const htmlPath = join(o.output, 'index.html');
+  if (o.history) mkdirSync(dirname(o.history), { recursive: true });
+  rmSync(o.output, { recursive: true, force: true });
   const tmp = mkdtempSync(join(tmpdir(), 'mpsi-allure-'));
-  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
   const config = {
-    name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
-    output: paths.allureReport,
-    historyPath: paths.history,
-    historyLimit: 30,
-    hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
-    variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
-    categories: { rules: CATEGORIES },
-    plugins: {
-      awesome: {
-        options: {
-          singleFile: true,
-          reportLanguage: 'en',
-          reportName: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
-          groupBy: ['epic', 'feature'],
-        },
-      },
-    },
+    name: o.name,
+    output: o.output,
+    ...(o.history ? { historyPath: o.history, historyLimit: 30 } : {}),
+    ...(o.hideLabels ? { hideLabels: o.hideLabels } : {}),
+    ...(o.variables ? { variables: o.variables } : {}),
+    ...(o.categories ? { categories: o.categories } : {}),
+    plugins: { awesome: { options: { singleFile: true, reportLanguage: 'en', reportName: o.name, groupBy: o.groupBy ?? ['epic', 'feature'] } } },
   };
   const configFile = join(tmp, 'allurerc.mjs');
   writeFileSync(configFile, `export default ${JSON.stringify(config, null, 2)};\n`);
   try {
-    const res = spawnSync(process.execPath, [allureCli(), 'generate', '--config', configFile, paths.allureResults], {
+    const res = spawnSync(process.execPath, [allureCli(), 'generate', '--config', configFile, o.results], {
       cwd: tmp,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
       timeout: 300_000,
     });
-    if (res.status !== 0 || !existsSync(paths.allureHtml)) {
+    if (res.status !== 0 || !existsSync(htmlPath)) {
       throw new Error(`allure generate failed (exit ${res.status ?? res.signal}): ${(res.stderr || res.stdout || '').trim().split('\n').slice(-3).join(' / ')}`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const html = makeOffline(readFileSync(paths.allureHtml, 'utf8'));
+  const html = makeOffline(readFileSync(htmlPath, 'utf8'));
   const left = thirdPartyReferences(html);
   if (left.length > 0) {
-    rmSync(paths.allureHtml, { force: true });
+    rmSync(htmlPath, { force: true });
     throw new Error(`the generated report still refers to third-party hosts, so it was not kept: ${left.slice(0, 3).map((r) => `${r.context} ${r.url}`).join('; ')}`);
   }
-  writeFileSync(paths.allureHtml, html);
+  writeFileSync(htmlPath, html);
   // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
-  for (const f of readdirSync(paths.allureReport)) if (f !== 'index.html') rmSync(join(paths.allureReport, f), { recursive: true, force: true });
-  return { file: paths.allureHtml, bytes: Buffer.byteLength(html), ms: Date.now() - started };
+  for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
+  return { file: htmlPath, bytes: Buffer.byteLength(html), ms: Date.now() - started };
+}
+
+/** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
+export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string): HtmlOutcome {
+  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
+  return renderSingleFileReport({
+    results: paths.allureResults,
+    output: paths.allureReport,
+    name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
+    history: paths.history,
+    hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
+    variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
+    categories: { rules: CATEGORIES },
+  });
 }

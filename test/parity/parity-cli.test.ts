@@ -31,6 +31,8 @@ describe('mpsi-conformance parity', () => {
     expect(readFileSync(join(dir, 'parity.md'), 'utf8')).toContain('## Parity: 100.0% of compared clauses equal');
     const allure = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
     expect(allure.length).toBe(p.clauses.length);
+    // The Allure results rendered as one page, scanned for secrets with the rest.
+    expect(readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8')).toContain('MPSI parity');
     const hits = allFiles(dir).flatMap((f) => secretHits(f, fixtureSecrets()));
     expect(hits).toEqual([]);
   }, 60_000);
