@@ -87,25 +87,29 @@ function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[]
 }
 
 /** Amounts must show two decimals and times must carry an offset, wherever they appear in data. */
-export function valueFindings(value: unknown, path: string, ex: Exchange, depth = 0): Finding[] {
+/**
+ * `codePrefix` tells where the value came from in the finding code (WEBHOOK_ for a webhook body),
+ * so one walk serves responses and webhooks.
+ */
+export function valueFindings(value: unknown, path: string, ex: Exchange, codePrefix = '', depth = 0): Finding[] {
   if (depth > 8 || value === null || typeof value !== 'object') return [];
   const out: Finding[] = [];
   const obj = value as Record<string, unknown>;
   if (!Array.isArray(obj) && typeof obj.currency === 'string' && 'value' in obj) {
     if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
-      out.push(f('AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
+      out.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
     }
   }
   for (const [k, v] of Object.entries(obj)) {
     // Every field the interface defines is snake_case, and `metadata` is a string, so no key in a
     // response comes from the merchant: a camelCase key is the service's own naming.
     if (!Array.isArray(obj) && !SNAKE_CASE.test(k)) {
-      out.push(f('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${path}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
+      out.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${path}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
     }
     if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
-      out.push(f('TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
+      out.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
     } else if (v && typeof v === 'object') {
-      out.push(...valueFindings(v, `${path}.${k}`, ex, depth + 1));
+      out.push(...valueFindings(v, `${path}.${k}`, ex, codePrefix, depth + 1));
     }
   }
   return out;

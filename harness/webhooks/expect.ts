@@ -9,6 +9,7 @@ import type { Target } from '../target.js';
 import type { Finding } from '../check/failure.js';
 import { currentRecorder, recordExchange, recordFinding, type CheckRecorder } from '../check/context.js';
 import { failCheck } from '../check/expect.js';
+import { valueFindings } from '../check/invariants.js';
 import { validate } from '../envelope.js';
 import { shortJson } from '../describe.js';
 import { describeVerifyFailure, headerValue } from '../signing.js';
@@ -18,9 +19,6 @@ import { webhookTiming, type WebhookTiming } from './schedule.js';
 
 export type Body = Record<string, unknown>;
 type Filter = { merchantNo?: string; event?: string };
-
-const TWO_DECIMALS = /^\d+\.\d{2}$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Body fields of INTERFACE.md › Events › Body fields, and the clause each one belongs to. */
 export const BODY_FIELD_CLAUSES: Readonly<Record<string, string>> = {
@@ -102,25 +100,6 @@ function finding(code: string, clause: string, message: string, ex: Exchange, ex
   return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
 }
 
-function valueFindings(value: unknown, path: string, ex: Exchange, depth = 0): Finding[] {
-  if (depth > 8 || value === null || typeof value !== 'object') return [];
-  const out: Finding[] = [];
-  const obj = value as Record<string, unknown>;
-  if (!Array.isArray(obj) && typeof obj['currency'] === 'string' && 'value' in obj) {
-    if (typeof obj['value'] !== 'string' || !TWO_DECIMALS.test(obj['value'])) {
-      out.push(finding('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj['value'])));
-    }
-  }
-  for (const [k, v] of Object.entries(obj)) {
-    if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
-      out.push(finding('WEBHOOK_TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
-    } else if (v && typeof v === 'object') {
-      out.push(...valueFindings(v, `${path}.${k}`, ex, depth + 1));
-    }
-  }
-  return out;
-}
-
 /** The rules every delivery must keep, whatever the check is about. */
 export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
   const out: Finding[] = [];
@@ -136,7 +115,7 @@ export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
     return out;
   }
   for (const p of validate('webhook', body)) out.push(finding('WEBHOOK_BODY_SCHEMA', problemClause(p, body), `the webhook body breaks INTERFACE.md › Events › Body fields: ${p}`, ex, 'a body per the Events table', p));
-  out.push(...valueFindings(body, 'body', ex));
+  out.push(...valueFindings(body, 'body', ex, 'WEBHOOK_'));
   return out;
 }
 
