@@ -71,15 +71,17 @@ export interface CreatedOrder {
   merchantOrderNo: string;
   exchange: Exchange;
   data: Record<string, unknown>;
+  /** The merchant that created it: the sandbox controls act as the same one. */
+  as?: MerchantRole;
 }
 
-/** Creates a checkout that must succeed; returns its numbers. */
-export async function createCheckout(t: Target, clause: string, input: CheckoutInput = {}): Promise<CreatedOrder> {
+/** Creates a checkout that must succeed, as `as` (default primary); returns its numbers. */
+export async function createCheckout(t: Target, clause: string, input: CheckoutInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
-  const ex = await checkout(t, { ...input, merchantOrderNo });
+  const ex = await checkout(t, { ...input, merchantOrderNo }, { as });
   const data = expectSuccess(ex, clause, 'creating a checkout');
   const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
-  return { orderNo, merchantOrderNo, exchange: ex, data };
+  return { orderNo, merchantOrderNo, exchange: ex, data, as };
 }
 
 export function queryPayment(t: Target, by: { order_no?: unknown; merchant_order_no?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
@@ -121,13 +123,13 @@ export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions 
   return t.post(t.path('cardPayment'), cardPaymentBody(t, input), { label: 'create a card payment', ...opts });
 }
 
-/** A card payment that must succeed (status SUCCESS at once or after the sandbox completes it). */
-export async function createPaidOrder(t: Target, clause: string, input: CardInput = {}): Promise<CreatedOrder> {
+/** A card payment that must succeed, as `as` (default primary). */
+export async function createPaidOrder(t: Target, clause: string, input: CardInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
-  const ex = await cardPayment(t, { ...input, merchantOrderNo });
+  const ex = await cardPayment(t, { ...input, merchantOrderNo }, { as });
   const data = expectSuccess(ex, clause, 'creating a card payment');
   const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
-  return { orderNo, merchantOrderNo, exchange: ex, data };
+  return { orderNo, merchantOrderNo, exchange: ex, data, as };
 }
 
 /** Drives a checkout to SUCCESS or FAILED through the sandbox control. */

@@ -19,6 +19,8 @@ export interface CheckContext {
   target: Target;
   /** fast-check seed for this check (derived from the run seed and the check id, so one check replays alone). */
   seed: number;
+  /** The run's seed (`--seed`), for messages that tell how to replay. */
+  runSeed: number;
   /** fast-check runs for property checks. */
   numRuns: number;
   /** quick: first retries only; full: the whole schedule; off: no receiver (webhook checks skip). */

@@ -44,7 +44,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
   let reason: string | undefined;
   const findings: Finding[] = [];
   try {
-    await withRecorder(rec, () => check.run({ target, seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
+    await withRecorder(rec, () => check.run({ target, seed, runSeed: settings.seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
   } catch (err) {
     const e = unwrap(err);
     if (e instanceof PreconditionSkip) {
