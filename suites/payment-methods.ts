@@ -30,7 +30,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     async run({ target }) {
       const method = target.profile.methods.unknown;
       const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
-      expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifOnlyCodeWrong: 'err.req.unsupported-method' });
+      expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' });
     },
   },
   {
@@ -40,7 +40,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       const { target } = ctx;
       await property(ctx, paymentMethodNameUnknown(declaredMethods(target)), async (method) => {
         const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
-        expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifOnlyCodeWrong: 'err.req.unsupported-method' });
+        expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' });
       });
     },
   },

@@ -45,7 +45,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.amount-exceeded');
       await property(ctx, refundCentsAboveOriginal(paid.cents), async (cents) => {
         const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
-        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid', { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 6 });
     },
   },
@@ -63,7 +63,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         // Settled or pending, the earlier refunds are committed; settle them when the sandbox can.
         if (t.profile.sandbox?.settleRefund) await settlePending(t, done, 'err.ref.amount-exceeded');
         const ex = await refund(t, paid, usd(valueOfCents(excess)), `refund ${valueOfCents(excess)} after ${accepted.map(valueOfCents).join(' + ')} of ${valueOfCents(total)}`);
-        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a partial refund taking the refunded total above the amount paid', { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a partial refund taking the refunded total above the amount paid', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 5 });
     },
   },
@@ -74,7 +74,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const method = refundableCheckoutMethod(t);
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an unpaid checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -105,7 +105,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support');
       for (const order of failed) {
         const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
-        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }
     },
   },
@@ -117,7 +117,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       await sandboxOrderControl(t, 'expireCheckout', order, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an expired checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', { ifAccepted: 'state.refund.not-paid', ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -128,7 +128,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
       await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
       const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
-      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', { ifAccepted: 'state.refund.charged-back', ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', { ifAccepted: 'state.refund.charged-back', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -138,7 +138,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       for (const method of methodsWithSupport(t, ['none'])) {
         const paid = await payOrder(t, method, 'err.ref.not-supported');
         const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), `refund a ${method} payment`);
-        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }
     },
   },
@@ -151,7 +151,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await payOrder(t, method, 'err.ref.full-only');
       await property(ctx, partialRefundCents(paid.cents), async (part) => {
         const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
-        expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 5 });
     },
   },
@@ -163,7 +163,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.invalid-amount');
       await property(ctx, notPositiveRefundValue(), async (value) => {
         const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 8 });
     },
   },
@@ -175,7 +175,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.decimals');
       await property(ctx, refundValueWithThreeOrMoreDecimals(paid.cents), async (value) => {
         const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 8 });
     },
   },
@@ -186,7 +186,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const no = t.newNo('order');
       const ghost: Payment = { orderNo: no, merchantOrderNo: no, method: '', cents: 1000, as: 'primary' };
       const ex = await refund(t, ghost, usd('10.00'), 'refund an order that does not exist');
-      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', { ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -198,7 +198,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const part = usd(valueOfCents(Math.max(1, Math.floor(paid.cents / 4))));
       expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }), 'err.ref.duplicate', 'the first refund');
       const ex = await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'a second refund with the same merchant_refund_no' });
-      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', { ifAccepted: 'idem.refund.refused', ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', { ifAccepted: 'idem.refund.refused', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -207,7 +207,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run({ target: t }) {
       for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
         const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
-        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist', { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }
     },
   },
@@ -219,7 +219,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)');
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
       const ex = await createRefund(t, { order: paid, amount: usd(valueOfCents(paid.cents)), reason }, { label: 'refund with the failing reason' });
-      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', { ifOnlyCodeWrong: 'err.ref.codes' });
+      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
     },
   },
   {
@@ -245,7 +245,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
       await property(ctx, amounts, async (cents) => {
         const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
-        expectError(ex, refusal('validationFailed'), 'err.ref.balance', `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`, { ifOnlyCodeWrong: 'err.ref.codes' });
+        expectError(ex, refusal('validationFailed'), 'err.ref.balance', `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
       }, { numRuns: 4 });
     },
   },

@@ -71,8 +71,10 @@ export function expectSuccess(ex: Exchange, clause: string, what = 'the request'
 export interface ErrorClauses {
   /** Charged when the request is accepted (code 0): the rule itself was not applied. */
   ifAccepted?: string;
-  /** Charged when the key is right but the code is not: the catalogue's code for that row. */
-  ifOnlyCodeWrong?: string;
+  /** Charged when the refusal is half right (see `halfRight`): the rule was applied, the row's answer is wrong. */
+  ifHalfRight?: string;
+  /** Which half-right refusals count: the right code with a wrong key (`key`), the right key with a wrong code (`code`), or either (default). */
+  halfRight?: 'code-or-key' | 'key' | 'code';
 }
 
 /** A signed business error: HTTP 200, the code and the key. */
@@ -81,7 +83,11 @@ export function expectError(ex: Exchange, want: Outcome, clause: string, what = 
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.code === want.code && key === want.key && e.status === 200) return;
   const codeName = e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : e.code !== want.code ? 'WRONG_ERROR_CODE' : key !== want.key ? 'WRONG_ERROR_KEY' : 'WRONG_HTTP_STATUS';
-  const charged = codeName === 'ACCEPTED_BUT_SHOULD_REFUSE' ? (by.ifAccepted ?? clause) : codeName === 'WRONG_ERROR_CODE' && key === want.key ? (by.ifOnlyCodeWrong ?? clause) : clause;
+  const codeRight = e.code === want.code;
+  const keyRight = key === want.key;
+  const part = by.halfRight ?? 'code-or-key';
+  const halfRight = codeRight !== keyRight && e.status === 200 && (part === 'code-or-key' || (part === 'key' ? codeRight : keyRight));
+  const charged = e.code === 0 ? (by.ifAccepted ?? clause) : halfRight ? (by.ifHalfRight ?? clause) : clause;
   fail(codeName, charged, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
 }
 
