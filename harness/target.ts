@@ -13,10 +13,18 @@ import type { Receiver } from './webhooks/types.js';
 export type MerchantRole = 'primary' | 'second' | 'frozen' | 'lowBalance';
 export type EndpointName = keyof Profile['endpoints'];
 
-const DEFAULT_PATHS: Partial<Record<EndpointName, string>> = {
+/** The two paths INTERFACE.md gives; every other endpoint's path comes from the profile. */
+const DOCUMENT_PATHS: Partial<Record<EndpointName, string>> = {
   paymentQuery: '/api/v1/payments/query',
   checkout: '/api/v1/payments/checkout',
 };
+
+/** A target's endpoint paths: the profile's, with the document's two where the profile is silent. */
+export function endpointPaths(profile: Profile): Partial<Record<EndpointName, string>> {
+  const out: Partial<Record<EndpointName, string>> = { ...DOCUMENT_PATHS };
+  for (const [name, p] of Object.entries(profile.endpoints) as [EndpointName, string | undefined][]) if (p !== undefined) out[name] = p;
+  return out;
+}
 
 export interface PostOptions {
   /** Who signs: a fixture role (default primary) or explicit credentials (e.g. a wrong secret). */
@@ -74,6 +82,7 @@ export function createTarget(opts: TargetOptions): Target {
   // Merchant numbers must be new on a target that keeps state across runs: time + randomness.
   const runPrefix = `K${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
   let counter = 0;
+  const paths = endpointPaths(profile);
 
   function merchant(role: MerchantRole): ResolvedMerchant {
     const m = loaded.merchants[role];
@@ -82,7 +91,7 @@ export function createTarget(opts: TargetOptions): Target {
   }
 
   function path(endpoint: EndpointName): string {
-    const p = profile.endpoints[endpoint] ?? DEFAULT_PATHS[endpoint];
+    const p = paths[endpoint];
     if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`);
     return p;
   }
@@ -123,7 +132,7 @@ export function createTarget(opts: TargetOptions): Target {
     merchants: loaded.merchants,
     runPrefix,
     path,
-    has: (e) => Boolean(profile.endpoints[e] ?? DEFAULT_PATHS[e]),
+    has: (e) => Boolean(paths[e]),
     merchant,
     post,
     newNo(kind) {

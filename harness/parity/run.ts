@@ -8,6 +8,7 @@ import type { CheckDef, SuiteDef } from '../check/define.js';
 import { runCheck, type CheckResult, type RunSettings } from '../check/run.js';
 import type { Exchange } from '../exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { endpointPaths } from '../target.js';
 import { openRunReceiver } from '../run/open-receiver.js';
 import { openSession, type Session } from '../run/session.js';
 import { chargeUnjudged, clauseRows, compareCheck, figures, type CheckComparison, type ClauseRow, type ParityFigures } from './compare.js';
@@ -72,8 +73,6 @@ interface OpenSide {
   info: SideInfo;
 }
 
-const DEFAULT_PATHS: Record<string, string> = { paymentQuery: '/api/v1/payments/query', checkout: '/api/v1/payments/checkout' };
-
 async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log: LoggedRequest[]): Promise<OpenSide> {
   let reference: RunningReference | undefined;
   let baseUrl = spec.baseUrl;
@@ -91,7 +90,7 @@ async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log:
   const merchantIds: Record<string, string> = {};
   for (const [role, m] of Object.entries(spec.loaded.merchants)) merchantIds[typeof m === 'object' ? m.id : m] = role;
   const endpoints: Record<string, string> = {};
-  for (const [name, path] of Object.entries({ ...DEFAULT_PATHS, ...spec.loaded.profile.endpoints })) if (path) endpoints[path] = name;
+  for (const [name, path] of Object.entries(endpointPaths(spec.loaded.profile))) if (path) endpoints[path] = name;
   return {
     session,
     reference,

@@ -23,6 +23,7 @@ import type { Client, RawRequest, SendOptions } from '../client.js';
 import type { Exchange } from '../exchange.js';
 import { PreconditionSkip } from '../check/failure.js';
 import type { LoadedProfile } from '../profile/load.js';
+import { endpointPaths } from '../target.js';
 import { describeVerifyFailure, headerValue, headerValues, SIGNING_HEADERS, verify } from '../signing.js';
 
 /** How a request was authenticated, as judged from its bytes. */
@@ -112,8 +113,7 @@ function pathOf(url: string, baseUrl: string): string {
 }
 
 function endpointOf(path: string, loaded: LoadedProfile): string | undefined {
-  const declared: Record<string, string | undefined> = { paymentQuery: '/api/v1/payments/query', checkout: '/api/v1/payments/checkout', ...loaded.profile.endpoints };
-  return Object.entries(declared).find(([, p]) => p === path)?.[0];
+  return Object.entries(endpointPaths(loaded.profile)).find(([, p]) => p === path)?.[0];
 }
 
 /** Why a request may not be sent in safe mode, or undefined when it may. */
@@ -121,7 +121,8 @@ export function safeRefusal(req: RawRequest, path: string, auth: AuthKind, loade
   const method = req.method ?? 'POST';
   if (auth === 'missing-header' || auth === 'empty-header' || auth === 'unknown-merchant' || auth === 'bad-signature') return undefined;
   // 'ambiguous' (near-miss signatures, doubled headers) falls through: allowed only where a signed request is.
-  const readOnly = READ_ONLY_ENDPOINTS.flatMap((e) => (loaded.profile.endpoints[e] ?? (e === 'paymentQuery' ? '/api/v1/payments/query' : undefined)) ?? []);
+  const paths = endpointPaths(loaded.profile);
+  const readOnly = READ_ONLY_ENDPOINTS.flatMap((e) => paths[e] ?? []);
   // The path is compared as sent: no dot segments, query or fragment may turn a query path into another.
   if ((auth === 'signed' || auth === 'ambiguous') && method === 'POST' && readOnly.includes(path) && !/[?#]|\/\.\.?(\/|$)/.test(path)) return undefined;
   return `safe mode: would send ${method} ${path}`;
