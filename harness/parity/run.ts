@@ -3,7 +3,8 @@
  * at once, and compares each pair of outcomes. Each check runs on both sides together, so both
  * see the same wall-clock timing (webhook waits, retries).
  */
-import { faultCatalogue, startReference, type RunningReference } from '../../reference/index.js';
+import { faultCatalogue, type RunningReference } from '../../reference/index.js';
+import { startEmbeddedReference } from '../run/embedded.js';
 import type { CheckDef, SuiteDef } from '../check/define.js';
 import { runCheck, type CheckResult, type RunSettings } from '../check/run.js';
 import type { Exchange } from '../exchange.js';
@@ -77,7 +78,7 @@ async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log:
   let reference: RunningReference | undefined;
   let baseUrl = spec.baseUrl;
   if (baseUrl === 'embedded') {
-    reference = await startReference({ port: 0, timeScale: spec.loaded.profile.webhooks?.timeScale ?? 1, faults: spec.faults ?? [] });
+    reference = await startEmbeddedReference(spec.loaded.profile, spec.faults);
     baseUrl = reference.url;
   }
   const receiver = await openRunReceiver(spec.loaded, o.settings.webhooks);

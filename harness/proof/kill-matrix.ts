@@ -3,7 +3,8 @@
  * that name the fault's clause. A fault counts as killed only when a check fails with a finding
  * charged to that very clause; a failure charged to another clause is collateral, not proof.
  */
-import { faultCatalogue, startReference } from '../../reference/index.js';
+import { faultCatalogue, type RunningReference } from '../../reference/index.js';
+import { startEmbeddedReference } from '../run/embedded.js';
 import type { CheckDef, SuiteDef } from '../check/define.js';
 import type { CheckResult } from '../check/run.js';
 import type { LoadedProfile } from '../profile/load.js';
@@ -71,9 +72,9 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
   const base: FaultRow = { ...fault, verdict: 'no-check', webhooks, checksRun: picked.map((p) => p.check.id), killedBy: [], collateral: [], skipped: [], errors: [], durationMs: 0 };
   if (picked.length === 0) return { ...base, durationMs: performance.now() - started };
   const ids = new Set(base.checksRun);
-  let ref: Awaited<ReturnType<typeof startReference>> | undefined;
+  let ref: RunningReference | undefined;
   try {
-    ref = await startReference({ port: 0, timeScale: opts.loaded.profile.webhooks?.timeScale ?? 1, faults: [fault.name] });
+    ref = await startEmbeddedReference(opts.loaded.profile, [fault.name]);
     const results = await runInProcess({
       loaded: opts.loaded,
       baseUrl: ref.url,

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startReference } from '../../reference/index.js';
+import { startEmbeddedReference } from '../run/embedded.js';
 import type { SuiteDef } from '../check/define.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
@@ -28,7 +28,7 @@ export function readAllowlist(path: URL | string = ALLOWLIST_PATH): Allowlist {
 
 export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], seed: number, numRuns: number, webhooks: 'quick' | 'full'): Promise<ConformantRun> {
   const started = performance.now();
-  const ref = await startReference({ port: 0, timeScale: loaded.profile.webhooks?.timeScale ?? 1 });
+  const ref = await startEmbeddedReference(loaded.profile);
   try {
     const res = await runInProcess({ loaded, baseUrl: ref.url, suites, settings: { seed, numRuns, webhooks } });
     const failed = res.filter((r) => r.result.status === 'failed' || r.result.status === 'broken');

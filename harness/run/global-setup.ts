@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { startReference, type RunningReference } from '../../reference/index.js';
+import type { RunningReference } from '../../reference/index.js';
+import { startEmbeddedReference } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
 
@@ -21,7 +22,7 @@ export async function setup(project: TestProject): Promise<void> {
   const { profile } = loadProfile(cfg.profilePath);
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   if (baseUrl === 'embedded') {
-    reference = await startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults: cfg.faults });
+    reference = await startEmbeddedReference(profile, cfg.faults);
     baseUrl = reference.url;
   }
   project.provide('mpsiBaseUrl', baseUrl);
