@@ -3,6 +3,7 @@
  * difference with the two exchanges side by side) and requests.md (every request each side was
  * asked to send). Every text passes the redactor: no merchant secret reaches a file.
  */
+import { mdCell } from '../report/markdown.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.js';
@@ -113,7 +114,7 @@ function requestsMarkdown(r: ParityResult): string {
     const list = r.requests.filter((q) => q.side === side);
     L.push(`## Side ${side.toUpperCase()}: ${list.filter((q) => q.sent).length} sent, ${list.filter((q) => !q.sent).length} refused`, '');
     L.push('| # | check | method | path | endpoint | authentication | sent |', '|---|---|---|---|---|---|---|');
-    for (const [i, q] of list.entries()) L.push(`| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ${q.auth}${q.authDetail ? `: ${q.authDetail.replace(/\|/g, '\\|')}` : ''} | ${q.sent ? 'yes' : 'no'} |`);
+    for (const [i, q] of list.entries()) L.push(`| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ${q.auth}${q.authDetail ? `: ${mdCell(q.authDetail)}` : ''} | ${q.sent ? 'yes' : 'no'} |`);
     L.push('');
   }
   return L.join('\n');

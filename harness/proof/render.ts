@@ -1,4 +1,5 @@
 /** The kill matrix and the clause coverage as JSON and Markdown, for reports/. */
+import { mdCell } from '../report/markdown.js';
 import type { CoverageReport } from './coverage.js';
 import type { FaultRow } from './kill-matrix.js';
 
@@ -21,8 +22,6 @@ export interface ProofReport {
   coverage: CoverageReport;
 }
 
-const cell = (s: string): string => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
-
 export function killMatrixMarkdown(r: ProofReport): string {
   const killed = r.faults.filter((f) => f.verdict === 'killed').length;
   const lines = [
@@ -37,7 +36,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '',
     '| seed | webhooks | passed | failed | skipped | time |',
     '|---|---|---|---|---|---|',
-    ...r.conformant.map((c) => `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : cell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`),
+    ...r.conformant.map((c) => `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : mdCell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`),
     '',
     '## Faults',
     '',
@@ -45,7 +44,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
-        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${cell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${cell(f.collateral.join(', ') || '—')} | ${(f.durationMs / 1000).toFixed(1)} s |`,
+        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${mdCell(f.collateral.join(', ') || '—')} | ${(f.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
   ];
@@ -55,7 +54,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
 export function coverageMarkdown(r: ProofReport): string {
   const c = r.coverage;
   const row = (x: CoverageReport['rows'][number]): string =>
-    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${cell(x.reason)}` : ''} | ${x.checks.length} | ${cell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
+    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${mdCell(x.reason)}` : ''} | ${x.checks.length} | ${mdCell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
   return [
     '# Clause coverage',
     '',

@@ -7,6 +7,7 @@
  * results and the run settings the certificate carries, and compares — so an edited verdict, an
  * edited clause status, an edited or removed result file, or an edited Markdown file are all caught.
  */
+import { mdCell } from './markdown.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
@@ -149,10 +150,6 @@ const STATUS_LABEL: Record<string, string> = {
   unspecified: 'unspecified',
 };
 
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 /** The Markdown certificate: rendered from the JSON certificate alone (verify-certificate re-renders and compares). */
 export function renderMarkdown(c: Certificate): string {
   const L: string[] = [];
@@ -161,8 +158,8 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`, '');
   L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0).', '');
   L.push('| | |', '|---|---|');
-  L.push(`| Target | ${cell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
-  L.push(`| Profile | ${cell(c.profile.name)} (${c.profile.environment}, file ${cell(c.profile.file)}) |`);
+  L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
+  L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
   L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
   L.push(`| Date | ${c.date} |`);
   L.push(`| Seed | ${c.seed} — replay: \`mpsi-conformance run --seed ${c.seed}${c.meta.filters.suites.map((s) => ` --suite ${s}`).join('')}${c.meta.filters.clauses.map((s) => ` --clause ${s}`).join('')}\` |`);
@@ -170,7 +167,7 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
   L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
-  if (c.meta.expectations) L.push(`| Known deviations | ${cell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
+  if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {
     L.push('## Why this verdict', '');
@@ -191,7 +188,7 @@ export function renderMarkdown(c: Certificate): string {
     for (const x of failed) {
       const ev = x.failures.map((f) => `${f.checkId} · ${f.code}${f.exchangeId ? ` · ${f.exchangeId}` : ''}`);
       const repro = [...new Set(x.failures.map((f) => f.repro).filter(Boolean))].map((f) => `[${f}](repro/${f})`);
-      L.push(`| \`${x.id}\` | ${x.level} | ${cell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? cell(x.knownDeviation.comment) : '—'} |`);
+      L.push(`| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} |`);
     }
     L.push('');
   }
@@ -225,7 +222,7 @@ export function renderMarkdown(c: Certificate): string {
   L.push('## Suites', '', '| suite | passed | failed | expected failures | skipped | harness errors |', '|---|---|---|---|---|---|');
   for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.skipped} | ${s.broken} |`);
   L.push('', '## All clauses', '', '| clause | level | party | status | basis |', '|---|---|---|---|---|');
-  for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${cell(x.basis)} |`);
+  for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${mdCell(x.basis)} |`);
   L.push('', '## Integrity', '');
   L.push(`- Results: ${c.results.count} stored check results; SHA-256 over the canonical results: \`${c.integrity.resultsSha256}\``);
   L.push(`- Certificate SHA-256 (certificate.json, canonical, with this field empty): \`${c.integrity.certificateSha256}\``);
