@@ -3,23 +3,27 @@
  * the proof that npm test runs (test/kill-matrix), by hand, with progress; exit 1 when a gate fails.
  */
 import { faultCatalogue } from '../reference/index.js';
+import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
 import { loadProfile } from '../harness/profile/load.js';
 import { readAllowlist, runProof, writeProof } from '../harness/proof/run.js';
 import { loadSuites } from '../harness/run/suites.js';
 
-const args = process.argv.slice(2);
-const many = (flag: string): string[] => args.flatMap((a, i) => (a === flag && args[i + 1] ? [args[i + 1]!] : []));
-const one = (flag: string): string | undefined => many(flag)[0];
-const known = new Set(['--seed', '--fault', '--clause', '--reports', '--runs']);
-for (let i = 0; i < args.length; i += 2) {
-  if (!known.has(args[i]!) || args[i + 1] === undefined) {
-    console.error(`usage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... [--reports DIR] (bad: ${args[i]})`);
-    process.exit(2);
-  }
+let flags: ReturnType<typeof parseArgs>['flags'];
+let seed: number;
+let numRuns: number;
+try {
+  const parsed = parseArgs(process.argv.slice(2), { seed: 'value', runs: 'value', fault: 'multi', clause: 'multi', reports: 'value' });
+  if (parsed.rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.rest[0])}`);
+  flags = parsed.flags;
+  seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? 1;
+  numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? 20;
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... [--reports DIR]`);
+  process.exit(2);
 }
-const seed = Number(one('--seed') ?? 1);
-const names = many('--fault');
-const clauses = many('--clause');
+const names = (flags.fault as string[] | undefined) ?? [];
+const clauses = (flags.clause as string[] | undefined) ?? [];
 const unknown = names.filter((n) => !faultCatalogue.some((f) => f.name === n));
 if (unknown.length > 0) {
   console.error(`unknown fault(s): ${unknown.join(', ')}`);
@@ -30,12 +34,12 @@ const report = await runProof({
   loaded: loadProfile('fixtures/profiles/reference.json'),
   suites: await loadSuites(),
   seeds: [seed],
-  numRuns: Number(one('--runs') ?? 20),
+  numRuns,
   faults,
   allowlist: readAllowlist(),
   log: (l) => console.error(l),
 });
-writeProof(report, one('--reports') ?? 'reports');
+writeProof(report, (flags.reports as string | undefined) ?? 'reports');
 const killed = report.faults.filter((f) => f.verdict === 'killed').length;
 for (const f of report.faults.filter((x) => x.verdict !== 'killed')) console.log(`${f.verdict}: ${f.name} (${f.clause}) collateral: ${f.collateral.join('; ') || '—'} ${f.errors.join('; ')}`);
 for (const c of report.conformant) if (c.failed.length > 0) console.log(`conformant seed ${c.seed} ${c.webhooks}: ${c.failed.join('; ')}`);
