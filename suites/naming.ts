@@ -1,6 +1,7 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
+import { nonSnakeCaseKeys } from '../harness/check/invariants.js';
 import { skipUnless } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/envelope.js';
 import type { Exchange } from '../harness/exchange.js';
@@ -12,17 +13,8 @@ import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
 
 type Body = Record<string, unknown>;
 
-const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
-
-/** Dotted paths of every object key in a value that is not snake_case. */
-function nonSnakeKeys(v: unknown, path: string, depth = 0): string[] {
-  if (depth > 8 || v === null || typeof v !== 'object') return [];
-  if (Array.isArray(v)) return v.flatMap((x, i) => nonSnakeKeys(x, `${path}[${i}]`, depth + 1));
-  return Object.entries(v).flatMap(([k, x]) => [...(SNAKE_CASE.test(k) ? [] : [`${path}.${k}`]), ...nonSnakeKeys(x, `${path}.${k}`, depth + 1)]);
-}
-
 function expectSnakeCaseData(ex: Exchange, data: Body, what: string): void {
-  const bad = nonSnakeKeys(data, 'data');
+  const bad = nonSnakeCaseKeys(data, 'data').map((b) => b.path);
   if (bad.length > 0) {
     failCheck('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${what} names fields in another case than snake_case`, { expected: 'snake_case field names, e.g. merchant_order_no', seen: bad.join(', '), exchange: ex });
   }

@@ -86,14 +86,33 @@ function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[]
   return out;
 }
 
-/** Amounts must show two decimals and times must carry an offset, wherever they appear in data. */
 /**
- * `codePrefix` tells where the value came from in the finding code (WEBHOOK_ for a webhook body),
- * so one walk serves responses and webhooks.
+ * Every object key in a value that is not snake_case, with its dotted path. Every field the
+ * interface defines is snake_case, and `metadata` is a string, so no key in a response or a webhook
+ * comes from the merchant: a camelCase key is the service's own naming.
+ */
+export function nonSnakeCaseKeys(value: unknown, path: string, depth = 0): { path: string; key: string }[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return [];
+  const isArray = Array.isArray(value);
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(isArray || SNAKE_CASE.test(k) ? [] : [{ path: `${path}.${k}`, key: k }]),
+    ...nonSnakeCaseKeys(v, `${path}.${k}`, depth + 1),
+  ]);
+}
+
+/**
+ * Amounts must show two decimals, times must carry an offset and field names must be snake_case,
+ * wherever they appear. `codePrefix` tells where the value came from in the finding code (WEBHOOK_
+ * for a webhook body), so one walk serves responses and webhooks.
  */
 export function valueFindings(value: unknown, path: string, ex: Exchange, codePrefix = '', depth = 0): Finding[] {
   if (depth > 8 || value === null || typeof value !== 'object') return [];
   const out: Finding[] = [];
+  if (depth === 0) {
+    for (const bad of nonSnakeCaseKeys(value, path)) {
+      out.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${bad.path} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(bad.key)));
+    }
+  }
   const obj = value as Record<string, unknown>;
   if (!Array.isArray(obj) && typeof obj.currency === 'string' && 'value' in obj) {
     if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
@@ -101,11 +120,6 @@ export function valueFindings(value: unknown, path: string, ex: Exchange, codePr
     }
   }
   for (const [k, v] of Object.entries(obj)) {
-    // Every field the interface defines is snake_case, and `metadata` is a string, so no key in a
-    // response comes from the merchant: a camelCase key is the service's own naming.
-    if (!Array.isArray(obj) && !SNAKE_CASE.test(k)) {
-      out.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${path}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
-    }
     if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
       out.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
     } else if (v && typeof v === 'object') {
