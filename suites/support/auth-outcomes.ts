@@ -14,12 +14,18 @@ import type { Target } from '../../harness/target.js';
 /** The keys of the authentication errors table; none of them may answer a correctly signed request. */
 export const AUTH_ERROR_KEYS: readonly string[] = ['unauthorized', 'merchantNotFound', 'forbidden'];
 
+/** The answer as the auth checks compare it: HTTP status, envelope code and error key, whatever the body is. */
+function answerOf(ex: Exchange): { status?: number; isObject: boolean; code: unknown; key: string | undefined } {
+  const body = ex.response?.json as { code?: unknown; msg?: unknown } | null | undefined;
+  const isObject = body !== null && typeof body === 'object';
+  const key = isObject && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
+  return { status: ex.response?.status, isObject, code: isObject ? body.code : undefined, key };
+}
+
 function outcomeText(ex: Exchange): string {
   if (!ex.response) return ex.error ? `no response (${ex.error.kind}: ${ex.error.message})` : 'no response';
-  const body = ex.response.json as { code?: unknown; msg?: unknown } | undefined;
-  const msg = body && typeof body === 'object' ? body.msg : undefined;
-  const key = typeof msg === 'string' ? splitMsg(msg).key : undefined;
-  return `HTTP ${ex.response.status}, code ${shortJson(body && typeof body === 'object' ? body.code : undefined)}, key ${key ?? '(none)'}`;
+  const a = answerOf(ex);
+  return `HTTP ${a.status}, code ${shortJson(a.code)}, key ${a.key ?? '(none)'}`;
 }
 
 /**
@@ -28,10 +34,8 @@ function outcomeText(ex: Exchange): string {
  * and the signature is verified by the global invariants.
  */
 export function gotPastAuthentication(ex: Exchange): boolean {
-  const res = ex.response;
-  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
-  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
-  return res !== undefined && res.status === 200 && body !== null && typeof body === 'object' && Number.isInteger(body.code) && !(key !== undefined && AUTH_ERROR_KEYS.includes(key));
+  const a = answerOf(ex);
+  return a.status === 200 && a.isObject && Number.isInteger(a.code) && !(a.key !== undefined && AUTH_ERROR_KEYS.includes(a.key));
 }
 
 export function expectAuthenticated(ex: Exchange, clause: string, what: string): void {
@@ -56,9 +60,8 @@ export interface AuthRefusal {
  */
 export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefusal[], clause: string, topic: string, what: string): AuthRefusal {
   const res = ex.response;
-  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
-  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
-  const hit = res ? allowed.find((a) => a.http === res.status && body?.code === a.code && key === a.key) : undefined;
+  const seen = answerOf(ex);
+  const hit = res ? allowed.find((a) => a.http === seen.status && seen.code === a.code && seen.key === a.key) : undefined;
   const list = allowed.map((a) => `HTTP ${a.http} ${a.key}`).join(' or ');
   if (!hit) {
     failCheck(res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} must be refused by authentication`, {
@@ -82,10 +85,8 @@ export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefus
  */
 export function authChargeFor(ex: Exchange, want: AuthRefusal, clauses: { passed: string; row: string; rule: string }): string {
   if (gotPastAuthentication(ex)) return clauses.passed;
-  const res = ex.response;
-  const body = res?.json as { code?: unknown; msg?: unknown } | undefined;
-  const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
-  return res?.status === want.http && key === want.key && body?.code !== want.code ? clauses.row : clauses.rule;
+  const a = answerOf(ex);
+  return a.status === want.http && a.key === want.key && a.code !== want.code ? clauses.row : clauses.rule;
 }
 
 /** A payment query for a merchant order number never used: reads nothing, creates nothing. */
