@@ -5,7 +5,7 @@
  */
 import type { SuiteDef } from '../check/define.js';
 import { type Clause, clauses as registry, restatements } from '../clauses/registry.js';
-import type { FaultRow } from './kill-matrix.js';
+import { checksNaming, type FaultRow } from './kill-matrix.js';
 
 export type CoverageStatus = 'proved' | 'restated' | 'unproved' | 'unchecked' | 'allowlisted' | 'not-gated';
 
@@ -36,7 +36,7 @@ export type Allowlist = Record<string, string>;
 
 export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist: Allowlist, clauses: readonly Clause[] = registry): CoverageReport {
   const own = clauses.map((c) => {
-    const checks = suites.flatMap((s) => s.checks.filter((k) => k.clauses.includes(c.id)).map((k) => k.id));
+    const checks = checksNaming(suites, c.id).map((p) => p.check.id);
     const mine = faults.filter((f) => f.clause === c.id).map((f) => ({ name: f.name, verdict: f.verdict }));
     const proved = checks.length > 0 && mine.some((f) => f.verdict === 'killed');
     return { c, checks, mine, proved };

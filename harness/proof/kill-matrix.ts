@@ -10,11 +10,8 @@ import type { CheckResult } from '../check/run.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
 
-export interface FaultInfo {
-  name: string;
-  clause: string;
-  doc: string;
-}
+/** A fault as the reference's catalogue lists it. */
+export type FaultInfo = (typeof faultCatalogue)[number];
 
 export type FaultVerdict = 'killed' | 'survived' | 'no-check' | 'broken';
 
