@@ -8,6 +8,12 @@
  * replaced by its text. Paths into response data are dotted ("data.order_no" is written "order_no").
  */
 export interface Profile {
+  /**
+   * Profile format version. 1 (or absent): the first format; 2: adds per-merchant methods, channel lists,
+   * rounding distance, armed failures, pending cards, per-method fields (all optional, so a version-1
+   * profile is a valid version-2 profile). See docs/PROFILE.md.
+   */
+  profileVersion?: 1 | 2;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
   name: string;
   description?: string;
@@ -51,22 +57,44 @@ export interface Profile {
     unknown: string;
     /** Methods that accept price points only (Apple Pay, Google Pay). */
     pricePoint?: string[];
+    /**
+     * A method the target knows and enables for the primary merchant but whose every channel is down:
+     * checkout answers 422 validationFailed ("No payment channel available"). A method, not only a card.
+     */
+    noChannel?: string;
   };
-  /** Channel limits, USD, inclusive, as decimal strings. */
+  /**
+   * Channel limits, USD, inclusive, as decimal strings, per method (see ChannelLimits: one range, or
+   * several channels with their own ranges).
+   */
   limits?: {
-    payments?: Record<string, { min: string; max: string }>;
-    payouts?: Record<string, { min: string; max: string }>;
+    payments?: Record<string, ChannelLimits>;
+    payouts?: Record<string, ChannelLimits>;
   };
   pricePoints?: {
     tiers: string[];
     /** How an amount between tiers is rounded; "up" = smallest tier >= amount. */
     rounding: 'up' | 'down' | 'nearest';
+    /**
+     * Largest distance (USD, decimal string) between an amount and the tier it is rounded to; an amount
+     * farther from every tier it could be rounded to is refused. Absent: any distance.
+     */
+    maxDistance?: string;
+    /** With rounding "nearest": the tier chosen when an amount is exactly between two (default "up"). */
+    tie?: 'up' | 'down';
+    /** Per-method tiers where methods differ (overrides `tiers` for that method). */
+    tiersByMethod?: Record<string, string[]>;
     /** Amounts that cannot be rounded to any tier. */
     unroundable: string[];
   };
   checkout?: {
     /** Extra fields sent with every checkout (beside the four the interface requires). */
     extras?: Record<string, unknown>;
+    /**
+     * Fields required by one payment method, sent with a checkout of that method on top of `extras`
+     * (same template variables; a key set to null removes an `extras` field for that method).
+     */
+    extrasByMethod?: Record<string, Record<string, unknown>>;
     /** Where the created order's numbers and status are found in `data`. */
     data: { orderNo: string; status?: string };
     /** Status name of a checkout not yet paid, as the target reports it. */
@@ -77,7 +105,15 @@ export interface Profile {
   cardPayment?: {
     /** Body template; variables: merchantOrderNo, amount, method, card, notifyUrl, goodsName, metadata. */
     template: Record<string, unknown>;
-    cards: { success: Card; decline?: Card; risk?: Card; invalid?: Card; noChannel?: Card };
+    cards: {
+      success: Card;
+      decline?: Card;
+      risk?: Card;
+      invalid?: Card;
+      noChannel?: Card;
+      /** A card whose payment stays pending (e.g. 3-D Secure) until `sandbox.completeCard` completes it. */
+      pending?: Card;
+    };
     data: { orderNo: string; status?: string };
   };
   refunds?: {
@@ -96,13 +132,23 @@ export interface Profile {
   payouts?: {
     /** Variables: payoutNo, method, amount, notifyUrl. */
     template: Record<string, unknown>;
-    methods: Record<string, { cancel: boolean; usdOnly?: boolean }>;
+    methods: Record<
+      string,
+      {
+        cancel: boolean;
+        usdOnly?: boolean;
+        /** Payee fields this method needs, bound to the template variable `payee` (e.g. bank account, PayPal email). */
+        payee?: Record<string, unknown>;
+      }
+    >;
     /** A payment method that exists but is not available for payouts (5007 unsupportedPayoutMethod). */
     notForPayouts?: string;
     queryBy: { serviceNo: string; merchantNo: string };
     cancelBy: { serviceNo: string; merchantNo: string };
     data: { payoutNo: string; status: string };
     balances?: { primary?: string };
+    /** true when refunds and payouts draw on one merchant balance (refunds then lower what can be paid out). */
+    sharedBalance?: boolean;
   };
   /** Sandbox controls that stand in for the customer, the provider, the bank. */
   sandbox?: {
@@ -112,8 +158,19 @@ export interface Profile {
     expireCheckout?: Control;
     /** Variables: refundNo, merchantRefundNo, outcome. */
     settleRefund?: Control & { outcomes: { success: string; failed: string } };
-    /** Variables: payoutNo, merchantPayoutNo, outcome. */
-    settlePayout?: Control & { outcomes: { success: string; failed: string } };
+    /** Variables: payoutNo, merchantPayoutNo, outcome, reason (the status_reason to record, when the target takes one). */
+    settlePayout?: Control & { outcomes: { success: string; failed: string }; reason?: string };
+    /** Completes a pending card payment (cardPayment.cards.pending). Variables: orderNo, merchantOrderNo, outcome. */
+    completeCard?: Control & { outcomes: { success: string; failed: string } };
+    /**
+     * Arms a one-shot failure: the merchant's next request of that kind fails once, then the target
+     * behaves normally. Variables: failure (the value named below for the failure wanted), merchantOrderNo.
+     * Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy, refund
+     * systemBusy, refundFailed) that no ordinary request provokes.
+     */
+    armFailure?: Control & {
+      failures: Partial<Record<'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed', string>>;
+    };
   };
   webhooks?: {
     receiver?: { host?: string; port?: number; publicUrl?: string };
@@ -130,7 +187,35 @@ export interface Profile {
   };
 }
 
-export type MerchantRef = { id: string; secret?: string; secretEnv?: string };
+export type MerchantRef = {
+  id: string;
+  secret?: string;
+  secretEnv?: string;
+  /** Payment methods enabled for this merchant (default: methods.checkout, plus methods.card). */
+  paymentMethods?: string[];
+  /** Payout methods enabled for this merchant (default: every key of payouts.methods). */
+  payoutMethods?: string[];
+  /**
+   * The merchant's production key, for a sandbox profile: the kit checks the sandbox refuses a request
+   * signed with it (auth.env-keys). Never sent anywhere else; redacted like every secret.
+   */
+  productionSecret?: string;
+  productionSecretEnv?: string;
+};
+/** One channel's inclusive range, USD decimal strings. */
+export interface ChannelRange {
+  min: string;
+  max: string;
+  /** The channel's name, shown in findings (optional). */
+  name?: string;
+}
+/**
+ * A method's limits: `min`/`max` are the overall bounds (the smallest channel minimum, the largest maximum);
+ * `channels`, when the method has several channels whose ranges leave gaps, lists each one. An amount is
+ * accepted when some channel's range holds it. The loader refuses a `channels` list whose extremes are
+ * not `min` and `max`.
+ */
+export type ChannelLimits = ChannelRange & { channels?: ChannelRange[] };
 export interface Card {
   card_number: string;
   cardholder_name: string;

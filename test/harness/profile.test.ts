@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProfileError, loadProfile, parseProfile, redactProfile } from '../../harness/profile/load.js';
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
-import type { Card, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
+import type { Card, ChannelRange, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
 
 const REFERENCE_PATH = 'fixtures/profiles/reference.json';
 const EXAMPLE_PATH = 'fixtures/profiles/example.annotated.jsonc';
@@ -698,6 +698,7 @@ type P = Profile;
 type NN<T> = NonNullable<T>;
 
 const PROFILE: Req<P> = {
+  profileVersion: false,
   name: true,
   description: false,
   baseUrl: true,
@@ -718,8 +719,16 @@ const PROFILE: Req<P> = {
   webhooks: false,
 };
 const MERCHANTS: Req<P['merchants']> = { primary: true, second: false, frozen: false, lowBalance: false, unknownId: true };
-const MERCHANT_REF: Req<MerchantRef> = { id: true, secret: false, secretEnv: false };
-const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { id: true, secret: false, secretEnv: false, payoutBalance: false, refundBalance: false };
+const MERCHANT_REF: Req<MerchantRef> = {
+  id: true,
+  secret: false,
+  secretEnv: false,
+  paymentMethods: false,
+  payoutMethods: false,
+  productionSecret: false,
+  productionSecretEnv: false,
+};
+const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, refundBalance: false };
 const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false };
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
@@ -731,27 +740,43 @@ const ENDPOINTS: Req<P['endpoints']> = {
   payoutQuery: false,
   payoutCancel: false,
 };
-const METHODS: Req<P['methods']> = { checkout: true, card: false, notEnabled: false, unknown: true, pricePoint: false };
+const METHODS: Req<P['methods']> = { checkout: true, card: false, notEnabled: false, unknown: true, pricePoint: false, noChannel: false };
 const LIMITS: Req<NN<P['limits']>> = { payments: false, payouts: false };
-const RANGE: Req<NN<NN<P['limits']>['payments']>[string]> = { min: true, max: true };
-const PRICE_POINTS: Req<NN<P['pricePoints']>> = { tiers: true, rounding: true, unroundable: true };
-const CHECKOUT: Req<NN<P['checkout']>> = { extras: false, data: true, pendingStatus: false };
+const RANGE: Req<NN<NN<P['limits']>['payments']>[string]> = { min: true, max: true, name: false, channels: false };
+const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
+  tiers: true,
+  rounding: true,
+  maxDistance: false,
+  tie: false,
+  tiersByMethod: false,
+  unroundable: true,
+};
+const CHECKOUT: Req<NN<P['checkout']>> = { extras: false, extrasByMethod: false, data: true, pendingStatus: false };
 const CHECKOUT_DATA: Req<NN<P['checkout']>['data']> = { orderNo: true, status: false };
 const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = { orderNo: true, merchantOrderNo: true, status: true, transAmount: true, requestedAmount: false };
 const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true };
-const CARDS: Req<NN<P['cardPayment']>['cards']> = { success: true, decline: false, risk: false, invalid: false, noChannel: false };
+const CARDS: Req<NN<P['cardPayment']>['cards']> = { success: true, decline: false, risk: false, invalid: false, noChannel: false, pending: false };
 const CARD: Req<Card> = { card_number: true, cardholder_name: true, exp_month: true, exp_year: true, cvc: true };
 const CARD_DATA: Req<NN<P['cardPayment']>['data']> = { orderNo: true, status: false };
 const REFUNDS: Req<NN<P['refunds']>> = { template: true, support: true, queryBy: true, data: true, failingReason: false, fee: false };
 const QUERY_BY: Req<NN<P['refunds']>['queryBy']> = { serviceNo: true, merchantNo: true };
 const REFUND_DATA: Req<NN<P['refunds']>['data']> = { refundNo: true, status: true, amount: false };
-const PAYOUTS: Req<NN<P['payouts']>> = { template: true, methods: true, notForPayouts: false, queryBy: true, cancelBy: true, data: true, balances: false };
-const PAYOUT_METHOD: Req<NN<P['payouts']>['methods'][string]> = { cancel: true, usdOnly: false };
+const PAYOUTS: Req<NN<P['payouts']>> = { template: true, methods: true, notForPayouts: false, queryBy: true, cancelBy: true, data: true, balances: false, sharedBalance: false };
+const PAYOUT_METHOD: Req<NN<P['payouts']>['methods'][string]> = { cancel: true, usdOnly: false, payee: false };
 const PAYOUT_DATA: Req<NN<P['payouts']>['data']> = { payoutNo: true, status: true };
 const BALANCES: Req<NN<NN<P['payouts']>['balances']>> = { primary: false };
-const SANDBOX: Req<NN<P['sandbox']>> = { completeCheckout: false, chargeback: false, expireCheckout: false, settleRefund: false, settlePayout: false };
+const SANDBOX: Req<NN<P['sandbox']>> = { completeCheckout: false, chargeback: false, expireCheckout: false, settleRefund: false, settlePayout: false, completeCard: false, armFailure: false };
 const CONTROL: Req<Control> = { path: true, template: true };
 const CONTROL_WITH_OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>> = { path: true, template: true, outcomes: true };
+const SETTLE_PAYOUT: Req<NN<NN<P['sandbox']>['settlePayout']>> = { path: true, template: true, outcomes: true, reason: false };
+const ARM_FAILURE: Req<NN<NN<P['sandbox']>['armFailure']>> = { path: true, template: true, failures: true };
+const FAILURES: Req<NN<NN<P['sandbox']>['armFailure']>['failures']> = {
+  queryFailed: false,
+  orderCreationFailed: false,
+  refundSystemBusy: false,
+  refundFailed: false,
+};
+const CHANNEL: Req<ChannelRange> = { min: true, max: true, name: false };
 const OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>['outcomes']> = { success: true, failed: true };
 const WEBHOOKS: Req<NN<P['webhooks']>> = { receiver: false, timeScale: true, ackTimeoutMs: true, deliveryWaitMs: true, tolerance: true, jitterMs: false };
 const RECEIVER: Req<NN<NN<P['webhooks']>['receiver']>> = { host: false, port: false, publicUrl: false };
@@ -809,7 +834,11 @@ describe('schema matches types.ts', () => {
     ['sandbox.expireCheckout', at('sandbox', 'expireCheckout'), CONTROL],
     ['sandbox.completeCheckout', at('sandbox', 'completeCheckout'), CONTROL_WITH_OUTCOMES],
     ['sandbox.settleRefund', at('sandbox', 'settleRefund'), CONTROL_WITH_OUTCOMES],
-    ['sandbox.settlePayout', at('sandbox', 'settlePayout'), CONTROL_WITH_OUTCOMES],
+    ['sandbox.settlePayout', at('sandbox', 'settlePayout'), SETTLE_PAYOUT],
+    ['sandbox.completeCard', at('sandbox', 'completeCard'), CONTROL_WITH_OUTCOMES],
+    ['sandbox.armFailure', at('sandbox', 'armFailure'), ARM_FAILURE],
+    ['sandbox.armFailure.failures', at('sandbox', 'armFailure', 'failures'), FAILURES],
+    ['limits.payments.*.channels.*', at('limits', 'payments', '*', 'channels', '*'), CHANNEL],
     ['sandbox.completeCheckout.outcomes', at('sandbox', 'completeCheckout', 'outcomes'), OUTCOMES],
     ['webhooks', at('webhooks'), WEBHOOKS],
     ['webhooks.receiver', at('webhooks', 'receiver'), RECEIVER],
