@@ -298,6 +298,28 @@ export const clauses: readonly Clause[] = [
   open('limit.string-lengths', LIM, 'Maximum lengths of string fields and maximum request body size: not shown.'),
   open('version.policy', VER, 'Policy for new versions, deprecation and change notices: not shown.'),
   must('version.no-camelcase', VER, 'Older camelCase field names are not accepted; only snake_case names are valid.'),
+
+  // What the document puts on the merchant (party client): certified by `receiver` (its webhook
+  // endpoint) and `serve --audit` (its client), proved by test/merchant, never counted as service gaps.
+  must('merchant.ack.success-body', ACK, 'The receiver replies with a body of exactly `success` (seven lower-case letters, no quotes, no JSON, no trailing newline); any other body is a failure, even with HTTP 200.', C),
+  must('merchant.ack.within-5s', ACK, 'The receiver replies within 5 seconds.', C),
+  must('merchant.verify.raw-body', AUTH, 'The receiver verifies over the raw body bytes: JSON equal in meaning but differing in whitespace or key order has its own signature (re-serialising before verifying is wrong).', C),
+  must('merchant.verify.string-to-sign', DEL, 'The receiver verifies the string to sign merchant id LF timestamp LF nonce LF raw body (LF, not CR LF; its own merchant id, not another).', C),
+  must('merchant.verify.merchant-id', DEL, 'The receiver checks that `X-MerchantID` is its own; a mismatch is answered with a non-success reply.', C),
+  must('merchant.verify.headers-required', AUTH, 'A webhook missing one of the four signing headers, or with an empty one, is not acknowledged (signed with the same rule and the same four headers).', C),
+  should('merchant.verify.lower-hex', AUTH, '`X-Sign` is lower-case hex; an upper-case copy of a valid signature is wrong.', C),
+  must('client.sign.merchant-id', AUTH, 'The client sends in `X-MerchantID` the identifier assigned by the service (not a name, login or internal id).', C),
+  must('client.sign.secret-key', AUTH, 'The client signs with its API secret key of the environment it calls: test and production keys differ.', C),
+  must('client.sign.string', AUTH, 'The client signs merchantID LF timestamp LF nonce LF rawBody, LF a single line feed (not CR LF).', C),
+  must('client.sign.raw-body', AUTH, 'The client signs exactly the bytes it sends: no re-serialising, pretty-printing, trimming or reordering after signing.', C),
+  must('client.sign.timestamp-seconds', AUTH, 'The client sends `X-Timestamp` as Unix time in seconds, not milliseconds and not a formatted date.', C),
+  must('client.sign.headers', AUTH, 'The client sends the four signing headers, none empty (a random non-empty nonce).', C),
+  must('client.sign.lower-hex', AUTH, 'The client sends `X-Sign` as lower-case hex HMAC-SHA256: not upper-case hex, Base64, MD5 or RSA.', C),
+  must('client.content-type', EP, 'The client sends `Content-Type: application/json`.', C),
+  must('client.fields.snake-case', CONV, 'The client sends snake_case field names; camelCase names are not accepted.', C),
+  must('client.amount.string', AMT, 'The client sends an amount `value` as a decimal string, not a JSON number.', C),
+  must('client.amount.two-decimals', AMT, 'The client sends amount values with at most two decimal places.', C),
+  must('client.numbers.distinct', IDEM, 'Payments and refunds need different numbers: the client does not reuse a number across a payment and a refund.', C),
 ];
 
 /**

@@ -3,6 +3,7 @@ import { runMain, RUN_HELP } from './run.js';
 import { reportMain, REPORT_HELP } from './report.js';
 import { verifyMain, VERIFY_HELP } from './verify.js';
 import { parityMain, PARITY_HELP } from './parity.js';
+import { receiverMain, RECEIVER_HELP } from './receiver.js';
 
 const SERVE_HELP = `mpsi-conformance serve [options]
 
@@ -14,6 +15,7 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --time-scale X    webhook clock ratio (0.001: one interface-second lasts 1 ms)
   --fault NAME      switch on a fault of the reference (repeatable)
   --list-faults     list the faults and the clause each one breaks
+  --audit           audit the clients that call it (harness/cli/audit.ts): see serve --audit --help
 `;
 
 const HELP = `mpsi-conformance — conformance kit for the Merchant Payment Service Interface
@@ -23,14 +25,15 @@ Usage:
   mpsi-conformance report [options]              rebuild certificate and HTML report from a reports directory (or merge shards)
   mpsi-conformance verify-certificate FILE       recompute a certificate's digests and verdict from its results
   mpsi-conformance parity --a PROFILE --b PROFILE compare two targets (sandbox vs production, release vs last) check by check
-  mpsi-conformance serve [options]               serve the reference sandbox
+  mpsi-conformance serve [options]               serve the reference sandbox (--audit: and audit its clients)
+  mpsi-conformance receiver --url URL ...        certify a merchant's webhook receiver
   mpsi-conformance help [command]                this text, or a command's options (also: COMMAND --help)
 
 Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad flags, bad profile,
 target unreachable, harness error); the reason is on stderr.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, parity: PARITY_HELP, serve: SERVE_HELP };
+const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, parity: PARITY_HELP, serve: SERVE_HELP, receiver: RECEIVER_HELP };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -44,7 +47,10 @@ export async function main(argv: string[]): Promise<number> {
         return await verifyMain(rest);
       case 'parity':
         return await parityMain(rest);
+      case 'receiver':
+        return await receiverMain(rest);
       case 'serve': {
+        if (rest.includes('--audit')) return await (await import('./audit.js')).auditMain(rest);
         if (rest.includes('--help') || rest.includes('-h')) {
           process.stdout.write(SERVE_HELP);
           return 0;
@@ -62,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, parity, serve, help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, parity, serve, receiver, help)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {
