@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { behaviourWith, faultCatalogue as catalogue } from './faults/index.js';
 import { NONCE_WINDOW_MS } from './http/auth.js';
-import { createReferenceServer } from './http/server.js';
+import { createReferenceServer, type ObservedExchange } from './http/server.js';
 import { NonceCache } from './nonce-cache.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
@@ -26,7 +26,14 @@ export interface ReferenceOptions {
    * Default 2000 ms. Not time-scaled: it protects the server, it is not a rule of the interface.
    */
   readTimeoutMs?: number;
+  /**
+   * Called after each answered request with its raw bytes, headers and a summary of the answer
+   * (`serve --audit` diagnoses clients from it). A throwing observer is ignored.
+   */
+  onExchange?: (x: ObservedExchange) => void;
 }
+
+export type { ObservedExchange };
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -61,7 +68,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const outbox = new Outbox({ behaviour, timeScale, log });
   let baseUrl = '';
   const svc: Service = { store: new Store(), behaviour, outbox, baseUrl: () => baseUrl };
-  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs });
+  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -67,8 +67,10 @@ export function merchantVerdict(results: MerchantResult[]): MerchantVerdict {
     reasons.push(`${must.length} check${must.length === 1 ? '' : 's'} found must-level deviations from ${hit.join(', ')}`);
   }
   if (broken.length) reasons.push(`${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a verdict): ${broken.map((r) => r.checkId).join(', ')}`);
+  const nothingJudged = results.every((r) => r.status === 'skipped');
   if (results.length === 0) reasons.push('no check result was recorded');
-  const exitCode = must.length ? 1 : broken.length || results.length === 0 ? 2 : 0;
+  else if (nothingJudged) reasons.push('every check was skipped: nothing was judged');
+  const exitCode = must.length ? 1 : broken.length || nothingJudged ? 2 : 0;
   return { verdict: must.length ? 'non-conformant' : exitCode === 2 ? 'incomplete' : 'conformant', exitCode, reasons, warnings, clauses };
 }
 

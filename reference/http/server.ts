@@ -21,6 +21,32 @@ export interface PipelineOptions {
   nonces: NonceCache;
   log: (line: string) => void;
   readIdleMs: number;
+  /** Told of every answered request (ReferenceOptions.onExchange). */
+  observe?: (x: ObservedExchange) => void;
+}
+
+/** One request as received (raw bytes, headers) and a summary of the answer: for an observer. */
+export interface ObservedExchange {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Exactly the bytes received; absent when the body could not be read. */
+  body?: Buffer;
+  /** When the request arrived and when it was answered (epoch milliseconds, sub-millisecond resolution). */
+  receivedAt: number;
+  answeredAt: number;
+  http: number;
+  code: number;
+  /** The error key (after the last `|` of msg); absent on success. */
+  key?: string;
+  /** The TCP connection it came on: its number, when it was opened, and this request's place on it (0 = first). */
+  connection: { id: number; openedAt: number; index: number };
+}
+
+interface ConnectionInfo {
+  id: number;
+  openedAt: number;
+  requests: number;
 }
 
 const AUTH_ANSWERS: Readonly<Record<AuthFailure, AuthAnswer>> = {
@@ -41,13 +67,22 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   // The language of the request in flight on each socket: an unreadable body is reported from
   // 'clientError', where the request's headers are no longer at hand.
   const english = new WeakMap<Socket, boolean>();
+  // Which connection a request came on tells a client's parallel requests from its sequential ones.
+  const connections = new WeakMap<Socket, ConnectionInfo>();
+  let connectionCount = 0;
   const server = createServer((req, res) => {
     english.set(req.socket, opts.svc.behaviour.plainEnglish(req.headers['accept-language']));
-    handle(req, res, opts).catch(() => {
+    const conn = connections.get(req.socket) ?? { id: 0, openedAt: 0, requests: 0 };
+    conn.requests += 1;
+    handle(req, res, opts, { id: conn.id, openedAt: conn.openedAt, index: conn.requests - 1 }).catch(() => {
       // Last resort: the pipeline itself failed; never leave the client hanging.
       const unreadable = authAnswer(opts.svc, 'unreadable');
       sendUnsigned(res, unreadable.http, unreadable.err, false, true);
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    connectionCount += 1;
+    connections.set(socket, { id: connectionCount, openedAt: performance.timeOrigin + performance.now(), requests: 0 });
   });
   // Malformed HTTP (bad request line, oversized headers): the request cannot be read.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -64,11 +99,19 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineOptions, connection: ObservedExchange['connection']): Promise<void> {
   const english = opts.svc.behaviour.plainEnglish(req.headers['accept-language']);
   const path = pathOf(req.url);
-  const logDone = (status: number, code: number, merchantId = '-'): void =>
+  const receivedAt = performance.timeOrigin + performance.now();
+  let body: Buffer | undefined;
+  const logDone = (status: number, code: number, merchantId = '-', key?: string): void => {
     opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}`);
+    try {
+      opts.observe?.({ method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection });
+    } catch {
+      // An observer's failure must never reach the client.
+    }
+  };
 
   if (req.method !== 'POST') {
     sendUnsigned(res, 405, METHOD_NOT_ALLOWED, english, true, { Allow: 'POST' });
@@ -88,6 +131,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
     return;
   }
 
+  body = read.body;
   const now = Date.now();
   const { svc } = opts;
   const auth = authenticate(req.headers, read.body, opts.nonces, svc.behaviour, now);
@@ -98,14 +142,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
     } else {
       sendUnsigned(res, failure.http, failure.err, english, false, {}, svc.behaviour.unsignedPlainText);
     }
-    logDone(failure.http, failure.err.code);
+    logDone(failure.http, failure.err.code, '-', failure.err.key);
     return;
   }
 
   const merchant = auth.merchant;
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
   const status = sendSigned(res, merchant, envelope, svc.behaviour);
-  logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id);
+  const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
+  logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id, envelope['code'] === 0 ? undefined : msg.slice(msg.lastIndexOf('|') + 1));
 }
 
 /** Everything after authentication; always yields an envelope (success or error), never throws. */

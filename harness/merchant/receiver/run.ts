@@ -31,10 +31,10 @@ export async function runReceiver(o: ReceiverRunOptions): Promise<MerchantResult
       const i = next++;
       const check = checks[i]!;
       const log: string[] = [];
-      const ctx: ReceiverContext = { url: o.url, id: { merchantId: o.merchantId, secret: o.secret }, ackLimitMs, deadlineMs: ackLimitMs * 2, numRuns: o.numRuns ?? 12, inspectUrl: o.inspectUrl, log };
+      const ctx: ReceiverContext = { url: o.url, id: { merchantId: o.merchantId, secret: o.secret }, ackLimitMs, deadlineMs: ackLimitMs + Math.min(1000, ackLimitMs), numRuns: o.numRuns ?? 12, inspectUrl: o.inspectUrl, log };
       results[i] = await runMerchantCheck(check, ctx, checkSeed(o.seed, check.id), log);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, checks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 6, checks.length) }, worker));
   return results;
 }

@@ -1,0 +1,101 @@
+/**
+ * `serve --audit`: the reference sandbox for a merchant's own integration tests, watched. Every
+ * request it answers is diagnosed against the clauses that bind the client; on exit (Ctrl-C,
+ * SIGTERM) and every --audit-interval seconds the client conformance report is written.
+ */
+import { resolve } from 'node:path';
+import { MERCHANTS } from '../../reference/fixtures.js';
+import { parseServeArgs, type ServeIO } from '../../reference/serve.js';
+import { startReference } from '../../reference/index.js';
+import { ClientAudit } from '../merchant/audit/audit.js';
+import { auditKeys, auditOperations } from '../merchant/audit/keys.js';
+import { writeMerchantReport } from '../merchant/report.js';
+import { loadProfile } from '../profile/load.js';
+import { makeRedactor } from '../redact.js';
+import { REFERENCE_PROFILE } from '../run/config.js';
+import { intFlag, parseArgs, UsageError } from './args.js';
+
+export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
+
+Serves the reference sandbox (as \`serve\`) for your integration's own tests and audits what your
+client does: every request is diagnosed against the clauses that bind the client — a refused
+signature is explained in the document's troubleshooting order (wrong merchant id, production key,
+CR LF, body re-serialised or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
+upper-case hex, Base64, MD5), and Content-Type, camelCase fields, JSON-number and three-decimal
+amounts, one number for a payment and a refund, parallel creates with one number, a create retried
+without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
+answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
+
+  --reports DIR        where the client report goes (default ./reports/client-audit):
+                       certificate.md/.json, junit.xml, allure-results/
+  --audit-interval S   also write the report every S seconds while serving
+  --port, --host, --time-scale, --fault   as for serve
+
+On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
+1 (a must-level mistake; the report names clause, request and diagnosis) or 2 (nothing was
+observed, or the sandbox could not start).
+`;
+
+const processIO: ServeIO = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  untilStopped: () =>
+    new Promise<void>((done) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        done();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    }),
+};
+
+export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
+  // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
+  const mine = new Set<number>();
+  argv.forEach((a, i) => {
+    if (['--audit', '--help', '-h'].includes(a) || a.startsWith('--reports=') || a.startsWith('--audit-interval=')) mine.add(i);
+    if (a === '--reports' || a === '--audit-interval') mine.add(i).add(i + 1);
+  });
+  const own = argv.filter((_a, i) => mine.has(i));
+  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), { audit: 'bool', help: 'bool', reports: 'value', 'audit-interval': 'value' });
+  if (flags.help) {
+    io.out(AUDIT_HELP);
+    return 0;
+  }
+  let serveArgs: ReturnType<typeof parseServeArgs>;
+  try {
+    serveArgs = parseServeArgs(argv.filter((_a, i) => !mine.has(i)));
+  } catch (e) {
+    throw new UsageError(`serve --audit: ${(e as Error).message}`);
+  }
+  const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
+  const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
+  const loaded = loadProfile(REFERENCE_PROFILE);
+  const keys = auditKeys(loaded);
+  const redact = makeRedactor(keys.flatMap((k) => [k.test, k.production ?? '']));
+  const audit = new ClientAudit(keys, auditOperations(loaded), (line) => io.err(redact(line)));
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const write = () =>
+    writeMerchantReport(
+      reports,
+      { kind: 'client-audit', title: 'Client conformance report (audit of a sandbox session)', subject: `the clients that called the sandbox: ${audit.count} request${audit.count === 1 ? '' : 's'}`, startedAt, durationMs: performance.now() - started, notes: ['what the client did against the clauses that bind it; the sandbox answered every request as the interface says'] },
+      audit.results(),
+      redact,
+    );
+
+  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x) });
+  io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
+  io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
+  const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
+  await io.untilStopped();
+  if (timer) clearInterval(timer);
+  await running.close();
+  const { verdict, paths } = write();
+  io.out(`client audit: ${audit.count} requests, ${audit.diagnoses().length} mistakes; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
+  for (const r of verdict.reasons) io.out(`  ${r}`);
+  io.out(`certificate: ${paths.certificateMd}`);
+  return audit.count === 0 ? 2 : verdict.exitCode;
+}

@@ -1,0 +1,83 @@
+/**
+ * The client audit: every request the sandbox answered, as its observer saw it, diagnosed
+ * request by request (signing, headers, body) and as a sequence (numbers, creates), then judged
+ * per clause that binds the client. The sandbox's own answers are untouched: diagnoses go to the
+ * audit report and the log only.
+ */
+import { clause as lookupClause } from '../../clauses/registry.js';
+import type { Finding } from '../../check/failure.js';
+import type { MerchantResult } from '../check.js';
+import { bodyMistakes } from './body.js';
+import { classify, type Operation, sequenceMistakes } from './sequence.js';
+import { header, headerMistakes, signatureMistakes, timestampMistakes } from './signature.js';
+import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
+
+/** One check per clause the audit judges, in the troubleshooting order, then the body and sequence rules. */
+const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' }[] = [
+  { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
+  { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
+  { clause: 'client.sign.string', title: 'signs merchant id, timestamp, nonce and body joined by single line feeds', scope: 'all' },
+  { clause: 'client.fields.snake-case', title: 'sends snake_case field names', scope: 'json' },
+  { clause: 'client.sign.raw-body', title: 'signs exactly the bytes it sends', scope: 'all' },
+  { clause: 'client.sign.timestamp-seconds', title: 'sends X-Timestamp in Unix seconds', scope: 'all' },
+  { clause: 'client.sign.headers', title: 'sends the four signing headers, none empty', scope: 'all' },
+  { clause: 'client.sign.lower-hex', title: 'sends X-Sign as lower-case hex HMAC-SHA256', scope: 'all' },
+  { clause: 'client.content-type', title: 'sends Content-Type application/json', scope: 'all' },
+  { clause: 'client.amount.string', title: 'sends amount values as decimal strings', scope: 'json' },
+  { clause: 'client.amount.two-decimals', title: 'sends amount values with at most two decimals', scope: 'json' },
+  { clause: 'client.numbers.distinct', title: 'uses different numbers for payments and refunds', scope: 'creates' },
+  { clause: 'idem.create-once', title: 'sends each create once, never in parallel, and queries before a new number', scope: 'creates' },
+  { clause: 'auth.nonce.length', title: 'sends nonces of 16 to 32 characters', scope: 'all' },
+];
+
+const AUTH_REFUSALS = new Set(['unauthorized', 'merchantNotFound', 'forbidden']);
+
+export class ClientAudit {
+  private readonly seen: SeenRequest[] = [];
+  private readonly perRequest: Diagnosis[] = [];
+
+  constructor(
+    private readonly keys: readonly MerchantKeys[],
+    private readonly ops: ReadonlyMap<string, Operation>,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  /** The reference's observer: diagnoses the request at once (and logs each mistake). */
+  record(r: SeenRequest): void {
+    this.seen.push(r);
+    const n = this.seen.length;
+    const found = [...timestampMistakes(r), ...bodyMistakes(r)];
+    if (r.http === 401 && r.key === 'unauthorized') found.unshift(...headerMistakes(r));
+    else if ((r.http === 401 || r.http === 403) && AUTH_REFUSALS.has(r.key ?? '')) found.unshift(...signatureMistakes(r, this.keys));
+    for (const d of found) {
+      this.perRequest.push({ ...d, requests: [n] });
+      this.log(`audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`);
+    }
+  }
+
+  get count(): number {
+    return this.seen.length;
+  }
+
+  diagnoses(): Diagnosis[] {
+    return [...this.perRequest, ...sequenceMistakes(classify(this.seen, this.ops))];
+  }
+
+  results(): MerchantResult[] {
+    const all = this.diagnoses();
+    const creates = classify(this.seen, this.ops).filter((c) => c.op.endsWith('-create')).length;
+    const json = this.seen.filter((r) => r.body && r.body.length > 0).length;
+    return AUDIT_CHECKS.map(({ clause, title, scope }): MerchantResult => {
+      const c = lookupClause(clause);
+      const level: 'must' | 'should' = c.level === 'should' ? 'should' : 'must';
+      const mine = all.filter((d) => d.clause === clause);
+      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : creates;
+      const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}` }));
+      const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
+      const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
+      if (findings.length) return { ...base, status: 'failed', findings };
+      if (relevant === 0) return { ...base, status: 'skipped', reason: `precondition: no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`, findings: [] };
+      return { ...base, status: 'passed', findings: [], evidence: [`${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`] };
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What only the sequence of a client's requests shows (Errors › Idempotency): creates sent in
+ * parallel with one number, a create repeated with the same number (after a timeout the merchant
+ * queries by its own number before trying a new one), one number used for a payment and a refund.
+ * Only requests that passed authentication count: a refused signature reached no order.
+ */
+import { header } from './signature.js';
+import { parsedBody } from './body.js';
+import type { Diagnosis, SeenRequest } from './types.js';
+
+export type Operation = 'payment-create' | 'refund-create' | 'payout-create' | 'payment-query' | 'refund-query' | 'payout-query';
+
+/** The merchant number field of each operation. */
+const NUMBER_FIELD: Record<Operation, string> = {
+  'payment-create': 'merchant_order_no',
+  'refund-create': 'merchant_refund_no',
+  'payout-create': 'merchant_payout_no',
+  'payment-query': 'merchant_order_no',
+  'refund-query': 'merchant_refund_no',
+  'payout-query': 'merchant_payout_no',
+};
+const QUERY_OF: Record<string, Operation> = { 'payment-create': 'payment-query', 'refund-create': 'refund-query', 'payout-create': 'payout-query' };
+
+export interface Classified {
+  n: number;
+  r: SeenRequest;
+  op: Operation;
+  merchant: string;
+  number: string;
+}
+
+export function classify(list: readonly SeenRequest[], ops: ReadonlyMap<string, Operation>): Classified[] {
+  const out: Classified[] = [];
+  list.forEach((r, i) => {
+    const op = ops.get(r.path);
+    if (!op || r.http !== 200) return;
+    const body = parsedBody(r) as Record<string, unknown> | undefined;
+    const number = body?.[NUMBER_FIELD[op]];
+    if (typeof number === 'string' && number !== '') out.push({ n: i + 1, r, op, merchant: header(r, 'X-MerchantID') ?? '', number });
+  });
+  return out;
+}
+
+export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
+  const out: Diagnosis[] = [];
+  const creates = c.filter((x) => x.op.endsWith('-create'));
+  for (const [i, later] of creates.entries()) {
+    const earlier = creates.slice(0, i).filter((x) => x.op === later.op && x.merchant === later.merchant && x.number === later.number);
+    const first = earlier.at(-1);
+    if (!first) continue;
+    const field = NUMBER_FIELD[later.op];
+    // In flight together: it arrived before the first was answered, or came as the first request on
+    // another connection opened before then (a client waiting for an answer cannot have opened it).
+    const c2 = later.r.connection;
+    const opened = c2.index === 0 && c2.id !== first.r.connection.id && c2.openedAt < first.r.answeredAt;
+    if (later.r.receivedAt < first.r.answeredAt || opened) {
+      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with ${field} ${later.number} were in flight at the same time; create requests are sent once and not in parallel`, requests: [first.n, later.n] });
+      continue;
+    }
+    const queried = c.some((q) => q.op === QUERY_OF[later.op] && q.merchant === later.merchant && q.number === later.number && q.n > first.n && q.n < later.n);
+    out.push(
+      queried
+        ? { name: 'create-repeated', clause: 'idem.create-once', detail: `${later.op} with ${field} ${later.number} was sent again after a query; a repeated number is refused, use a new number`, requests: [first.n, later.n] }
+        : { name: 'retry-without-query', clause: 'idem.create-once', detail: `${later.op} with ${field} ${later.number} was sent again without a query by that number in between; after a timeout, query by your own number before trying a new number`, requests: [first.n, later.n] },
+    );
+  }
+  const payments = creates.filter((x) => x.op === 'payment-create');
+  for (const refund of creates.filter((x) => x.op === 'refund-create')) {
+    const same = payments.find((p) => p.merchant === refund.merchant && p.number === refund.number);
+    if (same) out.push({ name: 'number-shared-by-payment-and-refund', clause: 'client.numbers.distinct', detail: `merchant_refund_no ${refund.number} is also a merchant_order_no of a payment; payments and refunds need different numbers`, requests: [same.n, refund.n].sort((a, b) => a - b) });
+  }
+  return out;
+}

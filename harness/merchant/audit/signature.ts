@@ -1,0 +1,124 @@
+/**
+ * Why a request's signature did not verify: the document's troubleshooting order for 401 and 403
+ * made executable. Every way a client commonly gets it wrong (another merchant's id or key, the
+ * production key, CR LF, a body re-serialised or trimmed after signing, upper-case hex, Base64,
+ * MD5) is tried; the combination that reproduces the X-Sign the client sent names its mistakes.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
+
+const HEADERS = ['X-MerchantID', 'X-Timestamp', 'X-Nonce', 'X-Sign'] as const;
+
+export function header(r: SeenRequest, name: string): string | undefined {
+  const v = r.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+type Diag = Omit<Diagnosis, 'requests'>;
+
+/** Header problems: missing or empty ones (401 unauthorized). */
+export function headerMistakes(r: SeenRequest): Diag[] {
+  const out: Diag[] = [];
+  for (const h of HEADERS) {
+    const v = header(r, h);
+    if (v === undefined) out.push({ name: 'missing-header', clause: 'client.sign.headers', detail: `${h} is missing` });
+    else if (v === '') out.push({ name: h === 'X-Nonce' ? 'empty-nonce' : 'empty-header', clause: 'client.sign.headers', detail: `${h} is empty${h === 'X-Nonce' ? ': the nonce must be a random non-empty string' : ''}` });
+  }
+  return out;
+}
+
+/** The timestamp's unit and form, judged on every request (a millisecond value is also refused as stale). */
+export function timestampMistakes(r: SeenRequest): Diag[] {
+  const ts = header(r, 'X-Timestamp');
+  if (!ts) return [];
+  if (/^\d{13}$/.test(ts)) return [{ name: 'milliseconds-timestamp', clause: 'client.sign.timestamp-seconds', detail: `X-Timestamp ${ts} is in milliseconds; send Unix seconds (${ts.slice(0, 10)})` }];
+  if (!/^\d+$/.test(ts)) return [{ name: 'formatted-timestamp', clause: 'client.sign.timestamp-seconds', detail: `X-Timestamp ${JSON.stringify(ts.slice(0, 40))} is a formatted date; send Unix seconds as a decimal string` }];
+  return [];
+}
+
+interface Candidate {
+  key: string;
+  /** What this key is, for the diagnosis; undefined = the right key. */
+  keyMistake?: Diag;
+}
+
+function bodies(raw: Buffer): { bytes: Buffer; mistake?: Diag }[] {
+  const out: { bytes: Buffer; mistake?: Diag }[] = [{ bytes: raw }];
+  const text = raw.toString('utf8');
+  const trimmed = text.trim();
+  if (trimmed !== text) out.push({ bytes: Buffer.from(trimmed), mistake: { name: 'trimmed-body', clause: 'client.sign.raw-body', detail: 'the signature is over the body trimmed of surrounding whitespace, not the bytes sent' } });
+  out.push({ bytes: Buffer.from(`${text}\n`), mistake: { name: 'trimmed-body', clause: 'client.sign.raw-body', detail: 'the signature is over the body with a trailing newline the bytes sent do not have' } });
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    const seen = new Set([text]);
+    for (const [label, s] of [['compact', JSON.stringify(parsed)], ['pretty-printed', JSON.stringify(parsed, null, 2)], ['pretty-printed', JSON.stringify(parsed, null, 4)], ['key-sorted', JSON.stringify(sortKeys(parsed))]] as const) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      out.push({ bytes: Buffer.from(s), mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: `the signature is over a ${label} re-serialisation of the JSON, not the bytes sent` } });
+    }
+  } catch {
+    // not JSON: only the byte-level variants apply
+  }
+  return out;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+const ENCODINGS: { name?: string; detail: string; make(key: string, input: Buffer): string }[] = [
+  { detail: 'lower-case hex HMAC-SHA256', make: (k, i) => createHmac('sha256', k).update(i).digest('hex') },
+  { name: 'upper-case-hex', detail: 'X-Sign is upper-case hex; it must be lower-case hex', make: (k, i) => createHmac('sha256', k).update(i).digest('hex').toUpperCase() },
+  { name: 'base64-signature', detail: 'X-Sign is Base64; it must be lower-case hex', make: (k, i) => createHmac('sha256', k).update(i).digest('base64') },
+  { name: 'md5-signature', detail: 'X-Sign is an HMAC-MD5; it must be HMAC-SHA256 in lower-case hex', make: (k, i) => createHmac('md5', k).update(i).digest('hex') },
+  { name: 'md5-signature', detail: 'X-Sign is a plain MD5 of the string to sign; it must be HMAC-SHA256 keyed with the secret key', make: (_k, i) => createHash('md5').update(i).digest('hex') },
+];
+
+/**
+ * The mistakes behind a signature that did not verify, in the troubleshooting order; an
+ * `unexplained-signature` diagnosis when no known mistake reproduces it.
+ */
+export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[]): Diag[] {
+  const id = header(r, 'X-MerchantID') ?? '';
+  const ts = header(r, 'X-Timestamp') ?? '';
+  const nonce = header(r, 'X-Nonce') ?? '';
+  const sign = header(r, 'X-Sign') ?? '';
+  const raw = r.body ?? Buffer.alloc(0);
+  const own = keys.find((k) => k.id === id);
+  const out: Diag[] = [];
+  if (!own) out.push({ name: 'wrong-merchant-id', clause: 'client.sign.merchant-id', detail: `X-MerchantID ${JSON.stringify(id.slice(0, 40))} is not an identifier the service assigned (not a merchant name, login or internal user id)` });
+  const candidates: Candidate[] = [];
+  if (own) candidates.push({ key: own.test });
+  if (own?.production) candidates.push({ key: own.production, keyMistake: { name: 'production-key', clause: 'client.sign.secret-key', detail: 'signed with the production secret key; the sandbox (test) environment has its own key' } });
+  for (const k of keys) {
+    if (k.id === id) continue;
+    const m: Diag = own
+      ? { name: 'another-merchants-key', clause: 'client.sign.secret-key', detail: `signed with the secret key of merchant ${k.id}, not of ${id}` }
+      : { name: 'wrong-merchant-id', clause: 'client.sign.merchant-id', detail: `the signature is made with the key of merchant ${k.id}: send that id in X-MerchantID` };
+    candidates.push({ key: k.test, keyMistake: m });
+    if (k.production) candidates.push({ key: k.production, keyMistake: m });
+  }
+  const ids = own ? [id] : [id, ...keys.map((k) => k.id)];
+  for (const c of candidates) {
+    for (const signerId of ids) {
+      for (const sep of ['\n', '\r\n']) {
+        for (const b of bodies(raw)) {
+          const input = Buffer.concat([Buffer.from(`${signerId}${sep}${ts}${sep}${nonce}${sep}`), b.bytes]);
+          for (const e of ENCODINGS) {
+            if (e.make(c.key, input) !== sign) continue;
+            const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
+            if (c.keyMistake) found.push(c.keyMistake);
+            if (sep !== '\n') found.push({ name: 'crlf-string-to-sign', clause: 'client.sign.string', detail: 'the string to sign is joined with CR LF; it must be a single line feed' });
+            if (b.mistake) found.push(b.mistake);
+            if (e.name) found.push({ name: e.name, clause: 'client.sign.lower-hex', detail: e.detail });
+            // Empty: the signature itself is right; the refusal had another reason (timestamp, nonce).
+            return found;
+          }
+        }
+      }
+    }
+  }
+  return [...out, { name: 'unexplained-signature', clause: 'client.sign.string', detail: 'no common mistake reproduces this X-Sign (checked: merchant id, test/production key, CR LF, re-serialised or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign' }];
+}

@@ -1,0 +1,34 @@
+/**
+ * What the audit sees of one request: the same shape as the reference's observer record
+ * (reference/http/server.ts ObservedExchange), restated so harness/merchant does not import reference/.
+ */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body?: Buffer;
+  receivedAt: number;
+  answeredAt: number;
+  http: number;
+  code: number;
+  key?: string;
+  connection: { id: number; openedAt: number; index: number };
+}
+
+/** One mistake the audit found in one request (or a sequence of them). */
+export interface Diagnosis {
+  /** Stable name, e.g. `upper-case-hex`: what the troubleshooting list calls the mistake. */
+  name: string;
+  clause: string;
+  /** One sentence; never a secret. */
+  detail: string;
+  /** 1-based numbers of the requests it is about, in arrival order. */
+  requests: number[];
+}
+
+/** A merchant's keys as the audit knows them: the sandbox (test) key and, where known, the production key. */
+export interface MerchantKeys {
+  id: string;
+  test: string;
+  production?: string;
+}

@@ -1,0 +1,132 @@
+/**
+ * A small correct merchant client (card payment, query, partial refund, refund query) and its named
+ * faults: each one hook replaced the way real integrations get it wrong, each named by the
+ * diagnosis the client audit must give it and the clause it breaks. Its own signing, not harness/'s.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+
+export interface ClientBehaviour {
+  merchantId(own: string): string;
+  key(test: string, production: string): string;
+  sep: string;
+  /** The bytes sent, given the bytes signed. */
+  sent(signed: string): string;
+  timestamp(): string;
+  nonce(): string;
+  encode(key: string, input: Buffer): string;
+  contentType: string;
+  /** The JSON text of a body object (the bytes signed). */
+  serialise(body: Record<string, unknown>): string;
+  amount(value: string): unknown;
+  refundNo(paymentNo: string, fresh: string): string;
+  /** How a payment create is sent: once; twice at once; or again after an answer, without a query. */
+  create: 'once' | 'parallel' | 'retry';
+}
+
+const hmacHex = (k: string, i: Buffer) => createHmac('sha256', k).update(i).digest('hex');
+
+export const correctClient: ClientBehaviour = {
+  merchantId: (own) => own,
+  key: (test) => test,
+  sep: '\n',
+  sent: (s) => s,
+  timestamp: () => String(Math.floor(Date.now() / 1000)),
+  nonce: () => randomBytes(18).toString('base64url'),
+  encode: hmacHex,
+  contentType: 'application/json',
+  serialise: (b) => JSON.stringify(b),
+  amount: (value) => value,
+  refundNo: (_p, fresh) => fresh,
+  create: 'once',
+};
+
+export interface ClientFault {
+  /** The audit's diagnosis name for this mistake. */
+  name: string;
+  clause: string;
+  doc: string;
+  hooks: Partial<ClientBehaviour>;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const camelKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(camelKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)])) : v;
+const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehaviour>): ClientFault => ({ name, clause, doc, hooks });
+
+export const clientFaults: readonly ClientFault[] = [
+  f('wrong-merchant-id', 'client.sign.merchant-id', 'Sends the shop name as X-MerchantID instead of the id the service assigned.', { merchantId: () => 'acme-shop' }),
+  f('production-key', 'client.sign.secret-key', 'Signs sandbox requests with the production secret key.', { key: (_t, p) => p }),
+  f('crlf-string-to-sign', 'client.sign.string', 'Joins the string to sign with CR LF.', { sep: '\r\n' }),
+  f('re-serialised-body', 'client.sign.raw-body', 'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).', { sent: (s) => JSON.stringify(JSON.parse(s), null, 2) }),
+  f('trimmed-body', 'client.sign.raw-body', 'Signs the body, then sends it with a trailing newline the signature does not cover.', { sent: (s) => `${s}\n` }),
+  f('milliseconds-timestamp', 'client.sign.timestamp-seconds', 'Sends Date.now() (milliseconds) as X-Timestamp.', { timestamp: () => String(Date.now()) }),
+  f('formatted-timestamp', 'client.sign.timestamp-seconds', 'Sends an ISO date as X-Timestamp.', { timestamp: () => new Date().toISOString() }),
+  f('empty-nonce', 'client.sign.headers', 'Sends an empty X-Nonce (an unset variable).', { nonce: () => '' }),
+  f('upper-case-hex', 'client.sign.lower-hex', 'Sends the HMAC as upper-case hex.', { encode: (k, i) => hmacHex(k, i).toUpperCase() }),
+  f('base64-signature', 'client.sign.lower-hex', 'Sends the HMAC in Base64.', { encode: (k, i) => createHmac('sha256', k).update(i).digest('base64') }),
+  f('md5-signature', 'client.sign.lower-hex', 'Signs with HMAC-MD5.', { encode: (k, i) => createHmac('md5', k).update(i).digest('hex') }),
+  f('wrong-content-type', 'client.content-type', 'Sends Content-Type text/plain.', { contentType: 'text/plain' }),
+  f('camel-case-fields', 'client.fields.snake-case', 'Sends camelCase field names (merchantOrderNo, transAmount).', { serialise: (b) => JSON.stringify(camelKeys(b)) }),
+  f('json-number-amount', 'client.amount.string', 'Sends amount values as JSON numbers.', { amount: (v) => Number(v) }),
+  f('three-decimal-amount', 'client.amount.two-decimals', 'Sends amount values with three decimals.', { amount: (v) => `${v}0` }),
+  f('number-shared-by-payment-and-refund', 'client.numbers.distinct', 'Uses the payment number as the refund number.', { refundNo: (p) => p }),
+  f('parallel-creates', 'idem.create-once', 'Sends the payment create twice at once with one number (a double click).', { create: 'parallel' }),
+  f('retry-without-query', 'idem.create-once', 'Sends the payment create again with the same number without a query in between.', { create: 'retry' }),
+  f('nonce-length', 'auth.nonce.length', 'Sends 8-character nonces (should: 16 to 32).', { nonce: () => randomBytes(4).toString('hex') }),
+];
+
+export interface ClientOptions {
+  baseUrl: string;
+  merchantId: string;
+  testKey: string;
+  productionKey: string;
+  faults?: string[];
+  /** Distinguishes the numbers of one run from another's. */
+  seed: number;
+}
+
+/** One payment, its query, a refund and its query: what a merchant's integration test would do. */
+export async function runClient(o: ClientOptions): Promise<void> {
+  const b: ClientBehaviour = { ...correctClient };
+  for (const name of o.faults ?? []) {
+    const fault = clientFaults.find((x) => x.name === name);
+    if (!fault) throw new Error(`unknown client fault ${name}`);
+    Object.assign(b, fault.hooks);
+  }
+  const send = async (path: string, body: Record<string, unknown>): Promise<unknown> => {
+    const signedText = b.serialise(body);
+    const id = b.merchantId(o.merchantId);
+    const ts = b.timestamp();
+    const nonce = b.nonce();
+    const input = Buffer.concat([Buffer.from([id, ts, nonce].join(b.sep) + b.sep), Buffer.from(signedText)]);
+    const res = await fetch(`${o.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': b.contentType, 'X-MerchantID': id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input) },
+      body: b.sent(signedText),
+    });
+    return res.json();
+  };
+  const tag = `${o.seed.toString(36)}${createHash('sha1').update(randomBytes(8)).digest('hex').slice(0, 8)}`.toUpperCase();
+  const orderNo = `ORD-${tag}`;
+  const payment = {
+    payment_method: 'CARD',
+    merchant_order_no: orderNo,
+    trans_amount: { currency: 'USD', value: b.amount('25.00') },
+    notify_url: 'https://merchant.invalid/webhooks',
+    return_url: 'https://merchant.invalid/return',
+    trade_info: { goods_name: 'Audit T-shirt' },
+    metadata: '',
+    card: { card_number: '4242424242424242', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' },
+    billing_address: { country: 'US', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@merchant.invalid', phone: '+15550100', state: 'CA', city: 'San Francisco', address: 'Market St', street_number: '1', postal_code: '94105' },
+    device_ip: '203.0.113.7',
+  };
+  if (b.create === 'parallel') await Promise.all([send('/api/v1/payments/card', payment), send('/api/v1/payments/card', payment)]);
+  else {
+    await send('/api/v1/payments/card', payment);
+    if (b.create === 'retry') await send('/api/v1/payments/card', payment);
+  }
+  await send('/api/v1/payments/query', { merchant_order_no: orderNo });
+  const refundNo = b.refundNo(orderNo, `REF-${tag}`);
+  await send('/api/v1/refunds/create', { merchant_refund_no: refundNo, original_merchant_order_no: orderNo, refund_amount: { currency: 'USD', value: b.amount('5.00') }, reason: 'customer request' });
+  await send('/api/v1/refunds/query', { merchant_refund_no: refundNo });
+}
