@@ -1,0 +1,115 @@
+/**
+ * The merchant side's proof, as the kill matrix is the service side's: the correct receiver and
+ * client pass under three seeds; each named fault is killed by a finding charged to its own clause.
+ * The acknowledgement time is scaled down (300 ms) so a hanging receiver costs seconds, not minutes.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { clauses } from '../../harness/clauses/registry.js';
+import type { MerchantResult } from '../../harness/merchant/check.js';
+import { ClientAudit } from '../../harness/merchant/audit/audit.js';
+import { auditKeys, auditOperations } from '../../harness/merchant/audit/keys.js';
+import { receiverChecks } from '../../harness/merchant/receiver/checks.js';
+import { runReceiver } from '../../harness/merchant/receiver/run.js';
+import { merchantVerdict } from '../../harness/merchant/report.js';
+import { loadProfile } from '../../harness/profile/load.js';
+import { REFERENCE_PROFILE } from '../../harness/run/config.js';
+import { startReference } from '../../reference/index.js';
+import { clientFaults, runClient } from './client-app.js';
+import { receiverFaults, startReceiver } from './receiver-app.js';
+
+const ID = 'M100001';
+const SECRET = 'sk_test_receiver_5a1c9e2f7b3d4068';
+const ACK_MS = 300;
+const SEEDS = [1, 42, 20261123];
+
+async function certify(faults: string[], seed: number, hook = true): Promise<{ results: MerchantResult[]; ms: number }> {
+  const rx = await startReceiver({ merchantId: ID, secret: SECRET, faults, ackMs: ACK_MS });
+  const t = performance.now();
+  try {
+    const results = await runReceiver({ url: rx.url, merchantId: ID, secret: SECRET, seed, inspectUrl: hook ? rx.inspectUrl : undefined, ackLimitMs: ACK_MS, numRuns: 4 });
+    return { results, ms: performance.now() - t };
+  } finally {
+    await rx.close();
+  }
+}
+
+const killedBy = (results: MerchantResult[], clause: string) => results.filter((r) => r.findings.some((f) => f.clause === clause)).map((r) => r.checkId);
+
+describe('merchant receiver kill matrix', () => {
+  it.each(SEEDS)('the correct receiver passes every check (seed %i), exit 0', async (seed) => {
+    const { results } = await certify([], seed);
+    expect(results.filter((r) => r.status !== 'passed').map((r) => `${r.checkId}: ${r.status} ${r.reason ?? r.findings[0]?.message ?? ''}`)).toEqual([]);
+    expect(merchantVerdict(results).exitCode).toBe(0);
+  });
+
+  it('without an inspection hook, the processed-once checks are skipped: precondition, never passed', async () => {
+    const { results } = await certify([], 7, false);
+    const dedup = results.filter((r) => r.clauses.includes('webhook.dup.key'));
+    expect(dedup.length).toBe(2);
+    for (const r of dedup) expect([r.status, r.reason]).toEqual(['skipped', expect.stringMatching(/^precondition: .*inspection hook/)]);
+    expect(merchantVerdict(results).clauses.find((c) => c.id === 'webhook.dup.key')?.status).toBe('skipped-precondition');
+  });
+
+  // All faults at once: most of the time is waiting on the slow and hanging ones.
+  const runs = new Map<string, Promise<{ results: MerchantResult[]; ms: number }>>();
+  const runFor = (name: string) => {
+    if (!runs.has(name)) runs.set(name, certify([name], 3));
+    return runs.get(name)!;
+  };
+  afterAll(() => runs.clear());
+
+  it.each(receiverFaults.map((f) => [f.name, f.clause, f.doc]))('%s is killed by a check of %s', async (name, clause) => {
+    for (const f of receiverFaults) void runFor(f.name);
+    const { results, ms } = await runFor(name);
+    expect(killedBy(results, clause), `no finding against ${clause}`).not.toEqual([]);
+    const level = receiverFaults.find((f) => f.name === name)!.clause === 'merchant.verify.lower-hex' ? 0 : 1;
+    expect(merchantVerdict(results).exitCode).toBe(level);
+    expect(ms).toBeLessThan(20_000);
+  });
+
+  it('every merchant-side receiver clause is named by a check and killed by a fault of its own', () => {
+    const named = new Set(receiverChecks.flatMap((c) => c.clauses));
+    const faulted = new Set(receiverFaults.map((f) => f.clause));
+    for (const c of named) expect(faulted, `no fault for ${c}`).toContain(c);
+    for (const c of faulted) expect(named, `no check for ${c}`).toContain(c);
+  });
+});
+
+describe('merchant client audit kill matrix', () => {
+  const loaded = loadProfile(REFERENCE_PROFILE);
+  const keys = auditKeys(loaded);
+  const primary = keys.find((k) => k.id === ID)!;
+
+  async function audit(faults: string[], seed: number): Promise<ClientAudit> {
+    const a = new ClientAudit(keys, auditOperations(loaded));
+    const ref = await startReference({ onExchange: (x) => a.record(x) });
+    try {
+      await runClient({ baseUrl: ref.url, merchantId: ID, testKey: primary.test, productionKey: primary.production!, faults, seed });
+    } finally {
+      await ref.close();
+    }
+    return a;
+  }
+
+  it.each(SEEDS)('the correct client is diagnosed with nothing (seed %i), exit 0', async (seed) => {
+    const a = await audit([], seed);
+    expect(a.diagnoses()).toEqual([]);
+    expect(a.count).toBe(4);
+    expect(merchantVerdict(a.results()).exitCode).toBe(0);
+  });
+
+  it.each(clientFaults.map((f) => [f.name, f.clause]))('%s is diagnosed by name under %s', async (name, clause) => {
+    const a = await audit([name], 5);
+    const found = a.diagnoses().filter((d) => d.clause === clause).map((d) => d.name);
+    expect(found).toContain(name);
+    const results = a.results();
+    expect(results.find((r) => r.clauses[0] === clause)?.status).toBe('failed');
+    expect(merchantVerdict(results).exitCode).toBe(clause === 'auth.nonce.length' ? 0 : 1);
+  });
+
+  it('every client-party clause the audit judges has a fault of its own', () => {
+    const judged = new Set(new ClientAudit([], new Map()).results().map((r) => r.clauses[0]!));
+    for (const c of judged) expect(clientFaults.map((f) => f.clause), `no fault for ${c}`).toContain(c);
+    for (const c of clauses.filter((x) => x.id.startsWith('client.'))) expect(judged).toContain(c.id);
+  });
+});
