@@ -214,7 +214,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     if (skipped.length > 0) return { ...base, status: 'skipped-precondition', basis: firstLine(skipped[0]!.reason ?? 'precondition') };
     const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable');
     if (broken.length > 0) return { ...base, status: 'not-checked', basis: broken[0]!.outcome === 'broken' ? 'harness error in its checks' : 'target unreachable' };
-    if (c.party === 'client') return { ...base, status: 'not-checked', basis: 'binds the client (merchant), not the service' };
+    if (c.party === 'client') return { ...base, status: 'not-checked', basis: 'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)' };
     return { ...base, status: 'not-checked', basis: naming.length === 0 ? 'no check of it ran in this run' : 'not checked' };
   });
 

@@ -113,3 +113,17 @@ describe('merchant client audit kill matrix', () => {
     for (const c of clauses.filter((x) => x.id.startsWith('client.'))) expect(judged).toContain(c.id);
   });
 });
+
+describe('merchant-side clause coverage', () => {
+  /** Client clauses no observation from the service's side can judge, and why. */
+  const NOT_OBSERVABLE: Record<string, string> = {
+    'auth.response.verify': 'what a client does with a response whose signature fails happens inside the client; the sandbox must answer correctly signed, so it cannot be provoked',
+  };
+
+  it('every must-level merchant clause is judged by a receiver check or the client audit, or is listed as not observable', () => {
+    const receiver = new Set(receiverChecks.flatMap((c) => c.clauses));
+    const audit = new Set(new ClientAudit([], new Map()).results().flatMap((r) => r.clauses));
+    const gaps = clauses.filter((c) => c.party === 'client' && c.level === 'must' && !receiver.has(c.id) && !audit.has(c.id) && NOT_OBSERVABLE[c.id] === undefined);
+    expect(gaps.map((c) => c.id)).toEqual([]);
+  });
+});

@@ -8,7 +8,9 @@ import type { Diagnosis, SeenRequest } from './types.js';
 type Diag = Omit<Diagnosis, 'requests'>;
 
 function walk(v: unknown, path: string, visit: (obj: Record<string, unknown>, path: string) => void): void {
-  if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, visit));
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, visit);
+  }
   else if (v && typeof v === 'object') {
     visit(v as Record<string, unknown>, path);
     for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, visit);

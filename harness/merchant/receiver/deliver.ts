@@ -59,6 +59,6 @@ export function describeReply(r: Reply): string {
 }
 
 export function isSuccess(r: Reply): boolean {
-  return r.body !== undefined && r.body.equals(SUCCESS);
+  return r.body?.equals(SUCCESS) === true;
 }
 export const SUCCESS = Buffer.from('success');
