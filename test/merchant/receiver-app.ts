@@ -24,6 +24,10 @@ export interface ReceiverBehaviour {
   acceptsAfter(seen: string[], status: string): boolean;
   /** Whether the body's times can be read. */
   readsTimes(b: Record<string, unknown>): boolean;
+  /** Acts on the webhook before the signature is checked (the handler's order of steps). */
+  actsFirst: boolean;
+  /** Looks the webhook up among those already processed before verifying it. */
+  dedupFirst: boolean;
   /** Sends the acknowledgement (or a refusal). */
   reply(res: ServerResponse, ok: boolean, ackMs: number): void;
 }
@@ -39,6 +43,8 @@ export const correct: ReceiverBehaviour = {
   duplicateAnswer: 'success',
   acceptsAfter: () => true,
   readsTimes: (b) => ['finished_at', 'created_at'].every((k) => b[k] === undefined || !Number.isNaN(Date.parse(String(b[k])))),
+  actsFirst: false,
+  dedupFirst: false,
   reply: (res, ok) => {
     res.writeHead(ok ? 200 : 401, { 'Content-Type': 'text/plain' });
     res.end(ok ? 'success' : 'invalid webhook');
@@ -64,6 +70,8 @@ export const receiverFaults: readonly ReceiverFault[] = [
   f('signs-without-merchant-id', 'merchant.verify.string-to-sign', 'Leaves the merchant id out of the string to sign (timestamp LF nonce LF body).', {
     toSign: (_id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${ts}\n${nonce}\n`), raw]),
   }),
+  f('acts-before-verifying', 'webhook.receiver-verifies', 'Records the event, then verifies the signature: a forged webhook is refused but already acted on.', { actsFirst: true }),
+  f('dedups-before-verifying', 'webhook.receiver-verifies', 'Answers success to an event it has already processed without verifying the repeat (the dedup lookup comes first).', { dedupFirst: true }),
   f('trusts-any-merchant-id', 'merchant.verify.merchant-id', 'Verifies the signature but never checks that X-MerchantID is its own.', { ownIdOnly: false }),
   f('accepts-unsigned', 'merchant.verify.headers-required', 'Treats a webhook without X-Sign as unsigned and lets it through.', { headersOk: () => true, matches: (p, e) => p === '' || p === e }),
   f('case-insensitive-hex', 'merchant.verify.lower-hex', 'Compares X-Sign case-insensitively, so an upper-case copy passes.', { matches: (p, e) => p.toLowerCase() === e }),
@@ -109,8 +117,8 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(opts: { merchantId: string; secret: string; faults?: string[]; ackMs?: number }): Promise<RunningReceiver> {
-  const b: ReceiverBehaviour = { ...correct };
+export async function startReceiver(opts: { merchantId: string; secret: string; faults?: string[]; ackMs?: number; hooks?: Partial<ReceiverBehaviour> }): Promise<RunningReceiver> {
+  const b: ReceiverBehaviour = { ...correct, ...opts.hooks };
   for (const name of opts.faults ?? []) {
     const fault = receiverFaults.find((x) => x.name === name);
     if (!fault) throw new Error(`unknown receiver fault ${name}`);
@@ -121,6 +129,19 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
   const statuses = new Map<string, string[]>();
   const acted: { event: unknown; order_no: unknown; status: unknown }[] = [];
   const sockets = new Set<Socket>();
+  const act = (body: Record<string, unknown>): void => {
+    done.add(b.dedupKey(body));
+    const order = `${body['event']}|${body['order_no']}`;
+    statuses.set(order, [...(statuses.get(order) ?? []), String(body['status'])]);
+    acted.push({ event: body['event'], order_no: body['order_no'], status: body['status'] });
+  };
+  const parse = (raw: Buffer): Record<string, unknown> | undefined => {
+    try {
+      return JSON.parse(raw.toString()) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -136,6 +157,9 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
         return Array.isArray(v) ? v[0] : v;
       };
       const [id, ts, nonce, sign] = ['x-merchantid', 'x-timestamp', 'x-nonce', 'x-sign'].map(h);
+      const early = parse(raw);
+      if (early && b.dedupFirst && done.has(b.dedupKey(early))) return b.reply(res, true, ackMs);
+      if (early && b.actsFirst) act(early);
       if (!b.headersOk([id, ts, nonce, sign])) return b.reply(res, false, ackMs);
       if (b.ownIdOnly && id !== opts.merchantId) return b.reply(res, false, ackMs);
       let body: Record<string, unknown>;
@@ -151,9 +175,7 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
       const order = `${body['event']}|${body['order_no']}`;
       const seen = statuses.get(order) ?? [];
       if (!b.acceptsAfter(seen, String(body['status']))) return b.reply(res, false, ackMs);
-      done.add(key);
-      statuses.set(order, [...seen, String(body['status'])]);
-      acted.push({ event: body['event'], order_no: body['order_no'], status: body['status'] });
+      if (!b.actsFirst) act(body);
       b.reply(res, true, ackMs);
     });
   });

@@ -185,6 +185,20 @@ export const receiverChecks: MerchantCheck<ReceiverContext>[] = defineMerchantCh
     return [{ raw, headers: { ...h, 'X-Sign': h['X-Sign']!.toUpperCase() } }];
   }, 'should'),
 
+  {
+    title: 'does not act on a webhook it refuses',
+    clause: 'webhook.receiver-verifies',
+    async run(ctx, seed) {
+      await actedOn(ctx, '');
+      const body = sampleBody('payout', seed, 'SUCCESS');
+      const raw = bytesOf(body);
+      const r = await post(ctx, 'signed with another key', raw, signed({ ...ctx.id, secret: otherKey(ctx.id.secret) }, raw));
+      if (isSuccess(r)) throw new PreconditionSkip('the forged webhook was acknowledged (judged by the refusal checks)');
+      const acted = await actedOn(ctx, String(body['order_no']));
+      if (acted.length) fail('webhook.receiver-verifies', 'ACTED_BEFORE_VERIFYING', `the receiver refused a webhook signed with another key but acted on it: ${JSON.stringify(acted)}`, { expected: 'verify before acting: nothing recorded', seen: JSON.stringify(acted) });
+    },
+  },
+
   // (c) duplicates and order.
   {
     title: 'acknowledges a duplicate of a webhook, signed again with a fresh timestamp and nonce',
