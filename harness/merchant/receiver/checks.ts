@@ -9,7 +9,7 @@ import { PreconditionSkip } from '../../check/failure.js';
 import { hmacHex } from '../../signing.js';
 import { type MerchantCheck, defineMerchantChecks, fail } from '../check.js';
 import { type Reply, deliver, describeReply, isSuccess } from './deliver.js';
-import { type Body, type Headers, type Identity, type Kind, LAYOUTS, STATUSES, bodyArb, bytesOf, crlfSigned, otherKey, otherMerchant, sampleBody, signed } from './webhooks.js';
+import { type Body, type Headers, type Identity, type Kind, STATUSES, bodyArb, bytesOf, crlfSigned, otherKey, otherMerchant, sampleBody, signed } from './webhooks.js';
 
 export interface ReceiverContext {
   url: string;
@@ -51,9 +51,10 @@ async function control(ctx: ReceiverContext, body: Body): Promise<{ raw: Buffer;
 function ackProperty(kind: Kind, offsets: 'utc' | 'non-utc', clause: string) {
   return async (ctx: ReceiverContext, seed: number) => {
     await fc.assert(
-      fc.asyncProperty(bodyArb(kind, offsets), fc.constantFrom(...LAYOUTS), async (body, layout) => {
-        const raw = bytesOf(body, layout);
-        expectAck(await post(ctx, `${layout}`, raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook`);
+      // Compact bytes: other layouts are the raw-body check's, so each failure is charged to its own clause.
+      fc.asyncProperty(bodyArb(kind, offsets), async (body) => {
+        const raw = bytesOf(body);
+        expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook`);
       }),
       { seed, numRuns: ctx.numRuns, endOnFailure: true },
     );
@@ -130,6 +131,8 @@ export const receiverChecks: MerchantCheck<ReceiverContext>[] = defineMerchantCh
     title: 'acknowledges webhooks whose times carry offsets other than UTC',
     clause: 'conv.time.read-offset',
     async run(ctx, seed) {
+      // Judged only where the same kind with UTC times is acknowledged: a receiver that acknowledges nothing fails elsewhere.
+      for (const kind of ['payment', 'refund', 'payout'] as const) await delivered(ctx, `control (${kind}, UTC times)`, bytesOf(sampleBody(kind, seed)));
       for (const kind of ['payment', 'refund', 'payout'] as const) await ackProperty(kind, 'non-utc', 'conv.time.read-offset')({ ...ctx, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 3)) }, seed);
     },
   },
@@ -137,6 +140,7 @@ export const receiverChecks: MerchantCheck<ReceiverContext>[] = defineMerchantCh
     title: 'acknowledges the same webhook in other whitespace and key order, each signed over its own bytes',
     clause: 'merchant.verify.raw-body',
     async run(ctx, seed) {
+      await delivered(ctx, 'control (compact)', bytesOf(sampleBody('refund', seed, 'SUCCESS')));
       for (const layout of ['pretty', 'spaced', 'reordered'] as const) {
         const raw = bytesOf(sampleBody('refund', seed + layout.length, 'SUCCESS'), layout);
         expectAck(await post(ctx, layout, raw, signed(ctx.id, raw)), 'merchant.verify.raw-body', `a valid webhook laid out ${layout}`);
