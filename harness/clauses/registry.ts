@@ -1,8 +1,8 @@
 /**
  * The registry of INTERFACE.md's statements. Ids are stable: never renumber or reuse one;
  * retire an id by marking it, not by deleting it. `party` says who the statement binds:
- * only `service` clauses can be certified against a target; `client` clauses are guidance
- * the harness itself follows (and demonstrates). `unspecified` entries are the "not shown"
+ * `service` clauses are certified against a target; `client` clauses bind the merchant and are
+ * certified by `receiver` (its webhook endpoint) and `serve --audit` (its client), harness/merchant. `unspecified` entries are the "not shown"
  * items: the coverage matrix lists them as what cannot be certified.
  */
 export type Level = 'must' | 'should' | 'unspecified';

@@ -77,6 +77,21 @@ describe('mpsi-conformance receiver', () => {
     expect(await main(['receiver', '--merchant', ID, '--secret-env', ENV, '--bogus'])).toBe(2);
   });
 
+  it('documents itself and refuses bad settings with exit 2', async () => {
+    expect(await main(['receiver', '--help'])).toBe(0);
+    expect(await main(['help', 'receiver'])).toBe(0);
+    process.env[ENV] = SECRET;
+    const url = await receiver([]);
+    expect(await main(['receiver', '--url', url, '--merchant', ID, '--secret-env', ENV, '--seed', 'abc'])).toBe(2);
+    const dir = tmp();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'bad.json'), '{"url": ');
+    expect(await main(['receiver', '--config', join(dir, 'bad.json')])).toBe(2);
+    writeFileSync(join(dir, 'unknown.json'), JSON.stringify({ url, merchant: ID, secretEnv: ENV, secret: SECRET }));
+    expect(await main(['receiver', '--config', join(dir, 'unknown.json')])).toBe(2);
+    expect(await main(['receiver', '--config', join(dir, 'missing.json')])).toBe(2);
+  });
+
   it('reads the same settings from a config file', async () => {
     process.env[ENV] = SECRET;
     const dir = tmp();
