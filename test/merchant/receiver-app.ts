@@ -22,6 +22,8 @@ export interface ReceiverBehaviour {
   duplicateAnswer: 'success' | 'refuse';
   /** Whether a status arriving after another one of the same order is accepted. */
   acceptsAfter(seen: string[], status: string): boolean;
+  /** Whether the handler can process this body at all. */
+  handles(b: Record<string, unknown>): boolean;
   /** Whether the body's times can be read. */
   readsTimes(b: Record<string, unknown>): boolean;
   /** Acts on the webhook before the signature is checked (the handler's order of steps). */
@@ -43,6 +45,7 @@ export const correct: ReceiverBehaviour = {
   duplicateAnswer: 'success',
   acceptsAfter: () => true,
   readsTimes: (b) => ['finished_at', 'created_at'].every((k) => b[k] === undefined || !Number.isNaN(Date.parse(String(b[k])))),
+  handles: () => true,
   actsFirst: false,
   dedupFirst: false,
   reply: (res, ok) => {
@@ -99,6 +102,10 @@ export const receiverFaults: readonly ReceiverFault[] = [
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<html><body>OK</body></html>');
     },
+  }),
+  f('refuses-refunded-status', 'merchant.ack.success-body', 'Knows only SUCCESS and FAILED for payments: a retried payment.updated carrying REFUNDED gets "unknown status".', { handles: (b) => !(b['event'] === 'payment.updated' && b['status'] === 'REFUNDED') }),
+  f('requires-requested-amount', 'merchant.ack.success-body', 'Reads requested_amount.value unguarded: a payment webhook without it (not rounded) crashes the handler.', {
+    handles: (b) => b['event'] !== 'payment.updated' || b['requested_amount'] !== undefined,
   }),
   f('refuses-duplicates', 'webhook.dup.may-repeat', 'Answers a webhook it has already processed with "duplicate" (409), so the service retries it for 100 minutes.', { duplicateAnswer: 'refuse' }),
   f('refuses-out-of-order', 'webhook.dup.out-of-order', 'Refuses a status that arrives after a later one of the same order.', {
@@ -169,7 +176,7 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
       } catch {
         return b.reply(res, false, ackMs);
       }
-      if (!b.readsTimes(body)) return b.reply(res, false, ackMs);
+      if (!b.readsTimes(body) || !b.handles(body)) return b.reply(res, false, ackMs);
       const key = b.dedupKey(body);
       if (done.has(key)) return b.reply(res, b.duplicateAnswer === 'success', ackMs);
       const order = `${body['event']}|${body['order_no']}`;

@@ -97,8 +97,8 @@ export function bodyArb(kind: Kind, offsets: Offsets = 'utc', status?: string): 
 }
 
 /** One concrete body of `kind` (for the checks that need one, not a property). */
-export function sampleBody(kind: Kind, seed: number, status?: string): Body {
-  return fc.sample(bodyArb(kind, 'utc', status), { seed, numRuns: 1 })[0]!;
+export function sampleBody(kind: Kind, seed: number, status?: string, offsets: Offsets = 'utc'): Body {
+  return fc.sample(bodyArb(kind, offsets, status), { seed, numRuns: 1 })[0]!;
 }
 
 export type Layout = 'compact' | 'pretty' | 'spaced' | 'reordered';
