@@ -9,7 +9,7 @@ import { parseServeArgs, type ServeIO } from '../../reference/serve.js';
 import { startReference } from '../../reference/index.js';
 import { ClientAudit } from '../merchant/audit/audit.js';
 import { auditKeys, auditOperations } from '../merchant/audit/keys.js';
-import { writeMerchantReport } from '../merchant/report.js';
+import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { loadProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
@@ -27,8 +27,9 @@ without a query in between, nonces outside 16-32 characters (should) are reporte
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
   --reports DIR        where the client report goes (default ./reports/client-audit):
-                       certificate.md/.json, junit.xml, allure-results/
+                       certificate.md/.json, junit.xml, allure-results/, allure-report/index.html
   --audit-interval S   also write the report every S seconds while serving
+  --no-html            skip the single-file HTML page at exit (allure-report/index.html)
   --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
@@ -55,11 +56,11 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (['--audit', '--help', '-h'].includes(a) || a.startsWith('--reports=') || a.startsWith('--audit-interval=')) mine.add(i);
+    if (['--audit', '--help', '-h', '--no-html'].includes(a) || a.startsWith('--reports=') || a.startsWith('--audit-interval=')) mine.add(i);
     if (a === '--reports' || a === '--audit-interval') mine.add(i).add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), { audit: 'bool', help: 'bool', reports: 'value', 'audit-interval': 'value' });
+  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), { audit: 'bool', help: 'bool', 'no-html': 'bool', reports: 'value', 'audit-interval': 'value' });
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
@@ -94,8 +95,10 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   if (timer) clearInterval(timer);
   await running.close();
   const { verdict, paths } = write();
+  const html = flags['no-html'] ? {} : writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
+  if (html.problem) io.err(html.problem);
   io.out(`client audit: ${audit.count} requests, ${audit.diagnoses().length} mistakes; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);
-  io.out(`certificate: ${paths.certificateMd}`);
+  io.out(`certificate: ${paths.certificateMd}${html.file ? `, ${html.file}` : ''}`);
   return audit.count === 0 ? 2 : verdict.exitCode;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { runReceiver } from '../merchant/receiver/run.js';
-import { writeMerchantReport } from '../merchant/report.js';
+import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
@@ -29,9 +29,10 @@ counts: exactly "success" (7 bytes) within 5 seconds acknowledges.
   --config FILE        JSON file with the same settings: {"url", "merchant", "secretEnv", "inspectUrl",
                        "seed", "reports"}; flags win over it
   --reports DIR        where the reports go (default ./reports/receiver): certificate.md/.json,
-                       junit.xml, allure-results/
+                       junit.xml, allure-results/, allure-report/index.html
   --seed N             fast-check seed (printed by every run; replays it)
   --check TEXT         only checks whose id or clause contains TEXT (repeatable)
+  --no-html            skip the single-file HTML page (allure-report/index.html)
 
 Exit codes: 0 conformant, 1 a must-level clause failed (the certificate names it), 2 the run could
 not be made (bad flags, secret not set, endpoint unreachable).
@@ -91,7 +92,7 @@ function reachable(url: string): Promise<string | undefined> {
 }
 
 export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { flags, rest } = parseArgs(argv, { url: 'value', merchant: 'value', 'secret-env': 'value', 'inspect-url': 'value', config: 'value', reports: 'value', seed: 'value', check: 'multi', help: 'bool' });
+  const { flags, rest } = parseArgs(argv, { url: 'value', merchant: 'value', 'secret-env': 'value', 'inspect-url': 'value', config: 'value', reports: 'value', seed: 'value', check: 'multi', 'no-html': 'bool', help: 'bool' });
   if (flags.help) {
     process.stdout.write(RECEIVER_HELP);
     return 0;
@@ -125,8 +126,10 @@ export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = proc
     results,
     redact,
   );
+  const html = flags['no-html'] ? {} : writeMerchantHtml(reports, `MPSI webhook receiver — ${merchant} — ${verdict.verdict}`);
+  if (html.problem) process.stderr.write(`mpsi-conformance: ${html.problem}\n`);
   const lines = results.map((r) => `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.message.split('\n', 1)[0]}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`);
-  lines.push('', `verdict: ${verdict.verdict} (exit ${verdict.exitCode})`, ...verdict.reasons, ...verdict.warnings.map((w) => `warning: ${w}`), `certificate: ${paths.certificateMd}`, `JUnit:       ${paths.junit}`, `Allure:      ${paths.allureResults}`);
+  lines.push('', `verdict: ${verdict.verdict} (exit ${verdict.exitCode})`, ...verdict.reasons, ...verdict.warnings.map((w) => `warning: ${w}`), `certificate: ${paths.certificateMd}`, `JUnit:       ${paths.junit}`, `Allure:      ${html.file ?? paths.allureResults}`);
   process.stdout.write(redact(`${lines.join('\n')}\n`));
   return verdict.exitCode;
 }

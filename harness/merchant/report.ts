@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clause as lookupClause } from '../clauses/registry.js';
 import type { Redactor } from '../redact.js';
+import { renderSingleFileReport } from '../report/allure.js';
 import { kitInfo } from '../report/kit.js';
 import { mdCell } from '../report/markdown.js';
 import { reportPaths } from '../report/paths.js';
@@ -166,4 +167,14 @@ export function writeMerchantReport(dir: string, info: MerchantRunInfo, results:
   writeFileSync(paths.junit, redact(junit(info, results)));
   allure(paths.allureResults, info, results, redact);
   return { verdict, paths };
+}
+
+/** The single-file Allure page (allure-report/index.html); a page that cannot be made is said, not fatal. */
+export function writeMerchantHtml(dir: string, name: string): { file?: string; problem?: string } {
+  const paths = reportPaths(dir);
+  try {
+    return { file: renderSingleFileReport({ results: paths.allureResults, output: paths.allureReport, name, groupBy: ['epic', 'story'] }).file };
+  } catch (err) {
+    return { problem: `the HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}` };
+  }
 }

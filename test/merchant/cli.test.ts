@@ -34,7 +34,7 @@ describe('mpsi-conformance receiver', () => {
   it('certifies a correct receiver: exit 0, certificate, JUnit and Allure results, no secret written', async () => {
     process.env[ENV] = SECRET;
     const dir = tmp();
-    const code = await main(['receiver', '--url', await receiver([]), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9']);
+    const code = await main(['receiver', '--url', await receiver([]), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9', '--no-html']);
     expect(code).toBe(0);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
     expect(md).toContain('Verdict: conformant (exit code 0)');
@@ -48,7 +48,7 @@ describe('mpsi-conformance receiver', () => {
   it('fails a receiver that acknowledges with JSON: exit 1, the certificate names the clause', async () => {
     process.env[ENV] = SECRET;
     const dir = tmp();
-    expect(await main(['receiver', '--url', await receiver(['json-ack']), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9'])).toBe(1);
+    expect(await main(['receiver', '--url', await receiver(['json-ack']), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9', '--no-html'])).toBe(1);
     expect(readFileSync(join(dir, 'certificate.md'), 'utf8')).toMatch(/must-level deviations from .*merchant\.ack\.success-body/);
   });
 
@@ -59,7 +59,7 @@ describe('mpsi-conformance receiver', () => {
     closers.push(() => new Promise<void>((r) => { silent.closeAllConnections(); silent.close(() => r()); }));
     const dir = tmp();
     const t = performance.now();
-    const code = await main(['receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--check', 'replies-within-5-seconds', '--check', 'webhook.dup.may-repeat']);
+    const code = await main(['receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--check', 'replies-within-5-seconds', '--check', 'webhook.dup.may-repeat', '--no-html']);
     expect(code).toBe(1);
     expect(performance.now() - t).toBeLessThan(15_000);
     expect(readFileSync(join(dir, 'certificate.md'), 'utf8')).toContain('merchant.ack.within-5s');
@@ -100,6 +100,8 @@ describe('mpsi-conformance receiver', () => {
     writeFileSync(cfg, JSON.stringify({ url: await receiver([]), merchant: ID, secretEnv: ENV, seed: 4, reports: join(dir, 'out') }));
     expect(await main(['receiver', '--config', cfg])).toBe(0);
     expect(existsSync(join(dir, 'out', 'certificate.json'))).toBe(true);
+    // The one run here that also renders the single-file page.
+    expect(readFileSync(join(dir, 'out', 'allure-report', 'index.html'), 'utf8')).not.toContain(SECRET);
   });
 });
 
@@ -110,7 +112,7 @@ describe('mpsi-conformance serve --audit', () => {
     let stop = (): void => {};
     let answer: unknown;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = auditMain(['--audit', '--reports', dir, '--port', '0'], {
+    const running = auditMain(['--audit', '--reports', dir, '--port', '0', '--no-html'], {
       out: (l) => {
         out.push(l);
         const url = /listening on (\S+)/.exec(l)?.[1];
@@ -154,7 +156,7 @@ describe('mpsi-conformance serve --audit', () => {
   it('with no client request at all, the audit could not judge anything: exit 2', async () => {
     let stop = (): void => {};
     const stopped = new Promise<void>((r) => (stop = r));
-    const code = auditMain(['--audit', '--reports', tmp()], { out: (l) => (l.includes('listening') ? stop() : undefined), err: () => {}, untilStopped: () => stopped });
+    const code = auditMain(['--audit', '--no-html', '--reports', tmp()], { out: (l) => (l.includes('listening') ? stop() : undefined), err: () => {}, untilStopped: () => stopped });
     expect(await code).toBe(2);
   });
 });
