@@ -71,6 +71,7 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   } catch (e) {
     throw new UsageError(`serve --audit: ${(e as Error).message}`);
   }
+  if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
   const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
   const loaded = loadProfile(REFERENCE_PROFILE);
