@@ -1,8 +1,10 @@
 /**
  * The webhook receiver's checks, by clause: the kit plays the service and posts webhooks to the
  * merchant's endpoint. Acknowledgement is judged on the reply body alone (HTTP status does not
- * count); a reply that does not come is charged to the 5-second rule; each refusal check first
- * sends the correctly signed twin, so it cannot pass on a receiver that refuses everything.
+ * count); a refusal that does not come is charged to the 5-second rule (a refusal is a reply too);
+ * each refusal check first sends the correctly signed twin, so it cannot pass on a receiver that
+ * refuses everything, and each acknowledgement check of one aspect (offsets, layouts, duplicates,
+ * order) first needs a plain control acknowledged, so a failure is charged to its own clause.
  */
 import fc from 'fast-check';
 import { PreconditionSkip } from '../../check/failure.js';
