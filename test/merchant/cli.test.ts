@@ -153,6 +153,30 @@ describe('mpsi-conformance serve --audit', () => {
     expect(json.clauses.length).toBe(new Set(clientFaults.map((f) => f.clause)).size);
   });
 
+  it('--audit-interval writes the report while serving', async () => {
+    const dir = tmp();
+    let stop = (): void => {};
+    let interim = '';
+    const stopped = new Promise<void>((r) => (stop = r));
+    const code = auditMain(['--audit', '--no-html', '--audit-interval', '1', '--reports', dir], {
+      out: (l) => {
+        const url = /listening on (\S+)/.exec(l)?.[1];
+        if (!url) return;
+        void (async () => {
+          await runClient({ baseUrl: url, merchantId: ID, testKey: 'sk_test_primary_5f2c9a7e41d84b06', productionKey: 'sk_live_primary_7d3f1a9c5e2b8046', faults: ['production-key'], seed: 4 });
+          for (let i = 0; i < 40 && !existsSync(join(dir, 'certificate.md')); i++) await new Promise((r) => setTimeout(r, 100));
+          if (existsSync(join(dir, 'certificate.md'))) interim = readFileSync(join(dir, 'certificate.md'), 'utf8');
+          stop();
+        })();
+      },
+      err: () => {},
+      untilStopped: () => stopped,
+    });
+    expect(await code).toBe(1);
+    // Written by the interval, before the sandbox was stopped.
+    expect(interim).toContain('PRODUCTION_KEY');
+  });
+
   it('with no client request at all, the audit could not judge anything: exit 2', async () => {
     let stop = (): void => {};
     const stopped = new Promise<void>((r) => (stop = r));
