@@ -41,22 +41,33 @@ export function classify(list: readonly SeenRequest[], ops: ReadonlyMap<string, 
   return out;
 }
 
+/**
+ * Answers after which the number is taken: created, refused after recording (a declined payment, a
+ * failed refund), already taken, or an unknown outcome ("use a new order number if the first
+ * request may have created an order").
+ */
+const CONSUMING = new Set(['paymentFailed', 'refundFailed', 'systemBusy', 'duplicateMerchantOrder', 'duplicateRefundOrder']);
+function consumed(x: Classified): boolean {
+  return x.r.code === 0 || CONSUMING.has(x.r.key ?? '');
+}
+
 export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
   const out: Diagnosis[] = [];
   const creates = c.filter((x) => x.op.endsWith('-create'));
   for (const [i, later] of creates.entries()) {
     const earlier = creates.slice(0, i).filter((x) => x.op === later.op && x.merchant === later.merchant && x.number === later.number);
-    const first = earlier.at(-1);
-    if (!first) continue;
     const field = NUMBER_FIELD[later.op];
-    // In flight together: it arrived before the first was answered, or came as the first request on
+    // In flight together: it arrived before the other was answered, or came as the first request on
     // another connection opened before then (a client waiting for an answer cannot have opened it).
     const c2 = later.r.connection;
-    const opened = c2.index === 0 && c2.id !== first.r.connection.id && c2.openedAt < first.r.answeredAt;
-    if (later.r.receivedAt < first.r.answeredAt || opened) {
-      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with ${field} ${later.number} were in flight at the same time; create requests are sent once and not in parallel`, requests: [first.n, later.n] });
+    const together = earlier.find((e) => later.r.receivedAt < e.r.answeredAt || (c2.index === 0 && c2.id !== e.r.connection.id && c2.openedAt < e.r.answeredAt));
+    if (together) {
+      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with ${field} ${later.number} were in flight at the same time; create requests are sent once and not in parallel`, requests: [together.n, later.n] });
       continue;
     }
+    // A number refused before anything was recorded (a missing field, three decimals) is still free.
+    const first = earlier.filter(consumed).at(-1);
+    if (!first) continue;
     const queried = c.some((q) => q.op === QUERY_OF[later.op] && q.merchant === later.merchant && q.number === later.number && q.n > first.n && q.n < later.n);
     out.push(
       queried

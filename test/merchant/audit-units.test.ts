@@ -1,0 +1,57 @@
+/** The audit's rules on hand-made requests: what must not be diagnosed, and the cases the client faults do not reach. */
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { classify, type Operation, sequenceMistakes } from '../../harness/merchant/audit/sequence.js';
+import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
+import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
+
+const OPS = new Map<string, Operation>([['/pay', 'payment-create'], ['/query', 'payment-query']]);
+const KEYS: MerchantKeys[] = [
+  { id: 'M1', test: 'sk_test_one_0000000000', production: 'sk_live_one_0000000000' },
+  { id: 'M2', test: 'sk_test_two_0000000000' },
+];
+
+let clock = 1000;
+function req(path: string, body: object, answer: { code: number; key?: string; http?: number }, headers: Record<string, string> = {}, conn = 1): SeenRequest {
+  clock += 10;
+  return { method: 'POST', path, headers: { 'x-merchantid': 'M1', 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)), receivedAt: clock, answeredAt: clock + 2, http: answer.http ?? 200, code: answer.code, key: answer.key, connection: { id: conn, openedAt: 0, index: 1 } };
+}
+
+const names = (list: SeenRequest[]) => sequenceMistakes(classify(list, OPS)).map((d) => d.name);
+
+describe('sequence rules', () => {
+  it('a number refused before anything was recorded may be sent again', () => {
+    expect(names([req('/pay', { merchant_order_no: 'A' }, { code: 400, key: 'invalidRequest' }), req('/pay', { merchant_order_no: 'A' }, { code: 0 })])).toEqual([]);
+  });
+
+  it('a create sent again after it was recorded: without a query in between, and after one', () => {
+    expect(names([req('/pay', { merchant_order_no: 'B' }, { code: 0 }), req('/pay', { merchant_order_no: 'B' }, { code: 422, key: 'duplicateMerchantOrder' })])).toEqual(['retry-without-query']);
+    expect(names([req('/pay', { merchant_order_no: 'C' }, { code: 422, key: 'systemBusy' }), req('/query', { merchant_order_no: 'C' }, { code: 2002, key: 'orderNotFound' }), req('/pay', { merchant_order_no: 'C' }, { code: 0 })])).toEqual(['create-repeated']);
+  });
+
+  it('requests refused by authentication reached no order and do not count', () => {
+    expect(names([req('/pay', { merchant_order_no: 'D' }, { code: 403, key: 'forbidden', http: 403 }), req('/pay', { merchant_order_no: 'D' }, { code: 0 })])).toEqual([]);
+  });
+});
+
+describe('signature diagnosis', () => {
+  const body = Buffer.from('{"merchant_order_no":"X"}');
+  const signed = (id: string, key: string, sep = '\n') => createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}${sep}1700000000${sep}nonce-nonce-nonce-1${sep}`), body])).digest('hex');
+  const seen = (id: string, sign: string): SeenRequest => ({ ...req('/query', {}, { code: 403, key: 'forbidden', http: 403 }, { 'x-merchantid': id, 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': sign }), body });
+
+  it('names the key of another merchant, and a merchant id signed for another known merchant', () => {
+    expect(signatureMistakes(seen('M1', signed('M1', KEYS[1]!.test)), KEYS).map((d) => d.name)).toEqual(['another-merchants-key']);
+    const d = signatureMistakes(seen('shop-name', signed('M2', KEYS[1]!.test)), KEYS);
+    expect(d.map((x) => [x.name, x.clause])).toEqual([['wrong-merchant-id', 'client.sign.merchant-id']]);
+    expect(d[0]!.detail).toContain('merchant M2');
+  });
+
+  it('combines mistakes: production key and CR LF together', () => {
+    expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.production!, '\r\n')), KEYS).map((d) => d.name)).toEqual(['production-key', 'crlf-string-to-sign']);
+  });
+
+  it('a right signature on a refused request is no signing mistake; nothing known reproduces garbage', () => {
+    expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.test)), KEYS)).toEqual([]);
+    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => d.name)).toEqual(['unexplained-signature']);
+  });
+});
