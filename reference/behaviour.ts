@@ -41,7 +41,10 @@ export type Rule =
   | 'payout.cancel-support'
   | 'payout.unique-number'
   | 'payment.unique-number'
-  | 'request.content-type';
+  | 'request.content-type'
+  | 'payment.no-channel'
+  | 'payment.merchant-methods'
+  | 'payout.merchant-methods';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =
@@ -51,7 +54,8 @@ export type Trigger =
   | 'payout-canceled'
   | 'payment-refunded'
   | 'checkout-expired'
-  | 'chargeback';
+  | 'chargeback'
+  | 'card-completed';
 
 /** An authentication failure or an unreadable body, answered unsigned (unless a fault says otherwise). */
 export type AuthFailure = 'missing-header' | 'unknown-merchant' | 'forbidden' | 'unreadable';
@@ -137,6 +141,10 @@ export interface Behaviour {
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation. */
   normaliseRequest(body: Record<string, unknown>): Record<string, unknown>;
+  /** Whether an armed sandbox failure disarms once it has happened (a transient failure). */
+  armedFailureOneShot: boolean;
+  /** Whether an amount must fall inside one of a method's channels (false: only inside its overall minimum and maximum). */
+  channelRanges: boolean;
   /** Whether a business rule is applied. */
   enforces(rule: Rule): boolean;
   /** What to do when both fields of an exactly-one pair are sent. */
@@ -220,6 +228,8 @@ export const defaultBehaviour: Behaviour = {
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
+  channelRanges: true,
+  armedFailureOneShot: true,
   enforces: () => true,
   bothLookupsSent: 'refuse',
   duplicatePolicy: 'refuse',

@@ -4,7 +4,7 @@
  */
 
 /** Every method the service knows; anything else is "unsupported" rather than "unavailable". */
-export const KNOWN_METHODS = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'KLARNA', 'BANK_TRANSFER'] as const;
+export const KNOWN_METHODS = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'KLARNA', 'BANK_TRANSFER', 'VENMO'] as const;
 export type MethodName = (typeof KNOWN_METHODS)[number];
 
 export function isKnownMethod(s: string): s is MethodName {
@@ -12,14 +12,34 @@ export function isKnownMethod(s: string): s is MethodName {
 }
 
 /** Methods every active fixture merchant may use for payments. KLARNA is known but enabled for nobody. */
-export const ENABLED_PAYMENT_METHODS: readonly MethodName[] = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY'];
+export const ENABLED_PAYMENT_METHODS: readonly MethodName[] = ['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'];
+
+/** Enabled methods whose every channel is down: a payment with one is refused 422 validationFailed ("No payment channel available"). */
+export const NO_CHANNEL_METHODS: ReadonlySet<string> = new Set(['VENMO']);
+
+/** Fields a checkout of one method requires beyond those every checkout requires (the others accept them as optional). */
+export const CHECKOUT_REQUIRED_BY_METHOD: ReadonlyMap<string, readonly string[]> = new Map([['PAYPAL', ['return_url']]]);
+
+/** Payee fields each payout method requires (any other payee field is refused as unknown for it). */
+export const PAYEE_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['BANK_TRANSFER', ['name', 'account']],
+  ['PAYPAL', ['email']],
+]);
 
 export type RefundSupport = 'partial' | 'full-only' | 'none';
+
+/** One channel's inclusive range in cents. */
+export interface CentsRange {
+  readonly minCents: bigint;
+  readonly maxCents: bigint;
+}
 
 export interface PaymentChannel {
   /** Inclusive bounds in cents; absent for price-point channels. */
   readonly minCents?: bigint;
   readonly maxCents?: bigint;
+  /** Where the method has several channels whose ranges leave gaps: each one (min/max are then the extremes). */
+  readonly ranges?: readonly CentsRange[];
   /** Price points in cents, ascending; present for wallet channels that charge fixed tiers. */
   readonly tiersCents?: readonly bigint[];
   readonly refunds: RefundSupport;
@@ -33,7 +53,8 @@ const TIERS: readonly bigint[] = [99n, 199n, 499n, 999n, 1999n, 4999n, 9999n];
 export const PAYMENT_CHANNELS: ReadonlyMap<string, PaymentChannel> = new Map<string, PaymentChannel>([
   ['CARD', { minCents: 50n, maxCents: 1_000_000n, refunds: 'partial', refundSettlesImmediately: false }],
   ['PAYPAL', { minCents: 100n, maxCents: 500_000n, refunds: 'partial', refundSettlesImmediately: true }],
-  ['CASH_APP', { minCents: 100n, maxCents: 250_000n, refunds: 'full-only', refundSettlesImmediately: false }],
+  // Two channels: 1.00–500.00 and 1000.00–2500.00; an amount in between finds no channel (2006).
+  ['CASH_APP', { minCents: 100n, maxCents: 250_000n, ranges: [{ minCents: 100n, maxCents: 50_000n }, { minCents: 100_000n, maxCents: 250_000n }], refunds: 'full-only', refundSettlesImmediately: false }],
   ['APPLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
   ['GOOGLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
 ]);
@@ -49,6 +70,12 @@ export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<strin
   ['BANK_TRANSFER', { currencies: ['USD'], minCents: 100n, maxCents: 5_000_000n, cancelable: true }],
   ['PAYPAL', { currencies: ['USD'], minCents: 100n, maxCents: 1_000_000n, cancelable: false }],
 ]);
+
+/** Whether some channel of the method accepts the amount (the overall range when it has one channel). */
+export function channelAccepts(ch: { minCents?: bigint; maxCents?: bigint; ranges?: readonly CentsRange[] }, cents: bigint): boolean {
+  const ranges = ch.ranges ?? [{ minCents: ch.minCents ?? 0n, maxCents: ch.maxCents ?? cents }];
+  return ranges.some((r) => cents >= r.minCents && cents <= r.maxCents);
+}
 
 /** Smallest tier at or above the amount, or undefined when the amount is above every tier. */
 export function roundUpToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined {

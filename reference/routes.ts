@@ -7,7 +7,7 @@ import { payoutCreate } from './handlers/payout-create.js';
 import { payoutQuery } from './handlers/payout-query.js';
 import { refundCreate } from './handlers/refund-create.js';
 import { refundQuery } from './handlers/refund-query.js';
-import { chargeback, completeCheckout, expireCheckout, settlePayout, settleRefund } from './handlers/sandbox.js';
+import { armFailure, chargeback, completeCard, completeCheckout, expireCheckout, settlePayout, settleRefund } from './handlers/sandbox.js';
 import type { Handler } from './service.js';
 
 export const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
@@ -24,4 +24,6 @@ export const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['/sandbox/v1/payments/chargeback', chargeback],
   ['/sandbox/v1/refunds/settle', settleRefund],
   ['/sandbox/v1/payouts/settle', settlePayout],
+  ['/sandbox/v1/payments/complete-card', completeCard],
+  ['/sandbox/v1/failures/arm', armFailure],
 ]);

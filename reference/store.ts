@@ -53,10 +53,16 @@ export interface Refund {
   ackedStatus?: string;
 }
 
+/** Payee fields as the payout method requires them (BANK_TRANSFER: name and account; PAYPAL: email). */
 export interface Payee {
-  name: string;
-  account: string;
+  name?: string;
+  account?: string;
+  email?: string;
 }
+
+/** One-shot failures the sandbox can arm for a merchant's next request of that kind. */
+export const ARMABLE_FAILURES = ['QUERY_FAILED', 'ORDER_CREATION_FAILED', 'REFUND_SYSTEM_BUSY', 'REFUND_FAILED'] as const;
+export type ArmedFailure = (typeof ARMABLE_FAILURES)[number];
 
 export interface Payout {
   readonly payoutNo: string;
@@ -93,6 +99,7 @@ export class Store {
   private readonly refundsOfOrder = new Map<string, string[]>();
   private readonly balances = new Map<string, Balances>();
   private sequence = Math.floor(Math.random() * 500_000);
+  private readonly armed = new Map<string, Set<ArmedFailure>>();
 
   constructor() {
     for (const m of MERCHANTS) {
@@ -164,6 +171,20 @@ export class Store {
       if (r) out.push(r);
     }
     return out;
+  }
+
+  arm(merchantId: string, failure: ArmedFailure): void {
+    const set = this.armed.get(merchantId) ?? new Set<ArmedFailure>();
+    set.add(failure);
+    this.armed.set(merchantId, set);
+  }
+
+  /** Whether the failure is armed for the merchant; `oneShot` disarms it (a transient failure happens once). */
+  takeArmed(merchantId: string, failure: ArmedFailure, oneShot = true): boolean {
+    const set = this.armed.get(merchantId);
+    if (!set?.has(failure)) return false;
+    if (oneShot) set.delete(failure);
+    return true;
   }
 
   balancesOf(merchantId: string): Balances {

@@ -6,6 +6,7 @@
 import { type Behaviour, defaultBehaviour } from '../behaviour.js';
 import * as amounts from './amounts.js';
 import * as auth from './auth.js';
+import * as capabilities from './capabilities.js';
 import * as delivery from './delivery.js';
 import * as errors from './errors.js';
 import type { Fault, FaultInfo } from './fault.js';
@@ -25,6 +26,7 @@ const AREAS: ReadonlyArray<Record<string, unknown>> = [
   lifecycle,
   webhooks,
   delivery,
+  capabilities,
 ];
 
 function isFault(v: unknown): v is Fault {

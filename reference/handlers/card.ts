@@ -8,6 +8,7 @@ import { emitPaymentUpdated, type Call, type Handler, type Service } from '../se
 import type { Payment, PaymentStatus } from '../store.js';
 import { Fields } from '../validate.js';
 import { paymentView } from '../views.js';
+import { failCreationIfArmed } from './armed.js';
 import { ensureCardUsable, readBillingAddress, readCard } from './card-data.js';
 import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput, type PaymentInput, type Priced } from './payment-input.js';
 
@@ -16,6 +17,8 @@ export const FIXTURE_CARDS = {
   declined: '4000000000000002',
   risk: '4000000000009235',
   noChannel: '4000000000000119',
+  /** Stays PENDING (3-D Secure) until /sandbox/v1/payments/complete-card completes it. */
+  pending: '4000000000003220',
 } as const;
 
 export const card: Handler = (svc, call) => {
@@ -27,11 +30,12 @@ export const card: Handler = (svc, call) => {
 
   ensureActive(call.merchant, svc.behaviour.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, svc.behaviour);
-  ensurePaymentMethod(input.method, ['CARD']);
+  ensurePaymentMethod(input.method, ['CARD'], svc.behaviour.enforces('payment.merchant-methods') ? call.merchant : undefined);
   const priced = priceFor(input.method, cents, svc.behaviour);
   if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
+  failCreationIfArmed(svc, call.merchant.id);
 
   switch (cardInput.number) {
     case FIXTURE_CARDS.noChannel:
@@ -50,6 +54,9 @@ export const card: Handler = (svc, call) => {
       emitPaymentUpdated(svc, p);
       throw new ApiError(422, 'paymentFailed', 'The provider declined the payment');
     }
+    case FIXTURE_CARDS.pending:
+      // No status change yet, so no webhook: payment.updated follows the completion.
+      return paymentView(record(svc, call, input, priced, 'PENDING'), svc.behaviour);
     default: {
       const p = record(svc, call, input, priced, 'SUCCESS');
       emitPaymentUpdated(svc, p);
@@ -71,7 +78,7 @@ function record(svc: Service, call: Call, input: PaymentInput, priced: Priced, s
     via: 'card',
     status,
     createdAt: call.now,
-    finishedAt: call.now,
+    ...(status === 'PENDING' ? {} : { finishedAt: call.now }),
     chargedBack: false,
   };
   svc.store.addPayment(payment);

@@ -7,6 +7,7 @@ import type { Payment } from '../store.js';
 import type { Handler } from '../service.js';
 import { Fields } from '../validate.js';
 import { checkoutView } from '../views.js';
+import { failCreationIfArmed } from './armed.js';
 import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput } from './payment-input.js';
 
 export const checkout: Handler = (svc, call) => {
@@ -14,10 +15,11 @@ export const checkout: Handler = (svc, call) => {
   const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true, b.enforces('payment.goods-name'));
   ensureActive(call.merchant, b.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, b);
-  ensurePaymentMethod(input.method);
+  ensurePaymentMethod(input.method, undefined, b.enforces('payment.merchant-methods') ? call.merchant : undefined);
   const priced = priceFor(input.method, cents, b);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
+  failCreationIfArmed(svc, call.merchant.id);
 
   const payment: Payment = {
     orderNo: svc.store.nextServiceNo('P', call.now),

@@ -7,7 +7,7 @@ import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
-import { ENABLED_PAYMENT_METHODS, isKnownMethod, PAYMENT_CHANNELS } from '../methods.js';
+import { channelAccepts, CHECKOUT_REQUIRED_BY_METHOD, ENABLED_PAYMENT_METHODS, isKnownMethod, NO_CHANNEL_METHODS, PAYMENT_CHANNELS } from '../methods.js';
 import type { TradeInfo } from '../store.js';
 import type { Fields } from '../validate.js';
 
@@ -23,13 +23,15 @@ export interface PaymentInput {
   metadata: string;
 }
 
+/** `urlsRequired` (checkout): notify_url always, return_url where the method requires it (CHECKOUT_REQUIRED_BY_METHOD). */
 export function readPaymentInput(f: Fields, urlsRequired: boolean, goodsNameRequired = true): PaymentInput {
   const method = f.requiredString('payment_method', { max: 32 });
+  const byMethod = CHECKOUT_REQUIRED_BY_METHOD.get(method) ?? [];
   const merchantOrderNo = f.requiredString('merchant_order_no', { max: 64 });
   const amount = readAmount(f, 'trans_amount');
   const tradeInfo = readTradeInfo(f, goodsNameRequired);
   const notifyUrl = f.url('notify_url', urlsRequired);
-  const returnUrl = f.url('return_url', urlsRequired);
+  const returnUrl = f.url('return_url', urlsRequired && byMethod.includes('return_url'));
   const metadata = f.optionalString('metadata', { max: 4096 }) ?? '';
   const out: PaymentInput = { method, merchantOrderNo, amount, tradeInfo, metadata };
   if (notifyUrl !== undefined) out.notifyUrl = notifyUrl;
@@ -63,10 +65,14 @@ export function paymentCents(a: AmountInput, b: Behaviour): bigint {
   return cents;
 }
 
-/** Unknown names are "unsupported"; known but not enabled (or not for this endpoint) are "unavailable". */
-export function ensurePaymentMethod(method: string, allowed: readonly string[] = ENABLED_PAYMENT_METHODS): void {
+/**
+ * Unknown names are "unsupported"; known but not enabled (or not for this endpoint, or not for this
+ * merchant) are "unavailable".
+ */
+export function ensurePaymentMethod(method: string, allowed: readonly string[] = ENABLED_PAYMENT_METHODS, merchant?: MerchantFixture): void {
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
   if (!allowed.includes(method)) throw E.paymentMethodUnavailable(method);
+  if (merchant?.paymentMethods !== undefined && !merchant.paymentMethods.includes(method)) throw E.paymentMethodUnavailable(method);
 }
 
 export interface Priced {
@@ -76,6 +82,10 @@ export interface Priced {
 
 /** Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. */
 export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
+  if (NO_CHANNEL_METHODS.has(method)) {
+    if (b.enforces('payment.no-channel')) throw E.validationFailed('No payment channel available');
+    return { chargedCents: cents };
+  }
   const ch = PAYMENT_CHANNELS.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
@@ -86,7 +96,7 @@ export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
     }
     return tier === cents ? { chargedCents: cents } : { chargedCents: tier, requestedCents: cents };
   }
-  const outside = (ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents);
+  const outside = b.channelRanges ? !channelAccepts(ch, cents) : (ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents);
   if (outside && b.enforces('payment.channel-range')) {
     throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);
   }

@@ -2,10 +2,12 @@
 import type { Handler } from '../service.js';
 import { Fields } from '../validate.js';
 import { paymentView } from '../views.js';
+import { failQueryIfArmed } from './armed.js';
 import { findPayment } from './lookup.js';
 
 export const paymentQuery: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_order_no', 'order_no']);
   const p = findPayment(svc, call, f);
+  failQueryIfArmed(svc, call.merchant.id);
   return { ...paymentView(p, svc.behaviour), status: svc.behaviour.statusInQuery(p.status, p.ackedStatus) };
 };

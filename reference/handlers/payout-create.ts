@@ -6,9 +6,9 @@
 import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { checkNumberFree, claimNumber } from '../idempotency.js';
-import { isKnownMethod, PAYOUT_CHANNELS } from '../methods.js';
+import { isKnownMethod, PAYEE_FIELDS, PAYOUT_CHANNELS } from '../methods.js';
 import type { Handler } from '../service.js';
-import type { Payout } from '../store.js';
+import type { Payee, Payout } from '../store.js';
 import { Fields } from '../validate.js';
 import { payoutView } from '../views.js';
 import { ensureActive } from './payment-input.js';
@@ -21,8 +21,7 @@ export const payoutCreate: Handler = (svc, call) => {
   const method = f.requiredString('payment_method', { max: 32 });
   const merchantPayoutNo = f.requiredString('merchant_payout_no', { max: 64 });
   const amount = readAmount(f, 'trans_amount');
-  const payeeFields = f.requiredObject('payee', ['name', 'account']);
-  const payee = { name: payeeFields.requiredString('name', { max: 128 }), account: payeeFields.requiredString('account', { max: 64 }) };
+  const payee = readPayee(f, method);
   const notifyUrl = f.url('notify_url', true) ?? '';
 
   ensureActive(call.merchant, b.enforces('payout.merchant-active'));
@@ -30,6 +29,11 @@ export const payoutCreate: Handler = (svc, call) => {
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(5007, method);
   // A fault that skips the method rule pays out through the first payout channel.
   const channel = PAYOUT_CHANNELS.get(method) ?? (b.enforces('payout.method') ? undefined : PAYOUT_CHANNELS.values().next().value);
+  // A payout method not enabled for this merchant is, for it, not available for payouts.
+  const ownMethods = call.merchant.payoutMethods;
+  if (ownMethods !== undefined && !ownMethods.includes(method) && b.enforces('payout.merchant-methods')) {
+    throw new ApiError(5007, 'unsupportedPayoutMethod', `${method} is not available for payouts`);
+  }
   if (channel === undefined) throw new ApiError(5007, 'unsupportedPayoutMethod', `${method} is not available for payouts`);
   if (!channel.currencies.includes(amount.currency) && b.enforces('payout.currency')) {
     throw new ApiError(5008, 'amountOutOfRange', `Currency ${amount.currency} is not accepted by ${method}`);
@@ -59,3 +63,19 @@ export const payoutCreate: Handler = (svc, call) => {
   claimNumber(svc, call.merchant.id, 'payout', merchantPayoutNo, payout.payoutNo);
   return payoutView(payout, b);
 };
+
+/** The payee fields the method requires (any method: every field optional, none unknown). */
+function readPayee(f: Fields, method: string): Payee {
+  const p = f.requiredObject('payee', ['name', 'account', 'email']);
+  const need = PAYEE_FIELDS.get(method) ?? [];
+  const read = (k: 'name' | 'account' | 'email', max: number): string | undefined =>
+    need.includes(k) ? p.requiredString(k, { max }) : p.optionalString(k, { max });
+  const out: Payee = {};
+  const name = read('name', 128);
+  const account = read('account', 64);
+  const email = read('email', 254);
+  if (name !== undefined) out.name = name;
+  if (account !== undefined) out.account = account;
+  if (email !== undefined) out.email = email;
+  return out;
+}

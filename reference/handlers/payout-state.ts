@@ -8,10 +8,10 @@ export const STATUS_REASONS: Readonly<Record<Exclude<PayoutStatus, 'PENDING'>, s
   CANCELED: 'Canceled by merchant',
 };
 
-export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStatus, 'PENDING'>, now: number): void {
+export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStatus, 'PENDING'>, now: number, reason?: string): void {
   const wasReserved = p.status === 'PENDING';
   p.status = status;
-  p.statusReason = STATUS_REASONS[status];
+  p.statusReason = reason ?? STATUS_REASONS[status];
   p.finishedAt = now;
   // Money reserved at creation goes back unless it was actually paid out.
   if (wasReserved && status !== 'SUCCESS') svc.store.balancesOf(p.merchantId).payoutCents += p.amountCents;

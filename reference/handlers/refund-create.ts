@@ -10,6 +10,7 @@ import { emitRefundUpdated, type Call, type Handler, type Service } from '../ser
 import type { Payment, Refund } from '../store.js';
 import { Fields } from '../validate.js';
 import { refundView } from '../views.js';
+import { armed, failRefundIfArmed } from './armed.js';
 import { ensureActive } from './payment-input.js';
 import { committedRefundCents, markRefundedIfComplete } from './refund-state.js';
 
@@ -50,8 +51,9 @@ export const refundCreate: Handler = (svc, call) => {
   const balances = svc.store.balancesOf(call.merchant.id);
   const cover = cents + REFUND_FEE_CENTS;
   if (balances.refundCoverCents < cover && b.enforces('refund.balance')) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
+  failRefundIfArmed(svc, call.merchant.id);
 
-  const failing = reason === SANDBOX_FAILING_REASON;
+  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED');
   const immediate = failing || channel.refundSettlesImmediately;
   const refund: Refund = {
     refundNo: svc.store.nextServiceNo('R', call.now),

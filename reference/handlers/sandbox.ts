@@ -4,6 +4,7 @@
  * not allowed from the current status is refused with 422 validationFailed.
  */
 import { E } from '../errors.js';
+import { ARMABLE_FAILURES, type ArmedFailure } from '../store.js';
 import { emitPaymentUpdated, emitRefundUpdated, type Handler } from '../service.js';
 import { Fields } from '../validate.js';
 import { paymentView, payoutView, refundView } from '../views.js';
@@ -65,11 +66,36 @@ export const settleRefund: Handler = (svc, call) => {
   return refundView(r, payment, svc.behaviour);
 };
 
+/** `reason` (optional) is the status_reason recorded instead of the default one. */
 export const settlePayout: Handler = (svc, call) => {
-  const f = Fields.of(call.body, ['merchant_payout_no', 'payout_no', 'outcome']);
+  const f = Fields.of(call.body, ['merchant_payout_no', 'payout_no', 'outcome', 'reason']);
   const p = findPayout(svc, call, f, 5002);
   const outcome = outcomeOf(f);
+  const reason = f.optionalString('reason', { max: 256 });
   if (p.status !== 'PENDING') refuseTransition('Payout', p.status, 'settled');
-  finishPayout(svc, p, outcome, call.now);
+  finishPayout(svc, p, outcome, call.now, reason);
   return payoutView(p, svc.behaviour);
+};
+
+/** Completes a card payment left PENDING (3-D Secure card): PENDING → outcome, sends `payment.updated`. */
+export const completeCard: Handler = (svc, call) => {
+  const f = Fields.of(call.body, ['merchant_order_no', 'order_no', 'outcome']);
+  const p = findPayment(svc, call, f);
+  const outcome = outcomeOf(f);
+  if (p.status !== 'PENDING' || p.via !== 'card') refuseTransition(p.via === 'card' ? 'Card payment' : 'Checkout payment', p.status, 'completed as a card payment');
+  p.status = outcome;
+  p.finishedAt = call.now;
+  if (svc.behaviour.sendsWebhookOn('card-completed')) emitPaymentUpdated(svc, p);
+  return paymentView(p, svc.behaviour);
+};
+
+/** Arms a one-shot failure for the calling merchant's next request of that kind (see handlers/armed.ts). */
+export const armFailure: Handler = (svc, call) => {
+  const f = Fields.of(call.body, ['failure']);
+  const failure = f.requiredString('failure', { max: 32 });
+  if (!(ARMABLE_FAILURES as readonly string[]).includes(failure)) {
+    throw E.invalidRequest(`Field ${f.name('failure')} must be one of ${ARMABLE_FAILURES.join(', ')}`);
+  }
+  svc.store.arm(call.merchant.id, failure as ArmedFailure);
+  return { failure, armed: true };
 };
