@@ -3,6 +3,7 @@ import type { Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
+import { amountInside } from './limits.js';
 
 /**
  * Request builders and drivers for every operation, from the profile's choices. Suites build on
@@ -25,11 +26,47 @@ export interface CheckoutInput {
   extra?: Record<string, unknown>;
   /** Top-level fields to remove (after building). */
   omit?: string[];
+  /** The merchant the checkout is made as: the default method is one enabled for it. */
+  as?: MerchantRole;
 }
 
-/** A valid checkout body (the four required fields, trade_info, and the profile's extras). */
+/** Payment methods enabled for a merchant: its own list, else methods.checkout plus methods.card. */
+export function paymentMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
+  const own = t.profile.merchants[as]?.paymentMethods;
+  if (own) return [...own];
+  const m = t.profile.methods;
+  return [...m.checkout, ...(m.card && !m.checkout.includes(m.card) ? [m.card] : [])];
+}
+
+/** Checkout methods (methods.checkout, in order) the merchant may use; skips when there is none. */
+export function checkoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
+  const own = new Set(paymentMethodsOf(t, as));
+  const out = t.profile.methods.checkout.filter((m) => own.has(m));
+  if (out.length === 0) throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`);
+  return out;
+}
+
+/** Payout methods enabled for a merchant: its own list, else every key of payouts.methods. */
+export function payoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
+  const declared = Object.keys(t.profile.payouts?.methods ?? {});
+  const own = t.profile.merchants[as]?.payoutMethods;
+  return own ? declared.filter((m) => own.includes(m)) : declared;
+}
+
+/** The profile's checkout extras for a method: `extras`, then `extrasByMethod[method]` on top (null removes a field). */
+export function checkoutExtras(t: Target, method: string): Record<string, unknown> {
+  const c = t.profile.checkout;
+  const out: Record<string, unknown> = { ...(c?.extras ?? {}) };
+  for (const [k, v] of Object.entries(c?.extrasByMethod?.[method] ?? {})) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** A valid checkout body (the four required fields, trade_info, and the profile's extras for the method). */
 export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<string, unknown> {
-  const method = input.method ?? t.profile.methods.checkout[0]!;
+  const method = input.method ?? (input.as && input.as !== 'primary' ? checkoutMethodsOf(t, input.as)[0]! : t.profile.methods.checkout[0]!);
   const body: Record<string, unknown> = {
     payment_method: method,
     merchant_order_no: input.merchantOrderNo ?? t.newNo('order'),
@@ -37,8 +74,7 @@ export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<strin
     trade_info: { goods_name: input.goodsName ?? 'Conformance test item', ...(input.description ? { description: input.description } : {}) },
   };
   if (input.metadata !== undefined) body.metadata = input.metadata;
-  const extras = t.profile.checkout?.extras ?? {};
-  Object.assign(body, t.fill(extras, { notifyUrl: notifyUrlOrPlaceholder(t) }));
+  Object.assign(body, t.fill(checkoutExtras(t, method), { notifyUrl: notifyUrlOrPlaceholder(t) }));
   Object.assign(body, input.extra ?? {});
   for (const k of input.omit ?? []) delete body[k];
   return body;
@@ -58,12 +94,12 @@ export function notifyUrlOrPlaceholder(t: Target): string {
 export function defaultAmount(t: Target, method: string): string {
   if (t.profile.methods.pricePoint?.includes(method)) return t.profile.pricePoints?.tiers[0] ?? '0.99';
   const lim = t.profile.limits?.payments?.[method];
-  if (lim && (Number(lim.min) > 10 || Number(lim.max) < 10)) return lim.min;
-  return '10.00';
+  return lim ? amountInside(lim) : '10.00';
 }
 
 export function checkout(t: Target, input: CheckoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {
-  return t.post(t.path('checkout'), checkoutBody(t, input), { label: 'create a checkout', ...opts });
+  const as = input.as ?? (typeof opts.as === 'string' ? opts.as : undefined);
+  return t.post(t.path('checkout'), checkoutBody(t, { ...input, as }), { label: 'create a checkout', ...opts });
 }
 
 export interface CreatedOrder {
@@ -197,31 +233,41 @@ export interface PayoutInput {
   payoutNo?: string;
   method?: string;
   amount?: unknown;
+  /** The merchant the payout is made as: the default method is one enabled for it. */
+  as?: MerchantRole;
 }
 
-export function payoutMethod(t: Target, want: { cancel?: boolean } = {}): string {
+/** The first payout method (of those enabled for `as`, default primary) with the wanted cancel support. */
+export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantRole } = {}): string {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
-  const entry = Object.entries(p.methods).find(([, m]) => want.cancel === undefined || m.cancel === want.cancel);
-  if (!entry) throw new PreconditionSkip(`the profile declares no payout method with cancel=${want.cancel}`);
+  const own = new Set(payoutMethodsOf(t, want.as));
+  const entry = Object.entries(p.methods).find(([name, m]) => own.has(name) && (want.cancel === undefined || m.cancel === want.cancel));
+  if (!entry) {
+    const who = want.as && want.as !== 'primary' ? ` enabled for the ${want.as} merchant (merchants.${want.as}.payoutMethods)` : '';
+    throw new PreconditionSkip(`the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`);
+  }
   return entry[0];
 }
 
 export function payoutBody(t: Target, input: PayoutInput = {}): Record<string, unknown> {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
-  const method = input.method ?? payoutMethod(t);
+  const method = input.method ?? payoutMethod(t, { as: input.as });
   const lim = t.profile.limits?.payouts?.[method];
   return t.fill(p.template, {
     payoutNo: input.payoutNo ?? t.newNo('payout'),
     method,
-    amount: input.amount ?? usd(lim && Number(lim.min) > 10 ? lim.min : '10.00'),
+    amount: input.amount ?? usd(lim ? amountInside(lim) : '10.00'),
     notifyUrl: notifyUrlOrPlaceholder(t),
+    // The method's own payee fields (payouts.methods[m].payee); absent, a template field "${payee}" is left out.
+    payee: p.methods[method]?.payee === undefined ? undefined : t.fill(p.methods[method]!.payee!, { notifyUrl: notifyUrlOrPlaceholder(t) }),
   });
 }
 
 export function createPayout(t: Target, input: PayoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {
-  return t.post(t.path('payoutCreate'), payoutBody(t, input), { label: 'create a payout', ...opts });
+  const as = input.as ?? (typeof opts.as === 'string' ? opts.as : undefined);
+  return t.post(t.path('payoutCreate'), payoutBody(t, { ...input, as }), { label: 'create a payout', ...opts });
 }
 
 export function payoutLookup(t: Target, which: 'queryBy' | 'cancelBy', by: { serviceNo?: unknown; merchantNo?: unknown }): Record<string, unknown> {
@@ -244,10 +290,32 @@ export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: 
 export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.settlePayout;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)');
-  const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome] }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
+  const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome], reason: c.reason }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control settling the payout');
   return ex;
 }
 
 /** Reads a field of a record by the profile's dotted path. */
 export { pick };
+
+/** Completes a pending card payment (cardPayment.cards.pending) through sandbox.completeCard. */
+export async function completeCard(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+  const c = t.profile.sandbox?.completeCard;
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)');
+  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` });
+  expectSuccess(ex, clause, 'the sandbox control completing the pending card payment');
+  return ex;
+}
+
+export type ArmableFailure = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
+
+/** Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind fails once. */
+export async function armFailure(t: Target, failure: ArmableFailure, clause: string, opts: { as?: MerchantRole; merchantOrderNo?: string } = {}): Promise<Exchange> {
+  const c = t.profile.sandbox?.armFailure;
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)');
+  const value = c.failures[failure];
+  if (!value) throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`);
+  const ex = await t.post(c.path, t.fill(c.template, { failure: value, merchantOrderNo: opts.merchantOrderNo }), { as: opts.as, label: `sandbox: arm a one-shot ${failure}` });
+  expectSuccess(ex, clause, `the sandbox control arming ${failure}`);
+  return ex;
+}

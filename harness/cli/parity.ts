@@ -5,7 +5,7 @@ import { DeclaredError, loadDeclared, type DeclaredEntry } from '../parity/decla
 import { writeParityReport } from '../parity/report.js';
 import { renderSingleFileReport } from '../report/allure.js';
 import { knownFault, runParity, type SideSpec } from '../parity/run.js';
-import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load.js';
+import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
 import { selectChecks } from '../report/select.js';
@@ -143,7 +143,7 @@ export async function parityMain(argv: string[]): Promise<number> {
     throw err;
   }
 
-  const redact = makeRedactor([a, b].flatMap((s) => Object.values(s.loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : []))));
+  const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
   const replay = ['mpsi-conformance parity', `--a ${String(flags.a)}`, `--b ${String(flags.b)}`, `--seed ${seed}`, `--runs ${numRuns}`, `--webhooks ${webhooks}`]
     .concat(flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [], flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [])
     .concat(suitesWanted.map((s) => `--suite ${s}`), clausesWanted.map((c) => `--clause ${c}`), safe ? ['--safe'] : [], flags.declared ? [`--declared ${String(flags.declared)}`] : [])

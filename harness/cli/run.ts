@@ -4,7 +4,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, intFlag, UsageError } from './args.js';
 import { defaultRunConfig, RUN_CONFIG_ENV, type RunConfig } from '../run/config.js';
-import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load.js';
+import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { clauses as registry, hasClause } from '../clauses/registry.js';
 import type { SuiteDef } from '../check/define.js';
 import { selectChecks } from '../report/select.js';
@@ -203,7 +203,7 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const code = await runVitest(cfg, files.map((f) => relative(ROOT, f.testFile)), shard);
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
-  const redact = makeRedactor(Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : [])));
+  const redact = makeRedactor(merchantSecrets(loaded));
   const statusMissing = !existsSync(paths.runStatus);
   const outcome = finishReports(paths, {
     html: !flags['no-html'],

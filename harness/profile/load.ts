@@ -15,6 +15,13 @@ export interface ResolvedMerchant {
   id: string;
   /** The secret key, resolved from the environment when the profile names a variable. */
   secret: string;
+  /** The merchant's production key (productionSecret / productionSecretEnv), for a sandbox's auth.env-keys check. */
+  productionSecret?: string;
+}
+
+/** Every secret a loaded profile holds (test and production keys): what a redactor must hide. */
+export function merchantSecrets(loaded: Pick<LoadedProfile, 'merchants'>): string[] {
+  return Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret, ...(m.productionSecret ? [m.productionSecret] : [])] : []));
 }
 
 export interface LoadedProfile {
@@ -101,7 +108,7 @@ export function redactProfile(profile: Profile): Profile {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, sub] of Object.entries(v)) out[k] = k === 'secret' ? '***' : walk(sub);
+      for (const [k, sub] of Object.entries(v)) out[k] = k === 'secret' || k === 'productionSecret' ? '***' : walk(sub);
       return out;
     }
     return v;
@@ -131,7 +138,7 @@ function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
       const last = segs[segs.length - 1] ?? '';
       if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last)) out.add(v);
       // The value of every variable a secretEnv names is a secret too.
-      const fromEnv = last === 'secretEnv' && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
+      const fromEnv = (last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
       if (fromEnv) out.add(fromEnv);
       return;
     }
@@ -170,6 +177,23 @@ function resolveMerchants(value: unknown, env: NodeJS.ProcessEnv, problems: stri
 
 /** Shape problems are the schema's to report; this only resolves refs that are well formed. */
 function resolveRef(ref: MerchantRef, role: MerchantRole, env: NodeJS.ProcessEnv, problems: string[]): ResolvedMerchant | undefined {
+  const r = resolveTestKey(ref, role, env, problems);
+  if (r === undefined) return undefined;
+  const { productionSecret, productionSecretEnv } = ref;
+  if (typeof productionSecret === 'string' && productionSecret !== '') return { ...r, productionSecret };
+  if (typeof productionSecretEnv === 'string' && ENV_NAME_RE.test(productionSecretEnv)) {
+    const fromEnv = env[productionSecretEnv];
+    if (fromEnv === undefined || fromEnv === '') {
+      const name = looksLikeVariableName(productionSecretEnv) ? productionSecretEnv : `named in merchants.${role}.productionSecretEnv (name not shown: it looks like a key, not a variable name)`;
+      problems.push(`merchants.${role}.productionSecretEnv: environment variable ${name} is not set${fromEnv === '' ? ' (it is empty)' : ''}`);
+      return undefined;
+    }
+    return { ...r, productionSecret: fromEnv };
+  }
+  return r;
+}
+
+function resolveTestKey(ref: MerchantRef, role: MerchantRole, env: NodeJS.ProcessEnv, problems: string[]): ResolvedMerchant | undefined {
   const { id, secret, secretEnv } = ref;
   if (typeof id !== 'string' || id === '') return undefined;
   const hasSecret = secret !== undefined;

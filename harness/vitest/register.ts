@@ -5,7 +5,7 @@ import type { SuiteDef, CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { clause, hasClause } from '../clauses/registry.js';
 import { readRunConfig } from '../run/config.js';
-import { loadProfile } from '../profile/load.js';
+import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { makeRedactor, type Redactor } from '../redact.js';
@@ -42,7 +42,7 @@ export function registerSuite(suite: SuiteDef): void {
   const paths = reportPaths(cfg.reportsDir);
   const loaded = loadProfile(cfg.profilePath);
   const redact = makeRedactor(
-    Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : [])),
+    merchantSecrets(loaded),
   );
   const today = dayOf(cfg.startedAt ?? new Date().toISOString());
   const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;
