@@ -156,6 +156,10 @@ export function cardPaymentBody(t: Target, input: CardInput = {}): Record<string
 }
 
 export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions = {}): Promise<Exchange> {
+  const card = t.profile.methods.card ?? 'CARD';
+  if (typeof opts.as === 'string' && !paymentMethodsOf(t, opts.as).includes(card)) {
+    throw new PreconditionSkip(`the card method ${card} is not enabled for the ${opts.as} merchant (merchants.${opts.as}.paymentMethods)`);
+  }
   return t.post(t.path('cardPayment'), cardPaymentBody(t, input), { label: 'create a card payment', ...opts });
 }
 
@@ -261,8 +265,18 @@ export function payoutBody(t: Target, input: PayoutInput = {}): Record<string, u
     amount: input.amount ?? usd(lim ? amountInside(lim) : '10.00'),
     notifyUrl: notifyUrlOrPlaceholder(t),
     // The method's own payee fields (payouts.methods[m].payee); absent, a template field "${payee}" is left out.
-    payee: p.methods[method]?.payee === undefined ? undefined : t.fill(p.methods[method]!.payee!, { notifyUrl: notifyUrlOrPlaceholder(t) }),
+    payee: payeeFor(t, method),
   });
+}
+
+/**
+ * The method's payee fields (payouts.methods[m].payee). A method with none declared (one not for
+ * payouts, an unknown one) gets the first declared payee, so the body is refused for its method only.
+ */
+function payeeFor(t: Target, method: string): Record<string, unknown> | undefined {
+  const methods = t.profile.payouts?.methods ?? {};
+  const payee = methods[method]?.payee ?? Object.values(methods).find((m) => m.payee !== undefined)?.payee;
+  return payee === undefined ? undefined : t.fill(payee, { notifyUrl: notifyUrlOrPlaceholder(t) });
 }
 
 export function createPayout(t: Target, input: PayoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {

@@ -8,7 +8,8 @@ import type { Target } from '../harness/target.js';
 import {
   amountValueAsJsonNumber,
   amountValueNotPositive,
-  amountValueOutsideRange,
+  amountValueInsideChannels,
+  amountValueOutsideChannels,
   amountValueWithAtMostTwoDecimals,
   amountValueWithThreeOrMoreDecimals,
   type AmountValueCase,
@@ -179,17 +180,21 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         expectAmountErrorNotAuth(ex, `a ${method} checkout of ${value} USD (outside the declared range)`);
         expectRowError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', 'err.pay.amount-out-of-range', `a ${method} checkout of ${value} USD (outside the declared range)`);
       };
-      // One cent outside each bound of every method first, then anywhere outside.
-      for (const { method, range } of methods) {
+      // One cent outside each bound of every method first, then each end of every gap between two channels, then anywhere outside.
+      for (const { method, range, gaps } of methods) {
         if (range.min > 1) await probe({ method, value: valueOfCents(range.min - 1) });
         await probe({ method, value: valueOfCents(range.max + 1) });
+        for (const gap of gaps) {
+          await probe({ method, value: valueOfCents(gap.min) });
+          await probe({ method, value: valueOfCents(gap.max) });
+        }
       }
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideRange(m.range).map((v) => ({ method: m.method, value: v.sent })));
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideChannels(m.range, m.gaps).map((v) => ({ method: m.method, value: v.sent })));
       await property(ctx, arb, probe);
     },
   },
   {
-    title: "accepts every amount inside each method's declared minimum and maximum",
+    title: "accepts every amount inside each declared channel range of each method",
     clause: ['limit.amount.channel-range', 'amount.value.max-2-decimals'],
     async run(ctx) {
       const { target } = ctx;
@@ -197,14 +202,17 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
         const lim = target.profile.limits!.payments![method]!;
-        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (inside the declared range ${lim.min}..${lim.max}, bounds included)`);
+        const ranges = (lim.channels ?? [lim]).map((c) => `${c.min}..${c.max}`).join(', ');
+        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)`);
       };
-      // Both bounds of every method first (the range is inclusive), then anywhere inside.
-      for (const { method, range } of methods) {
-        await probe({ method, value: valueOfCents(range.min) });
-        await probe({ method, value: valueOfCents(range.max) });
+      // Both bounds of every channel of every method first (ranges are inclusive), then anywhere inside one.
+      for (const { method, channels } of methods) {
+        for (const range of channels) {
+          await probe({ method, value: valueOfCents(range.min) });
+          await probe({ method, value: valueOfCents(range.max) });
+        }
       }
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueWithAtMostTwoDecimals(m.range).map((v) => ({ method: m.method, value: v.sent })));
+      const arb = fc.constantFrom(...methods).chain((m) => amountValueInsideChannels(m.channels).map((v) => ({ method: m.method, value: v.sent })));
       await property(ctx, arb, probe);
     },
   },

@@ -2,7 +2,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/envelope.js';
-import { checkout, checkoutBody, createCheckout, defaultAmount, queryPayment } from '../harness/ops.js';
+import { checkout, checkoutBody, createCheckout, defaultAmount, queryPayment, checkoutMethodsOf } from '../harness/ops.js';
 import { recordReading } from '../harness/check/context.js';
 import { shortJson } from '../harness/describe.js';
 import { expectRowError } from './support/charge.js';
@@ -16,13 +16,13 @@ interface ForeignOrder {
 }
 
 /**
- * A checkout created by the second fixture merchant. The profile lists the primary merchant's
- * methods; the first of them the second merchant may use is taken.
+ * A checkout created by the second fixture merchant, with the first checkout method enabled for it
+ * (merchants.second.paymentMethods, else the primary merchant's methods).
  */
 async function secondMerchantOrder(t: Target, clause: string): Promise<ForeignOrder> {
   t.merchant('second');
   const goodsName = `Conformance item ${t.newNo('order')}`;
-  for (const method of t.profile.methods.checkout) {
+  for (const method of checkoutMethodsOf(t, 'second')) {
     const merchantOrderNo = t.newNo('order');
     const ex = await checkout(t, { method, merchantOrderNo, goodsName }, { as: 'second', label: `checkout with ${method} as the second merchant` });
     const code = (ex.response?.json as { code?: unknown } | undefined)?.code;

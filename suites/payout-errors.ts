@@ -4,9 +4,10 @@ import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { splitMsg } from '../harness/envelope.js';
-import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import { cancelPayout, createPayout, payoutMethod, payoutMethodsOf, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import type { ChannelLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
-import type { Target } from '../harness/target.js';
+import type { MerchantRole, Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
 import { currencyCodeOtherThanUsd, payoutValueAboveBalance, payoutValueInsideLimits, payoutValueOutsideLimits } from '../fixtures/arbitraries/payout-amounts.js';
 
@@ -16,10 +17,11 @@ function payoutsOf(t: Target) {
   return p;
 }
 
-/** Payout methods with declared limits, and those limits. */
-function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true): { method: string; lim: { min: string; max: string } }[] {
+/** Payout methods enabled for `as` (default primary) with declared limits, and those limits. */
+function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true, as: MerchantRole = 'primary'): { method: string; lim: ChannelLimits }[] {
+  const own = new Set(payoutMethodsOf(t, as));
   const out = Object.entries(payoutsOf(t).methods)
-    .filter(([name, m]) => filter(m) && t.profile.limits?.payouts?.[name])
+    .filter(([name, m]) => own.has(name) && filter(m) && t.profile.limits?.payouts?.[name])
     .map(([method]) => ({ method, lim: t.profile.limits!.payouts![method]! }));
   if (out.length === 0) throw new PreconditionSkip('the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)');
   return out;
@@ -120,8 +122,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       t.merchant('lowBalance');
       const balance = t.profile.merchants.lowBalance?.payoutBalance;
       if (!balance) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)');
-      const methods = methodsWithLimits(t).filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
-      if (methods.length === 0) throw new PreconditionSkip(`no payout method allows an amount above the low-balance merchant's balance ${balance}`);
+      const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
+      if (methods.length === 0) throw new PreconditionSkip(`no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`);
       const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
       await property(ctx, arb, async ({ method, value }) => {
         const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` });

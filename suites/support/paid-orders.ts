@@ -7,7 +7,7 @@
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/exchange.js';
-import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, usd } from '../../harness/ops.js';
+import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, paymentMethodsOf, usd } from '../../harness/ops.js';
 import type { MerchantRole, Target } from '../../harness/target.js';
 import { centsOfValue, valueOfCents } from '../../fixtures/cents.js';
 
@@ -72,6 +72,7 @@ export function defaultCents(t: Target, method: string): number {
 /** A payment that must succeed: the card endpoint with the success card, or a checkout completed as SUCCESS. */
 export async function payOrder(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
   const as = o.as ?? 'primary';
+  ensureMerchantMethod(t, method, as);
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
   const cents = o.cents ?? defaultCents(t, method);
   const amount = usd(valueOfCents(cents));
@@ -95,6 +96,7 @@ export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], cl
 export async function pendingCheckout(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
   if (!t.profile.methods.checkout.includes(method)) throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`);
   const as = o.as ?? 'primary';
+  ensureMerchantMethod(t, method, as);
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
   const cents = o.cents ?? defaultCents(t, method);
   const ex = await checkout(t, { method, merchantOrderNo, amount: usd(valueOfCents(cents)) }, { as });
@@ -116,4 +118,9 @@ export async function declinedCardPayment(t: Target, o: PayOptions = {}): Promis
   // The provider's decline is the recorded-then-refused case the document names (422 paymentFailed).
   expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
   return { merchantOrderNo, method, cents, exchange: ex };
+}
+
+/** A merchant acts only with the methods enabled for it (merchants.X.paymentMethods). */
+function ensureMerchantMethod(t: Target, method: string, as: MerchantRole): void {
+  if (!paymentMethodsOf(t, as).includes(method)) throw new PreconditionSkip(`${method} is not enabled for the ${as} merchant (merchants.${as}.paymentMethods)`);
 }

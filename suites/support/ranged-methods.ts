@@ -5,11 +5,17 @@
  */
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Target } from '../../harness/target.js';
-import { centsRange, type CentsRange } from '../../fixtures/arbitraries/amounts.js';
+import type { CentsRange } from '../../fixtures/arbitraries/amounts.js';
+import { channelGaps, channelSpans } from '../../harness/limits.js';
 
 export interface RangedMethod {
   method: string;
+  /** The overall bounds (the smallest channel minimum, the largest maximum). */
   range: CentsRange;
+  /** Each channel's range (one when the method has one channel), sorted, touching ranges merged. */
+  channels: CentsRange[];
+  /** Amounts between two channels that no channel accepts (limits.payments[m].channels). */
+  gaps: CentsRange[];
 }
 
 /** Checkout methods (price-point methods excluded) with a declared min and max. */
@@ -18,7 +24,10 @@ export function rangedCheckoutMethods(t: Target): RangedMethod[] {
   const pricePoint = new Set(t.profile.methods.pricePoint ?? []);
   return t.profile.methods.checkout
     .filter((m) => !pricePoint.has(m) && Object.hasOwn(limits, m))
-    .map((m) => ({ method: m, range: centsRange(limits[m]!) }));
+    .map((m) => {
+      const channels = channelSpans(limits[m]!);
+      return { method: m, range: { min: channels[0]!.min, max: channels[channels.length - 1]!.max }, channels, gaps: channelGaps(limits[m]!) };
+    });
 }
 
 /** All ranged checkout methods; skips the check when there is none. */
@@ -30,9 +39,16 @@ export function requireRangedCheckoutMethods(t: Target): RangedMethod[] {
   return found;
 }
 
-/** The first ranged checkout method whose range holds every one of `cents` (and spans more than a cent); skips when there is none. */
+/**
+ * The first ranged checkout method with one channel whose range holds every one of `cents` (and
+ * spans more than a cent); `range` is that channel's, so any amount inside it is accepted. Skips when there is none.
+ */
 export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): RangedMethod {
-  const found = rangedCheckoutMethods(t).find((r) => r.range.max > r.range.min && cents.every((c) => c >= r.range.min && c <= r.range.max));
+  const holds = (r: CentsRange) => r.max > r.min && cents.every((c) => c >= r.min && c <= r.max);
+  const found = rangedCheckoutMethods(t)
+    .map((m) => ({ m, channel: m.channels.find(holds) }))
+    .map(({ m, channel }) => (channel ? { ...m, range: channel } : undefined))
+    .find((m) => m !== undefined);
   if (!found) {
     const what = cents.length ? ` holding ${cents.map((c) => (c / 100).toFixed(2)).join(', ')}` : '';
     throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`);

@@ -11,8 +11,9 @@ const caps: ModelCaps = {
   refundSupport: { CARD: 'partial', PAYPAL: 'partial', CASH_APP: 'full', APPLE_PAY: 'none' },
   payoutCancel: { BANK_TRANSFER: true, PAYPAL: false },
   balances: { primary: 10_000_000, lowBalance: 500 },
-  paymentLimits: { CARD: { min: 50, max: 1_000_000 } },
-  payoutLimits: { BANK_TRANSFER: { min: 100, max: 5_000_000 } },
+  paymentLimits: { CARD: [{ min: 50, max: 1_000_000 }] },
+  payoutLimits: { BANK_TRANSFER: [{ min: 100, max: 5_000_000 }] },
+  payoutMethods: { primary: ['BANK_TRANSFER', 'PAYPAL'], lowBalance: ['BANK_TRANSFER'] },
   refundNeedsOrderNo: false,
 };
 

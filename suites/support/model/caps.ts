@@ -3,6 +3,8 @@
  * commands are generated) and the model's capabilities (what predictions rest on).
  */
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
+import { payoutMethodsOf } from '../../../harness/ops.js';
+import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
 import { centsOfValue, type ModelCaps } from './state.js';
@@ -23,7 +25,8 @@ export function commandSpaceOf(t: Target, names: number): CommandSpace {
   }
   if (p.payouts && t.has('payoutCreate')) {
     space.payouts = {
-      methods: Object.keys(p.payouts.methods),
+      // Methods enabled for the primary merchant; a command for another merchant applies only with one of its own.
+      methods: payoutMethodsOf(t, 'primary'),
       cancelable: Object.entries(p.payouts.methods).filter(([, m]) => m.cancel).map(([name]) => name),
       lowBalance: Boolean(p.merchants.lowBalance?.payoutBalance && t.merchants.lowBalance),
       settle: Boolean(p.sandbox?.settlePayout),
@@ -34,12 +37,11 @@ export function commandSpaceOf(t: Target, names: number): CommandSpace {
   return space;
 }
 
-function limitsInCents(src: Record<string, { min: string; max: string }> | undefined): Record<string, { min: number; max: number }> {
-  const out: Record<string, { min: number; max: number }> = {};
+function limitsInCents(src: Record<string, ChannelLimits> | undefined): Record<string, { min: number; max: number }[]> {
+  const out: Record<string, { min: number; max: number }[]> = {};
   for (const [method, l] of Object.entries(src ?? {})) {
-    const min = centsOfValue(l.min);
-    const max = centsOfValue(l.max);
-    if (min !== undefined && max !== undefined) out[method] = { min, max };
+    const spans = (l.channels ?? [l]).map((c) => ({ min: centsOfValue(c.min), max: centsOfValue(c.max) }));
+    if (spans.every((c) => c.min !== undefined && c.max !== undefined)) out[method] = spans as { min: number; max: number }[];
   }
   return out;
 }
@@ -60,6 +62,7 @@ export function modelCapsOf(t: Target): ModelCaps {
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),
+    payoutMethods: { primary: payoutMethodsOf(t, 'primary'), ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}) },
     refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
   };
 }

@@ -106,7 +106,7 @@ export function applicable(m: Readonly<Model>, s: CommandSpec): boolean {
   switch (s.op) {
     case 'pay': {
       const lim = m.caps.paymentLimits[s.method];
-      return !lim || (s.cents >= lim.min && s.cents <= lim.max);
+      return !lim || lim.some((c) => s.cents >= c.min && s.cents <= c.max);
     }
     case 'complete':
     case 'expire': {
@@ -133,7 +133,8 @@ export function applicable(m: Readonly<Model>, s: CommandSpec): boolean {
       return s.by === 'merchant' ? m.numbers.has(s.refund) : refundOf(m, s.refund)?.refundNo !== undefined;
     case 'payout': {
       const lim = m.caps.payoutLimits[s.method];
-      return !lim || (s.cents >= lim.min && s.cents <= lim.max);
+      const own = m.caps.payoutMethods[s.merchant];
+      return (!own || own.includes(s.method)) && (!lim || lim.some((c) => s.cents >= c.min && s.cents <= c.max));
     }
     case 'cancel-payout':
       return payoutSlotOf(m, s.merchant, s.payout) !== undefined;

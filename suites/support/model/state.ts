@@ -17,9 +17,11 @@ export interface ModelCaps {
   payoutCancel: Record<string, boolean>;
   /** Declared payout balance per merchant, in cents (payouts.balances.primary, merchants.lowBalance.payoutBalance). */
   balances: Partial<Record<PayoutMerchant, number>>;
-  /** Channel limits in cents (limits.payments / limits.payouts). */
-  paymentLimits: Record<string, { min: number; max: number }>;
-  payoutLimits: Record<string, { min: number; max: number }>;
+  /** Channel limits in cents (limits.payments / limits.payouts): each channel's range; an amount must fall inside one. */
+  paymentLimits: Record<string, { min: number; max: number }[]>;
+  payoutLimits: Record<string, { min: number; max: number }[]>;
+  /** Payout methods each merchant may use (merchants.X.payoutMethods; default every payouts.methods key). */
+  payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
   refundNeedsOrderNo: boolean;
 }
