@@ -99,7 +99,8 @@ export class Store {
   private readonly refundsOfOrder = new Map<string, string[]>();
   private readonly balances = new Map<string, Balances>();
   private sequence = Math.floor(Math.random() * 500_000);
-  private readonly armed = new Map<string, Set<ArmedFailure>>();
+  /** Armed failures per merchant: `failure` alone, or `failure` + LF + the merchant order number it is scoped to. */
+  private readonly armed = new Map<string, Set<string>>();
 
   constructor() {
     for (const m of MERCHANTS) {
@@ -173,17 +174,19 @@ export class Store {
     return out;
   }
 
-  arm(merchantId: string, failure: ArmedFailure): void {
-    const set = this.armed.get(merchantId) ?? new Set<ArmedFailure>();
-    set.add(failure);
+  /** Arms a failure for the merchant's next request of that kind; with `merchantOrderNo`, only for requests about that order. */
+  arm(merchantId: string, failure: ArmedFailure, merchantOrderNo?: string): void {
+    const set = this.armed.get(merchantId) ?? new Set<string>();
+    set.add(merchantOrderNo === undefined ? failure : `${failure}\n${merchantOrderNo}`);
     this.armed.set(merchantId, set);
   }
 
-  /** Whether the failure is armed for the merchant; `oneShot` disarms it (a transient failure happens once). */
-  takeArmed(merchantId: string, failure: ArmedFailure, oneShot = true): boolean {
+  /** Whether the failure is armed for this request (about `merchantOrderNo`); `oneShot` disarms it (a transient failure happens once). */
+  takeArmed(merchantId: string, failure: ArmedFailure, merchantOrderNo: string, oneShot = true): boolean {
     const set = this.armed.get(merchantId);
-    if (!set?.has(failure)) return false;
-    if (oneShot) set.delete(failure);
+    const key = [`${failure}\n${merchantOrderNo}`, failure].find((k) => set?.has(k));
+    if (key === undefined || set === undefined) return false;
+    if (oneShot) set.delete(key);
     return true;
   }
 

@@ -2,9 +2,12 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess } from '../harness/check/expect.js';
 import { skipUnless } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { checkout, defaultAmount, usd } from '../harness/ops.js';
-import type { Target } from '../harness/target.js';
+import { checkout, defaultAmount, paymentMethodsOf, usd } from '../harness/ops.js';
+import type { MerchantRole, Target } from '../harness/target.js';
 import { paymentMethodNameUnknown } from '../fixtures/arbitraries/methods.js';
+
+/** Active merchants other than the primary that may have their own methods. */
+const OTHER_ACTIVE: readonly MerchantRole[] = ['second', 'lowBalance'];
 
 /** Every method name the profile mentions: none of them may serve as an "unknown" one. */
 function declaredMethods(t: Target): string[] {
@@ -13,6 +16,7 @@ function declaredMethods(t: Target): string[] {
     ...m.checkout,
     ...(m.card ? [m.card] : []),
     ...(m.notEnabled ? [m.notEnabled] : []),
+    ...(m.noChannel ? [m.noChannel] : []),
     ...(m.pricePoint ?? []),
     ...Object.keys(t.profile.limits?.payments ?? {}),
     ...Object.keys(t.profile.limits?.payouts ?? {}),
@@ -52,6 +56,33 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       skipUnless(method, 'the profile declares no method that is known but not enabled for the primary merchant (methods.notEnabled)');
       const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with the not-enabled method ${method}` });
       expectError(ex, { code: 3003, key: 'paymentMethodUnavailable' }, 'err.pay.method-unavailable', `a checkout with ${method}, known but not enabled for the merchant`);
+    },
+  },
+  {
+    title: 'refuses a checkout with a method whose every channel is down with 422 validationFailed',
+    clause: 'err.pay.no-channel',
+    async run({ target }) {
+      const method = target.profile.methods.noChannel;
+      skipUnless(method, 'the profile declares no method whose every channel is down (methods.noChannel)');
+      const ex = await checkout(target, { method }, { label: `checkout with ${method}, which has no channel available` });
+      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.no-channel', `a checkout with ${method}, for which no payment channel is available`);
+    },
+  },
+  {
+    title: 'refuses a checkout by another merchant with a method not enabled for it with paymentMethodUnavailable',
+    clause: 'err.pay.method-unavailable',
+    async run({ target }) {
+      // A method the primary merchant checks out with that another active merchant does not have (merchants.<role>.paymentMethods).
+      const found = OTHER_ACTIVE.flatMap((as) => {
+        if (!target.merchants[as] || !target.profile.merchants[as]?.paymentMethods) return [];
+        const own = paymentMethodsOf(target, as);
+        const method = target.profile.methods.checkout.find((m) => !own.includes(m));
+        return method ? [{ as, method }] : [];
+      })[0];
+      skipUnless(found, 'the profile declares no active merchant other than the primary lacking one of the checkout methods (merchants.second / lowBalance .paymentMethods)');
+      const { as, method } = found;
+      const ex = await checkout(target, { method }, { as, label: `checkout with ${method} as the ${as} merchant, which does not have it` });
+      expectError(ex, { code: 3003, key: 'paymentMethodUnavailable' }, 'err.pay.method-unavailable', `a checkout with ${method} by the ${as} merchant, for which it is not enabled`);
     },
   },
   {

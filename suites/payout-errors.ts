@@ -62,6 +62,27 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: 'refuses a payout by a merchant with a payout method not enabled for it',
+    clause: ['err.po.unsupported-payout-method'],
+    async run({ target: t }) {
+      // A payout method the profile declares that another active merchant does not have (merchants.<role>.payoutMethods).
+      const declared = Object.keys(payoutsOf(t).methods);
+      const found = (['second', 'lowBalance'] as const).flatMap((as) => {
+        if (!t.merchants[as] || !t.profile.merchants[as]?.payoutMethods) return [];
+        const own = payoutMethodsOf(t, as);
+        const method = declared.find((m) => !own.includes(m));
+        return method ? [{ as, method }] : [];
+      })[0];
+      if (!found) throw new PreconditionSkip('the profile declares no active merchant lacking one of the payout methods (merchants.second / lowBalance .payoutMethods)');
+      const { as, method } = found;
+      const lim = t.profile.limits?.payouts?.[method];
+      // The smallest amount the method takes: a low balance must not be what refuses it.
+      const ex = await createPayout(t, { method, amount: usd(lim?.min ?? '1.00') }, { as, label: `payout with ${method} as the ${as} merchant, which does not have it` });
+      // "Not available for payouts" (5007) for this merchant, or the payment row's "not enabled for the merchant" (3003): both describe it.
+      expectOneOf(ex, [{ code: 5007, key: 'unsupportedPayoutMethod' }, { code: 3003, key: 'paymentMethodUnavailable' }], 'err.po.unsupported-payout-method', 'payout.method-not-enabled', `a ${method} payout by the ${as} merchant, for which it is not enabled`);
+    },
+  },
+  {
     title: 'refuses a payout with an unknown payment method with unsupportedPaymentMethod',
     clause: ['err.po.unknown-method', 'err.req.unsupported-method'],
     async run({ target: t }) {

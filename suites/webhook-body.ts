@@ -307,6 +307,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       if (typeof body['status_reason'] !== 'string') {
         failCheck('PAYOUT_STATUS_REASON_MISSING', 'webhook.body.status-reason', 'payout.updated must carry `status_reason` (a string)', { expected: 'status_reason: a string', seen: `status_reason ${shortJson(body['status_reason'])}`, exchange });
       }
+      // The sandbox was told why the payout failed (sandbox.settlePayout.reason): that is the reason for its status.
+      const reason = t.profile.sandbox?.settlePayout?.reason;
+      if (reason !== undefined) expectBodyField(body, 'status_reason', reason, 'webhook.body.status-reason', '`status_reason` must be the reason for the payout status (the settle control recorded one)', exchange);
       const fin = body['finished_at'];
       if (typeof fin !== 'string' || !RFC3339_OFFSET.test(fin)) {
         failCheck('PAYOUT_FINISHED_AT_MISSING', 'webhook.body.finished-at', 'payout.updated must carry `finished_at`, an RFC 3339 completion time', { expected: 'finished_at like 2026-11-22T10:00:00+01:00', seen: `finished_at ${shortJson(fin)}`, exchange });

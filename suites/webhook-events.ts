@@ -1,8 +1,8 @@
 import { defineSuite } from '../harness/check/define.js';
-import { expectSuccess, pick } from '../harness/check/expect.js';
+import { expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { recordReading } from '../harness/check/context.js';
-import { cancelPayout, queryPayment, settlePayout, settleRefund } from '../harness/ops.js';
+import { cancelPayout, cardFixture, cardPayment, completeCard, queryPayment, settlePayout, settleRefund } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { expectBodyField, expectEventArrives, webhookSetup } from '../harness/webhooks/expect.js';
 import {
@@ -13,6 +13,7 @@ import {
   declinedCardPayment,
   partOf,
   riskDeclinedCardPayment,
+  scriptedNo,
   type Refund,
 } from './support/webhook-scenarios.js';
 
@@ -38,6 +39,22 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       const p = await completedCheckout(t, 'event.payment.updated', 'success');
       const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a checkout paid through the sandbox');
       expectBodyField(body, 'order_no', p.orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
+    },
+  },
+  {
+    title: 'sends payment.updated with status SUCCESS when a card payment left pending is completed',
+    clause: ['event.payment.updated', 'event.sent-on-change'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const card = cardFixture(t, 'pending');
+      if (!t.profile.sandbox?.completeCard) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)');
+      const merchantOrderNo = scriptedNo(t, 'order');
+      const ex = await cardPayment(t, { merchantOrderNo, card }, { label: 'card payment with the card that stays pending (3-D Secure)' });
+      const data = expectSuccess(ex, 'event.payment.updated', 'a card payment with the pending card');
+      const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, 'event.payment.updated', ex);
+      await completeCard(t, { orderNo, merchantOrderNo }, 'success', 'event.payment.updated');
+      const { body, exchange } = await expectEventArrives(t, merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a pending card payment completed through the sandbox');
+      expectBodyField(body, 'order_no', orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
     },
   },
   {

@@ -35,7 +35,7 @@ export const card: Handler = (svc, call) => {
   if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
-  failCreationIfArmed(svc, call.merchant.id);
+  failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
 
   switch (cardInput.number) {
     case FIXTURE_CARDS.noChannel:

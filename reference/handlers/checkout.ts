@@ -19,7 +19,7 @@ export const checkout: Handler = (svc, call) => {
   const priced = priceFor(input.method, cents, b);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
-  failCreationIfArmed(svc, call.merchant.id);
+  failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
 
   const payment: Payment = {
     orderNo: svc.store.nextServiceNo('P', call.now),

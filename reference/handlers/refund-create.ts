@@ -51,9 +51,9 @@ export const refundCreate: Handler = (svc, call) => {
   const balances = svc.store.balancesOf(call.merchant.id);
   const cover = cents + REFUND_FEE_CENTS;
   if (balances.refundCoverCents < cover && b.enforces('refund.balance')) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
-  failRefundIfArmed(svc, call.merchant.id);
+  failRefundIfArmed(svc, call.merchant.id, payment.merchantOrderNo);
 
-  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED');
+  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', payment.merchantOrderNo);
   const immediate = failing || channel.refundSettlesImmediately;
   const refund: Refund = {
     refundNo: svc.store.nextServiceNo('R', call.now),

@@ -89,13 +89,18 @@ export const completeCard: Handler = (svc, call) => {
   return paymentView(p, svc.behaviour);
 };
 
-/** Arms a one-shot failure for the calling merchant's next request of that kind (see handlers/armed.ts). */
+/**
+ * Arms a one-shot failure for the calling merchant's next request of that kind (see
+ * handlers/armed.ts); with `merchant_order_no`, only for a request about that order (its creation,
+ * its query, a refund of it), so other requests running at the same time are not hit.
+ */
 export const armFailure: Handler = (svc, call) => {
-  const f = Fields.of(call.body, ['failure']);
+  const f = Fields.of(call.body, ['failure', 'merchant_order_no']);
   const failure = f.requiredString('failure', { max: 32 });
+  const merchantOrderNo = f.optionalString('merchant_order_no', { max: 64 });
   if (!(ARMABLE_FAILURES as readonly string[]).includes(failure)) {
     throw E.invalidRequest(`Field ${f.name('failure')} must be one of ${ARMABLE_FAILURES.join(', ')}`);
   }
-  svc.store.arm(call.merchant.id, failure as ArmedFailure);
-  return { failure, armed: true };
+  svc.store.arm(call.merchant.id, failure as ArmedFailure, merchantOrderNo);
+  return { failure, ...(merchantOrderNo === undefined ? {} : { merchant_order_no: merchantOrderNo }), armed: true };
 };

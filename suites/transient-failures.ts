@@ -1,0 +1,98 @@
+import { defineSuite } from '../harness/check/define.js';
+import { expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
+import type { Exchange } from '../harness/exchange.js';
+import { armFailure, checkout, createCheckout, createRefund, queryPayment, usd } from '../harness/ops.js';
+import type { Target } from '../harness/target.js';
+import { valueOfCents } from '../fixtures/cents.js';
+import { methodsWithSupport, payOrder } from './support/paid-orders.js';
+
+/**
+ * Transient failures no ordinary request provokes: the profile's sandbox control (sandbox.armFailure)
+ * arms one for the next request about one order, so the document's rows for them can be checked.
+ */
+
+/** Whether the answer is a refusal (code other than 0), whatever its code and key. */
+function refused(ex: Exchange): boolean {
+  const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code !== 0;
+}
+
+/** A checkout that exists, with its query failure armed. */
+async function orderWithArmedQueryFailure(t: Target, clause: string) {
+  if (!t.profile.sandbox?.armFailure?.failures.queryFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)");
+  const order = await createCheckout(t, clause);
+  await armFailure(t, 'queryFailed', clause, { merchantOrderNo: order.merchantOrderNo });
+  return order;
+}
+
+/** A paid payment whose method refunds (partially or in full), and the amount to refund. */
+async function refundablePayment(t: Target, clause: string) {
+  const method = methodsWithSupport(t, ['partial', 'full'])[0];
+  if (!method) throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)');
+  const paid = await payOrder(t, method, clause);
+  return { paid, amount: usd(valueOfCents(paid.cents)) };
+}
+
+/** INTERFACE.md › POST /payments/query ("Transient failure: code 500 queryFailed (try again)"), Payment errors, Refund errors. */
+export default defineSuite('transient-failures', { area: 'errors', resource: 'payment' }, [
+  {
+    title: 'answers a payment query that fails transiently with 500 queryFailed',
+    clause: ['err.pay.query-failed', 'query.transient'],
+    async run({ target: t }) {
+      const order = await orderWithArmedQueryFailure(t, 'err.pay.query-failed');
+      const ex = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'query the order while a transient failure is armed' });
+      expectError(ex, { code: 500, key: 'queryFailed' }, 'err.pay.query-failed', 'a payment query that fails transiently');
+    },
+  },
+  {
+    title: 'answers the same payment query with the record when it is tried again after a transient failure',
+    clause: 'query.transient',
+    async run({ target: t }) {
+      const order = await orderWithArmedQueryFailure(t, 'query.transient');
+      const first = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'query the order while a transient failure is armed' });
+      if (!refused(first)) {
+        failCheck('ARMED_FAILURE_NOT_SEEN', 'err.pay.query-failed', 'the query a transient failure was armed for should fail (500 queryFailed)', { expected: 'code 500, key queryFailed', seen: 'a successful answer', exchange: first });
+      }
+      const again = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'try the same query again' });
+      const data = expectSuccess(again, 'query.transient', 'the same payment query tried again after a transient failure ("try again")');
+      const rec = t.profile.paymentRecord;
+      if (rec && pick(data, rec.merchantOrderNo) !== order.merchantOrderNo) {
+        failCheck('WRONG_RECORD', 'query.transient', 'the query tried again should return the payment asked for', { expected: `merchant_order_no ${order.merchantOrderNo}`, seen: `merchant_order_no ${String(pick(data, rec.merchantOrderNo))}`, exchange: again });
+      }
+    },
+  },
+  {
+    title: 'refuses a payment whose order creation fails with 422 systemBusy',
+    clause: 'err.pay.creation-failed',
+    async run({ target: t }) {
+      if (!t.profile.sandbox?.armFailure?.failures.orderCreationFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm an order creation failure (sandbox.armFailure.failures.orderCreationFailed)");
+      const merchantOrderNo = t.newNo('order');
+      await armFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo });
+      const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.creation-failed', 'a checkout whose order creation fails');
+    },
+  },
+  {
+    title: 'refuses a refund whose creation fails with 422 systemBusy',
+    clause: 'err.ref.system-busy',
+    async run({ target: t }) {
+      if (!t.profile.sandbox?.armFailure?.failures.refundSystemBusy) throw new PreconditionSkip("the profile's sandbox control cannot arm a refund creation failure (sandbox.armFailure.failures.refundSystemBusy)");
+      const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
+      await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo });
+      const ex = await createRefund(t, { order: paid, amount }, { label: 'refund whose creation fails' });
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.ref.system-busy', 'a refund whose creation fails');
+    },
+  },
+  {
+    title: 'refuses a refund the sandbox makes fail with 422 refundFailed',
+    clause: 'err.ref.failed',
+    async run({ target: t }) {
+      if (!t.profile.sandbox?.armFailure?.failures.refundFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a failed refund (sandbox.armFailure.failures.refundFailed)");
+      const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
+      await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo });
+      const ex = await createRefund(t, { order: paid, amount }, { label: 'refund the sandbox makes fail' });
+      expectError(ex, { code: 422, key: 'refundFailed' }, 'err.ref.failed', 'a refund request that failed');
+    },
+  },
+]);
