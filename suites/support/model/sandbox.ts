@@ -19,6 +19,8 @@ export function sandboxControl(
   const c = t.profile.sandbox?.[control];
   if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`);
   const all: Record<string, unknown> = { ...vars };
+  // The status_reason a settled payout gets (sandbox.settlePayout.reason); absent, a "${reason}" field is left out.
+  if (control === 'settlePayout') all.reason = t.profile.sandbox?.settlePayout?.reason;
   if (opts.outcome) {
     const outcomes = (c as { outcomes?: { success: string; failed: string } }).outcomes;
     if (!outcomes) throw new PreconditionSkip(`the profile declares no outcomes for sandbox.${control}`);
