@@ -124,7 +124,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Fields under `merchants` whose values are not secret (everything else there is treated as one). */
-const MERCHANT_PLAIN_FIELDS = new Set(['id', 'unknownId', 'secretEnv', 'payoutBalance', 'refundBalance']);
+const MERCHANT_PLAIN_FIELDS = new Set(['id', 'unknownId', 'secretEnv', 'productionSecretEnv', 'payoutBalance', 'refundBalance']);
+/** Lists under a merchant whose items are method names, not secrets. */
+const MERCHANT_PLAIN_LISTS = new Set(['paymentMethods', 'payoutMethods']);
 
 /**
  * Strings that must never appear in messages: every string under `merchants` except ids,
@@ -136,7 +138,8 @@ function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
   const walk = (v: unknown, segs: string[]) => {
     if (typeof v === 'string') {
       const last = segs[segs.length - 1] ?? '';
-      if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last)) out.add(v);
+      const inPlainList = segs.length >= 2 && MERCHANT_PLAIN_LISTS.has(segs[segs.length - 2]!);
+      if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last) && !inPlainList) out.add(v);
       // The value of every variable a secretEnv names is a secret too.
       const fromEnv = (last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
       if (fromEnv) out.add(fromEnv);

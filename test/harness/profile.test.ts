@@ -15,6 +15,8 @@ const REFERENCE_SECRETS = [
   'sk_test_frozen_9c4e2b7d1a6f3085',
   'sk_test_lowbal_2d7a4f9c6e1b3058',
 ];
+const PRIMARY_LIVE = 'sk_live_primary_7d3f1a9c5e2b8046';
+const SECOND_LIVE = 'sk_live_second_3a8c6e1f9b2d7054';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests mutate free-form JSON
 type Json = Record<string, any>;
@@ -75,8 +77,8 @@ describe('reference profile', () => {
     expect(loaded.profile.baseUrl).toBe('embedded');
     expect('$schema' in loaded.profile).toBe(false);
     expect(loaded.merchants).toEqual({
-      primary: { id: 'M100001', secret: REFERENCE_SECRETS[0] },
-      second: { id: 'M100002', secret: REFERENCE_SECRETS[1] },
+      primary: { id: 'M100001', secret: REFERENCE_SECRETS[0], productionSecret: PRIMARY_LIVE },
+      second: { id: 'M100002', secret: REFERENCE_SECRETS[1], productionSecret: SECOND_LIVE },
       frozen: { id: 'M100009', secret: REFERENCE_SECRETS[2] },
       lowBalance: { id: 'M100003', secret: REFERENCE_SECRETS[3] },
       unknownId: 'M999999',
@@ -474,11 +476,21 @@ describe('secretEnv', () => {
       MPSI_PRIMARY_SECRET: 'from-env-primary',
       MPSI_LOWBAL_SECRET: 'from-env-lowbal',
     });
-    expect(loaded.merchants.primary).toEqual({ id: 'M100001', secret: 'from-env-primary' });
+    expect(loaded.merchants.primary).toEqual({ id: 'M100001', secret: 'from-env-primary', productionSecret: PRIMARY_LIVE });
     expect(loaded.merchants.lowBalance).toEqual({ id: 'M100003', secret: 'from-env-lowbal' });
-    expect(loaded.merchants.second).toEqual({ id: 'M100002', secret: REFERENCE_SECRETS[1] });
+    expect(loaded.merchants.second).toEqual({ id: 'M100002', secret: REFERENCE_SECRETS[1], productionSecret: SECOND_LIVE });
     // The profile is kept as written: the variable name, no secret.
-    expect(loaded.profile.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET' });
+    expect(loaded.profile.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: PRIMARY_LIVE });
+  });
+
+  it('resolves a production key from the environment (productionSecretEnv), and reports it unset', () => {
+    const p = withEnvSecrets();
+    delete p.merchants.primary.productionSecret;
+    p.merchants.primary.productionSecretEnv = 'MPSI_PRIMARY_LIVE';
+    const env = { MPSI_PRIMARY_SECRET: 'from-env-primary', MPSI_LOWBAL_SECRET: 'from-env-lowbal' };
+    const loaded = parseProfile(JSON.stringify(p), 'env.json', { ...env, MPSI_PRIMARY_LIVE: 'live-from-env' });
+    expect(loaded.merchants.primary).toEqual({ id: 'M100001', secret: 'from-env-primary', productionSecret: 'live-from-env' });
+    expect(problemsOf(JSON.stringify(p), env)).toContain('merchants.primary.productionSecretEnv: environment variable MPSI_PRIMARY_LIVE is not set');
     expect(loaded.path).toBe('env.json');
   });
 
@@ -630,9 +642,16 @@ describe('redactProfile', () => {
     const before = JSON.stringify(profile);
     const redacted = redactProfile(profile);
     const text = JSON.stringify(redacted);
-    for (const s of REFERENCE_SECRETS) expect(text).not.toContain(s);
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secret: '***' });
-    expect(redacted.merchants.lowBalance).toEqual({ id: 'M100003', secret: '***', payoutBalance: '5.00', refundBalance: '1.00' });
+    for (const s of [...REFERENCE_SECRETS, PRIMARY_LIVE, SECOND_LIVE]) expect(text).not.toContain(s);
+    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secret: '***', productionSecret: '***' });
+    expect(redacted.merchants.lowBalance).toEqual({
+      id: 'M100003',
+      secret: '***',
+      payoutBalance: '5.00',
+      refundBalance: '1.00',
+      paymentMethods: ['PAYPAL', 'CARD', 'APPLE_PAY', 'GOOGLE_PAY'],
+      payoutMethods: ['BANK_TRANSFER'],
+    });
     expect(JSON.stringify(profile)).toBe(before); // the original is untouched
     expect({ ...redacted, merchants: undefined }).toEqual({ ...profile, merchants: undefined });
   });
@@ -643,7 +662,7 @@ describe('redactProfile', () => {
     p.merchants.primary.secretEnv = 'MPSI_PRIMARY_SECRET';
     p.payouts.template.auth = { secret: 'nested-secret-value' };
     const redacted = redactProfile(p as Profile) as Json;
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET' });
+    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: '***' });
     expect(redacted.payouts.template.auth).toEqual({ secret: '***' });
     expect(p.payouts.template.auth.secret).toBe('nested-secret-value');
   });
@@ -656,6 +675,7 @@ describe('annotated example', () => {
     VENDOR_SECOND_SECRET: 'b',
     VENDOR_FROZEN_SECRET: 'c',
     VENDOR_LOWBAL_SECRET: 'd',
+    VENDOR_PRIMARY_LIVE_KEY: 'e',
   };
 
   it('validates against the schema once comments are stripped', () => {
@@ -663,7 +683,7 @@ describe('annotated example', () => {
     expect(schemaProblems(JSON.parse(text))).toEqual([]);
     const loaded = parseProfile(text, EXAMPLE_PATH, env);
     expect(loaded.profile.baseUrl).toBe('https://sandbox.vendor.example');
-    expect(loaded.merchants.primary).toEqual({ id: 'V-000101', secret: 'a' });
+    expect(loaded.merchants.primary).toEqual({ id: 'V-000101', secret: 'a', productionSecret: 'e' });
   });
 
   it('takes every secret from the environment', () => {
