@@ -45,12 +45,19 @@ export function refundBody(over: Record<string, unknown> = {}): Record<string, u
   };
 }
 
+/** The reference's payee fields per payout method (a PAYPAL payout needs an email, a bank transfer a name and account). */
+export const PAYEES: Record<string, Record<string, string>> = {
+  BANK_TRANSFER: { name: 'Grace Hopper', account: 'GB33BUKB20201555555555' },
+  PAYPAL: { email: 'grace@example.com' },
+};
+
 export function payoutBody(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const method = typeof over['payment_method'] === 'string' ? over['payment_method'] : 'BANK_TRANSFER';
   return {
     payment_method: 'BANK_TRANSFER',
     merchant_payout_no: uniq('PO'),
     trans_amount: { currency: 'USD', value: '100.00' },
-    payee: { name: 'Grace Hopper', account: 'GB33BUKB20201555555555' },
+    payee: PAYEES[method] ?? PAYEES['BANK_TRANSFER'],
     notify_url: 'http://127.0.0.1:9/unused',
     ...over,
   };
