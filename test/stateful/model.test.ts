@@ -197,6 +197,19 @@ describe('payout predictions', () => {
     expect(repeat.success).toBe('never');
     expect(repeat.anyRefusal?.clause).toBe('idem.payout.refused');
   });
+
+  it('counts refunds (with their fee) against the payout balance only when the profile says it is shared', () => {
+    const small = { ...caps, balances: { primary: 2000 } };
+    for (const shared of [false, true]) {
+      const m = newModel(shared ? { ...small, sharedBalance: { refundFeeCents: 30 } } : small);
+      refunded(m, paid(m, 'order#1', 1000), 'refund#1', 1000, 'SUCCESS');
+      refunded(m, paid(m, 'order#2', 500), 'refund#2', 500, 'FAILED');
+      // Shared: 1000 + 30 fee held by the refund (the failed one holds nothing); 1000 more is above 2000.
+      const p = predictPayout(m, { op: 'payout', merchant: 'primary', method: 'BANK_TRANSFER', cents: 1000, as: 'payout#1' });
+      expect(p.success).toBe(shared ? 'never' : 'may');
+      if (shared) expect(p.refusals[0]?.why).toContain('share one balance');
+    }
+  });
 });
 
 describe('money invariants', () => {

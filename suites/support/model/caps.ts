@@ -62,6 +62,7 @@ export function modelCapsOf(t: Target): ModelCaps {
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),
+    ...(p.payouts?.sharedBalance ? { sharedBalance: { refundFeeCents: centsOfValue(p.refunds?.fee ?? '0') ?? 0 } } : {}),
     payoutMethods: { primary: payoutMethodsOf(t, 'primary'), ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}) },
     refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
   };

@@ -142,7 +142,8 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
   const must: Refusal[] = [];
   const may: Refusal[] = [];
   const balance = m.caps.balances[s.merchant];
-  const { holding } = payoutTotals(m, s.merchant);
+  const { holding, refunds } = payoutTotals(m, s.merchant);
+  const withRefunds = refunds > 0 ? ` (${money(refunds)} of it by refunds: the profile says refunds and payouts share one balance)` : '';
   const funds: Refusal = {
     code: 5004,
     key: 'insufficientFunds',
@@ -150,7 +151,7 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
     why:
       balance === undefined
         ? 'the profile declares no payout balance for this merchant'
-        : `this sequence holds ${money(holding)} in payouts of the ${money(balance)} declared balance, and the balance is shared with every other check`,
+        : `this sequence holds ${money(holding)}${withRefunds} of the ${money(balance)} declared balance, and the balance is shared with every other check`,
   };
   // Other checks draw on the same balance, so only "above the balance" is certain.
   if (balance !== undefined && holding + s.cents > balance) must.push(funds);
@@ -237,12 +238,13 @@ export function moneyBreaches(m: Readonly<Model>): Breach[] {
   for (const merchant of ['primary', 'lowBalance'] as const) {
     const balance = m.caps.balances[merchant];
     if (balance === undefined) continue;
-    const { holding } = payoutTotals(m, merchant);
+    const { holding, refunds } = payoutTotals(m, merchant);
     if (holding > balance) {
+      const what = refunds > 0 ? 'open and paid payouts and refunds (one shared balance, payouts.sharedBalance)' : 'open and paid payouts';
       out.push({
         code: 'PAYOUTS_ABOVE_BALANCE',
         clause: 'err.po.insufficient-funds',
-        message: `the target accepted open and paid payouts of the ${merchant} merchant adding up to more than its declared payout balance`,
+        message: `the target accepted ${what} of the ${merchant} merchant adding up to more than its declared payout balance`,
         expected: `at most ${money(balance)}`,
         seen: money(holding),
       });

@@ -20,6 +20,11 @@ export interface ModelCaps {
   /** Channel limits in cents (limits.payments / limits.payouts): each channel's range; an amount must fall inside one. */
   paymentLimits: Record<string, { min: number; max: number }[]>;
   payoutLimits: Record<string, { min: number; max: number }[]>;
+  /**
+   * Refunds and payouts draw on one balance (payouts.sharedBalance): the primary merchant's refunds
+   * (not failed, each with the refund fee in cents) then hold part of its payout balance too.
+   */
+  sharedBalance?: { refundFeeCents: number };
   /** Payout methods each merchant may use (merchants.X.payoutMethods; default every payouts.methods key). */
   payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
@@ -137,8 +142,11 @@ export function refundTotals(p: PaymentRec): { committed: number; settled: numbe
   return { committed, settled, failed };
 }
 
-/** Payouts of a merchant: holding funds (open or paid) and every one ever accepted. */
-export function payoutTotals(m: Readonly<Model>, merchant: PayoutMerchant): { holding: number; accepted: number } {
+/**
+ * Payouts of a merchant: holding funds (open or paid) and every one ever accepted. With a shared
+ * balance, the primary merchant's refunds that did not fail (plus their fee) hold funds too (`refunds`).
+ */
+export function payoutTotals(m: Readonly<Model>, merchant: PayoutMerchant): { holding: number; accepted: number; refunds: number } {
   let holding = 0;
   let accepted = 0;
   for (const slot of m.payoutNumbers.values()) {
@@ -147,7 +155,14 @@ export function payoutTotals(m: Readonly<Model>, merchant: PayoutMerchant): { ho
     accepted += p.cents;
     if (p.status === 'open' || p.status === 'SUCCESS') holding += p.cents;
   }
-  return { holding, accepted };
+  let refunds = 0;
+  const shared = m.caps.sharedBalance;
+  if (shared && merchant === 'primary') {
+    for (const p of allPayments(m)) {
+      for (const r of p.refunds) if (r.status !== 'FAILED') refunds += r.cents + shared.refundFeeCents;
+    }
+  }
+  return { holding: holding + refunds, accepted, refunds };
 }
 
 export function allPayments(m: Readonly<Model>): PaymentRec[] {
