@@ -8,6 +8,7 @@ import type { Exchange } from '../harness/exchange.js';
 import { cardPayment, checkout, createPayout, createRefund, payoutMethod, queryPayment, queryPayout, queryRefund, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { channelSpans } from '../harness/limits.js';
 import { parallelCreateCount, type PaymentRoute } from '../fixtures/arbitraries/numbers.js';
 import { declinedCardPayment, methodsWithSupport, paidOrderWithSupport, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
 import { paymentSnapshot, payoutSnapshot, refundSnapshot } from './support/records.js';
@@ -48,12 +49,13 @@ function paidForPartialRefunds(t: Target, clause: string): Promise<Payment> {
   return payOrder(t, methodsWithSupport(t, ['partial'])[0]!, clause);
 }
 
-/** The first payout method with declared limits, and those limits. */
+/** The first payout method with declared limits, and the range of its first channel (every amount in it is accepted). */
 function payoutWithLimits(t: Target): { method: string; lim: { min: string; max: string } } {
   const method = payoutMethod(t);
   const lim = t.profile.limits?.payouts?.[method];
   if (!lim) throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`);
-  return { method, lim };
+  const first = channelSpans(lim)[0]!;
+  return { method, lim: { min: valueOfCents(first.min), max: valueOfCents(first.max) } };
 }
 
 async function paymentRecord(t: Target, by: { order_no?: string; merchant_order_no?: string }, clause: string): Promise<Record<string, unknown>> {
@@ -172,9 +174,10 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const pricePoint = t.profile.methods.pricePoint ?? [];
       const method = t.profile.methods.checkout.find((m) => !pricePoint.includes(m) && t.profile.limits?.payments?.[m]);
       if (!method) throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)');
-      const lim = t.profile.limits!.payments![method]!;
-      const lo = centsOfValue(lim.min);
-      const hi = Math.min(centsOfValue(lim.max), lo + 100_000);
+      // The first channel's range: every amount in it is accepted (limits.payments[m].channels).
+      const lim = channelSpans(t.profile.limits!.payments![method]!)[0]!;
+      const lo = lim.min;
+      const hi = Math.min(lim.max, lo + 100_000);
       if (hi <= lo) throw new PreconditionSkip(`the ${method} limits leave room for one amount only`);
       const amounts = fc.uniqueArray(fc.integer({ min: lo, max: hi }), { minLength: 2, maxLength: 2 });
       await property(ctx, amounts, async ([first, second]) => {

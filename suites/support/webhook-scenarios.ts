@@ -21,6 +21,7 @@ import {
   type Amount,
 } from '../../harness/ops.js';
 import type { Exchange } from '../../harness/exchange.js';
+import { amountInside } from '../../harness/limits.js';
 
 export interface Payment {
   merchantOrderNo: string;
@@ -191,7 +192,7 @@ export async function acceptedPayout(t: Target, clause: string, opts: { cancel?:
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
   const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
   const lim = t.profile.limits?.payouts?.[method];
-  const amount = usd(lim && Number(lim.min) > 10 ? lim.min : '10.00');
+  const amount = usd(lim ? amountInside(lim) : '10.00');
   const merchantPayoutNo = scriptedNo(t, 'payout', opts.replies);
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method, amount });
   const data = expectSuccess(ex, clause, 'creating a payout');
