@@ -14,13 +14,14 @@ import type { SuiteResult } from '../../harness/run/inprocess.js';
 import { runInProcess } from '../../harness/run/inprocess.js';
 import { storeExchange, writeResult } from '../../harness/run/results.js';
 import { loadSuites } from '../../harness/run/suites.js';
-import { loadProfile } from '../../harness/profile/load.js';
+import { loadProfile, merchantSecrets } from '../../harness/profile/load.js';
 import { makeRedactor } from '../../harness/redact.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { REFERENCE_PROFILE } from './support.js';
 
 const loaded = loadProfile(REFERENCE_PROFILE);
-const secrets = Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : []));
+// Test keys and the production keys the environment-keys check signs with.
+const secrets = merchantSecrets(loaded);
 
 /** Every spelling of a secret that would still give it away. */
 function forms(secret: string): string[] {
@@ -54,7 +55,7 @@ afterAll(async () => {
 
 describe('stored results and exchanges', () => {
   it('the run produced failures with findings and exchanges (otherwise this test proves nothing)', () => {
-    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    expect(secrets.length).toBeGreaterThanOrEqual(6);
     const failed = results.filter((r) => r.result.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.some((r) => r.result.findings.some((f) => f.code === 'RESPONSE_SIGNATURE_INVALID'))).toBe(true);
