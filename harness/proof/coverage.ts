@@ -32,7 +32,8 @@ export interface CoverageReport {
   totals: { mustService: number; proved: number; restated: number; allowlisted: number; violations: number };
 }
 
-export type Allowlist = Record<string, string>;
+export type { Allowlist } from '../report/no-check.js';
+import type { Allowlist } from '../report/no-check.js';
 
 export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist: Allowlist, clauses: readonly Clause[] = registry): CoverageReport {
   const own = clauses.map((c) => {

@@ -22,6 +22,13 @@ export interface RunMeta {
   shard?: string;
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
   expectations?: Expectations;
+  /**
+   * How to run this again from any folder: the kit's bin (absolute) and every flag that changes the run,
+   * files as absolute paths. Absent in runs made before it was recorded.
+   */
+  replay?: { bin: string; args: string[]; note?: string };
+  /** The reports directory, absolute: where the certificate's reproduction commands point. */
+  reportsDir?: string;
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {
