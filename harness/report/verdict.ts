@@ -20,7 +20,7 @@
  * evaluated it and it held) and no finding stands against it; naming a clause is not evidence.
  */
 import { INVARIANT_CLAUSES } from '../check/invariants.js';
-import { clauses as registry, hasClause, type Clause, type Level } from '../clauses/registry.js';
+import { clauses as registry, hasClause, restatements, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
 import { activeDisputes, activeEntries, disputeFor, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
 
@@ -260,6 +260,19 @@ export function computeVerdict(input: VerdictInput): Verdict {
     }
     return { ...base, status: 'not-checked', basis: 'no check of it was selected in this run' };
   });
+
+  // A clause that restates others (registry restatements) is shown by what shows them: passed when each of them was exercised.
+  const byId = new Map(clauseOutcomes.map((c) => [c.id, c]));
+  for (const [id, same] of Object.entries(restatements)) {
+    const c = byId.get(id);
+    if (!c || c.status !== 'not-checked' || c.party !== 'service') continue;
+    const rows = same.map((x) => byId.get(x));
+    if (rows.every((r) => r?.status === 'passed')) {
+      c.status = 'passed';
+      c.basis = `restates ${same.join(', ')}: each exercised, no finding`;
+      c.exercisedBy = [...new Set(rows.flatMap((r) => r!.exercisedBy))];
+    }
+  }
 
   // Suite counts.
   const bySuite = new Map<string, SuiteCounts>();

@@ -6,7 +6,7 @@ import { startReference, type RunningReference } from '../../reference/index.js'
 import { clauses as registry } from '../../harness/clauses/registry.js';
 import { thirdPartyReferences } from '../../harness/report/offline.js';
 import type { Certificate } from '../../harness/report/certificate.js';
-import { allFiles, callMain, fixtureSecrets, ROOT, runCli, secretHits, SMALL_SUITE, tempReports, type CliResult } from './helpers.js';
+import { allFiles, callMain, fixtureSecrets, runCli, secretHits, SMALL_SUITE, tempReports, type CliResult } from './helpers.js';
 
 /**
  * One run against the embedded reference with a fault that breaks a must-clause
@@ -39,6 +39,7 @@ describe('a run against a faulty reference', () => {
     expect(run.stdout).toMatch(new RegExp(`✗ ${SMALL_SUITE}\\s+0 passed · \\d+ failed`));
     expect(run.stdout).toMatch(/suite\s+passed\s+failed\s+expected fail\s+skipped\s+harness error/);
     expect(run.stdout).toMatch(/\nmust\s+\d+\s+[1-9]\d*\s+/);
+    expect(run.stdout).toMatch(/clauses\s+passed\s+failed\s+not met\s+disputed/);
     expect(run.stdout).toContain('Verdict: NON-CONFORMANT (partial run) — exit code 1');
   });
 
@@ -193,7 +194,8 @@ describe('a reproduction script of the faulty run', () => {
   function repro(file: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
     const started = Date.now();
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', file, '--base-url', baseUrl], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Plain node from a folder that is not the kit's: the script needs nothing but itself.
+      const child = spawn(process.execPath, [file, '--base-url', baseUrl], { cwd: tempReports('elsewhere'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => {
