@@ -289,14 +289,18 @@ const renew = withContext && !args.includes('--recorded-numbers');
 
 // Recorded number -> the number this reproduction uses instead.
 const numbers = new Map();
-const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const KINDS = [/[A-Z]/, /[a-z]/, /[0-9]/];
+const ALPHABETS = ['ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz', '0123456789'];
 function fresh(old) {
-  // Same length and the same kind of characters, so a length or format rule judges it as it judged the recorded one.
+  // Same length and each character of the same kind, so a length or format rule judges it as it judged the recorded one.
   const keep = old.length > 12 ? old.length - 8 : 0;
-  const bytes = randomBytes(old.length - keep);
-  let tail = '';
-  for (const b of bytes) tail += ALNUM[b % ALNUM.length];
-  return old.slice(0, keep) + tail;
+  const bytes = randomBytes(old.length);
+  let out = old.slice(0, keep);
+  for (let i = keep; i < old.length; i++) {
+    const k = KINDS.findIndex((re) => re.test(old[i]));
+    out += k < 0 ? old[i] : ALPHABETS[k][bytes[i] % ALPHABETS[k].length];
+  }
+  return out;
 }
 if (renew) for (const n of RECORDED.numbers.merchant) numbers.set(n, fresh(n));
 
