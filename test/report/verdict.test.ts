@@ -4,6 +4,7 @@ import { parseExpectations, type Expectations } from '../../harness/report/expec
 import { buildCertificate, certificateDigest, renderMarkdown } from '../../harness/report/certificate.js';
 import { canonicalJson } from '../../harness/report/canonical.js';
 import type { RunMeta } from '../../harness/report/run-meta.js';
+import { summaryText } from '../../harness/report/summary-table.js';
 import type { StoredResult } from '../../harness/run/results.js';
 import { clauses, hasClause } from '../../harness/clauses/registry.js';
 
@@ -217,6 +218,56 @@ describe('certificate', () => {
     expect(renderMarkdown(certificate)).toContain('**Verdict: CONFORMANT**');
     const other = buildCertificate({ results: [result('a/one', 'passed', { durationMs: 2 })], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
     expect(other.integrity.resultsSha256).not.toBe(certificate.integrity.resultsSha256);
+  });
+
+  it('lists the readings the target took: topic, reading, the checks that saw it', () => {
+    const results = [
+      result('a/one', 'passed', { readings: { 'price-point.unroundable': '422 notSupported' } }),
+      result('a/two', 'passed', { readings: { 'price-point.unroundable': '422 notSupported', 'idem.refund-like-payment': 'accepted' } }),
+      result('a/three', 'failed', { findings: [finding('query.neither')], readings: { 'price-point.unroundable': '2006 amountOutOfRange' } }),
+    ];
+    const { certificate } = buildCertificate({ results, meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.readings).toEqual([
+      { topic: 'idem.refund-like-payment', reading: 'accepted', checks: ['a/two'] },
+      { topic: 'price-point.unroundable', reading: '2006 amountOutOfRange', checks: ['a/three'] },
+      { topic: 'price-point.unroundable', reading: '422 notSupported', checks: ['a/one', 'a/two'] },
+    ]);
+    const md = renderMarkdown(certificate);
+    expect(md).toContain('## Readings the target took');
+    expect(md).toContain('| price-point.unroundable | 422 notSupported | a/one, a/two |');
+  });
+
+  it('shows a dispute prominently, in the verdict line, and never as passed; an edited verdict no longer follows from the results', () => {
+    const entries = [{ check: 'a/one', kind: 'disputed', reason: 'the document allows acceptance', link: 'https://example.com/issues/7' }];
+    const withDispute: RunMeta = { ...meta, expectations: expectations(entries) };
+    const results = [result('a/one', 'failed', { findings: [finding('query.neither')] })];
+    const { certificate } = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.verdict).toBe('conformant-except-disputed');
+    expect(certificate.summary.checks.disputed).toBe(1);
+    expect(certificate.summary.checks.passed).toBe(0);
+    const md = renderMarkdown(certificate);
+    expect(md).toContain('**Verdict: CONFORMANT except 1 disputed check**');
+    expect(md.indexOf('## ⚠ Disputed checks')).toBeLessThan(md.indexOf('## Clauses per level'));
+    expect(md).toContain('https://example.com/issues/7');
+    expect(md).toMatch(/\| `query\.neither` \| must \| service \| DISPUTED/);
+    // The verdict rebuilt from the same results and meta is the same; a hand-made "conformant" is not.
+    const rebuilt = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    expect(rebuilt.verdict).toBe('conformant-except-disputed');
+    const summary = summaryText(certificate, { certificate: 'c.md' });
+    expect(summary).toContain('DISPUTED checks');
+    expect(summary).toContain('Verdict: CONFORMANT except 1 disputed check');
+  });
+
+  it('prints a replay with every run-changing flag and repro commands with the variables the scripts read', () => {
+    const replayMeta: RunMeta = { ...meta, reportsDir: '/abs/reports', faults: ['f1'], replay: { bin: '/kit/bin/mpsi-conformance.js', args: ['run', '--profile', '/p/my profile.json', '--seed', '7', '--webhooks', 'off', '--fault', 'f1'] } };
+    const r = result('a/one', 'failed', { findings: [finding('query.neither', 'X', 'x-000002')], repro: ['a__one--x-000002.mjs'], reproSecretEnvs: { 'a__one--x-000002.mjs': ['ACME_SECRET'] } });
+    const { certificate } = buildCertificate({ results: [r], meta: replayMeta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.commands.replay).toBe("node /kit/bin/mpsi-conformance.js run --profile '/p/my profile.json' --seed 7 --webhooks off --fault f1");
+    expect(certificate.commands.reference).toBe('node /kit/bin/mpsi-conformance.js serve --fault f1');
+    expect(certificate.repro[0]).toMatchObject({ exchangeId: 'x-000002', secretEnvs: ['ACME_SECRET'], command: 'ACME_SECRET=<secret key> node /abs/reports/repro/a__one--x-000002.mjs' });
+    const md = renderMarkdown(certificate);
+    expect(md).not.toContain('MPSI_SECRET_PRIMARY');
+    expect(md).not.toContain('tsx');
   });
 
   it('canonical JSON sorts keys at every depth and ignores undefined members', () => {
