@@ -27,10 +27,17 @@ export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], s
       failed: failed.map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
       skipped: res.filter((r) => r.result.status === 'skipped').length,
       durationMs: performance.now() - started,
+      exercised: exercisedMap(res.map((r) => r.result)),
     };
   } finally {
     await ref.close();
   }
+}
+
+function exercisedMap(results: { checkId: string; exercised: string[] }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of results) for (const c of r.exercised) (out[c] ??= []).push(r.checkId);
+  return out;
 }
 
 export interface ProofOptions {
@@ -67,8 +74,15 @@ export async function runProof(o: ProofOptions): Promise<ProofReport> {
     matrixMs,
     conformant,
     faults,
-    coverage: clauseCoverage(o.suites, faults, o.allowlist),
+    coverage: clauseCoverage(o.suites, faults, o.allowlist, undefined, mergeExercised(conformant)),
   };
+}
+
+/** The union over the conformant runs (seeds, quick and full webhooks): what the reference showed at all. */
+function mergeExercised(runs: ConformantRun[]): Record<string, string[]> {
+  const out: Record<string, Set<string>> = {};
+  for (const r of runs) for (const [c, checks] of Object.entries(r.exercised ?? {})) for (const k of checks) (out[c] ??= new Set()).add(k);
+  return Object.fromEntries(Object.entries(out).map(([c, s]) => [c, [...s].sort()]));
 }
 
 export function writeProof(r: ProofReport, dir: string): void {
