@@ -36,7 +36,7 @@ export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], s
 
 function exercisedMap(results: { checkId: string; exercised: string[] }[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const r of results) for (const c of r.exercised) (out[c] ??= []).push(r.checkId);
+  for (const r of results) for (const c of r.exercised) out[c] = [...(out[c] ?? []), r.checkId];
   return out;
 }
 
@@ -81,7 +81,9 @@ export async function runProof(o: ProofOptions): Promise<ProofReport> {
 /** The union over the conformant runs (seeds, quick and full webhooks): what the reference showed at all. */
 function mergeExercised(runs: ConformantRun[]): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
-  for (const r of runs) for (const [c, checks] of Object.entries(r.exercised ?? {})) for (const k of checks) (out[c] ??= new Set()).add(k);
+  for (const r of runs) {
+    for (const [c, checks] of Object.entries(r.exercised ?? {})) out[c] = new Set([...(out[c] ?? []), ...checks]);
+  }
   return Object.fromEntries(Object.entries(out).map(([c, s]) => [c, [...s].sort()]));
 }
 

@@ -265,7 +265,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
   const byId = new Map(clauseOutcomes.map((c) => [c.id, c]));
   for (const [id, same] of Object.entries(restatements)) {
     const c = byId.get(id);
-    if (!c || c.status !== 'not-checked' || c.party !== 'service') continue;
+    if (c?.status !== 'not-checked' || c.party !== 'service') continue;
     const rows = same.map((x) => byId.get(x));
     if (rows.every((r) => r?.status === 'passed')) {
       c.status = 'passed';
