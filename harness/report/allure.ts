@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
-import { findingLevel } from '../vitest/format.js';
+import { levelOfFinding } from '../check/failure.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
 import type { RunMeta } from './run-meta.js';
@@ -81,7 +81,7 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     if (outcome !== 'expected-fail') continue;
     const stored = byId.get(label('checkId') ?? '');
     const message = stored
-      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${findingLevel(x.clause, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
+      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };

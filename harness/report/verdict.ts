@@ -19,6 +19,7 @@
  * A clause is `passed` only when some check EXERCISED it (StoredResult.exercised: an assertion
  * evaluated it and it held) and no finding stands against it; naming a clause is not evidence.
  */
+import { levelOfFinding } from '../check/failure.js';
 import { INVARIANT_CLAUSES } from '../check/invariants.js';
 import { clauses as registry, hasClause, restatements, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
@@ -134,11 +135,6 @@ export function invariantClauses(): string[] {
   return [...INVARIANT_CLAUSES].filter(hasClause).sort();
 }
 
-function levelOf(clauseId: string, fallback: 'must' | 'should'): 'must' | 'should' {
-  const c = registry.find((x) => x.id === clauseId);
-  if (!c || c.level === 'unspecified') return fallback;
-  return c.level;
-}
 
 function firstLine(s: string): string {
   return s.split('\n', 1)[0]!;
@@ -181,7 +177,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const findings: FindingSummary[] = r.findings.map((f) => ({
       code: f.code,
       clause: f.clause,
-      level: f.level === 'should' ? 'should' : levelOf(f.clause, r.level),
+      level: levelOfFinding(f, r.level),
       message: firstLine(f.message),
       expected: f.expected,
       seen: f.seen,

@@ -5,6 +5,7 @@ import { buildCertificate, certificateDigest, renderMarkdown } from '../../harne
 import { canonicalJson } from '../../harness/report/canonical.js';
 import type { RunMeta } from '../../harness/report/run-meta.js';
 import { summaryText } from '../../harness/report/summary-table.js';
+import { formatResultFailure } from '../../harness/vitest/format.js';
 import type { StoredResult } from '../../harness/run/results.js';
 import { clauses, hasClause } from '../../harness/clauses/registry.js';
 
@@ -123,6 +124,14 @@ describe('computeVerdict', () => {
     expect(v.levels.must.failed).toBe(0);
     expect(v.levels.must['not-met']).toBe(1);
     expect(v.warnings.join('\n')).toContain('should-level recommendation not met: payment-query/z (ep.post-json)');
+    // The failure text vitest, JUnit and Allure show says the same level.
+    expect(formatResultFailure({ ...r, exchanges: [] } as never)).toMatch(/^FAILED ep\.post-json \(should\)/);
+    const { certificate } = buildCertificate({ results: [r], meta: { kit: { name: 'k', version: '1' }, startedAt: '2026-01-01T00:00:00Z', seed: 1, numRuns: 1, webhooks: 'off', profile: { name: 'p', file: 'p.json', environment: 'sandbox' }, target: 'embedded', filters: { suites: [], clauses: [] }, faults: [] }, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const summary = summaryText(certificate, { certificate: 'c.md' });
+    expect(summary).not.toContain('Failed clauses');
+    expect(summary).toContain('Should-level recommendations not met');
+    expect(summary).toContain('Verdict: CONFORMANT');
+    expect(renderMarkdown(certificate)).toMatch(/## Failed clauses\n\nNone\./);
   });
 
   describe('with a dispute', () => {
