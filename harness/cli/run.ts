@@ -15,6 +15,7 @@ import { finishReports } from '../report/finish.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
+import { replayOf } from '../run/replay.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -220,32 +221,6 @@ export async function runMain(argv: string[]): Promise<number> {
   }
   return outcome.exitCode;
 }
-
-/**
- * The run again, as a command that works pasted from any folder: the kit's bin by absolute path, and
- * every flag that changes what runs or how it is judged (files absolute). The reports directory is
- * left to the reader (default ./reports where it is pasted). A target URL whose credentials were masked
- * cannot be pasted as it is: the note says so.
- */
-export function replayOf(cfg: RunConfig, shard: string | undefined): { bin: string; args: string[]; note?: string } {
-  const args = ['run', '--profile', cfg.profilePath];
-  let note: string | undefined;
-  if (cfg.targetUrl) {
-    const shown = maskUrl(cfg.targetUrl);
-    args.push('--target', shown);
-    if (shown !== cfg.targetUrl) note = 'the target URL held credentials, shown masked: put them back before running';
-  }
-  args.push('--seed', String(cfg.seed), '--runs', String(cfg.numRuns), '--webhooks', cfg.webhooks);
-  for (const s of cfg.suites) args.push('--suite', s);
-  for (const c of cfg.clauses) args.push('--clause', c);
-  for (const f of cfg.faults) args.push('--fault', f);
-  if (cfg.expectationsPath) args.push('--expectations', cfg.expectationsPath);
-  if (shard) args.push('--shard', shard);
-  return { bin: BIN, args, ...(note ? { note } : {}) };
-}
-
-/** The published bin, absolute: what `npx mpsi-conformance` runs, usable from any folder. */
-const BIN = join(ROOT, 'bin', 'mpsi-conformance.js');
 
 /** A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. */
 export async function ensureReachable(url: string): Promise<void> {

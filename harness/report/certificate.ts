@@ -18,6 +18,7 @@ import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, t
 import { maskUrl } from './mask.js';
 import { readAllowlist } from './no-check.js';
 import { reproCommand, shellQuote } from './repro.js';
+import { replayLine } from '../run/replay.js';
 
 export const CERTIFICATE_FORMAT = 'mpsi-conformance-certificate/1';
 export const CANONICALIZATION = 'JSON with object keys sorted, no whitespace, UTF-8; results: the array of stored results sorted by checkId';
@@ -170,7 +171,7 @@ export function readingsOf(results: StoredResult[]): Certificate['readings'] {
 function commandsOf(meta: RunMeta): Certificate['commands'] {
   if (!meta.replay) return {};
   const bin = `node ${shellQuote(meta.replay.bin)}`;
-  const replay = `${bin} ${meta.replay.args.map(shellQuote).join(' ')}`;
+  const replay = replayLine(meta.replay);
   // The embedded reference stopped with the run: a reproduction needs one started again, the same way.
   const reference = meta.target === 'embedded' ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}` : undefined;
   return { replay, ...(meta.replay.note ? { replayNote: meta.replay.note } : {}), ...(reference ? { reference } : {}) };

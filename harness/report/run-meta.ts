@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
+import type { Replay } from '../run/replay.js';
 
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
 export interface RunMeta {
@@ -26,7 +27,7 @@ export interface RunMeta {
    * How to run this again from any folder: the kit's bin (absolute) and every flag that changes the run,
    * files as absolute paths. Absent in runs made before it was recorded.
    */
-  replay?: { bin: string; args: string[]; note?: string };
+  replay?: Replay;
   /** The reports directory, absolute: where the certificate's reproduction commands point. */
   reportsDir?: string;
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { SuiteDef, CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { clause, hasClause } from '../clauses/registry.js';
-import { readRunConfig } from '../run/config.js';
+import { readRunConfig, type RunConfig } from '../run/config.js';
+import { replayLine, replayOf } from '../run/replay.js';
 import { loadProfile } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -93,7 +94,7 @@ export function registerSuite(suite: SuiteDef): void {
         const x = expectationFor(result, active);
         const outcome = outcomeOf(result, x, disputed);
         meta.mpsiOutcome = outcome;
-        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl });
+        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl, cfg: { ...cfg, seed } });
         const comments = x.entries.map((e) => e.comment).join('; ');
         if (result.status === 'skipped') ctx.skip(redact(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`));
         if (x.expectedFail) {
@@ -132,6 +133,7 @@ interface AnnotateInput {
   outcome: Outcome;
   runSeed: number;
   reportUrl?: string;
+  cfg: RunConfig;
 }
 
 async function annotate(a: AnnotateInput): Promise<void> {
@@ -161,7 +163,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
   const deviation = a.x.entries.length > 0 ? `\n\nKnown deviation (${a.outcome}): ${a.x.entries.map((e) => e.comment).join('; ')}` : '';
   await allure.description(
     redact(
-      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay: \`mpsi-conformance run --seed ${a.runSeed} --suite ${suite.name}\`.${deviation}`,
+      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay its suite (from any folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }))}\`.${deviation}`,
     ),
   );
   // Seed and target change from run to run (the embedded reference's port): kept out of the history id.
