@@ -10,7 +10,7 @@ const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Every clause a finding of this module can be charged to (the verdict counts them as monitored); f() accepts no other. */
+/** Every clause a finding of this module can be charged to (an exchange exercises those it gave something to judge); f() accepts no other. */
 export const INVARIANT_CLAUSES = [
   'amount.value.two-decimals-out',
   'auth.response.signed',

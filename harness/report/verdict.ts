@@ -20,8 +20,7 @@
  * evaluated it and it held) and no finding stands against it; naming a clause is not evidence.
  */
 import { levelOfFinding } from '../check/failure.js';
-import { INVARIANT_CLAUSES } from '../check/invariants.js';
-import { clauses as registry, hasClause, restatements, type Clause, type Level } from '../clauses/registry.js';
+import { clauses as registry, restatements, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
 import { activeDisputes, activeEntries, disputeFor, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
 
@@ -130,10 +129,6 @@ export interface Verdict {
 
 const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|connect timed out/i;
 
-/** Clauses the harness checks on every exchange (harness/check/invariants.ts). */
-export function invariantClauses(): string[] {
-  return [...INVARIANT_CLAUSES].filter(hasClause).sort();
-}
 
 
 function firstLine(s: string): string {
