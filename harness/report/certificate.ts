@@ -209,7 +209,7 @@ export function renderMarkdown(c: Certificate): string {
   const verdictText = verdictLabel(c);
   L.push('# MPSI conformance certificate', '');
   L.push(`**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`, '');
-  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0).', '');
+  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0). A check the vendor disputes counts neither as passed nor as failed: while one stands the verdict is at best "CONFORMANT except N disputed checks".', '');
   L.push('| | |', '|---|---|');
   L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
   L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
@@ -219,7 +219,7 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`);
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
-  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
+  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
   if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {
