@@ -50,8 +50,12 @@ function mergeShards(into: string, from: string[]): void {
     }
   }
   const { shard: _shard, ...rest } = first;
+  // The merged run is the whole run: its replay has no --shard, its reproduction scripts are here.
+  const replay = rest.replay && { ...rest.replay, args: rest.replay.args.filter((a, i, all) => a !== '--shard' && all[i - 1] !== '--shard') };
   writeRunMeta(dst.runMeta, {
     ...rest,
+    ...(replay ? { replay } : {}),
+    reportsDir: dst.dir,
     startedAt: metas.map((m) => m.startedAt).sort()[0]!,
     finishedAt: metas.map((m) => m.finishedAt ?? m.startedAt).sort().at(-1),
   });

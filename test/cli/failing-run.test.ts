@@ -136,7 +136,8 @@ describe('a run against a faulty reference', () => {
       mkdirSync(join(s, 'results'));
       for (const f of files.filter((_, k) => k % 2 === i)) cpSync(join(dir, 'results', f), join(s, 'results', f));
       cpSync(join(dir, 'repro'), join(s, 'repro'), { recursive: true });
-      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2` }));
+      const replay = meta.replay as { args: string[] };
+      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2`, replay: { ...replay, args: [...replay.args, '--shard', `${i + 1}/2`] } }));
       writeFileSync(join(s, 'run-status.json'), JSON.stringify({ moduleErrors: [], unhandledErrors: [], tests: [] }));
     });
     const merged = tempReports('merged');
@@ -145,6 +146,9 @@ describe('a run against a faulty reference', () => {
     const c = JSON.parse(readFileSync(join(merged, 'certificate.json'), 'utf8')) as Certificate;
     expect(c.results.count).toBe(files.length);
     expect(c.meta.shard).toBeUndefined();
+    // The merged certificate's replay is the whole run, and its scripts are the merged ones.
+    expect(c.commands.replay).not.toContain('--shard');
+    expect(c.repro.every((r) => r.command.includes(join(merged, 'repro')))).toBe(true);
     expect(c.integrity.resultsSha256).toBe(certificate().integrity.resultsSha256);
     expect((await callMain(['verify-certificate', join(merged, 'certificate.json')])).code).toBe(0);
     // Shards of different runs are refused.
