@@ -130,7 +130,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
         const exchangeId = /--(x-\d+)\.m?[jt]s$/.exec(file)?.[1] ?? '';
         const secretEnvs = r.reproSecretEnvs?.[file] ?? [];
         const path = meta.reportsDir ? join(meta.reportsDir, 'repro', file) : join('repro', file);
-        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '', secretEnvs, command: reproCommand(path, secretEnvs) };
+        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '', secretEnvs, command: reproCommand(path) };
       }),
     ),
     results: { count: results.length, sha256: resultsDigest(results) },
@@ -324,11 +324,11 @@ function commandsSection(c: Certificate): string[] {
 function reproSection(c: Certificate): string[] {
   const L = ['## Reproduction scripts', ''];
   if (c.repro.length === 0) return [...L, 'None (no failing exchange).', ''];
-  L.push('Each is plain Node.js (20 or later) needing nothing but itself: it first sends the earlier requests of its check with fresh numbers (so what the failing request needs exists on any target), then the failing request, re-signed with the secret read from the environment variable(s) named below (never printed), and says REPRODUCED or NOT REPRODUCED. Put the merchant\'s secret key in place of `<secret key>`' + (c.commands.reference ? ' and add `--base-url URL` (the embedded reference has stopped; see Commands)' : '') + '.', '');
+  L.push('Each is plain Node.js (20 or later) needing nothing but itself: it first sends the earlier requests of its check with fresh numbers (so what the failing request needs exists on any target), then the failing request, re-signed with the secret read from the environment variable(s) named beside it (never printed, never on the command line: export them as for the run), and says REPRODUCED or NOT REPRODUCED.' + (c.commands.reference ? ' Add `--base-url URL`: the embedded reference has stopped (see Commands).' : ''), '');
   L.push('| file | check | exchange | clause | sha256 |', '|---|---|---|---|---|');
   for (const r of c.repro) L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
   L.push('', '```sh');
-  for (const r of c.repro) L.push(`# ${r.checkId} · ${r.exchangeId}`, r.command);
+  for (const r of c.repro) L.push(`# ${r.checkId} · ${r.exchangeId}${r.secretEnvs.length ? ` · reads ${r.secretEnvs.join(', ')}` : ''}`, r.command);
   L.push('```', '');
   return L;
 }

@@ -205,10 +205,13 @@ export function numbersOf(steps: ReproStep[], responses: (unknown | undefined)[]
   return { merchant: [...merchant], service };
 }
 
-/** The command that runs a script, for the certificate and the script's own header: plain node, absolute path. */
-export function reproCommand(file: string, secretEnvs: readonly string[], baseUrl?: string): string {
-  const env = secretEnvs.map((n) => `${n}=<secret key>`).join(' ');
-  return `${env ? `${env} ` : ''}node ${shellQuote(file)}${baseUrl ? ` --base-url ${shellQuote(baseUrl)}` : ''}`;
+/**
+ * The command that runs a script, for the certificate: plain node and an absolute path, nothing to fill
+ * in. The secrets come from the environment variables the script names (those the run itself read,
+ * when the profile names them), never from the command line, so the line is pasted as it is.
+ */
+export function reproCommand(file: string, baseUrl?: string): string {
+  return `node ${shellQuote(file)}${baseUrl ? ` --base-url ${shellQuote(baseUrl)}` : ''}`;
 }
 
 /** POSIX shell quoting, only where needed. */
@@ -245,7 +248,7 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       ...findings.map((f) => `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.message.split('\n', 1)[0]}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`),
       `Seed:     ${result.seed} (check seed)`,
       '',
-      `Run:  ${reproCommand(name, secretEnvs)} [--base-url URL] [--recorded-numbers] [--no-context]`,
+      `Run:  ${secretEnvs.map((n) => `${n}=<secret key> `).join('')}node ${name} [--base-url URL] [--recorded-numbers] [--no-context]`,
       '      Plain Node.js (20 or later), from any folder; it needs nothing but this file.',
       `      --base-url          send to another base URL than the recorded ${shownBase}`,
       `      --recorded-numbers  send the numbers as recorded (by default the merchant's numbers are fresh and the service's`,

@@ -22,10 +22,10 @@ let cert: Certificate;
 const started: { pid: number }[] = [];
 
 /** Runs a pasted line in `sh` from a folder of its own; a long-lived one (`until`) under `exec`, so the process killed at the end is the command's own. */
-function paste(line: string, opts: { cwd?: string; until?: RegExp; timeoutMs?: number } = {}): Promise<CliResult & { pid?: number }> {
+function paste(line: string, opts: { cwd?: string; until?: RegExp; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult & { pid?: number }> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', opts.until ? `exec ${line}` : line], { cwd: opts.cwd ?? tempReports('paste'), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', opts.until ? `exec ${line}` : line], { cwd: opts.cwd ?? tempReports('paste'), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -55,12 +55,12 @@ function shellBlocks(text: string): string[][] {
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')));
 }
 
-/** `NAME=<secret key>` filled in with the reference profile's secret for that role (MPSI_SECRET_<ROLE>). */
-function withSecrets(line: string): string {
+/** What a user exports before pasting: each variable a script says it reads, holding that merchant's secret (MPSI_SECRET_<ROLE> for the reference profile, whose secrets are inline). */
+function exportedSecrets(): Record<string, string> {
   const p = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as { merchants: Record<string, { secret?: string }> };
   const envOf: Record<string, string> = { primary: 'MPSI_SECRET_PRIMARY', second: 'MPSI_SECRET_SECOND', frozen: 'MPSI_SECRET_FROZEN', lowBalance: 'MPSI_SECRET_LOW_BALANCE' };
-  let out = line;
-  for (const [role, m] of Object.entries(p.merchants)) if (m.secret && envOf[role]) out = out.split(`${envOf[role]}=<secret key>`).join(`${envOf[role]}=${m.secret}`);
+  const out: Record<string, string> = {};
+  for (const [role, m] of Object.entries(p.merchants)) if (m.secret && envOf[role]) out[envOf[role]] = m.secret;
   return out;
 }
 
@@ -90,7 +90,8 @@ describe('the commands a certificate prints, pasted from another folder', () => 
     expect(replay).toMatch(/^node \/\S+\/bin\/mpsi-conformance\.js run /);
     for (const want of [`--profile ${REFERENCE_PROFILE}`, '--seed 99', '--runs 5', '--webhooks off', '--suite refund-errors', '--suite idempotency', ...FAULTS.map((f) => `--fault ${f}`)]) expect(replay).toContain(want);
     expect(md).not.toContain('tsx');
-    expect(md).not.toMatch(/MPSI_SECRET_PRIMARY=…/);
+    expect(md).not.toMatch(/MPSI_SECRET_PRIMARY=/);
+    expect(md).not.toContain('<secret key>');
     for (const s of fixtureSecrets()) expect(md).not.toContain(s);
   });
 
@@ -102,13 +103,13 @@ describe('the commands a certificate prints, pasted from another folder', () => 
     const url = /listening on (http:\/\/\S+)/.exec(served.stdout)![1]!;
     const repros = cert.repro.filter((r) => r.clause !== undefined && CLAUSES.includes(r.clause));
     for (const c of CLAUSES) expect(repros.map((r) => r.clause)).toContain(c);
-    const printed = blocks.flat().filter((l) => /^\S*=?.*node \S+\.mjs/.test(l));
+    const printed = blocks.flat().filter((l) => /^node \S+\.mjs$/.test(l));
     for (const r of repros) {
       const line = printed.find((l) => l.includes(r.file))!;
       expect(line, `${r.file} has a printed command`).toBeDefined();
       expect(line).toContain(join(dir, 'repro', r.file));
       for (let i = 0; i < 2; i++) {
-        const out = await paste(`${withSecrets(line)} --base-url ${url}`);
+        const out = await paste(`${line} --base-url ${url}`, { env: exportedSecrets() });
         expect(out.code, `${r.file} (attempt ${i + 1})\n${out.stdout}\n${out.stderr}`).toBe(0);
         expect(out.stdout).toContain('REPRODUCED: the same answer as recorded');
       }
@@ -119,7 +120,11 @@ describe('the commands a certificate prints, pasted from another folder', () => 
     const served = await paste('node ' + join(process.cwd(), 'bin', 'mpsi-conformance.js') + ' serve', { until: /listening on (http:\/\/\S+)/ });
     const url = /listening on (http:\/\/\S+)/.exec(served.stdout)![1]!;
     const r = cert.repro.find((x) => x.clause === 'idem.refund.refused')!;
-    const out = await paste(`${withSecrets(r.command)} --base-url ${url}`);
+    const out = await paste(`${r.command} --base-url ${url}`, { env: exportedSecrets() });
+    // Without the variable exported it says which one to set, and sends nothing.
+    const bare = await paste(`${r.command} --base-url ${url}`);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('set MPSI_SECRET_PRIMARY');
     expect(out.code, out.stdout + out.stderr).toBe(1);
     expect(out.stdout).toContain('NOT REPRODUCED');
   }, 30_000);

@@ -273,7 +273,8 @@ describe('certificate', () => {
     const { certificate } = buildCertificate({ results: [r], meta: replayMeta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
     expect(certificate.commands.replay).toBe("node /kit/bin/mpsi-conformance.js run --profile '/p/my profile.json' --seed 7 --webhooks off --fault f1");
     expect(certificate.commands.reference).toBe('node /kit/bin/mpsi-conformance.js serve --fault f1');
-    expect(certificate.repro[0]).toMatchObject({ exchangeId: 'x-000002', secretEnvs: ['ACME_SECRET'], command: 'ACME_SECRET=<secret key> node /abs/reports/repro/a__one--x-000002.mjs' });
+    expect(certificate.repro[0]).toMatchObject({ exchangeId: 'x-000002', secretEnvs: ['ACME_SECRET'], command: 'node /abs/reports/repro/a__one--x-000002.mjs' });
+    expect(renderMarkdown(certificate)).toContain('# a/one · x-000002 · reads ACME_SECRET\nnode /abs/reports/repro/a__one--x-000002.mjs');
     const md = renderMarkdown(certificate);
     expect(md).not.toContain('MPSI_SECRET_PRIMARY');
     expect(md).not.toContain('tsx');
