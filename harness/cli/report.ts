@@ -74,6 +74,9 @@ export async function reportMain(argv: string[]): Promise<number> {
   if (from.length > 0) mergeShards(dir, from);
   const paths = reportPaths(dir);
   if (!existsSync(paths.runMeta)) throw new UsageError(`${dir} has no run.json: not a reports directory of mpsi-conformance run`);
+  // A reports directory moved since the run: the certificate's commands point where it is now.
+  const meta = readRunMeta(paths.runMeta);
+  if (meta.reportsDir !== undefined && meta.reportsDir !== dir) writeRunMeta(paths.runMeta, { ...meta, reportsDir: dir });
   const outcome = finishReports(paths, { html: !flags['no-html'], out: process.stdout, err: process.stderr });
   if (outcome.exitCode !== 0) process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`);
   return outcome.exitCode;

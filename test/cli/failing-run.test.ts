@@ -158,6 +158,18 @@ describe('a run against a faulty reference', () => {
     expect(bad.stderr).toContain('not shards of one run');
   });
 
+  it('report, run on a reports directory moved elsewhere, points the certificate\'s commands at where it is now', async () => {
+    const { cpSync } = await import('node:fs');
+    const moved = tempReports('moved');
+    cpSync(dir, moved, { recursive: true });
+    const r = await callMain(['report', '--reports', moved, '--no-html']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const c = JSON.parse(readFileSync(join(moved, 'certificate.json'), 'utf8')) as Certificate;
+    expect(c.repro.length).toBeGreaterThan(0);
+    expect(c.repro.every((x) => x.command === `node ${join(moved, 'repro', x.file)}`)).toBe(true);
+    expect((await callMain(['verify-certificate', join(moved, 'certificate.json')])).code).toBe(0);
+  });
+
   it('writes no merchant secret into any file of the reports directory, as text or Base64', () => {
     const secrets = fixtureSecrets();
     expect(secrets.length).toBeGreaterThanOrEqual(4);
