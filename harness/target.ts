@@ -4,7 +4,7 @@ import type { Exchange } from './exchange.js';
 import type { LoadedProfile, ResolvedMerchant } from './profile/load.js';
 import type { Profile } from './profile/types.js';
 import { sign, type SignOptions } from './signing.js';
-import { recordExchange, recordFinding } from './check/context.js';
+import { recordExchange, recordExercised, recordFinding } from './check/context.js';
 import { responseInvariants } from './check/invariants.js';
 import { PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './template.js';
@@ -121,7 +121,9 @@ export function createTarget(opts: TargetOptions): Target {
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
     const ex = await client.send(req, { verifyWith });
     recordExchange(ex);
-    for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined })) recordFinding(finding);
+    const examined = new Set<string>();
+    for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined, examined })) recordFinding(finding);
+    recordExercised(...examined);
     return ex;
   }
 

@@ -111,7 +111,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       await property(ctx, arb, async ({ method, currency, value }) => {
         const ex = await createPayout(t, { method, amount: { currency, value } }, { label: `${method} payout in ${currency}` });
         expectPayoutCatalogueCode(ex);
-        expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange' }, { code: 5008, key: 'notSupported' }], 'payout.usd-only-methods', 'payout.non-usd-currency', `a ${method} payout of ${value} ${currency}`);
+        expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' }, { code: 5008, key: 'notSupported', clause: 'err.po.currency' }], 'payout.usd-only-methods', 'payout.non-usd-currency', `a ${method} payout of ${value} ${currency}`);
       }, { numRuns: 5 });
     },
   },

@@ -43,8 +43,8 @@ function roundingClause(charged: unknown, c: RoundedAmountCase, tiers: readonly 
 }
 
 const UNROUNDABLE = [
-  { code: 2006, key: 'amountOutOfRange' },
-  { code: 422, key: 'notSupported' },
+  { code: 2006, key: 'amountOutOfRange', clause: 'err.pay.amount-out-of-range' },
+  { code: 422, key: 'notSupported', clause: 'err.pay.price-point' },
 ];
 
 /** A refusal with one half of a row the document allows (its code or its key) is evidence against that row. */

@@ -11,6 +11,11 @@ export interface CheckRecorder {
   readings: Record<string, string>;
   /** Free-form notes shown in the report. */
   notes: string[];
+  /**
+   * Clauses an assertion actually evaluated and found kept (an exchange or observation that is
+   * evidence for the clause). Only these are credited as passed: naming a clause is not evidence.
+   */
+  exercised: Set<string>;
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -19,7 +24,7 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 export const MAX_EXCHANGES_KEPT = 60;
 
 export function newRecorder(): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [] };
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set() };
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {
@@ -52,4 +57,11 @@ export function recordReading(topic: string, reading: string): void {
 
 export function note(text: string): void {
   storage.getStore()?.notes.push(text);
+}
+
+/** An assertion evaluated these clauses and they held: the evidence that lets the report credit them. */
+export function recordExercised(...clauses: (string | undefined)[]): void {
+  const rec = storage.getStore();
+  if (!rec) return;
+  for (const c of clauses) if (c) rec.exercised.add(c);
 }

@@ -35,6 +35,11 @@ export interface CheckDef {
   /** The clause this check enforces (first) and any others it also enforces. */
   clauses: string[];
   level: 'must' | 'should';
+  /**
+   * `own-clause` (default): a pass credits the first clause besides what assertions recorded;
+   * `recorded`: only what assertions recorded (checks whose clause list is a catalogue, not a behaviour).
+   */
+  credit?: 'own-clause' | 'recorded';
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -50,6 +55,7 @@ export interface CheckSpec {
   title: string;
   clause: string | string[];
   level?: 'must' | 'should';
+  credit?: 'own-clause' | 'recorded';
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -65,7 +71,7 @@ export function defineSuite(name: string, meta: { area: Area; resource: string }
     const first = lookupClause(clauses[0]!);
     for (const c of clauses) lookupClause(c);
     const level = s.level ?? (first.level === 'should' ? 'should' : 'must');
-    return { id: `${name}/${slug(s.title)}`, title: s.title, clauses, level, run: s.run };
+    return { id: `${name}/${slug(s.title)}`, title: s.title, clauses, level, credit: s.credit ?? 'own-clause', run: s.run };
   });
   const seen = new Set<string>();
   for (const c of checks) {

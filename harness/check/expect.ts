@@ -4,11 +4,12 @@ import { describeExchange, shortJson } from '../describe.js';
 import { headerValue } from '../signing.js';
 import { clause as registryClause, hasClause } from '../clauses/registry.js';
 import { CheckFailure } from './failure.js';
-import { recordReading } from './context.js';
+import { recordExercised, recordReading } from './context.js';
 
 /**
  * Small named checks: verb + subject + expectation. Each throws a CheckFailure with a stable
- * code, the clause it enforces, expected vs. seen, and the exchange.
+ * code, the clause it enforces, expected vs. seen, and the exchange; when it holds, it records the
+ * clauses it evaluated (recordExercised), the only evidence the report credits a clause with.
  */
 export interface Outcome {
   code: number;
@@ -61,6 +62,7 @@ export function expectSuccess(ex: Exchange, clause: string, what = 'the request'
   const e = envelopeOf(ex, clause);
   if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
   if (e.data === null || typeof e.data !== 'object') fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
+  recordExercised(clause);
   return e.data as Record<string, unknown>;
 }
 
@@ -81,7 +83,10 @@ export interface ErrorClauses {
 export function expectError(ex: Exchange, want: Outcome, clause: string, what = 'the request', by: ErrorClauses = {}): void {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
-  if (e.code === want.code && key === want.key && e.status === 200) return;
+  if (e.code === want.code && key === want.key && e.status === 200) {
+    recordExercised(clause, by.ifAccepted, by.ifHalfRight);
+    return;
+  }
   const codeName = e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : e.code !== want.code ? 'WRONG_ERROR_CODE' : key !== want.key ? 'WRONG_ERROR_KEY' : 'WRONG_HTTP_STATUS';
   const codeRight = e.code === want.code;
   const keyRight = key === want.key;
@@ -91,13 +96,14 @@ export function expectError(ex: Exchange, want: Outcome, clause: string, what = 
   fail(codeName, charged, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
 }
 
-/** Any of several outcomes the document allows; records which one the target took. */
-export function expectOneOf(ex: Exchange, wants: Outcome[], clause: string, topic: string, what = 'the request'): Outcome {
+/** Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as exercised). */
+export function expectOneOf<O extends Outcome & { clause?: string }>(ex: Exchange, wants: O[], clause: string, topic: string, what = 'the request'): O {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   const hit = wants.find((w) => w.code === e.code && w.key === key);
   if (hit && e.status === 200) {
     recordReading(topic, `${hit.code} ${hit.key}`);
+    recordExercised(hit.clause ?? clause);
     return hit;
   }
   const list = wants.map((w) => `${w.code} ${w.key}`).join(' or ');
@@ -110,6 +116,7 @@ export function expectRefused(ex: Exchange, clause: string, what = 'the request'
   if (e.code === 0 || typeof e.code !== 'number') fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
   const key = typeof e.msg === 'string' ? (splitMsg(e.msg).key ?? '') : '';
   if (topic) recordReading(topic, `${e.code} ${key}`);
+  recordExercised(clause);
   return { code: e.code as number, key };
 }
 
@@ -120,12 +127,14 @@ export function expectAuthError(ex: Exchange, want: { http: number; code: number
   if (e.status !== want.http || e.code !== want.code || key !== want.key) {
     fail(e.status === 200 && e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} should be refused with HTTP ${want.http} \`${want.key}\``, ex, `HTTP ${want.http}, code ${want.code}, key ${want.key}`, seenOutcome(e));
   }
+  recordExercised(clause);
 }
 
 /** Authentication errors are not signed: no X-Sign on the response. */
 export function expectUnsigned(ex: Exchange, clause: string): void {
   const sig = ex.response ? headerValue(ex.response.headers, 'X-Sign') : undefined;
   if (sig !== undefined && sig !== '') fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
+  recordExercised(clause);
 }
 
 /** Reads a dotted path inside `data`. */
@@ -142,9 +151,19 @@ export function pick(data: unknown, path: string): unknown {
 export function expectString(data: Record<string, unknown>, path: string, clause: string, ex: Exchange): string {
   const v = pick(data, path);
   if (typeof v !== 'string' || v === '') fail('FIELD_MISSING', clause, `data.${path} should be a non-empty string`, ex, 'a string', shortJson(v));
+  recordExercised(clause);
   return v;
 }
 
 export function expectEqual(seen: unknown, expected: unknown, code: string, clause: string, message: string, ex?: Exchange): void {
   if (JSON.stringify(seen) !== JSON.stringify(expected)) fail(code, clause, message, ex, shortJson(expected), shortJson(seen));
+  recordExercised(clause);
+}
+
+/**
+ * A rule a check judged by its own condition (`if (wrong) failCheck(…)`) held: say so, so the
+ * clause is credited. Call it after the condition was evaluated, never unconditionally.
+ */
+export function held(clause: string, ...more: string[]): void {
+  recordExercised(clause, ...more);
 }

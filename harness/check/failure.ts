@@ -1,3 +1,5 @@
+import { clause as registryClause, hasClause } from '../clauses/registry.js';
+
 /**
  * What a check found wrong. `clause` is the registry id the finding is evidence against;
  * it may differ from the check's own clause (a global invariant broken during a refund check
@@ -14,6 +16,18 @@ export interface Finding {
   seen?: string;
   /** Id of the exchange that showed it. */
   exchangeId?: string;
+}
+
+/**
+ * The level a finding is reported at, everywhere (verdict, certificate, terminal, vitest, Allure): `should`
+ * when the finding says so (a should-level check binds no more than a recommendation), else the registry's
+ * level of its clause, and the check's own level for a clause the document leaves open.
+ */
+export function levelOfFinding(f: { clause: string; level?: string }, checkLevel: 'must' | 'should'): 'must' | 'should' {
+  if (f.level === 'should') return 'should';
+  if (!hasClause(f.clause)) return checkLevel;
+  const level = registryClause(f.clause).level;
+  return level === 'unspecified' ? checkLevel : level;
 }
 
 export class CheckFailure extends Error {

@@ -10,7 +10,7 @@ const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Every clause a finding of this module can be charged to (the verdict counts them as monitored); f() accepts no other. */
+/** Every clause a finding of this module can be charged to (an exchange exercises those it gave something to judge); f() accepts no other. */
 export const INVARIANT_CLAUSES = [
   'amount.value.two-decimals-out',
   'auth.response.signed',
@@ -33,11 +33,14 @@ function f(code: string, clause: (typeof INVARIANT_CLAUSES)[number], message: st
  * The rules every response must keep whatever was asked (issue 4 §1). Checked on every
  * exchange the suites provoke; `signedBy` is the merchant the response must be signed for.
  */
-export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean }): Finding[] {
+export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean; examined?: Set<string> }): Finding[] {
   const res = ex.response;
   if (!res) return [];
   const out: Finding[] = [];
   const status = res.status;
+  // The rules this exchange could show broken: evidence for those, whatever the findings (a clause with a finding is failed anyway).
+  const seen = opts.examined ?? new Set<string>();
+  seen.add('ep.http-200-signed');
   if (status !== 200 && !UNSIGNED_STATUSES.has(status)) {
     out.push(f('HTTP_STATUS_NOT_ALLOWED', 'ep.http-200-signed', `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`, ex, '200 (or 401/403/500 unsigned)', String(status)));
   }
@@ -49,19 +52,25 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
     return out;
   }
   const env = body as Record<string, unknown>;
-  out.push(...envelopeFindings(env, ex));
+  seen.add('env.body.object');
+  out.push(...envelopeFindings(env, ex, seen));
   if (status === 200) {
+    if (opts.verifySignature && ex.signature) seen.add('auth.response.signed');
     if (opts.verifySignature && ex.signature && !ex.signature.ok) {
       out.push(f('RESPONSE_SIGNATURE_INVALID', 'auth.response.signed', `the response signature does not verify: ${describeVerifyFailure(ex.signature)}`, ex));
     }
-    if (env.code === 0 && env.data !== undefined) out.push(...valueFindings(env.data, 'data', ex));
+    if (env.code === 0 && env.data !== undefined) {
+      out.push(...valueFindings(env.data, 'data', ex));
+      for (const c of valueClauses(env.data)) seen.add(c);
+    }
   }
   return out;
 }
 
-function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[] {
+function envelopeFindings(env: Record<string, unknown>, ex: Exchange, seen: Set<string>): Finding[] {
   const out: Finding[] = [];
   const { code, msg } = env;
+  seen.add('env.code.integer');
   if (typeof code !== 'number' || !Number.isInteger(code)) {
     out.push(f('ENVELOPE_CODE_NOT_INTEGER', 'env.code.integer', '`code` must be an integer', ex, 'integer', JSON.stringify(code)));
     return out;
@@ -70,7 +79,9 @@ function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[]
     out.push(f('ENVELOPE_MSG_NOT_STRING', 'env.msg.message-key', '`msg` must be a string', ex, 'string', JSON.stringify(msg)));
     return out;
   }
+  seen.add(code === 0 ? 'env.msg.success' : 'env.data.omitted-on-error');
   if (code === 0) {
+    seen.add('env.data.on-success');
     if (msg !== 'success') out.push(f('ENVELOPE_SUCCESS_MSG', 'env.msg.success', '`msg` must be `success` when code is 0', ex, '"success"', JSON.stringify(msg)));
     const data = env.data;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -79,6 +90,7 @@ function envelopeFindings(env: Record<string, unknown>, ex: Exchange): Finding[]
   } else {
     if ('data' in env) out.push(f('ENVELOPE_DATA_ON_ERROR', 'env.data.omitted-on-error', '`data` must be omitted on error', ex, 'no data', JSON.stringify(env.data)));
     if (!ex.request.headers['Accept-Language']?.toLowerCase().startsWith('en')) {
+      seen.add('env.msg.message-key');
       const { key } = splitMsg(msg);
       if (!key) out.push(f('ENVELOPE_MSG_NO_KEY', 'env.msg.message-key', 'an error `msg` must be a message, then `|`, then a key', ex, '"message|key"', JSON.stringify(msg)));
     }
@@ -98,6 +110,21 @@ export function nonSnakeCaseKeys(value: unknown, path: string, depth = 0): { pat
     ...(isArray || SNAKE_CASE.test(k) ? [] : [{ path: `${path}.${k}`, key: k }]),
     ...nonSnakeCaseKeys(v, `${path}.${k}`, depth + 1),
   ]);
+}
+
+/** The value rules a value gave something to judge: names (any object key), amounts, times. */
+export function valueClauses(value: unknown, depth = 0, out = new Set<string>()): Set<string> {
+  if (depth > 8 || value === null || typeof value !== 'object') return out;
+  const obj = value as Record<string, unknown>;
+  if (!Array.isArray(obj)) {
+    if (Object.keys(obj).length > 0) out.add('conv.snake-case');
+    if (typeof obj.currency === 'string' && 'value' in obj) out.add('amount.value.two-decimals-out');
+  }
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v === 'string' && /(_at|_time)$/.test(k)) out.add('conv.time.rfc3339-offset');
+    else if (v && typeof v === 'object') valueClauses(v, depth + 1, out);
+  }
+  return out;
 }
 
 /**

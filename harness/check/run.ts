@@ -3,7 +3,7 @@ import type { Target } from '../target.js';
 import type { Exchange } from '../exchange.js';
 import type { CheckDef } from './define.js';
 import { CheckFailure, PreconditionSkip, type Finding } from './failure.js';
-import { newRecorder, withRecorder } from './context.js';
+import { newRecorder, withRecorder, type CheckRecorder } from './context.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken';
 
@@ -20,6 +20,8 @@ export interface CheckResult {
   exchanges: Exchange[];
   readings: Record<string, string>;
   notes: string[];
+  /** Clauses the check's assertions evaluated and found kept (sorted): the only clauses it is credited with. */
+  exercised: string[];
   seed: number;
   durationMs: number;
 }
@@ -76,9 +78,24 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     exchanges: rec.exchanges,
     readings: rec.readings,
     notes: rec.notes,
+    exercised: exercisedOf(check, status, rec, findings),
     seed,
     durationMs: performance.now() - started,
   };
+}
+
+/**
+ * What the check is credited with: every clause an assertion recorded, and, when the check passed
+ * after at least one exchange, its own (first) clause unless it opts out (`credit: 'recorded'`):
+ * a check is one behaviour, and passing it to the end is evidence for that behaviour. A clause a
+ * finding was charged to is never credited by the same check.
+ */
+function exercisedOf(check: CheckDef, status: CheckStatus, rec: CheckRecorder, findings: Finding[]): string[] {
+  if (status === 'skipped' || status === 'broken') return [];
+  const out = new Set(rec.exercised);
+  if (status === 'passed' && check.credit !== 'recorded' && rec.exchanges.length > 0) out.add(check.clauses[0]!);
+  for (const f of findings) out.delete(f.clause);
+  return [...out].sort();
 }
 
 /** fast-check wraps the predicate's error; the typed failure inside is what we report. */

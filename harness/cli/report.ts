@@ -50,8 +50,12 @@ function mergeShards(into: string, from: string[]): void {
     }
   }
   const { shard: _shard, ...rest } = first;
+  // The merged run is the whole run: its replay has no --shard, its reproduction scripts are here.
+  const replay = rest.replay && { ...rest.replay, args: rest.replay.args.filter((a, i, all) => a !== '--shard' && all[i - 1] !== '--shard') };
   writeRunMeta(dst.runMeta, {
     ...rest,
+    ...(replay ? { replay } : {}),
+    reportsDir: dst.dir,
     startedAt: metas.map((m) => m.startedAt).sort()[0]!,
     finishedAt: metas.map((m) => m.finishedAt ?? m.startedAt).sort().at(-1),
   });
@@ -70,6 +74,9 @@ export async function reportMain(argv: string[]): Promise<number> {
   if (from.length > 0) mergeShards(dir, from);
   const paths = reportPaths(dir);
   if (!existsSync(paths.runMeta)) throw new UsageError(`${dir} has no run.json: not a reports directory of mpsi-conformance run`);
+  // A reports directory moved since the run: the certificate's commands point where it is now.
+  const meta = readRunMeta(paths.runMeta);
+  if (meta.reportsDir !== undefined && meta.reportsDir !== dir) writeRunMeta(paths.runMeta, { ...meta, reportsDir: dir });
   const outcome = finishReports(paths, { html: !flags['no-html'], out: process.stdout, err: process.stderr });
   if (outcome.exitCode !== 0) process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`);
   return outcome.exitCode;

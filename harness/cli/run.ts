@@ -15,6 +15,7 @@ import { finishReports } from '../report/finish.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
+import { replayOf } from '../run/replay.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -195,6 +196,8 @@ export async function runMain(argv: string[]): Promise<number> {
     faults: cfg.faults,
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
+    replay: replayOf(cfg, shard),
+    reportsDir: cfg.reportsDir,
   };
   writeRunMeta(paths.runMeta, meta);
   process.stdout.write(

@@ -10,6 +10,8 @@ export interface ConformantRun {
   failed: string[];
   skipped: number;
   durationMs: number;
+  /** Per clause, the checks that exercised it (an assertion evaluated it and it held) in this run. */
+  exercised?: Record<string, string[]>;
 }
 
 export interface ProofReport {
@@ -54,7 +56,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
 export function coverageMarkdown(r: ProofReport): string {
   const c = r.coverage;
   const row = (x: CoverageReport['rows'][number]): string =>
-    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${mdCell(x.reason)}` : ''} | ${x.checks.length} | ${mdCell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
+    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${mdCell(x.reason)}` : ''} | ${x.checks.length} | ${x.exercisedBy === undefined ? '—' : x.exercisedBy.length} | ${mdCell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
   return [
     '# Clause coverage',
     '',
@@ -62,8 +64,10 @@ export function coverageMarkdown(r: ProofReport): string {
     '',
     `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ${c.totals.restated} restate proved clauses (harness/clauses/registry.ts restatements); ${c.totals.allowlisted} allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
     '',
-    '| clause | level | status | checks | faults |',
-    '|---|---|---|---|---|',
+    'The *exercised* column counts the checks whose assertions evaluated the clause on the conformant reference (the only credit a certificate gives); a proved clause exercised by none is caught by its checks only when a target takes another reading.',
+    '',
+    '| clause | level | status | checks | exercised on the reference | faults |',
+    '|---|---|---|---|---|---|',
     ...c.rows.map(row),
     '',
   ].join('\n');

@@ -2,7 +2,7 @@
  * Proves the suite: the conformant reference under several seeds (zero failures allowed: the
  * flake guard), then the kill matrix, then clause coverage against the allowlist.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmbeddedReference } from '../run/embedded.js';
 import type { SuiteDef } from '../check/define.js';
@@ -12,19 +12,7 @@ import { type Allowlist, clauseCoverage } from './coverage.js';
 import { type FaultInfo, runKillMatrix } from './kill-matrix.js';
 import { type ConformantRun, coverageMarkdown, killMatrixMarkdown, type ProofReport } from './render.js';
 
-export const ALLOWLIST_PATH = new URL('../../fixtures/coverage-allowlist.json', import.meta.url);
-
-/** The allowlist file: `{ "clause.id": "why it cannot be proved black-box" }`; `$comment` keys are ignored. */
-export function readAllowlist(path: URL | string = ALLOWLIST_PATH): Allowlist {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  const out: Allowlist = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (k.startsWith('$')) continue;
-    if (typeof v !== 'string' || v.trim().length < 10) throw new Error(`coverage allowlist: ${k} needs a reason (a sentence), got ${JSON.stringify(v)}`);
-    out[k] = v;
-  }
-  return out;
-}
+export { ALLOWLIST_PATH, readAllowlist } from '../report/no-check.js';
 
 export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], seed: number, numRuns: number, webhooks: 'quick' | 'full'): Promise<ConformantRun> {
   const started = performance.now();
@@ -39,10 +27,17 @@ export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], s
       failed: failed.map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
       skipped: res.filter((r) => r.result.status === 'skipped').length,
       durationMs: performance.now() - started,
+      exercised: exercisedMap(res.map((r) => r.result)),
     };
   } finally {
     await ref.close();
   }
+}
+
+function exercisedMap(results: { checkId: string; exercised: string[] }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of results) for (const c of r.exercised) out[c] = [...(out[c] ?? []), r.checkId];
+  return out;
 }
 
 export interface ProofOptions {
@@ -79,8 +74,17 @@ export async function runProof(o: ProofOptions): Promise<ProofReport> {
     matrixMs,
     conformant,
     faults,
-    coverage: clauseCoverage(o.suites, faults, o.allowlist),
+    coverage: clauseCoverage(o.suites, faults, o.allowlist, undefined, mergeExercised(conformant)),
   };
+}
+
+/** The union over the conformant runs (seeds, quick and full webhooks): what the reference showed at all. */
+function mergeExercised(runs: ConformantRun[]): Record<string, string[]> {
+  const out: Record<string, Set<string>> = {};
+  for (const r of runs) {
+    for (const [c, checks] of Object.entries(r.exercised ?? {})) out[c] = new Set([...(out[c] ?? []), ...checks]);
+  }
+  return Object.fromEntries(Object.entries(out).map(([c, s]) => [c, [...s].sort()]));
 }
 
 export function writeProof(r: ProofReport, dir: string): void {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
-import { findingLevel } from '../vitest/format.js';
+import { levelOfFinding } from '../check/failure.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
 import type { RunMeta } from './run-meta.js';
@@ -18,6 +18,7 @@ import type { Verdict } from './verdict.js';
 /** Failure categories, first match wins: what a reader must tell apart at a glance. */
 export const CATEGORIES = [
   { id: 'target-unreachable', name: 'Target unreachable (no verdict)', matchers: [{ statuses: ['failed', 'broken'], message: 'TARGET UNREACHABLE' }] },
+  { id: 'disputed', name: 'Disputed by the vendor (neither passed nor failed)', matchers: [{ statuses: ['failed'], labels: { outcome: '^disputed$' } }] },
   { id: 'known-deviation', name: 'Known deviations (expected failures)', matchers: [{ statuses: ['failed'], labels: { outcome: '^expected-fail$' } }] },
   { id: 'non-conformance-must', name: 'Target non-conformance (must)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(must\\)' }] },
   { id: 'non-conformance-should', name: 'Target non-conformance (should: recommendation not met)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(should\\)' }] },
@@ -58,9 +59,11 @@ interface AllureResultFile {
  * into what it is — a failure, marked known (Allure shows it as "accepted"), with its finding — while
  * vitest and JUnit count it as passing.
  */
-export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetUrl: string, results: StoredResult[]): void {
+export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetUrl: string, results: StoredResult[], readings: { topic: string; reading: string; checks: string[] }[] = []): void {
   mkdirSync(paths.allureResults, { recursive: true });
-  const env = environmentEntries(meta, targetUrl).map(([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`);
+  // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
+  const readingRows = readings.map((r): [string, string] => [`reading ${r.topic}`, `${r.reading} (${r.checks.length} check${r.checks.length === 1 ? '' : 's'}: ${r.checks.slice(0, 3).join(', ')}${r.checks.length > 3 ? ', …' : ''})`]);
+  const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`);
   writeFileSync(join(paths.allureResults, 'environment.properties'), `${env.join('\n')}\n`);
   const byId = new Map(results.map((r) => [r.checkId, r]));
   for (const f of readdirSync(paths.allureResults)) {
@@ -78,7 +81,7 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     if (outcome !== 'expected-fail') continue;
     const stored = byId.get(label('checkId') ?? '');
     const message = stored
-      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${findingLevel(x.clause, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
+      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };
@@ -156,7 +159,8 @@ export function renderSingleFileReport(o: SingleFileReport): HtmlOutcome {
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
 export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string): HtmlOutcome {
-  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
+  const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
+  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'conformant-except-disputed' ? `conformant except ${disputed} disputed` : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
   return renderSingleFileReport({
     results: paths.allureResults,
     output: paths.allureReport,

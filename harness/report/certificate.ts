@@ -16,6 +16,9 @@ import { canonicalJson, sha256Hex } from './canonical.js';
 import type { RunMeta } from './run-meta.js';
 import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, type Verdict } from './verdict.js';
 import { maskUrl } from './mask.js';
+import { readAllowlist } from './no-check.js';
+import { reproCommand, shellQuote } from './repro.js';
+import { replayLine } from '../run/replay.js';
 
 export const CERTIFICATE_FORMAT = 'mpsi-conformance-certificate/1';
 export const CANONICALIZATION = 'JSON with object keys sorted, no whitespace, UTF-8; results: the array of stored results sorted by checkId';
@@ -34,7 +37,7 @@ export interface Certificate {
   seed: number;
   scope: 'full' | 'partial';
   summary: {
-    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable', number>;
+    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'disputed' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable', number>;
     clauses: Verdict['levels'];
   };
   suites: SuiteCounts[];
@@ -43,7 +46,13 @@ export interface Certificate {
   /** Should-level statements not met: shown, but they do not change the verdict. */
   shouldNotMet: { clause: string; checks: string[] }[];
   deviations: Verdict['deviations'];
-  repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string }[];
+  /** Checks the vendor disputes (the check is said to be wrong): never counted as passed. */
+  disputes: Verdict['disputes'];
+  /** Where the document allows several answers, which one the target took, and the checks that saw it. */
+  readings: { topic: string; reading: string; checks: string[] }[];
+  /** Commands that work pasted from any folder (absolute paths, every flag that changes the run). */
+  commands: { replay?: string; replayNote?: string; reference?: string };
+  repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string; secretEnvs: string[]; command: string }[];
   results: { count: number; sha256: string };
   /** The settings the run was made with, and vitest's own account of it: the inputs verify-certificate rebuilds from. */
   meta: RunMeta;
@@ -76,7 +85,8 @@ export interface CertificateInput {
 export function buildCertificate(input: CertificateInput): { certificate: Certificate; verdict: Verdict } {
   const { results, meta } = input;
   const runStatus = trimRunStatus(input.runStatus);
-  const v = computeVerdict({ results, expectations: meta.expectations, today: meta.startedAt.slice(0, 10), runStatus });
+  const scope = meta.filters.suites.length === 0 && meta.filters.clauses.length === 0 && !meta.shard ? 'full' : 'partial';
+  const v = computeVerdict({ results, expectations: meta.expectations, today: meta.startedAt.slice(0, 10), runStatus, scope, noCheckReasons: noCheckReasons() });
   const embedded = meta.target === 'embedded';
   const actual = results[0]?.target;
   const url = embedded ? `embedded reference${actual ? ` at ${maskUrl(actual)}` : ''}` : maskUrl(actual ?? meta.target);
@@ -92,13 +102,14 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     profile: meta.profile,
     date: meta.finishedAt ?? meta.startedAt,
     seed: meta.seed,
-    scope: meta.filters.suites.length === 0 && meta.filters.clauses.length === 0 && !meta.shard ? 'full' : 'partial',
+    scope,
     summary: {
       checks: {
         total: v.checks.length,
         passed: count('passed'),
         failed: count('failed'),
         expectedFail: count('expected-fail'),
+        disputed: count('disputed'),
         unexpectedPass: count('unexpected-pass'),
         skipped: count('skipped'),
         expectedSkip: count('expected-skip'),
@@ -109,12 +120,17 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     },
     suites: v.suites,
     clauses: v.clauses.map(({ text: _t, ...c }) => c),
-    shouldNotMet: v.clauses.filter((c) => c.level === 'should' && c.status === 'failed').map((c) => ({ clause: c.id, checks: [...new Set(c.failures.map((f) => f.checkId))] })),
+    shouldNotMet: v.clauses.filter((c) => c.status === 'not-met').map((c) => ({ clause: c.id, checks: [...new Set(c.failures.map((f) => f.checkId))] })),
     deviations: v.deviations,
+    disputes: v.disputes,
+    readings: readingsOf(results),
+    commands: commandsOf(meta),
     repro: results.flatMap((r) =>
       (r.repro ?? []).map((file) => {
-        const exchangeId = /--(x-\d+)\.m?ts$/.exec(file)?.[1] ?? '';
-        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '' };
+        const exchangeId = /--(x-\d+)\.m?[jt]s$/.exec(file)?.[1] ?? '';
+        const secretEnvs = r.reproSecretEnvs?.[file] ?? [];
+        const path = meta.reportsDir ? join(meta.reportsDir, 'repro', file) : join('repro', file);
+        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '', secretEnvs, command: reproCommand(path) };
       }),
     ),
     results: { count: results.length, sha256: resultsDigest(results) },
@@ -124,6 +140,41 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
   };
   certificate.integrity.certificateSha256 = certificateDigest(certificate);
   return { certificate, verdict: v };
+}
+
+/** Why the kit has no check for a clause; none when the kit's allowlist cannot be read (the basis then just says so). */
+function noCheckReasons(): Record<string, string> {
+  try {
+    return readAllowlist();
+  } catch {
+    return {};
+  }
+}
+
+/** topic → reading → checks, from every result that recorded one. */
+export function readingsOf(results: StoredResult[]): Certificate['readings'] {
+  const by = new Map<string, Set<string>>();
+  for (const r of results) {
+    for (const [topic, reading] of Object.entries(r.readings ?? {})) {
+      const key = JSON.stringify([topic, reading]);
+      by.set(key, (by.get(key) ?? new Set()).add(r.checkId));
+    }
+  }
+  return [...by.entries()]
+    .map(([key, checks]) => {
+      const [topic, reading] = JSON.parse(key) as [string, string];
+      return { topic, reading, checks: [...checks].sort() };
+    })
+    .sort((a, b) => a.topic.localeCompare(b.topic) || a.reading.localeCompare(b.reading));
+}
+
+function commandsOf(meta: RunMeta): Certificate['commands'] {
+  if (!meta.replay) return {};
+  const bin = `node ${shellQuote(meta.replay.bin)}`;
+  const replay = replayLine(meta.replay);
+  // The embedded reference stopped with the run: a reproduction needs one started again, the same way.
+  const reference = meta.target === 'embedded' ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}` : undefined;
+  return { replay, ...(meta.replay.note ? { replayNote: meta.replay.note } : {}), ...(reference ? { reference } : {}) };
 }
 
 /** SHA-256 over the canonical certificate with integrity.certificateSha256 left empty. */
@@ -145,6 +196,8 @@ export function reproDigests(reproDir: string, results: StoredResult[]): Record<
 const STATUS_LABEL: Record<string, string> = {
   passed: 'passed',
   failed: 'FAILED',
+  'not-met': 'not met (should-level finding)',
+  disputed: 'DISPUTED (neither passed nor failed)',
   'skipped-precondition': 'skipped (precondition)',
   'not-checked': 'not checked',
   unspecified: 'unspecified',
@@ -153,20 +206,20 @@ const STATUS_LABEL: Record<string, string> = {
 /** The Markdown certificate: rendered from the JSON certificate alone (verify-certificate re-renders and compares). */
 export function renderMarkdown(c: Certificate): string {
   const L: string[] = [];
-  const verdictText = c.verdict === 'conformant' ? 'CONFORMANT' : c.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'INCOMPLETE (no verdict)';
+  const verdictText = verdictLabel(c);
   L.push('# MPSI conformance certificate', '');
   L.push(`**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`, '');
-  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0).', '');
+  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0). A check the vendor disputes counts neither as passed nor as failed: while one stands the verdict is at best "CONFORMANT except N disputed checks".', '');
   L.push('| | |', '|---|---|');
   L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
   L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
   L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
   L.push(`| Date | ${c.date} |`);
-  L.push(`| Seed | ${c.seed} — replay: \`mpsi-conformance run --seed ${c.seed}${c.meta.filters.suites.map((s) => ` --suite ${s}`).join('')}${c.meta.filters.clauses.map((s) => ` --clause ${s}`).join('')}\` |`);
+  L.push(`| Seed | ${c.seed} — replay: see [Commands](#commands) |`);
   L.push(`| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`);
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
-  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
+  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
   if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {
@@ -174,12 +227,13 @@ export function renderMarkdown(c: Certificate): string {
     for (const r of c.reasons) L.push(`- ${r}`);
     L.push('');
   }
-  L.push('## Clauses per level', '', '| level | passed | failed | skipped (precondition) | not checked | unspecified |', '|---|---|---|---|---|---|');
+  L.push(...disputesSection(c));
+  L.push('## Clauses per level', '', '| level | passed | failed | not met (should-level finding) | disputed | skipped (precondition) | not checked | unspecified |', '|---|---|---|---|---|---|---|---|');
   for (const lvl of ['must', 'should', 'unspecified'] as const) {
     const r = c.summary.clauses[lvl];
-    L.push(`| ${lvl} | ${r.passed} | ${r.failed} | ${r['skipped-precondition']} | ${r['not-checked']} | ${r.unspecified} |`);
+    L.push(`| ${lvl} | ${r.passed} | ${r.failed} | ${r['not-met']} | ${r.disputed} | ${r['skipped-precondition']} | ${r['not-checked']} | ${r.unspecified} |`);
   }
-  L.push('', 'Service clauses only; statements that bind the client are listed as not checked.', '');
+  L.push('', 'Service clauses only; statements that bind the client are listed as not checked. A clause is passed only when a check exercised it (an assertion evaluated it and it held); a check that merely names it is no evidence.', '');
   const failed = c.clauses.filter((x) => x.status === 'failed');
   L.push('## Failed clauses', '');
   if (failed.length === 0) L.push('None.', '');
@@ -194,7 +248,7 @@ export function renderMarkdown(c: Certificate): string {
   }
   L.push('## Should-level recommendations not met', '');
   if (c.shouldNotMet.length === 0) L.push('None.', '');
-  else for (const s of c.shouldNotMet) L.push(`- \`${s.clause}\` — ${s.checks.join(', ')} (does not change the verdict)`);
+  else for (const s of c.shouldNotMet) L.push(`- \`${s.clause}\` — ${s.checks.join(', ')} (a should-level finding: does not change the verdict)`);
   if (c.shouldNotMet.length) L.push('');
   const d = c.deviations;
   if (d.expectedFailures.length + d.expectedSkips.length + d.unexpectedPasses.length + d.expired.length + d.notExercised.length > 0) {
@@ -211,25 +265,77 @@ export function renderMarkdown(c: Certificate): string {
     for (const w of c.warnings) L.push(`- ${w}`);
     L.push('');
   }
-  L.push('## Reproduction scripts', '');
-  if (c.repro.length === 0) L.push('None (no failing exchange).', '');
-  else {
-    L.push('Each re-signs the request with the secret from an environment variable (named in the script) and resends the exact bytes: `MPSI_SECRET_PRIMARY=… npx tsx repro/<file> [--base-url URL]`.', '');
-    L.push('| file | check | exchange | clause | sha256 |', '|---|---|---|---|---|');
-    for (const r of c.repro) L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
-    L.push('');
-  }
-  L.push('## Suites', '', '| suite | passed | failed | expected failures | skipped | harness errors |', '|---|---|---|---|---|---|');
-  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.skipped} | ${s.broken} |`);
+  L.push(...readingsSection(c));
+  L.push(...commandsSection(c));
+  L.push(...reproSection(c));
+  L.push('## Suites', '', '| suite | passed | failed | expected failures | disputed | skipped | harness errors |', '|---|---|---|---|---|---|---|');
+  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.disputed ?? 0} | ${s.skipped} | ${s.broken} |`);
   L.push('', '## All clauses', '', '| clause | level | party | status | basis |', '|---|---|---|---|---|');
   for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${mdCell(x.basis)} |`);
   L.push('', '## Integrity', '');
   L.push(`- Results: ${c.results.count} stored check results; SHA-256 over the canonical results: \`${c.integrity.resultsSha256}\``);
   L.push(`- Certificate SHA-256 (certificate.json, canonical, with this field empty): \`${c.integrity.certificateSha256}\``);
   L.push(`- Canonical form: ${c.integrity.canonicalization}.`);
-  L.push('- Check it: `npx mpsi-conformance verify-certificate certificate.json` (next to the results/ directory of the run).');
+  L.push(`- Check it: \`${verifyCommand(c)}\` (the results/ directory beside the certificate is read).`);
   L.push('');
   return L.join('\n');
+}
+
+/** The verdict in words; a dispute is never hidden in it. */
+export function verdictLabel(c: Pick<Certificate, 'verdict' | 'disputes'>): string {
+  if (c.verdict === 'conformant') return 'CONFORMANT';
+  if (c.verdict === 'conformant-except-disputed') {
+    const n = new Set(c.disputes.map((d) => d.checkId)).size;
+    return `CONFORMANT except ${n} disputed check${n === 1 ? '' : 's'}`;
+  }
+  return c.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'INCOMPLETE (no verdict)';
+}
+
+function disputesSection(c: Certificate): string[] {
+  if (c.disputes.length === 0) return [];
+  const L = ['## ⚠ Disputed checks', ''];
+  L.push('The vendor says these checks are wrong. Their failures are neither passed nor counted against the target: the verdict cannot be CONFORMANT while they stand. A dispute is not a known deviation (which admits the target deviates).', '');
+  L.push('| check | clauses | reason | link |', '|---|---|---|---|');
+  for (const d of c.disputes) L.push(`| ${d.checkId} | ${d.clauses.map((x) => `\`${x}\``).join(', ')} | ${mdCell(d.reason)} | ${mdCell(d.link)} |`);
+  L.push('');
+  return L;
+}
+
+function readingsSection(c: Certificate): string[] {
+  const L = ['## Readings the target took', ''];
+  if (c.readings.length === 0) return [...L, 'None recorded (no check met a point where the document allows several answers).', ''];
+  L.push('Where the document allows several answers, the kit accepts each and records the one the target gave.', '');
+  L.push('| topic | reading | checks |', '|---|---|---|');
+  for (const r of c.readings) L.push(`| ${mdCell(r.topic)} | ${mdCell(r.reading)} | ${mdCell(r.checks.slice(0, 4).join(', '))}${r.checks.length > 4 ? ` (+${r.checks.length - 4})` : ''} |`);
+  L.push('');
+  return L;
+}
+
+function commandsSection(c: Certificate): string[] {
+  const L = ['## Commands', ''];
+  if (!c.commands.replay) return [...L, 'This run did not record its command line.', ''];
+  L.push('Each works pasted into a shell from any folder.', '');
+  L.push('Replay this run (same seed and every flag that changed it; reports go to ./reports unless you add `--reports DIR`):', '', '```sh', c.commands.replay, '```', '');
+  if (c.commands.replayNote) L.push(`Note: ${c.commands.replayNote}.`, '');
+  if (c.commands.reference) L.push('The target was the embedded reference, which stopped with the run. To reproduce against it, start it again (it prints its URL; pass that as `--base-url`):', '', '```sh', c.commands.reference, '```', '');
+  return L;
+}
+
+function reproSection(c: Certificate): string[] {
+  const L = ['## Reproduction scripts', ''];
+  if (c.repro.length === 0) return [...L, 'None (no failing exchange).', ''];
+  L.push('Each is plain Node.js (20 or later) needing nothing but itself: it first sends the earlier requests of its check with fresh numbers (so what the failing request needs exists on any target), then the failing request, re-signed with the secret read from the environment variable(s) named beside it (never printed, never on the command line: export them as for the run), and says REPRODUCED or NOT REPRODUCED.' + (c.commands.reference ? ' Add `--base-url URL`: the embedded reference has stopped (see Commands).' : ''), '');
+  L.push('| file | check | exchange | clause | sha256 |', '|---|---|---|---|---|');
+  for (const r of c.repro) L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
+  L.push('', '```sh');
+  for (const r of c.repro) L.push(`# ${r.checkId} · ${r.exchangeId}${r.secretEnvs.length ? ` · reads ${r.secretEnvs.join(', ')}` : ''}`, r.command);
+  L.push('```', '');
+  return L;
+}
+
+function verifyCommand(c: Certificate): string {
+  const file = c.meta.reportsDir ? join(c.meta.reportsDir, 'certificate.json') : 'certificate.json';
+  return c.meta.replay ? `node ${shellQuote(c.meta.replay.bin)} verify-certificate ${shellQuote(file)}` : `npx mpsi-conformance verify-certificate ${file}`;
 }
 
 export function writeCertificate(dir: string, c: Certificate): { json: string; md: string } {

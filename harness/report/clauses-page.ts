@@ -9,6 +9,8 @@ function esc(s: string): string {
 const COLOURS: Record<string, string> = {
   passed: '#1a7f37',
   failed: '#cf222e',
+  'not-met': '#bc4c00',
+  disputed: '#8250df',
   'skipped-precondition': '#9a6700',
   'not-checked': '#57606a',
   unspecified: '#8250df',
@@ -22,7 +24,9 @@ export function renderClausesPage(c: Certificate): string {
   const text = new Map(registry.map((x) => [x.id, x.text]));
   const rows = c.clauses.map((x) => {
     const ev = x.failures.map((f) => `${esc(f.checkId)} · ${esc(f.code)}${f.exchangeId ? ` · ${esc(f.exchangeId)}` : ''}${f.repro ? ` · <a href="repro/${esc(f.repro)}">repro</a>` : ''}`).join('<br>');
-    return `<tr id="${esc(clauseAnchor(x.id))}"><td><code>${esc(x.id)}</code></td><td>${esc(x.level)}</td><td>${esc(x.party)}</td><td style="color:${COLOURS[x.status] ?? '#000'};font-weight:600">${esc(x.status)}</td><td>${esc(text.get(x.id) ?? '')}<div class="s">${esc(x.section)}</div></td><td>${esc(x.basis)}${ev ? `<div class="ev">${ev}</div>` : ''}${x.knownDeviation ? `<div class="kd">known deviation: ${esc(x.knownDeviation.comment)}</div>` : ''}</td></tr>`;
+    const by = x.exercisedBy ?? [];
+    const credit = x.status === 'passed' && by.length ? `<div class="ev">exercised by ${by.slice(0, 3).map(esc).join(', ')}${by.length > 3 ? ` (+${by.length - 3})` : ''}</div>` : '';
+    return `<tr id="${esc(clauseAnchor(x.id))}"><td><code>${esc(x.id)}</code></td><td>${esc(x.level)}</td><td>${esc(x.party)}</td><td style="color:${COLOURS[x.status] ?? '#000'};font-weight:600">${esc(x.status)}</td><td>${esc(text.get(x.id) ?? '')}<div class="s">${esc(x.section)}</div></td><td>${esc(x.basis)}${credit}${ev ? `<div class="ev">${ev}</div>` : ''}${x.knownDeviation ? `<div class="kd">known deviation: ${esc(x.knownDeviation.comment)}</div>` : ''}</td></tr>`;
   });
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -18,6 +18,11 @@
  *   entry, not a failure (as wpt reports it).
  * - an entry past its `expires` date is not applied and fails the run (exit 1), naming the entry.
  * - a malformed file stops the run before it starts (exit 2).
+ * - kind "disputed" (`{ "check" | "clause", "kind": "disputed", "reason": "...", "link": "https://..." }`):
+ *   the vendor believes the CHECK is wrong, not that the target deviates. A failure it covers is neither
+ *   passed nor a deviation: the check's outcome is `disputed`, its clause is `disputed`, and the verdict
+ *   reads "CONFORMANT except N disputed checks" at best. Only findings against the entry's check's own
+ *   clauses (or the entry's clause) are disputed; a finding against any other clause counts as usual.
  * Expectations never stop a check from running: it always runs and its result is always stored.
  */
 import { readFileSync } from 'node:fs';
@@ -26,8 +31,13 @@ import { sha256Hex } from './canonical.js';
 export interface ExpectationEntry {
   check?: string;
   clause?: string;
+  /** `deviation` (default): the target is known to deviate; `disputed`: the vendor says the check is wrong. */
+  kind?: 'deviation' | 'disputed';
   expected: 'fail' | 'skip';
+  /** Why: for a dispute, its reason. */
   comment: string;
+  /** A dispute's link (issue, report, discussion): required for kind `disputed`. */
+  link?: string;
   /** YYYY-MM-DD: the last day the entry holds. */
   expires?: string;
 }
@@ -54,6 +64,7 @@ export interface ValidateOptions {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ENTRY_KEYS = new Set(['check', 'clause', 'expected', 'comment', 'expires']);
+const DISPUTE_KEYS = new Set(['check', 'clause', 'kind', 'reason', 'link', 'expires']);
 
 function validDate(s: string): boolean {
   const m = DATE.exec(s);
@@ -98,23 +109,30 @@ export function parseExpectations(text: string, source: string, opts: ValidateOp
       return;
     }
     const e = raw as Record<string, unknown>;
-    for (const k of Object.keys(e)) if (!ENTRY_KEYS.has(k)) problems.push(`${at}: unknown field ${JSON.stringify(k)} (allowed: ${[...ENTRY_KEYS].join(', ')})`);
+    if (e.kind !== undefined && e.kind !== 'deviation' && e.kind !== 'disputed') problems.push(`${at}: "kind" must be "deviation" or "disputed"`);
+    const disputed = e.kind === 'disputed';
+    const keys = disputed ? DISPUTE_KEYS : new Set([...ENTRY_KEYS, 'kind']);
+    for (const k of Object.keys(e)) if (!keys.has(k)) problems.push(`${at}: unknown field ${JSON.stringify(k)}${disputed ? ' in a disputed entry' : ''} (allowed: ${[...keys].join(', ')})`);
     const hasCheck = e.check !== undefined;
     const hasClause = e.clause !== undefined;
     if (hasCheck === hasClause) problems.push(`${at}: needs exactly one of "check" (a check id) or "clause" (a clause id)`);
     if (hasCheck && (typeof e.check !== 'string' || e.check === '')) problems.push(`${at}: "check" must be a non-empty string`);
     else if (hasCheck && opts.checks && !opts.checks.has(e.check as string)) problems.push(`${at}: no check has the id ${JSON.stringify(e.check)}`);
     if (hasClause && (typeof e.clause !== 'string' || !opts.isClause(e.clause))) problems.push(`${at}: ${JSON.stringify(e.clause)} is not a clause id of harness/clauses/registry.ts`);
-    if (e.expected !== 'fail' && e.expected !== 'skip') problems.push(`${at}: "expected" must be "fail" or "skip"`);
-    if (typeof e.comment !== 'string' || e.comment.trim() === '') problems.push(`${at}: "comment" is required: say why the deviation is known`);
+    if (disputed) {
+      if (typeof e.reason !== 'string' || e.reason.trim() === '') problems.push(`${at}: "reason" is required: say why the check is wrong`);
+      if (typeof e.link !== 'string' || !/^https?:\/\/\S+$/.test(e.link)) problems.push(`${at}: "link" is required: an http(s) URL where the dispute is argued`);
+    } else {
+      if (e.expected !== 'fail' && e.expected !== 'skip') problems.push(`${at}: "expected" must be "fail" or "skip"`);
+      if (typeof e.comment !== 'string' || e.comment.trim() === '') problems.push(`${at}: "comment" is required: say why the deviation is known`);
+    }
     if (e.expires !== undefined && (typeof e.expires !== 'string' || !validDate(e.expires))) problems.push(`${at}: "expires" must be a date YYYY-MM-DD`);
     const key = hasCheck ? `check ${String(e.check)}` : `clause ${String(e.clause)}`;
     if (seen.has(key)) problems.push(`${at}: a second entry for ${key} (first: entries[${seen.get(key)}])`);
     seen.set(key, i);
     entries.push({
       ...(hasCheck ? { check: e.check as string } : { clause: e.clause as string }),
-      expected: e.expected as 'fail' | 'skip',
-      comment: String(e.comment ?? ''),
+      ...(disputed ? { kind: 'disputed' as const, expected: 'fail' as const, comment: String(e.reason ?? ''), link: String(e.link ?? '') } : { expected: e.expected as 'fail' | 'skip', comment: String(e.comment ?? '') }),
       ...(e.expires !== undefined ? { expires: e.expires as string } : {}),
     });
   });
@@ -142,9 +160,19 @@ export function dayOf(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** Entries still in force on `today`. */
+/** Known-deviation entries still in force on `today`. */
 export function activeEntries(x: Expectations | undefined, today: string): ExpectationEntry[] {
-  return (x?.entries ?? []).filter((e) => !isExpired(e, today));
+  return (x?.entries ?? []).filter((e) => !isExpired(e, today) && e.kind !== 'disputed');
+}
+
+/** Dispute entries still in force on `today`. */
+export function activeDisputes(x: Expectations | undefined, today: string): ExpectationEntry[] {
+  return (x?.entries ?? []).filter((e) => !isExpired(e, today) && e.kind === 'disputed');
+}
+
+/** The dispute covering a finding of a check, if any: the check's entry (for its own clauses) or the finding's clause entry. */
+export function disputeFor(result: { checkId: string; clauses: string[] }, findingClause: string, disputes: ExpectationEntry[]): ExpectationEntry | undefined {
+  return disputes.find((e) => (e.check === result.checkId && result.clauses.includes(findingClause)) || e.clause === findingClause);
 }
 
 /** What the entries say about one check's result. */

@@ -49,7 +49,7 @@ export function finishReports(paths: ReportPaths, opts: FinishOptions): FinishOu
   let htmlError: string | undefined;
   if (opts.html) {
     try {
-      completeAllureResults(paths, meta, certificate.target.url, results);
+      completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
       html = generateHtml(paths, meta, verdict, certificate.target.url);
     } catch (err) {
       htmlError = redact((err as Error).message);

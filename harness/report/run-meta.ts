@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
+import type { Replay } from '../run/replay.js';
 
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
 export interface RunMeta {
@@ -22,6 +23,13 @@ export interface RunMeta {
   shard?: string;
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
   expectations?: Expectations;
+  /**
+   * How to run this again from any folder: the kit's bin (absolute) and every flag that changes the run,
+   * files as absolute paths. Absent in runs made before it was recorded.
+   */
+  replay?: Replay;
+  /** The reports directory, absolute: where the certificate's reproduction commands point. */
+  reportsDir?: string;
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

@@ -1,4 +1,4 @@
-import type { Certificate } from './certificate.js';
+import { verdictLabel, type Certificate } from './certificate.js';
 
 function table(head: string[], rows: (string | number)[][]): string[] {
   const cells = [head, ...rows.map((r) => r.map(String))];
@@ -17,8 +17,8 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   const lv = c.summary.clauses;
   L.push(
     ...table(
-      ['clauses', 'passed', 'failed', 'skipped (precondition)', 'not checked', 'unspecified'],
-      (['must', 'should', 'unspecified'] as const).map((l) => [l, lv[l].passed, lv[l].failed, lv[l]['skipped-precondition'], lv[l]['not-checked'], lv[l].unspecified]),
+      ['clauses', 'passed', 'failed', 'not met', 'disputed', 'skipped (precondition)', 'not checked', 'unspecified'],
+      (['must', 'should', 'unspecified'] as const).map((l) => [l, lv[l].passed, lv[l].failed, lv[l]['not-met'], lv[l].disputed, lv[l]['skipped-precondition'], lv[l]['not-checked'], lv[l].unspecified]),
     ),
     '',
   );
@@ -28,12 +28,22 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
     for (const x of failed) L.push(`  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`);
     L.push('');
   }
+  // The level of each line is the certificate's clause status, itself from the findings' level: one source.
+  if (c.shouldNotMet.length) {
+    L.push('Should-level recommendations not met (do not change the verdict):');
+    for (const x of c.shouldNotMet) L.push(`  ${x.clause}: ${x.checks.slice(0, 3).join(', ')}`);
+    L.push('');
+  }
+  if (c.disputes.length) {
+    L.push('DISPUTED checks (the vendor says the check is wrong; counted neither as passed nor as failed):');
+    for (const d of c.disputes) L.push(`  ${d.checkId} (${d.clauses.join(', ')}): ${d.reason} — ${d.link}`);
+    L.push('');
+  }
   for (const w of c.warnings) L.push(`warning: ${w}`);
   if (c.warnings.length) L.push('');
-  const verdict = c.verdict === 'conformant' ? 'CONFORMANT' : c.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'INCOMPLETE';
-  L.push(`Verdict: ${verdict}${c.scope === 'partial' ? ' (partial run)' : ''} — exit code ${c.exitCode}`);
+  L.push(`Verdict: ${verdictLabel(c)}${c.scope === 'partial' ? ' (partial run)' : ''} — exit code ${c.exitCode}`);
   for (const r of c.reasons) L.push(`  · ${r}`);
-  L.push(`Seed ${c.seed} (replay with --seed ${c.seed})`);
+  L.push(`Seed ${c.seed}${c.commands.replay ? `; replay: ${c.commands.replay}` : ` (replay with --seed ${c.seed})`}`);
   L.push(`Certificate: ${where.certificate}`);
   if (where.html) L.push(`Report:      ${where.html}`);
   if (where.junit) L.push(`JUnit:       ${where.junit}`);

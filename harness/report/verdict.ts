@@ -8,16 +8,25 @@
  *   2  otherwise, when the run is incomplete: a harness error (broken check), the target unreachable
  *      during the run, a suite file that failed to load, no result at all;
  *   0  otherwise — should-level failures, expected failures and unexpected passes are warnings.
- * Verdict (certificate): non-conformant iff some must-level service clause failed (known deviations
- * included: a known deviation is still a deviation); incomplete when the run was; else conformant.
+ * Verdict (certificate): non-conformant iff some must-level finding stands (known deviations
+ * included: a known deviation is still a deviation); incomplete when the run was; conformant-except-
+ * disputed when the only failures are disputed by the vendor; else conformant.
+ *
+ * One source for the level of a finding: FindingSummary.level. A clause is `failed` when a must-level
+ * finding stands against it, `not-met` when only should-level ones do, `disputed` when only disputed
+ * ones do; the verdict, the exit code, the summary and the certificate all read these.
+ *
+ * A clause is `passed` only when some check EXERCISED it (StoredResult.exercised: an assertion
+ * evaluated it and it held) and no finding stands against it; naming a clause is not evidence.
  */
-import { INVARIANT_CLAUSES } from '../check/invariants.js';
-import { clauses as registry, hasClause, type Clause, type Level } from '../clauses/registry.js';
+import { levelOfFinding } from '../check/failure.js';
+import { clauses as registry, restatements, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
-import { activeEntries, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
+import { activeDisputes, activeEntries, disputeFor, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
 
-export type Outcome = 'passed' | 'failed' | 'expected-fail' | 'skipped' | 'expected-skip' | 'unexpected-pass' | 'broken' | 'unreachable';
-export type ClauseStatus = 'passed' | 'failed' | 'skipped-precondition' | 'not-checked' | 'unspecified';
+export type Outcome = 'passed' | 'failed' | 'expected-fail' | 'disputed' | 'skipped' | 'expected-skip' | 'unexpected-pass' | 'broken' | 'unreachable';
+export type ClauseStatus = 'passed' | 'failed' | 'not-met' | 'disputed' | 'skipped-precondition' | 'not-checked' | 'unspecified';
+export const CLAUSE_STATUSES: readonly ClauseStatus[] = ['passed', 'failed', 'not-met', 'disputed', 'skipped-precondition', 'not-checked', 'unspecified'];
 
 export interface FindingSummary {
   code: string;
@@ -31,6 +40,8 @@ export interface FindingSummary {
   exchangeId?: string;
   /** Covered by a known deviation. */
   knownDeviation: boolean;
+  /** Covered by a dispute of the vendor (the check is said to be wrong): counts neither way. */
+  disputed: boolean;
 }
 
 export interface CheckOutcome {
@@ -45,6 +56,10 @@ export interface CheckOutcome {
   findings: FindingSummary[];
   /** Comments of the expectation entries that applied. */
   deviations: { entry: string; comment: string; expires?: string }[];
+  /** Disputes that covered some of its findings. */
+  disputes: { entry: string; reason: string; link: string }[];
+  /** Clauses its assertions exercised (held). */
+  exercised: string[];
   repro: string[];
   durationMs: number;
 }
@@ -60,8 +75,10 @@ export interface ClauseOutcome {
   basis: string;
   /** Checks naming the clause that ran. */
   checks: string[];
+  /** Checks that exercised the clause (evidence), whether or not they name it. */
+  exercisedBy: string[];
   /** Evidence against the clause: check, finding code, exchange, reproduction script. */
-  failures: { checkId: string; code: string; exchangeId?: string; repro?: string; knownDeviation: boolean }[];
+  failures: { checkId: string; code: string; level: 'must' | 'should'; exchangeId?: string; repro?: string; knownDeviation: boolean; disputed: boolean }[];
   /** The expectation entry (comment) when the failure is a known deviation. */
   knownDeviation?: { entry: string; comment: string; expires?: string };
 }
@@ -71,6 +88,7 @@ export interface SuiteCounts {
   passed: number;
   failed: number;
   expectedFail: number;
+  disputed: number;
   skipped: number;
   broken: number;
   total: number;
@@ -87,7 +105,7 @@ export interface RunStatus {
 }
 
 export interface Verdict {
-  verdict: 'conformant' | 'non-conformant' | 'incomplete';
+  verdict: 'conformant' | 'conformant-except-disputed' | 'non-conformant' | 'incomplete';
   exitCode: 0 | 1 | 2;
   /** One line each: why the exit code is what it is. */
   reasons: string[];
@@ -98,6 +116,8 @@ export interface Verdict {
   suites: SuiteCounts[];
   /** Clause counts per level and status (service clauses only; client clauses are guidance). */
   levels: Record<'must' | 'should' | 'unspecified', Record<ClauseStatus, number>>;
+  /** Checks whose failure the vendor disputes, with the reason and the link: shown prominently, never as passed. */
+  disputes: { checkId: string; entry: string; reason: string; link: string; clauses: string[] }[];
   deviations: {
     expectedFailures: string[];
     expectedSkips: string[];
@@ -109,16 +129,7 @@ export interface Verdict {
 
 const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|connect timed out/i;
 
-/** Clauses the harness checks on every exchange (harness/check/invariants.ts). */
-export function invariantClauses(): string[] {
-  return [...INVARIANT_CLAUSES].filter(hasClause).sort();
-}
 
-function levelOf(clauseId: string, fallback: 'must' | 'should'): 'must' | 'should' {
-  const c = registry.find((x) => x.id === clauseId);
-  if (!c || c.level === 'unspecified') return fallback;
-  return c.level;
-}
 
 function firstLine(s: string): string {
   return s.split('\n', 1)[0]!;
@@ -141,33 +152,39 @@ export interface VerdictInput {
   /** The run's day, YYYY-MM-DD: expiry is judged on it. */
   today: string;
   runStatus?: RunStatus;
-  /** Clauses monitored on every exchange; default: read from harness/check/invariants.ts. */
-  invariants?: string[];
   /** Registry to report on; default the kit's. */
   registry?: readonly Clause[];
+  /** full: every check of the kit ran (or was skipped), so a clause no result names has no check in the kit. */
+  scope?: 'full' | 'partial';
+  /** Why the kit has no check for a clause (fixtures/coverage-allowlist.json), shown for clauses no check names. */
+  noCheckReasons?: Record<string, string>;
 }
 
 export function computeVerdict(input: VerdictInput): Verdict {
   const reg = input.registry ?? registry;
-  const invariants = new Set(input.invariants ?? invariantClauses());
   const active = activeEntries(input.expectations, input.today);
+  const disputes = activeDisputes(input.expectations, input.today);
   const expired = (input.expectations?.entries ?? []).filter((e) => isExpired(e, input.today));
 
   const checks: CheckOutcome[] = input.results.map((r) => {
     const x = expectationFor(r, active);
+    const disputedBy = new Map(r.findings.map((f) => [f.clause, disputeFor(r, f.clause, disputes)]));
     const findings: FindingSummary[] = r.findings.map((f) => ({
       code: f.code,
       clause: f.clause,
-      level: f.level === 'should' ? 'should' : levelOf(f.clause, r.level),
+      level: levelOfFinding(f, r.level),
       message: firstLine(f.message),
       expected: f.expected,
       seen: f.seen,
       exchangeId: f.exchangeId,
-      knownDeviation: x.expectedFail,
+      knownDeviation: x.expectedFail && disputedBy.get(f.clause) === undefined,
+      disputed: disputedBy.get(f.clause) !== undefined,
     }));
+    const usedDisputes = [...new Set(findings.map((f) => disputedBy.get(f.clause)).filter((e): e is ExpectationEntry => e !== undefined))];
     let outcome: Outcome;
     if (r.status === 'broken') outcome = 'broken';
     else if (isUnreachable(r)) outcome = 'unreachable';
+    else if (r.status === 'failed' && findings.length > 0 && findings.every((f) => f.disputed)) outcome = 'disputed';
     else if (r.status === 'failed') outcome = x.expectedFail ? 'expected-fail' : 'failed';
     else if (r.status === 'skipped') outcome = x.expectedSkip ? 'expected-skip' : 'skipped';
     else outcome = x.unexpectedPass ? 'unexpected-pass' : 'passed';
@@ -182,57 +199,88 @@ export function computeVerdict(input: VerdictInput): Verdict {
       reason: r.reason,
       findings,
       deviations: x.entries.map((e) => ({ entry: entryName(e), comment: e.comment, expires: e.expires })),
+      disputes: usedDisputes.map((e) => ({ entry: entryName(e), reason: e.comment, link: e.link ?? '' })),
+      exercised: r.exercised ?? [],
       repro: r.repro ?? [],
       durationMs: Math.round(r.durationMs),
     };
   });
 
   // Clause statuses.
-  const exchangesSeen = input.results.filter((r) => r.status !== 'skipped').reduce((n, r) => n + r.exchanges.filter((e) => e.response).length, 0);
+  const completed = new Set<Outcome>(['passed', 'unexpected-pass', 'failed', 'expected-fail', 'disputed']);
   const clauseOutcomes: ClauseOutcome[] = reg.map((c) => {
     const naming = checks.filter((k) => k.clauses.includes(c.id));
+    const exercisedBy = checks.filter((k) => completed.has(k.outcome) && k.exercised.includes(c.id)).map((k) => k.checkId);
     const failures: ClauseOutcome['failures'] = [];
     for (const k of checks) {
-      if (k.outcome !== 'failed' && k.outcome !== 'expected-fail') continue;
+      if (k.outcome !== 'failed' && k.outcome !== 'expected-fail' && k.outcome !== 'disputed') continue;
       for (const f of k.findings) {
         if (f.clause !== c.id) continue;
         const repro = k.repro.find((p) => f.exchangeId !== undefined && p.includes(f.exchangeId));
-        failures.push({ checkId: k.checkId, code: f.code, exchangeId: f.exchangeId, repro, knownDeviation: k.outcome === 'expected-fail' });
+        failures.push({ checkId: k.checkId, code: f.code, level: f.level, exchangeId: f.exchangeId, repro, knownDeviation: f.knownDeviation, disputed: f.disputed });
       }
     }
-    const base = { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks: naming.map((k) => k.checkId), failures };
-    if (failures.length > 0) {
-      const known = failures.every((f) => f.knownDeviation);
-      const entry = known ? checks.find((k) => k.checkId === failures[0]!.checkId)?.deviations[0] : undefined;
-      return { ...base, status: 'failed', basis: `${failures.length} finding${failures.length === 1 ? '' : 's'}${known ? ', all known deviations' : ''}`, knownDeviation: entry };
+    const base = { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks: naming.map((k) => k.checkId), exercisedBy, failures };
+    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    const standing = failures.filter((f) => !f.disputed);
+    if (standing.length > 0) {
+      const known = standing.every((f) => f.knownDeviation);
+      const entry = known ? checks.find((k) => k.checkId === standing[0]!.checkId)?.deviations[0] : undefined;
+      const must = standing.some((f) => f.level === 'must');
+      const basis = `${plural(standing.length, must ? 'finding' : 'should-level finding')}${known ? ', all known deviations' : ''}`;
+      return { ...base, status: must ? 'failed' : 'not-met', basis, knownDeviation: entry };
     }
+    if (failures.length > 0) return { ...base, status: 'disputed', basis: `${plural(failures.length, 'finding')}, all disputed by the vendor: neither passed nor failed` };
     if (c.level === 'unspecified') return { ...base, status: 'unspecified', basis: 'the document does not show it: nothing to certify' };
-    const passed = naming.filter((k) => k.outcome === 'passed' || k.outcome === 'unexpected-pass');
-    if (passed.length > 0) return { ...base, status: 'passed', basis: `${passed.length} check${passed.length === 1 ? '' : 's'} passed` };
-    if (invariants.has(c.id) && exchangesSeen > 0) return { ...base, status: 'passed', basis: `monitored on every response (${exchangesSeen} examined), no finding` };
+    if (exercisedBy.length > 0) return { ...base, status: 'passed', basis: `exercised by ${plural(exercisedBy.length, 'check')}, no finding` };
     const skipped = naming.filter((k) => k.outcome === 'skipped' || k.outcome === 'expected-skip');
-    if (skipped.length > 0) return { ...base, status: 'skipped-precondition', basis: firstLine(skipped[0]!.reason ?? 'precondition') };
+    const ranHere = naming.filter((k) => completed.has(k.outcome));
+    if (skipped.length > 0) {
+      const also = ranHere.length > 0 ? `; ${plural(ranHere.length, 'other check')} naming it ran, none exercised it` : '';
+      return { ...base, status: 'skipped-precondition', basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}` };
+    }
     const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable');
-    if (broken.length > 0) return { ...base, status: 'not-checked', basis: broken[0]!.outcome === 'broken' ? 'harness error in its checks' : 'target unreachable' };
+    if (broken.length > 0 && ranHere.length === 0) return { ...base, status: 'not-checked', basis: broken[0]!.outcome === 'broken' ? 'harness error in its checks' : 'target unreachable' };
     if (c.party === 'client') return { ...base, status: 'not-checked', basis: 'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)' };
-    return { ...base, status: 'not-checked', basis: naming.length === 0 ? 'no check of it ran in this run' : 'not checked' };
+    if (naming.length > 0) {
+      return { ...base, status: 'not-checked', basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere.slice(0, 2).map((k) => k.checkId).join(', ')}${ranHere.length > 2 ? ', …' : ''})` };
+    }
+    if (input.scope === 'full') {
+      const why = input.noCheckReasons?.[c.id];
+      return { ...base, status: 'not-checked', basis: `the kit has no check for this${why ? `: ${why}` : ''}` };
+    }
+    return { ...base, status: 'not-checked', basis: 'no check of it was selected in this run' };
   });
+
+  // A clause that restates others (registry restatements) is shown by what shows them: passed when each of them was exercised.
+  const byId = new Map(clauseOutcomes.map((c) => [c.id, c]));
+  for (const [id, same] of Object.entries(restatements)) {
+    const c = byId.get(id);
+    if (c?.status !== 'not-checked' || c.party !== 'service') continue;
+    const rows = same.map((x) => byId.get(x));
+    if (rows.every((r) => r?.status === 'passed')) {
+      c.status = 'passed';
+      c.basis = `restates ${same.join(', ')}: each exercised, no finding`;
+      c.exercisedBy = [...new Set(rows.flatMap((r) => r!.exercisedBy))];
+    }
+  }
 
   // Suite counts.
   const bySuite = new Map<string, SuiteCounts>();
   for (const k of checks) {
-    const s = bySuite.get(k.suite) ?? { suite: k.suite, passed: 0, failed: 0, expectedFail: 0, skipped: 0, broken: 0, total: 0 };
+    const s = bySuite.get(k.suite) ?? { suite: k.suite, passed: 0, failed: 0, expectedFail: 0, disputed: 0, skipped: 0, broken: 0, total: 0 };
     s.total += 1;
     if (k.outcome === 'passed' || k.outcome === 'unexpected-pass') s.passed += 1;
     else if (k.outcome === 'failed') s.failed += 1;
     else if (k.outcome === 'expected-fail') s.expectedFail += 1;
+    else if (k.outcome === 'disputed') s.disputed += 1;
     else if (k.outcome === 'skipped' || k.outcome === 'expected-skip') s.skipped += 1;
     else s.broken += 1;
     bySuite.set(k.suite, s);
   }
   const suites = [...bySuite.values()].sort((a, b) => a.suite.localeCompare(b.suite));
 
-  const emptyRow = (): Record<ClauseStatus, number> => ({ passed: 0, failed: 0, 'skipped-precondition': 0, 'not-checked': 0, unspecified: 0 });
+  const emptyRow = (): Record<ClauseStatus, number> => Object.fromEntries(CLAUSE_STATUSES.map((st) => [st, 0])) as Record<ClauseStatus, number>;
   const levels = { must: emptyRow(), should: emptyRow(), unspecified: emptyRow() };
   for (const c of clauseOutcomes) if (c.party === 'service') levels[c.level][c.status] += 1;
 
@@ -253,22 +301,30 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const basis = clauseOutcomes.find((c) => c.id === e.clause)?.basis ?? '';
     if (status === 'passed') {
       unexpectedPasses.push(`${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}) — remove the entry once this is confirmed`);
-    } else if (status === 'not-checked' || status === 'unspecified') notExercised.push(`${entryName(e)}: no check of it ran in this run`);
+    } else if (status === 'not-checked' || status === 'unspecified') notExercised.push(`${entryName(e)}: ${basis}`);
+  }
+  for (const e of disputes) {
+    const used = checks.some((k) => k.disputes.some((d) => d.entry === entryName(e)));
+    if (!used) warnings.push(`dispute not needed: ${entryName(e)} is disputed but no finding of this run is covered by it — remove the entry if the check now passes`);
   }
   for (const u of unexpectedPasses) warnings.push(`unexpected pass: ${u}`);
   for (const k of checks) {
     if (k.outcome !== 'failed') continue;
-    const must = k.findings.some((f) => f.level === 'must');
-    if (!must) warnings.push(`should-level recommendation not met: ${k.checkId} (${k.findings.map((f) => f.clause).join(', ')})`);
+    const standing = k.findings.filter((f) => !f.disputed);
+    if (!standing.some((f) => f.level === 'must')) warnings.push(`should-level recommendation not met: ${k.checkId} (${[...new Set(standing.map((f) => f.clause))].join(', ')})`);
+  }
+  for (const k of checks) {
+    for (const d of k.disputes) warnings.push(`disputed: ${k.checkId} — ${d.reason} (${d.link}); its disputed findings count neither as passed nor as failed`);
   }
   for (const n of notExercised) warnings.push(`expectation not exercised: ${n}`);
 
   const reasons: string[] = [];
   // Expired entries first: they explain why failures that used to be expected count again.
   for (const e of expired) reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
-  const mustFailures = checks.filter((k) => k.outcome === 'failed' && k.findings.some((f) => f.level === 'must'));
+  const mustStanding = (k: CheckOutcome) => k.findings.some((f) => f.level === 'must' && !f.disputed);
+  const mustFailures = checks.filter((k) => k.outcome === 'failed' && mustStanding(k));
   if (mustFailures.length > 0) {
-    const clausesHit = [...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must').map((f) => f.clause)))];
+    const clausesHit = [...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause)))];
     reasons.push(`${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`);
   }
   const incomplete: string[] = [];
@@ -285,9 +341,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
   if (checks.length === 0) incomplete.push('no check result was recorded');
   if (input.runStatus?.reason === 'interrupted') incomplete.push('the run was interrupted');
 
-  const mustClauseFailed = clauseOutcomes.some((c) => c.party === 'service' && c.level === 'must' && c.status === 'failed')
-    || checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && k.findings.some((f) => f.level === 'must'));
-  const verdict: Verdict['verdict'] = mustClauseFailed ? 'non-conformant' : incomplete.length > 0 ? 'incomplete' : 'conformant';
+  const mustFindingStands = checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && mustStanding(k));
+  const disputedChecks = checks.filter((k) => k.disputes.length > 0);
+  const verdict: Verdict['verdict'] = mustFindingStands ? 'non-conformant' : incomplete.length > 0 ? 'incomplete' : disputedChecks.length > 0 ? 'conformant-except-disputed' : 'conformant';
+  if (verdict === 'conformant-except-disputed') reasons.push(`${disputedChecks.length} check${disputedChecks.length === 1 ? '' : 's'} disputed by the vendor: ${disputedChecks.slice(0, 3).map((k) => k.checkId).join(', ')}${disputedChecks.length > 3 ? ', …' : ''} — not counted as passed`);
   let exitCode: 0 | 1 | 2;
   if (mustFailures.length > 0 || expired.length > 0) exitCode = 1;
   else if (incomplete.length > 0) exitCode = 2;
@@ -306,6 +363,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     clauses: clauseOutcomes,
     suites,
     levels,
+    disputes: disputedChecks.flatMap((k) => k.disputes.map((d) => ({ checkId: k.checkId, ...d, clauses: [...new Set(k.findings.filter((f) => f.disputed).map((f) => f.clause))] }))),
     deviations: {
       expectedFailures: checks.filter((k) => k.outcome === 'expected-fail').map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
       expectedSkips: checks.filter((k) => k.outcome === 'expected-skip').map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),

@@ -12,6 +12,8 @@ export interface StoredResult extends Omit<CheckResult, 'exchanges'> {
   exchanges: StoredExchange[];
   /** Reproduction scripts written for this check's failing exchanges (file names under <reports>/repro/). */
   repro?: string[];
+  /** Per script, the environment variables it reads merchant secrets from (names only). */
+  reproSecretEnvs?: Record<string, string[]>;
 }
 
 export interface StoredExchange {

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import type { SuiteDef, CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { clause, hasClause } from '../clauses/registry.js';
-import { readRunConfig } from '../run/config.js';
+import { readRunConfig, type RunConfig } from '../run/config.js';
+import { replayLine, replayOf } from '../run/replay.js';
 import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
-import { activeEntries, dayOf, expectationFor, loadExpectations, type CheckExpectation } from '../report/expectations.js';
+import { activeDisputes, activeEntries, dayOf, disputeFor, expectationFor, loadExpectations, type CheckExpectation, type ExpectationEntry } from '../report/expectations.js';
 import { narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
@@ -47,6 +48,7 @@ export function registerSuite(suite: SuiteDef): void {
   const today = dayOf(cfg.startedAt ?? new Date().toISOString());
   const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;
   const active = activeEntries(expectations, today);
+  const disputed = activeDisputes(expectations, today);
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
   let currentCheck = '';
@@ -86,13 +88,13 @@ export function registerSuite(suite: SuiteDef): void {
           target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
-          ...(reproNames.length > 0 ? { repro: reproNames } : {}),
+          ...(reproNames.length > 0 ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) } : {}),
         };
         writeResult(join(cfg.reportsDir, 'results'), stored, redact);
         const x = expectationFor(result, active);
-        const outcome = outcomeOf(result, x);
+        const outcome = outcomeOf(result, x, disputed);
         meta.mpsiOutcome = outcome;
-        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl });
+        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl, cfg: { ...cfg, seed } });
         const comments = x.entries.map((e) => e.comment).join('; ');
         if (result.status === 'skipped') ctx.skip(redact(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`));
         if (x.expectedFail) {
@@ -101,14 +103,18 @@ export function registerSuite(suite: SuiteDef): void {
         }
         if (x.unexpectedPass) await ctx.annotate(`unexpected pass: the expectations file says "${comments}"`, 'unexpected-pass');
         if (result.status === 'broken') throw new HarnessError(redact(formatResultFailure(result)));
-        if (result.status !== 'passed') throw new ConformanceFailure(redact(formatResultFailure(result)));
+        const disputes = disputed.filter((e) => result.findings.some((f) => disputeFor(result, f.clause, [e])));
+        // A disputed failure stays a failure for vitest and JUnit (nothing disputed reads as passed), with the dispute first.
+        const dispute = disputes.length ? `DISPUTED by the vendor: ${disputes.map((e) => `${e.comment} (${e.link})`).join('; ')}\n` : '';
+        if (result.status !== 'passed') throw new ConformanceFailure(redact(`${dispute}${formatResultFailure(result)}`));
       });
     }
   });
 }
 
-function outcomeOf(r: CheckResult, x: CheckExpectation): Outcome {
+function outcomeOf(r: CheckResult, x: CheckExpectation, disputed: ExpectationEntry[]): Outcome {
   if (r.status === 'broken') return 'broken';
+  if (r.status === 'failed' && r.findings.length > 0 && r.findings.every((f) => disputeFor(r, f.clause, disputed))) return 'disputed';
   if (r.status === 'failed') return x.expectedFail ? 'expected-fail' : 'failed';
   if (r.status === 'skipped') return x.expectedSkip ? 'expected-skip' : 'skipped';
   return x.unexpectedPass ? 'unexpected-pass' : 'passed';
@@ -127,6 +133,7 @@ interface AnnotateInput {
   outcome: Outcome;
   runSeed: number;
   reportUrl?: string;
+  cfg: RunConfig;
 }
 
 async function annotate(a: AnnotateInput): Promise<void> {
@@ -139,6 +146,8 @@ async function annotate(a: AnnotateInput): Promise<void> {
   await allure.label('area', suite.area);
   await allure.label('level', check.level);
   for (const id of check.clauses) await allure.label('clause', id);
+  // What the check is credited with: the clauses its assertions exercised, not those it names.
+  for (const id of result.exercised) await allure.label('exercised', id);
   await allure.label('checkId', check.id);
   await allure.label('outcome', a.outcome);
   if (a.x.entries.length > 0) await allure.label('expectation', a.outcome);
@@ -154,7 +163,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
   const deviation = a.x.entries.length > 0 ? `\n\nKnown deviation (${a.outcome}): ${a.x.entries.map((e) => e.comment).join('; ')}` : '';
   await allure.description(
     redact(
-      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay: \`mpsi-conformance run --seed ${a.runSeed} --suite ${suite.name}\`.${deviation}`,
+      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay its suite (from any folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }))}\`.${deviation}`,
     ),
   );
   // Seed and target change from run to run (the embedded reference's port): kept out of the history id.

@@ -7,9 +7,9 @@
 import type { Exchange } from '../exchange.js';
 import type { Target } from '../target.js';
 import type { Finding } from '../check/failure.js';
-import { currentRecorder, recordExchange, recordFinding, type CheckRecorder } from '../check/context.js';
+import { currentRecorder, recordExchange, recordExercised, recordFinding, type CheckRecorder } from '../check/context.js';
 import { failCheck } from '../check/expect.js';
-import { valueFindings } from '../check/invariants.js';
+import { valueClauses, valueFindings } from '../check/invariants.js';
 import { validate } from '../envelope.js';
 import { shortJson } from '../describe.js';
 import { describeVerifyFailure, headerValue } from '../signing.js';
@@ -119,6 +119,17 @@ export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
   return out;
 }
 
+/** The rules a delivery gave something to judge: method and type, signature, the body fields it carries, its values. */
+export function deliveryClauses(d: Delivery): string[] {
+  const out = new Set(['webhook.post-json', 'webhook.signed']);
+  const body = bodyOf(d);
+  if (body) {
+    for (const k of Object.keys(body)) if (BODY_FIELD_CLAUSES[k]) out.add(BODY_FIELD_CLAUSES[k]!);
+    for (const c of valueClauses(body)) out.add(c);
+  }
+  return [...out];
+}
+
 const recorded = new WeakMap<CheckRecorder, Set<number>>();
 
 /** Adds deliveries to the running check's evidence and applies the delivery invariants once each. */
@@ -134,6 +145,7 @@ export function recordDeliveries(t: Target, ds: readonly Delivery[]): Exchange[]
       seen.add(d.seq);
       recordExchange(ex);
       for (const f of deliveryInvariants(d, ex)) recordFinding(f);
+      recordExercised(...deliveryClauses(d));
     }
     return ex;
   });
@@ -169,6 +181,7 @@ export function expectDelivery(ds: readonly Delivery[], want: { event: string; s
     failCheck('WEBHOOK_NOT_SENT', clause, `${what}: no ${expected} arrived`, { expected, seen: describeDeliveries(ds) });
   }
   const [exchange] = recordDeliveries(t, [d]);
+  recordExercised(clause);
   return { delivery: d, body: bodyOf(d)!, exchange: exchange! };
 }
 
@@ -177,6 +190,7 @@ export function expectBodyField(body: Body, field: string, expected: unknown, cl
   if (JSON.stringify(seen) !== JSON.stringify(expected)) {
     failCheck('WEBHOOK_FIELD_WRONG', clause, message, { expected: `${field}: ${shortJson(expected)}`, seen: `${field}: ${shortJson(seen)}`, exchange: ex });
   }
+  recordExercised(clause);
 }
 
 /** Normalises an amount value as a two-decimal string for comparison ("12.5" → "12.50"). */
@@ -211,4 +225,5 @@ export function expectValidBody(body: Body, ex: Exchange, what: string): void {
   if (problems.length > 0) {
     failCheck('WEBHOOK_BODY_SCHEMA', problemClause(problems[0]!, body), `${what} breaks INTERFACE.md › Events › Body fields`, { expected: 'a body per the Events table', seen: problems.join('; '), exchange: ex });
   }
+  for (const k of Object.keys(body)) recordExercised(BODY_FIELD_CLAUSES[k]);
 }

@@ -4,12 +4,15 @@
  * document does not name the exact error", and a harmless request that creates nothing.
  */
 import { splitMsg } from '../../harness/envelope.js';
-import { failCheck } from '../../harness/check/expect.js';
+import { failCheck, held } from '../../harness/check/expect.js';
 import { recordReading } from '../../harness/check/context.js';
 import { shortJson } from '../../harness/describe.js';
 import { headerValue } from '../../harness/signing.js';
 import type { Exchange } from '../../harness/exchange.js';
 import type { Target } from '../../harness/target.js';
+
+/** The row of the authentication errors table each key answers. */
+const AUTH_ROW: Readonly<Record<string, string>> = { unauthorized: 'err.auth.unauthorized', merchantNotFound: 'err.auth.merchant-not-found', forbidden: 'err.auth.forbidden' };
 
 /** The keys of the authentication errors table; none of them may answer a correctly signed request. */
 export const AUTH_ERROR_KEYS: readonly string[] = ['unauthorized', 'merchantNotFound', 'forbidden'];
@@ -46,6 +49,7 @@ export function expectAuthenticated(ex: Exchange, clause: string, what: string):
       exchange: ex,
     });
   }
+  held(clause);
 }
 
 export interface AuthRefusal {
@@ -75,6 +79,7 @@ export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefus
     failCheck('AUTH_ERROR_SIGNED', 'auth.errors.unsigned', 'an authentication error must not be signed', { expected: 'no X-Sign header', seen: `X-Sign: ${sig.slice(0, 16)}…`, exchange: ex });
   }
   recordReading(topic, `HTTP ${hit.http} ${hit.key}`);
+  held(clause, 'auth.errors.unsigned', ...(AUTH_ROW[hit.key] ? [AUTH_ROW[hit.key]!] : []));
   return hit;
 }
 
@@ -86,6 +91,8 @@ export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefus
 export function authChargeFor(ex: Exchange, want: AuthRefusal, clauses: { passed: string; row: string; rule: string }): string {
   if (gotPastAuthentication(ex)) return clauses.passed;
   const a = answerOf(ex);
+  // Refused exactly as the row says: evidence for the requirement, the rule and the row at once.
+  if (a.status === want.http && a.code === want.code && a.key === want.key) held(clauses.passed, clauses.row, clauses.rule);
   return a.status === want.http && a.key === want.key && a.code !== want.code ? clauses.row : clauses.rule;
 }
 

@@ -21,24 +21,54 @@ interface Outcome {
   junit: string;
 }
 
-async function runWith(entries: unknown[], fault: boolean): Promise<Outcome> {
+async function runWith(entries: unknown[], fault: boolean | string): Promise<Outcome & { dir: string }> {
   const dir = tempReports('exprun');
   const args = ['run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', dir, '--expectations', expectationsFile(entries)];
-  const run = await runCli(fault ? [...args, '--fault', FAULT] : args);
-  return { run, cert: JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate, junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
+  const run = await runCli(fault ? [...args, '--fault', fault === true ? FAULT : fault] : args);
+  return { dir, run, cert: JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate, junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
 }
 
 let expectedFail: Outcome;
 let unexpectedPass: Outcome;
 let expired: Outcome;
+let disputed: Outcome & { dir: string };
+const DISPUTE = { clause: 'query.both', kind: 'disputed', reason: 'we read "exactly one" as "at least one"', link: 'https://example.com/acme/issues/17' };
 
 beforeAll(async () => {
-  [expectedFail, unexpectedPass, expired] = await Promise.all([
+  [expectedFail, unexpectedPass, expired, disputed] = await Promise.all([
     runWith([{ clause: CLAUSE, expected: 'fail', comment: 'upper-case hex until ticket REF-1 ships', expires: '2099-12-31' }], true),
     runWith([{ check: CHECK, expected: 'fail', comment: 'was broken in 1.0' }], false),
     runWith([{ clause: CLAUSE, expected: 'fail', comment: 'was due last year', expires: '2020-01-01' }], true),
+    runWith([DISPUTE], 'mutual-both-accepted'),
   ]);
 }, 60_000);
+
+describe('a disputed check', () => {
+  it('reads neither as passed nor as failed: verdict CONFORMANT except disputed, shown first, JUnit still failing', () => {
+    const { run, cert, junit } = disputed;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(cert.verdict).toBe('conformant-except-disputed');
+    expect(cert.clauses.find((x) => x.id === 'query.both')?.status).toBe('disputed');
+    expect(cert.summary.checks.disputed).toBeGreaterThan(0);
+    expect(cert.disputes[0]).toMatchObject({ reason: DISPUTE.reason, link: DISPUTE.link, clauses: ['query.both'] });
+    expect(run.stdout).toMatch(/Verdict: CONFORMANT except \d+ disputed checks?/);
+    expect(junit).toMatch(/<testsuites[^>]*failures="[1-9]/);
+    expect(junit).toContain('DISPUTED by the vendor');
+  });
+
+  it('verify-certificate recomputes the dispute, and a certificate edited to read conformant does not verify', async () => {
+    const file = join(disputed.dir, 'certificate.json');
+    expect((await callMain(['verify-certificate', file])).code).toBe(0);
+    const { certificateDigest } = await import('../../harness/report/certificate.js');
+    const forged = JSON.parse(readFileSync(file, 'utf8')) as Certificate;
+    forged.verdict = 'conformant';
+    forged.integrity.certificateSha256 = certificateDigest(forged);
+    writeFileSync(file, JSON.stringify(forged, null, 2));
+    const v = await callMain(['verify-certificate', file]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('recomputed verdict: conformant-except-disputed');
+  });
+});
 
 describe('expectations (known deviations)', () => {
   it('reports an expected failure as such: exit 0, vitest and JUnit green, the certificate honest', () => {

@@ -6,7 +6,7 @@ import { startReference, type RunningReference } from '../../reference/index.js'
 import { clauses as registry } from '../../harness/clauses/registry.js';
 import { thirdPartyReferences } from '../../harness/report/offline.js';
 import type { Certificate } from '../../harness/report/certificate.js';
-import { allFiles, callMain, fixtureSecrets, ROOT, runCli, secretHits, SMALL_SUITE, tempReports, type CliResult } from './helpers.js';
+import { allFiles, callMain, fixtureSecrets, runCli, secretHits, SMALL_SUITE, tempReports, type CliResult } from './helpers.js';
 
 /**
  * One run against the embedded reference with a fault that breaks a must-clause
@@ -39,6 +39,7 @@ describe('a run against a faulty reference', () => {
     expect(run.stdout).toMatch(new RegExp(`✗ ${SMALL_SUITE}\\s+0 passed · \\d+ failed`));
     expect(run.stdout).toMatch(/suite\s+passed\s+failed\s+expected fail\s+skipped\s+harness error/);
     expect(run.stdout).toMatch(/\nmust\s+\d+\s+[1-9]\d*\s+/);
+    expect(run.stdout).toMatch(/clauses\s+passed\s+failed\s+not met\s+disputed/);
     expect(run.stdout).toContain('Verdict: NON-CONFORMANT (partial run) — exit code 1');
   });
 
@@ -135,7 +136,8 @@ describe('a run against a faulty reference', () => {
       mkdirSync(join(s, 'results'));
       for (const f of files.filter((_, k) => k % 2 === i)) cpSync(join(dir, 'results', f), join(s, 'results', f));
       cpSync(join(dir, 'repro'), join(s, 'repro'), { recursive: true });
-      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2` }));
+      const replay = meta.replay as { args: string[] };
+      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2`, replay: { ...replay, args: [...replay.args, '--shard', `${i + 1}/2`] } }));
       writeFileSync(join(s, 'run-status.json'), JSON.stringify({ moduleErrors: [], unhandledErrors: [], tests: [] }));
     });
     const merged = tempReports('merged');
@@ -144,6 +146,9 @@ describe('a run against a faulty reference', () => {
     const c = JSON.parse(readFileSync(join(merged, 'certificate.json'), 'utf8')) as Certificate;
     expect(c.results.count).toBe(files.length);
     expect(c.meta.shard).toBeUndefined();
+    // The merged certificate's replay is the whole run, and its scripts are the merged ones.
+    expect(c.commands.replay).not.toContain('--shard');
+    expect(c.repro.every((r) => r.command.includes(join(merged, 'repro')))).toBe(true);
     expect(c.integrity.resultsSha256).toBe(certificate().integrity.resultsSha256);
     expect((await callMain(['verify-certificate', join(merged, 'certificate.json')])).code).toBe(0);
     // Shards of different runs are refused.
@@ -151,6 +156,18 @@ describe('a run against a faulty reference', () => {
     const bad = await callMain(['report', '--from', shards[0]!, '--from', shards[1]!, '--reports', tempReports('merged2'), '--no-html']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not shards of one run');
+  });
+
+  it('report, run on a reports directory moved elsewhere, points the certificate\'s commands at where it is now', async () => {
+    const { cpSync } = await import('node:fs');
+    const moved = tempReports('moved');
+    cpSync(dir, moved, { recursive: true });
+    const r = await callMain(['report', '--reports', moved, '--no-html']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const c = JSON.parse(readFileSync(join(moved, 'certificate.json'), 'utf8')) as Certificate;
+    expect(c.repro.length).toBeGreaterThan(0);
+    expect(c.repro.every((x) => x.command === `node ${join(moved, 'repro', x.file)}`)).toBe(true);
+    expect((await callMain(['verify-certificate', join(moved, 'certificate.json')])).code).toBe(0);
   });
 
   it('writes no merchant secret into any file of the reports directory, as text or Base64', () => {
@@ -193,7 +210,8 @@ describe('a reproduction script of the faulty run', () => {
   function repro(file: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
     const started = Date.now();
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', file, '--base-url', baseUrl], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Plain node from a folder that is not the kit's: the script needs nothing but itself.
+      const child = spawn(process.execPath, [file, '--base-url', baseUrl], { cwd: tempReports('elsewhere'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => {

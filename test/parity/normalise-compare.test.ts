@@ -24,7 +24,7 @@ function exchange(ctx: SideContext, path: string, req: unknown, status: number, 
 }
 
 function result(over: Partial<CheckResult> = {}): CheckResult {
-  return { checkId: 'payment-query/x', title: 'x', clauses: ['query.returns-record'], level: 'must', status: 'passed', findings: [], exchanges: [], readings: {}, notes: [], seed: 1, durationMs: 1, ...over };
+  return { checkId: 'payment-query/x', title: 'x', clauses: ['query.returns-record'], level: 'must', status: 'passed', findings: [], exchanges: [], readings: {}, notes: [], exercised: [], seed: 1, durationMs: 1, ...over };
 }
 
 function side(ctx: SideContext, exchanges: Exchange[], over: Partial<CheckResult> = {}): Side {

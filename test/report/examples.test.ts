@@ -12,6 +12,8 @@ describe('examples', () => {
     const x = loadExpectations(join(ROOT, 'examples', 'expectations.json'), { isClause: hasClause, checks: new Set(mutualExclusion.checks.map((c) => c.id)) });
     expect(x.entries.length).toBeGreaterThan(0);
     expect(x.entries.every((e) => e.comment.length > 0)).toBe(true);
+    // It shows a dispute of the kit too, with its reason and link, beside the target's known deviations.
+    expect(x.entries.find((e) => e.kind === 'disputed')?.link).toMatch(/^https:\/\//);
   });
 
   it('the GitHub Actions job gates on run, uploads the reports, and merges shards into one verdict', () => {

@@ -4,6 +4,8 @@ import { parseExpectations, type Expectations } from '../../harness/report/expec
 import { buildCertificate, certificateDigest, renderMarkdown } from '../../harness/report/certificate.js';
 import { canonicalJson } from '../../harness/report/canonical.js';
 import type { RunMeta } from '../../harness/report/run-meta.js';
+import { summaryText } from '../../harness/report/summary-table.js';
+import { formatResultFailure } from '../../harness/vitest/format.js';
 import type { StoredResult } from '../../harness/run/results.js';
 import { clauses, hasClause } from '../../harness/clauses/registry.js';
 
@@ -19,6 +21,8 @@ function result(checkId: string, status: StoredResult['status'], opts: Partial<S
     exchanges: [],
     readings: {},
     notes: [],
+    // A passed check is credited with what its assertions exercised: here its own clauses unless told.
+    exercised: status === 'passed' ? (opts.clauses ?? ['query.neither']) : [],
     seed: 1,
     durationMs: 1,
     suite: checkId.split('/')[0]!,
@@ -37,75 +41,146 @@ function expectations(entries: unknown[]): Expectations {
 
 describe('computeVerdict', () => {
   it('is conformant with exit 0 when every check passed', () => {
-    const v = computeVerdict({ results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })], today: '2026-01-01', invariants: [] });
+    const v = computeVerdict({ results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })], today: '2026-01-01' });
     expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('passed');
   });
 
   it('is non-conformant with exit 1 on a must-level finding, and names the clause', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] })], today: '2026-01-01', invariants: [] });
+    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] })], today: '2026-01-01' });
     expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
     expect(v.reasons[0]).toContain('query.neither');
     expect(v.clauses.find((c) => c.id === 'query.neither')).toMatchObject({ status: 'failed', failures: [{ checkId: 'a/one', code: 'WRONG_ERROR_KEY', exchangeId: 'x-000001' }] });
   });
 
   it.skipIf(!SHOULD)('shows a should-level failure as a warning and keeps exit 0 and the verdict', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { clauses: [SHOULD!], level: 'should', findings: [finding(SHOULD!)] })], today: '2026-01-01', invariants: [] });
+    const v = computeVerdict({ results: [result('a/one', 'failed', { clauses: [SHOULD!], level: 'should', findings: [finding(SHOULD!)] })], today: '2026-01-01' });
     expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     expect(v.warnings.join('\n')).toContain('should-level recommendation not met');
   });
 
   it('takes the level of a finding from the registry, not from the check', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { level: 'should', findings: [finding('query.neither')] })], today: '2026-01-01', invariants: [] });
+    const v = computeVerdict({ results: [result('a/one', 'failed', { level: 'should', findings: [finding('query.neither')] })], today: '2026-01-01' });
     expect(v.exitCode).toBe(1);
   });
 
   it('gives no verdict (exit 2) for a harness error, an unreachable target, or a suite file that did not load', () => {
-    const broken = computeVerdict({ results: [result('a/one', 'broken', { reason: 'TypeError: x' })], today: '2026-01-01', invariants: [] });
+    const broken = computeVerdict({ results: [result('a/one', 'broken', { reason: 'TypeError: x' })], today: '2026-01-01' });
     expect(broken).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     const unreachable = computeVerdict({
       results: [result('a/one', 'failed', { findings: [finding('query.neither', 'NO_RESPONSE')], exchanges: [{ id: 'x-000001', label: 'q', request: { method: 'POST', url: 'u', headers: {}, body: '' }, error: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:1' }, timings: { startedAt: '', totalMs: 1 } }] })],
       today: '2026-01-01',
-      invariants: [],
     });
     expect(unreachable).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     expect(unreachable.reasons.join()).toContain('unreachable');
-    const notLoaded = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', invariants: [], runStatus: { moduleErrors: [{ file: 'b.test.ts', message: 'SyntaxError' }], unhandledErrors: [] } });
+    const notLoaded = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', runStatus: { moduleErrors: [{ file: 'b.test.ts', message: 'SyntaxError' }], unhandledErrors: [] } });
     expect(notLoaded.exitCode).toBe(2);
-    const lost = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', invariants: [], runStatus: { moduleErrors: [], unhandledErrors: [], tests: [{ checkId: 'a/two', name: 'a > two', state: 'failed', error: 'Test timed out' }] } });
+    const lost = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', runStatus: { moduleErrors: [], unhandledErrors: [], tests: [{ checkId: 'a/two', name: 'a > two', state: 'failed', error: 'Test timed out' }] } });
     expect(lost.exitCode).toBe(2);
-    expect(computeVerdict({ results: [], today: '2026-01-01', invariants: [] }).exitCode).toBe(2);
+    expect(computeVerdict({ results: [], today: '2026-01-01' }).exitCode).toBe(2);
   });
 
   it('a must-level failure outranks a harness error (exit 1: the evidence stands)', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] }), result('a/two', 'broken')], today: '2026-01-01', invariants: [] });
+    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] }), result('a/two', 'broken')], today: '2026-01-01' });
     expect(v.exitCode).toBe(1);
   });
 
-  it('credits a monitored invariant clause as passed when responses were examined without a finding', () => {
-    const ex = { id: 'x-1', label: 'q', request: { method: 'POST', url: 'u', headers: {}, body: '{}' }, response: { status: 200, headers: {}, body: '{}', truncated: false }, timings: { startedAt: '', totalMs: 1 } };
-    const v = computeVerdict({ results: [result('a/one', 'passed', { exchanges: [ex] })], today: '2026-01-01', invariants: ['env.body.object'] });
+  it('credits a clause only when a check exercised it, never because a check names it', () => {
+    // The stateful case of issue 15: a check lists 27 clauses, its assertions exercised two.
+    const stateful = result('stateful/x', 'passed', { clauses: ['err.ref.amount-exceeded', 'err.ref.failed', 'env.body.object'], exercised: ['err.ref.amount-exceeded', 'env.body.object'] });
+    const dedicated = result('refund-errors/y', 'skipped', { clauses: ['err.ref.failed'], reason: 'precondition: the profile declares no refunds.failingReason' });
+    const v = computeVerdict({ results: [stateful, dedicated], today: '2026-01-01' });
+    const failedRow = v.clauses.find((c) => c.id === 'err.ref.failed')!;
+    expect(failedRow.status).toBe('skipped-precondition');
+    expect(failedRow.basis).toContain('refunds.failingReason');
+    expect(failedRow.basis).toContain('1 other check naming it ran, none exercised it');
+    expect(v.clauses.find((c) => c.id === 'err.ref.amount-exceeded')).toMatchObject({ status: 'passed', exercisedBy: ['stateful/x'] });
+    const alone = computeVerdict({ results: [stateful], today: '2026-01-01' }).clauses.find((c) => c.id === 'err.ref.failed')!;
+    expect(alone).toMatchObject({ status: 'not-checked' });
+    expect(alone.basis).toContain('none exercised it');
+  });
+
+  it('credits an invariant exercised by a check that failed on another clause, and never a clause with a finding', () => {
+    const r = result('a/one', 'failed', { clauses: ['query.neither'], findings: [finding('query.neither')], exercised: ['env.body.object'] });
+    const v = computeVerdict({ results: [r], today: '2026-01-01' });
     expect(v.clauses.find((c) => c.id === 'env.body.object')).toMatchObject({ status: 'passed' });
-    expect(v.clauses.find((c) => c.id === 'env.body.object')?.basis).toContain('monitored');
+    expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('failed');
+    expect(v.clauses.find((c) => c.id === 'env.code.integer')?.status).toBe('not-checked');
+  });
+
+  it('says the kit has no check for a clause no result names in a full run, and why; a partial run says it was not selected', () => {
+    const full = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', scope: 'full', noCheckReasons: { 'query.transient': 'no sandbox control provokes a transient failure' } });
+    expect(full.clauses.find((c) => c.id === 'query.transient')?.basis).toBe('the kit has no check for this: no sandbox control provokes a transient failure');
+    const partial = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', scope: 'partial' });
+    expect(partial.clauses.find((c) => c.id === 'query.transient')?.basis).toBe('no check of it was selected in this run');
+  });
+
+  it('reads the level of a finding from one place: a should-level finding on a must clause is not met, not failed, and the verdict agrees', () => {
+    const r = result('payment-query/z', 'failed', { clauses: ['ep.post-json'], level: 'should', findings: [{ ...finding('ep.post-json', 'NON_JSON_CONTENT_TYPE_SERVED'), level: 'should' as const }] });
+    const v = computeVerdict({ results: [r], today: '2026-01-01' });
+    expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+    const row = v.clauses.find((c) => c.id === 'ep.post-json')!;
+    expect(row.status).toBe('not-met');
+    expect(v.levels.must.failed).toBe(0);
+    expect(v.levels.must['not-met']).toBe(1);
+    expect(v.warnings.join('\n')).toContain('should-level recommendation not met: payment-query/z (ep.post-json)');
+    // The failure text vitest, JUnit and Allure show says the same level.
+    expect(formatResultFailure({ ...r, exchanges: [] } as never)).toMatch(/^FAILED ep\.post-json \(should\)/);
+    const { certificate } = buildCertificate({ results: [r], meta: { kit: { name: 'k', version: '1' }, startedAt: '2026-01-01T00:00:00Z', seed: 1, numRuns: 1, webhooks: 'off', profile: { name: 'p', file: 'p.json', environment: 'sandbox' }, target: 'embedded', filters: { suites: [], clauses: [] }, faults: [] }, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const summary = summaryText(certificate, { certificate: 'c.md' });
+    expect(summary).not.toContain('Failed clauses');
+    expect(summary).toContain('Should-level recommendations not met');
+    expect(summary).toContain('Verdict: CONFORMANT');
+    expect(renderMarkdown(certificate)).toMatch(/## Failed clauses\n\nNone\./);
+  });
+
+  describe('with a dispute', () => {
+    const disputed = (entries: unknown[]) => expectations(entries);
+    const entry = { check: 'a/one', kind: 'disputed', reason: 'the document allows acceptance', link: 'https://example.com/issues/7' };
+    it('never reads as passed: the check is disputed, its clause disputed, the verdict conformant except disputed', () => {
+      const r = result('a/one', 'failed', { findings: [finding('query.neither')] });
+      const v = computeVerdict({ results: [r, result('a/two', 'passed', { clauses: ['query.neither'] })], today: '2026-01-01', expectations: disputed([entry]) });
+      expect(v).toMatchObject({ verdict: 'conformant-except-disputed', exitCode: 0 });
+      expect(v.checks[0]!.outcome).toBe('disputed');
+      expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('disputed');
+      expect(v.disputes).toEqual([{ checkId: 'a/one', entry: 'check a/one', reason: entry.reason, link: entry.link, clauses: ['query.neither'] }]);
+      expect(v.reasons.join('\n')).toContain('1 check disputed by the vendor');
+    });
+    it('disputes only the check\'s own clauses: an invariant finding in a disputed check still counts', () => {
+      const r = result('a/one', 'failed', { findings: [finding('query.neither'), finding('auth.response.signed', 'RESPONSE_SIGNATURE_INVALID')] });
+      const v = computeVerdict({ results: [r], today: '2026-01-01', expectations: disputed([entry]) });
+      expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
+      expect(v.clauses.find((c) => c.id === 'auth.response.signed')?.status).toBe('failed');
+      expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('disputed');
+    });
+    it('refuses a dispute without a reason or a link', () => {
+      expect(() => disputed([{ check: 'a/one', kind: 'disputed', link: 'https://x.org/1' }])).toThrow(/"reason" is required/);
+      expect(() => disputed([{ check: 'a/one', kind: 'disputed', reason: 'wrong' }])).toThrow(/"link" is required/);
+      expect(() => disputed([{ check: 'a/one', kind: 'disputed', reason: 'wrong', link: 'https://x.org/1', expected: 'fail' }])).toThrow(/unknown field "expected"/);
+    });
+    it('warns about a dispute no finding needed', () => {
+      const v = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', expectations: disputed([entry]) });
+      expect(v.verdict).toBe('conformant');
+      expect(v.warnings.join('\n')).toContain('dispute not needed');
+    });
   });
 
   describe('with expectations', () => {
     const failing = result('a/one', 'failed', { findings: [finding('query.neither')] });
     it('turns a covered failure into an expected failure: exit 0, verdict still non-conformant', () => {
-      const v = computeVerdict({ results: [failing], today: '2026-01-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      const v = computeVerdict({ results: [failing], today: '2026-01-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
       expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 0 });
       expect(v.checks[0]!.outcome).toBe('expected-fail');
     });
     it('does not cover a finding against another clause', () => {
       const two = result('a/one', 'failed', { findings: [finding('query.neither'), finding('query.both')] });
-      const v = computeVerdict({ results: [two], today: '2026-01-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      const v = computeVerdict({ results: [two], today: '2026-01-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
       expect(v.exitCode).toBe(1);
     });
     it('reports an unexpected pass (check and clause entries) as a warning, not a failure', () => {
       const v = computeVerdict({
         results: [result('a/one', 'passed')],
         today: '2026-01-01',
-        invariants: [],
         expectations: expectations([
           { check: 'a/one', expected: 'fail', comment: 'was broken' },
           { clause: 'query.neither', expected: 'fail', comment: 'was broken' },
@@ -116,15 +191,15 @@ describe('computeVerdict', () => {
       expect(v.warnings.filter((w) => w.startsWith('unexpected pass'))).toHaveLength(2);
     });
     it('fails the run (exit 1) on an expired entry and does not apply it', () => {
-      const v = computeVerdict({ results: [failing], today: '2026-03-02', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      const v = computeVerdict({ results: [failing], today: '2026-03-02', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
       expect(v.exitCode).toBe(1);
       expect(v.checks[0]!.outcome).toBe('failed');
       expect(v.reasons.join('\n')).toContain('expired on 2026-03-01');
-      const sameDay = computeVerdict({ results: [failing], today: '2026-03-01', invariants: [], expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      const sameDay = computeVerdict({ results: [failing], today: '2026-03-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
       expect(sameDay.exitCode).toBe(0);
     });
     it('marks an expected skip', () => {
-      const v = computeVerdict({ results: [result('a/one', 'skipped', { reason: 'precondition: x' })], today: '2026-01-01', invariants: [], expectations: expectations([{ check: 'a/one', expected: 'skip', comment: 'no refunds here' }]) });
+      const v = computeVerdict({ results: [result('a/one', 'skipped', { reason: 'precondition: x' })], today: '2026-01-01', expectations: expectations([{ check: 'a/one', expected: 'skip', comment: 'no refunds here' }]) });
       expect(v.checks[0]!.outcome).toBe('expected-skip');
     });
   });
@@ -152,6 +227,57 @@ describe('certificate', () => {
     expect(renderMarkdown(certificate)).toContain('**Verdict: CONFORMANT**');
     const other = buildCertificate({ results: [result('a/one', 'passed', { durationMs: 2 })], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
     expect(other.integrity.resultsSha256).not.toBe(certificate.integrity.resultsSha256);
+  });
+
+  it('lists the readings the target took: topic, reading, the checks that saw it', () => {
+    const results = [
+      result('a/one', 'passed', { readings: { 'price-point.unroundable': '422 notSupported' } }),
+      result('a/two', 'passed', { readings: { 'price-point.unroundable': '422 notSupported', 'idem.refund-like-payment': 'accepted' } }),
+      result('a/three', 'failed', { findings: [finding('query.neither')], readings: { 'price-point.unroundable': '2006 amountOutOfRange' } }),
+    ];
+    const { certificate } = buildCertificate({ results, meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.readings).toEqual([
+      { topic: 'idem.refund-like-payment', reading: 'accepted', checks: ['a/two'] },
+      { topic: 'price-point.unroundable', reading: '2006 amountOutOfRange', checks: ['a/three'] },
+      { topic: 'price-point.unroundable', reading: '422 notSupported', checks: ['a/one', 'a/two'] },
+    ]);
+    const md = renderMarkdown(certificate);
+    expect(md).toContain('## Readings the target took');
+    expect(md).toContain('| price-point.unroundable | 422 notSupported | a/one, a/two |');
+  });
+
+  it('shows a dispute prominently, in the verdict line, and never as passed; an edited verdict no longer follows from the results', () => {
+    const entries = [{ check: 'a/one', kind: 'disputed', reason: 'the document allows acceptance', link: 'https://example.com/issues/7' }];
+    const withDispute: RunMeta = { ...meta, expectations: expectations(entries) };
+    const results = [result('a/one', 'failed', { findings: [finding('query.neither')] })];
+    const { certificate } = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.verdict).toBe('conformant-except-disputed');
+    expect(certificate.summary.checks.disputed).toBe(1);
+    expect(certificate.summary.checks.passed).toBe(0);
+    const md = renderMarkdown(certificate);
+    expect(md).toContain('**Verdict: CONFORMANT except 1 disputed check**');
+    expect(md.indexOf('## ⚠ Disputed checks')).toBeLessThan(md.indexOf('## Clauses per level'));
+    expect(md).toContain('https://example.com/issues/7');
+    expect(md).toMatch(/\| `query\.neither` \| must \| service \| DISPUTED/);
+    // The verdict rebuilt from the same results and meta is the same; a hand-made "conformant" is not.
+    const rebuilt = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    expect(rebuilt.verdict).toBe('conformant-except-disputed');
+    const summary = summaryText(certificate, { certificate: 'c.md' });
+    expect(summary).toContain('DISPUTED checks');
+    expect(summary).toContain('Verdict: CONFORMANT except 1 disputed check');
+  });
+
+  it('prints a replay with every run-changing flag and repro commands with the variables the scripts read', () => {
+    const replayMeta: RunMeta = { ...meta, reportsDir: '/abs/reports', faults: ['f1'], replay: { bin: '/kit/bin/mpsi-conformance.js', args: ['run', '--profile', '/p/my profile.json', '--seed', '7', '--webhooks', 'off', '--fault', 'f1'] } };
+    const r = result('a/one', 'failed', { findings: [finding('query.neither', 'X', 'x-000002')], repro: ['a__one--x-000002.mjs'], reproSecretEnvs: { 'a__one--x-000002.mjs': ['ACME_SECRET'] } });
+    const { certificate } = buildCertificate({ results: [r], meta: replayMeta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.commands.replay).toBe("node /kit/bin/mpsi-conformance.js run --profile '/p/my profile.json' --seed 7 --webhooks off --fault f1");
+    expect(certificate.commands.reference).toBe('node /kit/bin/mpsi-conformance.js serve --fault f1');
+    expect(certificate.repro[0]).toMatchObject({ exchangeId: 'x-000002', secretEnvs: ['ACME_SECRET'], command: 'node /abs/reports/repro/a__one--x-000002.mjs' });
+    expect(renderMarkdown(certificate)).toContain('# a/one · x-000002 · reads ACME_SECRET\nnode /abs/reports/repro/a__one--x-000002.mjs');
+    const md = renderMarkdown(certificate);
+    expect(md).not.toContain('MPSI_SECRET_PRIMARY');
+    expect(md).not.toContain('tsx');
   });
 
   it('canonical JSON sorts keys at every depth and ignores undefined members', () => {

@@ -6,7 +6,7 @@
 import type { AsyncCommand } from 'fast-check';
 import type { CommandSpec, NumberName, PayoutMerchant, PayoutName } from '../../../fixtures/arbitraries/commands.js';
 import { recordReading } from '../../../harness/check/context.js';
-import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../../../harness/check/expect.js';
+import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, held, pick } from '../../../harness/check/expect.js';
 import { splitMsg } from '../../../harness/envelope.js';
 import type { Exchange } from '../../../harness/exchange.js';
 import {
@@ -344,6 +344,7 @@ function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<str
       exchange: ex,
     });
   }
+  held(want.clause);
   if (want.topic) recordReading(want.topic, status);
 }
 
@@ -387,6 +388,7 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
     if (status !== 'PENDING' && status !== 'SUCCESS') {
       failCheck('WRONG_STATUS', 'state.refund.values', `${what}: a refund is created as PENDING or SUCCESS`, { expected: 'PENDING or SUCCESS', seen: JSON.stringify(status), exchange: ex });
     }
+    held('state.refund.values');
     recordReading('stateful.refund-status-on-creation', status);
     checkRefundAmount(t, verdict.data, cents, ex, what);
     const rec: RefundRec = { name: s.as, merchantRefundNo: slot.no, refundNo, payment: p!, cents, status, failedAtCreation: false };
@@ -491,6 +493,7 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
     if (!message.toUpperCase().includes(po.status)) {
       failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', `${what}: the payoutNotCancelable message names the current status`, { expected: `a message naming ${po.status}`, seen: JSON.stringify(msg), exchange: ex });
     }
+    held('state.payout.not-cancelable');
   }
 }
 
@@ -526,6 +529,7 @@ async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise
   if (po.status === 'open') {
     if (po.openSeen !== undefined) expectEqual(seen, po.openSeen, 'WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, ex);
     else if (typeof seen === 'string' && FINAL_PAYOUT.has(seen)) failCheck('WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, { expected: 'a status other than SUCCESS, FAILED, CANCELED', seen, exchange: ex });
+    else if (typeof seen === 'string') held('state.payout.values');
   } else {
     expectEqual(seen, po.status, 'WRONG_STATUS', 'state.payout.values', `${what}: the status does not follow from the sequence`, ex);
   }
