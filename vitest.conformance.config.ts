@@ -4,6 +4,7 @@ import { reportPaths } from './harness/report/paths.js';
 import ProgressReporter from './harness/report/progress-reporter.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
+import { CODE_EXT } from './harness/kit-files.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
@@ -23,8 +24,9 @@ function terminalRedactor(): (text: string) => string {
 // the certificate and the HTML report afterwards.
 export default defineConfig({
   test: {
-    include: ['suites/**/*.test.ts'],
-    globalSetup: ['./harness/run/global-setup.ts'],
+    // From sources in a clone (.ts), compiled under dist/ in an installed kit (.js).
+    include: [`suites/**/*.test${CODE_EXT}`],
+    globalSetup: [`./harness/run/global-setup${CODE_EXT}`],
     setupFiles: ['allure-vitest/setup'],
     testTimeout: 600_000,
     hookTimeout: 60_000,

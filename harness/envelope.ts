@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { kitFile } from './kit-files.js';
 
 // ajv-formats ships CommonJS; under nodenext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function loadSchema(name: string): object {
-  return JSON.parse(readFileSync(new URL(`./schemas/${name}.schema.json`, import.meta.url), 'utf8')) as object;
+  return JSON.parse(readFileSync(kitFile('harness', 'schemas', `${name}.schema.json`), 'utf8')) as object;
 }
 
 let compiled: { envelope: ValidateFunction; amount: ValidateFunction; webhook: ValidateFunction } | undefined;

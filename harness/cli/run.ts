@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs, intFlag, UsageError } from './args.js';
 import { defaultRunConfig, RUN_CONFIG_ENV, type RunConfig } from '../run/config.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
@@ -16,6 +16,7 @@ import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
+import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -45,25 +46,24 @@ Exit codes: 0 conformant (known deviations and should-level failures are warning
 unreachable, harness error) — with the reason on stderr.
 `;
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SUITES_DIR = join(ROOT, 'suites');
+const SUITES_DIR = codeDir('suites');
 
 export interface SuiteFile {
   /** The suite's name (defineSuite's first argument). */
   name: string;
-  /** suites/<concern>.test.ts */
+  /** suites/<concern>.test.ts (dist/suites/<concern>.test.js compiled) */
   testFile: string;
-  /** suites/<concern>.ts */
+  /** suites/<concern>.ts (dist/suites/<concern>.js compiled) */
   defFile: string;
 }
 
-/** Suite files and their names, read from the source text: no suite is imported just to list them. */
-export function listSuiteFiles(dir: string = SUITES_DIR): SuiteFile[] {
+/** Suite files and their names, read from the module text: no suite is imported just to list them. */
+export function listSuiteFiles(dir: string = SUITES_DIR, ext: string = CODE_EXT): SuiteFile[] {
   const out: SuiteFile[] = [];
   for (const f of readdirSync(dir).sort()) {
-    if (!f.endsWith('.test.ts')) continue;
-    const base = f.slice(0, -'.test.ts'.length);
-    const defFile = join(dir, `${base}.ts`);
+    if (!f.endsWith(`.test${ext}`)) continue;
+    const base = f.slice(0, -`.test${ext}`.length);
+    const defFile = join(dir, `${base}${ext}`);
     let name = base;
     if (existsSync(defFile)) {
       const m = /defineSuite\(\s*['"`]([^'"`]+)['"`]/.exec(readFileSync(defFile, 'utf8'));
@@ -80,7 +80,7 @@ async function importSuite(f: SuiteFile): Promise<SuiteDef> {
     if (!mod.default || !Array.isArray(mod.default.checks)) throw new Error('it does not default-export a suite (defineSuite)');
     return mod.default;
   } catch (err) {
-    throw new UsageError(`suite file ${relative(ROOT, f.defFile)} cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+    throw new UsageError(`suite file ${relative(CODE_ROOT, f.defFile)} cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
   }
 }
 
@@ -100,6 +100,7 @@ export async function runMain(argv: string[]): Promise<number> {
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   const cfg: RunConfig = defaultRunConfig();
+  // Every path the user gives is relative to where the command runs (the kit may be installed under node_modules).
   if (flags.profile) cfg.profilePath = resolve(String(flags.profile));
   if (flags.target) {
     const u = String(flags.target);
@@ -116,7 +117,6 @@ export async function runMain(argv: string[]): Promise<number> {
     cfg.webhooks = w;
   }
   if (flags.expectations) cfg.expectationsPath = resolve(String(flags.expectations));
-  // Relative to where the command runs (the kit may be installed under node_modules).
   cfg.reportsDir = resolve(String(flags.reports ?? 'reports'));
   cfg.faults = (flags.fault as string[] | undefined) ?? [];
   const shard = flags.shard === undefined ? undefined : String(flags.shard);
@@ -204,7 +204,7 @@ export async function runMain(argv: string[]): Promise<number> {
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
   );
 
-  const code = await runVitest(cfg, files.map((f) => relative(ROOT, f.testFile)), shard);
+  const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
   const redact = makeRedactor(merchantSecrets(loaded));
   const statusMissing = !existsSync(paths.runStatus);
@@ -234,9 +234,12 @@ export async function ensureReachable(url: string): Promise<void> {
 
 function runVitest(cfg: RunConfig, files: string[], shard: string | undefined): Promise<number> {
   return new Promise((resolveCode) => {
-    const args = [resolve(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', resolve(ROOT, 'vitest.conformance.config.ts'), ...(shard ? ['--shard', shard] : []), ...files];
+    // Compiled, the config is plain JavaScript: Node imports it as is (vite's default bundles it into a
+    // temporary file beside it, which an installed kit's folder may not allow).
+    const loader = COMPILED ? ['--configLoader', 'native'] : [];
+    const args = [dependencyBin('vitest'), 'run', '--config', codeFile('vitest.conformance.config'), ...loader, ...(shard ? ['--shard', shard] : []), ...files];
     const child = spawn(process.execPath, args, {
-      cwd: ROOT,
+      cwd: CODE_ROOT,
       stdio: 'inherit',
       env: { ...process.env, [RUN_CONFIG_ENV]: JSON.stringify(cfg) },
     });

@@ -10,9 +10,11 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { pathToFileURL } from 'node:url';
+import { kitFile } from '../kit-files.js';
 
 /** Where the schema lives; also what a profile's "$schema" usually points to. */
-export const PROFILE_SCHEMA_URL = new URL('../../fixtures/profiles/profile.schema.json', import.meta.url);
+export const PROFILE_SCHEMA_URL = pathToFileURL(kitFile('fixtures', 'profiles', 'profile.schema.json'));
 
 const DECIMAL_PATTERN = '^\\d+\\.\\d{2}$';
 const PATH_PATTERN = '^/';

@@ -5,11 +5,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { levelOfFinding } from '../check/failure.js';
+import { dependencyBin } from '../kit-files.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
 import type { RunMeta } from './run-meta.js';
@@ -90,9 +90,7 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
 }
 
 function allureCli(): string {
-  const require = createRequire(import.meta.url);
-  // allure's exports hide package.json; its main is dist/index.js, the CLI sits beside dist/.
-  return join(dirname(require.resolve('allure')), '..', 'cli.js');
+  return dependencyBin('allure');
 }
 
 export interface HtmlOutcome {

@@ -4,8 +4,9 @@
  * certificate shows the reason beside such a clause instead of "no check of it ran".
  */
 import { readFileSync } from 'node:fs';
+import { kitFile } from '../kit-files.js';
 
-export const ALLOWLIST_PATH = new URL('../../fixtures/coverage-allowlist.json', import.meta.url);
+export const ALLOWLIST_PATH = kitFile('fixtures', 'coverage-allowlist.json');
 
 export type Allowlist = Record<string, string>;
 

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { kitFile } from '../kit-files.js';
 
 /**
  * The settings of one conformance run. The CLI writes them into MPSI_RUN_CONFIG (JSON) for the
@@ -30,7 +31,7 @@ export interface RunConfig {
   reportUrl?: string;
 }
 
-export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/reference.json', import.meta.url));
+export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');
 export const DEFAULT_NUM_RUNS = 20;
 
 export function defaultRunConfig(): RunConfig {
@@ -40,7 +41,8 @@ export function defaultRunConfig(): RunConfig {
     numRuns: DEFAULT_NUM_RUNS,
     webhooks: 'quick',
     faults: [],
-    reportsDir: fileURLToPath(new URL('../../reports', import.meta.url)),
+    // The user's working directory, never the kit's folder (it may be read-only under node_modules).
+    reportsDir: resolve('reports'),
     suites: [],
     clauses: [],
   };
