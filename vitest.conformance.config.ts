@@ -4,7 +4,7 @@ import { reportPaths } from './harness/report/paths.js';
 import ProgressReporter from './harness/report/progress-reporter.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
-import { CODE_EXT } from './harness/kit-files.js';
+import { CODE_EXT, VITE_CACHE_DIR } from './harness/kit-files.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
@@ -23,6 +23,7 @@ function terminalRedactor(): (text: string) => string {
 // Allure results under reportsDir; the CLI (harness/cli/run.ts) turns them into the verdict,
 // the certificate and the HTML report afterwards.
 export default defineConfig({
+  cacheDir: VITE_CACHE_DIR,
   test: {
     // From sources in a clone (.ts), compiled under dist/ in an installed kit (.js).
     include: [`suites/**/*.test${CODE_EXT}`],

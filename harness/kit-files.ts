@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +40,12 @@ function findKitRoot(start: string): string {
 
 /** The kit's root: where its package.json, fixtures/, harness/schemas/ and README are. */
 export const KIT_ROOT = findKitRoot(CODE_ROOT);
+
+/**
+ * Where vitest keeps its cache: in a clone, its default (node_modules/.vite); installed, the OS temp
+ * folder, because the kit's own folder may be read-only (`npm i -g` as root, a CI cache).
+ */
+export const VITE_CACHE_DIR: string | undefined = COMPILED ? join(tmpdir(), `${PACKAGE_NAME}-vite-cache`) : undefined;
 
 /** A data file shipped with the kit (profiles, JSON Schemas, package.json), by its path in the repository. */
 export function kitFile(...segments: string[]): string {

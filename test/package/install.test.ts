@@ -1,0 +1,180 @@
+/**
+ * The kit as its users get it: `npm pack`, installed offline into a fresh project (npm's hoisted layout,
+ * pnpm's isolated layout through npm's --install-strategy=linked, and `npm i -g`'s nested layout), then
+ * run from that project's folder the way examples/github-actions.yml runs it. One pack and the installs
+ * are shared by the whole file (see install.ts for why the projects get a lockfile).
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installKit, KIT, type Layout, type Packed, packKit } from './install.js';
+
+const STEP = 120_000;
+let dir: string;
+let packed: Packed;
+const projects = {} as Record<Layout, string>;
+const children: ChildProcess[] = [];
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in a project's folder, offline; never throws on a non-zero exit. */
+function run(cmd: string, args: string[], cwd: string): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      cmd,
+      args,
+      { cwd, encoding: 'utf8', timeout: STEP, maxBuffer: 32 << 20, env: { ...process.env, CI: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' } },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** `npx mpsi-conformance ...`, as the README and the CI example run it. */
+const npx = (project: string, ...args: string[]): Promise<Result> => run('npx', ['--no-install', 'mpsi-conformance', ...args], project);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mpsi-package-'));
+  packed = packKit(join(dir, 'pack'));
+  for (const layout of ['hoisted', 'linked', 'nested'] as const) {
+    projects[layout] = join(dir, layout);
+    installKit(projects[layout], packed.tarball, layout);
+  }
+}, 4 * STEP);
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed kit', () => {
+  it('ships what users run and read, not the project’s tests, benchmarks or TypeScript sources', () => {
+    const tar = execFileSync('tar', ['tzf', packed.tarball], { encoding: 'utf8', maxBuffer: 32 << 20 }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    for (const f of ['bin/mpsi-conformance.js', 'dist/harness/cli/main.js', 'dist/harness/cli/main.d.ts', 'dist/vitest.conformance.config.js', 'dist/suites/envelope.test.js', 'dist/reference/index.js', 'fixtures/profiles/profile.schema.json', 'fixtures/profiles/reference.json', 'harness/schemas/envelope.schema.json', 'README.md', 'examples/github-actions.yml', 'examples/expectations.json']) {
+      expect(tar, f).toContain(f);
+    }
+    expect(tar.filter((f) => /^(test|bench|scripts)\//.test(f))).toEqual([]);
+    expect(tar.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('was installed without the network: npm cannot reach the registry under the same settings', async () => {
+    const r = await run('npm', ['view', 'ajv', 'version', '--prefer-online', '--fetch-retries=0'], projects.hoisted);
+    expect(r.code).not.toBe(0);
+    expect(existsSync(join(projects.hoisted, 'node_modules', 'vitest'))).toBe(true);
+    // linked: the kit is a link into npm's store and nothing of its own is hoisted beside it
+    expect(existsSync(join(projects.linked, 'node_modules', '.store'))).toBe(true);
+    expect(existsSync(join(projects.linked, 'node_modules', 'vitest'))).toBe(false);
+    expect(existsSync(join(projects.nested, 'node_modules', 'mpsi-conformance', 'node_modules', 'vitest'))).toBe(true);
+  });
+});
+
+describe.each(['hoisted', 'linked'] as const)('installed by npm (%s layout), from the project’s folder', (layout) => {
+  it('prints its help and exits 0', async () => {
+    const r = await npx(projects[layout], '--help');
+    expect(r.code, r.stderr).toBe(0);
+    // only npm's own warnings about this machine's npm configuration, nothing from the kit
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('npm warn'))).toEqual([]);
+    expect(r.stdout).toContain('mpsi-conformance run [options]');
+  });
+
+  it('runs one suite against the embedded reference and writes the reports into ./reports of the project', async () => {
+    const r = await npx(projects[layout], 'run', '--suite', 'envelope');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Verdict: CONFORMANT');
+    const reports = join(projects[layout], 'reports');
+    for (const f of ['certificate.json', 'certificate.md', 'junit.xml', 'clauses.html', 'allure-report/index.html']) expect(existsSync(join(reports, f)), f).toBe(true);
+    const cert = JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as { exitCode: number };
+    expect(cert.exitCode).toBe(0);
+  });
+});
+
+describe('installed by npm, as examples/github-actions.yml runs it', () => {
+  it('runs with a relative --profile and --expectations in shards, merges them with report --from, and verifies the certificate', async () => {
+    const p = projects.hoisted;
+    // The user's profile sits in their repository and points its $schema at the installed kit.
+    mkdirSync(join(p, 'conformance'), { recursive: true });
+    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown>;
+    profile['$schema'] = '../node_modules/mpsi-conformance/fixtures/profiles/profile.schema.json';
+    profile['name'] = 'acme-sandbox';
+    writeFileSync(join(p, 'conformance/acme-sandbox.json'), JSON.stringify(profile, null, 2));
+    expect(existsSync(join(p, 'conformance', String(profile['$schema'])))).toBe(true);
+    writeFileSync(join(p, 'conformance/acme-sandbox.expectations.json'), JSON.stringify({ profile: 'acme-sandbox', entries: [] }));
+
+    const seed = '1234';
+    for (const shard of ['1', '2']) {
+      const r = await npx(p, 'run', '--profile', 'conformance/acme-sandbox.json', '--expectations', 'conformance/acme-sandbox.expectations.json', '--seed', seed, '--reports', `shards/mpsi-reports-${shard}`, '--suite', 'envelope,naming', '--shard', `${shard}/2`);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(existsSync(join(p, `shards/mpsi-reports-${shard}/certificate.json`))).toBe(true);
+    }
+    const from = readdirSync(join(p, 'shards')).flatMap((d) => ['--from', `shards/${d}/`]);
+    const merged = await npx(p, 'report', ...from, '--reports', 'reports');
+    expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+    const cert = JSON.parse(readFileSync(join(p, 'reports/certificate.json'), 'utf8')) as { exitCode: number; profile?: { name?: string } };
+    expect(cert.exitCode).toBe(0);
+    const verified = await npx(p, 'verify-certificate', 'reports/certificate.json');
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    // nothing was written inside the installed kit
+    expect(existsSync(join(p, 'node_modules/mpsi-conformance/reports'))).toBe(false);
+  });
+
+  it('serves the reference, which answers a request signed with the shipped profile’s secret', async () => {
+    const p = projects.hoisted;
+    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as { merchants: { primary: { id: string; secret: string } } };
+    const { id, secret } = profile.merchants.primary;
+    const child = spawn('npx', ['--no-install', 'mpsi-conformance', 'serve', '--port', '0'], { cwd: p, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.push(child);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 30_000);
+        child.stdout!.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+      });
+      const send = async (key: string): Promise<{ status: number; body: { code?: number; msg?: string } }> => {
+        const body = JSON.stringify({ merchant_order_no: `package-test-${randomBytes(6).toString('hex')}` });
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        const nonce = randomBytes(12).toString('hex');
+        const sign = createHmac('sha256', key).update(`${id}\n${timestamp}\n${nonce}\n${body}`).digest('hex');
+        const res = await fetch(`${url}/api/v1/payments/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-merchantid': id, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-sign': sign },
+          body,
+        });
+        return { status: res.status, body: (await res.json()) as { code?: number; msg?: string } };
+      };
+      const signed = await send(secret);
+      expect(signed.status).toBe(200);
+      expect(signed.body.code).toBe(2002);
+      expect(signed.body.msg).toMatch(/\|orderNotFound$/);
+      const wrong = await send(`${secret}x`);
+      expect(wrong.status).toBe(403);
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    }
+  });
+});
+
+describe('installed globally (npm i -g: the dependencies nested in the kit’s own node_modules)', () => {
+  it('runs from another folder through its bin, with the reports in that folder', async () => {
+    const bin = join(projects.nested, 'node_modules/mpsi-conformance/bin/mpsi-conformance.js');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    cpSync(join(KIT, 'fixtures/profiles/reference.json'), join(elsewhere, 'target.json'));
+    const r = await run(process.execPath, [bin, 'run', '--profile', 'target.json', '--suite', 'envelope', '--reports', 'out'], elsewhere);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(join(elsewhere, 'out/certificate.json'))).toBe(true);
+  });
+});
