@@ -1,9 +1,7 @@
 import { UsageError } from './args.js';
-import { runMain, RUN_HELP } from './run.js';
-import { reportMain, REPORT_HELP } from './report.js';
-import { verifyMain, VERIFY_HELP } from './verify.js';
-import { parityMain, PARITY_HELP } from './parity.js';
-import { receiverMain, RECEIVER_HELP } from './receiver.js';
+
+// Each command's module (and its dependencies: ajv, undici, allure...) is imported only when that
+// command or its help is asked for, so `--help` starts at once.
 
 const SERVE_HELP = `mpsi-conformance serve [options]
 
@@ -33,22 +31,29 @@ Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad fla
 target unreachable, harness error); the reason is on stderr.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, report: REPORT_HELP, 'verify-certificate': VERIFY_HELP, parity: PARITY_HELP, serve: SERVE_HELP, receiver: RECEIVER_HELP };
+const HELPS: Record<string, () => Promise<string>> = {
+  run: async () => (await import('./run.js')).RUN_HELP,
+  report: async () => (await import('./report.js')).REPORT_HELP,
+  'verify-certificate': async () => (await import('./verify.js')).VERIFY_HELP,
+  parity: async () => (await import('./parity.js')).PARITY_HELP,
+  serve: async () => SERVE_HELP,
+  receiver: async () => (await import('./receiver.js')).RECEIVER_HELP,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'run':
-        return await runMain(rest);
+        return await (await import('./run.js')).runMain(rest);
       case 'report':
-        return await reportMain(rest);
+        return await (await import('./report.js')).reportMain(rest);
       case 'verify-certificate':
-        return await verifyMain(rest);
+        return await (await import('./verify.js')).verifyMain(rest);
       case 'parity':
-        return await parityMain(rest);
+        return await (await import('./parity.js')).parityMain(rest);
       case 'receiver':
-        return await receiverMain(rest);
+        return await (await import('./receiver.js')).receiverMain(rest);
       case 'serve': {
         if (rest.includes('--audit')) return await (await import('./audit.js')).auditMain(rest);
         if (rest.includes('--help') || rest.includes('-h')) {
@@ -64,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       case '-h': {
         const topic = rest[0];
         if (topic !== undefined && !HELPS[topic]) throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(HELPS).join(', ')})`);
-        process.stdout.write(topic ? HELPS[topic]! : HELP);
+        process.stdout.write(topic ? await HELPS[topic]!() : HELP);
         return 0;
       }
       default:

@@ -94,6 +94,15 @@ describe.each(['hoisted', 'linked'] as const)('installed by npm (%s layout), fro
   });
 });
 
+describe('installed in pnpm’s isolated layout (npm --install-strategy=linked)', () => {
+  it('compares two embedded references with parity, from relative profile paths', async () => {
+    const ref = 'node_modules/mpsi-conformance/fixtures/profiles/reference.json';
+    const r = await npx(projects.linked, 'parity', '--a', ref, '--b', ref, '--suite', 'envelope', '--no-html', '--reports', 'parity');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(join(projects.linked, 'parity/parity.json'))).toBe(true);
+  });
+});
+
 describe('installed by npm, as examples/github-actions.yml runs it', () => {
   it('runs with a relative --profile and --expectations in shards, merges them with report --from, and verifies the certificate', async () => {
     const p = projects.hoisted;
