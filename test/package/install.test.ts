@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,8 +104,16 @@ describe('installed in pnpm’s isolated layout (npm --install-strategy=linked)'
 });
 
 describe('installed by npm, as examples/github-actions.yml runs it', () => {
-  it('runs with a relative --profile and --expectations in shards, merges them with report --from, and verifies the certificate', async () => {
+  it('runs every kit command of the CI example: relative --profile and --expectations in shards, report --from, verify-certificate', async () => {
     const p = projects.hoisted;
+    const used: string[][] = [];
+    const step = async (...args: string[]): Promise<Result> => {
+      used.push(args);
+      return npx(p, ...args);
+    };
+    // The example's install line, over the project's existing tree (offline: no registry metadata is needed then).
+    const installed = await run('npm', ['install', '--no-save', '--offline', '--no-audit', '--no-fund', packed.tarball], p);
+    expect(installed.code, installed.stderr).toBe(0);
     // The user's profile sits in their repository and points its $schema at the installed kit.
     mkdirSync(join(p, 'conformance'), { recursive: true });
     const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown>;
@@ -115,21 +123,36 @@ describe('installed by npm, as examples/github-actions.yml runs it', () => {
     expect(existsSync(join(p, 'conformance', String(profile['$schema'])))).toBe(true);
     writeFileSync(join(p, 'conformance/acme-sandbox.expectations.json'), JSON.stringify({ profile: 'acme-sandbox', entries: [] }));
 
-    const seed = '1234';
+    // Each shard job writes reports/, uploaded as mpsi-reports-<shard> and downloaded into shards/ by the verdict job.
     for (const shard of ['1', '2']) {
-      const r = await npx(p, 'run', '--profile', 'conformance/acme-sandbox.json', '--expectations', 'conformance/acme-sandbox.expectations.json', '--seed', seed, '--reports', `shards/mpsi-reports-${shard}`, '--suite', 'envelope,naming', '--shard', `${shard}/2`);
+      rmSync(join(p, 'reports'), { recursive: true, force: true });
+      const r = await step('run', '--profile', 'conformance/acme-sandbox.json', '--expectations', 'conformance/acme-sandbox.expectations.json', '--seed', '1234', '--reports', 'reports', '--suite', 'envelope,naming', '--shard', `${shard}/2`);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(existsSync(join(p, `shards/mpsi-reports-${shard}/certificate.json`))).toBe(true);
+      mkdirSync(join(p, 'shards'), { recursive: true });
+      renameSync(join(p, 'reports'), join(p, `shards/mpsi-reports-${shard}`));
     }
     const from = readdirSync(join(p, 'shards')).flatMap((d) => ['--from', `shards/${d}/`]);
-    const merged = await npx(p, 'report', ...from, '--reports', 'reports');
+    const merged = await step('report', ...from, '--reports', 'reports');
     expect(merged.code, merged.stdout + merged.stderr).toBe(0);
-    const cert = JSON.parse(readFileSync(join(p, 'reports/certificate.json'), 'utf8')) as { exitCode: number; profile?: { name?: string } };
+    const cert = JSON.parse(readFileSync(join(p, 'reports/certificate.json'), 'utf8')) as { exitCode: number };
     expect(cert.exitCode).toBe(0);
-    const verified = await npx(p, 'verify-certificate', 'reports/certificate.json');
+    const verified = await step('verify-certificate', 'reports/certificate.json');
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-    // nothing was written inside the installed kit
     expect(existsSync(join(p, 'node_modules/mpsi-conformance/reports'))).toBe(false);
+
+    // Every kit command of the example, with every flag it passes, is one this test ran.
+    const example = readFileSync(join(p, 'node_modules/mpsi-conformance/examples/github-actions.yml'), 'utf8');
+    const steps = example.split(/\n\s*- /).map((b) => b.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n'));
+    const wanted = steps.flatMap((b) => {
+      const m = /npx mpsi-conformance ([a-z-]+)/.exec(b);
+      return m ? [[m[1]!, ...(b.slice(m.index).match(/--[a-z-]+/g) ?? [])]] : [];
+    });
+    expect(wanted.map((w) => w[0])).toEqual(['run', 'report', 'verify-certificate']);
+    for (const [command, ...flags] of wanted) {
+      const ran = used.filter((u) => u[0] === command);
+      expect(ran.length, command).toBeGreaterThan(0);
+      for (const f of flags) expect(ran.some((u) => u.includes(f)), `${command} ${f}`).toBe(true);
+    }
   });
 
   it('serves the reference, which answers a request signed with the shipped profile’s secret', async () => {
