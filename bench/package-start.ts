@@ -26,9 +26,9 @@ function timeHelp(project: string, viaNpx: boolean): { p50: number; p90: number 
   return { p50: round(percentile(ms, 50), 0), p90: round(percentile(ms, 90), 0) };
 }
 
-function measure(label: string, dir: string, tarball: string): Record<string, unknown> {
+async function measure(label: string, dir: string, tarball: string): Promise<Record<string, unknown>> {
   const project = join(dir, label);
-  const installMs = round(installKit(project, tarball, 'hoisted'), 0);
+  const installMs = round(await installKit(project, tarball, 'hoisted'), 0);
   const help = timeHelp(project, false);
   const npx = timeHelp(project, true);
   log(`${label}: install ${installMs} ms; --help p50 ${help.p50} ms (p90 ${help.p90}); through npx p50 ${npx.p50} ms`);
@@ -47,8 +47,8 @@ const dir = mkdtempSync(join(tmpdir(), 'mpsi-bench-package-'));
 try {
   const packed = packKit(join(dir, 'pack'));
   log(`pack: ${packed.files} files, ${round(packed.bytes / 1024, 1)} kB packed, ${round(packed.ms, 0)} ms (with the prepack build)`);
-  const after = measure('after', dir, packed.tarball);
-  const before = flags.before ? measure('before', dir, resolve(String(flags.before))) : undefined;
+  const after = await measure('after', dir, packed.tarball);
+  const before = flags.before ? await measure('before', dir, resolve(String(flags.before))) : undefined;
   const file = writeReport('package-start', { pack: { files: packed.files, bytes: packed.bytes, ms: round(packed.ms, 0) }, after, ...(before ? { before } : {}) });
   log(`figures: ${file}`);
 } finally {

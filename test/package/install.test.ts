@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installKit, KIT, type Layout, type Packed, packKit } from './install.js';
+import { installKit, KIT, type Layout, OFFLINE_ENV, type Packed, packKit } from './install.js';
 
 const STEP = 120_000;
 let dir: string;
@@ -30,7 +30,7 @@ function run(cmd: string, args: string[], cwd: string): Promise<Result> {
     execFile(
       cmd,
       args,
-      { cwd, encoding: 'utf8', timeout: STEP, maxBuffer: 32 << 20, env: { ...process.env, CI: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' } },
+      { cwd, encoding: 'utf8', timeout: STEP, maxBuffer: 32 << 20, env: { ...OFFLINE_ENV, CI: '1' } },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
     );
   });
@@ -39,13 +39,12 @@ function run(cmd: string, args: string[], cwd: string): Promise<Result> {
 /** `npx mpsi-conformance ...`, as the README and the CI example run it. */
 const npx = (project: string, ...args: string[]): Promise<Result> => run('npx', ['--no-install', 'mpsi-conformance', ...args], project);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mpsi-package-'));
   packed = packKit(join(dir, 'pack'));
-  for (const layout of ['hoisted', 'linked', 'nested'] as const) {
-    projects[layout] = join(dir, layout);
-    installKit(projects[layout], packed.tarball, layout);
-  }
+  const layouts = ['hoisted', 'linked', 'nested'] as const;
+  for (const layout of layouts) projects[layout] = join(dir, layout);
+  await Promise.all(layouts.map((layout) => installKit(projects[layout], packed.tarball, layout)));
 }, 4 * STEP);
 
 afterAll(() => {
@@ -64,8 +63,9 @@ describe('the packed kit', () => {
   });
 
   it('was installed without the network: npm cannot reach the registry under the same settings', async () => {
-    const r = await run('npm', ['view', 'ajv', 'version', '--prefer-online', '--fetch-retries=0'], projects.hoisted);
+    const r = await run('npm', ['view', 'ajv', 'version', '--offline=false', '--prefer-online', '--fetch-retries=0'], projects.hoisted);
     expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('ECONNREFUSED');
     expect(existsSync(join(projects.hoisted, 'node_modules', 'vitest'))).toBe(true);
     // linked: the kit is a link into npm's store and nothing of its own is hoisted beside it
     expect(existsSync(join(projects.linked, 'node_modules', '.store'))).toBe(true);

@@ -8,7 +8,8 @@
  * its runtime dependencies (dev-only ones left out) placed where the chosen layout puts them, plus the
  * tarball. `npm ci --offline` then installs from the cache alone; a request to the registry fails.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
@@ -41,15 +42,15 @@ export interface Packed {
   ms: number;
 }
 
-function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Every request goes through a proxy on a closed loopback port: one that slipped past --offline would
-    // fail instead of quietly using the network. (The registry stays the default: the cache is keyed by its URLs.)
-    env: { ...process.env, npm_config_proxy: 'http://127.0.0.1:9/', npm_config_https_proxy: 'http://127.0.0.1:9/', npm_config_noproxy: '', npm_config_update_notifier: 'false', ...env },
-  });
+/**
+ * npm's environment for the installs: every request goes through a proxy on a closed loopback port, so
+ * one that slipped past --offline would fail instead of quietly using the network. (The registry stays
+ * the default: the cache is keyed by its URLs.)
+ */
+export const OFFLINE_ENV: NodeJS.ProcessEnv = { ...process.env, npm_config_offline: 'true', npm_config_proxy: 'http://127.0.0.1:9/', npm_config_https_proxy: 'http://127.0.0.1:9/', npm_config_noproxy: '', npm_config_update_notifier: 'false' };
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: OFFLINE_ENV });
 }
 
 /** `npm pack` of the kit (its prepack builds dist/) into dir. */
@@ -61,8 +62,8 @@ export function packKit(dir: string): Packed {
   return { tarball: join(dir, basename(info.filename)), files: info.entryCount, bytes: info.size, ms: performance.now() - t0 };
 }
 
-/** A project whose only dependency is the packed kit, installed offline in the given layout; returns the install time. */
-export function installKit(project: string, tarball: string, layout: Layout): number {
+/** A project whose only dependency is the packed kit, installed offline in the given layout; resolves to the install time (ms). */
+export async function installKit(project: string, tarball: string, layout: Layout): Promise<number> {
   mkdirSync(project, { recursive: true });
   const kitLock = JSON.parse(readFileSync(join(KIT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const kitPkg = JSON.parse(readFileSync(join(KIT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
@@ -88,6 +89,6 @@ export function installKit(project: string, tarball: string, layout: Layout): nu
   writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
   const t0 = performance.now();
   const strategy = layout === 'linked' ? ['--install-strategy=linked'] : [];
-  npm(['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...strategy], project);
+  await promisify(execFile)('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...strategy], { cwd: project, env: OFFLINE_ENV, maxBuffer: 32 << 20 });
   return performance.now() - t0;
 }
