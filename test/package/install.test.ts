@@ -7,6 +7,7 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,10 +48,10 @@ beforeAll(async () => {
   await Promise.all(layouts.map((layout) => installKit(projects[layout], packed.tarball, layout)));
 }, 4 * STEP);
 
-afterAll(() => {
+afterAll(async () => {
   for (const c of children) c.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+  if (dir) await rm(dir, { recursive: true, force: true });
+}, STEP);
 
 describe('the packed kit', () => {
   it('ships what users run and read, not the project’s tests, benchmarks or TypeScript sources', () => {
@@ -63,7 +64,8 @@ describe('the packed kit', () => {
   });
 
   it('was installed without the network: npm cannot reach the registry under the same settings', async () => {
-    const r = await run('npm', ['view', 'ajv', 'version', '--offline=false', '--prefer-online', '--fetch-retries=0'], projects.hoisted);
+    // a name never published, so no cached answer can stand in for the registry's
+    const r = await run('npm', ['view', `mpsi-conformance-no-such-package-${randomBytes(4).toString('hex')}`, '--offline=false', '--fetch-retries=0'], projects.hoisted);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(existsSync(join(projects.hoisted, 'node_modules', 'vitest'))).toBe(true);
