@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,8 +207,16 @@ describe('installed globally (npm i -g: the dependencies nested in the kit’s o
     const elsewhere = join(dir, 'elsewhere');
     mkdirSync(elsewhere);
     cpSync(join(KIT, 'fixtures/profiles/reference.json'), join(elsewhere, 'target.json'));
+    const before = Date.now() - 1000;
     const r = await run(process.execPath, [bin, 'run', '--profile', 'target.json', '--suite', 'envelope', '--reports', 'out'], elsewhere);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(existsSync(join(elsewhere, 'out/certificate.json'))).toBe(true);
+    // A global install may be read-only: the run wrote nothing into the kit's folder (vitest's cache included).
+    const kit = join(projects.nested, 'node_modules/mpsi-conformance');
+    const written = readdirSync(kit, { recursive: true, withFileTypes: true })
+      .filter((e) => !join(e.parentPath, e.name).startsWith(join(kit, 'node_modules')))
+      .filter((e) => statSync(join(e.parentPath, e.name)).mtimeMs > before)
+      .map((e) => join(e.parentPath, e.name));
+    expect(written).toEqual([]);
   });
 });
