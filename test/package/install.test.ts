@@ -85,6 +85,17 @@ describe.each(['hoisted', 'linked'] as const)('installed by npm (%s layout), fro
     expect(r.stdout).toContain('mpsi-conformance run [options]');
   });
 
+  it('loads every command from the install: each one’s help exits 0', async () => {
+    const main = await npx(projects[layout], 'help');
+    const commands = [...main.stdout.matchAll(/^ {2}mpsi-conformance ([a-z-]+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    expect(commands).toContain('run');
+    for (const args of [...commands.map((c) => ['help', c]), ['serve', '--audit', '--help']]) {
+      const r = await npx(projects[layout], ...args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.length, args.join(' ')).toBeGreaterThan(100);
+    }
+  });
+
   it('runs one suite against the embedded reference and writes the reports into ./reports of the project', async () => {
     const r = await npx(projects[layout], 'run', '--suite', 'envelope');
     expect(r.code, r.stdout + r.stderr).toBe(0);
