@@ -2,34 +2,19 @@
  * How to run a conformance run again, as a command that works pasted into a shell from any folder.
  * The CLI records it in run.json (the certificate prints it); the Allure report prints it per check.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { kitFile } from '../kit-files.js';
 import { maskUrl } from '../report/mask.js';
 import { shellQuote } from '../report/repro.js';
 import type { RunConfig } from './config.js';
 
-/**
- * The published bin, absolute: what `npx mpsi-conformance` runs, usable from any folder. Read from the
- * kit's package.json (its `bin` entry), found upwards from this file, so it holds from the sources and
- * from a compiled copy alike.
- */
+/** The published bin, absolute (the kit's package.json `bin` entry): what `npx mpsi-conformance` runs, usable from any folder. */
 const BIN = kitBin();
 
 function kitBin(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg)) {
-      const json = JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string; bin?: string | Record<string, string> };
-      if (json.name === 'mpsi-conformance') {
-        const bin = typeof json.bin === 'string' ? json.bin : json.bin?.['mpsi-conformance'];
-        if (bin) return resolve(dir, bin);
-      }
-    }
-    dir = dirname(dir);
-  }
-  return fileURLToPath(new URL('../../bin/mpsi-conformance.js', import.meta.url));
+  const json = JSON.parse(readFileSync(kitFile('package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+  const bin = typeof json.bin === 'string' ? json.bin : json.bin?.['mpsi-conformance'];
+  return kitFile(bin ?? 'bin/mpsi-conformance.js');
 }
 
 export interface Replay {
