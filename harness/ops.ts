@@ -92,7 +92,7 @@ export function notifyUrlOrPlaceholder(t: Target): string {
 
 /** An amount inside the method's declared channel range (or a price point); 10.00 otherwise. */
 export function defaultAmount(t: Target, method: string): string {
-  if (t.profile.methods.pricePoint?.includes(method)) return t.profile.pricePoints?.tiers[0] ?? '0.99';
+  if (t.profile.methods.pricePoint?.includes(method)) return (t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers)?.[0] ?? '0.99';
   const lim = t.profile.limits?.payments?.[method];
   return lim ? amountInside(lim) : '10.00';
 }

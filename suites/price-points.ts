@@ -7,7 +7,8 @@ import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import type { Exchange } from '../harness/exchange.js';
 import { splitMsg } from '../harness/envelope.js';
-import { amountBetweenPricePoints, amountNotRoundableToPricePoint, amountsNextToPricePoints, type RoundedAmountCase } from '../fixtures/arbitraries/price-points.js';
+import { amountBetweenPricePoints, amountNotRoundableToPricePoint, amountsNextToPricePoints, amountsNextToRefusal, type RoundedAmountCase } from '../fixtures/arbitraries/price-points.js';
+import { describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
 function pricePointSetup(t: Target) {
@@ -15,7 +16,7 @@ function pricePointSetup(t: Target) {
   const methods = (t.profile.methods.pricePoint ?? []).filter((m) => t.profile.methods.checkout.includes(m));
   if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)');
   if (methods.length === 0) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)');
-  return { pp, methods };
+  return { pp, methods, ruleOf: (method: string): PricePointRule => pricePointRule(pp, method), tiersOf: (method: string): string[] => pp.tiersByMethod?.[method] ?? pp.tiers };
 }
 
 /** The record paths of the amount charged and the amount asked; skips when undeclared. */
@@ -65,11 +66,11 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
     clause: ['payment.requested-amount.only-rounded', 'limit.price-points', 'payment.trans-amount.usd-charged'],
     async run(ctx) {
       const { target } = ctx;
-      const { pp, methods } = pricePointSetup(target);
+      const { methods, tiersOf } = pricePointSetup(target);
       const paths = amountPaths(target);
       // Every tier with every price-point method: a handful of cases, so all of them.
       for (const method of methods) {
-        for (const tier of pp.tiers) {
+        for (const tier of tiersOf(method)) {
           const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
           const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
           expectEqual(pick(data, paths.trans), usd(tier), 'PRICE_POINT_NOT_CHARGED_AS_IS', 'payment.trans-amount.usd-charged', `a ${method} payment of the price point ${tier} should be charged ${tier}`, ex);
@@ -86,20 +87,26 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
     clause: ['payment.price-point.round', 'payment.requested-amount.only-rounded', 'amount.value.two-decimals-out', 'limit.price-points', 'payment.trans-amount.usd-charged'],
     async run(ctx) {
       const { target } = ctx;
-      const { pp, methods } = pricePointSetup(target);
+      const { pp, methods, ruleOf, tiersOf } = pricePointSetup(target);
       const paths = amountPaths(target);
-      const between = amountBetweenPricePoints(pp.tiers, pp.rounding, pp.unroundable);
-      if (!between) throw new PreconditionSkip('the declared price points leave no amount between them to round');
+      // Only amounts the declared rule (rounding, distance, tie, per-method tiers) rounds are judged here.
+      const withCases = methods.flatMap((method) => {
+        const between = amountBetweenPricePoints(ruleOf(method), pp.unroundable);
+        return between ? [{ method, between }] : [];
+      });
+      if (withCases.length === 0) throw new PreconditionSkip('the declared price-point rule rounds no amount between the tiers');
       const probe = async ({ method, c }: { method: string; c: RoundedAmountCase }) => {
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
         const charged = pick(data, paths.trans);
-        expectEqual(charged, usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', roundingClause(charged, c, pp.tiers), `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${pp.rounding})`, ex);
+        expectEqual(charged, usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', roundingClause(charged, c, tiersOf(method)), `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${describeRule(ruleOf(method))})`, ex);
         expectEqual(pick(data, paths.requested), usd(c.requested), 'REQUESTED_AMOUNT_WRONG', 'payment.requested-amount.only-rounded', `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`, ex);
       };
-      // The cents next to each tier first (the first price-point method), then anywhere between tiers.
-      for (const c of amountsNextToPricePoints(pp.tiers, pp.rounding, pp.unroundable)) await probe({ method: methods[0]!, c });
-      await property(ctx, fc.record({ method: fc.constantFrom(...methods), c: between }), probe, { numRuns: Math.min(ctx.numRuns, 12) });
+      // The cents next to each change of decision first (the first such method), then anywhere the rule rounds.
+      const first = withCases[0]!.method;
+      for (const c of amountsNextToPricePoints(ruleOf(first), pp.unroundable)) await probe({ method: first, c });
+      const cases = fc.constantFrom(...withCases).chain(({ method, between }) => between.map((c) => ({ method, c })));
+      await property(ctx, cases, probe, { numRuns: Math.min(ctx.numRuns, 12) });
     },
   },
   {
@@ -107,10 +114,14 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
     clause: ['payment.price-point.refuse', 'err.pay.price-point', 'err.pay.amount-out-of-range', 'limit.price-points'],
     async run(ctx) {
       const { target } = ctx;
-      const { pp, methods } = pricePointSetup(target);
-      const derived = amountNotRoundableToPricePoint(pp.tiers, pp.rounding);
-      const sources = [...(pp.unroundable.length ? [fc.constantFrom(...pp.unroundable)] : []), ...(derived ? [derived] : [])];
-      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule leaves none');
+      const { pp, methods, ruleOf } = pricePointSetup(target);
+      const generated = methods.flatMap((method) => {
+        const derived = amountNotRoundableToPricePoint(ruleOf(method));
+        return derived ? [derived.map((value) => ({ method, value }))] : [];
+      });
+      const listed = pp.unroundable.length ? [fc.record({ method: fc.constantFrom(...methods), value: fc.constantFrom(...pp.unroundable) })] : [];
+      const sources = [...listed, ...generated];
+      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule refuses none');
       const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
@@ -119,7 +130,9 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       };
       // Every amount the profile lists, with every price-point method, then generated ones.
       for (const method of methods) for (const value of pp.unroundable) await probe({ method, value });
-      await property(ctx, fc.record({ method: fc.constantFrom(...methods), value: fc.oneof(...sources) }), probe);
+      // The first cents the declared rule refuses next to a tier or a distance limit, for each method.
+      for (const method of methods) for (const value of amountsNextToRefusal(ruleOf(method), pp.unroundable).slice(0, 6)) await probe({ method, value });
+      await property(ctx, fc.oneof(...sources), probe);
     },
   },
 ]);

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Profile, MerchantRef } from './types.js';
+import { decidePricePoint, describeRule, pricePointRule } from './price-points.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 
 export interface ResolvedMerchant {
@@ -259,6 +260,7 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
         out.push(`pricePoints.tiers[${i}]: tiers must be in ascending order (${b} follows ${a})`);
       }
     }
+    out.push(...unroundableProblems(value['pricePoints'] as Profile['pricePoints'], value['methods']));
   }
 
   const methods = value['methods'];
@@ -272,6 +274,28 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
       }
     }
   }
+  return out;
+}
+
+/** An `unroundable` example that the declared rule rounds contradicts the profile itself. */
+function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): string[] {
+  if (!pp || !Array.isArray(pp.unroundable) || !Array.isArray(pp.tiers) || !pp.tiers.every((t) => typeof t === 'string' && DECIMAL_RE.test(t))) return [];
+  const declared = isObject(methods) && Array.isArray(methods['pricePoint']) ? (methods['pricePoint'] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
+  const names = [...new Set([undefined, ...declared, ...Object.keys(pp.tiersByMethod ?? {})])];
+  const out: string[] = [];
+  pp.unroundable.forEach((v, i) => {
+    if (typeof v !== 'string' || !/^\d+(\.\d{1,2})?$/.test(v)) return;
+    const [int = '0', frac = ''] = v.split('.');
+    const c = Number(int) * 100 + Number((frac + '00').slice(0, 2));
+    for (const method of names) {
+      const rule = pricePointRule(pp, method);
+      const d = decidePricePoint(c, rule);
+      if (d.kind !== 'rounded') continue;
+      const tier = `${Math.floor(d.tier / 100)}.${String(d.tier % 100).padStart(2, '0')}`;
+      out.push(`pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`);
+      return;
+    }
+  });
   return out;
 }
 

@@ -128,6 +128,22 @@ export const webhookOnChargeback = defineFault({
   finishWebhookBody: (body, source) => (body['event'] === 'payment.updated' && source.payment?.chargedBack === true ? { ...body, status: 'CHARGEBACK' } : body),
 });
 
+export const webhookOnChargebackUnchanged = defineFault({
+  name: 'webhook-on-chargeback-unchanged',
+  clause: 'event.none.chargeback',
+  doc: 'A recorded chargeback sends payment.updated with the payment\'s unchanged status SUCCESS, looking like a resend of the acknowledged one.',
+  sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
+});
+
+export const webhookOnRefundLooksResent = defineFault({
+  name: 'webhook-on-refund-looks-resent',
+  clause: 'state.refunded.refund-event',
+  doc: 'A payment refunded in full sends payment.updated with status SUCCESS, looking like a resend of the acknowledged one.',
+  sendsWebhookOn: (t) => t !== 'checkout-expired' && t !== 'chargeback',
+  finishWebhookBody: (body, source) =>
+    body['event'] === 'payment.updated' && source.payment?.status === 'REFUNDED' && source.refund === undefined ? { ...body, status: 'SUCCESS' } : body,
+});
+
 export const riskDeclineNoWebhook = defineFault({
   name: 'risk-decline-no-webhook',
   clause: 'state.payment.declined-failed',

@@ -362,6 +362,20 @@ describe('schema errors', () => {
       expected: 'pricePoints.tiers[2]: tiers must be in ascending order (1.99 follows 4.99)',
     },
     {
+      name: 'unroundable example that the declared rule rounds',
+      mutate: (p) => {
+        p.pricePoints.unroundable = ['100.00', '3.00'];
+      },
+      expected: 'pricePoints.unroundable[1]: 3.00 is rounded to the price point 4.99 by the declared rule (up); list only amounts the rule refuses',
+    },
+    {
+      name: 'unroundable example that a distance-bounded nearest rule rounds',
+      mutate: (p) => {
+        p.pricePoints = { tiers: ['0.99', '1.99', '4.99'], rounding: 'nearest', maxDistance: '0.50', tie: 'up', unroundable: ['3.49', '5.40'] };
+      },
+      expected: 'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
+    },
+    {
       name: 'unknown method listed for checkout',
       mutate: (p) => {
         p.methods.unknown = 'PAYPAL';
