@@ -83,6 +83,9 @@ export interface RequestToVerify {
   sign: string;
 }
 
+/** A record as `data` shows it: a payment (query, card, sandbox), a new checkout, a refund, a payout. */
+export type RecordKind = 'payment' | 'checkout' | 'refund' | 'payout';
+
 /** The records a webhook body is built from. */
 export interface WebhookSource {
   payment?: Payment;
@@ -139,8 +142,12 @@ export interface Behaviour {
   isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
   formatTime(ms: number, channel: Channel): string;
-  /** Rewrites request keys before the strict (unknown keys refused) validation. */
-  normaliseRequest(body: Record<string, unknown>): Record<string, unknown>;
+  /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
+  normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
+  /** Last touch on a record shown in `data` (field names, status names). */
+  finishView(kind: RecordKind, view: Record<string, unknown>): Record<string, unknown>;
+  /** A service number (order_no, refund_no, payout_no) from its kind letter, a UTC time stamp and a sequence. */
+  formatServiceNo(prefix: 'P' | 'R' | 'T', stamp: string, sequence: string): string;
   /** Whether an armed sandbox failure disarms once it has happened (a transient failure). */
   armedFailureOneShot: boolean;
   /** Whether an amount must fall inside one of a method's channels (false: only inside its overall minimum and maximum). */
@@ -228,6 +235,8 @@ export const defaultBehaviour: Behaviour = {
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
+  finishView: (_kind, view) => view,
+  formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,
   armedFailureOneShot: true,
   enforces: () => true,

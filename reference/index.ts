@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { behaviourWith, faultCatalogue as catalogue } from './faults/index.js';
+import { behaviourWithReadings, readingCatalogue as readings, readingNames } from './readings/index.js';
 import { NONCE_WINDOW_MS } from './http/auth.js';
 import { createReferenceServer, type ObservedExchange } from './http/server.js';
 import { NonceCache } from './nonce-cache.js';
@@ -20,6 +21,11 @@ export interface ReferenceOptions {
   timeScale?: number;
   /** Fault names; an unknown name throws an Error listing the known ones. */
   faults?: string[];
+  /**
+   * Readings the server takes where the document allows more than one answer: a set name ("default",
+   * "alt") or reading names (reference/readings/). Default: none. Faults are laid over them.
+   */
+  readings?: string | string[];
   log?: (line: string) => void;
   /**
    * Longest pause while reading a request body before it counts as unreadable (HTTP 500).
@@ -46,6 +52,8 @@ export interface RunningReference {
 
 export const faultCatalogue: ReadonlyArray<{ name: string; clause: string; doc: string }> = catalogue;
 
+export const readingCatalogue: ReadonlyArray<{ name: string; doc: string }> = readings;
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const timeScale = opts.timeScale ?? 1;
   if (!Number.isFinite(timeScale) || timeScale <= 0) throw new Error(`timeScale must be a positive number, got ${String(opts.timeScale)}`);
@@ -54,7 +62,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const readTimeoutMs = opts.readTimeoutMs ?? 2000;
   if (!Number.isFinite(readTimeoutMs) || readTimeoutMs <= 0) throw new Error('readTimeoutMs must be a positive number');
   const host = opts.host ?? '127.0.0.1';
-  const behaviour = behaviourWith(opts.faults ?? []);
+  const behaviour = behaviourWith(opts.faults ?? [], behaviourWithReadings(readingNames(opts.readings)));
   const userLog = opts.log;
   // A throwing log callback must never take a request or a webhook delivery down with it.
   const log = (line: string): void => {
@@ -67,7 +75,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
 
   const outbox = new Outbox({ behaviour, timeScale, log });
   let baseUrl = '';
-  const svc: Service = { store: new Store(), behaviour, outbox, baseUrl: () => baseUrl };
+  const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
   const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,10 +1,11 @@
 /**
- * `serve [--port N] [--host H] [--time-scale X] [--fault NAME]... [--list-faults]`: runs the
+ * `serve [--port N] [--host H] [--time-scale X] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]`: runs the
  * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
  */
 import { pathToFileURL } from 'node:url';
 import { MERCHANTS } from './fixtures.js';
-import { faultCatalogue, type ReferenceOptions, type RunningReference, startReference } from './index.js';
+import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
+import { READING_SETS } from './readings/index.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -28,17 +29,18 @@ const processIO: ServeIO = {
     }),
 };
 
-const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--fault NAME]... [--list-faults]';
+const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
   listFaults: boolean;
+  listReadings: boolean;
 }
 
 /** Throws a one-line message for anything it does not understand. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const args = argv[0] === 'serve' ? argv.slice(1) : [...argv];
-  const out: ServeArgs = { opts: { faults: [] }, listFaults: false };
+  const out: ServeArgs = { opts: { faults: [] }, listFaults: false, listReadings: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     const eq = arg.indexOf('=');
@@ -75,8 +77,17 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         out.opts.faults.push(v);
         break;
       }
+      case '--readings': {
+        const v = takeValue();
+        if (READING_SETS[v] === undefined) throw new Error(`unknown reading set ${JSON.stringify(v)} (known: ${Object.keys(READING_SETS).join(', ')})`);
+        out.opts.readings = v;
+        break;
+      }
       case '--list-faults':
         out.listFaults = true;
+        break;
+      case '--list-readings':
+        out.listReadings = true;
         break;
       default:
         throw new Error(`unknown argument ${JSON.stringify(arg)}`);
@@ -97,6 +108,10 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     for (const f of faultCatalogue) io.out(`${f.name}\t${f.clause}\t${f.doc}`);
     return 0;
   }
+  if (parsed.listReadings) {
+    for (const r of readingCatalogue) io.out(`${r.name}\t${r.doc}`);
+    return 0;
+  }
   let running: RunningReference;
   try {
     running = await startReference({ ...parsed.opts, log: io.out });
@@ -106,6 +121,7 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
   }
   io.out(`MPSI reference sandbox listening on ${running.url}`);
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
+  if (typeof parsed.opts.readings === 'string' && parsed.opts.readings !== 'default') io.out(`readings: ${parsed.opts.readings}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
   await io.untilStopped();
   await running.close();

@@ -102,7 +102,11 @@ export class Store {
   /** Armed failures per merchant: `failure` alone, or `failure` + LF + the merchant order number it is scoped to. */
   private readonly armed = new Map<string, Set<string>>();
 
-  constructor() {
+  /** How a service number is written (a reading may give it another shape). */
+  private readonly formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string;
+
+  constructor(formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string = (p, st, sq) => `${p}${st}${sq}`) {
+    this.formatNo = formatNo;
     for (const m of MERCHANTS) {
       this.balances.set(m.id, { payoutCents: m.payoutBalanceCents, refundCoverCents: m.refundCoverCents });
     }
@@ -112,7 +116,7 @@ export class Store {
   nextServiceNo(prefix: 'P' | 'R' | 'T', now: number): string {
     this.sequence = (this.sequence + 1) % 1_000_000;
     const stamp = new Date(now).toISOString().replace(/[^0-9]/g, '').slice(2, 14);
-    const candidate = `${prefix}${stamp}${String(this.sequence).padStart(6, '0')}`;
+    const candidate = this.formatNo(prefix, stamp, String(this.sequence).padStart(6, '0'));
     // A million creations inside one second would wrap the sequence; never hand out a number twice.
     if (this.payments.has(candidate) || this.refunds.has(candidate) || this.payouts.has(candidate)) {
       return this.nextServiceNo(prefix, now + 1000);

@@ -9,7 +9,8 @@ export function amountView(cents: bigint, currency: string, b: Behaviour): { cur
   return { currency, value: b.formatAmount(cents, 'response') };
 }
 
-export function paymentView(p: Payment, b: Behaviour): Record<string, unknown> {
+/** `status` replaces the record's own (a query shows the status the behaviour chooses). */
+export function paymentView(p: Payment, b: Behaviour, status: string = p.status): Record<string, unknown> {
   const out: Record<string, unknown> = {
     order_no: p.orderNo,
     merchant_order_no: p.merchantOrderNo,
@@ -18,11 +19,11 @@ export function paymentView(p: Payment, b: Behaviour): Record<string, unknown> {
   };
   if (p.requestedCents !== undefined) out['requested_amount'] = amountView(p.requestedCents, 'USD', b);
   out['trade_info'] = { ...p.tradeInfo };
-  out['status'] = p.status;
+  out['status'] = status;
   out['metadata'] = p.metadata;
   out['created_at'] = b.formatTime(p.createdAt, 'response');
   if (p.finishedAt !== undefined) out['finished_at'] = b.formatTime(p.finishedAt, 'response');
-  return out;
+  return b.finishView('payment', out);
 }
 
 /** What a checkout creation answers: the new PENDING payment and where to send the customer. */
@@ -37,10 +38,10 @@ export function checkoutView(p: Payment, baseUrl: string, b: Behaviour): Record<
   out['status'] = p.status;
   out['checkout_url'] = `${baseUrl}/checkout/${p.orderNo}`;
   out['created_at'] = b.formatTime(p.createdAt, 'response');
-  return out;
+  return b.finishView('checkout', out);
 }
 
-export function refundView(r: Refund, payment: Payment, b: Behaviour): Record<string, unknown> {
+export function refundView(r: Refund, payment: Payment, b: Behaviour, status: string = r.status): Record<string, unknown> {
   const out: Record<string, unknown> = {
     refund_no: r.refundNo,
     merchant_refund_no: r.merchantRefundNo,
@@ -48,11 +49,11 @@ export function refundView(r: Refund, payment: Payment, b: Behaviour): Record<st
     original_merchant_order_no: payment.merchantOrderNo,
     refund_amount: amountView(r.amountCents, 'USD', b),
     reason: r.reason,
-    status: r.status,
+    status,
     created_at: b.formatTime(r.createdAt, 'response'),
   };
   if (r.finishedAt !== undefined) out['finished_at'] = b.formatTime(r.finishedAt, 'response');
-  return out;
+  return b.finishView('refund', out);
 }
 
 export function payoutView(p: Payout, b: Behaviour): Record<string, unknown> {
@@ -67,5 +68,5 @@ export function payoutView(p: Payout, b: Behaviour): Record<string, unknown> {
   if (p.statusReason !== undefined) out['status_reason'] = p.statusReason;
   out['created_at'] = b.formatTime(p.createdAt, 'response');
   if (p.finishedAt !== undefined) out['finished_at'] = b.formatTime(p.finishedAt, 'response');
-  return out;
+  return b.finishView('payout', out);
 }

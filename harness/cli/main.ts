@@ -11,8 +11,11 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --port N          port to listen on (default: any free port, printed)
   --host H          address to listen on (default 127.0.0.1)
   --time-scale X    webhook clock ratio (0.001: one interface-second lasts 1 ms)
+  --readings SET    take another set of readings where the document allows several answers
+                    (default | alt; alt is described by fixtures/profiles/reference-alt.json)
   --fault NAME      switch on a fault of the reference (repeatable)
   --list-faults     list the faults and the clause each one breaks
+  --list-readings   list the readings of the alt set and the sentences that allow each
   --audit           audit the clients that call it (harness/cli/audit.ts): see serve --audit --help
 `;
 

@@ -250,6 +250,10 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
     }
   }
 
+  if (value['embedded'] !== undefined && value['baseUrl'] !== 'embedded') {
+    out.push('embedded: only a profile whose baseUrl is "embedded" may say how the kit starts its reference; remove it for a real target');
+  }
+
   const pp = value['pricePoints'];
   if (isObject(pp) && Array.isArray(pp['tiers'])) {
     const tiers = pp['tiers'];

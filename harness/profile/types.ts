@@ -19,6 +19,12 @@ export interface Profile {
   description?: string;
   /** Base URL without trailing slash, or "embedded" for the reference started by the kit. */
   baseUrl: string;
+  /**
+   * Only with baseUrl "embedded": how the kit starts its own reference. `readings` names the set of
+   * readings it takes where the document allows more than one answer ("default" or "alt"). A real target
+   * has no such section; the loader refuses it beside a URL.
+   */
+  embedded?: { readings?: 'default' | 'alt' };
   /** "sandbox" or "production": production-safe runs refuse anything that moves money. */
   environment: 'sandbox' | 'production';
   merchants: {

@@ -50,8 +50,9 @@ export const faultCatalogue: ReadonlyArray<FaultInfo> = Object.freeze(
 
 const INFO_KEYS: ReadonlySet<string> = new Set(['name', 'clause', 'doc']);
 
-export function behaviourWith(names: readonly string[]): Behaviour {
-  let b: Behaviour = { ...defaultBehaviour };
+/** `base` is the behaviour the faults are laid over: the correct one, or one answering other readings. */
+export function behaviourWith(names: readonly string[], base: Behaviour = defaultBehaviour): Behaviour {
+  let b: Behaviour = { ...base };
   for (const name of names) {
     const fault = FAULTS.find((f) => f.name === name);
     if (fault === undefined) {

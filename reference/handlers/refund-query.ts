@@ -9,5 +9,5 @@ export const refundQuery: Handler = (svc, call) => {
   const r = findRefund(svc, call, Fields.of(call.body, ['merchant_refund_no', 'refund_no']));
   const p = svc.store.payments.get(r.orderNo);
   if (p === undefined) throw new ApiError(2002, 'refundNotFound', 'Refund order not found');
-  return { ...refundView(r, p, svc.behaviour), status: svc.behaviour.statusInQuery(r.status, r.ackedStatus) };
+  return refundView(r, p, svc.behaviour, svc.behaviour.statusInQuery(r.status, r.ackedStatus));
 };

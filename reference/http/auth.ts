@@ -51,7 +51,10 @@ export function authenticate(
     ['nonce-reused', () => nonces.checkAndRemember(id, nc, now)],
   ];
   for (const [failure, passes] of steps) {
-    if (!passes() && b.authOutcome(failure) !== 'ok') return { outcome: failure, merchant };
+    if (passes()) continue;
+    // The hook has the last say, including which failure it is answered as.
+    const outcome = b.authOutcome(failure);
+    if (outcome !== 'ok') return { outcome, merchant };
   }
   return { outcome: 'ok', merchant };
 }

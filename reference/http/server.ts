@@ -164,11 +164,12 @@ function respondTo(
   english: boolean,
 ): Record<string, unknown> {
   try {
-    const handler = ROUTES.get(opts.svc.behaviour.routePath(path));
+    const route = opts.svc.behaviour.routePath(path);
+    const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
-    const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body), now });
+    const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body, route), now });
     return successEnvelope(data);
   } catch (e) {
     if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);

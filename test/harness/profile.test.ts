@@ -376,6 +376,14 @@ describe('schema errors', () => {
       expected: 'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
     },
     {
+      name: 'embedded section beside a real base URL',
+      mutate: (p) => {
+        p.baseUrl = 'https://sandbox.vendor.example';
+        p.embedded = { readings: 'alt' };
+      },
+      expected: 'embedded: only a profile whose baseUrl is "embedded" may say how the kit starts its reference; remove it for a real target',
+    },
+    {
       name: 'unknown method listed for checkout',
       mutate: (p) => {
         p.methods.unknown = 'PAYPAL';
@@ -736,6 +744,7 @@ const PROFILE: Req<P> = {
   name: true,
   description: false,
   baseUrl: true,
+  embedded: false,
   environment: true,
   merchants: true,
   http: false,
@@ -840,6 +849,7 @@ describe('schema matches types.ts', () => {
     ['merchants.second', at('merchants', 'second'), MERCHANT_REF],
     ['merchants.frozen', at('merchants', 'frozen'), MERCHANT_REF],
     ['merchants.lowBalance', at('merchants', 'lowBalance'), LOW_BALANCE],
+    ['embedded', at('embedded'), { readings: false }],
     ['http', at('http'), HTTP],
     ['endpoints', at('endpoints'), ENDPOINTS],
     ['methods', at('methods'), METHODS],

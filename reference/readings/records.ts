@@ -1,0 +1,43 @@
+/** Readings of what records look like where the document does not show them: names, numbers, times. */
+import { randomUUID } from 'node:crypto';
+import { defineReading, renameKeys } from './reading.js';
+
+const STATUS_NAMES: Readonly<Record<string, string>> = { PENDING: 'WAITING_PAYMENT', EXPIRED: 'CLOSED' };
+
+export const unnamedPaymentStatuses = defineReading({
+  name: 'unnamed-payment-statuses',
+  doc: 'A checkout not yet paid is WAITING_PAYMENT and an expired one CLOSED: "Payment | `SUCCESS`, `FAILED`, `REFUNDED`" are the only status values named, and "Transitions between states (from-state, trigger, condition): not shown."',
+  finishView: (kind, view) => {
+    if (kind === 'payment' || kind === 'checkout') return { ...view, status: STATUS_NAMES[String(view['status'])] ?? view['status'] };
+    if (kind === 'payout' && view['status'] === 'PENDING') return { ...view, status: 'PROCESSING' };
+    return view;
+  },
+});
+
+export const otherRecordFieldNames = defineReading({
+  name: 'other-record-field-names',
+  doc: 'Records in `data` use other field names (trade_no, state, pay_url, refund_order_no, amount, payout_order_no): "Response `data` fields of the checkout: not shown.", "Fields of the payment record returned by a payment query: not shown.", "Refund creation request fields and refund query record fields: not shown beyond the names above.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
+  finishView: (kind, named) => {
+    if (kind === 'checkout') return renameKeys(named, { order_no: 'trade_no', status: 'state', checkout_url: 'pay_url' });
+    if (kind === 'payment') return renameKeys(named, { order_no: 'trade_no', status: 'state' });
+    if (kind === 'refund') return renameKeys(named, { refund_no: 'refund_order_no', refund_amount: 'amount', status: 'refund_status' });
+    return renameKeys(named, { payout_no: 'payout_order_no', status: 'payout_status' });
+  },
+});
+
+export const uuidServiceNumbers = defineReading({
+  name: 'uuid-service-numbers',
+  doc: 'Service numbers are random UUIDs: "`order_no` (service\'s number)", "Identified by `refund_no` (service\'s number)", "Identified by `payout_no` (service\'s number)"; no shape is shown.',
+  formatServiceNo: () => randomUUID(),
+});
+
+const OFFSET_MIN = 330;
+
+export const nonUtcOffsetTimes = defineReading({
+  name: 'non-utc-offset-times',
+  doc: 'Times carry milliseconds and the +05:30 offset: "Times | RFC 3339 strings with an offset. Clients read the offset and do not assume UTC."',
+  formatTime: (ms) => {
+    const local = new Date(ms + OFFSET_MIN * 60_000).toISOString().slice(0, 23);
+    return `${local}+${String(Math.floor(OFFSET_MIN / 60)).padStart(2, '0')}:${String(OFFSET_MIN % 60).padStart(2, '0')}`;
+  },
+});

@@ -1,0 +1,37 @@
+/** Readings of requests the document does not show: endpoint paths and request field names. */
+import { defineReading, renameKeys } from './reading.js';
+
+/** Our paths for the endpoints whose paths are "not shown", and the ones served in their place. */
+const ALT_PATHS: Readonly<Record<string, string>> = {
+  '/api/v1/payments/create': '/api/v1/payments/card',
+  '/api/v1/refunds/apply': '/api/v1/refunds/create',
+  '/api/v1/payouts/submit': '/api/v1/payouts/create',
+  '/api/v1/payouts/detail': '/api/v1/payouts/query',
+  '/api/v1/payouts/revoke': '/api/v1/payouts/cancel',
+};
+/** The internal route of a request path under this reading (for hooks that see the request path). */
+export function routeOf(path: string): string {
+  return ALT_PATHS[path] ?? path;
+}
+const REPLACED: ReadonlySet<string> = new Set(Object.values(ALT_PATHS));
+
+export const otherEndpointPaths = defineReading({
+  name: 'other-endpoint-paths',
+  doc: 'Card payments, refund creation and payouts are served at payments/create, refunds/apply, payouts/submit, payouts/detail, payouts/revoke: "Payment creation with card data (...): the path is not shown.", "Refund creation endpoint (method, path, payload, response): not shown.", "Payout creation, payout query and payout cancel endpoints (paths, payloads, responses): not shown."',
+  // The default paths of those endpoints are not served: a path nobody routes answers as unknown.
+  routePath: (path) => ALT_PATHS[path] ?? (REPLACED.has(path) ? '/unknown' : path),
+});
+
+/** Our request field names on refund and payout routes (and their sandbox controls), to the internal ones. */
+const REFUND_FIELDS = { refund_order_no: 'refund_no', amount: 'refund_amount', refund_reason: 'reason' };
+const PAYOUT_FIELDS = { payout_order_no: 'payout_no', beneficiary: 'payee' };
+
+export const otherRequestFieldNames = defineReading({
+  name: 'other-request-field-names',
+  doc: 'Refund requests take amount and refund_reason and look refunds up by refund_order_no; payout requests take beneficiary and payout_order_no: "Refund creation request fields and refund query record fields: not shown beyond the names above.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
+  normaliseRequest: (body, route) => {
+    if (route.startsWith('/api/v1/refunds/') || route.startsWith('/sandbox/v1/refunds/')) return renameKeys(body, REFUND_FIELDS);
+    if (route.startsWith('/api/v1/payouts/') || route.startsWith('/sandbox/v1/payouts/')) return renameKeys(body, PAYOUT_FIELDS);
+    return body;
+  },
+});
