@@ -31,6 +31,6 @@ export const payoutDuplicateSharedKey = defineReading({
 
 export const refundNumberFreeOfPayments = defineReading({
   name: 'refund-number-free-of-payments',
-  doc: 'A refund numbered like one of the merchant\'s payments is accepted (payments still check refund numbers): "merchant_refund_no (merchant\'s number, unique among the merchant\'s refunds)", "A refund number equal to one of the merchant\'s payment order numbers can block that payment number later".',
+  doc: 'A refund numbered like one of the merchant\'s payments is accepted (payments still check refund numbers): "`merchant_refund_no` (merchant\'s number, unique among the merchant\'s refunds)", "A refund number equal to one of the merchant\'s payment order numbers can block that payment number later".',
   numberBlocks: (kind, holder) => !(kind === 'refund' && holder === 'payment'),
 });

@@ -28,9 +28,12 @@ export const READINGS: readonly Reading[] = AREAS.flatMap((area) =>
 
 export const readingCatalogue: ReadonlyArray<ReadingInfo> = Object.freeze(READINGS.map((r) => Object.freeze({ name: r.name, doc: r.doc })));
 
+/** Readings that rename fields come after those that change values, so the values are found under their own names. */
+const RENAMES_LAST = (r: Reading): number => (r.name.endsWith('-field-names') ? 1 : 0);
+
 export const READING_SETS: Readonly<Record<string, readonly string[]>> = {
   default: [],
-  alt: READINGS.map((r) => r.name),
+  alt: [...READINGS].sort((a, b) => RENAMES_LAST(a) - RENAMES_LAST(b)).map((r) => r.name),
 };
 
 /** A set name or a list of reading names, to the names. */
