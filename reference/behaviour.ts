@@ -144,6 +144,10 @@ export interface Behaviour {
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
   normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
+  /** Whether a new refund is created already SUCCESS, given whether its channel settles refunds at once. */
+  refundSettlesAtOnce(method: string, channelSettlesAtOnce: boolean): boolean;
+  /** What a payment query by another merchant's `merchant_order_no` answers: as not found, or as access denied. */
+  foreignMerchantOrderNo: 'not-found' | 'access-denied';
   /** Last touch on a record shown in `data` (field names, status names). */
   finishView(kind: RecordKind, view: Record<string, unknown>): Record<string, unknown>;
   /** A service number (order_no, refund_no, payout_no) from its kind letter, a UTC time stamp and a sequence. */
@@ -236,6 +240,8 @@ export const defaultBehaviour: Behaviour = {
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
   finishView: (_kind, view) => view,
+  refundSettlesAtOnce: (_method, channelSettlesAtOnce) => channelSettlesAtOnce,
+  foreignMerchantOrderNo: 'not-found',
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,
   armedFailureOneShot: true,

@@ -4,6 +4,7 @@
  * numbers are per merchant, so another merchant's is simply not found.
  */
 import { ApiError } from '../errors.js';
+import { MERCHANTS } from '../fixtures.js';
 import type { Call, Service } from '../service.js';
 import type { Payment, Payout, Refund } from '../store.js';
 import type { Fields } from '../validate.js';
@@ -18,6 +19,9 @@ export function findPayment(svc: Service, call: Call, f: Fields): Payment {
     return p;
   }
   const p = svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
+  if (p === undefined && svc.behaviour.foreignMerchantOrderNo === 'access-denied' && MERCHANTS.some((m) => m.id !== call.merchant.id && svc.store.paymentByMerchantNo(m.id, ref.value) !== undefined)) {
+    throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
+  }
   if (p === undefined) throw notFound;
   return p;
 }

@@ -54,7 +54,7 @@ export const refundCreate: Handler = (svc, call) => {
   failRefundIfArmed(svc, call.merchant.id, payment.merchantOrderNo);
 
   const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', payment.merchantOrderNo);
-  const immediate = failing || channel.refundSettlesImmediately;
+  const immediate = failing || b.refundSettlesAtOnce(payment.method, channel.refundSettlesImmediately);
   const refund: Refund = {
     refundNo: svc.store.nextServiceNo('R', call.now),
     merchantId: call.merchant.id,

@@ -41,3 +41,15 @@ export const nonUtcOffsetTimes = defineReading({
     return `${local}+${String(Math.floor(OFFSET_MIN / 60)).padStart(2, '0')}:${String(OFFSET_MIN % 60).padStart(2, '0')}`;
   },
 });
+
+export const refundsCreatedPending = defineReading({
+  name: 'refunds-created-pending',
+  doc: 'Every refund is created PENDING and settled later, on every channel: "`refund.updated` is sent when a refund is created (as `PENDING` or `SUCCESS`) and when it becomes `SUCCESS` or `FAILED`."',
+  refundSettlesAtOnce: () => false,
+});
+
+export const foreignMerchantOrderNoDenied = defineReading({
+  name: 'foreign-merchant-order-no-denied',
+  doc: 'A payment query by a merchant_order_no that only another merchant has used is refused 403 orderAccessDenied: "No such order: code 2002 `orderNotFound`. Order of another merchant: code 403 `orderAccessDenied`."',
+  foreignMerchantOrderNo: 'access-denied',
+});
