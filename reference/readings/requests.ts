@@ -1,4 +1,4 @@
-/** Readings of requests the document does not show: endpoint paths and request field names. */
+/** Readings of requests the document does not show: endpoint paths, request field names, languages. */
 import { defineReading, renameKeys } from './reading.js';
 
 /** Our paths for the endpoints whose paths are "not shown", and the ones served in their place. */
@@ -33,5 +33,18 @@ export const otherRequestFieldNames = defineReading({
     if (route.startsWith('/api/v1/refunds/') || route.startsWith('/sandbox/v1/refunds/')) return renameKeys(body, REFUND_FIELDS);
     if (route.startsWith('/api/v1/payouts/') || route.startsWith('/sandbox/v1/payouts/')) return renameKeys(body, PAYOUT_FIELDS);
     return body;
+  },
+});
+
+export const plainEnglishAnywhereInList = defineReading({
+  name: 'plain-english-anywhere-in-list',
+  doc: 'Plain English messages are written when en (or en-*) appears anywhere in Accept-Language, not only first: "If `Accept-Language: en` is sent, `msg` is a plain English sentence without the key and without field details."',
+  plainEnglish: (header) => {
+    const value = Array.isArray(header) ? header.join(',') : header;
+    if (value === undefined) return false;
+    return value.split(',').some((part) => {
+      const tag = (part.split(';')[0] ?? '').trim().toLowerCase();
+      return tag === 'en' || tag.startsWith('en-');
+    });
   },
 });
