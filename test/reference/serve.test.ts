@@ -33,7 +33,7 @@ function captureIO(): ServeIO & { lines: string[]; errors: string[]; stop: () =>
 }
 
 describe('serve', () => {
-  for (const argv of [['--port'], ['--port', 'abc'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'x'], ['--fault', 'nope'], ['--bogus'], ['extra']]) {
+  for (const argv of [['--port'], ['--port', 'abc'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'x'], ['--fault', 'nope'], ['--readings', 'nope'], ['--readings'], ['--bogus'], ['extra']]) {
     it(`refuses ${JSON.stringify(argv)} with one line and exit code 2`, async () => {
       const io = captureIO();
       expect(await serveMain(argv, io)).toBe(2);
@@ -46,6 +46,23 @@ describe('serve', () => {
     const io = captureIO();
     expect(await serveMain(['serve', '--list-faults'], io)).toBe(0);
     expect(io.lines.some((l) => l.startsWith('resp-uppercase-hex\tauth.response.signed\t'))).toBe(true);
+  });
+
+  it('lists the readings with the sentences that allow them and exits 0', async () => {
+    const io = captureIO();
+    expect(await serveMain(['serve', '--list-readings'], io)).toBe(0);
+    expect(io.lines.some((l) => l.startsWith('other-endpoint-paths\t') && l.includes('the path is not shown'))).toBe(true);
+  });
+
+  it('serves the alt readings with --readings alt', async () => {
+    const io = captureIO();
+    const done = serveMain(['serve', '--port', '0', '--readings=alt'], io);
+    const url = await io.started;
+    const r = await call(url, '/api/v1/payments/checkout', checkoutBody());
+    expect((r.json.data as Record<string, unknown>)['state']).toBe('WAITING_PAYMENT');
+    io.stop();
+    expect(await done).toBe(0);
+    expect(io.lines).toContain('readings: alt');
   });
 
   it('parses every option, in both --flag value and --flag=value forms', () => {
