@@ -61,6 +61,7 @@ export function behaviourWithReadings(names: readonly string[]): Behaviour {
     const next: Behaviour = { ...prev, ...(Object.fromEntries(Object.entries(r).filter(([k]) => !INFO_KEYS.has(k))) as Partial<Behaviour>) };
     if (r.finishView) next.finishView = (kind, view) => r.finishView!(kind, prev.finishView(kind, view));
     if (r.normaliseRequest) next.normaliseRequest = (body, route) => r.normaliseRequest!(prev.normaliseRequest(body, route), route);
+    if (r.finishWebhookBody) next.finishWebhookBody = (body, source) => r.finishWebhookBody!(prev.finishWebhookBody(body, source), source);
     if (r.mapError) next.mapError = (err, path) => r.mapError!(prev.mapError(err, path), path);
     if (r.authOutcome) next.authOutcome = (o) => (prev.authOutcome(o) === 'ok' ? 'ok' : r.authOutcome!(prev.authOutcome(o)));
     b = next;

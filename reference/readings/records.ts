@@ -53,3 +53,9 @@ export const foreignMerchantOrderNoDenied = defineReading({
   doc: 'A payment query by a merchant_order_no that only another merchant has used is refused 403 orderAccessDenied: "No such order: code 2002 `orderNotFound`. Order of another merchant: code 403 `orderAccessDenied`."',
   foreignMerchantOrderNo: 'access-denied',
 });
+
+export const refundWebhookOwnMetadata = defineReading({
+  name: 'refund-webhook-own-metadata',
+  doc: 'A refund.updated carries the refund\'s own metadata, an empty string as a refund request sends none, not the payment\'s: "| `metadata` | string | all | The metadata sent, or an empty string. |"',
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, metadata: '' } : body),
+});
