@@ -122,7 +122,6 @@ export const webhookOnExpiry = defineFault({
 export const webhookOnChargeback = defineFault({
   name: 'webhook-on-chargeback',
   clause: 'event.none.chargeback',
-  // With the status unchanged it would be indistinguishable from a resend, which the document allows.
   doc: 'A recorded chargeback sends payment.updated with status CHARGEBACK.',
   sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
   finishWebhookBody: (body, source) => (body['event'] === 'payment.updated' && source.payment?.chargedBack === true ? { ...body, status: 'CHARGEBACK' } : body),
