@@ -16,12 +16,12 @@ export const unnamedPaymentStatuses = defineReading({
 
 export const otherRecordFieldNames = defineReading({
   name: 'other-record-field-names',
-  doc: 'Records in `data` use other field names (trade_no, state, pay_url, refund_order_no, amount, payout_order_no): "Response `data` fields of the checkout: not shown.", "Fields of the payment record returned by a payment query: not shown.", "Refund creation request fields and refund query record fields: not shown beyond the names above.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
+  doc: 'Records in `data` use other field names (trade_no, state, pay_url, refund_order_no, amount, refund_reason, payout_order_no, payout_method, beneficiary): "Response `data` fields of the checkout: not shown.", "Fields of the payment record returned by a payment query: not shown.", "Refund creation request fields and refund query record fields: not shown beyond the names above.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
   finishView: (kind, named) => {
     if (kind === 'checkout') return renameKeys(named, { order_no: 'trade_no', status: 'state', checkout_url: 'pay_url' });
     if (kind === 'payment') return renameKeys(named, { order_no: 'trade_no', status: 'state' });
-    if (kind === 'refund') return renameKeys(named, { refund_no: 'refund_order_no', refund_amount: 'amount', status: 'refund_status' });
-    return renameKeys(named, { payout_no: 'payout_order_no', status: 'payout_status' });
+    if (kind === 'refund') return renameKeys(named, { refund_no: 'refund_order_no', refund_amount: 'amount', reason: 'refund_reason', status: 'refund_status' });
+    return renameKeys(named, { payout_no: 'payout_order_no', payment_method: 'payout_method', trans_amount: 'amount', payee: 'beneficiary', status: 'payout_status' });
   },
 });
 

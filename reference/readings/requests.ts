@@ -1,4 +1,5 @@
 /** Readings of requests the document does not show: endpoint paths, request field names, languages. */
+import { ApiError } from '../errors.js';
 import { defineReading, renameKeys } from './reading.js';
 
 /** Our paths for the endpoints whose paths are "not shown", and the ones served in their place. */
@@ -24,11 +25,11 @@ export const otherEndpointPaths = defineReading({
 
 /** Our request field names on refund and payout routes (and their sandbox controls), to the internal ones. */
 const REFUND_FIELDS = { refund_order_no: 'refund_no', amount: 'refund_amount', refund_reason: 'reason' };
-const PAYOUT_FIELDS = { payout_order_no: 'payout_no', beneficiary: 'payee' };
+const PAYOUT_FIELDS = { payout_order_no: 'payout_no', beneficiary: 'payee', payout_method: 'payment_method', amount: 'trans_amount' };
 
 export const otherRequestFieldNames = defineReading({
   name: 'other-request-field-names',
-  doc: 'Refund requests take amount and refund_reason and look refunds up by refund_order_no; payout requests take beneficiary and payout_order_no: "Refund creation request fields and refund query record fields: not shown beyond the names above.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
+  doc: 'Refund requests take amount and refund_reason and look refunds up by refund_order_no; payout requests take payout_method, amount, beneficiary and payout_order_no: "Refund creation request fields and refund query record fields: not shown beyond the names above.", "A payout amount is an Amount object.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
   normaliseRequest: (body, route) => {
     if (route.startsWith('/api/v1/refunds/') || route.startsWith('/sandbox/v1/refunds/')) return renameKeys(body, REFUND_FIELDS);
     if (route.startsWith('/api/v1/payouts/') || route.startsWith('/sandbox/v1/payouts/')) return renameKeys(body, PAYOUT_FIELDS);
@@ -47,4 +48,20 @@ export const plainEnglishAnywhereInList = defineReading({
       return tag === 'en' || tag.startsWith('en-');
     });
   },
+});
+
+/** Our internal names, where the document gives only the one for trade_info.goods_name. */
+const INTERNAL_NAMES: Readonly<Record<string, string>> = {
+  PaymentMethod: 'PayMethod',
+  MerchantOrderNo: 'MchOrderNo',
+  TransAmount: 'OrderAmount',
+  NotifyURL: 'NotifyUrl',
+  ReturnURL: 'ReturnUrl',
+};
+const INTERNAL_NAME_RE = new RegExp(`\\b(${Object.keys(INTERNAL_NAMES).join('|')})\\b`, 'g');
+
+export const otherInternalFieldNames = defineReading({
+  name: 'other-internal-field-names',
+  doc: 'invalidRequest messages name fields PayMethod, MchOrderNo, OrderAmount, NotifyUrl, ReturnUrl: "The text names the field by the server\'s internal name (for example the internal name for `trade_info.goods_name` is `TradeInfo.GoodsName`)."',
+  mapError: (err) => (err.key === 'invalidRequest' ? new ApiError(err.code, err.key, err.detail.replace(INTERNAL_NAME_RE, (n) => INTERNAL_NAMES[n] ?? n)) : err),
 });
