@@ -158,8 +158,13 @@ export interface Behaviour {
   channelRanges: boolean;
   /** Whether a business rule is applied. */
   enforces(rule: Rule): boolean;
-  /** What to do when both fields of an exactly-one pair are sent. */
-  bothLookupsSent: 'refuse' | 'use-first';
+  /**
+   * What to do when both fields of an exactly-one pair are sent: refuse, use the first, or refuse as soon
+   * as both keys are present with one of them non-empty (an empty string then counts as provided).
+   */
+  bothLookupsSent: 'refuse' | 'use-first' | 'refuse-present';
+  /** Whether a signed body that is not JSON text is answered as unreadable (HTTP 500, unsigned) rather than a signed 400. */
+  invalidJsonUnreadable: boolean;
   /** What a repeated merchant number gets. */
   duplicatePolicy: 'refuse' | 'replay';
   /** Whether a number held by a `holder` of this kind blocks a new create of `kind` (same namespace). */
@@ -247,6 +252,7 @@ export const defaultBehaviour: Behaviour = {
   armedFailureOneShot: true,
   enforces: () => true,
   bothLookupsSent: 'refuse',
+  invalidJsonUnreadable: false,
   duplicatePolicy: 'refuse',
   numberBlocks: () => true,
   repeatFailsOriginal: false,

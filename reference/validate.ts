@@ -117,13 +117,14 @@ export class Fields {
    * Exactly one of two lookup numbers. Absent and "" both count as not sent. When both are sent
    * the behaviour decides: refuse (correct) or silently use the first (a fault).
    */
-  exactlyOne(a: string, b: string, both: 'refuse' | 'use-first'): { key: string; value: string } {
+  exactlyOne(a: string, b: string, both: 'refuse' | 'use-first' | 'refuse-present'): { key: string; value: string } {
     const va = this.optionalString(a, { max: 64 });
     const vb = this.optionalString(b, { max: 64 });
     const sentA = va !== undefined && va !== '';
     const sentB = vb !== undefined && vb !== '';
+    if (both === 'refuse-present' && va !== undefined && vb !== undefined && (sentA || sentB)) throw E.mutuallyExclusive(a, b);
     if (sentA && sentB) {
-      if (both === 'refuse') throw E.mutuallyExclusive(a, b);
+      if (both !== 'use-first') throw E.mutuallyExclusive(a, b);
       return { key: a, value: va };
     }
     if (sentA) return { key: a, value: va };

@@ -147,6 +147,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   }
 
   const merchant = auth.merchant;
+  if (svc.behaviour.invalidJsonUnreadable && !isJsonText(read.body)) {
+    const unreadable = authAnswer(svc, 'unreadable');
+    sendUnsigned(res, unreadable.http, unreadable.err, english, false);
+    logDone(unreadable.http, unreadable.err.code, merchant.id);
+    return;
+  }
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
   const status = sendSigned(res, merchant, envelope, svc.behaviour);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
@@ -179,6 +185,15 @@ function respondTo(
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function isJsonText(raw: Buffer): boolean {
+  try {
+    JSON.parse(UTF8.decode(raw));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function parseObject(raw: Buffer): Record<string, unknown> {
   let parsed: unknown;

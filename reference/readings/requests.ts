@@ -65,3 +65,15 @@ export const otherInternalFieldNames = defineReading({
   doc: 'invalidRequest messages name fields PayMethod, MchOrderNo, OrderAmount, NotifyUrl, ReturnUrl: "The text names the field by the server\'s internal name (for example the internal name for `trade_info.goods_name` is `TradeInfo.GoodsName`)."',
   mapError: (err) => (err.key === 'invalidRequest' ? new ApiError(err.code, err.key, err.detail.replace(INTERNAL_NAME_RE, (n) => INTERNAL_NAMES[n] ?? n)) : err),
 });
+
+export const emptyLookupCountsAsSent = defineReading({
+  name: 'empty-lookup-counts-as-sent',
+  doc: 'A number beside an empty string in an exactly-one pair is refused 400 mutuallyExclusiveFieldsConflict (both keys were provided): "| 400 | `mutuallyRequiredFieldsMissing` | `merchant_order_no` and `order_no` both empty. |", "| 400 | `mutuallyExclusiveFieldsConflict` | `merchant_order_no` and `order_no` both provided. |"',
+  bothLookupsSent: 'refuse-present',
+});
+
+export const invalidJsonUnreadable = defineReading({
+  name: 'invalid-json-unreadable',
+  doc: 'A signed body that is not JSON is answered as unreadable, HTTP 500 internalServerError, unsigned: "| 500 | 500 | `internalServerError` | Internal server error | Request body could not be read. |"',
+  invalidJsonUnreadable: true,
+});
