@@ -163,6 +163,8 @@ export interface Behaviour {
    * as both keys are present with one of them non-empty (an empty string then counts as provided).
    */
   bothLookupsSent: 'refuse' | 'use-first' | 'refuse-present';
+  /** How a request whose Content-Type is not application/json is refused: a signed 400, or as unauthorized (HTTP 401, unsigned). */
+  contentTypeRefusal: 'invalid-request' | 'unauthorized';
   /** Whether a signed body that is not JSON text is answered as unreadable (HTTP 500, unsigned) rather than a signed 400. */
   invalidJsonUnreadable: boolean;
   /** What a repeated merchant number gets. */
@@ -253,6 +255,7 @@ export const defaultBehaviour: Behaviour = {
   enforces: () => true,
   bothLookupsSent: 'refuse',
   invalidJsonUnreadable: false,
+  contentTypeRefusal: 'invalid-request',
   duplicatePolicy: 'refuse',
   numberBlocks: () => true,
   repeatFailsOriginal: false,

@@ -147,6 +147,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   }
 
   const merchant = auth.merchant;
+  if (svc.behaviour.contentTypeRefusal === 'unauthorized' && !isJsonContentType(req.headers['content-type']) && svc.behaviour.enforces('request.content-type')) {
+    sendUnsigned(res, 401, new ApiError(401, 'unauthorized', 'Content-Type must be application/json'), english, false);
+    logDone(401, 401, merchant.id);
+    return;
+  }
   if (svc.behaviour.invalidJsonUnreadable && !isJsonText(read.body)) {
     const unreadable = authAnswer(svc, 'unreadable');
     sendUnsigned(res, unreadable.http, unreadable.err, english, false);

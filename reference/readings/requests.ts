@@ -77,3 +77,9 @@ export const invalidJsonUnreadable = defineReading({
   doc: 'A signed body that is not JSON is answered as unreadable, HTTP 500 internalServerError, unsigned: "| 500 | 500 | `internalServerError` | Internal server error | Request body could not be read. |"',
   invalidJsonUnreadable: true,
 });
+
+export const contentTypeUnauthorized = defineReading({
+  name: 'content-type-unauthorized',
+  doc: 'A request sent with another Content-Type than application/json is refused HTTP 401 unauthorized, unsigned: "Troubleshooting order for 401 and 403: merchant id, secret key and environment, exact string to sign, snake_case field names, unaltered raw body, seconds timestamp, non-empty nonce, lower-case hex output, `Content-Type: application/json`."',
+  contentTypeRefusal: 'unauthorized',
+});
