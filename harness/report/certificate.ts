@@ -173,7 +173,7 @@ function commandsOf(meta: RunMeta): Certificate['commands'] {
   const bin = `node ${shellQuote(meta.replay.bin)}`;
   const replay = replayLine(meta.replay);
   // The embedded reference stopped with the run: a reproduction needs one started again, the same way.
-  const reference = meta.target === 'embedded' ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}` : undefined;
+  const reference = meta.target === 'embedded' ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.readings ? ` --readings ${shellQuote(meta.readings)}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}` : undefined;
   return { replay, ...(meta.replay.note ? { replayNote: meta.replay.note } : {}), ...(reference ? { reference } : {}) };
 }
 

@@ -19,6 +19,8 @@ export interface RunMeta {
   filters: { suites: string[]; clauses: string[] };
   /** Faults switched on in the embedded reference. */
   faults: string[];
+  /** The set of readings the embedded reference took (profile embedded.readings), when not the default. */
+  readings?: string;
   /** vitest --shard, when this run is one shard of several. */
   shard?: string;
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
