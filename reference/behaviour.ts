@@ -136,6 +136,8 @@ export interface Behaviour {
   maxAmountDecimals: number;
   /** Decimal places a refund amount may have before it is refused as validationFailed. */
   maxRefundAmountDecimals: number;
+  /** The price points of a method, given the channel table's. */
+  tiersFor(method: string, tiers: readonly bigint[]): readonly bigint[];
   /** The price point an amount is charged at, or undefined when it cannot be rounded to one. */
   roundToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
@@ -241,6 +243,7 @@ export const defaultBehaviour: Behaviour = {
   signAuthErrors: false,
   maxAmountDecimals: 2,
   maxRefundAmountDecimals: 2,
+  tiersFor: (_method, tiers) => tiers,
   roundToTier: (cents, tiers) => roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),

@@ -19,6 +19,15 @@ export const pricePointNearestWithin = defineReading({
   },
 });
 
+/** Google Pay's own price points, in cents. */
+export const GOOGLE_PAY_TIERS_CENTS: readonly bigint[] = [100n, 200n, 500n, 1000n, 2000n, 5000n, 10000n];
+
+export const googlePayOwnTiers = defineReading({
+  name: 'google-pay-own-tiers',
+  doc: 'Google Pay charges whole-dollar price points (1.00, 2.00, 5.00 … 100.00), Apple Pay the .99 ones: "Apple Pay and Google Pay accept only fixed amount tiers (price points)"; the tiers are not shown.',
+  tiersFor: (method, tiers) => (method === 'GOOGLE_PAY' ? GOOGLE_PAY_TIERS_CENTS : tiers),
+});
+
 export const retryWaitsOther = defineReading({
   name: 'retry-waits-other',
   doc: 'Retries wait 15 s, 45 s, 2, 5, 10, 15, 20 and 35 min (last attempt 88 min after the first): "Waits between attempts grow from about 15 seconds to about 40 minutes. The last attempt is about 80 to 100 minutes after the first."',
