@@ -186,6 +186,8 @@ export interface Behaviour {
   /** Largest refund still allowed, given the charged amount and earlier non-failed refunds. */
   refundCeilingCents(chargedCents: bigint, earlierCents: bigint): bigint;
   payoutCancelable(status: string): boolean;
+  /** Whether a cancel checks the payout's status before its channel's cancel support. */
+  payoutCancelStatusFirst: boolean;
   /** Whether a webhook reply acknowledges delivery; `body` is at most a few bytes past "success". */
   isAck(body: Buffer, httpStatus: number): boolean;
   /** Waits between attempts at time scale 1; attempts in total = waits + 1. */
@@ -268,6 +270,7 @@ export const defaultBehaviour: Behaviour = {
   lookupAs: (field) => field,
   refundCeilingCents: (charged, earlier) => charged - earlier,
   payoutCancelable: (status) => status === 'PENDING',
+  payoutCancelStatusFirst: false,
   // Only the body counts, whatever the HTTP status: the interface says only the body is examined.
   isAck: (body) => body.equals(SUCCESS),
   retryWaitsMs: RETRY_WAITS_MS,

@@ -12,12 +12,15 @@ import { finishPayout } from './payout-state.js';
 
 export const payoutCancel: Handler = (svc, call) => {
   const p = findPayout(svc, call, Fields.of(call.body, ['merchant_payout_no', 'payout_no']), 422);
+  const status = (): void => {
+    if (!svc.behaviour.payoutCancelable(p.status)) throw new ApiError(5003, 'payoutNotCancelable', `Payout cannot be canceled in status ${p.status}`);
+  };
+  // Both rows can apply to a finished payout of a channel without cancel: which is answered is a reading.
+  if (svc.behaviour.payoutCancelStatusFirst) status();
   if (PAYOUT_CHANNELS.get(p.method)?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
     throw new ApiError(422, 'notSupported', `${p.method} payouts cannot be canceled`);
   }
-  if (!svc.behaviour.payoutCancelable(p.status)) {
-    throw new ApiError(5003, 'payoutNotCancelable', `Payout cannot be canceled in status ${p.status}`);
-  }
+  status();
   finishPayout(svc, p, 'CANCELED', call.now);
   return payoutView(p, svc.behaviour);
 };

@@ -34,3 +34,9 @@ export const refundNumberFreeOfPayments = defineReading({
   doc: 'A refund numbered like one of the merchant\'s payments is accepted (payments still check refund numbers): "`merchant_refund_no` (merchant\'s number, unique among the merchant\'s refunds)", "A refund number equal to one of the merchant\'s payment order numbers can block that payment number later".',
   numberBlocks: (kind, holder) => !(kind === 'refund' && holder === 'payment'),
 });
+
+export const payoutCancelStatusFirst = defineReading({
+  name: 'payout-cancel-status-first',
+  doc: 'Cancelling a finished payout of a channel without cancel support is refused 5003 payoutNotCancelable, not 422 notSupported: "| 5003 | `payoutNotCancelable` | Payout not cancelable in its current status. |", "| 422 | `notSupported` | Payout channel does not support cancel. |"',
+  payoutCancelStatusFirst: true,
+});
