@@ -17,7 +17,8 @@ import { faultCatalogue } from '../../reference/index.js';
 import { REFERENCE_PROFILE } from '../cli/helpers.js';
 
 const FAULTS: { fault: string; alsoDifferent?: string[] }[] = [
-  { fault: 'auth-bad-sign-unauthorized' },
+  // A production key is a signature mismatch too: the environment-keys check sees the same wrong status.
+  { fault: 'auth-bad-sign-unauthorized', alsoDifferent: ['auth.env-keys'] },
   { fault: 'resp-uppercase-hex' },
   { fault: 'env-msg-ok' },
   { fault: 'accept-language-ignored' },
