@@ -23,6 +23,7 @@ const HELP = `mpsi-conformance — conformance kit for the Merchant Payment Serv
 
 Usage:
   mpsi-conformance run [options]                 run the conformance checks (default target: the embedded reference)
+  mpsi-conformance doctor [options]              verify the profile's assumptions against the target (also the first phase of run and parity)
   mpsi-conformance report [options]              rebuild certificate and HTML report from a reports directory (or merge shards)
   mpsi-conformance verify-certificate FILE       recompute a certificate's digests and verdict from its results
   mpsi-conformance parity --a PROFILE --b PROFILE compare two targets (sandbox vs production, release vs last) check by check
@@ -36,6 +37,7 @@ target unreachable, harness error); the reason is on stderr.
 
 const HELPS: Record<string, () => Promise<string>> = {
   run: async () => (await import('./run.js')).RUN_HELP,
+  doctor: async () => (await import('./doctor.js')).DOCTOR_HELP,
   report: async () => (await import('./report.js')).REPORT_HELP,
   'verify-certificate': async () => (await import('./verify.js')).VERIFY_HELP,
   parity: async () => (await import('./parity.js')).PARITY_HELP,
@@ -49,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'run':
         return await (await import('./run.js')).runMain(rest);
+      case 'doctor':
+        return await (await import('./doctor.js')).doctorMain(rest);
       case 'report':
         return await (await import('./report.js')).reportMain(rest);
       case 'verify-certificate':
@@ -76,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, report, verify-certificate, parity, serve, receiver, help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, help)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {

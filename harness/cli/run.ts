@@ -17,6 +17,8 @@ import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
+import { doctorMeta, doctorPhase } from './doctor.js';
+import type { DoctorReport } from '../doctor/model.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -36,6 +38,9 @@ certificate.md + certificate.json, clauses.html, repro/ (a script per failing ex
   --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
   --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
   --no-html             skip the HTML report (certificate, JUnit and results are still written)
+  --no-doctor           skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which
+                        verifies the profile's assumptions against the target and stops the run (exit 2)
+                        when one is wrong, before any check runs
   --report-url URL      where the reports directory will be published (CI artifact or pages URL): makes the
                         report's clause and repro links clickable (<URL>/clauses.html#…, <URL>/repro/…);
                         by default they are relative and the report shows them as text
@@ -92,7 +97,7 @@ function cannotRun(message: string): number {
 export async function runMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     profile: 'value', target: 'value', suite: 'multi', clause: 'multi', seed: 'value', runs: 'value',
-    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'report-url': 'value', help: 'bool',
+    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'report-url': 'value', 'no-doctor': 'bool', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(RUN_HELP);
@@ -179,10 +184,19 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const paths = reportPaths(cfg.reportsDir);
   // Stale output of an earlier run would mix into this run's report and certificate (history stays).
-  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit]) {
+  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });
+  let doctor: DoctorReport | undefined;
+  if (!flags['no-doctor']) {
+    // Faults are deviations the checks must find, not the profile's: the embedded reference's doctor runs without them.
+    doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false });
+    if (doctor.exitCode !== 0) {
+      const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
+      return cannotRun(`the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`);
+    }
+  }
   const meta: RunMeta = {
     kit: kitInfo(),
     startedAt: cfg.startedAt,
@@ -195,6 +209,7 @@ export async function runMain(argv: string[]): Promise<number> {
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
     ...(loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl && loaded.profile.embedded?.readings && loaded.profile.embedded.readings !== 'default' ? { readings: loaded.profile.embedded.readings } : {}),
+    doctor: doctorMeta(doctor),
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
     replay: replayOf(cfg, shard),

@@ -103,6 +103,23 @@ export function parseProfile(text: string, sourceName: string, env: NodeJS.Proce
   return { profile: profile as unknown as Profile, path: sourceName, merchants };
 }
 
+/**
+ * Every secret a loaded profile holds: the merchants' keys (literal or from the environment) and their
+ * production keys (productionSecret, or the variable productionSecretEnv names). For redactors.
+ */
+export function profileSecrets(loaded: LoadedProfile, env: NodeJS.ProcessEnv = process.env): string[] {
+  const out: string[] = [];
+  for (const role of MERCHANT_ROLES) {
+    const m = loaded.merchants[role];
+    if (m) out.push(m.secret);
+    const ref = loaded.profile.merchants[role] as MerchantRef | undefined;
+    if (typeof ref?.productionSecret === 'string' && ref.productionSecret !== '') out.push(ref.productionSecret);
+    const fromEnv = typeof ref?.productionSecretEnv === 'string' ? env[ref.productionSecretEnv] : undefined;
+    if (fromEnv) out.push(fromEnv);
+  }
+  return out;
+}
+
 /** A deep copy with every `secret` field, at any depth, replaced by "***". */
 export function redactProfile(profile: Profile): Profile {
   const walk = (v: unknown): unknown => {

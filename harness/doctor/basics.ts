@@ -1,0 +1,137 @@
+/**
+ * The envelope at baseUrl, each merchant's credentials, the unknown id, and the query endpoints:
+ * everything a signed query can show, so a production profile gets these too.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Exchange } from '../exchange.js';
+import { queryPayment, queryRefund, payoutLookup } from '../ops.js';
+import type { MerchantRef } from '../profile/types.js';
+import type { EndpointName, MerchantRole } from '../target.js';
+import { add, type DoctorContext } from './context.js';
+import { answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
+
+const DOCUMENT_QUERY_PATH = '/api/v1/payments/query';
+const LIVE_KEY = /^(sk|rk)_live_/;
+
+function secretPath(ctx: DoctorContext, role: MerchantRole): string {
+  const ref = ctx.loaded.profile.merchants[role] as MerchantRef | undefined;
+  return ref?.secretEnv !== undefined ? `merchants.${role}.secretEnv` : `merchants.${role}.secret`;
+}
+
+/** What a 403 to a correctly built request says about the key, in the user's words. */
+function keyProblem(ctx: DoctorContext, role: MerchantRole): { answered: string; fix: string } {
+  const ref = ctx.loaded.profile.merchants[role] as MerchantRef | undefined;
+  const key = ctx.loaded.merchants[role]?.secret ?? '';
+  const where = ref?.secretEnv !== undefined ? `the key in $${ref.secretEnv}` : `merchants.${role}.secret`;
+  const live = LIVE_KEY.test(key) && ctx.loaded.profile.environment === 'sandbox';
+  return {
+    answered: `${where} is not this merchant's key${live ? ' (it looks like a production key; a sandbox has its own test key)' : ''}: the target refused the signature`,
+    fix: `put ${role}'s ${ctx.loaded.profile.environment} API secret key (not the login password${live ? ', not the production key' : ''}) in ${secretPath(ctx, role)}`,
+  };
+}
+
+/** Asks the payment query endpoint about a number nobody used, as one merchant. */
+async function probeMerchant(ctx: DoctorContext, role: MerchantRole): Promise<{ a: Answer; ex: Exchange }> {
+  const ex = await queryPayment(ctx.t, { merchant_order_no: ctx.t.newNo('order') }, { as: role, label: `doctor: credentials of ${role}` });
+  return { a: answerOf(ex), ex };
+}
+
+/** Returns false when nothing else is worth asking (no envelope at baseUrl, or the primary's credentials are wrong). */
+export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
+  ctx.progress('envelope at baseUrl, merchants and credentials');
+  const p = ctx.loaded.profile;
+  const queryPath = ctx.t.path('paymentQuery');
+  const pathField = p.endpoints.paymentQuery !== undefined && p.endpoints.paymentQuery !== DOCUMENT_QUERY_PATH ? 'endpoints.paymentQuery' : 'baseUrl';
+  const primary = await probeMerchant(ctx, 'primary');
+  if (primary.a.error) {
+    add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', { expected: 'an answer', answered: describeAnswer(primary.a), fix: 'set baseUrl (or --target) to the address the target listens on', ex: [primary.ex] });
+    return false;
+  }
+  if (unknownPath(primary.a)) {
+    add(ctx, 'wrong', pathField, `the payment query answers with the interface's envelope at baseUrl + ${queryPath}`, {
+      expected: 'a JSON envelope {code, msg}',
+      answered: describeAnswer(primary.a),
+      fix: pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins (e.g. include the vendor\'s path prefix)' : 'set endpoints.paymentQuery to the path the vendor documents',
+      ex: [primary.ex],
+    });
+    return false;
+  }
+  add(ctx, 'verified', 'baseUrl', 'the target answers with the interface\'s envelope at baseUrl', { answered: describeAnswer(primary.a), ex: [primary.ex] });
+  add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
+  const ok = judgeCredentials(ctx, 'primary', primary.a, primary.ex);
+  const others = (['second', 'frozen', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
+  const probes = await Promise.all(others.map((r) => probeMerchant(ctx, r)));
+  others.forEach((r, i) => judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex));
+  await checkUnknownId(ctx);
+  checkProductionKeys(ctx);
+  await checkQueryEndpoints(ctx);
+  return ok;
+}
+
+function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex: Exchange): boolean {
+  const m = ctx.loaded.merchants[role]!;
+  const what = `merchants.${role}: id ${m.id} and its key sign requests the target accepts`;
+  if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') {
+    add(ctx, 'wrong', `merchants.${role}.id`, what, { expected: 'a signed answer (e.g. order not found)', answered: `${describeAnswer(a)}: merchants.${role}.id is not a merchant id the target knows`, fix: `put the merchant id the vendor assigned to ${role} (X-MerchantID, not a name or login) in merchants.${role}.id`, ex: [ex] });
+    return false;
+  }
+  if (a.envelope && a.http === 403) {
+    const k = keyProblem(ctx, role);
+    add(ctx, 'wrong', secretPath(ctx, role), what, { expected: 'a signed answer (e.g. order not found)', answered: `${describeAnswer(a)}: ${k.answered}`, fix: k.fix, ex: [ex] });
+    return false;
+  }
+  if (!a.envelope || a.http === 401 || a.http === 500) {
+    add(ctx, 'not-verifiable', `merchants.${role}`, what, { expected: 'a signed answer (e.g. order not found)', answered: describeAnswer(a), ex: [ex] });
+    return false;
+  }
+  add(ctx, 'verified', `merchants.${role}`, what, { answered: describeAnswer(a), ex: [ex] });
+  return true;
+}
+
+async function checkUnknownId(ctx: DoctorContext): Promise<void> {
+  const id = ctx.loaded.merchants.unknownId;
+  const ex = await queryPayment(ctx.t, { merchant_order_no: ctx.t.newNo('order') }, { as: { id, secret: randomBytes(16).toString('hex') }, noVerify: true, label: 'doctor: the unknown merchant id' });
+  const a = answerOf(ex);
+  const what = `merchants.unknownId (${id}) is an id the target does not know`;
+  if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') add(ctx, 'verified', 'merchants.unknownId', what, { answered: describeAnswer(a), ex: [ex] });
+  else if (a.envelope && (a.http === 403 || a.code === 0)) {
+    add(ctx, 'wrong', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`, fix: 'choose an id no merchant of the target has (e.g. M999999)', ex: [ex] });
+  } else add(ctx, 'not-verifiable', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: describeAnswer(a), ex: [ex] });
+}
+
+/** A sandbox cannot tell a production key from any other wrong key; the run's auth.env-keys check sends it. */
+function checkProductionKeys(ctx: DoctorContext): void {
+  for (const role of ['primary', 'second', 'frozen', 'lowBalance'] as const) {
+    const ref = ctx.loaded.profile.merchants[role] as MerchantRef | undefined;
+    if (ref?.productionSecret === undefined && ref?.productionSecretEnv === undefined) continue;
+    const field = ref.productionSecret !== undefined ? 'productionSecret' : 'productionSecretEnv';
+    add(ctx, 'not-verifiable', `merchants.${role}.${field}`, `${role}'s production key`, { answered: 'no request: a sandbox refuses every key but its own alike, so it cannot confirm that this one is the production key (the auth.env-keys check sends it)' });
+  }
+}
+
+const QUERY_ENDPOINTS: { name: EndpointName; send: (ctx: DoctorContext) => Promise<Exchange> }[] = [
+  { name: 'refundQuery', send: (ctx) => queryRefund(ctx.t, { merchantNo: ctx.t.newNo('refund') }, { label: 'doctor: refund query path' }) },
+  { name: 'payoutQuery', send: (ctx) => ctx.t.post(ctx.t.path('payoutQuery'), payoutLookup(ctx.t, 'queryBy', { merchantNo: ctx.t.newNo('payout') }), { label: 'doctor: payout query path' }) },
+];
+
+/** A query for a number nobody used: an envelope (not found) shows the path exists. */
+async function checkQueryEndpoints(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const declared = QUERY_ENDPOINTS.filter((q) => p.endpoints[q.name] !== undefined && (q.name === 'refundQuery' ? p.refunds : p.payouts));
+  await Promise.all(
+    declared.map(async (q) => {
+      const ex = await q.send(ctx);
+      const a = answerOf(ex);
+      pathItem(ctx, q.name, a, ex);
+    }),
+  );
+}
+
+/** An endpoint path: an envelope (success or refusal) means it exists; anything else names the path. */
+export function pathItem(ctx: DoctorContext, name: EndpointName | `sandbox.${string}`, a: Answer, ex: Exchange): void {
+  const field = name.startsWith('sandbox.') ? `${name}.path` : `endpoints.${name}`;
+  const path = name.startsWith('sandbox.') ? ex.request.url.slice(ctx.t.baseUrl.length) : ctx.t.path(name as EndpointName);
+  if (a.error) add(ctx, 'not-verifiable', field, `${path} answers`, { answered: describeAnswer(a), ex: [ex] });
+  else if (unknownPath(a)) add(ctx, 'wrong', field, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set ${field} to the path the vendor documents`, ex: [ex] });
+  else add(ctx, 'verified', field, `${path} answers with the interface's envelope`, { answered: describeAnswer(a), ex: [ex] });
+}

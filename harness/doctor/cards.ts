@@ -1,0 +1,161 @@
+/**
+ * Each test card's kind of outcome (charged / refused / pending), the card answer's data paths, and
+ * what needs a paid order: refunds (data paths, query fields, settlement, the failing reason) and
+ * the chargeback and complete-card controls.
+ */
+import type { Exchange } from '../exchange.js';
+import { cardPayment, completeCheckout, createRefund, pick, queryPayment, queryRefund, usd } from '../ops.js';
+import type { Card, Profile } from '../profile/types.js';
+import { add, type DoctorContext } from './context.js';
+import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
+import { pathItem } from './basics.js';
+import { amountFor, dataPathItem, pay } from './payments.js';
+import { control, controlItem } from './controls.js';
+
+type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];
+type Outcome = 'charged' | 'refused' | 'pending';
+const WANT: Record<CardKind, Outcome> = { success: 'charged', decline: 'refused', risk: 'refused', invalid: 'refused', noChannel: 'refused', pending: 'pending' };
+
+export interface PaidOrder {
+  orderNo: string;
+  merchantOrderNo: string;
+  method: string;
+  value: string;
+}
+
+/** The status of a new payment: from the answer when the profile says where, else from a query. */
+async function statusOf(ctx: DoctorContext, a: Answer, dataPaths: { orderNo: string; status?: string }, merchantOrderNo: string): Promise<unknown> {
+  if (dataPaths.status !== undefined) return pick(a.data, dataPaths.status);
+  const rec = ctx.loaded.profile.paymentRecord;
+  if (!rec) return undefined;
+  const q = answerOf(await queryPayment(ctx.t, { merchant_order_no: merchantOrderNo }, { label: 'doctor: status of the card payment' }));
+  return accepted(q) ? pick(q.data, rec.status) : undefined;
+}
+
+function outcomeOf(ctx: DoctorContext, a: Answer, status: unknown): Outcome {
+  if (!accepted(a)) return 'refused';
+  if (status === 'FAILED') return 'refused';
+  const pending = ctx.loaded.profile.checkout?.pendingStatus ?? 'PENDING';
+  return status === pending ? 'pending' : 'charged';
+}
+
+/** Card payments with each declared card; returns a charged order (for refunds) and a pending one. */
+export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder; pending?: PaidOrder }> {
+  const cp = ctx.loaded.profile.cardPayment;
+  if (!cp || !ctx.t.has('cardPayment')) return {};
+  ctx.progress('test cards');
+  const method = ctx.loaded.profile.methods.card ?? 'CARD';
+  const value = amountFor(ctx, method);
+  const out: { paid?: PaidOrder; pending?: PaidOrder } = {};
+  const kinds = (Object.keys(cp.cards) as CardKind[]).filter((k) => cp.cards[k] !== undefined);
+  let pathChecked = false;
+  await Promise.all(
+    kinds.map(async (kind) => {
+      const merchantOrderNo = ctx.t.newNo('order');
+      const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value), card: cp.cards[kind] as Card }, { label: `doctor: the ${kind} card` });
+      const a = answerOf(ex);
+      if (unknownPath(a)) {
+        if (!pathChecked) pathItem(ctx, 'cardPayment', a, ex);
+        pathChecked = true;
+        return;
+      }
+      if (kind === 'success' && accepted(a)) {
+        const orderNo = dataPathItem(ctx, 'cardPayment.data.orderNo', 'a card payment answer', a.data, cp.data.orderNo, ex) as string | undefined;
+        if (cp.data.status !== undefined) dataPathItem(ctx, 'cardPayment.data.status', 'a card payment answer', a.data, cp.data.status, ex, 'any');
+        if (orderNo) out.paid = { orderNo, merchantOrderNo, method, value };
+      }
+      const status = await statusOf(ctx, a, cp.data, merchantOrderNo);
+      const seen = outcomeOf(ctx, a, status);
+      const what = `the ${kind} card's payment is ${WANT[kind]}`;
+      const answered = `${describeAnswer(a)}${status !== undefined ? `, status ${JSON.stringify(status)}` : ''}: ${seen}`;
+      if (seen === WANT[kind]) add(ctx, 'verified', `cardPayment.cards.${kind}`, what, { answered, ex: [ex] });
+      else add(ctx, 'wrong', `cardPayment.cards.${kind}`, what, { expected: WANT[kind], answered, fix: `give in cardPayment.cards.${kind} the vendor's test card whose payment is ${WANT[kind]}`, ex: [ex] });
+      if (kind === 'pending' && seen === 'pending') {
+        const orderNo = pick(a.data, cp.data.orderNo);
+        if (typeof orderNo === 'string') out.pending = { orderNo, merchantOrderNo, method, value };
+      }
+    }),
+  );
+  return out;
+}
+
+/** A paid order of the primary: a charged card payment, else a checkout completed by the sandbox. */
+export async function paidOrder(ctx: DoctorContext, label: string): Promise<{ order?: PaidOrder; ex?: Exchange }> {
+  const p = ctx.loaded.profile;
+  if (p.cardPayment?.cards.success && ctx.t.has('cardPayment')) {
+    const method = p.methods.card ?? 'CARD';
+    const value = amountFor(ctx, method);
+    const merchantOrderNo = ctx.t.newNo('order');
+    const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value) }, { label });
+    const a = answerOf(ex);
+    const orderNo = pick(a.data, p.cardPayment.data.orderNo);
+    return { order: accepted(a) && typeof orderNo === 'string' ? { orderNo, merchantOrderNo, method, value } : undefined, ex };
+  }
+  if (p.sandbox?.completeCheckout) {
+    const method = p.methods.checkout.find((m) => !p.methods.pricePoint?.includes(m)) ?? p.methods.checkout[0]!;
+    const value = amountFor(ctx, method);
+    const r = await pay(ctx, 'primary', method, value, label);
+    const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
+    if (!accepted(r.a) || typeof orderNo !== 'string') return { ex: r.ex };
+    try {
+      await completeCheckout(ctx.t, { orderNo, merchantOrderNo: r.merchantOrderNo }, 'success', 'doctor');
+    } catch {
+      return { ex: r.ex };
+    }
+    return { order: { orderNo, merchantOrderNo: r.merchantOrderNo, method, value }, ex: r.ex };
+  }
+  return {};
+}
+
+/** Refund data paths and query fields, settlement of a pending refund, and the failing reason, on one paid order. */
+export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefined): Promise<void> {
+  const r = ctx.loaded.profile.refunds;
+  if (!r || !ctx.t.has('refundCreate')) return;
+  ctx.progress('refunds');
+  const order = paid ?? (await paidOrder(ctx, 'doctor: a paid order to refund')).order;
+  if (!order) {
+    add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', { answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)' });
+    return;
+  }
+  const support = r.support[order.method] ?? 'partial';
+  if (support === 'none') {
+    add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', { answered: `refunds.support.${order.method} is none` });
+    return;
+  }
+  const amount = support === 'full' ? order.value : '1.00';
+  const refundNo = ctx.t.newNo('refund');
+  const ex = await createRefund(ctx.t, { refundNo, order, amount: usd(amount) }, { label: 'doctor: a refund' });
+  const a = answerOf(ex);
+  if (unknownPath(a)) return pathItem(ctx, 'refundCreate', a, ex);
+  if (!accepted(a)) {
+    add(ctx, 'wrong', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, { expected: 'code 0', answered: describeAnswer(a), fix: 'check refunds.template against the vendor\'s refund request fields', ex: [ex] });
+    return;
+  }
+  pathItem(ctx, 'refundCreate', a, ex);
+  const serviceNo = dataPathItem(ctx, 'refunds.data.refundNo', 'a refund answer', a.data, r.data.refundNo, ex) as string | undefined;
+  const status = dataPathItem(ctx, 'refunds.data.status', 'a refund answer', a.data, r.data.status, ex, 'any');
+  if (r.data.amount !== undefined) dataPathItem(ctx, 'refunds.data.amount', 'a refund answer', a.data, r.data.amount, ex, 'any');
+  for (const [field, by] of [['serviceNo', { serviceNo }], ['merchantNo', { merchantNo: refundNo }]] as const) {
+    if (by.serviceNo === undefined && field === 'serviceNo') continue;
+    const qex = await queryRefund(ctx.t, by, { label: `doctor: query the refund by ${field}` });
+    const q = answerOf(qex);
+    const found = accepted(q) && (serviceNo === undefined || pick(q.data, r.data.refundNo) === serviceNo);
+    if (found) add(ctx, 'verified', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, { answered: describeAnswer(q), ex: [qex] });
+    else add(ctx, 'wrong', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, { expected: 'the refund (code 0)', answered: describeAnswer(q), fix: `set refunds.queryBy.${field} to the request field the vendor documents`, ex: [qex] });
+  }
+  const settle = ctx.loaded.profile.sandbox?.settleRefund;
+  if (settle && serviceNo !== undefined) {
+    if (status === 'PENDING') {
+      const sex = await control(ctx, 'settleRefund', { refundNo: serviceNo, merchantRefundNo: refundNo, outcome: settle.outcomes.success });
+      controlItem(ctx, 'settleRefund', 'settles a pending refund', sex);
+    } else add(ctx, 'not-verifiable', 'sandbox.settleRefund', 'settles a pending refund', { answered: `the refund was created ${JSON.stringify(status)}, not PENDING`, ex: [ex] });
+  }
+  if (r.failingReason !== undefined && support === 'partial') {
+    const fex = await createRefund(ctx.t, { order, amount: usd('1.00'), reason: r.failingReason }, { label: 'doctor: a refund with the failing reason' });
+    const f = answerOf(fex);
+    const st = accepted(f) ? pick(f.data, r.data.status) : undefined;
+    const what = 'a refund with refunds.failingReason fails';
+    if (!accepted(f) || st === 'FAILED') add(ctx, 'verified', 'refunds.failingReason', what, { answered: `${describeAnswer(f)}${st !== undefined ? `, status ${JSON.stringify(st)}` : ''}`, ex: [fex] });
+    else add(ctx, 'wrong', 'refunds.failingReason', what, { expected: 'a refusal or status FAILED', answered: `${describeAnswer(f)}, status ${JSON.stringify(st)}`, fix: 'give in refunds.failingReason the reason the vendor\'s sandbox fails a refund with', ex: [fex] });
+  }
+}

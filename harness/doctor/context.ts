@@ -1,0 +1,62 @@
+/**
+ * The doctor's working state: the target it asks through (the harness's own session, so requests
+ * are signed and sent exactly as checks send them), the items found, and the exchanges behind them.
+ */
+import type { Exchange } from '../exchange.js';
+import type { LoadedProfile } from '../profile/load.js';
+import type { MerchantRole, Target } from '../target.js';
+import type { DoctorItem, ItemStatus } from './model.js';
+
+export interface DoctorContext {
+  t: Target;
+  loaded: LoadedProfile;
+  /** A production profile: only queries and authentication probes are sent. */
+  production: boolean;
+  items: DoctorItem[];
+  exchanges: Exchange[];
+  /** Requests sent so far. */
+  sent(): number;
+  progress(phase: string): void;
+}
+
+/** Adds an item; returns it so a caller can attach more exchanges. */
+export function add(
+  ctx: DoctorContext,
+  status: ItemStatus,
+  path: string,
+  assumption: string,
+  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[] } = {},
+): DoctorItem {
+  const ids = (more.ex ?? []).flatMap((e) => (e ? [e.id] : []));
+  for (const e of more.ex ?? []) if (e && !ctx.exchanges.includes(e)) ctx.exchanges.push(e);
+  const item: DoctorItem = {
+    path,
+    assumption,
+    status,
+    ...(more.expected !== undefined ? { expected: more.expected } : {}),
+    ...(more.answered !== undefined ? { answered: more.answered } : {}),
+    ...(more.fix !== undefined ? { fix: more.fix } : {}),
+    ...(ids.length ? { exchanges: ids } : {}),
+  };
+  ctx.items.push(item);
+  return item;
+}
+
+/** The merchant roles that may create payments and payouts (the frozen one may not). */
+export function actingRoles(ctx: DoctorContext): MerchantRole[] {
+  return (['primary', 'second', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
+}
+
+/** Runs tasks with at most n in flight; results in order. */
+export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
+  return out;
+}

@@ -1,0 +1,156 @@
+/**
+ * The sandbox controls, each on a fresh record: completeCheckout (both outcomes), expireCheckout,
+ * chargeback, completeCard, and each armed failure (the next request of its kind fails).
+ */
+import type { Exchange } from '../exchange.js';
+import { createRefund, pick, queryPayment, usd } from '../ops.js';
+import type { Profile } from '../profile/types.js';
+import { add, type DoctorContext } from './context.js';
+import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
+import { amountFor, pay } from './payments.js';
+import type { PaidOrder } from './cards.js';
+import { paidOrder } from './cards.js';
+
+type ControlName = keyof NonNullable<Profile['sandbox']>;
+
+/** Sends a sandbox control as the primary merchant with the given template variables. */
+export async function control(ctx: DoctorContext, name: ControlName, vars: Record<string, unknown>): Promise<Exchange> {
+  const c = ctx.loaded.profile.sandbox![name]!;
+  return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { label: `doctor: sandbox.${name}` });
+}
+
+/** A control that answers code 0 did its work; another envelope is a refusal; no envelope, a wrong path. */
+export function controlItem(ctx: DoctorContext, name: ControlName, claim: string, ex: Exchange, more: Exchange[] = []): boolean {
+  const a = answerOf(ex);
+  const path = ctx.loaded.profile.sandbox![name]!.path;
+  if (unknownPath(a)) {
+    add(ctx, 'wrong', `sandbox.${name}.path`, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set sandbox.${name}.path to the path of the vendor's sandbox control`, ex: [ex, ...more] });
+    return false;
+  }
+  if (accepted(a)) {
+    add(ctx, 'verified', `sandbox.${name}`, claim, { answered: describeAnswer(a), ex: [ex, ...more] });
+    return true;
+  }
+  add(ctx, 'wrong', `sandbox.${name}`, claim, { expected: 'code 0', answered: describeAnswer(a), fix: `check sandbox.${name}.template (and outcomes) against the vendor's sandbox documentation`, ex: [ex, ...more] });
+  return false;
+}
+
+/** A fresh unpaid checkout of the primary (its first method). */
+async function freshCheckout(ctx: DoctorContext, label: string): Promise<{ orderNo: string; merchantOrderNo: string; ex: Exchange } | undefined> {
+  const p = ctx.loaded.profile;
+  const method = p.methods.checkout[0]!;
+  const r = await pay(ctx, 'primary', method, amountFor(ctx, method), label);
+  const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
+  return accepted(r.a) && typeof orderNo === 'string' ? { orderNo, merchantOrderNo: r.merchantOrderNo, ex: r.ex } : undefined;
+}
+
+function noRecord(ctx: DoctorContext, name: ControlName, claim: string, why: string): void {
+  add(ctx, 'not-verifiable', `sandbox.${name}`, claim, { answered: why });
+}
+
+/** The status of a payment now, as the record shows it. */
+async function recordStatus(ctx: DoctorContext, orderNo: string): Promise<{ status: unknown; ex: Exchange }> {
+  const rec = ctx.loaded.profile.paymentRecord;
+  const ex = await queryPayment(ctx.t, { order_no: orderNo }, { label: 'doctor: status after the control' });
+  return { status: rec ? pick(answerOf(ex).data, rec.status) : undefined, ex };
+}
+
+export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrder; pending?: PaidOrder }): Promise<void> {
+  const s = ctx.loaded.profile.sandbox;
+  if (!s) return;
+  ctx.progress('sandbox controls');
+  const pending = ctx.loaded.profile.checkout?.pendingStatus;
+  const tasks: Promise<void>[] = [];
+  if (s.completeCheckout) {
+    for (const outcome of ['success', 'failed'] as const) {
+      tasks.push(
+        (async () => {
+          const claim = `completes a fresh checkout as ${s.completeCheckout!.outcomes[outcome]}`;
+          const o = await freshCheckout(ctx, `doctor: a checkout to complete as ${outcome}`);
+          if (!o) return noRecord(ctx, 'completeCheckout', claim, 'no checkout could be created (see above)');
+          const ex = await control(ctx, 'completeCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo, outcome: s.completeCheckout!.outcomes[outcome] });
+          if (!accepted(answerOf(ex))) {
+            controlItem(ctx, 'completeCheckout', claim, ex, [o.ex]);
+            return;
+          }
+          const after = await recordStatus(ctx, o.orderNo);
+          if (after.status !== undefined && after.status === pending) {
+            add(ctx, 'wrong', `sandbox.completeCheckout.outcomes.${outcome}`, claim, { expected: `a status other than ${pending}`, answered: `the control answered code 0 but the payment is still ${JSON.stringify(after.status)}`, fix: `give in sandbox.completeCheckout.outcomes.${outcome} the value the vendor's control takes`, ex: [o.ex, ex, after.ex] });
+          } else controlItem(ctx, 'completeCheckout', claim, ex, [o.ex, after.ex]);
+        })(),
+      );
+    }
+  }
+  if (s.expireCheckout) {
+    tasks.push(
+      (async () => {
+        const o = await freshCheckout(ctx, 'doctor: a checkout to expire');
+        if (!o) return noRecord(ctx, 'expireCheckout', 'expires a fresh checkout', 'no checkout could be created (see above)');
+        controlItem(ctx, 'expireCheckout', 'expires a fresh checkout', await control(ctx, 'expireCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo }), [o.ex]);
+      })(),
+    );
+  }
+  if (s.chargeback) {
+    tasks.push(
+      (async () => {
+        const { order, ex } = await paidOrder(ctx, 'doctor: a paid order to charge back');
+        if (!order) return noRecord(ctx, 'chargeback', 'records a chargeback on a paid order', 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)');
+        controlItem(ctx, 'chargeback', 'records a chargeback on a paid order', await control(ctx, 'chargeback', { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), ex ? [ex] : []);
+      })(),
+    );
+  }
+  if (s.completeCard) {
+    tasks.push(
+      (async () => {
+        const claim = 'completes a pending card payment';
+        if (!cards.pending) return noRecord(ctx, 'completeCard', claim, 'no pending card payment was made (cardPayment.cards.pending)');
+        const ex = await control(ctx, 'completeCard', { orderNo: cards.pending.orderNo, merchantOrderNo: cards.pending.merchantOrderNo, outcome: s.completeCard!.outcomes.success });
+        if (!accepted(answerOf(ex))) {
+          controlItem(ctx, 'completeCard', claim, ex);
+          return;
+        }
+        const after = await recordStatus(ctx, cards.pending.orderNo);
+        if (after.status !== undefined && after.status === pending) add(ctx, 'wrong', 'sandbox.completeCard.outcomes.success', claim, { expected: `a status other than ${pending}`, answered: `the control answered code 0 but the payment is still ${JSON.stringify(after.status)}`, ex: [ex, after.ex] });
+        else controlItem(ctx, 'completeCard', claim, ex, [after.ex]);
+      })(),
+    );
+  }
+  await Promise.all(tasks);
+}
+
+type FailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
+
+/** Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per merchant. */
+export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
+  const arm = ctx.loaded.profile.sandbox?.armFailure;
+  if (!arm) return;
+  ctx.progress('armed failures');
+  for (const [kind, value] of Object.entries(arm.failures) as [FailureKind, string | undefined][]) {
+    if (value === undefined) continue;
+    const path = `sandbox.armFailure.failures.${kind}`;
+    const claim = `arms a one-shot ${kind}: the next ${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
+    let order: PaidOrder | undefined;
+    if (kind.startsWith('refund')) {
+      order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`)).order;
+      if (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate')) {
+        add(ctx, 'not-verifiable', path, claim, { answered: 'no paid order and refund could be made (cardPayment, refunds)' });
+        continue;
+      }
+    }
+    const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
+    const armEx = await control(ctx, 'armFailure', { failure: value, merchantOrderNo: subjectNo });
+    if (!accepted(answerOf(armEx))) {
+      controlItem(ctx, 'armFailure', claim, armEx);
+      continue;
+    }
+    let ex: Exchange;
+    if (kind === 'queryFailed') ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
+    else if (kind === 'orderCreationFailed') {
+      const method = ctx.loaded.profile.methods.checkout[0]!;
+      ex = (await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed')).ex;
+    } else ex = await createRefund(ctx.t, { order: order!, amount: usd('1.00') }, { label: `doctor: the refund after ${kind} was armed` });
+    const a = answerOf(ex);
+    if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
+    else add(ctx, 'wrong', path, claim, { expected: 'the next request refused', answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`, fix: `give in ${path} the value the vendor's control takes for ${kind}`, ex: [armEx, ex] });
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What the doctor reports: one item per assumption of the profile about something INTERFACE.md
+ * leaves open, each with the profile's JSON path, what the profile made us expect and what the
+ * target answered. Never a conformance verdict: a wrong item means "fix the profile (or the
+ * target's setup) before judging", and no check runs on it.
+ */
+import type { Exchange } from '../exchange.js';
+import { splitMsg } from '../envelope.js';
+
+export type ItemStatus = 'verified' | 'wrong' | 'not-verifiable' | 'warning';
+
+export interface DoctorItem {
+  /** The profile's JSON path the item is about (dotted, as the loader's messages write it). */
+  path: string;
+  /** The assumption, in words. */
+  assumption: string;
+  status: ItemStatus;
+  expected?: string;
+  /** What the target answered (status line, code and key), or why nothing could be asked. */
+  answered?: string;
+  /** What to change, for a wrong item or a warning. */
+  fix?: string;
+  /** Ids of the exchanges that show it (DoctorReport.exchanges). */
+  exchanges?: string[];
+}
+
+/** An exchange as the doctor shows it: bodies clipped, everything redacted when written. */
+export interface DoctorExchange {
+  id: string;
+  label: string;
+  request: string;
+  requestBody: string;
+  response: string;
+  responseBody?: string;
+}
+
+export interface DoctorReport {
+  format: 'mpsi-conformance-doctor/1';
+  profile: { name: string; file: string; environment: string };
+  target: string;
+  /** true: only queries and authentication probes were sent (a production profile). */
+  movesNoMoney: boolean;
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  /** 0 every assumption verified or not verifiable; 2 at least one is wrong. */
+  exitCode: 0 | 2;
+  counts: Record<ItemStatus, number>;
+  items: DoctorItem[];
+  exchanges: DoctorExchange[];
+}
+
+/** The part of an answer the doctor reads: never judged, only compared with the profile's claim. */
+export interface Answer {
+  http?: number;
+  envelope: boolean;
+  code?: number;
+  key?: string;
+  data?: Record<string, unknown>;
+  /** No complete answer: connection refused, deadline… */
+  error?: string;
+}
+
+export function answerOf(ex: Exchange): Answer {
+  if (!ex.response) return { envelope: false, error: ex.error ? `${ex.error.kind}: ${ex.error.message}` : 'no answer' };
+  const j = ex.response.json as Record<string, unknown> | undefined;
+  const envelope = j !== null && typeof j === 'object' && !Array.isArray(j) && typeof j['code'] === 'number' && typeof j['msg'] === 'string';
+  if (!envelope) return { http: ex.response.status, envelope: false };
+  const data = j['data'];
+  return {
+    http: ex.response.status,
+    envelope: true,
+    code: j['code'] as number,
+    key: splitMsg(j['msg'] as string).key,
+    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined,
+  };
+}
+
+export const accepted = (a: Answer): boolean => a.envelope && a.code === 0;
+/** A refusal in the envelope: the path exists and the target read the request. */
+export const refused = (a: Answer): boolean => a.envelope && a.code !== 0;
+
+/** "HTTP 403, code 403 forbidden", "HTTP 200, code 0", "HTTP 404, not an envelope", "no answer (deadline: …)". */
+export function describeAnswer(a: Answer): string {
+  if (a.error) return `no answer (${a.error})`;
+  if (!a.envelope) return `HTTP ${a.http}, not an envelope`;
+  return `HTTP ${a.http}, code ${a.code}${a.code === 0 ? '' : a.key ? ` ${a.key}` : ' (no key)'}`;
+}
+
+/** The path answered but not with the interface's envelope: the profile's path (or baseUrl) is wrong. */
+export const unknownPath = (a: Answer): boolean => !a.error && !a.envelope;
+
+const CLIP = 400;
+function clip(s: string): string {
+  return s.length > CLIP ? `${s.slice(0, CLIP)}… (${s.length} chars)` : s;
+}
+
+export function doctorExchange(ex: Exchange, baseUrl: string): DoctorExchange {
+  const url = ex.request.url.startsWith(baseUrl) ? ex.request.url.slice(baseUrl.length) || '/' : ex.request.url;
+  return {
+    id: ex.id,
+    label: ex.label,
+    request: `${ex.request.method} ${url} as ${ex.request.headers['X-MerchantID'] ?? '(no merchant)'}`,
+    requestBody: clip(ex.request.body.toString('utf8')),
+    response: ex.response ? `HTTP ${ex.response.status}` : `no answer (${ex.error?.kind ?? 'error'}: ${ex.error?.message ?? ''})`,
+    ...(ex.response ? { responseBody: clip(ex.response.body.toString('utf8')) } : {}),
+  };
+}

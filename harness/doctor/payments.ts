@@ -1,0 +1,236 @@
+/**
+ * Payment methods per merchant, the method lists' other entries (not enabled, unknown, no channel),
+ * the declared limits and price points, the checkout's data paths, the pending status and the
+ * payment record's paths, and the frozen merchant: checkouts only, which move no money.
+ */
+import type { Exchange } from '../exchange.js';
+import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
+import type { ChannelLimits, MerchantRef } from '../profile/types.js';
+import type { MerchantRole } from '../target.js';
+import { actingRoles, add, pool, type DoctorContext } from './context.js';
+import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
+import { cents, money } from './money.js';
+
+/** A merchant's payment methods as the profile states them, each with the JSON path that states it. */
+export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
+  const p = ctx.loaded.profile;
+  const ref = p.merchants[role] as MerchantRef;
+  if (ref.paymentMethods) return ref.paymentMethods.map((method, i) => ({ method, path: `merchants.${role}.paymentMethods[${i}]`, declared: true }));
+  const out = p.methods.checkout.map((method, i) => ({ method, path: role === 'primary' ? `methods.checkout[${i}]` : `merchants.${role}.paymentMethods`, declared: false }));
+  if (p.methods.card && !p.methods.checkout.includes(p.methods.card)) out.push({ method: p.methods.card, path: role === 'primary' ? 'methods.card' : `merchants.${role}.paymentMethods`, declared: false });
+  return out;
+}
+
+export function tiersOf(ctx: DoctorContext, method: string): string[] {
+  const pp = ctx.loaded.profile.pricePoints;
+  return pp?.tiersByMethod?.[method] ?? pp?.tiers ?? [];
+}
+
+/** An amount the profile says the method accepts: its first tier, or 10.00 / the range's minimum. */
+export function amountFor(ctx: DoctorContext, method: string): string {
+  const p = ctx.loaded.profile;
+  if (p.methods.pricePoint?.includes(method)) return tiersOf(ctx, method)[0] ?? '0.99';
+  const lim = p.limits?.payments?.[method];
+  const range = lim?.channels?.[0] ?? lim;
+  if (range && (cents(range.min) > 1000n || cents(range.max) < 1000n)) return range.min;
+  return '10.00';
+}
+
+/** A checkout (or, for a card-only method, a card payment) by one merchant. */
+export async function pay(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string): Promise<{ a: Answer; ex: Exchange; merchantOrderNo: string; endpoint: 'checkout' | 'cardPayment' }> {
+  const p = ctx.loaded.profile;
+  const merchantOrderNo = ctx.t.newNo('order');
+  if (!p.methods.checkout.includes(method) && method === p.methods.card && p.cardPayment) {
+    const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value), card: cardFixture(ctx.t, 'success') }, { as: role, label });
+    return { a: answerOf(ex), ex, merchantOrderNo, endpoint: 'cardPayment' };
+  }
+  const ex = await checkout(ctx.t, { merchantOrderNo, method, amount: usd(value) }, { as: role, label });
+  return { a: answerOf(ex), ex, merchantOrderNo, endpoint: 'checkout' };
+}
+
+export async function checkPayments(ctx: DoctorContext): Promise<void> {
+  ctx.progress('payment methods per merchant, limits, data paths');
+  let checkoutPathSeen = false;
+  const checkoutPath = (a: Answer, ex: Exchange): boolean => {
+    if (!unknownPath(a) || checkoutPathSeen) return unknownPath(a);
+    checkoutPathSeen = true;
+    add(ctx, 'wrong', 'endpoints.checkout', `${ctx.t.path('checkout')} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: 'set endpoints.checkout to the path the vendor documents', ex: [ex] });
+    return true;
+  };
+  const tasks: (() => Promise<void>)[] = [];
+  let first: { orderNo?: string; merchantOrderNo: string; ex: Exchange; a: Answer } | undefined;
+  for (const role of actingRoles(ctx)) {
+    for (const m of paymentMethodsOf(ctx, role)) {
+      tasks.push(async () => {
+        const value = amountFor(ctx, m.method);
+        const r = await pay(ctx, role, m.method, value, `doctor: ${m.method} for ${role}`);
+        if (checkoutPath(r.a, r.ex)) return;
+        const what = `${m.method} is enabled for ${role} (${value} USD)`;
+        if (accepted(r.a)) {
+          add(ctx, 'verified', m.path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
+          if (role === 'primary' && r.endpoint === 'checkout' && m.method === ctx.loaded.profile.methods.checkout[0]) first = { merchantOrderNo: r.merchantOrderNo, ex: r.ex, a: r.a };
+        } else {
+          const fix = m.declared
+            ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
+            : role === 'primary'
+              ? `remove ${m.method} from ${m.path.startsWith('methods.card') ? 'methods.card' : 'methods.checkout'}, or give merchants.primary.paymentMethods`
+              : `declare merchants.${role}.paymentMethods: the methods the target enables for ${role} (without ${m.method})`;
+          add(ctx, 'wrong', m.path, what, { expected: 'the payment accepted (code 0)', answered: describeAnswer(r.a), fix, ex: [r.ex] });
+        }
+      });
+    }
+  }
+  tasks.push(() => checkRefusedMethods(ctx));
+  tasks.push(() => checkFrozen(ctx));
+  tasks.push(() => checkLimits(ctx));
+  tasks.push(() => checkPricePoints(ctx));
+  await pool(tasks, 6);
+  await checkCheckoutData(ctx, first);
+}
+
+/** methods.notEnabled, methods.unknown, methods.noChannel: a checkout with each is refused. */
+async function checkRefusedMethods(ctx: DoctorContext): Promise<void> {
+  const m = ctx.loaded.profile.methods;
+  const list: [string, string | undefined, string][] = [
+    ['methods.notEnabled', m.notEnabled, 'is known to the target but not enabled for primary'],
+    ['methods.unknown', m.unknown, 'is a method the target does not know'],
+    ['methods.noChannel', m.noChannel, 'has no channel available'],
+  ];
+  for (const [path, method, claim] of list) {
+    if (method === undefined) continue;
+    const r = await pay(ctx, 'primary', method, '10.00', `doctor: ${path}`);
+    if (unknownPath(r.a) || r.a.error) continue;
+    const what = `${method} ${claim}: a checkout with it is refused`;
+    if (refused(r.a)) add(ctx, 'verified', path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
+    else add(ctx, 'wrong', path, what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: `choose for ${path} a method the target refuses as described`, ex: [r.ex] });
+  }
+}
+
+async function checkFrozen(ctx: DoctorContext): Promise<void> {
+  if (!ctx.loaded.merchants.frozen) return;
+  const method = ctx.loaded.profile.methods.checkout[0]!;
+  const r = await pay(ctx, 'frozen', method, amountFor(ctx, method), 'doctor: the frozen merchant');
+  if (unknownPath(r.a) || r.a.error) return;
+  const what = 'merchants.frozen is a disabled merchant: its checkout is refused';
+  if (refused(r.a)) add(ctx, 'verified', 'merchants.frozen', what, { answered: describeAnswer(r.a), ex: [r.ex] });
+  else add(ctx, 'wrong', 'merchants.frozen', what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target', ex: [r.ex] });
+}
+
+/** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
+async function checkLimits(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
+  for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
+    if (!primary.has(method) || p.methods.pricePoint?.includes(method)) continue;
+    const base = `limits.payments.${method}`;
+    const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
+    const channels = lim.channels ?? [lim];
+    channels.forEach((c, i) => {
+      const at = lim.channels ? `${base}.channels[${i}]` : base;
+      probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
+      probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
+      const next = channels[i + 1];
+      if (next && cents(c.max) + 1n < cents(next.min)) {
+        const gap = money(cents(c.max) + 1n);
+        probes.push({ value: gap, want: 'refused', path: `${base}.channels`, claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})` });
+      }
+    });
+    if (cents(lim.min) > 1n) probes.push({ value: money(cents(lim.min) - 1n), want: 'refused', path: `${base}.min`, claim: `${method} refuses ${money(cents(lim.min) - 1n)}, below its minimum` });
+    probes.push({ value: money(cents(lim.max) + 1n), want: 'refused', path: `${base}.max`, claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum` });
+    for (const pr of probes) {
+      const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+      if (unknownPath(r.a) || r.a.error) continue;
+      const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
+      if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
+      else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
+    }
+  }
+}
+
+/** Each tier is accepted, each unroundable amount refused, with the first price-point method the primary has. */
+async function checkPricePoints(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const pp = p.pricePoints;
+  const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
+  const method = (p.methods.pricePoint ?? []).find((m) => primary.has(m) && p.methods.checkout.includes(m));
+  if (!pp || !method) return;
+  const tiers = tiersOf(ctx, method);
+  const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
+  const probes = [
+    ...tiers.map((v, i) => ({ value: v, want: 'accepted' as const, path: `${tierBase}[${i}]`, claim: `${method} accepts the tier ${v}` })),
+    ...pp.unroundable.map((v, i) => ({ value: v, want: 'refused' as const, path: `pricePoints.unroundable[${i}]`, claim: `${method} refuses ${v}, which rounds to no tier` })),
+  ];
+  for (const pr of probes) {
+    const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+    if (unknownPath(r.a) || r.a.error) continue;
+    const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
+    if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
+    else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`, ex: [r.ex] });
+  }
+  await checkRequestedAmount(ctx, method, tiers);
+}
+
+/** paymentRecord.requestedAmount resolves in the record of a payment rounded to a tier. */
+async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: string[]): Promise<void> {
+  const p = ctx.loaded.profile;
+  const rec = p.paymentRecord;
+  if (!rec?.requestedAmount || tiers.length < 2) return;
+  const value = p.pricePoints!.rounding === 'down' ? money(cents(tiers[1]!) - 1n) : money(cents(tiers[0]!) + 1n);
+  const r = await pay(ctx, 'primary', method, value, `doctor: ${method} ${value}, rounded to a tier`);
+  const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
+  if (!accepted(r.a) || typeof orderNo !== 'string') {
+    add(ctx, 'not-verifiable', 'paymentRecord.requestedAmount', 'the record of a rounded payment holds its requested amount', { answered: `a ${method} checkout of ${value} was not accepted: ${describeAnswer(r.a)}`, ex: [r.ex] });
+    return;
+  }
+  const qex = await queryPayment(ctx.t, { order_no: orderNo }, { label: 'doctor: the record of a rounded payment' });
+  dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, answerOf(qex).data, rec.requestedAmount, qex, 'any');
+}
+
+function keysOf(data: Record<string, unknown> | undefined): string {
+  return data ? `data has ${Object.keys(data).slice(0, 12).join(', ') || 'no fields'}` : 'no data object';
+}
+
+/** A data path resolves: a non-empty string (numbers) or any value (status, amounts). */
+export function dataPathItem(ctx: DoctorContext, path: string, where: string, data: Record<string, unknown> | undefined, dotted: string, ex: Exchange, want: 'string' | 'any' = 'string'): unknown {
+  const v = pick(data, dotted);
+  const ok = want === 'string' ? typeof v === 'string' && v !== '' : v !== undefined && v !== null;
+  if (ok) add(ctx, 'verified', path, `${where} holds data.${dotted}`, { answered: `data.${dotted} = ${JSON.stringify(v).slice(0, 80)}`, ex: [ex] });
+  else add(ctx, 'wrong', path, `${where} holds data.${dotted}`, { expected: want === 'string' ? 'a non-empty string' : 'a value', answered: `data.${dotted} is ${JSON.stringify(v) ?? 'absent'} (${keysOf(data)})`, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
+  return ok ? v : undefined;
+}
+
+/** checkout.data, checkout.pendingStatus and paymentRecord, from the first checkout of the primary and its query. */
+async function checkCheckoutData(ctx: DoctorContext, first: { merchantOrderNo: string; ex: Exchange; a: Answer } | undefined): Promise<void> {
+  const p = ctx.loaded.profile;
+  if (!first) {
+    add(ctx, 'not-verifiable', 'checkout.data', 'the checkout answer holds the order number', { answered: `no checkout with ${p.methods.checkout[0]} was accepted for primary (see above)` });
+    return;
+  }
+  const d = p.checkout?.data ?? { orderNo: 'order_no' };
+  const orderNo = dataPathItem(ctx, 'checkout.data.orderNo', 'a checkout answer', first.a.data, d.orderNo, first.ex) as string | undefined;
+  let createdStatus: unknown;
+  if (d.status !== undefined) createdStatus = dataPathItem(ctx, 'checkout.data.status', 'a checkout answer', first.a.data, d.status, first.ex, 'any');
+  const rec = p.paymentRecord;
+  let recordStatus: unknown;
+  let qex: Exchange | undefined;
+  if (rec) {
+    qex = await queryPayment(ctx.t, orderNo ? { order_no: orderNo } : { merchant_order_no: first.merchantOrderNo }, { label: 'doctor: query the new checkout' });
+    const q = answerOf(qex);
+    if (!accepted(q)) {
+      add(ctx, 'wrong', orderNo ? 'checkout.data.orderNo' : 'paymentRecord', 'the new checkout can be queried by its order number', { expected: 'the payment record (code 0)', answered: describeAnswer(q), fix: orderNo ? 'checkout.data.orderNo must point at the service\'s order number (order_no), not another field' : undefined, ex: [qex] });
+    } else {
+      dataPathItem(ctx, 'paymentRecord.orderNo', 'a payment record', q.data, rec.orderNo, qex);
+      const mo = dataPathItem(ctx, 'paymentRecord.merchantOrderNo', 'a payment record', q.data, rec.merchantOrderNo, qex);
+      if (mo !== undefined && mo !== first.merchantOrderNo) add(ctx, 'wrong', 'paymentRecord.merchantOrderNo', 'the record\'s merchantOrderNo is the merchant\'s number', { expected: first.merchantOrderNo, answered: String(mo), fix: 'point paymentRecord.merchantOrderNo at merchant_order_no', ex: [qex] });
+      recordStatus = dataPathItem(ctx, 'paymentRecord.status', 'a payment record', q.data, rec.status, qex, 'any');
+      dataPathItem(ctx, 'paymentRecord.transAmount', 'a payment record', q.data, rec.transAmount, qex, 'any');
+    }
+  }
+  const pending = p.checkout?.pendingStatus;
+  if (pending !== undefined) {
+    const seen = createdStatus ?? recordStatus;
+    if (seen === undefined) add(ctx, 'not-verifiable', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { answered: 'no status path resolved (checkout.data.status, paymentRecord.status)' });
+    else if (seen === pending) add(ctx, 'verified', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { answered: `status ${JSON.stringify(seen)}`, ex: [first.ex, qex] });
+    else add(ctx, 'wrong', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { expected: JSON.stringify(pending), answered: `status ${JSON.stringify(seen)}`, fix: `set checkout.pendingStatus to ${JSON.stringify(seen)}`, ex: [first.ex, qex] });
+  }
+}

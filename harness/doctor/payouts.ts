@@ -1,0 +1,185 @@
+/**
+ * Payout methods per merchant, payout limits, the payout answer's data paths, the query and cancel
+ * fields, each method's cancel flag, the method not for payouts, and the settle control. Every
+ * payout the doctor makes is released again (cancelled, or settled as failed) where the profile
+ * gives a way, so merchant balances stay as they were.
+ */
+import type { Exchange } from '../exchange.js';
+import { cancelPayout, createPayout, pick, queryPayout, usd } from '../ops.js';
+import type { MerchantRef } from '../profile/types.js';
+import type { MerchantRole } from '../target.js';
+import { actingRoles, add, pool, type DoctorContext } from './context.js';
+import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
+import { pathItem } from './basics.js';
+import { dataPathItem } from './payments.js';
+import { control, controlItem } from './controls.js';
+import { cents, money } from './money.js';
+
+export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
+  const p = ctx.loaded.profile;
+  const ref = p.merchants[role] as MerchantRef;
+  if (ref.payoutMethods) return ref.payoutMethods.map((method, i) => ({ method, path: `merchants.${role}.payoutMethods[${i}]`, declared: true }));
+  return Object.keys(p.payouts?.methods ?? {}).map((method) => ({ method, path: role === 'primary' ? `payouts.methods.${method}` : `merchants.${role}.payoutMethods`, declared: false }));
+}
+
+interface Made {
+  payoutNo?: string;
+  merchantPayoutNo: string;
+  method: string;
+  role: MerchantRole;
+  ex: Exchange;
+}
+
+async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string): Promise<{ made?: Made; ex: Exchange }> {
+  const merchantPayoutNo = ctx.t.newNo('payout');
+  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: usd(value) }, { as: role, label });
+  const a = answerOf(ex);
+  if (!accepted(a)) return { ex };
+  const no = pick(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
+  return { made: { payoutNo: typeof no === 'string' ? no : undefined, merchantPayoutNo, method, role, ex }, ex };
+}
+
+/** Gives the money back: cancel where the method cancels, else settle as failed; says when neither can. */
+async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<void> {
+  const p = ctx.loaded.profile;
+  if (p.payouts!.methods[m.method]?.cancel && ctx.t.has('payoutCancel')) {
+    const ex = await cancelPayout(ctx.t, p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo }, { as: m.role, label: 'doctor: release the payout (cancel)' });
+    if (verify) {
+      const a = answerOf(ex);
+      if (accepted(a)) add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled (cancelBy fields included)`, { answered: describeAnswer(a), ex: [ex] });
+      else if (unknownPath(a)) pathItem(ctx, 'payoutCancel', a, ex);
+      else add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, { expected: 'code 0', answered: describeAnswer(a), fix: `set payouts.methods.${m.method}.cancel to false if the method does not cancel, or check payouts.cancelBy`, ex: [ex] });
+    }
+    return;
+  }
+  const settle = p.sandbox?.settlePayout;
+  if (settle && m.payoutNo) {
+    const ex = await control(ctx, 'settlePayout', { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' });
+    if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
+  }
+}
+
+export async function checkPayouts(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  if (!p.payouts || !ctx.t.has('payoutCreate')) return;
+  ctx.progress('payout methods per merchant, limits');
+  const made: Made[] = [];
+  let pathSeen = false;
+  const tasks: (() => Promise<void>)[] = [];
+  for (const role of actingRoles(ctx)) {
+    for (const m of payoutMethodsOf(ctx, role)) {
+      tasks.push(async () => {
+        const lim = p.limits?.payouts?.[m.method];
+        const value = lim ? lim.min : '1.00';
+        const r = await payout(ctx, role, m.method, value, `doctor: ${m.method} payout for ${role}`);
+        const a = answerOf(r.ex);
+        if (unknownPath(a)) {
+          if (!pathSeen) pathItem(ctx, 'payoutCreate', a, r.ex);
+          pathSeen = true;
+          return;
+        }
+        const what = `${m.method} payouts are enabled for ${role} (${value} USD)`;
+        if (r.made) {
+          made.push(r.made);
+          add(ctx, 'verified', m.path, what, { answered: describeAnswer(a), ex: [r.ex] });
+        } else {
+          const fix = m.declared
+            ? `remove ${m.method} from merchants.${role}.payoutMethods (or enable it for this merchant on the target)`
+            : `declare merchants.${role}.payoutMethods: the payout methods the target enables for ${role} (without ${m.method})`;
+          add(ctx, 'wrong', m.path, what, { expected: 'the payout accepted (code 0)', answered: describeAnswer(a), fix, ex: [r.ex] });
+        }
+      });
+    }
+  }
+  tasks.push(() => checkNotForPayouts(ctx));
+  await pool(tasks, 6);
+  const first = made.find((m) => m.role === 'primary');
+  if (first) await checkPayoutRecord(ctx, first);
+  await checkPayoutLimits(ctx);
+  // The first payout of the primary of each method verifies its cancel flag and the settle control.
+  const verified = new Set<string>();
+  let settleVerified = false;
+  for (const m of made) {
+    const cancels = p.payouts.methods[m.method]?.cancel === true;
+    const verify = m.role === 'primary' && (cancels ? !verified.has(m.method) : !settleVerified);
+    if (verify) {
+      if (cancels) verified.add(m.method);
+      else settleVerified = true;
+    }
+    if (!cancels && m.role === 'primary' && !verified.has(`no-cancel:${m.method}`) && ctx.t.has('payoutCancel')) {
+      verified.add(`no-cancel:${m.method}`);
+      const ex = await cancelPayout(ctx.t, { merchantNo: m.merchantPayoutNo }, { label: `doctor: a ${m.method} payout cannot be cancelled` });
+      const a = answerOf(ex);
+      if (refused(a)) add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, { answered: describeAnswer(a), ex: [ex] });
+      else if (accepted(a)) {
+        add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, { expected: 'a refusal', answered: `${describeAnswer(a)}: the target cancelled it`, fix: `set payouts.methods.${m.method}.cancel to true`, ex: [ex] });
+        continue;
+      }
+    }
+    await release(ctx, m, verify);
+  }
+  if (p.sandbox?.settlePayout && first?.payoutNo) {
+    // The success outcome on a payout of its own: the smallest amount leaves the primary's sandbox balance.
+    const lim = p.limits?.payouts?.[first.method];
+    const r = await payout(ctx, 'primary', first.method, lim ? lim.min : '1.00', 'doctor: a payout to settle as success');
+    if (r.made?.payoutNo) {
+      const s = p.sandbox.settlePayout;
+      controlItem(ctx, 'settlePayout', `settles a fresh payout as ${s.outcomes.success}`, await control(ctx, 'settlePayout', { payoutNo: r.made.payoutNo, merchantPayoutNo: r.made.merchantPayoutNo, outcome: s.outcomes.success, reason: s.reason ?? 'doctor' }), [r.ex]);
+    }
+  }
+}
+
+async function checkNotForPayouts(ctx: DoctorContext): Promise<void> {
+  const method = ctx.loaded.profile.payouts!.notForPayouts;
+  if (method === undefined) return;
+  const r = await payout(ctx, 'primary', method, '10.00', 'doctor: payouts.notForPayouts');
+  const a = answerOf(r.ex);
+  if (unknownPath(a) || a.error) return;
+  const what = `${method} is not available for payouts: a payout with it is refused`;
+  if (refused(a)) add(ctx, 'verified', 'payouts.notForPayouts', what, { answered: describeAnswer(a), ex: [r.ex] });
+  else {
+    add(ctx, 'wrong', 'payouts.notForPayouts', what, { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix: 'choose for payouts.notForPayouts a payment method the target refuses for payouts', ex: [r.ex] });
+    if (r.made) await release(ctx, r.made, false);
+  }
+}
+
+async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
+  const p = ctx.loaded.profile.payouts!;
+  const a = answerOf(m.ex);
+  const no = dataPathItem(ctx, 'payouts.data.payoutNo', 'a payout answer', a.data, p.data.payoutNo, m.ex) as string | undefined;
+  dataPathItem(ctx, 'payouts.data.status', 'a payout answer', a.data, p.data.status, m.ex, 'any');
+  if (!ctx.t.has('payoutQuery')) return;
+  for (const [field, by] of [['serviceNo', { serviceNo: no }], ['merchantNo', { merchantNo: m.merchantPayoutNo }]] as const) {
+    if (field === 'serviceNo' && no === undefined) continue;
+    const ex = await queryPayout(ctx.t, by, { label: `doctor: query the payout by ${field}` });
+    const q = answerOf(ex);
+    const found = accepted(q) && (no === undefined || pick(q.data, p.data.payoutNo) === no);
+    if (found) add(ctx, 'verified', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { answered: describeAnswer(q), ex: [ex] });
+    else add(ctx, 'wrong', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { expected: 'the payout (code 0)', answered: describeAnswer(q), fix: `set payouts.queryBy.${field} to the request field the vendor documents`, ex: [ex] });
+  }
+}
+
+/** The primary's payouts at each declared maximum are accepted, one cent outside refused; accepted ones released. */
+async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
+  const releasable = (method: string) => (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  for (const [method, lim] of Object.entries(p.limits?.payouts ?? {})) {
+    if (!primary.has(method)) continue;
+    const base = `limits.payouts.${method}`;
+    const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
+    // The minimum was paid out per merchant above; the maximum only where the doctor can give it back.
+    if (releasable(method)) probes.push({ value: lim.max, want: 'accepted', path: `${base}.max`, claim: `${method} pays out its maximum ${lim.max}` });
+    if (cents(lim.min) > 1n) probes.push({ value: money(cents(lim.min) - 1n), want: 'refused', path: `${base}.min`, claim: `${method} refuses a payout of ${money(cents(lim.min) - 1n)}, below its minimum` });
+    probes.push({ value: money(cents(lim.max) + 1n), want: 'refused', path: `${base}.max`, claim: `${method} refuses a payout of ${money(cents(lim.max) + 1n)}, above its maximum` });
+    for (const pr of probes) {
+      const r = await payout(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+      const a = answerOf(r.ex);
+      if (unknownPath(a) || a.error) continue;
+      const ok = pr.want === 'accepted' ? accepted(a) : refused(a);
+      if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(a), ex: [r.ex] });
+      else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the payout accepted' : 'a refusal', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
+      if (r.made) await release(ctx, r.made, false);
+    }
+  }
+}

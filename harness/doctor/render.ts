@@ -1,0 +1,64 @@
+/** The doctor's outputs: terminal lines, doctor.json and doctor.md (all redacted by the caller's redactor). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redactor } from '../redact.js';
+import { mdCell } from '../report/markdown.js';
+import type { DoctorItem, DoctorReport } from './model.js';
+
+const MARK: Record<DoctorItem['status'], string> = { verified: '✓', wrong: '✗', 'not-verifiable': '?', warning: '!' };
+const WORD: Record<DoctorItem['status'], string> = { verified: 'verified', wrong: 'WRONG', 'not-verifiable': 'not verifiable', warning: 'warning' };
+
+export function itemLine(i: DoctorItem): string {
+  const parts = [`${MARK[i.status]} ${i.path} — ${WORD[i.status]}: ${i.assumption}`];
+  if (i.status !== 'verified' && i.expected !== undefined) parts.push(`expected ${i.expected}`);
+  if (i.answered !== undefined) parts.push(`${i.status === 'not-verifiable' || i.status === 'warning' ? '' : 'target: '}${i.answered}`);
+  if (i.fix !== undefined && i.status !== 'verified') parts.push(`fix: ${i.fix}`);
+  return parts.join('; ');
+}
+
+export function summaryLine(r: DoctorReport): string {
+  const c = r.counts;
+  return `doctor: ${c.verified} verified, ${c.wrong} wrong, ${c['not-verifiable']} not verifiable, ${c.warning} warning${c.warning === 1 ? '' : 's'} — ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}`;
+}
+
+/** Every item (verbose) or only those that are not verified, then the summary. */
+export function terminalText(r: DoctorReport, verbose: boolean): string {
+  const lines = r.items.filter((i) => verbose || i.status !== 'verified').map((i) => `  ${itemLine(i)}`);
+  lines.push(summaryLine(r));
+  if (r.exitCode === 2) {
+    const wrong = r.items.filter((i) => i.status === 'wrong').map((i) => i.path);
+    lines.push(`doctor: the profile is wrong about this target — fix ${[...new Set(wrong)].join(', ')} (no check ran)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderDoctorMarkdown(r: DoctorReport): string {
+  const L: string[] = ['# MPSI profile doctor', ''];
+  L.push(`Profile **${mdCell(r.profile.name)}** (${r.profile.environment}, file ${mdCell(r.profile.file)}) against ${mdCell(r.target)}, ${r.startedAt}.`, '');
+  L.push('Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None is a conformance verdict: a wrong line means the profile (or the target\'s setup) must be fixed before the checks can judge anything.', '');
+  L.push(`**${r.exitCode === 0 ? 'Profile verified' : 'Profile WRONG'}**: ${r.counts.verified} verified, ${r.counts.wrong} wrong, ${r.counts['not-verifiable']} not verifiable, ${r.counts.warning} warnings; ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}.`, '');
+  L.push('| | profile path | assumption | expected | target answered | fix | exchanges |', '|---|---|---|---|---|---|---|');
+  const order: DoctorItem['status'][] = ['wrong', 'not-verifiable', 'warning', 'verified'];
+  for (const s of order) {
+    for (const i of r.items.filter((x) => x.status === s)) {
+      L.push(`| ${MARK[i.status]} ${WORD[i.status]} | \`${mdCell(i.path)}\` | ${mdCell(i.assumption)} | ${mdCell(i.expected ?? '')} | ${mdCell(i.answered ?? '')} | ${mdCell(i.fix ?? '')} | ${(i.exchanges ?? []).join(', ')} |`);
+    }
+  }
+  const shown = new Set(r.items.filter((i) => i.status !== 'verified').flatMap((i) => i.exchanges ?? []));
+  if (shown.size > 0) {
+    L.push('', '## Exchanges behind the lines that are not verified', '');
+    for (const e of r.exchanges.filter((x) => shown.has(x.id))) {
+      L.push(`### ${e.id} — ${mdCell(e.label)}`, '', '```', `${e.request}`, e.requestBody, `← ${e.response}`, e.responseBody ?? '', '```', '');
+    }
+  }
+  return `${L.join('\n')}\n`;
+}
+
+export function writeDoctorReport(dir: string, r: DoctorReport, redact: Redactor, name = 'doctor'): { json: string; md: string } {
+  mkdirSync(dir, { recursive: true });
+  const json = join(dir, `${name}.json`);
+  const md = join(dir, `${name}.md`);
+  writeFileSync(json, redact(`${JSON.stringify(r, null, 2)}\n`));
+  writeFileSync(md, redact(renderDoctorMarkdown(r)));
+  return { json, md };
+}

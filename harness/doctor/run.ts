@@ -1,0 +1,155 @@
+/**
+ * Runs the doctor: verifies, against the target, each assumption the profile makes about what
+ * INTERFACE.md leaves open, through the harness's own session (the same signing and client as the
+ * checks). Bounded: a request budget, each request bounded by the profile's deadline, and phases
+ * that stop early when the basics (envelope, primary credentials) are wrong. A production profile
+ * gets queries and authentication probes only, behind the parity guard that refuses anything else.
+ */
+import type { Client } from '../client.js';
+import type { Exchange } from '../exchange.js';
+import { PreconditionSkip } from '../check/failure.js';
+import { loggingClient, type LoggedRequest } from '../parity/safe.js';
+import type { LoadedProfile } from '../profile/load.js';
+import { startEmbeddedReference } from '../run/embedded.js';
+import { openRunReceiver } from '../run/open-receiver.js';
+import { openSession } from '../run/session.js';
+import { maskUrl } from '../report/mask.js';
+import type { EndpointName } from '../target.js';
+import { checkBasics } from './basics.js';
+import { checkCards, checkRefunds } from './cards.js';
+import { add, type DoctorContext } from './context.js';
+import { checkArmedFailures, checkControls } from './controls.js';
+import { answerOf, describeAnswer, doctorExchange, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
+import { checkPayments } from './payments.js';
+import { checkPayouts } from './payouts.js';
+import { checkUnused } from './unused.js';
+import { checkWebhooks } from './webhooks.js';
+import { randomBytes } from 'node:crypto';
+
+export interface DoctorOptions {
+  loaded: LoadedProfile;
+  /** The target's base URL, or "embedded": a reference started for the doctor (without faults). */
+  baseUrl: string;
+  /** Open the profile's webhook receiver (default true). */
+  webhooks?: boolean;
+  onProgress?: (phase: string) => void;
+  /** At most this many requests (default 400); past it, what is left is not verifiable. */
+  maxRequests?: number;
+}
+
+class BudgetSpent extends PreconditionSkip {}
+
+export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const production = o.loaded.profile.environment === 'production';
+  const max = o.maxRequests ?? 400;
+  let count = 0;
+  let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
+  let baseUrl = o.baseUrl;
+  if (baseUrl === 'embedded') {
+    reference = await startEmbeddedReference(o.loaded.profile);
+    baseUrl = reference.url;
+  }
+  const log: LoggedRequest[] = [];
+  const receiver = o.webhooks === false || production ? undefined : await openRunReceiver(o.loaded, 'quick');
+  const counting = (inner: Client): Client => ({
+    send(req, opts) {
+      if (count >= max) throw new BudgetSpent(`the doctor's request budget (${max}) is spent`);
+      count += 1;
+      return inner.send(req, opts);
+    },
+    close: () => inner.close(),
+  });
+  const session = openSession({
+    loaded: o.loaded,
+    baseUrl,
+    receiver,
+    // The production guard judges the bytes about to be sent, whatever a probe meant to do.
+    wrapClient: (c) => counting(production ? loggingClient(c, { side: 'a', loaded: o.loaded, baseUrl, safe: true, log }) : c),
+  });
+  const ctx: DoctorContext = {
+    t: session.target,
+    loaded: o.loaded,
+    production,
+    items: [],
+    exchanges: [],
+    sent: () => count,
+    progress: (phase) => o.onProgress?.(phase),
+  };
+  try {
+    await phases(ctx);
+  } catch (err) {
+    if (!(err instanceof PreconditionSkip)) throw err;
+    add(ctx, 'not-verifiable', 'top level', 'the remaining assumptions', { answered: err.message });
+  } finally {
+    await session.close();
+    await reference?.close();
+  }
+  sortItems(ctx);
+  const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0 };
+  for (const i of ctx.items) counts[i.status] += 1;
+  const used = new Set(ctx.items.flatMap((i) => i.exchanges ?? []));
+  return {
+    format: 'mpsi-conformance-doctor/1',
+    profile: { name: o.loaded.profile.name, file: o.loaded.path.split('/').pop() ?? o.loaded.path, environment: o.loaded.profile.environment },
+    target: o.baseUrl === 'embedded' ? `embedded reference at ${baseUrl}` : maskUrl(baseUrl),
+    movesNoMoney: production,
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+    requests: count,
+    exitCode: counts.wrong > 0 ? 2 : 0,
+    counts,
+    items: ctx.items,
+    exchanges: ctx.exchanges.filter((e) => used.has(e.id)).map((e: Exchange) => doctorExchange(e, baseUrl)),
+  };
+}
+
+/** Probes run concurrently; the report lists items in the profile's own order of sections (stable within one). */
+const SECTION_ORDER = ['baseUrl', 'environment', 'merchants', 'endpoints', 'methods', 'limits', 'pricePoints', 'checkout', 'paymentRecord', 'cardPayment', 'refunds', 'payouts', 'sandbox', 'webhooks', 'internalFieldNames', 'top level'];
+function sortItems(ctx: DoctorContext): void {
+  const rank = (path: string) => {
+    const i = SECTION_ORDER.indexOf(path.split(/[.[]/, 1)[0]!);
+    return i < 0 ? SECTION_ORDER.length : i;
+  };
+  const indexed = ctx.items.map((item, i) => ({ item, i }));
+  indexed.sort((a, b) => rank(a.item.path) - rank(b.item.path) || a.i - b.i);
+  ctx.items.splice(0, ctx.items.length, ...indexed.map((x) => x.item));
+}
+
+async function phases(ctx: DoctorContext): Promise<void> {
+  checkUnused(ctx);
+  if (!(await checkBasics(ctx))) {
+    add(ctx, 'not-verifiable', 'top level', 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
+    return;
+  }
+  if (ctx.production) {
+    await createPathsByAuth(ctx);
+    add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', { answered: 'not asked: a production profile gets a doctor that moves no money (signed queries and authentication probes only)' });
+    return;
+  }
+  const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
+  await Promise.all([checkRefunds(ctx, cards.paid), checkControls(ctx, cards), checkWebhooks(ctx)]);
+  // Armed failures are one-shot per merchant: nothing else may run beside them.
+  await checkArmedFailures(ctx);
+}
+
+const CREATE_ENDPOINTS: EndpointName[] = ['checkout', 'cardPayment', 'refundCreate', 'payoutCreate', 'payoutCancel'];
+
+/**
+ * Production: a create endpoint is asked only with a request that fails authentication by
+ * construction (an unknown merchant). No envelope names the path as wrong; an envelope shows the
+ * target answered, though a target that authenticates before routing would answer so on any path.
+ */
+async function createPathsByAuth(ctx: DoctorContext): Promise<void> {
+  ctx.progress('endpoint paths (authentication probes)');
+  const id = ctx.loaded.merchants.unknownId;
+  for (const name of CREATE_ENDPOINTS) {
+    if (!ctx.loaded.profile.endpoints[name] && name !== 'checkout') continue;
+    const path = ctx.t.path(name);
+    const ex = await ctx.t.post(path, {}, { as: { id, secret: randomBytes(16).toString('hex') }, noVerify: true, label: `doctor: ${name} path (unknown merchant)` });
+    const a = answerOf(ex);
+    if (unknownPath(a)) add(ctx, 'wrong', `endpoints.${name}`, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set endpoints.${name} to the path the vendor documents`, ex: [ex] });
+    else add(ctx, 'not-verifiable', `endpoints.${name}`, `${path} exists`, { answered: `${describeAnswer(a)} to an unknown merchant: the target answered, but may authenticate before it routes`, ex: [ex] });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Webhooks reach the receiver: a paid order's payment.updated arrives at the receiver (through
+ * publicUrl when the profile gives one) within deliveryWaitMs.
+ */
+import { add, type DoctorContext } from './context.js';
+import { paidOrder } from './cards.js';
+
+export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
+  const wh = ctx.loaded.profile.webhooks;
+  if (!wh) return;
+  let receiver: ReturnType<typeof ctx.t.receiver>;
+  try {
+    receiver = ctx.t.receiver();
+  } catch {
+    return;
+  }
+  ctx.progress('webhooks reach the receiver');
+  const field = wh.receiver?.publicUrl !== undefined ? 'webhooks.receiver.publicUrl' : 'webhooks.receiver';
+  const claim = `a webhook reaches the receiver at ${receiver.url} within webhooks.deliveryWaitMs (${wh.deliveryWaitMs} ms)`;
+  const started = Date.now();
+  const { order, ex } = await paidOrder(ctx, 'doctor: a paid order whose webhook must arrive');
+  if (!order) {
+    add(ctx, 'not-verifiable', field, claim, { answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)', ex: [ex] });
+    return;
+  }
+  if (ex && !ex.request.body.toString('utf8').includes(receiver.url) && !ctx.exchanges.some((e) => e.request.body.toString('utf8').includes(receiver.url))) {
+    add(ctx, 'not-verifiable', field, claim, { answered: 'the profile\'s templates send no ${notifyUrl} (checkout.extras, cardPayment.template), so no webhook can be asked for', fix: 'put "notify_url": "${notifyUrl}" in checkout.extras and cardPayment.template', ex: [ex] });
+    return;
+  }
+  const got = await receiver.waitFor({ merchantNo: order.merchantOrderNo }, (ds) => ds.length > 0, wh.deliveryWaitMs);
+  const ms = Date.now() - started;
+  if (got.length > 0) {
+    add(ctx, 'verified', field, claim, { answered: `${got.length} delivery after ${got[0]!.receivedAt - started} ms`, ex: [ex] });
+    add(ctx, 'verified', 'webhooks.deliveryWaitMs', `deliveryWaitMs (${wh.deliveryWaitMs} ms) is long enough for a delivery`, { answered: `the first delivery came after ${got[0]!.receivedAt - started} ms` });
+  } else {
+    const fix =
+      field === 'webhooks.receiver.publicUrl'
+        ? `webhooks.receiver.publicUrl (${receiver.url}) must be an address the target can reach that forwards to the receiver on ${wh.receiver?.host ?? '127.0.0.1'}:${wh.receiver?.port ?? 0}; or raise webhooks.deliveryWaitMs`
+        : `the target cannot reach ${receiver.url}: give webhooks.receiver.publicUrl (a tunnel or public address), or raise webhooks.deliveryWaitMs`;
+    add(ctx, 'wrong', field, claim, { expected: 'a delivery', answered: `no delivery for ${order.merchantOrderNo} in ${ms} ms (${receiver.deliveries().length} deliveries in all)`, fix, ex: [ex] });
+  }
+}
