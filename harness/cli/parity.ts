@@ -13,6 +13,7 @@ import { DEFAULT_NUM_RUNS } from '../run/config.js';
 import { loadSuites } from '../run/suites.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
 import { ensureReachable } from './run.js';
+import { doctorPhase } from './doctor.js';
 
 export const PARITY_HELP = `mpsi-conformance parity --a PROFILE_A --b PROFILE_B [options]
 
@@ -49,6 +50,9 @@ per clause) and allure-report/index.html (those results as one self-contained pa
   --fault-b NAME         likewise for side B
   --concurrency N        checks in flight at once, each on both sides (default 8)
   --no-html              skip the HTML page (parity.md, parity.json and the Allure results are still written)
+  --no-doctor            skip the first phase: the profile doctor on each side (doctor-a.md, doctor-b.md; a
+                         production side gets the doctor that moves no money), which stops the comparison
+                         (exit 2) when a profile is wrong about its target
   --confirm N            runs a pair that differed N more times (default 2): a difference counts only when
                          every run shows it; one that vanishes is reported as unstable (timing, interleaving)
 
@@ -90,7 +94,7 @@ function progress(): (done: number, total: number, different: number) => void {
 export async function parityMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     a: 'value', b: 'value', 'target-a': 'value', 'target-b': 'value', seed: 'value', runs: 'value', suite: 'multi', clause: 'multi',
-    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', 'no-html': 'bool', help: 'bool',
+    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', 'no-html': 'bool', 'no-doctor': 'bool', help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(PARITY_HELP);
@@ -143,6 +147,15 @@ export async function parityMain(argv: string[]): Promise<number> {
     throw err;
   }
 
+  if (flags['no-doctor'] !== true) {
+    for (const [n, s] of [['a', a], ['b', b]] as const) {
+      const report = await doctorPhase({ loaded: s.loaded, baseUrl: s.spec.baseUrl, reportsDir, name: `doctor-${n}`, tag: `side ${n.toUpperCase()}`, verbose: false });
+      if (report.exitCode !== 0) {
+        const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
+        return cannotRun(`profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`);
+      }
+    }
+  }
   const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
   const replay = ['mpsi-conformance parity', `--a ${String(flags.a)}`, `--b ${String(flags.b)}`, `--seed ${seed}`, `--runs ${numRuns}`, `--webhooks ${webhooks}`]
     .concat(flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [], flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [])

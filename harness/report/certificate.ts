@@ -213,6 +213,8 @@ export function renderMarkdown(c: Certificate): string {
   L.push('| | |', '|---|---|');
   L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
   L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
+  const dr = c.meta.doctor;
+  if (dr) L.push(`| Profile doctor | ${dr.ran ? `the profile's assumptions were verified against the target before the checks: ${dr.verified} verified, ${dr.notVerifiable} not verifiable, ${dr.warnings} warning${dr.warnings === 1 ? '' : 's'} (${dr.report})` : 'not run (--no-doctor): the profile was not verified against the target'} |`);
   L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
   L.push(`| Date | ${c.date} |`);
   L.push(`| Seed | ${c.seed} — replay: see [Commands](#commands) |`);
