@@ -191,7 +191,7 @@ export async function runMain(argv: string[]): Promise<number> {
   let doctor: DoctorReport | undefined;
   if (!flags['no-doctor']) {
     // Faults are deviations the checks must find, not the profile's: the embedded reference's doctor runs without them.
-    doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false });
+    doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off' });
     if (doctor.exitCode !== 0) {
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
       return cannotRun(`the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`);

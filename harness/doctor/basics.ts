@@ -8,7 +8,7 @@ import { queryPayment, queryRefund, payoutLookup } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { EndpointName, MerchantRole } from '../target.js';
 import { add, type DoctorContext } from './context.js';
-import { answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
+import { answerForm, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 
 const DOCUMENT_QUERY_PATH = '/api/v1/payments/query';
 const LIVE_KEY = /^(sk|rk)_live_/;
@@ -57,15 +57,24 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     return false;
   }
   add(ctx, 'verified', 'baseUrl', 'the target answers with the interface\'s envelope at baseUrl', { answered: describeAnswer(primary.a), ex: [primary.ex] });
-  add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
   const ok = judgeCredentials(ctx, 'primary', primary.a, primary.ex);
+  if (!ok) return false;
+  // A target may answer a path it does not have with an envelope too: learn that answer's form.
+  const probe = await ctx.t.post(`${queryPath.replace(/\/[^/]*\/[^/]*$/, '')}/mpsi-doctor/no-such-path`, {}, { label: 'doctor: a path the target does not have' });
+  const form = answerForm(probe);
+  if (form !== undefined && answerOf(probe).http === 200) ctx.learnUnknownPath(form);
+  if (form !== undefined && form === answerForm(primary.ex)) {
+    add(ctx, 'wrong', pathField, `the payment query answers at baseUrl + ${queryPath}`, { expected: 'an answer of the payment query', answered: `${describeAnswer(primary.a)}, as to a path it does not have`, fix: pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins' : 'set endpoints.paymentQuery to the path the vendor documents', ex: [primary.ex, probe] });
+    return false;
+  }
+  add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
   const others = (['second', 'frozen', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
   const probes = await Promise.all(others.map((r) => probeMerchant(ctx, r)));
   others.forEach((r, i) => judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex));
   await checkUnknownId(ctx);
   checkProductionKeys(ctx);
   await checkQueryEndpoints(ctx);
-  return ok;
+  return true;
 }
 
 function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex: Exchange): boolean {

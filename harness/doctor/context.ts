@@ -14,6 +14,8 @@ export interface DoctorContext {
   production: boolean;
   items: DoctorItem[];
   exchanges: Exchange[];
+  /** From now on, an answer of this form marks its path as unknown to the target (answerForm). */
+  learnUnknownPath(form: string): void;
   /** Requests sent so far. */
   sent(): number;
   progress(phase: string): void;

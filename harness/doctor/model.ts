@@ -53,12 +53,32 @@ export interface DoctorReport {
 /** The part of an answer the doctor reads: never judged, only compared with the profile's claim. */
 export interface Answer {
   http?: number;
+  /** The answer is the one the target gives to a path it does not have (see markUnknownPath). */
+  likeUnknownPath?: boolean;
   envelope: boolean;
   code?: number;
   key?: string;
   data?: Record<string, unknown>;
   /** No complete answer: connection refused, deadline… */
   error?: string;
+}
+
+const UNKNOWN_PATH = Symbol('answers like an unknown path');
+
+/**
+ * How an answer looks with the request's own path taken out: two answers with the same form come
+ * from the same branch of the target (e.g. "400 invalidRequest: Unknown path <path>").
+ */
+export function answerForm(ex: Exchange): string | undefined {
+  const j = ex.response?.json as Record<string, unknown> | undefined;
+  if (!ex.response || j === null || typeof j !== 'object' || typeof j['code'] !== 'number' || j['code'] === 0) return undefined;
+  const path = new URL(ex.request.url).pathname;
+  return `${ex.response.status}|${String(j['code'])}|${String(j['msg']).split(path).join('<path>')}`;
+}
+
+/** Marks an exchange whose answer has the form the target gives to a path it does not have. */
+export function markUnknownPath(ex: Exchange): void {
+  (ex as unknown as Record<symbol, boolean>)[UNKNOWN_PATH] = true;
 }
 
 export function answerOf(ex: Exchange): Answer {
@@ -68,6 +88,7 @@ export function answerOf(ex: Exchange): Answer {
   if (!envelope) return { http: ex.response.status, envelope: false };
   const data = j['data'];
   return {
+    ...((ex as unknown as Record<symbol, boolean>)[UNKNOWN_PATH] ? { likeUnknownPath: true } : {}),
     http: ex.response.status,
     envelope: true,
     code: j['code'] as number,
@@ -84,11 +105,11 @@ export const refused = (a: Answer): boolean => a.envelope && a.code !== 0;
 export function describeAnswer(a: Answer): string {
   if (a.error) return `no answer (${a.error})`;
   if (!a.envelope) return `HTTP ${a.http}, not an envelope`;
-  return `HTTP ${a.http}, code ${a.code}${a.code === 0 ? '' : a.key ? ` ${a.key}` : ' (no key)'}`;
+  return `HTTP ${a.http}, code ${a.code}${a.code === 0 ? '' : a.key ? ` ${a.key}` : ' (no key)'}${a.likeUnknownPath ? ', the answer the target gives to a path it does not have' : ''}`;
 }
 
-/** The path answered but not with the interface's envelope: the profile's path (or baseUrl) is wrong. */
-export const unknownPath = (a: Answer): boolean => !a.error && !a.envelope;
+/** The path answered but not with the interface's envelope, or as the target answers a path it does not have. */
+export const unknownPath = (a: Answer): boolean => !a.error && (!a.envelope || a.likeUnknownPath === true);
 
 const CLIP = 400;
 function clip(s: string): string {

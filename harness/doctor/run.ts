@@ -19,7 +19,7 @@ import { checkBasics } from './basics.js';
 import { checkCards, checkRefunds } from './cards.js';
 import { add, type DoctorContext } from './context.js';
 import { checkArmedFailures, checkControls } from './controls.js';
-import { answerOf, describeAnswer, doctorExchange, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
+import { answerForm, answerOf, describeAnswer, doctorExchange, markUnknownPath, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused } from './unused.js';
@@ -45,6 +45,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const production = o.loaded.profile.environment === 'production';
   const max = o.maxRequests ?? 400;
   let count = 0;
+  let unknownForm: string | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
   let baseUrl = o.baseUrl;
   if (baseUrl === 'embedded') {
@@ -57,7 +58,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     send(req, opts) {
       if (count >= max) throw new BudgetSpent(`the doctor's request budget (${max}) is spent`);
       count += 1;
-      return inner.send(req, opts);
+      return inner.send(req, opts).then((ex) => {
+        if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);
+        return ex;
+      });
     },
     close: () => inner.close(),
   });
@@ -75,6 +79,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     items: [],
     exchanges: [],
     sent: () => count,
+    learnUnknownPath: (form) => {
+      unknownForm = form;
+    },
     progress: (phase) => o.onProgress?.(phase),
   };
   try {
