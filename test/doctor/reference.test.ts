@@ -1,0 +1,90 @@
+/**
+ * The doctor against the embedded reference: the reference profile is verified whole (exit 0), a
+ * production profile gets queries and authentication probes only (no record is created), and the
+ * run's certificate says the doctor verified the profile.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../harness/doctor/run.js';
+import { loadProfile } from '../../harness/profile/load.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
+import { callMain } from '../cli/helpers.js';
+import { profileWith, readDoctor } from './support.js';
+
+describe('doctor against the reference', () => {
+  it('verifies every assumption of the reference profile (exit 0), with warnings only for entries no check reads', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'mpsi-doctor-ok-'));
+    const r = await callMain(['doctor', '--reports', reports]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = readDoctor(reports);
+    expect(report.counts.wrong).toBe(0);
+    expect(report.counts['not-verifiable']).toBe(0);
+    expect(report.items.filter((i) => i.status === 'warning').map((i) => i.path)).toEqual([
+      'internalFieldNames.trans_amount',
+      'internalFieldNames["trans_amount.value"]',
+      'internalFieldNames["trans_amount.currency"]',
+      'internalFieldNames.notify_url',
+      'internalFieldNames.return_url',
+    ]);
+    const verified = new Set(report.items.filter((i) => i.status === 'verified').map((i) => i.path));
+    for (const path of [
+      'baseUrl', 'merchants.primary', 'merchants.second', 'merchants.frozen', 'merchants.lowBalance', 'merchants.unknownId',
+      'endpoints.paymentQuery', 'endpoints.refundQuery', 'endpoints.payoutQuery', 'endpoints.refundCreate',
+      'methods.checkout[0]', 'methods.notEnabled', 'methods.unknown', 'merchants.second.paymentMethods', 'merchants.lowBalance.payoutMethods',
+      'limits.payments.CARD.min', 'limits.payments.CARD.max', 'limits.payouts.BANK_TRANSFER.max', 'pricePoints.tiers[0]', 'pricePoints.unroundable[0]',
+      'checkout.data.orderNo', 'checkout.data.status', 'checkout.pendingStatus', 'paymentRecord.orderNo', 'paymentRecord.status', 'paymentRecord.requestedAmount',
+      'cardPayment.data.orderNo', 'cardPayment.cards.success', 'cardPayment.cards.decline', 'cardPayment.cards.risk', 'cardPayment.cards.invalid', 'cardPayment.cards.noChannel',
+      'refunds.data.refundNo', 'refunds.queryBy.serviceNo', 'refunds.queryBy.merchantNo', 'refunds.failingReason',
+      'payouts.data.payoutNo', 'payouts.queryBy.merchantNo', 'payouts.methods.BANK_TRANSFER.cancel', 'payouts.methods.PAYPAL.cancel', 'payouts.notForPayouts',
+      'sandbox.completeCheckout', 'sandbox.expireCheckout', 'sandbox.chargeback', 'sandbox.settleRefund', 'sandbox.settlePayout',
+      'webhooks.receiver', 'webhooks.deliveryWaitMs',
+    ]) {
+      expect(verified, path).toContain(path);
+    }
+    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 0 not verifiable, 5 warnings — \d+ requests in [\d.]+ s$/m);
+    expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
+    const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
+    for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);
+  }, 30_000);
+
+  it('gives a production profile a doctor that moves no money: no record is created on the target', async () => {
+    const file = profileWith((p) => {
+      p.environment = 'production';
+    });
+    const loaded = loadProfile(file);
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      const report = await runDoctor({ loaded, baseUrl: ref.url });
+      expect(ref.counts()).toEqual({ payments: 0, refunds: 0, payouts: 0 });
+      expect(report.movesNoMoney).toBe(true);
+      expect(report.exitCode).toBe(0);
+      const byPath = new Map(report.items.map((i) => [i.path, i.status]));
+      expect(byPath.get('merchants.primary')).toBe('verified');
+      expect(byPath.get('endpoints.refundQuery')).toBe('verified');
+      expect(byPath.get('endpoints.checkout')).toBe('not-verifiable');
+      expect(byPath.get('environment')).toBe('not-verifiable');
+    } finally {
+      await ref.close();
+    }
+  }, 30_000);
+
+  it('a run records in its certificate that the doctor verified the profile, and --no-doctor that it did not', async () => {
+    for (const noDoctor of [false, true]) {
+      const reports = mkdtempSync(join(tmpdir(), 'mpsi-doctor-cert-'));
+      const r = await callMain(['run', '--suite', 'mutual-exclusion', '--webhooks', 'off', '--no-html', '--reports', reports, ...(noDoctor ? ['--no-doctor'] : [])]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const md = readFileSync(join(reports, 'certificate.md'), 'utf8');
+      if (noDoctor) {
+        expect(md).toContain('| Profile doctor | not run (--no-doctor)');
+        expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
+      } else {
+        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 0 not verifiable, 5 warnings \(doctor\.md\) \|/);
+        expect(readDoctor(reports).exitCode).toBe(0);
+      }
+      const v = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
+      expect(v.code, v.stdout + v.stderr).toBe(0);
+    }
+  }, 120_000);
+});
