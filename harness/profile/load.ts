@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Profile, MerchantRef } from './types.js';
 import { decidePricePoint, describeRule, pricePointRule } from './price-points.js';
+import { consistencyProblems } from './consistency.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 
 export interface ResolvedMerchant {
@@ -92,6 +93,7 @@ export function parseProfile(text: string, sourceName: string, env: NodeJS.Proce
   }
   problems.push(...schemaProblems(value, secrets));
   problems.push(...semanticProblems(value, secrets));
+  problems.push(...consistencyProblems(value, secrets));
 
   const merchants = resolveMerchants(value, env, problems);
   if (problems.length > 0 || merchants === undefined) {
@@ -184,6 +186,11 @@ function resolveMerchants(value: unknown, env: NodeJS.ProcessEnv, problems: stri
   for (const role of MERCHANT_ROLES) {
     const ref = m[role];
     if (!isObject(ref)) continue;
+    const prodEnv = ref['productionSecretEnv'];
+    if (typeof prodEnv === 'string' && ENV_NAME_RE.test(prodEnv) && !env[prodEnv]) {
+      const name = looksLikeVariableName(prodEnv) ? prodEnv : `named in merchants.${role}.productionSecretEnv (name not shown: it looks like a key, not a variable name)`;
+      problems.push(`merchants.${role}.productionSecretEnv: environment variable ${name} is not set${env[prodEnv] === '' ? ' (it is empty)' : ''}`);
+    }
     const r = resolveRef(ref as MerchantRef, role, env, problems);
     if (r) resolved[role] = r;
   }

@@ -1,0 +1,159 @@
+/**
+ * Cross-field rules of the profile a JSON Schema cannot express: every name one section gives must
+ * be declared where it belongs (a method limited, tiered, given extras or enabled for a merchant is a
+ * declared method; a payout method of a merchant is a key of payouts.methods), channel lists agree
+ * with their overall bounds and do not overlap, a production profile holds no production key beside
+ * its key, version-2 fields are not used under an explicit "profileVersion": 1.
+ *
+ * One line per problem, naming the JSON path. Values under `merchants` are shown only when they look
+ * like method names and are no secret (a key pasted in the wrong place is never echoed).
+ */
+import { dotted, echo } from './schema.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const DECIMAL = /^\d+\.\d{2}$/;
+const cents = (s: string): bigint => BigInt(s.replace('.', ''));
+const ROLES = ['primary', 'second', 'frozen', 'lowBalance'] as const;
+const METHOD_LIKE = /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/;
+
+/** Fields that exist only from profile format version 2 on (dotted paths; "*" stands for any key). */
+const V2_FIELDS = [
+  'merchants.*.paymentMethods', 'merchants.*.payoutMethods', 'merchants.*.productionSecret', 'merchants.*.productionSecretEnv',
+  'methods.noChannel', 'limits.payments.*.channels', 'limits.payouts.*.channels', 'pricePoints.maxDistance', 'pricePoints.tie',
+  'pricePoints.tiersByMethod', 'checkout.extrasByMethod', 'cardPayment.cards.pending', 'payouts.methods.*.payee',
+  'payouts.sharedBalance', 'sandbox.settlePayout.reason', 'sandbox.completeCard', 'sandbox.armFailure',
+];
+
+function has(value: Obj, pattern: string): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown, segs: string[], at: string[]) => {
+    if (segs.length === 0) {
+      out.push(dotted(at));
+      return;
+    }
+    if (!isObj(node)) return;
+    const [head, ...rest] = segs;
+    const keys = head === '*' ? Object.keys(node) : [head!];
+    for (const k of keys) if (k in node) walk(node[k], rest, [...at, k]);
+  };
+  walk(value, pattern.split('.'), []);
+  return out;
+}
+
+export function consistencyProblems(value: unknown, secrets: readonly string[]): string[] {
+  const out: string[] = [];
+  if (!isObj(value)) return out;
+  const show = (v: string, segs: string[]): string => {
+    if (segs[0] !== 'merchants') return echo(v, segs, secrets) ?? 'a value';
+    return METHOD_LIKE.test(v) && !secrets.includes(v) && !/^(sk|rk|pk|whsec)_/i.test(v) ? JSON.stringify(v) : 'a value';
+  };
+  const methods = isObj(value['methods']) ? value['methods'] : {};
+  const merchants = isObj(value['merchants']) ? value['merchants'] : {};
+  const payouts = isObj(value['payouts']) ? value['payouts'] : undefined;
+  const payoutMethods = new Set(isObj(payouts?.['methods']) ? Object.keys(payouts['methods'] as Obj) : []);
+  const checkout = strings(methods['checkout']);
+  const card = typeof methods['card'] === 'string' ? [methods['card']] : [];
+  const merchantMethods = ROLES.flatMap((r) => (isObj(merchants[r]) ? strings((merchants[r] as Obj)['paymentMethods']) : []));
+  /** Every payment method the profile declares somewhere. */
+  const declared = new Set([...checkout, ...card, ...merchantMethods, ...strings(methods['pricePoint'])]);
+  for (const k of ['notEnabled', 'noChannel'] as const) if (typeof methods[k] === 'string') declared.add(methods[k] as string);
+  const enabledForPrimary = new Set([...checkout, ...card]);
+
+  // Methods per merchant.
+  for (const role of ROLES) {
+    const m = merchants[role];
+    if (!isObj(m)) continue;
+    strings(m['paymentMethods']).forEach((method, i) => {
+      if (!enabledForPrimary.has(method)) out.push(`merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} is not a method the profile declares (methods.checkout or methods.card)`);
+    });
+    if (m['payoutMethods'] !== undefined && !payouts) out.push(`merchants.${role}.payoutMethods: the profile declares no payouts section (payouts.methods)`);
+    else {
+      strings(m['payoutMethods']).forEach((method, i) => {
+        if (!payoutMethods.has(method)) out.push(`merchants.${role}.payoutMethods[${i}]: ${show(method, ['merchants'])} is not a key of payouts.methods`);
+      });
+    }
+    if (m['productionSecret'] !== undefined && m['productionSecretEnv'] !== undefined) out.push(`merchants.${role}: must have at most one of "productionSecret" or "productionSecretEnv"`);
+    if ((m['productionSecret'] !== undefined || m['productionSecretEnv'] !== undefined) && value['environment'] === 'production') {
+      out.push(`merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`);
+    }
+    if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret']) out.push(`merchants.${role}.productionSecret: is the same key as merchants.${role}.secret (test and production keys differ; which one is the sandbox key?)`);
+  }
+  if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel'])) out.push(`methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`);
+
+  // Limits.
+  const limits = isObj(value['limits']) ? value['limits'] : {};
+  for (const kind of ['payments', 'payouts'] as const) {
+    const table = limits[kind];
+    if (!isObj(table)) continue;
+    for (const [method, range] of Object.entries(table)) {
+      const at = ['limits', kind, method];
+      if (kind === 'payouts' && !payoutMethods.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a key of payouts.methods${payouts ? '' : ' (the profile declares no payouts)'}`);
+      if (kind === 'payments' && !declared.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card)`);
+      if (isObj(range)) out.push(...channelProblems(range, at));
+    }
+  }
+
+  // Price points.
+  const pp = value['pricePoints'];
+  if (isObj(pp)) {
+    const ppMethods = new Set(strings(methods['pricePoint']));
+    if (isObj(pp['tiersByMethod'])) {
+      for (const [method, tiers] of Object.entries(pp['tiersByMethod'])) {
+        const at = ['pricePoints', 'tiersByMethod', method];
+        if (!ppMethods.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not one of methods.pricePoint`);
+        out.push(...ascending(strings(tiers), at));
+      }
+    }
+    if (pp['tie'] !== undefined && pp['rounding'] !== 'nearest') out.push(`pricePoints.tie: applies only with "rounding": "nearest" (rounding is ${JSON.stringify(pp['rounding'])})`);
+  }
+
+  // Per-method extras.
+  const co = value['checkout'];
+  if (isObj(co) && isObj(co['extrasByMethod'])) {
+    for (const method of Object.keys(co['extrasByMethod'])) {
+      const at = ['checkout', 'extrasByMethod', method];
+      if (!declared.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)`);
+    }
+  }
+
+  // Version.
+  if (value['profileVersion'] === 1) {
+    for (const pattern of V2_FIELDS) for (const path of has(value, pattern)) out.push(`${path}: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)`);
+  }
+  return out;
+}
+
+function ascending(tiers: string[], at: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < tiers.length; i++) {
+    const a = tiers[i - 1]!;
+    const b = tiers[i]!;
+    if (DECIMAL.test(a) && DECIMAL.test(b) && cents(a) >= cents(b)) out.push(`${dotted([...at, String(i)])}: tiers must be in ascending order (${b} follows ${a})`);
+  }
+  return out;
+}
+
+/** channels: each min <= max, in ascending order without overlap, the smallest min and largest max equal to the entry's. */
+function channelProblems(range: Obj, at: string[]): string[] {
+  const out: string[] = [];
+  const list = range['channels'];
+  if (!Array.isArray(list)) return out;
+  const ok = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
+  const chans = list.filter(isObj);
+  if (chans.length !== list.length || !chans.every((c) => ok(c['min']) && ok(c['max'])) || !ok(range['min']) || !ok(range['max'])) return out; // the schema reports the shapes
+  const c = chans as { min: string; max: string }[];
+  c.forEach((ch, i) => {
+    if (cents(ch.min) > cents(ch.max)) out.push(`${dotted([...at, 'channels', String(i)])}: min (${ch.min}) must not be greater than max (${ch.max})`);
+    const prev = c[i - 1];
+    if (prev && cents(ch.min) <= cents(prev.max)) {
+      out.push(`${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`);
+    }
+  });
+  const lo = c.reduce((m, ch) => (cents(ch.min) < m ? cents(ch.min) : m), cents(c[0]!.min));
+  const hi = c.reduce((m, ch) => (cents(ch.max) > m ? cents(ch.max) : m), cents(c[0]!.max));
+  if (lo !== cents(range['min'] as string)) out.push(`${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${String(lo / 100n)}.${String(lo % 100n).padStart(2, '0')}, min says ${String(range['min'])})`);
+  if (hi !== cents(range['max'] as string)) out.push(`${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${String(hi / 100n)}.${String(hi % 100n).padStart(2, '0')}, max says ${String(range['max'])})`);
+  return out;
+}
