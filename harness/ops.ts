@@ -42,7 +42,7 @@ export function paymentMethodsOf(t: Target, as: MerchantRole = 'primary'): strin
 export function checkoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
   const own = new Set(paymentMethodsOf(t, as));
   const out = t.profile.methods.checkout.filter((m) => own.has(m));
-  if (out.length === 0) throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`);
+  if (out.length === 0) throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, { declare: [`merchants.${as}.paymentMethods`] });
   return out;
 }
 
@@ -126,9 +126,9 @@ export function queryPayment(t: Target, by: { order_no?: unknown; merchant_order
 
 export function cardFixture(t: Target, kind: keyof NonNullable<Target['profile']['cardPayment']>['cards']): Card {
   const cp = t.profile.cardPayment;
-  if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)');
+  if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   const card = cp.cards[kind];
-  if (!card) throw new PreconditionSkip(`the profile declares no ${kind} card (cardPayment.cards.${kind})`);
+  if (!card) throw new PreconditionSkip(`the profile declares no ${kind} card (cardPayment.cards.${kind})`, { declare: [`cardPayment.cards.${kind}`] });
   return card;
 }
 
@@ -142,7 +142,7 @@ export interface CardInput {
 
 export function cardPaymentBody(t: Target, input: CardInput = {}): Record<string, unknown> {
   const cp = t.profile.cardPayment;
-  if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)');
+  if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   const method = t.profile.methods.card ?? 'CARD';
   return t.fill(cp.template, {
     method,
@@ -158,7 +158,7 @@ export function cardPaymentBody(t: Target, input: CardInput = {}): Record<string
 export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions = {}): Promise<Exchange> {
   const card = t.profile.methods.card ?? 'CARD';
   if (typeof opts.as === 'string' && !paymentMethodsOf(t, opts.as).includes(card)) {
-    throw new PreconditionSkip(`the card method ${card} is not enabled for the ${opts.as} merchant (merchants.${opts.as}.paymentMethods)`);
+    throw new PreconditionSkip(`the card method ${card} is not enabled for the ${opts.as} merchant (merchants.${opts.as}.paymentMethods)`, { declare: [`merchants.${opts.as}.paymentMethods`] });
   }
   return t.post(t.path('cardPayment'), cardPaymentBody(t, input), { label: 'create a card payment', ...opts });
 }
@@ -178,7 +178,7 @@ export type Owned = { as?: MerchantRole };
 
 export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCheckout;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control completing the checkout');
   return ex;
@@ -186,7 +186,7 @@ export async function completeCheckout(t: Target, order: { orderNo: string; merc
 
 export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string } & Owned, clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
-  if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`);
+  if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`, { declare: [`sandbox.${control}`] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), { as: order.as, label: `sandbox: ${control}` });
   expectSuccess(ex, clause, `the sandbox control ${control}`);
   return ex;
@@ -201,7 +201,7 @@ export interface RefundInput {
 
 export function refundBody(t: Target, input: RefundInput): Record<string, unknown> {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   t.path('refundCreate');
   return t.fill(r.template, {
     refundNo: input.refundNo ?? t.newNo('refund'),
@@ -218,7 +218,7 @@ export function createRefund(t: Target, input: RefundInput, opts: PostOptions = 
 
 export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   const body: Record<string, unknown> = {};
   if (by.serviceNo !== undefined) body[r.queryBy.serviceNo] = by.serviceNo;
   if (by.merchantNo !== undefined) body[r.queryBy.merchantNo] = by.merchantNo;
@@ -227,7 +227,7 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
 
 export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.settleRefund;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
   const ex = await t.post(c.path, t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }), { as: refund.as, label: `sandbox: settle refund as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control settling the refund');
   return ex;
@@ -244,19 +244,19 @@ export interface PayoutInput {
 /** The first payout method (of those enabled for `as`, default primary) with the wanted cancel support. */
 export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantRole } = {}): string {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const own = new Set(payoutMethodsOf(t, want.as));
   const entry = Object.entries(p.methods).find(([name, m]) => own.has(name) && (want.cancel === undefined || m.cancel === want.cancel));
   if (!entry) {
     const who = want.as && want.as !== 'primary' ? ` enabled for the ${want.as} merchant (merchants.${want.as}.payoutMethods)` : '';
-    throw new PreconditionSkip(`the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`);
+    throw new PreconditionSkip(`the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`, { declare: [`a payout method${want.cancel === undefined ? '' : ` with "cancel": ${want.cancel}`} (payouts.methods${who ? ', and the merchant\'s payoutMethods' : ''})`] });
   }
   return entry[0];
 }
 
 export function payoutBody(t: Target, input: PayoutInput = {}): Record<string, unknown> {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const method = input.method ?? payoutMethod(t, { as: input.as });
   const lim = t.profile.limits?.payouts?.[method];
   return t.fill(p.template, {
@@ -286,7 +286,7 @@ export function createPayout(t: Target, input: PayoutInput = {}, opts: PostOptio
 
 export function payoutLookup(t: Target, which: 'queryBy' | 'cancelBy', by: { serviceNo?: unknown; merchantNo?: unknown }): Record<string, unknown> {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const body: Record<string, unknown> = {};
   if (by.serviceNo !== undefined) body[p[which].serviceNo] = by.serviceNo;
   if (by.merchantNo !== undefined) body[p[which].merchantNo] = by.merchantNo;
@@ -303,7 +303,7 @@ export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: 
 
 export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.settlePayout;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)');
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', { declare: ['sandbox.settlePayout'] });
   const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome], reason: c.reason }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control settling the payout');
   return ex;
@@ -315,7 +315,7 @@ export { pick };
 /** Completes a pending card payment (cardPayment.cards.pending) through sandbox.completeCard. */
 export async function completeCard(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCard;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)');
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', { declare: ['sandbox.completeCard'] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` });
   expectSuccess(ex, clause, 'the sandbox control completing the pending card payment');
   return ex;
@@ -326,9 +326,9 @@ export type ArmableFailure = 'queryFailed' | 'orderCreationFailed' | 'refundSyst
 /** Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind fails once. */
 export async function armFailure(t: Target, failure: ArmableFailure, clause: string, opts: { as?: MerchantRole; merchantOrderNo?: string } = {}): Promise<Exchange> {
   const c = t.profile.sandbox?.armFailure;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)');
+  if (!c) throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', { declare: ['sandbox.armFailure'] });
   const value = c.failures[failure];
-  if (!value) throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`);
+  if (!value) throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, { declare: [`sandbox.armFailure.failures.${failure}`] });
   const ex = await t.post(c.path, t.fill(c.template, { failure: value, merchantOrderNo: opts.merchantOrderNo }), { as: opts.as, label: `sandbox: arm a one-shot ${failure}` });
   expectSuccess(ex, clause, `the sandbox control arming ${failure}`);
   return ex;

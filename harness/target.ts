@@ -86,13 +86,13 @@ export function createTarget(opts: TargetOptions): Target {
 
   function merchant(role: MerchantRole): ResolvedMerchant {
     const m = loaded.merchants[role];
-    if (!m) throw new PreconditionSkip(`the profile declares no ${role} merchant (merchants.${role})`);
+    if (!m) throw new PreconditionSkip(`the profile declares no ${role} merchant (merchants.${role})`, { declare: [`merchants.${role}`] });
     return m;
   }
 
   function path(endpoint: EndpointName): string {
     const p = paths[endpoint];
-    if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`);
+    if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`, { declare: [`endpoints.${endpoint}`] });
     return p;
   }
 
@@ -143,11 +143,11 @@ export function createTarget(opts: TargetOptions): Target {
       return `${runPrefix}${tag}${String(counter).padStart(6, '0')}`;
     },
     notifyUrl() {
-      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)');
+      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)', profile.webhooks ? {} : { declare: ['webhooks'] });
       return opts.receiver.url;
     },
     receiver() {
-      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)');
+      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)', profile.webhooks ? {} : { declare: ['webhooks'] });
       return opts.receiver;
     },
     fill: (template, vars) => fillTemplate(template, vars),

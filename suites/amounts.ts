@@ -52,7 +52,7 @@ function fixedAcceptedValues(range: CentsRange): AmountValueCase[] {
 
 function paymentRecord(t: Target) {
   const rec = t.profile.paymentRecord;
-  if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)');
+  if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
   return rec;
 }
 

@@ -9,7 +9,7 @@ const SYSTEM_BUSY_MESSAGE = 'System busy, please try again later';
 
 function recordStatusPath(t: Target): string {
   const rec = t.profile.paymentRecord;
-  skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)');
+  skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
   return rec.status;
 }
 
@@ -23,7 +23,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
       const ex = await cardPayment(target, { card: cardFixture(target, 'success') });
       const data = expectSuccess(ex, 'state.payment.values', 'a payment with the success card');
       const orderNo = pick(data, target.profile.cardPayment!.data.orderNo);
-      skipUnless(typeof orderNo === 'string' && orderNo !== '', `the card payment response has no order number at data.${target.profile.cardPayment!.data.orderNo}`);
+      skipUnless(typeof orderNo === 'string' && orderNo !== '', `the card payment response has no order number at data.${target.profile.cardPayment!.data.orderNo}`, { declare: ['cardPayment.data.orderNo (the path of the order number in a card payment answer)'] });
       const q = await queryPayment(target, { order_no: orderNo });
       const rec = expectSuccess(q, 'state.payment.values', 'querying the card payment');
       expectEqual(pick(rec, status), 'SUCCESS', 'WRONG_PAYMENT_STATUS', 'state.payment.values', 'a payment with the success card should be recorded as SUCCESS', q);

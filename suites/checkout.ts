@@ -53,8 +53,8 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     async run({ target }) {
       const pending = target.profile.checkout?.pendingStatus;
       const rec = target.profile.paymentRecord;
-      skipUnless(pending, 'the profile declares no status of an unpaid checkout (checkout.pendingStatus)');
-      skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)');
+      skipUnless(pending, 'the profile declares no status of an unpaid checkout (checkout.pendingStatus)', { declare: ['checkout.pendingStatus'] });
+      skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const order = await createCheckout(target, 'checkout.creates');
       const q = await queryPayment(target, { order_no: order.orderNo });
       const data = expectSuccess(q, 'checkout.creates', 'querying the checkout just created');

@@ -22,7 +22,7 @@ export default defineSuite('environment-keys', { area: 'auth', resource: 'reques
         const m = t.merchants[role];
         return m?.productionSecret ? [{ role, id: m.id, productionSecret: m.productionSecret }] : [];
       });
-      if (withKey.length === 0) throw new PreconditionSkip("the profile declares no merchant's production key (merchants.<role>.productionSecret or productionSecretEnv)");
+      if (withKey.length === 0) throw new PreconditionSkip("the profile declares no merchant's production key (merchants.<role>.productionSecret or productionSecretEnv)", { declare: ['merchants.primary.productionSecretEnv (or productionSecret)'] });
       for (const { role, id, productionSecret } of withKey) {
         const ex = await queryPayment(t, { merchant_order_no: t.newNo('order') }, { as: { id, secret: productionSecret }, label: `query signed with the ${role} merchant's production key` });
         expectAuthError(ex, FORBIDDEN, 'auth.env-keys', `a sandbox request of the ${role} merchant signed with its production key`);

@@ -54,7 +54,7 @@ function paidForPartialRefunds(t: Target, clause: string): Promise<Payment> {
 function payoutWithLimits(t: Target): { method: string; lim: { min: string; max: string } } {
   const method = payoutMethod(t);
   const lim = t.profile.limits?.payouts?.[method];
-  if (!lim) throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`);
+  if (!lim) throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`, { declare: ['limits.payouts'] });
   const first = channelSpans(lim)[0]!;
   return { method, lim: { min: valueOfCents(first.min), max: valueOfCents(first.max) } };
 }
@@ -174,7 +174,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const t = ctx.target;
       const pricePoint = t.profile.methods.pricePoint ?? [];
       const method = t.profile.methods.checkout.find((m) => !pricePoint.includes(m) && t.profile.limits?.payments?.[m]);
-      if (!method) throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)');
+      if (!method) throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)', { declare: ['limits.payments'] });
       // The first channel's range: every amount in it is accepted (limits.payments[m].channels).
       const lim = channelSpans(t.profile.limits!.payments![method]!)[0]!;
       const lo = lim.min;
@@ -243,7 +243,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.refused-stays-used', 'idem.refund.refused'],
     async run({ target: t }) {
       const reason = t.profile.refunds?.failingReason;
-      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)');
+      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', { declare: ['refunds.failingReason'] });
       const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refused-stays-used');
       const refundNo = t.newNo('refund');
       const amount = usd(valueOfCents(paid.cents));

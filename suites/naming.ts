@@ -92,7 +92,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
         const ex = await post(target, withCamelCaseOnly(base, field), `checkout with ${field.path} sent as ${field.camel}`);
         expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}`);
       }
-      skipUnless(compared > 0, 'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks');
+      skipUnless(compared > 0, 'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks', { declare: ['as methods.checkout[0] a method that requires notify_url or return_url, if the target has one,'] });
     },
   },
   {
@@ -131,7 +131,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['conv.snake-case', 'version.no-camelcase'],
     async run({ target }) {
       const rec = target.profile.paymentRecord;
-      skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)');
+      skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       // Two amounts the method accepts: its declared minimum and one cent more (or less) inside its range.
       const { method, range } = rangedCheckoutMethodHolding(target);
       const snake = valueOfCents(range.min);
@@ -169,7 +169,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['err.req.internal-field-name', 'checkout.goods-name-missing'],
     async run({ target }) {
       const internal = target.profile.internalFieldNames?.['trade_info.goods_name'];
-      skipUnless(internal, "the profile declares no internal name for trade_info.goods_name (internalFieldNames['trade_info.goods_name'])");
+      skipUnless(internal, "the profile declares no internal name for trade_info.goods_name (internalFieldNames['trade_info.goods_name'])", { declare: [`internalFieldNames['trade_info.goods_name']`] });
       const ex = await post(target, { ...checkoutBody(target), trade_info: { description: 'No goods name' } }, 'checkout with trade_info without goods_name');
       expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', 'a checkout without trade_info.goods_name');
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);

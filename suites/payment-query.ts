@@ -31,7 +31,7 @@ async function secondMerchantOrder(t: Target, clause: string): Promise<ForeignOr
     const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
     return { orderNo, merchantOrderNo, secrets: [merchantOrderNo, goodsName, defaultAmount(t, method)] };
   }
-  throw new PreconditionSkip('the second merchant (merchants.second) could not create a checkout with any of the declared checkout methods');
+  throw new PreconditionSkip('the second merchant (merchants.second) could not create a checkout with any of the declared checkout methods', { declare: ['merchants.second.paymentMethods'] });
 }
 
 /** INTERFACE.md › POST /api/v1/payments/query, Payment errors: unknown orders and other merchants' orders. */

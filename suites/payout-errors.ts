@@ -13,7 +13,7 @@ import { currencyCodeOtherThanUsd, payoutValueAboveBalance, payoutValueInsideLim
 
 function payoutsOf(t: Target) {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   return p;
 }
 
@@ -23,7 +23,7 @@ function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: b
   const out = Object.entries(payoutsOf(t).methods)
     .filter(([name, m]) => own.has(name) && filter(m) && t.profile.limits?.payouts?.[name])
     .map(([method]) => ({ method, lim: t.profile.limits!.payouts![method]! }));
-  if (out.length === 0) throw new PreconditionSkip('the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)');
+  if (out.length === 0) throw new PreconditionSkip('the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)', { declare: ['payouts.methods', 'limits.payouts'] });
   return out;
 }
 
@@ -56,7 +56,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     clause: ['err.po.unsupported-payout-method'],
     async run({ target: t }) {
       const method = payoutsOf(t).notForPayouts;
-      if (!method) throw new PreconditionSkip('the profile declares no payment method unavailable for payouts (payouts.notForPayouts)');
+      if (!method) throw new PreconditionSkip('the profile declares no payment method unavailable for payouts (payouts.notForPayouts)', { declare: ['payouts.notForPayouts'] });
       const ex = await createPayout(t, { method }, { label: `payout with ${method}` });
       expectError(ex, { code: 5007, key: 'unsupportedPayoutMethod' }, 'err.po.unsupported-payout-method', `a payout with ${method}`);
     },
@@ -73,7 +73,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         const method = declared.find((m) => !own.includes(m));
         return method ? [{ as, method }] : [];
       })[0];
-      if (!found) throw new PreconditionSkip('the profile declares no active merchant lacking one of the payout methods (merchants.second / lowBalance .payoutMethods)');
+      if (!found) throw new PreconditionSkip('the profile declares no active merchant lacking one of the payout methods (merchants.second / lowBalance .payoutMethods)', { declare: ['merchants.second.payoutMethods or merchants.lowBalance.payoutMethods (without one of payouts.methods)'] });
       const { as, method } = found;
       const lim = t.profile.limits?.payouts?.[method];
       // The smallest amount the method takes: a low balance must not be what refuses it.
@@ -142,9 +142,9 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const t = ctx.target;
       t.merchant('lowBalance');
       const balance = t.profile.merchants.lowBalance?.payoutBalance;
-      if (!balance) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)');
+      if (!balance) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)', { declare: ['merchants.lowBalance.payoutBalance'] });
       const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
-      if (methods.length === 0) throw new PreconditionSkip(`no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`);
+      if (methods.length === 0) throw new PreconditionSkip(`no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`, { declare: ['merchants.lowBalance.payoutMethods', 'limits.payouts'] });
       const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
       await property(ctx, arb, async ({ method, value }) => {
         const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` });

@@ -7,7 +7,7 @@ import type { Target } from '../harness/target.js';
 
 function payoutsOf(t: Target) {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   return p;
 }
 
@@ -58,7 +58,7 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     title: 'shows a payout as SUCCESS or FAILED once the sandbox settles it so',
     clause: ['state.payout.values'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.settlePayout) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)');
+      if (!t.profile.sandbox?.settlePayout) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', { declare: ['sandbox.settlePayout'] });
       for (const [outcome, status] of [['success', 'SUCCESS'], ['failed', 'FAILED']] as const) {
         const created = await payoutCreated(t, payoutMethod(t), 'state.payout.values');
         await settlePayout(t, created, outcome, 'state.payout.values');

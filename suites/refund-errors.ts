@@ -31,7 +31,7 @@ function paidWithPartialRefunds(t: Target, clause: string): Promise<Payment> {
 /** Checkout methods that support refunds, where the kit can leave the checkout unpaid or fail it. */
 function refundableCheckoutMethod(t: Target): string {
   const m = methodsWithSupport(t, ['partial', 'full']).find((x) => t.profile.methods.checkout.includes(x));
-  if (!m) throw new PreconditionSkip('no checkout method with refund support partial or full (methods.checkout, refunds.support)');
+  if (!m) throw new PreconditionSkip('no checkout method with refund support partial or full (methods.checkout, refunds.support)', { declare: ['methods.checkout', 'refunds.support'] });
   return m;
 }
 
@@ -102,7 +102,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           failed.push(order);
         }
       }
-      if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support');
+      if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support', { declare: ['cardPayment.cards.decline or sandbox.completeCheckout'] });
       for (const order of failed) {
         const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
         expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
@@ -124,7 +124,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'refuses a refund of a charged-back payment with validationFailed',
     clause: ['err.ref.charged-back', 'state.refund.charged-back'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback');
+      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
       await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
       const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
@@ -216,7 +216,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     clause: ['err.ref.failed', 'err.ref.codes'],
     async run({ target: t }) {
       const reason = t.profile.refunds?.failingReason;
-      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)');
+      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', { declare: ['refunds.failingReason'] });
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
       const ex = await createRefund(t, { order: paid, amount: usd(valueOfCents(paid.cents)), reason }, { label: 'refund with the failing reason' });
       expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
@@ -229,11 +229,11 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const t = ctx.target;
       t.merchant('lowBalance');
       const balance = t.profile.merchants.lowBalance?.refundBalance;
-      if (!balance) throw new PreconditionSkip('the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)');
+      if (!balance) throw new PreconditionSkip('the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)', { declare: ['merchants.lowBalance.refundBalance'] });
       const fee = centsOfValue(t.profile.refunds?.fee ?? '0');
       const card = t.profile.methods.card ?? 'CARD';
       if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
-        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support');
+        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', { declare: ['cardPayment', 'refunds.support'] });
       }
       const lim = t.profile.limits?.payments?.[card];
       // Paid amount above the balance: a full refund of it never fits, whatever the fee.

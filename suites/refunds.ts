@@ -12,7 +12,7 @@ import { refundAccepted, settlePending } from './support/refund-records.js';
 
 function refundsOf(t: Target) {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   return r;
 }
 
@@ -88,7 +88,7 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     async run(ctx) {
       const t = ctx.target;
       const rec = t.profile.paymentRecord;
-      if (!rec) throw new PreconditionSkip('the profile does not say where a payment record keeps its status (paymentRecord)');
+      if (!rec) throw new PreconditionSkip('the profile does not say where a payment record keeps its status (paymentRecord)', { declare: ['paymentRecord'] });
       const methods = methodsWithSupport(t, ['partial', 'full']);
       const arb = fc.constantFrom(...methods).chain((method) => {
         const total = defaultCents(t, method);
@@ -110,7 +110,7 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     title: 'shows a PENDING refund as SUCCESS or FAILED once the sandbox settles it so',
     clause: ['state.refund.values'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
       const methods = methodsWithSupport(t, ['partial', 'full']);
       for (const [outcome, status] of [['success', 'SUCCESS'], ['failed', 'FAILED']] as const) {
         let pending: Awaited<ReturnType<typeof refundAccepted>> | undefined;

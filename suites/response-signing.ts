@@ -111,7 +111,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
       expectError(e400, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'env.code.body-not-status', 'a query with neither number');
       const pricePoint = new Set(target.profile.methods.pricePoint ?? []);
       const method = target.profile.methods.checkout.find((m) => !pricePoint.has(m));
-      if (!method) throw new PreconditionSkip('the profile declares no checkout method that is not a price-point method (methods.checkout)');
+      if (!method) throw new PreconditionSkip('the profile declares no checkout method that is not a price-point method (methods.checkout)', { declare: ['methods.checkout'] });
       const value = threeDecimals(defaultAmount(target, method));
       const e422 = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${value} (code 422)` });
       expectHttp200(e422, 'env.code.body-not-status', 'an error with code 422');

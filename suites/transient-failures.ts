@@ -20,7 +20,7 @@ function refused(ex: Exchange): boolean {
 
 /** A checkout that exists, with its query failure armed. */
 async function orderWithArmedQueryFailure(t: Target, clause: string) {
-  if (!t.profile.sandbox?.armFailure?.failures.queryFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)");
+  if (!t.profile.sandbox?.armFailure?.failures.queryFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)", { declare: ['sandbox.armFailure.failures.queryFailed'] });
   const order = await createCheckout(t, clause);
   await armFailure(t, 'queryFailed', clause, { merchantOrderNo: order.merchantOrderNo });
   return order;
@@ -29,7 +29,7 @@ async function orderWithArmedQueryFailure(t: Target, clause: string) {
 /** A paid payment whose method refunds (partially or in full), and the amount to refund. */
 async function refundablePayment(t: Target, clause: string) {
   const method = methodsWithSupport(t, ['partial', 'full'])[0];
-  if (!method) throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)');
+  if (!method) throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)', { declare: ['refunds.support'] });
   const paid = await payOrder(t, method, clause);
   return { paid, amount: usd(valueOfCents(paid.cents)) };
 }
@@ -66,7 +66,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a payment whose order creation fails with 422 systemBusy',
     clause: 'err.pay.creation-failed',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.orderCreationFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm an order creation failure (sandbox.armFailure.failures.orderCreationFailed)");
+      if (!t.profile.sandbox?.armFailure?.failures.orderCreationFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm an order creation failure (sandbox.armFailure.failures.orderCreationFailed)", { declare: ['sandbox.armFailure.failures.orderCreationFailed'] });
       const merchantOrderNo = t.newNo('order');
       await armFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo });
       const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
@@ -77,7 +77,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a refund whose creation fails with 422 systemBusy',
     clause: 'err.ref.system-busy',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.refundSystemBusy) throw new PreconditionSkip("the profile's sandbox control cannot arm a refund creation failure (sandbox.armFailure.failures.refundSystemBusy)");
+      if (!t.profile.sandbox?.armFailure?.failures.refundSystemBusy) throw new PreconditionSkip("the profile's sandbox control cannot arm a refund creation failure (sandbox.armFailure.failures.refundSystemBusy)", { declare: ['sandbox.armFailure.failures.refundSystemBusy'] });
       const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
       await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund whose creation fails' });
@@ -88,7 +88,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a refund the sandbox makes fail with 422 refundFailed',
     clause: 'err.ref.failed',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.refundFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a failed refund (sandbox.armFailure.failures.refundFailed)");
+      if (!t.profile.sandbox?.armFailure?.failures.refundFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a failed refund (sandbox.armFailure.failures.refundFailed)", { declare: ['sandbox.armFailure.failures.refundFailed'] });
       const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
       await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund the sandbox makes fail' });

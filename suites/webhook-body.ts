@@ -43,15 +43,15 @@ const NAMES_A_REASON = /reason|error|errno|message|msg|declin|fail|cause|why|exp
 function plainMethod(t: Target): string {
   const pp = new Set(t.profile.methods.pricePoint ?? []);
   const m = t.profile.methods.checkout.find((x) => !pp.has(x));
-  if (!m) throw new PreconditionSkip('the profile declares no checkout method without price points (methods.checkout)');
+  if (!m) throw new PreconditionSkip('the profile declares no checkout method without price points (methods.checkout)', { declare: ['methods.checkout'] });
   return m;
 }
 
 function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding: 'up' | 'down' | 'nearest'; unroundable: Set<string> } {
   const method = (t.profile.methods.pricePoint ?? []).find((m) => t.profile.methods.checkout.includes(m));
-  if (!method) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint)');
+  if (!method) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint)', { declare: ['methods.pricePoint'] });
   const pp = t.profile.pricePoints;
-  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)');
+  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
   const tiers = pp.tiers.map((v) => centsOfValue(v)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => twoDecimals(v))) };
 }
@@ -66,7 +66,7 @@ function amountBetweenTiers(s: ReturnType<typeof pricePointSetup>): { requested:
     if (s.unroundable.has(requested)) continue;
     return { requested, charged: fromCents(s.rounding === 'up' ? hi : lo) };
   }
-  throw new PreconditionSkip('the profile\'s price-point tiers leave no amount between two tiers (pricePoints.tiers)');
+  throw new PreconditionSkip('the profile\'s price-point tiers leave no amount between two tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
 }
 
 /** A paid payment and its payment.updated SUCCESS body. */
@@ -129,7 +129,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     async run({ target: t }) {
       webhookSetup(t);
       const { p, body, exchange } = await paidWithBody(t, 'payment.metadata.echo');
-      if ('metadata' in sentBody(p)) throw new PreconditionSkip('the profile\'s checkout extras send metadata (checkout.extras): no payment without metadata can be made');
+      if ('metadata' in sentBody(p)) throw new PreconditionSkip('the profile\'s checkout extras send metadata (checkout.extras): no payment without metadata can be made', { declare: ['checkout.extras without metadata'] });
       expectBodyField(body, 'metadata', '', 'payment.metadata.echo', '`metadata` must be an empty string when none was sent (not null, not absent)', exchange);
     },
   },

@@ -47,7 +47,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     async run({ target: t }) {
       webhookSetup(t);
       const card = cardFixture(t, 'pending');
-      if (!t.profile.sandbox?.completeCard) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)');
+      if (!t.profile.sandbox?.completeCard) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', { declare: ['sandbox.completeCard'] });
       const merchantOrderNo = scriptedNo(t, 'order');
       const ex = await cardPayment(t, { merchantOrderNo, card }, { label: 'card payment with the card that stays pending (3-D Secure)' });
       const data = expectSuccess(ex, 'event.payment.updated', 'a card payment with the pending card');
@@ -111,7 +111,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated', 'state.refund.values'],
     async run({ target: t }) {
       webhookSetup(t);
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
       const refund = await pendingRefund(t, 'event.refund.updated');
       await settleRefund(t, refund, 'success', 'event.refund.updated');
       await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'SUCCESS', 'event.refund.updated', 'a pending refund settled as SUCCESS');
@@ -122,7 +122,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated'],
     async run({ target: t }) {
       webhookSetup(t);
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)');
+      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
       const refund = await pendingRefund(t, 'event.refund.updated');
       await settleRefund(t, refund, 'failed', 'event.refund.updated');
       await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'FAILED', 'event.refund.updated', 'a pending refund settled as FAILED');

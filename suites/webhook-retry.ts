@@ -29,7 +29,7 @@ function twoRetriesWithinMs(timing: WebhookTiming): number {
 }
 
 function requireFull(ctx: CheckContext): void {
-  if (ctx.webhooks !== 'full') throw new PreconditionSkip('webhooks mode is not full');
+  if (ctx.webhooks !== 'full') throw new PreconditionSkip('webhooks mode is not full (run with --webhooks full to run it)');
 }
 
 interface FullObservation {
@@ -176,7 +176,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     async run({ target: t }) {
       const { timing, receiver } = webhookSetup(t);
       const rec = t.profile.paymentRecord;
-      if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)');
+      if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const p = await anyPaidPayment(t, 'webhook.recover-by-query', { replies: ['reject'] });
       try {
         const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 1, timing.deliveryWaitMs);

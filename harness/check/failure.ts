@@ -39,14 +39,32 @@ export class CheckFailure extends Error {
   }
 }
 
+export interface SkipOptions {
+  /**
+   * The profile path(s) to declare so the check runs, all of them (an entry may name alternatives:
+   * "cardPayment.cards.decline or sandbox.completeCheckout"). Absent when no profile entry would help
+   * (a run flag, or what the target did).
+   */
+  declare?: string[];
+}
+
 /** Thrown when the profile does not declare what a check needs: reported as skipped, never as passed. */
 export class PreconditionSkip extends Error {
-  constructor(reason: string) {
+  readonly declare: string[];
+  constructor(reason: string, opts: SkipOptions = {}) {
     super(reason);
     this.name = 'PreconditionSkip';
+    this.declare = opts.declare ?? [];
   }
 }
 
-export function skipUnless(condition: unknown, reason: string): asserts condition {
-  if (!condition) throw new PreconditionSkip(reason);
+export function skipUnless(condition: unknown, reason: string, opts: SkipOptions = {}): asserts condition {
+  if (!condition) throw new PreconditionSkip(reason, opts);
+}
+
+/** "declare sandbox.completeCheckout in the profile to run it": what a skipped check's reason ends with. */
+export function declareHint(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  const list = paths.length === 1 ? paths[0]! : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]!}`;
+  return `declare ${list} in the profile to run it`;
 }

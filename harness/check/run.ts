@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Target } from '../target.js';
 import type { Exchange } from '../exchange.js';
 import type { CheckDef } from './define.js';
-import { CheckFailure, PreconditionSkip, type Finding } from './failure.js';
+import { CheckFailure, declareHint, PreconditionSkip, type Finding } from './failure.js';
 import { newRecorder, withRecorder, type CheckRecorder } from './context.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken';
@@ -15,6 +15,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** Why it was skipped (precondition) or broken (harness error). */
   reason?: string;
+  /** Skipped for a precondition: the profile path(s) to declare so it runs. */
+  declare?: string[];
   /** The check's own assertion first, then invariant findings. */
   findings: Finding[];
   exchanges: Exchange[];
@@ -44,6 +46,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
   const started = performance.now();
   let status: CheckStatus = 'passed';
   let reason: string | undefined;
+  let declare: string[] | undefined;
   const findings: Finding[] = [];
   try {
     await withRecorder(rec, () => check.run({ target, seed, runSeed: settings.seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
@@ -51,7 +54,8 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     const e = unwrap(err);
     if (e instanceof PreconditionSkip) {
       status = 'skipped';
-      reason = `precondition: ${e.message}`;
+      reason = `precondition: ${e.message}${e.declare.length ? ` — ${declareHint(e.declare)}` : ''}`;
+      if (e.declare.length) declare = e.declare;
     } else if (e instanceof CheckFailure) {
       status = 'failed';
       // A should-level check binds no more than a recommendation, whatever clause it charges.
@@ -74,6 +78,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     level: check.level,
     status,
     reason,
+    ...(declare ? { declare } : {}),
     findings,
     exchanges: rec.exchanges,
     readings: rec.readings,

@@ -79,7 +79,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
 async function finishBasics(ctx: DoctorContext): Promise<boolean> {
   const others = (['second', 'frozen', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
   const probes = await Promise.all(others.map((r) => probeMerchant(ctx, r)));
-  others.forEach((r, i) => judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex));
+  for (const [i, r] of others.entries()) judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex);
   await checkUnknownId(ctx);
   checkProductionKeys(ctx);
   await checkQueryEndpoints(ctx);

@@ -24,7 +24,9 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
     return;
   }
   if (ex && !ex.request.body.toString('utf8').includes(receiver.url) && !ctx.exchanges.some((e) => e.request.body.toString('utf8').includes(receiver.url))) {
-    add(ctx, 'not-verifiable', field, claim, { answered: 'the profile\'s templates send no ${notifyUrl} (checkout.extras, cardPayment.template), so no webhook can be asked for', fix: 'put "notify_url": "${notifyUrl}" in checkout.extras and cardPayment.template', ex: [ex] });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the profile's template variable, shown as the user writes it
+    const variable = '${notifyUrl}';
+    add(ctx, 'not-verifiable', field, claim, { answered: `the profile's templates send no ${variable} (checkout.extras, cardPayment.template), so no webhook can be asked for`, fix: `put "notify_url": "${variable}" in checkout.extras and cardPayment.template`, ex: [ex] });
     return;
   }
   const got = await receiver.waitFor({ merchantNo: order.merchantOrderNo }, (ds) => ds.length > 0, wh.deliveryWaitMs);

@@ -8,6 +8,7 @@
  * edited clause status, an edited or removed result file, or an edited Markdown file are all caught.
  */
 import { mdCell } from './markdown.js';
+import { declareHints } from './declare-hints.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
@@ -246,6 +247,12 @@ export function renderMarkdown(c: Certificate): string {
       const repro = [...new Set(x.failures.map((f) => f.repro).filter(Boolean))].map((f) => `[${f}](repro/${f})`);
       L.push(`| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} |`);
     }
+    L.push('');
+  }
+  const hints = declareHints(c);
+  if (hints.length) {
+    L.push('## Skipped for a precondition: what to declare', '');
+    for (const h of hints) L.push(`- ${h.hint}: ${h.clauses.map((x) => `\`${x}\``).join(', ')}`);
     L.push('');
   }
   L.push('## Should-level recommendations not met', '');

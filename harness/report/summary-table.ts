@@ -1,4 +1,5 @@
 import { verdictLabel, type Certificate } from './certificate.js';
+import { declareHints } from './declare-hints.js';
 
 function table(head: string[], rows: (string | number)[][]): string[] {
   const cells = [head, ...rows.map((r) => r.map(String))];
@@ -37,6 +38,12 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   if (c.disputes.length) {
     L.push('DISPUTED checks (the vendor says the check is wrong; counted neither as passed nor as failed):');
     for (const d of c.disputes) L.push(`  ${d.checkId} (${d.clauses.join(', ')}): ${d.reason} — ${d.link}`);
+    L.push('');
+  }
+  const hints = declareHints(c);
+  if (hints.length) {
+    L.push('Skipped for a precondition:');
+    for (const h of hints) L.push(`  ${h.hint}: ${h.clauses.slice(0, 4).join(', ')}${h.clauses.length > 4 ? ` (+${h.clauses.length - 4})` : ''}`);
     L.push('');
   }
   for (const w of c.warnings) L.push(`warning: ${w}`);

@@ -43,7 +43,7 @@ const DEFAULT_JITTER_MS = 250;
 /** The profile's webhook timing; a profile without a webhooks section skips the check. */
 export function webhookTiming(profile: Profile): WebhookTiming {
   const w = profile.webhooks;
-  if (!w) throw new PreconditionSkip('the profile declares no webhooks section (webhooks)');
+  if (!w) throw new PreconditionSkip('the profile declares no webhooks section (webhooks)', { declare: ['webhooks'] });
   return { timeScale: w.timeScale, ackTimeoutMs: w.ackTimeoutMs, deliveryWaitMs: w.deliveryWaitMs, tolerance: w.tolerance, jitterMs: w.jitterMs ?? DEFAULT_JITTER_MS };
 }
 

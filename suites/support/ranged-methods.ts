@@ -34,7 +34,7 @@ export function rangedCheckoutMethods(t: Target): RangedMethod[] {
 export function requireRangedCheckoutMethods(t: Target): RangedMethod[] {
   const found = rangedCheckoutMethods(t);
   if (found.length === 0) {
-    throw new PreconditionSkip('the profile declares no channel range (limits.payments) for any checkout method that is not a price-point method');
+    throw new PreconditionSkip('the profile declares no channel range (limits.payments) for any checkout method that is not a price-point method', { declare: ['limits.payments'] });
   }
   return found;
 }
@@ -51,7 +51,7 @@ export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): Ra
     .find((m) => m !== undefined);
   if (!found) {
     const what = cents.length ? ` holding ${cents.map((c) => (c / 100).toFixed(2)).join(', ')}` : '';
-    throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`);
+    throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`, { declare: ['limits.payments'] });
   }
   return found;
 }

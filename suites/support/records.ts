@@ -25,18 +25,18 @@ function snapshot(data: Record<string, unknown>, paths: Record<string, string | 
 /** The parts of a payment record that a refused repeat must not change. */
 export function paymentSnapshot(t: Target, data: Record<string, unknown>): Record<string, unknown> {
   const r = t.profile.paymentRecord;
-  if (!r) throw new PreconditionSkip('the profile does not say where a payment record keeps its fields (paymentRecord)');
+  if (!r) throw new PreconditionSkip('the profile does not say where a payment record keeps its fields (paymentRecord)', { declare: ['paymentRecord'] });
   return snapshot(data, { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount });
 }
 
 export function refundSnapshot(t: Target, data: Record<string, unknown>): Record<string, unknown> {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   return snapshot(data, { refundNo: r.data.refundNo, status: r.data.status, amount: r.data.amount });
 }
 
 export function payoutSnapshot(t: Target, data: Record<string, unknown>): Record<string, unknown> {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   return snapshot(data, { payoutNo: p.data.payoutNo, status: p.data.status });
 }

@@ -20,7 +20,7 @@ export interface CreatedRefund {
 /** A refund that must be accepted; returns its numbers and the status the create answer shows. */
 export async function refundAccepted(t: Target, order: Payment, cents: number, clause: string, what = 'the refund'): Promise<CreatedRefund> {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   const merchantRefundNo = t.newNo('refund');
   const ex = await createRefund(t, { refundNo: merchantRefundNo, order, amount: usd(valueOfCents(cents)) }, { as: order.as, label: `refund ${valueOfCents(cents)} of ${valueOfCents(order.cents)}` });
   const data = expectSuccess(ex, clause, what);
@@ -32,7 +32,7 @@ export async function refundAccepted(t: Target, order: Payment, cents: number, c
 export async function settlePending(t: Target, refunds: CreatedRefund[], clause: string): Promise<void> {
   for (const r of refunds) {
     if (r.status !== 'PENDING') continue;
-    if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('a refund is PENDING and the profile declares no sandbox control to settle it (sandbox.settleRefund)');
+    if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('a refund is PENDING and the profile declares no sandbox control to settle it (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
     await settleRefund(t, { refundNo: r.refundNo, merchantRefundNo: r.merchantRefundNo }, 'success', clause);
   }
 }

@@ -41,7 +41,7 @@ export function scriptedNo(t: Target, kind: 'order' | 'refund' | 'payout', repli
 
 /** The card method of the profile, or a skip. */
 function cardMethod(t: Target): string {
-  if (!t.profile.cardPayment) throw new PreconditionSkip('the profile declares no card payment (cardPayment)');
+  if (!t.profile.cardPayment) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   return t.profile.methods.card ?? 'CARD';
 }
 
@@ -110,7 +110,7 @@ export async function scriptedCheckout(t: Target, clause: string, opts: Checkout
 
 /** A checkout completed through the sandbox control. */
 export async function completedCheckout(t: Target, clause: string, outcome: 'success' | 'failed', opts: CheckoutOpts = {}): Promise<Payment> {
-  if (!t.profile.sandbox?.completeCheckout) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)');
+  if (!t.profile.sandbox?.completeCheckout) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
   const p = await scriptedCheckout(t, clause, opts);
   await completeCheckout(t, { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, outcome, clause);
   return p;
@@ -145,10 +145,10 @@ export interface Refund {
 /** How a paid payment of this method may be refunded, per the profile; skips when it may not. */
 export function refundSupport(t: Target, method: string): 'full' | 'partial' {
   const r = t.profile.refunds;
-  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)');
+  if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   t.path('refundCreate');
   const s = r.support[method];
-  if (s === undefined || s === 'none') throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`);
+  if (s === undefined || s === 'none') throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`, { declare: [`refunds.support.${method}`] });
   return s;
 }
 
@@ -189,7 +189,7 @@ export interface Payout {
 /** A payout that must be accepted (PENDING until settled or canceled). */
 export async function acceptedPayout(t: Target, clause: string, opts: { cancel?: boolean; replies?: ReplyKind[] } = {}): Promise<Payout> {
   const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)');
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
   const lim = t.profile.limits?.payouts?.[method];
   const amount = usd(lim ? amountInside(lim) : '10.00');

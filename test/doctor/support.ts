@@ -6,6 +6,7 @@ import type { DoctorReport } from '../../harness/doctor/model.js';
 
 export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/reference.json', import.meta.url));
 
+// biome-ignore lint/suspicious/noExplicitAny: tests mutate free-form JSON
 export type Json = Record<string, any>;
 
 /** A copy of the reference profile with one deliberate mistake, written to a temp folder; returns its path. */

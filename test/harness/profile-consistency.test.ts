@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProfile, ProfileError, profileSecrets } from '../../harness/profile/load.js';
 
 const REFERENCE = new URL('../../fixtures/profiles/reference.json', import.meta.url);
+// biome-ignore lint/suspicious/noExplicitAny: tests mutate free-form JSON
 type Json = Record<string, any>;
 
 function problemsOf(edit: (p: Json) => void, env: NodeJS.ProcessEnv = {}): string[] {

@@ -17,13 +17,13 @@ export function sandboxControl(
   opts: { outcome?: 'success' | 'failed'; as?: MerchantRole; label: string },
 ): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
-  if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`);
+  if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`, { declare: [`sandbox.${control}`] });
   const all: Record<string, unknown> = { ...vars };
   // The status_reason a settled payout gets (sandbox.settlePayout.reason); absent, a "${reason}" field is left out.
   if (control === 'settlePayout') all.reason = t.profile.sandbox?.settlePayout?.reason;
   if (opts.outcome) {
     const outcomes = (c as { outcomes?: { success: string; failed: string } }).outcomes;
-    if (!outcomes) throw new PreconditionSkip(`the profile declares no outcomes for sandbox.${control}`);
+    if (!outcomes) throw new PreconditionSkip(`the profile declares no outcomes for sandbox.${control}`, { declare: [`sandbox.${control}.outcomes`] });
     all.outcome = outcomes[opts.outcome];
   }
   return t.post(c.path, t.fill(c.template, all), { label: opts.label, as: opts.as ?? 'primary' });

@@ -1,0 +1,68 @@
+/** Every precondition skip says what to add to the profile to un-skip it (PreconditionSkip.declare). */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PreconditionSkip } from '../../harness/check/failure.js';
+import { runCheck } from '../../harness/check/run.js';
+import type { Target } from '../../harness/target.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('precondition skips name what to declare', () => {
+  it('a skip with declare ends its reason with the hint and carries the paths', async () => {
+    const r = await runCheck(
+      { id: 's/x', title: 'x', clauses: ['state.no-webhook.expiry-chargeback'], level: 'must', run: async () => { throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] }); } },
+      {} as Target,
+      { seed: 1, numRuns: 1, webhooks: 'off' },
+    );
+    expect(r.status).toBe('skipped');
+    expect(r.reason).toBe('precondition: the profile declares no sandbox control sandbox.chargeback — declare sandbox.chargeback in the profile to run it');
+    expect(r.declare).toEqual(['sandbox.chargeback']);
+    const two = await runCheck(
+      { id: 's/y', title: 'y', clauses: ['state.no-webhook.expiry-chargeback'], level: 'must', run: async () => { throw new PreconditionSkip('no card payment', { declare: ['cardPayment', 'endpoints.cardPayment'] }); } },
+      {} as Target,
+      { seed: 1, numRuns: 1, webhooks: 'off' },
+    );
+    expect(two.reason).toBe('precondition: no card payment — declare cardPayment and endpoints.cardPayment in the profile to run it');
+  });
+
+  /**
+   * Skips no profile entry can lift: a run flag, the target's own behaviour, or the profile's declared
+   * values leaving no room (their reason names the entries). Each is listed by the start of its reason.
+   */
+  const NOT_DECLARABLE = [
+    /^no webhook receiver runs in this run/, // --webhooks off (declare is given when the profile has no webhooks section)
+    /^webhooks mode is not full/,
+    /^the target is a production environment: its keys are the production keys/,
+    /^no declared method leaves a new refund PENDING/,
+    /^the \S+ channel range \S+ holds no amount/,
+    /^no payout method allows an amount above the low-balance merchant's balance/,
+    /^the target created the \S+ refund as/,
+    /^the profile declares none of the operations this sequence drives/,
+    /^the \S+ (payout )?limits leave room for one amount only/,
+    /^the \S+ maximum does not reach above/,
+  ];
+
+  it('every PreconditionSkip thrown in suites/ and harness/ops.ts, harness/target.ts declares a profile path, or is known not to be declarable', () => {
+    const files = [join(ROOT, 'harness/ops.ts'), join(ROOT, 'harness/target.ts'), ...walk(join(ROOT, 'suites'))];
+    const missing: string[] = [];
+    for (const f of files) {
+      const lines = readFileSync(f, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/new PreconditionSkip\(|skipUnless\(/.test(line) || /declare:/.test(line)) return;
+        const reason = /(?:PreconditionSkip\(|skipUnless\([^'`"]*,\s*)(['`"])(.*?)\1/.exec(line)?.[2] ?? line.trim();
+        if (NOT_DECLARABLE.some((p) => p.test(reason))) return;
+        missing.push(`${relative(ROOT, f)}:${i + 1}: ${reason}`);
+      });
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
