@@ -137,6 +137,15 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
         continue;
       }
     }
+    if (kind === 'queryFailed') {
+      // The query must be one that succeeds unarmed: it asks for an order that exists.
+      const fresh = await freshCheckout(ctx, 'doctor: an order to query with queryFailed armed');
+      if (!fresh) {
+        add(ctx, 'not-verifiable', path, claim, { answered: 'no checkout could be created (see above)' });
+        continue;
+      }
+      order = { orderNo: fresh.orderNo, merchantOrderNo: fresh.merchantOrderNo, method: ctx.loaded.profile.methods.checkout[0]!, value: '' };
+    }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
     const armEx = await control(ctx, 'armFailure', { failure: value, merchantOrderNo: subjectNo });
     if (!accepted(answerOf(armEx))) {
