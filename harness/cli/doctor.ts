@@ -50,6 +50,8 @@ export interface DoctorPhaseOptions {
   /** File name stem (doctor → doctor.json, doctor.md). */
   name?: string;
   verbose: boolean;
+  /** Move no money whatever the environment (parity --safe). */
+  safe?: boolean;
   /** Verify webhook delivery (default true; a run with --webhooks off has no receiver). */
   webhooks?: boolean;
   /** Prefix of progress lines (e.g. "side A"). */
@@ -65,7 +67,7 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
   const redact = redactorFor([o.loaded]);
   const tag = o.tag ? ` (${o.tag})` : '';
   err.write(`doctor${tag}: verifying profile ${o.loaded.profile.name} against ${o.baseUrl === 'embedded' ? 'the embedded reference' : maskUrl(o.baseUrl)}\n`);
-  const report = await runDoctor({ loaded: o.loaded, baseUrl: o.baseUrl, webhooks: o.webhooks, onProgress: (phase) => err.write(`doctor${tag}: ${phase}…\n`) });
+  const report = await runDoctor({ loaded: o.loaded, baseUrl: o.baseUrl, webhooks: o.webhooks, safe: o.safe, onProgress: (phase) => err.write(`doctor${tag}: ${phase}…\n`) });
   const files = writeDoctorReport(o.reportsDir, report, redact, o.name ?? 'doctor');
   out.write(redact(terminalText(report, o.verbose).replace(/^doctor:/gm, `doctor${tag}:`)));
   out.write(`doctor${tag}: report ${files.md} (+ .json)\n`);

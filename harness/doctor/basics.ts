@@ -44,7 +44,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   const pathField = p.endpoints.paymentQuery !== undefined && p.endpoints.paymentQuery !== DOCUMENT_QUERY_PATH ? 'endpoints.paymentQuery' : 'baseUrl';
   const primary = await probeMerchant(ctx, 'primary');
   if (primary.a.error) {
-    add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', { expected: 'an answer', answered: describeAnswer(primary.a), fix: 'set baseUrl (or --target) to the address the target listens on', ex: [primary.ex] });
+    add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', { expected: 'an answer', answered: describeAnswer(primary.a), fix: 'set baseUrl (or --target) to the address the target listens on', ex: [primary.ex], noAnswerIsWrong: true });
     return false;
   }
   if (unknownPath(primary.a)) {

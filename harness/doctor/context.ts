@@ -27,8 +27,14 @@ export function add(
   status: ItemStatus,
   path: string,
   assumption: string,
-  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[] } = {},
+  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[]; noAnswerIsWrong?: boolean } = {},
 ): DoctorItem {
+  // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
+  const silent = (more.ex ?? []).find((e) => e !== undefined && !e.response);
+  if (status === 'wrong' && silent && !more.noAnswerIsWrong) {
+    status = 'not-verifiable';
+    more = { ...more, fix: undefined, answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}` };
+  }
   const ids = (more.ex ?? []).flatMap((e) => (e ? [e.id] : []));
   for (const e of more.ex ?? []) if (e && !ctx.exchanges.includes(e)) ctx.exchanges.push(e);
   const item: DoctorItem = {

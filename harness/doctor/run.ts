@@ -33,6 +33,8 @@ export interface DoctorOptions {
   /** Open the profile's webhook receiver (default true). */
   webhooks?: boolean;
   onProgress?: (phase: string) => void;
+  /** Move no money whatever the environment (parity --safe): as for a production profile. */
+  safe?: boolean;
   /** At most this many requests (default 400); past it, what is left is not verifiable. */
   maxRequests?: number;
 }
@@ -42,7 +44,7 @@ class BudgetSpent extends PreconditionSkip {}
 export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const production = o.loaded.profile.environment === 'production';
+  const production = o.loaded.profile.environment === 'production' || o.safe === true;
   const max = o.maxRequests ?? 400;
   let count = 0;
   let unknownForm: string | undefined;
@@ -132,7 +134,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
   }
   if (ctx.production) {
     await createPathsByAuth(ctx);
-    add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', { answered: 'not asked: a production profile gets a doctor that moves no money (signed queries and authentication probes only)' });
+    add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', { answered: 'not asked: a production profile (or a --safe run) gets a doctor that moves no money (signed queries and authentication probes only)' });
     return;
   }
   const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
