@@ -5,7 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { sign, verify } from '../../harness/signing.js';
+import type { Json } from './support.js';
 
 export const FAKE_MERCHANTS = { primary: { id: 'F100001', secret: 'sk_test_fake_primary_0a1b2c3d' }, second: { id: 'F100002', secret: 'sk_test_fake_second_4e5f6a7b' } };
 const ENABLED: Record<string, string[]> = { F100001: ['PAYPAL', 'CARD'], F100002: ['PAYPAL'] };
@@ -79,9 +81,10 @@ export async function startFakeTarget(): Promise<FakeTarget> {
     },
     '/sandbox/v1/cards/complete': (m, b) => {
       const o = find(m, b);
-      if (!o || o.status !== 'PENDING') return err(422, 'Not pending', 'validationFailed');
-      o.status = String(b['outcome']);
-      return { code: 0, msg: 'success', data: { order_no: o.order_no, status: o.status } };
+      if (o?.status !== 'PENDING') return err(422, 'Not pending', 'validationFailed');
+      o!.status = String(b['outcome']);
+      const done = o!;
+      return { code: 0, msg: 'success', data: { order_no: done.order_no, status: done.status } };
     },
     '/sandbox/v1/failures/arm': (m, b) => {
       const kind = ARMABLE[String(b['failure'])];
@@ -123,33 +126,9 @@ export async function startFakeTarget(): Promise<FakeTarget> {
   };
 }
 
-const card = (n: string) => ({ card_number: n, cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' });
-
-/** The profile that describes the fake target truly. */
-export function fakeProfile(url: string): Record<string, any> {
-  return {
-    profileVersion: 2,
-    name: 'fake-v2',
-    baseUrl: url,
-    environment: 'sandbox',
-    merchants: {
-      primary: { ...FAKE_MERCHANTS.primary, paymentMethods: ['PAYPAL', 'CARD'] },
-      second: { ...FAKE_MERCHANTS.second, paymentMethods: ['PAYPAL'] },
-      unknownId: 'F999999',
-    },
-    endpoints: { cardPayment: '/api/v1/payments/card' },
-    methods: { checkout: ['PAYPAL', 'CARD'], card: 'CARD', unknown: 'ZZZ_NO_METHOD', notEnabled: 'KLARNA' },
-    limits: { payments: { PAYPAL: { min: '1.00', max: '1000.00', channels: [{ min: '1.00', max: '100.00' }, { min: '500.00', max: '1000.00' }] } } },
-    checkout: { data: { orderNo: 'order_no', status: 'status' }, pendingStatus: 'PENDING' },
-    paymentRecord: { orderNo: 'order_no', merchantOrderNo: 'merchant_order_no', status: 'status', transAmount: 'trans_amount' },
-    cardPayment: {
-      template: { payment_method: '${method}', merchant_order_no: '${merchantOrderNo}', trans_amount: '${amount}', trade_info: { goods_name: '${goodsName}' }, card: '${card}' },
-      cards: { success: card(FAKE_CARDS.success), decline: card(FAKE_CARDS.decline), pending: card(FAKE_CARDS.pending) },
-      data: { orderNo: 'order_no', status: 'status' },
-    },
-    sandbox: {
-      completeCard: { path: '/sandbox/v1/cards/complete', template: { order_no: '${orderNo}', outcome: '${outcome}' }, outcomes: { success: 'SUCCESS', failed: 'FAILED' } },
-      armFailure: { path: '/sandbox/v1/failures/arm', template: { failure: '${failure}', merchant_order_no: '${merchantOrderNo}' }, failures: { queryFailed: 'QUERY_FAILED', orderCreationFailed: 'ORDER_CREATION_FAILED' } },
-    },
-  };
+/** The profile that describes the fake target truly (test/doctor/fake-profile.json, at this URL). */
+export function fakeProfile(url: string): Json {
+  const p = JSON.parse(readFileSync(new URL('./fake-profile.json', import.meta.url), 'utf8')) as Json;
+  p.baseUrl = url;
+  return p;
 }
