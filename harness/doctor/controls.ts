@@ -5,6 +5,7 @@
 import type { Exchange } from '../exchange.js';
 import { createRefund, pick, queryPayment, usd } from '../ops.js';
 import type { Profile } from '../profile/types.js';
+import type { MerchantRole } from '../target.js';
 import { add, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { amountFor, pay } from './payments.js';
@@ -13,10 +14,10 @@ import { paidOrder } from './cards.js';
 
 type ControlName = keyof NonNullable<Profile['sandbox']>;
 
-/** Sends a sandbox control as the primary merchant with the given template variables. */
-export async function control(ctx: DoctorContext, name: ControlName, vars: Record<string, unknown>): Promise<Exchange> {
+/** Sends a sandbox control as the merchant that owns the record (default primary) with the given template variables. */
+export async function control(ctx: DoctorContext, name: ControlName, vars: Record<string, unknown>, as: MerchantRole = 'primary'): Promise<Exchange> {
   const c = ctx.loaded.profile.sandbox![name]!;
-  return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { label: `doctor: sandbox.${name}` });
+  return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { as, label: `doctor: sandbox.${name}` });
 }
 
 /** A control that answers code 0 did its work; another envelope is a refusal; no envelope, a wrong path. */

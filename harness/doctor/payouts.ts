@@ -54,7 +54,7 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<vo
   }
   const settle = p.sandbox?.settlePayout;
   if (settle && m.payoutNo) {
-    const ex = await control(ctx, 'settlePayout', { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' });
+    const ex = await control(ctx, 'settlePayout', { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' }, m.role);
     if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
   }
 }

@@ -11,7 +11,7 @@ import { runDoctor } from '../../harness/doctor/run.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { callMain } from '../cli/helpers.js';
-import { profileWith, readDoctor } from './support.js';
+import { profileWith, readDoctor, REFERENCE_PROFILE } from './support.js';
 
 describe('doctor against the reference', () => {
   it('verifies every assumption of the reference profile (exit 0), with warnings only for entries no check reads', async () => {
@@ -48,6 +48,19 @@ describe('doctor against the reference', () => {
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
     for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);
   }, 30_000);
+
+  it('gives back what it takes: four doctors in a row on one reference find the low-balance merchant\'s 5.00 intact each time', async () => {
+    const loaded = loadProfile(REFERENCE_PROFILE);
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      for (let i = 0; i < 4; i++) {
+        const report = await runDoctor({ loaded, baseUrl: ref.url, webhooks: false });
+        expect(report.items.filter((x) => x.status === 'wrong'), `round ${i + 1}`).toEqual([]);
+      }
+    } finally {
+      await ref.close();
+    }
+  }, 60_000);
 
   it('gives a production profile a doctor that moves no money: no record is created on the target', async () => {
     const file = profileWith((p) => {
