@@ -20,4 +20,14 @@ export function checkUnused(ctx: DoctorContext): void {
       fix: `remove it, or keep it as documentation (read: ${INTERNAL_NAMES_READ.join(', ')})`,
     });
   }
+  const p = ctx.loaded.profile;
+  if (p.sandbox?.completeCard && !p.cardPayment?.cards.pending) {
+    add(ctx, 'warning', 'sandbox.completeCard', 'a control that completes a pending card payment', { answered: 'nothing uses it: the profile declares no pending card', fix: 'declare cardPayment.cards.pending (the vendor\'s 3-D Secure test card), or remove the control' });
+  }
+  (p.methods.pricePoint ?? []).forEach((m, i) => {
+    if (!p.methods.checkout.includes(m)) add(ctx, 'warning', `methods.pricePoint[${i}]`, `${m} takes price points only`, { answered: 'nothing uses it: it is not one of methods.checkout', fix: `add ${m} to methods.checkout, or remove it here` });
+  });
+  if (p.pricePoints && !(p.methods.pricePoint ?? []).some((m) => p.methods.checkout.includes(m))) {
+    add(ctx, 'warning', 'pricePoints', 'the price-point tiers', { answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)', fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints' });
+  }
 }

@@ -1,0 +1,53 @@
+/**
+ * The doctor warns about profile entries no check reads. Its list of the internalFieldNames keys the
+ * checks read must be the suites' own: read from their source (internalFieldNames?.['key'] and the
+ * error scenarios' internal(t, 'key')), so a new reader in a suite cannot leave a false warning.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../harness/doctor/run.js';
+import { INTERNAL_NAMES_READ } from '../../harness/doctor/unused.js';
+import { loadProfile } from '../../harness/profile/load.js';
+import { profileWith } from './support.js';
+
+const SUITES = fileURLToPath(new URL('../../suites/', import.meta.url));
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('doctor: entries no check reads', () => {
+  it('INTERNAL_NAMES_READ is exactly the set of internalFieldNames keys the suites read', () => {
+    const read = new Set<string>();
+    for (const f of walk(SUITES)) {
+      const src = readFileSync(f, 'utf8');
+      for (const m of src.matchAll(/internalFieldNames\?\.\[\s*'([^']+)'\s*\]/g)) read.add(m[1]!);
+      for (const m of src.matchAll(/\binternal\(t, '([^']+)'\)/g)) read.add(m[1]!);
+      // A key read through a variable cannot be listed: the doctor would warn wrongly about it.
+      expect(/internalFieldNames\?\.\[\s*[^'\s]/.test(src.replace(/internalFieldNames\?\.\[jsonPath\]/g, '')), `${f} reads internalFieldNames with a computed key`).toBe(false);
+    }
+    expect([...read].sort()).toEqual([...INTERNAL_NAMES_READ].sort());
+  });
+
+  it('warns (exit 0) about a complete-card control without a pending card, a price-point method that is no checkout method, and tiers nothing uses', async () => {
+    const file = profileWith((p) => {
+      p.profileVersion = 2;
+      p.sandbox.completeCard = { ...p.sandbox.completeCheckout, path: '/sandbox/v1/cards/complete' };
+      p.methods.checkout = ['PAYPAL', 'CASH_APP', 'CARD'];
+      p.methods.pricePoint = ['APPLE_PAY'];
+    });
+    const r = await runDoctor({ loaded: loadProfile(file), baseUrl: 'embedded', webhooks: false });
+    const warnings = r.items.filter((i) => i.status === 'warning').map((i) => `${i.path}: ${i.answered}`);
+    expect(warnings).toEqual(expect.arrayContaining([
+      'sandbox.completeCard: nothing uses it: the profile declares no pending card',
+      'methods.pricePoint[0]: nothing uses it: it is not one of methods.checkout',
+      'pricePoints: nothing uses them: no checkout method is a price-point method (methods.pricePoint)',
+    ]));
+    expect(r.exitCode).toBe(0);
+  }, 30_000);
+});
