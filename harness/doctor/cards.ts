@@ -11,6 +11,7 @@ import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay } from './payments.js';
 import { control, controlItem } from './controls.js';
+import { cents, money } from './money.js';
 
 type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];
 type Outcome = 'charged' | 'refused' | 'pending';
@@ -160,4 +161,63 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
     if (!accepted(f) || st === 'FAILED') add(ctx, 'verified', 'refunds.failingReason', what, { answered: `${describeAnswer(f)}${st !== undefined ? `, status ${JSON.stringify(st)}` : ''}`, ex: [fex] });
     else add(ctx, 'wrong', 'refunds.failingReason', what, { expected: 'a refusal or status FAILED', answered: `${describeAnswer(f)}, status ${JSON.stringify(st)}`, fix: 'give in refunds.failingReason the reason the vendor\'s sandbox fails a refund with', ex: [fex] });
   }
+}
+
+/** A paid order of the primary with one method: its card payment (the card method), else a checkout completed by the sandbox. */
+async function paidWith(ctx: DoctorContext, method: string, label: string): Promise<{ order?: PaidOrder; ex?: Exchange }> {
+  const p = ctx.loaded.profile;
+  const value = amountFor(ctx, method);
+  if (method === (p.methods.card ?? 'CARD') && p.cardPayment?.cards.success && ctx.t.has('cardPayment')) {
+    const merchantOrderNo = ctx.t.newNo('order');
+    const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value) }, { label });
+    const a = answerOf(ex);
+    const orderNo = pick(a.data, p.cardPayment.data.orderNo);
+    return { order: accepted(a) && typeof orderNo === 'string' ? { orderNo, merchantOrderNo, method, value } : undefined, ex };
+  }
+  if (!p.sandbox?.completeCheckout || !p.methods.checkout.includes(method)) return {};
+  const r = await pay(ctx, 'primary', method, value, label);
+  const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
+  if (!accepted(r.a) || typeof orderNo !== 'string') return { ex: r.ex };
+  const done = answerOf(await completeCheckoutQuietly(ctx, orderNo, r.merchantOrderNo));
+  return { order: accepted(done) ? { orderNo, merchantOrderNo: r.merchantOrderNo, method, value } : undefined, ex: r.ex };
+}
+
+async function completeCheckoutQuietly(ctx: DoctorContext, orderNo: string, merchantOrderNo: string): Promise<Exchange> {
+  const c = ctx.loaded.profile.sandbox!.completeCheckout!;
+  return ctx.t.post(c.path, ctx.t.fill(c.template, { orderNo, merchantOrderNo, outcome: c.outcomes.success }), { label: 'doctor: pay the checkout (sandbox)' });
+}
+
+/** refunds.support per method: "none" refuses a full refund, "full" refuses a partial one and takes the full one, "partial" takes a partial one. */
+export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
+  const r = ctx.loaded.profile.refunds;
+  if (!r || !ctx.t.has('refundCreate')) return;
+  ctx.progress('refund support per method');
+  await Promise.all(
+    Object.entries(r.support).map(async ([method, support]) => {
+      const path = `refunds.support.${method}`;
+      const { order, ex } = await paidWith(ctx, method, `doctor: a paid ${method} order to refund`);
+      if (!order) {
+        add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, { answered: `no paid ${method} order could be made (${method === (ctx.loaded.profile.methods.card ?? 'CARD') ? 'cardPayment.cards.success' : 'methods.checkout and sandbox.completeCheckout'})`, ex: [ex] });
+        return;
+      }
+      const part = cents(order.value) >= 200n ? '1.00' : money(cents(order.value) / 2n);
+      const tries: { value: string; want: 'accepted' | 'refused'; claim: string }[] =
+        support === 'none'
+          ? [{ value: order.value, want: 'refused', claim: `${method} takes no refund: a full refund is refused` }]
+          : support === 'full'
+            ? [
+                { value: part, want: 'refused', claim: `${method} takes full refunds only: a partial refund is refused` },
+                { value: order.value, want: 'accepted', claim: `${method} takes full refunds: a full refund is accepted` },
+              ]
+            : [{ value: part, want: 'accepted', claim: `${method} takes partial refunds: a partial refund is accepted` }];
+      for (const t of tries) {
+        const rex = await createRefund(ctx.t, { order, amount: usd(t.value) }, { label: `doctor: ${t.claim}` });
+        const a = answerOf(rex);
+        if (unknownPath(a)) return;
+        const ok = t.want === 'accepted' ? accepted(a) : !accepted(a);
+        if (ok) add(ctx, 'verified', path, t.claim, { answered: describeAnswer(a), ex: [ex, rex] });
+        else add(ctx, 'wrong', path, t.claim, { expected: t.want === 'accepted' ? 'the refund accepted' : 'a refusal', answered: describeAnswer(a), fix: `give in ${path} what the vendor documents for ${method} refunds (none, full or partial)`, ex: [ex, rex] });
+      }
+    }),
+  );
 }

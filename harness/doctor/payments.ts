@@ -183,7 +183,27 @@ async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: s
     return;
   }
   const qex = await queryPayment(ctx.t, { order_no: orderNo }, { label: 'doctor: the record of a rounded payment' });
-  dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, answerOf(qex).data, rec.requestedAmount, qex, 'any');
+  const data = answerOf(qex).data;
+  dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, data, rec.requestedAmount, qex, 'any');
+  const charged = (pick(data, rec.transAmount) as { value?: unknown } | undefined)?.value;
+  const want = roundedTier(tiers, value, p.pricePoints!.rounding, p.pricePoints!.tie);
+  if (typeof charged !== 'string' || want === undefined) return;
+  const claim = `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
+  if (cents(charged) === cents(want)) add(ctx, 'verified', 'pricePoints.rounding', claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
+  else add(ctx, 'wrong', 'pricePoints.rounding', claim, { expected: want, answered: `charged ${charged}`, fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents', ex: [r.ex, qex] });
+}
+
+/** The tier the profile's rule rounds an amount to. */
+function roundedTier(tiers: string[], value: string, rounding: 'up' | 'down' | 'nearest', tie: 'up' | 'down' = 'up'): string | undefined {
+  const v = cents(value);
+  const up = tiers.find((t) => cents(t) >= v);
+  const down = [...tiers].reverse().find((t) => cents(t) <= v);
+  if (rounding === 'up') return up;
+  if (rounding === 'down') return down;
+  if (up === undefined || down === undefined) return up ?? down;
+  const du = cents(up) - v;
+  const dd = v - cents(down);
+  return du < dd ? up : dd < du ? down : tie === 'down' ? down : up;
 }
 
 function keysOf(data: Record<string, unknown> | undefined): string {

@@ -118,6 +118,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
     }
     await release(ctx, m, verify);
   }
+  await checkLowBalance(ctx);
   if (p.sandbox?.settlePayout && first?.payoutNo) {
     // The success outcome on a payout of its own: the smallest amount leaves the primary's sandbox balance.
     const lim = p.limits?.payouts?.[first.method];
@@ -126,6 +127,39 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
       const s = p.sandbox.settlePayout;
       controlItem(ctx, 'settlePayout', `settles a fresh payout as ${s.outcomes.success}`, await control(ctx, 'settlePayout', { payoutNo: r.made.payoutNo, merchantPayoutNo: r.made.merchantPayoutNo, outcome: s.outcomes.success, reason: s.reason ?? 'doctor' }), [r.ex]);
     }
+  }
+}
+
+/**
+ * merchants.lowBalance.payoutBalance: a payout one cent above it is refused and one of exactly it
+ * accepted (then released). Run after every other payout is released, so the balance is whole.
+ */
+async function checkLowBalance(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const balance = p.merchants.lowBalance?.payoutBalance;
+  if (!ctx.loaded.merchants.lowBalance || balance === undefined) return;
+  const fits = (method: string, v: string) => {
+    const lim = p.limits?.payouts?.[method];
+    return !lim || (cents(lim.min) <= cents(v) && cents(v) <= cents(lim.max));
+  };
+  const above = money(cents(balance) + 1n);
+  const releasable = (m: string) => (p.payouts!.methods[m]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  const method = payoutMethodsOf(ctx, 'lowBalance')
+    .map((m) => m.method)
+    .find((m) => fits(m, above) && fits(m, balance) && releasable(m));
+  const path = 'merchants.lowBalance.payoutBalance';
+  if (!method) {
+    add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, { answered: 'no payout method of lowBalance holds both amounts in its limits and can be given back (cancel, or sandbox.settlePayout)' });
+    return;
+  }
+  for (const [value, want] of [[above, 'refused'], [balance, 'accepted']] as const) {
+    const claim = want === 'refused' ? `a payout of ${above}, above the low-balance merchant's ${balance}, is refused` : `the low-balance merchant can pay out its whole ${balance}`;
+    const r = await payout(ctx, 'lowBalance', method, value, `doctor: ${claim}`);
+    const a = answerOf(r.ex);
+    const ok = want === 'accepted' ? accepted(a) : refused(a);
+    if (ok) add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else add(ctx, 'wrong', path, claim, { expected: want === 'accepted' ? 'the payout accepted' : 'a refusal', answered: describeAnswer(a), fix: 'give in merchants.lowBalance.payoutBalance the merchant\'s payout balance on the target (a sandbox may need it reset)', ex: [r.ex] });
+    if (r.made) await release(ctx, r.made, false);
   }
 }
 

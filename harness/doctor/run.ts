@@ -16,13 +16,13 @@ import { openSession } from '../run/session.js';
 import { maskUrl } from '../report/mask.js';
 import type { EndpointName } from '../target.js';
 import { checkBasics } from './basics.js';
-import { checkCards, checkRefunds } from './cards.js';
+import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, type DoctorContext } from './context.js';
 import { checkArmedFailures, checkControls } from './controls.js';
 import { answerForm, answerOf, describeAnswer, doctorExchange, markUnknownPath, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
-import { checkUnused } from './unused.js';
+import { checkUnused, notProbed } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { randomBytes } from 'node:crypto';
 
@@ -138,9 +138,10 @@ async function phases(ctx: DoctorContext): Promise<void> {
     return;
   }
   const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
-  await Promise.all([checkRefunds(ctx, cards.paid), checkControls(ctx, cards), checkWebhooks(ctx)]);
+  await Promise.all([checkRefunds(ctx, cards.paid), checkRefundSupport(ctx), checkControls(ctx, cards), checkWebhooks(ctx)]);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
   await checkArmedFailures(ctx);
+  notProbed(ctx);
 }
 
 const CREATE_ENDPOINTS: EndpointName[] = ['checkout', 'cardPayment', 'refundCreate', 'payoutCreate', 'payoutCancel'];

@@ -31,3 +31,18 @@ export function checkUnused(ctx: DoctorContext): void {
     add(ctx, 'warning', 'pricePoints', 'the price-point tiers', { answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)', fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints' });
   }
 }
+
+/** Profile entries the doctor does not probe, listed as not verifiable so the report is whole. */
+export function notProbed(ctx: DoctorContext): void {
+  const p = ctx.loaded.profile;
+  const list: [boolean, string, string, string][] = [
+    [p.merchants.lowBalance?.refundBalance !== undefined, 'merchants.lowBalance.refundBalance', 'the low-balance merchant\'s refund balance', 'not asked: it could be shown only by spending it (the refund-balance check uses it)'],
+    [p.refunds?.fee !== undefined, 'refunds.fee', 'the fee added to a refund', 'not asked: it shows only against a balance (the refund-balance check uses it)'],
+    [p.payouts?.balances?.primary !== undefined, 'payouts.balances.primary', 'the primary merchant\'s payout balance', 'not asked: it could be shown only by paying it out'],
+    [p.payouts?.sharedBalance !== undefined, 'payouts.sharedBalance', 'refunds and payouts share one balance', 'not asked: it could be shown only by spending a balance'],
+    [p.pricePoints?.maxDistance !== undefined, 'pricePoints.maxDistance', 'the largest rounding distance', 'not asked: the price-point checks probe it'],
+    [p.webhooks !== undefined, 'webhooks.ackTimeoutMs', 'the target\'s acknowledgement limit after scaling', 'not asked: the webhook acknowledgement checks measure it'],
+    [p.webhooks !== undefined, 'webhooks.timeScale', 'the target\'s clock ratio', 'not asked: the webhook retry checks measure it'],
+  ];
+  for (const [declared, path, what, why] of list) if (declared) add(ctx, 'not-verifiable', path, what, { answered: why });
+}
