@@ -40,7 +40,8 @@ certificate.md + certificate.json, clauses.html, repro/ (a script per failing ex
   --no-html             skip the HTML report (certificate, JUnit and results are still written)
   --no-doctor           skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which
                         verifies the profile's assumptions against the target and stops the run (exit 2)
-                        when one is wrong, before any check runs
+                        when one is wrong, before any check runs (the embedded reference's doctor runs
+                        without --fault faults: they are what the checks must find)
   --report-url URL      where the reports directory will be published (CI artifact or pages URL): makes the
                         report's clause and repro links clickable (<URL>/clauses.html#…, <URL>/repro/…);
                         by default they are relative and the report shows them as text

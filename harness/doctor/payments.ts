@@ -108,7 +108,7 @@ async function checkRefusedMethods(ctx: DoctorContext): Promise<void> {
 
 async function checkFrozen(ctx: DoctorContext): Promise<void> {
   if (!ctx.loaded.merchants.frozen) return;
-  const method = ctx.loaded.profile.methods.checkout[0]!;
+  const method = paymentMethodsOf(ctx, 'frozen')[0]?.method ?? ctx.loaded.profile.methods.checkout[0]!;
   const r = await pay(ctx, 'frozen', method, amountFor(ctx, method), 'doctor: the frozen merchant');
   if (unknownPath(r.a) || r.a.error) return;
   const what = 'merchants.frozen is a disabled merchant: its checkout is refused';

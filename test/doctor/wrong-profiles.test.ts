@@ -39,6 +39,10 @@ const CASES: Case[] = [
   { what: 'a wrong data path', edit: (p) => (p.checkout.data.orderNo = 'orderNo'), field: 'checkout.data.orderNo', says: /data\.orderNo is absent \(data has order_no/ },
   { what: 'a wrong pending status', edit: (p) => (p.checkout.pendingStatus = 'CREATED'), field: 'checkout.pendingStatus', says: /status "PENDING"/ },
   { what: 'a test card with another outcome', edit: (p) => (p.cardPayment.cards.decline = p.cardPayment.cards.success), field: 'cardPayment.cards.decline', says: /: charged$/ },
+  { what: 'a wrong sandbox control path (answered with an envelope, as the target answers any unknown path)', edit: (p) => (p.sandbox.expireCheckout.path = '/sandbox/v1/checkouts/expire'), field: 'sandbox.expireCheckout.path', says: /the answer the target gives to a path it does not have/ },
+  { what: 'a wrong query field', edit: (p) => (p.refunds.queryBy.serviceNo = 'refundNo'), field: 'refunds.queryBy.serviceNo', says: /code 400 invalidRequest/ },
+  { what: 'a channel maximum above the target\'s', edit: (p) => (p.limits.payments.CARD.max = '20000.00'), field: 'limits.payments.CARD.max', says: /code 2006 amountOutOfRange/ },
+  { what: 'a wrong refund support', edit: (p) => (p.refunds.support.CASH_APP = 'partial'), field: 'refunds.support.CASH_APP', says: /code 422 notSupported/ },
   {
     what: 'an unreachable receiver',
     edit: (p) => {
@@ -79,4 +83,16 @@ describe('doctor: a wrong profile stops the run before any check', () => {
       }
     }, 30_000);
   }
+
+  it('parity: a wrong profile on side B stops the comparison (exit 2) naming the side and the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-parity-'));
+    const wrong = profileWith((p) => (p.checkout.pendingStatus = 'CREATED'), dir);
+    const reports = join(dir, 'reports');
+    const r = await callMain(['parity', '--a', profileWith(() => {}), '--b', wrong, '--suite', 'mutual-exclusion', '--webhooks', 'off', '--no-html', '--reports', reports]);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/cannot run parity: profile reference \(side B\) is wrong about its target \(doctor\): fix checkout\.pendingStatus/);
+    expect(readDoctor(reports, 'doctor-a').exitCode).toBe(0);
+    expect(readDoctor(reports, 'doctor-b').exitCode).toBe(2);
+    expect(existsSync(join(reports, 'parity.json'))).toBe(false);
+  }, 30_000);
 });
