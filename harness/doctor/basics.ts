@@ -57,8 +57,11 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     return false;
   }
   add(ctx, 'verified', 'baseUrl', 'the target answers with the interface\'s envelope at baseUrl', { answered: describeAnswer(primary.a), ex: [primary.ex] });
-  const ok = judgeCredentials(ctx, 'primary', primary.a, primary.ex);
-  if (!ok) return false;
+  if (!judgeCredentials(ctx, 'primary', primary.a, primary.ex)) {
+    // Each merchant's credentials stand alone: every wrong one is said at once.
+    await otherMerchants(ctx);
+    return false;
+  }
   // A target may answer a path it does not have with an envelope too: learn that answer's form
   // (not in production, where a signed request to a path that is not a query is never sent).
   if (ctx.production) {
@@ -76,10 +79,14 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   return finishBasics(ctx);
 }
 
-async function finishBasics(ctx: DoctorContext): Promise<boolean> {
+async function otherMerchants(ctx: DoctorContext): Promise<void> {
   const others = (['second', 'frozen', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
   const probes = await Promise.all(others.map((r) => probeMerchant(ctx, r)));
   for (const [i, r] of others.entries()) judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex);
+}
+
+async function finishBasics(ctx: DoctorContext): Promise<boolean> {
+  await otherMerchants(ctx);
   await checkUnknownId(ctx);
   checkProductionKeys(ctx);
   await checkQueryEndpoints(ctx);

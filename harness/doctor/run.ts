@@ -129,7 +129,7 @@ function sortItems(ctx: DoctorContext): void {
 async function phases(ctx: DoctorContext): Promise<void> {
   checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
-    add(ctx, 'not-verifiable', 'top level', 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
+    add(ctx, 'not-verifiable', 'top level', 'every assumption but the merchants\' credentials', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
     return;
   }
   if (ctx.production) {

@@ -95,4 +95,18 @@ describe('doctor: a wrong profile stops the run before any check', () => {
     expect(readDoctor(reports, 'doctor-b').exitCode).toBe(2);
     expect(existsSync(join(reports, 'parity.json'))).toBe(false);
   }, 30_000);
+
+  it('names every merchant whose credentials are wrong at once, even when the primary\'s are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-keys-'));
+    const profile = profileWith((p) => {
+      p.merchants.primary.secret = 'sk_test_not_the_key_0000000000';
+      p.merchants.lowBalance.id = 'M100077';
+    }, dir);
+    const r = await callMain(['doctor', '--profile', profile, '--reports', dir]);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    const wrong = readDoctor(dir).items.filter((i) => i.status === 'wrong').map((i) => i.path);
+    expect(wrong).toEqual(['merchants.primary.secret', 'merchants.lowBalance.id']);
+    expect(r.stdout).toContain('fix merchants.primary.secret, merchants.lowBalance.id (no check ran)');
+  }, 30_000);
 });
+
