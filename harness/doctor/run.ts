@@ -37,6 +37,8 @@ export interface DoctorOptions {
   safe?: boolean;
   /** At most this many requests (default 400); past it, what is left is not verifiable. */
   maxRequests?: number;
+  /** No request starts after this many ms (default 60 s plus webhooks.deliveryWaitMs); what is left is not verifiable. */
+  maxMs?: number;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -46,6 +48,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const startedAt = new Date().toISOString();
   const production = o.loaded.profile.environment === 'production' || o.safe === true;
   const max = o.maxRequests ?? 400;
+  const maxMs = o.maxMs ?? 60_000 + (o.loaded.profile.webhooks?.deliveryWaitMs ?? 0);
   let count = 0;
   let unknownForm: string | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
@@ -59,6 +62,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const counting = (inner: Client): Client => ({
     send(req, opts) {
       if (count >= max) throw new BudgetSpent(`the doctor's request budget (${max}) is spent`);
+      if (performance.now() - started > maxMs) throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
       count += 1;
       return inner.send(req, opts).then((ex) => {
         if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);

@@ -102,4 +102,15 @@ describe('doctor against the reference', () => {
       expect(v.code, v.stdout + v.stderr).toBe(0);
     }
   }, 120_000);
+
+  it('is bounded: past its request or time budget it sends nothing more and says what was left unverified', async () => {
+    const loaded = loadProfile(REFERENCE_PROFILE);
+    const byCount = await runDoctor({ loaded, baseUrl: 'embedded', webhooks: false, maxRequests: 5 });
+    expect(byCount.requests).toBe(5);
+    expect(byCount.items.find((i) => i.path === 'top level')?.answered).toBe("the doctor's request budget (5) is spent");
+    const byTime = await runDoctor({ loaded, baseUrl: 'embedded', webhooks: false, maxMs: 0 });
+    expect(byTime.requests).toBe(0);
+    expect(byTime.items.find((i) => i.path === 'top level')?.answered).toMatch(/time budget \(0 s\) is spent/);
+  }, 30_000);
 });
+
