@@ -5,7 +5,7 @@
 import type { Exchange } from '../exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { MerchantRole, Target } from '../target.js';
-import type { DoctorItem, ItemStatus } from './model.js';
+import { describeAnswer, unknownPath, type Answer, type DoctorItem, type ItemStatus } from './model.js';
 
 export interface DoctorContext {
   t: Target;
@@ -67,4 +67,15 @@ export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T
   };
   await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
   return out;
+}
+
+/**
+ * A probe that got no answer, or the answer the target gives to a path it does not have, shows nothing
+ * about its own claim: it is listed as not verifiable (the path itself is an item of its own).
+ * Returns true when the caller should stop judging this probe.
+ */
+export function unanswered(ctx: DoctorContext, path: string, claim: string, a: Answer, ex: Exchange): boolean {
+  if (!a.error && !unknownPath(a)) return false;
+  add(ctx, 'not-verifiable', path, claim, { answered: a.error ? describeAnswer(a) : `${describeAnswer(a)}: the endpoint's path is wrong (see its own line)`, ex: [ex] });
+  return true;
 }

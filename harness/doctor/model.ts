@@ -38,8 +38,10 @@ export interface DoctorReport {
   format: 'mpsi-conformance-doctor/1';
   profile: { name: string; file: string; environment: string };
   target: string;
-  /** true: only queries and authentication probes were sent (a production profile). */
+  /** true: only queries and authentication probes were sent (a production profile, or parity --safe). */
   movesNoMoney: boolean;
+  /** Prefix of every order, refund and payout number the doctor created, to find them on the target. */
+  numbersStartWith: string;
   startedAt: string;
   durationMs: number;
   requests: number;

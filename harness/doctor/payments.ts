@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, pool, type DoctorContext } from './context.js';
+import { actingRoles, add, pool, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
 import { cents, money } from './money.js';
 
@@ -99,8 +99,8 @@ async function checkRefusedMethods(ctx: DoctorContext): Promise<void> {
   for (const [path, method, claim] of list) {
     if (method === undefined) continue;
     const r = await pay(ctx, 'primary', method, '10.00', `doctor: ${path}`);
-    if (unknownPath(r.a) || r.a.error) continue;
     const what = `${method} ${claim}: a checkout with it is refused`;
+    if (unanswered(ctx, path, what, r.a, r.ex)) continue;
     if (refused(r.a)) add(ctx, 'verified', path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
     else add(ctx, 'wrong', path, what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: `choose for ${path} a method the target refuses as described`, ex: [r.ex] });
   }
@@ -110,8 +110,8 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
   if (!ctx.loaded.merchants.frozen) return;
   const method = paymentMethodsOf(ctx, 'frozen')[0]?.method ?? ctx.loaded.profile.methods.checkout[0]!;
   const r = await pay(ctx, 'frozen', method, amountFor(ctx, method), 'doctor: the frozen merchant');
-  if (unknownPath(r.a) || r.a.error) return;
   const what = 'merchants.frozen is a disabled merchant: its checkout is refused';
+  if (unanswered(ctx, 'merchants.frozen', what, r.a, r.ex)) return;
   if (refused(r.a)) add(ctx, 'verified', 'merchants.frozen', what, { answered: describeAnswer(r.a), ex: [r.ex] });
   else add(ctx, 'wrong', 'merchants.frozen', what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target', ex: [r.ex] });
 }
@@ -139,7 +139,7 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
     probes.push({ value: money(cents(lim.max) + 1n), want: 'refused', path: `${base}.max`, claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum` });
     for (const pr of probes) {
       const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-      if (unknownPath(r.a) || r.a.error) continue;
+      if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
       const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
       else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
@@ -162,7 +162,7 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
   ];
   for (const pr of probes) {
     const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-    if (unknownPath(r.a) || r.a.error) continue;
+    if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
     const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
     if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
     else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`, ex: [r.ex] });

@@ -108,6 +108,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     profile: { name: o.loaded.profile.name, file: o.loaded.path.split('/').pop() ?? o.loaded.path, environment: o.loaded.profile.environment },
     target: o.baseUrl === 'embedded' ? `embedded reference at ${baseUrl}` : maskUrl(baseUrl),
     movesNoMoney: production,
+    numbersStartWith: session.target.runPrefix,
     startedAt,
     durationMs: Math.round(performance.now() - started),
     requests: count,
