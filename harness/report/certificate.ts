@@ -251,7 +251,7 @@ export function renderMarkdown(c: Certificate): string {
   }
   const hints = declareHints(c);
   if (hints.length) {
-    L.push('## Skipped for a precondition: what to declare', '');
+    L.push('## Skipped for a precondition: what to change to run them', '');
     for (const h of hints) L.push(`- ${h.hint}: ${h.clauses.map((x) => `\`${x}\``).join(', ')}`);
     L.push('');
   }

@@ -42,7 +42,7 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   }
   const hints = declareHints(c);
   if (hints.length) {
-    L.push('Skipped for a precondition:');
+    L.push('Skipped for a precondition (what to change to run them):');
     for (const h of hints) L.push(`  ${h.hint}: ${h.clauses.slice(0, 4).join(', ')}${h.clauses.length > 4 ? ` (+${h.clauses.length - 4})` : ''}`);
     L.push('');
   }

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { runCheck } from '../../harness/check/run.js';
 import type { Target } from '../../harness/target.js';
+import type { Certificate } from '../../harness/report/certificate.js';
+import { declareHints } from '../../harness/report/declare-hints.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,6 +27,22 @@ describe('precondition skips name what to declare', () => {
       { seed: 1, numRuns: 1, webhooks: 'off' },
     );
     expect(two.reason).toBe('precondition: no card payment — declare cardPayment and endpoints.cardPayment in the profile to run it');
+  });
+
+  it('groups the skipped clauses by what to declare (or, for a skip no profile entry lifts, by its reason)', () => {
+    const clause = (id: string, basis: string) => ({ id, status: 'skipped-precondition', basis });
+    const c = {
+      clauses: [
+        clause('a.one', 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it'),
+        { id: 'a.two', status: 'passed', basis: 'ok' },
+        clause('a.three', 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it'),
+        clause('a.four', 'precondition: webhooks mode is not full (run with --webhooks full to run it)'),
+      ],
+    } as unknown as Certificate;
+    expect(declareHints(c)).toEqual([
+      { hint: 'declare sandbox.chargeback in the profile to run it', clauses: ['a.one', 'a.three'] },
+      { hint: 'webhooks mode is not full (run with --webhooks full to run it)', clauses: ['a.four'] },
+    ]);
   });
 
   /**
