@@ -12,6 +12,7 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   try {
     receiver = ctx.t.receiver();
   } catch {
+    add(ctx, 'not-verifiable', 'webhooks.receiver', 'webhooks reach the receiver', { answered: 'not asked: no receiver runs (--webhooks off)' });
     return;
   }
   ctx.progress('webhooks reach the receiver');

@@ -95,7 +95,7 @@ describe('doctor against the reference', () => {
         expect(md).toContain('| Profile doctor | not run (--no-doctor)');
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
-        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 5 not verifiable, 5 warnings \(doctor\.md\) \|/);
+        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 6 not verifiable, 5 warnings \(doctor\.md\) \|/);
         expect(readDoctor(reports).exitCode).toBe(0);
       }
       const v = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
