@@ -112,5 +112,27 @@ describe('doctor against the reference', () => {
     expect(byTime.requests).toBe(0);
     expect(byTime.items.find((i) => i.path === 'top level')?.answered).toMatch(/time budget \(0 s\) is spent/);
   }, 30_000);
+
+  it('lists a declared production key as not verifiable in a sandbox, sends nothing with it, and never writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-live-'));
+    const file = profileWith((p) => {
+      p.profileVersion = 2;
+      p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
+      p.merchants.second.productionSecretEnv = 'MPSI_DOCTOR_TEST_LIVE';
+    }, dir);
+    process.env.MPSI_DOCTOR_TEST_LIVE = 'sk_live_second_3a8c6e1f9b2d7054';
+    try {
+      const r = await callMain(['doctor', '--profile', file, '--reports', dir]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const report = readDoctor(dir);
+      expect(report.items.find((i) => i.path === 'merchants.primary.productionSecret')?.status).toBe('not-verifiable');
+      expect(report.items.find((i) => i.path === 'merchants.second.productionSecretEnv')?.status).toBe('not-verifiable');
+      const written = readFileSync(join(dir, 'doctor.json'), 'utf8') + readFileSync(join(dir, 'doctor.md'), 'utf8') + r.stdout + r.stderr;
+      expect(written).not.toContain('sk_live_primary_7d3f1a9c5e2b8046');
+      expect(written).not.toContain('sk_live_second_3a8c6e1f9b2d7054');
+    } finally {
+      delete process.env.MPSI_DOCTOR_TEST_LIVE;
+    }
+  }, 30_000);
 });
 
