@@ -21,7 +21,8 @@ control on a fresh record; that webhooks reach the receiver (publicUrl too) with
 Entries no check reads are warnings. Each line: verified / WRONG / not verifiable, the profile's JSON
 path, what was expected and what the target answered; doctor.json and doctor.md (with the exchanges,
 redacted) go to the reports directory. Payouts the doctor makes are released again (cancelled or
-settled as failed) where the profile gives a way.
+settled as failed) where the profile gives a way — except one of the smallest amount of the primary,
+settled as success to verify that outcome of sandbox.settlePayout.
 
 A production profile ("environment": "production") gets a doctor that moves no money: signed queries
 and requests that fail authentication by construction only (the parity --safe guard).
