@@ -18,7 +18,7 @@ export function itemLine(i: DoctorItem): string {
 
 export function summaryLine(r: DoctorReport): string {
   const c = r.counts;
-  return `doctor: ${c.verified} verified, ${c.wrong} wrong, ${c['not-verifiable']} not verifiable, ${c.warning} warning${c.warning === 1 ? '' : 's'} — ${r.requests} request${r.requests === 1 ? '' : 's'} in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production or --safe: queries and authentication probes only)' : `; the numbers it created start with ${r.numbersStartWith}`}`;
+  return `doctor: ${c.verified} verified, ${c.wrong} wrong, ${c['not-verifiable']} not verifiable, ${c.warning} warning${c.warning === 1 ? '' : 's'} — ${r.requests} request${r.requests === 1 ? '' : 's'} in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production or --safe: queries and authentication probes only)' : r.items.some((i) => /^(methods|limits|cardPayment|refunds|payouts|sandbox)\b/.test(i.path)) ? `; the numbers it created start with ${r.numbersStartWith}` : ''}`;
 }
 
 /** Every item (verbose) or only those that are not verified, then the summary. */

@@ -134,7 +134,8 @@ function sortItems(ctx: DoctorContext): void {
 async function phases(ctx: DoctorContext): Promise<void> {
   checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
-    add(ctx, 'not-verifiable', 'top level', 'every assumption but the merchants\' credentials', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
+    const credentialsJudged = ctx.items.some((i) => i.path.startsWith('merchants.'));
+    add(ctx, 'not-verifiable', 'top level', credentialsJudged ? 'every assumption but the merchants\' credentials' : 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
     return;
   }
   if (ctx.production) {
