@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { runDoctor } from '../doctor/run.js';
 import { terminalText, writeDoctorReport } from '../doctor/render.js';
 import type { DoctorReport } from '../doctor/model.js';
-import { loadProfile, profileSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
+import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
 import type { RunMeta } from '../report/run-meta.js';
@@ -40,7 +40,7 @@ Exit codes: 0 every assumption verified or not verifiable (warnings allowed), 2 
 
 /** Every secret the profile holds (keys, production keys), for the redactor. */
 export function redactorFor(loaded: LoadedProfile[]): (s: string) => string {
-  return makeRedactor(loaded.flatMap((l) => profileSecrets(l)));
+  return makeRedactor(loaded.flatMap((l) => merchantSecrets(l)));
 }
 
 export interface DoctorPhaseOptions {

@@ -157,7 +157,8 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
     if (kind === 'queryFailed') ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
     else if (kind === 'orderCreationFailed') {
       const method = ctx.loaded.profile.methods.checkout[0]!;
-      ex = (await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed')).ex;
+      // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
+      ex = (await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)).ex;
     } else ex = await createRefund(ctx.t, { order: order!, amount: usd('1.00') }, { label: `doctor: the refund after ${kind} was armed` });
     const a = answerOf(ex);
     if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });

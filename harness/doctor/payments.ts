@@ -37,9 +37,8 @@ export function amountFor(ctx: DoctorContext, method: string): string {
 }
 
 /** A checkout (or, for a card-only method, a card payment) by one merchant. */
-export async function pay(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string): Promise<{ a: Answer; ex: Exchange; merchantOrderNo: string; endpoint: 'checkout' | 'cardPayment' }> {
+export async function pay(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string, merchantOrderNo = ctx.t.newNo('order')): Promise<{ a: Answer; ex: Exchange; merchantOrderNo: string; endpoint: 'checkout' | 'cardPayment' }> {
   const p = ctx.loaded.profile;
-  const merchantOrderNo = ctx.t.newNo('order');
   if (!p.methods.checkout.includes(method) && method === p.methods.card && p.cardPayment) {
     const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value), card: cardFixture(ctx.t, 'success') }, { as: role, label });
     return { a: answerOf(ex), ex, merchantOrderNo, endpoint: 'cardPayment' };

@@ -78,7 +78,7 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     if ((m['productionSecret'] !== undefined || m['productionSecretEnv'] !== undefined) && value['environment'] === 'production') {
       out.push(`merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`);
     }
-    if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret']) out.push(`merchants.${role}.productionSecret: is the same key as merchants.${role}.secret (test and production keys differ; which one is the sandbox key?)`);
+    if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret']) out.push(`merchants.${role}.secret: is the same key as merchants.${role}.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)`);
   }
   if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel'])) out.push(`methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`);
 

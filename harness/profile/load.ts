@@ -105,23 +105,6 @@ export function parseProfile(text: string, sourceName: string, env: NodeJS.Proce
   return { profile: profile as unknown as Profile, path: sourceName, merchants };
 }
 
-/**
- * Every secret a loaded profile holds: the merchants' keys (literal or from the environment) and their
- * production keys (productionSecret, or the variable productionSecretEnv names). For redactors.
- */
-export function profileSecrets(loaded: LoadedProfile, env: NodeJS.ProcessEnv = process.env): string[] {
-  const out: string[] = [];
-  for (const role of MERCHANT_ROLES) {
-    const m = loaded.merchants[role];
-    if (m) out.push(m.secret);
-    const ref = loaded.profile.merchants[role] as MerchantRef | undefined;
-    if (typeof ref?.productionSecret === 'string' && ref.productionSecret !== '') out.push(ref.productionSecret);
-    const fromEnv = typeof ref?.productionSecretEnv === 'string' ? env[ref.productionSecretEnv] : undefined;
-    if (fromEnv) out.push(fromEnv);
-  }
-  return out;
-}
-
 /** A deep copy with every `secret` field, at any depth, replaced by "***". */
 export function redactProfile(profile: Profile): Profile {
   const walk = (v: unknown): unknown => {
@@ -186,11 +169,6 @@ function resolveMerchants(value: unknown, env: NodeJS.ProcessEnv, problems: stri
   for (const role of MERCHANT_ROLES) {
     const ref = m[role];
     if (!isObject(ref)) continue;
-    const prodEnv = ref['productionSecretEnv'];
-    if (typeof prodEnv === 'string' && ENV_NAME_RE.test(prodEnv) && !env[prodEnv]) {
-      const name = looksLikeVariableName(prodEnv) ? prodEnv : `named in merchants.${role}.productionSecretEnv (name not shown: it looks like a key, not a variable name)`;
-      problems.push(`merchants.${role}.productionSecretEnv: environment variable ${name} is not set${env[prodEnv] === '' ? ' (it is empty)' : ''}`);
-    }
     const r = resolveRef(ref as MerchantRef, role, env, problems);
     if (r) resolved[role] = r;
   }

@@ -21,7 +21,7 @@ describe('doctor against the reference', () => {
     const report = readDoctor(reports);
     expect(report.counts.wrong).toBe(0);
     // Only what no request can show without spending it, each saying why.
-    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual(['merchants.lowBalance.refundBalance', 'refunds.fee', 'payouts.balances.primary', 'webhooks.ackTimeoutMs', 'webhooks.timeScale']);
+    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual(['merchants.primary.productionSecret', 'merchants.second.productionSecret', 'merchants.lowBalance.refundBalance', 'refunds.fee', 'payouts.balances.primary', 'webhooks.ackTimeoutMs', 'webhooks.timeScale']);
     expect(report.items.filter((i) => i.status === 'warning').map((i) => i.path)).toEqual([
       'internalFieldNames.trans_amount',
       'internalFieldNames["trans_amount.value"]',
@@ -33,7 +33,7 @@ describe('doctor against the reference', () => {
     for (const path of [
       'baseUrl', 'merchants.primary', 'merchants.second', 'merchants.frozen', 'merchants.lowBalance', 'merchants.unknownId',
       'endpoints.paymentQuery', 'endpoints.refundQuery', 'endpoints.payoutQuery', 'endpoints.refundCreate',
-      'methods.checkout[0]', 'methods.notEnabled', 'methods.unknown', 'merchants.second.paymentMethods', 'merchants.lowBalance.payoutMethods',
+      'methods.checkout[0]', 'methods.notEnabled', 'methods.unknown', 'merchants.second.paymentMethods', 'merchants.second.payoutMethods',
       'limits.payments.CARD.min', 'limits.payments.CARD.max', 'limits.payouts.BANK_TRANSFER.max', 'pricePoints.tiers[0]', 'pricePoints.unroundable[0]',
       'checkout.data.orderNo', 'checkout.data.status', 'checkout.pendingStatus', 'paymentRecord.orderNo', 'paymentRecord.status', 'paymentRecord.requestedAmount',
       'cardPayment.data.orderNo', 'cardPayment.cards.success', 'cardPayment.cards.decline', 'cardPayment.cards.risk', 'cardPayment.cards.invalid', 'cardPayment.cards.noChannel',
@@ -42,10 +42,15 @@ describe('doctor against the reference', () => {
       'sandbox.completeCheckout', 'sandbox.expireCheckout', 'sandbox.chargeback', 'sandbox.settleRefund', 'sandbox.settlePayout',
       'webhooks.receiver', 'webhooks.deliveryWaitMs', 'merchants.lowBalance.payoutBalance', 'pricePoints.rounding',
       'refunds.support.CARD', 'refunds.support.PAYPAL', 'refunds.support.CASH_APP', 'refunds.support.APPLE_PAY', 'refunds.support.GOOGLE_PAY',
+      // Version-2 sections of the reference profile.
+      'methods.noChannel', 'merchants.lowBalance.paymentMethods[0]', 'merchants.lowBalance.payoutMethods[0]',
+      'limits.payments.CASH_APP.channels[0].max', 'limits.payments.CASH_APP.channels[1].min', 'limits.payments.CASH_APP.channels',
+      'cardPayment.cards.pending', 'sandbox.completeCard', 'sandbox.armFailure.failures.queryFailed', 'sandbox.armFailure.failures.orderCreationFailed',
+      'sandbox.armFailure.failures.refundSystemBusy', 'sandbox.armFailure.failures.refundFailed',
     ]) {
       expect(verified, path).toContain(path);
     }
-    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 5 not verifiable, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
+    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 7 not verifiable, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
     for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);
@@ -67,6 +72,9 @@ describe('doctor against the reference', () => {
   it('gives a production profile a doctor that moves no money: no record is created on the target', async () => {
     const file = profileWith((p) => {
       p.environment = 'production';
+      // A production profile's key is its secret: no production key beside it.
+      delete p.merchants.primary.productionSecret;
+      delete p.merchants.second.productionSecret;
     });
     const loaded = loadProfile(file);
     const ref = await startEmbeddedReference(loaded.profile);
@@ -95,7 +103,7 @@ describe('doctor against the reference', () => {
         expect(md).toContain('| Profile doctor | not run (--no-doctor)');
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
-        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 6 not verifiable, 5 warnings \(doctor\.md\) \|/);
+        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 8 not verifiable, 5 warnings \(doctor\.md\) \|/);
         expect(readDoctor(reports).exitCode).toBe(0);
       }
       const v = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
@@ -118,6 +126,7 @@ describe('doctor against the reference', () => {
     const file = profileWith((p) => {
       p.profileVersion = 2;
       p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
+      delete p.merchants.second.productionSecret;
       p.merchants.second.productionSecretEnv = 'MPSI_DOCTOR_TEST_LIVE';
     }, dir);
     process.env.MPSI_DOCTOR_TEST_LIVE = 'sk_live_second_3a8c6e1f9b2d7054';

@@ -40,6 +40,8 @@ describe('doctor: entries no check reads', () => {
       p.sandbox.completeCard = { ...p.sandbox.completeCheckout, path: '/sandbox/v1/cards/complete' };
       p.methods.checkout = ['PAYPAL', 'CASH_APP', 'CARD'];
       p.methods.pricePoint = ['APPLE_PAY'];
+      p.merchants.lowBalance.paymentMethods = ['PAYPAL', 'CARD'];
+      delete p.cardPayment.cards.pending;
     });
     const r = await runDoctor({ loaded: loadProfile(file), baseUrl: 'embedded', webhooks: false });
     const warnings = r.items.filter((i) => i.status === 'warning').map((i) => `${i.path}: ${i.answered}`);

@@ -21,18 +21,20 @@ interface Case {
 
 const CASES: Case[] = [
   { what: 'a wrong secret', edit: (p) => (p.merchants.primary.secret = 'sk_test_not_the_key_0000000000'), field: 'merchants.primary.secret', says: /merchants\.primary\.secret is not this merchant's key/ },
-  { what: 'the production key as the secret', edit: (p) => (p.merchants.primary.secret = 'sk_live_primary_7d3f1a9c5e2b8046'), field: 'merchants.primary.secret', says: /not this merchant's key \(it looks like a production key/ },
+  {
+    what: 'the production key as the secret (a profile that does not declare it as productionSecret: the loader refuses one that does)',
+    edit: (p) => {
+      delete p.merchants.primary.productionSecret;
+      p.merchants.primary.secret = 'sk_live_primary_7d3f1a9c5e2b8046';
+    },
+    field: 'merchants.primary.secret', says: /not this merchant's key \(it looks like a production key/ },
   { what: 'a wrong merchant id', edit: (p) => (p.merchants.second.id = 'M100077'), field: 'merchants.second.id', says: /merchants\.second\.id is not a merchant id the target knows/ },
   { what: 'an unknown id the target knows', edit: (p) => (p.merchants.unknownId = 'M100002'), field: 'merchants.unknownId', says: /the target knows this id/ },
   { what: 'a wrong endpoint path', edit: (p) => (p.endpoints.refundQuery = '/api/v1/refund/query'), field: 'endpoints.refundQuery', says: /the target has no such path/ },
   {
     what: 'a payout method the target does not enable for the low-balance merchant',
-    edit: (p) => {
-      p.payouts.methods.KLARNA = { cancel: false };
-      p.merchants.primary.payoutMethods = ['BANK_TRANSFER', 'PAYPAL'];
-      p.merchants.second.payoutMethods = ['BANK_TRANSFER', 'PAYPAL'];
-      p.merchants.lowBalance.payoutMethods = ['BANK_TRANSFER', 'KLARNA'];
-    },
+    // The reference enables no PayPal payouts for the low-balance merchant (reference/README.md).
+    edit: (p) => (p.merchants.lowBalance.payoutMethods = ['BANK_TRANSFER', 'PAYPAL']),
     field: 'merchants.lowBalance.payoutMethods[1]',
     says: /code 5007/,
   },

@@ -1,7 +1,7 @@
 /** The loader's cross-field rules (harness/profile/consistency.ts): each a precise problem naming the JSON path. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseProfile, ProfileError, profileSecrets } from '../../harness/profile/load.js';
+import { merchantSecrets, parseProfile, ProfileError } from '../../harness/profile/load.js';
 
 const REFERENCE = new URL('../../fixtures/profiles/reference.json', import.meta.url);
 // biome-ignore lint/suspicious/noExplicitAny: tests mutate free-form JSON
@@ -26,9 +26,9 @@ describe('profile cross-field rules', () => {
 
   const cases: [string, (p: Json) => void, string][] = [
     ['limits.payouts for a method that is no payout method', (p) => (p.limits.payouts.CASH_APP = { min: '1.00', max: '2.00' }), 'limits.payouts.CASH_APP: "CASH_APP" is not a key of payouts.methods'],
-    ['limits.payments for a method the profile does not declare', (p) => (p.limits.payments.VENMO = { min: '1.00', max: '2.00' }), 'limits.payments.VENMO: "VENMO" is not a payment method the profile declares (methods.checkout, methods.card)'],
+    ['limits.payments for a method the profile does not declare', (p) => (p.limits.payments.ZELLE = { min: '1.00', max: '2.00' }), 'limits.payments.ZELLE: "ZELLE" is not a payment method the profile declares (methods.checkout, methods.card)'],
     ['a merchant payout method not in payouts.methods', (p) => (p.merchants.lowBalance.payoutMethods = ['BANK_TRANSFER', 'WIRE']), 'merchants.lowBalance.payoutMethods[1]: "WIRE" is not a key of payouts.methods'],
-    ['a merchant payment method not declared', (p) => (p.merchants.second.paymentMethods = ['CARD', 'VENMO']), 'merchants.second.paymentMethods[1]: "VENMO" is not a method the profile declares (methods.checkout or methods.card)'],
+    ['a merchant payment method not declared', (p) => (p.merchants.second.paymentMethods = ['CARD', 'ZELLE']), 'merchants.second.paymentMethods[1]: "ZELLE" is not a method the profile declares (methods.checkout or methods.card)'],
     ['payout methods without payouts', (p) => {
       delete p.payouts;
       delete p.limits.payouts;
@@ -40,18 +40,18 @@ describe('profile cross-field rules', () => {
     ['tiersByMethod for a method that is no price-point method', (p) => (p.pricePoints.tiersByMethod = { PAYPAL: ['1.00'] }), 'pricePoints.tiersByMethod.PAYPAL: "PAYPAL" is not one of methods.pricePoint'],
     ['tiersByMethod out of order', (p) => (p.pricePoints.tiersByMethod = { APPLE_PAY: ['1.99', '0.99'] }), 'pricePoints.tiersByMethod.APPLE_PAY[1]: tiers must be in ascending order (0.99 follows 1.99)'],
     ['tie without nearest rounding', (p) => (p.pricePoints.tie = 'down'), 'pricePoints.tie: applies only with "rounding": "nearest" (rounding is "up")'],
-    ['extrasByMethod for an unknown method', (p) => (p.checkout.extrasByMethod = { VENMO: { phone: '1' } }), "checkout.extrasByMethod.VENMO: \"VENMO\" is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)"],
+    ['extrasByMethod for an unknown method', (p) => (p.checkout.extrasByMethod = { ZELLE: { phone: '1' } }), "checkout.extrasByMethod.ZELLE: \"ZELLE\" is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)"],
     ['noChannel among the checkout methods', (p) => (p.methods.noChannel = 'PAYPAL'), 'methods.noChannel: must not be one of methods.checkout ("PAYPAL" is listed there)'],
     ['a production key on a production profile', (p) => {
       p.environment = 'production';
       p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
     }, "merchants.primary.productionSecret: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)"],
-    ['a production key equal to the sandbox key', (p) => (p.merchants.primary.productionSecret = p.merchants.primary.secret), 'merchants.primary.productionSecret: is the same key as merchants.primary.secret (test and production keys differ; which one is the sandbox key?)'],
+    ['the production key as the sandbox key', (p) => (p.merchants.primary.secret = p.merchants.primary.productionSecret), 'merchants.primary.secret: is the same key as merchants.primary.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)'],
     ['both productionSecret and productionSecretEnv', (p) => {
       p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
       p.merchants.primary.productionSecretEnv = 'MPSI_PRIMARY_LIVE';
     }, 'merchants.primary: must have at most one of "productionSecret" or "productionSecretEnv"'],
-    ['productionSecretEnv naming an unset variable', (p) => (p.merchants.primary.productionSecretEnv = 'MPSI_PRIMARY_LIVE'), 'merchants.primary.productionSecretEnv: environment variable MPSI_PRIMARY_LIVE is not set'],
+    ['productionSecretEnv naming an unset variable', (p) => (p.merchants.frozen.productionSecretEnv = 'MPSI_FROZEN_LIVE'), 'merchants.frozen.productionSecretEnv: environment variable MPSI_FROZEN_LIVE is not set'],
     ['a version-2 field under "profileVersion": 1', (p) => {
       p.profileVersion = 1;
       p.merchants.second.paymentMethods = ['CARD'];
@@ -63,8 +63,10 @@ describe('profile cross-field rules', () => {
     });
   }
 
-  it('a version-1 profile (no version-2 field) loads, with or without "profileVersion": 1', () => {
-    expect(problemsOf((p) => (p.profileVersion = 1))).toEqual([]);
+  it('an older profile (format version 1, before profileVersion existed) loads, with or without "profileVersion": 1', () => {
+    const v1 = JSON.parse(readFileSync(new URL('./fixtures/profile-v1.json', import.meta.url), 'utf8')) as Json;
+    expect(() => parseProfile(JSON.stringify(v1), 'v1.json', {})).not.toThrow();
+    expect(() => parseProfile(JSON.stringify({ ...v1, profileVersion: 1 }), 'v1.json', {})).not.toThrow();
     expect(problemsOf((p) => (p.profileVersion = 2))).toEqual([]);
   });
 
@@ -79,8 +81,9 @@ describe('profile cross-field rules', () => {
     expect(problems).toContain('merchants.primary.payoutMethods[0]: a value is not a key of payouts.methods');
     const p = JSON.parse(readFileSync(REFERENCE, 'utf8')) as Json;
     p.merchants.primary.productionSecret = key;
+    delete p.merchants.second.productionSecret;
     p.merchants.second.productionSecretEnv = 'MPSI_SECOND_LIVE';
     const loaded = parseProfile(JSON.stringify(p), 'test.json', { MPSI_SECOND_LIVE: 'sk_live_second_3a8c6e1f9b2d7054' });
-    expect(profileSecrets(loaded, { MPSI_SECOND_LIVE: 'sk_live_second_3a8c6e1f9b2d7054' })).toEqual(expect.arrayContaining([key, 'sk_live_second_3a8c6e1f9b2d7054']));
+    expect(merchantSecrets(loaded)).toEqual(expect.arrayContaining([key, 'sk_live_second_3a8c6e1f9b2d7054']));
   });
 });
