@@ -133,7 +133,10 @@ describe('mpsi-conformance parity', () => {
   it('refuses a production profile without --safe', async () => {
     const dir = tempReports('parity-prod');
     const prod = join(dir, 'prod.json');
-    writeFileSync(prod, JSON.stringify({ ...JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')), $schema: undefined, name: 'acme-production', environment: 'production' }));
+    const base = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8'));
+    // A production profile's key is its secret: it holds no productionSecret (the loader refuses one).
+    for (const m of Object.values(base.merchants)) if (typeof m === 'object' && m !== null) delete (m as Record<string, unknown>).productionSecret;
+    writeFileSync(prod, JSON.stringify({ ...base, $schema: undefined, name: 'acme-production', environment: 'production' }));
     const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', prod, '--reports', dir]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/acme-production \(side B\) is a production environment: parity against it needs --safe/);
