@@ -38,6 +38,12 @@ const CASES: Case[] = [
     field: 'merchants.lowBalance.payoutMethods[1]',
     says: /code 5007/,
   },
+  {
+    what: 'the issue\'s case: payout methods left to the default (all of payouts.methods) for the low-balance merchant, which lacks PayPal',
+    edit: (p) => delete p.merchants.lowBalance.payoutMethods,
+    field: 'merchants.lowBalance.payoutMethods',
+    says: /code 5007/,
+  },
   { what: 'a wrong data path', edit: (p) => (p.checkout.data.orderNo = 'orderNo'), field: 'checkout.data.orderNo', says: /data\.orderNo is absent \(data has order_no/ },
   { what: 'a wrong pending status', edit: (p) => (p.checkout.pendingStatus = 'CREATED'), field: 'checkout.pendingStatus', says: /status "PENDING"/ },
   { what: 'a test card with another outcome', edit: (p) => (p.cardPayment.cards.decline = p.cardPayment.cards.success), field: 'cardPayment.cards.decline', says: /: charged$/ },
