@@ -4,6 +4,7 @@ import { terminalText, writeDoctorReport } from '../doctor/render.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
+import { REFERENCE_PROFILE } from '../run/config.js';
 import { maskUrl } from '../report/mask.js';
 import type { RunMeta } from '../report/run-meta.js';
 import { parseArgs, UsageError } from './args.js';
@@ -90,7 +91,7 @@ export async function doctorMain(argv: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   let loaded: LoadedProfile;
   try {
-    loaded = loadProfile(resolve(String(flags.profile ?? new URL('../../fixtures/profiles/reference.json', import.meta.url).pathname)));
+    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(String(flags.profile)));
   } catch (err) {
     if (err instanceof ProfileError) {
       process.stderr.write(`mpsi-conformance: doctor: the profile cannot be loaded:\n  ${err.message.split('\n').join('\n  ')}\n`);
