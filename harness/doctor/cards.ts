@@ -10,7 +10,7 @@ import { add, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay } from './payments.js';
-import { control, controlItem } from './controls.js';
+import { control, controlItem } from './control.js';
 import { cents, money } from './money.js';
 
 type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];

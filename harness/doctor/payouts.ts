@@ -12,7 +12,7 @@ import { actingRoles, add, pool, unanswered, type DoctorContext } from './contex
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { pathItem } from './basics.js';
 import { dataPathItem } from './payments.js';
-import { control, controlItem } from './controls.js';
+import { control, controlItem } from './control.js';
 import { cents, money } from './money.js';
 
 export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {

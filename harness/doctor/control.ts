@@ -1,0 +1,30 @@
+/** Sending one sandbox control, and judging its answer: shared by the probes that drive records. */
+import type { Exchange } from '../exchange.js';
+import type { Profile } from '../profile/types.js';
+import type { MerchantRole } from '../target.js';
+import { add, type DoctorContext } from './context.js';
+import { accepted, answerOf, describeAnswer, unknownPath } from './model.js';
+
+export type ControlName = keyof NonNullable<Profile['sandbox']>;
+
+/** Sends a sandbox control as the merchant that owns the record (default primary) with the given template variables. */
+export async function control(ctx: DoctorContext, name: ControlName, vars: Record<string, unknown>, as: MerchantRole = 'primary'): Promise<Exchange> {
+  const c = ctx.loaded.profile.sandbox![name]!;
+  return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { as, label: `doctor: sandbox.${name}` });
+}
+
+/** A control that answers code 0 did its work; another envelope is a refusal; no envelope, a wrong path. */
+export function controlItem(ctx: DoctorContext, name: ControlName, claim: string, ex: Exchange, more: Exchange[] = []): boolean {
+  const a = answerOf(ex);
+  const path = ctx.loaded.profile.sandbox![name]!.path;
+  if (unknownPath(a)) {
+    add(ctx, 'wrong', `sandbox.${name}.path`, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set sandbox.${name}.path to the path of the vendor's sandbox control`, ex: [ex, ...more] });
+    return false;
+  }
+  if (accepted(a)) {
+    add(ctx, 'verified', `sandbox.${name}`, claim, { answered: describeAnswer(a), ex: [ex, ...more] });
+    return true;
+  }
+  add(ctx, 'wrong', `sandbox.${name}`, claim, { expected: 'code 0', answered: describeAnswer(a), fix: `check sandbox.${name}.template (and outcomes) against the vendor's sandbox documentation`, ex: [ex, ...more] });
+  return false;
+}
