@@ -150,7 +150,17 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   if (settle && serviceNo !== undefined) {
     if (status === 'PENDING') {
       const sex = await control(ctx, 'settleRefund', { refundNo: serviceNo, merchantRefundNo: refundNo, outcome: settle.outcomes.success });
-      controlItem(ctx, 'settleRefund', 'settles a pending refund', sex);
+      controlItem(ctx, 'settleRefund', `settles a pending refund as ${settle.outcomes.success}`, sex);
+      if (support === 'partial') {
+        // The failed outcome on a second pending refund of the same order.
+        const second = ctx.t.newNo('refund');
+        const rex = await createRefund(ctx.t, { refundNo: second, order, amount: usd('1.00') }, { label: 'doctor: a refund to settle as failed' });
+        const ra = answerOf(rex);
+        const no = pick(ra.data, r.data.refundNo);
+        if (accepted(ra) && typeof no === 'string' && pick(ra.data, r.data.status) === 'PENDING') {
+          controlItem(ctx, 'settleRefund', `settles a pending refund as ${settle.outcomes.failed}`, await control(ctx, 'settleRefund', { refundNo: no, merchantRefundNo: second, outcome: settle.outcomes.failed }), [rex]);
+        }
+      }
     } else add(ctx, 'not-verifiable', 'sandbox.settleRefund', 'settles a pending refund', { answered: `the refund was created ${JSON.stringify(status)}, not PENDING`, ex: [ex] });
   }
   if (r.failingReason !== undefined && support === 'partial') {

@@ -3,7 +3,7 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
-import { createRefund, pick, queryPayment, usd } from '../ops.js';
+import { cardPayment, createRefund, pick, queryPayment, usd } from '../ops.js';
 import { add, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused } from './model.js';
 import { control, controlItem, type ControlName } from './control.js';
@@ -88,6 +88,14 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
         const after = await recordStatus(ctx, cards.pending.orderNo);
         if (after.status !== undefined && after.status === pending) add(ctx, 'wrong', 'sandbox.completeCard.outcomes.success', claim, { expected: `a status other than ${pending}`, answered: `the control answered code 0 but the payment is still ${JSON.stringify(after.status)}`, ex: [ex, after.ex] });
         else controlItem(ctx, 'completeCard', claim, ex, [after.ex]);
+        // The failed outcome on a second pending card payment.
+        const cp = ctx.loaded.profile.cardPayment!;
+        const merchantOrderNo = ctx.t.newNo('order');
+        const pex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(cards.pending.value), card: cp.cards.pending! }, { label: 'doctor: a pending card payment to complete as failed' });
+        const orderNo = pick(answerOf(pex).data, cp.data.orderNo);
+        if (typeof orderNo !== 'string') return;
+        const fex = await control(ctx, 'completeCard', { orderNo, merchantOrderNo, outcome: s.completeCard!.outcomes.failed });
+        controlItem(ctx, 'completeCard', `completes a pending card payment as ${s.completeCard!.outcomes.failed}`, fex, [pex]);
       })(),
     );
   }
