@@ -14,15 +14,15 @@ import { describeRule, pricePointRule, type PricePointRule } from '../harness/pr
 function pricePointSetup(t: Target) {
   const pp = t.profile.pricePoints;
   const methods = (t.profile.methods.pricePoint ?? []).filter((m) => t.profile.methods.checkout.includes(m));
-  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)');
-  if (methods.length === 0) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)');
+  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
+  if (methods.length === 0) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)', { declare: ['methods.pricePoint', 'methods.checkout'] });
   return { pp, methods, ruleOf: (method: string): PricePointRule => pricePointRule(pp, method), tiersOf: (method: string): string[] => pp.tiersByMethod?.[method] ?? pp.tiers };
 }
 
 /** The record paths of the amount charged and the amount asked; skips when undeclared. */
 function amountPaths(t: Target): { trans: string; requested: string } {
   const rec = t.profile.paymentRecord;
-  if (!rec?.requestedAmount) throw new PreconditionSkip('the profile declares no path of requested_amount in the payment record (paymentRecord.requestedAmount)');
+  if (!rec?.requestedAmount) throw new PreconditionSkip('the profile declares no path of requested_amount in the payment record (paymentRecord.requestedAmount)', { declare: ['paymentRecord.requestedAmount'] });
   return { trans: rec.transAmount, requested: rec.requestedAmount };
 }
 
@@ -94,7 +94,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const between = amountBetweenPricePoints(ruleOf(method), pp.unroundable);
         return between ? [{ method, between }] : [];
       });
-      if (withCases.length === 0) throw new PreconditionSkip('the declared price-point rule rounds no amount between the tiers');
+      if (withCases.length === 0) throw new PreconditionSkip('the declared price-point rule rounds no amount between the tiers', { declare: ['pricePoints.tiers'] });
       const probe = async ({ method, c }: { method: string; c: RoundedAmountCase }) => {
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
@@ -121,7 +121,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       });
       const listed = pp.unroundable.length ? [fc.record({ method: fc.constantFrom(...methods), value: fc.constantFrom(...pp.unroundable) })] : [];
       const sources = [...listed, ...generated];
-      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule refuses none');
+      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule refuses none', { declare: ['pricePoints.unroundable'] });
       const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported

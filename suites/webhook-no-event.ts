@@ -60,7 +60,7 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
     clause: ['event.none.expiry', 'state.no-webhook.expiry-chargeback'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      if (!t.profile.sandbox?.expireCheckout) throw new PreconditionSkip('the profile declares no sandbox control sandbox.expireCheckout');
+      if (!t.profile.sandbox?.expireCheckout) throw new PreconditionSkip('the profile declares no sandbox control sandbox.expireCheckout', { declare: ['sandbox.expireCheckout'] });
       const p = await scriptedCheckout(t, 'event.none.expiry');
       await sandboxOrderControl(t, 'expireCheckout', { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, 'event.none.expiry');
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo }, (x) => x.length > 0, timing.deliveryWaitMs);
@@ -77,7 +77,7 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
     clause: ['event.none.chargeback', 'state.no-webhook.expiry-chargeback'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback');
+      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
       await confirmedByRetrial(async () => {
         const payment = await anyPaidPayment(t, 'event.none.chargeback');
         await expectEventArrives(t, payment.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'the paid payment');
