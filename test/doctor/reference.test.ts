@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../harness/doctor/run.js';
@@ -142,6 +143,15 @@ describe('doctor against the reference', () => {
     } finally {
       delete process.env.MPSI_DOCTOR_TEST_LIVE;
     }
+  }, 30_000);
+
+  it('verifies the alternative-readings profile against the reference started with those readings (other paths, names, statuses, rounding)', async () => {
+    const loaded = loadProfile(fileURLToPath(new URL('../../fixtures/profiles/reference-alt.json', import.meta.url)));
+    const r = await runDoctor({ loaded, baseUrl: 'embedded' });
+    expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
+    expect(r.exitCode).toBe(0);
+    const verified = new Set(r.items.filter((i) => i.status === 'verified').map((i) => i.path));
+    for (const path of ['checkout.pendingStatus', 'paymentRecord.status', 'refunds.queryBy.serviceNo', 'payouts.data.payoutNo', 'pricePoints.rounding', 'webhooks.receiver']) expect(verified, path).toContain(path);
   }, 30_000);
 });
 
