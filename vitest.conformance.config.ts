@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { readRunConfig } from './harness/run/config.js';
 import { reportPaths } from './harness/report/paths.js';
 import ProgressReporter from './harness/report/progress-reporter.js';
+import LongestFirstSequencer from './harness/run/sequencer.js';
+import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
 import { CODE_EXT, VITE_CACHE_DIR } from './harness/kit-files.js';
@@ -33,10 +35,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // One module graph per worker: the harness is imported twice per run, not once per suite file.
+    isolate: false,
+    // Longest files first (harness/run/sequencer.ts); a concurrent suite's checks all start at once.
+    sequence: { sequencer: LongestFirstSequencer },
+    maxConcurrency: 32,
     reporters: [
       new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
       ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],
-      ['allure-vitest/reporter', { resultsDir: paths.allureResults, reportMatchers: false }],
+      new StreamingAllureReporter({ resultsDir: paths.allureResults, reportMatchers: false }),
     ],
   },
 });

@@ -7,8 +7,8 @@ import type { Target } from '../harness/target.js';
 import type { Delivery, Receiver } from '../harness/webhooks/types.js';
 import { distinctChanges } from '../harness/webhooks/dedup.js';
 import {
-  afterLastAttemptMs,
   arrivalGaps,
+  extraAttemptWatchEndsAt,
   attemptAllowanceMs,
   fmtBounds,
   fmtMs,
@@ -63,12 +63,12 @@ async function watchFullSchedule(t: Target, receiver: Receiver): Promise<FullObs
   const { timing } = webhookSetup(t);
   const payment = await anyPaidPayment(t, 'webhook.retry.max-9', { replies: ['reject'] });
   const filter = { merchantNo: payment.merchantOrderNo, event: 'payment.updated' };
-  let deliveries = await receiver.waitFor(filter, (ds) => ds.length >= F.attempts, fullScheduleWithinMs(timing));
+  let deliveries = await receiver.waitFor(filter, (ds) => ds.length >= F.attempts, fullScheduleWithinMs(timing), 'all 9 attempts of a never-acknowledged webhook');
   let watchedAfterLastMs = 0;
   if (deliveries.length >= F.attempts) {
-    const last = deliveries[F.attempts - 1]!.receivedAt;
-    watchedAfterLastMs = afterLastAttemptMs(timing);
-    deliveries = await receiver.waitFor(filter, (ds) => ds.length > F.attempts, last + watchedAfterLastMs - Date.now());
+    const until = extraAttemptWatchEndsAt(timing, deliveries[0]!.receivedAt);
+    watchedAfterLastMs = Math.max(0, until - deliveries[F.attempts - 1]!.receivedAt);
+    deliveries = await receiver.waitFor(filter, (ds) => ds.length > F.attempts, until - Date.now(), 'a 10th attempt (none may come) until the span bound');
   }
   // A target that would go on forever is stopped here, so it does not load the rest of the run.
   receiver.script(payment.merchantOrderNo, ['success']);

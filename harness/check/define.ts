@@ -48,6 +48,11 @@ export interface SuiteDef {
   area: Area;
   /** Resource label for the report: payment, refund, payout, request, webhook. */
   resource: string;
+  /**
+   * Its checks only wait (on the receiver, each on its own numbers), so they run at once instead of
+   * one after another: a file of 3-second watch windows takes 3 seconds, not 30.
+   */
+  concurrent?: boolean;
   checks: CheckDef[];
 }
 
@@ -64,7 +69,7 @@ function slug(title: string): string {
 }
 
 /** Validates clause ids at definition time: a typo fails the import, not a report later. */
-export function defineSuite(name: string, meta: { area: Area; resource: string }, specs: CheckSpec[]): SuiteDef {
+export function defineSuite(name: string, meta: { area: Area; resource: string; concurrent?: boolean }, specs: CheckSpec[]): SuiteDef {
   const checks = specs.map((s): CheckDef => {
     const clauses = Array.isArray(s.clause) ? s.clause : [s.clause];
     if (clauses.length === 0) throw new Error(`check "${s.title}" in suite ${name} names no clause`);

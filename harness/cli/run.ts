@@ -19,6 +19,8 @@ import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
 import type { DoctorReport } from '../doctor/model.js';
+import { clockTime } from '../report/progress.js';
+import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -221,6 +223,11 @@ export async function runMain(argv: string[]): Promise<number> {
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
   );
 
+  if (cfg.webhooks === 'full' && loaded.profile.webhooks) {
+    // The 9-attempt schedule decides when a full run ends; everything else runs beside it.
+    const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
+    process.stdout.write(`webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`);
+  }
   const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
   const redact = makeRedactor(merchantSecrets(loaded));

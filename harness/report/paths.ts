@@ -20,6 +20,8 @@ export interface ReportPaths {
   runMeta: string;
   /** What vitest itself reported: files that failed to load, unhandled errors (written by the progress reporter). */
   runStatus: string;
+  /** The suite files this run (or shard) starts, in order (written by harness/run/sequencer.ts). */
+  runPlan: string;
   /** Every registry clause with its status in this run; the report's clause links point here. */
   clausesHtml: string;
 }
@@ -38,6 +40,7 @@ export function reportPaths(dir: string): ReportPaths {
     repro: join(dir, 'repro'),
     runMeta: join(dir, 'run.json'),
     runStatus: join(dir, 'run-status.json'),
+    runPlan: join(dir, 'run-plan.json'),
     clausesHtml: join(dir, 'clauses.html'),
   };
 }

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import { parseProgress } from './progress.js';
+import { clockTime, parseProgress } from './progress.js';
 import type { RunStatus } from './verdict.js';
 
 export interface ProgressReporterOptions {
@@ -27,6 +27,8 @@ interface Wait {
   what: string;
   timeoutMs: number;
   started: number;
+  /** When the wait ends at the latest (ms since the epoch). */
+  until: number;
 }
 
 export interface TestRecord {
@@ -42,6 +44,7 @@ function suiteOf(t: TestCase): string {
 }
 
 function seconds(ms: number): string {
+  if (ms >= 120_000) return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
@@ -90,8 +93,9 @@ export default class ProgressReporter implements Reporter {
     const parts = [`[${this.done}/${this.known}] checks`, `${this.failed} failed`];
     if (this.expectedFail > 0) parts.push(`${this.expectedFail} expected failures`);
     if (this.running.size > 0) parts.push(`running: ${[...this.running.keys()].join(', ')}`);
-    const w = [...this.waits.values()][0];
-    if (w) parts.push(`waiting ${seconds(Date.now() - w.started)} of ${seconds(w.timeoutMs)} for ${w.what}${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`);
+    // The wait that ends last is the one the run is waiting on.
+    const w = [...this.waits.values()].sort((a, b) => b.until - a.until)[0];
+    if (w) parts.push(`${w.check} waits for ${w.what} until ${clockTime(w.until)} (${seconds(Math.max(0, w.until - Date.now()))} left)${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`);
     return parts.join(' · ');
   }
 
@@ -181,8 +185,9 @@ export default class ProgressReporter implements Reporter {
         continue;
       }
       if (e.kind === 'wait') {
-        this.waits.set(e.id, { check: e.check, what: e.what, timeoutMs: e.timeoutMs, started: Date.now() });
-        if (!this.tty && e.timeoutMs >= 5000) this.line(`  … ${e.check}: waiting up to ${seconds(e.timeoutMs)} for ${e.what}`);
+        const started = Date.now();
+        this.waits.set(e.id, { check: e.check, what: e.what, timeoutMs: e.timeoutMs, started, until: e.until ?? started + e.timeoutMs });
+        if (!this.tty && e.timeoutMs >= 5000) this.line(`  … ${e.check}: waiting up to ${seconds(e.timeoutMs)} for ${e.what}, until ${clockTime(e.until ?? started + e.timeoutMs)}`);
         else this.drawStatus();
       } else {
         const w = this.waits.get(e.id);

@@ -8,11 +8,17 @@ import type { Receiver } from '../webhooks/types.js';
 export const PROGRESS_MARKER = '[mpsi-progress] ';
 
 export type ProgressEvent =
-  | { kind: 'wait'; id: string; check: string; what: string; timeoutMs: number }
+  /** `until`: when the wait ends at the latest (ms since the epoch), for the progress line's ETA. */
+  | { kind: 'wait'; id: string; check: string; what: string; timeoutMs: number; until?: number }
   | { kind: 'wait-end'; id: string; check: string; got: number; ms: number };
 
 export function emitProgress(e: ProgressEvent): void {
   console.log(PROGRESS_MARKER + JSON.stringify(e));
+}
+
+/** A clock time for a progress line: 14:03:27 UTC. */
+export function clockTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
 }
 
 export function parseProgress(line: string): ProgressEvent | undefined {
@@ -32,14 +38,15 @@ export function narrateReceiver(receiver: Receiver, currentCheck: () => string):
   return new Proxy(receiver, {
     get(target, prop, _recv) {
       if (prop === 'waitFor') {
-        const waitFor: Receiver['waitFor'] = async (filter, pred, timeoutMs) => {
+        const waitFor: Receiver['waitFor'] = async (filter, pred, timeoutMs, purpose) => {
           const id = `${process.pid}-${++waitSeq}`;
           const check = currentCheck();
-          const what = `${filter.event ?? 'any webhook'}${filter.merchantNo ? ` for ${filter.merchantNo}` : ''}`;
+          const about = `${filter.event ?? 'any webhook'}${filter.merchantNo ? ` for ${filter.merchantNo}` : ''}`;
+          const what = purpose ? `${purpose} (${about})` : about;
           const started = Date.now();
-          emitProgress({ kind: 'wait', id, check, what, timeoutMs });
+          emitProgress({ kind: 'wait', id, check, what, timeoutMs, until: started + Math.max(0, timeoutMs) });
           try {
-            return await target.waitFor(filter, pred, timeoutMs);
+            return await target.waitFor(filter, pred, timeoutMs, purpose);
           } finally {
             emitProgress({ kind: 'wait-end', id, check, got: target.deliveries(filter).length, ms: Date.now() - started });
           }

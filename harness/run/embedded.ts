@@ -1,8 +1,67 @@
 /** The embedded reference target, started for a profile whose baseUrl is "embedded". */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { codeFile, COMPILED } from '../kit-files.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import type { Profile } from '../profile/types.js';
 
 /** On port 0, at the profile's webhook time scale, with the profile's readings and the named faults switched on. */
 export function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
   return startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: profile.embedded?.readings ?? 'default' });
+}
+
+/** The reference's own command (`serve`), as TypeScript under tsx or as compiled JavaScript. */
+function serveEntry(): { file: string; execArgv: string[] } {
+  const file = codeFile('reference/serve');
+  return { file, execArgv: COMPILED ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] };
+}
+
+export interface EmbeddedProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The same reference in a process of its own: the conformance run's vitest main process also
+ * transforms modules for the workers and writes reports, and a reference sharing its event loop
+ * would send webhooks late (its first retry wait is 75 ms at the reference profile's time scale).
+ */
+export function startEmbeddedReferenceProcess(profile: Profile, faults: string[] = []): Promise<EmbeddedProcess> {
+  const { file, execArgv } = serveEntry();
+  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...faults.flatMap((f) => ['--fault', f])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // vitest ends an interrupted run with process.exit(), skipping teardown: the reference goes with it.
+  const stopWithUs = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', stopWithUs);
+  return new Promise<EmbeddedProcess>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const onOut = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      // The reference logs every webhook attempt: read on and drop it, so the pipe never fills.
+      child.stdout.off('data', onOut);
+      child.stdout.resume();
+      resolve({
+        url: m[1]!,
+        close: async () => {
+          process.off('exit', stopWithUs);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    };
+    child.stdout.on('data', onOut);
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-2_000);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the embedded reference exited (${code ?? signal}) before listening: ${err.trim().split('\n').slice(-3).join(' / ')}`)));
+  });
 }

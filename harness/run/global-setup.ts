@@ -1,6 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import type { RunningReference } from '../../reference/index.js';
-import { startEmbeddedReference } from './embedded.js';
+import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
 
@@ -11,10 +10,10 @@ declare module 'vitest' {
   }
 }
 
-let reference: RunningReference | undefined;
+let reference: EmbeddedProcess | undefined;
 
 /**
- * Runs once per conformance run, in vitest's main process: starts the embedded reference when
+ * Runs once per conformance run, in vitest's main process: starts the embedded reference (in a process of its own) when
  * the profile says "embedded" and no --target was given, and fixes the seed every worker uses.
  */
 export async function setup(project: TestProject): Promise<void> {
@@ -22,7 +21,7 @@ export async function setup(project: TestProject): Promise<void> {
   const { profile } = loadProfile(cfg.profilePath);
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   if (baseUrl === 'embedded') {
-    reference = await startEmbeddedReference(profile, cfg.faults);
+    reference = await startEmbeddedReferenceProcess(profile, cfg.faults);
     baseUrl = reference.url;
   }
   project.provide('mpsiBaseUrl', baseUrl);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
@@ -51,7 +52,8 @@ export function registerSuite(suite: SuiteDef): void {
   const disputed = activeDisputes(expectations, today);
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
-  let currentCheck = '';
+  // Concurrent checks share the receiver: each wait is narrated under the check that is waiting.
+  const currentCheck = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
@@ -65,21 +67,20 @@ export function registerSuite(suite: SuiteDef): void {
             ackTimeoutMs: wh.ackTimeoutMs,
           })
         : undefined;
-    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck) });
+    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name) });
   });
   afterAll(async () => {
     await session?.close();
   });
 
-  describe(suite.name, () => {
+  (suite.concurrent ? describe.concurrent : describe)(suite.name, () => {
     for (const check of checks) {
       it(check.title, async (ctx) => {
         const meta = ctx.task.meta as Record<string, unknown>;
         meta.mpsiCheckId = check.id;
-        currentCheck = check.id;
         const seed = inject('mpsiSeed');
         const target = session!.target;
-        const result = await runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
+        const result = await currentCheck.run(check.id, () => runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks }));
         const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
         const reproNames = writeRepros(paths.repro, repros);
         const stored = {

@@ -126,9 +126,14 @@ export function fullScheduleWithinMs(t: WebhookTiming): number {
   return spanBounds(t).max + t.ackTimeoutMs + t.deliveryWaitMs;
 }
 
-/** After the last allowed attempt, how long to watch for one more: longer than the longest wait could be. */
-export function afterLastAttemptMs(t: WebhookTiming): number {
-  return Math.max(t.deliveryWaitMs, gapBounds(t, INTERFACE_WEBHOOK_FIGURES.lastWaitMs).max + t.ackTimeoutMs);
+/**
+ * Until when to watch for a tenth attempt: the document's bound on the whole schedule ("the last
+ * attempt is about 80 to 100 minutes after the first", with the profile's tolerance and the same
+ * allowances as spanBounds) counted from the first attempt. An attempt before it is seen; one after
+ * it could only be a last attempt later than the span allows, which the document already rules out.
+ */
+export function extraAttemptWatchEndsAt(t: WebhookTiming, firstReceivedAt: number): number {
+  return firstReceivedAt + spanBounds(t).max;
 }
 
 /** Arrival gaps between consecutive deliveries, ms. */

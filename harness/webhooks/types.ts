@@ -45,6 +45,7 @@ export interface Receiver {
   script(merchantNo: string, replies: ReplyKind[]): void;
   deliveries(filter?: { merchantNo?: string; event?: string }): Delivery[];
   /** Resolves with the matching deliveries once pred holds; resolves (not rejects) with what came when timeoutMs passes. */
-  waitFor(filter: { merchantNo?: string; event?: string }, pred: (ds: Delivery[]) => boolean, timeoutMs: number): Promise<Delivery[]>;
+  /** `purpose` says what the wait is for, in words, for the run's progress line (e.g. "all 9 attempts"). */
+  waitFor(filter: { merchantNo?: string; event?: string }, pred: (ds: Delivery[]) => boolean, timeoutMs: number, purpose?: string): Promise<Delivery[]>;
   close(): Promise<void>;
 }

@@ -1,0 +1,50 @@
+/**
+ * allure-vitest's reporter, writing each check's Allure result soon after the check ends instead of
+ * all of them when the run ends. The writing is the base class's own (handleTask); only its moment
+ * moves: into the run, where it overlaps webhook waits, rather than after the last check, where a
+ * couple of thousand files (results, steps, attachments) kept a finished run open for seconds.
+ *
+ * One check is written per turn of the event loop: this process also hosts the embedded reference,
+ * whose webhook timers (75 ms waits at the reference profile's time scale) must not wait behind a
+ * burst of writes when many concurrent checks end together.
+ */
+import AllureVitestReporter from 'allure-vitest/reporter';
+import type { RunnerTask } from 'vitest';
+import type { TestCase, TestModule } from 'vitest/node';
+
+export default class StreamingAllureReporter extends AllureVitestReporter {
+  private readonly written = new Set<string>();
+  private readonly queue: RunnerTask[] = [];
+  private draining = false;
+
+  onTestCaseResult(test: TestCase): void {
+    // TestCase.task is vitest's own task object: the one the base class reads at the end of the run.
+    const task = (test as unknown as { task?: RunnerTask }).task;
+    if (!task) return;
+    this.queue.push(task);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drainOne());
+    }
+  }
+
+  private drainOne(): void {
+    const task = this.queue.shift();
+    if (task) this.handleTask(task);
+    if (this.queue.length > 0) setImmediate(() => this.drainOne());
+    else this.draining = false;
+  }
+
+  override handleTask(task: RunnerTask): void {
+    // At the end of the run the base class walks every module again: suites (hook errors) still
+    // count, checks already written do not.
+    if (task.type !== 'suite' && this.written.has(task.id)) return;
+    super.handleTask(task);
+    if (task.type !== 'suite') this.written.add(task.id);
+  }
+
+  override onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    for (const task of this.queue.splice(0)) this.handleTask(task);
+    super.onTestRunEnd(modules);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The order suite files start in: longest first, so the files that only wait (webhook watch windows,
+ * and in full mode the 9-attempt schedule) start at once and everything else runs beside them,
+ * instead of a long file starting last and the run waiting for it alone.
+ *
+ * The expected length of each file comes from harness/run/durations.json (per webhooks mode,
+ * measured on the reference; `npx tsx scripts/durations.ts <reports>` rewrites it from a run), not
+ * from vitest's cache: a fresh clone has no cache, and a quick run's cache would misorder a full one.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { reportPaths } from '../report/paths.js';
+import { readRunConfig } from './config.js';
+
+const DURATIONS = new URL('./durations.json', import.meta.url);
+
+export type Durations = Record<'quick' | 'full' | 'off', Record<string, number>>;
+
+export function readDurations(): Durations {
+  return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Durations;
+}
+
+/** suites/<concern>.test.ts → <concern> (the key of durations.json). */
+export function fileKey(moduleId: string): string {
+  return basename(moduleId).replace(/\.test\.ts$/, '');
+}
+
+/** Longest expected first; unknown files (0 s) last; ties by name, so the order is the same every run. */
+export function longestFirst<T>(items: readonly T[], key: (t: T) => string, seconds: Record<string, number>): T[] {
+  return [...items].sort((a, b) => (seconds[key(b)] ?? 0) - (seconds[key(a)] ?? 0) || key(a).localeCompare(key(b)));
+}
+
+export default class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const cfg = readRunConfig();
+    const sorted = longestFirst(files, (f) => fileKey(f.moduleId), readDurations()[cfg.webhooks] ?? {});
+    // The files this run (or shard) will run, in order: an interrupted run names the checks that did not finish from it.
+    const plan = reportPaths(cfg.reportsDir).runPlan;
+    mkdirSync(dirname(plan), { recursive: true });
+    writeFileSync(plan, `${JSON.stringify({ files: sorted.map((f) => f.moduleId) }, null, 2)}\n`);
+    return sorted;
+  }
+}
