@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +10,9 @@ import type { SuiteDef } from '../check/define.js';
 import { selectChecks } from '../report/select.js';
 import { ExpectationsError, loadExpectations, type Expectations } from '../report/expectations.js';
 import { reportPaths } from '../report/paths.js';
-import { writeRunMeta, readRunMeta, type RunMeta } from '../report/run-meta.js';
+import { writeRunMeta, readRunMeta, readRunStatus, type RunMeta } from '../report/run-meta.js';
+import type { RunStatus } from '../report/verdict.js';
+import { readResults } from '../run/results.js';
 import { finishReports } from '../report/finish.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
@@ -187,7 +189,7 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const paths = reportPaths(cfg.reportsDir);
   // Stale output of an earlier run would mix into this run's report and certificate (history stays).
-  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
+  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });
@@ -228,16 +230,26 @@ export async function runMain(argv: string[]): Promise<number> {
     const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
     process.stdout.write(`webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`);
   }
-  const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
+  let interruptedBy: NodeJS.Signals | undefined;
+  const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard, (signal) => {
+    if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
+    interruptedBy ??= signal;
+  });
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
   const redact = makeRedactor(merchantSecrets(loaded));
   const statusMissing = !existsSync(paths.runStatus);
+  let runStatus: RunStatus | undefined = statusMissing ? { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] } : undefined;
+  if (interruptedBy) {
+    const status = readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: [] };
+    runStatus = { ...status, reason: 'interrupted', interruptedBy, unfinished: await unfinishedChecks(paths.runPlan, paths.results, files, cfg) };
+  }
   const outcome = finishReports(paths, {
-    html: !flags['no-html'],
+    // An interrupted run keeps its certificate; the HTML report (seconds) is skipped for a CI's grace period.
+    html: !flags['no-html'] && !interruptedBy,
     out: process.stdout,
     err: process.stderr,
     redact,
-    ...(statusMissing ? { runStatus: { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] } } : {}),
+    ...(runStatus ? { runStatus } : {}),
   });
   if (outcome.exitCode !== 0) {
     const reason = outcome.htmlError && outcome.certificate.exitCode === 0 ? `the HTML report could not be made: ${outcome.htmlError}` : (outcome.certificate.reasons[0] ?? 'see above');
@@ -256,7 +268,7 @@ export async function ensureReachable(url: string): Promise<void> {
   }
 }
 
-function runVitest(cfg: RunConfig, files: string[], shard: string | undefined): Promise<number> {
+function runVitest(cfg: RunConfig, files: string[], shard: string | undefined, onInterrupt: (signal: NodeJS.Signals) => void): Promise<number> {
   return new Promise((resolveCode) => {
     // Compiled, the config is plain JavaScript: Node imports it as is (vite's default bundles it into a
     // temporary file beside it, which an installed kit's folder may not allow).
@@ -266,7 +278,54 @@ function runVitest(cfg: RunConfig, files: string[], shard: string | undefined): 
       cwd: CODE_ROOT,
       stdio: 'inherit',
       env: { ...process.env, [RUN_CONFIG_ENV]: JSON.stringify(cfg) },
+      // A process group of its own (vitest, its workers, the embedded reference): an interrupt stops all of them.
+      detached: true,
     });
-    child.on('exit', (code, signal) => resolveCode(code ?? (signal ? 128 : 1)));
+    const release = forwardInterrupts(child, onInterrupt);
+    child.on('exit', (code, signal) => {
+      release();
+      resolveCode(code ?? (signal ? 128 : 1));
+    });
   });
+}
+
+/**
+ * Ctrl-C (SIGINT) or a CI timeout (SIGTERM): vitest's process group (its workers, the embedded
+ * reference) is stopped, and this process lives on to write what the run has. Once
+ * vitest has ended the handlers go, so a second signal during the reports ends this process too.
+ */
+function forwardInterrupts(child: ChildProcess, onInterrupt: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    onInterrupt(signal);
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/** The checks of the files this run started (run-plan.json; all selected files before it exists) that left no result. */
+async function unfinishedChecks(planFile: string, resultsDir: string, files: SuiteFile[], cfg: RunConfig): Promise<string[]> {
+  let planned = files;
+  try {
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { files: string[] };
+    planned = files.filter((f) => plan.files.some((p) => resolve(p) === resolve(f.testFile)));
+  } catch {
+    // vitest was stopped before it ordered the files: every selected file counts.
+  }
+  const done = new Set(readResults(resultsDir).map((r) => r.checkId));
+  const out: string[] = [];
+  for (const f of planned) {
+    const def = await importSuite(f);
+    for (const c of selectChecks(def, cfg.suites, cfg.clauses)) if (!done.has(c.id)) out.push(c.id);
+  }
+  return out;
 }

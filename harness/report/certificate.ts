@@ -47,6 +47,8 @@ export interface Certificate {
   /** Should-level statements not met: shown, but they do not change the verdict. */
   shouldNotMet: { clause: string; checks: string[] }[];
   deviations: Verdict['deviations'];
+  /** Checks that did not finish (an interrupted run); absent when every selected check finished. */
+  unfinished?: string[];
   /** Checks the vendor disputes (the check is said to be wrong): never counted as passed. */
   disputes: Verdict['disputes'];
   /** Where the document allows several answers, which one the target took, and the checks that saw it. */
@@ -71,6 +73,8 @@ export function trimRunStatus(s: RunStatus | undefined): RunStatus {
     moduleErrors: s?.moduleErrors ?? [],
     unhandledErrors: s?.unhandledErrors ?? [],
     ...(s?.reason ? { reason: s.reason } : {}),
+    ...(s?.interruptedBy ? { interruptedBy: s.interruptedBy } : {}),
+    ...(s?.unfinished?.length ? { unfinished: s.unfinished } : {}),
     tests: (s?.tests ?? []).filter((t) => t.state === 'failed').map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error?.split('\n', 1)[0] })),
   };
 }
@@ -126,6 +130,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     disputes: v.disputes,
     readings: readingsOf(results),
     commands: commandsOf(meta),
+    ...(runStatus.unfinished ? { unfinished: runStatus.unfinished } : {}),
     repro: results.flatMap((r) =>
       (r.repro ?? []).map((file) => {
         const exchangeId = /--(x-\d+)\.m?[jt]s$/.exec(file)?.[1] ?? '';
@@ -267,6 +272,11 @@ export function renderMarkdown(c: Certificate): string {
     for (const x of d.unexpectedPasses) L.push(`- **unexpected pass**: ${x}`);
     for (const x of d.expired) L.push(`- **expired** on ${x.expires}: ${x.entry} (${x.comment}) — the run fails until it is renewed or removed`);
     for (const x of d.notExercised) L.push(`- not exercised: ${x}`);
+    L.push('');
+  }
+  if (c.unfinished) {
+    L.push('## Checks that did not finish', '', `The run was stopped${c.runStatus.interruptedBy ? ` by ${c.runStatus.interruptedBy}` : ''} before these checks ended; they have no verdict:`, '');
+    for (const id of c.unfinished) L.push(`- ${id}`);
     L.push('');
   }
   if (c.warnings.length) {

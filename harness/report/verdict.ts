@@ -102,6 +102,10 @@ export interface RunStatus {
   reason?: string;
   /** Every test vitest ran, with the check id register.ts attached to it. */
   tests?: { checkId?: string; name: string; state: string; error?: string }[];
+  /** The signal that stopped the run (SIGINT from Ctrl-C, SIGTERM from a CI timeout), when one did. */
+  interruptedBy?: string;
+  /** Checks the run meant to run that left no result: an interrupted run names them. */
+  unfinished?: string[];
 }
 
 export interface Verdict {
@@ -339,7 +343,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
     if (t.state === 'failed' && (t.checkId === undefined || !recorded.has(t.checkId))) incomplete.push(`${t.name} failed in vitest without a check result: ${firstLine(t.error ?? 'no message')}`);
   }
   if (checks.length === 0) incomplete.push('no check result was recorded');
-  if (input.runStatus?.reason === 'interrupted') incomplete.push('the run was interrupted');
+  if (input.runStatus?.reason === 'interrupted') {
+    const n = input.runStatus.unfinished?.length;
+    incomplete.push(`the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`);
+  }
 
   const mustFindingStands = checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && mustStanding(k));
   const disputedChecks = checks.filter((k) => k.disputes.length > 0);
