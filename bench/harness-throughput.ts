@@ -4,7 +4,7 @@
  * (signed with a bare HMAC, body read, nothing checked) to the same reference endpoint, in one
  * run, at concurrency 1 and 8. The reference runs in a child process.
  *
- *   npx tsx bench/harness-throughput.ts [exchangesPerRound]
+ *   npx tsx bench/harness-throughput.ts [exchangesPerRound=4000] [rounds=5]
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { startChildReference } from './support/child-reference.js';
 import { log, pool, round, writeReport } from './support/report.js';
 
 const N = Number(process.argv[2] ?? 4000);
-const ROUNDS = 2;
+const ROUNDS = Number(process.argv[3] ?? 5);
 const PROFILE = fileURLToPath(new URL('../fixtures/profiles/reference.json', import.meta.url));
 const PATH = '/api/v1/payments/query';
 

@@ -156,14 +156,17 @@ function deadlineError(deadlineMs: number, where: string): ExchangeError {
   return { kind: 'deadline', message: `no complete response within ${deadlineMs} ms; stopped ${where}` };
 }
 
+// ignoreBOM: keep a BOM so that JSON.parse rejects it — JSON text must not start with one. One decoder
+// for every body: decode() without { stream } keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** Parses the body as JSON when it is complete, valid UTF-8 and valid JSON; otherwise says why not. */
 export function parseJsonBody(body: Buffer, incompleteBecause?: string): { json?: unknown; jsonError?: string } {
   if (incompleteBecause) return { jsonError: `not parsed: ${incompleteBecause}` };
   if (body.length === 0) return { jsonError: 'empty body' };
   let text: string;
   try {
-    // ignoreBOM: keep a BOM so that JSON.parse rejects it — JSON text must not start with one.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    text = UTF8.decode(body);
   } catch {
     return { jsonError: 'body is not valid UTF-8' };
   }
@@ -233,23 +236,39 @@ export function createClient(opts: ClientOptions): Client {
     const sink = new CappedSink(cap);
     let error: ExchangeError | undefined;
     try {
-      for await (const chunk of res.body) {
-        if (!sink.push(chunk as Buffer)) {
+      // Events rather than `for await`: the async iterator costs a promise and a tick per chunk, on
+      // the critical path of every exchange.
+      const body = res.body;
+      await new Promise<void>((resolveBody, rejectBody) => {
+        let ended = false;
+        body.on('data', (chunk: Buffer) => {
+          if (ended || sink.push(chunk)) return;
+          ended = true;
           error = { kind: 'too-large', message: `response body exceeds ${cap} bytes; reading stopped at the cap` };
-          break; // leaving the loop destroys the body stream, which aborts the request and its socket
-        }
-      }
+          body.destroy(); // aborts the request and its socket
+          resolveBody();
+        });
+        body.once('end', () => {
+          ended = true;
+          resolveBody();
+        });
+        body.once('error', (err) => {
+          if (!ended) rejectBody(err);
+          ended = true;
+        });
+        body.once('close', () => {
+          if (!ended) rejectBody(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+          ended = true;
+        });
+      });
     } catch (err) {
       const where = `mid-response body (${sink.length} bytes read)`;
       error = signal.aborted ? deadlineError(deadlineMs, where) : classifyUndiciError(err, where);
     }
-    if (error) {
-      if (!res.body.destroyed) res.body.destroy();
-    } else {
-      // undici frees the connection for the pool a tick after the body ends; without this pause a send
-      // that follows at once finds it still busy and opens a second connection.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    // No pause after the body for undici to hand the connection back to its pool (it used to wait a
+    // setImmediate for that, a turn of the event loop on every exchange): a send that follows at once
+    // finds the connection still busy and takes a second keep-alive connection, and the two are reused.
+    if (error && !res.body.destroyed) res.body.destroy();
     const result: WireResult = {
       response: { status: res.statusCode, headers: cleanResponseHeaders(res.headers), body: sink.buffer(), truncated: sink.truncated },
       headersAt,

@@ -200,7 +200,7 @@ describe('client: exact bytes on the wire', () => {
     expect(pairs(srv.seen[1]!.rawHeaders).map(([k]) => k.toLowerCase())).toEqual(['host', 'connection', 'content-length']);
   });
 
-  it('sends a GET without a body with no content-length, and reuses the keep-alive connection', async () => {
+  it('sends a GET without a body with no content-length, and reuses the keep-alive connections', async () => {
     const srv = await httpServer((_req, res) => okJson(res, { code: 0 }));
     const client = newClient();
     const a = await client.send({ label: 'get', url: `${srv.base}/x`, method: 'GET', headers: {}, body: Buffer.alloc(0) });
@@ -209,7 +209,11 @@ describe('client: exact bytes on the wire', () => {
     expect(Object.keys(a.request.headers)).toEqual(['host', 'connection']);
     expect(b.request.headers['content-length']).toBe('0');
     expect(srv.seen.map((s) => s.method)).toEqual(['GET', 'POST']);
-    expect(srv.connections()).toBe(1);
+    // Back-to-back sends may find the first connection not yet handed back and take a second one;
+    // twenty of them still share those two (keep-alive), never one connection per exchange.
+    for (let i = 0; i < 18; i++) await client.send({ label: `post ${i}`, url: `${srv.base}/z`, headers: {}, body: Buffer.alloc(0) });
+    expect(srv.seen).toHaveLength(20);
+    expect(srv.connections()).toBeLessThanOrEqual(2);
   });
 
   it('goes over a raw socket when the caller sets Host or Connection, and sends them exactly', async () => {
