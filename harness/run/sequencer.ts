@@ -7,17 +7,21 @@
  * measured on the reference; `npx tsx scripts/durations.ts <reports>` rewrites it from a run), not
  * from vitest's cache: a fresh clone has no cache, and a quick run's cache would misorder a full one.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { kitFile } from '../kit-files.js';
 import { reportPaths } from '../report/paths.js';
 import { readRunConfig } from './config.js';
 
-const DURATIONS = new URL('./durations.json', import.meta.url);
+/** Beside the sources in a clone; shipped as is (not compiled) in the package, like harness/schemas. */
+const DURATIONS = kitFile('harness', 'run', 'durations.json');
 
 export type Durations = Record<'quick' | 'full' | 'off', Record<string, number>>;
 
+/** Without the file every file counts as unknown (0 s) and the order is by name: slower, never wrong. */
 export function readDurations(): Durations {
+  if (!existsSync(DURATIONS)) return { quick: {}, full: {}, off: {} };
   return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Durations;
 }
 
