@@ -34,7 +34,9 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // Three on two cores: the two longest files (webhook watch windows) mostly wait, the third worker
+    // runs the rest beside them.
+    maxWorkers: 3,
     // One module graph per worker: the harness is imported twice per run, not once per suite file.
     isolate: false,
     // Longest files first (harness/run/sequencer.ts); a concurrent suite's checks all start at once.
