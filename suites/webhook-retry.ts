@@ -66,7 +66,7 @@ async function watchFullSchedule(t: Target, receiver: Receiver): Promise<FullObs
   let deliveries = await receiver.waitFor(filter, (ds) => ds.length >= F.attempts, fullScheduleWithinMs(timing), 'all 9 attempts of a never-acknowledged webhook');
   let watchedAfterLastMs = 0;
   if (deliveries.length >= F.attempts) {
-    const until = extraAttemptWatchEndsAt(timing, deliveries[0]!.receivedAt);
+    const until = extraAttemptWatchEndsAt(timing, deliveries);
     watchedAfterLastMs = Math.max(0, until - deliveries[F.attempts - 1]!.receivedAt);
     deliveries = await receiver.waitFor(filter, (ds) => ds.length > F.attempts, until - Date.now(), 'a 10th attempt (none may come) until the span bound');
   }

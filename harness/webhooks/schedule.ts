@@ -128,12 +128,14 @@ export function fullScheduleWithinMs(t: WebhookTiming): number {
 
 /**
  * Until when to watch for a tenth attempt: the document's bound on the whole schedule ("the last
- * attempt is about 80 to 100 minutes after the first", with the profile's tolerance and the same
- * allowances as spanBounds) counted from the first attempt. An attempt before it is seen; one after
- * it could only be a last attempt later than the span allows, which the document already rules out.
+ * attempt is about 80 to 100 minutes after the first", with the profile's tolerance) counted from the
+ * first attempt, with the same allowance the span check gives: the measured length of the attempts
+ * before the ninth (a receiver that answers at once adds nothing), not eight whole ack limits. An
+ * attempt before it is seen; one after it could only be a last attempt later than the span allows.
  */
-export function extraAttemptWatchEndsAt(t: WebhookTiming, firstReceivedAt: number): number {
-  return firstReceivedAt + spanBounds(t).max;
+export function extraAttemptWatchEndsAt(t: WebhookTiming, deliveries: readonly Pick<Delivery, 'reply' | 'receivedAt'>[]): number {
+  const before = deliveries.slice(0, INTERFACE_WEBHOOK_FIGURES.attempts - 1);
+  return deliveries[0]!.receivedAt + spanBounds(t, before.reduce((sum, d) => sum + attemptAllowanceMs(t, d), 0)).max;
 }
 
 /** Arrival gaps between consecutive deliveries, ms. */
