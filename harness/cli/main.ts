@@ -29,6 +29,7 @@ Usage:
   mpsi-conformance parity --a PROFILE --b PROFILE compare two targets (sandbox vs production, release vs last) check by check
   mpsi-conformance serve [options]               serve the reference sandbox (--audit: and audit its clients)
   mpsi-conformance receiver --url URL ...        certify a merchant's webhook receiver
+  mpsi-conformance init --target URL --merchant ID --secret-env VAR   draft a profile by probing a sandbox
   mpsi-conformance help [command]                this text, or a command's options (also: COMMAND --help)
 
 Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad flags, bad profile,
@@ -43,6 +44,7 @@ const HELPS: Record<string, () => Promise<string>> = {
   parity: async () => (await import('./parity.js')).PARITY_HELP,
   serve: async () => SERVE_HELP,
   receiver: async () => (await import('./receiver.js')).RECEIVER_HELP,
+  init: async () => (await import('./init.js')).INIT_HELP,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -61,6 +63,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./parity.js')).parityMain(rest);
       case 'receiver':
         return await (await import('./receiver.js')).receiverMain(rest);
+      case 'init':
+        return await (await import('./init.js')).initMain(rest);
       case 'serve': {
         if (rest.includes('--audit')) return await (await import('./audit.js')).auditMain(rest);
         if (rest.includes('--help') || rest.includes('-h')) {
@@ -80,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, init, help)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {

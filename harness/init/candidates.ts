@@ -1,0 +1,47 @@
+/**
+ * What `init` tries, as data: the shapes real services give their endpoints, the payment method names
+ * in common use, the test cards every card sandbox publishes. Add a row here, not a branch in code.
+ */
+import type { EndpointName } from '../target.js';
+
+/** Prefixes tried in order; the document's own (`/api/v1`) first, the others only when it finds nothing. */
+export const PATH_PREFIXES = ['/api/v1', '/v1', '/api', ''] as const;
+
+/** Per endpoint, resource paths after the prefix, most common first. The first that answers wins. */
+export const ENDPOINT_CANDIDATES: Record<Exclude<EndpointName, 'checkout' | 'paymentQuery'>, string[]> = {
+  cardPayment: ['/payments/card', '/payments/card/create', '/payments/cards', '/payments/direct', '/payments/create', '/card/payments', '/cards/pay', '/payments/card-payment'],
+  refundCreate: ['/refunds/create', '/refunds', '/refund/create', '/refunds/apply', '/payments/refund', '/payments/refunds/create'],
+  refundQuery: ['/refunds/query', '/refund/query', '/refunds/get', '/refunds/detail', '/payments/refunds/query'],
+  payoutCreate: ['/payouts/create', '/payouts', '/payout/create', '/payouts/apply', '/transfers/create', '/disbursements/create'],
+  payoutQuery: ['/payouts/query', '/payout/query', '/payouts/get', '/payouts/detail', '/transfers/query', '/disbursements/query'],
+  payoutCancel: ['/payouts/cancel', '/payout/cancel', '/payouts/void', '/transfers/cancel', '/disbursements/cancel'],
+};
+
+/** The two paths INTERFACE.md gives (Endpoints). */
+export const DOCUMENT_PATHS = { checkout: '/api/v1/payments/checkout', paymentQuery: '/api/v1/payments/query' } as const;
+
+/** Payment method names tried for checkout and payouts (the document names CARD, PAYPAL, CASH_APP, Apple Pay, Google Pay). */
+export const METHOD_CANDIDATES = [
+  'CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'KLARNA', 'BANK_TRANSFER', 'VENMO', 'AFTERPAY', 'AFFIRM',
+  'ALIPAY', 'WECHAT_PAY', 'SEPA', 'IDEAL', 'ACH', 'ZELLE', 'AMAZON_PAY', 'SAMSUNG_PAY', 'CRYPTO', 'PIX',
+];
+
+/** A name no service uses: what an unknown method is answered with. */
+export const UNKNOWN_METHOD = 'INIT_NO_SUCH_METHOD_ZZ';
+
+/** Published test card numbers that charge successfully in common sandboxes, tried in order. */
+export const SUCCESS_CARD_CANDIDATES = ['4242424242424242', '4111111111111111', '5555555555554444'];
+
+/** Checkout request fields the document names, whose internal names `init` reads from invalidRequest messages. */
+export const INTERNAL_NAME_FIELDS = [
+  'payment_method', 'merchant_order_no', 'trans_amount', 'trans_amount.value', 'trans_amount.currency', 'trade_info.goods_name', 'notify_url', 'return_url',
+] as const;
+
+/** Where a created record's fields are likely found, best first (the webhook body's names lead). */
+export const STATUS_KEYS = ['status', 'state', 'order_status', 'payment_status', 'trade_status', 'refund_status', 'payout_status'];
+
+/** Amount probes for a method whose limits are unknown: one of these is inside most channels. */
+export const FIRST_AMOUNTS_CENTS = [1000n, 100n, 10000n, 199n, 1n, 100000n];
+
+/** Bounds of every bisection: one cent to ten million dollars. */
+export const MAX_AMOUNT_CENTS = 1_000_000_000n;

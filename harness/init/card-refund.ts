@@ -1,0 +1,154 @@
+/**
+ * Card payments and refunds: the card endpoint's body (completed from what the target says is
+ * missing), a published test card that charges, the answer's fields; then a refund of that payment:
+ * its body, which field carries the amount, its answer's fields and the card channel's refund support.
+ */
+import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
+import type { Evidence } from './evidence.js';
+import { amount, completeBody, defaultFiller, entries, getPath, pathsOf } from './fields.js';
+import { describe, type Prober } from './prober.js';
+
+export interface CardResult {
+  method: string;
+  template: Record<string, unknown>;
+  card: { card_number: string; cardholder_name: string; exp_month: number; exp_year: number; cvc: string };
+  data: { orderNo: string; status?: string };
+  /** A paid order: its merchant number, amount and answer. */
+  paid: { no: string; cents: bigint };
+  /** Builds a fresh card payment body for another amount. */
+  body(no: string, cents: bigint, notifyUrl: string): Record<string, unknown>;
+}
+
+function cardOf(number: string): CardResult['card'] {
+  return { card_number: number, cardholder_name: 'Init Probe', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' };
+}
+
+/** The profile template: our literal values replaced by the template's variables. */
+function templateOf(body: Record<string, unknown>, no: string, notifyUrl: string): Record<string, unknown> {
+  const t = structuredClone(body);
+  t.payment_method = '${method}';
+  t.merchant_order_no = '${merchantOrderNo}';
+  t.trans_amount = '${amount}';
+  t.card = '${card}';
+  if (t.notify_url !== undefined) t.notify_url = '${notifyUrl}';
+  if (t.metadata !== undefined) t.metadata = '${metadata}';
+  if (t.trade_info && typeof t.trade_info === 'object') (t.trade_info as Record<string, unknown>).goods_name = '${goodsName}';
+  void no;
+  void notifyUrl;
+  return t;
+}
+
+export async function learnCard(p: Prober, ev: Evidence, path: string, methods: string[], orderNoKey: string | undefined, notifyUrl: string): Promise<CardResult | undefined> {
+  p.phase('card payments: body, test card, answer');
+  const cents = 1000n;
+  for (const method of methods) {
+    for (const number of SUCCESS_CARD_CANDIDATES) {
+      const base: Record<string, unknown> = {
+        payment_method: method,
+        merchant_order_no: '',
+        trans_amount: amount(cents),
+        notify_url: notifyUrl,
+        trade_info: { goods_name: 'init probe' },
+        metadata: 'init',
+        card: cardOf(number),
+      };
+      const done = await completeBody(p, path, base, defaultFiller(notifyUrl, () => amount(cents)), (b) => {
+        b.merchant_order_no = p.newNo('o');
+      });
+      const a = done.answer;
+      if (a.key === 'paymentMethodUnavailable' || a.key === 'unsupportedPaymentMethod') break;
+      if (a.code !== 0 || !a.data) continue;
+      const no = done.body.merchant_order_no as string;
+      const orderNo = (orderNoKey && getPath(a.data, orderNoKey) !== undefined ? orderNoKey : undefined) ?? entries(a.data).find(([k, v]) => typeof v === 'string' && v !== no && /order_no$|_no$|(^|\.)id$/.test(k))?.[0];
+      if (!orderNo) continue;
+      const status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
+      const template = templateOf(done.body, no, notifyUrl);
+      ev.learnt('methods.card', method, `the card endpoint charged ${method} (${describe(a)})`);
+      ev.learnt('cardPayment.cards.success', number, `a published test card number; a ${amount(cents).value} card payment was answered ${describe(a)}`);
+      if (done.added.length > 0) ev.learnt('cardPayment.template', template, `fields added because the target said they were required: ${done.added.join(', ')}`);
+      ev.learnt('cardPayment.data.orderNo', orderNo, `holds the service's number in the card payment answer`);
+      if (status) ev.learnt('cardPayment.data.status', status, `status-named field, ${JSON.stringify(getPath(a.data, status))} for a charged card`);
+      const bodyFor = (n: string, c: bigint, url: string): Record<string, unknown> => {
+        const b = structuredClone(done.body);
+        b.merchant_order_no = n;
+        b.trans_amount = amount(c);
+        if (b.notify_url !== undefined) b.notify_url = url;
+        return b;
+      };
+      return { method, template, card: cardOf(number), data: { orderNo, status }, paid: { no, cents }, body: bodyFor };
+    }
+  }
+  ev.todo('cardPayment', 'the card payment body and a test card that charges (no published test card number charged)');
+  return undefined;
+}
+
+export interface RefundResult {
+  template: Record<string, unknown>;
+  amountField?: string;
+  data: { refundNo?: string; status?: string; amount?: string };
+  queryBy?: { serviceNo: string; merchantNo: string };
+  cardSupport?: 'none' | 'full' | 'partial';
+}
+
+export async function learnRefunds(
+  p: Prober,
+  ev: Evidence,
+  paths: { create: string; query?: string },
+  card: CardResult,
+  pay: (cents: bigint) => Promise<string | undefined>,
+  notifyUrl: string,
+): Promise<RefundResult | undefined> {
+  p.phase('refunds: body, amount field, answer, card refund support');
+  const part = 100n;
+  const base: Record<string, unknown> = { merchant_refund_no: '', original_merchant_order_no: card.paid.no };
+  const done = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(part)), (b) => {
+    b.merchant_refund_no = p.newNo('r');
+  });
+  const a = done.answer;
+  const amountField = done.added.find((f) => /amount$/.test(f));
+  if (!amountField) {
+    ev.todo('refunds.template', `the refund request's amount field (the target never said one was required; last answer ${describe(a)})`);
+    return undefined;
+  }
+  ev.learnt('refunds.template (amount field)', amountField, `the target answered "required" for it; a refund of ${amount(part).value} sent in it was answered ${describe(a)}`);
+  const template: Record<string, unknown> = structuredClone(done.body);
+  template.merchant_refund_no = '${refundNo}';
+  template.original_merchant_order_no = '${merchantOrderNo}';
+  template[amountField] = '${amount}';
+  if (done.added.includes('reason')) template.reason = '${reason}';
+  ev.learnt('refunds.template', template, `completed from the target's "required" answers: ${done.added.join(', ')}`);
+  const out: RefundResult = { template, amountField, data: {} };
+  let cardSupport: RefundResult['cardSupport'];
+  if (a.code === 0 && a.data) {
+    cardSupport = 'partial';
+    ev.learnt(`refunds.support.${card.method}`, 'partial', `a refund of ${amount(part).value} of a ${amount(card.paid.cents).value} payment was accepted`);
+    const myNo = done.body.merchant_refund_no as string;
+    out.data.amount = pathsOf(a.data, amount(part)).sort((x, y) => x.length - y.length)[0];
+    out.data.status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
+    const candidates = entries(a.data).filter(([k, v]) => typeof v === 'string' && v !== myNo && v !== card.paid.no && /_no$|(^|\.)id$/.test(k) && !/original/.test(k));
+    for (const [k, v] of candidates.slice(0, 4)) {
+      if (!paths.query) break;
+      const q = await p.post(paths.query, { refund_no: v });
+      const q2 = await p.post(paths.query, { merchant_refund_no: myNo });
+      if (q.code === 0 && q2.code === 0 && q.data && pathsOf(q.data, myNo).length > 0) {
+        out.data.refundNo = k;
+        out.queryBy = { serviceNo: 'refund_no', merchantNo: 'merchant_refund_no' };
+        ev.learnt('refunds.data.refundNo', k, `querying refund_no ${JSON.stringify(v)} returned the refund ${myNo}; merchant_refund_no ${describe(q2)}`);
+        ev.learnt('refunds.queryBy', out.queryBy, 'both document names looked the refund up');
+        break;
+      }
+    }
+    if (out.data.status) ev.learnt('refunds.data.status', out.data.status, `status-named field (${JSON.stringify(getPath(a.data, out.data.status))} for a new card refund)`);
+    if (out.data.amount) ev.learnt('refunds.data.amount', out.data.amount, `holds the ${amount(part).value} refunded`);
+  } else if (a.key === 'notSupported') {
+    // Partial refused: try the full amount on a fresh payment.
+    const no = await pay(card.paid.cents);
+    const body = { ...structuredClone(done.body), merchant_refund_no: p.newNo('r'), original_merchant_order_no: no, [amountField]: amount(card.paid.cents) };
+    const full = no ? await p.post(paths.create, body) : undefined;
+    cardSupport = full?.code === 0 ? 'full' : full?.key === 'notSupported' ? 'none' : undefined;
+    if (cardSupport) ev.learnt(`refunds.support.${card.method}`, cardSupport, `a partial refund was refused (notSupported); a full one: ${full ? describe(full) : 'not sent'}`);
+  }
+  out.cardSupport = cardSupport;
+  if (!out.data.refundNo) ev.todo('refunds.data.refundNo', "where a refund answer puts the service's refund number (and refunds.queryBy)");
+  return out;
+}

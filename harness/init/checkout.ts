@@ -1,0 +1,195 @@
+/**
+ * Checkout: the fields a checkout needs beyond the document's four, which methods it accepts (and how it
+ * refuses the others), where the answers put the order's number, status and amounts, and the internal
+ * field names of its invalidRequest messages.
+ */
+import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
+import type { Evidence } from './evidence.js';
+import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, pathsOf, setPath, textCents } from './fields.js';
+import { describe, type Answer, type Prober } from './prober.js';
+
+export interface CheckoutShape {
+  path: string;
+  /** Literal extra fields; notify_url holds the receiver URL (written "${notifyUrl}" in the profile). */
+  extras: Record<string, unknown>;
+  notifyUrl: string;
+}
+
+export function checkoutBody(shape: CheckoutShape, method: string, cents: bigint, no: string): Record<string, unknown> {
+  return { payment_method: method, merchant_order_no: no, trans_amount: amount(cents), trade_info: { goods_name: 'init probe' }, ...structuredClone(shape.extras) };
+}
+
+export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, notifyUrl: string): Promise<CheckoutShape> {
+  p.phase('checkout: required fields');
+  const base = { payment_method: METHOD_CANDIDATES[0], merchant_order_no: '', trans_amount: amount(1000n), trade_info: { goods_name: 'init probe' } };
+  const filler = defaultFiller(notifyUrl, () => amount(1000n));
+  const done = await completeBody(p, path, base, filler, (b) => {
+    b.merchant_order_no = p.newNo('o');
+  });
+  const extras: Record<string, unknown> = {};
+  for (const f of done.added) {
+    const top = f.split('.')[0]!;
+    extras[top] = structuredClone(done.body[top]);
+  }
+  if (done.added.length > 0) ev.learnt('checkout.extras', extrasTemplate(extras, notifyUrl), `the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`);
+  return { path, extras, notifyUrl };
+}
+
+/** The profile's form of the extras: the receiver's URL becomes the template variable. */
+export function extrasTemplate(extras: Record<string, unknown>, notifyUrl: string): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(extras).split(JSON.stringify(notifyUrl)).join('"${notifyUrl}"')) as Record<string, unknown>;
+}
+
+export type MethodClass = 'accepted' | 'unknown' | 'notEnabled' | 'noChannel' | 'other';
+
+export interface MethodFinding {
+  method: string;
+  cls: MethodClass;
+  /** An amount accepted (code 0), with the answer. */
+  accepted?: { cents: bigint; no: string; data: Record<string, unknown> };
+  /** Charged differently from the request: a price-point method. */
+  pricePoint: boolean;
+  evidence: string;
+}
+
+export function classify(a: Answer): MethodClass | 'amount' {
+  if (!a.envelope) return 'other';
+  if (a.code === 0) return 'accepted';
+  if (a.key === 'unsupportedPaymentMethod') return 'unknown';
+  if (a.key === 'paymentMethodUnavailable') return 'notEnabled';
+  if (a.key === 'amountOutOfRange' || a.key === 'notSupported') return 'amount';
+  if (a.key === 'validationFailed') return 'noChannel';
+  return 'other';
+}
+
+/** Amount objects in an answer's data other than the one requested: what was charged instead. */
+export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): bigint | undefined {
+  for (const [, v] of entries(data)) {
+    if (v && typeof v === 'object' && 'value' in v && 'currency' in v) {
+      const c = textCents(String((v as { value: unknown }).value));
+      if (c !== undefined && c !== cents) return c;
+    }
+  }
+  return undefined;
+}
+
+export async function classifyMethods(p: Prober, shape: CheckoutShape): Promise<MethodFinding[]> {
+  p.phase(`checkout: payment methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
+  const out: MethodFinding[] = [];
+  for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
+    let finding: MethodFinding | undefined;
+    const seen: string[] = [];
+    for (const cents of FIRST_AMOUNTS_CENTS) {
+      const no = p.newNo('o');
+      const a = await p.post(shape.path, checkoutBody(shape, method, cents, no));
+      seen.push(`${amount(cents).value} → ${describe(a)}`);
+      const c = classify(a);
+      if (c === 'amount') continue;
+      finding = { method, cls: c, pricePoint: false, evidence: seen.join('; ') };
+      if (c === 'accepted' && a.data) {
+        finding.accepted = { cents, no, data: a.data };
+        finding.pricePoint = chargedOtherThan(a.data, cents) !== undefined;
+      }
+      break;
+    }
+    // Refused for its amount at every probe: known and enabled, limits not found at these amounts.
+    finding ??= { method, cls: 'accepted', pricePoint: false, evidence: seen.join('; ') };
+    out.push(finding);
+  }
+  return out;
+}
+
+export interface CheckoutFields {
+  orderNo?: string;
+  status?: string;
+  pendingStatus?: string;
+  record?: { orderNo?: string; merchantOrderNo?: string; status?: string; transAmount?: string; requestedAmount?: string };
+}
+
+function statusPath(data: Record<string, unknown>): string | undefined {
+  const all = entries(data).filter(([, v]) => typeof v === 'string');
+  for (const k of STATUS_KEYS) {
+    const hit = all.find(([path]) => path.split('.').pop() === k);
+    if (hit) return hit[0];
+  }
+  return undefined;
+}
+
+/** Prefers the path whose last key holds `hint`, then the shortest. */
+function best(paths: string[], hint: string): string | undefined {
+  return [...paths].sort((a, b) => Number(!a.split('.').pop()!.includes(hint)) - Number(!b.split('.').pop()!.includes(hint)) || a.length - b.length)[0];
+}
+
+/** Where checkout and query answers put the order's number, status and amounts; verified by querying. */
+export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: string, plain: MethodFinding, rounded?: MethodFinding): Promise<CheckoutFields> {
+  p.phase('checkout and query: answer fields');
+  const out: CheckoutFields = {};
+  const acc = plain.accepted!;
+  const ours = new Set([acc.no, plain.method]);
+  const candidates = entries(acc.data).filter(([, v]) => typeof v === 'string' && !ours.has(v as string) && !/^https?:/.test(v as string) && !/\d{4}-\d\d-\d\dT/.test(v as string));
+  let record: Record<string, unknown> | undefined;
+  for (const [path, v] of candidates.slice(0, 6)) {
+    if (STATUS_KEYS.includes(path.split('.').pop()!)) continue;
+    const a = await p.post(queryPath, { order_no: v });
+    if (a.code === 0 && a.data && pathsOf(a.data, acc.no).length > 0) {
+      out.orderNo = path;
+      record = a.data;
+      ev.learnt('checkout.data.orderNo', path, `querying order_no ${JSON.stringify(v)} (from data.${path} of a checkout) returned the order with merchant_order_no ${acc.no}`);
+      break;
+    }
+  }
+  if (!out.orderNo) ev.todo('checkout.data.orderNo', "the path of the service's order number in a checkout's data (no string in it looked up the order)");
+  out.status = statusPath(acc.data);
+  if (out.status) {
+    out.pendingStatus = String(getPath(acc.data, out.status));
+    ev.learnt('checkout.data.status', out.status, `a status-named field of the checkout answer's data`);
+    ev.learnt('checkout.pendingStatus', out.pendingStatus, `the status of a new ${plain.method} checkout of ${amount(acc.cents).value}`);
+  } else ev.todo('checkout.pendingStatus', 'the status a new checkout has, and checkout.data.status where it is found');
+  if (!record) {
+    ev.todo('paymentRecord', 'where a payment query answer puts order_no, merchant_order_no, status and trans_amount');
+    return out;
+  }
+  const orderNoValue = getPath(acc.data, out.orderNo!);
+  const r: NonNullable<CheckoutFields['record']> = {};
+  r.orderNo = best(pathsOf(record, orderNoValue), 'order_no');
+  r.merchantOrderNo = best(pathsOf(record, acc.no), 'merchant');
+  r.status = statusPath(record);
+  r.transAmount = best(pathsOf(record, amount(acc.cents)), 'trans');
+  if (rounded?.accepted) {
+    const ra = rounded.accepted;
+    const q = ra.data && out.orderNo ? await p.post(queryPath, { order_no: getPath(ra.data, out.orderNo) }) : undefined;
+    const charged = chargedOtherThan(ra.data, ra.cents);
+    if (q?.code === 0 && q.data && charged !== undefined) {
+      r.requestedAmount = best(pathsOf(q.data, amount(ra.cents)), 'requested');
+      const t = best(pathsOf(q.data, amount(charged)), 'trans');
+      if (t && t !== r.transAmount) ev.todo('paymentRecord.transAmount', `the charged amount of a rounded ${rounded.method} payment is at ${t}, of a plain one at ${r.transAmount}: check which`);
+    }
+  }
+  for (const [k, v] of Object.entries(r)) {
+    if (v) ev.learnt(`paymentRecord.${k}`, v, `in the payment query answer for ${acc.no}, this path holds the ${k === 'requestedAmount' ? 'amount asked for a rounded price-point payment' : k === 'transAmount' ? 'amount charged' : k}`);
+    else if (k !== 'requestedAmount') ev.todo(`paymentRecord.${k}`, `where a payment query answer puts the ${k}`);
+  }
+  out.record = r;
+  return out;
+}
+
+/** Internal names: each document field is broken in turn (left out, or given the wrong type) and the message read. */
+export async function learnInternalNames(p: Prober, ev: Evidence, shape: CheckoutShape, method: string): Promise<Record<string, string>> {
+  p.phase('checkout: internal field names from invalidRequest messages');
+  const out: Record<string, string> = {};
+  for (const field of INTERNAL_NAME_FIELDS) {
+    for (const breakIt of [(b: Record<string, unknown>) => deletePath(b, field), (b: Record<string, unknown>) => setPath(b, field, 12345)]) {
+      const body = checkoutBody(shape, method, 1000n, p.newNo('o'));
+      breakIt(body);
+      const a = await p.post(shape.path, body);
+      const name = a.key === 'invalidRequest' ? internalNameIn(a.message ?? '', field) : undefined;
+      if (name) {
+        out[field] = name;
+        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a checkout with ${field} ${getPath(body, field) === undefined ? 'left out' : 'of the wrong type'}`);
+        break;
+      }
+    }
+    if (!out[field]) ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (they named no field like it)`);
+  }
+  return out;
+}

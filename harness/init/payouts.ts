@@ -1,0 +1,125 @@
+/**
+ * Payouts: the create body (completed from the target's "required" answers), which methods pay out
+ * (5007 says which do not, and how), each method's limits (5008 boundary), USD-only methods, cancel
+ * support, and where the answers put the payout's number and status.
+ */
+import { FIRST_AMOUNTS_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
+import type { Evidence } from './evidence.js';
+import { amount, completeBody, defaultFiller, entries, getPath, pathsOf } from './fields.js';
+import { bisectLimits, Inconclusive } from './limits.js';
+import { describe, type Answer, type Prober } from './prober.js';
+import type { ChannelLimits } from '../profile/types.js';
+
+export interface PayoutResult {
+  template: Record<string, unknown>;
+  methods: Record<string, { cancel: boolean; usdOnly?: boolean }>;
+  notForPayouts?: string;
+  limits: Record<string, ChannelLimits>;
+  data: { payoutNo?: string; status?: string };
+  queryBy?: { serviceNo: string; merchantNo: string };
+}
+
+const inRange = (a: Answer): boolean | undefined =>
+  a.code === 0 || a.key === 'insufficientFunds' ? true : a.key === 'amountOutOfRange' ? false : undefined;
+
+export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: string; query?: string; cancel?: string }, notifyUrl: string): Promise<PayoutResult | undefined> {
+  p.phase('payouts: body');
+  const first = 1000n;
+  const base: Record<string, unknown> = { payment_method: 'BANK_TRANSFER', merchant_payout_no: '', trans_amount: amount(first) };
+  const shape = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(first)), (b) => {
+    b.merchant_payout_no = p.newNo('p');
+  });
+  const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => ({
+    ...structuredClone(shape.body),
+    payment_method: method,
+    merchant_payout_no: no,
+    trans_amount: amount(cents, currency),
+  });
+  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: '${method}', merchant_payout_no: '${payoutNo}', trans_amount: '${amount}' };
+  if (template.notify_url !== undefined) template.notify_url = '${notifyUrl}';
+  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}; the payout amount is trans_amount (the document's Amount object for payouts)`);
+
+  p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
+  const out: PayoutResult = { template, methods: {}, limits: {}, data: {} };
+  const accepted: { method: string; cents: bigint; no: string; data?: Record<string, unknown> }[] = [];
+  for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
+    let done = false;
+    for (const cents of FIRST_AMOUNTS_CENTS) {
+      const no = p.newNo('p');
+      const a = await p.post(paths.create, bodyFor(method, cents, no));
+      if (a.key === 'unsupportedPayoutMethod') {
+        out.notForPayouts ??= method;
+        if (out.notForPayouts === method) ev.learnt('payouts.notForPayouts', method, describe(a));
+      } else if (a.code === 0 || a.key === 'insufficientFunds') {
+        accepted.push({ method, cents, no, data: a.data });
+        ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
+      } else if (a.key === 'amountOutOfRange') continue;
+      done = true;
+      break;
+    }
+    if (!done) accepted.push({ method, cents: 0n, no: '' });
+  }
+
+  for (const acc of accepted) {
+    if (acc.cents === 0n) {
+      ev.todo(`limits.payouts.${acc.method}`, `${acc.method} refused every probe amount for its range: write its limits`);
+      continue;
+    }
+    p.phase(`payouts: ${acc.method} limits by bisection`);
+    try {
+      const b = await bisectLimits(
+        {
+          send: (c, no) => p.post(paths.create, bodyFor(acc.method, c, no)),
+          newNo: () => p.newNo('p'),
+          inRange,
+          isDuplicate: (a) => a.code !== 0 && /duplicate/i.test(a.key ?? ''),
+        },
+        acc.cents,
+        acc.no,
+      );
+      out.limits[acc.method] = b.limits;
+      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps`);
+    } catch (err) {
+      if (!(err instanceof Inconclusive)) throw err;
+      ev.todo(`limits.payouts.${acc.method}`, `the method's limits (bisection stopped: ${err.message})`);
+    }
+    p.phase(`payouts: ${acc.method} currency and cancel`);
+    const eur = await p.post(paths.create, bodyFor(acc.method, acc.cents, acc.no, 'EUR'));
+    const usdOnly = eur.key === 'amountOutOfRange' ? true : eur.code === 0 || /duplicate/i.test(eur.key ?? '') ? false : undefined;
+    if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `a EUR payout: ${describe(eur)}`);
+    let cancel = false;
+    const data = acc.data;
+    if (data && paths.cancel) {
+      const no = pickPayoutNo(data, acc.no);
+      if (no) {
+        const c = await p.post(paths.cancel, { payout_no: getPath(data, no) });
+        cancel = c.code === 0;
+        ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout: ${describe(c)}`);
+      }
+    }
+    out.methods[acc.method] = { cancel, ...(usdOnly !== undefined ? { usdOnly } : {}) };
+  }
+
+  const sample = accepted.find((a) => a.data);
+  if (sample?.data) {
+    out.data.status = entries(sample.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
+    if (out.data.status) ev.learnt('payouts.data.status', out.data.status, `status-named field of a payout answer (${JSON.stringify(getPath(sample.data, out.data.status))} when new)`);
+    const k = pickPayoutNo(sample.data, sample.no);
+    if (k && paths.query) {
+      const q = await p.post(paths.query, { payout_no: getPath(sample.data, k) });
+      const q2 = await p.post(paths.query, { merchant_payout_no: sample.no });
+      if (q.code === 0 && q2.code === 0 && q.data && pathsOf(q.data, sample.no).length > 0) {
+        out.data.payoutNo = k;
+        out.queryBy = { serviceNo: 'payout_no', merchantNo: 'merchant_payout_no' };
+        ev.learnt('payouts.data.payoutNo', k, `querying payout_no ${JSON.stringify(getPath(sample.data, k))} returned the payout ${sample.no}`);
+        ev.learnt('payouts.queryBy', out.queryBy, `both document names looked the payout up (${describe(q2)})`);
+      }
+    }
+  }
+  if (!out.data.payoutNo) ev.todo('payouts.data.payoutNo', "where a payout answer puts the service's payout number (and payouts.queryBy, cancelBy)");
+  return out;
+}
+
+function pickPayoutNo(data: Record<string, unknown>, ours: string): string | undefined {
+  return entries(data).find(([k, v]) => typeof v === 'string' && v !== ours && /_no$|(^|\.)id$/.test(k))?.[0];
+}

@@ -1,0 +1,94 @@
+/**
+ * Every request `init` sends goes through one Prober: signed with the harness's signing, sent by the
+ * harness's client, counted against the budget (count and wall time), numbered with the run's
+ * recognisable prefix, and shown as progress. A target that hangs costs one deadline, never the run.
+ */
+import { randomBytes } from 'node:crypto';
+import { createClient, type Client } from '../client.js';
+import { splitMsg, isEnvelope } from '../envelope.js';
+import { sign } from '../signing.js';
+
+export interface ProberOptions {
+  baseUrl: string;
+  merchantId: string;
+  secret: string;
+  /** Most requests to send, sandbox controls included. */
+  budget: number;
+  /** Most wall time, ms, for the whole probe. */
+  timeLimitMs: number;
+  /** Per request. */
+  deadlineMs: number;
+  progress: (line: string) => void;
+}
+
+/** What came back, reduced to what discovery reads. */
+export interface Answer {
+  http?: number;
+  envelope: boolean;
+  code?: number;
+  key?: string;
+  message?: string;
+  data?: Record<string, unknown>;
+  /** Transport failure (deadline, connection). */
+  error?: string;
+}
+
+/** Thrown when the budget (count or time) is spent: discovery stops and what is left becomes a TODO. */
+export class BudgetSpent extends Error {}
+
+export function describe(a: Answer): string {
+  if (a.error) return `no answer (${a.error})`;
+  if (!a.envelope) return `HTTP ${a.http}, not an envelope`;
+  if (a.code === 0) return `HTTP ${a.http} code 0 success`;
+  return `HTTP ${a.http} code ${a.code} ${a.key ?? '(no key)'}${a.message ? ` "${a.message.slice(0, 80)}"` : ''}`;
+}
+
+export class Prober {
+  readonly runId: string;
+  sent = 0;
+  private counter = 0;
+  private readonly started = Date.now();
+  private readonly client: Client;
+
+  constructor(readonly opts: ProberOptions) {
+    this.client = createClient({ deadlineMs: opts.deadlineMs, maxResponseBytes: 1024 * 1024 });
+    this.runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  }
+
+  /** A merchant number no earlier run used: `init-<run>-<kind><n>`, so the sandbox's orders show who made them. */
+  newNo(kind: 'o' | 'r' | 'p'): string {
+    this.counter += 1;
+    return `init-${this.runId}-${kind}${this.counter}`;
+  }
+
+  elapsedMs(): number {
+    return Date.now() - this.started;
+  }
+
+  remaining(): number {
+    return this.opts.budget - this.sent;
+  }
+
+  phase(name: string): void {
+    this.opts.progress(`[init ${String(this.sent).padStart(4)} probes ${(this.elapsedMs() / 1000).toFixed(1)}s] ${name}`);
+  }
+
+  async post(path: string, body: unknown, as?: { id: string; secret: string }): Promise<Answer> {
+    if (this.sent >= this.opts.budget) throw new BudgetSpent(`the probe budget (${this.opts.budget} requests) is spent`);
+    if (this.elapsedMs() >= this.opts.timeLimitMs) throw new BudgetSpent(`the time limit (${this.opts.timeLimitMs / 1000} s) is spent`);
+    this.sent += 1;
+    const raw = Buffer.from(JSON.stringify(body), 'utf8');
+    const creds = as ?? { id: this.opts.merchantId, secret: this.opts.secret };
+    const headers = { ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' };
+    const ex = await this.client.send({ label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw });
+    if (!ex.response) return { envelope: false, error: ex.error?.message ?? 'no response' };
+    const json = ex.response.json;
+    if (!isEnvelope(json)) return { http: ex.response.status, envelope: false };
+    const { message, key } = splitMsg(json.msg);
+    return { http: ex.response.status, envelope: true, code: json.code, key, message, data: json.data };
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
+ * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
+ */
+import type { ChannelLimits, Profile } from '../profile/types.js';
+import { startReceiver } from '../webhooks/receiver.js';
+import type { Receiver } from '../webhooks/types.js';
+import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
+import { checkoutBody, classifyMethods, extrasTemplate, learnCheckoutFields, learnCheckoutShape, learnInternalNames, type CheckoutFields, type CheckoutShape, type MethodFinding } from './checkout.js';
+import { Evidence } from './evidence.js';
+import { amount, textCents } from './fields.js';
+import { bisectLimits, Inconclusive } from './limits.js';
+import { discoverPaths } from './paths.js';
+import { learnPayouts, type PayoutResult } from './payouts.js';
+import { tierTexts, walkTiers, type Walked } from './price-points.js';
+import { UNKNOWN_METHOD } from './candidates.js';
+import { BudgetSpent, describe, Prober } from './prober.js';
+import { chargedOtherThan } from './checkout.js';
+import { addStandingTodos } from './todos.js';
+import { learnWebhooks, type WebhookResult } from './webhooks.js';
+
+export interface InitOptions {
+  baseUrl: string;
+  merchantId: string;
+  secret: string;
+  secretEnv: string;
+  budget: number;
+  timeLimitMs: number;
+  deadlineMs?: number;
+  /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
+  publicUrl?: string;
+  progress: (line: string) => void;
+}
+
+export interface InitResult {
+  profile: Profile;
+  evidence: Evidence;
+  probes: number;
+  ms: number;
+  /** Why discovery stopped early, when it did. */
+  stopped?: string;
+}
+
+export const UNKNOWN_MERCHANT_ID = 'INIT_NO_SUCH_MERCHANT_ZZ';
+
+/** Refuses what is declared or looks like production: init creates orders. */
+export function productionReason(opts: { secret: string; environment?: string }): string | undefined {
+  if (opts.environment === 'production') return 'the target is declared production (--environment production)';
+  if (/(^|_)live(_|$)|^live/i.test(opts.secret)) return 'the secret key looks like a production (live) key';
+  return undefined;
+}
+
+interface State {
+  paths: Awaited<ReturnType<typeof discoverPaths>>;
+  unknownIdOk?: boolean;
+  shape?: CheckoutShape;
+  methods?: MethodFinding[];
+  fields?: CheckoutFields;
+  internal?: Record<string, string>;
+  limits: Record<string, ChannelLimits>;
+  tiers: Record<string, Walked>;
+  card?: CardResult;
+  refunds?: RefundResult;
+  payouts?: PayoutResult;
+  webhooks?: WebhookResult;
+}
+
+export async function runInit(opts: InitOptions): Promise<InitResult> {
+  const started = Date.now();
+  const ev = new Evidence(opts.progress);
+  const p = new Prober({ baseUrl: opts.baseUrl.replace(/\/+$/, ''), merchantId: opts.merchantId, secret: opts.secret, budget: opts.budget, timeLimitMs: opts.timeLimitMs, deadlineMs: opts.deadlineMs ?? 10_000, progress: opts.progress });
+  const receiver: Receiver = await startReceiver({ host: '127.0.0.1', port: 0, publicUrl: opts.publicUrl, merchants: [{ id: opts.merchantId, secret: opts.secret }], ackTimeoutMs: 5000 });
+  const st: State = { paths: {}, limits: {}, tiers: {} };
+  let stopped: string | undefined;
+  try {
+    await credentials(p, ev, st);
+    st.paths = await discoverPaths(p, ev);
+    if (!st.paths.checkout) throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
+    st.shape = await learnCheckoutShape(p, ev, st.paths.checkout, receiver.url);
+    st.methods = await classifyMethods(p, st.shape);
+    reportMethods(ev, st.methods);
+    const plain = st.methods.find((m) => m.cls === 'accepted' && m.accepted && !m.pricePoint);
+    const rounded = st.methods.find((m) => m.cls === 'accepted' && m.accepted && m.pricePoint);
+    if (plain && st.paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, st.paths.paymentQuery, plain, rounded);
+    if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method);
+    await paymentLimits(p, ev, st);
+    await pricePoints(p, ev, st);
+    if (st.paths.cardPayment) {
+      const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted' && !m.pricePoint).map((m) => m.method);
+      st.card = await learnCard(p, ev, st.paths.cardPayment, accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted, st.fields?.orderNo, receiver.url);
+    }
+    if (st.card && st.paths.refundCreate) {
+      const card = st.card;
+      const cardPath = st.paths.cardPayment!;
+      const pay = async (cents: bigint): Promise<string | undefined> => {
+        const no = p.newNo('o');
+        return (await p.post(cardPath, card.body(no, cents, receiver.url))).code === 0 ? no : undefined;
+      };
+      st.refunds = await learnRefunds(p, ev, { create: st.paths.refundCreate, query: st.paths.refundQuery }, card, pay, receiver.url);
+    }
+    if (st.paths.payoutCreate) st.payouts = await learnPayouts(p, ev, { create: st.paths.payoutCreate, query: st.paths.payoutQuery, cancel: st.paths.payoutCancel }, receiver.url);
+    if (st.card && st.paths.cardPayment) {
+      const left = opts.timeLimitMs - p.elapsedMs();
+      st.webhooks = await learnWebhooks(p, ev, receiver, st.card, st.paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
+    } else ev.todo('webhooks', 'whether webhooks arrive: init needs a card payment that charges at once to trigger one without a sandbox control');
+  } catch (err) {
+    if (!(err instanceof BudgetSpent)) throw err;
+    stopped = err.message;
+    opts.progress(`init stopped early: ${stopped}; what is left is a TODO`);
+  } finally {
+    await receiver.close();
+    await p.close();
+  }
+  const profile = draft(opts, st, ev);
+  addStandingTodos(ev, profile);
+  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped };
+}
+
+async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {
+  p.phase('credentials');
+  const a = await p.post('/api/v1/payments/query', { merchant_order_no: p.newNo('o') });
+  if (a.http === 401 || a.http === 403) throw new Error(`the target refused the credentials (${describe(a)}): check --merchant and the secret in --secret-env`);
+  if (a.error) throw new Error(`the target did not answer: ${a.error}`);
+  const u = await p.post('/api/v1/payments/query', { merchant_order_no: p.newNo('o') }, { id: UNKNOWN_MERCHANT_ID, secret: 'init-not-a-key' });
+  st.unknownIdOk = u.http === 401 && u.key === 'merchantNotFound';
+  if (st.unknownIdOk) ev.learnt('merchants.unknownId', UNKNOWN_MERCHANT_ID, describe(u));
+  else ev.todo('merchants.unknownId', `an id the target does not know (${UNKNOWN_MERCHANT_ID} was answered ${describe(u)})`);
+}
+
+function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
+  const of = (c: string) => ms.filter((m) => m.cls === c);
+  ev.learnt('methods.checkout', of('accepted').map((m) => m.method), of('accepted').map((m) => `${m.method}: ${m.evidence.split('; ').pop()}`).join('; '));
+  const pp = ms.filter((m) => m.pricePoint).map((m) => m.method);
+  if (pp.length) ev.learnt('methods.pricePoint', pp, 'charged another amount than the one asked');
+  for (const [cls, path] of [['notEnabled', 'methods.notEnabled'], ['noChannel', 'methods.noChannel'], ['unknown', 'methods.unknown']] as const) {
+    const m = of(cls).find((x) => x.method === UNKNOWN_METHOD) ?? of(cls)[0];
+    if (m) ev.learnt(path, m.method, `${m.evidence}${of(cls).length > 1 ? ` (also: ${of(cls).slice(1).map((x) => x.method).join(', ')})` : ''}`);
+  }
+}
+
+async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> {
+  const shape = st.shape!;
+  for (const m of st.methods ?? []) {
+    if (m.cls !== 'accepted' || m.pricePoint) continue;
+    if (!m.accepted) {
+      ev.todo(`limits.payments.${m.method}`, `${m.method} refused every probe amount for its range: write its limits`);
+      continue;
+    }
+    p.phase(`checkout: ${m.method} limits by bisection`);
+    try {
+      const b = await bisectLimits(
+        {
+          send: (c, no) => p.post(shape.path, checkoutBody(shape, m.method, c, no)),
+          newNo: () => p.newNo('o'),
+          inRange: (a) => (a.code === 0 ? true : a.key === 'amountOutOfRange' ? false : undefined),
+          isDuplicate: (a) => a.code !== 0 && /duplicate/i.test(a.key ?? ''),
+        },
+        m.accepted.cents,
+        m.accepted.no,
+      );
+      st.limits[m.method] = b.limits;
+      ev.learnt(`limits.payments.${m.method}`, b.limits, `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps`);
+    } catch (err) {
+      if (!(err instanceof Inconclusive)) throw err;
+      ev.todo(`limits.payments.${m.method}`, `the method's limits (bisection stopped: ${err.message})`);
+    }
+  }
+}
+
+async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
+  const shape = st.shape!;
+  for (const m of st.methods ?? []) {
+    if (!m.pricePoint) continue;
+    p.phase(`checkout: ${m.method} price points`);
+    const w = await walkTiers(async (c) => {
+      const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
+      if (a.code !== 0 || !a.data) return undefined;
+      return chargedOtherThan(a.data, c) ?? c;
+    }, 10_000_000n);
+    st.tiers[m.method] = w;
+    const shown = w.samples.map(([x, c]) => `${amount(x).value}→${c === undefined ? 'refused' : amount(c).value}`).join(', ');
+    ev.learnt(`pricePoints (${m.method})`, { tiers: tierTexts(w.tiers), rounding: w.rounding, ...(w.maxDistance !== undefined ? { maxDistance: amount(w.maxDistance).value } : {}), ...(w.tie ? { tie: w.tie } : {}) }, `${w.samples.length} checkouts, asked→charged: ${shown}`);
+  }
+}
+
+function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
+  const host = (() => {
+    try {
+      return new URL(opts.baseUrl).host;
+    } catch {
+      return 'target';
+    }
+  })();
+  const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted');
+  // Checks use the first method by default: a plain method with known limits, not a price-point one.
+  const checkout = [...accepted.filter((m) => !m.pricePoint && st.limits[m.method]), ...accepted.filter((m) => !(!m.pricePoint && st.limits[m.method]))].map((m) => m.method);
+  const first = (cls: string) => (cls === 'unknown' && st.methods?.some((m) => m.method === UNKNOWN_METHOD && m.cls === 'unknown') ? UNKNOWN_METHOD : (st.methods ?? []).find((m) => m.cls === cls)?.method);
+  const profile: Profile = {
+    profileVersion: 2,
+    name: `${host} (drafted by init)`,
+    description: `Drafted by mpsi-conformance init on ${new Date().toISOString()}; see the .todo.md file beside it for what to complete.`,
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    environment: 'sandbox',
+    merchants: { primary: { id: opts.merchantId, secretEnv: opts.secretEnv }, unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant' },
+    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8 },
+    endpoints: { ...st.paths },
+    methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
+  };
+  if (st.internal && Object.keys(st.internal).length) profile.internalFieldNames = st.internal;
+  if (st.card) profile.methods.card = st.card.method;
+  if (first('notEnabled')) profile.methods.notEnabled = first('notEnabled');
+  if (first('noChannel')) profile.methods.noChannel = first('noChannel');
+  const pp = accepted.filter((m) => m.pricePoint).map((m) => m.method);
+  if (pp.length) profile.methods.pricePoint = pp;
+  const payLimits = Object.fromEntries(Object.entries(st.limits));
+  const payoutLimits = st.payouts?.limits ?? {};
+  if (Object.keys(payLimits).length || Object.keys(payoutLimits).length) {
+    profile.limits = {};
+    if (Object.keys(payLimits).length) profile.limits.payments = payLimits;
+    if (Object.keys(payoutLimits).length) profile.limits.payouts = payoutLimits;
+  }
+  const walks = Object.entries(st.tiers);
+  if (walks.length) {
+    const [, w0] = walks[0]!;
+    const tiers = tierTexts(w0.tiers);
+    const byMethod = Object.fromEntries(walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]));
+    const unroundable = [...new Set(walks.flatMap(([, w]) => w.unroundable.map((c) => amount(c).value)))];
+    profile.pricePoints = { tiers, rounding: w0.rounding, unroundable };
+    if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
+    if (w0.tie) profile.pricePoints.tie = w0.tie;
+    if (Object.keys(byMethod).length) profile.pricePoints.tiersByMethod = byMethod;
+    if (unroundable.length === 0) ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
+  }
+  if (st.shape && st.fields?.orderNo) {
+    profile.checkout = { extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl), data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) } };
+    if (Object.keys(profile.checkout.extras!).length === 0) delete profile.checkout.extras;
+    if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;
+  }
+  const r = st.fields?.record;
+  if (r?.orderNo && r.merchantOrderNo && r.status && r.transAmount) {
+    profile.paymentRecord = { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount, ...(r.requestedAmount ? { requestedAmount: r.requestedAmount } : {}) };
+  }
+  if (st.card) profile.cardPayment = { template: st.card.template, cards: { success: st.card.card }, data: st.card.data };
+  const rf = st.refunds;
+  if (rf?.data.refundNo && rf.data.status && rf.queryBy && st.card) {
+    profile.refunds = {
+      template: rf.template,
+      support: rf.cardSupport ? { [st.card.method]: rf.cardSupport } : {},
+      queryBy: rf.queryBy,
+      data: { refundNo: rf.data.refundNo, status: rf.data.status, ...(rf.data.amount ? { amount: rf.data.amount } : {}) },
+    };
+  }
+  const po = st.payouts;
+  if (po?.data.payoutNo && po.data.status && po.queryBy && Object.keys(po.methods).length) {
+    profile.payouts = { template: po.template, methods: po.methods, queryBy: po.queryBy, cancelBy: po.queryBy, data: { payoutNo: po.data.payoutNo, status: po.data.status } };
+    if (po.notForPayouts) profile.payouts.notForPayouts = po.notForPayouts;
+  }
+  const wh = st.webhooks;
+  if (wh?.arrives) {
+    const scale = wh.timeScale ?? 1;
+    profile.webhooks = {
+      receiver: { host: '127.0.0.1', port: 0, ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) },
+      timeScale: scale,
+      ackTimeoutMs: Math.max(1, Math.round(5000 * scale)),
+      deliveryWaitMs: Math.max(3000, 10 * (wh.latencyMs ?? 0)),
+      tolerance: 0.25,
+    };
+  }
+  void textCents;
+  return profile;
+}

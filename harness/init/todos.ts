@@ -1,0 +1,38 @@
+/**
+ * What no probe can learn: other merchants, sandbox controls, test cards with other outcomes, balances.
+ * Each is a TODO naming the profile field and what to write there; the draft leaves the field out (it
+ * stays valid JSON against the schema) and `<out>.todo.md` lists them all.
+ */
+import type { Profile } from '../profile/types.js';
+import type { Evidence, Learnt, Todo } from './evidence.js';
+
+export function addStandingTodos(ev: Evidence, profile: Profile): void {
+  const t = (path: string, what: string) => ev.todo(path, what);
+  t('merchants.second', 'another active merchant of the sandbox: { "id": …, "secretEnv": "VAR" } (access-control checks need it)');
+  t('merchants.frozen', 'a disabled (suspended) merchant: { "id": …, "secretEnv": … } (merchantFrozen checks)');
+  t('merchants.lowBalance', 'a merchant with tiny balances: { "id": …, "secretEnv": …, "payoutBalance": "…", "refundBalance": "…" } (insufficientFunds checks)');
+  t('merchants.primary.productionSecretEnv', "the variable holding this merchant's production key (auth.env-keys checks the sandbox refuses it); never the key itself in the file");
+  t('sandbox', 'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor\'s sandbox documentation');
+  if (profile.cardPayment) t('cardPayment.cards', 'test cards with other outcomes: decline (provider declines), risk (risk check refuses), invalid (bad number), noChannel, pending (3-D Secure) — from the vendor\'s test-card list');
+  const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
+  if (profile.refunds && methods.length) t('refunds.support', `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only a card payment can be paid without a sandbox control, so only it was tried`);
+  if (profile.refunds) {
+    t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
+    t('refunds.fee', 'the fee added to a refund when the merchant balance is checked, if any');
+  }
+  if (profile.payouts) {
+    t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
+    t('payouts.cancelBy', 'written as payouts.queryBy (payout_no / merchant_payout_no): check the cancel endpoint takes the same names');
+    t('payouts.methods (payee)', 'payee fields per method if methods need different ones (the template holds what the target asked for)');
+  }
+  if (profile.webhooks) t('webhooks.ackTimeoutMs', `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`);
+  if (profile.pricePoints && profile.pricePoints.rounding !== 'up') t('pricePoints.maxDistance', 'a maximum rounding distance, if the target has one (only measured for rounding up)');
+}
+
+export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[]): string {
+  const L = [`# TODO for ${profilePath}`, '', 'Drafted by `mpsi-conformance init`. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run `mpsi-conformance doctor` (when available) and `mpsi-conformance run --profile ' + profilePath + '`.', ''];
+  for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);
+  L.push('', '## What init learnt, with its evidence', '');
+  for (const l of learnt) L.push(`- \`${l.path}\` = \`${JSON.stringify(l.value)}\` — ${l.evidence}`);
+  return `${L.join('\n')}\n`;
+}
