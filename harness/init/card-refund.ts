@@ -5,7 +5,7 @@
  */
 import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, entries, getPath, pathsOf } from './fields.js';
+import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
 import { describe, type Prober } from './prober.js';
 
 export interface CardResult {
@@ -24,17 +24,15 @@ function cardOf(number: string): CardResult['card'] {
 }
 
 /** The profile template: our literal values replaced by the template's variables. */
-function templateOf(body: Record<string, unknown>, no: string, notifyUrl: string): Record<string, unknown> {
+function templateOf(body: Record<string, unknown>): Record<string, unknown> {
   const t = structuredClone(body);
-  t.payment_method = '${method}';
-  t.merchant_order_no = '${merchantOrderNo}';
-  t.trans_amount = '${amount}';
-  t.card = '${card}';
-  if (t.notify_url !== undefined) t.notify_url = '${notifyUrl}';
-  if (t.metadata !== undefined) t.metadata = '${metadata}';
-  if (t.trade_info && typeof t.trade_info === 'object') (t.trade_info as Record<string, unknown>).goods_name = '${goodsName}';
-  void no;
-  void notifyUrl;
+  t.payment_method = variable('method');
+  t.merchant_order_no = variable('merchantOrderNo');
+  t.trans_amount = variable('amount');
+  t.card = variable('card');
+  if (t.notify_url !== undefined) t.notify_url = variable('notifyUrl');
+  if (t.metadata !== undefined) t.metadata = variable('metadata');
+  if (t.trade_info && typeof t.trade_info === 'object') (t.trade_info as Record<string, unknown>).goods_name = variable('goodsName');
   return t;
 }
 
@@ -62,7 +60,7 @@ export async function learnCard(p: Prober, ev: Evidence, path: string, methods: 
       const orderNo = (orderNoKey && getPath(a.data, orderNoKey) !== undefined ? orderNoKey : undefined) ?? entries(a.data).find(([k, v]) => typeof v === 'string' && v !== no && /order_no$|_no$|(^|\.)id$/.test(k))?.[0];
       if (!orderNo) continue;
       const status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
-      const template = templateOf(done.body, no, notifyUrl);
+      const template = templateOf(done.body);
       ev.learnt('methods.card', method, `the card endpoint charged ${method} (${describe(a)})`);
       ev.learnt('cardPayment.cards.success', number, `a published test card number; a ${amount(cents).value} card payment was answered ${describe(a)}`);
       if (done.added.length > 0) ev.learnt('cardPayment.template', template, `fields added because the target said they were required: ${done.added.join(', ')}`);
@@ -112,10 +110,10 @@ export async function learnRefunds(
   }
   ev.learnt('refunds.template (amount field)', amountField, `the target answered "required" for it; a refund of ${amount(part).value} sent in it was answered ${describe(a)}`);
   const template: Record<string, unknown> = structuredClone(done.body);
-  template.merchant_refund_no = '${refundNo}';
-  template.original_merchant_order_no = '${merchantOrderNo}';
-  template[amountField] = '${amount}';
-  if (done.added.includes('reason')) template.reason = '${reason}';
+  template.merchant_refund_no = variable('refundNo');
+  template.original_merchant_order_no = variable('merchantOrderNo');
+  template[amountField] = variable('amount');
+  if (done.added.includes('reason')) template.reason = variable('reason');
   ev.learnt('refunds.template', template, `completed from the target's "required" answers: ${done.added.join(', ')}`);
   const out: RefundResult = { template, amountField, data: {} };
   let cardSupport: RefundResult['cardSupport'];

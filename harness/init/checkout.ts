@@ -5,7 +5,7 @@
  */
 import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, pathsOf, setPath, textCents } from './fields.js';
+import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, pathsOf, setPath, textCents, variable } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
 export interface CheckoutShape {
@@ -37,7 +37,7 @@ export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, 
 
 /** The profile's form of the extras: the receiver's URL becomes the template variable. */
 export function extrasTemplate(extras: Record<string, unknown>, notifyUrl: string): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(extras).split(JSON.stringify(notifyUrl)).join('"${notifyUrl}"')) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(extras).split(JSON.stringify(notifyUrl)).join(JSON.stringify(variable('notifyUrl')))) as Record<string, unknown>;
 }
 
 export type MethodClass = 'accepted' | 'unknown' | 'notEnabled' | 'noChannel' | 'other';

@@ -166,3 +166,8 @@ export function defaultFiller(notifyUrl: string, amountValue: () => unknown): Fi
     return 'init';
   };
 }
+
+/** A profile template variable, "${name}" (written so, not as a literal, to keep it apart from JS templates). */
+export function variable(name: string): string {
+  return '$' + '{' + name + '}';
+}

@@ -5,7 +5,7 @@
  */
 import { FIRST_AMOUNTS_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, entries, getPath, pathsOf } from './fields.js';
+import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
 import type { ChannelLimits } from '../profile/types.js';
@@ -35,8 +35,8 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
     merchant_payout_no: no,
     trans_amount: amount(cents, currency),
   });
-  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: '${method}', merchant_payout_no: '${payoutNo}', trans_amount: '${amount}' };
-  if (template.notify_url !== undefined) template.notify_url = '${notifyUrl}';
+  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: variable('method'), merchant_payout_no: variable('payoutNo'), trans_amount: variable('amount') };
+  if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
   ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}; the payout amount is trans_amount (the document's Amount object for payouts)`);
 
   p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);

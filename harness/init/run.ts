@@ -8,7 +8,7 @@ import type { Receiver } from '../webhooks/types.js';
 import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
 import { checkoutBody, classifyMethods, extrasTemplate, learnCheckoutFields, learnCheckoutShape, learnInternalNames, type CheckoutFields, type CheckoutShape, type MethodFinding } from './checkout.js';
 import { Evidence } from './evidence.js';
-import { amount, textCents } from './fields.js';
+import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { discoverPaths } from './paths.js';
 import { learnPayouts, type PayoutResult } from './payouts.js';
@@ -266,6 +266,5 @@ function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
       tolerance: 0.25,
     };
   }
-  void textCents;
   return profile;
 }

@@ -1,0 +1,52 @@
+/**
+ * Completes a draft ONLY at its TODOs, from a configuration's truth (the profile that transcribes the
+ * reference's README for it): what a user does with the .todo.md file and the vendor's documentation.
+ */
+import type { Todo } from '../../harness/init/evidence.js';
+import type { Profile } from '../../harness/profile/types.js';
+
+type Obj = Record<string, unknown>;
+
+function get(o: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
+}
+
+function set(o: Obj, path: string[], v: unknown): void {
+  let cur = o;
+  for (const k of path.slice(0, -1)) {
+    if (!cur[k] || typeof cur[k] !== 'object') cur[k] = {};
+    cur = cur[k] as Obj;
+  }
+  cur[path[path.length - 1]!] = structuredClone(v);
+}
+
+/** The draft with each TODO filled from `truth`; `filled` lists the profile paths written. */
+export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): { profile: Profile; filled: string[] } {
+  const out = structuredClone(draft) as unknown as Obj;
+  const filled: string[] = [];
+  const copy = (path: string[]) => {
+    const v = get(truth, path);
+    if (v === undefined) return;
+    set(out, path, v);
+    filled.push(path.join('.'));
+  };
+  for (const t of todos) {
+    const path = t.path.split(' ')[0]!.split('.');
+    if (t.path === 'cardPayment.cards' || t.path === 'refunds.support') {
+      // Merge: keep what init learnt (the success card, the card method's support), add the rest.
+      for (const [k, v] of Object.entries((get(truth, path) as Obj | undefined) ?? {})) {
+        if (get(out, [...path, k]) === undefined) {
+          set(out, [...path, k], v);
+          filled.push([...path, k].join('.'));
+        }
+      }
+      continue;
+    }
+    if (t.path === 'merchants.primary.productionSecretEnv') {
+      copy(['merchants', 'primary', 'productionSecret']);
+      continue;
+    }
+    copy(path);
+  }
+  return { profile: out as unknown as Profile, filled };
+}

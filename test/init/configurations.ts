@@ -1,0 +1,28 @@
+/**
+ * The reference's configurations init is proved against: one row each. A row starts the reference
+ * in that configuration and names the profile that transcribes its README (the truth).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type RunningReference, startReference } from '../../reference/index.js';
+import type { Profile } from '../../harness/profile/types.js';
+import { ROOT } from '../cli/helpers.js';
+
+export interface Configuration {
+  name: string;
+  start(): Promise<RunningReference>;
+  /** The profile written from the reference's README for this configuration. */
+  truth: Profile;
+  truthFile: string;
+  timeScale: number;
+}
+
+function truthOf(file: string): Profile {
+  return JSON.parse(readFileSync(join(ROOT, 'fixtures', 'profiles', file), 'utf8')) as Profile;
+}
+
+const TIME_SCALE = 0.005;
+
+export const CONFIGURATIONS: Configuration[] = [
+  { name: 'reference (serve)', start: () => startReference({ port: 0, timeScale: TIME_SCALE }), truth: truthOf('reference.json'), truthFile: 'reference.json', timeScale: TIME_SCALE },
+];

@@ -1,0 +1,123 @@
+/**
+ * init against every configuration of the reference: each discovered value equals the configuration's
+ * truth (the profile transcribing its README), and the draft, completed only at its TODOs, is valid.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInit, type InitResult } from '../../harness/init/run.js';
+import { parseProfile } from '../../harness/profile/load.js';
+import type { RunningReference } from '../../reference/index.js';
+import { completeAtTodos } from './complete.js';
+import { variable } from '../../harness/init/fields.js';
+import { CONFIGURATIONS } from './configurations.js';
+import { discoveredShare } from './share.js';
+
+const SECRET_ENV = 'INIT_TEST_PRIMARY_SECRET';
+
+describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
+  let ref: RunningReference;
+  let result: InitResult;
+  const truth = cfg.truth;
+  const primary = truth.merchants.primary;
+
+  beforeAll(async () => {
+    ref = await cfg.start();
+    result = await runInit({ baseUrl: ref.url, merchantId: primary.id, secret: primary.secret!, secretEnv: SECRET_ENV, budget: 1500, timeLimitMs: 120_000, progress: () => {} });
+  }, 150_000);
+  afterAll(async () => {
+    await ref?.close();
+  });
+
+  it('stays within its budget and finishes without stopping early', () => {
+    expect(result.stopped).toBeUndefined();
+    expect(result.probes).toBeLessThanOrEqual(1500);
+  });
+
+  it('finds every endpoint path', () => {
+    expect(result.profile.endpoints).toEqual(truth.endpoints);
+  });
+
+  it('reads every internal field name from invalidRequest messages', () => {
+    expect(result.profile.internalFieldNames).toEqual(truth.internalFieldNames);
+  });
+
+  it('sorts the payment methods: accepted, price-point, not enabled, unknown, card', () => {
+    const m = result.profile.methods;
+    expect([...m.checkout].sort()).toEqual([...truth.methods.checkout].sort());
+    expect([...(m.pricePoint ?? [])].sort()).toEqual([...(truth.methods.pricePoint ?? [])].sort());
+    expect(m.notEnabled).toBe(truth.methods.notEnabled);
+    expect(m.card).toBe(truth.methods.card);
+    expect(m.noChannel).toBe(truth.methods.noChannel);
+    expect(truth.methods.checkout).not.toContain(m.unknown);
+    // The first checkout method is one with plain limits, as checks use it by default.
+    expect(truth.limits?.payments?.[m.checkout[0]!]).toBeDefined();
+  });
+
+  it('finds each payment and payout channel limit to the cent', () => {
+    expect(result.profile.limits?.payments).toEqual(truth.limits?.payments);
+    expect(result.profile.limits?.payouts).toEqual(truth.limits?.payouts);
+  });
+
+  it('finds the price-point tiers and rounding rule, and only refused amounts as unroundable', () => {
+    const pp = result.profile.pricePoints!;
+    const t = truth.pricePoints!;
+    expect(pp.tiers).toEqual(t.tiers);
+    expect(pp.rounding).toBe(t.rounding);
+    expect(pp.maxDistance).toBe(t.maxDistance);
+    expect(pp.tie).toBe(t.tie);
+    expect(pp.tiersByMethod).toEqual(t.tiersByMethod);
+    expect(pp.unroundable.length).toBeGreaterThan(0);
+    const top = Number(t.tiers[t.tiers.length - 1]);
+    for (const u of pp.unroundable) expect(Number(u)).toBeGreaterThan(top);
+  });
+
+  it("finds the checkout's required extras, answer fields and pending status", () => {
+    expect(result.profile.checkout).toEqual({ extras: truth.checkout?.extras, data: truth.checkout?.data, pendingStatus: truth.checkout?.pendingStatus });
+    expect(result.profile.paymentRecord).toEqual(truth.paymentRecord);
+  });
+
+  it('finds a charging test card, the card answer fields, and the card body fields the target requires', () => {
+    const c = result.profile.cardPayment!;
+    expect(c.cards.success.card_number).toBe(truth.cardPayment?.cards.success.card_number);
+    expect(c.data).toEqual(truth.cardPayment?.data);
+    for (const k of Object.keys(c.template)) expect(Object.keys(truth.cardPayment!.template)).toContain(k);
+  });
+
+  it("finds the refund body (the amount's field), answer fields, query names and the card's refund support", () => {
+    const r = result.profile.refunds!;
+    const t = truth.refunds!;
+    expect(r.template).toEqual(t.template);
+    expect(r.queryBy).toEqual(t.queryBy);
+    expect(r.data).toEqual(t.data);
+    expect(r.support[truth.methods.card!]).toBe(t.support[truth.methods.card!]);
+  });
+
+  it('finds the payout body, methods (USD-only, cancel), a method not for payouts, answer fields and query names', () => {
+    const p = result.profile.payouts!;
+    const t = truth.payouts!;
+    expect(Object.keys(p.template).sort()).toEqual(Object.keys(t.template).sort());
+    expect(p.template.trans_amount).toBe(variable('amount'));
+    expect(p.methods).toEqual(t.methods);
+    expect(Object.keys(t.methods)).not.toContain(p.notForPayouts);
+    expect(p.queryBy).toEqual(t.queryBy);
+    expect(p.data).toEqual(t.data);
+  });
+
+  it("sees webhooks arrive and measures the target's time scale within the bounds the kit judges a wait by", () => {
+    const w = result.profile.webhooks!;
+    // The first retry wait (about 15 s) on the measured and on the true scale differ by no more than a check allows: tolerance plus jitter.
+    const measured = 15_000 * w.timeScale;
+    const real = 15_000 * cfg.timeScale;
+    expect(Math.abs(measured - real)).toBeLessThanOrEqual(truth.webhooks!.tolerance * real + (truth.webhooks!.jitterMs ?? 250));
+    expect(w.timeScale).toBeGreaterThanOrEqual(cfg.timeScale * (1 - truth.webhooks!.tolerance));
+  });
+
+  it('writes a profile that validates, and that completed only at its TODOs validates too', () => {
+    const env = { [SECRET_ENV]: primary.secret! };
+    expect(() => parseProfile(JSON.stringify(result.profile), 'draft', env)).not.toThrow();
+    const { profile } = completeAtTodos(result.profile, result.evidence.todos, truth);
+    expect(() => parseProfile(JSON.stringify(profile), 'completed', env)).not.toThrow();
+    const share = discoveredShare(result.profile, truth);
+    console.log(`${cfg.name}: ${share.equal}/${share.total} profile fields discovered; ${result.probes} probes in ${(result.ms / 1000).toFixed(1)} s`);
+    expect(share.equal).toBeGreaterThan(0);
+  });
+});
