@@ -20,6 +20,9 @@ export interface Walked {
   samples: [bigint, bigint | undefined][];
 }
 
+/** Steps of at most the known window width tried before doubling. */
+const NARROW_STEPS = 12;
+
 export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Promise<Walked> {
   const samples: [bigint, bigint | undefined][] = [];
   const ask = async (c: bigint): Promise<bigint | undefined> => {
@@ -32,6 +35,7 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
   const switchPoints: { from: bigint; at: bigint; to: bigint }[] = [];
   let prev: bigint | undefined;
   let a = 1n;
+  const widestAccepted = (): bigint => samples.reduce((w, [x, c]) => (c === undefined ? w : (c > x ? c - x : x - c) > w ? (c > x ? c - x : x - c) : w), 0n);
   while (tiers.length < maxTiers) {
     let r = await ask(a);
     if (r === undefined || r === prev) {
@@ -39,7 +43,12 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
       let lo = a;
       let hi: bigint | undefined;
       let rHi: bigint | undefined;
-      for (let step = a / 4n > 0n ? a / 4n : 1n; lo + step <= cap; step *= 2n) {
+      // After a refusal the next tier's window of accepted amounts may be narrow (a maximum distance):
+      // steps no wider than the largest distance seen accepted cannot jump over it. After a few such
+      // steps the search doubles, so the probes above the top tier stay few.
+      const narrow = r === undefined ? widestAccepted() + 1n : undefined;
+      let step = narrow ?? (a / 4n > 0n ? a / 4n : 1n);
+      for (let i = 0; lo + step <= cap; i++, step = narrow !== undefined && i < NARROW_STEPS ? narrow : step * 2n) {
         const x = lo + step;
         const rx = await ask(x);
         if (rx !== undefined && rx !== prev) {

@@ -1,0 +1,118 @@
+/**
+ * The two searches on synthetic targets: channel limits with gaps (the reference has none) and every
+ * rounding rule (the reference rounds up, without a maximum distance).
+ */
+import { describe, expect, it } from 'vitest';
+import { bisectLimits, type RangeProber } from '../../harness/init/limits.js';
+import { walkTiers } from '../../harness/init/price-points.js';
+import type { Answer } from '../../harness/init/prober.js';
+import { internalNameIn, snakeOf } from '../../harness/init/fields.js';
+
+function rangeTarget(channels: [bigint, bigint][], duplicatesAfterLimits = true): RangeProber & { created: number } {
+  const used = new Set<string>();
+  let n = 0;
+  const t = {
+    created: 0,
+    async send(c: bigint, no: string): Promise<Answer> {
+      const dup = used.has(no);
+      if (dup && !duplicatesAfterLimits) return { envelope: true, code: 422, key: 'duplicateMerchantOrder' };
+      if (!channels.some(([lo, hi]) => c >= lo && c <= hi)) return { envelope: true, code: 2006, key: 'amountOutOfRange' };
+      if (dup) return { envelope: true, code: 422, key: 'duplicateMerchantOrder' };
+      used.add(no);
+      t.created += 1;
+      return { envelope: true, code: 0, data: {} };
+    },
+    newNo: () => `n${++n}`,
+    inRange: (a: Answer) => (a.code === 0 ? true : a.key === 'amountOutOfRange' ? false : undefined),
+    isDuplicate: (a: Answer) => a.key === 'duplicateMerchantOrder',
+  };
+  return t;
+}
+
+describe('bisectLimits', () => {
+  it('finds one channel to the cent, reusing one number so nothing more is created', async () => {
+    const t = rangeTarget([[50n, 1_000_000n]]);
+    await t.send(1000n, 'first');
+    const b = await bisectLimits(t, 1000n, 'first');
+    expect(b.limits).toEqual({ min: '0.50', max: '10000.00' });
+    expect(b.reusedNumber).toBe(true);
+    expect(t.created).toBe(1);
+  });
+
+  it('lists the channels of a method whose accepted amounts have gaps', async () => {
+    const t = rangeTarget([[100n, 50_000n], [100_000n, 2_000_000n]]);
+    await t.send(1000n, 'first');
+    const b = await bisectLimits(t, 1000n, 'first');
+    expect(b.limits).toEqual({ min: '1.00', max: '20000.00', channels: [{ min: '1.00', max: '500.00' }, { min: '1000.00', max: '20000.00' }] });
+  });
+
+  it('uses fresh numbers when the target checks duplicates before limits', async () => {
+    const t = rangeTarget([[100n, 250_000n]], false);
+    await t.send(1000n, 'first');
+    const b = await bisectLimits(t, 1000n, 'first');
+    expect(b.limits).toEqual({ min: '1.00', max: '2500.00' });
+    expect(b.reusedNumber).toBe(false);
+  });
+});
+
+const TIERS = [99n, 199n, 499n, 999n, 1999n];
+
+function rounding(rule: 'up' | 'down' | 'nearest', opts: { maxDistance?: bigint; tie?: 'up' | 'down' } = {}) {
+  return async (c: bigint): Promise<bigint | undefined> => {
+    const below = [...TIERS].reverse().find((t) => t <= c);
+    const above = TIERS.find((t) => t >= c);
+    let r: bigint | undefined;
+    if (rule === 'up') r = above;
+    else if (rule === 'down') r = below;
+    else if (below === undefined) r = above;
+    else if (above === undefined) r = below;
+    else r = c - below < above - c ? below : c - below > above - c ? above : opts.tie === 'down' ? below : above;
+    if (r === undefined) return undefined;
+    if (opts.maxDistance !== undefined && (r > c ? r - c : c - r) > opts.maxDistance) return undefined;
+    return r;
+  };
+}
+
+describe('walkTiers', () => {
+  it('rounding up: every tier, the rule, amounts above the top refused', async () => {
+    const w = await walkTiers(rounding('up'), 1_000_000n);
+    expect(w.tiers).toEqual(TIERS);
+    expect(w.rounding).toBe('up');
+    expect(w.maxDistance).toBeUndefined();
+    expect(w.unroundable.length).toBeGreaterThan(0);
+  });
+
+  it('rounding up within a maximum distance: the distance to the cent', async () => {
+    const w = await walkTiers(rounding('up', { maxDistance: 100n }), 1_000_000n);
+    expect(w.tiers).toEqual(TIERS);
+    expect(w.rounding).toBe('up');
+    expect(w.maxDistance).toBe(100n);
+  });
+
+  it('rounding down: every tier and the rule', async () => {
+    const w = await walkTiers(rounding('down'), 1_000_000n);
+    expect(w.tiers).toEqual(TIERS);
+    expect(w.rounding).toBe('down');
+  });
+
+  it('rounding to the nearest, ties up and ties down', async () => {
+    for (const tie of ['up', 'down'] as const) {
+      const w = await walkTiers(rounding('nearest', { tie }), 1_000_000n);
+      expect(w.tiers).toEqual(TIERS);
+      expect(w.rounding).toBe('nearest');
+      expect(w.tie).toBe(tie);
+    }
+  });
+});
+
+describe('field names', () => {
+  it('reads an internal name from a message and maps it back to the snake path', () => {
+    expect(internalNameIn('Field TradeInfo.GoodsName is required', 'trade_info.goods_name')).toBe('TradeInfo.GoodsName');
+    expect(internalNameIn('parameter "tradeInfo.goodsName" missing', 'trade_info.goods_name')).toBe('tradeInfo.goodsName');
+    expect(internalNameIn('Field NotifyURL must be a string', 'notify_url')).toBe('NotifyURL');
+    expect(internalNameIn('The request is invalid.', 'notify_url')).toBeUndefined();
+    expect(snakeOf('BillingAddress.PostalCode')).toBe('billing_address.postal_code');
+    expect(snakeOf('DeviceIP')).toBe('device_ip');
+    expect(snakeOf('trade_info.goods_name')).toBe('trade_info.goods_name');
+  });
+});
