@@ -6,13 +6,14 @@ import { DOCUMENT_PATHS, ENDPOINT_CANDIDATES, PATH_PREFIXES } from './candidates
 import type { Evidence } from './evidence.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
-type Found = Partial<Record<keyof typeof ENDPOINT_CANDIDATES | keyof typeof DOCUMENT_PATHS, string>>;
+export type Found = Partial<Record<keyof typeof ENDPOINT_CANDIDATES | keyof typeof DOCUMENT_PATHS, string>>;
 
 function shape(a: Answer, path: string): string {
   return JSON.stringify([a.http, a.envelope, a.code, a.key, (a.message ?? '').split(path).join('<path>')]);
 }
 
-export async function discoverPaths(p: Prober, ev: Evidence): Promise<Found> {
+/** Fills `found` as it goes, so a budget spent half-way keeps what was found. */
+export async function discoverPaths(p: Prober, ev: Evidence, found: Found = {}): Promise<Found> {
   p.phase('endpoint paths');
   const nowhere = `/api/v1/init-no-such-path-${p.runId}`;
   const baseline = shape(await p.post(nowhere, {}), nowhere);
@@ -23,7 +24,6 @@ export async function discoverPaths(p: Prober, ev: Evidence): Promise<Found> {
     if (shape(a, path) === baseline) return undefined;
     return a;
   };
-  const found: Found = {};
   for (const [name, path] of Object.entries(DOCUMENT_PATHS) as [keyof typeof DOCUMENT_PATHS, string][]) {
     const a = await exists(path);
     if (a) {

@@ -10,7 +10,7 @@ import { checkoutBody, classifyMethods, extrasTemplate, learnCheckoutFields, lea
 import { Evidence } from './evidence.js';
 import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
-import { discoverPaths } from './paths.js';
+import { discoverPaths, type Found } from './paths.js';
 import { learnPayouts, type PayoutResult } from './payouts.js';
 import { tierTexts, walkTiers, type Walked } from './price-points.js';
 import { UNKNOWN_METHOD } from './candidates.js';
@@ -51,7 +51,7 @@ export function productionReason(opts: { secret: string; environment?: string })
 }
 
 interface State {
-  paths: Awaited<ReturnType<typeof discoverPaths>>;
+  paths: Found;
   unknownIdOk?: boolean;
   shape?: CheckoutShape;
   methods?: MethodFinding[];
@@ -74,7 +74,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   let stopped: string | undefined;
   try {
     await credentials(p, ev, st);
-    st.paths = await discoverPaths(p, ev);
+    await discoverPaths(p, ev, st.paths);
     if (!st.paths.checkout) throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
     st.shape = await learnCheckoutShape(p, ev, st.paths.checkout, receiver.url);
     st.methods = await classifyMethods(p, st.shape);
@@ -106,6 +106,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   } catch (err) {
     if (!(err instanceof BudgetSpent)) throw err;
     stopped = err.message;
+    ev.todo('(budget)', `init stopped early (${stopped}): every field not listed as learnt was not probed; complete it by hand, or run init again with a larger --budget or --time-limit`);
     opts.progress(`init stopped early: ${stopped}; what is left is a TODO`);
   } finally {
     await receiver.close();
