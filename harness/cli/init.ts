@@ -19,7 +19,7 @@ learn (other merchants, sandbox controls, test cards, balances) and the evidence
   --merchant ID       the merchant id to sign with (X-MerchantID)
   --secret-env VAR    environment variable holding that merchant's sandbox secret key (never a flag)
   --out FILE          where to write the profile (default: profile.draft.json; an existing file is not overwritten without --force)
-  --budget N          most requests to send (default 1500); when spent, what is left is a TODO
+  --budget N          most requests to send (default 3000); when spent, what is left is a TODO
   --time-limit S      most seconds to probe (default 300)
   --environment E     sandbox (default) or production (refused: init moves money)
   --public-url URL    URL the target must call for webhooks when it cannot reach this machine
@@ -49,7 +49,7 @@ export async function initMain(argv: string[]): Promise<number> {
   if (environment !== 'sandbox' && environment !== 'production') throw new UsageError(`--environment must be sandbox or production, got ${JSON.stringify(environment)}`);
   const refused = productionReason({ secret, environment });
   if (refused) throw new UsageError(`init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`);
-  const budget = intFlag(flags.budget, 'budget', 20, 100_000) ?? 1500;
+  const budget = intFlag(flags.budget, 'budget', 20, 100_000) ?? 3000;
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);

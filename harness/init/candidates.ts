@@ -9,12 +9,12 @@ export const PATH_PREFIXES = ['/api/v1', '/v1', '/api', ''] as const;
 
 /** Per endpoint, resource paths after the prefix, most common first. The first that answers wins. */
 export const ENDPOINT_CANDIDATES: Record<Exclude<EndpointName, 'checkout' | 'paymentQuery'>, string[]> = {
-  cardPayment: ['/payments/card', '/payments/card/create', '/payments/cards', '/payments/direct', '/payments/create', '/card/payments', '/cards/pay', '/payments/card-payment'],
-  refundCreate: ['/refunds/create', '/refunds', '/refund/create', '/refunds/apply', '/payments/refund', '/payments/refunds/create'],
+  cardPayment: ['/payments/card', '/payments/card/create', '/payments/cards', '/payments/direct', '/payments/create', '/card/payments', '/cards/pay', '/payments/card-payment', '/payments/pay'],
+  refundCreate: ['/refunds/create', '/refunds', '/refund/create', '/refunds/apply', '/payments/refund', '/payments/refunds/create', '/refunds/submit'],
   refundQuery: ['/refunds/query', '/refund/query', '/refunds/get', '/refunds/detail', '/payments/refunds/query'],
-  payoutCreate: ['/payouts/create', '/payouts', '/payout/create', '/payouts/apply', '/transfers/create', '/disbursements/create'],
+  payoutCreate: ['/payouts/create', '/payouts', '/payout/create', '/payouts/apply', '/payouts/submit', '/payouts/initiate', '/transfers/create', '/disbursements/create'],
   payoutQuery: ['/payouts/query', '/payout/query', '/payouts/get', '/payouts/detail', '/transfers/query', '/disbursements/query'],
-  payoutCancel: ['/payouts/cancel', '/payout/cancel', '/payouts/void', '/transfers/cancel', '/disbursements/cancel'],
+  payoutCancel: ['/payouts/cancel', '/payout/cancel', '/payouts/void', '/payouts/revoke', '/transfers/cancel', '/disbursements/cancel'],
 };
 
 /** The two paths INTERFACE.md gives (Endpoints). */

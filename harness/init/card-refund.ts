@@ -113,7 +113,8 @@ export async function learnRefunds(
   template.merchant_refund_no = variable('refundNo');
   template.original_merchant_order_no = variable('merchantOrderNo');
   template[amountField] = variable('amount');
-  if (done.added.includes('reason')) template.reason = variable('reason');
+  const reasonField = done.added.find((f) => /(^|_)reason$/.test(f) && !f.includes('.'));
+  if (reasonField) template[reasonField] = variable('reason');
   ev.learnt('refunds.template', template, `completed from the target's "required" answers: ${done.added.join(', ')}`);
   const out: RefundResult = { template, amountField, data: {} };
   let cardSupport: RefundResult['cardSupport'];
@@ -124,17 +125,12 @@ export async function learnRefunds(
     out.data.amount = pathsOf(a.data, amount(part)).sort((x, y) => x.length - y.length)[0];
     out.data.status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
     const candidates = entries(a.data).filter(([k, v]) => typeof v === 'string' && v !== myNo && v !== card.paid.no && /_no$|(^|\.)id$/.test(k) && !/original/.test(k));
-    for (const [k, v] of candidates.slice(0, 4)) {
-      if (!paths.query) break;
-      const q = await p.post(paths.query, { refund_no: v });
-      const q2 = await p.post(paths.query, { merchant_refund_no: myNo });
-      if (q.code === 0 && q2.code === 0 && q.data && pathsOf(q.data, myNo).length > 0) {
-        out.data.refundNo = k;
-        out.queryBy = { serviceNo: 'refund_no', merchantNo: 'merchant_refund_no' };
-        ev.learnt('refunds.data.refundNo', k, `querying refund_no ${JSON.stringify(v)} returned the refund ${myNo}; merchant_refund_no ${describe(q2)}`);
-        ev.learnt('refunds.queryBy', out.queryBy, 'both document names looked the refund up');
-        break;
-      }
+    const found = paths.query ? await lookUp(p, paths.query, candidates, myNo, 'refund_no', 'merchant_refund_no') : undefined;
+    if (found) {
+      out.data.refundNo = found.path;
+      out.queryBy = found.queryBy;
+      ev.learnt('refunds.data.refundNo', found.path, found.evidence);
+      ev.learnt('refunds.queryBy', out.queryBy, found.evidence);
     }
     if (out.data.status) ev.learnt('refunds.data.status', out.data.status, `status-named field (${JSON.stringify(getPath(a.data, out.data.status))} for a new card refund)`);
     if (out.data.amount) ev.learnt('refunds.data.amount', out.data.amount, `holds the ${amount(part).value} refunded`);
@@ -149,4 +145,34 @@ export async function learnRefunds(
   out.cardSupport = cardSupport;
   if (!out.data.refundNo) ev.todo('refunds.data.refundNo', "where a refund answer puts the service's refund number (and refunds.queryBy)");
   return out;
+}
+
+/**
+ * Which answer field holds the service's number, and which query fields look a record up: the field's
+ * own name first (a target that answers `refund_order_no` is likely queried by it), then the document's.
+ */
+export async function lookUp(
+  p: Prober,
+  queryPath: string,
+  candidates: [string, unknown][],
+  myNo: string,
+  documentServiceName: string,
+  merchantName: string,
+): Promise<{ path: string; queryBy: { serviceNo: string; merchantNo: string }; evidence: string } | undefined> {
+  const byMine = await p.post(queryPath, { [merchantName]: myNo });
+  if (byMine.code !== 0) return undefined;
+  for (const [path, v] of candidates.slice(0, 4)) {
+    const leaf = path.split('.').pop()!;
+    for (const name of [...new Set([leaf, documentServiceName])]) {
+      const q = await p.post(queryPath, { [name]: v });
+      if (q.code === 0 && q.data && pathsOf(q.data, myNo).length > 0) {
+        return {
+          path,
+          queryBy: { serviceNo: name, merchantNo: merchantName },
+          evidence: `querying ${name} ${JSON.stringify(v)} (from data.${path}) returned ${myNo}; querying ${merchantName} ${describe(byMine)}`,
+        };
+      }
+    }
+  }
+  return undefined;
 }

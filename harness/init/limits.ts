@@ -30,7 +30,7 @@ class Inconclusive extends Error {}
 /** Limits of one method, from one amount known to be accepted and the number that created it. */
 export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedNo: string, samples = 10): Promise<Bisected> {
   let probes = 0;
-  const reuse = rp.isDuplicate(await rp.send(acceptedCents, usedNo)) && (await rp.send(MAX_AMOUNT_CENTS, usedNo)).key === 'amountOutOfRange';
+  const reuse = rp.isDuplicate(await rp.send(acceptedCents, usedNo)) && rp.inRange(await rp.send(MAX_AMOUNT_CENTS, usedNo)) === false;
   probes += 2;
   const test = async (c: bigint): Promise<boolean> => {
     probes += 1;

@@ -5,9 +5,10 @@
  */
 import { FIRST_AMOUNTS_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
+import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
+import { lookUp } from './card-refund.js';
 import type { ChannelLimits } from '../profile/types.js';
 
 export interface PayoutResult {
@@ -17,10 +18,11 @@ export interface PayoutResult {
   limits: Record<string, ChannelLimits>;
   data: { payoutNo?: string; status?: string };
   queryBy?: { serviceNo: string; merchantNo: string };
+  cancelBy?: { serviceNo: string; merchantNo: string };
 }
 
-const inRange = (a: Answer): boolean | undefined =>
-  a.code === 0 || a.key === 'insufficientFunds' ? true : a.key === 'amountOutOfRange' ? false : undefined;
+// 5008 is the payout range code (amountOutOfRange; the document also lists notSupported under it).
+const inRange = (a: Answer): boolean | undefined => (a.code === 0 || a.key === 'insufficientFunds' ? true : a.code === 5008 ? false : undefined);
 
 export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: string; query?: string; cancel?: string }, notifyUrl: string): Promise<PayoutResult | undefined> {
   p.phase('payouts: body');
@@ -85,17 +87,17 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
     }
     p.phase(`payouts: ${acc.method} currency and cancel`);
     const eur = await p.post(paths.create, bodyFor(acc.method, acc.cents, acc.no, 'EUR'));
-    const usdOnly = eur.key === 'amountOutOfRange' ? true : eur.code === 0 || /duplicate/i.test(eur.key ?? '') ? false : undefined;
+    const usdOnly = eur.code === 5008 ? true : eur.code === 0 || /duplicate/i.test(eur.key ?? '') ? false : undefined;
     if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `a EUR payout: ${describe(eur)}`);
     let cancel = false;
     const data = acc.data;
     if (data && paths.cancel) {
-      const no = pickPayoutNo(data, acc.no);
-      if (no) {
-        const c = await p.post(paths.cancel, { payout_no: getPath(data, no) });
+      // By the merchant's number, which the document names: the service number's field is learnt later.
+      const c = await p.post(paths.cancel, { merchant_payout_no: acc.no });
+      if (c.code === 0 || c.key === 'notSupported') {
         cancel = c.code === 0;
-        ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout: ${describe(c)}`);
-      }
+        ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout by merchant_payout_no: ${describe(c)}`);
+      } else ev.todo(`payouts.methods.${acc.method}.cancel`, `whether ${acc.method} payouts can be cancelled (the cancel answered ${describe(c)})`);
     }
     out.methods[acc.method] = { cancel, ...(usdOnly !== undefined ? { usdOnly } : {}) };
   }
@@ -104,15 +106,23 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   if (sample?.data) {
     out.data.status = entries(sample.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
     if (out.data.status) ev.learnt('payouts.data.status', out.data.status, `status-named field of a payout answer (${JSON.stringify(getPath(sample.data, out.data.status))} when new)`);
-    const k = pickPayoutNo(sample.data, sample.no);
-    if (k && paths.query) {
-      const q = await p.post(paths.query, { payout_no: getPath(sample.data, k) });
-      const q2 = await p.post(paths.query, { merchant_payout_no: sample.no });
-      if (q.code === 0 && q2.code === 0 && q.data && pathsOf(q.data, sample.no).length > 0) {
-        out.data.payoutNo = k;
-        out.queryBy = { serviceNo: 'payout_no', merchantNo: 'merchant_payout_no' };
-        ev.learnt('payouts.data.payoutNo', k, `querying payout_no ${JSON.stringify(getPath(sample.data, k))} returned the payout ${sample.no}`);
-        ev.learnt('payouts.queryBy', out.queryBy, `both document names looked the payout up (${describe(q2)})`);
+    const found = paths.query ? await lookUp(p, paths.query, numberFields(sample.data, sample.no), sample.no, 'payout_no', 'merchant_payout_no') : undefined;
+    if (found) {
+      out.data.payoutNo = found.path;
+      out.queryBy = found.queryBy;
+      ev.learnt('payouts.data.payoutNo', found.path, found.evidence);
+      ev.learnt('payouts.queryBy', out.queryBy, found.evidence);
+      // The cancel's names: cancel a fresh payout of a cancellable method by its service number.
+      const cancellable = accepted.find((a) => out.methods[a.method]?.cancel);
+      if (cancellable && paths.cancel) {
+        const no = p.newNo('p');
+        const created = await p.post(paths.create, bodyFor(cancellable.method, cancellable.cents, no));
+        const serviceNo = created.data ? getPath(created.data, found.path) : undefined;
+        const c = serviceNo === undefined ? undefined : await p.post(paths.cancel, { [found.queryBy.serviceNo]: serviceNo });
+        if (c?.code === 0) {
+          out.cancelBy = { serviceNo: found.queryBy.serviceNo, merchantNo: 'merchant_payout_no' };
+          ev.learnt('payouts.cancelBy', out.cancelBy, `a new ${cancellable.method} payout was cancelled by ${found.queryBy.serviceNo} (${describe(c)}), another by merchant_payout_no`);
+        }
       }
     }
   }
@@ -120,6 +130,7 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   return out;
 }
 
-function pickPayoutNo(data: Record<string, unknown>, ours: string): string | undefined {
-  return entries(data).find(([k, v]) => typeof v === 'string' && v !== ours && /_no$|(^|\.)id$/.test(k))?.[0];
+/** String fields that may hold the service's number: named like a number or an id, not the merchant's own. */
+function numberFields(data: Record<string, unknown>, ours: string): [string, unknown][] {
+  return entries(data).filter(([k, v]) => typeof v === 'string' && v !== ours && /_no$|(^|\.)id$/.test(k) && !/merchant/.test(k));
 }

@@ -1,8 +1,10 @@
 /**
  * Price points: the tiers a method charges and how it rounds, read from the amounts charged for the
- * amounts asked. The walk asks one cent above each tier; where that is refused (a maximum distance) or
- * charged the same tier (rounding down or to the nearest), it bisects to the next amount charged
- * differently, so every tier is found whatever the rule.
+ * amounts asked. The walk asks one cent above each tier; where that is charged the same tier (rounding
+ * down or to the nearest) or refused (a maximum distance), it searches upward for an amount charged
+ * something new and bisects back to the first such amount, so every tier is found whatever the rule.
+ * Once a refusal is seen, the search steps by no more than the widest distance seen accepted plus a
+ * cent, so it cannot jump over a tier's window of accepted amounts.
  */
 import { centsText } from './fields.js';
 
@@ -20,57 +22,70 @@ export interface Walked {
   samples: [bigint, bigint | undefined][];
 }
 
-/** Steps of at most the known window width tried before doubling. */
-const NARROW_STEPS = 12;
+/** Narrow steps go on up to this multiple of the last tier, then the search doubles its step. */
+const NARROW_SPAN = 3n;
+
+const abs = (x: bigint): bigint => (x < 0n ? -x : x);
 
 export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Promise<Walked> {
   const samples: [bigint, bigint | undefined][] = [];
+  const memo = new Map<bigint, bigint | undefined>();
   const ask = async (c: bigint): Promise<bigint | undefined> => {
+    if (memo.has(c)) return memo.get(c);
     const r = await charge(c);
+    memo.set(c, r);
     samples.push([c, r]);
     return r;
   };
+  const refusals = () => samples.some(([, c]) => c === undefined);
+  const widest = () => samples.reduce((w, [x, c]) => (c !== undefined && abs(c - x) > w ? abs(c - x) : w), 0n);
+
+  /** First amount above `a` charged something other than `prev` (and not refused), with its charge. */
+  const searchNew = async (a: bigint, prev: bigint | undefined, narrow: boolean): Promise<[bigint, bigint] | 'narrow' | undefined> => {
+    let lo = a;
+    let hi: bigint | undefined;
+    let rHi: bigint | undefined;
+    const narrowUntil = NARROW_SPAN * (prev ?? a) + 100n;
+    let step = narrow ? widest() + 1n : a / 4n > 0n ? a / 4n : 1n;
+    while (lo + step <= cap) {
+      const x = lo + step;
+      const rx = await ask(x);
+      if (rx !== undefined && rx !== prev) {
+        hi = x;
+        rHi = rx;
+        break;
+      }
+      if (rx === undefined && !narrow) return 'narrow';
+      lo = x;
+      step = narrow && x <= narrowUntil ? widest() + 1n : step * 2n;
+    }
+    if (hi === undefined || rHi === undefined) return undefined;
+    while (hi - lo > 1n) {
+      const mid: bigint = (lo + hi) / 2n;
+      const rm = await ask(mid);
+      if (rm === undefined && !narrow) return 'narrow';
+      if (rm !== undefined && rm !== prev) {
+        hi = mid;
+        rHi = rm;
+      } else lo = mid;
+    }
+    return [hi, rHi];
+  };
+
   const tiers: bigint[] = [];
-  /** Smallest amounts above a tier that were charged the next tier (found by bisection). */
+  /** The first amount above a tier charged the next one. */
   const switchPoints: { from: bigint; at: bigint; to: bigint }[] = [];
   let prev: bigint | undefined;
   let a = 1n;
-  const widestAccepted = (): bigint => samples.reduce((w, [x, c]) => (c === undefined ? w : (c > x ? c - x : x - c) > w ? (c > x ? c - x : x - c) : w), 0n);
   while (tiers.length < maxTiers) {
     let r = await ask(a);
     if (r === undefined || r === prev) {
-      // Search upward for an amount charged something new, then bisect back to the first such amount.
-      let lo = a;
-      let hi: bigint | undefined;
-      let rHi: bigint | undefined;
-      // After a refusal the next tier's window of accepted amounts may be narrow (a maximum distance):
-      // steps no wider than the largest distance seen accepted cannot jump over it. After a few such
-      // steps the search doubles, so the probes above the top tier stay few.
-      const narrow = r === undefined ? widestAccepted() + 1n : undefined;
-      let step = narrow ?? (a / 4n > 0n ? a / 4n : 1n);
-      for (let i = 0; lo + step <= cap; i++, step = narrow !== undefined && i < NARROW_STEPS ? narrow : step * 2n) {
-        const x = lo + step;
-        const rx = await ask(x);
-        if (rx !== undefined && rx !== prev) {
-          hi = x;
-          rHi = rx;
-          break;
-        }
-        lo = x;
-      }
-      if (hi === undefined) break;
-      let top: bigint = hi;
-      while (top - lo > 1n) {
-        const mid: bigint = (lo + top) / 2n;
-        const rm = await ask(mid);
-        if (rm !== undefined && rm !== prev) {
-          top = mid;
-          rHi = rm;
-        } else lo = mid;
-      }
-      if (prev !== undefined) switchPoints.push({ from: prev, at: top, to: rHi! });
-      a = top;
-      r = rHi!;
+      let found = await searchNew(a, prev, r === undefined || refusals());
+      if (found === 'narrow') found = await searchNew(a, prev, true);
+      if (found === undefined || found === 'narrow') break;
+      if (prev !== undefined) switchPoints.push({ from: prev, at: found[0], to: found[1] });
+      a = found[0];
+      r = found[1];
     }
     tiers.push(r);
     prev = r;
@@ -80,25 +95,54 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
   const ups = accepted.some(([x, c]) => c > x);
   const downs = accepted.some(([x, c]) => c < x);
   const rounding = ups && downs ? 'nearest' : downs ? 'down' : 'up';
-  const top = tiers[tiers.length - 1] ?? 0n;
-  const unroundable = [...new Set(samples.filter(([x, c]) => c === undefined && x > top).map(([x]) => x))].slice(0, 3);
-  const out: Walked = { tiers: [...new Set(tiers)].sort((x, y) => (x < y ? -1 : 1)), rounding, unroundable, samples };
-  if (rounding === 'up') {
-    // Where one cent above a tier was refused, the first accepted amount below the next tier is that tier minus the maximum distance.
-    const limited = switchPoints.filter((s) => s.at > s.from + 1n);
-    if (limited.length > 0) out.maxDistance = limited.map((s) => s.to - s.at).reduce((x, y) => (x > y ? x : y));
-  }
+  const sorted = [...new Set(tiers)].sort((x, y) => (x < y ? -1 : 1));
+  const top = sorted[sorted.length - 1] ?? 0n;
+  const unroundable = [...new Set(samples.filter(([x, c]) => c === undefined && x > top).map(([x]) => x))].sort((x, y) => (x < y ? -1 : 1)).slice(0, 3);
+  const out: Walked = { tiers: sorted, rounding, unroundable, samples };
+  // A maximum distance shows as refusals between tiers; the widest distance accepted is then the limit
+  // (bisection reached each window's edge).
+  if (samples.some(([x, c]) => c === undefined && x < top)) out.maxDistance = widest();
   if (rounding === 'nearest') {
-    const even = switchPoints.find((s) => (s.to - s.from) % 2n === 0n);
-    if (even) out.tie = even.at === (s2(even)) ? 'up' : 'down';
+    const even = switchPoints.find((s) => (s.to - s.from) % 2n === 0n && (out.maxDistance === undefined || (s.to - s.from) / 2n <= out.maxDistance));
+    if (even) out.tie = even.at === (even.from + even.to) / 2n ? 'up' : 'down';
   }
   return out;
 }
 
-function s2(s: { from: bigint; to: bigint }): bigint {
-  return (s.from + s.to) / 2n;
-}
-
 export function tierTexts(t: bigint[]): string[] {
   return t.map(centsText);
+}
+
+/** What a walked rule charges for an amount (undefined: refused). */
+export function predict(w: Walked, c: bigint): bigint | undefined {
+  const below = [...w.tiers].reverse().find((t) => t <= c);
+  const above = w.tiers.find((t) => t >= c);
+  let r: bigint | undefined;
+  if (w.rounding === 'up') r = above;
+  else if (w.rounding === 'down') r = below;
+  else if (below === undefined || above === undefined) r = below ?? above;
+  else r = c - below < above - c ? below : c - below > above - c ? above : w.tie === 'down' ? below : above;
+  if (r === undefined || (w.maxDistance !== undefined && abs(r - c) > w.maxDistance)) return undefined;
+  return r;
+}
+
+/**
+ * Checks that another method follows a walked rule, on the amounts that tell rules apart (each tier,
+ * a cent either side, each side of the maximum distance, the refused amounts): far fewer requests than
+ * a second walk. Returns the amounts that disagree (none: same tiers and rule).
+ */
+export async function confirmWalk(w: Walked, charge: Charge): Promise<{ asked: number; disagree: [bigint, bigint | undefined][] }> {
+  const probe = new Set<bigint>(w.unroundable);
+  for (const t of w.tiers) {
+    const offsets = w.maxDistance === undefined ? [0n, 1n] : [0n, 1n, w.maxDistance, w.maxDistance + 1n];
+    for (const d of offsets) for (const x of [t + d, t - d]) probe.add(x);
+  }
+  const disagree: [bigint, bigint | undefined][] = [];
+  let asked = 0;
+  for (const c of [...probe].filter((x) => x > 0n).sort((x, y) => (x < y ? -1 : 1))) {
+    asked += 1;
+    const r = await charge(c);
+    if (r !== predict(w, c)) disagree.push([c, r]);
+  }
+  return { asked, disagree };
 }

@@ -12,7 +12,7 @@ import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { discoverPaths, type Found } from './paths.js';
 import { learnPayouts, type PayoutResult } from './payouts.js';
-import { tierTexts, walkTiers, type Walked } from './price-points.js';
+import { confirmWalk, tierTexts, walkTiers, type Walked } from './price-points.js';
 import { UNKNOWN_METHOD } from './candidates.js';
 import { BudgetSpent, describe, Prober } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
@@ -153,7 +153,7 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
         {
           send: (c, no) => p.post(shape.path, checkoutBody(shape, m.method, c, no)),
           newNo: () => p.newNo('o'),
-          inRange: (a) => (a.code === 0 ? true : a.key === 'amountOutOfRange' ? false : undefined),
+          inRange: (a) => (a.code === 0 ? true : a.code === 2006 ? false : undefined),
           isDuplicate: (a) => a.code !== 0 && /duplicate/i.test(a.key ?? ''),
         },
         m.accepted.cents,
@@ -173,11 +173,21 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
   for (const m of st.methods ?? []) {
     if (!m.pricePoint) continue;
     p.phase(`checkout: ${m.method} price points`);
-    const w = await walkTiers(async (c) => {
+    const charge = async (c: bigint): Promise<bigint | undefined> => {
       const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
       if (a.code !== 0 || !a.data) return undefined;
       return chargedOtherThan(a.data, c) ?? c;
-    }, 10_000_000n);
+    };
+    const earlier = Object.entries(st.tiers)[0];
+    if (earlier) {
+      const c = await confirmWalk(earlier[1], charge);
+      if (c.disagree.length === 0) {
+        st.tiers[m.method] = earlier[1];
+        ev.learnt(`pricePoints (${m.method})`, `as ${earlier[0]}`, `${c.asked} checkouts at the amounts that tell rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as ${earlier[0]}'s rule says`);
+        continue;
+      }
+    }
+    const w = await walkTiers(charge, 10_000_000n);
     st.tiers[m.method] = w;
     const shown = w.samples.map(([x, c]) => `${amount(x).value}→${c === undefined ? 'refused' : amount(c).value}`).join(', ');
     ev.learnt(`pricePoints (${m.method})`, { tiers: tierTexts(w.tiers), rounding: w.rounding, ...(w.maxDistance !== undefined ? { maxDistance: amount(w.maxDistance).value } : {}), ...(w.tie ? { tie: w.tie } : {}) }, `${w.samples.length} checkouts, asked→charged: ${shown}`);
@@ -253,8 +263,9 @@ function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   }
   const po = st.payouts;
   if (po?.data.payoutNo && po.data.status && po.queryBy && Object.keys(po.methods).length) {
-    profile.payouts = { template: po.template, methods: po.methods, queryBy: po.queryBy, cancelBy: po.queryBy, data: { payoutNo: po.data.payoutNo, status: po.data.status } };
+    profile.payouts = { template: po.template, methods: po.methods, queryBy: po.queryBy, cancelBy: po.cancelBy ?? po.queryBy, data: { payoutNo: po.data.payoutNo, status: po.data.status } };
     if (po.notForPayouts) profile.payouts.notForPayouts = po.notForPayouts;
+    if (!po.cancelBy) ev.todo('payouts.cancelBy', "written as payouts.queryBy (no payout could be cancelled by its service number to check): write the cancel request's field names");
   }
   const wh = st.webhooks;
   if (wh?.arrives) {

@@ -22,11 +22,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   }
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
-    t('payouts.cancelBy', 'written as payouts.queryBy (payout_no / merchant_payout_no): check the cancel endpoint takes the same names');
     t('payouts.methods.<method>.payee', 'payee fields per method if methods need different ones (the template holds what the target asked for)');
   }
   if (profile.webhooks) t('webhooks.ackTimeoutMs', `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`);
-  if (profile.pricePoints && profile.pricePoints.rounding !== 'up') t('pricePoints.maxDistance', 'a maximum rounding distance, if the target has one (only measured for rounding up)');
 }
 
 export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[]): string {

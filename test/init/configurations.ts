@@ -15,6 +15,11 @@ export interface Configuration {
   truth: Profile;
   truthFile: string;
   timeScale: number;
+  /**
+   * Request field names the configuration accepts besides the truth's own (a target may take two
+   * spellings; init writes the one its messages name): truth key → every accepted key.
+   */
+  requestAlternates?: Record<string, string[]>;
 }
 
 function truthOf(file: string): Profile {

@@ -116,3 +116,22 @@ describe('field names', () => {
     expect(snakeOf('trade_info.goods_name')).toBe('trade_info.goods_name');
   });
 });
+
+describe('walkTiers with a maximum distance and nearest rounding (the alternative reading)', () => {
+  it('finds every tier, the distance and the tie, and refuses only amounts the rule cannot round', async () => {
+    const tiers = [99n, 199n, 499n, 999n, 1999n, 4999n, 9999n];
+    const charge = async (c: bigint): Promise<bigint | undefined> => {
+      const below = [...tiers].reverse().find((t) => t <= c);
+      const above = tiers.find((t) => t >= c);
+      const cands = [below, above].filter((t): t is bigint => t !== undefined);
+      const best = cands.sort((x, y) => Number((x > c ? x - c : c - x) - (y > c ? y - c : c - y)) || Number(y - x))[0]!;
+      return (best > c ? best - c : c - best) <= 50n ? best : undefined;
+    };
+    const w = await walkTiers(charge, 1_000_000n);
+    expect(w.tiers).toEqual(tiers);
+    expect(w.rounding).toBe('nearest');
+    expect(w.maxDistance).toBe(50n);
+    expect(w.tie).toBe('up');
+    for (const u of w.unroundable) expect(await charge(u)).toBeUndefined();
+  });
+});

@@ -18,7 +18,7 @@ describe.each(CONFIGURATIONS)('init against $name, completed at its TODOs', (cfg
     const ref = await cfg.start();
     try {
       const secret = cfg.truth.merchants.primary.secret!;
-      const r = await runInit({ baseUrl: ref.url, merchantId: cfg.truth.merchants.primary.id, secret, secretEnv: SECRET_ENV, budget: 1500, timeLimitMs: 120_000, progress: () => {} });
+      const r = await runInit({ baseUrl: ref.url, merchantId: cfg.truth.merchants.primary.id, secret, secretEnv: SECRET_ENV, budget: 3000, timeLimitMs: 120_000, progress: () => {} });
       const { profile } = completeAtTodos(r.profile, r.evidence.todos, cfg.truth);
       const dir = mkdtempSync(join(tmpdir(), 'mpsi-init-green-'));
       const file = join(dir, 'completed.json');
