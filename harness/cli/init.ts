@@ -21,7 +21,8 @@ learn (other merchants, sandbox controls, test cards, balances) and the evidence
   --out FILE          where to write the profile (default: profile.draft.json; an existing file is not overwritten without --force)
   --budget N          most requests to send (default 3000); when spent, what is left is a TODO
   --time-limit S      most seconds to probe (default 300)
-  --environment E     sandbox (default) or production (refused: init moves money)
+  --environment E     sandbox or production (refused: init moves money); without it, a host that does not
+                      look like a sandbox (sandbox/test/staging in its name, or a local address) is refused
   --public-url URL    URL the target must call for webhooks when it cannot reach this machine
   --force             overwrite --out
 
@@ -45,9 +46,9 @@ export async function initMain(argv: string[]): Promise<number> {
   if (!ENV_NAME_RE.test(secretEnv)) throw new UsageError(`--secret-env must name an environment variable (letters, digits, _), got ${JSON.stringify(secretEnv.slice(0, 60))}`);
   const secret = process.env[secretEnv];
   if (!secret) throw new UsageError(`the environment variable ${secretEnv} (--secret-env) is not set or empty`);
-  const environment = String(flags.environment ?? 'sandbox');
-  if (environment !== 'sandbox' && environment !== 'production') throw new UsageError(`--environment must be sandbox or production, got ${JSON.stringify(environment)}`);
-  const refused = productionReason({ secret, environment });
+  const environment = flags.environment === undefined ? undefined : String(flags.environment);
+  if (environment !== undefined && environment !== 'sandbox' && environment !== 'production') throw new UsageError(`--environment must be sandbox or production, got ${JSON.stringify(environment)}`);
+  const refused = productionReason({ secret, environment, baseUrl: target });
   if (refused) throw new UsageError(`init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`);
   const budget = intFlag(flags.budget, 'budget', 20, 100_000) ?? 3000;
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;

@@ -43,10 +43,25 @@ export interface InitResult {
 
 export const UNKNOWN_MERCHANT_ID = 'INIT_NO_SUCH_MERCHANT_ZZ';
 
-/** Refuses what is declared or looks like production: init creates orders. */
-export function productionReason(opts: { secret: string; environment?: string }): string | undefined {
+/** Host names and addresses that say "not production": sandbox-like words, loopback and private networks. */
+const SANDBOX_HOST = /sandbox|test|staging|stage|(^|[.-])dev([.-]|$)|uat|(^|[.-])qa([.-]|$)|^localhost$|^127\.|^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^\[::1\]$|\.(local|localhost|test|invalid|example|internal)$/i;
+
+/**
+ * Refuses what is declared or looks like production: init creates orders. A host that does not look
+ * like a sandbox needs the user to say it is one (--environment sandbox).
+ */
+export function productionReason(opts: { secret: string; environment?: string; baseUrl: string }): string | undefined {
   if (opts.environment === 'production') return 'the target is declared production (--environment production)';
   if (/(^|_)live(_|$)|^live/i.test(opts.secret)) return 'the secret key looks like a production (live) key';
+  if (opts.environment === undefined) {
+    let host = '';
+    try {
+      host = new URL(opts.baseUrl).hostname;
+    } catch {
+      return 'the target URL cannot be read';
+    }
+    if (!SANDBOX_HOST.test(host)) return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
+  }
   return undefined;
 }
 

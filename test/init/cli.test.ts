@@ -73,3 +73,12 @@ describe('mpsi-conformance init', () => {
     expect(again.stderr).toContain('--force');
   });
 });
+
+describe('init refuses a host that does not look like a sandbox unless told it is one', () => {
+  it('names the host and the flag that overrides', async () => {
+    const r = await runCli(['init', '--target', 'https://api.payments.example.com', '--merchant', 'M1', '--secret-env', 'INIT_CLI_SECRET', '--out', join(tempReports('init-host'), 'p.json')], { env: ENV });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the host api.payments.example.com does not look like a sandbox');
+    expect(r.stderr).toContain('--environment sandbox');
+  });
+});
