@@ -9,7 +9,7 @@ import type { RunningReference } from '../../reference/index.js';
 import { completeAtTodos } from './complete.js';
 import { variable } from '../../harness/init/fields.js';
 import { CONFIGURATIONS } from './configurations.js';
-import { discoveredShare } from './share.js';
+import { completedShare, discoveredShare } from './share.js';
 
 const SECRET_ENV = 'INIT_TEST_PRIMARY_SECRET';
 
@@ -119,10 +119,13 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
   it('writes a profile that validates, and that completed only at its TODOs validates too', () => {
     const env = { [SECRET_ENV]: primary.secret! };
     expect(() => parseProfile(JSON.stringify(result.profile), 'draft', env)).not.toThrow();
-    const { profile } = completeAtTodos(result.profile, result.evidence.todos, truth);
+    const { profile, filled } = completeAtTodos(result.profile, result.evidence.todos, truth);
     expect(() => parseProfile(JSON.stringify(profile), 'completed', env)).not.toThrow();
     const share = discoveredShare(result.profile, truth);
-    console.log(`${cfg.name}: ${share.equal}/${share.total} profile fields discovered; ${result.probes} probes in ${(result.ms / 1000).toFixed(1)} s`);
+    const c = completedShare(profile, filled);
+    console.log(
+      `${cfg.name}: ${share.equal}/${share.total} fields of the README's profile discovered with the same value; of the completed profile, ${c.byInit}/${c.byInit + c.byUser} fields written by init; ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs; ${result.probes} probes in ${(result.ms / 1000).toFixed(1)} s`,
+    );
     expect(share.equal).toBeGreaterThan(0);
   });
 });

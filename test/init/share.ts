@@ -15,3 +15,10 @@ export function discoveredShare(draft: Profile, truth: Profile): { equal: number
   const missing = all.filter(([p, v]) => JSON.stringify(mine.get(p)) !== JSON.stringify(v)).map(([p]) => p);
   return { equal: all.length - missing.length, total: all.length, missing };
 }
+
+/** Of the profile that runs green (the draft completed at its TODOs), the leaves init wrote and those the user wrote. */
+export function completedShare(completed: Profile, filled: string[]): { byInit: number; byUser: number } {
+  const all = leaves(completed).filter(([p]) => !IGNORED.test(p));
+  const byUser = all.filter(([p]) => filled.some((f) => p === f || p.startsWith(`${f}.`))).length;
+  return { byInit: all.length - byUser, byUser };
+}
