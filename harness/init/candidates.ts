@@ -32,10 +32,15 @@ export const UNKNOWN_METHOD = 'INIT_NO_SUCH_METHOD_ZZ';
 /** Published test card numbers that charge successfully in common sandboxes, tried in order. */
 export const SUCCESS_CARD_CANDIDATES = ['4242424242424242', '4111111111111111', '5555555555554444'];
 
-/** Checkout request fields the document names, whose internal names `init` reads from invalidRequest messages. */
+/**
+ * Request fields the document names whose internal names `init` reads from invalidRequest messages:
+ * those the checks read (payment_method, merchant_order_no, order_no, trade_info, trade_info.goods_name)
+ * and the other checkout fields, as documentation. order_no is a payment query field.
+ */
 export const INTERNAL_NAME_FIELDS = [
-  'payment_method', 'merchant_order_no', 'trans_amount', 'trans_amount.value', 'trans_amount.currency', 'trade_info.goods_name', 'notify_url', 'return_url',
+  'payment_method', 'merchant_order_no', 'trans_amount', 'trans_amount.value', 'trans_amount.currency', 'trade_info', 'trade_info.goods_name', 'notify_url', 'return_url',
 ] as const;
+export const QUERY_INTERNAL_NAME_FIELDS = ['order_no'] as const;
 
 /** Where a created record's fields are likely found, best first (the webhook body's names lead). */
 export const STATUS_KEYS = ['status', 'state', 'order_status', 'payment_status', 'trade_status', 'refund_status', 'payout_status'];

@@ -3,7 +3,7 @@
  * refuses the others), where the answers put the order's number, status and amounts, and the internal
  * field names of its invalidRequest messages.
  */
-import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
+import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, QUERY_INTERNAL_NAME_FIELDS, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, pathsOf, setPath, textCents, variable } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
@@ -174,7 +174,7 @@ export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: st
 }
 
 /** Internal names: each document field is broken in turn (left out, or given the wrong type) and the message read. */
-export async function learnInternalNames(p: Prober, ev: Evidence, shape: CheckoutShape, method: string): Promise<Record<string, string>> {
+export async function learnInternalNames(p: Prober, ev: Evidence, shape: CheckoutShape, method: string, queryPath?: string): Promise<Record<string, string>> {
   p.phase('checkout: internal field names from invalidRequest messages');
   const out: Record<string, string> = {};
   for (const field of INTERNAL_NAME_FIELDS) {
@@ -190,6 +190,16 @@ export async function learnInternalNames(p: Prober, ev: Evidence, shape: Checkou
       }
     }
     if (!out[field]) ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (they named no field like it)`);
+  }
+  if (queryPath) {
+    for (const field of QUERY_INTERNAL_NAME_FIELDS) {
+      const a = await p.post(queryPath, { [field]: 12345 });
+      const name = a.key === 'invalidRequest' ? internalNameIn(a.message ?? '', field) : undefined;
+      if (name) {
+        out[field] = name;
+        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a payment query with ${field} of the wrong type`);
+      } else ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (a payment query with it of the wrong type was answered ${describe(a)})`);
+    }
   }
   return out;
 }

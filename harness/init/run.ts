@@ -97,7 +97,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     const plain = st.methods.find((m) => m.cls === 'accepted' && m.accepted && !m.pricePoint);
     const rounded = st.methods.find((m) => m.cls === 'accepted' && m.accepted && m.pricePoint);
     if (plain && st.paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, st.paths.paymentQuery, plain, rounded);
-    if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method);
+    if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method, st.paths.paymentQuery);
     await paymentLimits(p, ev, st);
     await pricePoints(p, ev, st);
     if (st.paths.cardPayment) {

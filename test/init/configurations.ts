@@ -20,6 +20,8 @@ export interface Configuration {
    * spellings; init writes the one its messages name): truth key → every accepted key.
    */
   requestAlternates?: Record<string, string[]>;
+  /** Internal names the README gives beyond the truth profile's internalFieldNames (init also learns the ones checks read). */
+  moreInternalNames: Record<string, string>;
 }
 
 function truthOf(file: string): Profile {
@@ -28,6 +30,9 @@ function truthOf(file: string): Profile {
 
 const TIME_SCALE = 0.005;
 
+/** reference/README.md: "Internal names are PascalCase of the snake_case path … OrderNo …, TradeInfo(.GoodsName/.Description)". */
+const README_INTERNAL_NAMES = { order_no: 'OrderNo', trade_info: 'TradeInfo' };
+
 export const CONFIGURATIONS: Configuration[] = [
-  { name: 'reference (serve)', start: () => startReference({ port: 0, timeScale: TIME_SCALE }), truth: truthOf('reference.json'), truthFile: 'reference.json', timeScale: TIME_SCALE },
+  { name: 'reference (serve)', start: () => startReference({ port: 0, timeScale: TIME_SCALE }), truth: truthOf('reference.json'), truthFile: 'reference.json', timeScale: TIME_SCALE, moreInternalNames: README_INTERNAL_NAMES },
 ];
