@@ -33,6 +33,12 @@ export const UNKNOWN_METHOD = 'INIT_NO_SUCH_METHOD_ZZ';
 export const SUCCESS_CARD_CANDIDATES = ['4242424242424242', '4111111111111111', '5555555555554444'];
 
 /**
+ * Published sandbox card numbers with other outcomes (card networks' and large providers' test lists):
+ * each is tried and classified by the answer's key and message, never assumed.
+ */
+export const OTHER_CARD_CANDIDATES = ['4000000000000002', '4000000000009995', '4000000000009235', '4100000000000019', '4000000000000119', '4000000000003220', '4000002500003155'];
+
+/**
  * Request fields the document names whose internal names `init` reads from invalidRequest messages:
  * those the checks read (payment_method, merchant_order_no, order_no, trade_info, trade_info.goods_name)
  * and the other checkout fields, as documentation. order_no is a payment query field.

@@ -13,6 +13,8 @@ export interface CardResult {
   template: Record<string, unknown>;
   card: { card_number: string; cardholder_name: string; exp_month: number; exp_year: number; cvc: string };
   data: { orderNo: string; status?: string };
+  /** The status a charged card payment is answered with. */
+  successStatus?: unknown;
   /** A paid order: its merchant number, amount and answer. */
   paid: { no: string; cents: bigint };
   /** Builds a fresh card payment body for another amount. */
@@ -73,7 +75,7 @@ export async function learnCard(p: Prober, ev: Evidence, path: string, methods: 
         if (b.notify_url !== undefined) b.notify_url = url;
         return b;
       };
-      return { method, template, card: cardOf(number), data: { orderNo, status }, paid: { no, cents }, body: bodyFor };
+      return { method, template, card: cardOf(number), data: { orderNo, status }, successStatus: status ? getPath(a.data, status) : undefined, paid: { no, cents }, body: bodyFor };
     }
   }
   ev.todo('cardPayment', 'the card payment body and a test card that charges (no published test card number charged)');

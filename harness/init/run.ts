@@ -2,7 +2,8 @@
  * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
  * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
  */
-import type { ChannelLimits, Profile } from '../profile/types.js';
+import type { Card, ChannelLimits, Profile } from '../profile/types.js';
+import { type CardKind, learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
@@ -75,6 +76,7 @@ interface State {
   limits: Record<string, ChannelLimits>;
   tiers: Record<string, Walked>;
   card?: CardResult;
+  otherCards?: Partial<Record<CardKind, Card>>;
   refunds?: RefundResult;
   payouts?: PayoutResult;
   webhooks?: WebhookResult;
@@ -104,6 +106,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted' && !m.pricePoint).map((m) => m.method);
       st.card = await learnCard(p, ev, st.paths.cardPayment, accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted, st.fields?.orderNo, receiver.url);
     }
+    if (st.card && st.paths.cardPayment) st.otherCards = await learnOtherCards(p, ev, st.paths.cardPayment, st.card, st.card.successStatus, receiver.url);
     if (st.card && st.paths.refundCreate) {
       const card = st.card;
       const cardPath = st.paths.cardPayment!;
@@ -266,7 +269,7 @@ function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   if (r?.orderNo && r.merchantOrderNo && r.status && r.transAmount) {
     profile.paymentRecord = { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount, ...(r.requestedAmount ? { requestedAmount: r.requestedAmount } : {}) };
   }
-  if (st.card) profile.cardPayment = { template: st.card.template, cards: { success: st.card.card }, data: st.card.data };
+  if (st.card) profile.cardPayment = { template: st.card.template, cards: { success: st.card.card, ...st.otherCards }, data: st.card.data };
   const rf = st.refunds;
   if (rf?.data.refundNo && rf.data.status && rf.queryBy && st.card) {
     profile.refunds = {

@@ -13,7 +13,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   t('merchants.lowBalance', 'a merchant with tiny balances: { "id": …, "secretEnv": …, "payoutBalance": "…", "refundBalance": "…" } (insufficientFunds checks)');
   t('merchants.primary.productionSecretEnv', "the variable holding this merchant's production key (auth.env-keys checks the sandbox refuses it); never the key itself in the file");
   t('sandbox', 'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor\'s sandbox documentation');
-  if (profile.cardPayment) t('cardPayment.cards', 'test cards with other outcomes: decline (provider declines), risk (risk check refuses), invalid (bad number), noChannel, pending (3-D Secure) — from the vendor\'s test-card list');
+  const kinds: Record<string, string> = { decline: 'the provider declines', risk: 'the risk check refuses', invalid: 'a bad number', noChannel: 'no channel', pending: 'stays pending (3-D Secure) until sandbox.completeCard' };
+  const missing = Object.keys(kinds).filter((k) => !profile.cardPayment?.cards[k as keyof typeof profile.cardPayment.cards]);
+  if (profile.cardPayment && missing.length) t('cardPayment.cards', `test cards init could not find among the published numbers it tried: ${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`);
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
   if (profile.refunds && methods.length) t('refunds.support', `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only a card payment can be paid without a sandbox control, so only it was tried`);
   if (profile.refunds) {

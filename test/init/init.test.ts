@@ -13,6 +13,16 @@ import { completedShare, discoveredShare } from './share.js';
 
 const SECRET_ENV = 'INIT_TEST_PRIMARY_SECRET';
 
+function luhnValid(n: string): boolean {
+  let sum = 0;
+  [...n].reverse().forEach((ch, i) => {
+    let d = Number(ch);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  });
+  return sum % 10 === 0;
+}
+
 describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
   let ref: RunningReference;
   let result: InitResult;
@@ -75,9 +85,12 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     expect(result.profile.paymentRecord).toEqual(truth.paymentRecord);
   });
 
-  it('finds a charging test card, the card answer fields, and the card body fields the target requires', () => {
+  it('finds a charging test card, the other outcomes among published cards, the card answer fields and the card body fields the target requires', () => {
     const c = result.profile.cardPayment!;
     expect(c.cards.success.card_number).toBe(truth.cardPayment?.cards.success.card_number);
+    // Other outcomes: the README's cards where init tried them; an invalid card is any number failing the Luhn check.
+    for (const kind of ['decline', 'risk', 'noChannel', 'pending'] as const) expect(c.cards[kind]?.card_number).toBe(truth.cardPayment?.cards[kind]?.card_number);
+    expect(luhnValid(c.cards.invalid!.card_number)).toBe(false);
     expect(c.data).toEqual(truth.cardPayment?.data);
     for (const k of Object.keys(c.template)) expect(Object.keys(truth.cardPayment!.template)).toContain(k);
   });

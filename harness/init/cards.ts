@@ -1,0 +1,54 @@
+/**
+ * Test cards with other outcomes: published sandbox numbers are tried and each answer classified by
+ * the document's catalogue (Payment errors) — 422 paymentFailed is a provider decline, 422
+ * validationFailed "…risk…" a risk refusal and "…channel…" no channel; a charged card whose status is
+ * not the success card's stays pending. An invalid card is made, not looked up: the success card with
+ * its last digit changed fails the Luhn check ("an invalid card number", 422 systemBusy).
+ */
+import type { Card } from '../profile/types.js';
+import type { CardResult } from './card-refund.js';
+import { OTHER_CARD_CANDIDATES } from './candidates.js';
+import type { Evidence } from './evidence.js';
+import { getPath } from './fields.js';
+import { describe, type Answer, type Prober } from './prober.js';
+
+export type CardKind = 'decline' | 'risk' | 'invalid' | 'noChannel' | 'pending';
+
+export function luhnBroken(number: string): string {
+  const last = Number(number.at(-1));
+  return number.slice(0, -1) + String((last + 1) % 10);
+}
+
+function kindOf(a: Answer, successStatus: unknown, statusPath: string | undefined): CardKind | undefined {
+  if (a.code === 0 && a.data && statusPath) return getPath(a.data, statusPath) !== successStatus ? 'pending' : undefined;
+  if (a.code !== 422) return undefined;
+  if (a.key === 'paymentFailed') return 'decline';
+  if (a.key === 'validationFailed' && /risk/i.test(a.message ?? '')) return 'risk';
+  if (a.key === 'validationFailed' && /channel/i.test(a.message ?? '')) return 'noChannel';
+  return undefined;
+}
+
+export async function learnOtherCards(p: Prober, ev: Evidence, cardPath: string, card: CardResult, successStatus: unknown, notifyUrl: string): Promise<Partial<Record<CardKind, Card>>> {
+  p.phase(`card payments: ${OTHER_CARD_CANDIDATES.length} published test cards and a Luhn-broken one`);
+  const found: Partial<Record<CardKind, Card>> = {};
+  const send = async (number: string): Promise<Answer> => {
+    const body = card.body(p.newNo('o'), card.paid.cents, notifyUrl);
+    body.card = { ...card.card, card_number: number };
+    return p.post(cardPath, body);
+  };
+  for (const number of OTHER_CARD_CANDIDATES) {
+    const a = await send(number);
+    const kind = kindOf(a, successStatus, card.data.status);
+    if (kind && !found[kind]) {
+      found[kind] = { ...card.card, card_number: number };
+      ev.learnt(`cardPayment.cards.${kind}`, number, `a published test number; a card payment with it was answered ${describe(a)}`);
+    }
+  }
+  const broken = luhnBroken(card.card.card_number);
+  const a = await send(broken);
+  if (a.code === 422 && a.key === 'systemBusy') {
+    found.invalid = { ...card.card, card_number: broken };
+    ev.learnt('cardPayment.cards.invalid', broken, `the success card with its last digit changed (fails the Luhn check) was answered ${describe(a)}`);
+  }
+  return found;
+}
