@@ -46,6 +46,8 @@ export function describe(a: Answer): string {
 export class Prober {
   readonly runId: string;
   sent = 0;
+  /** Answers with HTTP 200 whose signature did not verify with the merchant's key. */
+  unverified = 0;
   private counter = 0;
   private readonly started = Date.now();
   private readonly client: Client;
@@ -80,8 +82,11 @@ export class Prober {
     const raw = Buffer.from(JSON.stringify(body), 'utf8');
     const creds = as ?? { id: this.opts.merchantId, secret: this.opts.secret };
     const headers = { ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' };
-    const ex = await this.client.send({ label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw });
+    // Answers are checked like a client would (signed with the merchant's own key); a draft is still written, with a warning.
+    const verifyWith = as ? undefined : { merchantId: creds.id, secret: creds.secret };
+    const ex = await this.client.send({ label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw }, { verifyWith });
     if (!ex.response) return { envelope: false, error: ex.error?.message ?? 'no response' };
+    if (ex.response.status === 200 && ex.signature && !ex.signature.ok) this.unverified += 1;
     const json = ex.response.json;
     if (!isEnvelope(json)) return { http: ex.response.status, envelope: false };
     const { message, key } = splitMsg(json.msg);

@@ -130,6 +130,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await receiver.close();
     await p.close();
   }
+  if (p.unverified > 0) ev.todo('(signatures)', `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's key: the target may sign with another key, or not sign; the conformance run will say which`);
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped };
