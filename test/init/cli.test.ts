@@ -19,6 +19,14 @@ describe('mpsi-conformance init', () => {
   });
   const base = () => ['init', '--target', ref.url, '--merchant', 'M100001', '--secret-env', 'INIT_CLI_SECRET'];
 
+  it('prints its help, with every flag, for `help init` and `init --help`', async () => {
+    for (const args of [['help', 'init'], ['init', '--help']]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      for (const flag of ['--target', '--merchant', '--secret-env', '--out', '--budget', '--time-limit', '--environment', '--public-url', '--force']) expect(r.stdout).toContain(flag);
+    }
+  });
+
   it('names the flags it needs', async () => {
     const r = await runCli(['init', '--target', 'http://127.0.0.1:9']);
     expect(r.code).toBe(2);
