@@ -18,7 +18,7 @@ import { UNKNOWN_METHOD } from './candidates.js';
 import { BudgetSpent, describe, Prober } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
-import { learnWebhooks, type WebhookResult } from './webhooks.js';
+import { learnWebhooks, measureAckLimit, type WebhookResult } from './webhooks.js';
 
 export interface InitOptions {
   baseUrl: string;
@@ -120,6 +120,10 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     if (st.card && st.paths.cardPayment) {
       const left = opts.timeLimitMs - p.elapsedMs();
       st.webhooks = await learnWebhooks(p, ev, receiver, st.card, st.paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
+      // Other ports than the run's receiver: only where the target reaches this machine directly.
+      if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && !opts.publicUrl) {
+        st.webhooks.ackTimeoutMs = await measureAckLimit(p, ev, st.card, st.paths.cardPayment, { id: opts.merchantId, secret: opts.secret }, st.webhooks.timeScale, () => opts.timeLimitMs - p.elapsedMs());
+      }
     } else ev.todo('webhooks', 'whether webhooks arrive: init needs a card payment that charges at once to trigger one without a sandbox control');
   } catch (err) {
     if (!(err instanceof BudgetSpent)) throw err;
@@ -292,7 +296,7 @@ function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
     profile.webhooks = {
       receiver: { host: '127.0.0.1', port: 0, ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) },
       timeScale: scale,
-      ackTimeoutMs: Math.max(1, Math.round(5000 * scale)),
+      ackTimeoutMs: wh.ackTimeoutMs ?? Math.max(1, Math.round(5000 * scale)),
       deliveryWaitMs: Math.max(3000, 10 * (wh.latencyMs ?? 0)),
       tolerance: 0.25,
     };

@@ -3,6 +3,7 @@
  * notify_url. The receiver refuses the first attempt, so the wait before the retry (about 15 s in the
  * document) gives the target's clock ratio.
  */
+import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import type { CardResult } from './card-refund.js';
 import type { Evidence } from './evidence.js';
@@ -12,6 +13,8 @@ const FIRST_RETRY_MS = 15_000;
 
 export interface WebhookResult {
   arrives: boolean;
+  /** Measured acknowledgement limit to write (ms). */
+  ackTimeoutMs?: number;
   timeScale?: number;
   /** ms from the request to the first attempt. */
   latencyMs?: number;
@@ -47,4 +50,48 @@ export async function learnWebhooks(p: Prober, ev: Evidence, receiver: Receiver,
   const timeScale = twoDigits(gap / FIRST_RETRY_MS);
   ev.learnt('webhooks.timeScale', timeScale, `a refused first attempt was retried ${gap} ms later; the document's first wait is about 15 s; the target's own delays are included, so the figure is a little high`);
   return { arrives: true, timeScale, latencyMs };
+}
+
+/** Reply delays tried, ascending: the first one the target does not wait for bounds its acknowledgement limit. */
+const ACK_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 12_800];
+
+/**
+ * The target's acknowledgement limit, bracketed: the receiver answers `success` after a growing delay
+ * until the target stops waiting and sends the webhook again. The limit lies between the last delay
+ * accepted and the first not; ackTimeoutMs is written at three quarters of the latter, so the kit's
+ * "in time" reply (half of it) comes before the limit and its "slow" one (three times it) after.
+ */
+export async function measureAckLimit(
+  p: Prober,
+  ev: Evidence,
+  card: CardResult,
+  cardPath: string,
+  merchant: { id: string; secret: string },
+  timeScale: number,
+  leftMs: () => number,
+): Promise<number | undefined> {
+  p.phase('webhooks: the acknowledgement limit (replies after growing delays)');
+  let accepted: number | undefined;
+  for (const delay of ACK_DELAYS_MS) {
+    const waitMs = delay + 1.5 * FIRST_RETRY_MS * timeScale + 1000;
+    if (waitMs > leftMs()) break;
+    const receiver = await startReceiver({ host: '127.0.0.1', port: 0, merchants: [merchant], ackTimeoutMs: 2 * delay });
+    try {
+      const no = p.newNo('o');
+      receiver.script(no, ['in-time', 'success']);
+      const a = await p.post(cardPath, card.body(no, card.paid.cents, receiver.url));
+      if (a.code !== 0) break;
+      const ds = await receiver.waitFor({ merchantNo: no }, (x) => x.length >= 2, waitMs);
+      if (ds.length === 0) break;
+      if (ds.length >= 2) {
+        const ack = Math.round(0.75 * delay);
+        ev.learnt('webhooks.ackTimeoutMs', ack, `${accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`}, one after ${delay} ms was not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`);
+        return ack;
+      }
+      accepted = delay;
+    } finally {
+      await receiver.close();
+    }
+  }
+  return undefined;
 }

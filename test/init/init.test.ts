@@ -122,13 +122,17 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     expect(p.data).toEqual(t.data);
   });
 
-  it("sees webhooks arrive and measures the target's time scale within the bounds the kit judges a wait by", () => {
+  it("sees webhooks arrive, measures the time scale within the bounds the kit judges a wait by, and brackets the acknowledgement limit", () => {
     const w = result.profile.webhooks!;
     // The first retry wait (about 15 s) on the measured and on the true scale differ by no more than a check allows: tolerance plus jitter.
     const measured = 15_000 * w.timeScale;
     const real = 15_000 * cfg.timeScale;
     expect(Math.abs(measured - real)).toBeLessThanOrEqual(truth.webhooks!.tolerance * real + (truth.webhooks!.jitterMs ?? 250));
     expect(w.timeScale).toBeGreaterThanOrEqual(cfg.timeScale * (1 - truth.webhooks!.tolerance));
+    // The acknowledgement limit is bracketed so the kit's "in time" reply (half of it) comes before the
+    // true limit and its "slow" reply (three times it, plus 200 ms) after.
+    expect(w.ackTimeoutMs / 2).toBeLessThan(truth.webhooks!.ackTimeoutMs);
+    expect(3 * w.ackTimeoutMs + 200).toBeGreaterThan(truth.webhooks!.ackTimeoutMs);
   });
 
   it('writes a profile that validates, and that completed only at its TODOs validates too', () => {
