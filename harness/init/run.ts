@@ -135,6 +135,10 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await p.close();
   }
   if (p.unverified > 0) ev.todo('(signatures)', `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's key: the target may sign with another key, or not sign; the conformance run will say which`);
+  if (!(st.methods ?? []).some((m) => m.cls === 'accepted')) {
+    // A profile names at least one checkout method; without one there is nothing valid to write.
+    throw new Error(stopped ? `init stopped (${stopped}) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit` : 'the target accepted no payment method init knows of at checkout: nothing is written; write the profile by hand (methods.checkout)');
+  }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped };
