@@ -26,6 +26,9 @@ export const METHOD_CANDIDATES = [
   'ALIPAY', 'WECHAT_PAY', 'SEPA', 'IDEAL', 'ACH', 'ZELLE', 'AMAZON_PAY', 'SAMSUNG_PAY', 'CRYPTO', 'PIX',
 ];
 
+/** A merchant id no service issues: merchants.unknownId once the target answers it merchantNotFound. */
+export const UNKNOWN_MERCHANT_ID = 'INIT_NO_SUCH_MERCHANT_ZZ';
+
 /** A name no service uses: what an unknown method is answered with. */
 export const UNKNOWN_METHOD = 'INIT_NO_SUCH_METHOD_ZZ';
 

@@ -1,0 +1,95 @@
+/** The draft profile from what init learnt: only learnt values; what is missing stays out (see todos.ts). */
+import type { Profile } from '../profile/types.js';
+import { extrasTemplate } from './checkout.js';
+import type { Evidence } from './evidence.js';
+import { amount } from './fields.js';
+import { tierTexts } from './price-points.js';
+import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
+import type { InitOptions, State } from './run.js';
+
+export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
+  const host = (() => {
+    try {
+      return new URL(opts.baseUrl).host;
+    } catch {
+      return 'target';
+    }
+  })();
+  const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted');
+  // Checks use the first method by default: a plain method with known limits, not a price-point one.
+  const checkout = [...accepted.filter((m) => !m.pricePoint && st.limits[m.method]), ...accepted.filter((m) => !(!m.pricePoint && st.limits[m.method]))].map((m) => m.method);
+  const first = (cls: string) => (cls === 'unknown' && st.methods?.some((m) => m.method === UNKNOWN_METHOD && m.cls === 'unknown') ? UNKNOWN_METHOD : (st.methods ?? []).find((m) => m.cls === cls)?.method);
+  const profile: Profile = {
+    profileVersion: 2,
+    name: `${host} (drafted by init)`,
+    description: `Drafted by mpsi-conformance init on ${new Date().toISOString()}; see the .todo.md file beside it for what to complete.`,
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    environment: 'sandbox',
+    merchants: { primary: { id: opts.merchantId, secretEnv: opts.secretEnv }, unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant' },
+    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8 },
+    endpoints: { ...st.paths },
+    methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
+  };
+  if (st.internal && Object.keys(st.internal).length) profile.internalFieldNames = st.internal;
+  if (st.card) profile.methods.card = st.card.method;
+  if (first('notEnabled')) profile.methods.notEnabled = first('notEnabled');
+  if (first('noChannel')) profile.methods.noChannel = first('noChannel');
+  const pp = accepted.filter((m) => m.pricePoint).map((m) => m.method);
+  if (pp.length) profile.methods.pricePoint = pp;
+  const payLimits = Object.fromEntries(Object.entries(st.limits));
+  const payoutLimits = st.payouts?.limits ?? {};
+  if (Object.keys(payLimits).length || Object.keys(payoutLimits).length) {
+    profile.limits = {};
+    if (Object.keys(payLimits).length) profile.limits.payments = payLimits;
+    if (Object.keys(payoutLimits).length) profile.limits.payouts = payoutLimits;
+  }
+  const walks = Object.entries(st.tiers);
+  if (walks.length) {
+    const [, w0] = walks[0]!;
+    const tiers = tierTexts(w0.tiers);
+    const byMethod = Object.fromEntries(walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]));
+    const unroundable = [...new Set(walks.flatMap(([, w]) => w.unroundable.map((c) => amount(c).value)))];
+    profile.pricePoints = { tiers, rounding: w0.rounding, unroundable };
+    if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
+    if (w0.tie) profile.pricePoints.tie = w0.tie;
+    if (Object.keys(byMethod).length) profile.pricePoints.tiersByMethod = byMethod;
+    if (unroundable.length === 0) ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
+  }
+  if (st.shape && st.fields?.orderNo) {
+    profile.checkout = { extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl), data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) } };
+    if (Object.keys(profile.checkout.extras!).length === 0) delete profile.checkout.extras;
+    if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;
+  }
+  const r = st.fields?.record;
+  if (r?.orderNo && r.merchantOrderNo && r.status && r.transAmount) {
+    profile.paymentRecord = { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount, ...(r.requestedAmount ? { requestedAmount: r.requestedAmount } : {}) };
+  }
+  if (st.card) profile.cardPayment = { template: st.card.template, cards: { success: st.card.card, ...st.otherCards }, data: st.card.data };
+  const rf = st.refunds;
+  if (rf?.data.refundNo && rf.data.status && rf.queryBy && st.card) {
+    profile.refunds = {
+      template: rf.template,
+      support: rf.cardSupport ? { [st.card.method]: rf.cardSupport } : {},
+      queryBy: rf.queryBy,
+      data: { refundNo: rf.data.refundNo, status: rf.data.status, ...(rf.data.amount ? { amount: rf.data.amount } : {}) },
+    };
+  }
+  const po = st.payouts;
+  if (po?.data.payoutNo && po.data.status && po.queryBy && Object.keys(po.methods).length) {
+    profile.payouts = { template: po.template, methods: po.methods, queryBy: po.queryBy, cancelBy: po.cancelBy ?? po.queryBy, data: { payoutNo: po.data.payoutNo, status: po.data.status } };
+    if (po.notForPayouts) profile.payouts.notForPayouts = po.notForPayouts;
+    if (!po.cancelBy) ev.todo('payouts.cancelBy', "written as payouts.queryBy (no payout could be cancelled by its service number to check): write the cancel request's field names");
+  }
+  const wh = st.webhooks;
+  if (wh?.arrives) {
+    const scale = wh.timeScale ?? 1;
+    profile.webhooks = {
+      receiver: { host: '127.0.0.1', port: 0, ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) },
+      timeScale: scale,
+      ackTimeoutMs: wh.ackTimeoutMs ?? Math.max(1, Math.round(5000 * scale)),
+      deliveryWaitMs: Math.max(3000, 10 * (wh.latencyMs ?? 0)),
+      tolerance: 0.25,
+    };
+  }
+  return profile;
+}
