@@ -5,18 +5,37 @@
  */
 import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, QUERY_INTERNAL_NAME_FIELDS, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, pathsOf, setPath, textCents, variable } from './fields.js';
+import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, isRequiredMessage, pathsOf, setPath, textCents, variable } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
 export interface CheckoutShape {
   path: string;
   /** Literal extra fields; notify_url holds the receiver URL (written "${notifyUrl}" in the profile). */
   extras: Record<string, unknown>;
+  /** Fields one method requires on top of `extras` (checkout.extrasByMethod). */
+  byMethod: Record<string, Record<string, unknown>>;
   notifyUrl: string;
 }
 
 export function checkoutBody(shape: CheckoutShape, method: string, cents: bigint, no: string): Record<string, unknown> {
-  return { payment_method: method, merchant_order_no: no, trans_amount: amount(cents), trade_info: { goods_name: 'init probe' }, ...structuredClone(shape.extras) };
+  return {
+    payment_method: method,
+    merchant_order_no: no,
+    trans_amount: amount(cents),
+    trade_info: { goods_name: 'init probe' },
+    ...structuredClone(shape.extras),
+    ...structuredClone(shape.byMethod[method] ?? {}),
+  };
+}
+
+/** Top-level fields added by a completion, with their values. */
+function topLevel(body: Record<string, unknown>, added: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of added) {
+    const top = f.split('.')[0]!;
+    out[top] = structuredClone(body[top]);
+  }
+  return out;
 }
 
 export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, notifyUrl: string): Promise<CheckoutShape> {
@@ -26,13 +45,9 @@ export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, 
   const done = await completeBody(p, path, base, filler, (b) => {
     b.merchant_order_no = p.newNo('o');
   });
-  const extras: Record<string, unknown> = {};
-  for (const f of done.added) {
-    const top = f.split('.')[0]!;
-    extras[top] = structuredClone(done.body[top]);
-  }
-  if (done.added.length > 0) ev.learnt('checkout.extras', extrasTemplate(extras, notifyUrl), `the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`);
-  return { path, extras, notifyUrl };
+  const extras = topLevel(done.body, done.added);
+  if (done.added.length > 0) ev.learnt('checkout.extras', extrasTemplate(extras, notifyUrl), `a ${base.payment_method} checkout: the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`);
+  return { path, extras, byMethod: {}, notifyUrl };
 }
 
 /** The profile's form of the extras: the receiver's URL becomes the template variable. */
@@ -73,15 +88,27 @@ export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): 
   return undefined;
 }
 
-export async function classifyMethods(p: Prober, shape: CheckoutShape): Promise<MethodFinding[]> {
+export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape): Promise<MethodFinding[]> {
   p.phase(`checkout: payment methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
   const out: MethodFinding[] = [];
   for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
     let finding: MethodFinding | undefined;
     const seen: string[] = [];
     for (const cents of FIRST_AMOUNTS_CENTS) {
-      const no = p.newNo('o');
-      const a = await p.post(shape.path, checkoutBody(shape, method, cents, no));
+      let no = p.newNo('o');
+      let a = await p.post(shape.path, checkoutBody(shape, method, cents, no));
+      if (isRequiredMessage(a)) {
+        // This method needs more fields than the first one did: they are its extrasByMethod.
+        const done = await completeBody(p, shape.path, checkoutBody(shape, method, cents, no), defaultFiller(shape.notifyUrl, () => amount(cents)), (b) => {
+          no = p.newNo('o');
+          b.merchant_order_no = no;
+        });
+        a = done.answer;
+        if (done.added.length > 0) {
+          shape.byMethod[method] = topLevel(done.body, done.added);
+          ev.learnt(`checkout.extrasByMethod.${method}`, extrasTemplate(shape.byMethod[method], shape.notifyUrl), `a ${method} checkout: the target answered "required" for ${done.added.join(', ')} (then ${describe(a)})`);
+        }
+      }
       seen.push(`${amount(cents).value} → ${describe(a)}`);
       const c = classify(a);
       if (c === 'amount') continue;

@@ -58,6 +58,8 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   if (st.shape && st.fields?.orderNo) {
     profile.checkout = { extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl), data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) } };
     if (Object.keys(profile.checkout.extras!).length === 0) delete profile.checkout.extras;
+    const byMethod = Object.entries(st.shape.byMethod);
+    if (byMethod.length) profile.checkout.extrasByMethod = Object.fromEntries(byMethod.map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]));
     if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;
   }
   const r = st.fields?.record;

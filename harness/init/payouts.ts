@@ -13,7 +13,7 @@ import type { ChannelLimits } from '../profile/types.js';
 
 export interface PayoutResult {
   template: Record<string, unknown>;
-  methods: Record<string, { cancel: boolean; usdOnly?: boolean }>;
+  methods: Record<string, { cancel: boolean; usdOnly?: boolean; payee?: Record<string, unknown> }>;
   notForPayouts?: string;
   limits: Record<string, ChannelLimits>;
   data: { payoutNo?: string; status?: string };
@@ -31,15 +31,16 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   const shape = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(first)), (b) => {
     b.merchant_payout_no = p.newNo('p');
   });
-  const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => ({
-    ...structuredClone(shape.body),
-    payment_method: method,
-    merchant_payout_no: no,
-    trans_amount: amount(cents, currency),
-  });
+  // An object the target asked for field by field (the payee) may differ per method: each method's own.
+  const perMethod = shape.added.find((f) => shape.added.some((g) => g.startsWith(`${f}.`)));
+  const own: Record<string, unknown> = {};
+  const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => {
+    const b: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: method, merchant_payout_no: no, trans_amount: amount(cents, currency) };
+    if (perMethod && own[method] !== undefined) b[perMethod] = structuredClone(own[method]);
+    return b;
+  };
   const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: variable('method'), merchant_payout_no: variable('payoutNo'), trans_amount: variable('amount') };
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
-  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}; the payout amount is trans_amount (the document's Amount object for payouts)`);
 
   p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
   const out: PayoutResult = { template, methods: {}, limits: {}, data: {} };
@@ -47,22 +48,40 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
     let done = false;
     for (const cents of FIRST_AMOUNTS_CENTS) {
-      const no = p.newNo('p');
-      const a = await p.post(paths.create, bodyFor(method, cents, no));
+      let no = p.newNo('p');
+      let a: Answer;
+      if (perMethod && own[method] === undefined) {
+        // The method's own fields of that object: start it empty and add what the target asks for.
+        const start = { ...bodyFor(method, cents, no), [perMethod]: {} };
+        const c = await completeBody(p, paths.create, start, defaultFiller(notifyUrl, () => amount(cents)), (b) => {
+          no = p.newNo('p');
+          b.merchant_payout_no = no;
+        });
+        a = c.answer;
+        if (a.code === 0 || a.key === 'insufficientFunds') own[method] = c.body[perMethod];
+      } else a = await p.post(paths.create, bodyFor(method, cents, no));
       if (a.key === 'unsupportedPayoutMethod') {
         out.notForPayouts ??= method;
         if (out.notForPayouts === method) ev.learnt('payouts.notForPayouts', method, describe(a));
       } else if (a.code === 0 || a.key === 'insufficientFunds') {
         accepted.push({ method, cents, no, data: a.data });
         ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
-      } else if (a.key === 'amountOutOfRange') continue;
+      } else if (a.code === 5008) continue;
       done = true;
       break;
     }
     if (!done) accepted.push({ method, cents: 0n, no: '' });
   }
 
+  // One shape for every method: literal in the template; several: "${payee}" and each method's own.
+  const shapes = new Set(accepted.filter((a) => own[a.method] !== undefined).map((a) => JSON.stringify(own[a.method])));
+  const distinct = perMethod !== undefined && shapes.size > 1;
+  if (perMethod && !distinct && shapes.size === 1) template[perMethod] = JSON.parse([...shapes][0]!);
+  if (distinct) template[perMethod] = variable('payee');
+  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is trans_amount (the document's Amount object for payouts)`);
+
   for (const acc of accepted) {
+    if (distinct && own[acc.method] !== undefined) ev.learnt(`payouts.methods.${acc.method}.payee`, own[acc.method], `a ${acc.method} payout started with an empty ${perMethod}: the target asked for these fields`);
     if (acc.cents === 0n) {
       ev.todo(`limits.payouts.${acc.method}`, `${acc.method} refused every probe amount for its range: write its limits`);
       continue;
@@ -99,7 +118,7 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout by merchant_payout_no: ${describe(c)}`);
       } else ev.todo(`payouts.methods.${acc.method}.cancel`, `whether ${acc.method} payouts can be cancelled (the cancel answered ${describe(c)})`);
     }
-    out.methods[acc.method] = { cancel, ...(usdOnly !== undefined ? { usdOnly } : {}) };
+    out.methods[acc.method] = { cancel, ...(usdOnly !== undefined ? { usdOnly } : {}), ...(distinct && own[acc.method] !== undefined ? { payee: own[acc.method] as Record<string, unknown> } : {}) };
   }
 
   const sample = accepted.find((a) => a.data);

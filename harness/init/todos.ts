@@ -24,7 +24,6 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   }
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
-    t('payouts.methods.<method>.payee', 'payee fields per method if methods need different ones (the template holds what the target asked for)');
   }
   if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs')) t('webhooks.ackTimeoutMs', `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`);
 }
