@@ -5,7 +5,7 @@
  */
 import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, QUERY_INTERNAL_NAME_FIELDS, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, deletePath, entries, getPath, internalNameIn, isRequiredMessage, pathsOf, setPath, textCents, variable } from './fields.js';
+import { amount, completeBody, defaultFiller, deletePath, entries, fieldTokens, getPath, internalNameIn, isRequiredMessage, pathsOf, setPath, textCents, variable } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
 export interface CheckoutShape {
@@ -200,6 +200,20 @@ export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: st
   return out;
 }
 
+/**
+ * The name a message gives the one field that was broken: the token spelling that field (any case or
+ * separators), else the message's only field-like token (a name of the target's own, e.g. PayMethod).
+ */
+export function nameFor(message: string, field: string): string | undefined {
+  const spelled = internalNameIn(message, field);
+  if (spelled) return spelled;
+  // A message about a field the target does not know names that field, not the one broken.
+  if (/unknown|unexpected|not allowed|not permitted/i.test(message)) return undefined;
+  const tokens = fieldTokens(message);
+  // A nested field's name has as many parts as the field's path.
+  return tokens.length === 1 && tokens[0]!.split('.').length === field.split('.').length ? tokens[0] : undefined;
+}
+
 /** Internal names: each document field is broken in turn (left out, or given the wrong type) and the message read. */
 export async function learnInternalNames(p: Prober, ev: Evidence, shape: CheckoutShape, method: string, queryPath?: string): Promise<Record<string, string>> {
   p.phase('checkout: internal field names from invalidRequest messages');
@@ -209,10 +223,10 @@ export async function learnInternalNames(p: Prober, ev: Evidence, shape: Checkou
       const body = checkoutBody(shape, method, 1000n, p.newNo('o'));
       breakIt(body);
       const a = await p.post(shape.path, body);
-      const name = a.key === 'invalidRequest' ? internalNameIn(a.message ?? '', field) : undefined;
+      const name = a.key === 'invalidRequest' ? nameFor(a.message ?? '', field) : undefined;
       if (name) {
         out[field] = name;
-        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a checkout with ${field} ${getPath(body, field) === undefined ? 'left out' : 'of the wrong type'}`);
+        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a checkout with only ${field} ${getPath(body, field) === undefined ? 'left out' : 'of the wrong type'}`);
         break;
       }
     }
@@ -221,10 +235,10 @@ export async function learnInternalNames(p: Prober, ev: Evidence, shape: Checkou
   if (queryPath) {
     for (const field of QUERY_INTERNAL_NAME_FIELDS) {
       const a = await p.post(queryPath, { [field]: 12345 });
-      const name = a.key === 'invalidRequest' ? internalNameIn(a.message ?? '', field) : undefined;
+      const name = a.key === 'invalidRequest' ? nameFor(a.message ?? '', field) : undefined;
       if (name) {
         out[field] = name;
-        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a payment query with ${field} of the wrong type`);
+        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a payment query with only ${field} of the wrong type`);
       } else ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (a payment query with it of the wrong type was answered ${describe(a)})`);
     }
   }

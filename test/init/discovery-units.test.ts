@@ -7,6 +7,7 @@ import { bisectLimits, type RangeProber } from '../../harness/init/limits.js';
 import { walkTiers } from '../../harness/init/price-points.js';
 import type { Answer } from '../../harness/init/prober.js';
 import { internalNameIn, snakeOf } from '../../harness/init/fields.js';
+import { nameFor } from '../../harness/init/checkout.js';
 
 function rangeTarget(channels: [bigint, bigint][], duplicatesAfterLimits = true): RangeProber & { created: number } {
   const used = new Set<string>();
@@ -111,6 +112,10 @@ describe('field names', () => {
     expect(internalNameIn('parameter "tradeInfo.goodsName" missing', 'trade_info.goods_name')).toBe('tradeInfo.goodsName');
     expect(internalNameIn('Field NotifyURL must be a string', 'notify_url')).toBe('NotifyURL');
     expect(internalNameIn('The request is invalid.', 'notify_url')).toBeUndefined();
+    expect(nameFor('Field PayMethod is required', 'payment_method')).toBe('PayMethod');
+    expect(nameFor('Field OrderAmount.Value must be a string', 'trans_amount.value')).toBe('OrderAmount.Value');
+    expect(nameFor('Field OrderAmount is required', 'trans_amount.value')).toBeUndefined();
+    expect(nameFor('Unknown field "x" in Body', 'payment_method')).toBeUndefined();
     expect(snakeOf('BillingAddress.PostalCode')).toBe('billing_address.postal_code');
     expect(snakeOf('DeviceIP')).toBe('device_ip');
     expect(snakeOf('trade_info.goods_name')).toBe('trade_info.goods_name');
