@@ -54,8 +54,11 @@ export const QUERY_INTERNAL_NAME_FIELDS = ['order_no'] as const;
 /** Where a created record's fields are likely found, best first (the webhook body's names lead). */
 export const STATUS_KEYS = ['status', 'state', 'order_status', 'payment_status', 'trade_status', 'refund_status', 'payout_status'];
 
-/** Amount probes for a method whose limits are unknown: one of these is inside most channels. */
-export const FIRST_AMOUNTS_CENTS = [1000n, 100n, 10000n, 199n, 1n, 100000n];
+/**
+ * Amount probes for a method whose limits are unknown: one of these is inside most channels. Odd cents,
+ * so no price point tier is asked exactly (a tier asked is charged as is and looks like a plain method).
+ */
+export const FIRST_AMOUNTS_CENTS = [1037n, 137n, 10037n, 203n, 1n, 100037n];
 
 /** Bounds of every bisection: one cent to ten million dollars. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000n;

@@ -116,6 +116,17 @@ export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutSh
       if (c === 'accepted' && a.data) {
         finding.accepted = { cents, no, data: a.data };
         finding.pricePoint = chargedOtherThan(a.data, cents) !== undefined;
+        if (!finding.pricePoint) {
+          // A cent more: a plain method charges it as asked; a price-point one whose tier was hit rounds it.
+          const next = p.newNo('o');
+          const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, next));
+          seen.push(`${amount(cents + 1n).value} → ${describe(b)}`);
+          if (b.code === 0 && b.data && chargedOtherThan(b.data, cents + 1n) !== undefined) {
+            finding.accepted = { cents: cents + 1n, no: next, data: b.data };
+            finding.pricePoint = true;
+          }
+          finding.evidence = seen.join('; ');
+        }
       }
       break;
     }

@@ -29,7 +29,7 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
 }
 
 export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[]): string {
-  const L = [`# TODO for ${profilePath}`, '', 'Drafted by `mpsi-conformance init`. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run `mpsi-conformance doctor` (when available) and `mpsi-conformance run --profile ' + profilePath + '`.', ''];
+  const L = [`# TODO for ${profilePath}`, '', 'Drafted by `mpsi-conformance init`. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run `mpsi-conformance doctor --profile ' + profilePath + '` and `mpsi-conformance run --profile ' + profilePath + '`.', ''];
   for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);
   L.push('', '## What init learnt, with its evidence', '');
   for (const l of learnt) L.push(`- \`${l.path}\` = \`${JSON.stringify(l.value)}\` — ${l.evidence}`);

@@ -1,6 +1,7 @@
 /**
  * Done when: against each configuration of the reference, the draft completed ONLY at its TODOs (from
- * the profile transcribing the README) gives a green conformance run, on the very sandbox init probed.
+ * the profile transcribing the README) passes the doctor and gives a green conformance run, on the very
+ * sandbox init probed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { CONFIGURATIONS } from './configurations.js';
 const SECRET_ENV = 'INIT_GREEN_PRIMARY_SECRET';
 
 describe.each(CONFIGURATIONS)('init against $name, completed at its TODOs', (cfg) => {
-  it('gives a conformant run', async () => {
+  it('passes the doctor and gives a conformant run', async () => {
     const ref = await cfg.start();
     try {
       const secret = cfg.truth.merchants.primary.secret!;
@@ -23,6 +24,9 @@ describe.each(CONFIGURATIONS)('init against $name, completed at its TODOs', (cfg
       const dir = mkdtempSync(join(tmpdir(), 'mpsi-init-green-'));
       const file = join(dir, 'completed.json');
       writeFileSync(file, JSON.stringify(profile, null, 2));
+      const doctor = await runCli(['doctor', '--profile', file, '--reports', join(dir, 'doctor')], { env: { [SECRET_ENV]: secret }, timeoutMs: 120_000 });
+      expect(doctor.stdout, doctor.stderr).toMatch(/doctor: \d+ verified, 0 wrong/);
+      expect(doctor.code).toBe(0);
       const run = await runCli(['run', '--profile', file, '--reports', join(dir, 'reports'), '--no-html'], { env: { [SECRET_ENV]: secret }, timeoutMs: 400_000 });
       expect(run.stdout, run.stderr).toContain('Verdict: CONFORMANT');
       expect(run.code).toBe(0);
