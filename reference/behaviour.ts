@@ -38,6 +38,7 @@ export type Rule =
   | 'payout.method'
   | 'payout.currency'
   | 'payout.balance'
+  | 'payout.balance-currency'
   | 'payout.cancel-support'
   | 'payout.unique-number'
   | 'payment.unique-number'

@@ -67,7 +67,7 @@ export interface PayoutChannel {
 }
 
 export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<string, PayoutChannel>([
-  ['BANK_TRANSFER', { currencies: ['USD'], minCents: 100n, maxCents: 5_000_000n, cancelable: true }],
+  ['BANK_TRANSFER', { currencies: ['USD', 'EUR'], minCents: 100n, maxCents: 5_000_000n, cancelable: true }],
   ['PAYPAL', { currencies: ['USD'], minCents: 100n, maxCents: 1_000_000n, cancelable: false }],
 ]);
 

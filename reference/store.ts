@@ -86,8 +86,22 @@ export interface NumberHolder {
 }
 
 interface Balances {
+  /** The USD payout balance. */
   payoutCents: bigint;
+  /** Payout balances in other currencies; a currency absent is held at 0. */
+  otherPayoutCents: Map<string, bigint>;
   refundCoverCents: bigint;
+}
+
+/** The merchant's payout balance in one currency: a payout draws only on its own currency's balance. */
+export function payoutBalance(b: Balances, currency: string): bigint {
+  return currency === 'USD' ? b.payoutCents : (b.otherPayoutCents.get(currency) ?? 0n);
+}
+
+/** Moves the payout balance of one currency by `delta` cents (negative to reserve, positive to give back). */
+export function movePayoutBalance(b: Balances, currency: string, delta: bigint): void {
+  if (currency === 'USD') b.payoutCents += delta;
+  else b.otherPayoutCents.set(currency, payoutBalance(b, currency) + delta);
 }
 
 export class Store {
@@ -108,7 +122,7 @@ export class Store {
   constructor(formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string = (p, st, sq) => `${p}${st}${sq}`) {
     this.formatNo = formatNo;
     for (const m of MERCHANTS) {
-      this.balances.set(m.id, { payoutCents: m.payoutBalanceCents, refundCoverCents: m.refundCoverCents });
+      this.balances.set(m.id, { payoutCents: m.payoutBalanceCents, otherPayoutCents: new Map(Object.entries(m.otherPayoutBalancesCents ?? {})), refundCoverCents: m.refundCoverCents });
     }
   }
 
@@ -197,7 +211,7 @@ export class Store {
   balancesOf(merchantId: string): Balances {
     let b = this.balances.get(merchantId);
     if (!b) {
-      b = { payoutCents: 0n, refundCoverCents: 0n };
+      b = { payoutCents: 0n, otherPayoutCents: new Map(), refundCoverCents: 0n };
       this.balances.set(merchantId, b);
     }
     return b;

@@ -100,6 +100,13 @@ export const payoutInsufficientFundsIgnored = defineFault({
   enforces: skipRule('payout.balance'),
 });
 
+export const payoutBalanceUsdOnly = defineFault({
+  name: 'payout-balance-usd-only',
+  clause: 'err.po.insufficient-funds',
+  doc: 'Payout balances in other currencies are ignored: a payout in any currency is checked against (and drawn from) the USD balance.',
+  enforces: skipRule('payout.balance-currency'),
+});
+
 export const payoutQueryNotFound422 = defineFault({
   name: 'payout-query-not-found-422',
   clause: 'err.po.query-not-found',

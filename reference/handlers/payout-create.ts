@@ -8,10 +8,11 @@ import { ApiError, E } from '../errors.js';
 import { checkNumberFree, claimNumber } from '../idempotency.js';
 import { isKnownMethod, PAYEE_FIELDS, PAYOUT_CHANNELS } from '../methods.js';
 import type { Handler } from '../service.js';
-import type { Payee, Payout } from '../store.js';
+import { movePayoutBalance, type Payee, type Payout, payoutBalance } from '../store.js';
 import { Fields } from '../validate.js';
 import { payoutView } from '../views.js';
 import { ensureActive } from './payment-input.js';
+import { balanceCurrency } from './payout-state.js';
 
 const KEYS = ['payment_method', 'merchant_payout_no', 'trans_amount', 'payee', 'notify_url'];
 
@@ -44,7 +45,8 @@ export const payoutCreate: Handler = (svc, call) => {
   const replay = checkNumberFree(svc, call.merchant.id, 'payout', merchantPayoutNo);
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
-  if (balances.payoutCents < cents && b.enforces('payout.balance')) throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
+  const pot = balanceCurrency(svc, amount.currency);
+  if (payoutBalance(balances, pot) < cents && b.enforces('payout.balance')) throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
 
   const payout: Payout = {
     payoutNo: svc.store.nextServiceNo('T', call.now),
@@ -58,7 +60,7 @@ export const payoutCreate: Handler = (svc, call) => {
     status: 'PENDING',
     createdAt: call.now,
   };
-  balances.payoutCents -= cents;
+  movePayoutBalance(balances, pot, -cents);
   svc.store.addPayout(payout);
   claimNumber(svc, call.merchant.id, 'payout', merchantPayoutNo, payout.payoutNo);
   return payoutView(payout, b);

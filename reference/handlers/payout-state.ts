@@ -1,6 +1,6 @@
 /** Final payout transitions, shared by merchant cancel and the sandbox settle control. */
 import { emitPayoutUpdated, type Service } from '../service.js';
-import type { Payout, PayoutStatus } from '../store.js';
+import { movePayoutBalance, type Payout, type PayoutStatus } from '../store.js';
 
 export const STATUS_REASONS: Readonly<Record<Exclude<PayoutStatus, 'PENDING'>, string>> = {
   SUCCESS: 'Paid',
@@ -14,6 +14,11 @@ export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStat
   p.statusReason = reason ?? STATUS_REASONS[status];
   p.finishedAt = now;
   // Money reserved at creation goes back unless it was actually paid out.
-  if (wasReserved && status !== 'SUCCESS') svc.store.balancesOf(p.merchantId).payoutCents += p.amountCents;
+  if (wasReserved && status !== 'SUCCESS') movePayoutBalance(svc.store.balancesOf(p.merchantId), balanceCurrency(svc, p.currency), p.amountCents);
   if (status !== 'CANCELED' || svc.behaviour.sendsWebhookOn('payout-canceled')) emitPayoutUpdated(svc, p);
+}
+
+/** The balance a payout in `currency` draws on: its own currency's (a fault draws every currency from USD). */
+export function balanceCurrency(svc: Service, currency: string): string {
+  return svc.behaviour.enforces('payout.balance-currency') ? currency : 'USD';
 }

@@ -57,7 +57,7 @@ describe('payout creation', () => {
   });
 
   it('refuses a non-USD payout with 5008 amountOutOfRange', async () => {
-    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: { currency: 'EUR', value: '10.00' } })), 5008, 'amountOutOfRange');
+    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: { currency: 'GBP', value: '10.00' } })), 5008, 'amountOutOfRange');
   });
 
   it('refuses amounts outside the method range with 5008 amountOutOfRange and accepts the bounds', async () => {
@@ -80,6 +80,15 @@ describe('payout creation', () => {
     const second = await created({ trans_amount: usd('5.00') }, LOWBAL);
     await call(ref.url, SETTLE, { payout_no: second['payout_no'], outcome: 'FAILED' }, { creds: LOWBAL });
     await created({ trans_amount: usd('5.00') }, LOWBAL);
+  });
+
+  it('draws a payout in another currency on that currency\'s balance only (M100003 holds EUR 3.00)', async () => {
+    const eur = (value: string) => ({ currency: 'EUR', value });
+    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: eur('3.01') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    const held = await created({ trans_amount: eur('3.00') }, LOWBAL);
+    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: eur('1.00') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    await call(ref.url, CANCEL, { payout_no: held['payout_no'] }, { creds: LOWBAL });
+    await call(ref.url, CANCEL, { payout_no: (await created({ trans_amount: eur('3.00') }, LOWBAL))['payout_no'] }, { creds: LOWBAL });
   });
 
   it('refuses a repeated payout number with 422 duplicatePayoutOrder', async () => {
