@@ -23,7 +23,7 @@ const V2_FIELDS = [
   'merchants.*.paymentMethods', 'merchants.*.payoutMethods', 'merchants.*.productionSecret', 'merchants.*.productionSecretEnv',
   'methods.noChannel', 'limits.payments.*.channels', 'limits.payouts.*.channels', 'pricePoints.maxDistance', 'pricePoints.tie',
   'pricePoints.tiersByMethod', 'checkout.extrasByMethod', 'cardPayment.cards.pending', 'payouts.methods.*.payee',
-  'payouts.sharedBalance', 'sandbox.settlePayout.reason', 'sandbox.completeCard', 'sandbox.armFailure',
+  'payouts.sharedBalance', 'merchants.lowBalance.payoutBalances', 'sandbox.settlePayout.reason', 'sandbox.completeCard', 'sandbox.armFailure',
 ];
 
 function has(value: Obj, pattern: string): string[] {
@@ -79,6 +79,12 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
       out.push(`merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`);
     }
     if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret']) out.push(`merchants.${role}.secret: is the same key as merchants.${role}.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)`);
+  }
+  const low = isObj(merchants['lowBalance']) ? merchants['lowBalance'] : {};
+  const usdEntry = isObj(low['payoutBalances']) ? low['payoutBalances']['USD'] : undefined;
+  const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
+  if (decimal(usdEntry) && decimal(low['payoutBalance']) && cents(usdEntry) !== cents(low['payoutBalance'])) {
+    out.push(`merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`);
   }
   if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel'])) out.push(`methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`);
 

@@ -128,8 +128,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Fields under `merchants` whose values are not secret (everything else there is treated as one). */
 const MERCHANT_PLAIN_FIELDS = new Set(['id', 'unknownId', 'secretEnv', 'productionSecretEnv', 'payoutBalance', 'refundBalance']);
-/** Lists under a merchant whose items are method names, not secrets. */
-const MERCHANT_PLAIN_LISTS = new Set(['paymentMethods', 'payoutMethods']);
+/** Lists (and the balance map) under a merchant whose items are method names or amounts, not secrets. */
+const MERCHANT_PLAIN_LISTS = new Set(['paymentMethods', 'payoutMethods', 'payoutBalances']);
 
 /**
  * Strings that must never appear in messages: every string under `merchants` except ids,

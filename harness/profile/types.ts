@@ -34,7 +34,16 @@ export interface Profile {
     /** A disabled merchant: merchantFrozen checks need it. */
     frozen?: MerchantRef;
     /** A merchant whose balances are too small: insufficientFunds and refund-balance checks need it. */
-    lowBalance?: MerchantRef & { payoutBalance?: string; refundBalance?: string };
+    lowBalance?: MerchantRef & {
+      /** Its payout balance in USD (the shorthand for payoutBalances.USD; when both are given they must agree). */
+      payoutBalance?: string;
+      /**
+       * Its payout balance in each currency it holds, keyed by ISO code (upper case, e.g. "EUR": "3.00").
+       * A payout draws on the balance of its own currency: one above it is refused with 5004 insufficientFunds.
+       */
+      payoutBalances?: Record<string, string>;
+      refundBalance?: string;
+    };
     /** An id the target does not know. */
     unknownId: string;
   };

@@ -271,6 +271,20 @@ describe('schema errors', () => {
       expected: 'merchants.lowBalance.payoutBalance: must be a string (got an integer)',
     },
     {
+      name: 'payout balance keyed by a lower-case currency',
+      mutate: (p) => {
+        p.merchants.lowBalance.payoutBalances = { eur: '3.00' };
+      },
+      expected: 'merchants.lowBalance.payoutBalances…',
+    },
+    {
+      name: 'payout balances whose USD entry disagrees with payoutBalance',
+      mutate: (p) => {
+        p.merchants.lowBalance.payoutBalances = { USD: '4.00', EUR: '3.00' };
+      },
+      expected: 'merchants.lowBalance.payoutBalances.USD: is "4.00" but merchants.lowBalance.payoutBalance is "5.00" (the USD balance is given twice: give it once, or the same in both)',
+    },
+    {
       name: 'refund fee not decimal',
       mutate: (p) => {
         p.refunds.fee = '30 cents';
@@ -670,6 +684,7 @@ describe('redactProfile', () => {
       id: 'M100003',
       secret: '***',
       payoutBalance: '5.00',
+      payoutBalances: { EUR: '3.00' },
       refundBalance: '1.00',
       paymentMethods: ['PAYPAL', 'CARD', 'APPLE_PAY', 'GOOGLE_PAY'],
       payoutMethods: ['BANK_TRANSFER'],
@@ -771,7 +786,7 @@ const MERCHANT_REF: Req<MerchantRef> = {
   productionSecret: false,
   productionSecretEnv: false,
 };
-const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, refundBalance: false };
+const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, payoutBalances: false, refundBalance: false };
 const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false };
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
