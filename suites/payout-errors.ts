@@ -153,6 +153,42 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: 'draws a payout on the balance of its own currency: just above it is refused with 5004 insufficientFunds, within it is not',
+    clause: ['err.po.insufficient-funds'],
+    async run({ target: t }) {
+      t.merchant('lowBalance');
+      // USD is the check above's (and the stateful model's): a payout of the whole USD balance here would race them.
+      const balances = Object.entries(t.profile.merchants.lowBalance?.payoutBalances ?? {}).filter(([currency]) => currency !== 'USD');
+      if (balances.length === 0) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant in a currency other than USD (merchants.lowBalance.payoutBalances)', { declare: ['merchants.lowBalance.payoutBalances'] });
+      const own = new Set(payoutMethodsOf(t, 'lowBalance'));
+      const methods = Object.entries(payoutsOf(t).methods).filter(([name, m]) => own.has(name) && m.usdOnly === false);
+      let tried = 0;
+      for (const [currency, balance] of balances) {
+        const above = valueOfCents(centsOfValue(balance) + 1);
+        // A method whose declared range holds both the balance and a cent more, so only the balance can refuse.
+        const found = methods.find(([name]) => {
+          const lim = t.profile.limits?.payouts?.[name];
+          return !lim || (centsOfValue(lim.min) <= centsOfValue(balance) && centsOfValue(above) <= centsOfValue(lim.max));
+        });
+        if (!found) continue;
+        const [method, m] = found;
+        tried++;
+        const amount = (value: string) => ({ currency, value });
+        const over = await createPayout(t, { method, amount: amount(above) }, { as: 'lowBalance', label: `${method} payout of ${above} ${currency} with a ${currency} balance of ${balance}` });
+        expectError(over, { code: 5004, key: 'insufficientFunds' }, 'err.po.insufficient-funds', `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}`);
+        const within = await createPayout(t, { method, amount: amount(balance) }, { as: 'lowBalance', label: `${method} payout of ${balance} ${currency}, its whole ${currency} balance` });
+        const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
+        if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
+          failCheck('REFUSED_WITHIN_BALANCE', 'err.po.insufficient-funds', `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`, { expected: 'the payout accepted', seen: JSON.stringify(body), exchange: within });
+        }
+        const data = expectSuccess(within, 'err.po.insufficient-funds', `a payout of ${balance} ${currency} within the ${currency} balance`);
+        // Give the balance back for the next run; how cancel answers is judged by the cancel checks.
+        if (m.cancel) await cancelPayout(t, { serviceNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within) }, { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` });
+      }
+      if (tried === 0) throw new PreconditionSkip('no payout method of the low-balance merchant declares it takes other currencies than USD ("usdOnly": false) with a range holding its balance and a cent more', { declare: ['payouts.methods.<method>.usdOnly: false (a method in merchants.lowBalance.payoutMethods)', 'limits.payouts'] });
+    },
+  },
+  {
     title: 'answers a query for a payout that does not exist with 5002 notFound',
     clause: ['err.po.query-not-found'],
     async run({ target: t }) {

@@ -37,6 +37,7 @@ export function notProbed(ctx: DoctorContext): void {
   const p = ctx.loaded.profile;
   const list: [boolean, string, string, string][] = [
     [p.merchants.lowBalance?.refundBalance !== undefined, 'merchants.lowBalance.refundBalance', 'the low-balance merchant\'s refund balance', 'not asked: it could be shown only by spending it (the refund-balance check uses it)'],
+    [p.merchants.lowBalance?.payoutBalances !== undefined, 'merchants.lowBalance.payoutBalances', 'the low-balance merchant\'s payout balance in each currency', 'not asked: it could be shown only by spending it (the insufficientFunds check per currency uses it)'],
     [p.refunds?.fee !== undefined, 'refunds.fee', 'the fee added to a refund', 'not asked: it shows only against a balance (the refund-balance check uses it)'],
     [p.payouts?.balances?.primary !== undefined, 'payouts.balances.primary', 'the primary merchant\'s payout balance', 'not asked: it could be shown only by paying it out'],
     [p.payouts?.sharedBalance !== undefined, 'payouts.sharedBalance', 'refunds and payouts share one balance', 'not asked: it could be shown only by spending a balance'],

@@ -22,7 +22,7 @@ describe('doctor against the reference', () => {
     const report = readDoctor(reports);
     expect(report.counts.wrong).toBe(0);
     // Only what no request can show without spending it, each saying why.
-    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual(['merchants.primary.productionSecret', 'merchants.second.productionSecret', 'merchants.lowBalance.refundBalance', 'refunds.fee', 'payouts.balances.primary', 'webhooks.ackTimeoutMs', 'webhooks.timeScale']);
+    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual(['merchants.primary.productionSecret', 'merchants.second.productionSecret', 'merchants.lowBalance.refundBalance', 'merchants.lowBalance.payoutBalances', 'refunds.fee', 'payouts.balances.primary', 'webhooks.ackTimeoutMs', 'webhooks.timeScale']);
     expect(report.items.filter((i) => i.status === 'warning').map((i) => i.path)).toEqual([
       'internalFieldNames.trans_amount',
       'internalFieldNames["trans_amount.value"]',
@@ -51,7 +51,7 @@ describe('doctor against the reference', () => {
     ]) {
       expect(verified, path).toContain(path);
     }
-    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 7 not verifiable, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
+    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 8 not verifiable, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
     for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);
@@ -104,7 +104,7 @@ describe('doctor against the reference', () => {
         expect(md).toContain('| Profile doctor | not run (--no-doctor)');
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
-        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 8 not verifiable, 5 warnings \(doctor\.md\) \|/);
+        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 9 not verifiable, 5 warnings \(doctor\.md\) \|/);
         expect(readDoctor(reports).exitCode).toBe(0);
       }
       const v = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
