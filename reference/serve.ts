@@ -14,7 +14,8 @@ export interface ServeIO {
   untilStopped(): Promise<void>;
 }
 
-const processIO: ServeIO = {
+/** Lines to stdout/stderr, stopped by SIGINT or SIGTERM (also the client audit's, harness/cli/audit.ts). */
+export const processIO: ServeIO = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   untilStopped: () =>

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { MERCHANTS } from '../../reference/fixtures.js';
-import { parseServeArgs, type ServeIO } from '../../reference/serve.js';
+import { parseServeArgs, processIO, type ServeIO } from '../../reference/serve.js';
 import { startReference } from '../../reference/index.js';
 import { ClientAudit } from '../merchant/audit/audit.js';
 import { auditKeys, auditOperations } from '../merchant/audit/keys.js';
@@ -36,21 +36,6 @@ On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level
 1 (a must-level mistake; the report names clause, request and diagnosis) or 2 (nothing was
 observed, or the sandbox could not start).
 `;
-
-const processIO: ServeIO = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  untilStopped: () =>
-    new Promise<void>((done) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    }),
-};
 
 export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.

@@ -3,7 +3,6 @@
  * fast-check arbitraries, and the bytes and headers the kit plays the service with: correctly
  * signed, or signed wrongly in one named way.
  */
-import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { hmacHex, newNonce, stringToSign, unixSeconds } from '../../signing.js';
 
@@ -142,12 +141,12 @@ export function signed(id: Identity, raw: Buffer, at: { timestamp?: string; nonc
 export function crlfSigned(id: Identity, raw: Buffer): Headers {
   const h = signed(id, raw);
   const input = Buffer.concat([Buffer.from(`${id.merchantId}\r\n${h['X-Timestamp']}\r\n${h['X-Nonce']}\r\n`), raw]);
-  return { ...h, 'X-Sign': createHmac('sha256', id.secret).update(input).digest('hex') };
+  return { ...h, 'X-Sign': hmacHex(id.secret, input) };
 }
 
 /** A key that is not the receiver's (derived, so it never equals it). */
 export function otherKey(secret: string): string {
-  return `other_${createHmac('sha256', 'mpsi-conformance').update(secret).digest('hex').slice(0, 24)}`;
+  return `other_${hmacHex('mpsi-conformance', Buffer.from(secret)).slice(0, 24)}`;
 }
 
 /** A merchant id that is not the receiver's. */
