@@ -3,6 +3,7 @@
  * commands are generated) and the model's capabilities (what predictions rest on).
  */
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
+import { type CentsSpan, channelSpans } from '../../../harness/limits.js';
 import { payoutMethodsOf } from '../../../harness/ops.js';
 import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
@@ -37,13 +38,8 @@ export function commandSpaceOf(t: Target, names: number): CommandSpace {
   return space;
 }
 
-function limitsInCents(src: Record<string, ChannelLimits> | undefined): Record<string, { min: number; max: number }[]> {
-  const out: Record<string, { min: number; max: number }[]> = {};
-  for (const [method, l] of Object.entries(src ?? {})) {
-    const spans = (l.channels ?? [l]).map((c) => ({ min: centsOfValue(c.min), max: centsOfValue(c.max) }));
-    if (spans.every((c) => c.min !== undefined && c.max !== undefined)) out[method] = spans as { min: number; max: number }[];
-  }
-  return out;
+function limitsInCents(src: Record<string, ChannelLimits> | undefined): Record<string, CentsSpan[]> {
+  return Object.fromEntries(Object.entries(src ?? {}).map(([method, l]) => [method, channelSpans(l)]));
 }
 
 export function modelCapsOf(t: Target): ModelCaps {
