@@ -47,6 +47,9 @@ export const KIT_ROOT = findKitRoot(CODE_ROOT);
  */
 export const VITE_CACHE_DIR: string | undefined = COMPILED ? join(tmpdir(), `${PACKAGE_NAME}-vite-cache`) : undefined;
 
+/** Where vitest keeps transformed modules between runs: its default under node_modules in a clone, beside VITE_CACHE_DIR installed. */
+export const VITEST_MODULE_CACHE_DIR: string | undefined = COMPILED ? join(tmpdir(), `${PACKAGE_NAME}-vitest-module-cache`) : undefined;
+
 /** A data file shipped with the kit (profiles, JSON Schemas, package.json), by its path in the repository. */
 export function kitFile(...segments: string[]): string {
   return join(KIT_ROOT, ...segments);

@@ -149,6 +149,7 @@ export async function runMain(argv: string[]): Promise<number> {
   let files: SuiteFile[];
   try {
     loaded = loadProfile(cfg.profilePath);
+    cfg.profileSha256 = loaded.sha256;
     const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
     if (!embedded && cfg.faults.length > 0) throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
     if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);

@@ -6,6 +6,7 @@
  * Every problem found is reported at once, one line each, in a ProfileError. No message ever
  * contains a secret value.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Profile, MerchantRef } from './types.js';
@@ -31,6 +32,8 @@ export interface LoadedProfile {
   profile: Profile;
   /** Absolute path of the file for loadProfile; the source name for parseProfile. */
   path: string;
+  /** SHA-256 (hex) of the file's text (loadProfile only): lets the vitest processes skip the schema the CLI already ran. */
+  sha256?: string;
   merchants: {
     primary: ResolvedMerchant;
     second?: ResolvedMerchant;
@@ -57,8 +60,22 @@ export class ProfileError extends Error {
 const MERCHANT_ROLES = ['primary', 'second', 'frozen', 'lowBalance'] as const;
 type MerchantRole = (typeof MERCHANT_ROLES)[number];
 
+export interface LoadOptions {
+  /**
+   * The SHA-256 (hex) of profile bytes that already passed the JSON Schema in this run (the CLI's
+   * load, RunConfig.profileSha256). When the file still has exactly these bytes the schema is not
+   * compiled again (about 0.1–0.3 s of CPU in each vitest process); every other check still runs.
+   */
+  schemaPassedSha256?: string;
+}
+
+/** SHA-256 (hex) of a profile file's text, as loadProfile reads it. */
+export function profileSha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
 /** Reads and loads a profile file. Synchronous. */
-export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): LoadedProfile {
+export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadedProfile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -68,12 +85,13 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env):
     if (code === 'EISDIR') throw new ProfileError([`profile path is a directory, not a file: ${path}`], path);
     throw new ProfileError([`cannot read profile file ${path}: ${code ?? 'read error'}`], path);
   }
-  const loaded = parseProfile(text, path, env);
-  return { ...loaded, path: resolve(path) };
+  const sha256 = profileSha256(text);
+  const loaded = parseProfile(text, path, env, { skipSchema: options.schemaPassedSha256 === sha256 });
+  return { ...loaded, path: resolve(path), sha256 };
 }
 
 /** Parses and loads a profile from text; `sourceName` is used in messages and as `path`. */
-export function parseProfile(text: string, sourceName: string, env: NodeJS.ProcessEnv = process.env): LoadedProfile {
+export function parseProfile(text: string, sourceName: string, env: NodeJS.ProcessEnv = process.env, internal: { skipSchema?: boolean } = {}): LoadedProfile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 
   const scan = scanJson(body);
@@ -91,7 +109,7 @@ export function parseProfile(text: string, sourceName: string, env: NodeJS.Proce
     const at = d.path.length === 0 ? 'at top level' : `in ${dotted(d.path)}`;
     problems.push(`duplicate field ${key} ${at} (${sourceName}:${line}:${column}); JSON keeps only the last one`);
   }
-  problems.push(...schemaProblems(value, secrets));
+  if (!internal.skipSchema) problems.push(...schemaProblems(value, secrets));
   problems.push(...semanticProblems(value, secrets));
   problems.push(...consistencyProblems(value, secrets));
 

@@ -29,6 +29,8 @@ export interface RunConfig {
    * Default: relative links (..), which the report shows as text; http(s) links are clickable.
    */
   reportUrl?: string;
+  /** SHA-256 of the profile file the CLI loaded and validated: the vitest processes skip its JSON Schema while the file is unchanged. */
+  profileSha256?: string;
 }
 
 export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');

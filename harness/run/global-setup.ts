@@ -18,7 +18,7 @@ let reference: EmbeddedProcess | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   const cfg = readRunConfig();
-  const { profile } = loadProfile(cfg.profilePath);
+  const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   if (baseUrl === 'embedded') {
     reference = await startEmbeddedReferenceProcess(profile, cfg.faults);

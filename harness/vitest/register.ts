@@ -42,7 +42,7 @@ class HarnessError extends Error {
 export function registerSuite(suite: SuiteDef): void {
   const cfg = readRunConfig();
   const paths = reportPaths(cfg.reportsDir);
-  const loaded = loadProfile(cfg.profilePath);
+  const loaded = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   const redact = makeRedactor(
     merchantSecrets(loaded),
   );

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProfileError, loadProfile, parseProfile, redactProfile } from '../../harness/profile/load.js';
+import { ProfileError, loadProfile, parseProfile, profileSha256, redactProfile } from '../../harness/profile/load.js';
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
 import type { Card, ChannelRange, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
 
@@ -930,5 +931,35 @@ describe('schema matches types.ts', () => {
     };
     walk(root, '');
     expect(missing).toEqual([]);
+  });
+});
+
+describe('a profile the CLI already validated (RunConfig.profileSha256)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mpsi-profile-sha-'));
+  const file = join(dir, 'p.json');
+  const bad = reference();
+  bad.webhooks.timeScale = 'fast';
+
+  it('loads as it would have loaded with the schema, when the bytes are those the CLI validated', () => {
+    writeFileSync(file, referenceText);
+    const first = loadProfile(file, process.env);
+    expect(first.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadProfile(file, process.env, { schemaPassedSha256: first.sha256 })).toEqual(first);
+  });
+
+  it('still runs the schema when the file changed after the CLI validated it', () => {
+    writeFileSync(file, referenceText);
+    const sha = loadProfile(file, process.env).sha256;
+    writeFileSync(file, JSON.stringify(bad));
+    expect(() => loadProfile(file, process.env, { schemaPassedSha256: sha })).toThrow(/webhooks\.timeScale/);
+  });
+
+  it('does not compile the schema again for those bytes (what only the schema refuses then passes)', () => {
+    const extra = reference();
+    extra.notAProfileField = true;
+    const text = JSON.stringify(extra);
+    writeFileSync(file, text);
+    expect(() => loadProfile(file, process.env)).toThrow(/notAProfileField/);
+    expect(loadProfile(file, process.env, { schemaPassedSha256: profileSha256(text) }).profile).toHaveProperty('notAProfileField', true);
   });
 });
