@@ -81,7 +81,7 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   if (timer) clearInterval(timer);
   await running.close();
   const { verdict, paths } = write();
-  const html = flags['no-html'] ? {} : writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
+  const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
   if (html.problem) io.err(html.problem);
   io.out(`client audit: ${audit.count} requests, ${audit.diagnoses().length} mistakes; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);

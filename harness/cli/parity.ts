@@ -190,7 +190,7 @@ export async function parityMain(argv: string[]): Promise<number> {
   let html = '';
   if (flags['no-html'] !== true) {
     try {
-      const out = renderSingleFileReport({ results: paths.allureResults, output: join(reportsDir, 'allure-report'), name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%` });
+      const out = await renderSingleFileReport({ results: paths.allureResults, output: join(reportsDir, 'allure-report'), name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%` });
       html = `, ${out.file}`;
     } catch (err) {
       // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.

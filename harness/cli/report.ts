@@ -77,7 +77,7 @@ export async function reportMain(argv: string[]): Promise<number> {
   // A reports directory moved since the run: the certificate's commands point where it is now.
   const meta = readRunMeta(paths.runMeta);
   if (meta.reportsDir !== undefined && meta.reportsDir !== dir) writeRunMeta(paths.runMeta, { ...meta, reportsDir: dir });
-  const outcome = finishReports(paths, { html: !flags['no-html'], out: process.stdout, err: process.stderr });
+  const outcome = await finishReports(paths, { html: !flags['no-html'], out: process.stdout, err: process.stderr });
   if (outcome.exitCode !== 0) process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`);
   return outcome.exitCode;
 }

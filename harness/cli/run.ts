@@ -14,6 +14,7 @@ import { writeRunMeta, readRunMeta, readRunStatus, type RunMeta } from '../repor
 import type { RunStatus } from '../report/verdict.js';
 import { readResults } from '../run/results.js';
 import { finishReports } from '../report/finish.js';
+import { startAllureRenderer } from '../report/allure-render.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
@@ -232,6 +233,8 @@ export async function runMain(argv: string[]): Promise<number> {
     process.stdout.write(`webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`);
   }
   let interruptedBy: NodeJS.Signals | undefined;
+  // The report's generator loads beside the checks, so the page takes only its own time at the end.
+  const renderer = flags['no-html'] ? undefined : startAllureRenderer();
   const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard, (signal) => {
     if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
     interruptedBy ??= signal;
@@ -244,13 +247,14 @@ export async function runMain(argv: string[]): Promise<number> {
     const status = readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: [] };
     runStatus = { ...status, reason: 'interrupted', interruptedBy, unfinished: await unfinishedChecks(paths.runPlan, paths.results, files, cfg) };
   }
-  const outcome = finishReports(paths, {
+  const outcome = await finishReports(paths, {
     // An interrupted run keeps its certificate; the HTML report (seconds) is skipped for a CI's grace period.
     html: !flags['no-html'] && !interruptedBy,
     out: process.stdout,
     err: process.stderr,
     redact,
     ...(runStatus ? { runStatus } : {}),
+    ...(renderer ? { renderer } : {}),
   });
   if (outcome.exitCode !== 0) {
     const reason = outcome.htmlError && outcome.certificate.exitCode === 0 ? `the HTML report could not be made: ${outcome.htmlError}` : (outcome.certificate.reasons[0] ?? 'see above');

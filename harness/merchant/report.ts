@@ -170,10 +170,10 @@ export function writeMerchantReport(dir: string, info: MerchantRunInfo, results:
 }
 
 /** The single-file Allure page (allure-report/index.html); a page that cannot be made is said, not fatal. */
-export function writeMerchantHtml(dir: string, name: string): { file?: string; problem?: string } {
+export async function writeMerchantHtml(dir: string, name: string): Promise<{ file?: string; problem?: string }> {
   const paths = reportPaths(dir);
   try {
-    return { file: renderSingleFileReport({ results: paths.allureResults, output: paths.allureReport, name, groupBy: ['epic', 'story'] }).file };
+    return { file: (await renderSingleFileReport({ results: paths.allureResults, output: paths.allureReport, name, groupBy: ['epic', 'story'] })).file };
   } catch (err) {
     return { problem: `the HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}` };
   }

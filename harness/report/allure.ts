@@ -1,15 +1,14 @@
 /**
  * The HTML report: allure-vitest's results, completed after the run (environment, known deviations
- * marked as such), turned by the Allure 3 CLI into ONE self-contained HTML file at
+ * marked as such), turned by the Allure 3 generator (harness/report/allure-render.ts) into ONE self-contained HTML file at
  * <reports>/allure-report/index.html, with history across runs kept in <reports>/history/.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { levelOfFinding } from '../check/failure.js';
-import { dependencyBin } from '../kit-files.js';
+import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
 import type { RunMeta } from './run-meta.js';
@@ -89,10 +88,6 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
   }
 }
 
-function allureCli(): string {
-  return dependencyBin('allure');
-}
-
 export interface HtmlOutcome {
   file: string;
   bytes: number;
@@ -112,8 +107,11 @@ export interface SingleFileReport {
   groupBy?: string[];
 }
 
-/** Runs the Allure 3 CLI (awesome plugin, single file), then strips third-party calls from the page. */
-export function renderSingleFileReport(o: SingleFileReport): HtmlOutcome {
+/**
+ * Renders the single-file page (awesome plugin) with an Allure generator — the one started early by
+ * the run, or a new one — then strips third-party calls from the page.
+ */
+export async function renderSingleFileReport(o: SingleFileReport, renderer: AllureRenderer = startAllureRenderer()): Promise<HtmlOutcome> {
   const started = Date.now();
   const htmlPath = join(o.output, 'index.html');
   if (o.history) mkdirSync(dirname(o.history), { recursive: true });
@@ -131,16 +129,10 @@ export function renderSingleFileReport(o: SingleFileReport): HtmlOutcome {
   const configFile = join(tmp, 'allurerc.mjs');
   writeFileSync(configFile, `export default ${JSON.stringify(config, null, 2)};\n`);
   try {
-    const res = spawnSync(process.execPath, [allureCli(), 'generate', '--config', configFile, o.results], {
-      cwd: tmp,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: 300_000,
-    });
-    if (res.status !== 0 || !existsSync(htmlPath)) {
-      throw new Error(`allure generate failed (exit ${res.status ?? res.signal}): ${(res.stderr || res.stdout || '').trim().split('\n').slice(-3).join(' / ')}`);
-    }
+    await renderer.render({ cwd: tmp, configFile, results: o.results });
+    if (!existsSync(htmlPath)) throw new Error(`allure generate wrote no ${htmlPath}`);
   } finally {
+    renderer.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }
   const html = makeOffline(readFileSync(htmlPath, 'utf8'));
@@ -156,7 +148,7 @@ export function renderSingleFileReport(o: SingleFileReport): HtmlOutcome {
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
-export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string): HtmlOutcome {
+export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer): Promise<HtmlOutcome> {
   const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
   const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'conformant-except-disputed' ? `conformant except ${disputed} disputed` : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
   return renderSingleFileReport({
@@ -167,5 +159,5 @@ export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict
     hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
     variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
     categories: { rules: CATEGORIES },
-  });
+  }, renderer);
 }

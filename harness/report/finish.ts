@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults } from '../run/results.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
+import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
@@ -21,6 +22,8 @@ export interface FinishOptions {
   redact?: Redactor;
   /** Overrides run-status.json (e.g. when vitest ended without writing it). */
   runStatus?: RunStatus;
+  /** An Allure generator started ahead (the run starts one beside vitest); disposed of when html is false. */
+  renderer?: AllureRenderer;
 }
 
 export interface FinishOutcome {
@@ -35,7 +38,7 @@ function show(p: string): string {
   return r.startsWith('..') ? p : r;
 }
 
-export function finishReports(paths: ReportPaths, opts: FinishOptions): FinishOutcome {
+export async function finishReports(paths: ReportPaths, opts: FinishOptions): Promise<FinishOutcome> {
   const redact = opts.redact ?? ((s: string) => s);
   const meta = readRunMeta(paths.runMeta);
   const results = readResults(paths.results);
@@ -44,17 +47,20 @@ export function finishReports(paths: ReportPaths, opts: FinishOptions): FinishOu
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
   writeCertificate(paths.dir, certificate);
   writeFileSync(paths.clausesHtml, renderClausesPage(certificate));
+  if (!opts.html) opts.renderer?.dispose();
   let exitCode = certificate.exitCode;
   let html: HtmlOutcome | undefined;
   let htmlError: string | undefined;
   if (opts.html) {
     try {
       completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      html = generateHtml(paths, meta, verdict, certificate.target.url);
+      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer);
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
       if (exitCode === 0) exitCode = 2;
+    } finally {
+      opts.renderer?.dispose();
     }
   }
   opts.out.write(
