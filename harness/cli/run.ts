@@ -195,11 +195,20 @@ export async function runMain(argv: string[]): Promise<number> {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });
+  // vitest starts now, beside the doctor: its start-up (and the embedded reference's) overlaps the
+  // doctor's requests, and its global setup holds every check until the CLI says go.
+  const vitest = startVitest({ ...cfg, holdUntilGo: true }, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
   let doctor: DoctorReport | undefined;
   if (!flags['no-doctor']) {
     // Faults are deviations the checks must find, not the profile's: the embedded reference's doctor runs without them.
-    doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off' });
+    try {
+      doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off' });
+    } catch (err) {
+      await vitest.stop();
+      throw err;
+    }
     if (doctor.exitCode !== 0) {
+      await vitest.stop();
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
       return cannotRun(`the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`);
     }
@@ -235,7 +244,7 @@ export async function runMain(argv: string[]): Promise<number> {
   let interruptedBy: NodeJS.Signals | undefined;
   // The report's generator loads beside the checks, so the page takes only its own time at the end.
   const renderer = flags['no-html'] ? undefined : startAllureRenderer();
-  const code = await runVitest(cfg, files.map((f) => relative(CODE_ROOT, f.testFile)), shard, (signal) => {
+  const code = await vitest.go((signal) => {
     if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
     interruptedBy ??= signal;
   });
@@ -273,25 +282,71 @@ export async function ensureReachable(url: string): Promise<void> {
   }
 }
 
-function runVitest(cfg: RunConfig, files: string[], shard: string | undefined, onInterrupt: (signal: NodeJS.Signals) => void): Promise<number> {
-  return new Promise((resolveCode) => {
-    // Compiled, the config is plain JavaScript: Node imports it as is (vite's default bundles it into a
-    // temporary file beside it, which an installed kit's folder may not allow).
-    const loader = COMPILED ? ['--configLoader', 'native'] : [];
-    const args = [dependencyBin('vitest'), 'run', '--config', codeFile('vitest.conformance.config'), ...loader, ...(shard ? ['--shard', shard] : []), ...files];
-    const child = spawn(process.execPath, args, {
-      cwd: CODE_ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, [RUN_CONFIG_ENV]: JSON.stringify(cfg) },
-      // A process group of its own (vitest, its workers, the embedded reference): an interrupt stops all of them.
-      detached: true,
-    });
-    const release = forwardInterrupts(child, onInterrupt);
-    child.on('exit', (code, signal) => {
-      release();
-      resolveCode(code ?? (signal ? 128 : 1));
-    });
+interface HeldVitest {
+  /** Lets the checks start (global setup was waiting); resolves with vitest's exit code. */
+  go(onInterrupt: (signal: NodeJS.Signals) => void): Promise<number>;
+  /** Ends vitest before any check ran (the doctor found the profile wrong, or failed). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns vitest with a pipe on fd 3: its global setup (harness/run/global-setup.ts) starts the
+ * embedded reference and then waits for "go" there. Until then a Ctrl-C or SIGTERM ends vitest's
+ * process group and this process as the signal would have; a pipe closed without "go" (this
+ * process died) makes the global setup fail, so vitest never runs a check on its own.
+ */
+function startVitest(cfg: RunConfig, files: string[], shard: string | undefined): HeldVitest {
+  // Compiled, the config is plain JavaScript: Node imports it as is (vite's default bundles it into a
+  // temporary file beside it, which an installed kit's folder may not allow).
+  const loader = COMPILED ? ['--configLoader', 'native'] : [];
+  const args = [dependencyBin('vitest'), 'run', '--config', codeFile('vitest.conformance.config'), ...loader, ...(shard ? ['--shard', shard] : []), ...files];
+  const child = spawn(process.execPath, args, {
+    cwd: CODE_ROOT,
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    env: { ...process.env, [RUN_CONFIG_ENV]: JSON.stringify(cfg) },
+    // A process group of its own (vitest, its workers, the embedded reference): an interrupt stops all of them.
+    detached: true,
   });
+  const control = child.stdio[3] as NodeJS.WritableStream & { on(e: 'error', f: () => void): void };
+  control.on('error', () => undefined);
+  const exited = new Promise<number>((resolveCode) => {
+    child.on('exit', (code, signal) => resolveCode(code ?? (signal ? 128 : 1)));
+  });
+  const killGroup = (signal: NodeJS.Signals): void => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  const beforeGo = (signal: NodeJS.Signals): void => {
+    killGroup('SIGKILL');
+    process.off('SIGINT', beforeGo);
+    process.off('SIGTERM', beforeGo);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', beforeGo);
+  process.on('SIGTERM', beforeGo);
+  const dropEarlyHandlers = (): void => {
+    process.off('SIGINT', beforeGo);
+    process.off('SIGTERM', beforeGo);
+  };
+  return {
+    async go(onInterrupt) {
+      dropEarlyHandlers();
+      const release = forwardInterrupts(child, onInterrupt);
+      control.end('go\n');
+      const code = await exited;
+      release();
+      return code;
+    },
+    async stop() {
+      dropEarlyHandlers();
+      killGroup('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 /**

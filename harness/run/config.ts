@@ -31,6 +31,8 @@ export interface RunConfig {
   reportUrl?: string;
   /** SHA-256 of the profile file the CLI loaded and validated: the vitest processes skip its JSON Schema while the file is unchanged. */
   profileSha256?: string;
+  /** The CLI's run: global setup waits for "go" on fd 3 before any check starts (the doctor runs meanwhile). */
+  holdUntilGo?: boolean;
 }
 
 export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
@@ -20,13 +21,40 @@ export async function setup(project: TestProject): Promise<void> {
   const cfg = readRunConfig();
   const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
-  if (baseUrl === 'embedded') {
-    reference = await startEmbeddedReferenceProcess(profile, cfg.faults);
-    baseUrl = reference.url;
+  const starting = baseUrl === 'embedded' ? startEmbeddedReferenceProcess(profile, cfg.faults) : undefined;
+  // The reference starts while the CLI's doctor runs; no check starts before the CLI says go.
+  const [started] = await Promise.all([starting, cfg.holdUntilGo ? goAhead() : undefined]);
+  if (started) {
+    reference = started;
+    baseUrl = started.url;
   }
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
   process.stdout.write(`mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`);
+}
+
+/** Resolves on "go" from the CLI (fd 3); a pipe that closes without it means the CLI stopped the run. */
+function goAhead(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const control = createReadStream('', { fd: 3, encoding: 'utf8' });
+    let text = '';
+    let done = false;
+    control.on('data', (chunk) => {
+      text += chunk;
+      if (!done && text.includes('go\n')) {
+        done = true;
+        control.destroy();
+        resolve();
+      }
+    });
+    const stopped = (why: string) => () => {
+      if (done) return;
+      done = true;
+      reject(new Error(`the CLI stopped the run before any check started (${why})`));
+    };
+    control.on('end', stopped('its control pipe closed'));
+    control.on('error', (err) => stopped(err.message)());
+  });
 }
 
 export async function teardown(): Promise<void> {
