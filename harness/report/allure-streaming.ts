@@ -8,14 +8,29 @@
  * whose webhook timers (75 ms waits at the reference profile's time scale) must not wait behind a
  * burst of writes when many concurrent checks end together.
  */
+import type { ReporterRuntime, Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
-import type { TestCase, TestModule } from 'vitest/node';
+import type { TestCase, TestModule, Vitest } from 'vitest/node';
+import { PlainResultsWriter } from './allure-writer.js';
 
 export default class StreamingAllureReporter extends AllureVitestReporter {
   private readonly written = new Set<string>();
   private readonly queue: RunnerTask[] = [];
   private draining = false;
+  private readonly resultsDir: string;
+
+  constructor(config: ConstructorParameters<typeof AllureVitestReporter>[0] & { resultsDir: string }) {
+    super(config);
+    this.resultsDir = config.resultsDir;
+  }
+
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest);
+    // The base class builds its runtime with allure's own writer (fsync per file): results go through the plain one.
+    const runtime = (this as unknown as { allureReporterRuntime: ReporterRuntime & { writer: Writer } }).allureReporterRuntime;
+    runtime.writer = new PlainResultsWriter(this.resultsDir, runtime.writer);
+  }
 
   onTestCaseResult(test: TestCase): void {
     // TestCase.task is vitest's own task object: the one the base class reads at the end of the run.
