@@ -4,9 +4,9 @@
  * moves: into the run, where it overlaps webhook waits, rather than after the last check, where a
  * couple of thousand files (results, steps, attachments) kept a finished run open for seconds.
  *
- * One check is written per turn of the event loop: this process also hosts the embedded reference,
- * whose webhook timers (75 ms waits at the reference profile's time scale) must not wait behind a
- * burst of writes when many concurrent checks end together.
+ * One check is written per turn of the event loop: this process also answers the workers (module
+ * requests, task updates), which must not wait behind a burst of writes when many concurrent checks
+ * end together. The files themselves go through PlainResultsWriter (allure-writer.ts).
  */
 import type { ReporterRuntime, Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
