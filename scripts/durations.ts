@@ -1,10 +1,11 @@
 /**
- * `npx tsx scripts/durations.ts <quick-run reports dir> [<full-run reports dir>]`: rewrites
+ * `npx tsx scripts/durations.ts <quick-run reports dir>[,<dir>…] [<full-run reports dir>[,<dir>…]]`: rewrites
  * harness/run/durations.json, the expected seconds per suite file that harness/run/sequencer.ts
  * starts longest first, from the stored results of runs against the reference. A file's time is the
- * sum of its checks' times, or the longest one for a suite whose checks run at once (concurrent).
+ * sum of its checks' times, or the longest one for a suite whose checks run at once (concurrent);
+ * with several reports directories (comma-separated), the median over them.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../harness/run/results.js';
@@ -17,24 +18,36 @@ if (!quickDir) {
 }
 const concurrent = new Set((await loadSuites()).filter((s) => s.concurrent).map((s) => s.name));
 
-/** Seconds per suite file (keyed like suites/<key>.test.ts), files under 0.5 s left out: their order does not matter. */
-function secondsPerFile(dir: string): Record<string, number> {
+/**
+ * Seconds per suite file (keyed like suites/<key>.test.ts), every file: a 0.4-s file left unknown
+ * sorts by name and may start last, where it alone keeps a finished run waiting.
+ */
+function secondsOfOneRun(dir: string): Map<string, number> {
   const per = new Map<string, number[]>();
   for (const r of readResults(join(dir, 'results'))) per.set(r.suite, [...(per.get(r.suite) ?? []), r.durationMs / 1000]);
-  const out: [string, number][] = [];
-  for (const [suite, xs] of per) {
-    const s = concurrent.has(suite) ? Math.max(...xs) : xs.reduce((a, b) => a + b, 0);
-    if (s >= 0.5) out.push([suite, Math.round(s * 10) / 10]);
-  }
-  return Object.fromEntries(out.sort((a, b) => b[1] - a[1]));
+  return new Map([...per].map(([suite, xs]) => [suite, concurrent.has(suite) ? Math.max(...xs) : xs.reduce((a, b) => a + b, 0)]));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function secondsPerFile(dirs: string): Record<string, number> {
+  const runs = dirs.split(',').map(secondsOfOneRun);
+  const suites = new Set(runs.flatMap((r) => [...r.keys()]));
+  const out: [string, number][] = [...suites].map((suite) => [suite, Math.max(0.01, Math.round(median(runs.map((r) => r.get(suite) ?? 0)) * 100) / 100)]);
+  return Object.fromEntries(out.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 }
 
 const file = fileURLToPath(new URL('../harness/run/durations.json', import.meta.url));
 const quick = secondsPerFile(quickDir);
+// Without a full run's reports the full-mode figures stay as they are (a quick run's would misorder a full one).
+const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { full?: Record<string, number> }) : {};
 const durations = {
-  $comment: 'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite with: npx tsx scripts/durations.ts <reports-dir-of-a-quick-run> <reports-dir-of-a-full-run>',
+  $comment: 'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite with: npx tsx scripts/durations.ts <reports-dirs-of-quick-runs,comma-separated> [<reports-dir-of-a-full-run>]',
   quick,
-  full: fullDir ? secondsPerFile(fullDir) : quick,
+  full: fullDir ? secondsPerFile(fullDir) : (previous.full ?? quick),
   off: {},
 };
 writeFileSync(file, `${JSON.stringify(durations, null, 2)}\n`);
