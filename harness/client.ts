@@ -14,7 +14,7 @@
  *   the caller's headers, then `content-length` (unless the caller gave Content-Length or
  *   Transfer-Encoding) — and no `connection` header.
  */
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { Socket } from 'node:net';
 import type { Exchange, ExchangeError } from './exchange.js';
 import type { Credentials } from './signing.js';
@@ -152,6 +152,25 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
   }
 }
 
+/** One exchange's deadline: a timer, and what to abort when it fires (the send path in use). */
+class Deadline {
+  expired = false;
+  onExpire: ((reason: Error) => void) | undefined;
+  private readonly timer: NodeJS.Timeout;
+  constructor(readonly ms: number) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.onExpire?.(this.reason());
+    }, ms);
+  }
+  reason(): Error {
+    return new Error(`deadline of ${this.ms} ms`);
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 function deadlineError(deadlineMs: number, where: string): ExchangeError {
   return { kind: 'deadline', message: `no complete response within ${deadlineMs} ms; stopped ${where}` };
 }
@@ -208,73 +227,70 @@ export function createClient(opts: ClientOptions): Client {
     return { headers };
   }
 
-  async function viaUndici(
-    url: URL,
-    method: string,
-    req: RawRequest,
-    body: Buffer,
-    signal: AbortSignal,
-    deadlineMs: number,
-    cap: number,
-  ): Promise<WireResult | 'refused'> {
-    let res: Awaited<ReturnType<Agent['request']>>;
-    try {
-      res = await agent.request({
-        origin: url.origin,
-        path: requestTarget(url),
-        method,
-        headers: req.headers,
-        body,
-        signal,
-      });
-    } catch (err) {
-      if (signal.aborted) return { error: deadlineError(deadlineMs, 'before the response head') };
-      if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) return 'refused';
-      return { error: classifyUndiciError(err, 'before the response head') };
-    }
-    const headersAt = performance.now();
-    const sink = new CappedSink(cap);
-    let error: ExchangeError | undefined;
-    try {
-      // Events rather than `for await`: the async iterator costs a promise and a tick per chunk, on
-      // the critical path of every exchange.
-      const body = res.body;
-      await new Promise<void>((resolveBody, rejectBody) => {
-        let ended = false;
-        body.on('data', (chunk: Buffer) => {
-          if (ended || sink.push(chunk)) return;
-          ended = true;
-          error = { kind: 'too-large', message: `response body exceeds ${cap} bytes; reading stopped at the cap` };
-          body.destroy(); // aborts the request and its socket
-          resolveBody();
-        });
-        body.once('end', () => {
-          ended = true;
-          resolveBody();
-        });
-        body.once('error', (err) => {
-          if (!ended) rejectBody(err);
-          ended = true;
-        });
-        body.once('close', () => {
-          if (!ended) rejectBody(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-          ended = true;
-        });
-      });
-    } catch (err) {
-      const where = `mid-response body (${sink.length} bytes read)`;
-      error = signal.aborted ? deadlineError(deadlineMs, where) : classifyUndiciError(err, where);
-    }
-    // No pause after the body for undici to hand the connection back to its pool (it used to wait a
-    // setImmediate for that, a turn of the event loop on every exchange): a send that follows at once
-    // finds the connection still busy and takes a second keep-alive connection, and the two are reused.
-    if (error && !res.body.destroyed) res.body.destroy();
-    const result: WireResult = {
-      response: { status: res.statusCode, headers: cleanResponseHeaders(res.headers), body: sink.buffer(), truncated: sink.truncated },
-      headersAt,
-    };
-    if (error) result.error = error;
-    return result;
+  /**
+   * One exchange through undici's dispatch API: the same request as `agent.request` (same options,
+   * same header parsing), without the response stream, the AbortSignal and the async resource that
+   * `request` puts around every exchange. The deadline aborts through the dispatch controller.
+   */
+  function viaUndici(url: URL, method: string, req: RawRequest, body: Buffer, deadline: Deadline, cap: number): Promise<WireResult | 'refused'> {
+    return new Promise((resolve) => {
+      let settled = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      let response: { status: number; headers: Record<string, string | string[]>; sink: CappedSink } | undefined;
+      let headersAt: number | undefined;
+      const settle = (result: WireResult | 'refused'): void => {
+        if (settled) return;
+        settled = true;
+        deadline.onExpire = undefined;
+        resolve(result);
+      };
+      const withResponse = (error?: ExchangeError): WireResult => {
+        const r = response!;
+        const result: WireResult = {
+          response: { status: r.status, headers: r.headers, body: r.sink.buffer(), truncated: r.sink.truncated },
+          headersAt,
+        };
+        if (error) result.error = error;
+        return result;
+      };
+      deadline.onExpire = (reason) => controller?.abort(reason);
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          // Expired while queued for a connection: abort now, as the signal of `request` did at this point.
+          if (deadline.expired) c.abort(deadline.reason());
+        },
+        onResponseStart(_c, statusCode, headers) {
+          // 1xx heads are informational; the response is the final head that follows.
+          if (statusCode < 200) return;
+          headersAt = performance.now();
+          response = { status: statusCode, headers: cleanResponseHeaders(headers), sink: new CappedSink(cap) };
+        },
+        onResponseData(c, chunk) {
+          if (settled || !response || response.sink.push(chunk)) return;
+          settle(withResponse({ kind: 'too-large', message: `response body exceeds ${cap} bytes; reading stopped at the cap` }));
+          c.abort(new Error('response body over the cap')); // aborts the request and its socket
+        },
+        onResponseEnd() {
+          // No pause here for undici to hand the connection back to its pool: the exchange resolves
+          // while undici is still completing the response, and the next send is dispatched after it.
+          if (response) settle(withResponse());
+          else settle({ error: { kind: 'protocol', message: 'the response ended without a final head' } });
+        },
+        onResponseError(_c, err) {
+          if (settled) return;
+          if (!response) {
+            if (deadline.expired) settle({ error: deadlineError(deadline.ms, 'before the response head') });
+            else if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) settle('refused');
+            else settle({ error: classifyUndiciError(err, 'before the response head') });
+            return;
+          }
+          const where = `mid-response body (${response.sink.length} bytes read)`;
+          settle(withResponse(deadline.expired ? deadlineError(deadline.ms, where) : classifyUndiciError(err, where)));
+        },
+      };
+      agent.dispatch({ origin: url.origin, path: requestTarget(url), method, headers: req.headers, body }, handler);
+    });
   }
 
   function prepareRaw(url: URL, method: string, req: RawRequest): { headers: Record<string, string>; lines: [string, string][]; halfClose: boolean } {
@@ -302,8 +318,7 @@ export function createClient(opts: ClientOptions): Client {
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
 
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(new Error(`deadline of ${deadlineMs} ms`)), deadlineMs);
+    const deadline = new Deadline(deadlineMs);
 
     let sentHeaders: Record<string, string> = {};
     let wire: WireResult;
@@ -311,11 +326,14 @@ export function createClient(opts: ClientOptions): Client {
       let outcome: WireResult | 'refused' = 'refused';
       if (!needsRawSocket(req)) {
         sentHeaders = prepareUndici(url, method, req).headers;
-        outcome = await viaUndici(url, method, req, body, ac.signal, deadlineMs, cap);
+        outcome = await viaUndici(url, method, req, body, deadline, cap);
       }
       if (outcome === 'refused') {
         const raw = prepareRaw(url, method, req);
         sentHeaders = raw.headers;
+        const ac = new AbortController();
+        if (deadline.expired) ac.abort(deadline.reason());
+        deadline.onExpire = (reason) => ac.abort(reason);
         outcome = await rawSend({
           url,
           method,
@@ -330,7 +348,7 @@ export function createClient(opts: ClientOptions): Client {
       }
       wire = outcome;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
     const t1 = performance.now();
 
