@@ -7,6 +7,7 @@ import type { Finding } from './failure.js';
 const UNSIGNED_STATUSES = new Set([401, 403, 500]);
 const TWO_DECIMALS = /^\d+\.\d{2}$/;
 const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
+const TIME_KEY = /(_at|_time)$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -60,8 +61,7 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
       out.push(f('RESPONSE_SIGNATURE_INVALID', 'auth.response.signed', `the response signature does not verify: ${describeVerifyFailure(ex.signature)}`, ex));
     }
     if (env.code === 0 && env.data !== undefined) {
-      out.push(...valueFindings(env.data, 'data', ex));
-      for (const c of valueClauses(env.data)) seen.add(c);
+      for (const finding of walkValue(env.data, 'data', ex, '', 0, true, seen)) out.push(finding);
     }
   }
   return out;
@@ -133,25 +133,49 @@ export function valueClauses(value: unknown, depth = 0, out = new Set<string>())
  * for a webhook body), so one walk serves responses and webhooks.
  */
 export function valueFindings(value: unknown, path: string, ex: Exchange, codePrefix = '', depth = 0): Finding[] {
-  if (depth > 8 || value === null || typeof value !== 'object') return [];
-  const out: Finding[] = [];
-  if (depth === 0) {
-    for (const bad of nonSnakeCaseKeys(value, path)) {
-      out.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${bad.path} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(bad.key)));
+  return walkValue(value, path, ex, codePrefix, depth, depth === 0);
+}
+
+/**
+ * valueFindings and valueClauses in one walk over the value (a response's data is walked on every
+ * exchange): the field-name findings first, then the amount and time findings, each in the order the
+ * separate walks give them; `clauses`, when given, receives what valueClauses would return.
+ */
+function walkValue(value: unknown, path: string, ex: Exchange, codePrefix: string, depth: number, names: boolean, clauses?: Set<string>): Finding[] {
+  const nameFindings: Finding[] = [];
+  const valueOut: Finding[] = [];
+  const visit = (v: unknown, p: string, d: number): void => {
+    if (d > 8 || v === null || typeof v !== 'object') return;
+    const obj = v as Record<string, unknown>;
+    const isArray = Array.isArray(obj);
+    const keys = Object.keys(obj);
+    if (!isArray) {
+      if (clauses && keys.length > 0) clauses.add('conv.snake-case');
+      if (typeof obj.currency === 'string' && 'value' in obj) {
+        clauses?.add('amount.value.two-decimals-out');
+        if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
+          valueOut.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${p}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
+        }
+      }
     }
-  }
-  const obj = value as Record<string, unknown>;
-  if (!Array.isArray(obj) && typeof obj.currency === 'string' && 'value' in obj) {
-    if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
-      out.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${path}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const child = obj[k];
+      if (names && !isArray && !SNAKE_CASE.test(k)) {
+        nameFindings.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${p}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
+      }
+      if (typeof child === 'string' && TIME_KEY.test(k)) {
+        clauses?.add('conv.time.rfc3339-offset');
+        if (!RFC3339.test(child)) {
+          valueOut.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${p}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(child)));
+        }
+      } else if (child && typeof child === 'object') {
+        visit(child, `${p}.${k}`, d + 1);
+      }
     }
-  }
-  for (const [k, v] of Object.entries(obj)) {
-    if (typeof v === 'string' && /(_at|_time)$/.test(k) && !RFC3339.test(v)) {
-      out.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${path}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(v)));
-    } else if (v && typeof v === 'object') {
-      out.push(...valueFindings(v, `${path}.${k}`, ex, codePrefix, depth + 1));
-    }
-  }
-  return out;
+  };
+  visit(value, path, depth);
+  if (nameFindings.length === 0) return valueOut;
+  for (const finding of valueOut) nameFindings.push(finding);
+  return nameFindings;
 }
