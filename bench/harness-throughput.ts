@@ -9,7 +9,9 @@
  * (plain then harness, harness then plain, alternating), and the figure is the median of the
  * per-pair ratios; the best of the rounds is reported beside it, with the 1-minute load average.
  *
- *   flock /tmp/bench.lock npx tsx bench/harness-throughput.ts [exchangesPerRound=1000] [pairs=15]
+ *   flock /tmp/bench.lock npx tsx bench/harness-throughput.ts [exchangesPerRoundAtC1=1000] [pairs=15]
+ *
+ * (4× as many exchanges per round at concurrency 8.)
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -22,6 +24,8 @@ import { startChildReference } from './support/child-reference.js';
 import { log, pool, round, writeReport } from './support/report.js';
 
 const N = Number(process.argv[2] ?? 1000);
+/** Exchanges per round at a concurrency: four times as many at 8, so a round lasts about as long (~0.25 s) at both. */
+const perRound = (concurrency: number): number => (concurrency === 1 ? N : 4 * N);
 const PAIRS = Number(process.argv[3] ?? 15);
 const PROFILE = fileURLToPath(new URL('../fixtures/profiles/reference.json', import.meta.url));
 const PATH = '/api/v1/payments/query';
@@ -58,43 +62,45 @@ try {
   const query = Buffer.from(JSON.stringify({ merchant_order_no: merchantOrderNo }));
 
   /** Client-side CPU time per exchange, µs (user + system of this process). */
-  const cpuPer = (start: NodeJS.CpuUsage): number => {
+  const cpuPer = (start: NodeJS.CpuUsage, n: number): number => {
     const d = process.cpuUsage(start);
-    return (d.user + d.system) / N;
+    return (d.user + d.system) / n;
   };
 
   async function plain(concurrency: number): Promise<{ rps: number; cpuUs: number }> {
     const agent = new Agent({ connections: concurrency });
+    const n = perRound(concurrency);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    await pool(N, concurrency, async () => {
+    await pool(n, concurrency, async () => {
       const res = await request(ref.url + PATH, { method: 'POST', headers: signed(query), body: query, dispatcher: agent });
       await res.body.arrayBuffer();
       if (res.statusCode !== 200) throw new Error(`plain: HTTP ${res.statusCode}`);
     });
     const s = (performance.now() - t0) / 1000;
-    const cpuUs = cpuPer(cpu0);
+    const cpuUs = cpuPer(cpu0, n);
     await agent.close();
-    return { rps: N / s, cpuUs };
+    return { rps: n / s, cpuUs };
   }
 
   async function harness(concurrency: number): Promise<{ rps: number; cpuUs: number; findings: number }> {
     const session = openSession({ loaded, baseUrl: ref.url });
+    const n = perRound(concurrency);
     const rec = newRecorder();
     let findings = 0;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await withRecorder(rec, () =>
-      pool(N, concurrency, async () => {
+      pool(n, concurrency, async () => {
         const ex = await session.target.post(PATH, { merchant_order_no: merchantOrderNo }, { label: 'bench query' });
         if (ex.error || ex.response?.status !== 200 || ex.signature?.ok !== true) throw new Error(`harness: ${ex.error?.message ?? ex.response?.status}`);
       }),
     );
     const s = (performance.now() - t0) / 1000;
-    const cpuUs = cpuPer(cpu0);
+    const cpuUs = cpuPer(cpu0, n);
     findings = rec.invariantFindings.length;
     await session.close();
-    return { rps: N / s, cpuUs, findings };
+    return { rps: n / s, cpuUs, findings };
   }
 
   type Round = { rps: number; cpuUs: number };
@@ -110,7 +116,7 @@ try {
   await plain(8);
   await harness(8);
 
-  const figures: Record<string, unknown> = { exchangesPerRound: N, pairs: PAIRS, endpoint: PATH };
+  const figures: Record<string, unknown> = { exchangesPerRound: { c1: perRound(1), c8: perRound(8) }, pairs: PAIRS, endpoint: PATH };
   for (const c of [1, 8]) {
     await plain(c);
     await harness(c);

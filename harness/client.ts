@@ -155,12 +155,12 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
 /** One exchange's deadline: a timer, and what to abort when it fires (the send path in use). */
 class Deadline {
   expired = false;
-  onExpire: ((reason: Error) => void) | undefined;
+  onExpire: { expire(reason: Error): void } | undefined;
   private readonly timer: NodeJS.Timeout;
   constructor(readonly ms: number) {
     this.timer = setTimeout(() => {
       this.expired = true;
-      this.onExpire?.(this.reason());
+      this.onExpire?.expire(this.reason());
     }, ms);
   }
   reason(): Error {
@@ -202,6 +202,92 @@ function cleanResponseHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
+/**
+ * One exchange through undici's dispatch API: the same request as `agent.request` (same options,
+ * same header parsing by undici), without the response stream, the AbortSignal and the async
+ * resource that `request` puts around every exchange. The deadline aborts through the dispatch
+ * controller. A class rather than closures: nothing is created per exchange but this object.
+ */
+class UndiciExchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  private headers: Record<string, string | string[]> | undefined;
+  private sink: CappedSink | undefined;
+  private headersAt: number | undefined;
+
+  constructor(
+    private readonly deadline: Deadline,
+    private readonly cap: number,
+    private readonly resolve: (r: WireResult | 'refused') => void,
+  ) {
+    deadline.onExpire = this;
+  }
+
+  /** The deadline fired. */
+  expire(reason: Error): void {
+    this.controller?.abort(reason);
+  }
+
+  private settle(result: WireResult | 'refused'): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadline.onExpire = undefined;
+    this.resolve(result);
+  }
+
+  private withResponse(sink: CappedSink, error?: ExchangeError): WireResult {
+    const result: WireResult = {
+      response: { status: this.status, headers: this.headers!, body: sink.buffer(), truncated: sink.truncated },
+      headersAt: this.headersAt,
+    };
+    if (error) result.error = error;
+    return result;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Expired while queued for a connection: abort now, as the signal of `request` did at this point.
+    if (this.deadline.expired) controller.abort(this.deadline.reason());
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx heads are informational; the response is the final head that follows.
+    if (statusCode < 200) return;
+    this.headersAt = performance.now();
+    this.status = statusCode;
+    this.headers = cleanResponseHeaders(headers);
+    this.sink = new CappedSink(this.cap);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const sink = this.sink;
+    if (this.settled || !sink || sink.push(chunk)) return;
+    this.settle(this.withResponse(sink, { kind: 'too-large', message: `response body exceeds ${this.cap} bytes; reading stopped at the cap` }));
+    controller.abort(new Error('response body over the cap')); // aborts the request and its socket
+  }
+
+  onResponseEnd(): void {
+    // No pause here for undici to hand the connection back to its pool: the exchange resolves while
+    // undici completes the response, and a send that follows is dispatched after that.
+    if (this.sink) this.settle(this.withResponse(this.sink));
+    else this.settle({ error: { kind: 'protocol', message: 'the response ended without a final head' } });
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
+    if (this.settled) return;
+    const { sink, deadline } = this;
+    if (!sink) {
+      if (deadline.expired) this.settle({ error: deadlineError(deadline.ms, 'before the response head') });
+      else if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) this.settle('refused');
+      else this.settle({ error: classifyUndiciError(err, 'before the response head') });
+      return;
+    }
+    const where = `mid-response body (${sink.length} bytes read)`;
+    this.settle(this.withResponse(sink, deadline.expired ? deadlineError(deadline.ms, where) : classifyUndiciError(err, where)));
+  }
+}
+
 export function createClient(opts: ClientOptions): Client {
   // Timeouts are ours (one deadline per exchange); undici's own would only blur the error kinds.
   const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 4_000 });
@@ -227,68 +313,9 @@ export function createClient(opts: ClientOptions): Client {
     return { headers };
   }
 
-  /**
-   * One exchange through undici's dispatch API: the same request as `agent.request` (same options,
-   * same header parsing), without the response stream, the AbortSignal and the async resource that
-   * `request` puts around every exchange. The deadline aborts through the dispatch controller.
-   */
   function viaUndici(url: URL, method: string, req: RawRequest, body: Buffer, deadline: Deadline, cap: number): Promise<WireResult | 'refused'> {
     return new Promise((resolve) => {
-      let settled = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      let response: { status: number; headers: Record<string, string | string[]>; sink: CappedSink } | undefined;
-      let headersAt: number | undefined;
-      const settle = (result: WireResult | 'refused'): void => {
-        if (settled) return;
-        settled = true;
-        deadline.onExpire = undefined;
-        resolve(result);
-      };
-      const withResponse = (error?: ExchangeError): WireResult => {
-        const r = response!;
-        const result: WireResult = {
-          response: { status: r.status, headers: r.headers, body: r.sink.buffer(), truncated: r.sink.truncated },
-          headersAt,
-        };
-        if (error) result.error = error;
-        return result;
-      };
-      deadline.onExpire = (reason) => controller?.abort(reason);
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart(c) {
-          controller = c;
-          // Expired while queued for a connection: abort now, as the signal of `request` did at this point.
-          if (deadline.expired) c.abort(deadline.reason());
-        },
-        onResponseStart(_c, statusCode, headers) {
-          // 1xx heads are informational; the response is the final head that follows.
-          if (statusCode < 200) return;
-          headersAt = performance.now();
-          response = { status: statusCode, headers: cleanResponseHeaders(headers), sink: new CappedSink(cap) };
-        },
-        onResponseData(c, chunk) {
-          if (settled || !response || response.sink.push(chunk)) return;
-          settle(withResponse({ kind: 'too-large', message: `response body exceeds ${cap} bytes; reading stopped at the cap` }));
-          c.abort(new Error('response body over the cap')); // aborts the request and its socket
-        },
-        onResponseEnd() {
-          // No pause here for undici to hand the connection back to its pool: the exchange resolves
-          // while undici is still completing the response, and the next send is dispatched after it.
-          if (response) settle(withResponse());
-          else settle({ error: { kind: 'protocol', message: 'the response ended without a final head' } });
-        },
-        onResponseError(_c, err) {
-          if (settled) return;
-          if (!response) {
-            if (deadline.expired) settle({ error: deadlineError(deadline.ms, 'before the response head') });
-            else if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) settle('refused');
-            else settle({ error: classifyUndiciError(err, 'before the response head') });
-            return;
-          }
-          const where = `mid-response body (${response.sink.length} bytes read)`;
-          settle(withResponse(deadline.expired ? deadlineError(deadline.ms, where) : classifyUndiciError(err, where)));
-        },
-      };
+      const handler = new UndiciExchange(deadline, cap, resolve);
       agent.dispatch({ origin: url.origin, path: requestTarget(url), method, headers: req.headers, body }, handler);
     });
   }
@@ -333,7 +360,7 @@ export function createClient(opts: ClientOptions): Client {
         sentHeaders = raw.headers;
         const ac = new AbortController();
         if (deadline.expired) ac.abort(deadline.reason());
-        deadline.onExpire = (reason) => ac.abort(reason);
+        deadline.onExpire = { expire: (reason) => ac.abort(reason) };
         outcome = await rawSend({
           url,
           method,
