@@ -90,6 +90,11 @@ export function createTarget(opts: TargetOptions): Target {
     return m;
   }
 
+  function ownMerchant(id: string): ResolvedMerchant | undefined {
+    for (const m of Object.values(loaded.merchants)) if (typeof m === 'object' && m.id === id) return m;
+    return undefined;
+  }
+
   function path(endpoint: EndpointName): string {
     const p = paths[endpoint];
     if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`, { declare: [`endpoints.${endpoint}`] });
@@ -101,12 +106,15 @@ export function createTarget(opts: TargetOptions): Target {
     const signed = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
     const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
     if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { merchantId: creds.id, timestamp: sig['X-Timestamp'], nonce: sig['X-Nonce'], body: signed });
-    const headers: Record<string, string> = { ...sig };
+    const headers: Record<string, string> = sig; // sign() returns a new object each call
     if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
     if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
-    for (const [k, v] of Object.entries(o.headers ?? {})) {
-      if (v === null) delete headers[k];
-      else headers[k] = v;
+    if (o.headers) {
+      for (const k of Object.keys(o.headers)) {
+        const v = o.headers[k];
+        if (v === null) delete headers[k];
+        else headers[k] = v!;
+      }
     }
     const req: RawRequest = {
       label: o.label ?? `POST ${p}`,
@@ -117,7 +125,7 @@ export function createTarget(opts: TargetOptions): Target {
       declaredContentLength: o.declaredContentLength,
     };
     // The service signs with the merchant's own secret, whatever secret the request was signed with.
-    const own = Object.values(loaded.merchants).find((m): m is ResolvedMerchant => typeof m === 'object' && m.id === creds.id);
+    const own = ownMerchant(creds.id);
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
     const ex = await client.send(req, { verifyWith });
     recordExchange(ex);

@@ -39,7 +39,10 @@ export function recordExchange(ex: Exchange): void {
   const rec = storage.getStore();
   if (!rec) return;
   rec.exchanges.push(ex);
-  if (rec.exchanges.length > MAX_EXCHANGES_KEPT) rec.exchanges.splice(0, rec.exchanges.length - MAX_EXCHANGES_KEPT);
+  const over = rec.exchanges.length - MAX_EXCHANGES_KEPT;
+  // One over on every exchange past the limit: shift() drops it without a removed-elements array.
+  if (over === 1) rec.exchanges.shift();
+  else if (over > 1) rec.exchanges.splice(0, over);
 }
 
 export function recordFinding(f: Finding): void {

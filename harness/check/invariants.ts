@@ -142,40 +142,50 @@ export function valueFindings(value: unknown, path: string, ex: Exchange, codePr
  * separate walks give them; `clauses`, when given, receives what valueClauses would return.
  */
 function walkValue(value: unknown, path: string, ex: Exchange, codePrefix: string, depth: number, names: boolean, clauses?: Set<string>): Finding[] {
-  const nameFindings: Finding[] = [];
-  const valueOut: Finding[] = [];
-  const visit = (v: unknown, p: string, d: number): void => {
-    if (d > 8 || v === null || typeof v !== 'object') return;
-    const obj = v as Record<string, unknown>;
-    const isArray = Array.isArray(obj);
-    const keys = Object.keys(obj);
-    if (!isArray) {
-      if (clauses && keys.length > 0) clauses.add('conv.snake-case');
-      if (typeof obj.currency === 'string' && 'value' in obj) {
-        clauses?.add('amount.value.two-decimals-out');
-        if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
-          valueOut.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${p}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
-        }
+  const walk: Walk = { ex, codePrefix, names, clauses, nameFindings: [], valueFindings: [] };
+  visit(walk, value, path, depth);
+  if (walk.nameFindings.length === 0) return walk.valueFindings;
+  for (const finding of walk.valueFindings) walk.nameFindings.push(finding);
+  return walk.nameFindings;
+}
+
+interface Walk {
+  ex: Exchange;
+  codePrefix: string;
+  names: boolean;
+  clauses: Set<string> | undefined;
+  nameFindings: Finding[];
+  valueFindings: Finding[];
+}
+
+function visit(w: Walk, v: unknown, p: string, d: number): void {
+  if (d > 8 || v === null || typeof v !== 'object') return;
+  const { ex, codePrefix, clauses } = w;
+  const obj = v as Record<string, unknown>;
+  const isArray = Array.isArray(obj);
+  const keys = Object.keys(obj);
+  if (!isArray) {
+    if (clauses && keys.length > 0) clauses.add('conv.snake-case');
+    if (typeof obj.currency === 'string' && 'value' in obj) {
+      clauses?.add('amount.value.two-decimals-out');
+      if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
+        w.valueFindings.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${p}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
       }
     }
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      const child = obj[k];
-      if (names && !isArray && !SNAKE_CASE.test(k)) {
-        nameFindings.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${p}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
-      }
-      if (typeof child === 'string' && TIME_KEY.test(k)) {
-        clauses?.add('conv.time.rfc3339-offset');
-        if (!RFC3339.test(child)) {
-          valueOut.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${p}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(child)));
-        }
-      } else if (child && typeof child === 'object') {
-        visit(child, `${p}.${k}`, d + 1);
-      }
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const child = obj[k];
+    if (w.names && !isArray && !SNAKE_CASE.test(k)) {
+      w.nameFindings.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${p}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
     }
-  };
-  visit(value, path, depth);
-  if (nameFindings.length === 0) return valueOut;
-  for (const finding of valueOut) nameFindings.push(finding);
-  return nameFindings;
+    if (typeof child === 'string' && TIME_KEY.test(k)) {
+      clauses?.add('conv.time.rfc3339-offset');
+      if (!RFC3339.test(child)) {
+        w.valueFindings.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${p}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(child)));
+      }
+    } else if (child && typeof child === 'object') {
+      visit(w, child, `${p}.${k}`, d + 1);
+    }
+  }
 }
