@@ -9,9 +9,9 @@
  * (plain then harness, harness then plain, alternating), and the figure is the median of the
  * per-pair ratios; the best of the rounds is reported beside it, with the 1-minute load average.
  *
- *   flock /tmp/bench.lock npx tsx bench/harness-throughput.ts [exchangesPerRoundAtC1=1000] [pairs=15]
+ *   flock /tmp/bench.lock npx tsx bench/harness-throughput.ts [exchangesPerRoundAtC1=1000] [pairs=21]
  *
- * (4× as many exchanges per round at concurrency 8.)
+ * (8× as many exchanges per round at concurrency 8.)
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -24,9 +24,9 @@ import { startChildReference } from './support/child-reference.js';
 import { log, pool, round, writeReport } from './support/report.js';
 
 const N = Number(process.argv[2] ?? 1000);
-/** Exchanges per round at a concurrency: four times as many at 8, so a round lasts about as long (~0.25 s) at both. */
-const perRound = (concurrency: number): number => (concurrency === 1 ? N : 4 * N);
-const PAIRS = Number(process.argv[3] ?? 15);
+/** Exchanges per round at a concurrency: eight times as many at 8 (a round lasts 0.2–0.5 s at both). */
+const perRound = (concurrency: number): number => (concurrency === 1 ? N : 8 * N);
+const PAIRS = Number(process.argv[3] ?? 21);
 const PROFILE = fileURLToPath(new URL('../fixtures/profiles/reference.json', import.meta.url));
 const PATH = '/api/v1/payments/query';
 
