@@ -16,6 +16,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Exchange, ExchangeError } from './exchange.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
@@ -226,7 +227,13 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
 
   /** The deadline fired. */
   expire(reason: Error): void {
+    // Aborting an exchange on a socket ends it at once (onResponseError). One still waiting for a
+    // connection, or one undici no longer lets us abort, ends here: the deadline bounds every exchange.
     this.controller?.abort(reason);
+    if (this.settled) return;
+    const sink = this.sink;
+    if (!sink) this.settle({ error: deadlineError(this.deadline.ms, 'before the response head') });
+    else this.settle(this.withResponse(sink, deadlineError(this.deadline.ms, `mid-response body (${sink.length} bytes read)`)));
   }
 
   private settle(result: WireResult | 'refused'): void {
@@ -265,6 +272,12 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
     if (this.settled || !sink || sink.push(chunk)) return;
     this.settle(this.withResponse(sink, { kind: 'too-large', message: `response body exceeds ${this.cap} bytes; reading stopped at the cap` }));
     controller.abort(new Error('response body over the cap')); // aborts the request and its socket
+  }
+
+  onRequestUpgrade(_c: Dispatcher.DispatchController, statusCode: number, _headers: unknown, socket: Duplex): void {
+    // Only a CONNECT or an Upgrade request can get here, and those go over the raw socket; never leave an exchange open.
+    socket.destroy();
+    this.settle({ error: { kind: 'protocol', message: `the server switched protocols (HTTP ${statusCode}) on a request that asked for no upgrade` } });
   }
 
   onResponseEnd(): void {
@@ -314,6 +327,8 @@ export function createClient(opts: ClientOptions): Client {
   }
 
   function viaUndici(url: URL, method: string, req: RawRequest, body: Buffer, deadline: Deadline, cap: number): Promise<WireResult | 'refused'> {
+    // agent.request refused CONNECT before sending anything (dispatch would treat it as a tunnel): raw socket.
+    if (method === 'CONNECT') return Promise.resolve('refused');
     return new Promise((resolve) => {
       const handler = new UndiciExchange(deadline, cap, resolve);
       agent.dispatch({ origin: url.origin, path: requestTarget(url), method, headers: req.headers, body }, handler);

@@ -241,6 +241,24 @@ describe('client: exact bytes on the wire', () => {
     expect(ex.request.headers).toEqual({ Host: 'merchant.example', Connection: 'close', 'X-Nonce': 'n', 'content-length': '2' });
     expect(ex.response?.json).toEqual({});
   });
+
+  it('sends a CONNECT over the raw socket (undici would open a tunnel) and returns the answer', async () => {
+    let head = '';
+    const srv = await netServer((socket) => {
+      rawRequestReader(
+        socket,
+        (h) => {
+          head = h;
+          socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n');
+        },
+        () => {},
+      );
+    });
+    const ex = await newClient(1_000).send({ label: 'connect', url: `${srv.base}/p`, method: 'CONNECT', headers: {}, body: Buffer.alloc(0) });
+    expect(ex.error).toBeUndefined();
+    expect(ex.response?.status).toBe(405);
+    expect(head.startsWith('CONNECT /p HTTP/1.1\r\n')).toBe(true);
+  });
 });
 
 describe('client: declared Content-Length larger than the body (unreadable body)', () => {
