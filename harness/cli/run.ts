@@ -312,26 +312,11 @@ function startVitest(cfg: RunConfig, files: string[], shard: string | undefined)
   const exited = new Promise<number>((resolveCode) => {
     child.on('exit', (code, signal) => resolveCode(code ?? (signal ? 128 : 1)));
   });
-  const killGroup = (signal: NodeJS.Signals): void => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      child.kill(signal);
-    }
-  };
-  const beforeGo = (signal: NodeJS.Signals): void => {
-    killGroup('SIGKILL');
-    process.off('SIGINT', beforeGo);
-    process.off('SIGTERM', beforeGo);
+  const dropEarlyHandlers = onSignals((signal) => {
+    killGroup(child, 'SIGKILL');
+    dropEarlyHandlers();
     process.kill(process.pid, signal);
-  };
-  process.on('SIGINT', beforeGo);
-  process.on('SIGTERM', beforeGo);
-  const dropEarlyHandlers = (): void => {
-    process.off('SIGINT', beforeGo);
-    process.off('SIGTERM', beforeGo);
-  };
+  });
   return {
     async go(onInterrupt) {
       dropEarlyHandlers();
@@ -343,7 +328,7 @@ function startVitest(cfg: RunConfig, files: string[], shard: string | undefined)
     },
     async stop() {
       dropEarlyHandlers();
-      killGroup('SIGKILL');
+      killGroup(child, 'SIGKILL');
       await exited;
     },
   };
@@ -355,21 +340,30 @@ function startVitest(cfg: RunConfig, files: string[], shard: string | undefined)
  * vitest has ended the handlers go, so a second signal during the reports ends this process too.
  */
 function forwardInterrupts(child: ChildProcess, onInterrupt: (signal: NodeJS.Signals) => void): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
+  return onSignals((signal) => {
     onInterrupt(signal);
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      child.kill(signal);
-    }
-  };
+    killGroup(child, signal);
+  });
+}
+
+/** Handles SIGINT and SIGTERM until the returned function is called. */
+function onSignals(handler: (signal: NodeJS.Signals) => void): () => void {
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return () => {
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };
+}
+
+/** Signals vitest's process group (its workers, the embedded reference), or vitest alone when the group is gone. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
 
 /** The checks of the files this run started (run-plan.json; all selected files before it exists) that left no result. */
