@@ -22,7 +22,7 @@ export interface FinishOptions {
   redact?: Redactor;
   /** Overrides run-status.json (e.g. when vitest ended without writing it). */
   runStatus?: RunStatus;
-  /** An Allure generator started ahead (the run starts one beside vitest); disposed of when html is false. */
+  /** An Allure generator started ahead (the run starts one beside vitest); always disposed of. */
   renderer?: AllureRenderer;
 }
 
@@ -47,7 +47,6 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
   writeCertificate(paths.dir, certificate);
   writeFileSync(paths.clausesHtml, renderClausesPage(certificate));
-  if (!opts.html) opts.renderer?.dispose();
   let exitCode = certificate.exitCode;
   let html: HtmlOutcome | undefined;
   let htmlError: string | undefined;
@@ -59,10 +58,10 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
       if (exitCode === 0) exitCode = 2;
-    } finally {
-      opts.renderer?.dispose();
     }
   }
+  // A generator that got no job (no page wanted, or the results could not be completed) ends here.
+  opts.renderer?.dispose();
   opts.out.write(
     summaryText(certificate, {
       html: html ? `${show(html.file)} (${(html.bytes / 1024 / 1024).toFixed(1)} MB, ${(html.ms / 1000).toFixed(1)} s)` : undefined,
