@@ -31,7 +31,8 @@ export interface Exchange {
   signature?: VerifyResult;
 }
 
-export type ExchangeErrorKind = 'deadline' | 'connection' | 'too-large' | 'protocol' | 'redirect';
+/** `throttled`: every answer until the deadline was a gateway's throttling answer (HTTP 429, or 503 with Retry-After). */
+export type ExchangeErrorKind = 'deadline' | 'connection' | 'too-large' | 'protocol' | 'redirect' | 'throttled';
 export interface ExchangeError {
   kind: ExchangeErrorKind;
   message: string;

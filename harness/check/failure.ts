@@ -48,6 +48,23 @@ export interface SkipOptions {
   declare?: string[];
 }
 
+/**
+ * Why a check reached no verdict for reasons that are not the target's (issue 23): the gateway in front of
+ * it kept refusing our requests past the check's deadline, or our own machine lost more time than the
+ * timing rule allows, so a timing finding could not be confirmed. Never a pass, never a failure.
+ */
+export type NoVerdictCause = 'throttled' | 'machine-busy';
+
+/** Thrown by the harness when a check cannot be judged (see `NoVerdictCause`); reported as `inconclusive`. */
+export class NoVerdict extends Error {
+  readonly why: NoVerdictCause;
+  constructor(cause: NoVerdictCause, detail: string) {
+    super(detail);
+    this.name = 'NoVerdict';
+    this.why = cause;
+  }
+}
+
 /** Thrown when the profile does not declare what a check needs: reported as skipped, never as passed. */
 export class PreconditionSkip extends Error {
   readonly declare: string[];

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Target } from '../target.js';
 import type { Exchange } from '../exchange.js';
 import type { CheckDef } from './define.js';
-import { CheckFailure, declareHint, PreconditionSkip, type Finding } from './failure.js';
+import { CheckFailure, declareHint, NoVerdict, type NoVerdictCause, PreconditionSkip, type Finding } from './failure.js';
 import { newRecorder, withRecorder, type CheckRecorder } from './context.js';
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken';
+/** `inconclusive`: no verdict, for a cause that is not the target's (`NoVerdict`); a must-level one makes the run exit 2. */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken' | 'inconclusive';
 
 export interface CheckResult {
   checkId: string;
@@ -15,6 +16,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** Why it was skipped (precondition) or broken (harness error). */
   reason?: string;
+  /** No verdict (`inconclusive`): why, in data; `reason` says it in words. */
+  inconclusive?: { cause: NoVerdictCause };
   /** Skipped for a precondition: the profile path(s) to declare so it runs. */
   declare?: string[];
   /** The check's own assertion first, then invariant findings. */
@@ -47,6 +50,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
   let status: CheckStatus = 'passed';
   let reason: string | undefined;
   let declare: string[] | undefined;
+  let inconclusive: { cause: NoVerdictCause } | undefined;
   const findings: Finding[] = [];
   try {
     await withRecorder(rec, () => check.run({ target, seed, runSeed: settings.seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
@@ -56,6 +60,10 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
       status = 'skipped';
       reason = `precondition: ${e.message}${e.declare.length ? ` — ${declareHint(e.declare)}` : ''}`;
       if (e.declare.length) declare = e.declare;
+    } else if (e instanceof NoVerdict) {
+      status = 'inconclusive';
+      inconclusive = { cause: e.why };
+      reason = `no verdict (${e.why === 'throttled' ? 'throttled' : 'machine too busy'}): ${e.message}`;
     } else if (e instanceof CheckFailure) {
       status = 'failed';
       // A should-level check binds no more than a recommendation, whatever clause it charges.
@@ -67,6 +75,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
       reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     }
   }
+  // Invariant findings are evidence whatever else happened, except where the check never got to judge.
   if (rec.invariantFindings.length > 0 && status !== 'skipped') {
     findings.push(...rec.invariantFindings);
     if (status === 'passed' || status === 'broken') status = 'failed';
@@ -79,6 +88,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     status,
     reason,
     ...(declare ? { declare } : {}),
+    ...(inconclusive ? { inconclusive } : {}),
     findings,
     exchanges: rec.exchanges,
     readings: rec.readings,
@@ -96,7 +106,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
  * finding was charged to is never credited by the same check.
  */
 function exercisedOf(check: CheckDef, status: CheckStatus, rec: CheckRecorder, findings: Finding[]): string[] {
-  if (status === 'skipped' || status === 'broken') return [];
+  if (status === 'skipped' || status === 'broken' || status === 'inconclusive') return [];
   const out = new Set(rec.exercised);
   if (status === 'passed' && check.credit !== 'recorded' && rec.exchanges.length > 0) out.add(check.clauses[0]!);
   for (const f of findings) out.delete(f.clause);
@@ -107,10 +117,10 @@ function exercisedOf(check: CheckDef, status: CheckStatus, rec: CheckRecorder, f
 function unwrap(err: unknown): unknown {
   let e: unknown = err;
   for (let i = 0; i < 5 && e instanceof Error; i++) {
-    if (e instanceof CheckFailure || e instanceof PreconditionSkip) return e;
+    if (e instanceof CheckFailure || e instanceof PreconditionSkip || e instanceof NoVerdict) return e;
     e = (e as { cause?: unknown }).cause;
   }
-  return e instanceof CheckFailure || e instanceof PreconditionSkip ? e : err;
+  return e instanceof CheckFailure || e instanceof PreconditionSkip || e instanceof NoVerdict ? e : err;
 }
 
 function propertyReport(err: Error): string {
