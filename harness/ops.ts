@@ -1,3 +1,4 @@
+import type { ClauseId } from './clauses/registry.js';
 import type { Exchange } from './exchange.js';
 import type { Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
@@ -112,7 +113,7 @@ export interface CreatedOrder {
 }
 
 /** Creates a checkout that must succeed, as `as` (default primary); returns its numbers. */
-export async function createCheckout(t: Target, clause: string, input: CheckoutInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
+export async function createCheckout(t: Target, clause: ClauseId, input: CheckoutInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
   const ex = await checkout(t, { ...input, merchantOrderNo }, { as });
   const data = expectSuccess(ex, clause, 'creating a checkout');
@@ -164,7 +165,7 @@ export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions 
 }
 
 /** A card payment that must succeed, as `as` (default primary). */
-export async function createPaidOrder(t: Target, clause: string, input: CardInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
+export async function createPaidOrder(t: Target, clause: ClauseId, input: CardInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
   const ex = await cardPayment(t, { ...input, merchantOrderNo }, { as });
   const data = expectSuccess(ex, clause, 'creating a card payment');
@@ -176,7 +177,7 @@ export async function createPaidOrder(t: Target, clause: string, input: CardInpu
 /** The records the sandbox controls act on carry the merchant that owns them (default primary). */
 export type Owned = { as?: MerchantRole };
 
-export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCheckout;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
@@ -184,7 +185,7 @@ export async function completeCheckout(t: Target, order: { orderNo: string; merc
   return ex;
 }
 
-export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string } & Owned, clause: string): Promise<Exchange> {
+export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string } & Owned, clause: ClauseId): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
   if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`, { declare: [`sandbox.${control}`] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), { as: order.as, label: `sandbox: ${control}` });
@@ -225,7 +226,7 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
   return t.post(t.path('refundQuery'), body, { label: 'query a refund', ...opts });
 }
 
-export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
   const c = t.profile.sandbox?.settleRefund;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
   const ex = await t.post(c.path, t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }), { as: refund.as, label: `sandbox: settle refund as ${outcome}` });
@@ -301,7 +302,7 @@ export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: 
   return t.post(t.path('payoutCancel'), payoutLookup(t, 'cancelBy', by), { label: 'cancel a payout', ...opts });
 }
 
-export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
   const c = t.profile.sandbox?.settlePayout;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', { declare: ['sandbox.settlePayout'] });
   const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome], reason: c.reason }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
@@ -313,7 +314,7 @@ export async function settlePayout(t: Target, payout: { payoutNo: string; mercha
 export { pick };
 
 /** Completes a pending card payment (cardPayment.cards.pending) through sandbox.completeCard. */
-export async function completeCard(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: string): Promise<Exchange> {
+export async function completeCard(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCard;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', { declare: ['sandbox.completeCard'] });
   const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` });
@@ -324,7 +325,7 @@ export async function completeCard(t: Target, order: { orderNo: string; merchant
 export type ArmableFailure = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
 
 /** Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind fails once. */
-export async function armFailure(t: Target, failure: ArmableFailure, clause: string, opts: { as?: MerchantRole; merchantOrderNo?: string } = {}): Promise<Exchange> {
+export async function armFailure(t: Target, failure: ArmableFailure, clause: ClauseId, opts: { as?: MerchantRole; merchantOrderNo?: string } = {}): Promise<Exchange> {
   const c = t.profile.sandbox?.armFailure;
   if (!c) throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', { declare: ['sandbox.armFailure'] });
   const value = c.failures[failure];

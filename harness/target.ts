@@ -1,3 +1,4 @@
+import type { ClauseId } from './clauses/registry.js';
 import { randomBytes } from 'node:crypto';
 import type { Client, RawRequest } from './client.js';
 import type { Exchange } from './exchange.js';
@@ -129,7 +130,7 @@ export function createTarget(opts: TargetOptions): Target {
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
     const ex = await client.send(req, { verifyWith });
     recordExchange(ex);
-    const examined = new Set<string>();
+    const examined = new Set<ClauseId>();
     for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined, examined })) recordFinding(finding);
     recordExercised(...examined);
     return ex;

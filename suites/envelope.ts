@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectAuthError, expectError, failCheck } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
@@ -24,7 +25,7 @@ function rawObject(ex: Exchange): { body?: Record<string, unknown>; problem?: st
   return { body: v as Record<string, unknown> };
 }
 
-function objectBody(ex: Exchange, clause: string, what: string): Record<string, unknown> {
+function objectBody(ex: Exchange, clause: ClauseId, what: string): Record<string, unknown> {
   const { body, problem } = rawObject(ex);
   if (!body) failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, { expected: 'a JSON object', seen: problem ?? '?', exchange: ex });
   return body;

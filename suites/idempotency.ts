@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { expectError, expectEqual, expectOneOf, expectRefused, expectString, expectSuccess, failCheck } from '../harness/check/expect.js';
@@ -37,16 +38,16 @@ function expectNotReplayed(ex: Exchange, what: string): void {
   if ('data' in body) failCheck('REPEAT_CARRIES_DATA', 'idem.no-replay', `${what} was refused but carries data`, { expected: 'no data member', seen: JSON.stringify(body.data), exchange: ex });
 }
 
-function refundNoOf(t: Target, data: Record<string, unknown>, clause: string, ex: Exchange): string {
+function refundNoOf(t: Target, data: Record<string, unknown>, clause: ClauseId, ex: Exchange): string {
   return expectString(data, t.profile.refunds!.data.refundNo, clause, ex);
 }
 
-function payoutNoOf(t: Target, data: Record<string, unknown>, clause: string, ex: Exchange): string {
+function payoutNoOf(t: Target, data: Record<string, unknown>, clause: ClauseId, ex: Exchange): string {
   return expectString(data, t.profile.payouts!.data.payoutNo, clause, ex);
 }
 
 /** A paid payment of a method with partial refunds, so several small refunds on it are each valid. */
-function paidForPartialRefunds(t: Target, clause: string): Promise<Payment> {
+function paidForPartialRefunds(t: Target, clause: ClauseId): Promise<Payment> {
   return payOrder(t, methodsWithSupport(t, ['partial'])[0]!, clause);
 }
 
@@ -59,7 +60,7 @@ function payoutWithLimits(t: Target): { method: string; lim: { min: string; max:
   return { method, lim: { min: valueOfCents(first.min), max: valueOfCents(first.max) } };
 }
 
-async function paymentRecord(t: Target, by: { order_no?: string; merchant_order_no?: string }, clause: string): Promise<Record<string, unknown>> {
+async function paymentRecord(t: Target, by: { order_no?: string; merchant_order_no?: string }, clause: ClauseId): Promise<Record<string, unknown>> {
   const ex = await queryPayment(t, by, { label: `query the original payment by ${Object.keys(by)[0]}` });
   return paymentSnapshot(t, expectSuccess(ex, clause, 'querying the original payment'));
 }

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
 import { shortJson } from '../harness/describe.js';
@@ -7,7 +8,7 @@ import { AUTH_ERRORS, BUSINESS_ERRORS, type ErrorScenario } from './support/erro
 
 const EN = 'en';
 
-function envelope(ex: Exchange, clause: string, what: string): { status: number; code: unknown; msg: unknown } {
+function envelope(ex: Exchange, clause: ClauseId, what: string): { status: number; code: unknown; msg: unknown } {
   const res = ex.response;
   const b = res?.json;
   if (!res || b === null || typeof b !== 'object' || Array.isArray(b)) {
@@ -18,7 +19,7 @@ function envelope(ex: Exchange, clause: string, what: string): { status: number;
 }
 
 /** The same error as without the header: code and HTTP status are not a matter of language. */
-function expectSameError(ex: Exchange, s: ErrorScenario, clause: string, what: string): void {
+function expectSameError(ex: Exchange, s: ErrorScenario, clause: ClauseId, what: string): void {
   const e = envelope(ex, clause, what);
   if (e.code !== s.code || e.status !== s.http) {
     failCheck(e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'CODE_CHANGED_BY_LANGUAGE', clause, `${what} must keep its code and HTTP status when Accept-Language is en`, {
@@ -36,7 +37,7 @@ function holdsKey(msg: string, key: string): boolean {
   return msg.trim().toLowerCase() === key.toLowerCase();
 }
 
-function expectPlainSentence(ex: Exchange, s: ErrorScenario, clause: string): string {
+function expectPlainSentence(ex: Exchange, s: ErrorScenario, clause: ClauseId): string {
   const what = `${s.name} with Accept-Language: en`;
   const { msg } = envelope(ex, clause, what);
   if (typeof msg !== 'string' || !/[A-Za-z]{2,}/.test(msg) || holdsKey(msg, s.key)) {
@@ -49,7 +50,7 @@ function expectPlainSentence(ex: Exchange, s: ErrorScenario, clause: string): st
   return msg;
 }
 
-function expectNoFieldNames(ex: Exchange, s: ErrorScenario, names: string[], clause: string): void {
+function expectNoFieldNames(ex: Exchange, s: ErrorScenario, names: string[], clause: ClauseId): void {
   const { msg } = envelope(ex, clause, s.name);
   const text = typeof msg === 'string' ? msg : '';
   const named = names.filter((n) => text.toLowerCase().includes(n.toLowerCase()));

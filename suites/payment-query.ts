@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -19,7 +20,7 @@ interface ForeignOrder {
  * A checkout created by the second fixture merchant, with the first checkout method enabled for it
  * (merchants.second.paymentMethods, else the primary merchant's methods).
  */
-async function secondMerchantOrder(t: Target, clause: string): Promise<ForeignOrder> {
+async function secondMerchantOrder(t: Target, clause: ClauseId): Promise<ForeignOrder> {
   t.merchant('second');
   const goodsName = `Conformance item ${t.newNo('order')}`;
   for (const method of checkoutMethodsOf(t, 'second')) {

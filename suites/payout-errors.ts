@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from '../harness/check/expect.js';
@@ -27,7 +28,7 @@ function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: b
   return out;
 }
 
-async function payoutCreated(t: Target, method: string, clause: string): Promise<{ payoutNo: string; merchantPayoutNo: string }> {
+async function payoutCreated(t: Target, method: string, clause: ClauseId): Promise<{ payoutNo: string; merchantPayoutNo: string }> {
   const merchantPayoutNo = t.newNo('payout');
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
   const data = expectSuccess(ex, clause, `creating a ${method} payout`);

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -12,7 +13,7 @@ function payoutsOf(t: Target) {
 }
 
 /** A payout that must be created; returns both numbers. */
-async function payoutCreated(t: Target, method: string, clause: string): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
+async function payoutCreated(t: Target, method: string, clause: ClauseId): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
   const merchantPayoutNo = t.newNo('payout');
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
   const data = expectSuccess(ex, clause, `creating a ${method} payout`);
@@ -20,7 +21,7 @@ async function payoutCreated(t: Target, method: string, clause: string): Promise
 }
 
 /** Queries by each number; both must find the payout in the expected status. */
-async function expectPayoutStatus(t: Target, p: { payoutNo: string; merchantPayoutNo: string }, status: string, clause: string, code: string, message: string): Promise<void> {
+async function expectPayoutStatus(t: Target, p: { payoutNo: string; merchantPayoutNo: string }, status: string, clause: ClauseId, code: string, message: string): Promise<void> {
   for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
     const ex = await queryPayout(t, by);
     const data = expectSuccess(ex, clause, 'querying the payout');

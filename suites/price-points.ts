@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectOneOf, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
@@ -26,7 +27,7 @@ function amountPaths(t: Target): { trans: string; requested: string } {
   return { trans: rec.transAmount, requested: rec.requestedAmount };
 }
 
-async function recordOf(t: Target, orderNo: string, clause: string): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
+async function recordOf(t: Target, orderNo: string, clause: ClauseId): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
   const ex = await queryPayment(t, { order_no: orderNo });
   return { data: expectSuccess(ex, clause, 'querying the price-point payment'), ex };
 }
@@ -36,20 +37,20 @@ async function recordOf(t: Target, orderNo: string, clause: string): Promise<{ d
  * amount charged breaks "trans_amount is the USD amount charged"; charging something that is no
  * tier at all breaks "fixed tiers only"; another tier than the rounding rule gives breaks the rounding.
  */
-function roundingClause(charged: unknown, c: RoundedAmountCase, tiers: readonly string[]): string {
+function roundingClause(charged: unknown, c: RoundedAmountCase, tiers: readonly string[]): ClauseId {
   const value = (charged as { value?: unknown } | undefined)?.value;
   if (c.requested !== c.tier && JSON.stringify(charged) === JSON.stringify(usd(c.requested))) return 'payment.trans-amount.usd-charged';
   if (typeof value === 'string' && !tiers.some((t) => Number(t) === Number(value))) return 'limit.price-points';
   return 'payment.price-point.round';
 }
 
-const UNROUNDABLE = [
+const UNROUNDABLE: { code: number; key: string; clause: ClauseId }[] = [
   { code: 2006, key: 'amountOutOfRange', clause: 'err.pay.amount-out-of-range' },
   { code: 422, key: 'notSupported', clause: 'err.pay.price-point' },
 ];
 
 /** A refusal with one half of a row the document allows (its code or its key) is evidence against that row. */
-function unroundableClause(ex: Exchange): string {
+function unroundableClause(ex: Exchange): ClauseId {
   const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
   const code = body && typeof body === 'object' ? body.code : undefined;
   const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
@@ -24,7 +25,7 @@ function refund(t: Target, order: Payment, amount: unknown, label: string) {
 }
 
 /** A paid payment on which any amount up to the total is a valid refund. */
-function paidWithPartialRefunds(t: Target, clause: string): Promise<Payment> {
+function paidWithPartialRefunds(t: Target, clause: ClauseId): Promise<Payment> {
   return payOrder(t, methodsWithSupport(t, ['partial'])[0]!, clause);
 }
 

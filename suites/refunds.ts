@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
@@ -17,7 +18,7 @@ function refundsOf(t: Target) {
 }
 
 /** The status a refund query shows, with the query's exchange. */
-async function refundStatus(t: Target, by: { serviceNo?: string; merchantNo?: string }, clause: string): Promise<{ status: unknown; ex: Exchange }> {
+async function refundStatus(t: Target, by: { serviceNo?: string; merchantNo?: string }, clause: ClauseId): Promise<{ status: unknown; ex: Exchange }> {
   const ex = await queryRefund(t, by);
   const data = expectSuccess(ex, clause, 'querying the refund');
   return { status: pick(data, refundsOf(t).data.status), ex };

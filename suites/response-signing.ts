@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, failCheck } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -12,7 +13,7 @@ import { unknownOrderLookup } from './support/auth-outcomes.js';
  * hex HMAC-SHA256 of merchantID LF timestamp LF nonce LF raw response body, keyed with the caller's
  * secret. Checked here explicitly (the global invariant checks it on every exchange as well).
  */
-function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: string, what: string): void {
+function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, what: string): void {
   const res = ex.response;
   if (!res) failCheck('NO_RESPONSE', clause, 'the target gave no response', { expected: 'a signed response', seen: ex.error?.message ?? 'nothing', exchange: ex });
   for (const h of SIGNING_HEADERS) {
@@ -31,7 +32,7 @@ function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: string, wh
   }
 }
 
-function expectHttp200(ex: Exchange, clause: string, what: string): void {
+function expectHttp200(ex: Exchange, clause: ClauseId, what: string): void {
   const status = ex.response?.status;
   if (status !== 200) failCheck('SIGNED_RESPONSE_NOT_HTTP_200', clause, `${what} is a signed answer and must use HTTP 200`, { expected: 'HTTP 200', seen: status === undefined ? 'no response' : `HTTP ${status}`, exchange: ex });
 }

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectAuthError, expectError, expectSuccess, expectUnsigned, failCheck } from '../harness/check/expect.js';
@@ -44,7 +45,7 @@ function sendLookup(t: Target, plan: LookupBodyPlan, opts: PostOptions & { label
  * A request that got past authentication shows the target reads the signature rule (`passedClause`)
  * wrongly; one refused with another answer than 403 `forbidden` breaks the mismatch rule itself.
  */
-function expectForbidden(ex: Exchange, passedClause: string, what: string): void {
+function expectForbidden(ex: Exchange, passedClause: ClauseId, what: string): void {
   expectAuthError(ex, FORBIDDEN, authChargeFor(ex, FORBIDDEN, { passed: passedClause, row: 'err.auth.forbidden', rule: 'auth.bad-signature' }), what);
   expectUnsigned(ex, 'auth.errors.unsigned');
 }

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -19,7 +20,7 @@ function refused(ex: Exchange): boolean {
 }
 
 /** A checkout that exists, with its query failure armed. */
-async function orderWithArmedQueryFailure(t: Target, clause: string) {
+async function orderWithArmedQueryFailure(t: Target, clause: ClauseId) {
   if (!t.profile.sandbox?.armFailure?.failures.queryFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)", { declare: ['sandbox.armFailure.failures.queryFailed'] });
   const order = await createCheckout(t, clause);
   await armFailure(t, 'queryFailed', clause, { merchantOrderNo: order.merchantOrderNo });
@@ -27,7 +28,7 @@ async function orderWithArmedQueryFailure(t: Target, clause: string) {
 }
 
 /** A paid payment whose method refunds (partially or in full), and the amount to refund. */
-async function refundablePayment(t: Target, clause: string) {
+async function refundablePayment(t: Target, clause: ClauseId) {
   const method = methodsWithSupport(t, ['partial', 'full'])[0];
   if (!method) throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)', { declare: ['refunds.support'] });
   const paid = await payOrder(t, method, clause);

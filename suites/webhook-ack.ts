@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
 import type { ReplyKind } from '../harness/webhooks/types.js';
@@ -21,7 +22,7 @@ const DESCRIBED: Record<ReplyKind, string> = {
 };
 
 /** One check per failure reply: the first attempt gets that reply, the retry gets `success`. */
-function retriesAfter(kind: ReplyKind, title: string, clause: string[]): CheckSpec {
+function retriesAfter(kind: ReplyKind, title: string, clause: ClauseId[]): CheckSpec {
   return {
     title,
     clause,

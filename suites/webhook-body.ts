@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -70,7 +71,7 @@ function amountBetweenTiers(s: ReturnType<typeof pricePointSetup>): { requested:
 }
 
 /** A paid payment and its payment.updated SUCCESS body. */
-async function paidWithBody(t: Target, clause: string, opts: CheckoutOpts = {}): Promise<{ p: Payment; body: Body; exchange: Exchange }> {
+async function paidWithBody(t: Target, clause: ClauseId, opts: CheckoutOpts = {}): Promise<{ p: Payment; body: Body; exchange: Exchange }> {
   const p = await completedCheckout(t, clause, 'success', opts);
   const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a paid checkout');
   return { p, body, exchange };
@@ -85,7 +86,7 @@ function sentBody(p: Payment): Record<string, unknown> {
 }
 
 /** A refund of part of a paid payment (the whole where only full refunds are allowed) and its first refund.updated. */
-async function refundWithBody(t: Target, clause: string, reason?: string) {
+async function refundWithBody(t: Target, clause: ClauseId, reason?: string) {
   const payment = await anyPaidPayment(t, clause);
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment), ...(reason ? { reason } : {}) });
   const got = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS', 'FAILED'], 'event.refund.updated', 'a refund just created');

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
@@ -18,7 +19,7 @@ import {
 } from './support/webhook-scenarios.js';
 
 /** A refund still PENDING after creation, so its settlement can be observed; skips when the target settled it at once. */
-async function pendingRefund(t: Target, clause: string): Promise<Refund> {
+async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
   const payment = await anyPaidPayment(t, clause);
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
   const created = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS'], 'event.refund.updated', 'a refund just created');

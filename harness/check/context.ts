@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from '../exchange.js';
+import type { ClauseId } from '../clauses/registry.js';
 import type { Finding } from './failure.js';
 
 /** Everything a running check accumulates; reports and the kill matrix read it. */
@@ -63,7 +64,7 @@ export function note(text: string): void {
 }
 
 /** An assertion evaluated these clauses and they held: the evidence that lets the report credit them. */
-export function recordExercised(...clauses: (string | undefined)[]): void {
+export function recordExercised(...clauses: (ClauseId | undefined)[]): void {
   const rec = storage.getStore();
   if (!rec) return;
   for (const c of clauses) if (c) rec.exercised.add(c);

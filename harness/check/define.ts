@@ -1,5 +1,5 @@
 import type { Target } from '../target.js';
-import { clause as lookupClause } from '../clauses/registry.js';
+import { type ClauseId, clause as lookupClause } from '../clauses/registry.js';
 
 export type Area =
   | 'auth'
@@ -33,7 +33,7 @@ export interface CheckDef {
   /** A sentence: "refuses a value with three decimals". */
   title: string;
   /** The clause this check enforces (first) and any others it also enforces. */
-  clauses: string[];
+  clauses: ClauseId[];
   level: 'must' | 'should';
   /**
    * `own-clause` (default): a pass credits the first clause besides what assertions recorded;
@@ -58,7 +58,7 @@ export interface SuiteDef {
 
 export interface CheckSpec {
   title: string;
-  clause: string | string[];
+  clause: ClauseId | ClauseId[];
   level?: 'must' | 'should';
   credit?: 'own-clause' | 'recorded';
   run(ctx: CheckContext): Promise<void>;

@@ -2,7 +2,7 @@ import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 import { describeExchange, shortJson } from '../describe.js';
 import { headerValue } from '../signing.js';
-import { clause as registryClause, hasClause } from '../clauses/registry.js';
+import { type ClauseId, clause as registryClause, hasClause } from '../clauses/registry.js';
 import { CheckFailure } from './failure.js';
 import { recordExercised, recordReading } from './context.js';
 
@@ -17,11 +17,11 @@ export interface Outcome {
 }
 
 /** A finding is as binding as the statement it is evidence against. */
-function levelOf(clause: string): 'must' | 'should' {
+function levelOf(clause: ClauseId): 'must' | 'should' {
   return hasClause(clause) && registryClause(clause).level === 'should' ? 'should' : 'must';
 }
 
-function fail(code: string, clause: string, message: string, ex: Exchange | undefined, expected: string, seen: string): never {
+function fail(code: string, clause: ClauseId, message: string, ex: Exchange | undefined, expected: string, seen: string): never {
   throw new CheckFailure({
     code,
     clause,
@@ -33,11 +33,11 @@ function fail(code: string, clause: string, message: string, ex: Exchange | unde
   });
 }
 
-export function failCheck(code: string, clause: string, message: string, opts: { expected: string; seen: string; exchange?: Exchange }): never {
+export function failCheck(code: string, clause: ClauseId, message: string, opts: { expected: string; seen: string; exchange?: Exchange }): never {
   return fail(code, clause, message, opts.exchange, opts.expected, opts.seen);
 }
 
-function envelopeOf(ex: Exchange, clause: string): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
+function envelopeOf(ex: Exchange, clause: ClauseId): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
   // A head without its whole body (deadline, reset) is no complete response, not a malformed one;
   // a body past the size cap was sent whole by the target, so it is judged as the body it is.
   if (!ex.response || (ex.error && ex.error.kind !== 'too-large')) {
@@ -58,7 +58,7 @@ function seenOutcome(e: { status: number; code: unknown; msg: unknown }): string
 }
 
 /** Success envelope; returns `data`. */
-export function expectSuccess(ex: Exchange, clause: string, what = 'the request'): Record<string, unknown> {
+export function expectSuccess(ex: Exchange, clause: ClauseId, what = 'the request'): Record<string, unknown> {
   const e = envelopeOf(ex, clause);
   if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
   if (e.data === null || typeof e.data !== 'object') fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
@@ -72,15 +72,15 @@ export function expectSuccess(ex: Exchange, clause: string, what = 'the request'
  */
 export interface ErrorClauses {
   /** Charged when the request is accepted (code 0): the rule itself was not applied. */
-  ifAccepted?: string;
+  ifAccepted?: ClauseId;
   /** Charged when the refusal is half right (see `halfRight`): the rule was applied, the row's answer is wrong. */
-  ifHalfRight?: string;
+  ifHalfRight?: ClauseId;
   /** Which half-right refusals count: the right code with a wrong key (`key`), the right key with a wrong code (`code`), or either (default). */
   halfRight?: 'code-or-key' | 'key' | 'code';
 }
 
 /** A signed business error: HTTP 200, the code and the key. */
-export function expectError(ex: Exchange, want: Outcome, clause: string, what = 'the request', by: ErrorClauses = {}): void {
+export function expectError(ex: Exchange, want: Outcome, clause: ClauseId, what = 'the request', by: ErrorClauses = {}): void {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.code === want.code && key === want.key && e.status === 200) {
@@ -97,7 +97,7 @@ export function expectError(ex: Exchange, want: Outcome, clause: string, what = 
 }
 
 /** Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as exercised). */
-export function expectOneOf<O extends Outcome & { clause?: string }>(ex: Exchange, wants: O[], clause: string, topic: string, what = 'the request'): O {
+export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], clause: ClauseId, topic: string, what = 'the request'): O {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   const hit = wants.find((w) => w.code === e.code && w.key === key);
@@ -111,7 +111,7 @@ export function expectOneOf<O extends Outcome & { clause?: string }>(ex: Exchang
 }
 
 /** Refused with some non-zero code, when the document says "refused" without naming the key. */
-export function expectRefused(ex: Exchange, clause: string, what = 'the request', topic?: string): Outcome {
+export function expectRefused(ex: Exchange, clause: ClauseId, what = 'the request', topic?: string): Outcome {
   const e = envelopeOf(ex, clause);
   if (e.code === 0 || typeof e.code !== 'number') fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
   const key = typeof e.msg === 'string' ? (splitMsg(e.msg).key ?? '') : '';
@@ -121,7 +121,7 @@ export function expectRefused(ex: Exchange, clause: string, what = 'the request'
 }
 
 /** An unsigned authentication error (HTTP 401/403/500 with code and key). */
-export function expectAuthError(ex: Exchange, want: { http: number; code: number; key: string }, clause: string, what = 'the request'): void {
+export function expectAuthError(ex: Exchange, want: { http: number; code: number; key: string }, clause: ClauseId, what = 'the request'): void {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.status !== want.http || e.code !== want.code || key !== want.key) {
@@ -131,7 +131,7 @@ export function expectAuthError(ex: Exchange, want: { http: number; code: number
 }
 
 /** Authentication errors are not signed: no X-Sign on the response. */
-export function expectUnsigned(ex: Exchange, clause: string): void {
+export function expectUnsigned(ex: Exchange, clause: ClauseId): void {
   const sig = ex.response ? headerValue(ex.response.headers, 'X-Sign') : undefined;
   if (sig !== undefined && sig !== '') fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
   recordExercised(clause);
@@ -148,14 +148,14 @@ export function pick(data: unknown, path: string): unknown {
 }
 
 /** A field of `data` the profile says is there must be a non-empty string. */
-export function expectString(data: Record<string, unknown>, path: string, clause: string, ex: Exchange): string {
+export function expectString(data: Record<string, unknown>, path: string, clause: ClauseId, ex: Exchange): string {
   const v = pick(data, path);
   if (typeof v !== 'string' || v === '') fail('FIELD_MISSING', clause, `data.${path} should be a non-empty string`, ex, 'a string', shortJson(v));
   recordExercised(clause);
   return v;
 }
 
-export function expectEqual(seen: unknown, expected: unknown, code: string, clause: string, message: string, ex?: Exchange): void {
+export function expectEqual(seen: unknown, expected: unknown, code: string, clause: ClauseId, message: string, ex?: Exchange): void {
   if (JSON.stringify(seen) !== JSON.stringify(expected)) fail(code, clause, message, ex, shortJson(expected), shortJson(seen));
   recordExercised(clause);
 }
@@ -164,6 +164,6 @@ export function expectEqual(seen: unknown, expected: unknown, code: string, clau
  * A rule a check judged by its own condition (`if (wrong) failCheck(…)`) held: say so, so the
  * clause is credited. Call it after the condition was evaluated, never unconditionally.
  */
-export function held(clause: string, ...more: string[]): void {
+export function held(clause: ClauseId, ...more: ClauseId[]): void {
   recordExercised(clause, ...more);
 }

@@ -1,3 +1,4 @@
+import type { ClauseId } from './../clauses/registry.js';
 import { describeVerifyFailure } from '../signing.js';
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
@@ -34,13 +35,13 @@ function f(code: string, clause: (typeof INVARIANT_CLAUSES)[number], message: st
  * The rules every response must keep whatever was asked (issue 4 §1). Checked on every
  * exchange the suites provoke; `signedBy` is the merchant the response must be signed for.
  */
-export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean; examined?: Set<string> }): Finding[] {
+export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean; examined?: Set<ClauseId> }): Finding[] {
   const res = ex.response;
   if (!res) return [];
   const out: Finding[] = [];
   const status = res.status;
   // The rules this exchange could show broken: evidence for those, whatever the findings (a clause with a finding is failed anyway).
-  const seen = opts.examined ?? new Set<string>();
+  const seen = opts.examined ?? new Set<ClauseId>();
   seen.add('ep.http-200-signed');
   if (status !== 200 && !UNSIGNED_STATUSES.has(status)) {
     out.push(f('HTTP_STATUS_NOT_ALLOWED', 'ep.http-200-signed', `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`, ex, '200 (or 401/403/500 unsigned)', String(status)));
@@ -67,7 +68,7 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
   return out;
 }
 
-function envelopeFindings(env: Record<string, unknown>, ex: Exchange, seen: Set<string>): Finding[] {
+function envelopeFindings(env: Record<string, unknown>, ex: Exchange, seen: Set<ClauseId>): Finding[] {
   const out: Finding[] = [];
   const { code, msg } = env;
   seen.add('env.code.integer');
@@ -113,7 +114,7 @@ export function nonSnakeCaseKeys(value: unknown, path: string, depth = 0): { pat
 }
 
 /** The value rules a value gave something to judge: names (any object key), amounts, times. */
-export function valueClauses(value: unknown, depth = 0, out = new Set<string>()): Set<string> {
+export function valueClauses(value: unknown, depth = 0, out = new Set<ClauseId>()): Set<ClauseId> {
   if (depth > 8 || value === null || typeof value !== 'object') return out;
   const obj = value as Record<string, unknown>;
   if (!Array.isArray(obj)) {
@@ -141,7 +142,7 @@ export function valueFindings(value: unknown, path: string, ex: Exchange, codePr
  * exchange): the field-name findings first, then the amount and time findings, each in the order the
  * separate walks give them; `clauses`, when given, receives what valueClauses would return.
  */
-function walkValue(value: unknown, path: string, ex: Exchange, codePrefix: string, depth: number, names: boolean, clauses?: Set<string>): Finding[] {
+function walkValue(value: unknown, path: string, ex: Exchange, codePrefix: string, depth: number, names: boolean, clauses?: Set<ClauseId>): Finding[] {
   const walk: Walk = { ex, codePrefix, names, clauses, nameFindings: [], valueFindings: [] };
   visit(walk, value, path, depth);
   if (walk.nameFindings.length === 0) return walk.valueFindings;
@@ -153,7 +154,7 @@ interface Walk {
   ex: Exchange;
   codePrefix: string;
   names: boolean;
-  clauses: Set<string> | undefined;
+  clauses: Set<ClauseId> | undefined;
   nameFindings: Finding[];
   valueFindings: Finding[];
 }

@@ -8,8 +8,8 @@
 export type Level = 'must' | 'should' | 'unspecified';
 export type Party = 'service' | 'client';
 
-export interface Clause {
-  id: string;
+export interface Clause<I extends string = string> {
+  id: I;
   /** Heading path in INTERFACE.md. */
   section: string;
   level: Level;
@@ -21,13 +21,14 @@ export interface Clause {
 const S = 'service' as const;
 const C = 'client' as const;
 
-function must(id: string, section: string, text: string, party: Party = S): Clause {
+// Generic in the id so that `ClauseId` below is the union of the literal ids: a misspelt id is a compile error.
+function must<const I extends string>(id: I, section: string, text: string, party: Party = S): Clause<I> {
   return { id, section, level: 'must', party, text };
 }
-function should(id: string, section: string, text: string, party: Party = S): Clause {
+function should<const I extends string>(id: I, section: string, text: string, party: Party = S): Clause<I> {
   return { id, section, level: 'should', party, text };
 }
-function open(id: string, section: string, text: string): Clause {
+function open<const I extends string>(id: I, section: string, text: string): Clause<I> {
   return { id, section, level: 'unspecified', party: S, text };
 }
 
@@ -58,7 +59,7 @@ const IDEM = 'Errors › Idempotency';
 const LIM = 'Limits';
 const VER = 'Versioning';
 
-export const clauses: readonly Clause[] = [
+const registry = [
   // Conventions
   must('conv.snake-case', CONV, 'JSON field names are snake_case; camelCase names are not accepted.'),
   must('conv.utf8', CONV, 'Text is UTF-8.'),
@@ -320,7 +321,11 @@ export const clauses: readonly Clause[] = [
   must('client.amount.string', AMT, 'The client sends an amount `value` as a decimal string, not a JSON number.', C),
   must('client.amount.two-decimals', AMT, 'The client sends amount values with at most two decimal places.', C),
   must('client.numbers.distinct', IDEM, 'Payments and refunds need different numbers: the client does not reuse a number across a payment and a refund.', C),
-];
+] as const;
+
+/** Every clause id of the registry, as a type: what `expect*`, `failCheck`, `held` and check definitions take. */
+export type ClauseId = (typeof registry)[number]['id'];
+export const clauses: readonly Clause<ClauseId>[] = registry;
 
 /**
  * Statements the document makes twice, in different sections (a Limits row and the rule it sums
@@ -336,17 +341,17 @@ export const restatements: Readonly<Record<string, readonly string[]>> = {
   'version.no-camelcase': ['conv.snake-case'],
 };
 
-const byId = new Map(clauses.map((c) => [c.id, c]));
+const byId = new Map<string, Clause<ClauseId>>(clauses.map((c) => [c.id, c]));
 for (const [id, same] of Object.entries(restatements)) {
   for (const x of [id, ...same]) if (!byId.has(x)) throw new Error(`restatements: unknown clause id ${x}`);
 }
 
-export function clause(id: string): Clause {
+export function clause(id: string): Clause<ClauseId> {
   const c = byId.get(id);
   if (!c) throw new Error(`unknown clause id ${JSON.stringify(id)}: add it to harness/clauses/registry.ts first`);
   return c;
 }
 
-export function hasClause(id: string): boolean {
+export function hasClause(id: string): id is ClauseId {
   return byId.has(id);
 }

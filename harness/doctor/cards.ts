@@ -99,7 +99,8 @@ export async function paidOrder(ctx: DoctorContext, label: string): Promise<{ or
     const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
     if (!accepted(r.a) || typeof orderNo !== 'string') return { ex: r.ex };
     try {
-      await completeCheckout(ctx.t, { orderNo, merchantOrderNo: r.merchantOrderNo }, 'success', 'doctor');
+      // The doctor judges no clause: a refusal here is caught below; the id only types the call.
+      await completeCheckout(ctx.t, { orderNo, merchantOrderNo: r.merchantOrderNo }, 'success', 'checkout.creates');
     } catch {
       return { ex: r.ex };
     }

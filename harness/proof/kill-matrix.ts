@@ -47,7 +47,7 @@ export function webhookModeFor(clause: string): 'quick' | 'full' {
 }
 
 export function checksNaming(suites: SuiteDef[], clause: string): { suite: SuiteDef; check: CheckDef }[] {
-  return suites.flatMap((suite) => suite.checks.filter((c) => c.clauses.includes(clause)).map((check) => ({ suite, check })));
+  return suites.flatMap((suite) => suite.checks.filter((c) => (c.clauses as readonly string[]).includes(clause)).map((check) => ({ suite, check })));
 }
 
 export function classify(fault: FaultInfo, results: CheckResult[]): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors'> {

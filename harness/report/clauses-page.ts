@@ -21,7 +21,7 @@ const COLOURS: Record<string, string> = {
  * links of the Allure report point at its anchors. Plain HTML, no script, nothing loaded from elsewhere.
  */
 export function renderClausesPage(c: Certificate): string {
-  const text = new Map(registry.map((x) => [x.id, x.text]));
+  const text = new Map<string, string>(registry.map((x) => [x.id, x.text]));
   const rows = c.clauses.map((x) => {
     const ev = x.failures.map((f) => `${esc(f.checkId)} · ${esc(f.code)}${f.exchangeId ? ` · ${esc(f.exchangeId)}` : ''}${f.repro ? ` · <a href="repro/${esc(f.repro)}">repro</a>` : ''}`).join('<br>');
     const by = x.exercisedBy ?? [];

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../clauses/registry.js';
 /**
  * Webhook evidence for checks: waiting on the receiver with profile timing, recording each
  * delivery as an exchange (so reports show it), the rules every delivery must keep (applied like
@@ -21,7 +22,7 @@ export type Body = Record<string, unknown>;
 type Filter = { merchantNo?: string; event?: string };
 
 /** Body fields of INTERFACE.md › Events › Body fields, and the clause each one belongs to. */
-export const BODY_FIELD_CLAUSES: Readonly<Record<string, string>> = {
+export const BODY_FIELD_CLAUSES: Readonly<Record<string, ClauseId>> = {
   event: 'webhook.body.event',
   order_no: 'webhook.body.order-no',
   merchant_order_no: 'webhook.body.merchant-order-no',
@@ -79,13 +80,13 @@ export function deliveryExchange(d: Delivery, receiverUrl: string, ackTimeoutMs:
 }
 
 /** The States table's named values per event (the schema's per-event status enums). */
-const STATUS_VALUE_CLAUSES: Readonly<Record<string, string>> = {
+const STATUS_VALUE_CLAUSES: Readonly<Record<string, ClauseId>> = {
   'payment.updated': 'state.payment.values',
   'refund.updated': 'state.refund.values',
   'payout.updated': 'state.payout.values',
 };
 
-function problemClause(problem: string, body: Body): string {
+function problemClause(problem: string, body: Body): ClauseId {
   const required = /^body: must have required property '([^']+)'/.exec(problem);
   const field = required ? required[1]! : problem.split(/[.:]/, 1)[0]!;
   // A status the States table does not name for the event breaks that table, not the field's presence.
@@ -96,7 +97,7 @@ function problemClause(problem: string, body: Body): string {
   return BODY_FIELD_CLAUSES[field] ?? 'webhook.body.event';
 }
 
-function finding(code: string, clause: string, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
+function finding(code: string, clause: ClauseId, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
   return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
 }
 
@@ -120,8 +121,8 @@ export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
 }
 
 /** The rules a delivery gave something to judge: method and type, signature, the body fields it carries, its values. */
-export function deliveryClauses(d: Delivery): string[] {
-  const out = new Set(['webhook.post-json', 'webhook.signed']);
+export function deliveryClauses(d: Delivery): ClauseId[] {
+  const out = new Set<ClauseId>(['webhook.post-json', 'webhook.signed']);
   const body = bodyOf(d);
   if (body) {
     for (const k of Object.keys(body)) if (BODY_FIELD_CLAUSES[k]) out.add(BODY_FIELD_CLAUSES[k]!);
@@ -173,7 +174,7 @@ export function describeDeliveries(ds: readonly Delivery[]): string {
 }
 
 /** The first delivery with this event (and status, when given); fails the check when none came. */
-export function expectDelivery(ds: readonly Delivery[], want: { event: string; status?: string | string[] }, clause: string, what: string, t: Target): { delivery: Delivery; body: Body; exchange: Exchange } {
+export function expectDelivery(ds: readonly Delivery[], want: { event: string; status?: string | string[] }, clause: ClauseId, what: string, t: Target): { delivery: Delivery; body: Body; exchange: Exchange } {
   const statuses = want.status === undefined ? undefined : Array.isArray(want.status) ? want.status : [want.status];
   const d = ds.find((x) => eventOf(x) === want.event && (statuses === undefined || statuses.includes(String(statusOf(x)))));
   const expected = `${want.event}${statuses ? ` with status ${statuses.join(' or ')}` : ''}`;
@@ -185,7 +186,7 @@ export function expectDelivery(ds: readonly Delivery[], want: { event: string; s
   return { delivery: d, body: bodyOf(d)!, exchange: exchange! };
 }
 
-export function expectBodyField(body: Body, field: string, expected: unknown, clause: string, message: string, ex: Exchange): void {
+export function expectBodyField(body: Body, field: string, expected: unknown, clause: ClauseId, message: string, ex: Exchange): void {
   const seen = body[field];
   if (JSON.stringify(seen) !== JSON.stringify(expected)) {
     failCheck('WEBHOOK_FIELD_WRONG', clause, message, { expected: `${field}: ${shortJson(expected)}`, seen: `${field}: ${shortJson(seen)}`, exchange: ex });
@@ -208,7 +209,7 @@ export async function expectEventArrives(
   merchantNo: string,
   event: string,
   status: string | string[],
-  clause: string,
+  clause: ClauseId,
   what: string,
 ): Promise<{ delivery: Delivery; body: Body; exchange: Exchange; all: Delivery[] }> {
   const { timing } = webhookSetup(t);

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Outcomes of authentication (INTERFACE.md › Authentication, Errors › Authentication errors), for the
  * auth, signing and language suites: "got past authentication", "refused by authentication where the
@@ -12,7 +13,7 @@ import type { Exchange } from '../../harness/exchange.js';
 import type { Target } from '../../harness/target.js';
 
 /** The row of the authentication errors table each key answers. */
-const AUTH_ROW: Readonly<Record<string, string>> = { unauthorized: 'err.auth.unauthorized', merchantNotFound: 'err.auth.merchant-not-found', forbidden: 'err.auth.forbidden' };
+const AUTH_ROW: Readonly<Record<string, ClauseId>> = { unauthorized: 'err.auth.unauthorized', merchantNotFound: 'err.auth.merchant-not-found', forbidden: 'err.auth.forbidden' };
 
 /** The keys of the authentication errors table; none of them may answer a correctly signed request. */
 export const AUTH_ERROR_KEYS: readonly string[] = ['unauthorized', 'merchantNotFound', 'forbidden'];
@@ -41,7 +42,7 @@ export function gotPastAuthentication(ex: Exchange): boolean {
   return a.status === 200 && a.isObject && Number.isInteger(a.code) && !(a.key !== undefined && AUTH_ERROR_KEYS.includes(a.key));
 }
 
-export function expectAuthenticated(ex: Exchange, clause: string, what: string): void {
+export function expectAuthenticated(ex: Exchange, clause: ClauseId, what: string): void {
   if (!gotPastAuthentication(ex)) {
     failCheck('CORRECTLY_SIGNED_REQUEST_REFUSED', clause, `${what} is signed correctly and must get past authentication`, {
       expected: 'HTTP 200 with a signed envelope (a success or a business error)',
@@ -62,7 +63,7 @@ export interface AuthRefusal {
  * Refused by authentication where the document says "refused" but names no error: one of
  * `allowed` (each an entry of the authentication errors table), unsigned. Records which.
  */
-export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefusal[], clause: string, topic: string, what: string): AuthRefusal {
+export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefusal[], clause: ClauseId, topic: string, what: string): AuthRefusal {
   const res = ex.response;
   const seen = answerOf(ex);
   const hit = res ? allowed.find((a) => a.http === seen.status && seen.code === a.code && seen.key === a.key) : undefined;
@@ -88,7 +89,7 @@ export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefus
  * through breaks `passed`; the right HTTP status and key with another body code breaks the
  * catalogue `row`; any other refusal breaks the `rule` naming the outcome.
  */
-export function authChargeFor(ex: Exchange, want: AuthRefusal, clauses: { passed: string; row: string; rule: string }): string {
+export function authChargeFor(ex: Exchange, want: AuthRefusal, clauses: { passed: ClauseId; row: ClauseId; rule: ClauseId }): ClauseId {
   if (gotPastAuthentication(ex)) return clauses.passed;
   const a = answerOf(ex);
   // Refused exactly as the row says: evidence for the requirement, the rule and the row at once.

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Requests whose error the document names exactly (code, key, HTTP status), for the envelope and
  * language suites: each creates nothing and is answered the same way by every conformant target.
@@ -15,7 +16,7 @@ export interface ErrorScenario {
   /** Request field names (JSON and, where the profile declares them, internal) the request concerns. */
   fields: (t: Target) => string[];
   /** The clause that names this outcome. */
-  clause: string;
+  clause: ClauseId;
   /** True for the unsigned authentication errors. */
   auth: boolean;
   send(t: Target, opts?: PostOptions): Promise<Exchange>;

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Payments in a given state, for the refund and idempotency suites: paid (card success, or a
  * checkout completed through the sandbox), pending, failed. Everything comes from the profile;
@@ -70,7 +71,7 @@ export function defaultCents(t: Target, method: string): number {
 }
 
 /** A payment that must succeed: the card endpoint with the success card, or a checkout completed as SUCCESS. */
-export async function payOrder(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
+export async function payOrder(t: Target, method: string, clause: ClauseId, o: PayOptions = {}): Promise<Payment> {
   const as = o.as ?? 'primary';
   ensureMerchantMethod(t, method, as);
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
@@ -88,12 +89,12 @@ export async function payOrder(t: Target, method: string, clause: string, o: Pay
 }
 
 /** A paid payment of the first payable method with one of the wanted refund supports. */
-export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], clause: string, o: PayOptions = {}): Promise<Payment> {
+export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], clause: ClauseId, o: PayOptions = {}): Promise<Payment> {
   return payOrder(t, methodsWithSupport(t, wants)[0]!, clause, o);
 }
 
 /** A checkout not yet paid. */
-export async function pendingCheckout(t: Target, method: string, clause: string, o: PayOptions = {}): Promise<Payment> {
+export async function pendingCheckout(t: Target, method: string, clause: ClauseId, o: PayOptions = {}): Promise<Payment> {
   if (!t.profile.methods.checkout.includes(method)) throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`, { declare: ['methods.checkout'] });
   const as = o.as ?? 'primary';
   ensureMerchantMethod(t, method, as);

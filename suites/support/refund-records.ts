@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Reading refunds the target returns, and settling the ones it left PENDING, from the profile's
  * refund section.
@@ -18,7 +19,7 @@ export interface CreatedRefund {
 }
 
 /** A refund that must be accepted; returns its numbers and the status the create answer shows. */
-export async function refundAccepted(t: Target, order: Payment, cents: number, clause: string, what = 'the refund'): Promise<CreatedRefund> {
+export async function refundAccepted(t: Target, order: Payment, cents: number, clause: ClauseId, what = 'the refund'): Promise<CreatedRefund> {
   const r = t.profile.refunds;
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   const merchantRefundNo = t.newNo('refund');
@@ -29,7 +30,7 @@ export async function refundAccepted(t: Target, order: Payment, cents: number, c
 }
 
 /** Settles as SUCCESS every refund the target left PENDING; skips the check when it must and cannot. */
-export async function settlePending(t: Target, refunds: CreatedRefund[], clause: string): Promise<void> {
+export async function settlePending(t: Target, refunds: CreatedRefund[], clause: ClauseId): Promise<void> {
   for (const r of refunds) {
     if (r.status !== 'PENDING') continue;
     if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('a refund is PENDING and the profile declares no sandbox control to settle it (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });

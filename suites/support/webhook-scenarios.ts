@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Ways to make a target send one webhook, each with its own merchant number scripted on the
  * receiver before the request goes out (the script routes by the number in the body). Built on
@@ -46,7 +47,7 @@ function cardMethod(t: Target): string {
 }
 
 /** A card payment that succeeds at once: payment.updated SUCCESS follows. */
-export async function paidCardPayment(t: Target, clause: string, opts: { replies?: ReplyKind[]; metadata?: string; amount?: Amount } = {}): Promise<Payment> {
+export async function paidCardPayment(t: Target, clause: ClauseId, opts: { replies?: ReplyKind[]; metadata?: string; amount?: Amount } = {}): Promise<Payment> {
   const method = cardMethod(t);
   const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
   const amount = opts.amount ?? usd(defaultAmount(t, method));
@@ -93,7 +94,7 @@ export interface CheckoutOpts {
 }
 
 /** A checkout (not yet paid); its payment.updated comes when the sandbox completes it. */
-export async function scriptedCheckout(t: Target, clause: string, opts: CheckoutOpts = {}): Promise<Payment> {
+export async function scriptedCheckout(t: Target, clause: ClauseId, opts: CheckoutOpts = {}): Promise<Payment> {
   const method = opts.method ?? t.profile.methods.checkout[0]!;
   const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
   const amount = opts.amount ?? usd(defaultAmount(t, method));
@@ -109,7 +110,7 @@ export async function scriptedCheckout(t: Target, clause: string, opts: Checkout
 }
 
 /** A checkout completed through the sandbox control. */
-export async function completedCheckout(t: Target, clause: string, outcome: 'success' | 'failed', opts: CheckoutOpts = {}): Promise<Payment> {
+export async function completedCheckout(t: Target, clause: ClauseId, outcome: 'success' | 'failed', opts: CheckoutOpts = {}): Promise<Payment> {
   if (!t.profile.sandbox?.completeCheckout) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
   const p = await scriptedCheckout(t, clause, opts);
   await completeCheckout(t, { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, outcome, clause);
@@ -117,7 +118,7 @@ export async function completedCheckout(t: Target, clause: string, outcome: 'suc
 }
 
 /** Whichever way the profile declares to get a payment paid at once: a card payment, else a completed checkout. */
-export async function anyPaidPayment(t: Target, clause: string, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
+export async function anyPaidPayment(t: Target, clause: ClauseId, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
   if (t.profile.cardPayment) return paidCardPayment(t, clause, opts);
   return completedCheckout(t, clause, 'success', opts);
 }
@@ -153,7 +154,7 @@ export function refundSupport(t: Target, method: string): 'full' | 'partial' {
 }
 
 /** A refund of `amount` (default: the whole payment) that must be accepted. */
-export async function acceptedRefund(t: Target, clause: string, payment: Payment, opts: { amount?: Amount; reason?: string; replies?: ReplyKind[] } = {}): Promise<Refund> {
+export async function acceptedRefund(t: Target, clause: ClauseId, payment: Payment, opts: { amount?: Amount; reason?: string; replies?: ReplyKind[] } = {}): Promise<Refund> {
   refundSupport(t, payment.method);
   const merchantRefundNo = scriptedNo(t, 'refund', opts.replies);
   const amount = opts.amount ?? payment.amount;
@@ -187,7 +188,7 @@ export interface Payout {
 }
 
 /** A payout that must be accepted (PENDING until settled or canceled). */
-export async function acceptedPayout(t: Target, clause: string, opts: { cancel?: boolean; replies?: ReplyKind[] } = {}): Promise<Payout> {
+export async function acceptedPayout(t: Target, clause: ClauseId, opts: { cancel?: boolean; replies?: ReplyKind[] } = {}): Promise<Payout> {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
@@ -202,7 +203,7 @@ export async function acceptedPayout(t: Target, clause: string, opts: { cancel?:
 
 export interface TrialFinding {
   code: string;
-  clause: string;
+  clause: ClauseId;
   message: string;
   expected: string;
   seen: string;

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../harness/clauses/registry.js';
 import { describe, expect, it } from 'vitest';
 import { defineSuite } from '../../harness/check/define.js';
 import { recordExchange } from '../../harness/check/context.js';
@@ -78,10 +79,10 @@ describe('exercised clauses', () => {
   });
 
   it('credits only the invariant rules an exchange gave something to judge', () => {
-    const examined = new Set<string>();
+    const examined = new Set<ClauseId>();
     responseInvariants(refusal, { verifySignature: false, examined });
     expect([...examined].sort()).toEqual(['env.body.object', 'env.code.integer', 'env.data.omitted-on-error', 'env.msg.message-key', 'ep.http-200-signed']);
-    const success = new Set<string>();
+    const success = new Set<ClauseId>();
     responseInvariants(answer({ code: 0, msg: 'success', data: { order_no: 'P1', trans_amount: { currency: 'USD', value: '1.00' } } }), { verifySignature: false, examined: success });
     expect(success.has('amount.value.two-decimals-out')).toBe(true);
     expect(success.has('conv.time.rfc3339-offset')).toBe(false);

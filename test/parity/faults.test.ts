@@ -52,7 +52,7 @@ describe('parity pinpoints the clause of a fault', () => {
     it(fault, async () => {
       const info = faultCatalogue.find((f) => f.name === fault);
       expect(info, `fault ${fault} is in the catalogue`).toBeDefined();
-      const picked = suites.filter((s) => s.checks.some((c) => c.clauses.includes(info!.clause)));
+      const picked = suites.filter((s) => s.checks.some((c) => (c.clauses as readonly string[]).includes(info!.clause)));
       expect(picked.length, `a suite checks ${info!.clause}`).toBeGreaterThan(0);
       const r = await runParity({
         a: { loaded, baseUrl: 'embedded' },

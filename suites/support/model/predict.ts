@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../../harness/clauses/registry.js';
 /**
  * What the interface (and, where it says "not shown", the profile) lets a target answer to the
  * next request, given the model. A prediction lists every refusal the document allows; where it
@@ -18,7 +19,7 @@ export interface Refusal {
   code: number;
   key: string;
   /** The clause that requires this refusal. */
-  clause: string;
+  clause: ClauseId;
   /** Why, in words of the sequence ("order#1 is held by a declined payment"). */
   why: string;
 }
@@ -27,11 +28,11 @@ export interface Prediction {
   /** must: the request must succeed; may: success or one of the refusals; never: one of the refusals. */
   success: 'must' | 'may' | 'never';
   /** The clause a refused request breaks when it had to succeed. */
-  successClause: string;
+  successClause: ClauseId;
   /** Refusals the document allows; when success is `never`, the first one's clause is the one broken. */
   refusals: Refusal[];
   /** The document says "refused" without a key: any non-zero code is acceptable. */
-  anyRefusal?: { clause: string; why: string };
+  anyRefusal?: { clause: ClauseId; why: string };
   /** Reading topic under which an open outcome is recorded. */
   topic: string;
 }
@@ -41,7 +42,7 @@ type RefundSpec = Extract<CommandSpec, { op: 'refund' }>;
 type PayoutSpec = Extract<CommandSpec, { op: 'payout' }>;
 type CancelSpec = Extract<CommandSpec, { op: 'cancel-payout' }>;
 
-function decide(must: Refusal[], may: Refusal[], also: Refusal[], successClause: string, topic: string): Prediction {
+function decide(must: Refusal[], may: Refusal[], also: Refusal[], successClause: ClauseId, topic: string): Prediction {
   return {
     success: must.length > 0 ? 'never' : may.length > 0 ? 'may' : 'must',
     successClause,
@@ -55,7 +56,7 @@ export function predictPayment(m: Readonly<Model>, s: PaySpec): Prediction {
   const slot = m.numbers.get(s.as);
   const must: Refusal[] = [];
   const may: Refusal[] = [];
-  const dup = (clause: string, why: string): Refusal => ({ code: 422, key: 'duplicateMerchantOrder', clause, why });
+  const dup = (clause: ClauseId, why: string): Refusal => ({ code: 422, key: 'duplicateMerchantOrder', clause, why });
   if (slot?.payment) {
     const p = slot.payment;
     must.push(
@@ -91,7 +92,7 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
   const must: Refusal[] = [];
   const may: Refusal[] = [];
   const also: Refusal[] = [];
-  const r = (code: number, key: string, clause: string, why: string): Refusal => ({ code, key, clause, why });
+  const r = (code: number, key: string, clause: ClauseId, why: string): Refusal => ({ code, key, clause, why });
   const slot = m.numbers.get(s.as);
   if (slot?.refund) {
     must.push(
@@ -116,7 +117,7 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
     const { committed, failed } = refundTotals(p);
     if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
     const support = m.caps.refundSupport[p.method];
-    const notSupported = (clause: string, why: string) => r(422, 'notSupported', clause, why);
+    const notSupported = (clause: ClauseId, why: string) => r(422, 'notSupported', clause, why);
     if (support === 'none') must.push(notSupported('err.ref.not-supported', `the profile says ${p.method} does not support refunds`));
     else if (support === undefined) may.push(notSupported('err.ref.not-supported', `the profile does not say whether ${p.method} supports refunds`));
     else if (support === 'full' && (cents !== p.cents || committed > 0)) {
@@ -192,7 +193,7 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
 }
 
 /** The status a payment query must show, or a reading topic when the interface and profile leave it open. */
-export function expectedPaymentStatus(m: Readonly<Model>, p: PaymentRec): { values: string[]; clause: string; topic?: string } | { values?: undefined; topic: string } {
+export function expectedPaymentStatus(m: Readonly<Model>, p: PaymentRec): { values: string[]; clause: ClauseId; topic?: string } | { values?: undefined; topic: string } {
   switch (p.base) {
     case 'pending': {
       const name = m.caps.pendingStatus ?? p.pendingSeen;
@@ -214,7 +215,7 @@ export function expectedPaymentStatus(m: Readonly<Model>, p: PaymentRec): { valu
 
 export interface Breach {
   code: string;
-  clause: string;
+  clause: ClauseId;
   message: string;
   expected: string;
   seen: string;
