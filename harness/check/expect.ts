@@ -26,6 +26,7 @@ function fail(code: string, clause: ClauseId, message: string, ex: Exchange | un
     code,
     clause,
     level: levelOf(clause),
+    title: message,
     message: `${message}\n  expected: ${expected}\n  seen:     ${seen}${ex ? `\n${describeExchange(ex)}` : ''}`,
     expected,
     seen,

@@ -11,6 +11,8 @@ export interface Finding {
   code: string;
   clause: string;
   level: 'must' | 'should';
+  /** One line saying what is wrong, for lists and titles; `message` adds expected, seen and the exchange. */
+  title: string;
   message: string;
   expected?: string;
   seen?: string;

@@ -28,7 +28,7 @@ export const INVARIANT_CLAUSES = [
 ] as const;
 
 function f(code: string, clause: (typeof INVARIANT_CLAUSES)[number], message: string, ex: Exchange, expected?: string, seen?: string): Finding {
-  return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
+  return { code, clause, level: 'must', title: message, message, expected, seen, exchangeId: ex.id };
 }
 
 /**

@@ -128,7 +128,7 @@ export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = proc
   );
   const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI webhook receiver — ${merchant} — ${verdict.verdict}`);
   if (html.problem) process.stderr.write(`mpsi-conformance: ${html.problem}\n`);
-  const lines = results.map((r) => `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.message.split('\n', 1)[0]}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`);
+  const lines = results.map((r) => `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.title}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`);
   lines.push('', `verdict: ${verdict.verdict} (exit ${verdict.exitCode})`, ...verdict.reasons, ...verdict.warnings.map((w) => `warning: ${w}`), `certificate: ${paths.certificateMd}`, `JUnit:       ${paths.junit}`, `Allure:      ${html.file ?? paths.allureResults}`);
   process.stdout.write(redact(`${lines.join('\n')}\n`));
   return verdict.exitCode;

@@ -53,7 +53,7 @@ export function defineMerchantChecks<Ctx>(group: string, specs: MerchantCheckSpe
 /** Fails the running check with a finding against `clause`. */
 export function fail(clause: string, code: string, message: string, extra: { expected?: string; seen?: string } = {}): never {
   const c = lookupClause(clause);
-  throw new CheckFailure({ code, clause, level: c.level === 'should' ? 'should' : 'must', message, ...extra });
+  throw new CheckFailure({ code, clause, level: c.level === 'should' ? 'should' : 'must', title: message, message, ...extra });
 }
 
 /** Runs one check; never throws. `evidence` is the list the check appends its lines to. */

@@ -108,7 +108,7 @@ function junit(info: MerchantRunInfo, results: MerchantResult[]): string {
   L.push(`<testsuite name="${xml(info.kind)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`);
   for (const r of results) {
     L.push(`<testcase classname="${xml(info.kind)}.${xml(r.checkId.split('/')[0] ?? '')}" name="${xml(`${r.checkId} — ${r.title} [${r.clauses.join(', ')}]`)}" time="${(r.durationMs / 1000).toFixed(3)}">`);
-    if (r.status === 'failed') L.push(`<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.message.split('\n', 1)[0]}`).join('; '))}">${xml(r.evidence.join('\n'))}</failure>`);
+    if (r.status === 'failed') L.push(`<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('; '))}">${xml(r.evidence.join('\n'))}</failure>`);
     if (r.status === 'broken') L.push(`<error message="${xml(r.reason ?? '')}"/>`);
     if (r.status === 'skipped') L.push(`<skipped message="${xml(r.reason ?? '')}"/>`);
     L.push('</testcase>');

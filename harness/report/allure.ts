@@ -80,7 +80,7 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     if (outcome !== 'expected-fail') continue;
     const stored = byId.get(label('checkId') ?? '');
     const message = stored
-      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.message.split('\n', 1)[0]}`).join('\n')
+      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.title}`).join('\n')
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };

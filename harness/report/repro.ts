@@ -245,7 +245,7 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       `Check:    ${result.checkId}`,
       `          ${result.title}`,
       `Exchange: ${id} (${target.label})`,
-      ...findings.map((f) => `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.message.split('\n', 1)[0]}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`),
+      ...findings.map((f) => `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.title}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`),
       `Seed:     ${result.seed} (check seed)`,
       '',
       `Run:  ${secretEnvs.map((n) => `${n}=<secret key> `).join('')}node ${name} [--base-url URL] [--recorded-numbers] [--no-context]`,

@@ -177,7 +177,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
       code: f.code,
       clause: f.clause,
       level: levelOfFinding(f, r.level),
-      message: firstLine(f.message),
+      message: f.title,
       expected: f.expected,
       seen: f.seen,
       exchangeId: f.exchangeId,

@@ -196,7 +196,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
         const repro = a.repros.find((r) => r.exchangeId === ex.id);
         if (repro) await allure.attachment(`repro ${repro.name}`, repro.text, 'text/plain');
         if (findings.length > 0) {
-          throw new ConformanceFailure(redact(findings.map((f) => `[${f.code}] ${f.clause}: ${f.message.split('\n', 1)[0]}`).join('\n')));
+          throw new ConformanceFailure(redact(findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('\n')));
         }
       });
     } catch {

@@ -98,7 +98,7 @@ function problemClause(problem: string, body: Body): ClauseId {
 }
 
 function finding(code: string, clause: ClauseId, message: string, ex: Exchange, expected?: string, seen?: string): Finding {
-  return { code, clause, level: 'must', message, expected, seen, exchangeId: ex.id };
+  return { code, clause, level: 'must', title: message, message, expected, seen, exchangeId: ex.id };
 }
 
 /** The rules every delivery must keep, whatever the check is about. */

@@ -90,7 +90,7 @@ describe('parity: normalise and compare', () => {
     const a = side(ctxA, [exchange(ctxA, '/api/v1/payments/query', {}, 200, { code: 400, msg: 'x|mutuallyRequiredFieldsMissing' })]);
     const b = side(ctxB, [exchange(ctxB, '/v1/query', {}, 200, { code: 2002, msg: 'x|orderNotFound' })], {
       status: 'failed',
-      findings: [{ code: 'WRONG_ERROR', clause: 'query.neither', level: 'must', message: 'm' }],
+      findings: [{ code: 'WRONG_ERROR', clause: 'query.neither', level: 'must', title: 'm', message: 'm' }],
     });
     const c = compareCheck(a, b);
     expect(new Set(c.differences.map((d) => d.clause))).toEqual(new Set(['query.neither']));

@@ -70,7 +70,7 @@ describe('a reproduction script', () => {
   const failing = signedRequest('x-000002', '/query', { order_no: 'P0000000001' }, { code: 422, msg: 'Wrong|wrongKey' });
   const result: CheckResult = {
     checkId: 's/c', title: 'c', clauses: ['query.returns-record'], level: 'must', status: 'failed', readings: {}, notes: [], exercised: [], seed: 1, durationMs: 1,
-    findings: [{ code: 'X', clause: 'query.returns-record', level: 'must', message: 'x', exchangeId: 'x-000002' }],
+    findings: [{ code: 'X', clause: 'query.returns-record', level: 'must', title: 'x', message: 'x', exchangeId: 'x-000002' }],
     exchanges: [created, failing],
   };
   let file: string;

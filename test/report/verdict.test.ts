@@ -33,7 +33,7 @@ function result(checkId: string, status: StoredResult['status'], opts: Partial<S
 }
 
 const SHOULD = clauses.find((c) => c.level === 'should')?.id;
-const finding = (clause: string, code = 'WRONG_ERROR_KEY', exchangeId = 'x-000001') => ({ code, clause, level: 'must' as const, message: `${code}\nmore`, exchangeId });
+const finding = (clause: string, code = 'WRONG_ERROR_KEY', exchangeId = 'x-000001') => ({ code, clause, level: 'must' as const, title: code, message: `${code}\nmore`, exchangeId });
 
 function expectations(entries: unknown[]): Expectations {
   return parseExpectations(JSON.stringify({ entries }), 'test.json', { isClause: hasClause });

@@ -72,7 +72,10 @@ export class ClientAudit {
       const level: 'must' | 'should' = c.level === 'should' ? 'should' : 'must';
       const mine = all.filter((d) => d.clause === clause);
       const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : creates;
-      const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}` }));
+      const findings: Finding[] = mine.map((d) => {
+        const message = `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}`;
+        return { code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, title: message, message };
+      });
       const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
