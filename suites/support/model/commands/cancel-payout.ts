@@ -1,0 +1,43 @@
+/** The stateful model's `cancel-payout` command: what it is called, when it applies, and what it sends, judges and records. */
+import { expectEqual, failCheck, held, pick } from '../../../../harness/check/expect.js';
+import { splitMsg } from '../../../../harness/envelope.js';
+import { cancelPayout } from '../../../../harness/ops.js';
+import { predictPayoutCancel } from '../predict.js';
+import { type Model, payoutSlotOf } from '../state.js';
+import { judge } from '../verdict.js';
+import { type CommandKind, type Op, type Real, lb, payoutSlot, send } from '../real.js';
+
+function describe(s: Op<'cancel-payout'>): string {
+  return `cancel the payout ${s.payout}${lb(s.merchant)}`;
+}
+
+function applicable(m: Readonly<Model>, s: Op<'cancel-payout'>): boolean {
+  return payoutSlotOf(m, s.merchant, s.payout) !== undefined;
+}
+
+async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promise<void> {
+  const t = r.target;
+  const slot = payoutSlot(m, r, s.merchant, s.payout);
+  const pred = predictPayoutCancel(m, s);
+  const what = describe(s);
+  const ex = await send(r, cancelPayout(t, { merchantNo: slot.no }, { label: what, as: s.merchant }));
+  const verdict = judge(ex, pred, what);
+  const po = slot.payout;
+  if (!po) return;
+  if (verdict.accepted) {
+    const seen = pick(verdict.data, t.profile.payouts!.data.status);
+    if (seen !== undefined) expectEqual(seen, 'CANCELED', 'WRONG_STATUS', 'state.payout.values', `${what}: a cancelled payout shows CANCELED`, ex);
+    po.status = 'CANCELED';
+    return;
+  }
+  if (verdict.outcome.key === 'payoutNotCancelable' && po.status !== 'open') {
+    const msg = (ex.response?.json as { msg?: unknown } | undefined)?.msg;
+    const message = typeof msg === 'string' ? splitMsg(msg).message : '';
+    if (!message.toUpperCase().includes(po.status)) {
+      failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', `${what}: the payoutNotCancelable message names the current status`, { expected: `a message naming ${po.status}`, seen: JSON.stringify(msg), exchange: ex });
+    }
+    held('state.payout.not-cancelable');
+  }
+}
+
+export const cancelPayoutCommand: CommandKind<'cancel-payout'> = { describe, applicable, run: cancelPayoutCmd };

@@ -1,0 +1,24 @@
+/** The stateful model's `complete` command: what it is called, when it applies, and what it sends, judges and records. */
+import { expectSuccess } from '../../../../harness/check/expect.js';
+import { sandboxControl } from '../sandbox.js';
+import { type Model, paymentOf } from '../state.js';
+import { type CommandKind, type Op, type Real, send, STATUS } from '../real.js';
+
+function describe(s: Op<'complete'>): string {
+  return `complete the checkout of ${s.order} as ${STATUS[s.outcome]}`;
+}
+
+function applicable(m: Readonly<Model>, s: Op<'complete'>): boolean {
+  const p = paymentOf(m, s.order);
+  return p?.base === 'pending' && p.orderNo !== undefined;
+}
+
+async function completeCmd(m: Model, r: Real, s: Op<'complete'>): Promise<void> {
+  const p = paymentOf(m, s.order)!;
+  const what = describe(s);
+  const ex = await send(r, sandboxControl(r.target, 'completeCheckout', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { outcome: s.outcome, label: what }));
+  expectSuccess(ex, 'state.payment.values', `the sandbox control to ${what}`);
+  p.base = s.outcome === 'success' ? 'SUCCESS' : 'FAILED';
+}
+
+export const completeCommand: CommandKind<'complete'> = { describe, applicable, run: completeCmd };

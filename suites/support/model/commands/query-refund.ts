@@ -1,0 +1,44 @@
+/** The stateful model's `query-refund` command: what it is called, when it applies, and what it sends, judges and records. */
+import { checkRefundAmount } from './refund.js';
+import { recordReading } from '../../../../harness/check/context.js';
+import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, pick } from '../../../../harness/check/expect.js';
+import { queryRefund } from '../../../../harness/ops.js';
+import { type Model, refundOf } from '../state.js';
+import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
+
+function describe(s: Op<'query-refund'>): string {
+  return `query the refund ${s.refund} by ${s.by === 'merchant' ? 'merchant_refund_no' : 'refund_no'}`;
+}
+
+function applicable(m: Readonly<Model>, s: Op<'query-refund'>): boolean {
+  return s.by === 'merchant' ? m.numbers.has(s.refund) : refundOf(m, s.refund)?.refundNo !== undefined;
+}
+
+async function queryRefundCmd(m: Model, r: Real, s: Op<'query-refund'>): Promise<void> {
+  const t = r.target;
+  const slot = numberSlot(m, r, s.refund);
+  const rec = slot.refund;
+  const what = describe(s);
+  const ex = await send(r, queryRefund(t, s.by === 'merchant' ? { merchantNo: slot.no } : { serviceNo: rec!.refundNo }, { label: what }));
+  if (!rec) {
+    const notFound = { code: 2002, key: 'refundNotFound' };
+    if (slot.maybeRefund) {
+      const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
+      if (code === 0) recordReading('stateful.refused-refund-queried', 'found');
+      else expectOneOf(ex, [notFound], 'err.ref.not-found', 'stateful.refused-refund-queried', what);
+      return;
+    }
+    expectError(ex, notFound, 'err.ref.not-found', `${what} (${s.refund} is not a refund's number)`);
+    return;
+  }
+  const data = expectSuccess(ex, 'refund.ids', what);
+  const paths = t.profile.refunds!.data;
+  if (rec.refundNo === undefined) rec.refundNo = expectString(data, paths.refundNo, 'refund.ids', ex);
+  else expectEqual(pick(data, paths.refundNo), rec.refundNo, 'WRONG_RECORD', 'refund.ids', `${what} returned another refund's record`, ex);
+  const status = pick(data, paths.status);
+  const clause = rec.failedAtCreation ? 'idem.refused-stays-used' : 'state.refund.values';
+  expectEqual(status, rec.status, 'WRONG_STATUS', clause, `${what}: the status does not follow from the sequence${rec.failedAtCreation ? ' (recorded as failed and refused)' : ''}`, ex);
+  checkRefundAmount(t, data, rec.cents, ex, what);
+}
+
+export const queryRefundCommand: CommandKind<'query-refund'> = { describe, applicable, run: queryRefundCmd };

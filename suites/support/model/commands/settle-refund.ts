@@ -1,0 +1,24 @@
+/** The stateful model's `settle-refund` command: what it is called, when it applies, and what it sends, judges and records. */
+import { expectSuccess } from '../../../../harness/check/expect.js';
+import { sandboxControl } from '../sandbox.js';
+import { type Model, refundOf } from '../state.js';
+import { type CommandKind, type Op, type Real, send, STATUS } from '../real.js';
+
+function describe(s: Op<'settle-refund'>): string {
+  return `settle the refund ${s.refund} as ${STATUS[s.outcome]}`;
+}
+
+function applicable(m: Readonly<Model>, s: Op<'settle-refund'>): boolean {
+  const r = refundOf(m, s.refund);
+  return r?.status === 'PENDING' && r.refundNo !== undefined;
+}
+
+async function settleRefundCmd(m: Model, r: Real, s: Op<'settle-refund'>): Promise<void> {
+  const rec = refundOf(m, s.refund)!;
+  const what = describe(s);
+  const ex = await send(r, sandboxControl(r.target, 'settleRefund', { refundNo: rec.refundNo, merchantRefundNo: rec.merchantRefundNo }, { outcome: s.outcome, label: what }));
+  expectSuccess(ex, 'state.refund.values', `the sandbox control to ${what}`);
+  rec.status = STATUS[s.outcome];
+}
+
+export const settleRefundCommand: CommandKind<'settle-refund'> = { describe, applicable, run: settleRefundCmd };
