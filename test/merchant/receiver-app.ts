@@ -101,11 +101,13 @@ export const receiverFaults: readonly ReceiverFault[] = [
       res.end(ok ? 'success\n' : 'no');
     },
   }),
-  f('ack-with-trailing-bytes', 'merchant.ack.success-body', 'Acknowledges with success followed by 64 KiB of padding (a template that writes the page after the word), Content-Length honest.', {
+  f('ack-with-trailing-bytes', 'merchant.ack.success-body', 'Acknowledges with success, flushes it, then writes 1 MiB more (a template that renders its page after the word), Content-Length honest.', {
     reply: (res, ok) => {
-      const body = ok ? Buffer.concat([Buffer.from('success'), Buffer.alloc(64 * 1024, ' ')]) : Buffer.from('invalid webhook');
-      res.writeHead(ok ? 200 : 401, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) });
-      res.end(body);
+      if (!ok) return correct.reply(res, ok, 0);
+      const pad = Buffer.alloc(1024 * 1024, ' ');
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(7 + pad.length) });
+      // The word on its own first, so a reader that keeps only what fits a cap sees exactly "success".
+      res.write('success', () => setTimeout(() => res.end(pad), 20));
     },
   }),
   f('slow-ack', 'merchant.ack.within-5s', 'Does its work before answering: success comes after the acknowledgement time.', {

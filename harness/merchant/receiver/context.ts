@@ -73,6 +73,7 @@ export async function control(ctx: ReceiverContext, body: Body): Promise<{ raw: 
 export async function delivered(ctx: ReceiverContext, label: string, raw: Buffer): Promise<void> {
   const r = await post(ctx, label, raw, signed(ctx.id, raw));
   if (!isSuccess(r)) throw new PreconditionSkip(`${label} was not acknowledged (${describeReply(r)}): not judged here`);
+  if (r.ms > ctx.ackLimitMs) throw new PreconditionSkip(`${label} was acknowledged late (${describeReply(r)}): the 5-second rule is judged elsewhere, not here`);
 }
 
 export interface ActedOn {

@@ -6,7 +6,7 @@ import { PreconditionSkip } from '../../check/failure.js';
 import { hmacHex } from '../../signing.js';
 import { type MerchantCheckSpec, fail } from '../check.js';
 import { describeReply, isSuccess } from './deliver.js';
-import { type ReceiverContext, actedOn, control, delivered, expectRefused, post } from './context.js';
+import { type ReceiverContext, actedOn, control, delivered, expectRefused, post, ruleText } from './context.js';
 import { type Headers, bytesOf, crlfSigned, otherKey, otherMerchant, sampleBody, signed } from './webhooks.js';
 
 function flipDigit(raw: Buffer): Buffer {
@@ -64,6 +64,7 @@ function verifiesFirst(title: string, make: (ctx: ReceiverContext) => { raw: Buf
       if (r.error && !(bad.resetIsRefusal && r.error.startsWith('reset'))) {
         fail('webhook.receiver-verifies', 'DIED_BEFORE_VERIFYING', `${bad.what} got no complete reply (${r.error}): a receiver that verifies the raw bytes first refuses it without reading it as JSON`, { expected: 'a non-success reply', seen: describeReply(r) });
       }
+      if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the refusal of ${bad.what} took ${Math.round(r.ms)} ms; a refusal is a reply too`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
       const after = bytesOf(sampleBody('refund', seed + 1, 'SUCCESS'));
       const next = await post(ctx, 'genuine webhook after it', after, signed(ctx.id, after));
       if (!isSuccess(next)) {
