@@ -48,12 +48,14 @@ function deadlineText(ctx: ReceiverContext): string {
   return `${ruleText(ctx)} and the kit's ${ctx.deadlineMs - ctx.ackLimitMs} ms grace`;
 }
 
-export function expectAck(r: Reply, clause: string, what: string): void {
+/** Acknowledged, and in time: a late one is charged to the 5-second rule and ends the check (no run of late deliveries). */
+export function expectAck(r: Reply, clause: string, what: string, ctx: ReceiverContext): void {
   if (r.error) fail(clause, 'NO_REPLY', `${what}: no complete reply (${r.error})`, { expected: 'a whole reply with body success', ...(r.body ? { seen: `${JSON.stringify(r.body.subarray(0, 60).toString('latin1'))}… (${replyLength(r)})` } : {}) });
   if (!isSuccess(r)) fail(clause, 'NOT_ACKNOWLEDGED', `${what} was not acknowledged: ${describeReply(r)}`, {
       expected: 'body exactly "success" (7 bytes)',
       seen: `${JSON.stringify(r.body!.subarray(0, 60).toString('latin1'))}${(r.size ?? 0) > 60 ? '…' : ''} (${replyLength(r)})`,
     });
+  if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `${what} was acknowledged after ${Math.round(r.ms)} ms`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
 }
 
 export function expectRefused(r: Reply, clause: string, what: string, ctx?: ReceiverContext): void {

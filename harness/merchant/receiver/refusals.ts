@@ -46,7 +46,7 @@ function refusal(title: string, clause: string, forge: (ctx: ReceiverContext, ra
 /** Bytes that are not JSON at all: a receiver that parses before verifying meets them unguarded. */
 const NOT_JSON = Buffer.from('<?xml version="1.0"?><notification event="payment.updated"><status>SUCCESS</status>');
 /** Larger than any webhook; not JSON either, and not signed with the receiver's key. */
-const OVERSIZED = 4 * 1024 * 1024;
+const OVERSIZED = 1024 * 1024;
 
 /**
  * Input that must be refused before it is parsed or acted on, each followed by a genuine webhook
@@ -64,7 +64,8 @@ function verifiesFirst(title: string, make: (ctx: ReceiverContext) => { raw: Buf
       if (r.error && !(bad.resetIsRefusal && r.error.startsWith('reset'))) {
         fail('webhook.receiver-verifies', 'DIED_BEFORE_VERIFYING', `${bad.what} got no complete reply (${r.error}): a receiver that verifies the raw bytes first refuses it without reading it as JSON`, { expected: 'a non-success reply', seen: describeReply(r) });
       }
-      if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the refusal of ${bad.what} took ${Math.round(r.ms)} ms; a refusal is a reply too`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
+      // The oversized body's own upload counts in its time: only the others are timed.
+      if (!bad.resetIsRefusal && r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the refusal of ${bad.what} took ${Math.round(r.ms)} ms; a refusal is a reply too`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
       const after = bytesOf(sampleBody('refund', seed + 1, 'SUCCESS'));
       const next = await post(ctx, 'genuine webhook after it', after, signed(ctx.id, after));
       if (!isSuccess(next)) {
