@@ -89,6 +89,7 @@ describe('merchant receiver kill matrix', () => {
     startAll();
     const { results, ms } = await runs.get(name)!;
     expect(killedBy(results, clause), `no finding against ${clause}`).not.toEqual([]);
+    for (const f of results.flatMap((r) => r.findings)) expect(f.message, 'each finding names its subject once').not.toMatch(/\b(a webhook) \1\b/);
     const level = receiverFaults.find((f) => f.name === name)!.clause === 'merchant.verify.lower-hex' ? 0 : 1;
     expect(merchantVerdict(results).exitCode).toBe(level);
     expect(ms).toBeLessThan(20_000);
