@@ -57,7 +57,7 @@ export function deliver(url: string, raw: Buffer, headers: Record<string, string
       void speaksTls(u, Math.min(1000, left)).then((tls) => done({ ...partial(), error: tls ? `${why}; the endpoint answers a TLS handshake, so it looks like an HTTPS server: use an https:// URL` : why }));
     };
     const timer = setTimeout(() => {
-      const streaming = status !== undefined ? `; at least ${size} bytes of reply, still streaming at the deadline` : '';
+      const streaming = status !== undefined ? `; at least ${size} bytes, still streaming at the deadline` : '';
       done({ ...partial(), error: `timeout: no complete reply within ${deadlineText}${streaming}` });
     }, deadlineMs);
     req.on('error', (e: NodeJS.ErrnoException) => {
@@ -99,7 +99,8 @@ function speaksTls(u: URL, ms: number): Promise<boolean> {
 
 /** The body's length as evidence: the true length, and whether the reply was still coming. */
 export function replyLength(r: Reply): string {
-  return r.error ? `at least ${r.size ?? 0} bytes, still streaming at the deadline` : `${r.size ?? 0} bytes`;
+  if (!r.error) return `${r.size ?? 0} bytes`;
+  return r.error.startsWith('timeout') ? `at least ${r.size ?? 0} bytes, still streaming at the deadline` : `${r.size ?? 0} bytes before it was cut off`;
 }
 
 /** A reply as one evidence line: status, the first bytes of the body (escaped), its true length, time. */
