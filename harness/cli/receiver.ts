@@ -16,8 +16,9 @@ export const RECEIVER_HELP = `mpsi-conformance receiver --url URL --merchant ID 
 Certifies a merchant's webhook receiver: the kit plays the service and posts webhooks to URL —
 every event kind and status the document names (property-generated bodies), duplicates, out-of-order
 deliveries, and forged webhooks that must be refused (another key, body altered after signing, CR LF
-string to sign, another X-MerchantID, missing or empty headers, upper-case hex). Only the reply body
-counts: exactly "success" (7 bytes) within 5 seconds acknowledges.
+string to sign, another X-MerchantID, missing or empty headers, upper-case hex, bodies that are not
+JSON, each followed by a genuine webhook that must still be acknowledged). Only the reply body counts,
+read to its end: exactly "success" (7 bytes, nothing after it) within 5 seconds acknowledges.
 
   --url URL            the receiver's endpoint (the notify_url the merchant sends)
   --merchant ID        the merchant id the receiver answers for (X-MerchantID)

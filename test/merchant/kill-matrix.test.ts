@@ -22,11 +22,18 @@ const SECRET = 'sk_test_receiver_5a1c9e2f7b3d4068';
 const ACK_MS = 500;
 const SEEDS = [1, 42, 20261123];
 
+/**
+ * A receiver that answers in milliseconds needs no scaled-down deadline to be judged, and every
+ * reply is timed: on a loaded machine (the kit and the receiver share this process) 500 ms is missed
+ * by the machine, not the receiver. Runs without a fault keep the document's 5 s.
+ */
+const limitFor = (faults: string[], hooks?: Partial<ReceiverBehaviour>) => (faults.length || hooks?.reply ? ACK_MS : 5000);
+
 async function certify(faults: string[], seed: number, hook = true, hooks?: Partial<ReceiverBehaviour>): Promise<{ results: MerchantResult[]; ms: number }> {
   const rx = await startReceiver({ merchantId: ID, secret: SECRET, faults, ackMs: ACK_MS, hooks });
   const t = performance.now();
   try {
-    const results = await runReceiver({ url: rx.url, merchantId: ID, secret: SECRET, seed, inspectUrl: hook ? rx.inspectUrl : undefined, ackLimitMs: ACK_MS, numRuns: 4 });
+    const results = await runReceiver({ url: rx.url, merchantId: ID, secret: SECRET, seed, inspectUrl: hook ? rx.inspectUrl : undefined, ackLimitMs: limitFor(faults, hooks), numRuns: 4 });
     return { results, ms: performance.now() - t };
   } finally {
     await rx.close();
@@ -82,6 +89,7 @@ describe('merchant receiver kill matrix', () => {
     startAll();
     const { results, ms } = await runs.get(name)!;
     expect(killedBy(results, clause), `no finding against ${clause}`).not.toEqual([]);
+    for (const f of results.flatMap((r) => r.findings)) expect(f.message, 'each finding names its subject once').not.toMatch(/\b(a webhook) \1\b/);
     const level = receiverFaults.find((f) => f.name === name)!.clause === 'merchant.verify.lower-hex' ? 0 : 1;
     expect(merchantVerdict(results).exitCode).toBe(level);
     expect(ms).toBeLessThan(20_000);

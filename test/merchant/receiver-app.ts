@@ -16,6 +16,10 @@ export interface ReceiverBehaviour {
   headersOk(h: (string | undefined)[]): boolean;
   /** Whether X-MerchantID must be the receiver's own. */
   ownIdOnly: boolean;
+  /** Whose id goes into the string to sign: the X-MerchantID header's, or the receiver's configured one. */
+  signsWith: 'header-id' | 'own-id';
+  /** Parses the body before verifying, and a body that is not JSON crashes the process for good. */
+  parsesFirst: boolean;
   /** The deduplication key of a webhook body. */
   dedupKey(b: Record<string, unknown>): string;
   /** The answer to a verified webhook already acted on. */
@@ -41,6 +45,8 @@ export const correct: ReceiverBehaviour = {
   matches: (p, e) => /^[0-9a-f]{64}$/.test(p) && timingSafeEqual(Buffer.from(p), Buffer.from(e)),
   headersOk: (h) => h.every((v) => v !== undefined && v !== ''),
   ownIdOnly: true,
+  signsWith: 'header-id',
+  parsesFirst: false,
   dedupKey: (b) => `${b['event']}|${b['order_no']}|${b['status']}`,
   duplicateAnswer: 'success',
   acceptsAfter: () => true,
@@ -76,6 +82,11 @@ export const receiverFaults: readonly ReceiverFault[] = [
   f('acts-before-verifying', 'webhook.receiver-verifies', 'Records the event, then verifies the signature: a forged webhook is refused but already acted on.', { actsFirst: true }),
   f('dedups-before-verifying', 'webhook.receiver-verifies', 'Answers success to an event it has already processed without verifying the repeat (the dedup lookup comes first).', { dedupFirst: true }),
   f('trusts-any-merchant-id', 'merchant.verify.merchant-id', 'Verifies the signature but never checks that X-MerchantID is its own.', { ownIdOnly: false }),
+  f('ignores-merchant-id-header', 'merchant.verify.merchant-id', 'Verifies over its own configured merchant id and never looks at X-MerchantID: a webhook addressed to another merchant, signed with its key, passes.', {
+    ownIdOnly: false,
+    signsWith: 'own-id',
+  }),
+  f('parses-before-verifying', 'webhook.receiver-verifies', 'JSON.parse before the signature check, unguarded: a body that is not JSON crashes the handler, and the process never answers again.', { parsesFirst: true }),
   f('accepts-unsigned', 'merchant.verify.headers-required', 'Treats a webhook without X-Sign as unsigned and lets it through.', { headersOk: () => true, matches: (p, e) => p === '' || p === e }),
   f('case-insensitive-hex', 'merchant.verify.lower-hex', 'Compares X-Sign case-insensitively, so an upper-case copy passes.', { matches: (p, e) => p.toLowerCase() === e }),
   f('json-ack', 'merchant.ack.success-body', 'Acknowledges with {"code":0,"msg":"success"} instead of the bare word.', {
@@ -88,6 +99,15 @@ export const receiverFaults: readonly ReceiverFault[] = [
     reply: (res, ok) => {
       res.writeHead(ok ? 200 : 401);
       res.end(ok ? 'success\n' : 'no');
+    },
+  }),
+  f('ack-with-trailing-bytes', 'merchant.ack.success-body', 'Acknowledges with success, flushes it, then writes 1 MiB more (a template that renders its page after the word), Content-Length honest.', {
+    reply: (res, ok) => {
+      if (!ok) return correct.reply(res, ok, 0);
+      const pad = Buffer.alloc(1024 * 1024, ' ');
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(7 + pad.length) });
+      // The word on its own first, so a reader that keeps only what fits a cap sees exactly "success".
+      res.write('success', () => setTimeout(() => res.end(pad), 20));
     },
   }),
   f('slow-ack', 'merchant.ack.within-5s', 'Does its work before answering: success comes after the acknowledgement time.', {
@@ -134,6 +154,7 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
   const ackMs = opts.ackMs ?? 5000;
   const done = new Set<string>();
   const statuses = new Map<string, string[]>();
+  let dead = false;
   const acted: { event: unknown; order_no: unknown; status: unknown }[] = [];
   const sockets = new Set<Socket>();
   const act = (body: Record<string, unknown>): void => {
@@ -150,6 +171,7 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
     }
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (dead && req.method !== 'GET') return void req.socket.destroy();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -165,13 +187,17 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
       };
       const [id, ts, nonce, sign] = ['x-merchantid', 'x-timestamp', 'x-nonce', 'x-sign'].map(h);
       const early = parse(raw);
+      if (!early && b.parsesFirst) {
+        dead = true;
+        return void req.socket.destroy();
+      }
       if (early && b.dedupFirst && done.has(b.dedupKey(early))) return b.reply(res, true, ackMs);
       if (early && b.actsFirst) act(early);
       if (!b.headersOk([id, ts, nonce, sign])) return b.reply(res, false, ackMs);
       if (b.ownIdOnly && id !== opts.merchantId) return b.reply(res, false, ackMs);
       let body: Record<string, unknown>;
       try {
-        if (!b.matches(sign ?? '', hmac(opts.secret, b.toSign(id ?? '', ts ?? '', nonce ?? '', raw)))) return b.reply(res, false, ackMs);
+        if (!b.matches(sign ?? '', hmac(opts.secret, b.toSign((b.signsWith === 'own-id' ? opts.merchantId : id) ?? '', ts ?? '', nonce ?? '', raw)))) return b.reply(res, false, ackMs);
         body = JSON.parse(raw.toString()) as Record<string, unknown>;
       } catch {
         return b.reply(res, false, ackMs);

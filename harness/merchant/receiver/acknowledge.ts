@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { type MerchantCheckSpec, fail } from '../check.js';
-import { type ReceiverContext, delivered, expectAck, post } from './context.js';
+import { type ReceiverContext, delivered, expectAck, post, ruleText } from './context.js';
 import { type Body, type Kind, STATUSES, bodyArb, bytesOf, sampleBody, signed } from './webhooks.js';
 
 /**
@@ -23,14 +23,14 @@ function ackProperty(kind: Kind) {
     }
     for (const body of edges) {
       const raw = bytesOf(body);
-      expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`);
+      expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`, ctx);
     }
     for (const status of STATUSES[kind]) {
       await fc.assert(
         // Compact bytes: other layouts are the raw-body check's, so each failure is charged to its own clause.
         fc.asyncProperty(bodyArb(kind, 'utc', status), async (body) => {
           const raw = bytesOf(body);
-          expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook`);
+          expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook`, ctx);
         }),
         { seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / STATUSES[kind].length)), endOnFailure: true },
       );
@@ -48,7 +48,7 @@ function offsetProperty(kind: Kind) {
         const twin = { ...body, order_no: `${body['order_no']}U`, merchant_order_no: `${body['merchant_order_no']}U`, created_at: utc(body['created_at']), ...(body['finished_at'] ? { finished_at: utc(body['finished_at']) } : {}) };
         await delivered(ctx, 'control (same instants in UTC)', bytesOf(twin));
         const raw = bytesOf(body);
-        expectAck(await post(ctx, 'offset', raw, signed(ctx.id, raw)), 'conv.time.read-offset', `a valid ${body['event']} ${body['status']} webhook with times ${String(body['created_at'])}`);
+        expectAck(await post(ctx, 'offset', raw, signed(ctx.id, raw)), 'conv.time.read-offset', `a valid ${body['event']} ${body['status']} webhook with times ${String(body['created_at'])}`, ctx);
       }),
       { seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 3)), endOnFailure: true },
     );
@@ -74,7 +74,7 @@ export const acknowledgementSpecs: MerchantCheckSpec<ReceiverContext>[] = [
       await delivered(ctx, 'control (compact)', bytesOf(sampleBody('refund', seed, 'SUCCESS')));
       for (const layout of ['pretty', 'spaced', 'reordered'] as const) {
         const raw = bytesOf(sampleBody('refund', seed + layout.length, 'SUCCESS'), layout);
-        expectAck(await post(ctx, layout, raw, signed(ctx.id, raw)), 'merchant.verify.raw-body', `a valid webhook laid out ${layout}`);
+        expectAck(await post(ctx, layout, raw, signed(ctx.id, raw)), 'merchant.verify.raw-body', `a valid webhook laid out ${layout}`, ctx);
       }
     },
   },
@@ -85,8 +85,8 @@ export const acknowledgementSpecs: MerchantCheckSpec<ReceiverContext>[] = [
       for (const kind of ['payment', 'refund', 'payout'] as const) {
         const raw = bytesOf(sampleBody(kind, seed));
         const r = await post(ctx, kind, raw, signed(ctx.id, raw));
-        if (r.error) fail('merchant.ack.within-5s', 'NO_REPLY', `no reply to a valid ${kind} webhook (${r.error})`, { expected: `a reply within ${ctx.ackLimitMs} ms` });
-        if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the reply to a valid ${kind} webhook took ${Math.round(r.ms)} ms`, { expected: `at most ${ctx.ackLimitMs} ms`, seen: `${Math.round(r.ms)} ms` });
+        if (r.error) fail('merchant.ack.within-5s', 'NO_REPLY', `no reply to a valid ${kind} webhook (${r.error})`, { expected: `a reply within ${ruleText(ctx)}` });
+        if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the reply to a valid ${kind} webhook took ${Math.round(r.ms)} ms`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
       }
     },
   },

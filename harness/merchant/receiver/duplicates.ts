@@ -13,7 +13,7 @@ export const duplicateSpecs: MerchantCheckSpec<ReceiverContext>[] = [
     async run(ctx, seed) {
       const raw = bytesOf(sampleBody('payment', seed, 'SUCCESS'));
       await delivered(ctx, 'delivery 1', raw);
-      for (const n of [2, 3]) expectAck(await post(ctx, `delivery ${n}`, raw, signed(ctx.id, raw)), 'webhook.dup.may-repeat', `delivery ${n} of the same webhook`);
+      for (const n of [2, 3]) expectAck(await post(ctx, `delivery ${n}`, raw, signed(ctx.id, raw)), 'webhook.dup.may-repeat', `delivery ${n} of the same webhook`, ctx);
     },
   },
   {
@@ -24,7 +24,7 @@ export const duplicateSpecs: MerchantCheckSpec<ReceiverContext>[] = [
         const first = sampleBody(kind, seed, later);
         await delivered(ctx, later, bytesOf(first));
         const raw = bytesOf({ ...first, status: earlier });
-        expectAck(await post(ctx, earlier, raw, signed(ctx.id, raw)), 'webhook.dup.out-of-order', `${kind} ${earlier} arriving after ${later}`);
+        expectAck(await post(ctx, earlier, raw, signed(ctx.id, raw)), 'webhook.dup.out-of-order', `${kind} ${earlier} arriving after ${later}`, ctx);
       }
     },
   },
