@@ -47,7 +47,13 @@ export interface Profile {
     /** An id the target does not know. */
     unknownId: string;
   };
-  http?: { deadlineMs?: number; maxResponseBytes?: number; concurrency?: number };
+  http?: {
+    deadlineMs?: number;
+    maxResponseBytes?: number;
+    concurrency?: number;
+    /** Requests per second the target's gateway allows: the kit paces itself under it from the first request. */
+    rateLimit?: number;
+  };
   /** Paths after baseUrl. paymentQuery and checkout are fixed by the interface but may be overridden. */
   endpoints: {
     paymentQuery?: string;

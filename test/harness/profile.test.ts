@@ -788,7 +788,7 @@ const MERCHANT_REF: Req<MerchantRef> = {
   productionSecretEnv: false,
 };
 const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, payoutBalances: false, refundBalance: false };
-const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false };
+const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false, rateLimit: false };
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
   checkout: false,
