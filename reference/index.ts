@@ -37,6 +37,8 @@ export interface ReferenceOptions {
    * (`serve --audit` diagnoses clients from it). A throwing observer is ignored.
    */
   onExchange?: (x: ObservedExchange) => void;
+  /** One-way delay on every webhook delivery, ms (serve --latency; the exchanges' delay is the gateway's, ./gateway.ts). */
+  latencyMs?: number;
 }
 
 export type { ObservedExchange };
@@ -73,7 +75,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     }
   };
 
-  const outbox = new Outbox({ behaviour, timeScale, log });
+  const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
   const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange });
