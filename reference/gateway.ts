@@ -1,28 +1,25 @@
 /**
- * Field conditions on demand (issue 23): a gateway in front of the reference, as a vendor's sandbox sits behind one.
- * Beyond `rateLimit` requests per second it answers HTTP 429 with an HTML body and `Retry-After`, unsigned — the
- * request never reaches the service. `latencyMs` delays each way of every exchange (one-way delay). Node built-ins
- * only: the reference never imports the harness.
+ * Field conditions on demand (issue 23): the gateway a vendor's sandbox sits behind, in front of the reference's own
+ * pipeline. Beyond `rateLimit` requests per second it answers HTTP 429 with an HTML body and `Retry-After: 1`,
+ * unsigned: the request never reaches the service. `latencyMs` is a one-way network delay: a request reaches the
+ * service that late, and every answer (the 429s too) leaves that much later (the round trip grows by 2 × latencyMs).
+ * It stands inside the reference's server rather than as a proxy so that every framing case (an unreadable body, a
+ * half-closed request) reaches the service exactly as the client sent it.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface GatewayOptions {
-  /** Where the service listens (http://host:port). */
-  upstream: string;
   /** Requests per second let through; beyond, HTTP 429. Absent: no limit. */
   rateLimit?: number;
-  /** One-way delay, ms, on the way in and on the way out of every exchange. */
+  /** One-way delay, ms. */
   latencyMs?: number;
-  port?: number;
-  host?: string;
 }
 
-export interface RunningGateway {
-  url: string;
+export interface Gateway {
+  /** Resolves true when the gateway answered the request itself (throttled); false when the service should. */
+  front(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Requests answered 429 so far. */
   throttled(): number;
-  close(): Promise<void>;
 }
 
 const THROTTLED_PAGE = '<!DOCTYPE html>\n<html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1><p>Rate limit exceeded. Try again later.</p></body></html>\n';
@@ -31,12 +28,12 @@ function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
-export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
-  const upstream = new URL(opts.upstream);
-  const latency = Math.max(0, opts.latencyMs ?? 0);
+export function createGateway(opts: GatewayOptions): Gateway {
   const rate = opts.rateLimit;
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) throw new Error(`rateLimit must be a positive number, got ${String(rate)}`);
-  // The window a gateway counts in: the requests let through in the last second.
+  const latency = Math.max(0, opts.latencyMs ?? 0);
+  if (!Number.isFinite(latency)) throw new Error(`latencyMs must be a number, got ${String(opts.latencyMs)}`);
+  // What a gateway counts: the requests it let through in the last second.
   const admitted: number[] = [];
   let throttled = 0;
   const admit = (): boolean => {
@@ -47,66 +44,45 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     admitted.push(now);
     return true;
   };
-
-  const forward = async (req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> => {
-    await sleep(latency);
-    if (!admit()) {
+  return {
+    throttled: () => throttled,
+    async front(req, res) {
+      if (latency > 0) {
+        await sleep(latency);
+        // The answer's way back: what the service writes (head, then body) leaves `latency` after it starts answering.
+        const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+        const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+        const queued: (() => void)[] = [];
+        let open = false;
+        let armed = false;
+        const later = (f: () => void): void => {
+          if (open) {
+            f();
+            return;
+          }
+          queued.push(f);
+          if (armed) return;
+          armed = true;
+          void sleep(latency).then(() => {
+            open = true;
+            for (const g of queued.splice(0)) g();
+          });
+        };
+        res.writeHead = ((...a: unknown[]) => {
+          later(() => writeHead(...a));
+          return res;
+        }) as typeof res.writeHead;
+        res.end = ((...a: unknown[]) => {
+          later(() => end(...a));
+          return res;
+        }) as typeof res.end;
+      }
+      if (admit()) return false;
       throttled += 1;
-      await sleep(latency);
+      req.resume(); // the gateway reads and drops what it refused
       res.writeHead(429, { 'Content-Type': 'text/html; charset=utf-8', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(THROTTLED_PAGE) });
       res.end(THROTTLED_PAGE);
-      return;
-    }
-    const headers = { ...req.headers, host: upstream.host };
-    const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (c: Buffer) => chunks.push(c));
-      answer.on('end', () => {
-        void sleep(latency).then(() => {
-          const out = Buffer.concat(chunks);
-          const h = { ...answer.headers };
-          delete h['transfer-encoding'];
-          h['content-length'] = String(out.length);
-          res.writeHead(answer.statusCode ?? 502, h);
-          res.end(out);
-        });
-      });
-      answer.on('error', () => res.destroy());
-    });
-    up.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
-      res.end('bad gateway\n');
-    });
-    up.end(body);
-  };
-
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void forward(req, res, Buffer.concat(chunks)));
-    req.on('error', () => res.destroy());
-  });
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    throttled: () => throttled,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+      return true;
+    },
   };
 }

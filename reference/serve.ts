@@ -6,7 +6,6 @@ import { pathToFileURL } from 'node:url';
 import { MERCHANTS } from './fixtures.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS } from './readings/index.js';
-import { type RunningGateway, startGateway } from './gateway.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -133,27 +132,21 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     return 0;
   }
   let running: RunningReference;
-  let gateway: RunningGateway | undefined;
   const behind = parsed.rateLimit !== undefined || (parsed.latencyMs ?? 0) > 0;
   try {
-    // Behind a gateway the service listens on a port of its own; the gateway takes the one asked for.
-    running = await startReference({ ...parsed.opts, ...(behind ? { port: 0 } : {}), latencyMs: parsed.latencyMs, log: io.out });
-    if (behind) {
-      gateway = await startGateway({ upstream: running.url, rateLimit: parsed.rateLimit, latencyMs: parsed.latencyMs, port: parsed.opts.port, host: parsed.opts.host });
-    }
+    running = await startReference({ ...parsed.opts, latencyMs: parsed.latencyMs, rateLimit: parsed.rateLimit, log: io.out });
   } catch (e) {
     io.err(`serve: could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
-  io.out(`MPSI reference sandbox listening on ${gateway?.url ?? running.url}`);
-  if (gateway) {
+  io.out(`MPSI reference sandbox listening on ${running.url}`);
+  if (behind) {
     io.out(`gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`);
   }
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   if (typeof parsed.opts.readings === 'string' && parsed.opts.readings !== 'default') io.out(`readings: ${parsed.opts.readings}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
   await io.untilStopped();
-  await gateway?.close();
   await running.close();
   io.out('MPSI reference sandbox stopped');
   return 0;

@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import type { Profile } from '../profile/types.js';
-import { startGateway } from '../../reference/gateway.js';
 
 /**
  * On port 0, at the profile's webhook time scale, with the profile's readings and the named faults switched on; behind
@@ -13,17 +12,7 @@ import { startGateway } from '../../reference/gateway.js';
  */
 export async function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
   const e = profile.embedded;
-  const ref = await startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: e?.readings ?? 'default', latencyMs: e?.latencyMs });
-  if (e?.rateLimit === undefined && !e?.latencyMs) return ref;
-  const gateway = await startGateway({ upstream: ref.url, rateLimit: e.rateLimit, latencyMs: e.latencyMs });
-  return {
-    ...ref,
-    url: gateway.url,
-    close: async () => {
-      await gateway.close();
-      await ref.close();
-    },
-  };
+  return startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: e?.readings ?? 'default', latencyMs: e?.latencyMs, rateLimit: e?.rateLimit });
 }
 
 /** The reference's own command (`serve`), as TypeScript under tsx or as compiled JavaScript. */

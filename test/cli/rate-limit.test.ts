@@ -26,18 +26,24 @@ function statuses(dir: string): Map<string, string> {
 const passed = (m: Map<string, string>): string[] => [...m].filter(([, s]) => s === 'passed').map(([id]) => id).sort();
 
 describe('the reference behind serve --rate-limit 50', () => {
-  it('quick run: CONFORMANT, exit 0, the same checks passed as on loopback, throttled answers counted', async () => {
+  it('quick run (webhooks off): CONFORMANT, exit 0, the same checks passed as on loopback, throttled answers counted', async () => {
     const seed = '4242';
+    // Webhooks off in both runs: the gateway stands in front of requests, not between the reference and the receiver,
+    // and the webhook timing checks are not yet robust on a loaded machine (issue 23's fourth item: at a load average
+    // of 20, webhook-ack's late-acknowledgement check failed on plain loopback too). What is compared is the gateway's
+    // effect alone.
+    const profile = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Record<string, unknown> & { webhooks: Record<string, unknown> };
+    const variant = (dir: string, embedded: Record<string, unknown>): string => {
+      const file = join(dir, 'profile.json');
+      writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined, webhooks: { ...profile.webhooks, timeScale: 0.02 }, embedded: { ...(profile.embedded as object), ...embedded } }, null, 2));
+      return file;
+    };
     const loopback = tempReports('loopback');
-    const plain = await runCli(['run', '--seed', seed, '--no-html', '--reports', loopback], { timeoutMs: 240_000 });
+    const plain = await runCli(['run', '--profile', variant(loopback, {}), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', loopback], { timeoutMs: 240_000 });
     expect(plain.code, plain.stdout.slice(-3000) + plain.stderr).toBe(0);
 
     const gated = tempReports('ratelimit');
-    const profile = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Record<string, unknown>;
-    const embedded = (profile.embedded ?? {}) as Record<string, unknown>;
-    const file = join(gated, 'reference-behind-gateway.json');
-    writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined, embedded: { ...embedded, rateLimit: 50 } }, null, 2));
-    const r = await runCli(['run', '--profile', file, '--seed', seed, '--no-html', '--reports', gated], { timeoutMs: 400_000 });
+    const r = await runCli(['run', '--profile', variant(gated, { rateLimit: 50 }), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', gated], { timeoutMs: 400_000 });
     expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
 
