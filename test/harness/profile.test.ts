@@ -865,7 +865,7 @@ describe('schema matches types.ts', () => {
     ['merchants.second', at('merchants', 'second'), MERCHANT_REF],
     ['merchants.frozen', at('merchants', 'frozen'), MERCHANT_REF],
     ['merchants.lowBalance', at('merchants', 'lowBalance'), LOW_BALANCE],
-    ['embedded', at('embedded'), { readings: false }],
+    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false }],
     ['http', at('http'), HTTP],
     ['endpoints', at('endpoints'), ENDPOINTS],
     ['methods', at('methods'), METHODS],
