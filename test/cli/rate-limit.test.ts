@@ -1,7 +1,8 @@
 /**
  * Throttling is never a verdict (issue 23): the whole quick suite against the reference behind a gateway that answers
  * HTTP 429 (HTML, Retry-After, unsigned) beyond 50 requests/s is CONFORMANT, exit 0, with the same checks passed as on
- * loopback, and the run says how many answers were throttled. Before the throttling path, this run was NON-CONFORMANT.
+ * loopback, and the run says how many answers were throttled. Without the throttling path the same run exits 2 before
+ * any check: the doctor takes the gateway's 429s for a wrong profile (with --no-doctor, issue 23 saw NON-CONFORMANT).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
