@@ -18,6 +18,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Exchange, ExchangeError } from './exchange.js';
+import { isThrottledAnswer, Pacer, sleep, throttleWaitMs } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
 import {
@@ -50,6 +51,10 @@ export interface RawRequest {
 export interface ClientOptions {
   deadlineMs: number;
   maxResponseBytes: number;
+  /** Requests per second this client may send (its share of the profile's `http.rateLimit`); absent: unpaced. */
+  rateLimit?: number;
+  /** The in-flight width the window returns to after throttling (the profile's `http.concurrency`). */
+  concurrency?: number;
 }
 
 export interface SendOptions {
@@ -57,6 +62,11 @@ export interface SendOptions {
   maxResponseBytes?: number;
   /** Verify the response signature with these credentials (the merchant whose request it was). */
   verifyWith?: Credentials;
+  /**
+   * Headers for a resend after a throttled answer (a new timestamp and nonce over the same body). Absent: the same
+   * headers again — the gateway refused the request, so the service never saw its nonce.
+   */
+  resign?: () => Record<string, string>;
 }
 
 export interface Client {
@@ -348,12 +358,61 @@ export function createClient(opts: ClientOptions): Client {
     return { headers: Object.fromEntries(lines), lines, halfClose: effective > req.body.length };
   }
 
+  const pacer = new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency });
+
+  /**
+   * Sends until the answer is the service's (issue 23): a throttled answer (429, or 503 with Retry-After) is waited
+   * out and the same body resent, newly signed, until the exchange's deadline, which counts from the first send.
+   * The exchange recorded is the last attempt's; `throttled` counts the refusals before it.
+   */
   async function send(req: RawRequest, sendOpts: SendOptions = {}): Promise<Exchange> {
     if (closed) throw new Error('client is closed');
+    const deadlineMs = sendOpts.deadlineMs ?? opts.deadlineMs;
+    let answers = 0;
+    let waitMs = 0;
+    let current = req;
+    let firstAt: number | undefined;
+    for (;;) {
+      await pacer.acquire();
+      firstAt ??= performance.now();
+      const left = Math.max(1, Math.round(deadlineMs - (performance.now() - firstAt)));
+      let ex: Exchange;
+      try {
+        ex = await sendOnce(current, { ...sendOpts, deadlineMs: left });
+      } catch (err) {
+        pacer.release(false);
+        throw err;
+      }
+      const throttled = ex.response !== undefined && isThrottledAnswer(ex.response.status, ex.response.headers);
+      pacer.release(throttled);
+      if (!throttled) {
+        if (answers > 0) ex.throttled = { answers, waitMs: Math.round(waitMs) };
+        return ex;
+      }
+      answers += 1;
+      const wait = throttleWaitMs(ex.response!.headers, answers);
+      const spent = performance.now() - firstAt;
+      if (closed || spent + wait >= deadlineMs) {
+        // Never a verdict: the gateway's answer is kept for the record, the signature is not the service's to judge.
+        delete ex.signature;
+        ex.throttled = { answers, waitMs: Math.round(waitMs) };
+        ex.error = {
+          kind: 'throttled',
+          message: `throttled ${answers} time(s) (HTTP ${ex.response!.status}) within the deadline of ${deadlineMs} ms; the next wait (${Math.round(wait)} ms) would pass it`,
+        };
+        return ex;
+      }
+      await sleep(wait);
+      waitMs += wait;
+      current = sendOpts.resign ? { ...req, headers: sendOpts.resign() } : req;
+    }
+  }
+
+  async function sendOnce(req: RawRequest, sendOpts: SendOptions & { deadlineMs: number }): Promise<Exchange> {
     const url = new URL(req.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported URL scheme ${url.protocol}`);
     const method = req.method ?? 'POST';
-    const deadlineMs = sendOpts.deadlineMs ?? opts.deadlineMs;
+    const deadlineMs = sendOpts.deadlineMs;
     const cap = sendOpts.maxResponseBytes ?? opts.maxResponseBytes;
     const body = Buffer.from(req.body); // our own copy: what is recorded is what was written
     const id = nextExchangeId();

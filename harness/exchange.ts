@@ -29,6 +29,8 @@ export interface Exchange {
   timings: { startedAt: string; headersMs?: number; totalMs: number };
   /** Verdict on the response signature; absent when there was no response or no credentials to check with. */
   signature?: VerifyResult;
+  /** Throttled answers (HTTP 429, or 503 with Retry-After) before this one, and the time waited after them; absent when none. */
+  throttled?: { answers: number; waitMs: number };
 }
 
 /** `throttled`: every answer until the deadline was a gateway's throttling answer (HTTP 429, or 503 with Retry-After). */

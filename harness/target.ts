@@ -7,7 +7,7 @@ import type { Profile } from './profile/types.js';
 import { sign, type SignOptions } from './signing.js';
 import { recordExchange, recordExercised, recordFinding } from './check/context.js';
 import { responseInvariants } from './check/invariants.js';
-import { PreconditionSkip } from './check/failure.js';
+import { NoVerdict, PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './template.js';
 import type { Receiver } from './webhooks/types.js';
 
@@ -105,18 +105,23 @@ export function createTarget(opts: TargetOptions): Target {
   async function post(p: string, body: unknown, o: PostOptions = {}): Promise<Exchange> {
     const creds = typeof o.as === 'object' ? o.as : merchant(o.as ?? 'primary');
     const signed = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-    const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
-    if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { merchantId: creds.id, timestamp: sig['X-Timestamp'], nonce: sig['X-Nonce'], body: signed });
-    const headers: Record<string, string> = sig; // sign() returns a new object each call
-    if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
-    if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
-    if (o.headers) {
-      for (const k of Object.keys(o.headers)) {
-        const v = o.headers[k];
-        if (v === null) delete headers[k];
-        else headers[k] = v!;
+    // Built again for a resend after a throttled answer: a new timestamp and nonce unless the check fixed them.
+    const buildHeaders = (): Record<string, string> => {
+      const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
+      if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { merchantId: creds.id, timestamp: sig['X-Timestamp'], nonce: sig['X-Nonce'], body: signed });
+      const headers: Record<string, string> = sig; // sign() returns a new object each call
+      if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
+      if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
+      if (o.headers) {
+        for (const k of Object.keys(o.headers)) {
+          const v = o.headers[k];
+          if (v === null) delete headers[k];
+          else headers[k] = v!;
+        }
       }
-    }
+      return headers;
+    };
+    const headers = buildHeaders();
     const req: RawRequest = {
       label: o.label ?? `POST ${p}`,
       url: baseUrl + p,
@@ -128,8 +133,10 @@ export function createTarget(opts: TargetOptions): Target {
     // The service signs with the merchant's own secret, whatever secret the request was signed with.
     const own = ownMerchant(creds.id);
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
-    const ex = await client.send(req, { verifyWith });
+    const ex = await client.send(req, { verifyWith, resign: buildHeaders });
     recordExchange(ex);
+    // The gateway kept refusing until the deadline: the service never answered, so there is nothing to judge.
+    if (ex.error?.kind === 'throttled') throw new NoVerdict('throttled', `${ex.label}: ${ex.error.message}`);
     const examined = new Set<ClauseId>();
     for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined, examined })) recordFinding(finding);
     recordExercised(...examined);

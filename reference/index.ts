@@ -2,6 +2,7 @@
  * The reference implementation of the Merchant Payment Service Interface: the embedded default
  * target of the conformance kit and the base every fault mutant is derived from.
  */
+import { createGateway } from './gateway.js';
 import type { AddressInfo } from 'node:net';
 import { behaviourWith, faultCatalogue as catalogue } from './faults/index.js';
 import { behaviourWithReadings, readingCatalogue as readings, readingNames } from './readings/index.js';
@@ -37,6 +38,10 @@ export interface ReferenceOptions {
    * (`serve --audit` diagnoses clients from it). A throwing observer is ignored.
    */
   onExchange?: (x: ObservedExchange) => void;
+  /** Field conditions (serve --latency): one-way delay, ms, on every exchange and every webhook delivery. */
+  latencyMs?: number;
+  /** Field conditions (serve --rate-limit): a gateway in front answers HTTP 429 beyond this many requests per second. */
+  rateLimit?: number;
 }
 
 export type { ObservedExchange };
@@ -73,10 +78,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     }
   };
 
-  const outbox = new Outbox({ behaviour, timeScale, log });
+  const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
-  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange });
+  const gateway = opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0 ? createGateway({ rateLimit: opts.rateLimit, latencyMs: opts.latencyMs }) : undefined;
+  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, gateway });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

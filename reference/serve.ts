@@ -30,10 +30,14 @@ export const processIO: ServeIO = {
     }),
 };
 
-const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
+const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
+  /** Field conditions (issue 23): a gateway in front, 429 beyond this many requests per second. */
+  rateLimit?: number;
+  /** Field conditions: one-way delay on every exchange and every webhook delivery, ms. */
+  latencyMs?: number;
   listFaults: boolean;
   listReadings: boolean;
 }
@@ -68,6 +72,20 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         const n = Number(v);
         if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`--time-scale must be a positive number, got ${JSON.stringify(v)}`);
         out.opts.timeScale = n;
+        break;
+      }
+      case '--rate-limit': {
+        const v = takeValue();
+        const n = Number(v);
+        if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`--rate-limit must be a positive number of requests per second, got ${JSON.stringify(v)}`);
+        out.rateLimit = n;
+        break;
+      }
+      case '--latency': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 60_000) throw new Error(`--latency must be an integer 0..60000 (ms, one way), got ${JSON.stringify(v)}`);
+        out.latencyMs = n;
         break;
       }
       case '--fault': {
@@ -114,13 +132,17 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     return 0;
   }
   let running: RunningReference;
+  const behind = parsed.rateLimit !== undefined || (parsed.latencyMs ?? 0) > 0;
   try {
-    running = await startReference({ ...parsed.opts, log: io.out });
+    running = await startReference({ ...parsed.opts, latencyMs: parsed.latencyMs, rateLimit: parsed.rateLimit, log: io.out });
   } catch (e) {
     io.err(`serve: could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
   io.out(`MPSI reference sandbox listening on ${running.url}`);
+  if (behind) {
+    io.out(`gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`);
+  }
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   if (typeof parsed.opts.readings === 'string' && parsed.opts.readings !== 'default') io.out(`readings: ${parsed.opts.readings}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);

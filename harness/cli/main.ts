@@ -10,7 +10,10 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
 
   --port N          port to listen on (default: any free port, printed)
   --host H          address to listen on (default 127.0.0.1)
-  --time-scale X    webhook clock ratio (0.001: one interface-second lasts 1 ms)
+  --time-scale X    webhook clock ratio (0.001: one interface-second lasts 1 ms; default 1: real time)
+  --rate-limit N    a gateway in front: beyond N requests per second, HTTP 429 with an HTML body and
+                    Retry-After: 1, unsigned (field conditions: a vendor's API gateway)
+  --latency MS      one-way delay on every exchange and every webhook delivery (MS each way)
   --readings SET    take another set of readings where the document allows several answers
                     (default | alt; alt is described by fixtures/profiles/reference-alt.json)
   --fault NAME      switch on a fault of the reference (repeatable)

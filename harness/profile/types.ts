@@ -24,7 +24,13 @@ export interface Profile {
    * readings it takes where the document allows more than one answer ("default" or "alt"). A real target
    * has no such section; the loader refuses it beside a URL.
    */
-  embedded?: { readings?: 'default' | 'alt' };
+  embedded?: {
+    readings?: 'default' | 'alt';
+    /** Field conditions (serve --rate-limit): a gateway in front answering HTTP 429 beyond this many requests per second. */
+    rateLimit?: number;
+    /** Field conditions (serve --latency): one-way delay on every exchange and webhook delivery, ms. */
+    latencyMs?: number;
+  };
   /** "sandbox" or "production": production-safe runs refuse anything that moves money. */
   environment: 'sandbox' | 'production';
   merchants: {
@@ -47,7 +53,13 @@ export interface Profile {
     /** An id the target does not know. */
     unknownId: string;
   };
-  http?: { deadlineMs?: number; maxResponseBytes?: number; concurrency?: number };
+  http?: {
+    deadlineMs?: number;
+    maxResponseBytes?: number;
+    concurrency?: number;
+    /** Requests per second the target's gateway allows: the kit paces itself under it from the first request. */
+    rateLimit?: number;
+  };
   /** Paths after baseUrl. paymentQuery and checkout are fixed by the interface but may be overridden. */
   endpoints: {
     paymentQuery?: string;

@@ -21,6 +21,7 @@ export const CATEGORIES = [
   { id: 'known-deviation', name: 'Known deviations (expected failures)', matchers: [{ statuses: ['failed'], labels: { outcome: '^expected-fail$' } }] },
   { id: 'non-conformance-must', name: 'Target non-conformance (must)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(must\\)' }] },
   { id: 'non-conformance-should', name: 'Target non-conformance (should: recommendation not met)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(should\\)' }] },
+  { id: 'no-verdict', name: 'No verdict (throttled, or our machine too busy: not the target)', matchers: [{ statuses: ['broken', 'failed'], message: '^NO VERDICT' }] },
   { id: 'harness-error', name: 'Harness error (broken: not a verdict on the target)', matchers: [{ statuses: ['broken'] }] },
 ];
 
@@ -72,8 +73,10 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
     const outcome = label('outcome');
     // Allure guesses failed vs broken from the error's text; the check's own outcome is what counts.
-    if ((outcome === 'broken' || outcome === 'failed') && r.status !== outcome) {
-      r.status = outcome;
+    // No verdict is never a failure: Allure's broken (not the target's doing), in its own category.
+    const status = outcome === 'inconclusive' ? 'broken' : outcome;
+    if ((status === 'broken' || status === 'failed') && r.status !== status) {
+      r.status = status;
       writeFileSync(file, JSON.stringify(r));
       continue;
     }

@@ -7,6 +7,7 @@
  * results and the run settings the certificate carries, and compares — so an edited verdict, an
  * edited clause status, an edited or removed result file, or an edited Markdown file are all caught.
  */
+import { throttleTraffic, type Traffic } from './traffic.js';
 import { mdCell } from './markdown.js';
 import { declareHints } from './declare-hints.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ export interface Certificate {
   seed: number;
   scope: 'full' | 'partial';
   summary: {
-    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'disputed' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable', number>;
+    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'disputed' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable' | 'inconclusive', number>;
     clauses: Verdict['levels'];
   };
   suites: SuiteCounts[];
@@ -57,6 +58,8 @@ export interface Certificate {
   commands: { replay?: string; replayNote?: string; reference?: string };
   repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string; secretEnvs: string[]; command: string }[];
   results: { count: number; sha256: string };
+  /** The run's traffic (the throttling figures come from the recorded exchanges). */
+  traffic: Traffic;
   /** The settings the run was made with, and vitest's own account of it: the inputs verify-certificate rebuilds from. */
   meta: RunMeta;
   runStatus: RunStatus;
@@ -108,6 +111,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     date: meta.finishedAt ?? meta.startedAt,
     seed: meta.seed,
     scope,
+    traffic: { ...input.meta.traffic, ...throttleTraffic(results) },
     summary: {
       checks: {
         total: v.checks.length,
@@ -120,6 +124,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
         expectedSkip: count('expected-skip'),
         broken: count('broken'),
         unreachable: count('unreachable'),
+        inconclusive: count('inconclusive'),
       },
       clauses: v.levels,
     },
@@ -227,7 +232,9 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`);
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
-  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
+  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable${k.inconclusive ? `, ${k.inconclusive} without verdict (throttled or machine too busy: not the target's)` : ''} |`);
+  const tr = c.traffic;
+  if (tr?.throttledAnswers) L.push(`| Throttled | ${tr.throttledAnswers} answers of a gateway (HTTP 429, or 503 with Retry-After) waited out and resent, ${(tr.throttleWaitMs / 1000).toFixed(1)} s waited; never judged |`);
   if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {
@@ -287,8 +294,10 @@ export function renderMarkdown(c: Certificate): string {
   L.push(...readingsSection(c));
   L.push(...commandsSection(c));
   L.push(...reproSection(c));
-  L.push('## Suites', '', '| suite | passed | failed | expected failures | disputed | skipped | harness errors |', '|---|---|---|---|---|---|---|');
-  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.disputed ?? 0} | ${s.skipped} | ${s.broken} |`);
+  // The "no verdict" column only when some check got none: certificates of ordinary runs keep their shape.
+  const nv = c.suites.some((s) => (s.inconclusive ?? 0) > 0);
+  L.push('## Suites', '', `| suite | passed | failed | expected failures | disputed | skipped | harness errors |${nv ? ' no verdict |' : ''}`, `|---|---|---|---|---|---|---|${nv ? '---|' : ''}`);
+  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.disputed ?? 0} | ${s.skipped} | ${s.broken} |${nv ? ` ${s.inconclusive ?? 0} |` : ''}`);
   L.push('', '## All clauses', '', '| clause | level | party | status | basis |', '|---|---|---|---|---|');
   for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${mdCell(x.basis)} |`);
   L.push('', '## Integrity', '');

@@ -11,7 +11,7 @@ import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
-import { readRunMeta, readRunStatus } from './run-meta.js';
+import { readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
 import { summaryText } from './summary-table.js';
 import type { RunStatus } from './verdict.js';
 
@@ -45,6 +45,7 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   const raw = opts.runStatus ?? readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
   const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
+  writeRunMeta(paths.runMeta, { ...meta, traffic: certificate.traffic });
   writeCertificate(paths.dir, certificate);
   writeFileSync(paths.clausesHtml, renderClausesPage(certificate));
   let exitCode = certificate.exitCode;

@@ -57,6 +57,9 @@ export default class ProgressReporter implements Reporter {
   private done = 0;
   private failed = 0;
   private expectedFail = 0;
+  private noVerdict = 0;
+  private throttledAnswers = 0;
+  private throttleWaitMs = 0;
   private readonly running = new Map<string, { done: number; passed: number; failed: number; skipped: number; expected: number; started: number }>();
   private readonly waits = new Map<string, Wait>();
   private readonly tests: TestRecord[] = [];
@@ -92,6 +95,8 @@ export default class ProgressReporter implements Reporter {
   private statusText(): string {
     const parts = [`[${this.done}/${this.known}] checks`, `${this.failed} failed`];
     if (this.expectedFail > 0) parts.push(`${this.expectedFail} expected failures`);
+    if (this.noVerdict > 0) parts.push(`${this.noVerdict} no verdict`);
+    if (this.throttledAnswers > 0) parts.push(`${this.throttledAnswers} throttled (${seconds(this.throttleWaitMs)} waited)`);
     if (this.running.size > 0) parts.push(`running: ${[...this.running.keys()].join(', ')}`);
     // The wait that ends last is the one the run is waiting on.
     const w = [...this.waits.values()].sort((a, b) => b.until - a.until)[0];
@@ -145,7 +150,12 @@ export default class ProgressReporter implements Reporter {
     counts.done += 1;
     const error = r.state === 'failed' ? (r.errors?.[0]?.message ?? 'failed') : undefined;
     this.tests.push({ checkId: typeof meta.mpsiCheckId === 'string' ? meta.mpsiCheckId : undefined, name: t.fullName, state: r.state, outcome, error });
-    if (r.state === 'failed') {
+    if (outcome === 'inconclusive') {
+      // Thrown in vitest so that it never reads as passed; not the target's doing, so never counted as failed.
+      this.noVerdict += 1;
+      const first = (error ?? '').split('\n', 1)[0];
+      this.line(`  ? ${s} › ${t.name} — ${first}`);
+    } else if (r.state === 'failed') {
       this.failed += 1;
       counts.failed += 1;
       const first = (error ?? '').split('\n', 1)[0];
@@ -184,7 +194,11 @@ export default class ProgressReporter implements Reporter {
         if (l !== '') rest.push(l);
         continue;
       }
-      if (e.kind === 'wait') {
+      if (e.kind === 'throttled') {
+        this.throttledAnswers += e.answers;
+        this.throttleWaitMs += e.waitMs;
+        this.drawStatus();
+      } else if (e.kind === 'wait') {
         const started = Date.now();
         this.waits.set(e.id, { check: e.check, what: e.what, timeoutMs: e.timeoutMs, started, until: e.until ?? started + e.timeoutMs });
         if (!this.tty && e.timeoutMs >= 5000) this.line(`  … ${e.check}: waiting up to ${seconds(e.timeoutMs)} for ${e.what}, until ${clockTime(e.until ?? started + e.timeoutMs)}`);
@@ -213,7 +227,7 @@ export default class ProgressReporter implements Reporter {
       tests: this.tests,
       durationMs: Date.now() - this.started,
     };
-    const failed = this.tests.filter((t) => t.state === 'failed');
+    const failed = this.tests.filter((t) => t.state === 'failed' && t.outcome !== 'inconclusive');
     if (failed.length > 0) {
       this.line(`\nFailures (${failed.length}; every detail is in the report and the certificate):`);
       for (const t of failed.slice(0, 15)) {
@@ -225,6 +239,6 @@ export default class ProgressReporter implements Reporter {
     }
     mkdirSync(dirname(this.opts.runStatusFile), { recursive: true });
     writeFileSync(this.opts.runStatusFile, `${JSON.stringify(status, null, 2)}\n`);
-    this.out.write(`vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`);
+    this.out.write(`vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${this.noVerdict ? `, ${this.noVerdict} without verdict` : ''}${this.throttledAnswers ? `, ${this.throttledAnswers} throttled answers (${seconds(this.throttleWaitMs)} waited)` : ''}${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`);
   }
 }

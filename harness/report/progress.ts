@@ -10,7 +10,9 @@ export const PROGRESS_MARKER = '[mpsi-progress] ';
 export type ProgressEvent =
   /** `until`: when the wait ends at the latest (ms since the epoch), for the progress line's ETA. */
   | { kind: 'wait'; id: string; check: string; what: string; timeoutMs: number; until?: number }
-  | { kind: 'wait-end'; id: string; check: string; got: number; ms: number };
+  | { kind: 'wait-end'; id: string; check: string; got: number; ms: number }
+  /** A check's requests met throttled answers (waited out and resent): for the progress line's count. */
+  | { kind: 'throttled'; check: string; answers: number; waitMs: number };
 
 export function emitProgress(e: ProgressEvent): void {
   console.log(PROGRESS_MARKER + JSON.stringify(e));

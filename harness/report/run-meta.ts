@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
+import type { Traffic } from './traffic.js';
 import type { Replay } from '../run/replay.js';
 
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
@@ -34,6 +35,8 @@ export interface RunMeta {
   replay?: Replay;
   /** The reports directory, absolute: where the certificate's reproduction commands point. */
   reportsDir?: string;
+  /** The run's traffic, written when the run ends (issues 23 and 27). */
+  traffic?: Traffic;
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

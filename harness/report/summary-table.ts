@@ -11,10 +11,12 @@ function table(head: string[], rows: (string | number)[][]): string[] {
 /** The end-of-run summary on the terminal: per suite, per clause level, the verdict and where the reports are. */
 export function summaryText(c: Certificate, where: { html?: string; certificate: string; junit?: string; repro?: string }): string {
   const L: string[] = [''];
-  const suiteRows = c.suites.map((s) => [s.suite, s.passed, s.failed, s.expectedFail, s.skipped, s.broken]);
   const t = c.summary.checks;
-  suiteRows.push(['total', t.passed + t.unexpectedPass, t.failed, t.expectedFail, t.skipped + t.expectedSkip, t.broken + t.unreachable]);
-  L.push(...table(['suite', 'passed', 'failed', 'expected fail', 'skipped', 'harness error'], suiteRows), '');
+  // A "no verdict" column only when some check got none (throttled, machine too busy).
+  const nv = (t.inconclusive ?? 0) > 0;
+  const suiteRows = c.suites.map((s) => [s.suite, s.passed, s.failed, s.expectedFail, s.skipped, s.broken, ...(nv ? [s.inconclusive ?? 0] : [])]);
+  suiteRows.push(['total', t.passed + t.unexpectedPass, t.failed, t.expectedFail, t.skipped + t.expectedSkip, t.broken + t.unreachable, ...(nv ? [t.inconclusive] : [])]);
+  L.push(...table(['suite', 'passed', 'failed', 'expected fail', 'skipped', 'harness error', ...(nv ? ['no verdict'] : [])], suiteRows), '');
   const lv = c.summary.clauses;
   L.push(
     ...table(

@@ -5,8 +5,8 @@
  *
  * Exit code (gate):
  *   1  a must-level finding that no expectation covers, or an expired expectation;
- *   2  otherwise, when the run is incomplete: a harness error (broken check), the target unreachable
- *      during the run, a suite file that failed to load, no result at all;
+ *   2  otherwise, when the run is incomplete: a harness error (broken check), a must-level check without a
+ *      verdict (inconclusive: throttled, machine too busy), the target unreachable during the run, a suite file that failed to load, no result at all;
  *   0  otherwise — should-level failures, expected failures and unexpected passes are warnings.
  * Verdict (certificate): non-conformant iff some must-level finding stands (known deviations
  * included: a known deviation is still a deviation); incomplete when the run was; conformant-except-
@@ -24,7 +24,7 @@ import { clauses as registry, restatements, type Clause, type Level } from '../c
 import type { StoredResult } from '../run/results.js';
 import { activeDisputes, activeEntries, disputeFor, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
 
-export type Outcome = 'passed' | 'failed' | 'expected-fail' | 'disputed' | 'skipped' | 'expected-skip' | 'unexpected-pass' | 'broken' | 'unreachable';
+export type Outcome = 'passed' | 'failed' | 'expected-fail' | 'disputed' | 'skipped' | 'expected-skip' | 'unexpected-pass' | 'broken' | 'unreachable' | 'inconclusive';
 export type ClauseStatus = 'passed' | 'failed' | 'not-met' | 'disputed' | 'skipped-precondition' | 'not-checked' | 'unspecified';
 export const CLAUSE_STATUSES: readonly ClauseStatus[] = ['passed', 'failed', 'not-met', 'disputed', 'skipped-precondition', 'not-checked', 'unspecified'];
 
@@ -91,6 +91,8 @@ export interface SuiteCounts {
   disputed: number;
   skipped: number;
   broken: number;
+  /** No verdict, for a cause that is not the target's (throttled, machine too busy). */
+  inconclusive: number;
   total: number;
 }
 
@@ -150,6 +152,14 @@ export function isUnreachable(r: { status: string; findings: { code: string; exc
   });
 }
 
+/** "3 throttled, 1 machine too busy": why checks got no verdict. */
+function noVerdictCauses(results: readonly StoredResult[]): string {
+  const throttled = results.filter((r) => r.inconclusive?.cause === 'throttled').length;
+  const busy = results.filter((r) => r.inconclusive?.cause === 'machine-busy').length;
+  const other = results.length - throttled - busy;
+  return [throttled ? `${throttled} throttled` : '', busy ? `${busy} machine too busy` : '', other ? `${other} other` : ''].filter(Boolean).join(', ');
+}
+
 export interface VerdictInput {
   results: StoredResult[];
   expectations?: Expectations;
@@ -187,6 +197,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const usedDisputes = [...new Set(findings.map((f) => disputedBy.get(f.clause)).filter((e): e is ExpectationEntry => e !== undefined))];
     let outcome: Outcome;
     if (r.status === 'broken') outcome = 'broken';
+    else if (r.status === 'inconclusive') outcome = 'inconclusive';
     else if (isUnreachable(r)) outcome = 'unreachable';
     else if (r.status === 'failed' && findings.length > 0 && findings.every((f) => f.disputed)) outcome = 'disputed';
     else if (r.status === 'failed') outcome = x.expectedFail ? 'expected-fail' : 'failed';
@@ -243,8 +254,12 @@ export function computeVerdict(input: VerdictInput): Verdict {
       const also = ranHere.length > 0 ? `; ${plural(ranHere.length, 'other check')} naming it ran, none exercised it` : '';
       return { ...base, status: 'skipped-precondition', basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}` };
     }
-    const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable');
-    if (broken.length > 0 && ranHere.length === 0) return { ...base, status: 'not-checked', basis: broken[0]!.outcome === 'broken' ? 'harness error in its checks' : 'target unreachable' };
+    const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable' || k.outcome === 'inconclusive');
+    if (broken.length > 0 && ranHere.length === 0) {
+      const o = broken[0]!;
+      const basis = o.outcome === 'broken' ? 'harness error in its checks' : o.outcome === 'unreachable' ? 'target unreachable' : firstLine(o.reason ?? 'no verdict');
+      return { ...base, status: 'not-checked', basis };
+    }
     if (c.party === 'client') return { ...base, status: 'not-checked', basis: 'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)' };
     if (naming.length > 0) {
       return { ...base, status: 'not-checked', basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere.slice(0, 2).map((k) => k.checkId).join(', ')}${ranHere.length > 2 ? ', …' : ''})` };
@@ -272,13 +287,14 @@ export function computeVerdict(input: VerdictInput): Verdict {
   // Suite counts.
   const bySuite = new Map<string, SuiteCounts>();
   for (const k of checks) {
-    const s = bySuite.get(k.suite) ?? { suite: k.suite, passed: 0, failed: 0, expectedFail: 0, disputed: 0, skipped: 0, broken: 0, total: 0 };
+    const s = bySuite.get(k.suite) ?? { suite: k.suite, passed: 0, failed: 0, expectedFail: 0, disputed: 0, skipped: 0, broken: 0, inconclusive: 0, total: 0 };
     s.total += 1;
     if (k.outcome === 'passed' || k.outcome === 'unexpected-pass') s.passed += 1;
     else if (k.outcome === 'failed') s.failed += 1;
     else if (k.outcome === 'expected-fail') s.expectedFail += 1;
     else if (k.outcome === 'disputed') s.disputed += 1;
     else if (k.outcome === 'skipped' || k.outcome === 'expected-skip') s.skipped += 1;
+    else if (k.outcome === 'inconclusive') s.inconclusive += 1;
     else s.broken += 1;
     bySuite.set(k.suite, s);
   }
@@ -334,6 +350,11 @@ export function computeVerdict(input: VerdictInput): Verdict {
   const incomplete: string[] = [];
   const broken = checks.filter((k) => k.outcome === 'broken');
   if (broken.length > 0) incomplete.push(`${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a target verdict): ${broken.slice(0, 3).map((k) => k.checkId).join(', ')}${broken.length > 3 ? ', …' : ''}`);
+  const noVerdict = input.results.filter((r) => r.status === 'inconclusive');
+  const mustNoVerdict = noVerdict.filter((r) => r.level === 'must');
+  if (mustNoVerdict.length > 0) incomplete.push(`${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again${mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled') ? ', declaring http.rateLimit in the profile if the target throttles' : ''}`);
+  const shouldNoVerdict = noVerdict.length - mustNoVerdict.length;
+  if (shouldNoVerdict > 0) warnings.push(`${shouldNoVerdict} should-level check${shouldNoVerdict === 1 ? '' : 's'} got no verdict (${noVerdictCauses(noVerdict.filter((r) => r.level !== 'must'))})`);
   const unreachable = checks.filter((k) => k.outcome === 'unreachable');
   if (unreachable.length > 0) incomplete.push(`the target was unreachable in ${unreachable.length} check${unreachable.length === 1 ? '' : 's'}`);
   for (const m of input.runStatus?.moduleErrors ?? []) incomplete.push(`suite file ${m.file} could not run: ${firstLine(m.message)}`);

@@ -6,9 +6,13 @@ import { codeFile, COMPILED } from '../kit-files.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import type { Profile } from '../profile/types.js';
 
-/** On port 0, at the profile's webhook time scale, with the profile's readings and the named faults switched on. */
-export function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
-  return startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: profile.embedded?.readings ?? 'default' });
+/**
+ * On port 0, at the profile's webhook time scale, with the profile's readings and the named faults switched on; behind
+ * a gateway (reference/gateway.ts) when the profile's embedded section asks for field conditions (rateLimit, latencyMs).
+ */
+export async function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
+  const e = profile.embedded;
+  return startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: e?.readings ?? 'default', latencyMs: e?.latencyMs, rateLimit: e?.rateLimit });
 }
 
 /** The reference's own command (`serve`), as TypeScript under tsx or as compiled JavaScript. */
@@ -31,7 +35,9 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   const { file, execArgv } = serveEntry();
   const readings = profile.embedded?.readings ?? 'default';
   // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the default reference.
-  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...(readings === 'default' ? [] : ['--readings', readings]), ...faults.flatMap((f) => ['--fault', f])];
+  const e = profile.embedded;
+  const field = [...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []), ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : [])];
+  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...(readings === 'default' ? [] : ['--readings', readings]), ...field, ...faults.flatMap((f) => ['--fault', f])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // vitest ends an interrupted run with process.exit(), skipping teardown: the reference goes with it.

@@ -24,6 +24,7 @@ export interface StoredExchange {
   error?: { kind: string; message: string };
   signature?: unknown;
   timings: Exchange['timings'];
+  throttled?: Exchange['throttled'];
 }
 
 function text(b: Buffer): { body: string; bodyBase64?: string } {
@@ -46,6 +47,7 @@ export function storeExchange(ex: Exchange): StoredExchange {
     error: ex.error,
     signature: ex.signature,
     timings: ex.timings,
+    ...(ex.throttled ? { throttled: ex.throttled } : {}),
   };
 }
 

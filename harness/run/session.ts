@@ -21,11 +21,22 @@ export interface SessionOptions {
   wrapClient?: (client: Client) => Client;
 }
 
+/**
+ * How many processes share the profile's rate: vitest's workers (at most 3, vitest.config.ts), each with its own
+ * client. The rate is divided evenly, so the run stays under it whatever number of them is busy.
+ */
+function runProcesses(): number {
+  const n = Number(process.env.MPSI_RATE_SHARES ?? 3);
+  return Number.isFinite(n) && n >= 1 ? n : 3;
+}
+
 export function openSession(opts: SessionOptions): Session {
   const http = opts.loaded.profile.http ?? {};
   const plain: Client = createClient({
     deadlineMs: http.deadlineMs ?? 10_000,
     maxResponseBytes: http.maxResponseBytes ?? 1_048_576,
+    ...(http.concurrency ? { concurrency: http.concurrency } : {}),
+    ...(http.rateLimit ? { rateLimit: http.rateLimit / runProcesses() } : {}),
   });
   const client = opts.wrapClient ? opts.wrapClient(plain) : plain;
   const target = createTarget({ loaded: opts.loaded, baseUrl: opts.baseUrl, client, receiver: opts.receiver });

@@ -14,7 +14,7 @@ import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
 import { activeDisputes, activeEntries, dayOf, disputeFor, expectationFor, loadExpectations, type CheckExpectation, type ExpectationEntry } from '../report/expectations.js';
-import { narrateReceiver } from '../report/progress.js';
+import { emitProgress, narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
 import { requestText, responseText, signatureText } from '../report/exchange-text.js';
@@ -36,6 +36,11 @@ class ConformanceFailure extends Error {
 /** The harness could not reach a verdict: reported as broken. */
 class HarnessError extends Error {
   override readonly name = 'HarnessError';
+}
+
+/** No verdict for a cause that is not the target's (throttled, machine too busy): reported as broken, never as failed. */
+class NoVerdictError extends Error {
+  override readonly name = 'NoVerdict';
 }
 
 /** Turns a suite definition into vitest tests, with Allure labels and a stored result per check. */
@@ -92,6 +97,8 @@ export function registerSuite(suite: SuiteDef): void {
           ...(reproNames.length > 0 ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) } : {}),
         };
         writeResult(join(cfg.reportsDir, 'results'), stored, redact);
+        const throttled = result.exchanges.reduce((n, ex) => n + (ex.throttled?.answers ?? 0), 0);
+        if (throttled > 0) emitProgress({ kind: 'throttled', check: check.id, answers: throttled, waitMs: result.exchanges.reduce((n, ex) => n + (ex.throttled?.waitMs ?? 0), 0) });
         const x = expectationFor(result, active);
         const outcome = outcomeOf(result, x, disputed);
         meta.mpsiOutcome = outcome;
@@ -104,6 +111,7 @@ export function registerSuite(suite: SuiteDef): void {
         }
         if (x.unexpectedPass) await ctx.annotate(`unexpected pass: the expectations file says "${comments}"`, 'unexpected-pass');
         if (result.status === 'broken') throw new HarnessError(redact(formatResultFailure(result)));
+        if (result.status === 'inconclusive') throw new NoVerdictError(redact(formatResultFailure(result)));
         const disputes = disputed.filter((e) => result.findings.some((f) => disputeFor(result, f.clause, [e])));
         // A disputed failure stays a failure for vitest and JUnit (nothing disputed reads as passed), with the dispute first.
         const dispute = disputes.length ? `DISPUTED by the vendor: ${disputes.map((e) => `${e.comment} (${e.link})`).join('; ')}\n` : '';
@@ -115,6 +123,7 @@ export function registerSuite(suite: SuiteDef): void {
 
 function outcomeOf(r: CheckResult, x: CheckExpectation, disputed: ExpectationEntry[]): Outcome {
   if (r.status === 'broken') return 'broken';
+  if (r.status === 'inconclusive') return 'inconclusive';
   if (r.status === 'failed' && r.findings.length > 0 && r.findings.every((f) => disputeFor(r, f.clause, disputed))) return 'disputed';
   if (r.status === 'failed') return x.expectedFail ? 'expected-fail' : 'failed';
   if (r.status === 'skipped') return x.expectedSkip ? 'expected-skip' : 'skipped';

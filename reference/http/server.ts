@@ -13,6 +13,7 @@ import { ROUTES } from '../routes.js';
 import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
 import { authenticate } from './auth.js';
+import type { Gateway } from '../gateway.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
 
@@ -23,6 +24,8 @@ export interface PipelineOptions {
   readIdleMs: number;
   /** Told of every answered request (ReferenceOptions.onExchange). */
   observe?: (x: ObservedExchange) => void;
+  /** Field conditions (serve --rate-limit, --latency): the gateway in front of the pipeline. */
+  gateway?: Gateway;
 }
 
 /** One request as received (raw bytes, headers) and a summary of the answer: for an observer. */
@@ -71,6 +74,15 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   const connections = new WeakMap<Socket, ConnectionInfo>();
   let connectionCount = 0;
   const server = createServer((req, res) => {
+    if (opts.gateway) {
+      void opts.gateway.front(req, res).then((answered) => {
+        if (!answered) serve(req, res);
+      });
+      return;
+    }
+    serve(req, res);
+  });
+  function serve(req: IncomingMessage, res: ServerResponse): void {
     english.set(req.socket, opts.svc.behaviour.plainEnglish(req.headers['accept-language']));
     const conn = connections.get(req.socket) ?? { id: 0, openedAt: 0, requests: 0 };
     conn.requests += 1;
@@ -79,7 +91,7 @@ export function createReferenceServer(opts: PipelineOptions): Server {
       const unreadable = authAnswer(opts.svc, 'unreadable');
       sendUnsigned(res, unreadable.http, unreadable.err, false, true);
     });
-  });
+  }
   server.on('connection', (socket: Socket) => {
     connectionCount += 1;
     connections.set(socket, { id: connectionCount, openedAt: performance.timeOrigin + performance.now(), requests: 0 });

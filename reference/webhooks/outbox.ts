@@ -44,6 +44,8 @@ export interface OutboxOptions {
   timeScale: number;
   log: (line: string) => void;
   maxConcurrent?: number;
+  /** One-way network delay (serve --latency): each attempt leaves this late and its reply comes back this late. */
+  latencyMs?: number;
 }
 
 export class Outbox {
@@ -133,7 +135,12 @@ export class Outbox {
       'X-Sign': sign,
     });
     const limitMs = (b.ackLimitScales ? Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS) : b.ackLimitMs) * b.ackLimitShare;
+    const latency = this.opts.latencyMs ?? 0;
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    if (this.closed) return;
     const result = await postOnce(d.url, headers, raw, limitMs, b.isAck, this.stop.signal);
+    // The reply's way back; the acknowledgement limit is judged on the receiver's answer time, as before.
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;
     const where = `webhook #${d.id} ${d.label} attempt ${d.attempts}/${maxAttempts}`;
     if (result.acked && d.afterAck < b.attemptsAfterAck && d.attempts < maxAttempts) {

@@ -788,7 +788,7 @@ const MERCHANT_REF: Req<MerchantRef> = {
   productionSecretEnv: false,
 };
 const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, payoutBalances: false, refundBalance: false };
-const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false };
+const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false, rateLimit: false };
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
   checkout: false,
@@ -865,7 +865,7 @@ describe('schema matches types.ts', () => {
     ['merchants.second', at('merchants', 'second'), MERCHANT_REF],
     ['merchants.frozen', at('merchants', 'frozen'), MERCHANT_REF],
     ['merchants.lowBalance', at('merchants', 'lowBalance'), LOW_BALANCE],
-    ['embedded', at('embedded'), { readings: false }],
+    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false }],
     ['http', at('http'), HTTP],
     ['endpoints', at('endpoints'), ENDPOINTS],
     ['methods', at('methods'), METHODS],

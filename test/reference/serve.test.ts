@@ -104,3 +104,48 @@ describe('serve', () => {
     expect(await exit).toBe(0);
   }, 30_000);
 });
+
+describe('serve: field conditions (issue 23)', () => {
+  it('--rate-limit N: beyond N requests a second, HTTP 429 with an HTML body, Retry-After and no signature', async () => {
+    const io = captureIO();
+    const done = serveMain(['serve', '--port', '0', '--rate-limit', '3'], io);
+    const url = await io.started;
+    const replies = await Promise.all(Array.from({ length: 6 }, () => call(url, '/api/v1/payments/checkout', checkoutBody())));
+    const throttled = replies.filter((r) => r.status === 429);
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(throttled).toHaveLength(3);
+    for (const r of throttled) {
+      expect(r.headers['retry-after']).toBe('1');
+      expect(String(r.headers['content-type'])).toMatch(/^text\/html/);
+      expect(r.raw.toString()).toContain('429 Too Many Requests');
+      expect(r.headers['x-sign']).toBeUndefined();
+    }
+    // The next second lets requests through again.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await call(url, '/api/v1/payments/checkout', checkoutBody())).status).toBe(200);
+    io.stop();
+    expect(await done).toBe(0);
+    expect(io.lines.some((l) => l.startsWith('gateway: HTTP 429'))).toBe(true);
+  });
+
+  it('--latency MS: every exchange takes at least two one-way delays', async () => {
+    const io = captureIO();
+    const done = serveMain(['serve', '--port', '0', '--latency', '150'], io);
+    const url = await io.started;
+    const t0 = performance.now();
+    const r = await call(url, '/api/v1/payments/checkout', checkoutBody());
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(r.status).toBe(200);
+    expect(r.json.code).toBe(0);
+    io.stop();
+    expect(await done).toBe(0);
+  });
+
+  it('parses --rate-limit and --latency, and refuses bad values', async () => {
+    expect(parseServeArgs(['--rate-limit', '50', '--latency=40'])).toMatchObject({ rateLimit: 50, latencyMs: 40 });
+    for (const argv of [['--rate-limit', '0'], ['--rate-limit', 'x'], ['--latency', '-1'], ['--latency', '1.5']]) {
+      const io = captureIO();
+      expect(await serveMain(argv, io)).toBe(2);
+    }
+  });
+});

@@ -205,6 +205,37 @@ describe('computeVerdict', () => {
   });
 });
 
+describe('checks without a verdict (issue 23)', () => {
+  it('a must-level check without a verdict makes the run exit 2, never 1, and says how many and why', () => {
+    const v = computeVerdict({
+      results: [result('a/one', 'passed'), result('a/two', 'inconclusive', { reason: 'no verdict (throttled): x', inconclusive: { cause: 'throttled' } })],
+      today: '2026-01-01',
+    });
+    expect(v.exitCode).toBe(2);
+    expect(v.verdict).toBe('incomplete');
+    expect(v.checks.find((k) => k.checkId === 'a/two')!.outcome).toBe('inconclusive');
+    expect(v.reasons.join('\n')).toMatch(/1 must-level check got no verdict \(1 throttled\)/);
+    expect(v.clauses.find((c) => c.id === 'query.neither')!.status).toBe('passed');
+  });
+
+  it('a should-level check without a verdict is a warning: exit 0', () => {
+    const v = computeVerdict({
+      results: [result('a/one', 'passed'), result('a/two', 'inconclusive', { level: 'should', inconclusive: { cause: 'machine-busy' } })],
+      today: '2026-01-01',
+    });
+    expect(v.exitCode).toBe(0);
+    expect(v.warnings.join('\n')).toMatch(/1 should-level check got no verdict \(1 machine too busy\)/);
+  });
+
+  it('a clause only an inconclusive check names is not checked, with the reason', () => {
+    const v = computeVerdict({ results: [result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway', inconclusive: { cause: 'throttled' } })], today: '2026-01-01' });
+    const c = v.clauses.find((x) => x.id === 'query.neither')!;
+    expect(c.status).toBe('not-checked');
+    expect(c.basis).toContain('no verdict (throttled)');
+    expect(formatResultFailure({ ...result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway' }), exchanges: [] })).toMatch(/^NO VERDICT/);
+  });
+});
+
 describe('certificate', () => {
   const meta: RunMeta = {
     kit: { name: 'mpsi-conformance', version: '0.1.0' },
@@ -217,6 +248,32 @@ describe('certificate', () => {
     filters: { suites: [], clauses: [] },
     faults: [],
   };
+  it('counts checks without a verdict and the throttled answers, everywhere a status is shown (issue 23)', () => {
+    const throttledEx = (id: string, answers: number, waitMs: number) => ({
+      id,
+      label: 'q',
+      request: { method: 'POST', url: 'http://127.0.0.1:1/q', headers: {}, body: '{}' },
+      timings: { startedAt: '2026-01-01T00:00:00.000Z', totalMs: 1 },
+      throttled: { answers, waitMs },
+    });
+    const results = [
+      result('a/one', 'passed', { exchanges: [throttledEx('x-000001', 2, 2000)] }),
+      result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway', inconclusive: { cause: 'throttled' }, exchanges: [throttledEx('x-000002', 5, 4000)] }),
+    ];
+    const { certificate } = buildCertificate({ results, meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    expect(certificate.exitCode).toBe(2);
+    expect(certificate.verdict).toBe('incomplete');
+    expect(certificate.summary.checks.inconclusive).toBe(1);
+    expect(certificate.summary.checks.failed).toBe(0);
+    expect(certificate.suites[0]!.inconclusive).toBe(1);
+    expect(certificate.traffic).toMatchObject({ throttledAnswers: 7, throttleWaitMs: 6000 });
+    const md = renderMarkdown(certificate);
+    expect(md).toContain('1 without verdict');
+    expect(md).toContain('| Throttled | 7 answers');
+    expect(md).toContain('no verdict |');
+    expect(summaryText(certificate, { certificate: 'c.md' })).toContain('no verdict');
+  });
+
   it('lists every registry clause, hashes canonically, and renders Markdown from the JSON alone', () => {
     const { certificate } = buildCertificate({ results: [result('a/one', 'passed')], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
     expect(certificate.clauses).toHaveLength(clauses.length);
