@@ -310,6 +310,7 @@ export const clauses: readonly Clause[] = [
   should('merchant.verify.lower-hex', AUTH, '`X-Sign` is lower-case hex; an upper-case copy of a valid signature is wrong.', C),
   must('client.sign.merchant-id', AUTH, 'The client sends in `X-MerchantID` the identifier assigned by the service (not a name, login or internal id).', C),
   must('client.sign.secret-key', AUTH, 'The client signs with its API secret key of the environment it calls: test and production keys differ.', C),
+  must('client.sign.verifies', AUTH, 'The client\'s `X-Sign` verifies: HMAC-SHA256 of the string to sign, keyed with its secret key (a mismatch gives HTTP 403 `forbidden`).', C),
   must('client.sign.string', AUTH, 'The client signs merchantID LF timestamp LF nonce LF rawBody, LF a single line feed (not CR LF).', C),
   must('client.sign.raw-body', AUTH, 'The client signs exactly the bytes it sends: no re-serialising, pretty-printing, trimming or reordering after signing.', C),
   must('client.sign.timestamp-seconds', AUTH, 'The client sends `X-Timestamp` as Unix time in seconds, not milliseconds and not a formatted date.', C),

@@ -52,6 +52,17 @@ describe('signature diagnosis', () => {
 
   it('a right signature on a refused request is no signing mistake; nothing known reproduces garbage', () => {
     expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.test)), KEYS)).toEqual([]);
-    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => d.name)).toEqual(['unexplained-signature']);
+    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => [d.name, d.clause])).toEqual([['unexplained-signature', 'client.sign.verifies']]);
+  });
+
+  it('names an HMAC of the body alone, and a body whose keys were re-ordered after signing', () => {
+    const bodyOnly = createHmac('sha256', KEYS[0]!.test).update(body).digest('hex');
+    expect(signatureMistakes(seen('M1', bodyOnly), KEYS).map((d) => [d.name, d.clause])).toEqual([['body-only-signature', 'client.sign.string']]);
+    const signedText = '{"b":1,"c":{"y":2,"x":1},"a":"z","d":[1]}';
+    const sentText = '{"a":"z","b":1,"c":{"y":2,"x":1},"d":[1]}';
+    const sign = createHmac('sha256', KEYS[0]!.test).update(`M1\n1700000000\nnonce-nonce-nonce-1\n${signedText}`).digest('hex');
+    const d = signatureMistakes({ ...seen('M1', sign), body: Buffer.from(sentText) }, KEYS);
+    expect(d.map((x) => [x.name, x.clause])).toEqual([['re-serialised-body', 'client.sign.raw-body']]);
+    expect(d[0]!.detail).toContain('another order');
   });
 });

@@ -9,6 +9,8 @@ export interface ClientBehaviour {
   merchantId(own: string): string;
   key(test: string, production: string): string;
   sep: string;
+  /** The string to sign, from its parts. */
+  signingInput(id: string, ts: string, nonce: string, sep: string, body: string): Buffer;
   /** The bytes sent, given the bytes signed. */
   sent(signed: string): string;
   timestamp(): string;
@@ -29,6 +31,7 @@ export const correctClient: ClientBehaviour = {
   merchantId: (own) => own,
   key: (test) => test,
   sep: '\n',
+  signingInput: (id, ts, nonce, sep, body) => Buffer.concat([Buffer.from([id, ts, nonce].join(sep) + sep), Buffer.from(body)]),
   sent: (s) => s,
   timestamp: () => String(Math.floor(Date.now() / 1000)),
   nonce: () => randomBytes(18).toString('base64url'),
@@ -41,8 +44,9 @@ export const correctClient: ClientBehaviour = {
 };
 
 export interface ClientFault {
-  /** The audit's diagnosis name for this mistake. */
+  /** The fault's name: the audit's diagnosis name for this mistake, unless `diagnosis` gives another. */
   name: string;
+  diagnosis?: string;
   clause: string;
   doc: string;
   hooks: Partial<ClientBehaviour>;
@@ -51,13 +55,18 @@ export interface ClientFault {
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const camelKeys = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(camelKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)])) : v;
-const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehaviour>): ClientFault => ({ name, clause, doc, hooks });
+const sortKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])])) : v;
+const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehaviour>, diagnosis?: string): ClientFault => ({ name, clause, doc, hooks, diagnosis });
 
 export const clientFaults: readonly ClientFault[] = [
   f('wrong-merchant-id', 'client.sign.merchant-id', 'Sends the shop name as X-MerchantID instead of the id the service assigned.', { merchantId: () => 'acme-shop' }),
   f('production-key', 'client.sign.secret-key', 'Signs sandbox requests with the production secret key.', { key: (_t, p) => p }),
   f('crlf-string-to-sign', 'client.sign.string', 'Joins the string to sign with CR LF.', { sep: '\r\n' }),
   f('re-serialised-body', 'client.sign.raw-body', 'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).', { sent: (s) => JSON.stringify(JSON.parse(s), null, 2) }),
+  f('re-ordered-body', 'client.sign.raw-body', 'Signs the JSON, then a middleware sends it with its keys sorted (the signature covers the original order).', { sent: (s) => JSON.stringify(sortKeys(JSON.parse(s))) }, 're-serialised-body'),
+  f('body-only-signature', 'client.sign.string', 'Signs the body alone, without merchant id, timestamp and nonce.', { signingInput: (_i, _t, _n, _s, body) => Buffer.from(body) }),
+  f('unexplained-signature', 'client.sign.verifies', 'Signs with the portal login password instead of the API secret key (no known mistake reproduces it).', { key: () => 'hunter2-portal-password' }),
   f('trimmed-body', 'client.sign.raw-body', 'Signs the body, then sends it with a trailing newline the signature does not cover.', { sent: (s) => `${s}\n` }),
   f('milliseconds-timestamp', 'client.sign.timestamp-seconds', 'Sends Date.now() (milliseconds) as X-Timestamp.', { timestamp: () => String(Date.now()) }),
   f('formatted-timestamp', 'client.sign.timestamp-seconds', 'Sends an ISO date as X-Timestamp.', { timestamp: () => new Date().toISOString() }),
@@ -98,7 +107,7 @@ export async function runClient(o: ClientOptions): Promise<void> {
     const id = b.merchantId(o.merchantId);
     const ts = b.timestamp();
     const nonce = b.nonce();
-    const input = Buffer.concat([Buffer.from([id, ts, nonce].join(b.sep) + b.sep), Buffer.from(signedText)]);
+    const input = b.signingInput(id, ts, nonce, b.sep, signedText);
     const res = await fetch(`${o.baseUrl}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': b.contentType, 'X-MerchantID': id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input) },

@@ -118,10 +118,10 @@ describe('merchant client audit kill matrix', () => {
     expect(merchantVerdict(a.results()).exitCode).toBe(0);
   });
 
-  it.each(clientFaults.map((f) => [f.name, f.clause]))('%s is diagnosed by name under %s', async (name, clause) => {
+  it.each(clientFaults.map((f) => [f.name, f.clause, f.diagnosis ?? f.name]))('%s is diagnosed under %s (as %s)', async (name, clause, diagnosis) => {
     const a = await audit([name], 5);
     const found = a.diagnoses().filter((d) => d.clause === clause).map((d) => d.name);
-    expect(found).toContain(name);
+    expect(found).toContain(diagnosis);
     const results = a.results();
     expect(results.find((r) => r.clauses[0] === clause)?.status).toBe('failed');
     expect(merchantVerdict(results).exitCode).toBe(clause === 'auth.nonce.length' ? 0 : 1);

@@ -16,6 +16,7 @@ import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
 const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' }[] = [
   { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
   { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
+  { clause: 'client.sign.verifies', title: 'sends a signature that verifies', scope: 'all' },
   { clause: 'client.sign.string', title: 'signs merchant id, timestamp, nonce and body joined by single line feeds', scope: 'all' },
   { clause: 'client.fields.snake-case', title: 'sends snake_case field names', scope: 'json' },
   { clause: 'client.sign.raw-body', title: 'signs exactly the bytes it sends', scope: 'all' },
