@@ -20,9 +20,10 @@ export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--aud
 Serves the reference sandbox (as \`serve\`) for your integration's own tests and audits what your
 client does: every request is diagnosed against the clauses that bind the client — a refused
 signature is explained in the document's troubleshooting order (wrong merchant id, production key,
-CR LF, body re-serialised or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
-upper-case hex, Base64, MD5), and Content-Type, camelCase fields, JSON-number and three-decimal
-amounts, one number for a payment and a refund, parallel creates with one number, a create retried
+CR LF, the body alone signed, body re-serialised, re-ordered or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
+upper-case hex, Base64, MD5; a signature nothing reproduces is reported as not verifying, without
+blaming a rule), and Content-Type, camelCase fields, JSON-number and three-decimal
+amounts, one number for a payment and a refund, parallel creates (two creates with one number in flight at once), a create retried
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
@@ -83,7 +84,7 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   const { verdict, paths } = write();
   const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
   if (html.problem) io.err(html.problem);
-  io.out(`client audit: ${audit.count} requests, ${audit.diagnoses().length} mistakes; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
+  io.out(`client audit: ${audit.summary()}; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);
   io.out(`certificate: ${paths.certificateMd}${html.file ? `, ${html.file}` : ''}`);
   return audit.count === 0 ? 2 : verdict.exitCode;

@@ -1,6 +1,7 @@
 /** The audit's rules on hand-made requests: what must not be diagnosed, and the cases the client faults do not reach. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ClientAudit } from '../../harness/merchant/audit/audit.js';
 import { classify, type Operation, sequenceMistakes } from '../../harness/merchant/audit/sequence.js';
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
@@ -64,5 +65,23 @@ describe('signature diagnosis', () => {
     const d = signatureMistakes({ ...seen('M1', sign), body: Buffer.from(sentText) }, KEYS);
     expect(d.map((x) => [x.name, x.clause])).toEqual([['re-serialised-body', 'client.sign.raw-body']]);
     expect(d[0]!.detail).toContain('another order');
+  });
+});
+
+describe('the audit report words', () => {
+  it('groups should-level warnings of one kind into one finding and counts them apart from mistakes', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    for (let i = 0; i < 11; i++) a.record(req('/query', { merchant_order_no: `N${i}` }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'short', 'x-timestamp': '1700000000' }));
+    expect(a.summary()).toBe('11 requests, 0 must-level mistakes, should-level warnings: nonce-length on 11 requests');
+    const nonce = a.results().find((r) => r.clauses[0] === 'auth.nonce.length')!;
+    expect(nonce.findings).toHaveLength(1);
+    expect(nonce.findings[0]!.message).toMatch(/^requests #1, #2, .*#11: nonce-length/);
+  });
+
+  it('a create refused at authentication is named as such, not as no create observed', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(req('/pay', { merchant_order_no: 'Z' }, { code: 403, key: 'forbidden', http: 403 }, { 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': '0'.repeat(64) }));
+    const once = a.results().find((r) => r.clauses[0] === 'idem.create-once')!;
+    expect([once.status, once.reason]).toEqual(['skipped', expect.stringContaining('no create request passed authentication (1 was refused')]);
   });
 });

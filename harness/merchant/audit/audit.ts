@@ -27,7 +27,7 @@ const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'cr
   { clause: 'client.amount.string', title: 'sends amount values as decimal strings', scope: 'json' },
   { clause: 'client.amount.two-decimals', title: 'sends amount values with at most two decimals', scope: 'json' },
   { clause: 'client.numbers.distinct', title: 'uses different numbers for payments and refunds', scope: 'creates' },
-  { clause: 'idem.create-once', title: 'sends each create once, never in parallel, and queries before a new number', scope: 'creates' },
+  { clause: 'idem.create-once', title: 'sends each create once (never two in flight with one number) and queries by its number before a new one', scope: 'creates' },
   { clause: 'auth.nonce.length', title: 'sends nonces of 16 to 32 characters', scope: 'all' },
 ];
 
@@ -36,6 +36,7 @@ const AUTH_REFUSALS = new Set(['unauthorized', 'merchantNotFound', 'forbidden'])
 export class ClientAudit {
   private readonly seen: SeenRequest[] = [];
   private readonly perRequest: Diagnosis[] = [];
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly keys: readonly MerchantKeys[],
@@ -52,6 +53,11 @@ export class ClientAudit {
     else if ((r.http === 401 || r.http === 403) && AUTH_REFUSALS.has(r.key ?? '')) found.unshift(...signatureMistakes(r, this.keys));
     for (const d of found) {
       this.perRequest.push({ ...d, requests: [n] });
+      // A should-level warning is logged once per kind; the report counts every request it concerns.
+      if (lookupClause(d.clause).level === 'should') {
+        if (this.warned.has(d.name)) continue;
+        this.warned.add(d.name);
+      }
       this.log(`audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`);
     }
   }
@@ -64,9 +70,50 @@ export class ClientAudit {
     return [...this.perRequest, ...sequenceMistakes(classify(this.seen, this.ops))];
   }
 
-  results(): MerchantResult[] {
+  /** Must-level mistakes, and should-level warnings grouped by kind, for the summary line. */
+  summary(): string {
     const all = this.diagnoses();
+    const should = all.filter((d) => lookupClause(d.clause).level === 'should');
+    const must = all.length - should.length;
+    const kinds = new Map<string, number>();
+    for (const d of should) kinds.set(d.name, (kinds.get(d.name) ?? 0) + d.requests.length);
+    const warnings = [...kinds].map(([name, k]) => `${name} on ${k} request${k === 1 ? '' : 's'}`);
+    return `${this.count} request${this.count === 1 ? '' : 's'}, ${must} must-level mistake${must === 1 ? '' : 's'}${warnings.length ? `, should-level warnings: ${warnings.join(', ')}` : ''}`;
+  }
+
+  /** Should-level diagnoses of one kind become one, naming every request they concern. */
+  private grouped(list: Diagnosis[]): Diagnosis[] {
+    const out: Diagnosis[] = [];
+    const byName = new Map<string, Diagnosis & { details: Set<string> }>();
+    for (const d of list) {
+      if (lookupClause(d.clause).level !== 'should') {
+        out.push(d);
+        continue;
+      }
+      const g = byName.get(d.name);
+      if (g) {
+        g.requests.push(...d.requests);
+        g.details.add(d.detail);
+        continue;
+      }
+      const first = { ...d, requests: [...d.requests], details: new Set([d.detail]) };
+      byName.set(d.name, first);
+      out.push(first);
+    }
+    return out.map((d) => {
+      const g = byName.get(d.name);
+      if (!g || g !== d) return d;
+      const details = [...g.details];
+      const detail = details.length > 3 ? `${details.slice(0, 3).join('; ')}; and ${details.length - 3} more like these` : details.join('; ');
+      return { name: g.name, clause: g.clause, detail, requests: g.requests };
+    });
+  }
+
+  results(): MerchantResult[] {
+    const all = this.grouped(this.diagnoses());
     const creates = classify(this.seen, this.ops).filter((c) => c.op.endsWith('-create')).length;
+    // Creates refused at authentication reached no order: say so rather than "none observed".
+    const refusedCreates = this.seen.filter((r) => this.ops.get(r.path)?.endsWith('-create') && r.http !== 200).length;
     const json = this.seen.filter((r) => r.body && r.body.length > 0).length;
     return AUDIT_CHECKS.map(({ clause, title, scope }): MerchantResult => {
       const c = lookupClause(clause);
@@ -77,7 +124,12 @@ export class ClientAudit {
       const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
-      if (relevant === 0) return { ...base, status: 'skipped', reason: `precondition: no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`, findings: [] };
+      if (relevant === 0) {
+        const reason = scope === 'creates' && refusedCreates
+          ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'} refused before reaching an order, so the sequence of numbers could not be judged)`
+          : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
+        return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
+      }
       return { ...base, status: 'passed', findings: [], evidence: [`${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`] };
     });
   }

@@ -62,7 +62,7 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
     const c2 = later.r.connection;
     const together = earlier.find((e) => later.r.receivedAt < e.r.answeredAt || (c2.index === 0 && c2.id !== e.r.connection.id && c2.openedAt < e.r.answeredAt));
     if (together) {
-      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with ${field} ${later.number} were in flight at the same time; create requests are sent once and not in parallel`, requests: [together.n, later.n] });
+      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time (parallel creates with one number); create requests are sent once and not in parallel`, requests: [together.n, later.n] });
       continue;
     }
     // A number refused before anything was recorded (a missing field, three decimals) is still free.
