@@ -8,6 +8,7 @@ import { behaviourWithReadings, readingCatalogue as readings, readingNames } fro
 import { NONCE_WINDOW_MS } from './http/auth.js';
 import { createReferenceServer, type ObservedExchange } from './http/server.js';
 import { NonceCache } from './nonce-cache.js';
+import { type TamperOptions, Tamperer } from './rough/tamper.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
 import { Outbox } from './webhooks/outbox.js';
@@ -37,9 +38,15 @@ export interface ReferenceOptions {
    * (`serve --audit` diagnoses clients from it). A throwing observer is ignored.
    */
   onExchange?: (x: ObservedExchange) => void;
+  /**
+   * Now and then (seeded, `rate` of the eligible answers) a successful answer carrying a service
+   * number is sent with that number and its status altered and a signature that does not verify
+   * (`serve --audit --tamper-responses`); `onExchange` is told what was altered.
+   */
+  tamperResponses?: TamperOptions;
 }
 
-export type { ObservedExchange };
+export type { ObservedExchange, TamperOptions };
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -76,7 +83,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const outbox = new Outbox({ behaviour, timeScale, log });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
-  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange });
+  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, tamper: opts.tamperResponses ? new Tamperer(opts.tamperResponses) : undefined });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

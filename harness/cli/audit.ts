@@ -15,6 +15,9 @@ import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
 
+/** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
+const TAMPER_RATE = 0.25;
+
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
 Serves the reference sandbox (as \`serve\`) for your integration's own tests and audits what your
@@ -31,6 +34,12 @@ answers exactly as the interface says: diagnoses go to the log and the report, n
                        certificate.md/.json, junit.xml, allure-results/, allure-report/index.html
   --audit-interval S   also write the report every S seconds while serving
   --no-html            skip the single-file HTML page at exit (allure-report/index.html)
+  --tamper-responses   now and then answer a successful create or query with another service number
+                       and status, under a signature that does not verify; a client that then sends
+                       that number (queries it, refunds that order) trusted an untrustworthy response
+                       (auth.response.verify). Without it that clause is skipped: it cannot be observed
+  --tamper-rate R      share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})
+  --seed N             seeds which answers are altered (default: random, printed at start)
   --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
@@ -42,11 +51,20 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (['--audit', '--help', '-h', '--no-html'].includes(a) || a.startsWith('--reports=') || a.startsWith('--audit-interval=')) mine.add(i);
-    if (a === '--reports' || a === '--audit-interval') mine.add(i).add(i + 1);
+    if (['--audit', '--help', '-h', '--no-html', '--tamper-responses'].includes(a) || /^--(reports|audit-interval|seed|tamper-rate)=/.test(a)) mine.add(i);
+    if (['--reports', '--audit-interval', '--seed', '--tamper-rate'].includes(a)) mine.add(i).add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), { audit: 'bool', help: 'bool', 'no-html': 'bool', reports: 'value', 'audit-interval': 'value' });
+  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), {
+    audit: 'bool',
+    help: 'bool',
+    'no-html': 'bool',
+    'tamper-responses': 'bool',
+    reports: 'value',
+    'audit-interval': 'value',
+    seed: 'value',
+    'tamper-rate': 'value',
+  });
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
@@ -59,6 +77,12 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   }
   if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
+  const seed = intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
+  const rateText = flags['tamper-rate'];
+  if (rateText !== undefined && !flags['tamper-responses']) throw new UsageError('serve --audit: --tamper-rate needs --tamper-responses');
+  const rate = rateText === undefined ? TAMPER_RATE : Number(rateText);
+  if (typeof rateText === 'string' && (!/^(0(\.\d+)?|1(\.0+)?)$/.test(rateText) || rate <= 0)) throw new UsageError(`serve --audit: --tamper-rate must be a number above 0 and at most 1, got ${JSON.stringify(rateText)}`);
+  const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
   const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
@@ -74,8 +98,9 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
       redact,
     );
 
-  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x) });
+  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), tamperResponses });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
+  if (tamperResponses) io.out(`tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`);
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
   await io.untilStopped();

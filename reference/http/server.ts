@@ -12,6 +12,7 @@ import type { NonceCache } from '../nonce-cache.js';
 import { ROUTES } from '../routes.js';
 import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
+import type { TamperedField, Tamperer } from '../rough/tamper.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
@@ -23,6 +24,8 @@ export interface PipelineOptions {
   readIdleMs: number;
   /** Told of every answered request (ReferenceOptions.onExchange). */
   observe?: (x: ObservedExchange) => void;
+  /** Alters some successful answers (ReferenceOptions.tamperResponses). */
+  tamper?: Tamperer;
 }
 
 /** One request as received (raw bytes, headers) and a summary of the answer: for an observer. */
@@ -41,6 +44,8 @@ export interface ObservedExchange {
   key?: string;
   /** The TCP connection it came on: its number, when it was opened, and this request's place on it (0 = first). */
   connection: { id: number; openedAt: number; index: number };
+  /** Present when the answer was tampered with: the fields altered (its signature does not verify). */
+  tampered?: TamperedField[];
 }
 
 interface ConnectionInfo {
@@ -104,10 +109,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   const path = pathOf(req.url);
   const receivedAt = performance.timeOrigin + performance.now();
   let body: Buffer | undefined;
+  let tampered: TamperedField[] | undefined;
   const logDone = (status: number, code: number, merchantId = '-', key?: string): void => {
-    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}`);
+    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`);
     try {
-      opts.observe?.({ method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection });
+      const x: ObservedExchange = { method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection };
+      if (tampered) x.tampered = tampered;
+      opts.observe?.(x);
     } catch {
       // An observer's failure must never reach the client.
     }
@@ -159,7 +167,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
     return;
   }
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
-  const status = sendSigned(res, merchant, envelope, svc.behaviour);
+  const altered = opts.tamper?.tamper(envelope);
+  tampered = altered?.fields;
+  const status = altered ? sendSigned(res, merchant, altered.envelope, svc.behaviour, undefined, envelope) : sendSigned(res, merchant, envelope, svc.behaviour);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
   logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id, envelope['code'] === 0 ? undefined : msg.slice(msg.lastIndexOf('|') + 1));
 }

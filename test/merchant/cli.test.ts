@@ -106,13 +106,13 @@ describe('mpsi-conformance receiver', () => {
 });
 
 describe('mpsi-conformance serve --audit', () => {
-  async function auditRun(faults: string[], dir: string, probe = true): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
+  async function auditRun(faults: string[], dir: string, probe = true, extra: string[] = []): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
     const out: string[] = [];
     const err: string[] = [];
     let stop = (): void => {};
     let answer: unknown;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = auditMain(['--audit', '--reports', dir, '--port', '0', '--no-html'], {
+    const running = auditMain(['--audit', '--reports', dir, '--port', '0', '--no-html', ...extra], {
       out: (l) => {
         out.push(l);
         const url = /listening on (\S+)/.exec(l)?.[1];
@@ -144,13 +144,34 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
-  it('passes a correct client: exit 0, every client clause passed', async () => {
+  it('passes a correct client with tampered answers: exit 0, every client clause passed', async () => {
     const dir = tmp();
-    const { code } = await auditRun([], dir, false);
+    const { code, out } = await auditRun([], dir, false, ['--tamper-responses', '--tamper-rate', '1', '--seed', '9']);
+    expect(out.join('\n')).toContain('tampering with about 100% of successful answers carrying a service number (seed 9');
     expect(code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
     expect(json.clauses.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(json.clauses.length).toBe(new Set(clientFaults.map((f) => f.clause)).size);
+  });
+
+  it('a client that uses the number of a tampered answer fails auth.response.verify, naming both requests', async () => {
+    const dir = tmp();
+    const { code } = await auditRun(['trusted-unverified-response'], dir, false, ['--tamper-responses', '--tamper-rate=1', '--seed=2']);
+    expect(code).toBe(1);
+    const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
+    expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
+  });
+
+  it('without --tamper-responses, what a client does with an unverifiable response is skipped, not passed', async () => {
+    const dir = tmp();
+    expect((await auditRun([], dir, false)).code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
+    expect(json.clauses.find((c) => c.id === 'auth.response.verify')?.status).toBe('skipped-precondition');
+  });
+
+  it('refuses --tamper-rate without --tamper-responses, and a rate outside 0..1', async () => {
+    await expect(auditRun([], tmp(), false, ['--tamper-rate', '0.5'])).rejects.toThrow(/needs --tamper-responses/);
+    await expect(auditRun([], tmp(), false, ['--tamper-responses', '--tamper-rate', '2'])).rejects.toThrow(/at most 1/);
   });
 
   it('--audit-interval writes the report while serving', async () => {

@@ -23,6 +23,8 @@ export interface ClientBehaviour {
   refundNo(paymentNo: string, fresh: string): string;
   /** How a payment create is sent: once; twice at once; or again after an answer, without a query. */
   create: 'once' | 'parallel' | 'retry';
+  /** Whether a response whose signature does not verify is used all the same. */
+  trustUnverified: boolean;
 }
 
 const hmacHex = (k: string, i: Buffer) => createHmac('sha256', k).update(i).digest('hex');
@@ -41,6 +43,7 @@ export const correctClient: ClientBehaviour = {
   amount: (value) => value,
   refundNo: (_p, fresh) => fresh,
   create: 'once',
+  trustUnverified: false,
 };
 
 export interface ClientFault {
@@ -81,6 +84,7 @@ export const clientFaults: readonly ClientFault[] = [
   f('number-shared-by-payment-and-refund', 'client.numbers.distinct', 'Uses the payment number as the refund number.', { refundNo: (p) => p }),
   f('parallel-creates', 'idem.create-once', 'Sends the payment create twice at once with one number (a double click).', { create: 'parallel' }),
   f('retry-without-query', 'idem.create-once', 'Sends the payment create again with the same number without a query in between.', { create: 'retry' }),
+  f('trusted-unverified-response', 'auth.response.verify', 'Uses the order_no of a response whose signature does not verify (never checks response signatures).', { trustUnverified: true }),
   f('nonce-length', 'auth.nonce.length', 'Sends 8-character nonces (should: 16 to 32).', { nonce: () => randomBytes(4).toString('hex') }),
 ];
 
@@ -102,7 +106,8 @@ export async function runClient(o: ClientOptions): Promise<void> {
     if (!fault) throw new Error(`unknown client fault ${name}`);
     Object.assign(b, fault.hooks);
   }
-  const send = async (path: string, body: Record<string, unknown>): Promise<unknown> => {
+  /** The answer's `data` when its signature verifies (or the client trusts it all the same). */
+  const send = async (path: string, body: Record<string, unknown>): Promise<Record<string, unknown> | undefined> => {
     const signedText = b.serialise(body);
     const id = b.merchantId(o.merchantId);
     const ts = b.timestamp();
@@ -113,7 +118,16 @@ export async function runClient(o: ClientOptions): Promise<void> {
       headers: { 'Content-Type': b.contentType, 'X-MerchantID': id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input) },
       body: b.sent(signedText),
     });
-    return res.json();
+    const raw = Buffer.from(await res.arrayBuffer());
+    const h = (n: string) => res.headers.get(n) ?? '';
+    const expected = hmacHex(o.testKey, Buffer.concat([Buffer.from(`${h('X-MerchantID')}\n${h('X-Timestamp')}\n${h('X-Nonce')}\n`), raw]));
+    if (h('X-Sign') !== expected && !b.trustUnverified) return undefined;
+    try {
+      const data = (JSON.parse(raw.toString('utf8')) as { data?: unknown }).data;
+      return data && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
   };
   const tag = `${o.seed.toString(36)}${createHash('sha1').update(randomBytes(8)).digest('hex').slice(0, 8)}`.toUpperCase();
   const orderNo = `ORD-${tag}`;
@@ -129,13 +143,19 @@ export async function runClient(o: ClientOptions): Promise<void> {
     billing_address: { country: 'US', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@merchant.invalid', phone: '+15550100', state: 'CA', city: 'San Francisco', address: 'Market St', street_number: '1', postal_code: '94105' },
     device_ip: '203.0.113.7',
   };
-  if (b.create === 'parallel') await Promise.all([send('/api/v1/payments/card', payment), send('/api/v1/payments/card', payment)]);
+  let created: Record<string, unknown> | undefined;
+  if (b.create === 'parallel') [created] = await Promise.all([send('/api/v1/payments/card', payment), send('/api/v1/payments/card', payment)]);
   else {
-    await send('/api/v1/payments/card', payment);
+    created = await send('/api/v1/payments/card', payment);
     if (b.create === 'retry') await send('/api/v1/payments/card', payment);
   }
-  await send('/api/v1/payments/query', { merchant_order_no: orderNo });
+  // The service's number only from an answer that verifies; otherwise the merchant's own number.
+  const serviceNo = (d: Record<string, unknown> | undefined) => (typeof d?.['order_no'] === 'string' ? d['order_no'] : undefined);
+  const createdNo = serviceNo(created);
+  const found = await send('/api/v1/payments/query', createdNo ? { order_no: createdNo } : { merchant_order_no: orderNo });
+  const foundNo = serviceNo(found);
   const refundNo = b.refundNo(orderNo, `REF-${tag}`);
-  await send('/api/v1/refunds/create', { merchant_refund_no: refundNo, original_merchant_order_no: orderNo, refund_amount: { currency: 'USD', value: b.amount('5.00') }, reason: 'customer request' });
+  const original = foundNo ? { original_order_no: foundNo } : { original_merchant_order_no: orderNo };
+  await send('/api/v1/refunds/create', { merchant_refund_no: refundNo, ...original, refund_amount: { currency: 'USD', value: b.amount('5.00') }, reason: 'customer request' });
   await send('/api/v1/refunds/query', { merchant_refund_no: refundNo });
 }

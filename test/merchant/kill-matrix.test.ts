@@ -100,9 +100,9 @@ describe('merchant client audit kill matrix', () => {
   const keys = auditKeys(loaded);
   const primary = keys.find((k) => k.id === ID)!;
 
-  async function audit(faults: string[], seed: number): Promise<ClientAudit> {
+  async function audit(faults: string[], seed: number, tamperResponses?: { seed: number; rate: number }): Promise<ClientAudit> {
     const a = new ClientAudit(keys, auditOperations(loaded));
-    const ref = await startReference({ onExchange: (x) => a.record(x) });
+    const ref = await startReference({ onExchange: (x) => a.record(x), tamperResponses });
     try {
       await runClient({ baseUrl: ref.url, merchantId: ID, testKey: primary.test, productionKey: primary.production!, faults, seed });
     } finally {
@@ -118,8 +118,19 @@ describe('merchant client audit kill matrix', () => {
     expect(merchantVerdict(a.results()).exitCode).toBe(0);
   });
 
+  it.each(SEEDS)('the correct client, which verifies response signatures, passes with tampered answers (seed %i)', async (seed) => {
+    for (const rate of [0.5, 1]) {
+      const a = await audit([], seed, { seed, rate });
+      expect(a.diagnoses()).toEqual([]);
+      const verify = a.results().find((r) => r.clauses[0] === 'auth.response.verify')!;
+      if (rate === 1) expect(verify.status).toBe('passed');
+      expect(merchantVerdict(a.results()).exitCode).toBe(0);
+    }
+  });
+
+  // Every answer that can be tampered with is: the faults' diagnoses hold under it, and a client that trusts one is seen.
   it.each(clientFaults.map((f) => [f.name, f.clause, f.diagnosis ?? f.name]))('%s is diagnosed under %s (as %s)', async (name, clause, diagnosis) => {
-    const a = await audit([name], 5);
+    const a = await audit([name], 5, { seed: 5, rate: 1 });
     const found = a.diagnoses().filter((d) => d.clause === clause).map((d) => d.name);
     expect(found).toContain(diagnosis);
     const results = a.results();
@@ -136,9 +147,7 @@ describe('merchant client audit kill matrix', () => {
 
 describe('merchant-side clause coverage', () => {
   /** Client clauses no observation from the service's side can judge, and why. */
-  const NOT_OBSERVABLE: Record<string, string> = {
-    'auth.response.verify': 'what a client does with a response whose signature fails happens inside the client; the sandbox must answer correctly signed, so it cannot be provoked',
-  };
+  const NOT_OBSERVABLE: Record<string, string> = {};
 
   it('every must-level merchant clause is judged by a receiver check or the client audit, or is listed as not observable', () => {
     const receiver = new Set(receiverChecks.flatMap((c) => c.clauses));

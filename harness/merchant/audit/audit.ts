@@ -7,13 +7,13 @@
 import { clause as lookupClause } from '../../clauses/registry.js';
 import type { Finding } from '../../check/failure.js';
 import type { MerchantResult } from '../check.js';
-import { bodyMistakes } from './body.js';
+import { bodyMistakes, parsedBody } from './body.js';
 import { classify, type Operation, sequenceMistakes } from './sequence.js';
 import { header, headerMistakes, signatureMistakes, timestampMistakes } from './signature.js';
 import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
 
 /** One check per clause the audit judges, in the troubleshooting order, then the body and sequence rules. */
-const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' }[] = [
+const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' | 'tampered' }[] = [
   { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
   { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
   { clause: 'client.sign.verifies', title: 'sends a signature that verifies', scope: 'all' },
@@ -28,6 +28,7 @@ const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'cr
   { clause: 'client.amount.two-decimals', title: 'sends amount values with at most two decimals', scope: 'json' },
   { clause: 'client.numbers.distinct', title: 'uses different numbers for payments and refunds', scope: 'creates' },
   { clause: 'idem.create-once', title: 'sends each create once (never two in flight with one number) and queries by its number before a new one', scope: 'creates' },
+  { clause: 'auth.response.verify', title: 'does not act on a response whose signature does not verify', scope: 'tampered' },
   { clause: 'auth.nonce.length', title: 'sends nonces of 16 to 32 characters', scope: 'all' },
 ];
 
@@ -37,6 +38,9 @@ export class ClientAudit {
   private readonly seen: SeenRequest[] = [];
   private readonly perRequest: Diagnosis[] = [];
   private readonly warned = new Set<string>();
+  /** Values only a tampered answer carried, per merchant: the value, the request it answered, the field. */
+  private readonly untrusted = new Map<string, Map<string, { n: number; field: string; genuine: string }>>();
+  private tamperedCount = 0;
 
   constructor(
     private readonly keys: readonly MerchantKeys[],
@@ -48,11 +52,11 @@ export class ClientAudit {
   record(r: SeenRequest): void {
     this.seen.push(r);
     const n = this.seen.length;
-    const found = [...timestampMistakes(r), ...bodyMistakes(r)];
+    const found: (Omit<Diagnosis, 'requests'> & { requests?: number[] })[] = [...timestampMistakes(r), ...bodyMistakes(r), ...this.trustMistakes(r, n)];
     if (r.http === 401 && r.key === 'unauthorized') found.unshift(...headerMistakes(r));
     else if ((r.http === 401 || r.http === 403) && AUTH_REFUSALS.has(r.key ?? '')) found.unshift(...signatureMistakes(r, this.keys));
     for (const d of found) {
-      this.perRequest.push({ ...d, requests: [n] });
+      this.perRequest.push({ ...d, requests: d.requests ?? [n] });
       // A should-level warning is logged once per kind; the report counts every request it concerns.
       if (lookupClause(d.clause).level === 'should') {
         if (this.warned.has(d.name)) continue;
@@ -60,6 +64,30 @@ export class ClientAudit {
       }
       this.log(`audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`);
     }
+  }
+
+  /** A request that sends a value only a tampered answer carried: the client trusted that answer. */
+  private trustMistakes(r: SeenRequest, n: number): Diagnosis[] {
+    const merchant = header(r, 'X-MerchantID') ?? '';
+    const known = this.untrusted.get(merchant);
+    const out: Diagnosis[] = [];
+    if (known?.size) {
+      const used = new Set<string>();
+      walkStrings(parsedBody(r), '', (path, v) => {
+        const t = known.get(v);
+        if (!t || used.has(v)) return;
+        used.add(v);
+        out.push({ name: 'trusted-unverified-response', clause: 'auth.response.verify', detail: `${path} ${v} came only from the answer to request #${t.n}, whose signature did not verify (the sandbox had altered its ${t.field}, genuinely ${t.genuine}); a response that does not verify is untrustworthy`, requests: [t.n, n] });
+      });
+    }
+    if (r.tampered?.length) {
+      this.tamperedCount += 1;
+      const mine = known ?? new Map();
+      this.untrusted.set(merchant, mine);
+      // Numbers only: a status is not a value a later request can be seen to carry.
+      for (const t of r.tampered) if (t.sent !== t.genuine && !/status|state/.test(t.field)) mine.set(t.sent, { n, field: t.field, genuine: t.genuine });
+    }
+    return out;
   }
 
   get count(): number {
@@ -119,18 +147,30 @@ export class ClientAudit {
       const c = lookupClause(clause);
       const level: 'must' | 'should' = c.level === 'should' ? 'should' : 'must';
       const mine = all.filter((d) => d.clause === clause);
-      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : creates;
+      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : scope === 'tampered' ? this.tamperedCount : creates;
       const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}` }));
       const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
       if (relevant === 0) {
+        if (scope === 'tampered') {
+          const why = 'no answer was tampered with (serve --audit --tamper-responses alters some; without it, what a client does with a response that does not verify cannot be observed)';
+          return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
+        }
         const reason = scope === 'creates' && refusedCreates
           ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'} refused before reaching an order, so the sequence of numbers could not be judged)`
           : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
         return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
       }
-      return { ...base, status: 'passed', findings: [], evidence: [`${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`] };
+      const observed = scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
+      return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
   }
+}
+
+function walkStrings(v: unknown, path: string, visit: (path: string, value: string) => void): void {
+  if (typeof v === 'string') visit(path || 'body', v);
+  else if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) walkStrings(x, `${path}[${i}]`, visit);
+  } else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkStrings(x, path ? `${path}.${k}` : k, visit);
 }

@@ -13,6 +13,8 @@ export interface SeenRequest {
   code: number;
   key?: string;
   connection: { id: number; openedAt: number; index: number };
+  /** The fields the sandbox altered in its answer (`--tamper-responses`); that answer's signature does not verify. */
+  tampered?: { field: string; genuine: string; sent: string }[];
 }
 
 /** One mistake the audit found in one request (or a sequence of them). */
