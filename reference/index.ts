@@ -9,6 +9,7 @@ import { NONCE_WINDOW_MS } from './http/auth.js';
 import { createReferenceServer, type ObservedExchange } from './http/server.js';
 import { NonceCache } from './nonce-cache.js';
 import { type TamperOptions, Tamperer } from './rough/tamper.js';
+import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
 import { Outbox } from './webhooks/outbox.js';
@@ -44,9 +45,14 @@ export interface ReferenceOptions {
    * (`serve --audit --tamper-responses`); `onExchange` is told what was altered.
    */
   tamperResponses?: TamperOptions;
+  /**
+   * The sandbox plays rough within the document (`serve --audit --rough`): transient `queryFailed` and
+   * `systemBusy` answers at the seeded `rate`.
+   */
+  rough?: RoughOptions;
 }
 
-export type { ObservedExchange, TamperOptions };
+export type { ObservedExchange, RoughOptions, TamperOptions };
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -83,7 +89,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const outbox = new Outbox({ behaviour, timeScale, log });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
-  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, tamper: opts.tamperResponses ? new Tamperer(opts.tamperResponses) : undefined });
+  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, tamper: opts.tamperResponses ? new Tamperer(opts.tamperResponses) : undefined,
+    transient: opts.rough ? new TransientFailures(opts.rough) : undefined,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -320,6 +320,7 @@ export const clauses: readonly Clause[] = [
   must('client.fields.snake-case', CONV, 'The client sends snake_case field names; camelCase names are not accepted.', C),
   must('client.amount.string', AMT, 'The client sends an amount `value` as a decimal string, not a JSON number.', C),
   must('client.amount.two-decimals', AMT, 'The client sends amount values with at most two decimal places.', C),
+  should('client.query.retry', QRY, 'After a transient `500 queryFailed` the client tries the query again ("Transient failure: code 500 `queryFailed` (try again)").', C),
   must('client.numbers.distinct', IDEM, 'Payments and refunds need different numbers: the client does not reuse a number across a payment and a refund.', C),
 ];
 

@@ -17,6 +17,8 @@ import { intFlag, parseArgs, UsageError } from './args.js';
 
 /** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
 const TAMPER_RATE = 0.25;
+/** Share of payment queries and creates --rough answers with a transient failure unless --rough-rate says otherwise. */
+const ROUGH_RATE = 0.2;
 
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
@@ -39,7 +41,12 @@ answers exactly as the interface says: diagnoses go to the log and the report, n
                        that number (queries it, refunds that order) trusted an untrustworthy response
                        (auth.response.verify). Without it that clause is skipped: it cannot be observed
   --tamper-rate R      share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})
-  --seed N             seeds which answers are altered (default: random, printed at start)
+  --rough              transient answers the document allows, at a seeded rate: 500 queryFailed on a payment
+                       query, 422 systemBusy on a payment create (half the time after the order was
+                       recorded); judged: the query tried again (client.query.retry, should), and after a
+                       busy create a query by your own number before a new one (idem.create-once)
+  --rough-rate R       share of those requests answered so, 0 < R <= 1 (default ${ROUGH_RATE})
+  --seed N             seeds --tamper-responses and --rough (default: random, printed at start)
   --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
@@ -51,8 +58,8 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (['--audit', '--help', '-h', '--no-html', '--tamper-responses'].includes(a) || /^--(reports|audit-interval|seed|tamper-rate)=/.test(a)) mine.add(i);
-    if (['--reports', '--audit-interval', '--seed', '--tamper-rate'].includes(a)) mine.add(i).add(i + 1);
+    if (['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) || /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)) mine.add(i);
+    if (['--reports', '--audit-interval', '--seed', '--tamper-rate', '--rough-rate'].includes(a)) mine.add(i).add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
   const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), {
@@ -60,6 +67,8 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
     help: 'bool',
     'no-html': 'bool',
     'tamper-responses': 'bool',
+    rough: 'bool',
+    'rough-rate': 'value',
     reports: 'value',
     'audit-interval': 'value',
     seed: 'value',
@@ -78,11 +87,18 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
   const seed = intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
-  const rateText = flags['tamper-rate'];
-  if (rateText !== undefined && !flags['tamper-responses']) throw new UsageError('serve --audit: --tamper-rate needs --tamper-responses');
-  const rate = rateText === undefined ? TAMPER_RATE : Number(rateText);
-  if (typeof rateText === 'string' && (!/^(0(\.\d+)?|1(\.0+)?)$/.test(rateText) || rate <= 0)) throw new UsageError(`serve --audit: --tamper-rate must be a number above 0 and at most 1, got ${JSON.stringify(rateText)}`);
+  const rateFlag = (name: 'tamper-rate' | 'rough-rate', needs: 'tamper-responses' | 'rough', fallback: number): number => {
+    const text = flags[name];
+    if (text === undefined) return fallback;
+    if (!flags[needs]) throw new UsageError(`serve --audit: --${name} needs --${needs}`);
+    const n = Number(text);
+    if (typeof text !== 'string' || !/^(0(\.\d+)?|1(\.0+)?)$/.test(text) || n <= 0) throw new UsageError(`serve --audit: --${name} must be a number above 0 and at most 1, got ${JSON.stringify(text)}`);
+    return n;
+  };
+  const rate = rateFlag('tamper-rate', 'tamper-responses', TAMPER_RATE);
+  const roughRate = rateFlag('rough-rate', 'rough', ROUGH_RATE);
   const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
+  const rough = flags.rough ? { seed, rate: roughRate } : undefined;
   const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
@@ -98,8 +114,9 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
       redact,
     );
 
-  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), tamperResponses });
+  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), tamperResponses, rough });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
+  if (rough) io.out(`playing rough: about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each (seed ${seed})`);
   if (tamperResponses) io.out(`tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`);
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;

@@ -13,6 +13,7 @@ import { ROUTES } from '../routes.js';
 import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
 import type { TamperedField, Tamperer } from '../rough/tamper.js';
+import type { TransientFailures } from '../rough/transient.js';
 import { authenticate } from './auth.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
@@ -26,6 +27,8 @@ export interface PipelineOptions {
   observe?: (x: ObservedExchange) => void;
   /** Alters some successful answers (ReferenceOptions.tamperResponses). */
   tamper?: Tamperer;
+  /** Transient failures the document allows (ReferenceOptions.rough). */
+  transient?: TransientFailures;
 }
 
 /** One request as received (raw bytes, headers) and a summary of the answer: for an observer. */
@@ -190,7 +193,12 @@ function respondTo(
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
+    const transient = opts.transient?.pick(route, merchant.id, body);
+    if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
+    if (transient === 'busy-not-created') throw E.systemBusy();
     const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body, route), now });
+    // Recorded, and answered as if it might not have been.
+    if (transient === 'busy-created') throw E.systemBusy();
     return successEnvelope(data);
   } catch (e) {
     if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);

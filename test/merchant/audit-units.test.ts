@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ClientAudit } from '../../harness/merchant/audit/audit.js';
-import { classify, type Operation, sequenceMistakes } from '../../harness/merchant/audit/sequence.js';
+import { classify, type Operation, sequenceMistakes, transientMistakes } from '../../harness/merchant/audit/sequence.js';
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
 
@@ -32,6 +32,22 @@ describe('sequence rules', () => {
 
   it('requests refused by authentication reached no order and do not count', () => {
     expect(names([req('/pay', { merchant_order_no: 'D' }, { code: 403, key: 'forbidden', http: 403 }), req('/pay', { merchant_order_no: 'D' }, { code: 0 })])).toEqual([]);
+  });
+});
+
+describe('after transient answers (--rough)', () => {
+  const transient = (list: SeenRequest[]) => transientMistakes(list, classify(list, OPS), OPS).map((d) => [d.name, d.clause, d.requests]);
+  const busy = () => req('/pay', { merchant_order_no: 'B1' }, { code: 422, key: 'systemBusy' });
+
+  it('a new number after a busy create needs a query by the first number answered in between', () => {
+    expect(transient([busy(), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([['new-number-without-query', 'idem.create-once', [1, 2]]]);
+    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 500, key: 'queryFailed' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })]).map((d) => d[0])).toEqual(['new-number-without-query', 'query-not-retried']);
+    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 2002, key: 'orderNotFound' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([]);
+  });
+
+  it('a query answered queryFailed is sent again, by the same number', () => {
+    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P1' }, { code: 0 })])).toEqual([]);
+    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P2' }, { code: 0 })])).toEqual([['query-not-retried', 'client.query.retry', [1]]]);
   });
 });
 

@@ -144,9 +144,9 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
-  it('passes a correct client with tampered answers: exit 0, every client clause passed', async () => {
+  it('passes a correct client with tampered answers and --rough: exit 0, every client clause passed', async () => {
     const dir = tmp();
-    const { code, out } = await auditRun([], dir, false, ['--tamper-responses', '--tamper-rate', '1', '--seed', '9']);
+    const { code, out } = await auditRun([], dir, false, ['--tamper-responses', '--tamper-rate', '1', '--seed', '9', '--rough', '--rough-rate=1']);
     expect(out.join('\n')).toContain('tampering with about 100% of successful answers carrying a service number (seed 9');
     expect(code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
@@ -162,16 +162,18 @@ describe('mpsi-conformance serve --audit', () => {
     expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
   });
 
-  it('without --tamper-responses, what a client does with an unverifiable response is skipped, not passed', async () => {
+  it('without --tamper-responses and --rough, what a client does with an unverifiable or transient answer is skipped, not passed', async () => {
     const dir = tmp();
     expect((await auditRun([], dir, false)).code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
     expect(json.clauses.find((c) => c.id === 'auth.response.verify')?.status).toBe('skipped-precondition');
+    expect(json.clauses.find((c) => c.id === 'client.query.retry')?.status).toBe('skipped-precondition');
   });
 
   it('refuses --tamper-rate without --tamper-responses, and a rate outside 0..1', async () => {
     await expect(auditRun([], tmp(), false, ['--tamper-rate', '0.5'])).rejects.toThrow(/needs --tamper-responses/);
     await expect(auditRun([], tmp(), false, ['--tamper-responses', '--tamper-rate', '2'])).rejects.toThrow(/at most 1/);
+    await expect(auditRun([], tmp(), false, ['--rough-rate', '0.5'])).rejects.toThrow(/needs --rough/);
   });
 
   it('--audit-interval writes the report while serving', async () => {

@@ -25,6 +25,10 @@ export interface ClientBehaviour {
   create: 'once' | 'parallel' | 'retry';
   /** Whether a response whose signature does not verify is used all the same. */
   trustUnverified: boolean;
+  /** After a create answered systemBusy: query by its own number first; or straight away the same number, or a new one. */
+  onBusy: 'query' | 'same-number' | 'new-number';
+  /** After a query answered queryFailed: try again, or give up. */
+  onQueryFailed: 'retry' | 'give-up';
 }
 
 const hmacHex = (k: string, i: Buffer) => createHmac('sha256', k).update(i).digest('hex');
@@ -44,6 +48,8 @@ export const correctClient: ClientBehaviour = {
   refundNo: (_p, fresh) => fresh,
   create: 'once',
   trustUnverified: false,
+  onBusy: 'query',
+  onQueryFailed: 'retry',
 };
 
 export interface ClientFault {
@@ -85,6 +91,9 @@ export const clientFaults: readonly ClientFault[] = [
   f('parallel-creates', 'idem.create-once', 'Sends the payment create twice at once with one number (a double click).', { create: 'parallel' }),
   f('retry-without-query', 'idem.create-once', 'Sends the payment create again with the same number without a query in between.', { create: 'retry' }),
   f('trusted-unverified-response', 'auth.response.verify', 'Uses the order_no of a response whose signature does not verify (never checks response signatures).', { trustUnverified: true }),
+  f('busy-create-same-number', 'idem.create-once', 'After a create answered systemBusy, sends it again with the same number, no query in between.', { onBusy: 'same-number' }, 'retry-without-query'),
+  f('new-number-without-query', 'idem.create-once', 'After a create answered systemBusy, creates with a new number without querying the first (the first may have created an order).', { onBusy: 'new-number' }),
+  f('query-not-retried', 'client.query.retry', 'Gives up on a query answered 500 queryFailed (should: try again).', { onQueryFailed: 'give-up' }),
   f('nonce-length', 'auth.nonce.length', 'Sends 8-character nonces (should: 16 to 32).', { nonce: () => randomBytes(4).toString('hex') }),
 ];
 
@@ -106,8 +115,8 @@ export async function runClient(o: ClientOptions): Promise<void> {
     if (!fault) throw new Error(`unknown client fault ${name}`);
     Object.assign(b, fault.hooks);
   }
-  /** The answer's `data` when its signature verifies (or the client trusts it all the same). */
-  const send = async (path: string, body: Record<string, unknown>): Promise<Record<string, unknown> | undefined> => {
+  /** The answer's error key, and its `data` when its signature verifies (or the client trusts it all the same). */
+  const send = async (path: string, body: Record<string, unknown>): Promise<Answer> => {
     const signedText = b.serialise(body);
     const id = b.merchantId(o.merchantId);
     const ts = b.timestamp();
@@ -121,19 +130,25 @@ export async function runClient(o: ClientOptions): Promise<void> {
     const raw = Buffer.from(await res.arrayBuffer());
     const h = (n: string) => res.headers.get(n) ?? '';
     const expected = hmacHex(o.testKey, Buffer.concat([Buffer.from(`${h('X-MerchantID')}\n${h('X-Timestamp')}\n${h('X-Nonce')}\n`), raw]));
-    if (h('X-Sign') !== expected && !b.trustUnverified) return undefined;
     try {
-      const data = (JSON.parse(raw.toString('utf8')) as { data?: unknown }).data;
-      return data && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
+      const env = JSON.parse(raw.toString('utf8')) as { code?: unknown; msg?: unknown; data?: unknown };
+      const key = env.code !== 0 && typeof env.msg === 'string' ? env.msg.slice(env.msg.lastIndexOf('|') + 1) : undefined;
+      const trusted = h('X-Sign') === expected || b.trustUnverified;
+      return { key, data: trusted && env.data && typeof env.data === 'object' ? (env.data as Record<string, unknown>) : undefined };
     } catch {
-      return undefined;
+      return {};
     }
   };
+  const query = async (path: string, body: Record<string, unknown>): Promise<Answer> => {
+    let a = await send(path, body);
+    for (let i = 0; i < 4 && a.key === 'queryFailed' && b.onQueryFailed === 'retry'; i++) a = await send(path, body);
+    return a;
+  };
   const tag = `${o.seed.toString(36)}${createHash('sha1').update(randomBytes(8)).digest('hex').slice(0, 8)}`.toUpperCase();
-  const orderNo = `ORD-${tag}`;
-  const payment = {
+  let orderNo = `ORD-${tag}`;
+  const payment = (merchantOrderNo: string) => ({
     payment_method: 'CARD',
-    merchant_order_no: orderNo,
+    merchant_order_no: merchantOrderNo,
     trans_amount: { currency: 'USD', value: b.amount('25.00') },
     notify_url: 'https://merchant.invalid/webhooks',
     return_url: 'https://merchant.invalid/return',
@@ -142,20 +157,37 @@ export async function runClient(o: ClientOptions): Promise<void> {
     card: { card_number: '4242424242424242', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' },
     billing_address: { country: 'US', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@merchant.invalid', phone: '+15550100', state: 'CA', city: 'San Francisco', address: 'Market St', street_number: '1', postal_code: '94105' },
     device_ip: '203.0.113.7',
-  };
-  let created: Record<string, unknown> | undefined;
-  if (b.create === 'parallel') [created] = await Promise.all([send('/api/v1/payments/card', payment), send('/api/v1/payments/card', payment)]);
+  });
+  const CARD = '/api/v1/payments/card';
+  const QUERY = '/api/v1/payments/query';
+  let created: Answer;
+  if (b.create === 'parallel') [created] = await Promise.all([send(CARD, payment(orderNo)), send(CARD, payment(orderNo))]);
   else {
-    created = await send('/api/v1/payments/card', payment);
-    if (b.create === 'retry') await send('/api/v1/payments/card', payment);
+    created = await send(CARD, payment(orderNo));
+    if (b.create === 'retry') await send(CARD, payment(orderNo));
+  }
+  if (created.key === 'systemBusy') {
+    // The first request may have created an order: ask by our own number before anything else.
+    const known = b.onBusy === 'query' ? await query(QUERY, { merchant_order_no: orderNo }) : undefined;
+    if (known?.data) created = known;
+    else if (b.onBusy === 'same-number') created = await send(CARD, payment(orderNo));
+    else {
+      orderNo = `${orderNo}-2`;
+      created = await send(CARD, payment(orderNo));
+    }
   }
   // The service's number only from an answer that verifies; otherwise the merchant's own number.
-  const serviceNo = (d: Record<string, unknown> | undefined) => (typeof d?.['order_no'] === 'string' ? d['order_no'] : undefined);
+  const serviceNo = (a: Answer) => (typeof a.data?.['order_no'] === 'string' ? a.data['order_no'] : undefined);
   const createdNo = serviceNo(created);
-  const found = await send('/api/v1/payments/query', createdNo ? { order_no: createdNo } : { merchant_order_no: orderNo });
+  const found = await query(QUERY, createdNo ? { order_no: createdNo } : { merchant_order_no: orderNo });
   const foundNo = serviceNo(found);
   const refundNo = b.refundNo(orderNo, `REF-${tag}`);
   const original = foundNo ? { original_order_no: foundNo } : { original_merchant_order_no: orderNo };
   await send('/api/v1/refunds/create', { merchant_refund_no: refundNo, ...original, refund_amount: { currency: 'USD', value: b.amount('5.00') }, reason: 'customer request' });
-  await send('/api/v1/refunds/query', { merchant_refund_no: refundNo });
+  await query('/api/v1/refunds/query', { merchant_refund_no: refundNo });
+}
+
+interface Answer {
+  key?: string;
+  data?: Record<string, unknown>;
 }

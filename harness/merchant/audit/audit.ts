@@ -8,12 +8,12 @@ import { clause as lookupClause } from '../../clauses/registry.js';
 import type { Finding } from '../../check/failure.js';
 import type { MerchantResult } from '../check.js';
 import { bodyMistakes, parsedBody } from './body.js';
-import { classify, type Operation, sequenceMistakes } from './sequence.js';
+import { classify, type Operation, sequenceMistakes, transientMistakes } from './sequence.js';
 import { header, headerMistakes, signatureMistakes, timestampMistakes } from './signature.js';
 import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
 
 /** One check per clause the audit judges, in the troubleshooting order, then the body and sequence rules. */
-const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' | 'tampered' }[] = [
+const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' | 'tampered' | 'query-failed' }[] = [
   { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
   { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
   { clause: 'client.sign.verifies', title: 'sends a signature that verifies', scope: 'all' },
@@ -28,6 +28,7 @@ const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'cr
   { clause: 'client.amount.two-decimals', title: 'sends amount values with at most two decimals', scope: 'json' },
   { clause: 'client.numbers.distinct', title: 'uses different numbers for payments and refunds', scope: 'creates' },
   { clause: 'idem.create-once', title: 'sends each create once (never two in flight with one number) and queries by its number before a new one', scope: 'creates' },
+  { clause: 'client.query.retry', title: 'tries a query again after a transient queryFailed', scope: 'query-failed' },
   { clause: 'auth.response.verify', title: 'does not act on a response whose signature does not verify', scope: 'tampered' },
   { clause: 'auth.nonce.length', title: 'sends nonces of 16 to 32 characters', scope: 'all' },
 ];
@@ -95,7 +96,8 @@ export class ClientAudit {
   }
 
   diagnoses(): Diagnosis[] {
-    return [...this.perRequest, ...sequenceMistakes(classify(this.seen, this.ops))];
+    const classified = classify(this.seen, this.ops);
+    return [...this.perRequest, ...sequenceMistakes(classified), ...transientMistakes(this.seen, classified, this.ops)];
   }
 
   /** Must-level mistakes, and should-level warnings grouped by kind, for the summary line. */
@@ -147,12 +149,16 @@ export class ClientAudit {
       const c = lookupClause(clause);
       const level: 'must' | 'should' = c.level === 'should' ? 'should' : 'must';
       const mine = all.filter((d) => d.clause === clause);
-      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : scope === 'tampered' ? this.tamperedCount : creates;
+      const failedQueries = this.seen.filter((r) => r.key === 'queryFailed').length;
+      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : scope === 'tampered' ? this.tamperedCount : scope === 'query-failed' ? failedQueries : creates;
       const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}` }));
       const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
       if (relevant === 0) {
+        if (scope === 'query-failed') {
+          return { ...base, status: 'skipped', reason: 'precondition: no query was answered queryFailed (serve --audit --rough answers some)', findings: [] };
+        }
         if (scope === 'tampered') {
           const why = 'no answer was tampered with (serve --audit --tamper-responses alters some; without it, what a client does with a response that does not verify cannot be observed)';
           return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
@@ -162,7 +168,7 @@ export class ClientAudit {
           : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
         return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
       }
-      const observed = scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
+      const observed = scope === 'query-failed' ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again` : scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
   }
