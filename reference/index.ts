@@ -12,7 +12,8 @@ import { type TamperOptions, Tamperer } from './rough/tamper.js';
 import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
-import { Outbox } from './webhooks/outbox.js';
+import { type ObservedDelivery, Outbox } from './webhooks/outbox.js';
+import { seededRandom } from './rough/tamper.js';
 
 export interface ReferenceOptions {
   /** Default 0: any free port. */
@@ -47,12 +48,15 @@ export interface ReferenceOptions {
   tamperResponses?: TamperOptions;
   /**
    * The sandbox plays rough within the document (`serve --audit --rough`): transient `queryFailed` and
-   * `systemBusy` answers at the seeded `rate`.
+   * `systemBusy` answers at the seeded `rate`; every webhook sent a second time, later (built again, so
+   * it shows the status at that moment), and `rate` of them held back so later ones overtake them.
    */
   rough?: RoughOptions;
+  /** Called after each webhook attempt (what was sent, whether it was acknowledged). A throwing observer is ignored. */
+  onDelivery?: (d: ObservedDelivery) => void;
 }
 
-export type { ObservedExchange, RoughOptions, TamperOptions };
+export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions };
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -86,7 +90,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     }
   };
 
-  const outbox = new Outbox({ behaviour, timeScale, log });
+  const rough = opts.rough ? { random: seededRandom(opts.rough.seed ^ 0x27d4eb2d), holdRate: opts.rough.rate } : undefined;
+  const outbox = new Outbox({ behaviour, timeScale, log, rough, observe: opts.onDelivery });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
   const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, tamper: opts.tamperResponses ? new Tamperer(opts.tamperResponses) : undefined,

@@ -19,6 +19,8 @@ import { intFlag, parseArgs, UsageError } from './args.js';
 const TAMPER_RATE = 0.25;
 /** Share of payment queries and creates --rough answers with a transient failure unless --rough-rate says otherwise. */
 const ROUGH_RATE = 0.2;
+/** Readings --rough selects unless --readings names a set. */
+const ROUGH_READINGS = ['uuid-service-numbers', 'non-utc-offset-times'] as const;
 
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
@@ -45,7 +47,12 @@ answers exactly as the interface says: diagnoses go to the log and the report, n
                        query, 422 systemBusy on a payment create (half the time after the order was
                        recorded); judged: the query tried again (client.query.retry, should), and after a
                        busy create a query by your own number before a new one (idem.create-once)
-  --rough-rate R       share of those requests answered so, 0 < R <= 1 (default ${ROUGH_RATE})
+                       Every webhook is sent twice (the copy built at its own sending time, so it shows the
+                       status of that moment) and a share held back so later ones overtake it; service
+                       numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:
+                       each webhook your receiver answered acknowledged with success, copies included
+                       (merchant.ack.success-body, webhook.dup.may-repeat)
+  --rough-rate R       share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})
   --seed N             seeds --tamper-responses and --rough (default: random, printed at start)
   --port, --host, --time-scale, --fault   as for serve
 
@@ -99,6 +106,8 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   const roughRate = rateFlag('rough-rate', 'rough', ROUGH_RATE);
   const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
   const rough = flags.rough ? { seed, rate: roughRate } : undefined;
+  // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
+  const readings = rough && serveArgs.opts.readings === undefined ? [...ROUGH_READINGS] : serveArgs.opts.readings;
   const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
@@ -114,9 +123,12 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
       redact,
     );
 
-  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), tamperResponses, rough });
+  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), onDelivery: (d) => audit.recordDelivery(d), tamperResponses, rough, readings });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
-  if (rough) io.out(`playing rough: about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each (seed ${seed})`);
+  if (rough) {
+    io.out(`playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`);
+    io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
+  }
   if (tamperResponses) io.out(`tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`);
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;

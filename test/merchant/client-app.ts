@@ -4,6 +4,8 @@
  * diagnosis the client audit must give it and the clause it breaks. Its own signing, not harness/'s.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface ClientBehaviour {
   merchantId(own: string): string;
@@ -29,6 +31,9 @@ export interface ClientBehaviour {
   onBusy: 'query' | 'same-number' | 'new-number';
   /** After a query answered queryFailed: try again, or give up. */
   onQueryFailed: 'retry' | 'give-up';
+  /** The integration's webhook receiver: its acknowledgement, and what it answers a webhook it has processed already. */
+  ackBody: string;
+  duplicate: 'acknowledge' | 'refuse';
 }
 
 const hmacHex = (k: string, i: Buffer) => createHmac('sha256', k).update(i).digest('hex');
@@ -50,6 +55,8 @@ export const correctClient: ClientBehaviour = {
   trustUnverified: false,
   onBusy: 'query',
   onQueryFailed: 'retry',
+  ackBody: 'success',
+  duplicate: 'acknowledge',
 };
 
 export interface ClientFault {
@@ -94,6 +101,8 @@ export const clientFaults: readonly ClientFault[] = [
   f('busy-create-same-number', 'idem.create-once', 'After a create answered systemBusy, sends it again with the same number, no query in between.', { onBusy: 'same-number' }, 'retry-without-query'),
   f('new-number-without-query', 'idem.create-once', 'After a create answered systemBusy, creates with a new number without querying the first (the first may have created an order).', { onBusy: 'new-number' }),
   f('query-not-retried', 'client.query.retry', 'Gives up on a query answered 500 queryFailed (should: try again).', { onQueryFailed: 'give-up' }),
+  f('webhook-not-acknowledged', 'merchant.ack.success-body', 'The integration\'s receiver acknowledges webhooks with "OK".', { ackBody: 'OK' }),
+  f('duplicate-not-acknowledged', 'webhook.dup.may-repeat', 'The integration\'s receiver answers "duplicate" to a webhook it has processed already.', { duplicate: 'refuse' }),
   f('nonce-length', 'auth.nonce.length', 'Sends 8-character nonces (should: 16 to 32).', { nonce: () => randomBytes(4).toString('hex') }),
 ];
 
@@ -105,16 +114,62 @@ export interface ClientOptions {
   faults?: string[];
   /** Distinguishes the numbers of one run from another's. */
   seed: number;
+  /** The integration's webhook receiver (startClientReceiver); default a placeholder that never resolves. */
+  notifyUrl?: string;
 }
 
-/** One payment, its query, a refund and its query: what a merchant's integration test would do. */
-export async function runClient(o: ClientOptions): Promise<void> {
+function behaviourOf(faults: readonly string[] = []): ClientBehaviour {
   const b: ClientBehaviour = { ...correctClient };
-  for (const name of o.faults ?? []) {
+  for (const name of faults) {
     const fault = clientFaults.find((x) => x.name === name);
     if (!fault) throw new Error(`unknown client fault ${name}`);
     Object.assign(b, fault.hooks);
   }
+  return b;
+}
+
+/**
+ * The integration's webhook receiver: verifies the signature over the raw body and its own merchant
+ * id, processes each (event, order_no, status) once and acknowledges every genuine copy with success.
+ */
+export async function startClientReceiver(o: { merchantId: string; secret: string; faults?: string[] }): Promise<{ url: string; processed: string[]; close(): Promise<void> }> {
+  const b = behaviourOf(o.faults);
+  const processed: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const h = (n: string) => String(req.headers[n.toLowerCase()] ?? '');
+      const expected = hmacHex(o.secret, Buffer.concat([Buffer.from(`${h('X-MerchantID')}\n${h('X-Timestamp')}\n${h('X-Nonce')}\n`), raw]));
+      if (h('X-MerchantID') !== o.merchantId || h('X-Sign') !== expected) {
+        res.writeHead(401).end('invalid signature');
+        return;
+      }
+      let key = '';
+      try {
+        const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+        key = `${String(body['event'])} ${String(body['order_no'])} ${String(body['status'])}`;
+      } catch {
+        res.writeHead(400).end('bad body');
+        return;
+      }
+      if (processed.includes(key)) {
+        res.writeHead(200).end(b.duplicate === 'acknowledge' ? b.ackBody : 'duplicate');
+        return;
+      }
+      processed.push(key);
+      res.writeHead(200).end(b.ackBody);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/webhooks`, processed, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** One payment, its query, a refund and its query: what a merchant's integration test would do. */
+export async function runClient(o: ClientOptions): Promise<void> {
+  const b = behaviourOf(o.faults);
   /** The answer's error key, and its `data` when its signature verifies (or the client trusts it all the same). */
   const send = async (path: string, body: Record<string, unknown>): Promise<Answer> => {
     const signedText = b.serialise(body);
@@ -150,7 +205,7 @@ export async function runClient(o: ClientOptions): Promise<void> {
     payment_method: 'CARD',
     merchant_order_no: merchantOrderNo,
     trans_amount: { currency: 'USD', value: b.amount('25.00') },
-    notify_url: 'https://merchant.invalid/webhooks',
+    notify_url: o.notifyUrl ?? 'https://merchant.invalid/webhooks',
     return_url: 'https://merchant.invalid/return',
     trade_info: { goods_name: 'Audit T-shirt' },
     metadata: '',

@@ -10,10 +10,11 @@ import type { MerchantResult } from '../check.js';
 import { bodyMistakes, parsedBody } from './body.js';
 import { classify, type Operation, sequenceMistakes, transientMistakes } from './sequence.js';
 import { header, headerMistakes, signatureMistakes, timestampMistakes } from './signature.js';
-import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
+import type { Diagnosis, MerchantKeys, SeenDelivery, SeenRequest } from './types.js';
 
 /** One check per clause the audit judges, in the troubleshooting order, then the body and sequence rules. */
-const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'creates' | 'tampered' | 'query-failed' }[] = [
+type Scope = 'all' | 'json' | 'creates' | 'tampered' | 'query-failed' | 'deliveries' | 'copies';
+const AUDIT_CHECKS: { clause: string; title: string; scope: Scope }[] = [
   { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
   { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
   { clause: 'client.sign.verifies', title: 'sends a signature that verifies', scope: 'all' },
@@ -30,6 +31,8 @@ const AUDIT_CHECKS: { clause: string; title: string; scope: 'all' | 'json' | 'cr
   { clause: 'idem.create-once', title: 'sends each create once (never two in flight with one number) and queries by its number before a new one', scope: 'creates' },
   { clause: 'client.query.retry', title: 'tries a query again after a transient queryFailed', scope: 'query-failed' },
   { clause: 'auth.response.verify', title: 'does not act on a response whose signature does not verify', scope: 'tampered' },
+  { clause: 'merchant.ack.success-body', title: 'acknowledges each genuine webhook with success', scope: 'deliveries' },
+  { clause: 'webhook.dup.may-repeat', title: 'acknowledges a webhook that arrives again with success', scope: 'copies' },
   { clause: 'auth.nonce.length', title: 'sends nonces of 16 to 32 characters', scope: 'all' },
 ];
 
@@ -42,6 +45,7 @@ export class ClientAudit {
   /** Values only a tampered answer carried, per merchant: the value, the request it answered, the field. */
   private readonly untrusted = new Map<string, Map<string, { n: number; field: string; genuine: string }>>();
   private tamperedCount = 0;
+  private readonly deliveries: SeenDelivery[] = [];
 
   constructor(
     private readonly keys: readonly MerchantKeys[],
@@ -91,13 +95,32 @@ export class ClientAudit {
     return out;
   }
 
+  /** The sandbox's delivery observer: webhooks sent to the merchant's receiver and how they were answered. */
+  recordDelivery(d: SeenDelivery): void {
+    this.deliveries.push(d);
+  }
+
+  /** Webhook attempts the receiver answered but did not acknowledge; a copy of one it acknowledged is a duplicate refused. */
+  private deliveryMistakes(): Diagnosis[] {
+    const out: Diagnosis[] = [];
+    const key = (d: SeenDelivery) => `${d.merchantId} ${d.event} ${d.orderNo} ${d.status}`;
+    const acked = new Set(this.deliveries.filter((d) => d.acked && !d.copy).map(key));
+    for (const d of this.deliveries) {
+      if (!d.replied || d.acked) continue;
+      const what = `${d.event} ${d.orderNo} ${d.status}${d.copy ? ' (sent again)' : d.attempt > 1 ? ` (attempt ${d.attempt})` : ''} to ${d.url}`;
+      if (d.copy && acked.has(key(d))) out.push({ name: 'duplicate-not-acknowledged', clause: 'webhook.dup.may-repeat', detail: `${what} was answered ${d.summary}, after the first copy was acknowledged; the same webhook can arrive more than once: acknowledge it with success (and process it once)`, requests: [] });
+      else out.push({ name: 'webhook-not-acknowledged', clause: 'merchant.ack.success-body', detail: `${what}, genuinely signed, was answered ${d.summary}; a receiver replies with a body of exactly success`, requests: [] });
+    }
+    return out;
+  }
+
   get count(): number {
     return this.seen.length;
   }
 
   diagnoses(): Diagnosis[] {
     const classified = classify(this.seen, this.ops);
-    return [...this.perRequest, ...sequenceMistakes(classified), ...transientMistakes(this.seen, classified, this.ops)];
+    return [...this.perRequest, ...sequenceMistakes(classified), ...transientMistakes(this.seen, classified, this.ops), ...this.deliveryMistakes()];
   }
 
   /** Must-level mistakes, and should-level warnings grouped by kind, for the summary line. */
@@ -150,12 +173,19 @@ export class ClientAudit {
       const level: 'must' | 'should' = c.level === 'should' ? 'should' : 'must';
       const mine = all.filter((d) => d.clause === clause);
       const failedQueries = this.seen.filter((r) => r.key === 'queryFailed').length;
-      const relevant = scope === 'all' ? this.seen.length : scope === 'json' ? json : scope === 'tampered' ? this.tamperedCount : scope === 'query-failed' ? failedQueries : creates;
-      const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}: ${d.name} — ${d.detail}` }));
-      const evidence = mine.map((d) => `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`);
+      const answered = this.deliveries.filter((d) => d.replied);
+      const counts: Record<Scope, number> = { all: this.seen.length, json, creates, tampered: this.tamperedCount, 'query-failed': failedQueries, deliveries: answered.length, copies: answered.filter((d) => d.copy).length };
+      const relevant = counts[scope];
+      const findings: Finding[] = mine.map((d) => ({ code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, message: `${d.requests.length ? `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}` : 'webhook'}: ${d.name} — ${d.detail}` }));
+      // A webhook's diagnosis is about no request of the client's.
+      const evidence = mine.map((d) => d.requests.length ? `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}` : `webhook: ${d.name}: ${d.detail}`);
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
       if (relevant === 0) {
+        if (scope === 'deliveries' || scope === 'copies') {
+          const why = scope === 'deliveries' ? 'no webhook reached a receiver that answered (notify_url unreachable, or no change of status)' : 'no webhook was sent again to a receiver that answered (serve --audit --rough sends every webhook twice)';
+          return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
+        }
         if (scope === 'query-failed') {
           return { ...base, status: 'skipped', reason: 'precondition: no query was answered queryFailed (serve --audit --rough answers some)', findings: [] };
         }
@@ -168,7 +198,7 @@ export class ClientAudit {
           : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
         return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
       }
-      const observed = scope === 'query-failed' ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again` : scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
+      const observed = scope === 'deliveries' || scope === 'copies' ? `${relevant} webhook attempt${relevant === 1 ? '' : 's'}${scope === 'copies' ? ' sent again' : ''} answered, each acknowledged` : scope === 'query-failed' ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again` : scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
   }

@@ -34,3 +34,23 @@ export interface MerchantKeys {
   test: string;
   production?: string;
 }
+
+/**
+ * One webhook attempt as the sandbox's delivery observer saw it (reference/webhooks/outbox.ts
+ * ObservedDelivery, restated): what was sent and whether the receiver acknowledged it.
+ */
+export interface SeenDelivery {
+  merchantId: string;
+  url: string;
+  event: string;
+  orderNo: string;
+  status: string;
+  attempt: number;
+  /** A second copy of a webhook already sent (`--rough`). */
+  copy: boolean;
+  /** Held back so later webhooks could overtake it (`--rough`). */
+  held: boolean;
+  replied: boolean;
+  acked: boolean;
+  summary: string;
+}
