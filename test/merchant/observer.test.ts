@@ -1,7 +1,8 @@
 /** The reference's observer option, through plain HTTP: exact bytes and headers seen, answers untouched, a throwing observer harmless. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type ObservedExchange, startReference } from '../../reference/index.js';
+import { type ObservedDelivery, type ObservedExchange, startReference } from '../../reference/index.js';
+import { startClientReceiver } from './client-app.js';
 
 const body = '{ "merchant_order_no" :"NOPE-1",\n  "x": 1 }';
 const headers = { 'Content-Type': 'application/json', 'X-MerchantID': 'M100001', 'X-Timestamp': '1700000000', 'X-Nonce': 'abcdefghijklmnopqr', 'X-Sign': 'f'.repeat(64) };
@@ -70,6 +71,35 @@ describe('startReference({ tamperResponses })', () => {
       expect(seen[1]!.tampered).toBeUndefined();
     } finally {
       await ref.close();
+    }
+  });
+
+  it('--rough sends each webhook again, built at its own sending time: a payment refunded in full since shows REFUNDED', async () => {
+    const attempts: ObservedDelivery[] = [];
+    const rx = await startClientReceiver({ merchantId: 'M100001', secret: KEY });
+    // rate 0: no transient answers and nothing held back, only the copies (up to 15 s x 0.05 later; with
+    // seed 3 the payment's copy comes about 540 ms after its first attempt, long after the refund below).
+    const ref = await startReference({ onDelivery: (d) => attempts.push(d), rough: { seed: 3, rate: 0 }, timeScale: 0.05 });
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    try {
+      const no = `ROUGH-${Date.now()}`;
+      const pay = JSON.stringify({ payment_method: 'CARD', merchant_order_no: no, trans_amount: { currency: 'USD', value: '10.00' }, notify_url: rx.url, trade_info: { goods_name: 'x' }, card: { card_number: '4242424242424242', cardholder_name: 'A B', exp_month: 12, exp_year: 2099, cvc: '123' }, billing_address: { country: 'US', first_name: 'A', last_name: 'B', email: 'a@b.invalid', phone: '+15550100', state: 'CA', city: 'SF', address: 'Market St', street_number: '1', postal_code: '94105' }, device_ip: '203.0.113.7' });
+      expect((await (await fetch(`${ref.url}/api/v1/payments/card`, { method: 'POST', headers: signed(pay), body: pay })).json()) as { code: number }).toMatchObject({ code: 0 });
+      await until(() => attempts.some((d) => d.event === 'payment.updated' && !d.copy));
+      const first = attempts.find((d) => d.event === 'payment.updated' && !d.copy)!;
+      expect([first.status, first.acked]).toEqual(['SUCCESS', true]);
+      const refund = JSON.stringify({ merchant_refund_no: `${no}-R`, original_merchant_order_no: no, refund_amount: { currency: 'USD', value: '10.00' }, reason: 'full' });
+      expect((await (await fetch(`${ref.url}/api/v1/refunds/create`, { method: 'POST', headers: signed(refund), body: refund })).json()) as { code: number }).toMatchObject({ code: 0 });
+      const settle = JSON.stringify({ merchant_refund_no: `${no}-R`, outcome: 'SUCCESS' });
+      expect((await (await fetch(`${ref.url}/sandbox/v1/refunds/settle`, { method: 'POST', headers: signed(settle), body: settle })).json()) as { code: number }).toMatchObject({ code: 0 });
+      await until(() => attempts.some((d) => d.event === 'payment.updated' && d.copy));
+      const copy = attempts.find((d) => d.event === 'payment.updated' && d.copy)!;
+      expect([copy.orderNo, copy.status, copy.acked]).toEqual([first.orderNo, 'REFUNDED', true]);
+    } finally {
+      await ref.close();
+      await rx.close();
     }
   });
 
