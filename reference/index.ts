@@ -9,9 +9,12 @@ import { behaviourWithReadings, readingCatalogue as readings, readingNames } fro
 import { NONCE_WINDOW_MS } from './http/auth.js';
 import { createReferenceServer, type ObservedExchange } from './http/server.js';
 import { NonceCache } from './nonce-cache.js';
+import { type TamperOptions, Tamperer } from './rough/tamper.js';
+import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
-import { Outbox } from './webhooks/outbox.js';
+import { type ObservedDelivery, Outbox } from './webhooks/outbox.js';
+import { seededRandom } from './rough/tamper.js';
 
 export interface ReferenceOptions {
   /** Default 0: any free port. */
@@ -42,9 +45,23 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** Field conditions (serve --rate-limit): a gateway in front answers HTTP 429 beyond this many requests per second. */
   rateLimit?: number;
+  /**
+   * Now and then (seeded, `rate` of the eligible answers) a successful answer carrying a service
+   * number is sent with that number and its status altered and a signature that does not verify
+   * (`serve --audit --tamper-responses`); `onExchange` is told what was altered.
+   */
+  tamperResponses?: TamperOptions;
+  /**
+   * The sandbox plays rough within the document (`serve --audit --rough`): transient `queryFailed` and
+   * `systemBusy` answers at the seeded `rate`; every webhook sent a second time, later (built again, so
+   * it shows the status at that moment), and `rate` of them held back so later ones overtake them.
+   */
+  rough?: RoughOptions;
+  /** Called after each webhook attempt (what was sent, whether it was acknowledged). A throwing observer is ignored. */
+  onDelivery?: (d: ObservedDelivery) => void;
 }
 
-export type { ObservedExchange };
+export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions };
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -78,11 +95,21 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     }
   };
 
-  const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs });
+  const rough = opts.rough ? { random: seededRandom(opts.rough.seed ^ 0x27d4eb2d), holdRate: opts.rough.rate } : undefined;
+  const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs, rough, observe: opts.onDelivery });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
   const gateway = opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0 ? createGateway({ rateLimit: opts.rateLimit, latencyMs: opts.latencyMs }) : undefined;
-  const server = createReferenceServer({ svc, nonces: new NonceCache(NONCE_WINDOW_MS), log, readIdleMs: readTimeoutMs, observe: opts.onExchange, gateway });
+  const server = createReferenceServer({
+    svc,
+    nonces: new NonceCache(NONCE_WINDOW_MS),
+    log,
+    readIdleMs: readTimeoutMs,
+    observe: opts.onExchange,
+    gateway,
+    tamper: opts.tamperResponses ? new Tamperer(opts.tamperResponses) : undefined,
+    transient: opts.rough ? new TransientFailures(opts.rough) : undefined,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -311,6 +311,7 @@ const registry = [
   should('merchant.verify.lower-hex', AUTH, '`X-Sign` is lower-case hex; an upper-case copy of a valid signature is wrong.', C),
   must('client.sign.merchant-id', AUTH, 'The client sends in `X-MerchantID` the identifier assigned by the service (not a name, login or internal id).', C),
   must('client.sign.secret-key', AUTH, 'The client signs with its API secret key of the environment it calls: test and production keys differ.', C),
+  must('client.sign.verifies', AUTH, 'The client\'s `X-Sign` verifies: HMAC-SHA256 of the string to sign, keyed with its secret key (a mismatch gives HTTP 403 `forbidden`).', C),
   must('client.sign.string', AUTH, 'The client signs merchantID LF timestamp LF nonce LF rawBody, LF a single line feed (not CR LF).', C),
   must('client.sign.raw-body', AUTH, 'The client signs exactly the bytes it sends: no re-serialising, pretty-printing, trimming or reordering after signing.', C),
   must('client.sign.timestamp-seconds', AUTH, 'The client sends `X-Timestamp` as Unix time in seconds, not milliseconds and not a formatted date.', C),
@@ -320,6 +321,7 @@ const registry = [
   must('client.fields.snake-case', CONV, 'The client sends snake_case field names; camelCase names are not accepted.', C),
   must('client.amount.string', AMT, 'The client sends an amount `value` as a decimal string, not a JSON number.', C),
   must('client.amount.two-decimals', AMT, 'The client sends amount values with at most two decimal places.', C),
+  should('client.query.retry', QRY, 'After a transient `500 queryFailed` the client tries the query again ("Transient failure: code 500 `queryFailed` (try again)").', C),
   must('client.numbers.distinct', IDEM, 'Payments and refunds need different numbers: the client does not reuse a number across a payment and a refund.', C),
 ] as const;
 

@@ -15,14 +15,22 @@ import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
 
+/** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
+const TAMPER_RATE = 0.25;
+/** Share of payment queries and creates --rough answers with a transient failure unless --rough-rate says otherwise. */
+const ROUGH_RATE = 0.2;
+/** Readings --rough selects unless --readings names a set. */
+const ROUGH_READINGS = ['uuid-service-numbers', 'non-utc-offset-times'] as const;
+
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
 Serves the reference sandbox (as \`serve\`) for your integration's own tests and audits what your
 client does: every request is diagnosed against the clauses that bind the client — a refused
 signature is explained in the document's troubleshooting order (wrong merchant id, production key,
-CR LF, body re-serialised or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
-upper-case hex, Base64, MD5), and Content-Type, camelCase fields, JSON-number and three-decimal
-amounts, one number for a payment and a refund, parallel creates with one number, a create retried
+CR LF, the body alone signed, body re-serialised, re-ordered or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
+upper-case hex, Base64, MD5; a signature nothing reproduces is reported as not verifying, without
+blaming a rule), and Content-Type, camelCase fields, JSON-number and three-decimal
+amounts, one number for a payment and a refund, parallel creates (two creates with one number in flight at once), a create retried
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
@@ -30,6 +38,22 @@ answers exactly as the interface says: diagnoses go to the log and the report, n
                        certificate.md/.json, junit.xml, allure-results/, allure-report/index.html
   --audit-interval S   also write the report every S seconds while serving
   --no-html            skip the single-file HTML page at exit (allure-report/index.html)
+  --tamper-responses   now and then answer a successful create or query with another service number
+                       and status, under a signature that does not verify; a client that then sends
+                       that number (queries it, refunds that order) trusted an untrustworthy response
+                       (auth.response.verify). Without it that clause is skipped: it cannot be observed
+  --tamper-rate R      share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})
+  --rough              transient answers the document allows, at a seeded rate: 500 queryFailed on a payment
+                       query, 422 systemBusy on a payment create (half the time after the order was
+                       recorded); judged: the query tried again (client.query.retry, should), and after a
+                       busy create a query by your own number before a new one (idem.create-once)
+                       Every webhook is sent twice (the copy built at its own sending time, so it shows the
+                       status of that moment) and a share held back so later ones overtake it; service
+                       numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:
+                       each webhook your receiver answered acknowledged with success, copies included
+                       (merchant.ack.success-body, webhook.dup.may-repeat)
+  --rough-rate R       share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})
+  --seed N             seeds --tamper-responses and --rough (default: random, printed at start)
   --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
@@ -41,11 +65,22 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (['--audit', '--help', '-h', '--no-html'].includes(a) || a.startsWith('--reports=') || a.startsWith('--audit-interval=')) mine.add(i);
-    if (a === '--reports' || a === '--audit-interval') mine.add(i).add(i + 1);
+    if (['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) || /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)) mine.add(i);
+    if (['--reports', '--audit-interval', '--seed', '--tamper-rate', '--rough-rate'].includes(a)) mine.add(i).add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), { audit: 'bool', help: 'bool', 'no-html': 'bool', reports: 'value', 'audit-interval': 'value' });
+  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), {
+    audit: 'bool',
+    help: 'bool',
+    'no-html': 'bool',
+    'tamper-responses': 'bool',
+    rough: 'bool',
+    'rough-rate': 'value',
+    reports: 'value',
+    'audit-interval': 'value',
+    seed: 'value',
+    'tamper-rate': 'value',
+  });
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
@@ -58,6 +93,21 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   }
   if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
+  const seed = intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
+  const rateFlag = (name: 'tamper-rate' | 'rough-rate', needs: 'tamper-responses' | 'rough', fallback: number): number => {
+    const text = flags[name];
+    if (text === undefined) return fallback;
+    if (!flags[needs]) throw new UsageError(`serve --audit: --${name} needs --${needs}`);
+    const n = Number(text);
+    if (typeof text !== 'string' || !/^(0(\.\d+)?|1(\.0+)?)$/.test(text) || n <= 0) throw new UsageError(`serve --audit: --${name} must be a number above 0 and at most 1, got ${JSON.stringify(text)}`);
+    return n;
+  };
+  const rate = rateFlag('tamper-rate', 'tamper-responses', TAMPER_RATE);
+  const roughRate = rateFlag('rough-rate', 'rough', ROUGH_RATE);
+  const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
+  const rough = flags.rough ? { seed, rate: roughRate } : undefined;
+  // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
+  const readings = rough && serveArgs.opts.readings === undefined ? [...ROUGH_READINGS] : serveArgs.opts.readings;
   const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
@@ -73,8 +123,13 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
       redact,
     );
 
-  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x) });
+  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), onDelivery: (d) => audit.recordDelivery(d), tamperResponses, rough, readings });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
+  if (rough) {
+    io.out(`playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`);
+    io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
+  }
+  if (tamperResponses) io.out(`tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`);
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
   await io.untilStopped();
@@ -83,7 +138,7 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   const { verdict, paths } = write();
   const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
   if (html.problem) io.err(html.problem);
-  io.out(`client audit: ${audit.count} requests, ${audit.diagnoses().length} mistakes; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
+  io.out(`client audit: ${audit.summary()}; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);
   io.out(`certificate: ${paths.certificateMd}${html.file ? `, ${html.file}` : ''}`);
   return audit.count === 0 ? 2 : verdict.exitCode;

@@ -37,8 +37,11 @@ export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiEr
   write(res, httpStatus, extra, Buffer.from(JSON.stringify(errorEnvelope(err, english)), 'utf8'), close);
 }
 
-/** Returns the HTTP status used, for the log line. `httpStatus` is given only for (faultily) signed auth errors. */
-export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour, httpStatus?: number): number {
+/**
+ * Returns the HTTP status used, for the log line. `httpStatus` is given only for (faultily) signed auth errors;
+ * `signedOver` only for a tampered answer: the genuine envelope, whose bytes the signature covers instead.
+ */
+export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour, httpStatus?: number, signedOver?: Record<string, unknown>): number {
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
   const status = httpStatus ?? b.httpStatusFor(code, typeof envelope['msg'] === 'string' ? envelope['msg'] : '');
   const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), b.responseEncoding);
@@ -48,7 +51,8 @@ export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envel
   }
   const signer = findMerchant(b.signAs(merchant.id, 'response')) ?? merchant;
   const { timestamp, nonce } = b.responseStamp(Date.now());
-  const digest = hmacDigest(signer.secret, signingInput(signer.id, timestamp, nonce, b.responseSigningBytes(raw)));
+  const signedRaw = signedOver ? Buffer.from(JSON.stringify(b.finishEnvelope(signedOver)), b.responseEncoding) : raw;
+  const digest = hmacDigest(signer.secret, signingInput(signer.id, timestamp, nonce, b.responseSigningBytes(signedRaw)));
   const headers = { 'X-MerchantID': signer.id, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Sign': b.responseSignatureText(digest) };
   write(res, status, b.finishResponseHeaders(headers), raw, false);
   return status;

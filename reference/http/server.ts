@@ -12,6 +12,8 @@ import type { NonceCache } from '../nonce-cache.js';
 import { ROUTES } from '../routes.js';
 import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
+import type { TamperedField, Tamperer } from '../rough/tamper.js';
+import type { TransientFailures } from '../rough/transient.js';
 import { authenticate } from './auth.js';
 import type { Gateway } from '../gateway.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
@@ -26,6 +28,10 @@ export interface PipelineOptions {
   observe?: (x: ObservedExchange) => void;
   /** Field conditions (serve --rate-limit, --latency): the gateway in front of the pipeline. */
   gateway?: Gateway;
+  /** Alters some successful answers (ReferenceOptions.tamperResponses). */
+  tamper?: Tamperer;
+  /** Transient failures the document allows (ReferenceOptions.rough). */
+  transient?: TransientFailures;
 }
 
 /** One request as received (raw bytes, headers) and a summary of the answer: for an observer. */
@@ -44,6 +50,8 @@ export interface ObservedExchange {
   key?: string;
   /** The TCP connection it came on: its number, when it was opened, and this request's place on it (0 = first). */
   connection: { id: number; openedAt: number; index: number };
+  /** Present when the answer was tampered with: the fields altered (its signature does not verify). */
+  tampered?: TamperedField[];
 }
 
 interface ConnectionInfo {
@@ -116,10 +124,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   const path = pathOf(req.url);
   const receivedAt = performance.timeOrigin + performance.now();
   let body: Buffer | undefined;
+  let tampered: TamperedField[] | undefined;
   const logDone = (status: number, code: number, merchantId = '-', key?: string): void => {
-    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}`);
+    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`);
     try {
-      opts.observe?.({ method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection });
+      const x: ObservedExchange = { method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection };
+      if (tampered) x.tampered = tampered;
+      opts.observe?.(x);
     } catch {
       // An observer's failure must never reach the client.
     }
@@ -171,7 +182,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
     return;
   }
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
-  const status = sendSigned(res, merchant, envelope, svc.behaviour);
+  const altered = opts.tamper?.tamper(envelope);
+  tampered = altered?.fields;
+  const status = altered ? sendSigned(res, merchant, altered.envelope, svc.behaviour, undefined, envelope) : sendSigned(res, merchant, envelope, svc.behaviour);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
   logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id, envelope['code'] === 0 ? undefined : msg.slice(msg.lastIndexOf('|') + 1));
 }
@@ -192,7 +205,12 @@ function respondTo(
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
+    const transient = opts.transient?.pick(route, merchant.id, body);
+    if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
+    if (transient === 'busy-not-created') throw E.systemBusy();
     const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body, route), now });
+    // Recorded, and answered as if it might not have been.
+    if (transient === 'busy-created') throw E.systemBusy();
     return successEnvelope(data);
   } catch (e) {
     if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);

@@ -37,6 +37,33 @@ interface Delivery extends WebhookJob {
   frozenBody?: Record<string, unknown>;
   /** Attempts made after an acknowledgement (a fault's resends). */
   afterAck: number;
+  /** Rough sandbox: a second copy of a webhook already sent (single attempt), or a first delivery held back. */
+  copy?: boolean;
+  held?: boolean;
+}
+
+/** One attempt as an observer sees it (`serve --audit --rough`): what was sent, and whether it was acknowledged. */
+export interface ObservedDelivery {
+  merchantId: string;
+  url: string;
+  event: string;
+  orderNo: string;
+  status: string;
+  attempt: number;
+  /** A second copy of a webhook already sent (the document: "the same webhook can arrive more than once"). */
+  copy: boolean;
+  /** Held back so later webhooks may overtake it ("webhooks can arrive out of order"). */
+  held: boolean;
+  replied: boolean;
+  acked: boolean;
+  summary: string;
+}
+
+/** Rough delivery: every webhook sent twice, a seeded share held back. */
+export interface RoughDelivery {
+  random: () => number;
+  /** Share of first deliveries held back, 0..1. */
+  holdRate: number;
 }
 
 export interface OutboxOptions {
@@ -46,7 +73,14 @@ export interface OutboxOptions {
   maxConcurrent?: number;
   /** One-way network delay (serve --latency): each attempt leaves this late and its reply comes back this late. */
   latencyMs?: number;
+  rough?: RoughDelivery;
+  /** Told of every attempt; a throwing observer is ignored. */
+  observe?: (d: ObservedDelivery) => void;
 }
+
+/** Longest hold of a first delivery, and latest second copy, at time scale 1. */
+const HOLD_MAX_MS = 5_000;
+const COPY_MAX_MS = 15_000;
 
 export class Outbox {
   private readonly pending = new Map<number, Delivery>();
@@ -74,6 +108,12 @@ export class Outbox {
     const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now(), afterAck: 0 };
     if (!this.opts.behaviour.webhookBodyAtSending) d.frozenBody = job.body();
     this.pending.set(d.id, d);
+    const rough = this.opts.rough;
+    if (rough && rough.random() < rough.holdRate) {
+      d.held = true;
+      this.schedule(d, rough.random() * HOLD_MAX_MS * this.scale);
+      return;
+    }
     // Not synchronous: the API response that caused the event goes out first.
     this.schedule(d, 0);
   }
@@ -142,6 +182,23 @@ export class Outbox {
     // The reply's way back; the acknowledgement limit is judged on the receiver's answer time, as before.
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;
+    try {
+      this.opts.observe?.({ merchantId: d.merchantId, url: d.url, event: String(sent['event'] ?? ''), orderNo: String(sent['order_no'] ?? ''), status: String(sent['status'] ?? ''), attempt: d.attempts, copy: Boolean(d.copy), held: Boolean(d.held), replied: result.replied, acked: result.acked, summary: result.summary });
+    } catch {
+      // An observer's failure must never reach a delivery.
+    }
+    if (d.copy) {
+      // A copy is one attempt; the original's own retries carry on regardless.
+      this.pending.delete(d.id);
+      return;
+    }
+    const rough = this.opts.rough;
+    if (rough && d.attempts === 1) {
+      // Built again at its sending time: it shows the status of that moment.
+      const copy: Delivery = { ...d, id: this.nextId++, attempts: 0, afterAck: 0, copy: true, held: false };
+      this.pending.set(copy.id, copy);
+      this.schedule(copy, rough.random() * COPY_MAX_MS * this.scale);
+    }
     const where = `webhook #${d.id} ${d.label} attempt ${d.attempts}/${maxAttempts}`;
     if (result.acked && d.afterAck < b.attemptsAfterAck && d.attempts < maxAttempts) {
       d.afterAck += 1;

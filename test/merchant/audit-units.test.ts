@@ -1,7 +1,8 @@
 /** The audit's rules on hand-made requests: what must not be diagnosed, and the cases the client faults do not reach. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { classify, type Operation, sequenceMistakes } from '../../harness/merchant/audit/sequence.js';
+import { ClientAudit } from '../../harness/merchant/audit/audit.js';
+import { classify, type Operation, sequenceMistakes, transientMistakes } from '../../harness/merchant/audit/sequence.js';
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
 
@@ -34,6 +35,22 @@ describe('sequence rules', () => {
   });
 });
 
+describe('after transient answers (--rough)', () => {
+  const transient = (list: SeenRequest[]) => transientMistakes(list, classify(list, OPS), OPS).map((d) => [d.name, d.clause, d.requests]);
+  const busy = () => req('/pay', { merchant_order_no: 'B1' }, { code: 422, key: 'systemBusy' });
+
+  it('a new number after a busy create needs a query by the first number answered in between', () => {
+    expect(transient([busy(), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([['new-number-without-query', 'idem.create-once', [1, 2]]]);
+    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 500, key: 'queryFailed' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })]).map((d) => d[0])).toEqual(['new-number-without-query', 'query-not-retried']);
+    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 2002, key: 'orderNotFound' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([]);
+  });
+
+  it('a query answered queryFailed is sent again, by the same number', () => {
+    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P1' }, { code: 0 })])).toEqual([]);
+    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P2' }, { code: 0 })])).toEqual([['query-not-retried', 'client.query.retry', [1]]]);
+  });
+});
+
 describe('signature diagnosis', () => {
   const body = Buffer.from('{"merchant_order_no":"X"}');
   const signed = (id: string, key: string, sep = '\n') => createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}${sep}1700000000${sep}nonce-nonce-nonce-1${sep}`), body])).digest('hex');
@@ -52,6 +69,35 @@ describe('signature diagnosis', () => {
 
   it('a right signature on a refused request is no signing mistake; nothing known reproduces garbage', () => {
     expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.test)), KEYS)).toEqual([]);
-    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => d.name)).toEqual(['unexplained-signature']);
+    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => [d.name, d.clause])).toEqual([['unexplained-signature', 'client.sign.verifies']]);
+  });
+
+  it('names an HMAC of the body alone, and a body whose keys were re-ordered after signing', () => {
+    const bodyOnly = createHmac('sha256', KEYS[0]!.test).update(body).digest('hex');
+    expect(signatureMistakes(seen('M1', bodyOnly), KEYS).map((d) => [d.name, d.clause])).toEqual([['body-only-signature', 'client.sign.string']]);
+    const signedText = '{"b":1,"c":{"y":2,"x":1},"a":"z","d":[1]}';
+    const sentText = '{"a":"z","b":1,"c":{"y":2,"x":1},"d":[1]}';
+    const sign = createHmac('sha256', KEYS[0]!.test).update(`M1\n1700000000\nnonce-nonce-nonce-1\n${signedText}`).digest('hex');
+    const d = signatureMistakes({ ...seen('M1', sign), body: Buffer.from(sentText) }, KEYS);
+    expect(d.map((x) => [x.name, x.clause])).toEqual([['re-serialised-body', 'client.sign.raw-body']]);
+    expect(d[0]!.detail).toContain('another order');
+  });
+});
+
+describe('the audit report words', () => {
+  it('groups should-level warnings of one kind into one finding and counts them apart from mistakes', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    for (let i = 0; i < 11; i++) a.record(req('/query', { merchant_order_no: `N${i}` }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'short', 'x-timestamp': '1700000000' }));
+    expect(a.summary()).toBe('11 requests, 0 must-level mistakes, should-level warnings: nonce-length on 11 requests');
+    const nonce = a.results().find((r) => r.clauses[0] === 'auth.nonce.length')!;
+    expect(nonce.findings).toHaveLength(1);
+    expect(nonce.findings[0]!.message).toMatch(/^requests #1, #2, .*#11: nonce-length/);
+  });
+
+  it('a create refused at authentication is named as such, not as no create observed', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(req('/pay', { merchant_order_no: 'Z' }, { code: 403, key: 'forbidden', http: 403 }, { 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': '0'.repeat(64) }));
+    const once = a.results().find((r) => r.clauses[0] === 'idem.create-once')!;
+    expect([once.status, once.reason]).toEqual(['skipped', expect.stringContaining('no create request passed authentication (1 was refused')]);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditMain } from '../../harness/cli/audit.js';
 import { main } from '../../harness/cli/main.js';
-import { clientFaults, runClient } from './client-app.js';
+import { clientFaults, runClient, startClientReceiver } from './client-app.js';
 import { startReceiver } from './receiver-app.js';
 
 const ID = 'M100001';
@@ -110,19 +110,21 @@ describe('mpsi-conformance receiver', () => {
 });
 
 describe('mpsi-conformance serve --audit', () => {
-  async function auditRun(faults: string[], dir: string, probe = true): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
+  async function auditRun(faults: string[], dir: string, probe = true, extra: string[] = [], notifyUrl?: string, settleMs = 0): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
     const out: string[] = [];
     const err: string[] = [];
     let stop = (): void => {};
     let answer: unknown;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = auditMain(['--audit', '--reports', dir, '--port', '0', '--no-html'], {
+    const running = auditMain(['--audit', '--reports', dir, '--port', '0', '--no-html', ...extra], {
       out: (l) => {
         out.push(l);
         const url = /listening on (\S+)/.exec(l)?.[1];
         if (url) {
           void (async () => {
-            await runClient({ baseUrl: url, merchantId: ID, testKey: 'sk_test_primary_5f2c9a7e41d84b06', productionKey: 'sk_live_primary_7d3f1a9c5e2b8046', faults, seed: 3 });
+            await runClient({ baseUrl: url, merchantId: ID, testKey: 'sk_test_primary_5f2c9a7e41d84b06', productionKey: 'sk_live_primary_7d3f1a9c5e2b8046', faults, seed: 3, notifyUrl });
+            // Webhooks (and --rough's second copies) reach the receiver after the client is done.
+            if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
             if (!probe) return stop();
             const res = await fetch(`${url}/api/v1/payments/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-MerchantID': ID, 'X-Timestamp': String(Math.floor(Date.now() / 1000)), 'X-Nonce': 'n'.repeat(20), 'X-Sign': 'A'.repeat(64) }, body: '{"merchant_order_no":"X"}' });
             answer = await res.json();
@@ -148,13 +150,38 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
-  it('passes a correct client: exit 0, every client clause passed', async () => {
+  it('passes a correct client with tampered answers and --rough: exit 0, every client clause passed', async () => {
     const dir = tmp();
-    const { code } = await auditRun([], dir, false);
+    const rx = await startClientReceiver({ merchantId: ID, secret: 'sk_test_primary_5f2c9a7e41d84b06' });
+    const extra = ['--tamper-responses', '--tamper-rate', '1', '--seed', '9', '--rough', '--rough-rate=1', '--time-scale', '0.02'];
+    const { code, out } = await auditRun([], dir, false, extra, rx.url, 1500).finally(() => rx.close());
+    expect(out.join('\n')).toContain('tampering with about 100% of successful answers carrying a service number (seed 9');
     expect(code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
     expect(json.clauses.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(json.clauses.length).toBe(new Set(clientFaults.map((f) => f.clause)).size);
+  });
+
+  it('a client that uses the number of a tampered answer fails auth.response.verify, naming both requests', async () => {
+    const dir = tmp();
+    const { code } = await auditRun(['trusted-unverified-response'], dir, false, ['--tamper-responses', '--tamper-rate=1', '--seed=2']);
+    expect(code).toBe(1);
+    const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
+    expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
+  });
+
+  it('without --tamper-responses and --rough, what a client does with an unverifiable or transient answer is skipped, not passed', async () => {
+    const dir = tmp();
+    expect((await auditRun([], dir, false)).code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
+    expect(json.clauses.find((c) => c.id === 'auth.response.verify')?.status).toBe('skipped-precondition');
+    expect(json.clauses.find((c) => c.id === 'client.query.retry')?.status).toBe('skipped-precondition');
+  });
+
+  it('refuses --tamper-rate without --tamper-responses, and a rate outside 0..1', async () => {
+    await expect(auditRun([], tmp(), false, ['--tamper-rate', '0.5'])).rejects.toThrow(/needs --tamper-responses/);
+    await expect(auditRun([], tmp(), false, ['--tamper-responses', '--tamper-rate', '2'])).rejects.toThrow(/at most 1/);
+    await expect(auditRun([], tmp(), false, ['--rough-rate', '0.5'])).rejects.toThrow(/needs --rough/);
   });
 
   it('--audit-interval writes the report while serving', async () => {

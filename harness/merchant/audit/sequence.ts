@@ -62,7 +62,7 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
     const c2 = later.r.connection;
     const together = earlier.find((e) => later.r.receivedAt < e.r.answeredAt || (c2.index === 0 && c2.id !== e.r.connection.id && c2.openedAt < e.r.answeredAt));
     if (together) {
-      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with ${field} ${later.number} were in flight at the same time; create requests are sent once and not in parallel`, requests: [together.n, later.n] });
+      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time (parallel creates with one number); create requests are sent once and not in parallel`, requests: [together.n, later.n] });
       continue;
     }
     // A number refused before anything was recorded (a missing field, three decimals) is still free.
@@ -80,5 +80,37 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
     const same = payments.find((p) => p.merchant === refund.merchant && p.number === refund.number);
     if (same) out.push({ name: 'number-shared-by-payment-and-refund', clause: 'client.numbers.distinct', detail: `merchant_refund_no ${refund.number} is also a merchant_order_no of a payment; payments and refunds need different numbers`, requests: [same.n, refund.n].sort((a, b) => a - b) });
   }
+  return out;
+}
+
+/**
+ * What a client does after the transient answers the document allows (`serve --audit --rough` provokes
+ * them): after a `systemBusy` create, a query by the merchant's own number before a create with a new
+ * one ("use a new order number if the first request may have created an order"; "after a timeout, the
+ * merchant queries by its own number before trying a new number"); after a `queryFailed`, the query again.
+ */
+export function transientMistakes(list: readonly SeenRequest[], c: readonly Classified[], ops: ReadonlyMap<string, Operation>): Diagnosis[] {
+  const out: Diagnosis[] = [];
+  const creates = c.filter((x) => x.op.endsWith('-create'));
+  for (const busy of creates.filter((x) => x.r.key === 'systemBusy')) {
+    const next = creates.find((x) => x.n > busy.n && x.op === busy.op && x.merchant === busy.merchant && x.number !== busy.number);
+    if (!next) continue;
+    const answered = c.some((q) => q.op === QUERY_OF[busy.op] && q.merchant === busy.merchant && q.number === busy.number && q.n > busy.n && q.n < next.n && q.r.key !== 'queryFailed');
+    const field = NUMBER_FIELD[busy.op];
+    if (!answered) out.push({ name: 'new-number-without-query', clause: 'idem.create-once', detail: `after ${busy.op} with ${field} ${busy.number} was answered systemBusy, a new ${field} ${next.number} was tried without a query by ${busy.number} answered in between; the first request may have created an order: query by your own number first`, requests: [busy.n, next.n] });
+  }
+  const lookup = (r: SeenRequest): string | undefined => {
+    const b = parsedBody(r) as Record<string, unknown> | undefined;
+    if (!b) return undefined;
+    const fields = Object.keys(b).filter((k) => /(^|_)(order|refund|payout)_no$/.test(k) && typeof b[k] === 'string');
+    return fields.length ? fields.sort().map((k) => `${k}=${String(b[k])}`).join('&') : undefined;
+  };
+  list.forEach((r, i) => {
+    if (r.key !== 'queryFailed' || !ops.get(r.path)?.endsWith('-query')) return;
+    const merchant = header(r, 'X-MerchantID');
+    const what = lookup(r);
+    const again = list.slice(i + 1).some((x) => x.path === r.path && header(x, 'X-MerchantID') === merchant && lookup(x) === what);
+    if (!again) out.push({ name: 'query-not-retried', clause: 'client.query.retry', detail: `the query by ${what ?? 'its number'} was answered 500 queryFailed (a transient failure: try again) and was not sent again`, requests: [i + 1] });
+  });
   return out;
 }

@@ -42,8 +42,15 @@ interface Candidate {
   keyMistake?: Diag;
 }
 
-function bodies(raw: Buffer): { bytes: Buffer; mistake?: Diag }[] {
-  const out: { bytes: Buffer; mistake?: Diag }[] = [{ bytes: raw }];
+/** A body the signature may be over; `costly` ones (thousands of key orders) are tried with the right key, LF and hex only. */
+interface SignedBody {
+  bytes: Buffer;
+  mistake?: Diag;
+  costly?: boolean;
+}
+
+function bodies(raw: Buffer): SignedBody[] {
+  const out: SignedBody[] = [{ bytes: raw }];
   const text = raw.toString('utf8');
   const trimmed = text.trim();
   if (trimmed !== text) out.push({ bytes: Buffer.from(trimmed), mistake: { name: 'trimmed-body', clause: 'client.sign.raw-body', detail: 'the signature is over the body trimmed of surrounding whitespace, not the bytes sent' } });
@@ -51,15 +58,52 @@ function bodies(raw: Buffer): { bytes: Buffer; mistake?: Diag }[] {
   try {
     const parsed = JSON.parse(text) as unknown;
     const seen = new Set([text]);
-    for (const [label, s] of [['compact', JSON.stringify(parsed)], ['pretty-printed', JSON.stringify(parsed, null, 2)], ['pretty-printed', JSON.stringify(parsed, null, 4)], ['key-sorted', JSON.stringify(sortKeys(parsed))]] as const) {
+    const variants: [string, unknown][] = [['', parsed], ['key-sorted ', sortKeys(parsed)], ['key-reversed ', reverseKeys(parsed)]];
+    for (const [order, value] of variants) {
+      for (const [label, s] of [['compact', JSON.stringify(value)], ['pretty-printed', JSON.stringify(value, null, 2)], ['pretty-printed', JSON.stringify(value, null, 4)]] as const) {
+        if (seen.has(s)) continue;
+        seen.add(s);
+        const what = `a ${order}${label} re-serialisation of the JSON`;
+        out.push({ bytes: Buffer.from(s), mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: `the signature is over ${what}, not the bytes sent: sign the exact bytes you send` } });
+      }
+    }
+    for (const order of topLevelOrders(parsed)) {
+      const s = JSON.stringify(order);
       if (seen.has(s)) continue;
       seen.add(s);
-      out.push({ bytes: Buffer.from(s), mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: `the signature is over a ${label} re-serialisation of the JSON, not the bytes sent` } });
+      out.push({ bytes: Buffer.from(s), costly: true, mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: 'the signature is over the JSON with its keys in another order, not the bytes sent (keys re-ordered after signing): sign the exact bytes you send' } });
     }
   } catch {
     // not JSON: only the byte-level variants apply
   }
   return out;
+}
+
+/** Most top-level keys whose every order is tried (7! = 5040 orders); nested objects keep theirs. */
+const MAX_PERMUTED_KEYS = 7;
+
+/** Every other order of the top-level keys of a small object: what a middleware re-ordering keys after signing leaves. */
+function topLevelOrders(v: unknown): Record<string, unknown>[] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return [];
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length < 2 || keys.length > MAX_PERMUTED_KEYS) return [];
+  const out: Record<string, unknown>[] = [];
+  const permute = (rest: string[], acc: string[]): void => {
+    if (rest.length === 0) {
+      if (acc.some((k, i) => k !== keys[i])) out.push(Object.fromEntries(acc.map((k) => [k, o[k]])));
+      return;
+    }
+    for (const [i, k] of rest.entries()) permute([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, k]);
+  };
+  permute(keys, []);
+  return out;
+}
+
+function reverseKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reverseKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys((v as Record<string, unknown>)[k])]));
+  return v;
 }
 
 function sortKeys(v: unknown): unknown {
@@ -101,12 +145,14 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
     if (k.production) candidates.push({ key: k.production, keyMistake: m });
   }
   const ids = own ? [id] : [id, ...keys.map((k) => k.id)];
+  const variants = bodies(raw);
   for (const c of candidates) {
     for (const signerId of ids) {
       for (const sep of ['\n', '\r\n']) {
-        for (const b of bodies(raw)) {
+        for (const b of variants) {
+          if (b.costly && (c.keyMistake || sep !== '\n' || signerId !== id)) continue;
           const input = Buffer.concat([Buffer.from(`${signerId}${sep}${ts}${sep}${nonce}${sep}`), b.bytes]);
-          for (const e of ENCODINGS) {
+          for (const e of b.costly ? ENCODINGS.slice(0, 1) : ENCODINGS) {
             if (e.make(c.key, input) !== sign) continue;
             const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
             if (c.keyMistake) found.push(c.keyMistake);
@@ -120,5 +166,17 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
       }
     }
   }
-  return [...out, { name: 'unexplained-signature', clause: 'client.sign.string', detail: 'no common mistake reproduces this X-Sign (checked: merchant id, test/production key, CR LF, re-serialised or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign' }];
+  // The body alone, without merchant id, timestamp and nonce: the string to sign is wrong.
+  for (const c of candidates) {
+    for (const e of ENCODINGS) {
+      if (e.make(c.key, raw) !== sign) continue;
+      const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
+      if (c.keyMistake) found.push(c.keyMistake);
+      found.push({ name: 'body-only-signature', clause: 'client.sign.string', detail: 'X-Sign is an HMAC of the body alone; the string to sign is merchant id LF timestamp LF nonce LF raw body' });
+      if (e.name) found.push({ name: e.name, clause: 'client.sign.lower-hex', detail: e.detail });
+      return found;
+    }
+  }
+  // Nothing reproduces it: evidence that the signature does not verify, not of which rule was broken.
+  return [...out, { name: 'unexplained-signature', clause: 'client.sign.verifies', detail: 'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign' }];
 }

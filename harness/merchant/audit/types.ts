@@ -13,6 +13,8 @@ export interface SeenRequest {
   code: number;
   key?: string;
   connection: { id: number; openedAt: number; index: number };
+  /** The fields the sandbox altered in its answer (`--tamper-responses`); that answer's signature does not verify. */
+  tampered?: { field: string; genuine: string; sent: string }[];
 }
 
 /** One mistake the audit found in one request (or a sequence of them). */
@@ -31,4 +33,24 @@ export interface MerchantKeys {
   id: string;
   test: string;
   production?: string;
+}
+
+/**
+ * One webhook attempt as the sandbox's delivery observer saw it (reference/webhooks/outbox.ts
+ * ObservedDelivery, restated): what was sent and whether the receiver acknowledged it.
+ */
+export interface SeenDelivery {
+  merchantId: string;
+  url: string;
+  event: string;
+  orderNo: string;
+  status: string;
+  attempt: number;
+  /** A second copy of a webhook already sent (`--rough`). */
+  copy: boolean;
+  /** Held back so later webhooks could overtake it (`--rough`). */
+  held: boolean;
+  replied: boolean;
+  acked: boolean;
+  summary: string;
 }
