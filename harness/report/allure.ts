@@ -101,6 +101,8 @@ export interface SingleFileReport {
   output: string;
   name: string;
   history?: string;
+  /** Runs kept in `history` (Allure drops the oldest lines); 0 keeps none. */
+  historyLimit?: number;
   variables?: Record<string, string>;
   categories?: unknown;
   hideLabels?: string[];
@@ -120,7 +122,7 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
   const config = {
     name: o.name,
     output: o.output,
-    ...(o.history ? { historyPath: o.history, historyLimit: 30 } : {}),
+    ...(o.history ? { historyPath: o.history, historyLimit: o.historyLimit ?? 20 } : {}),
     ...(o.hideLabels ? { hideLabels: o.hideLabels } : {}),
     ...(o.variables ? { variables: o.variables } : {}),
     ...(o.categories ? { categories: o.categories } : {}),
@@ -148,7 +150,7 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
-export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer): Promise<HtmlOutcome> {
+export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer, historyLimit?: number): Promise<HtmlOutcome> {
   const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
   const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'conformant-except-disputed' ? `conformant except ${disputed} disputed` : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
   return renderSingleFileReport({
@@ -156,6 +158,7 @@ export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict
     output: paths.allureReport,
     name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
     history: paths.history,
+    ...(historyLimit === undefined ? {} : { historyLimit }),
     hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
     variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
     categories: { rules: CATEGORIES },

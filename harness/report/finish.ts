@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults } from '../run/results.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
+import { packAllureResults, unpackAllureResults } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { renderClausesPage } from './clauses-page.js';
@@ -24,7 +25,14 @@ export interface FinishOptions {
   runStatus?: RunStatus;
   /** An Allure generator started ahead (the run starts one beside vitest); always disposed of. */
   renderer?: AllureRenderer;
+  /** Runs kept in history/ (the page's trend and each check's history); default DEFAULT_HISTORY_RUNS. */
+  historyRuns?: number;
+  /** Leave allure-results/ as a folder after the page is built, instead of packing it into one file. */
+  keepAllureResults?: boolean;
 }
+
+/** Enough runs for a trend; history/ stays bounded in the reports folder (each run adds a line per check). */
+export const DEFAULT_HISTORY_RUNS = 20;
 
 export interface FinishOutcome {
   certificate: Certificate;
@@ -52,8 +60,11 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   let htmlError: string | undefined;
   if (opts.html) {
     try {
+      // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
+      unpackAllureResults(paths.allureResultsPack, paths.allureResults);
       completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer);
+      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer, opts.historyRuns ?? DEFAULT_HISTORY_RUNS);
+      if (!opts.keepAllureResults) packAllureResults(paths.allureResults, paths.allureResultsPack);
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);

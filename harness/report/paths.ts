@@ -6,6 +6,8 @@ export interface ReportPaths {
   /** One JSON file per check (harness/run/results.ts): what the certificate is computed from. */
   results: string;
   allureResults: string;
+  /** allure-results/ packed into one file once the page is built (harness/report/allure-pack.ts). */
+  allureResultsPack: string;
   allureReport: string;
   /** The single-file Allure report. */
   allureHtml: string;
@@ -31,6 +33,7 @@ export function reportPaths(dir: string): ReportPaths {
     dir,
     results: join(dir, 'results'),
     allureResults: join(dir, 'allure-results'),
+    allureResultsPack: join(dir, 'allure-results.json.gz'),
     allureReport: join(dir, 'allure-report'),
     allureHtml: join(dir, 'allure-report', 'index.html'),
     history: join(dir, 'history', 'allure-history.jsonl'),
