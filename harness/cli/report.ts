@@ -34,13 +34,13 @@ function mergeShards(into: string, from: string[]): void {
   for (const [i, m] of metas.entries()) {
     if (m.seed !== first.seed || m.profile.name !== first.profile.name) throw new UsageError(`--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`);
   }
-  for (const p of [dst.results, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport]) rmSync(p, { recursive: true, force: true });
+  for (const p of [dst.results, dst.traffic, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport]) rmSync(p, { recursive: true, force: true });
   mkdirSync(into, { recursive: true });
   const status: RunStatus = { moduleErrors: [], unhandledErrors: [], tests: [] };
   for (const d of from) {
     const src = reportPaths(d);
     unpackAllureResults(src.allureResultsPack, src.allureResults);
-    for (const [a, b] of [[src.results, dst.results], [src.allureResults, dst.allureResults], [src.repro, dst.repro]] as const) {
+    for (const [a, b] of [[src.results, dst.results], [src.allureResults, dst.allureResults], [src.repro, dst.repro], [src.traffic, dst.traffic]] as const) {
       if (!existsSync(a)) continue;
       mkdirSync(b, { recursive: true });
       for (const f of readdirSync(a)) cpSync(join(a, f), join(b, f), { recursive: true });

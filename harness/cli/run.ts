@@ -196,7 +196,7 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const paths = reportPaths(cfg.reportsDir);
   // Stale output of an earlier run would mix into this run's report and certificate (history stays).
-  for (const p of [paths.allureResults, paths.allureResultsPack, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
+  for (const p of [paths.allureResults, paths.allureResultsPack, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.traffic, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });

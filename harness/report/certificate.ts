@@ -15,6 +15,7 @@ import type { StoredResult } from '../run/results.js';
 import { readResults } from '../run/results.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type { RunMeta } from './run-meta.js';
+import { formatBytes, type Traffic } from './traffic.js';
 import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, type Verdict } from './verdict.js';
 import { maskUrl } from './mask.js';
 import { readAllowlist } from './no-check.js';
@@ -53,6 +54,8 @@ export interface Certificate {
   disputes: Verdict['disputes'];
   /** Where the document allows several answers, which one the target took, and the checks that saw it. */
   readings: { topic: string; reading: string; checks: string[] }[];
+  /** What the run cost the target (run.json's `traffic`); absent for runs made before it was counted. */
+  traffic?: Traffic;
   /** Commands that work pasted from any folder (absolute paths, every flag that changes the run). */
   commands: { replay?: string; replayNote?: string; reference?: string };
   repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string; secretEnvs: string[]; command: string }[];
@@ -129,6 +132,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     deviations: v.deviations,
     disputes: v.disputes,
     readings: readingsOf(results),
+    ...(meta.traffic ? { traffic: meta.traffic } : {}),
     commands: commandsOf(meta),
     ...(runStatus.unfinished ? { unfinished: runStatus.unfinished } : {}),
     repro: results.flatMap((r) =>
@@ -228,6 +232,11 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
   L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable |`);
+  const t = c.traffic;
+  if (t) {
+    const doctor = c.meta.doctor?.ran ? ` (and ${c.meta.doctor.requests} by the profile doctor)` : '';
+    L.push(`| Traffic | ${t.requests} requests by the checks${doctor}, ${t.webhooksReceived} webhooks received; ${formatBytes(t.bytesSent)} sent, ${formatBytes(t.bytesReceived)} received${t.throttledAnswers ? `; ${t.throttledAnswers} throttled answers (${(t.throttleWaitMs / 1000).toFixed(1)} s waited)` : ''} |`);
+  }
   if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {

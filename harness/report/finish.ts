@@ -12,7 +12,8 @@ import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
-import { readRunMeta, readRunStatus } from './run-meta.js';
+import { readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
+import { runTraffic } from './traffic.js';
 import { summaryText } from './summary-table.js';
 import type { RunStatus } from './verdict.js';
 
@@ -48,8 +49,10 @@ function show(p: string): string {
 
 export async function finishReports(paths: ReportPaths, opts: FinishOptions): Promise<FinishOutcome> {
   const redact = opts.redact ?? ((s: string) => s);
-  const meta = readRunMeta(paths.runMeta);
   const results = readResults(paths.results);
+  // Summed here, from what every worker left behind; kept in run.json beside the run's settings.
+  const meta = { ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) };
+  writeRunMeta(paths.runMeta, meta);
   const raw = opts.runStatus ?? readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
   const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });

@@ -24,6 +24,8 @@ export interface ReportPaths {
   runStatus: string;
   /** The suite files this run (or shard) starts, in order (written by harness/run/sequencer.ts). */
   runPlan: string;
+  /** Each suite file's webhook receiver count (harness/report/traffic.ts). */
+  traffic: string;
   /** Every registry clause with its status in this run; the report's clause links point here. */
   clausesHtml: string;
 }
@@ -45,6 +47,7 @@ export function reportPaths(dir: string): ReportPaths {
     runStatus: join(dir, 'run-status.json'),
     runPlan: join(dir, 'run-plan.json'),
     clausesHtml: join(dir, 'clauses.html'),
+    traffic: join(dir, 'traffic'),
   };
 }
 

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
 import type { Replay } from '../run/replay.js';
+import type { Traffic } from './traffic.js';
 
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
 export interface RunMeta {
@@ -34,6 +35,8 @@ export interface RunMeta {
   replay?: Replay;
   /** The reports directory, absolute: where the certificate's reproduction commands point. */
   reportsDir?: string;
+  /** What the run cost the target, summed from the checks and the receivers when the reports are made. */
+  traffic?: Traffic;
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

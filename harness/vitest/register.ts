@@ -10,6 +10,8 @@ import { replayLine, replayOf } from '../run/replay.js';
 import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import type { Receiver } from '../webhooks/types.js';
+import { exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
@@ -52,12 +54,13 @@ export function registerSuite(suite: SuiteDef): void {
   const disputed = activeDisputes(expectations, today);
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
+  let receiver: Receiver | undefined;
   // Concurrent checks share the receiver: each wait is narrated under the check that is waiting.
   const currentCheck = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
-    const receiver =
+    receiver =
       cfg.webhooks !== 'off' && wh
         ? await startReceiver({
             host: wh.receiver?.host ?? '127.0.0.1',
@@ -70,6 +73,8 @@ export function registerSuite(suite: SuiteDef): void {
     session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name) });
   });
   afterAll(async () => {
+    // seq numbers every delivery, also those the receiver's memory bound has forgotten since.
+    if (receiver) writeSuiteWebhooks(paths.traffic, suite.name, receiver.deliveries().at(-1)?.seq ?? 0);
     await session?.close();
   });
 
@@ -89,6 +94,7 @@ export function registerSuite(suite: SuiteDef): void {
           target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
+          traffic: exchangeTraffic(result.exchanges),
           ...(reproNames.length > 0 ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) } : {}),
         };
         writeResult(join(cfg.reportsDir, 'results'), stored, redact);

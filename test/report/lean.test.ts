@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { renderSingleFileReport } from '../../harness/report/allure.js';
 import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
 import { reportPaths } from '../../harness/report/paths.js';
+import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
+import { readResults } from '../../harness/run/results.js';
 import { runCli, SMALL_SUITE, tempReports } from '../cli/helpers.js';
 
 function resultsDir(): string {
@@ -73,5 +75,37 @@ describe('allure-results packed', () => {
     expect(existsSync(paths.allureResults)).toBe(true);
     expect(existsSync(paths.allureResultsPack)).toBe(false);
     expect(historyLines(paths.history)).toBe(1);
+    // The run's traffic is the sum of every check's exchanges, in run.json and in the certificate alike.
+    const results = readResults(paths.results);
+    const traffic = JSON.parse(readFileSync(paths.runMeta, 'utf8')).traffic;
+    expect(traffic.requests).toBe(results.reduce((n, r) => n + r.exchanges.length, 0));
+    expect(traffic.requests).toBeGreaterThan(0);
+    expect(traffic.bytesSent).toBe(results.reduce((n, r) => n + (r.traffic?.bytesSent ?? 0), 0));
+    expect(traffic.bytesReceived).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(paths.certificateJson, 'utf8')).traffic).toEqual(traffic);
+    expect(readFileSync(paths.certificateMd, 'utf8')).toContain(`| Traffic | ${traffic.requests} requests by the checks`);
   }, 120_000);
+});
+
+describe('traffic', () => {
+  it('counts the wire bytes of each exchange, a response only when there was one', () => {
+    const t = exchangeTraffic([
+      {
+        id: 'x-1', label: 'a', timings: { startedAt: '', totalMs: 1 },
+        request: { method: 'POST', url: 'http://h:1/p?q=1', headers: { a: 'b' }, body: Buffer.from('xyz') },
+        response: { status: 200, headers: { c: ['d', 'e'] }, body: Buffer.from('ok'), truncated: false },
+      },
+      { id: 'x-2', label: 'b', timings: { startedAt: '', totalMs: 1 }, request: { method: 'GET', url: 'http://h:1/', headers: {}, body: Buffer.alloc(0) }, error: { kind: 'connection', message: 'reset' } },
+    ]);
+    // "POST /p?q=1 HTTP/1.1\r\n" 22 + "a: b\r\n" 6 + "\r\n" 2 + 3; "GET / HTTP/1.1\r\n" 16 + 2
+    expect(t).toEqual({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
+  });
+
+  it('sums the checks of every worker and the receivers of every suite file', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'traffic');
+    writeSuiteWebhooks(dir, 'webhook-events', 7);
+    writeSuiteWebhooks(dir, 'webhook-ack', 5);
+    const results = [{ traffic: { requests: 3, bytesSent: 100, bytesReceived: 50 } }, {}, { traffic: { requests: 2, bytesSent: 10, bytesReceived: 5 } }];
+    expect(runTraffic(results, dir)).toEqual({ requests: 5, webhooksReceived: 12, bytesSent: 110, bytesReceived: 55, throttledAnswers: 0, throttleWaitMs: 0 });
+  });
 });
