@@ -2,7 +2,7 @@
  * A reports folder that stays small (issue 27): history/ keeps the last N runs, allure-results/ is
  * packed into one file once the page is built, and `report` rebuilds the page from the pack.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -12,7 +12,8 @@ import { packAllureResults, unpackAllureResults } from '../../harness/report/all
 import { reportPaths } from '../../harness/report/paths.js';
 import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
 import { readResults } from '../../harness/run/results.js';
-import { runCli, SMALL_SUITE, tempReports } from '../cli/helpers.js';
+import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
+import { runCli, secretHits, SMALL_SUITE, tempReports } from '../cli/helpers.js';
 
 function resultsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mpsi-lean-'));
@@ -21,7 +22,7 @@ function resultsDir(): string {
   const uuid = '0b7e2f6a-1111-4222-8333-944455556666';
   writeFileSync(
     join(results, `${uuid}-result.json`),
-    JSON.stringify({ uuid, historyId: 'h1', name: 'a check', fullName: 'lean/one', status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [], steps: [], attachments: [], parameters: [] }),
+    JSON.stringify({ uuid, historyId: 'h1', name: 'a check', fullName: 'lean/one', status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [{ name: 'epic', value: 'e' }, { name: 'exercised', value: 'env.code.integer' }], steps: [], attachments: [], parameters: [] }),
   );
   return dir;
 }
@@ -37,6 +38,10 @@ describe('history/', () => {
     const render = () => renderSingleFileReport({ results: join(dir, 'allure-results'), output: join(dir, 'allure-report'), name: 'lean', history, historyLimit: 2 });
     for (let i = 0; i < 4; i++) await render();
     expect(historyLines(history)).toBe(2);
+    // Each line keeps what the history view shows, without the long `exercised` label lists.
+    const text = readFileSync(history, 'utf8');
+    expect(text).toContain('"name":"epic"');
+    expect(text).not.toContain('"exercised"');
   }, 60_000);
 });
 
@@ -69,6 +74,12 @@ describe('allure-results packed', () => {
     expect(existsSync(paths.allureResults)).toBe(false);
     expect(existsSync(paths.allureResultsPack)).toBe(true);
     expect(existsSync(paths.allureHtml)).toBe(true);
+    // The page's data files travel in one gzipped blob: the page is the app and little more.
+    const pageHtml = readFileSync(paths.allureHtml, 'utf8');
+    const data = compactedPageData(pageHtml);
+    expect(data?.size).toBeGreaterThan(10);
+    expect(pageHtml).not.toContain('Promise.allSettled([d(');
+    expect(statSync(paths.allureHtml).size).toBeLessThan(5 * 1024 * 1024);
     const again = await runCli(['report', '--reports', dir, '--keep-allure-results', '--history', '1']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(existsSync(paths.allureHtml)).toBe(true);
@@ -107,5 +118,34 @@ describe('traffic', () => {
     writeSuiteWebhooks(dir, 'webhook-ack', 5);
     const results = [{ traffic: { requests: 3, bytesSent: 100, bytesReceived: 50 } }, {}, { traffic: { requests: 2, bytesSent: 10, bytesReceived: 5 } }];
     expect(runTraffic(results, dir)).toEqual({ requests: 5, webhooksReceived: 12, bytesSent: 110, bytesReceived: 55, throttledAnswers: 0, throttleWaitMs: 0 });
+  });
+});
+
+describe('the page data, compacted', () => {
+  const page = (entries: [string, string][]) =>
+    `<html><body><script>window.allureReportData = {};</script>\n<script defer>\n      Promise.allSettled([${entries.map(([n, v]) => `d("${n}","${Buffer.from(v).toString('base64')}")`).join(',')}])\n        .then(function(){\n          window.allureReportDataReady = true;\n        })\n    </script></body></html>`;
+
+  it('carries every data file byte for byte, in less room', () => {
+    const entries: [string, string][] = Array.from({ length: 50 }, (_, i) => [`data/test-results/${i}.json`, JSON.stringify({ i, name: 'a check that repeats itself', steps: 'x'.repeat(500) })]);
+    entries.push(['data/attachments/a.txt', 'POST http://h/p\nX-Sign: abc\n\n{"é":"ü"}']);
+    const html = page(entries);
+    const out = compactPageData(html);
+    expect(out.length).toBeLessThan(html.length / 5);
+    expect(out).not.toContain('Promise.allSettled');
+    expect(out).toContain('window.allureReportDataReady = true');
+    const back = compactedPageData(out)!;
+    expect([...back.keys()]).toEqual(entries.map(([n]) => n));
+    for (const [n, v] of entries) expect(back.get(n)!.toString('utf8')).toBe(v);
+  });
+
+  it('leaves a page it does not recognise as it is', () => {
+    const html = page([['a', 'b']]).replace('d("a"', 'other("a"');
+    expect(compactPageData(html)).toBe(html);
+  });
+
+  it('the secret scan finds a secret inside the compacted data', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'index.html');
+    writeFileSync(file, compactPageData(page([['data/attachments/s.txt', 'X-Secret: s3cr3t-planted-value-0123']])));
+    expect(secretHits(file, ['s3cr3t-planted-value-0123']).length).toBeGreaterThan(0);
   });
 });
