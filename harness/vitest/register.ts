@@ -19,7 +19,7 @@ import { activeDisputes, activeEntries, dayOf, disputeFor, expectationFor, loadE
 import { narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
-import { requestText, responseText, signatureText } from '../report/exchange-text.js';
+import { exchangeText, signatureText } from '../report/exchange-text.js';
 import { maskUrl } from '../report/mask.js';
 import { kitInfo } from '../report/kit.js';
 import type { Outcome } from '../report/verdict.js';
@@ -197,8 +197,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
     try {
       await allure.step(name, async (step) => {
         await step.parameter('signature', signatureText(ex.signature));
-        await allure.attachment('request', redact(requestText(ex)), 'text/plain');
-        await allure.attachment('response', redact(responseText(ex)), 'text/plain');
+        await allure.attachment('request and response', redact(exchangeText(ex)), 'text/plain');
         const repro = a.repros.find((r) => r.exchangeId === ex.id);
         if (repro) await allure.attachment(`repro ${repro.name}`, repro.text, 'text/plain');
         if (findings.length > 0) {

@@ -13,6 +13,7 @@ import { reportPaths } from '../../harness/report/paths.js';
 import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
 import { readResults } from '../../harness/run/results.js';
 import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
+import { exchangeText } from '../../harness/report/exchange-text.js';
 import { runCli, secretHits, SMALL_SUITE, tempReports } from '../cli/helpers.js';
 
 function resultsDir(): string {
@@ -86,6 +87,14 @@ describe('allure-results packed', () => {
     expect(existsSync(paths.allureResults)).toBe(true);
     expect(existsSync(paths.allureResultsPack)).toBe(false);
     expect(historyLines(paths.history)).toBe(1);
+    // One attachment per exchange shown: request and response together.
+    const steps = readdirSync(paths.allureResults)
+      .filter((f) => f.endsWith('-result.json'))
+      .flatMap((f) => (JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as { steps: { name: string; steps: { name: string }[] }[] }).steps)
+      .filter((st) => /^x-\d+ /.test(st.name));
+    expect(steps.length).toBeGreaterThan(0);
+    // allure-vitest keeps each attachment as a sub-step of the exchange's step.
+    for (const st of steps) expect(st.steps.map((x) => x.name).filter((n) => !n.startsWith('repro '))).toEqual(['request and response']);
     // The run's traffic is the sum of every check's exchanges, in run.json and in the certificate alike.
     const results = readResults(paths.results);
     const traffic = JSON.parse(readFileSync(paths.runMeta, 'utf8')).traffic;
@@ -147,5 +156,16 @@ describe('the page data, compacted', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'index.html');
     writeFileSync(file, compactPageData(page([['data/attachments/s.txt', 'X-Secret: s3cr3t-planted-value-0123']])));
     expect(secretHits(file, ['s3cr3t-planted-value-0123']).length).toBeGreaterThan(0);
+  });
+});
+
+describe('an exchange in the report', () => {
+  it('is one text: the request as sent, then the response as received with its signature verdict', () => {
+    const text = exchangeText({
+      id: 'x-1', label: 'l', timings: { startedAt: '', totalMs: 1 },
+      request: { method: 'POST', url: 'http://h/p', headers: { 'X-Sign': 'ab' }, body: '{"a":1}' },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"code":0}', truncated: false },
+    });
+    expect(text).toBe('POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)');
   });
 });
