@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs, UsageError } from './args.js';
+import { intFlag, parseArgs, UsageError } from './args.js';
+import { unpackAllureResults } from '../report/allure-pack.js';
 import { reportPaths } from '../report/paths.js';
 import { finishReports } from '../report/finish.js';
 import { readRunMeta, readRunStatus, writeRunMeta, type RunMeta } from '../report/run-meta.js';
@@ -17,6 +18,9 @@ summary and exits with the verdict's code (0, 1 or 2) — e.g. after downloading
                     results, Allure results and repro scripts are copied, run.json comes from the
                     first shard (all shards must share seed and profile)
   --no-html         only the certificate and the clauses page
+  --history N       runs kept in <reports>/history/ (default 20; 0 keeps none)
+  --keep-allure-results
+                    leave allure-results/ as a folder (by default packed into allure-results.json.gz)
 `;
 
 function mergeShards(into: string, from: string[]): void {
@@ -30,12 +34,13 @@ function mergeShards(into: string, from: string[]): void {
   for (const [i, m] of metas.entries()) {
     if (m.seed !== first.seed || m.profile.name !== first.profile.name) throw new UsageError(`--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`);
   }
-  for (const p of [dst.results, dst.allureResults, dst.repro, dst.allureReport]) rmSync(p, { recursive: true, force: true });
+  for (const p of [dst.results, dst.traffic, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport]) rmSync(p, { recursive: true, force: true });
   mkdirSync(into, { recursive: true });
   const status: RunStatus = { moduleErrors: [], unhandledErrors: [], tests: [] };
   for (const d of from) {
     const src = reportPaths(d);
-    for (const [a, b] of [[src.results, dst.results], [src.allureResults, dst.allureResults], [src.repro, dst.repro]] as const) {
+    unpackAllureResults(src.allureResultsPack, src.allureResults);
+    for (const [a, b] of [[src.results, dst.results], [src.allureResults, dst.allureResults], [src.repro, dst.repro], [src.traffic, dst.traffic]] as const) {
       if (!existsSync(a)) continue;
       mkdirSync(b, { recursive: true });
       for (const f of readdirSync(a)) cpSync(join(a, f), join(b, f), { recursive: true });
@@ -63,7 +68,8 @@ function mergeShards(into: string, from: string[]): void {
 }
 
 export async function reportMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, { reports: 'value', from: 'multi', 'no-html': 'bool', help: 'bool' });
+  const { flags, rest } = parseArgs(argv, { reports: 'value', from: 'multi', 'no-html': 'bool', help: 'bool', history: 'value', 'keep-allure-results': 'bool' });
+  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   if (flags.help) {
     process.stdout.write(REPORT_HELP);
     return 0;
@@ -77,7 +83,13 @@ export async function reportMain(argv: string[]): Promise<number> {
   // A reports directory moved since the run: the certificate's commands point where it is now.
   const meta = readRunMeta(paths.runMeta);
   if (meta.reportsDir !== undefined && meta.reportsDir !== dir) writeRunMeta(paths.runMeta, { ...meta, reportsDir: dir });
-  const outcome = await finishReports(paths, { html: !flags['no-html'], out: process.stdout, err: process.stderr });
+  const outcome = await finishReports(paths, {
+    html: !flags['no-html'],
+    out: process.stdout,
+    err: process.stderr,
+    ...(historyRuns === undefined ? {} : { historyRuns }),
+    keepAllureResults: flags['keep-allure-results'] === true,
+  });
   if (outcome.exitCode !== 0) process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`);
   return outcome.exitCode;
 }

@@ -43,6 +43,9 @@ certificate.md + certificate.json, clauses.html, repro/ (a script per failing ex
   --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
   --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
   --no-html             skip the HTML report (certificate, JUnit and results are still written)
+  --history N           runs kept in <reports>/history/ for the report's trends (default 20; 0 keeps none)
+  --keep-allure-results leave allure-results/ as a folder; by default it is packed into allure-results.json.gz
+                        once the page is built (\`mpsi-conformance report\` unpacks it)
   --no-doctor           skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which
                         verifies the profile's assumptions against the target and stops the run (exit 2)
                         when one is wrong, before any check runs (the embedded reference's doctor runs
@@ -104,7 +107,9 @@ export async function runMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
     profile: 'value', target: 'value', suite: 'multi', clause: 'multi', seed: 'value', runs: 'value',
     webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'report-url': 'value', 'no-doctor': 'bool', help: 'bool',
+    history: 'value', 'keep-allure-results': 'bool',
   });
+  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   if (flags.help) {
     process.stdout.write(RUN_HELP);
     return 0;
@@ -191,7 +196,7 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const paths = reportPaths(cfg.reportsDir);
   // Stale output of an earlier run would mix into this run's report and certificate (history stays).
-  for (const p of [paths.allureResults, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
+  for (const p of [paths.allureResults, paths.allureResultsPack, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.traffic, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });
@@ -264,6 +269,8 @@ export async function runMain(argv: string[]): Promise<number> {
     redact,
     ...(runStatus ? { runStatus } : {}),
     ...(renderer ? { renderer } : {}),
+    ...(historyRuns === undefined ? {} : { historyRuns }),
+    keepAllureResults: flags['keep-allure-results'] === true,
   });
   if (outcome.exitCode !== 0) {
     const reason = outcome.htmlError && outcome.certificate.exitCode === 0 ? `the HTML report could not be made: ${outcome.htmlError}` : (outcome.certificate.reasons[0] ?? 'see above');

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { levelOfFinding } from '../check/failure.js';
 import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
+import { compactPageData } from './compact-page.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
 import type { RunMeta } from './run-meta.js';
@@ -91,6 +92,21 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
   }
 }
 
+/**
+ * Allure copies every label of every test into each run's history line; the `exercised` labels (a
+ * dozen clause ids per check) are over half of it and nothing in the history view uses them.
+ */
+export function slimHistory(file: string): void {
+  if (!existsSync(file)) return;
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const slim = lines.map((line) => {
+    const point = JSON.parse(line) as { testResults?: Record<string, { labels?: { name: string }[] }> };
+    for (const t of Object.values(point.testResults ?? {})) if (t.labels) t.labels = t.labels.filter((l) => l.name !== 'exercised');
+    return JSON.stringify(point);
+  });
+  writeFileSync(file, slim.length ? `${slim.join('\n')}\n` : '');
+}
+
 export interface HtmlOutcome {
   file: string;
   bytes: number;
@@ -104,6 +120,8 @@ export interface SingleFileReport {
   output: string;
   name: string;
   history?: string;
+  /** Runs kept in `history` (Allure drops the oldest lines); 0 keeps none. */
+  historyLimit?: number;
   variables?: Record<string, string>;
   categories?: unknown;
   hideLabels?: string[];
@@ -123,7 +141,7 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
   const config = {
     name: o.name,
     output: o.output,
-    ...(o.history ? { historyPath: o.history, historyLimit: 30 } : {}),
+    ...(o.history ? { historyPath: o.history, historyLimit: o.historyLimit ?? 20 } : {}),
     ...(o.hideLabels ? { hideLabels: o.hideLabels } : {}),
     ...(o.variables ? { variables: o.variables } : {}),
     ...(o.categories ? { categories: o.categories } : {}),
@@ -138,20 +156,23 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
     renderer.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }
+  if (o.history) slimHistory(o.history);
   const html = makeOffline(readFileSync(htmlPath, 'utf8'));
   const left = thirdPartyReferences(html);
   if (left.length > 0) {
     rmSync(htmlPath, { force: true });
     throw new Error(`the generated report still refers to third-party hosts, so it was not kept: ${left.slice(0, 3).map((r) => `${r.context} ${r.url}`).join('; ')}`);
   }
-  writeFileSync(htmlPath, html);
+  // Checked above in full; then its data files go into one gzipped blob the page inflates itself.
+  const page = compactPageData(html);
+  writeFileSync(htmlPath, page);
   // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
   for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
-  return { file: htmlPath, bytes: Buffer.byteLength(html), ms: Date.now() - started };
+  return { file: htmlPath, bytes: Buffer.byteLength(page), ms: Date.now() - started };
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
-export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer): Promise<HtmlOutcome> {
+export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer, historyLimit?: number): Promise<HtmlOutcome> {
   const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
   const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'conformant-except-disputed' ? `conformant except ${disputed} disputed` : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
   return renderSingleFileReport({
@@ -159,6 +180,7 @@ export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict
     output: paths.allureReport,
     name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
     history: paths.history,
+    ...(historyLimit === undefined ? {} : { historyLimit }),
     hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
     variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
     categories: { rules: CATEGORIES },

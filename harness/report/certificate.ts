@@ -7,7 +7,6 @@
  * results and the run settings the certificate carries, and compares — so an edited verdict, an
  * edited clause status, an edited or removed result file, or an edited Markdown file are all caught.
  */
-import { throttleTraffic, type Traffic } from './traffic.js';
 import { mdCell } from './markdown.js';
 import { declareHints } from './declare-hints.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +15,7 @@ import type { StoredResult } from '../run/results.js';
 import { readResults } from '../run/results.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type { RunMeta } from './run-meta.js';
+import { formatBytes, throttleTraffic, type Traffic } from './traffic.js';
 import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, type Verdict } from './verdict.js';
 import { maskUrl } from './mask.js';
 import { readAllowlist } from './no-check.js';
@@ -54,12 +54,12 @@ export interface Certificate {
   disputes: Verdict['disputes'];
   /** Where the document allows several answers, which one the target took, and the checks that saw it. */
   readings: { topic: string; reading: string; checks: string[] }[];
+  /** What the run cost the target (run.json's `traffic`); absent for runs made before it was counted. */
+  traffic?: Traffic;
   /** Commands that work pasted from any folder (absolute paths, every flag that changes the run). */
   commands: { replay?: string; replayNote?: string; reference?: string };
   repro: { file: string; checkId: string; exchangeId: string; clause?: string; sha256: string; secretEnvs: string[]; command: string }[];
   results: { count: number; sha256: string };
-  /** The run's traffic (the throttling figures come from the recorded exchanges). */
-  traffic: Traffic;
   /** The settings the run was made with, and vitest's own account of it: the inputs verify-certificate rebuilds from. */
   meta: RunMeta;
   runStatus: RunStatus;
@@ -111,7 +111,8 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     date: meta.finishedAt ?? meta.startedAt,
     seed: meta.seed,
     scope,
-    traffic: { ...input.meta.traffic, ...throttleTraffic(results) },
+    // The throttling figures come from the recorded exchanges, so verify-certificate recomputes them too.
+    ...(input.meta.traffic ? { traffic: { ...input.meta.traffic, ...throttleTraffic(results) } } : {}),
     summary: {
       checks: {
         total: v.checks.length,
@@ -134,6 +135,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     deviations: v.deviations,
     disputes: v.disputes,
     readings: readingsOf(results),
+    ...(meta.traffic ? { traffic: meta.traffic } : {}),
     commands: commandsOf(meta),
     ...(runStatus.unfinished ? { unfinished: runStatus.unfinished } : {}),
     repro: results.flatMap((r) =>
@@ -233,8 +235,11 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
   const k = c.summary.checks;
   L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable${k.inconclusive ? `, ${k.inconclusive} without verdict (throttled or machine too busy: not the target's)` : ''} |`);
-  const tr = c.traffic;
-  if (tr?.throttledAnswers) L.push(`| Throttled | ${tr.throttledAnswers} answers of a gateway (HTTP 429, or 503 with Retry-After) waited out and resent, ${(tr.throttleWaitMs / 1000).toFixed(1)} s waited; never judged |`);
+  const t = c.traffic;
+  if (t) {
+    const doctor = c.meta.doctor?.ran ? ` (and ${c.meta.doctor.requests} by the profile doctor)` : '';
+    L.push(`| Traffic | ${t.requests} requests by the checks${doctor}, ${t.webhooksReceived} webhooks received; ${formatBytes(t.bytesSent)} sent, ${formatBytes(t.bytesReceived)} received${t.throttledAnswers ? `; ${t.throttledAnswers} throttled answers (${(t.throttleWaitMs / 1000).toFixed(1)} s waited)` : ''} |`);
+  }
   if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
   L.push('');
   if (c.reasons.length) {

@@ -30,3 +30,8 @@ export function responseText(ex: StoredExchange): string {
   lines.push('', `response signature: ${signatureText(ex.signature)}`);
   return lines.join('\n');
 }
+
+/** Request and response in one text: one attachment per exchange in the report instead of two. */
+export function exchangeText(ex: StoredExchange): string {
+  return `${requestText(ex)}\n\n──── response ────\n${responseText(ex)}`;
+}

@@ -7,11 +7,13 @@ import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults } from '../run/results.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
+import { packAllureResults, unpackAllureResults } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
 import { readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
+import { runTraffic } from './traffic.js';
 import { summaryText } from './summary-table.js';
 import type { RunStatus } from './verdict.js';
 
@@ -24,7 +26,14 @@ export interface FinishOptions {
   runStatus?: RunStatus;
   /** An Allure generator started ahead (the run starts one beside vitest); always disposed of. */
   renderer?: AllureRenderer;
+  /** Runs kept in history/ (the page's trend and each check's history); default DEFAULT_HISTORY_RUNS. */
+  historyRuns?: number;
+  /** Leave allure-results/ as a folder after the page is built, instead of packing it into one file. */
+  keepAllureResults?: boolean;
 }
+
+/** Enough runs for a trend; history/ stays bounded in the reports folder (each run adds a line per check). */
+export const DEFAULT_HISTORY_RUNS = 20;
 
 export interface FinishOutcome {
   certificate: Certificate;
@@ -40,8 +49,10 @@ function show(p: string): string {
 
 export async function finishReports(paths: ReportPaths, opts: FinishOptions): Promise<FinishOutcome> {
   const redact = opts.redact ?? ((s: string) => s);
-  const meta = readRunMeta(paths.runMeta);
   const results = readResults(paths.results);
+  // Summed here, from what every worker left behind; kept in run.json beside the run's settings.
+  const meta = { ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) };
+  writeRunMeta(paths.runMeta, meta);
   const raw = opts.runStatus ?? readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
   const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
@@ -53,8 +64,11 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   let htmlError: string | undefined;
   if (opts.html) {
     try {
+      // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
+      unpackAllureResults(paths.allureResultsPack, paths.allureResults);
       completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer);
+      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer, opts.historyRuns ?? DEFAULT_HISTORY_RUNS);
+      if (!opts.keepAllureResults) packAllureResults(paths.allureResults, paths.allureResultsPack);
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);

@@ -6,6 +6,8 @@ export interface ReportPaths {
   /** One JSON file per check (harness/run/results.ts): what the certificate is computed from. */
   results: string;
   allureResults: string;
+  /** allure-results/ packed into one file once the page is built (harness/report/allure-pack.ts). */
+  allureResultsPack: string;
   allureReport: string;
   /** The single-file Allure report. */
   allureHtml: string;
@@ -22,6 +24,8 @@ export interface ReportPaths {
   runStatus: string;
   /** The suite files this run (or shard) starts, in order (written by harness/run/sequencer.ts). */
   runPlan: string;
+  /** Each suite file's webhook receiver count (harness/report/traffic.ts). */
+  traffic: string;
   /** Every registry clause with its status in this run; the report's clause links point here. */
   clausesHtml: string;
 }
@@ -31,6 +35,7 @@ export function reportPaths(dir: string): ReportPaths {
     dir,
     results: join(dir, 'results'),
     allureResults: join(dir, 'allure-results'),
+    allureResultsPack: join(dir, 'allure-results.json.gz'),
     allureReport: join(dir, 'allure-report'),
     allureHtml: join(dir, 'allure-report', 'index.html'),
     history: join(dir, 'history', 'allure-history.jsonl'),
@@ -42,6 +47,7 @@ export function reportPaths(dir: string): ReportPaths {
     runStatus: join(dir, 'run-status.json'),
     runPlan: join(dir, 'run-plan.json'),
     clausesHtml: join(dir, 'clauses.html'),
+    traffic: join(dir, 'traffic'),
   };
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
-import type { Traffic } from './traffic.js';
 import type { Replay } from '../run/replay.js';
+import type { Traffic } from './traffic.js';
 
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
 export interface RunMeta {
@@ -35,7 +35,7 @@ export interface RunMeta {
   replay?: Replay;
   /** The reports directory, absolute: where the certificate's reproduction commands point. */
   reportsDir?: string;
-  /** The run's traffic, written when the run ends (issues 23 and 27). */
+  /** What the run cost the target, summed from the checks and the receivers when the reports are made. */
   traffic?: Traffic;
 }
 

@@ -1,21 +1,94 @@
-import type { StoredResult } from '../run/results.js';
-
 /**
- * The run's traffic figures, one object in run.json and certificate.json (issues 23 and 27). This module fills the
- * throttling figures, from the exchanges the checks recorded; the other figures come from the run's own counters.
+ * What a run cost the target (issue 27): requests, webhooks received and bytes each way, so a vendor
+ * can budget a run against a sandbox's limits. Checks run in vitest's worker processes, so no one
+ * process sees the whole run: each check stores its own figures (StoredResult.traffic), each suite's
+ * webhook receiver leaves its count in <reports>/traffic/, and the run's totals are their sums.
  */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Exchange } from '../exchange.js';
+
+/** run.json's and certificate.json's `traffic`: the checks' and receivers' sums (`runTraffic`) with the throttling figures (`throttleTraffic`). */
 export interface Traffic {
-  requests?: number;
-  webhooksReceived?: number;
-  bytesSent?: number;
-  bytesReceived?: number;
-  /** Answers a gateway gave instead of the service (HTTP 429, or 503 with Retry-After): waited out and resent, never judged. */
+  /** Requests the checks sent (doctor requests are counted in `doctor.requests`). */
+  requests: number;
+  /** Webhook deliveries that reached the run's receivers. */
+  webhooksReceived: number;
+  /** HTTP/1.1 bytes of the requests: request line, headers, body. */
+  bytesSent: number;
+  /** HTTP/1.1 bytes of the responses as read: status line, headers, body (up to the kit's size cap). */
+  bytesReceived: number;
   throttledAnswers: number;
-  /** Time the checks' requests waited after throttled answers, summed over requests (ms). */
   throttleWaitMs: number;
 }
 
-export function throttleTraffic(results: readonly StoredResult[]): Pick<Traffic, 'throttledAnswers' | 'throttleWaitMs'> {
+/** One check's share. */
+export interface CheckTraffic {
+  requests: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+function headerBytes(headers: Record<string, string | string[]>): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) n += Buffer.byteLength(`${k}: ${one}\r\n`);
+  return n + 2;
+}
+
+export function exchangeTraffic(exchanges: readonly Exchange[]): CheckTraffic {
+  let bytesSent = 0;
+  let bytesReceived = 0;
+  for (const ex of exchanges) {
+    let path = ex.request.url;
+    try {
+      const u = new URL(ex.request.url);
+      path = u.pathname + u.search;
+    } catch {
+      // Not a URL we can split: counted whole.
+    }
+    bytesSent += Buffer.byteLength(`${ex.request.method} ${path} HTTP/1.1\r\n`) + headerBytes(ex.request.headers) + ex.request.body.length;
+    if (ex.response) bytesReceived += Buffer.byteLength(`HTTP/1.1 ${ex.response.status}\r\n`) + headerBytes(ex.response.headers) + ex.response.body.length;
+  }
+  return { requests: exchanges.length, bytesSent, bytesReceived };
+}
+
+/** Written by each suite file's receiver when it closes. */
+export function writeSuiteWebhooks(dir: string, suite: string, webhooksReceived: number): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${suite.replace(/[^A-Za-z0-9_.-]+/g, '__')}.json`), `${JSON.stringify({ suite, webhooksReceived })}\n`);
+}
+
+/** The run's totals: the checks' figures and the receivers' counts, summed. */
+export function runTraffic(results: readonly { traffic?: CheckTraffic }[], dir: string): Traffic {
+  const t: Traffic = { requests: 0, webhooksReceived: 0, bytesSent: 0, bytesReceived: 0, throttledAnswers: 0, throttleWaitMs: 0 };
+  for (const r of results) {
+    t.requests += r.traffic?.requests ?? 0;
+    t.bytesSent += r.traffic?.bytesSent ?? 0;
+    t.bytesReceived += r.traffic?.bytesReceived ?? 0;
+  }
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir)) {
+      if (!f.endsWith('.json')) continue;
+      const v = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { webhooksReceived?: unknown };
+      if (typeof v.webhooksReceived !== 'number') throw new Error(`${join(dir, f)} is not a receiver's count`);
+      t.webhooksReceived += v.webhooksReceived;
+    }
+  }
+  return t;
+}
+
+export function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * The throttling figures (issue 23), from the exchanges the checks recorded: answers a gateway gave instead of the
+ * service (HTTP 429, or 503 with Retry-After), waited out and resent, never judged; and the time waited after them,
+ * summed over requests (ms).
+ */
+export function throttleTraffic(
+  results: readonly { exchanges: readonly { throttled?: { answers: number; waitMs: number } }[] }[],
+): Pick<Traffic, 'throttledAnswers' | 'throttleWaitMs'> {
   let throttledAnswers = 0;
   let throttleWaitMs = 0;
   for (const r of results) {

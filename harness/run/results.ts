@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CheckResult } from '../check/run.js';
 import type { Exchange } from '../exchange.js';
 import type { Redactor } from '../redact.js';
+import type { CheckTraffic } from '../report/traffic.js';
 
 /** The on-disk form of a check result: what the certificate, coverage and parity read back. */
 export interface StoredResult extends Omit<CheckResult, 'exchanges'> {
@@ -14,6 +15,8 @@ export interface StoredResult extends Omit<CheckResult, 'exchanges'> {
   repro?: string[];
   /** Per script, the environment variables it reads merchant secrets from (names only). */
   reproSecretEnvs?: Record<string, string[]>;
+  /** Requests and bytes of this check's exchanges (harness/report/traffic.ts sums them for the run). */
+  traffic?: CheckTraffic;
 }
 
 export interface StoredExchange {

@@ -10,6 +10,8 @@ import { replayLine, replayOf } from '../run/replay.js';
 import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import type { Receiver } from '../webhooks/types.js';
+import { exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
@@ -17,7 +19,7 @@ import { activeDisputes, activeEntries, dayOf, disputeFor, expectationFor, loadE
 import { emitProgress, narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
-import { requestText, responseText, signatureText } from '../report/exchange-text.js';
+import { exchangeText, signatureText } from '../report/exchange-text.js';
 import { maskUrl } from '../report/mask.js';
 import { kitInfo } from '../report/kit.js';
 import type { Outcome } from '../report/verdict.js';
@@ -57,12 +59,13 @@ export function registerSuite(suite: SuiteDef): void {
   const disputed = activeDisputes(expectations, today);
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
+  let receiver: Receiver | undefined;
   // Concurrent checks share the receiver: each wait is narrated under the check that is waiting.
   const currentCheck = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
-    const receiver =
+    receiver =
       cfg.webhooks !== 'off' && wh
         ? await startReceiver({
             host: wh.receiver?.host ?? '127.0.0.1',
@@ -75,6 +78,9 @@ export function registerSuite(suite: SuiteDef): void {
     session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name) });
   });
   afterAll(async () => {
+    // seq numbers every delivery, also those the receiver's memory bound has forgotten since.
+    const received = receiver?.deliveries().at(-1)?.seq ?? 0;
+    if (received > 0) writeSuiteWebhooks(paths.traffic, suite.name, received);
     await session?.close();
   });
 
@@ -94,6 +100,7 @@ export function registerSuite(suite: SuiteDef): void {
           target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
+          traffic: exchangeTraffic(result.exchanges),
           ...(reproNames.length > 0 ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) } : {}),
         };
         writeResult(join(cfg.reportsDir, 'results'), stored, redact);
@@ -200,8 +207,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
     try {
       await allure.step(name, async (step) => {
         await step.parameter('signature', signatureText(ex.signature));
-        await allure.attachment('request', redact(requestText(ex)), 'text/plain');
-        await allure.attachment('response', redact(responseText(ex)), 'text/plain');
+        await allure.attachment('request and response', redact(exchangeText(ex)), 'text/plain');
         const repro = a.repros.find((r) => r.exchangeId === ex.id);
         if (repro) await allure.attachment(`repro ${repro.name}`, repro.text, 'text/plain');
         if (findings.length > 0) {

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { compactedPageData } from '../../harness/report/compact-page.js';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,6 +69,17 @@ export function allFiles(dir: string): string[] {
  */
 export function secretHits(file: string, secrets: string[]): string[] {
   const bytes = readFileSync(file);
+  // The packed allure-results (harness/report/allure-pack.ts): each file inside is scanned as itself.
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const pack = JSON.parse(gunzipSync(bytes).toString('utf8')) as { files: Record<string, string> };
+    return Object.entries(pack.files).flatMap(([f, b64]) => bytesHits(`${file}:${f}`, Buffer.from(b64, 'base64'), secrets));
+  }
+  // The single-file page keeps its data files in one gzipped blob (harness/report/compact-page.ts): scanned inside too.
+  const data = file.endsWith('.html') ? compactedPageData(bytes.toString('utf8')) : undefined;
+  return [...bytesHits(file, bytes, secrets), ...[...(data ?? [])].flatMap(([n, b]) => bytesHits(`${file}:${n}`, b, secrets))];
+}
+
+function bytesHits(file: string, bytes: Buffer, secrets: string[]): string[] {
   const text = bytes.toString('latin1');
   const hits: string[] = [];
   for (const s of secrets) {

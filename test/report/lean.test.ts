@@ -1,0 +1,171 @@
+/**
+ * A reports folder that stays small (issue 27): history/ keeps the last N runs, allure-results/ is
+ * packed into one file once the page is built, and `report` rebuilds the page from the pack.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { renderSingleFileReport } from '../../harness/report/allure.js';
+import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
+import { reportPaths } from '../../harness/report/paths.js';
+import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
+import { readResults } from '../../harness/run/results.js';
+import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
+import { exchangeText } from '../../harness/report/exchange-text.js';
+import { runCli, secretHits, SMALL_SUITE, tempReports } from '../cli/helpers.js';
+
+function resultsDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mpsi-lean-'));
+  const results = join(dir, 'allure-results');
+  mkdirSync(results);
+  const uuid = '0b7e2f6a-1111-4222-8333-944455556666';
+  writeFileSync(
+    join(results, `${uuid}-result.json`),
+    JSON.stringify({ uuid, historyId: 'h1', name: 'a check', fullName: 'lean/one', status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [{ name: 'epic', value: 'e' }, { name: 'exercised', value: 'env.code.integer' }], steps: [], attachments: [], parameters: [] }),
+  );
+  return dir;
+}
+
+function historyLines(file: string): number {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+}
+
+describe('history/', () => {
+  it('keeps the last N runs, not every run', async () => {
+    const dir = resultsDir();
+    const history = join(dir, 'history', 'allure-history.jsonl');
+    const render = () => renderSingleFileReport({ results: join(dir, 'allure-results'), output: join(dir, 'allure-report'), name: 'lean', history, historyLimit: 2 });
+    for (let i = 0; i < 4; i++) await render();
+    expect(historyLines(history)).toBe(2);
+    // Each line keeps what the history view shows, without the long `exercised` label lists.
+    const text = readFileSync(history, 'utf8');
+    expect(text).toContain('"name":"epic"');
+    expect(text).not.toContain('"exercised"');
+  }, 60_000);
+});
+
+describe('allure-results packed', () => {
+  it('packs the folder into one file and restores it byte for byte', () => {
+    const dir = resultsDir();
+    const folder = join(dir, 'allure-results');
+    writeFileSync(join(folder, 'x-attachment.bin'), Buffer.from([0, 255, 10, 13]));
+    const before = Object.fromEntries(readdirSync(folder).map((f) => [f, readFileSync(join(folder, f)).toString('base64')]));
+    const pack = join(dir, 'allure-results.json.gz');
+    expect(packAllureResults(folder, pack)).toBeGreaterThan(0);
+    expect(existsSync(folder)).toBe(false);
+    expect(unpackAllureResults(pack, folder)).toBe(true);
+    expect(Object.fromEntries(readdirSync(folder).map((f) => [f, readFileSync(join(folder, f)).toString('base64')]))).toEqual(before);
+    expect(existsSync(pack)).toBe(false);
+  });
+
+  it('refuses a pack that names a file outside its folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-lean-'));
+    const pack = join(dir, 'p.json.gz');
+    writeFileSync(pack, gzipSync(JSON.stringify({ format: 'mpsi-allure-results/1', files: { '../evil': '' } })));
+    expect(() => unpackAllureResults(pack, join(dir, 'allure-results'))).toThrow(/outside its folder/);
+  });
+
+  it('a run leaves the pack, not the folder; `report` rebuilds the page from it; --keep-allure-results keeps the folder', async () => {
+    const dir = tempReports('lean');
+    const paths = reportPaths(dir);
+    const run = await runCli(['run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--reports', dir, '--history', '1']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(existsSync(paths.allureResults)).toBe(false);
+    expect(existsSync(paths.allureResultsPack)).toBe(true);
+    expect(existsSync(paths.allureHtml)).toBe(true);
+    // The page's data files travel in one gzipped blob: the page is the app and little more.
+    const pageHtml = readFileSync(paths.allureHtml, 'utf8');
+    const data = compactedPageData(pageHtml);
+    expect(data?.size).toBeGreaterThan(10);
+    expect(pageHtml).not.toContain('Promise.allSettled([d(');
+    expect(statSync(paths.allureHtml).size).toBeLessThan(5 * 1024 * 1024);
+    const again = await runCli(['report', '--reports', dir, '--keep-allure-results', '--history', '1']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(existsSync(paths.allureHtml)).toBe(true);
+    expect(existsSync(paths.allureResults)).toBe(true);
+    expect(existsSync(paths.allureResultsPack)).toBe(false);
+    expect(historyLines(paths.history)).toBe(1);
+    // One attachment per exchange shown: request and response together.
+    const steps = readdirSync(paths.allureResults)
+      .filter((f) => f.endsWith('-result.json'))
+      .flatMap((f) => (JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as { steps: { name: string; steps: { name: string }[] }[] }).steps)
+      .filter((st) => /^x-\d+ /.test(st.name));
+    expect(steps.length).toBeGreaterThan(0);
+    // allure-vitest keeps each attachment as a sub-step of the exchange's step.
+    for (const st of steps) expect(st.steps.map((x) => x.name).filter((n) => !n.startsWith('repro '))).toEqual(['request and response']);
+    // The run's traffic is the sum of every check's exchanges, in run.json and in the certificate alike.
+    const results = readResults(paths.results);
+    const traffic = JSON.parse(readFileSync(paths.runMeta, 'utf8')).traffic;
+    expect(traffic.requests).toBe(results.reduce((n, r) => n + r.exchanges.length, 0));
+    expect(traffic.requests).toBeGreaterThan(0);
+    expect(traffic.bytesSent).toBe(results.reduce((n, r) => n + (r.traffic?.bytesSent ?? 0), 0));
+    expect(traffic.bytesReceived).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(paths.certificateJson, 'utf8')).traffic).toEqual(traffic);
+    expect(readFileSync(paths.certificateMd, 'utf8')).toContain(`| Traffic | ${traffic.requests} requests by the checks`);
+  }, 120_000);
+});
+
+describe('traffic', () => {
+  it('counts the wire bytes of each exchange, a response only when there was one', () => {
+    const t = exchangeTraffic([
+      {
+        id: 'x-1', label: 'a', timings: { startedAt: '', totalMs: 1 },
+        request: { method: 'POST', url: 'http://h:1/p?q=1', headers: { a: 'b' }, body: Buffer.from('xyz') },
+        response: { status: 200, headers: { c: ['d', 'e'] }, body: Buffer.from('ok'), truncated: false },
+      },
+      { id: 'x-2', label: 'b', timings: { startedAt: '', totalMs: 1 }, request: { method: 'GET', url: 'http://h:1/', headers: {}, body: Buffer.alloc(0) }, error: { kind: 'connection', message: 'reset' } },
+    ]);
+    // "POST /p?q=1 HTTP/1.1\r\n" 22 + "a: b\r\n" 6 + "\r\n" 2 + 3; "GET / HTTP/1.1\r\n" 16 + 2
+    expect(t).toEqual({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
+  });
+
+  it('sums the checks of every worker and the receivers of every suite file', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'traffic');
+    writeSuiteWebhooks(dir, 'webhook-events', 7);
+    writeSuiteWebhooks(dir, 'webhook-ack', 5);
+    const results = [{ traffic: { requests: 3, bytesSent: 100, bytesReceived: 50 } }, {}, { traffic: { requests: 2, bytesSent: 10, bytesReceived: 5 } }];
+    expect(runTraffic(results, dir)).toEqual({ requests: 5, webhooksReceived: 12, bytesSent: 110, bytesReceived: 55, throttledAnswers: 0, throttleWaitMs: 0 });
+  });
+});
+
+describe('the page data, compacted', () => {
+  const page = (entries: [string, string][]) =>
+    `<html><body><script>window.allureReportData = {};</script>\n<script defer>\n      Promise.allSettled([${entries.map(([n, v]) => `d("${n}","${Buffer.from(v).toString('base64')}")`).join(',')}])\n        .then(function(){\n          window.allureReportDataReady = true;\n        })\n    </script></body></html>`;
+
+  it('carries every data file byte for byte, in less room', () => {
+    const entries: [string, string][] = Array.from({ length: 50 }, (_, i) => [`data/test-results/${i}.json`, JSON.stringify({ i, name: 'a check that repeats itself', steps: 'x'.repeat(500) })]);
+    entries.push(['data/attachments/a.txt', 'POST http://h/p\nX-Sign: abc\n\n{"é":"ü"}']);
+    const html = page(entries);
+    const out = compactPageData(html);
+    expect(out.length).toBeLessThan(html.length / 5);
+    expect(out).not.toContain('Promise.allSettled');
+    expect(out).toContain('window.allureReportDataReady = true');
+    const back = compactedPageData(out)!;
+    expect([...back.keys()]).toEqual(entries.map(([n]) => n));
+    for (const [n, v] of entries) expect(back.get(n)!.toString('utf8')).toBe(v);
+  });
+
+  it('leaves a page it does not recognise as it is', () => {
+    const html = page([['a', 'b']]).replace('d("a"', 'other("a"');
+    expect(compactPageData(html)).toBe(html);
+  });
+
+  it('the secret scan finds a secret inside the compacted data', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'index.html');
+    writeFileSync(file, compactPageData(page([['data/attachments/s.txt', 'X-Secret: s3cr3t-planted-value-0123']])));
+    expect(secretHits(file, ['s3cr3t-planted-value-0123']).length).toBeGreaterThan(0);
+  });
+});
+
+describe('an exchange in the report', () => {
+  it('is one text: the request as sent, then the response as received with its signature verdict', () => {
+    const text = exchangeText({
+      id: 'x-1', label: 'l', timings: { startedAt: '', totalMs: 1 },
+      request: { method: 'POST', url: 'http://h/p', headers: { 'X-Sign': 'ab' }, body: '{"a":1}' },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"code":0}', truncated: false },
+    });
+    expect(text).toBe('POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)');
+  });
+});
