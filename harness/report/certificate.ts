@@ -135,7 +135,6 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     deviations: v.deviations,
     disputes: v.disputes,
     readings: readingsOf(results),
-    ...(meta.traffic ? { traffic: meta.traffic } : {}),
     commands: commandsOf(meta),
     ...(runStatus.unfinished ? { unfinished: runStatus.unfinished } : {}),
     repro: results.flatMap((r) =>
