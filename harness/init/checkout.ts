@@ -77,15 +77,32 @@ export function classify(a: Answer): MethodClass | 'amount' {
   return 'other';
 }
 
-/** Amount objects in an answer's data other than the one requested: what was charged instead. */
+/** Names of money fields that are not the amount charged (refunds, fees, balances, settlements). */
+const NOT_CHARGED = /refund|fee|balance|settle|net|tax|tip|discount|requested|original/i;
+
+/**
+ * The amount charged, when an answer identifies it and it differs from the one asked: what a price point
+ * rounded to. The record's charged amount is `trans_amount` where the answer has one (the document's name);
+ * otherwise the one Amount object, among those not named like another money field, that differs from the
+ * request. A zero is never a charge (amounts are positive): a `refunded_amount` of 0.00 proves nothing.
+ * Undefined when nothing differs, or when the charged amount cannot be told apart.
+ */
 export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): bigint | undefined {
-  for (const [, v] of entries(data)) {
+  const amounts: [string, bigint][] = [];
+  for (const [path, v] of entries(data)) {
     if (v && typeof v === 'object' && 'value' in v && 'currency' in v) {
       const c = textCents(String((v as { value: unknown }).value));
-      if (c !== undefined && c !== cents) return c;
+      if (c !== undefined) amounts.push([path.split('.').pop()!, c]);
     }
   }
-  return undefined;
+  const named = amounts.filter(([k]) => k === 'trans_amount');
+  if (named.length > 0) {
+    const values = new Set(named.map(([, c]) => c));
+    const [only] = [...values];
+    return values.size === 1 && only !== undefined && only > 0n && only !== cents ? only : undefined;
+  }
+  const differing = amounts.filter(([k, c]) => !NOT_CHARGED.test(k) && c > 0n && c !== cents);
+  return differing.length === 1 ? differing[0]![1] : undefined;
 }
 
 export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape): Promise<MethodFinding[]> {

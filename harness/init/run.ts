@@ -41,6 +41,8 @@ export interface InitResult {
   ms: number;
   /** Why discovery stopped early, when it did. */
   stopped?: string;
+  /** The exchanges, reduced (see Prober.log): for a bug report. */
+  exchanges: Prober['log'];
 }
 
 
@@ -141,7 +143,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
-  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped };
+  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log };
 }
 
 async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {
