@@ -123,7 +123,9 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       const left = opts.timeLimitMs - p.elapsedMs();
       st.webhooks = await learnWebhooks(p, ev, receiver, st.card, st.paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
       // Other ports than the run's receiver: only where the target reaches this machine directly.
-      if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && !opts.publicUrl) {
+      // Each step of that measure waits for a retry (about 15 s × the scale): worth it on a fast clock only;
+      // on a real one the draft writes the document's 5 s (× the scale) and the TODO says so.
+      if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && st.webhooks.timeScale <= 0.1 && !opts.publicUrl) {
         st.webhooks.ackTimeoutMs = await measureAckLimit(p, ev, st.card, st.paths.cardPayment, { id: opts.merchantId, secret: opts.secret }, st.webhooks.timeScale, () => opts.timeLimitMs - p.elapsedMs());
       }
     } else ev.todo('webhooks', 'whether webhooks arrive: init needs a card payment that charges at once to trigger one without a sandbox control');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chargedOtherThan } from '../../harness/init/checkout.js';
 import { Evidence } from '../../harness/init/evidence.js';
+import { variable } from '../../harness/init/fields.js';
 import { learnPayouts } from '../../harness/init/payouts.js';
 import type { Answer, Prober } from '../../harness/init/prober.js';
 import { validParts } from '../../harness/cli/init.js';
@@ -79,7 +80,7 @@ describe('payouts against issue 24 target', () => {
     const ev = new Evidence(() => {});
     const r = await learnPayouts(p, ev, { create: '/api/v1/payouts/create' }, 'http://127.0.0.1:1/hook');
     expect(r).toBeDefined();
-    expect(r!.template.payout_amount).toBe('${amount}');
+    expect(r!.template.payout_amount).toBe(variable('amount'));
     expect(r!.template).not.toHaveProperty('trans_amount');
     // Every probe after the discovery carries its amount in the field the target reads.
     expect(sent.filter((b) => b.payment_method === 'PAYPAL').every((b) => b.payout_amount !== undefined && b.trans_amount === undefined)).toBe(true);
