@@ -132,13 +132,28 @@ export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutSh
       finding = { method, cls: c, pricePoint: false, evidence: seen.join('; ') };
       if (c === 'accepted' && a.data) {
         finding.accepted = { cents, no, data: a.data };
-        finding.pricePoint = chargedOtherThan(a.data, cents) !== undefined;
-        if (!finding.pricePoint) {
+        const charged = chargedOtherThan(a.data, cents);
+        finding.pricePoint = charged !== undefined;
+        if (charged !== undefined) {
+          // One rounded answer is not enough: a cent more must be rounded too (or refused for its amount),
+          // never charged as asked, before the method is called a price-point one.
+          seen[seen.length - 1] += ` (charged ${amount(charged).value})`;
+          const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, p.newNo('o')));
+          const again = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
+          seen.push(`${amount(cents + 1n).value} → ${describe(b)}${again !== undefined ? ` (charged ${amount(again).value})` : ''}`);
+          if (b.code === 0 && again === undefined) {
+            finding.pricePoint = false;
+            ev.todo(`methods.pricePoint (${method})`, `whether ${method} rounds to price points: ${seen.slice(-2).join('; ')} disagree`);
+          }
+          finding.evidence = seen.join('; ');
+        } else {
           // A cent more: a plain method charges it as asked; a price-point one whose tier was hit rounds it.
           const next = p.newNo('o');
           const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, next));
           seen.push(`${amount(cents + 1n).value} → ${describe(b)}`);
-          if (b.code === 0 && b.data && chargedOtherThan(b.data, cents + 1n) !== undefined) {
+          const rounded = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
+          if (rounded !== undefined && b.data) {
+            seen[seen.length - 1] += ` (charged ${amount(rounded).value})`;
             finding.accepted = { cents: cents + 1n, no: next, data: b.data };
             finding.pricePoint = true;
           }

@@ -163,7 +163,7 @@ function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
   const of = (c: string) => ms.filter((m) => m.cls === c);
   ev.learnt('methods.checkout', of('accepted').map((m) => m.method), of('accepted').map((m) => `${m.method}: ${m.evidence.split('; ').pop()}`).join('; '));
   const pp = ms.filter((m) => m.pricePoint).map((m) => m.method);
-  if (pp.length) ev.learnt('methods.pricePoint', pp, 'charged another amount than the one asked');
+  if (pp.length) ev.learnt('methods.pricePoint', pp, `charged another amount than the one asked: ${ms.filter((m) => m.pricePoint).map((m) => `${m.method}: ${m.evidence}`).join('; ')}`);
   for (const [cls, path] of [['notEnabled', 'methods.notEnabled'], ['noChannel', 'methods.noChannel'], ['unknown', 'methods.unknown']] as const) {
     const m = of(cls).find((x) => x.method === UNKNOWN_METHOD) ?? of(cls)[0];
     if (m) ev.learnt(path, m.method, `${m.evidence}${of(cls).length > 1 ? ` (also: ${of(cls).slice(1).map((x) => x.method).join(', ')})` : ''}`);
