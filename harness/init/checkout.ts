@@ -105,9 +105,9 @@ export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): 
   return differing.length === 1 ? differing[0]![1] : undefined;
 }
 
-export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape): Promise<MethodFinding[]> {
+/** `out` is filled as methods are classified, so a budget spent midway keeps those already known. */
+export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape, out: MethodFinding[] = []): Promise<MethodFinding[]> {
   p.phase(`checkout: payment methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
-  const out: MethodFinding[] = [];
   for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
     let finding: MethodFinding | undefined;
     const seen: string[] = [];

@@ -78,6 +78,10 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         accepted.push({ method, cents, no, data: a.data });
         ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
       } else if (a.code === 5008) continue;
+      else if (a.key === 'invalidRequest' || !a.envelope) {
+        // The body init built is not one this method takes: say so, with the answer, rather than drop it.
+        ev.todo(`payouts.methods.${method}`, `whether ${method} pays out: a ${method} payout of ${amount(cents).value} (${amountField}) was answered ${describe(a)}`);
+      }
       done = true;
       break;
     }

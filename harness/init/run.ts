@@ -96,7 +96,8 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await discoverPaths(p, ev, st.paths);
     if (!st.paths.checkout) throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
     st.shape = await learnCheckoutShape(p, ev, st.paths.checkout, receiver.url);
-    st.methods = await classifyMethods(p, ev, st.shape);
+    st.methods = [];
+    await classifyMethods(p, ev, st.shape, st.methods);
     reportMethods(ev, st.methods);
     const plain = st.methods.find((m) => m.cls === 'accepted' && m.accepted && !m.pricePoint);
     const rounded = st.methods.find((m) => m.cls === 'accepted' && m.accepted && m.pricePoint);
