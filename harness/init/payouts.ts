@@ -119,7 +119,7 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         acc.no,
       );
       out.limits[acc.method] = b.limits;
-      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`);
+      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`);
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(`limits.payouts.${acc.method}`, `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`);

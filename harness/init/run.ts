@@ -192,7 +192,7 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
         m.accepted.no,
       );
       st.limits[m.method] = b.limits;
-      ev.learnt(`limits.payments.${m.method}`, b.limits, `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps`);
+      ev.learnt(`limits.payments.${m.method}`, b.limits, `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`);
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(`limits.payments.${m.method}`, `the method's limits (bisection stopped: ${err.message})`);
