@@ -1,4 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import type { Profile } from '../profile/types.js';
+import type { Todo } from '../init/evidence.js';
+import { kitCommand, kitVersion, reportTo } from '../invocation.js';
 import { resolve } from 'node:path';
 import { intFlag, parseArgs, UsageError } from './args.js';
 import { parseProfile, ProfileError } from '../profile/load.js';
@@ -26,7 +29,9 @@ learn (other merchants, sandbox controls, test cards, balances) and the evidence
   --public-url URL    URL the target must call for webhooks when it cannot reach this machine
   --force             overwrite --out
 
-Exit codes: 0 a draft was written, 2 nothing was written (bad flags, production target, refused credentials).
+Exit codes: 0 a draft was written (a part init drafted that does not validate is left out as a TODO, and
+FILE.init-report.json is written to report it), 2 nothing was written (bad flags, production target,
+refused credentials, unreachable target).
 `;
 
 export async function initMain(argv: string[]): Promise<number> {
@@ -63,18 +68,65 @@ export async function initMain(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
-  const text = `${JSON.stringify(result.profile, null, 2)}\n`;
-  try {
-    parseProfile(text, out, process.env);
-  } catch (err) {
-    if (err instanceof ProfileError) throw new UsageError(`the draft does not validate (a bug in init, please report): ${err.problems.join('; ')}`);
-    throw err;
-  }
+  const env = { ...process.env, [secretEnv]: secret };
+  const { profile, dropped, invalid } = validParts(result.profile, out, env);
+  for (const d of dropped) result.evidence.todo(d.path, d.what);
+  const text = `${JSON.stringify(profile, null, 2)}\n`;
   writeFileSync(out, text);
-  writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values)));
+  const doctor = kitCommand(['doctor', '--profile', out]);
+  const run = kitCommand(['run', '--profile', out]);
+  writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run })));
   progress('');
   progress(`init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes} requests in ${(result.ms / 1000).toFixed(1)} s${result.stopped ? ` (stopped early: ${result.stopped})` : ''}`);
   progress(`wrote ${out}`);
-  progress(`wrote ${out}.todo.md — complete the TODOs it lists, then: mpsi-conformance run --profile ${out}`);
+  if (dropped.length > 0 || invalid.length > 0) {
+    // A draft init could not make valid is init's fault: the evidence goes to a file the user can send.
+    const bug = `${out}.init-report.json`;
+    const report = { kit: 'mpsi-conformance', version: kitVersion(), command: 'init', problems: [...dropped.map((d) => d.problem), ...invalid], draft: result.profile, learnt: result.evidence.values, todos: result.evidence.todos, exchanges: result.exchanges };
+    writeFileSync(bug, `${redact(JSON.stringify(report, null, 2))}\n`);
+    progress(`init drafted ${dropped.length + invalid.length} part(s) that did not validate (a bug in init): ${dropped.length ? `left out as TODOs (${dropped.map((d) => d.path).join(', ')})` : ''}${invalid.length ? ` still invalid: ${invalid.join('; ')}` : ''}`);
+    progress(`please report it: send ${bug} (the answers init saw, its draft and the kit version; the secret is redacted) to ${reportTo()}`);
+  }
+  progress(`wrote ${out}.todo.md — complete the TODOs it lists, then: ${doctor}`);
+  progress(`and then: ${run}`);
   return 0;
+}
+
+/** Top-level profile fields the schema requires: a problem there drops the field below them instead. */
+const REQUIRED = new Set(['name', 'baseUrl', 'environment', 'merchants', 'endpoints', 'methods']);
+
+/**
+ * The draft with every part that does not validate left out, each as a TODO quoting the problem.
+ * A problem under a required field drops the field below it (methods.pricePoint); what still does not
+ * validate after that (a required field itself) is returned in `invalid`, and the draft is written anyway.
+ */
+export function validParts(draft: Profile, source: string, env: NodeJS.ProcessEnv): { profile: Profile; dropped: (Todo & { problem: string })[]; invalid: string[] } {
+  const profile = structuredClone(draft) as unknown as Record<string, Record<string, unknown>>;
+  const dropped: (Todo & { problem: string })[] = [];
+  for (let round = 0; round < 20; round++) {
+    let problems: string[];
+    try {
+      parseProfile(JSON.stringify(profile), source, env);
+      return { profile: profile as unknown as Profile, dropped, invalid: [] };
+    } catch (err) {
+      if (!(err instanceof ProfileError)) throw err;
+      problems = err.problems;
+    }
+    let progressed = false;
+    for (const problem of problems) {
+      const segs = (/^([A-Za-z_$][\w$]*(?:\.[\w$-]+)*)/.exec(problem)?.[1] ?? '').split('.').filter(Boolean);
+      const top = segs[0];
+      if (!top || !(top in profile)) continue;
+      const path = REQUIRED.has(top) ? segs.slice(0, 2) : [top];
+      if (path.length < 2 && REQUIRED.has(top)) continue;
+      if (path[0] === 'merchants' && path[1] === 'primary') continue;
+      const parent = path.length === 1 ? profile : profile[path[0]!];
+      if (!parent || !(path[path.length - 1]! in parent)) continue;
+      delete (parent as Record<string, unknown>)[path[path.length - 1]!];
+      dropped.push({ path: path.join('.'), what: `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`, problem });
+      progressed = true;
+    }
+    if (!progressed) return { profile: profile as unknown as Profile, dropped, invalid: problems };
+  }
+  return { profile: profile as unknown as Profile, dropped, invalid: ['init gave up making the draft valid'] };
 }

@@ -77,20 +77,37 @@ export function classify(a: Answer): MethodClass | 'amount' {
   return 'other';
 }
 
-/** Amount objects in an answer's data other than the one requested: what was charged instead. */
+/** Names of money fields that are not the amount charged (refunds, fees, balances, settlements). */
+const NOT_CHARGED = /refund|fee|balance|settle|net|tax|tip|discount|requested|original/i;
+
+/**
+ * The amount charged, when an answer identifies it and it differs from the one asked: what a price point
+ * rounded to. The record's charged amount is `trans_amount` where the answer has one (the document's name);
+ * otherwise the one Amount object, among those not named like another money field, that differs from the
+ * request. A zero is never a charge (amounts are positive): a `refunded_amount` of 0.00 proves nothing.
+ * Undefined when nothing differs, or when the charged amount cannot be told apart.
+ */
 export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): bigint | undefined {
-  for (const [, v] of entries(data)) {
+  const amounts: [string, bigint][] = [];
+  for (const [path, v] of entries(data)) {
     if (v && typeof v === 'object' && 'value' in v && 'currency' in v) {
       const c = textCents(String((v as { value: unknown }).value));
-      if (c !== undefined && c !== cents) return c;
+      if (c !== undefined) amounts.push([path.split('.').pop()!, c]);
     }
   }
-  return undefined;
+  const named = amounts.filter(([k]) => k === 'trans_amount');
+  if (named.length > 0) {
+    const values = new Set(named.map(([, c]) => c));
+    const [only] = [...values];
+    return values.size === 1 && only !== undefined && only > 0n && only !== cents ? only : undefined;
+  }
+  const differing = amounts.filter(([k, c]) => !NOT_CHARGED.test(k) && c > 0n && c !== cents);
+  return differing.length === 1 ? differing[0]![1] : undefined;
 }
 
-export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape): Promise<MethodFinding[]> {
+/** `out` is filled as methods are classified, so a budget spent midway keeps those already known. */
+export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape, out: MethodFinding[] = []): Promise<MethodFinding[]> {
   p.phase(`checkout: payment methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
-  const out: MethodFinding[] = [];
   for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
     let finding: MethodFinding | undefined;
     const seen: string[] = [];
@@ -115,13 +132,28 @@ export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutSh
       finding = { method, cls: c, pricePoint: false, evidence: seen.join('; ') };
       if (c === 'accepted' && a.data) {
         finding.accepted = { cents, no, data: a.data };
-        finding.pricePoint = chargedOtherThan(a.data, cents) !== undefined;
-        if (!finding.pricePoint) {
+        const charged = chargedOtherThan(a.data, cents);
+        finding.pricePoint = charged !== undefined;
+        if (charged !== undefined) {
+          // One rounded answer is not enough: a cent more must be rounded too (or refused for its amount),
+          // never charged as asked, before the method is called a price-point one.
+          seen[seen.length - 1] += ` (charged ${amount(charged).value})`;
+          const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, p.newNo('o')));
+          const again = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
+          seen.push(`${amount(cents + 1n).value} → ${describe(b)}${again !== undefined ? ` (charged ${amount(again).value})` : ''}`);
+          if (b.code === 0 && again === undefined) {
+            finding.pricePoint = false;
+            ev.todo(`methods.pricePoint (${method})`, `whether ${method} rounds to price points: ${seen.slice(-2).join('; ')} disagree`);
+          }
+          finding.evidence = seen.join('; ');
+        } else {
           // A cent more: a plain method charges it as asked; a price-point one whose tier was hit rounds it.
           const next = p.newNo('o');
           const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, next));
           seen.push(`${amount(cents + 1n).value} → ${describe(b)}`);
-          if (b.code === 0 && b.data && chargedOtherThan(b.data, cents + 1n) !== undefined) {
+          const rounded = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
+          if (rounded !== undefined && b.data) {
+            seen[seen.length - 1] += ` (charged ${amount(rounded).value})`;
             finding.accepted = { cents: cents + 1n, no: next, data: b.data };
             finding.pricePoint = true;
           }

@@ -6,7 +6,7 @@
 import type { ChannelLimits } from '../profile/types.js';
 import { MAX_AMOUNT_CENTS } from './candidates.js';
 import { centsText } from './fields.js';
-import type { Answer } from './prober.js';
+import { type Answer, describe } from './prober.js';
 
 export interface RangeProber {
   /** Sends the create with this amount and merchant number. */
@@ -23,6 +23,8 @@ export interface Bisected {
   probes: number;
   reusedNumber: boolean;
   sampled: number;
+  /** The answers on each side of the outer bounds (amount → answer), the evidence of the limits. */
+  edges: string;
 }
 
 class Inconclusive extends Error {}
@@ -30,11 +32,13 @@ class Inconclusive extends Error {}
 /** Limits of one method, from one amount known to be accepted and the number that created it. */
 export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedNo: string, samples = 10): Promise<Bisected> {
   let probes = 0;
+  const seen = new Map<bigint, Answer>();
   const reuse = rp.isDuplicate(await rp.send(acceptedCents, usedNo)) && rp.inRange(await rp.send(MAX_AMOUNT_CENTS, usedNo)) === false;
   probes += 2;
   const test = async (c: bigint): Promise<boolean> => {
     probes += 1;
     const a = await rp.send(c, reuse ? usedNo : rp.newNo());
+    seen.set(c, a);
     if (reuse && rp.isDuplicate(a)) return true;
     const v = rp.inRange(a);
     if (v === undefined) throw new Inconclusive(`at ${centsText(c)}: code ${a.code} ${a.key}`);
@@ -100,7 +104,11 @@ export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedN
     channels.push({ min: curMin, max });
     limits.channels = channels.map((c) => ({ min: centsText(c.min), max: centsText(c.max) }));
   }
-  return { limits, probes, reusedNumber: reuse, sampled: points.length };
+  const edges = [min - 1n, min, max, max + 1n]
+    .filter((c) => seen.has(c))
+    .map((c) => `${centsText(c)} → ${describe(seen.get(c)!)}`)
+    .join(', ');
+  return { limits, probes, reusedNumber: reuse, sampled: points.length, edges };
 }
 
 export { Inconclusive };

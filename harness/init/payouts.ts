@@ -3,9 +3,9 @@
  * (5007 says which do not, and how), each method's limits (5008 boundary), USD-only methods, cancel
  * support, and where the answers put the payout's number and status.
  */
-import { FIRST_AMOUNTS_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
+import { FIRST_AMOUNTS_CENTS, MAX_AMOUNT_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
+import { amount, centsText, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
 import { lookUp } from './card-refund.js';
@@ -21,8 +21,8 @@ export interface PayoutResult {
   cancelBy?: { serviceNo: string; merchantNo: string };
 }
 
-// 5008 is the payout range code (amountOutOfRange; the document also lists notSupported under it).
-const inRange = (a: Answer): boolean | undefined => (a.code === 0 || a.key === 'insufficientFunds' ? true : a.code === 5008 ? false : undefined);
+/** A 5008 refusal for the amount or its currency (the document's two keys under 5008). */
+const refusedForAmount = (a: Answer): boolean => a.code === 5008 && (a.key === 'amountOutOfRange' || a.key === 'notSupported');
 
 export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: string; query?: string; cancel?: string }, notifyUrl: string): Promise<PayoutResult | undefined> {
   p.phase('payouts: body');
@@ -31,15 +31,26 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   const shape = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(first)), (b) => {
     b.merchant_payout_no = p.newNo('p');
   });
+  // The document shows no payout request fields: the amount's field is the one the target names as
+  // required (payout_amount, amount…), else trans_amount only when the target answered as one reading an
+  // amount (accepted, 5008, insufficientFunds). Anything else: the body is a TODO, nothing is assumed.
+  const named = shape.added.filter((f) => /(^|_)amount$/.test(f.split('.').pop()!) && !f.includes('.'));
+  const read = shape.answer.code === 0 || shape.answer.key === 'insufficientFunds' || refusedForAmount(shape.answer);
+  if (named.length > 1 || (named.length === 0 && !read)) {
+    ev.todo('payouts.template', `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')} was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}; write the create body from the vendor's documentation`);
+    return undefined;
+  }
+  const amountField = named[0] ?? 'trans_amount';
+  if (amountField !== 'trans_amount') delete shape.body.trans_amount;
   // An object the target asked for field by field (the payee) may differ per method: each method's own.
   const perMethod = shape.added.find((f) => shape.added.some((g) => g.startsWith(`${f}.`)));
   const own: Record<string, unknown> = {};
   const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => {
-    const b: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: method, merchant_payout_no: no, trans_amount: amount(cents, currency) };
+    const b: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: method, merchant_payout_no: no, [amountField]: amount(cents, currency) };
     if (perMethod && own[method] !== undefined) b[perMethod] = structuredClone(own[method]);
     return b;
   };
-  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: variable('method'), merchant_payout_no: variable('payoutNo'), trans_amount: variable('amount') };
+  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: variable('method'), merchant_payout_no: variable('payoutNo'), [amountField]: variable('amount') };
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
 
   p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
@@ -67,6 +78,10 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         accepted.push({ method, cents, no, data: a.data });
         ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
       } else if (a.code === 5008) continue;
+      else if (a.key === 'invalidRequest' || !a.envelope) {
+        // The body init built is not one this method takes: say so, with the answer, rather than drop it.
+        ev.todo(`payouts.methods.${method}`, `whether ${method} pays out: a ${method} payout of ${amount(cents).value} (${amountField}) was answered ${describe(a)}`);
+      }
       done = true;
       break;
     }
@@ -78,7 +93,7 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   const distinct = perMethod !== undefined && shapes.size > 1;
   if (perMethod && !distinct && shapes.size === 1) template[perMethod] = JSON.parse([...shapes][0]!);
   if (distinct) template[perMethod] = variable('payee');
-  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is trans_amount (the document's Amount object for payouts)`);
+  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`);
 
   for (const acc of accepted) {
     if (distinct && own[acc.method] !== undefined) ev.learnt(`payouts.methods.${acc.method}.payee`, own[acc.method], `a ${acc.method} payout started with an empty ${perMethod}: the target asked for these fields`);
@@ -87,6 +102,11 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
       continue;
     }
     p.phase(`payouts: ${acc.method} limits by bisection`);
+    // Whether the range is checked before the balance: an amount no balance covers refused for its range.
+    // Only then is insufficientFunds an answer "in range" (otherwise it hides the maximum).
+    const huge = await p.post(paths.create, bodyFor(acc.method, MAX_AMOUNT_CENTS, p.newNo('p')));
+    const rangeFirst = refusedForAmount(huge);
+    const inRange = (a: Answer): boolean | undefined => (a.code === 0 || (rangeFirst && a.key === 'insufficientFunds') ? true : refusedForAmount(a) ? false : undefined);
     try {
       const b = await bisectLimits(
         {
@@ -99,15 +119,19 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         acc.no,
       );
       out.limits[acc.method] = b.limits;
-      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps`);
+      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`);
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
-      ev.todo(`limits.payouts.${acc.method}`, `the method's limits (bisection stopped: ${err.message})`);
+      ev.todo(`limits.payouts.${acc.method}`, `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`);
     }
     p.phase(`payouts: ${acc.method} currency and cancel`);
-    const eur = await p.post(paths.create, bodyFor(acc.method, acc.cents, acc.no, 'EUR'));
-    const usdOnly = eur.code === 5008 ? true : eur.code === 0 || /duplicate/i.test(eur.key ?? '') ? false : undefined;
-    if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `a EUR payout: ${describe(eur)}`);
+    // A fresh number: a duplicate answer says nothing of the currency.
+    const eurNo = p.newNo('p');
+    const eur = await p.post(paths.create, bodyFor(acc.method, acc.cents, eurNo, 'EUR'));
+    const usdOnly = refusedForAmount(eur) ? true : eur.code === 0 || (rangeFirst && eur.key === 'insufficientFunds') ? false : undefined;
+    const eurSent = `a ${acc.method} payout of ${centsText(acc.cents)} EUR (${amountField}, new number ${eurNo})`;
+    if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `${eurSent}: ${describe(eur)}`);
+    else ev.todo(`payouts.methods.${acc.method}.usdOnly`, `whether ${acc.method} pays out only in USD: ${eurSent} was answered ${describe(eur)}, which names neither the currency nor the range`);
     let cancel = false;
     const data = acc.data;
     if (data && paths.cancel) {

@@ -48,6 +48,8 @@ export class Prober {
   sent = 0;
   /** Answers with HTTP 200 whose signature did not verify with the merchant's key. */
   unverified = 0;
+  /** Every exchange, reduced (request path and body, the answer described): the evidence a bug report carries. */
+  readonly log: { path: string; body: string; answer: string }[] = [];
   private counter = 0;
   private readonly started = Date.now();
   private readonly client: Client;
@@ -85,6 +87,12 @@ export class Prober {
     // Answers are checked like a client would (signed with the merchant's own key); a draft is still written, with a warning.
     const verifyWith = as ? undefined : { merchantId: creds.id, secret: creds.secret };
     const ex = await this.client.send({ label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw }, { verifyWith });
+    const a = this.answerOf(ex);
+    if (this.log.length < 5000) this.log.push({ path, body: raw.toString('utf8').slice(0, 600), answer: `${describe(a)}${a.data ? ` data ${JSON.stringify(a.data).slice(0, 600)}` : ''}` });
+    return a;
+  }
+
+  private answerOf(ex: Awaited<ReturnType<Client['send']>>): Answer {
     if (!ex.response) return { envelope: false, error: ex.error?.message ?? 'no response' };
     if (ex.response.status === 200 && ex.signature && !ex.signature.ok) this.unverified += 1;
     const json = ex.response.json;

@@ -28,8 +28,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs')) t('webhooks.ackTimeoutMs', `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`);
 }
 
-export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[]): string {
-  const L = [`# TODO for ${profilePath}`, '', 'Drafted by `mpsi-conformance init`. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run `mpsi-conformance doctor --profile ' + profilePath + '` and `mpsi-conformance run --profile ' + profilePath + '`.', ''];
+/** `next`: the doctor and run commands as they work pasted where init was run (harness/invocation.ts). */
+export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[], next: { doctor: string; run: string }): string {
+  const L = [`# TODO for ${profilePath}`, '', `Drafted by mpsi-conformance init. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run \`${next.doctor}\` and \`${next.run}\`.`, ''];
   for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);
   L.push('', '## What init learnt, with its evidence', '');
   for (const l of learnt) L.push(`- \`${l.path}\` = \`${JSON.stringify(l.value)}\` — ${l.evidence}`);

@@ -2,20 +2,13 @@
  * How to run a conformance run again, as a command that works pasted into a shell from any folder.
  * The CLI records it in run.json (the certificate prints it); the Allure report prints it per check.
  */
-import { readFileSync } from 'node:fs';
-import { kitFile } from '../kit-files.js';
+import { kitBin } from '../invocation.js';
 import { maskUrl } from '../report/mask.js';
 import { shellQuote } from '../report/repro.js';
 import type { RunConfig } from './config.js';
 
 /** The published bin, absolute (the kit's package.json `bin` entry): what `npx mpsi-conformance` runs, usable from any folder. */
 const BIN = kitBin();
-
-function kitBin(): string {
-  const json = JSON.parse(readFileSync(kitFile('package.json'), 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof json.bin === 'string' ? json.bin : json.bin?.['mpsi-conformance'];
-  return kitFile(bin ?? 'bin/mpsi-conformance.js');
-}
 
 export interface Replay {
   bin: string;

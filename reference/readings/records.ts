@@ -59,3 +59,9 @@ export const refundWebhookOwnMetadata = defineReading({
   doc: 'A refund.updated carries the refund\'s own metadata, an empty string as a refund request sends none, not the payment\'s: "| `metadata` | string | all | The metadata sent, or an empty string. |"',
   finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, metadata: '' } : body),
 });
+
+export const extraMoneyFields = defineReading({
+  name: 'extra-money-fields',
+  doc: 'Checkout answers and payment records carry another Amount object, refunded_amount (0.00 until refunded): "Response `data` fields of the checkout: not shown.", "Fields of the payment record returned by a payment query: not shown."',
+  finishView: (kind, view) => (kind === 'payment' || kind === 'checkout' ? { ...view, refunded_amount: { currency: 'USD', value: '0.00' } } : view),
+});

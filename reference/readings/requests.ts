@@ -83,3 +83,14 @@ export const contentTypeUnauthorized = defineReading({
   doc: 'A request sent with another Content-Type than application/json is refused HTTP 401 unauthorized, unsigned: "Troubleshooting order for 401 and 403: merchant id, secret key and environment, exact string to sign, snake_case field names, unaltered raw body, seconds timestamp, non-empty nonce, lower-case hex output, `Content-Type: application/json`."',
   contentTypeRefusal: 'unauthorized',
 });
+
+export const payoutAmountField = defineReading({
+  name: 'payout-amount-field',
+  doc: 'A payout request carries its amount in payout_amount; trans_amount is not read there, and the missing amount is named PayoutAmount: "A payout amount is an Amount object.", "Payout creation request fields and payout query record fields: not shown beyond the names above."',
+  normaliseRequest: (body, route) => {
+    if (route !== '/api/v1/payouts/create') return body;
+    const { trans_amount: _ignored, payout_amount: amount, ...rest } = body;
+    return amount === undefined ? rest : { ...rest, trans_amount: amount };
+  },
+  mapError: (err, path) => (err.key === 'invalidRequest' && path.startsWith('/api/v1/payouts/') ? new ApiError(err.code, err.key, err.detail.replace(/\bTransAmount\b/g, 'PayoutAmount')) : err),
+});

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitCommand } from '../../harness/invocation.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { runCli, tempReports } from '../cli/helpers.js';
@@ -74,6 +75,13 @@ describe('mpsi-conformance init', () => {
     const todo = readFileSync(`${out}.todo.md`, 'utf8');
     expect(todo).toContain('- [ ] `sandbox`');
     expect(todo).toContain('## What init learnt, with its evidence');
+    // Next steps as they work pasted here (a clone: the bin by its absolute path; installed: npx).
+    expect(r.stdout).toContain(kitCommand(['doctor', '--profile', out]));
+    expect(r.stdout).toContain(kitCommand(['run', '--profile', out]));
+    expect(r.stdout).not.toMatch(/(^|[\s:])mpsi-conformance (doctor|run) /m);
+    expect(todo).toContain(`\`${kitCommand(['doctor', '--profile', out])}\``);
+    // A valid draft leaves nothing to report.
+    expect(existsSync(`${out}.init-report.json`)).toBe(false);
     for (const s of [r.stdout, r.stderr, text, todo]) expect(s).not.toContain(SECRET);
     writeFileSync(out, text);
     const again = await runCli([...base(), '--out', out], { env: ENV });

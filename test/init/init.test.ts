@@ -119,7 +119,7 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     const accepted = (key: string) => [key, ...(cfg.requestAlternates?.[key] ?? [])];
     expect(Object.keys(p.template)).toHaveLength(Object.keys(t.template).length);
     for (const k of Object.keys(t.template)) expect(accepted(k).some((a) => a in p.template)).toBe(true);
-    expect(p.template.trans_amount).toBe(variable('amount'));
+    expect(p.template[cfg.payoutAmountField ?? 'trans_amount']).toBe(variable('amount'));
     // Per method: cancel and USD-only as the truth; the payee's fields (their values are init's own).
     const keysOf = (o: unknown) => (o && typeof o === 'object' ? Object.keys(o).sort() : o);
     const shape = (ms: typeof t.methods) => Object.fromEntries(Object.entries(ms).map(([m, v]) => [m, { ...v, payee: keysOf(v.payee) }]));
