@@ -21,10 +21,11 @@ export interface Profile {
   baseUrl: string;
   /**
    * Only with baseUrl "embedded": how the kit starts its own reference. `readings` names the set of
-   * readings it takes where the document allows more than one answer ("default" or "alt"). A real target
-   * has no such section; the loader refuses it beside a URL.
+   * readings it takes where the document allows more than one answer ("default" or "alt"), or the reading
+   * names themselves (a generated target, test/legal-targets). A real target has no such section; the loader
+   * refuses it beside a URL.
    */
-  embedded?: { readings?: 'default' | 'alt' };
+  embedded?: { readings?: 'default' | 'alt' | string[] };
   /** "sandbox" or "production": production-safe runs refuse anything that moves money. */
   environment: 'sandbox' | 'production';
   merchants: {
