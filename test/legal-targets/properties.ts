@@ -3,7 +3,7 @@
  * (harness/proof/run.ts, as the kill matrix runs them) and the doctor in process. Shared by
  * test/legal-targets/properties.test.ts and bench/legal-targets.ts.
  */
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import { runDoctor } from '../../harness/doctor/run.js';
