@@ -174,8 +174,11 @@ function respondTo(
   opts: PipelineOptions,
   english: boolean,
 ): Record<string, unknown> {
+  // Error hooks see the route, not the request path: a fault written against a route must still fire when a
+  // reading serves that route under another path (other-endpoint-paths), so faults compose with every reading.
+  let route = path;
   try {
-    const route = opts.svc.behaviour.routePath(path);
+    route = opts.svc.behaviour.routePath(path);
     const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
@@ -183,7 +186,7 @@ function respondTo(
     const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body, route), now });
     return successEnvelope(data);
   } catch (e) {
-    if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);
+    if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, route), english);
     opts.log(`internal failure on ${printable(path)}: ${e instanceof Error ? e.name : 'unknown'}`);
     return errorEnvelope(E.systemBusy(), english);
   }
