@@ -117,7 +117,7 @@ export interface Behaviour {
   responseEncoding: 'utf8' | 'latin1';
   /** Whether an unsigned error (authentication, unreadable body) is written as its message in plain text instead of an envelope. */
   unsignedPlainText: boolean;
-  /** Last say on a business error before it is answered; `path` is the request path. */
+  /** Last say on a business error before it is answered; `path` is the route (the internal path the request was routed to). */
   mapError(err: ApiError, path: string): ApiError;
   /** Whether `Accept-Language` asks for plain English messages. */
   plainEnglish(acceptLanguage: string | string[] | undefined): boolean;

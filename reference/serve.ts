@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { MERCHANTS } from './fixtures.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
-import { READING_SETS } from './readings/index.js';
+import { READING_SETS, readingNames } from './readings/index.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -98,8 +98,13 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       }
       case '--readings': {
         const v = takeValue();
-        if (READING_SETS[v] === undefined) throw new Error(`unknown reading set ${JSON.stringify(v)} (known: ${Object.keys(READING_SETS).join(', ')})`);
-        out.opts.readings = v;
+        // A set name, or reading names separated by commas (a generated target names its readings one by one).
+        if (READING_SETS[v] !== undefined) out.opts.readings = v;
+        else {
+          const names = v.split(',').filter((n) => n !== '');
+          readingNames(names);
+          out.opts.readings = names;
+        }
         break;
       }
       case '--list-faults':
@@ -144,7 +149,7 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     io.out(`gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`);
   }
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
-  if (typeof parsed.opts.readings === 'string' && parsed.opts.readings !== 'default') io.out(`readings: ${parsed.opts.readings}`);
+  if (parsed.opts.readings !== undefined && parsed.opts.readings !== 'default') io.out(`readings: ${[parsed.opts.readings].flat().join(',')}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
   await io.untilStopped();
   await running.close();

@@ -229,7 +229,7 @@ export async function runMain(argv: string[]): Promise<number> {
     timeScale: loaded.profile.webhooks?.timeScale,
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
-    ...(loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl && loaded.profile.embedded?.readings && loaded.profile.embedded.readings !== 'default' ? { readings: loaded.profile.embedded.readings } : {}),
+    ...(loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl && loaded.profile.embedded?.readings && loaded.profile.embedded.readings !== 'default' ? { readings: [loaded.profile.embedded.readings].flat().join(',') } : {}),
     doctor: doctorMeta(doctor),
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),

@@ -21,11 +21,12 @@ export interface Profile {
   baseUrl: string;
   /**
    * Only with baseUrl "embedded": how the kit starts its own reference. `readings` names the set of
-   * readings it takes where the document allows more than one answer ("default" or "alt"). A real target
-   * has no such section; the loader refuses it beside a URL.
+   * readings it takes where the document allows more than one answer ("default" or "alt"), or the reading
+   * names themselves (a generated target, test/legal-targets). A real target has no such section; the loader
+   * refuses it beside a URL.
    */
   embedded?: {
-    readings?: 'default' | 'alt';
+    readings?: 'default' | 'alt' | string[];
     /** Field conditions (serve --rate-limit): a gateway in front answering HTTP 429 beyond this many requests per second. */
     rateLimit?: number;
     /** Field conditions (serve --latency): one-way delay on every exchange and webhook delivery, ms. */

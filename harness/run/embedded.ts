@@ -37,7 +37,7 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the default reference.
   const e = profile.embedded;
   const field = [...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []), ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : [])];
-  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...(readings === 'default' ? [] : ['--readings', readings]), ...field, ...faults.flatMap((f) => ['--fault', f])];
+  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...(readings === 'default' ? [] : ['--readings', Array.isArray(readings) ? readings.join(',') : readings]), ...field, ...faults.flatMap((f) => ['--fault', f])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // vitest ends an interrupted run with process.exit(), skipping teardown: the reference goes with it.

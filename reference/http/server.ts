@@ -199,8 +199,11 @@ function respondTo(
   opts: PipelineOptions,
   english: boolean,
 ): Record<string, unknown> {
+  // Error hooks see the route, not the request path: a fault written against a route must still fire when a
+  // reading serves that route under another path (other-endpoint-paths), so faults compose with every reading.
+  let route = path;
   try {
-    const route = opts.svc.behaviour.routePath(path);
+    route = opts.svc.behaviour.routePath(path);
     const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
@@ -213,7 +216,7 @@ function respondTo(
     if (transient === 'busy-created') throw E.systemBusy();
     return successEnvelope(data);
   } catch (e) {
-    if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, path), english);
+    if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, route), english);
     opts.log(`internal failure on ${printable(path)}: ${e instanceof Error ? e.name : 'unknown'}`);
     return errorEnvelope(E.systemBusy(), english);
   }

@@ -1,6 +1,6 @@
 /**
  * The reading catalogue and the named sets of readings. The default set is empty (the reference as
- * documented in reference/README.md); `alt` takes every other reading, so the kit proves on every
+ * documented in reference/README.md); `alt` takes every other reading (but BY_NAME_ONLY), so the kit proves on every
  * `npm test` that its checks accept both (fixtures/profiles/reference-alt.json describes it).
  * Hooks that edit a value (field names, records, errors, authentication outcomes) are chained in
  * the order of the set, so two readings touching the same hook both apply.

@@ -20,4 +20,14 @@ describe('the embedded reference process', () => {
       }
     }
   }, 30_000);
+
+  it('serves readings named one by one (a generated target, test/legal-targets)', async () => {
+    const profile = loadProfile('fixtures/profiles/reference.json').profile;
+    const ref = await startEmbeddedReferenceProcess({ ...profile, embedded: { readings: ['uuid-service-numbers', 'other-endpoint-paths'] } });
+    try {
+      expect(String((await call(ref.url, '/api/v1/payouts/submit', {})).json.msg)).toMatch(/^(?!Unknown path)/);
+    } finally {
+      await ref.close();
+    }
+  }, 30_000);
 });

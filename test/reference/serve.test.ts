@@ -65,6 +65,21 @@ describe('serve', () => {
     expect(io.lines).toContain('readings: alt');
   });
 
+  it('takes reading names separated by commas (a generated target), and refuses an unknown one', async () => {
+    expect(parseServeArgs(['--readings', 'extra-money-fields,other-record-field-names']).opts.readings).toEqual(['extra-money-fields', 'other-record-field-names']);
+    expect(() => parseServeArgs(['--readings', 'no-such-reading'])).toThrow(/Unknown reading "no-such-reading"/);
+    const io = captureIO();
+    const done = serveMain(['serve', '--port', '0', '--readings', 'extra-money-fields,other-record-field-names'], io);
+    const url = await io.started;
+    const r = await call(url, '/api/v1/payments/checkout', checkoutBody());
+    const tradeNo = (r.json.data as Record<string, unknown>)['trade_no'];
+    const q = await call(url, '/api/v1/payments/query', { order_no: tradeNo });
+    expect((q.json.data as Record<string, unknown>)['refunded_amount']).toEqual({ currency: 'USD', value: '0.00' });
+    io.stop();
+    expect(await done).toBe(0);
+    expect(io.lines).toContain('readings: extra-money-fields,other-record-field-names');
+  });
+
   it('parses every option, in both --flag value and --flag=value forms', () => {
     const a = parseServeArgs(['--port', '8080', '--host=0.0.0.0', '--time-scale', '0.5', '--fault', 'idem-replay', '--fault=webhook-on-expiry']);
     expect(a.opts).toEqual({ port: 8080, host: '0.0.0.0', timeScale: 0.5, faults: ['idem-replay', 'webhook-on-expiry'] });

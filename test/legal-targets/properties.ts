@@ -1,0 +1,64 @@
+/**
+ * The kit's properties over one generated target, without vitest: the checks through `runCheck`
+ * (harness/proof/run.ts, as the kill matrix runs them) and the doctor in process. Shared by
+ * test/legal-targets/properties.test.ts and bench/legal-targets.ts.
+ */
+import type fc from 'fast-check';
+import { NOT_DRAWN, READING_NAMES, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import type { SuiteDef } from '../../harness/check/define.js';
+import { runDoctor } from '../../harness/doctor/run.js';
+import { conformantRun } from '../../harness/proof/run.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
+import { loadTrueProfile } from './genome.js';
+
+/** Readings the alt set leaves out (reference/readings/index.ts BY_NAME_ONLY, restated: reference stays out of fixtures). */
+const ALT_LEFT_OUT: ReadonlySet<string> = new Set(['extra-money-fields', 'payout-amount-field']);
+
+/** Fixed genomes every run includes: the reference's own configuration, the alt one, and the issue's findings where the reference can express them. */
+export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
+  { why: "the reference's own configuration", genome: { readings: [] } },
+  { why: 'the alt set (fixtures/profiles/reference-alt.json)', genome: { readings: READING_NAMES.filter((n) => !ALT_LEFT_OUT.has(n)) } },
+  { why: 'every drawn reading at once', genome: { readings: READING_NAMES.filter((n) => !NOT_DRAWN.has(n)) } },
+  // Issue 24: the payment record carries another money field, `refunded_amount` (init took it for the amount charged).
+  { why: 'an extra money field refunded_amount in the payment record (issue 24)', genome: { readings: ['extra-money-fields'] } },
+  // Issue 24: the payout amount field named otherwise (`amount`), in requests and in the record, on the default paths.
+  { why: 'the payout amount field named otherwise (issue 24)', genome: { readings: ['other-record-field-names', 'other-request-field-names'] } },
+  // Price points: Google Pay's own tiers under rounding up (the unroundable amounts move above 100.00).
+  { why: 'per-method tiers, rounding up', genome: { readings: ['google-pay-own-tiers'] } },
+];
+
+/** The seed of a run: LEGAL_TARGETS_SEED replays one, otherwise a fresh one (printed by the caller). */
+export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
+  const s = env['LEGAL_TARGETS_SEED'];
+  if (s === undefined || s === '') return Math.floor(Math.random() * 0x7fffffff);
+  const n = Number(s);
+  if (!Number.isInteger(n)) throw new Error(`LEGAL_TARGETS_SEED must be an integer, got ${JSON.stringify(s)}`);
+  return n;
+}
+
+/** Checks that failed (or broke) on a conformant target with its true profile: every one is a false verdict. */
+export async function falseVerdicts(g: TargetGenome, suites: SuiteDef[], seed: number, numRuns: number): Promise<{ failed: string[]; passed: number; skipped: number }> {
+  const run = await conformantRun(loadTrueProfile(g), suites, seed, numRuns, 'quick');
+  return { failed: run.failed, passed: run.passed, skipped: run.skipped };
+}
+
+/** Items the doctor calls WRONG in a true profile: every one is a false verdict of the doctor. */
+export async function doctorWrong(g: TargetGenome, target: TargetGenome = g): Promise<{ wrong: string[]; verified: number }> {
+  // The target built from `target` (the genome itself unless a test wants a profile that lies), on port 0.
+  const ref = await startEmbeddedReference(loadTrueProfile(target).profile);
+  try {
+    const report = await runDoctor({ loaded: loadTrueProfile(g), baseUrl: ref.url, webhooks: false });
+    return {
+      wrong: report.items.filter((i) => i.status === 'wrong').map((i) => `${i.path}: ${i.answered ?? i.assumption}`),
+      verified: report.items.filter((i) => i.status === 'verified').length,
+    };
+  } finally {
+    await ref.close();
+  }
+}
+
+/** fast-check's settings for a property over genomes: the fixed ones as examples, then `random` generated ones. */
+export function genomeRunSettings(seed: number, random: number): fc.Parameters<[TargetGenome]> {
+  // fast-check counts the examples among numRuns.
+  return { seed, numRuns: FIXED_GENOMES.length + random, examples: FIXED_GENOMES.map((f) => [f.genome] as [TargetGenome]), endOnFailure: false };
+}
