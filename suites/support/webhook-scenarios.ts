@@ -7,7 +7,8 @@ import type { Target } from '../../harness/target.js';
 import type { ReplyKind } from '../../harness/webhooks/types.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { expectError, expectSuccess, expectString, failCheck, pick } from '../../harness/check/expect.js';
-import { note, recordReading } from '../../harness/check/context.js';
+import { note, recordMachineBusy, recordReading } from '../../harness/check/context.js';
+import { processLag } from '../../harness/check/lag.js';
 import {
   cardFixture,
   cardPayment,
@@ -206,6 +207,20 @@ export interface TrialFinding {
   message: string;
   expected: string;
   seen: string;
+  /**
+   * The span in which a timely acknowledgement of ours had to happen, and how much lost time it
+   * tolerates: when our process lost at least `marginMs` in it, our reply may have left too late and
+   * the resend is not charged without a retry (issue 23).
+   */
+  ackWindow?: { from: number; to: number; marginMs: number };
+}
+
+/** What our machine's lost time says about a trial's finding: a detail when it could explain it. */
+function lagExplains(f: TrialFinding): string | undefined {
+  if (!f.ackWindow) return undefined;
+  const lost = processLag().lostDuring(f.ackWindow.from, f.ackWindow.to);
+  if (lost < f.ackWindow.marginMs) return undefined;
+  return `our process lost ${Math.round(lost)} ms while the target waited for our acknowledgement, which had ${Math.round(f.ackWindow.marginMs)} ms to spare`;
 }
 
 /**
@@ -223,6 +238,9 @@ export async function confirmedByRetrial(trial: (attempt: number) => Promise<Tri
     recordReading('webhook.unconfirmed-resend', `seen once, not repeated: ${first.code}`);
     return;
   }
+  // Seen twice, the second time while our machine lost the time the target's limit left us: not yet evidence.
+  const busy = lagExplains(second);
+  if (busy) recordMachineBusy(busy);
   failCheck(second.code, second.clause, `${second.message} (seen in two trials with different numbers)`, {
     expected: second.expected,
     seen: `trial 1: ${first.seen}; trial 2: ${second.seen}`,

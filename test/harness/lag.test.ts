@@ -1,0 +1,201 @@
+/**
+ * Issue 23, item 4: the kit measures the time its own process lost, extends webhook windows by it
+ * (bounded), and retries a timing finding within it; a lasting one is no verdict, never a failure.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newRecorder, withRecorder } from '../../harness/check/context.js';
+import type { CheckDef } from '../../harness/check/define.js';
+import { CheckFailure } from '../../harness/check/failure.js';
+import { LagMeter, useLagMeter } from '../../harness/check/lag.js';
+import { runCheck } from '../../harness/check/run.js';
+import type { Target } from '../../harness/target.js';
+import { awaitDeliveries } from '../../harness/webhooks/expect.js';
+import type { Delivery, Receiver } from '../../harness/webhooks/types.js';
+import { confirmedByRetrial } from '../../suites/support/webhook-scenarios.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function blockFor(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // the busy loop stands for a machine that cannot run us
+  }
+}
+
+afterEach(() => useLagMeter(undefined));
+
+describe('LagMeter', () => {
+  it('measures a stall of the event loop as lost time', async () => {
+    const meter = new LagMeter({ intervalMs: 5 }).start();
+    try {
+      await sleep(30);
+      const from = Date.now();
+      blockFor(200);
+      await sleep(30);
+      const to = Date.now();
+      expect(meter.lostDuring(from, to)).toBeGreaterThanOrEqual(150);
+      expect(meter.longestStallDuring(from, to)).toBeGreaterThanOrEqual(150);
+      // A window before the stall lost nothing of it.
+      expect(meter.lostDuring(from - 25, from - 1)).toBeLessThan(150);
+    } finally {
+      meter.stop();
+    }
+  });
+
+  it('counts only the part of a stall inside the window', () => {
+    const meter = new LagMeter({ intervalMs: 10 });
+    meter.record(1_000, 100); // stalled 900..1000
+    meter.record(2_000, 1); // timer noise: not lost time
+    meter.record(3_000, 300); // stalled 2700..3000
+    expect(meter.lostDuring(0, 5_000)).toBe(400);
+    expect(meter.lostDuring(950, 2_800)).toBe(150);
+    expect(meter.longestStallDuring(0, 5_000)).toBe(300);
+    expect(meter.lostDuring(1_001, 2_699)).toBe(0);
+  });
+});
+
+/** A receiver whose every wait ends empty after its timeout, our process losing `lostPerWait[i]` ms in wait i. */
+function fakeTarget(meter: LagMeter, lostPerWait: number[], arriveOnWait?: number): { t: Target; waits: number[] } {
+  const waits: number[] = [];
+  const delivery = { seq: 1, receivedAt: 0, method: 'POST', headers: {}, body: Buffer.from('{}'), json: {}, signature: { ok: true }, reply: 'success' } as unknown as Delivery;
+  const receiver = {
+    url: 'http://127.0.0.1:1/x',
+    async waitFor(_f: unknown, _p: unknown, timeoutMs: number) {
+      const i = waits.length;
+      waits.push(Math.round(timeoutMs));
+      await sleep(timeoutMs);
+      meter.record(Date.now(), lostPerWait[i] ?? 0);
+      return arriveOnWait !== undefined && i >= arriveOnWait ? [delivery] : [];
+    },
+  } as unknown as Receiver;
+  const t = { receiver: () => receiver, profile: { webhooks: { ackTimeoutMs: 100 } }, notifyUrl: () => receiver.url } as unknown as Target;
+  return { t, waits };
+}
+
+describe('awaitDeliveries on a busy machine', () => {
+  it('extends a window by the time our process lost in it, then concludes', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    const { t, waits } = fakeTarget(meter, [60, 0]);
+    const rec = newRecorder();
+    const ds = await withRecorder(rec, () => awaitDeliveries(t, {}, (x) => x.length > 0, 100));
+    expect(ds).toEqual([]);
+    expect(waits).toEqual([100, 60]);
+    expect(rec.machineBusy).toEqual([]);
+  });
+
+  it('gives a late webhook the time our process lost', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    const { t, waits } = fakeTarget(meter, [80], 1);
+    const ds = await withRecorder(newRecorder(), () => awaitDeliveries(t, {}, (x) => x.length > 0, 100));
+    expect(ds).toHaveLength(1);
+    expect(waits).toEqual([100, 80]);
+  });
+
+  it('stretches a window at most to twice its length, and notes lost time beyond that', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    const { t, waits } = fakeTarget(meter, [150, 150, 150]);
+    const rec = newRecorder();
+    await withRecorder(rec, () => awaitDeliveries(t, {}, (x) => x.length > 0, 100));
+    expect(waits).toEqual([100, 100]);
+    expect(rec.machineBusy).toHaveLength(1);
+    expect(rec.machineBusy[0]).toMatch(/our process lost \d+ ms of a 100 ms webhook window/);
+  });
+
+  it('does not extend a window in which nothing was lost', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    const { t, waits } = fakeTarget(meter, [10]);
+    await withRecorder(newRecorder(), () => awaitDeliveries(t, {}, (x) => x.length > 0, 100));
+    expect(waits).toEqual([100]);
+  });
+});
+
+describe('confirmedByRetrial with our lag', () => {
+  const finding = (from: number) => ({ code: 'WEBHOOK_ACK_TIME_SHORT', clause: 'limit.ack-time', message: 'm', expected: 'e', seen: 's', ackWindow: { from, to: from + 1000, marginMs: 500 } });
+
+  it('notes a resend seen twice as within our lag when we lost the acknowledgement margin', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    meter.record(10_700, 600);
+    const rec = newRecorder();
+    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(10_000)))).rejects.toBeInstanceOf(CheckFailure);
+    expect(rec.machineBusy[0]).toMatch(/lost 600 ms .* 500 ms to spare/);
+  });
+
+  it('charges a resend seen twice when our lost time was less than the margin', async () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    meter.record(10_700, 300);
+    const rec = newRecorder();
+    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(10_000)))).rejects.toBeInstanceOf(CheckFailure);
+    expect(rec.machineBusy).toEqual([]);
+  });
+});
+
+function check(run: CheckDef['run']): CheckDef {
+  return { id: 'x.check', title: 't', clauses: ['event.payment.updated'], level: 'must', run } as unknown as CheckDef;
+}
+
+const SETTINGS = { seed: 1, numRuns: 1, webhooks: 'quick' as const };
+const fake = {} as Target;
+
+describe('runCheck: a timing finding within our lag', () => {
+  const notSent = () => new CheckFailure({ code: 'WEBHOOK_NOT_SENT', clause: 'event.payment.updated', level: 'must', message: 'no webhook' });
+
+  it('is retried with a new run, and a lasting one ends with no verdict (machine too busy)', async () => {
+    let runs = 0;
+    const { recordMachineBusy } = await import('../../harness/check/context.js');
+    const r = await runCheck(check(async () => {
+      runs += 1;
+      recordMachineBusy(`lost ${runs}`);
+      throw notSent();
+    }), fake, SETTINGS);
+    expect(runs).toBe(2);
+    expect(r.status).toBe('inconclusive');
+    expect(r.inconclusive).toEqual({ cause: 'machine-busy' });
+    expect(r.findings).toEqual([]);
+    expect(r.reason).toMatch(/^no verdict \(machine too busy\): WEBHOOK_NOT_SENT: lost 1; and again .*lost 2/);
+  });
+
+  it('takes the second run when our machine kept up that time', async () => {
+    let runs = 0;
+    const { recordMachineBusy } = await import('../../harness/check/context.js');
+    const passing = await runCheck(check(async () => {
+      runs += 1;
+      if (runs === 1) {
+        recordMachineBusy('lost');
+        throw notSent();
+      }
+    }), fake, SETTINGS);
+    expect(passing.status).toBe('passed');
+    expect(passing.notes[0]).toMatch(/^first try: WEBHOOK_NOT_SENT: lost; run again/);
+    runs = 0;
+    const failing = await runCheck(check(async () => {
+      runs += 1;
+      if (runs === 1) recordMachineBusy('lost');
+      throw notSent();
+    }), fake, SETTINGS);
+    expect(failing.status).toBe('failed');
+    expect(failing.findings[0]!.code).toBe('WEBHOOK_NOT_SENT');
+  });
+
+  it('charges at once a timing finding without lost time, and any other finding whatever the lag', async () => {
+    let runs = 0;
+    const { recordMachineBusy } = await import('../../harness/check/context.js');
+    const plain = await runCheck(check(async () => {
+      runs += 1;
+      throw notSent();
+    }), fake, SETTINGS);
+    expect([plain.status, runs]).toEqual(['failed', 1]);
+    runs = 0;
+    const other = await runCheck(check(async () => {
+      runs += 1;
+      recordMachineBusy('lost');
+      throw new CheckFailure({ code: 'WEBHOOK_FIELD_WRONG', clause: 'webhook.body.status', level: 'must', message: 'wrong' });
+    }), fake, SETTINGS);
+    expect([other.status, runs]).toEqual(['failed', 1]);
+  });
+});
