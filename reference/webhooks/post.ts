@@ -4,6 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { lostDuring } from '../lag.js';
 
 export interface AttemptResult {
   acked: boolean;
@@ -12,6 +13,9 @@ export interface AttemptResult {
   /** For the log: HTTP status or what went wrong; never the body or the headers. */
   summary: string;
 }
+
+/** Smaller lost time is not worth a timer. */
+const MIN_GRANT_MS = 20;
 
 /** Enough to tell "success" apart from anything longer; reading stops past this. */
 const REPLY_CAP = 1024;
@@ -37,7 +41,21 @@ export function postOnce(
     };
     const onAbort = (): void => settle({ acked: false, replied: false, summary: 'sender closed' });
     // The limit covers the whole exchange: connect, headers and the complete reply body.
-    const timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` }), limitMs);
+    const startedAt = Date.now();
+    let granted = 0;
+    const onLimit = (): void => {
+      // Time our own process lost meanwhile was not the receiver's: it gets it back, at most the limit again.
+      const more = Math.min(lostDuring(startedAt, Date.now()) - granted, limitMs - granted);
+      if (more >= MIN_GRANT_MS) {
+        granted += more;
+        timer = setTimeout(onLimit, more);
+        return;
+      }
+      // A late timer runs before the I/O that came meanwhile: a reply already here is read first.
+      setImmediate(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }));
+    };
+    const widened = (): string => (granted > 0 ? ` (+${Math.round(granted)} ms the sandbox lost)` : '');
+    let timer = setTimeout(onLimit, limitMs);
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) {
       onAbort();
@@ -71,7 +89,7 @@ export function postOnce(
         const reply = Buffer.concat(chunks).subarray(0, REPLY_CAP + 1);
         const status = res.statusCode ?? 0;
         const acked = isAck(reply, status);
-        settle({ acked, replied: true, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}` });
+        settle({ acked, replied: true, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}${widened()}` });
       });
     });
     req.end(body);
