@@ -203,7 +203,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     for (const w of [...waiters]) if (matches(d, w.filter)) w.check();
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, reply: WireReply): void {
+  function send(req: IncomingMessage, res: ServerResponse, reply: WireReply, d: Delivery): void {
     if (reply.drop) {
       req.socket.destroy();
       return;
@@ -214,6 +214,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       if (reply.contentType) headers['Content-Type'] = reply.contentType;
       res.writeHead(reply.status, headers);
       res.end(reply.body);
+      // When our reply really left: on a busy machine a delayed reply leaves later than scripted.
+      d.repliedAt = Date.now();
     };
     if (!reply.delayMs) {
       write();
@@ -276,7 +278,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         reply,
       };
       store(d);
-      if (complete) send(req, res, wireReply(reply, opts.ackTimeoutMs));
+      if (complete) send(req, res, wireReply(reply, opts.ackTimeoutMs), d);
       notify(d);
     };
     req.on('end', () => finish(true));

@@ -4,11 +4,12 @@
  * harness/ops.ts and the profile's sandbox controls; anything the profile does not declare skips.
  */
 import type { Target } from '../../harness/target.js';
-import type { ReplyKind } from '../../harness/webhooks/types.js';
+import type { Delivery, ReplyKind } from '../../harness/webhooks/types.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { expectError, expectSuccess, expectString, failCheck, pick } from '../../harness/check/expect.js';
 import { note, recordMachineBusy, recordReading } from '../../harness/check/context.js';
 import { processLag } from '../../harness/check/lag.js';
+import { wireReply } from '../../harness/webhooks/receiver.js';
 import {
   cardFixture,
   cardPayment,
@@ -208,19 +209,27 @@ export interface TrialFinding {
   expected: string;
   seen: string;
   /**
-   * The span in which a timely acknowledgement of ours had to happen, and how much lost time it
-   * tolerates: when our process lost at least `marginMs` in it, our reply may have left too late and
-   * the resend is not charged without a retry (issue 23).
+   * The delivery whose acknowledgement was not honoured, and the target's limit: when our reply to it
+   * left too late because our own process lost time, the resend is not charged without a retry (issue 23).
    */
-  ackWindow?: { from: number; to: number; marginMs: number };
+  acknowledged?: { delivery: Pick<Delivery, 'receivedAt' | 'repliedAt' | 'reply'>; ackTimeoutMs: number; jitterMs: number };
 }
 
-/** What our machine's lost time says about a trial's finding: a detail when it could explain it. */
+/**
+ * Whether our own machine could explain a resend after our acknowledgement: our reply left (repliedAt)
+ * later than the limit allows, counting the stall our process had just before it noted the arrival
+ * (the delivery may have waited for us). A detail when it could; a reply of ours that left in time
+ * leaves the resend to the target.
+ */
 function lagExplains(f: TrialFinding): string | undefined {
-  if (!f.ackWindow) return undefined;
-  const lost = processLag().lostDuring(f.ackWindow.from, f.ackWindow.to);
-  if (lost < f.ackWindow.marginMs) return undefined;
-  return `our process lost ${Math.round(lost)} ms while the target waited for our acknowledgement, which had ${Math.round(f.ackWindow.marginMs)} ms to spare`;
+  if (!f.acknowledged) return undefined;
+  const { delivery: d, ackTimeoutMs, jitterMs } = f.acknowledged;
+  const noticedLate = processLag().longestStallDuring(d.receivedAt - ackTimeoutMs, d.receivedAt);
+  // No reply written: the target hung up before our reply was due (a late timer of ours runs before the hang-up is read).
+  const left = d.repliedAt ?? d.receivedAt + (wireReply(d.reply, ackTimeoutMs).delayMs ?? 0);
+  const replyAfter = left - d.receivedAt + noticedLate;
+  if (replyAfter < ackTimeoutMs - jitterMs) return undefined;
+  return `our acknowledgement left ${Math.round(replyAfter)} ms after the webhook could have reached us (limit ${ackTimeoutMs} ms): our process was late`;
 }
 
 /**

@@ -114,24 +114,39 @@ describe('awaitDeliveries on a busy machine', () => {
 });
 
 describe('confirmedByRetrial with our lag', () => {
-  const finding = (from: number) => ({ code: 'WEBHOOK_ACK_TIME_SHORT', clause: 'limit.ack-time', message: 'm', expected: 'e', seen: 's', ackWindow: { from, to: from + 1000, marginMs: 500 } });
-
-  it('notes a resend seen twice as within our lag when we lost the acknowledgement margin', async () => {
-    const meter = new LagMeter();
-    useLagMeter(meter);
-    meter.record(10_700, 600);
-    const rec = newRecorder();
-    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(10_000)))).rejects.toBeInstanceOf(CheckFailure);
-    expect(rec.machineBusy[0]).toMatch(/lost 600 ms .* 500 ms to spare/);
+  const finding = (delivery: { receivedAt: number; repliedAt?: number; reply: 'in-time' | 'success' }) => ({
+    code: 'WEBHOOK_ACK_TIME_SHORT',
+    clause: 'limit.ack-time',
+    message: 'm',
+    expected: 'e',
+    seen: 's',
+    acknowledged: { delivery, ackTimeoutMs: 1000, jitterMs: 150 },
   });
 
-  it('charges a resend seen twice when our lost time was less than the margin', async () => {
+  it('notes a resend seen twice as within our lag when our reply left after the limit', async () => {
+    useLagMeter(new LagMeter());
+    const rec = newRecorder();
+    const late = finding({ receivedAt: 10_000, repliedAt: 10_900, reply: 'in-time' });
+    await expect(withRecorder(rec, () => confirmedByRetrial(async () => late))).rejects.toBeInstanceOf(CheckFailure);
+    expect(rec.machineBusy[0]).toMatch(/our acknowledgement left 900 ms after .*limit 1000 ms/);
+  });
+
+  it('counts the stall our process had before it noted the arrival', async () => {
     const meter = new LagMeter();
     useLagMeter(meter);
-    meter.record(10_700, 300);
+    meter.record(10_000, 400);
     const rec = newRecorder();
-    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(10_000)))).rejects.toBeInstanceOf(CheckFailure);
-    expect(rec.machineBusy).toEqual([]);
+    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding({ receivedAt: 10_000, repliedAt: 10_500, reply: 'in-time' })))).rejects.toBeInstanceOf(CheckFailure);
+    expect(rec.machineBusy).toHaveLength(1);
+  });
+
+  it('charges a resend seen twice when our reply left in time, or the target hung up before it was due', async () => {
+    useLagMeter(new LagMeter());
+    for (const d of [{ receivedAt: 10_000, repliedAt: 10_520, reply: 'in-time' as const }, { receivedAt: 10_000, reply: 'in-time' as const }]) {
+      const rec = newRecorder();
+      await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(d)))).rejects.toBeInstanceOf(CheckFailure);
+      expect(rec.machineBusy).toEqual([]);
+    }
   });
 });
 
