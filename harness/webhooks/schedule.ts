@@ -7,7 +7,7 @@
 import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { recordMachineBusy } from '../check/context.js';
-import { LAG_SIGNIFICANT_MS, processLag } from '../check/lag.js';
+import { LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
 import { wireReply } from './receiver.js';
 import type { Delivery } from './types.js';
 
@@ -103,7 +103,8 @@ export function notedIfWithinLag(value: number, b: Bounds, from: number, to: num
   const miss = value > b.max ? value - b.max : b.min - value;
   if (miss <= 0) return;
   const lost = processLag().lostDuring(from, to);
-  if (lost >= LAG_SIGNIFICANT_MS && miss <= lost) recordMachineBusy(`${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`);
+  // Bounded: lost time excuses at most a span twice its bound, never a target many times late.
+  if (lost >= LAG_SIGNIFICANT_MS && miss <= Math.min(lost, lagAllowanceMs(value > b.max ? b.max : b.min))) recordMachineBusy(`${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`);
 }
 
 export function fmtMs(ms: number): string {
