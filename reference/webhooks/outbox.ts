@@ -9,7 +9,6 @@ import type { Behaviour } from '../behaviour.js';
 import { unixSeconds } from '../clock.js';
 import { freshNonce, hmacDigest, signingInput } from '../signing.js';
 import { postOnce } from './post.js';
-import { startLagSampler } from '../lag.js';
 
 /** The ack limit never drops below this, however small the time scale: real sockets need time. */
 // High enough that a loaded machine's timer delays do not eat the receiver's share of the limit.
@@ -58,7 +57,6 @@ export class Outbox {
   private nextId = 1;
 
   constructor(private readonly opts: OutboxOptions) {
-    startLagSampler();
     this.maxConcurrent = opts.maxConcurrent ?? 16;
     // Every in-flight attempt listens on the one stop signal; that is expected, not a leak.
     setMaxListeners(this.maxConcurrent + 8, this.stop.signal);

@@ -4,7 +4,6 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { lostDuring } from '../lag.js';
 
 export interface AttemptResult {
   acked: boolean;
@@ -14,8 +13,8 @@ export interface AttemptResult {
   summary: string;
 }
 
-/** Smaller lost time is not worth a timer. */
-const MIN_GRANT_MS = 20;
+/** A limit timer later than this means the sandbox's own process stalled. */
+const MIN_LATE_MS = 20;
 
 /** Enough to tell "success" apart from anything longer; reading stops past this. */
 const REPLY_CAP = 1024;
@@ -41,20 +40,21 @@ export function postOnce(
     };
     const onAbort = (): void => settle({ acked: false, replied: false, summary: 'sender closed' });
     // The limit covers the whole exchange: connect, headers and the complete reply body.
-    const startedAt = Date.now();
-    let granted = 0;
+    const scheduledAt = Date.now() + limitMs;
+    let lateMs = 0;
+    // A limit timer that fires late (the sandbox's own process stalled) runs before the I/O that came
+    // meanwhile: the receiver gets that lateness again (at most the limit once more), so a reply already
+    // received is read. The sandbox widens its limit by no more than its own lateness, and says so in the log.
     const onLimit = (): void => {
-      // Time our own process lost meanwhile was not the receiver's: it gets it back, at most the limit again.
-      const more = Math.min(lostDuring(startedAt, Date.now()) - granted, limitMs - granted);
-      if (more >= MIN_GRANT_MS) {
-        granted += more;
-        timer = setTimeout(onLimit, more);
+      lateMs = Date.now() - scheduledAt;
+      if (lateMs < MIN_LATE_MS) {
+        settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` });
         return;
       }
-      // A late timer runs before the I/O that came meanwhile: a reply already here is read first.
-      setImmediate(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }));
+      lateMs = Math.min(lateMs, limitMs);
+      timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }), lateMs);
     };
-    const widened = (): string => (granted > 0 ? ` (+${Math.round(granted)} ms the sandbox lost)` : '');
+    const widened = (): string => (lateMs >= MIN_LATE_MS ? ` (limit widened by ${Math.round(lateMs)} ms: the sandbox's timer was that late)` : '');
     let timer = setTimeout(onLimit, limitMs);
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) {

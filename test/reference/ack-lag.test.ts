@@ -1,12 +1,11 @@
 /**
- * Issue 23: the reference never charges a receiver with its own machine's delays. A receiver that
- * answered within the ack limit while the sandbox's process was stalled is acknowledged; the time
- * given back is bounded by what the sandbox lost, so a reply ten times late is still no answer.
+ * Issue 23: the reference never charges a receiver with its own machine's delays. A reply that came
+ * within the ack limit while the sandbox's process was stalled is read before the late limit timer
+ * decides; the limit widens by no more than that lateness, so a reply ten times late is still no answer.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLagSampler } from '../../reference/lag.js';
 import { postOnce } from '../../reference/webhooks/post.js';
 
 let server: Server | undefined;
@@ -37,7 +36,6 @@ const isAck = (b: Buffer) => b.toString() === 'success';
 
 describe('the ack limit on a stalled sandbox', () => {
   it('acknowledges a reply that came in time while the sandbox could not read it', async () => {
-    startLagSampler();
     const url = await replyingAfter(30);
     const attempt = postOnce(url, {}, Buffer.from('{}'), 150, isAck, new AbortController().signal);
     // Let the request reach the receiver, then stall past the limit: the reply waits unread behind our late timer.
@@ -45,10 +43,10 @@ describe('the ack limit on a stalled sandbox', () => {
     blockFor(400);
     const r = await attempt;
     expect(r.acked, r.summary).toBe(true);
+    expect(r.summary).toMatch(/limit widened by \d+ ms/);
   });
 
   it('still refuses a reply far later than the limit and the time the sandbox lost', async () => {
-    startLagSampler();
     const url = await replyingAfter(1_500);
     const attempt = postOnce(url, {}, Buffer.from('{}'), 150, isAck, new AbortController().signal);
     await new Promise((r) => setTimeout(r, 10));
