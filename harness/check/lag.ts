@@ -115,12 +115,15 @@ export function useLagMeter(meter: LagMeter | undefined): void {
   override = meter;
 }
 
+/** The most our lost time may stretch a timing bound: four times it, never a target ten times late. */
+export const MAX_LAG_STRETCH = 4;
+
 /**
- * How far the lag allowance may stretch a timing window: never beyond the window's own length, so
- * lost time can excuse at most a doubled wait, never a target ten times late.
+ * How much lost time a timing window or bound of this length may be given on top of itself (bounded by
+ * MAX_LAG_STRETCH). A window stretched so far while our process still loses time is concluded by no verdict.
  */
 export function lagAllowanceMs(windowMs: number): number {
-  return Math.max(0, windowMs);
+  return Math.max(0, windowMs) * (MAX_LAG_STRETCH - 1);
 }
 
 /** Lost time that counts: more than timer noise and a few ticks of ordinary work. */

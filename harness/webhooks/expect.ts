@@ -164,7 +164,7 @@ function holds(pred: (ds: Delivery[]) => boolean, ds: Delivery[]): boolean {
  * Waits on the receiver (never rejects), then records what matched. A window in which our own process
  * lost time (lagMeter) is extended by that time before it is concluded, for a delivery that must come
  * as for one that must not: the time lost was not the target's. The extension is bounded
- * (lagAllowanceMs: at most the window again); lost time beyond it is noted on the check
+ * (lagAllowanceMs: at most MAX_LAG_STRETCH times the window in all); lost time beyond it is noted on the check
  * (recordMachineBusy), so a timing finding drawn from this window is retried and, if our machine
  * stays that busy, reported as no verdict.
  */

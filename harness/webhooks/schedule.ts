@@ -103,7 +103,7 @@ export function notedIfWithinLag(value: number, b: Bounds, from: number, to: num
   const miss = value > b.max ? value - b.max : b.min - value;
   if (miss <= 0) return;
   const lost = processLag().lostDuring(from, to);
-  // Bounded: lost time excuses at most a span twice its bound, never a target many times late.
+  // Bounded: lost time excuses at most a span MAX_LAG_STRETCH times its bound, never a target ten times late.
   if (lost >= LAG_SIGNIFICANT_MS && miss <= Math.min(lost, lagAllowanceMs(value > b.max ? b.max : b.min))) recordMachineBusy(`${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`);
 }
 
