@@ -95,16 +95,17 @@ export function within(value: number, b: Bounds): boolean {
 }
 
 /**
- * A measured span between two arrivals [from, to] outside its bounds by no more than the time our own
- * process lost in it (an arrival noted late shifts the span either way): noted on the check, so the
- * finding is retried rather than charged (issue 23). A miss larger than our lost time stands.
+ * Whether a measured span between two arrivals [from, to] is outside its bounds by no more than the time
+ * our own process lost in it (an arrival noted late shifts the span either way): then a detail saying so,
+ * for recordMachineBusy just before the finding it excuses (issue 23), so the finding is retried rather
+ * than charged. A miss larger than our lost time, or than MAX_LAG_STRETCH times the bound, stands.
  */
-export function notedIfWithinLag(value: number, b: Bounds, from: number, to: number, what: string): void {
+export function lagExcuse(value: number, b: Bounds, from: number, to: number, what: string): string | undefined {
   const miss = value > b.max ? value - b.max : b.min - value;
-  if (miss <= 0) return;
+  if (miss <= 0) return undefined;
   const lost = processLag().lostDuring(from, to);
-  // Bounded: lost time excuses at most a span MAX_LAG_STRETCH times its bound, never a target ten times late.
-  if (lost >= LAG_SIGNIFICANT_MS && miss <= Math.min(lost, lagAllowanceMs(value > b.max ? b.max : b.min))) recordMachineBusy(`${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`);
+  if (lost < LAG_SIGNIFICANT_MS || miss > Math.min(lost, lagAllowanceMs(value > b.max ? b.max : b.min))) return undefined;
+  return `${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`;
 }
 
 export function fmtMs(ms: number): string {
@@ -113,6 +114,11 @@ export function fmtMs(ms: number): string {
 
 export function fmtBounds(b: Bounds): string {
   return `${fmtMs(b.min)} .. ${fmtMs(b.max)}`;
+}
+
+/** Notes an excuse (lagExcuse) on the running check, if there is one. */
+export function noteExcuse(excuse: string | undefined): void {
+  if (excuse) recordMachineBusy(excuse);
 }
 
 /** Longest a first retry may take to arrive after the first attempt did. */

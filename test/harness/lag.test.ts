@@ -10,6 +10,7 @@ import { LagMeter, useLagMeter } from '../../harness/check/lag.js';
 import { runCheck } from '../../harness/check/run.js';
 import type { Target } from '../../harness/target.js';
 import { awaitDeliveries } from '../../harness/webhooks/expect.js';
+import { lagExcuse } from '../../harness/webhooks/schedule.js';
 import type { Delivery, Receiver } from '../../harness/webhooks/types.js';
 import { confirmedByRetrial } from '../../suites/support/webhook-scenarios.js';
 
@@ -216,5 +217,31 @@ describe('runCheck: a timing finding within our lag', () => {
       throw new CheckFailure({ code: 'WEBHOOK_FIELD_WRONG', clause: 'webhook.body.status', level: 'must', message: 'wrong' });
     }), fake, SETTINGS);
     expect([other.status, runs]).toEqual(['failed', 1]);
+  });
+});
+
+describe('lagExcuse: a retry wait outside its bounds', () => {
+  const b = { min: 50, max: 250 };
+
+  it('is excused by the time our process lost between the two arrivals, at most up to 4x its bound', () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    meter.record(10_500, 400); // stalled 10100..10500
+    expect(lagExcuse(600, b, 10_000, 10_600, 'the first wait')).toMatch(/the first wait missed its bounds by 350 ms; our process lost 400 ms/);
+    // A miss larger than what we lost stands.
+    expect(lagExcuse(700, b, 10_000, 10_700, 'the first wait')).toBeUndefined();
+  });
+
+  it('never excuses a wait ten times its bound, however much we lost', () => {
+    const meter = new LagMeter();
+    useLagMeter(meter);
+    meter.record(12_500, 2_500);
+    expect(lagExcuse(2_500, b, 10_000, 12_500, 'the first wait')).toBeUndefined();
+    expect(lagExcuse(1_000, b, 10_000, 12_500, 'the first wait')).toBeDefined();
+  });
+
+  it('excuses nothing when our process kept up', () => {
+    useLagMeter(new LagMeter());
+    expect(lagExcuse(300, b, 10_000, 10_300, 'the first wait')).toBeUndefined();
   });
 });
