@@ -104,6 +104,8 @@ export function registerSuite(suite: SuiteDef): void {
         }
         if (x.unexpectedPass) await ctx.annotate(`unexpected pass: the expectations file says "${comments}"`, 'unexpected-pass');
         if (result.status === 'broken') throw new HarnessError(redact(formatResultFailure(result)));
+        // No verdict (issue 23) is neither a pass nor a failure of the target: vitest shows it as skipped, with why.
+        if (result.status === 'inconclusive') ctx.skip(redact(result.reason ?? 'no verdict'));
         const disputes = disputed.filter((e) => result.findings.some((f) => disputeFor(result, f.clause, [e])));
         // A disputed failure stays a failure for vitest and JUnit (nothing disputed reads as passed), with the dispute first.
         const dispute = disputes.length ? `DISPUTED by the vendor: ${disputes.map((e) => `${e.comment} (${e.link})`).join('; ')}\n` : '';
