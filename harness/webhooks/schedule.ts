@@ -96,15 +96,18 @@ export function within(value: number, b: Bounds): boolean {
 
 /**
  * Whether a measured span between two arrivals [from, to] is outside its bounds by no more than the time
- * our own process lost in it (an arrival noted late shifts the span either way): then a detail saying so,
+ * our own process lost in it: then a detail saying so,
  * for recordMachineBusy just before the finding it excuses (issue 23), so the finding is retried rather
  * than charged. A miss larger than our lost time, or than MAX_LAG_STRETCH times the bound, stands.
  */
 export function lagExcuse(value: number, b: Bounds, from: number, to: number, what: string): string | undefined {
-  const miss = value > b.max ? value - b.max : b.min - value;
+  const late = value > b.max;
+  const miss = late ? value - b.max : b.min - value;
   if (miss <= 0) return undefined;
-  const lost = processLag().lostDuring(from, to);
-  if (lost < LAG_SIGNIFICANT_MS || miss > Math.min(lost, lagAllowanceMs(value > b.max ? b.max : b.min))) return undefined;
+  // Lost time only delays: it lengthens a span by what we lost along it, and shortens one only by the
+  // stall that made us note its first arrival late (the stall ending as we stamped it).
+  const lost = late ? processLag().lostDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
+  if (lost < LAG_SIGNIFICANT_MS || miss > Math.min(lost, lagAllowanceMs(late ? b.max : b.min))) return undefined;
   return `${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`;
 }
 
