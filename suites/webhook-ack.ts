@@ -55,7 +55,7 @@ async function resentAfter(t: Target, timing: WebhookTiming, kind: ReplyKind, wh
     const quiet = quietWindowMs(timing);
     const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
     if (ds.length < 2) return undefined;
-    return { ...what, expected: `one attempt (watched ${fmtMs(quiet)})`, seen: describeDeliveries(ds) };
+    return { ...what, expected: `one attempt (watched ${fmtMs(quiet)})`, seen: describeDeliveries(ds), acknowledged: { delivery: first[0]!, ackTimeoutMs: timing.ackTimeoutMs, jitterMs: timing.jitterMs } };
   } finally {
     t.receiver().script(p.merchantOrderNo, ['success']);
   }

@@ -17,6 +17,11 @@ export interface CheckRecorder {
    * evidence for the clause). Only these are credited as passed: naming a clause is not evidence.
    */
   exercised: Set<string>;
+  /**
+   * Where our own machine lost enough time to explain a timing finding (issue 23): set by the webhook
+   * waits, read by runCheck, which retries such a failure and reports a lasting one as no verdict.
+   */
+  machineBusy: string[];
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -25,7 +30,7 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 export const MAX_EXCHANGES_KEPT = 60;
 
 export function newRecorder(): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set() };
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [] };
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {
@@ -68,4 +73,10 @@ export function recordExercised(...clauses: (ClauseId | undefined)[]): void {
   const rec = storage.getStore();
   if (!rec) return;
   for (const c of clauses) if (c) rec.exercised.add(c);
+}
+
+/** Our machine lost time that could explain a timing finding of this check (see CheckRecorder.machineBusy). */
+export function recordMachineBusy(detail: string): void {
+  const rec = storage.getStore();
+  if (rec && !rec.machineBusy.includes(detail)) rec.machineBusy.push(detail);
 }

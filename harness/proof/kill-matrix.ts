@@ -27,6 +27,8 @@ export interface FaultRow extends FaultInfo {
   skipped: string[];
   /** Harness errors (a check that broke), or why the mutant could not start. */
   errors: string[];
+  /** Checks that reached no verdict (our machine too busy, a throttling gateway): `check-id: why`. */
+  inconclusive?: string[];
   durationMs: number;
 }
 
@@ -50,9 +52,11 @@ export function checksNaming(suites: SuiteDef[], clause: string): { suite: Suite
   return suites.flatMap((suite) => suite.checks.filter((c) => (c.clauses as readonly string[]).includes(clause)).map((check) => ({ suite, check })));
 }
 
-export function classify(fault: FaultInfo, results: CheckResult[]): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors'> {
+export function classify(fault: FaultInfo, results: CheckResult[]): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors' | 'inconclusive'> {
   const failed = results.filter((r) => r.status === 'failed');
+  const inconclusive = results.filter((r) => r.status === 'inconclusive').map((r) => `${r.checkId}: ${r.reason ?? 'no verdict'}`);
   return {
+    ...(inconclusive.length > 0 ? { inconclusive } : {}),
     killedBy: failed.filter((r) => r.findings.some((f) => f.clause === fault.clause)).map((r) => r.checkId),
     collateral: failed
       .filter((r) => !r.findings.some((f) => f.clause === fault.clause))

@@ -26,6 +26,7 @@ export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], s
       passed: res.filter((r) => r.result.status === 'passed').length,
       failed: failed.map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
       skipped: res.filter((r) => r.result.status === 'skipped').length,
+      inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => `${r.result.checkId} (${r.result.reason ?? 'no verdict'})`),
       durationMs: performance.now() - started,
       exercised: exercisedMap(res.map((r) => r.result)),
     };

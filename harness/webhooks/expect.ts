@@ -8,7 +8,8 @@ import type { ClauseId } from '../clauses/registry.js';
 import type { Exchange } from '../exchange.js';
 import type { Target } from '../target.js';
 import type { Finding } from '../check/failure.js';
-import { currentRecorder, recordExchange, recordExercised, recordFinding, type CheckRecorder } from '../check/context.js';
+import { currentRecorder, note, recordExchange, recordExercised, recordFinding, recordMachineBusy, type CheckRecorder } from '../check/context.js';
+import { LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
 import { failCheck } from '../check/expect.js';
 import { valueClauses, valueFindings } from '../check/invariants.js';
 import { validate } from '../envelope.js';
@@ -152,9 +153,46 @@ export function recordDeliveries(t: Target, ds: readonly Delivery[]): Exchange[]
   });
 }
 
-/** Waits on the receiver (never rejects), then records what matched. */
+function holds(pred: (ds: Delivery[]) => boolean, ds: Delivery[]): boolean {
+  try {
+    return pred(ds);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Waits on the receiver (never rejects), then records what matched. A window in which our own process
+ * lost time (lagMeter) is extended by that time before it is concluded, for a delivery that must come
+ * as for one that must not: the time lost was not the target's. The extension is bounded
+ * (lagAllowanceMs: at most MAX_LAG_STRETCH times the window in all); lost time beyond it is noted on the check
+ * (recordMachineBusy), so a timing finding drawn from this window is retried and, if our machine
+ * stays that busy, reported as no verdict.
+ */
 export async function awaitDeliveries(t: Target, filter: Filter, pred: (ds: Delivery[]) => boolean, timeoutMs: number): Promise<Delivery[]> {
-  const ds = await t.receiver().waitFor(filter, pred, timeoutMs);
+  const receiver = t.receiver();
+  const lag = processLag();
+  const startedAt = Date.now();
+  let ds = await receiver.waitFor(filter, pred, timeoutMs);
+  const allowance = lagAllowanceMs(timeoutMs);
+  let granted = 0;
+  let segmentFrom = startedAt;
+  while (!holds(pred, ds)) {
+    const now = Date.now();
+    const lost = lag.lostDuring(segmentFrom, now);
+    if (lost < LAG_SIGNIFICANT_MS) break;
+    const more = Math.min(lost, allowance - granted);
+    if (more <= 0) break;
+    granted += more;
+    segmentFrom = now;
+    ds = await receiver.waitFor(filter, pred, more);
+  }
+  // The target had less of our attention than the window promised: what we lost beyond what we gave back.
+  const lostAll = lag.lostDuring(startedAt, Date.now());
+  if (!holds(pred, ds) && lostAll - granted >= LAG_SIGNIFICANT_MS) {
+    recordMachineBusy(`our process lost ${Math.round(lostAll)} ms of a ${Math.round(timeoutMs)} ms webhook window, ${Math.round(granted)} ms given back (at most ${Math.round(allowance)} ms)`);
+  }
+  if (granted > 0) note(`the webhook window of ${Math.round(timeoutMs)} ms was extended by ${Math.round(granted)} ms: our process lost that time while waiting`);
   recordDeliveries(t, ds);
   return ds;
 }

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { headerValue, headerValues, verify, type VerifyResult } from '../signing.js';
 import type { Delivery, Receiver, ReplyKind } from './types.js';
+import { processLag } from '../check/lag.js';
 
 /** Raw body bytes kept per delivery; the rest is read and discarded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -139,6 +140,8 @@ function urlFor(host: string, port: number): string {
 }
 
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
+  // Timing checks ask how much time this process lost while they waited: the meter runs from now on.
+  processLag();
   const maxDeliveries = Math.max(1, opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES);
   const maxStoredBytes = Math.max(MAX_BODY_BYTES, opts.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES);
   const merchants = opts.merchants.map((m) => ({ id: m.id, secret: m.secret }));
@@ -200,7 +203,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     for (const w of [...waiters]) if (matches(d, w.filter)) w.check();
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, reply: WireReply): void {
+  function send(req: IncomingMessage, res: ServerResponse, reply: WireReply, d: Delivery): void {
     if (reply.drop) {
       req.socket.destroy();
       return;
@@ -211,6 +214,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       if (reply.contentType) headers['Content-Type'] = reply.contentType;
       res.writeHead(reply.status, headers);
       res.end(reply.body);
+      // When our reply really left: on a busy machine a delayed reply leaves later than scripted.
+      d.repliedAt = Date.now();
     };
     if (!reply.delayMs) {
       write();
@@ -273,7 +278,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         reply,
       };
       store(d);
-      if (complete) send(req, res, wireReply(reply, opts.ackTimeoutMs));
+      if (complete) send(req, res, wireReply(reply, opts.ackTimeoutMs), d);
       notify(d);
     };
     req.on('end', () => finish(true));

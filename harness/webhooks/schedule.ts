@@ -6,6 +6,8 @@
  */
 import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
+import { recordMachineBusy } from '../check/context.js';
+import { LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
 import { wireReply } from './receiver.js';
 import type { Delivery } from './types.js';
 
@@ -92,12 +94,34 @@ export function within(value: number, b: Bounds): boolean {
   return value >= b.min && value <= b.max;
 }
 
+/**
+ * Whether a measured span between two arrivals [from, to] is outside its bounds by no more than the time
+ * our own process lost in it: then a detail saying so,
+ * for recordMachineBusy just before the finding it excuses (issue 23), so the finding is retried rather
+ * than charged. A miss larger than our lost time, or than MAX_LAG_STRETCH times the bound, stands.
+ */
+export function lagExcuse(value: number, b: Bounds, from: number, to: number, what: string): string | undefined {
+  const late = value > b.max;
+  const miss = late ? value - b.max : b.min - value;
+  if (miss <= 0) return undefined;
+  // Lost time only delays: it lengthens a span by what we lost along it, and shortens one only by the
+  // stall that made us note its first arrival late (the stall ending as we stamped it).
+  const lost = late ? processLag().lostDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
+  if (lost < LAG_SIGNIFICANT_MS || miss > Math.min(lost, lagAllowanceMs(late ? b.max : b.min))) return undefined;
+  return `${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`;
+}
+
 export function fmtMs(ms: number): string {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
 export function fmtBounds(b: Bounds): string {
   return `${fmtMs(b.min)} .. ${fmtMs(b.max)}`;
+}
+
+/** Notes an excuse (lagExcuse) on the running check, if there is one. */
+export function noteExcuse(excuse: string | undefined): void {
+  if (excuse) recordMachineBusy(excuse);
 }
 
 /** Longest a first retry may take to arrive after the first attempt did. */

@@ -36,6 +36,8 @@ export interface Delivery {
   /** The merchant number in the body (merchant_order_no), used to route scripts; undefined for junk. */
   merchantNo?: string;
   reply: ReplyKind;
+  /** When our reply was written, ms since the epoch; absent while a delayed reply is pending, or dropped. */
+  repliedAt?: number;
 }
 
 export interface Receiver {

@@ -13,6 +13,9 @@ export interface AttemptResult {
   summary: string;
 }
 
+/** A limit timer later than this means the sandbox's own process stalled. */
+const MIN_LATE_MS = 20;
+
 /** Enough to tell "success" apart from anything longer; reading stops past this. */
 const REPLY_CAP = 1024;
 
@@ -37,7 +40,22 @@ export function postOnce(
     };
     const onAbort = (): void => settle({ acked: false, replied: false, summary: 'sender closed' });
     // The limit covers the whole exchange: connect, headers and the complete reply body.
-    const timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` }), limitMs);
+    const scheduledAt = Date.now() + limitMs;
+    let lateMs = 0;
+    // A limit timer that fires late (the sandbox's own process stalled) runs before the I/O that came
+    // meanwhile: the receiver gets that lateness again (at most the limit once more), so a reply already
+    // received is read. The sandbox widens its limit by no more than its own lateness, and says so in the log.
+    const onLimit = (): void => {
+      lateMs = Date.now() - scheduledAt;
+      if (lateMs < MIN_LATE_MS) {
+        settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` });
+        return;
+      }
+      lateMs = Math.min(lateMs, limitMs);
+      timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }), lateMs);
+    };
+    const widened = (): string => (lateMs >= MIN_LATE_MS ? ` (limit widened by ${Math.round(lateMs)} ms: the sandbox's timer was that late)` : '');
+    let timer = setTimeout(onLimit, limitMs);
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) {
       onAbort();
@@ -71,7 +89,7 @@ export function postOnce(
         const reply = Buffer.concat(chunks).subarray(0, REPLY_CAP + 1);
         const status = res.statusCode ?? 0;
         const acked = isAck(reply, status);
-        settle({ acked, replied: true, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}` });
+        settle({ acked, replied: true, summary: `HTTP ${status}, ${acked ? 'acknowledged' : 'not acknowledged'}${widened()}` });
       });
     });
     req.end(body);

@@ -5,10 +5,12 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  * harness/ops.ts and the profile's sandbox controls; anything the profile does not declare skips.
  */
 import type { Target } from '../../harness/target.js';
-import type { ReplyKind } from '../../harness/webhooks/types.js';
+import type { Delivery, ReplyKind } from '../../harness/webhooks/types.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { expectError, expectSuccess, expectString, failCheck, pick } from '../../harness/check/expect.js';
-import { note, recordReading } from '../../harness/check/context.js';
+import { note, recordMachineBusy, recordReading } from '../../harness/check/context.js';
+import { processLag } from '../../harness/check/lag.js';
+import { wireReply } from '../../harness/webhooks/receiver.js';
 import {
   cardFixture,
   cardPayment,
@@ -207,6 +209,28 @@ export interface TrialFinding {
   message: string;
   expected: string;
   seen: string;
+  /**
+   * The delivery whose acknowledgement was not honoured, and the target's limit: when our reply to it
+   * left too late because our own process lost time, the resend is not charged without a retry (issue 23).
+   */
+  acknowledged?: { delivery: Pick<Delivery, 'receivedAt' | 'repliedAt' | 'reply'>; ackTimeoutMs: number; jitterMs: number };
+}
+
+/**
+ * Whether our own machine could explain a resend after our acknowledgement: our reply left (repliedAt)
+ * later than the limit allows, counting the stall our process had just before it noted the arrival
+ * (the delivery may have waited for us). A detail when it could; a reply of ours that left in time
+ * leaves the resend to the target.
+ */
+function lagExplains(f: TrialFinding): string | undefined {
+  if (!f.acknowledged) return undefined;
+  const { delivery: d, ackTimeoutMs, jitterMs } = f.acknowledged;
+  const noticedLate = processLag().longestStallDuring(d.receivedAt - ackTimeoutMs, d.receivedAt);
+  // No reply written: the target hung up before our reply was due (a late timer of ours runs before the hang-up is read).
+  const left = d.repliedAt ?? d.receivedAt + (wireReply(d.reply, ackTimeoutMs).delayMs ?? 0);
+  const replyAfter = left - d.receivedAt + noticedLate;
+  if (replyAfter < ackTimeoutMs - jitterMs) return undefined;
+  return `our acknowledgement left ${Math.round(replyAfter)} ms after the webhook could have reached us (limit ${ackTimeoutMs} ms): our process was late`;
 }
 
 /**
@@ -224,6 +248,9 @@ export async function confirmedByRetrial(trial: (attempt: number) => Promise<Tri
     recordReading('webhook.unconfirmed-resend', `seen once, not repeated: ${first.code}`);
     return;
   }
+  // Seen twice, the second time while our machine lost the time the target's limit left us: not yet evidence.
+  const busy = lagExplains(second);
+  if (busy) recordMachineBusy(busy);
   failCheck(second.code, second.clause, `${second.message} (seen in two trials with different numbers)`, {
     expected: second.expected,
     seen: `trial 1: ${first.seen}; trial 2: ${second.seen}`,

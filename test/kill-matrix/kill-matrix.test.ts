@@ -36,7 +36,7 @@ describe('kill matrix', () => {
   });
 
   it('kills every fault with a check charging the fault\'s own clause', () => {
-    const survivors = report.faults.filter((f) => f.verdict !== 'killed').map((f) => `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'} ${f.errors.join('; ')}`);
+    const survivors = report.faults.filter((f) => f.verdict !== 'killed').map((f) => `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'} ${f.errors.join('; ')}${f.inconclusive ? ` no verdict: ${f.inconclusive.join('; ')}` : ''}`);
     expect(survivors).toEqual([]);
   });
 

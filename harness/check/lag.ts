@@ -1,0 +1,130 @@
+/**
+ * Our own scheduling lag (issue 23): how much time this process lost, waiting for a CPU or behind
+ * other work on its event loop, while a check timed the target. A timer drift sampler: a short
+ * interval timer notes how late each tick fires; the lateness of the ticks that fell in a window is
+ * the time the process could not act in it (a receiver's reply delayed, an arrival noted late, and,
+ * when the reference runs in this process, its webhook sent late). Node built-ins only.
+ */
+
+export interface LagSample {
+  /** When the tick fired, ms since the epoch (Date.now(), the clock deliveries are stamped with). */
+  at: number;
+  /** How late it fired, ms. */
+  lateMs: number;
+}
+
+export interface LagMeterOptions {
+  /** Tick interval, ms. */
+  intervalMs?: number;
+  /** How long samples are kept, ms: longer than any window a check asks about. */
+  keepMs?: number;
+  now?: () => number;
+}
+
+/** Lateness below this is timer granularity, not lost time. */
+const NOISE_MS = 2;
+
+export class LagMeter {
+  readonly intervalMs: number;
+  private readonly keepMs: number;
+  private readonly now: () => number;
+  private readonly samples: LagSample[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private expectedAt = 0;
+
+  constructor(opts: LagMeterOptions = {}) {
+    this.intervalMs = opts.intervalMs ?? 10;
+    this.keepMs = opts.keepMs ?? 3 * 60 * 60_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  start(): this {
+    if (this.timer) return this;
+    this.expectedAt = this.now() + this.intervalMs;
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    // The meter never keeps a process alive.
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Records one tick's lateness (the sampler's own path; tests inject lag through it). */
+  record(at: number, lateMs: number): void {
+    if (lateMs >= NOISE_MS) this.samples.push({ at, lateMs });
+    const horizon = at - this.keepMs;
+    let drop = 0;
+    while (drop < this.samples.length && this.samples[drop]!.at < horizon) drop += 1;
+    if (drop > 0) this.samples.splice(0, drop);
+  }
+
+  private tick(): void {
+    const at = this.now();
+    this.record(at, Math.max(0, at - this.expectedAt));
+    this.expectedAt = at + this.intervalMs;
+  }
+
+  /** A stall still under way (the tick that would end it has not fired): what it has cost so far. */
+  private ongoing(to: number): LagSample | undefined {
+    if (!this.timer) return undefined;
+    const now = Math.min(this.now(), to);
+    const late = now - this.expectedAt;
+    return late >= NOISE_MS ? { at: now, lateMs: late } : undefined;
+  }
+
+  /** Stalls overlapping [from, to]: a stall ending at `at` began `lateMs` earlier. */
+  private overlapping(from: number, to: number): { start: number; end: number }[] {
+    const out: { start: number; end: number }[] = [];
+    const all = [...this.samples];
+    const cur = this.ongoing(to);
+    if (cur) all.push(cur);
+    for (const s of all) {
+      const start = Math.max(from, s.at - s.lateMs);
+      const end = Math.min(to, s.at);
+      if (end > start) out.push({ start, end });
+    }
+    return out;
+  }
+
+  /** Time this process lost within [from, to], ms. */
+  lostDuring(from: number, to: number): number {
+    return this.overlapping(from, to).reduce((sum, s) => sum + (s.end - s.start), 0);
+  }
+
+  /** The longest single stall within [from, to], ms. */
+  longestStallDuring(from: number, to: number): number {
+    return this.overlapping(from, to).reduce((m, s) => Math.max(m, s.end - s.start), 0);
+  }
+}
+
+let shared: LagMeter | undefined;
+let override: LagMeter | undefined;
+
+/** This process's meter, started on first use (by the webhook receiver, so it runs before any check waits). */
+export function processLag(): LagMeter {
+  if (override) return override;
+  shared ??= new LagMeter().start();
+  return shared;
+}
+
+/** Tests: a meter whose samples they control (undefined restores the real one). */
+export function useLagMeter(meter: LagMeter | undefined): void {
+  override = meter;
+}
+
+/** The most our lost time may stretch a timing bound: four times it, never a target ten times late. */
+export const MAX_LAG_STRETCH = 4;
+
+/**
+ * How much lost time a timing window or bound of this length may be given on top of itself (bounded by
+ * MAX_LAG_STRETCH). A window stretched so far while our process still loses time is concluded by no verdict.
+ */
+export function lagAllowanceMs(windowMs: number): number {
+  return Math.max(0, windowMs) * (MAX_LAG_STRETCH - 1);
+}
+
+/** Lost time that counts: more than timer noise and a few ticks of ordinary work. */
+export const LAG_SIGNIFICANT_MS = 50;
