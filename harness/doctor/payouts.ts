@@ -30,9 +30,9 @@ interface Made {
   ex: Exchange;
 }
 
-async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string): Promise<{ made?: Made; ex: Exchange }> {
+async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string, currency = 'USD'): Promise<{ made?: Made; ex: Exchange }> {
   const merchantPayoutNo = ctx.t.newNo('payout');
-  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: usd(value) }, { as: role, label });
+  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: currency === 'USD' ? usd(value) : { currency, value } }, { as: role, label });
   const a = answerOf(ex);
   if (!accepted(a)) return { ex };
   const no = readPath(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
@@ -101,6 +101,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   const first = made.find((m) => m.role === 'primary');
   if (first) await checkPayoutRecord(ctx, first);
   await checkPayoutLimits(ctx);
+  await checkUsdOnly(ctx);
   // The first payout of the primary of each method verifies its cancel flag and the settle control.
   const verified = new Set<string>();
   let settleVerified = false;
@@ -174,6 +175,36 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
       else add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix, ex: [r.ex] });
     }
     if (r.made) await release(ctx, r.made, false);
+  }
+}
+
+/**
+ * payouts.methods.*.usdOnly: a EUR payout of the primary at the method's minimum. A USD-only method
+ * must refuse it (the document fixes the refusal: a doubt if it is let through); a method that takes
+ * other currencies refusing it with an amount or currency answer shows the profile wrong.
+ */
+async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
+  const releasable = (method: string) => (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  for (const [method, m] of Object.entries(p.payouts!.methods)) {
+    if (m.usdOnly === undefined || !primary.has(method)) continue;
+    const path = `payouts.methods.${method}.usdOnly`;
+    const value = p.limits?.payouts?.[method]?.min ?? '1.00';
+    if (!m.usdOnly && !releasable(method)) {
+      add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, { answered: 'not asked: a EUR payout could not be given back (no cancel, no sandbox.settlePayout)' });
+      continue;
+    }
+    const claim = m.usdOnly ? `${method} pays out in USD only: a EUR payout is refused` : `${method} pays out in other currencies than USD: a EUR payout is accepted`;
+    const r = await payout(ctx, 'primary', method, value, `doctor: ${claim}`, 'EUR');
+    const a = answerOf(r.ex);
+    if (unanswered(ctx, path, claim, a, r.ex)) continue;
+    if (r.made) await release(ctx, r.made, false);
+    const fix = `set ${path} to what the vendor documents for ${method}`;
+    if (m.usdOnly ? refused(a) : accepted(a) || a.key === 'insufficientFunds') add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else if (m.usdOnly) doubt(ctx, path, claim, ['payout.usd-only-methods'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix, ex: [r.ex] });
+    else if (a.key === 'amountOutOfRange' || a.key === 'notSupported') add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: `${describeAnswer(a)}: the method takes USD only`, fix, ex: [r.ex] });
+    else add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
   }
 }
 

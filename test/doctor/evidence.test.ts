@@ -41,6 +41,25 @@ describe('doctor: evidence', () => {
     expect(wrongTie.exitCode).toBe(0);
   }, 30_000);
 
+  it('verifies payouts.methods.*.usdOnly with a EUR payout: a method said to take EUR that refuses it is WRONG; one said USD-only that takes it is a doubt', async () => {
+    const right = await runDoctor({ loaded: loadProfile(profileWith(() => {})), baseUrl: 'embedded', webhooks: false });
+    expect(right.items.filter((i) => i.path.endsWith('.usdOnly')).map((i) => `${i.path} ${i.status}`).sort()).toEqual(['payouts.methods.BANK_TRANSFER.usdOnly verified', 'payouts.methods.PAYPAL.usdOnly verified']);
+    const swapped = await runDoctor({
+      loaded: loadProfile(profileWith((p) => {
+        p.payouts.methods.BANK_TRANSFER.usdOnly = true;
+        p.payouts.methods.PAYPAL.usdOnly = false;
+      })),
+      baseUrl: 'embedded',
+      webhooks: false,
+    });
+    const bank = swapped.items.find((i) => i.path === 'payouts.methods.BANK_TRANSFER.usdOnly');
+    expect(bank?.status).toBe('doubt');
+    expect(bank?.clauses).toEqual(['payout.usd-only-methods']);
+    const paypal = swapped.items.find((i) => i.path === 'payouts.methods.PAYPAL.usdOnly');
+    expect(paypal?.status).toBe('wrong');
+    expect(paypal?.answered).toMatch(/code 5008 amountOutOfRange: the method takes USD only/);
+  }, 30_000);
+
   it('warns of entries no check can use, and says of an unread internal name only that no check reads it', async () => {
     const r = await runDoctor({
       loaded: loadProfile(profileWith((p) => {
