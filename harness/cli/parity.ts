@@ -149,7 +149,7 @@ export async function parityMain(argv: string[]): Promise<number> {
 
   if (flags['no-doctor'] !== true) {
     for (const [n, s] of [['a', a], ['b', b]] as const) {
-      const report = await doctorPhase({ loaded: s.loaded, baseUrl: s.spec.baseUrl, reportsDir, name: `doctor-${n}`, tag: `side ${n.toUpperCase()}`, verbose: false, safe, webhooks: webhooks !== 'off' });
+      const report = await doctorPhase({ loaded: s.loaded, baseUrl: s.spec.baseUrl, reportsDir, name: `doctor-${n}`, tag: `side ${n.toUpperCase()}`, verbose: false, safe, webhooks: webhooks !== 'off', faults: s.spec.faults });
       if (report.exitCode !== 0) {
         const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
         return cannotRun(`profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`);

@@ -205,9 +205,9 @@ export async function runMain(argv: string[]): Promise<number> {
   const vitest = startVitest({ ...cfg, holdUntilGo: true }, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
   let doctor: DoctorReport | undefined;
   if (!flags['no-doctor']) {
-    // Faults are deviations the checks must find, not the profile's: the embedded reference's doctor runs without them.
+    // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
     try {
-      doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off' });
+      doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off', faults: cfg.faults });
     } catch (err) {
       await vitest.stop();
       throw err;

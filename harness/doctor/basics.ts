@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { queryPayment, queryRefund, payoutLookup } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { EndpointName, MerchantRole } from '../target.js';
-import { add, type DoctorContext } from './context.js';
+import { add, doubt, type DoctorContext } from './context.js';
 import { answerForm, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 
 const DOCUMENT_QUERY_PATH = '/api/v1/payments/query';
@@ -47,6 +47,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', { expected: 'an answer', answered: describeAnswer(primary.a), fix: 'set baseUrl (or --target) to the address the target listens on', ex: [primary.ex], noAnswerIsWrong: true });
     return false;
   }
+  if (unknownPath(primary.a) && (await unversioned(ctx, queryPath))) return false;
   if (unknownPath(primary.a)) {
     add(ctx, 'wrong', pathField, `the payment query answers with the interface's envelope at baseUrl + ${queryPath}`, {
       expected: 'a JSON envelope {code, msg}',
@@ -71,12 +72,29 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   const probe = await ctx.t.post(`${queryPath.replace(/\/[^/]*\/[^/]*$/, '')}/mpsi-doctor/no-such-path`, {}, { label: 'doctor: a path the target does not have' });
   const form = answerForm(probe);
   if (form !== undefined && answerOf(probe).http === 200) ctx.learnUnknownPath(form);
+  if (form !== undefined && form === answerForm(primary.ex) && (await unversioned(ctx, queryPath, form))) return false;
   if (form !== undefined && form === answerForm(primary.ex)) {
     add(ctx, 'wrong', pathField, `the payment query answers at baseUrl + ${queryPath}`, { expected: 'an answer of the payment query', answered: `${describeAnswer(primary.a)}, as to a path it does not have`, fix: pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins' : 'set endpoints.paymentQuery to the path the vendor documents', ex: [primary.ex, probe] });
     return false;
   }
   add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
   return finishBasics(ctx);
+}
+
+/**
+ * The document fixes /api/v1/ in the query's path: when the target has no such path but answers the
+ * same path without the version, the target breaks ep.versioned-path — a doubt, not the profile's
+ * baseUrl. Nothing else can be asked (every path of the profile has the version).
+ */
+async function unversioned(ctx: DoctorContext, queryPath: string, unknownForm?: string): Promise<boolean> {
+  if (!queryPath.includes('/v1/')) return false;
+  const path = queryPath.replace('/v1/', '/');
+  const ex = await ctx.t.post(path, { merchant_order_no: ctx.t.newNo('order') }, { label: 'doctor: the payment query without /v1/' });
+  const a = answerOf(ex);
+  if (unknownPath(a) || !a.envelope || (unknownForm !== undefined && answerForm(ex) === unknownForm)) return false;
+  doubt(ctx, 'baseUrl', `the payment query answers at baseUrl + ${queryPath}`, ['ep.versioned-path'], { expected: 'an answer of the payment query', answered: `no such path; ${path} answers ${describeAnswer(a)}: the target serves the API without /v1/`, fix: 'baseUrl must end where /api/v1/… begins', ex: [ex] });
+  add(ctx, 'not-verifiable', 'top level', 'every other assumption', { answered: 'not asked: every path the profile gives carries /api/v1/, which the target does not serve' });
+  return true;
 }
 
 async function otherMerchants(ctx: DoctorContext): Promise<void> {
@@ -115,13 +133,20 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
 
 async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   const id = ctx.loaded.merchants.unknownId;
-  const ex = await queryPayment(ctx.t, { merchant_order_no: ctx.t.newNo('order') }, { as: { id, secret: randomBytes(16).toString('hex') }, noVerify: true, label: 'doctor: the unknown merchant id' });
+  const ask = (mid: string, label: string) => queryPayment(ctx.t, { merchant_order_no: ctx.t.newNo('order') }, { as: { id: mid, secret: randomBytes(16).toString('hex') }, noVerify: true, label });
+  const ex = await ask(id, 'doctor: the unknown merchant id');
   const a = answerOf(ex);
   const what = `merchants.unknownId (${id}) is an id the target does not know`;
-  if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') add(ctx, 'verified', 'merchants.unknownId', what, { answered: describeAnswer(a), ex: [ex] });
-  else if (a.envelope && (a.http === 403 || a.code === 0)) {
-    add(ctx, 'wrong', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`, fix: 'choose an id no merchant of the target has (e.g. M999999)', ex: [ex] });
-  } else add(ctx, 'not-verifiable', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: describeAnswer(a), ex: [ex] });
+  const notFound = (x: Answer) => x.envelope && x.http === 401 && x.key === 'merchantNotFound';
+  if (notFound(a)) return void add(ctx, 'verified', 'merchants.unknownId', what, { answered: describeAnswer(a), ex: [ex] });
+  // The document fixes the answer to an unknown merchant (HTTP 401 merchantNotFound): an id no target
+  // has tells whether the profile's id is known to the target or the target answers unknown ids otherwise.
+  const control = await ask(`MPSI-DOCTOR-${randomBytes(6).toString('hex').toUpperCase()}`, 'doctor: an id no merchant has');
+  const c = answerOf(control);
+  if (notFound(c) && a.envelope && (a.http === 403 || a.code === 0)) {
+    add(ctx, 'wrong', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`, fix: 'choose an id no merchant of the target has (e.g. M999999)', ex: [ex, control] });
+  } else if (notFound(c)) add(ctx, 'not-verifiable', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: describeAnswer(a), ex: [ex, control] });
+  else doubt(ctx, 'merchants.unknownId', what, ['auth.unknown-merchant', 'err.auth.merchant-not-found'], { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}; an id no merchant has gets ${describeAnswer(c)} too`, fix: 'choose an id no merchant of the target has', ex: [ex, control] });
 }
 
 /** A sandbox cannot tell a production key from any other wrong key; the run's auth.env-keys check sends it. */

@@ -27,11 +27,11 @@ export function add(
   status: ItemStatus,
   path: string,
   assumption: string,
-  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[]; noAnswerIsWrong?: boolean } = {},
+  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[]; noAnswerIsWrong?: boolean; clauses?: string[] } = {},
 ): DoctorItem {
   // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
   const silent = (more.ex ?? []).find((e) => e !== undefined && !e.response);
-  if (status === 'wrong' && silent && !more.noAnswerIsWrong) {
+  if ((status === 'wrong' || status === 'doubt') && silent && !more.noAnswerIsWrong) {
     status = 'not-verifiable';
     more = { ...more, fix: undefined, answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}` };
   }
@@ -45,9 +45,19 @@ export function add(
     ...(more.answered !== undefined ? { answered: more.answered } : {}),
     ...(more.fix !== undefined ? { fix: more.fix } : {}),
     ...(ids.length ? { exchanges: ids } : {}),
+    ...(status === 'doubt' && more.clauses?.length ? { clauses: more.clauses } : {}),
   };
   ctx.items.push(item);
   return item;
+}
+
+/**
+ * The target let through (or answered otherwise) what the document fixes, given the profile's fact:
+ * a doubt, never a profile error. `clauses` are those the answer breaks if the profile is right;
+ * `fix` what to change if the profile is what is wrong.
+ */
+export function doubt(ctx: DoctorContext, path: string, assumption: string, clauses: string[], more: { expected?: string; answered?: string; fix: string; ex?: (Exchange | undefined)[] }): DoctorItem {
+  return add(ctx, 'doubt', path, assumption, { ...more, clauses, fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: the checks judge it); if not, ${more.fix}` });
 }
 
 /** The merchant roles that may create payments and payouts (the frozen one may not). */

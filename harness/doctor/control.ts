@@ -25,6 +25,11 @@ export function controlItem(ctx: DoctorContext, name: ControlName, claim: string
     add(ctx, 'verified', `sandbox.${name}`, claim, { answered: describeAnswer(a), ex: [ex, ...more] });
     return true;
   }
+  // The control names its order by the number the checkout answered: when that number is in doubt, "not found" says nothing of the control.
+  if (/notFound/i.test(a.key ?? '') && ctx.items.some((i) => i.status === 'doubt' && i.path === 'checkout.data.orderNo')) {
+    add(ctx, 'not-verifiable', `sandbox.${name}`, claim, { answered: `${describeAnswer(a)}: the checkout's order number is in doubt (checkout.data.orderNo)`, ex: [ex, ...more] });
+    return false;
+  }
   add(ctx, 'wrong', `sandbox.${name}`, claim, { expected: 'code 0', answered: describeAnswer(a), fix: `check sandbox.${name}.template (and outcomes) against the vendor's sandbox documentation`, ex: [ex, ...more] });
   return false;
 }

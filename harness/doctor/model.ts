@@ -7,7 +7,13 @@
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 
-export type ItemStatus = 'verified' | 'wrong' | 'not-verifiable' | 'warning';
+/**
+ * `doubt`: the target answered against the profile where the document fixes the answer (an unknown
+ * merchant must get 401 merchantNotFound, a documented refusal must be a refusal, `code` is an
+ * integer…). Either the profile is wrong or the target violates the document: the doctor cannot
+ * tell, so it stops nothing, the checks judge, and the certificate shows the doubt beside the clause.
+ */
+export type ItemStatus = 'verified' | 'wrong' | 'not-verifiable' | 'warning' | 'doubt';
 
 export interface DoctorItem {
   /** The profile's JSON path the item is about (dotted, as the loader's messages write it). */
@@ -22,6 +28,8 @@ export interface DoctorItem {
   fix?: string;
   /** Ids of the exchanges that show it (DoctorReport.exchanges). */
   exchanges?: string[];
+  /** A doubt: the clauses the answer breaks if the profile is right. */
+  clauses?: string[];
 }
 
 /** An exchange as the doctor shows it: bodies clipped, everything redacted when written. */
@@ -45,7 +53,7 @@ export interface DoctorReport {
   startedAt: string;
   durationMs: number;
   requests: number;
-  /** 0 every assumption verified or not verifiable; 2 at least one is wrong. */
+  /** 0 no assumption wrong (doubts included: the checks judge them); 2 at least one is wrong. */
   exitCode: 0 | 2;
   counts: Record<ItemStatus, number>;
   items: DoctorItem[];
@@ -73,9 +81,10 @@ const UNKNOWN_PATH = Symbol('answers like an unknown path');
  */
 export function answerForm(ex: Exchange): string | undefined {
   const j = ex.response?.json as Record<string, unknown> | undefined;
-  if (!ex.response || j === null || typeof j !== 'object' || typeof j['code'] !== 'number' || j['code'] === 0) return undefined;
+  const code = envelopeCode(j);
+  if (!ex.response || code === undefined || code === 0) return undefined;
   const path = new URL(ex.request.url).pathname;
-  return `${ex.response.status}|${String(j['code'])}|${String(j['msg']).split(path).join('<path>')}`;
+  return `${ex.response.status}|${code}|${String((j as Record<string, unknown>)['msg']).split(path).join('<path>')}`;
 }
 
 /** Marks an exchange whose answer has the form the target gives to a path it does not have. */
@@ -86,17 +95,49 @@ export function markUnknownPath(ex: Exchange): void {
 export function answerOf(ex: Exchange): Answer {
   if (!ex.response) return { envelope: false, error: ex.error ? `${ex.error.kind}: ${ex.error.message}` : 'no answer' };
   const j = ex.response.json as Record<string, unknown> | undefined;
-  const envelope = j !== null && typeof j === 'object' && !Array.isArray(j) && typeof j['code'] === 'number' && typeof j['msg'] === 'string';
+  const code = envelopeCode(j);
+  const envelope = code !== undefined && typeof (j as Record<string, unknown>)['msg'] === 'string';
   if (!envelope) return { http: ex.response.status, envelope: false };
-  const data = j['data'];
+  const data = dataOf(j as Record<string, unknown>, code as number);
   return {
     ...((ex as unknown as Record<symbol, boolean>)[UNKNOWN_PATH] ? { likeUnknownPath: true } : {}),
     http: ex.response.status,
     envelope: true,
-    code: j['code'] as number,
-    key: splitMsg(j['msg'] as string).key,
-    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined,
+    code,
+    key: splitMsg((j as Record<string, unknown>)['msg'] as string).key,
+    data,
   };
+}
+
+/**
+ * The envelope's code, read leniently: a JSON string of digits counts ("0", "2002"). The document fixes
+ * an integer; a target that sends a string breaks env.code.integer, which its check judges, while
+ * the doctor still learns from the answer (envelopeFlaws reports it as a doubt).
+ */
+function envelopeCode(j: unknown): number | undefined {
+  if (j === null || typeof j !== 'object' || Array.isArray(j)) return undefined;
+  const c = (j as Record<string, unknown>)['code'];
+  if (typeof c === 'number') return c;
+  return typeof c === 'string' && /^-?\d+$/.test(c) ? Number(c) : undefined;
+}
+
+/** data, or (a success with no data object) the body's other fields: env.data.on-success is the checks' to judge. */
+function dataOf(j: Record<string, unknown>, code: number): Record<string, unknown> | undefined {
+  const data = j['data'];
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) return data as Record<string, unknown>;
+  if (code !== 0 || 'data' in j) return undefined;
+  const { code: _c, msg: _m, ...rest } = j;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** Where an answer breaks a form the document fixes, though the doctor could read it: clause and what. */
+export function envelopeFlaws(ex: Exchange): { clause: string; what: string }[] {
+  const j = ex.response?.json as Record<string, unknown> | undefined;
+  if (j === null || typeof j !== 'object' || Array.isArray(j) || envelopeCode(j) === undefined) return [];
+  const out: { clause: string; what: string }[] = [];
+  if (typeof j['code'] === 'string') out.push({ clause: 'env.code.integer', what: `the envelope's code is a JSON string (${JSON.stringify(j['code'])}), not an integer` });
+  if (envelopeCode(j) === 0 && !('data' in j) && Object.keys(j).some((k) => k !== 'code' && k !== 'msg')) out.push({ clause: 'env.data.on-success', what: 'a success answer has no data object: its fields are at the top level of the body' });
+  return out;
 }
 
 export const accepted = (a: Answer): boolean => a.envelope && a.code === 0;

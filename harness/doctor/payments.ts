@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, pool, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, pool, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
 import { cents, money } from './money.js';
 
@@ -90,18 +90,19 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
 /** methods.notEnabled, methods.unknown, methods.noChannel: a checkout with each is refused. */
 async function checkRefusedMethods(ctx: DoctorContext): Promise<void> {
   const m = ctx.loaded.profile.methods;
-  const list: [string, string | undefined, string][] = [
-    ['methods.notEnabled', m.notEnabled, 'is known to the target but not enabled for primary'],
-    ['methods.unknown', m.unknown, 'is a method the target does not know'],
-    ['methods.noChannel', m.noChannel, 'has no channel available'],
+  const list: [string, string | undefined, string, string[]][] = [
+    ['methods.notEnabled', m.notEnabled, 'is known to the target but not enabled for primary', ['err.pay.method-unavailable']],
+    ['methods.unknown', m.unknown, 'is a method the target does not know', ['payment.method.unknown']],
+    ['methods.noChannel', m.noChannel, 'has no channel available', ['err.pay.no-channel']],
   ];
-  for (const [path, method, claim] of list) {
+  for (const [path, method, claim, clauses] of list) {
     if (method === undefined) continue;
     const r = await pay(ctx, 'primary', method, '10.00', `doctor: ${path}`);
     const what = `${method} ${claim}: a checkout with it is refused`;
     if (unanswered(ctx, path, what, r.a, r.ex)) continue;
     if (refused(r.a)) add(ctx, 'verified', path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
-    else add(ctx, 'wrong', path, what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: `choose for ${path} a method the target refuses as described`, ex: [r.ex] });
+    // The document fixes the refusal for such a method: an acceptance may be the target's violation.
+    else doubt(ctx, path, what, clauses, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: `choose for ${path} a method the target refuses as described`, ex: [r.ex] });
   }
 }
 
@@ -112,7 +113,7 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
   const what = 'merchants.frozen is a disabled merchant: its checkout is refused';
   if (unanswered(ctx, 'merchants.frozen', what, r.a, r.ex)) return;
   if (refused(r.a)) add(ctx, 'verified', 'merchants.frozen', what, { answered: describeAnswer(r.a), ex: [r.ex] });
-  else add(ctx, 'wrong', 'merchants.frozen', what, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target', ex: [r.ex] });
+  else doubt(ctx, 'merchants.frozen', what, ['err.pay.merchant-frozen'], { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target', ex: [r.ex] });
 }
 
 /** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
@@ -141,55 +142,84 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
       if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
       const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
-      else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
+      // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
+      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range'], { expected: 'a refusal', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
+      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
     }
   }
 }
 
-/** Each tier is accepted, each unroundable amount refused, with the first price-point method the primary has. */
+/** On every price-point method the primary has: each tier is accepted, each unroundable amount refused; the rounding (and tie) rule. */
 async function checkPricePoints(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
   const pp = p.pricePoints;
   const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
-  const method = (p.methods.pricePoint ?? []).find((m) => primary.has(m) && p.methods.checkout.includes(m));
-  if (!pp || !method) return;
-  const tiers = tiersOf(ctx, method);
-  const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
-  const probes = [
-    ...tiers.map((v, i) => ({ value: v, want: 'accepted' as const, path: `${tierBase}[${i}]`, claim: `${method} accepts the tier ${v}` })),
-    ...pp.unroundable.map((v, i) => ({ value: v, want: 'refused' as const, path: `pricePoints.unroundable[${i}]`, claim: `${method} refuses ${v}, which rounds to no tier` })),
-  ];
-  for (const pr of probes) {
-    const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-    if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
-    const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
-    if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
-    else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the checkout accepted' : 'a refusal', answered: describeAnswer(r.a), fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`, ex: [r.ex] });
+  const methods = (p.methods.pricePoint ?? []).filter((m) => primary.has(m) && p.methods.checkout.includes(m));
+  if (!pp) return;
+  let rounded = false;
+  for (const method of methods) {
+    const tiers = tiersOf(ctx, method);
+    const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
+    const probes = [
+      ...tiers.map((v, i) => ({ value: v, want: 'accepted' as const, path: `${tierBase}[${i}]`, claim: `${method} accepts the tier ${v}` })),
+      ...pp.unroundable.map((v, i) => ({ value: v, want: 'refused' as const, path: `pricePoints.unroundable[${i}]`, claim: `${method} refuses ${v}, which rounds to no tier` })),
+    ];
+    for (const pr of probes) {
+      const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+      if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
+      const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
+      if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
+      // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
+      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['payment.price-point.refuse'], { expected: 'a refusal', answered: describeAnswer(r.a), fix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`, ex: [r.ex] });
+      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered: describeAnswer(r.a), fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`, ex: [r.ex] });
+    }
+    await checkRequestedAmount(ctx, method, tiers, !rounded);
+    rounded = true;
   }
-  await checkRequestedAmount(ctx, method, tiers);
 }
 
 /** paymentRecord.requestedAmount resolves in the record of a payment rounded to a tier. */
-async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: string[]): Promise<void> {
+async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: string[], recordPaths: boolean): Promise<void> {
   const p = ctx.loaded.profile;
   const rec = p.paymentRecord;
-  if (!rec?.requestedAmount || tiers.length < 2) return;
+  if (!rec || tiers.length < 2) return;
   const value = p.pricePoints!.rounding === 'down' ? money(cents(tiers[1]!) - 1n) : money(cents(tiers[0]!) + 1n);
+  await roundingProbe(ctx, method, tiers, value, recordPaths ? rec.requestedAmount : undefined);
+  if (p.pricePoints!.rounding !== 'nearest') return;
+  // The tie rule: an amount exactly between two tiers whose distance is an even number of cents.
+  const pair = tiers.findIndex((t, i) => i + 1 < tiers.length && (cents(tiers[i + 1]!) - cents(t)) % 2n === 0n);
+  if (pair >= 0) await roundingProbe(ctx, method, tiers, money((cents(tiers[pair]!) + cents(tiers[pair + 1]!)) / 2n), undefined, 'pricePoints.tie');
+}
+
+/** One rounded checkout of a price-point method and its record: the charged tier against the profile's rule. */
+async function roundingProbe(ctx: DoctorContext, method: string, tiers: string[], value: string, requestedPath: string | undefined, rulePath = 'pricePoints.rounding'): Promise<void> {
+  const p = ctx.loaded.profile;
+  const rec = p.paymentRecord!;
   const r = await pay(ctx, 'primary', method, value, `doctor: ${method} ${value}, rounded to a tier`);
-  const orderNo = pick(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
+  const orderNo = readPath(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
   if (!accepted(r.a) || typeof orderNo !== 'string') {
-    add(ctx, 'not-verifiable', 'paymentRecord.requestedAmount', 'the record of a rounded payment holds its requested amount', { answered: `a ${method} checkout of ${value} was not accepted: ${describeAnswer(r.a)}`, ex: [r.ex] });
+    add(ctx, 'not-verifiable', requestedPath !== undefined ? 'paymentRecord.requestedAmount' : rulePath, 'a rounded payment and its record', { answered: `a ${method} checkout of ${value} was not accepted: ${describeAnswer(r.a)}`, ex: [r.ex] });
     return;
   }
   const qex = await queryPayment(ctx.t, { order_no: orderNo }, { label: 'doctor: the record of a rounded payment' });
-  const data = answerOf(qex).data;
-  dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, data, rec.requestedAmount, qex, 'any');
-  const charged = (pick(data, rec.transAmount) as { value?: unknown } | undefined)?.value;
+  const q = answerOf(qex);
+  if (!accepted(q)) {
+    add(ctx, 'not-verifiable', rulePath, 'the record of a rounded payment', { answered: `its query was refused: ${describeAnswer(q)}`, ex: [r.ex, qex] });
+    return;
+  }
+  const data = q.data;
+  if (requestedPath !== undefined) {
+    // requested_amount is fixed by the document for a rounded payment: its absence may be the target's.
+    if (pick(data, requestedPath) === undefined && findPath(data, requestedPath) === undefined) doubt(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded) holds data.${requestedPath}`, ['payment.requested-amount.only-rounded'], { expected: 'a value', answered: `data.${requestedPath} is absent (${keysOf(data)})`, fix: 'set paymentRecord.requestedAmount to the field\'s path in the record', ex: [qex] });
+    else dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, data, requestedPath, qex, 'any');
+  }
+  const charged = (readPath(data, rec.transAmount) as { value?: unknown } | undefined)?.value;
   const want = roundedTier(tiers, value, p.pricePoints!.rounding, p.pricePoints!.tie);
   if (typeof charged !== 'string' || want === undefined) return;
-  const claim = `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
-  if (cents(charged) === cents(want)) add(ctx, 'verified', 'pricePoints.rounding', claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
-  else add(ctx, 'wrong', 'pricePoints.rounding', claim, { expected: want, answered: `charged ${charged}`, fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents', ex: [r.ex, qex] });
+  const claim = rulePath === 'pricePoints.tie' ? `${value}, half-way between two tiers, is rounded ${p.pricePoints!.tie ?? 'up'} to ${want}` : `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
+  if (cents(charged) === cents(want)) add(ctx, 'verified', rulePath, claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
+  // The charge of a rounded payment is what the document's rounding clauses judge: a doubt, not the profile's fault alone.
+  else doubt(ctx, rulePath, claim, ['payment.price-point.round', 'payment.trans-amount.usd-charged'], { expected: want, answered: `charged ${charged}`, fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents', ex: [r.ex, qex] });
 }
 
 /** The tier the profile's rule rounds an amount to. */
@@ -209,12 +239,40 @@ function keysOf(data: Record<string, unknown> | undefined): string {
   return data ? `data has ${Object.keys(data).slice(0, 12).join(', ') || 'no fields'}` : 'no data object';
 }
 
+const camel = (seg: string) => seg.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * Where a data path the profile gives resolves only as the document forbids: in camelCase (the
+ * document fixes snake_case), or under one wrapper object (the payment query's data is the record).
+ */
+export function findPath(data: Record<string, unknown> | undefined, dotted: string): { value: unknown; how: string; clause: string } | undefined {
+  if (!data) return undefined;
+  const cc = dotted.split('.').map(camel).join('.');
+  if (cc !== dotted && pick(data, cc) !== undefined) return { value: pick(data, cc), how: `found as data.${cc} (camelCase)`, clause: 'conv.snake-case' };
+  const keys = Object.keys(data);
+  const inner = keys.length === 1 ? data[keys[0]!] : undefined;
+  if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && pick(inner, dotted) !== undefined) {
+    return { value: pick(inner, dotted), how: `found as data.${keys[0]}.${dotted}: the answer's data wraps the record`, clause: 'query.returns-record' };
+  }
+  return undefined;
+}
+
+/** A data path's value, read leniently (findPath) so the doctor goes on where a doubt was recorded. */
+export function readPath(data: Record<string, unknown> | undefined, dotted: string): unknown {
+  return pick(data, dotted) ?? findPath(data, dotted)?.value;
+}
+
 /** A data path resolves: a non-empty string (numbers) or any value (status, amounts). */
 export function dataPathItem(ctx: DoctorContext, path: string, where: string, data: Record<string, unknown> | undefined, dotted: string, ex: Exchange, want: 'string' | 'any' = 'string'): unknown {
   const v = pick(data, dotted);
-  const ok = want === 'string' ? typeof v === 'string' && v !== '' : v !== undefined && v !== null;
+  const good = (x: unknown) => (want === 'string' ? typeof x === 'string' && x !== '' : x !== undefined && x !== null);
+  const ok = good(v);
+  const near = ok ? undefined : findPath(data, dotted);
   if (ok) add(ctx, 'verified', path, `${where} holds data.${dotted}`, { answered: `data.${dotted} = ${JSON.stringify(v).slice(0, 80)}`, ex: [ex] });
-  else add(ctx, 'wrong', path, `${where} holds data.${dotted}`, { expected: want === 'string' ? 'a non-empty string' : 'a value', answered: `data.${dotted} is ${JSON.stringify(v) ?? 'absent'} (${keysOf(data)})`, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
+  else if (near && good(near.value)) {
+    doubt(ctx, path, `${where} holds data.${dotted}`, [near.clause], { expected: 'a value at that path', answered: near.how, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
+    return near.value;
+  } else add(ctx, 'wrong', path, `${where} holds data.${dotted}`, { expected: want === 'string' ? 'a non-empty string' : 'a value', answered: `data.${dotted} is ${JSON.stringify(v) ?? 'absent'} (${keysOf(data)})`, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
   return ok ? v : undefined;
 }
 
@@ -236,7 +294,13 @@ async function checkCheckoutData(ctx: DoctorContext, first: { merchantOrderNo: s
     qex = await queryPayment(ctx.t, orderNo ? { order_no: orderNo } : { merchant_order_no: first.merchantOrderNo }, { label: 'doctor: query the new checkout' });
     const q = answerOf(qex);
     if (!accepted(q)) {
-      add(ctx, 'wrong', orderNo ? 'checkout.data.orderNo' : 'paymentRecord', 'the new checkout can be queried by its order number', { expected: 'the payment record (code 0)', answered: describeAnswer(q), fix: orderNo ? 'checkout.data.orderNo must point at the service\'s order number (order_no), not another field' : undefined, ex: [qex] });
+      // A checkout creates a payment with the service's number: when that number finds nothing, either the
+      // profile points at another field, or the checkout answers a number no payment has (checkout.creates).
+      const by = orderNo ? answerOf(await queryPayment(ctx.t, { merchant_order_no: first.merchantOrderNo }, { label: 'doctor: query the new checkout by the merchant\'s number' })) : undefined;
+      const real = by && accepted(by) ? readPath(by.data, rec.orderNo) : undefined;
+      const holder = real !== undefined ? Object.entries(first.a.data ?? {}).find(([, v]) => v === real)?.[0] : undefined;
+      if (orderNo && real !== undefined && holder === undefined) doubt(ctx, 'checkout.data.orderNo', 'the new checkout can be queried by its order number', ['checkout.creates'], { expected: 'the payment record (code 0)', answered: `${describeAnswer(q)}; the payment, found by its merchant_order_no, has the number ${JSON.stringify(real)}, which the checkout answer does not hold`, fix: 'checkout.data.orderNo must point at the service\'s order number (order_no), not another field', ex: [qex] });
+      else add(ctx, 'wrong', orderNo ? 'checkout.data.orderNo' : 'paymentRecord', 'the new checkout can be queried by its order number', { expected: 'the payment record (code 0)', answered: describeAnswer(q), fix: orderNo ? `checkout.data.orderNo must point at the service's order number${holder ? ` (data.${holder} holds it)` : ''}, not another field` : undefined, ex: [qex] });
     } else {
       dataPathItem(ctx, 'paymentRecord.orderNo', 'a payment record', q.data, rec.orderNo, qex);
       const mo = dataPathItem(ctx, 'paymentRecord.merchantOrderNo', 'a payment record', q.data, rec.merchantOrderNo, qex);

@@ -5,13 +5,13 @@
  * gives a way, so merchant balances stay as they were.
  */
 import type { Exchange } from '../exchange.js';
-import { cancelPayout, createPayout, pick, queryPayout, usd } from '../ops.js';
+import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, pool, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, pool, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { pathItem } from './basics.js';
-import { dataPathItem } from './payments.js';
+import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { cents, money } from './money.js';
 
@@ -30,12 +30,12 @@ interface Made {
   ex: Exchange;
 }
 
-async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string): Promise<{ made?: Made; ex: Exchange }> {
+async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string, currency = 'USD'): Promise<{ made?: Made; ex: Exchange }> {
   const merchantPayoutNo = ctx.t.newNo('payout');
-  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: usd(value) }, { as: role, label });
+  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: currency === 'USD' ? usd(value) : { currency, value } }, { as: role, label });
   const a = answerOf(ex);
   if (!accepted(a)) return { ex };
-  const no = pick(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
+  const no = readPath(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
   return { made: { payoutNo: typeof no === 'string' ? no : undefined, merchantPayoutNo, method, role, ex }, ex };
 }
 
@@ -84,6 +84,9 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
         if (r.made) {
           made.push(r.made);
           add(ctx, 'verified', m.path, what, { answered: describeAnswer(a), ex: [r.ex] });
+        } else if (a.key === 'insufficientFunds') {
+          // The balance is checked after the method: a merchant short of funds has the method enabled.
+          add(ctx, 'verified', m.path, `${m.method} payouts are enabled for ${role}`, { answered: `${describeAnswer(a)}: a refusal that comes after the method check (${role}'s balance is below ${value})`, ex: [r.ex] });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.payoutMethods (or enable it for this merchant on the target)`
@@ -98,6 +101,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   const first = made.find((m) => m.role === 'primary');
   if (first) await checkPayoutRecord(ctx, first);
   await checkPayoutLimits(ctx);
+  await checkUsdOnly(ctx);
   // The first payout of the primary of each method verifies its cancel flag and the settle control.
   const verified = new Set<string>();
   let settleVerified = false;
@@ -115,7 +119,8 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
       const a = answerOf(ex);
       if (refused(a)) add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, { answered: describeAnswer(a), ex: [ex] });
       else if (accepted(a)) {
-        add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, { expected: 'a refusal', answered: `${describeAnswer(a)}: the target cancelled it`, fix: `set payouts.methods.${m.method}.cancel to true`, ex: [ex] });
+        // A channel without cancel must refuse it (422 notSupported): a cancel let through may be the target's violation.
+        doubt(ctx, `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, ['err.po.cancel-unsupported'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target cancelled it`, fix: `set payouts.methods.${m.method}.cancel to true`, ex: [ex] });
         continue;
       }
     }
@@ -163,8 +168,43 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
     if (unanswered(ctx, path, claim, a, r.ex)) continue;
     const ok = want === 'accepted' ? accepted(a) : refused(a);
     if (ok) add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
-    else add(ctx, 'wrong', path, claim, { expected: want === 'accepted' ? 'the payout accepted' : 'a refusal', answered: describeAnswer(a), fix: 'give in merchants.lowBalance.payoutBalance the merchant\'s payout balance on the target (a sandbox may need it reset)', ex: [r.ex] });
+    else {
+      const fix = 'give in merchants.lowBalance.payoutBalance the merchant\'s payout balance on the target (a sandbox may need it reset)';
+      // A payout above the balance must be refused (insufficientFunds): letting it through may be the target's violation.
+      if (want === 'refused') doubt(ctx, path, claim, ['err.po.insufficient-funds'], { expected: 'a refusal', answered: describeAnswer(a), fix, ex: [r.ex] });
+      else add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix, ex: [r.ex] });
+    }
     if (r.made) await release(ctx, r.made, false);
+  }
+}
+
+/**
+ * payouts.methods.*.usdOnly: a EUR payout of the primary at the method's minimum. A USD-only method
+ * must refuse it (the document fixes the refusal: a doubt if it is let through); a method that takes
+ * other currencies refusing it with an amount or currency answer shows the profile wrong.
+ */
+async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
+  const p = ctx.loaded.profile;
+  const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
+  const releasable = (method: string) => (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  for (const [method, m] of Object.entries(p.payouts!.methods)) {
+    if (m.usdOnly === undefined || !primary.has(method)) continue;
+    const path = `payouts.methods.${method}.usdOnly`;
+    const value = p.limits?.payouts?.[method]?.min ?? '1.00';
+    if (!m.usdOnly && !releasable(method)) {
+      add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, { answered: 'not asked: a EUR payout could not be given back (no cancel, no sandbox.settlePayout)' });
+      continue;
+    }
+    const claim = m.usdOnly ? `${method} pays out in USD only: a EUR payout is refused` : `${method} pays out in other currencies than USD: a EUR payout is accepted`;
+    const r = await payout(ctx, 'primary', method, value, `doctor: ${claim}`, 'EUR');
+    const a = answerOf(r.ex);
+    if (unanswered(ctx, path, claim, a, r.ex)) continue;
+    if (r.made) await release(ctx, r.made, false);
+    const fix = `set ${path} to what the vendor documents for ${method}`;
+    if (m.usdOnly ? refused(a) : accepted(a) || a.key === 'insufficientFunds') add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else if (m.usdOnly) doubt(ctx, path, claim, ['payout.usd-only-methods'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix, ex: [r.ex] });
+    else if (a.key === 'amountOutOfRange' || a.key === 'notSupported') add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: `${describeAnswer(a)}: the method takes USD only`, fix, ex: [r.ex] });
+    else add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
   }
 }
 
@@ -177,7 +217,8 @@ async function checkNotForPayouts(ctx: DoctorContext): Promise<void> {
   if (unanswered(ctx, 'payouts.notForPayouts', what, a, r.ex)) return;
   if (refused(a)) add(ctx, 'verified', 'payouts.notForPayouts', what, { answered: describeAnswer(a), ex: [r.ex] });
   else {
-    add(ctx, 'wrong', 'payouts.notForPayouts', what, { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix: 'choose for payouts.notForPayouts a payment method the target refuses for payouts', ex: [r.ex] });
+    // The document fixes the refusal of a method not available for payouts (5007, e.g. CASH_APP).
+    doubt(ctx, 'payouts.notForPayouts', what, ['err.po.unsupported-payout-method'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix: 'choose for payouts.notForPayouts a payment method the target refuses for payouts', ex: [r.ex] });
     if (r.made) await release(ctx, r.made, false);
   }
 }
@@ -194,8 +235,10 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
     const q = answerOf(ex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
-    const found = accepted(q) && (no === undefined || pick(q.data, p.data.payoutNo) === no);
+    const found = accepted(q) && (no === undefined || readPath(q.data, p.data.payoutNo) === no);
     if (found) add(ctx, 'verified', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { answered: describeAnswer(q), ex: [ex] });
+    // "Not found" for a payout just made: the target searched by the field, and did not find what it has.
+    else if (q.key === 'notFound' || q.key === 'orderNotFound') doubt(ctx, `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, ['payout.ids'], { expected: 'the payout (code 0)', answered: describeAnswer(q), fix: `set payouts.queryBy.${field} to the request field the vendor documents`, ex: [ex] });
     else add(ctx, 'wrong', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { expected: 'the payout (code 0)', answered: describeAnswer(q), fix: `set payouts.queryBy.${field} to the request field the vendor documents`, ex: [ex] });
   }
 }
@@ -219,7 +262,8 @@ async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
       if (unanswered(ctx, pr.path, pr.claim, a, r.ex)) continue;
       const ok = pr.want === 'accepted' ? accepted(a) : refused(a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(a), ex: [r.ex] });
-      else add(ctx, 'wrong', pr.path, pr.claim, { expected: pr.want === 'accepted' ? 'the payout accepted' : 'a refusal', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
+      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range', 'err.po.amount-out-of-range'], { expected: 'a refusal', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
+      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
       if (r.made) await release(ctx, r.made, false);
     }
   }

@@ -17,9 +17,9 @@ import { maskUrl } from '../report/mask.js';
 import type { EndpointName } from '../target.js';
 import { checkBasics } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
-import { add, type DoctorContext } from './context.js';
+import { add, doubt, type DoctorContext } from './context.js';
 import { checkArmedFailures, checkControls } from './controls.js';
-import { answerForm, answerOf, describeAnswer, doctorExchange, markUnknownPath, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
+import { answerForm, answerOf, envelopeFlaws, describeAnswer, doctorExchange, markUnknownPath, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
@@ -28,8 +28,10 @@ import { randomBytes } from 'node:crypto';
 
 export interface DoctorOptions {
   loaded: LoadedProfile;
-  /** The target's base URL, or "embedded": a reference started for the doctor (without faults). */
+  /** The target's base URL, or "embedded": a reference started for the doctor (with `faults`). */
   baseUrl: string;
+  /** Faults of the embedded reference: the doctor meets the target the checks meet. */
+  faults?: string[];
   /** Open the profile's webhook receiver (default true). */
   webhooks?: boolean;
   onProgress?: (phase: string) => void;
@@ -51,10 +53,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const maxMs = o.maxMs ?? 60_000 + (o.loaded.profile.webhooks?.deliveryWaitMs ?? 0);
   let count = 0;
   let unknownForm: string | undefined;
+  const flawsSeen = new Set<string>();
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
   let baseUrl = o.baseUrl;
   if (baseUrl === 'embedded') {
-    reference = await startEmbeddedReference(o.loaded.profile);
+    reference = await startEmbeddedReference(o.loaded.profile, o.faults ?? []);
     baseUrl = reference.url;
   }
   const log: LoggedRequest[] = [];
@@ -66,6 +69,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       count += 1;
       return inner.send(req, opts).then((ex) => {
         if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);
+        for (const f of envelopeFlaws(ex)) {
+          if (flawsSeen.has(f.clause)) continue;
+          flawsSeen.add(f.clause);
+          doubt(ctx, 'baseUrl', 'the target answers with the interface\'s envelope', [f.clause], { answered: `${f.what} (read leniently by the doctor)`, fix: 'baseUrl points at another service than the profile describes', ex: [ex] });
+        }
         return ex;
       });
     },
@@ -100,7 +108,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     await reference?.close();
   }
   sortItems(ctx);
-  const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0 };
+  const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0, doubt: 0 };
   for (const i of ctx.items) counts[i.status] += 1;
   const used = new Set(ctx.items.flatMap((i) => i.exchanges ?? []));
   return {
@@ -135,7 +143,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
   checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
     const credentialsJudged = ctx.items.some((i) => i.path.startsWith('merchants.'));
-    add(ctx, 'not-verifiable', 'top level', credentialsJudged ? 'every assumption but the merchants\' credentials' : 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
+    if (!ctx.items.some((i) => i.path === 'top level')) add(ctx, 'not-verifiable', 'top level', credentialsJudged ? 'every assumption but the merchants\' credentials' : 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
     return;
   }
   if (ctx.production) {

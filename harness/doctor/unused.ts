@@ -15,9 +15,9 @@ export function checkUnused(ctx: DoctorContext): void {
   const names = ctx.loaded.profile.internalFieldNames ?? {};
   for (const key of Object.keys(names)) {
     if ((INTERNAL_NAMES_READ as readonly string[]).includes(key)) continue;
-    add(ctx, 'warning', dotted(['internalFieldNames', key]), 'an internal field name a check uses', {
-      answered: 'no check reads this entry',
-      fix: `remove it, or keep it as documentation (read: ${INTERNAL_NAMES_READ.join(', ')})`,
+    add(ctx, 'warning', dotted(['internalFieldNames', key]), `the server's internal name of ${key} (${names[key]})`, {
+      answered: `no check reads it: the checks read the internal names of ${INTERNAL_NAMES_READ.join(', ')} only`,
+      fix: 'remove it, or keep it as documentation',
     });
   }
   const p = ctx.loaded.profile;
@@ -27,6 +27,20 @@ export function checkUnused(ctx: DoctorContext): void {
   (p.methods.pricePoint ?? []).forEach((m, i) => {
     if (!p.methods.checkout.includes(m)) add(ctx, 'warning', `methods.pricePoint[${i}]`, `${m} takes price points only`, { answered: 'nothing uses it: it is not one of methods.checkout', fix: `add ${m} to methods.checkout, or remove it here` });
   });
+  // A tie rule without rounding "nearest" is refused by the loader already.
+  for (const m of Object.keys(p.pricePoints?.tiersByMethod ?? {})) {
+    if (!(p.methods.pricePoint ?? []).includes(m)) add(ctx, 'warning', dotted(['pricePoints', 'tiersByMethod', m]), `the tiers of ${m}`, { answered: `no check can use them: ${m} is not one of methods.pricePoint`, fix: `add ${m} to methods.pricePoint, or remove them` });
+  }
+  const payable = new Set([...p.methods.checkout, ...(p.methods.card ? [p.methods.card] : [])]);
+  for (const m of Object.keys(p.limits?.payments ?? {})) {
+    if (!payable.has(m)) add(ctx, 'warning', dotted(['limits', 'payments', m]), `the payment limits of ${m}`, { answered: `no check can use them: ${m} is not one of methods.checkout or methods.card`, fix: `add ${m} to methods.checkout, or remove them` });
+  }
+  for (const m of Object.keys(p.refunds?.support ?? {})) {
+    if (!payable.has(m)) add(ctx, 'warning', dotted(['refunds', 'support', m]), `the refund support of ${m}`, { answered: `no check can use it: no payment with ${m} can be made (not one of methods.checkout or methods.card)`, fix: `add ${m} to methods.checkout, or remove it` });
+  }
+  for (const m of Object.keys(p.limits?.payouts ?? {})) {
+    if (!p.payouts?.methods[m]) add(ctx, 'warning', dotted(['limits', 'payouts', m]), `the payout limits of ${m}`, { answered: `no check can use them: ${m} is not one of payouts.methods`, fix: `add ${m} to payouts.methods, or remove them` });
+  }
   if (p.pricePoints && !(p.methods.pricePoint ?? []).some((m) => p.methods.checkout.includes(m))) {
     add(ctx, 'warning', 'pricePoints', 'the price-point tiers', { answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)', fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints' });
   }

@@ -9,11 +9,13 @@ import type { CheckDef, SuiteDef } from '../check/define.js';
 import type { CheckResult } from '../check/run.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
+import { runDoctor } from '../doctor/run.js';
 
 /** A fault as the reference's catalogue lists it. */
 export type FaultInfo = (typeof faultCatalogue)[number];
 
-export type FaultVerdict = 'killed' | 'survived' | 'no-check' | 'broken';
+/** `stopped`: the doctor called the profile wrong about the mutant (a run's exit 2): no check ran, a failure of the matrix. */
+export type FaultVerdict = 'killed' | 'survived' | 'no-check' | 'broken' | 'stopped';
 
 export interface FaultRow extends FaultInfo {
   verdict: FaultVerdict;
@@ -29,6 +31,8 @@ export interface FaultRow extends FaultInfo {
   errors: string[];
   /** Checks that reached no verdict (our machine too busy, a throttling gateway): `check-id: why`. */
   inconclusive?: string[];
+  /** The doctor phase on the mutant, as a run has it: its exit code, the paths it called wrong, those it doubted. */
+  doctor?: { exitCode: 0 | 2; wrong: string[]; doubts: string[] };
   durationMs: number;
 }
 
@@ -40,6 +44,8 @@ export interface MatrixOptions {
   faults?: readonly FaultInfo[];
   /** Mutants run at once; each is its own reference and receiver on port 0. */
   parallel?: number;
+  /** Run the doctor on each mutant first, as `run` does (default true): a mutant it stops is not killed. */
+  doctor?: boolean;
   onFault?: (row: FaultRow, done: number, total: number) => void;
 }
 
@@ -76,6 +82,12 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
   let ref: RunningReference | undefined;
   try {
     ref = await startEmbeddedReference(opts.loaded.profile, [fault.name]);
+    if (opts.doctor !== false) {
+      // The doctor meets the mutant before the checks, on the same state, as a run against this target would.
+      const d = await runDoctor({ loaded: opts.loaded, baseUrl: ref.url, webhooks: webhooks === 'quick' });
+      base.doctor = { exitCode: d.exitCode, wrong: [...new Set(d.items.filter((i) => i.status === 'wrong').map((i) => i.path))], doubts: [...new Set(d.items.filter((i) => i.status === 'doubt').map((i) => i.path))] };
+      if (d.exitCode !== 0) return { ...base, verdict: 'stopped', errors: [`the doctor called the profile wrong (exit 2): ${base.doctor.wrong.join(', ')}`], durationMs: performance.now() - started };
+    }
     const results = await runInProcess({
       loaded: opts.loaded,
       baseUrl: ref.url,

@@ -32,7 +32,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '# Kill matrix',
     '',
     `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). Seed ${r.seed}, ${r.numRuns} runs per property; matrix ${(r.matrixMs / 1000).toFixed(1)} s.`,
-    'Each fault of the reference runs as its own mutant against the checks naming its clause; it is killed only when a check fails with a finding charged to that clause.',
+    'Each fault of the reference runs as its own mutant: first the profile doctor (as `run` has it), then the checks naming its clause; it is killed only when a check fails with a finding charged to that clause. A mutant the doctor calls a profile error (exit 2) is `stopped`: a failure of the matrix, since a run would stop there and advise a profile edit.',
     '',
     `**${killed} / ${r.faults.length} faults killed.**`,
     '',
@@ -44,11 +44,11 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '',
     '## Faults',
     '',
-    '| fault | clause | verdict | killed by | collateral | time |',
-    '|---|---|---|---|---|---|',
+    '| fault | clause | verdict | killed by | collateral | doctor | time |',
+    '|---|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
-        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${mdCell(f.collateral.join(', ') || '—')} | ${(f.durationMs / 1000).toFixed(1)} s |`,
+        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${mdCell(f.collateral.join(', ') || '—')} | ${f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'} | ${(f.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
   ];

@@ -226,7 +226,7 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
   L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
   const dr = c.meta.doctor;
-  if (dr) L.push(`| Profile doctor | ${dr.ran ? `the profile's assumptions were verified against the target before the checks: ${dr.verified} verified, ${dr.notVerifiable} not verifiable, ${dr.warnings} warning${dr.warnings === 1 ? '' : 's'} (${dr.report})` : 'not run (--no-doctor): the profile was not verified against the target'} |`);
+  if (dr) L.push(`| Profile doctor | ${dr.ran ? `the profile's assumptions were verified against the target before the checks: ${dr.verified} verified, ${dr.notVerifiable} not verifiable, ${dr.doubts?.length ? `${dr.doubts.length} in doubt (see [Doubts of the profile doctor](#doubts-of-the-profile-doctor)), ` : ''}${dr.warnings} warning${dr.warnings === 1 ? '' : 's'} (${dr.report})` : 'not run (--no-doctor): the profile was not verified against the target'} |`);
   L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
   L.push(`| Date | ${c.date} |`);
   L.push(`| Seed | ${c.seed} — replay: see [Commands](#commands) |`);
@@ -257,14 +257,16 @@ export function renderMarkdown(c: Certificate): string {
   L.push('## Failed clauses', '');
   if (failed.length === 0) L.push('None.', '');
   else {
-    L.push('| clause | level | evidence (check · finding · exchange) | reproduction | known deviation |', '|---|---|---|---|---|');
+    L.push('| clause | level | evidence (check · finding · exchange) | reproduction | known deviation | profile doctor\'s doubt |', '|---|---|---|---|---|---|');
     for (const x of failed) {
       const ev = x.failures.map((f) => `${f.checkId} · ${f.code}${f.exchangeId ? ` · ${f.exchangeId}` : ''}`);
       const repro = [...new Set(x.failures.map((f) => f.repro).filter(Boolean))].map((f) => `[${f}](repro/${f})`);
-      L.push(`| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} |`);
+      const doubts = doubtsOf(c, x.id).map((d) => `\`${d.path}\`: ${d.answered} — ${d.fix}`);
+      L.push(`| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} | ${doubts.length ? mdCell(doubts.join('<br>')) : '—'} |`);
     }
     L.push('');
   }
+  L.push(...doubtsSection(c));
   const hints = declareHints(c);
   if (hints.length) {
     L.push('## Skipped for a precondition: what to change to run them', '');
@@ -311,6 +313,27 @@ export function renderMarkdown(c: Certificate): string {
   L.push(`- Check it: \`${verifyCommand(c)}\` (the results/ directory beside the certificate is read).`);
   L.push('');
   return L.join('\n');
+}
+
+/** The doctor's doubts that name a clause. */
+function doubtsOf(c: Certificate, clause: string): NonNullable<Extract<RunMeta['doctor'], { ran: true }>['doubts']> {
+  const dr = c.meta.doctor;
+  return dr?.ran ? (dr.doubts ?? []).filter((d) => d.clauses.includes(clause)) : [];
+}
+
+/** Every doubt of the doctor, with what the run made of its clauses. */
+function doubtsSection(c: Certificate): string[] {
+  const dr = c.meta.doctor;
+  if (!dr?.ran || !dr.doubts?.length) return [];
+  const L = ['## Doubts of the profile doctor', ''];
+  L.push('Before the checks, the target answered against the profile where the document fixes the answer. Either the profile is wrong or the target is: the doctor cannot tell, so the checks ran and judged the target. If the profile is right, a failed clause below is the target\'s failure; if not, fix the profile as said and run again.', '');
+  L.push('| profile path | assumption | target answered | clauses (status in this run) | if the profile is not right |', '|---|---|---|---|---|');
+  const status = new Map(c.clauses.map((x) => [x.id, x.status]));
+  for (const d of dr.doubts) {
+    L.push(`| \`${mdCell(d.path)}\` | ${mdCell(d.assumption)} | ${mdCell(d.answered)} | ${d.clauses.map((x) => `\`${x}\` ${STATUS_LABEL[status.get(x) ?? ''] ?? status.get(x) ?? 'not in this run'}`).join('<br>')} | ${mdCell(d.fix)} |`);
+  }
+  L.push('');
+  return L;
 }
 
 /** The verdict in words; a dispute is never hidden in it. */

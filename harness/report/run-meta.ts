@@ -4,6 +4,20 @@ import type { RunStatus } from './verdict.js';
 import type { Replay } from '../run/replay.js';
 import type { Traffic } from './traffic.js';
 
+/**
+ * An answer against the profile where the document fixes the answer: the profile or the target is
+ * wrong. The certificate shows it beside its clauses when they fail.
+ */
+export interface DoctorDoubt {
+  path: string;
+  assumption: string;
+  /** The clauses the answer breaks if the profile is right. */
+  clauses: string[];
+  answered: string;
+  /** "if the profile is right, …; if not, …". */
+  fix: string;
+}
+
 /** What the CLI knew when it started a run: written to <reports>/run.json, read back to build reports. */
 export interface RunMeta {
   kit: { name: string; version: string };
@@ -25,7 +39,7 @@ export interface RunMeta {
   /** vitest --shard, when this run is one shard of several. */
   shard?: string;
   /** The profile doctor's outcome before the checks ran (absent in runs made before the doctor existed). */
-  doctor?: { ran: false } | { ran: true; verified: number; wrong: number; notVerifiable: number; warnings: number; requests: number; durationMs: number; report: string };
+  doctor?: { ran: false } | { ran: true; verified: number; wrong: number; notVerifiable: number; warnings: number; requests: number; durationMs: number; report: string; doubts?: DoctorDoubt[] };
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
   expectations?: Expectations;
   /**

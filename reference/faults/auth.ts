@@ -33,6 +33,13 @@ export const authUnknownMerchantUnauthorized = defineFault({
   authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { http: 401, code: 401, key: 'unauthorized', message: 'Missing authentication headers' } : correct),
 });
 
+export const authUnknownMerchantForbidden = defineFault({
+  name: 'auth-unknown-merchant-forbidden',
+  clause: 'auth.unknown-merchant',
+  doc: 'An unknown X-MerchantID is answered HTTP 403 forbidden ("Invalid signature") instead of HTTP 401 merchantNotFound, as if the merchant were known.',
+  authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct),
+});
+
 export const authEmptyHeaderAccepted = defineFault({
   name: 'auth-empty-header-accepted',
   clause: 'auth.missing-header',

@@ -51,7 +51,7 @@ describe('doctor against the reference', () => {
     ]) {
       expect(verified, path).toContain(path);
     }
-    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 8 not verifiable, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
+    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 8 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
     for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);

@@ -10,8 +10,8 @@ export const REFERENCE_PROFILE = fileURLToPath(new URL('../../fixtures/profiles/
 export type Json = Record<string, any>;
 
 /** A copy of the reference profile with one deliberate mistake, written to a temp folder; returns its path. */
-export function profileWith(edit: (p: Json) => void, dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-'))): string {
-  const p = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Json;
+export function profileWith(edit: (p: Json) => void, dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-')), from = REFERENCE_PROFILE): string {
+  const p = JSON.parse(readFileSync(from, 'utf8')) as Json;
   delete p['$schema'];
   edit(p);
   const file = join(dir, 'profile.json');

@@ -50,7 +50,9 @@ const CASES: Case[] = [
   { what: 'a wrong sandbox control path (answered with an envelope, as the target answers any unknown path)', edit: (p) => (p.sandbox.expireCheckout.path = '/sandbox/v1/checkouts/expire'), field: 'sandbox.expireCheckout.path', says: /the answer the target gives to a path it does not have/ },
   { what: 'a wrong query field', edit: (p) => (p.refunds.queryBy.serviceNo = 'refundNo'), field: 'refunds.queryBy.serviceNo', says: /code 400 invalidRequest/ },
   { what: 'a channel maximum above the target\'s', edit: (p) => (p.limits.payments.CARD.max = '20000.00'), field: 'limits.payments.CARD.max', says: /code 2006 amountOutOfRange/ },
-  { what: 'a wrong refund support', edit: (p) => (p.refunds.support.CASH_APP = 'partial'), field: 'refunds.support.CASH_APP', says: /code 422 notSupported/ },
+  // Was here: refunds.support.CASH_APP = 'partial' (the target refuses a partial refund with notSupported).
+  // That refusal is one the document names, and a target may give it wrongly on a channel that takes partial
+  // refunds (refund.channel-support): a doubt, not a profile error — see test/doctor/doubts.test.ts.
   {
     what: 'an unreachable receiver',
     edit: (p) => {

@@ -40,6 +40,11 @@ describe('kill matrix', () => {
     expect(survivors).toEqual([]);
   });
 
+  it('runs the doctor on every mutant first, and it stops none as a profile error (issue 24)', () => {
+    expect(report.faults.filter((f) => f.checksRun.length > 0 && f.doctor === undefined).map((f) => f.name)).toEqual([]);
+    expect(report.faults.filter((f) => f.doctor?.exitCode !== undefined && f.doctor.exitCode !== 0).map((f) => `${f.name}: ${f.doctor!.wrong.join(', ')}`)).toEqual([]);
+  });
+
   it('shows every suite failing on at least one fault', () => {
     const killers = new Set(report.faults.flatMap((f) => f.killedBy));
     const unproved = suites.filter((s) => !s.checks.some((c) => killers.has(c.id))).map((s) => s.name);
