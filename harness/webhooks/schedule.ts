@@ -104,9 +104,11 @@ export function lagExcuse(value: number, b: Bounds, from: number, to: number, wh
   const late = value > b.max;
   const miss = late ? value - b.max : b.min - value;
   if (miss <= 0) return undefined;
-  // Lost time only delays: it lengthens a span by what we lost along it, and shortens one only by the
-  // stall that made us note its first arrival late (the stall ending as we stamped it).
-  const lost = late ? processLag().lostDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
+  // Lost time only delays, and one timer (the sender's next attempt, or our noting of its arrival) is late by the
+  // stall it fell in, not by every stall of the window: many short stalls summed would excuse a sender that waited
+  // far too long (the kill matrix's webhook-first-wait-60s survived that way). So a span too long is excused only by
+  // the longest single stall along it, and one too short only by the stall that made us note its first arrival late.
+  const lost = late ? processLag().longestStallDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
   if (lost < LAG_SIGNIFICANT_MS || miss > Math.min(lost, lagAllowanceMs(late ? b.max : b.min))) return undefined;
   return `${what} missed its bounds by ${fmtMs(miss)}; our process lost ${fmtMs(lost)} meanwhile`;
 }
