@@ -82,6 +82,9 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   const connections = new WeakMap<Socket, ConnectionInfo>();
   let connectionCount = 0;
   const server = createServer((req, res) => {
+    // Noted as the request arrives: behind a gateway's latency the service sees it later, and an unreadable body
+    // can be reported from 'clientError' before then.
+    english.set(req.socket, opts.svc.behaviour.plainEnglish(req.headers['accept-language']));
     if (opts.gateway) {
       void opts.gateway.front(req, res).then((answered) => {
         if (!answered) serve(req, res);
@@ -91,7 +94,6 @@ export function createReferenceServer(opts: PipelineOptions): Server {
     serve(req, res);
   });
   function serve(req: IncomingMessage, res: ServerResponse): void {
-    english.set(req.socket, opts.svc.behaviour.plainEnglish(req.headers['accept-language']));
     const conn = connections.get(req.socket) ?? { id: 0, openedAt: 0, requests: 0 };
     conn.requests += 1;
     handle(req, res, opts, { id: conn.id, openedAt: conn.openedAt, index: conn.requests - 1 }).catch(() => {
