@@ -19,7 +19,9 @@ const SCALE = Number(process.argv[2] ?? 0.02);
 const SEED = Number(process.argv[3] ?? 20261122);
 const SCHEDULE_MS = [15_000, 60_000, 180_000, 300_000, 600_000, 900_000, 1_200_000, 2_400_000].reduce((a, b) => a + b, 0);
 
-const profile = JSON.parse(readFileSync(join(ROOT, 'fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown> & { webhooks: Record<string, unknown> };
+const profile = JSON.parse(readFileSync(join(ROOT, 'fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown> & {
+  webhooks: Record<string, unknown>;
+};
 delete profile['$schema'];
 profile.webhooks = { ...profile.webhooks, timeScale: SCALE };
 const dir = mkdtempSync(join(tmpdir(), 'mpsi-cert-'));
@@ -32,13 +34,20 @@ try {
   const tolerance = Number(profile.webhooks.tolerance);
   const boundS = 100 * 60 * (1 + tolerance) * SCALE;
   const quick = await runCli(['--profile', profilePath, '--seed', String(SEED)]);
-  log(`quick run: ${quick.seconds} s wall, exit ${quick.exitCode}; the span bound (100 min × ${1 + tolerance} × ${SCALE}) is ${round(boundS, 1)} s`);
+  log(
+    `quick run: ${quick.seconds} s wall, exit ${quick.exitCode}; the span bound (100 min × ${1 + tolerance} × ${SCALE}) is ${round(boundS, 1)} s`,
+  );
   const r = await runCli(['--profile', profilePath, '--webhooks', 'full', '--seed', String(SEED)]);
   const goalRatio = (r.seconds - quick.seconds) / boundS;
   const webhookChecks = r.results.filter((x) => x.clauses.some((c) => c.startsWith('webhook')));
-  const slowest = [...r.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((x) => ({ checkId: x.checkId, seconds: round(x.durationMs / 1000, 1), status: x.status }));
+  const slowest = [...r.results]
+    .sort((a, b) => b.durationMs - a.durationMs)
+    .slice(0, 5)
+    .map((x) => ({ checkId: x.checkId, seconds: round(x.durationMs / 1000, 1), status: x.status }));
   const ratio = r.seconds / scheduleS;
-  log(`run: ${r.seconds} s wall = ${round(ratio, 2)} × the schedule; (full − quick) / bound = ${round(goalRatio, 3)} (goal ≤ 1.02); ${r.checks} checks ${JSON.stringify(r.byStatus)}; ${webhookChecks.length} webhook checks; exit ${r.exitCode}`);
+  log(
+    `run: ${r.seconds} s wall = ${round(ratio, 2)} × the schedule; (full − quick) / bound = ${round(goalRatio, 3)} (goal ≤ 1.02); ${r.checks} checks ${JSON.stringify(r.byStatus)}; ${webhookChecks.length} webhook checks; exit ${r.exitCode}`,
+  );
   for (const s of slowest) log(`  slowest: ${s.checkId} ${s.seconds} s (${s.status})`);
   log(
     `→ ${writeReport('certification', {

@@ -46,7 +46,12 @@ export async function runCli(args: string[]): Promise<CliRun> {
   try {
     for (const f of readdirSync(dir)) {
       if (!f.endsWith('.json')) continue;
-      const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { checkId: string; status: string; clauses: string[]; durationMs: number };
+      const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+        checkId: string;
+        status: string;
+        clauses: string[];
+        durationMs: number;
+      };
       results.push({ checkId: r.checkId, status: r.status, clauses: r.clauses, durationMs: r.durationMs });
     }
   } catch {
@@ -62,7 +67,10 @@ export async function runCli(args: string[]): Promise<CliRun> {
     seconds: round(seconds, 2),
     checks: results.length,
     byStatus,
-    checkSecondsSum: round(durations.reduce((a, b) => a + b, 0), 1),
+    checkSecondsSum: round(
+      durations.reduce((a, b) => a + b, 0),
+      1,
+    ),
     longestCheckSeconds: round(Math.max(0, ...durations), 2),
     results,
   };
@@ -72,7 +80,10 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   type Row = Omit<CliRun, 'results'> & { label: string; ratioToBase?: number; slowest: string[] };
   const rows: Row[] = [];
   const add = (label: string, r: CliRun, base?: number): Row => {
-    const slowest = [...r.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 3).map((x) => `${x.checkId} ${round(x.durationMs / 1000, 2)} s`);
+    const slowest = [...r.results]
+      .sort((a, b) => b.durationMs - a.durationMs)
+      .slice(0, 3)
+      .map((x) => `${x.checkId} ${round(x.durationMs / 1000, 2)} s`);
     const { results: _omit, ...rest } = r;
     const row: Row = { label, ...rest, slowest, ...(base ? { ratioToBase: round(r.seconds / base, 2) } : {}) };
     rows.push(row);
@@ -90,6 +101,12 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     add(`--runs ${runs}`, r, base);
   }
   add('--runs 20 --webhooks off', await runCli(['--seed', String(SEED), '--webhooks', 'off']), base);
-  add('fixed cost: --suite mutual-exclusion --webhooks off', await runCli(['--seed', String(SEED), '--suite', 'mutual-exclusion', '--webhooks', 'off']), base);
-  log(`→ ${writeReport('conformance-run', { seed: SEED, command: 'npx tsx harness/cli/main.ts run --seed S [--runs N] [--webhooks off] [--suite X] --reports TMP', rows })}`);
+  add(
+    'fixed cost: --suite mutual-exclusion --webhooks off',
+    await runCli(['--seed', String(SEED), '--suite', 'mutual-exclusion', '--webhooks', 'off']),
+    base,
+  );
+  log(
+    `→ ${writeReport('conformance-run', { seed: SEED, command: 'npx tsx harness/cli/main.ts run --seed S [--runs N] [--webhooks off] [--suite X] --reports TMP', rows })}`,
+  );
 }

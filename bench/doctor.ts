@@ -21,7 +21,13 @@ try {
     let counts: Record<string, number> = {};
     for (let i = 0; i < ROUNDS; i++) {
       const r = await runDoctor({ loaded, baseUrl: ref.url, safe });
-      if (r.exitCode !== 0) throw new Error(`the doctor found the reference profile wrong: ${r.items.filter((x) => x.status === 'wrong').map((x) => x.path).join(', ')}`);
+      if (r.exitCode !== 0)
+        throw new Error(
+          `the doctor found the reference profile wrong: ${r.items
+            .filter((x) => x.status === 'wrong')
+            .map((x) => x.path)
+            .join(', ')}`,
+        );
       ms.push(r.durationMs);
       requests = r.requests;
       counts = r.counts;
@@ -29,7 +35,9 @@ try {
     ms.sort((a, b) => a - b);
     const name = safe ? 'safe' : 'sandbox';
     figures[name] = { rounds: ROUNDS, medianMs: percentile(ms, 50), minMs: ms[0], maxMs: ms[ms.length - 1], requests, items: counts };
-    log(`doctor (${name}): median ${round(percentile(ms, 50) / 1000, 2)} s (min ${round(ms[0]! / 1000, 2)}, max ${round(ms[ms.length - 1]! / 1000, 2)}) over ${ROUNDS} rounds, ${requests} requests, ${JSON.stringify(counts)}`);
+    log(
+      `doctor (${name}): median ${round(percentile(ms, 50) / 1000, 2)} s (min ${round(ms[0]! / 1000, 2)}, max ${round(ms[ms.length - 1]! / 1000, 2)}) over ${ROUNDS} rounds, ${requests} requests, ${JSON.stringify(counts)}`,
+    );
   }
 } finally {
   await ref.close();

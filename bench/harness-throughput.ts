@@ -55,7 +55,12 @@ try {
       return_url: 'https://merchant.invalid/return',
     }),
   );
-  const created = await request(`${ref.url}/api/v1/payments/checkout`, { method: 'POST', headers: signed(create), body: create, dispatcher: setup });
+  const created = await request(`${ref.url}/api/v1/payments/checkout`, {
+    method: 'POST',
+    headers: signed(create),
+    body: create,
+    dispatcher: setup,
+  });
   const createdBody = await created.body.text();
   if (!createdBody.includes('"code":0')) throw new Error(`setup checkout failed: ${createdBody}`);
   await setup.close();
@@ -93,7 +98,8 @@ try {
     await withRecorder(rec, () =>
       pool(n, concurrency, async () => {
         const ex = await session.target.post(PATH, { merchant_order_no: merchantOrderNo }, { label: 'bench query' });
-        if (ex.error || ex.response?.status !== 200 || ex.signature?.ok !== true) throw new Error(`harness: ${ex.error?.message ?? ex.response?.status}`);
+        if (ex.error || ex.response?.status !== 200 || ex.signature?.ok !== true)
+          throw new Error(`harness: ${ex.error?.message ?? ex.response?.status}`);
       }),
     );
     const s = (performance.now() - t0) / 1000;

@@ -59,11 +59,20 @@ for (const [i, g] of genomes.entries()) {
   if (doctor.wrong.length > 0) withDoctorWrong += 1;
   if (run.failed.length > 0 || doctor.wrong.length > 0) broke.push({ genome: g, falseVerdicts: run.failed, doctorWrong: doctor.wrong });
   for (const fault of KILL > 0 ? faultDraws[i]! : []) {
-    const [row] = await runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: SEED, numRuns: CHECK_RUNS, faults: [fault], parallel: 1 });
+    const [row] = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites,
+      seed: SEED,
+      numRuns: CHECK_RUNS,
+      faults: [fault],
+      parallel: 1,
+    });
     kills.push({ genome: g, fault: fault.name, clause: fault.clause, verdict: row!.verdict, collateral: row!.collateral });
     log(`  fault ${fault.name} (${fault.clause}): ${row!.verdict}`);
   }
-  log(`[${i + 1}/${N}] ${g.readings.length} readings: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`);
+  log(
+    `[${i + 1}/${N}] ${g.readings.length} readings: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
+  );
 }
 const ms = performance.now() - started;
 const figures = {
@@ -78,9 +87,16 @@ const figures = {
   broke,
   kills: { run: kills.length, notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check') },
 };
-log(`false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); doctor WRONG: ${withDoctorWrong}/${N} targets; ${round(ms / 1000 / N, 2)} s per target`);
-if (KILL > 0) log(`kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`);
-for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check')) log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
-for (const b of broke) log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
+log(
+  `false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); doctor WRONG: ${withDoctorWrong}/${N} targets; ${round(ms / 1000 / N, 2)} s per target`,
+);
+if (KILL > 0)
+  log(
+    `kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`,
+  );
+for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check'))
+  log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
+for (const b of broke)
+  log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
 log(`wrote ${writeReport('legal-targets', figures)}`);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 ? 1 : 0);

@@ -25,21 +25,46 @@ import { log, pool, ROOT, round, writeReport } from './support/report.js';
 const SEED = Number(process.argv[2] ?? 20261122);
 const SECRET = 'sk_test_bench_receiver_1f2e3d4c5b6a';
 
-async function receiverCli(url: string, extra: string[] = []): Promise<{ seconds: number; exitCode: number; checks: Record<string, number> }> {
+async function receiverCli(
+  url: string,
+  extra: string[] = [],
+): Promise<{ seconds: number; exitCode: number; checks: Record<string, number> }> {
   const reports = mkdtempSync(join(tmpdir(), 'mpsi-bench-merchant-'));
   const t0 = performance.now();
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli/main.ts'), 'receiver', '--url', url, '--merchant', 'M100001', '--secret-env', 'BENCH_SECRET', '--seed', String(SEED), '--reports', reports, '--no-html', ...extra], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, BENCH_SECRET: SECRET },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'harness/cli/main.ts'),
+        'receiver',
+        '--url',
+        url,
+        '--merchant',
+        'M100001',
+        '--secret-env',
+        'BENCH_SECRET',
+        '--seed',
+        String(SEED),
+        '--reports',
+        reports,
+        '--no-html',
+        ...extra,
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, BENCH_SECRET: SECRET },
+      },
+    );
     child.on('exit', (c) => resolve(c ?? 1));
   });
   const seconds = round((performance.now() - t0) / 1000, 2);
   const checks: Record<string, number> = {};
   try {
-    for (const c of (JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as { checks: { status: string }[] }).checks) checks[c.status] = (checks[c.status] ?? 0) + 1;
+    for (const c of (JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as { checks: { status: string }[] }).checks)
+      checks[c.status] = (checks[c.status] ?? 0) + 1;
   } catch {
     // no certificate: the run could not be made
   }
@@ -48,7 +73,11 @@ async function receiverCli(url: string, extra: string[] = []): Promise<{ seconds
 }
 
 const rows: Record<string, unknown>[] = [];
-for (const [label, faults, hook] of [['correct receiver, inspection hook', [], true], ['correct receiver, no hook', [], false], ['receiver with the hangs fault', ['hangs'], false]] as const) {
+for (const [label, faults, hook] of [
+  ['correct receiver, inspection hook', [], true],
+  ['correct receiver, no hook', [], false],
+  ['receiver with the hangs fault', ['hangs'], false],
+] as const) {
   const rx = await startReceiver({ merchantId: 'M100001', secret: SECRET, faults: [...faults] });
   const r = await receiverCli(rx.url, hook ? ['--inspect-url', rx.inspectUrl] : []);
   await rx.close();
@@ -72,10 +101,16 @@ for (const withAudit of [false, true, false, true]) {
   const a = new ClientAudit(keys, auditOperations(loaded));
   const ref = await startReference(withAudit ? { onExchange: (x) => a.record(x) } : {});
   const t0 = performance.now();
-  await pool(50, 4, (i) => runClient({ baseUrl: ref.url, merchantId: 'M100001', testKey: primary.test, productionKey: primary.production!, seed: i }));
+  await pool(50, 4, (i) =>
+    runClient({ baseUrl: ref.url, merchantId: 'M100001', testKey: primary.test, productionKey: primary.production!, seed: i }),
+  );
   const ms = performance.now() - t0;
   await ref.close();
   audit[withAudit ? 'withAuditMs' : 'withoutAuditMs'] = round(ms, 0);
 }
-log(`serve --audit observer: 50 client sessions ${audit['withoutAuditMs']} ms without, ${audit['withAuditMs']} ms with (second of two rounds each)`);
-log(`→ ${writeReport('merchant', { seed: SEED, command: 'npx tsx harness/cli/main.ts receiver --url URL --merchant M100001 --secret-env VAR --seed S --no-html', receiver: rows, audit })}`);
+log(
+  `serve --audit observer: 50 client sessions ${audit['withoutAuditMs']} ms without, ${audit['withAuditMs']} ms with (second of two rounds each)`,
+);
+log(
+  `→ ${writeReport('merchant', { seed: SEED, command: 'npx tsx harness/cli/main.ts receiver --url URL --merchant M100001 --secret-env VAR --seed S --no-html', receiver: rows, audit })}`,
+);

@@ -49,7 +49,11 @@ try {
   log(`pack: ${packed.files} files, ${round(packed.bytes / 1024, 1)} kB packed, ${round(packed.ms, 0)} ms (with the prepack build)`);
   const after = await measure('after', dir, packed.tarball);
   const before = flags.before ? await measure('before', dir, resolve(String(flags.before))) : undefined;
-  const file = writeReport('package-start', { pack: { files: packed.files, bytes: packed.bytes, ms: round(packed.ms, 0) }, after, ...(before ? { before } : {}) });
+  const file = writeReport('package-start', {
+    pack: { files: packed.files, bytes: packed.bytes, ms: round(packed.ms, 0) },
+    after,
+    ...(before ? { before } : {}),
+  });
   log(`figures: ${file}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

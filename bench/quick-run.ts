@@ -19,7 +19,10 @@ async function once(): Promise<{ seconds: number; exitCode: number; checks: numb
   const load1mAtStart = round(loadavg()[0]!, 2);
   const t0 = performance.now();
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'conformance', '--', '--seed', String(SEED), '--reports', reports], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn('npm', ['run', '--silent', 'conformance', '--', '--seed', String(SEED), '--reports', reports], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('exit', (code) => resolve(code ?? 1));
   });
   const seconds = round((performance.now() - t0) / 1000, 2);

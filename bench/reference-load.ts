@@ -74,14 +74,24 @@ async function phase(name: string, count: number, make: (i: number) => { path: s
   });
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  const f = { requests: count, seconds: round(seconds, 2), rps: round(count / seconds), p50Ms: round(percentile(latencies, 50), 2), p99Ms: round(percentile(latencies, 99), 2), maxMs: round(latencies.at(-1) ?? 0, 1) };
+  const f = {
+    requests: count,
+    seconds: round(seconds, 2),
+    rps: round(count / seconds),
+    p50Ms: round(percentile(latencies, 50), 2),
+    p99Ms: round(percentile(latencies, 99), 2),
+    maxMs: round(latencies.at(-1) ?? 0, 1),
+  };
   log(`${name}: ${count} requests in ${f.seconds} s = ${f.rps} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, max ${f.maxMs} ms`);
   return f;
 }
 
 try {
   // Warm-up (JIT, connections), not counted.
-  await phase('warm-up', 2000, (i) => ({ path: '/api/v1/payments/query', raw: Buffer.from(JSON.stringify({ merchant_order_no: `W${i}` })) }));
+  await phase('warm-up', 2000, (i) => ({
+    path: '/api/v1/payments/query',
+    raw: Buffer.from(JSON.stringify({ merchant_order_no: `W${i}` })),
+  }));
   const before = await ref.memory();
   log(`reference memory before: RSS ${mb(before.rss)} MB, heap used ${mb(before.heapUsed)} MB`);
   // The warm-up queried numbers that do not exist (orderNotFound): not failures of the load.
@@ -101,11 +111,16 @@ try {
       const no = `LD${run}M${i}`;
       return { path: '/api/v1/payments/checkout', raw: checkoutBody(no), no };
     }
-    return { path: '/api/v1/payments/query', raw: Buffer.from(JSON.stringify({ merchant_order_no: created[(i * 104729) % created.length] })) };
+    return {
+      path: '/api/v1/payments/query',
+      raw: Buffer.from(JSON.stringify({ merchant_order_no: created[(i * 104729) % created.length] })),
+    };
   });
   const after = await ref.memory();
   const stats = await ref.stats();
-  log(`reference memory after ${TOTAL} requests (${created.length} orders stored): RSS ${mb(after.rss)} MB, heap used ${mb(after.heapUsed)} MB (GC ${after.gcRan ? 'forced' : 'not available'})`);
+  log(
+    `reference memory after ${TOTAL} requests (${created.length} orders stored): RSS ${mb(after.rss)} MB, heap used ${mb(after.heapUsed)} MB (GC ${after.gcRan ? 'forced' : 'not available'})`,
+  );
   log(`requests not answered with a signed success: ${failures}, internal failures logged: ${stats.internalFailures}`);
   const file = writeReport('reference-load', {
     concurrency: CONCURRENCY,

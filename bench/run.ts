@@ -7,7 +7,19 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { log, machine, ROOT } from './support/report.js';
 
-const ALL = ['harness-throughput', 'doctor', 'reference-load', 'reference-fuzz', 'quick-run', 'conformance-run', 'certification', 'kill-matrix', 'merchant', 'package-start', 'legal-targets'];
+const ALL = [
+  'harness-throughput',
+  'doctor',
+  'reference-load',
+  'reference-fuzz',
+  'quick-run',
+  'conformance-run',
+  'certification',
+  'kill-matrix',
+  'merchant',
+  'package-start',
+  'legal-targets',
+];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !ALL.includes(w));
 if (unknown.length > 0) {

@@ -108,9 +108,7 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
 
     let socket: Socket;
     try {
-      socket = tls
-        ? tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host })
-        : netConnect({ host, port });
+      socket = tls ? tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host }) : netConnect({ host, port });
     } catch (err) {
       resolve({ error: { kind: 'connection', message: `could not open a socket: ${(err as Error).message}` } });
       return;

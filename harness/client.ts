@@ -21,14 +21,7 @@ import type { Exchange, ExchangeError } from './exchange.js';
 import { isThrottledAnswer, Pacer, sleep, throttleWaitMs } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
-import {
-  CappedSink,
-  describeSocketError,
-  hostHeaderValue,
-  rawSend,
-  requestTarget,
-  type WireResult,
-} from './client-raw.js';
+import { CappedSink, describeSocketError, hostHeaderValue, rawSend, requestTarget, type WireResult } from './client-raw.js';
 
 export interface RawRequest {
   /** What the check meant, copied into the exchange. */
@@ -280,14 +273,18 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     const sink = this.sink;
     if (this.settled || !sink || sink.push(chunk)) return;
-    this.settle(this.withResponse(sink, { kind: 'too-large', message: `response body exceeds ${this.cap} bytes; reading stopped at the cap` }));
+    this.settle(
+      this.withResponse(sink, { kind: 'too-large', message: `response body exceeds ${this.cap} bytes; reading stopped at the cap` }),
+    );
     controller.abort(new Error('response body over the cap')); // aborts the request and its socket
   }
 
   onRequestUpgrade(_c: Dispatcher.DispatchController, statusCode: number, _headers: unknown, socket: Duplex): void {
     // Only a CONNECT or an Upgrade request can get here, and those go over the raw socket; never leave an exchange open.
     socket.destroy();
-    this.settle({ error: { kind: 'protocol', message: `the server switched protocols (HTTP ${statusCode}) on a request that asked for no upgrade` } });
+    this.settle({
+      error: { kind: 'protocol', message: `the server switched protocols (HTTP ${statusCode}) on a request that asked for no upgrade` },
+    });
   }
 
   onResponseEnd(): void {
@@ -336,7 +333,14 @@ export function createClient(opts: ClientOptions): Client {
     return { headers };
   }
 
-  function viaUndici(url: URL, method: string, req: RawRequest, body: Buffer, deadline: Deadline, cap: number): Promise<WireResult | 'refused'> {
+  function viaUndici(
+    url: URL,
+    method: string,
+    req: RawRequest,
+    body: Buffer,
+    deadline: Deadline,
+    cap: number,
+  ): Promise<WireResult | 'refused'> {
     // agent.request refused CONNECT before sending anything (dispatch would treat it as a tunnel): raw socket.
     if (method === 'CONNECT') return Promise.resolve('refused');
     return new Promise((resolve) => {
@@ -345,7 +349,11 @@ export function createClient(opts: ClientOptions): Client {
     });
   }
 
-  function prepareRaw(url: URL, method: string, req: RawRequest): { headers: Record<string, string>; lines: [string, string][]; halfClose: boolean } {
+  function prepareRaw(
+    url: URL,
+    method: string,
+    req: RawRequest,
+  ): { headers: Record<string, string>; lines: [string, string][]; halfClose: boolean } {
     const lines: [string, string][] = [];
     if (!hasHeader(req.headers, 'host')) lines.push(['host', hostHeaderValue(url)]);
     for (const [k, v] of Object.entries(req.headers)) lines.push([k, v]);

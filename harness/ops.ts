@@ -43,7 +43,10 @@ export function paymentMethodsOf(t: Target, as: MerchantRole = 'primary'): strin
 export function checkoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
   const own = new Set(paymentMethodsOf(t, as));
   const out = t.profile.methods.checkout.filter((m) => own.has(m));
-  if (out.length === 0) throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, { declare: [`merchants.${as}.paymentMethods`] });
+  if (out.length === 0)
+    throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, {
+      declare: [`merchants.${as}.paymentMethods`],
+    });
   return out;
 }
 
@@ -72,7 +75,10 @@ export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<strin
     payment_method: method,
     merchant_order_no: input.merchantOrderNo ?? t.newNo('order'),
     trans_amount: input.amount ?? usd(defaultAmount(t, method)),
-    trade_info: { goods_name: input.goodsName ?? 'Conformance test item', ...(input.description ? { description: input.description } : {}) },
+    trade_info: {
+      goods_name: input.goodsName ?? 'Conformance test item',
+      ...(input.description ? { description: input.description } : {}),
+    },
   };
   if (input.metadata !== undefined) body.metadata = input.metadata;
   Object.assign(body, t.fill(checkoutExtras(t, method), { notifyUrl: notifyUrlOrPlaceholder(t) }));
@@ -93,7 +99,8 @@ export function notifyUrlOrPlaceholder(t: Target): string {
 
 /** An amount inside the method's declared channel range (or a price point); 10.00 otherwise. */
 export function defaultAmount(t: Target, method: string): string {
-  if (t.profile.methods.pricePoint?.includes(method)) return (t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers)?.[0] ?? '0.99';
+  if (t.profile.methods.pricePoint?.includes(method))
+    return (t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers)?.[0] ?? '0.99';
   const lim = t.profile.limits?.payments?.[method];
   return lim ? amountInside(lim) : '10.00';
 }
@@ -121,7 +128,11 @@ export async function createCheckout(t: Target, clause: ClauseId, input: Checkou
   return { orderNo, merchantOrderNo, exchange: ex, data, as };
 }
 
-export function queryPayment(t: Target, by: { order_no?: unknown; merchant_order_no?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
+export function queryPayment(
+  t: Target,
+  by: { order_no?: unknown; merchant_order_no?: unknown },
+  opts: PostOptions = {},
+): Promise<Exchange> {
   return t.post(t.path('paymentQuery'), by, { label: 'query a payment', ...opts });
 }
 
@@ -129,7 +140,10 @@ export function cardFixture(t: Target, kind: keyof NonNullable<Target['profile']
   const cp = t.profile.cardPayment;
   if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   const card = cp.cards[kind];
-  if (!card) throw new PreconditionSkip(`the profile declares no ${kind} card (cardPayment.cards.${kind})`, { declare: [`cardPayment.cards.${kind}`] });
+  if (!card)
+    throw new PreconditionSkip(`the profile declares no ${kind} card (cardPayment.cards.${kind})`, {
+      declare: [`cardPayment.cards.${kind}`],
+    });
   return card;
 }
 
@@ -159,7 +173,9 @@ export function cardPaymentBody(t: Target, input: CardInput = {}): Record<string
 export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions = {}): Promise<Exchange> {
   const card = t.profile.methods.card ?? 'CARD';
   if (typeof opts.as === 'string' && !paymentMethodsOf(t, opts.as).includes(card)) {
-    throw new PreconditionSkip(`the card method ${card} is not enabled for the ${opts.as} merchant (merchants.${opts.as}.paymentMethods)`, { declare: [`merchants.${opts.as}.paymentMethods`] });
+    throw new PreconditionSkip(`the card method ${card} is not enabled for the ${opts.as} merchant (merchants.${opts.as}.paymentMethods)`, {
+      declare: [`merchants.${opts.as}.paymentMethods`],
+    });
   }
   return t.post(t.path('cardPayment'), cardPaymentBody(t, input), { label: 'create a card payment', ...opts });
 }
@@ -177,18 +193,38 @@ export async function createPaidOrder(t: Target, clause: ClauseId, input: CardIn
 /** The records the sandbox controls act on carry the merchant that owns them (default primary). */
 export type Owned = { as?: MerchantRole };
 
-export async function completeCheckout(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
+export async function completeCheckout(
+  t: Target,
+  order: { orderNo: string; merchantOrderNo: string } & Owned,
+  outcome: 'success' | 'failed',
+  clause: ClauseId,
+): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCheckout;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
-  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete checkout as ${outcome}` });
+  if (!c)
+    throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', {
+      declare: ['sandbox.completeCheckout'],
+    });
+  const ex = await t.post(
+    c.path,
+    t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
+    { as: order.as, label: `sandbox: complete checkout as ${outcome}` },
+  );
   expectSuccess(ex, clause, 'the sandbox control completing the checkout');
   return ex;
 }
 
-export async function sandboxOrderControl(t: Target, control: 'chargeback' | 'expireCheckout', order: { orderNo: string; merchantOrderNo: string } & Owned, clause: ClauseId): Promise<Exchange> {
+export async function sandboxOrderControl(
+  t: Target,
+  control: 'chargeback' | 'expireCheckout',
+  order: { orderNo: string; merchantOrderNo: string } & Owned,
+  clause: ClauseId,
+): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
   if (!c) throw new PreconditionSkip(`the profile declares no sandbox control sandbox.${control}`, { declare: [`sandbox.${control}`] });
-  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), { as: order.as, label: `sandbox: ${control}` });
+  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), {
+    as: order.as,
+    label: `sandbox: ${control}`,
+  });
   expectSuccess(ex, clause, `the sandbox control ${control}`);
   return ex;
 }
@@ -226,10 +262,22 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
   return t.post(t.path('refundQuery'), body, { label: 'query a refund', ...opts });
 }
 
-export async function settleRefund(t: Target, refund: { refundNo: string; merchantRefundNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
+export async function settleRefund(
+  t: Target,
+  refund: { refundNo: string; merchantRefundNo: string } & Owned,
+  outcome: 'success' | 'failed',
+  clause: ClauseId,
+): Promise<Exchange> {
   const c = t.profile.sandbox?.settleRefund;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
-  const ex = await t.post(c.path, t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }), { as: refund.as, label: `sandbox: settle refund as ${outcome}` });
+  if (!c)
+    throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', {
+      declare: ['sandbox.settleRefund'],
+    });
+  const ex = await t.post(
+    c.path,
+    t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }),
+    { as: refund.as, label: `sandbox: settle refund as ${outcome}` },
+  );
   expectSuccess(ex, clause, 'the sandbox control settling the refund');
   return ex;
 }
@@ -250,7 +298,14 @@ export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantR
   const entry = Object.entries(p.methods).find(([name, m]) => own.has(name) && (want.cancel === undefined || m.cancel === want.cancel));
   if (!entry) {
     const who = want.as && want.as !== 'primary' ? ` enabled for the ${want.as} merchant (merchants.${want.as}.payoutMethods)` : '';
-    throw new PreconditionSkip(`the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`, { declare: [`a payout method${want.cancel === undefined ? '' : ` with "cancel": ${want.cancel}`} (payouts.methods${who ? ', and the merchant\'s payoutMethods' : ''})`] });
+    throw new PreconditionSkip(
+      `the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`,
+      {
+        declare: [
+          `a payout method${want.cancel === undefined ? '' : ` with "cancel": ${want.cancel}`} (payouts.methods${who ? ", and the merchant's payoutMethods" : ''})`,
+        ],
+      },
+    );
   }
   return entry[0];
 }
@@ -285,7 +340,11 @@ export function createPayout(t: Target, input: PayoutInput = {}, opts: PostOptio
   return t.post(t.path('payoutCreate'), payoutBody(t, { ...input, as }), { label: 'create a payout', ...opts });
 }
 
-export function payoutLookup(t: Target, which: 'queryBy' | 'cancelBy', by: { serviceNo?: unknown; merchantNo?: unknown }): Record<string, unknown> {
+export function payoutLookup(
+  t: Target,
+  which: 'queryBy' | 'cancelBy',
+  by: { serviceNo?: unknown; merchantNo?: unknown },
+): Record<string, unknown> {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const body: Record<string, unknown> = {};
@@ -302,10 +361,27 @@ export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: 
   return t.post(t.path('payoutCancel'), payoutLookup(t, 'cancelBy', by), { label: 'cancel a payout', ...opts });
 }
 
-export async function settlePayout(t: Target, payout: { payoutNo: string; merchantPayoutNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
+export async function settlePayout(
+  t: Target,
+  payout: { payoutNo: string; merchantPayoutNo: string } & Owned,
+  outcome: 'success' | 'failed',
+  clause: ClauseId,
+): Promise<Exchange> {
   const c = t.profile.sandbox?.settlePayout;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', { declare: ['sandbox.settlePayout'] });
-  const ex = await t.post(c.path, t.fill(c.template, { payoutNo: payout.payoutNo, merchantPayoutNo: payout.merchantPayoutNo, outcome: c.outcomes[outcome], reason: c.reason }), { as: payout.as, label: `sandbox: settle payout as ${outcome}` });
+  if (!c)
+    throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', {
+      declare: ['sandbox.settlePayout'],
+    });
+  const ex = await t.post(
+    c.path,
+    t.fill(c.template, {
+      payoutNo: payout.payoutNo,
+      merchantPayoutNo: payout.merchantPayoutNo,
+      outcome: c.outcomes[outcome],
+      reason: c.reason,
+    }),
+    { as: payout.as, label: `sandbox: settle payout as ${outcome}` },
+  );
   expectSuccess(ex, clause, 'the sandbox control settling the payout');
   return ex;
 }
@@ -314,10 +390,22 @@ export async function settlePayout(t: Target, payout: { payoutNo: string; mercha
 export { pick };
 
 /** Completes a pending card payment (cardPayment.cards.pending) through sandbox.completeCard. */
-export async function completeCard(t: Target, order: { orderNo: string; merchantOrderNo: string } & Owned, outcome: 'success' | 'failed', clause: ClauseId): Promise<Exchange> {
+export async function completeCard(
+  t: Target,
+  order: { orderNo: string; merchantOrderNo: string } & Owned,
+  outcome: 'success' | 'failed',
+  clause: ClauseId,
+): Promise<Exchange> {
   const c = t.profile.sandbox?.completeCard;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', { declare: ['sandbox.completeCard'] });
-  const ex = await t.post(c.path, t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }), { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` });
+  if (!c)
+    throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', {
+      declare: ['sandbox.completeCard'],
+    });
+  const ex = await t.post(
+    c.path,
+    t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
+    { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` },
+  );
   expectSuccess(ex, clause, 'the sandbox control completing the pending card payment');
   return ex;
 }
@@ -325,12 +413,26 @@ export async function completeCard(t: Target, order: { orderNo: string; merchant
 export type ArmableFailure = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
 
 /** Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind fails once. */
-export async function armFailure(t: Target, failure: ArmableFailure, clause: ClauseId, opts: { as?: MerchantRole; merchantOrderNo?: string } = {}): Promise<Exchange> {
+export async function armFailure(
+  t: Target,
+  failure: ArmableFailure,
+  clause: ClauseId,
+  opts: { as?: MerchantRole; merchantOrderNo?: string } = {},
+): Promise<Exchange> {
   const c = t.profile.sandbox?.armFailure;
-  if (!c) throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', { declare: ['sandbox.armFailure'] });
+  if (!c)
+    throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', {
+      declare: ['sandbox.armFailure'],
+    });
   const value = c.failures[failure];
-  if (!value) throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, { declare: [`sandbox.armFailure.failures.${failure}`] });
-  const ex = await t.post(c.path, t.fill(c.template, { failure: value, merchantOrderNo: opts.merchantOrderNo }), { as: opts.as, label: `sandbox: arm a one-shot ${failure}` });
+  if (!value)
+    throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, {
+      declare: [`sandbox.armFailure.failures.${failure}`],
+    });
+  const ex = await t.post(c.path, t.fill(c.template, { failure: value, merchantOrderNo: opts.merchantOrderNo }), {
+    as: opts.as,
+    label: `sandbox: arm a one-shot ${failure}`,
+  });
   expectSuccess(ex, clause, `the sandbox control arming ${failure}`);
   return ex;
 }

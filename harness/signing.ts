@@ -15,15 +15,7 @@ const LF = Buffer.from('\n');
 
 /** merchantID LF timestamp LF nonce LF rawBody — the body as bytes, never re-serialised. */
 export function stringToSign(merchantId: string, timestamp: string, nonce: string, rawBody: Uint8Array): Buffer {
-  return Buffer.concat([
-    Buffer.from(merchantId, 'utf8'),
-    LF,
-    Buffer.from(timestamp, 'utf8'),
-    LF,
-    Buffer.from(nonce, 'utf8'),
-    LF,
-    rawBody,
-  ]);
+  return Buffer.concat([Buffer.from(merchantId, 'utf8'), LF, Buffer.from(timestamp, 'utf8'), LF, Buffer.from(nonce, 'utf8'), LF, rawBody]);
 }
 
 export function hmacSha256(secret: string, data: Uint8Array): Buffer {
@@ -130,11 +122,7 @@ const ANY_HEX_64 = /^[0-9a-fA-F]{64}$/;
  * Verifies a signed response or webhook over its raw bytes. The comparison is constant-time
  * so the harness never becomes a timing oracle when used as a merchant-side example.
  */
-export function verify(
-  headers: Record<string, string | string[] | undefined>,
-  rawBody: Uint8Array,
-  creds: Credentials,
-): VerifyResult {
+export function verify(headers: Record<string, string | string[] | undefined>, rawBody: Uint8Array, creds: Credentials): VerifyResult {
   // One pass over the headers for all four (headerValue / headerValues per header would walk them
   // eight times): per signing header, the first value of the first name that matches, and how many
   // values all matching names carry.

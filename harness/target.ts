@@ -98,7 +98,10 @@ export function createTarget(opts: TargetOptions): Target {
 
   function path(endpoint: EndpointName): string {
     const p = paths[endpoint];
-    if (!p) throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`, { declare: [`endpoints.${endpoint}`] });
+    if (!p)
+      throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`, {
+        declare: [`endpoints.${endpoint}`],
+      });
     return p;
   }
 
@@ -108,7 +111,13 @@ export function createTarget(opts: TargetOptions): Target {
     // Built again for a resend after a throttled answer: a new timestamp and nonce unless the check fixed them.
     const buildHeaders = (): Record<string, string> => {
       const sig = sign({ merchantId: creds.id, secret: creds.secret }, signed, o.signOptions);
-      if (o.signTransform) sig['X-Sign'] = o.signTransform(sig['X-Sign'], { merchantId: creds.id, timestamp: sig['X-Timestamp'], nonce: sig['X-Nonce'], body: signed });
+      if (o.signTransform)
+        sig['X-Sign'] = o.signTransform(sig['X-Sign'], {
+          merchantId: creds.id,
+          timestamp: sig['X-Timestamp'],
+          nonce: sig['X-Nonce'],
+          body: signed,
+        });
       const headers: Record<string, string> = sig; // sign() returns a new object each call
       if (o.contentType !== null) headers['Content-Type'] = o.contentType ?? 'application/json';
       if (o.acceptLanguage) headers['Accept-Language'] = o.acceptLanguage;
@@ -159,11 +168,19 @@ export function createTarget(opts: TargetOptions): Target {
       return `${runPrefix}${tag}${String(counter).padStart(6, '0')}`;
     },
     notifyUrl() {
-      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)', profile.webhooks ? {} : { declare: ['webhooks'] });
+      if (!opts.receiver)
+        throw new PreconditionSkip(
+          'no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)',
+          profile.webhooks ? {} : { declare: ['webhooks'] },
+        );
       return opts.receiver.url;
     },
     receiver() {
-      if (!opts.receiver) throw new PreconditionSkip('no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)', profile.webhooks ? {} : { declare: ['webhooks'] });
+      if (!opts.receiver)
+        throw new PreconditionSkip(
+          'no webhook receiver runs in this run (webhooks off, or the profile declares no webhooks section)',
+          profile.webhooks ? {} : { declare: ['webhooks'] },
+        );
       return opts.receiver;
     },
     fill: (template, vars) => fillTemplate(template, vars),

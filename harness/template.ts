@@ -30,6 +30,9 @@ function fill(node: unknown, vars: Record<string, unknown>, where: string): unkn
 }
 
 function lookup(name: string, vars: Record<string, unknown>, where: string): unknown {
-  if (!(name in vars)) throw new Error(`template variable \${${name}} at ${where || 'top'} is not one this request provides (${Object.keys(vars).join(', ')})`);
+  if (!(name in vars))
+    throw new Error(
+      `template variable \${${name}} at ${where || 'top'} is not one this request provides (${Object.keys(vars).join(', ')})`,
+    );
   return vars[name];
 }

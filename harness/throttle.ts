@@ -26,7 +26,12 @@ const BACKOFF_CAP_MS = 5_000;
  * How long to wait before resend number `attempt` (1 for the first): Retry-After in seconds or as an HTTP-date,
  * else exponential backoff with full jitter, bounded.
  */
-export function throttleWaitMs(headers: Record<string, string | string[]>, attempt: number, now = Date.now(), random = Math.random): number {
+export function throttleWaitMs(
+  headers: Record<string, string | string[]>,
+  attempt: number,
+  now = Date.now(),
+  random = Math.random,
+): number {
   const ra = headerValue(headers, 'retry-after')?.trim();
   if (ra !== undefined && ra !== '') {
     if (/^\d+$/.test(ra)) return Math.min(MAX_WAIT_MS, Number(ra) * 1000);

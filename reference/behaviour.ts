@@ -220,9 +220,7 @@ export interface Behaviour {
 const SUCCESS = Buffer.from('success', 'utf8');
 const TIMESTAMP_RE = /^[0-9]{1,15}$/;
 
-export const RETRY_WAITS_MS: readonly number[] = [
-  15_000, 60_000, 180_000, 300_000, 600_000, 900_000, 1_200_000, 2_400_000,
-];
+export const RETRY_WAITS_MS: readonly number[] = [15_000, 60_000, 180_000, 300_000, 600_000, 900_000, 1_200_000, 2_400_000];
 
 export const defaultBehaviour: Behaviour = {
   responseSignatureText: (digest) => digest.toString('hex'),

@@ -69,8 +69,7 @@ export const SYSTEM_BUSY = 'System busy, please try again later';
 // Short constructors keep handlers readable and the code/key pairs in one place.
 export const E = {
   invalidRequest: (detail: string) => new ApiError(400, 'invalidRequest', detail),
-  mutuallyRequired: (a: string, b: string) =>
-    new ApiError(400, 'mutuallyRequiredFieldsMissing', `One of ${a} and ${b} is required`),
+  mutuallyRequired: (a: string, b: string) => new ApiError(400, 'mutuallyRequiredFieldsMissing', `One of ${a} and ${b} is required`),
   mutuallyExclusive: (a: string, b: string) =>
     new ApiError(400, 'mutuallyExclusiveFieldsConflict', `Only one of ${a} and ${b} may be sent`),
   unsupportedPaymentMethod: (code: number, method: string) =>

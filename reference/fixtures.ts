@@ -24,11 +24,36 @@ export interface MerchantFixture {
 const LARGE = 10_000_000n; // 100000.00
 
 export const MERCHANTS: readonly MerchantFixture[] = [
-  { id: 'M100001', secret: 'sk_test_primary_5f2c9a7e41d84b06', frozen: false, payoutBalanceCents: LARGE, otherPayoutBalancesCents: { EUR: LARGE }, refundCoverCents: LARGE, productionSecret: 'sk_live_primary_7d3f1a9c5e2b8046' },
-  { id: 'M100002', secret: 'sk_test_second_8b1e6d3c90a24f57', frozen: false, payoutBalanceCents: LARGE, otherPayoutBalancesCents: { EUR: LARGE }, refundCoverCents: LARGE, productionSecret: 'sk_live_second_3a8c6e1f9b2d7054' },
+  {
+    id: 'M100001',
+    secret: 'sk_test_primary_5f2c9a7e41d84b06',
+    frozen: false,
+    payoutBalanceCents: LARGE,
+    otherPayoutBalancesCents: { EUR: LARGE },
+    refundCoverCents: LARGE,
+    productionSecret: 'sk_live_primary_7d3f1a9c5e2b8046',
+  },
+  {
+    id: 'M100002',
+    secret: 'sk_test_second_8b1e6d3c90a24f57',
+    frozen: false,
+    payoutBalanceCents: LARGE,
+    otherPayoutBalancesCents: { EUR: LARGE },
+    refundCoverCents: LARGE,
+    productionSecret: 'sk_live_second_3a8c6e1f9b2d7054',
+  },
   // The low-balance merchant holds EUR 3.00 beside USD 5.00 (payouts draw on their own currency's balance).
   // The low-balance merchant has no PayPal payouts and no Cash App payments: a merchant acts only with its own methods.
-  { id: 'M100003', secret: 'sk_test_lowbal_2d7a4f9c6e1b3058', frozen: false, payoutBalanceCents: 500n, otherPayoutBalancesCents: { EUR: 300n }, refundCoverCents: 100n, paymentMethods: ['CARD', 'PAYPAL', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'], payoutMethods: ['BANK_TRANSFER'] },
+  {
+    id: 'M100003',
+    secret: 'sk_test_lowbal_2d7a4f9c6e1b3058',
+    frozen: false,
+    payoutBalanceCents: 500n,
+    otherPayoutBalancesCents: { EUR: 300n },
+    refundCoverCents: 100n,
+    paymentMethods: ['CARD', 'PAYPAL', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'],
+    payoutMethods: ['BANK_TRANSFER'],
+  },
   { id: 'M100009', secret: 'sk_test_frozen_9c4e2b7d1a6f3085', frozen: true, payoutBalanceCents: LARGE, refundCoverCents: LARGE },
 ];
 

@@ -22,7 +22,8 @@ export interface Gateway {
   throttled(): number;
 }
 
-const THROTTLED_PAGE = '<!DOCTYPE html>\n<html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1><p>Rate limit exceeded. Try again later.</p></body></html>\n';
+const THROTTLED_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1><p>Rate limit exceeded. Try again later.</p></body></html>\n';
 
 function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
@@ -30,7 +31,8 @@ function sleep(ms: number): Promise<void> {
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const rate = opts.rateLimit;
-  if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) throw new Error(`rateLimit must be a positive number, got ${String(rate)}`);
+  if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0))
+    throw new Error(`rateLimit must be a positive number, got ${String(rate)}`);
   const latency = Math.max(0, opts.latencyMs ?? 0);
   if (!Number.isFinite(latency)) throw new Error(`latencyMs must be a number, got ${String(opts.latencyMs)}`);
   // What a gateway counts: the requests it let through in the last second.
@@ -80,7 +82,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (admit()) return false;
       throttled += 1;
       req.resume(); // the gateway reads and drops what it refused
-      res.writeHead(429, { 'Content-Type': 'text/html; charset=utf-8', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(THROTTLED_PAGE) });
+      res.writeHead(429, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Retry-After': '1',
+        'Content-Length': Buffer.byteLength(THROTTLED_PAGE),
+      });
       res.end(THROTTLED_PAGE);
       return true;
     },

@@ -99,7 +99,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs, rough, observe: opts.onDelivery });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
-  const gateway = opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0 ? createGateway({ rateLimit: opts.rateLimit, latencyMs: opts.latencyMs }) : undefined;
+  const gateway =
+    opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0
+      ? createGateway({ rateLimit: opts.rateLimit, latencyMs: opts.latencyMs })
+      : undefined;
   const server = createReferenceServer({
     svc,
     nonces: new NonceCache(NONCE_WINDOW_MS),

@@ -54,7 +54,19 @@ export const PAYMENT_CHANNELS: ReadonlyMap<string, PaymentChannel> = new Map<str
   ['CARD', { minCents: 50n, maxCents: 1_000_000n, refunds: 'partial', refundSettlesImmediately: false }],
   ['PAYPAL', { minCents: 100n, maxCents: 500_000n, refunds: 'partial', refundSettlesImmediately: true }],
   // Two channels: 1.00–500.00 and 1000.00–2500.00; an amount in between finds no channel (2006).
-  ['CASH_APP', { minCents: 100n, maxCents: 250_000n, ranges: [{ minCents: 100n, maxCents: 50_000n }, { minCents: 100_000n, maxCents: 250_000n }], refunds: 'full-only', refundSettlesImmediately: false }],
+  [
+    'CASH_APP',
+    {
+      minCents: 100n,
+      maxCents: 250_000n,
+      ranges: [
+        { minCents: 100n, maxCents: 50_000n },
+        { minCents: 100_000n, maxCents: 250_000n },
+      ],
+      refunds: 'full-only',
+      refundSettlesImmediately: false,
+    },
+  ],
   ['APPLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
   ['GOOGLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
 ]);

@@ -30,7 +30,8 @@ export const processIO: ServeIO = {
     }),
 };
 
-const USAGE = 'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
+const USAGE =
+  'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
@@ -70,21 +71,24 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       case '--time-scale': {
         const v = takeValue();
         const n = Number(v);
-        if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`--time-scale must be a positive number, got ${JSON.stringify(v)}`);
+        if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
+          throw new Error(`--time-scale must be a positive number, got ${JSON.stringify(v)}`);
         out.opts.timeScale = n;
         break;
       }
       case '--rate-limit': {
         const v = takeValue();
         const n = Number(v);
-        if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(`--rate-limit must be a positive number of requests per second, got ${JSON.stringify(v)}`);
+        if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
+          throw new Error(`--rate-limit must be a positive number of requests per second, got ${JSON.stringify(v)}`);
         out.rateLimit = n;
         break;
       }
       case '--latency': {
         const v = takeValue();
         const n = Number(v);
-        if (!/^\d+$/.test(v) || n > 60_000) throw new Error(`--latency must be an integer 0..60000 (ms, one way), got ${JSON.stringify(v)}`);
+        if (!/^\d+$/.test(v) || n > 60_000)
+          throw new Error(`--latency must be an integer 0..60000 (ms, one way), got ${JSON.stringify(v)}`);
         out.latencyMs = n;
         break;
       }
@@ -146,10 +150,13 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
   }
   io.out(`MPSI reference sandbox listening on ${running.url}`);
   if (behind) {
-    io.out(`gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`);
+    io.out(
+      `gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`,
+    );
   }
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
-  if (parsed.opts.readings !== undefined && parsed.opts.readings !== 'default') io.out(`readings: ${[parsed.opts.readings].flat().join(',')}`);
+  if (parsed.opts.readings !== undefined && parsed.opts.readings !== 'default')
+    io.out(`readings: ${[parsed.opts.readings].flat().join(',')}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
   await io.untilStopped();
   await running.close();

@@ -8,15 +8,7 @@ const LF = Buffer.from([0x0a]);
 
 /** merchantID LF timestamp LF nonce LF rawBody, with the body as the exact bytes on the wire. */
 export function signingInput(merchantId: string, timestamp: string, nonce: string, rawBody: Buffer): Buffer {
-  return Buffer.concat([
-    Buffer.from(merchantId, 'utf8'),
-    LF,
-    Buffer.from(timestamp, 'utf8'),
-    LF,
-    Buffer.from(nonce, 'utf8'),
-    LF,
-    rawBody,
-  ]);
+  return Buffer.concat([Buffer.from(merchantId, 'utf8'), LF, Buffer.from(timestamp, 'utf8'), LF, Buffer.from(nonce, 'utf8'), LF, rawBody]);
 }
 
 export function hmacDigest(secret: string, input: Buffer): Buffer {

@@ -122,14 +122,21 @@ export class Store {
   constructor(formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string = (p, st, sq) => `${p}${st}${sq}`) {
     this.formatNo = formatNo;
     for (const m of MERCHANTS) {
-      this.balances.set(m.id, { payoutCents: m.payoutBalanceCents, otherPayoutCents: new Map(Object.entries(m.otherPayoutBalancesCents ?? {})), refundCoverCents: m.refundCoverCents });
+      this.balances.set(m.id, {
+        payoutCents: m.payoutBalanceCents,
+        otherPayoutCents: new Map(Object.entries(m.otherPayoutBalancesCents ?? {})),
+        refundCoverCents: m.refundCoverCents,
+      });
     }
   }
 
   /** Service numbers: a letter, twelve digits of UTC time, six of sequence; unique per instance. */
   nextServiceNo(prefix: 'P' | 'R' | 'T', now: number): string {
     this.sequence = (this.sequence + 1) % 1_000_000;
-    const stamp = new Date(now).toISOString().replace(/[^0-9]/g, '').slice(2, 14);
+    const stamp = new Date(now)
+      .toISOString()
+      .replace(/[^0-9]/g, '')
+      .slice(2, 14);
     const candidate = this.formatNo(prefix, stamp, String(this.sequence).padStart(6, '0'));
     // A million creations inside one second would wrap the sequence; never hand out a number twice.
     if (this.payments.has(candidate) || this.refunds.has(candidate) || this.payouts.has(candidate)) {

@@ -36,7 +36,10 @@ function median(xs: number[]): number {
 function secondsPerFile(dirs: string): Record<string, number> {
   const runs = dirs.split(',').map(secondsOfOneRun);
   const suites = new Set(runs.flatMap((r) => [...r.keys()]));
-  const out: [string, number][] = [...suites].map((suite) => [suite, Math.max(0.01, Math.round(median(runs.map((r) => r.get(suite) ?? 0)) * 100) / 100)]);
+  const out: [string, number][] = [...suites].map((suite) => [
+    suite,
+    Math.max(0.01, Math.round(median(runs.map((r) => r.get(suite) ?? 0)) * 100) / 100),
+  ]);
   return Object.fromEntries(out.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 }
 
@@ -45,7 +48,8 @@ const quick = secondsPerFile(quickDir);
 // Without a full run's reports the full-mode figures stay as they are (a quick run's would misorder a full one).
 const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { full?: Record<string, number> }) : {};
 const durations = {
-  $comment: 'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite with: npx tsx scripts/durations.ts <reports-dirs-of-quick-runs,comma-separated> [<reports-dir-of-a-full-run>]',
+  $comment:
+    'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite with: npx tsx scripts/durations.ts <reports-dirs-of-quick-runs,comma-separated> [<reports-dir-of-a-full-run>]',
   quick,
   full: fullDir ? secondsPerFile(fullDir) : (previous.full ?? quick),
   off: {},

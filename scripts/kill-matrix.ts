@@ -29,7 +29,9 @@ if (unknown.length > 0) {
   console.error(`unknown fault(s): ${unknown.join(', ')}`);
   process.exit(2);
 }
-const faults = faultCatalogue.filter((f) => (names.length === 0 || names.includes(f.name)) && (clauses.length === 0 || clauses.includes(f.clause)));
+const faults = faultCatalogue.filter(
+  (f) => (names.length === 0 || names.includes(f.name)) && (clauses.length === 0 || clauses.includes(f.clause)),
+);
 const report = await runProof({
   loaded: loadProfile('fixtures/profiles/reference.json'),
   suites: await loadSuites(),
@@ -41,9 +43,12 @@ const report = await runProof({
 });
 writeProof(report, (flags.reports as string | undefined) ?? 'reports');
 const killed = report.faults.filter((f) => f.verdict === 'killed').length;
-for (const f of report.faults.filter((x) => x.verdict !== 'killed')) console.log(`${f.verdict}: ${f.name} (${f.clause}) collateral: ${f.collateral.join('; ') || '—'} ${f.errors.join('; ')}`);
+for (const f of report.faults.filter((x) => x.verdict !== 'killed'))
+  console.log(`${f.verdict}: ${f.name} (${f.clause}) collateral: ${f.collateral.join('; ') || '—'} ${f.errors.join('; ')}`);
 for (const c of report.conformant) if (c.failed.length > 0) console.log(`conformant seed ${c.seed} ${c.webhooks}: ${c.failed.join('; ')}`);
 for (const v of report.coverage.violations) console.log(`gap (${v.status}): ${v.id} — ${v.text}`);
-console.log(`faults killed ${killed}/${report.faults.length}; must clauses proved ${report.coverage.totals.proved}/${report.coverage.totals.mustService}, restated ${report.coverage.totals.restated}, allowlisted ${report.coverage.totals.allowlisted}, gaps ${report.coverage.totals.violations}; matrix ${(report.matrixMs / 1000).toFixed(1)} s`);
+console.log(
+  `faults killed ${killed}/${report.faults.length}; must clauses proved ${report.coverage.totals.proved}/${report.coverage.totals.mustService}, restated ${report.coverage.totals.restated}, allowlisted ${report.coverage.totals.allowlisted}, gaps ${report.coverage.totals.violations}; matrix ${(report.matrixMs / 1000).toFixed(1)} s`,
+);
 const ok = killed === report.faults.length && report.conformant.every((c) => c.failed.length === 0);
 process.exit(ok ? 0 : 1);

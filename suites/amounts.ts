@@ -47,7 +47,9 @@ function fixedAcceptedValues(range: CentsRange): AmountValueCase[] {
   const held = twelve.filter((c) => c.cents >= range.min && c.cents <= range.max);
   if (held.length === twelve.length) return held;
   const steps = [0, 1, 2] as const;
-  return steps.filter((d) => range.min % 10 ** (2 - d) === 0).map((d) => ({ sent: valueOfCents(range.min, d), shown: valueOfCents(range.min), cents: range.min }));
+  return steps
+    .filter((d) => range.min % 10 ** (2 - d) === 0)
+    .map((d) => ({ sent: valueOfCents(range.min, d), shown: valueOfCents(range.min), cents: range.min }));
 }
 
 function paymentRecord(t: Target) {
@@ -65,7 +67,11 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       const probe = async (v: AmountValueCase) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value: v.sent } }, { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` });
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value: v.sent } },
+          { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` },
+        );
         expectSuccess(ex, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(v.sent)}`);
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
@@ -83,7 +89,14 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         const order = await createCheckout(target, 'amount.value.two-decimals-out', { method, amount: { currency: 'USD', value: v.sent } });
         const ex = await queryPayment(target, { order_no: order.orderNo });
         const data = expectSuccess(ex, 'amount.value.two-decimals-out', 'querying the new checkout');
-        expectEqual(pick(data, rec.transAmount), { currency: 'USD', value: v.shown }, 'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS', 'amount.value.two-decimals-out', `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`, ex);
+        expectEqual(
+          pick(data, rec.transAmount),
+          { currency: 'USD', value: v.shown },
+          'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS',
+          'amount.value.two-decimals-out',
+          `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`,
+          ex,
+        );
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
       await property(ctx, amountValueWithAtMostTwoDecimals(range), probe, { numRuns: Math.min(ctx.numRuns, 12) });
@@ -96,8 +109,18 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       await property(ctx, amountValueWithThreeOrMoreDecimals(range), async (value) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectRowError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', 'err.pay.decimals', `a checkout with value ${JSON.stringify(value)}`);
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout with value ${JSON.stringify(value)}` },
+        );
+        expectRowError(
+          ex,
+          { code: 422, key: 'validationFailed' },
+          'amount.value.max-2-decimals',
+          'err.pay.decimals',
+          `a checkout with value ${JSON.stringify(value)}`,
+        );
       });
     },
   },
@@ -107,8 +130,18 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run({ target }) {
       const { method } = rangedCheckoutMethodHolding(target, [1010, 1250, 1251]);
       for (const value of ['12.500', '10.100']) {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectRowError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', 'err.pay.decimals', `a checkout with value ${JSON.stringify(value)}`);
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout with value ${JSON.stringify(value)}` },
+        );
+        expectRowError(
+          ex,
+          { code: 422, key: 'validationFailed' },
+          'amount.value.max-2-decimals',
+          'err.pay.decimals',
+          `a checkout with value ${JSON.stringify(value)}`,
+        );
       }
     },
   },
@@ -119,7 +152,11 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       await property(ctx, amountValueAsJsonNumber(range), async (value) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${value} as a JSON number` });
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout with value ${value} as a JSON number` },
+        );
         // The document says "refused" without naming the error; which one the target uses is recorded.
         expectRefused(ex, 'amount.value.string', `a checkout whose value is the JSON number ${value}`, 'amount.value.json-number');
       });
@@ -132,8 +169,18 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method } = rangedCheckoutMethodHolding(target);
       const probe = async (value: string) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${JSON.stringify(value)}` });
-        expectRowError(ex, { code: 422, key: 'invalidAmount' }, 'amount.value.positive', 'err.pay.invalid-amount', `a checkout with value ${JSON.stringify(value)}`);
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout with value ${JSON.stringify(value)}` },
+        );
+        expectRowError(
+          ex,
+          { code: 422, key: 'invalidAmount' },
+          'amount.value.positive',
+          'err.pay.invalid-amount',
+          `a checkout with value ${JSON.stringify(value)}`,
+        );
       };
       for (const value of ['0', '0.00', '-1.00', '-0.01']) await probe(value);
       await property(ctx, amountValueNotPositive(), probe);
@@ -148,7 +195,13 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const arb = fc.record({ currency: currencyCodeOtherThanUsd(), value: amountValueWithAtMostTwoDecimals(range).map((v) => v.shown) });
       await property(ctx, arb, async (amount) => {
         const ex = await checkout(target, { method, amount }, { label: `checkout in ${amount.currency}` });
-        expectRowError(ex, { code: 422, key: 'notSupported' }, 'amount.currency.usd-only', 'err.pay.currency', `a checkout of ${amount.value} ${amount.currency}`);
+        expectRowError(
+          ex,
+          { code: 422, key: 'notSupported' },
+          'amount.currency.usd-only',
+          'err.pay.currency',
+          `a checkout of ${amount.value} ${amount.currency}`,
+        );
       });
     },
   },
@@ -160,7 +213,11 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { method, range } = rangedCheckoutMethodHolding(target);
       const value = valueOfCents(range.min);
       const probe = async (currency: string) => {
-        const ex = await checkout(target, { method, amount: { currency, value } }, { label: `checkout with currency ${JSON.stringify(currency)}` });
+        const ex = await checkout(
+          target,
+          { method, amount: { currency, value } },
+          { label: `checkout with currency ${JSON.stringify(currency)}` },
+        );
         // "Three-letter upper-case code" names no error for other spellings; the target's choice is recorded.
         expectRefused(ex, 'conv.currency.code', `a checkout with currency ${JSON.stringify(currency)}`, 'amount.currency.malformed');
       };
@@ -176,9 +233,19 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const methods = requireRangedCheckoutMethods(target);
       const probe = async ({ method, value }: { method: string; value: string }) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout ${method} with value ${JSON.stringify(value)}` },
+        );
         expectAmountErrorNotAuth(ex, `a ${method} checkout of ${value} USD (outside the declared range)`);
-        expectRowError(ex, { code: 2006, key: 'amountOutOfRange' }, 'limit.amount.channel-range', 'err.pay.amount-out-of-range', `a ${method} checkout of ${value} USD (outside the declared range)`);
+        expectRowError(
+          ex,
+          { code: 2006, key: 'amountOutOfRange' },
+          'limit.amount.channel-range',
+          'err.pay.amount-out-of-range',
+          `a ${method} checkout of ${value} USD (outside the declared range)`,
+        );
       };
       // One cent outside each bound of every method first, then each end of every gap between two channels, then anywhere outside.
       for (const { method, range, gaps } of methods) {
@@ -189,21 +256,31 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           await probe({ method, value: valueOfCents(gap.max) });
         }
       }
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueOutsideChannels(m.range, m.gaps).map((v) => ({ method: m.method, value: v.sent })));
+      const arb = fc
+        .constantFrom(...methods)
+        .chain((m) => amountValueOutsideChannels(m.range, m.gaps).map((v) => ({ method: m.method, value: v.sent })));
       await property(ctx, arb, probe);
     },
   },
   {
-    title: "accepts every amount inside each declared channel range of each method",
+    title: 'accepts every amount inside each declared channel range of each method',
     clause: ['limit.amount.channel-range', 'amount.value.max-2-decimals'],
     async run(ctx) {
       const { target } = ctx;
       const methods = requireRangedCheckoutMethods(target);
       const probe = async ({ method, value }: { method: string; value: string }) => {
-        const ex = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout ${method} with value ${JSON.stringify(value)}` });
+        const ex = await checkout(
+          target,
+          { method, amount: { currency: 'USD', value } },
+          { label: `checkout ${method} with value ${JSON.stringify(value)}` },
+        );
         const lim = target.profile.limits!.payments![method]!;
         const ranges = (lim.channels ?? [lim]).map((c) => `${c.min}..${c.max}`).join(', ');
-        expectSuccess(ex, 'limit.amount.channel-range', `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)`);
+        expectSuccess(
+          ex,
+          'limit.amount.channel-range',
+          `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)`,
+        );
       };
       // Both bounds of every channel of every method first (ranges are inclusive), then anywhere inside one.
       for (const { method, channels } of methods) {
@@ -212,7 +289,9 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           await probe({ method, value: valueOfCents(range.max) });
         }
       }
-      const arb = fc.constantFrom(...methods).chain((m) => amountValueInsideChannels(m.channels).map((v) => ({ method: m.method, value: v.sent })));
+      const arb = fc
+        .constantFrom(...methods)
+        .chain((m) => amountValueInsideChannels(m.channels).map((v) => ({ method: m.method, value: v.sent })));
       await property(ctx, arb, probe);
     },
   },

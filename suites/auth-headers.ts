@@ -7,7 +7,8 @@ import { authChargeFor, unknownOrderLookup } from './support/auth-outcomes.js';
 const UNAUTHORIZED = { http: 401, code: 401, key: 'unauthorized' };
 
 function headerCheck(header: SigningHeader, how: 'missing' | 'empty'): CheckSpec {
-  const title = how === 'missing' ? `refuses a request without ${header} as unauthorized` : `refuses a request with an empty ${header} as unauthorized`;
+  const title =
+    how === 'missing' ? `refuses a request without ${header} as unauthorized` : `refuses a request with an empty ${header} as unauthorized`;
   return {
     title,
     clause: ['auth.missing-header', 'err.auth.unauthorized', 'auth.headers.required', 'auth.errors.unsigned'],
@@ -18,7 +19,11 @@ function headerCheck(header: SigningHeader, how: 'missing' | 'empty'): CheckSpec
         label: `query an unknown order with ${how === 'missing' ? 'no' : 'an empty'} ${header}`,
         noVerify: true,
       });
-      const charged = authChargeFor(ex, UNAUTHORIZED, { passed: 'auth.headers.required', row: 'err.auth.unauthorized', rule: 'auth.missing-header' });
+      const charged = authChargeFor(ex, UNAUTHORIZED, {
+        passed: 'auth.headers.required',
+        row: 'err.auth.unauthorized',
+        rule: 'auth.missing-header',
+      });
       expectAuthError(ex, UNAUTHORIZED, charged, `a request with ${how === 'missing' ? 'no' : 'an empty'} ${header}`);
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
@@ -41,7 +46,12 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         label: 'query an unknown order as an unknown merchant id',
       });
       const want = { http: 401, code: 401, key: 'merchantNotFound' };
-      expectAuthError(ex, want, authChargeFor(ex, want, { passed: 'auth.unknown-merchant', row: 'err.auth.merchant-not-found', rule: 'auth.unknown-merchant' }), 'a request with an unknown X-MerchantID');
+      expectAuthError(
+        ex,
+        want,
+        authChargeFor(ex, want, { passed: 'auth.unknown-merchant', row: 'err.auth.merchant-not-found', rule: 'auth.unknown-merchant' }),
+        'a request with an unknown X-MerchantID',
+      );
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   },
@@ -56,7 +66,12 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         noVerify: true,
         label: 'query with a body shorter than its Content-Length',
       });
-      expectAuthError(ex, { http: 500, code: 500, key: 'internalServerError' }, 'err.auth.unreadable-body', 'a request whose body cannot be read');
+      expectAuthError(
+        ex,
+        { http: 500, code: 500, key: 'internalServerError' },
+        'err.auth.unreadable-body',
+        'a request whose body cannot be read',
+      );
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   },

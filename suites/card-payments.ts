@@ -23,10 +23,21 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
       const ex = await cardPayment(target, { card: cardFixture(target, 'success') });
       const data = expectSuccess(ex, 'state.payment.values', 'a payment with the success card');
       const orderNo = pick(data, target.profile.cardPayment!.data.orderNo);
-      skipUnless(typeof orderNo === 'string' && orderNo !== '', `the card payment response has no order number at data.${target.profile.cardPayment!.data.orderNo}`, { declare: ['cardPayment.data.orderNo (the path of the order number in a card payment answer)'] });
+      skipUnless(
+        typeof orderNo === 'string' && orderNo !== '',
+        `the card payment response has no order number at data.${target.profile.cardPayment!.data.orderNo}`,
+        { declare: ['cardPayment.data.orderNo (the path of the order number in a card payment answer)'] },
+      );
       const q = await queryPayment(target, { order_no: orderNo });
       const rec = expectSuccess(q, 'state.payment.values', 'querying the card payment');
-      expectEqual(pick(rec, status), 'SUCCESS', 'WRONG_PAYMENT_STATUS', 'state.payment.values', 'a payment with the success card should be recorded as SUCCESS', q);
+      expectEqual(
+        pick(rec, status),
+        'SUCCESS',
+        'WRONG_PAYMENT_STATUS',
+        'state.payment.values',
+        'a payment with the success card should be recorded as SUCCESS',
+        q,
+      );
     },
   },
   {
@@ -43,11 +54,22 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     async run({ target }) {
       const status = recordStatusPath(target);
       const merchantOrderNo = target.newNo('order');
-      const ex = await cardPayment(target, { merchantOrderNo, card: cardFixture(target, 'decline') }, { label: 'card payment with the decline card' });
+      const ex = await cardPayment(
+        target,
+        { merchantOrderNo, card: cardFixture(target, 'decline') },
+        { label: 'card payment with the decline card' },
+      );
       expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
       const q = await queryPayment(target, { merchant_order_no: merchantOrderNo }, { label: 'query the declined payment' });
       const rec = expectSuccess(q, 'state.payment.declined-failed', 'querying the declined payment by its merchant_order_no');
-      expectEqual(pick(rec, status), 'FAILED', 'DECLINED_NOT_FAILED', 'state.payment.declined-failed', 'a declined payment should end as FAILED', q);
+      expectEqual(
+        pick(rec, status),
+        'FAILED',
+        'DECLINED_NOT_FAILED',
+        'state.payment.declined-failed',
+        'a declined payment should end as FAILED',
+        q,
+      );
     },
   },
   {
@@ -84,7 +106,11 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
       expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with the invalid card');
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       if (message !== SYSTEM_BUSY_MESSAGE) {
-        failCheck('SYSTEM_BUSY_MESSAGE', 'err.system-busy', 'a systemBusy error carries the message the document gives', { expected: JSON.stringify(SYSTEM_BUSY_MESSAGE), seen: JSON.stringify(message), exchange: ex });
+        failCheck('SYSTEM_BUSY_MESSAGE', 'err.system-busy', 'a systemBusy error carries the message the document gives', {
+          expected: JSON.stringify(SYSTEM_BUSY_MESSAGE),
+          seen: JSON.stringify(message),
+          exchange: ex,
+        });
       }
     },
   },

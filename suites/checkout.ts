@@ -41,8 +41,22 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
         const q = await queryPayment(target, by, { label: `query the new checkout by ${field}` });
         const data = expectSuccess(q, 'checkout.creates', `a query by ${field} for the checkout just created`);
         if (rec) {
-          expectEqual(pick(data, rec.orderNo), order.orderNo, 'WRONG_RECORD', 'query.returns-record', `the query by ${field} should return the payment created (order_no)`, q);
-          expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, 'WRONG_RECORD', 'query.returns-record', `the query by ${field} should return the payment created (merchant_order_no)`, q);
+          expectEqual(
+            pick(data, rec.orderNo),
+            order.orderNo,
+            'WRONG_RECORD',
+            'query.returns-record',
+            `the query by ${field} should return the payment created (order_no)`,
+            q,
+          );
+          expectEqual(
+            pick(data, rec.merchantOrderNo),
+            order.merchantOrderNo,
+            'WRONG_RECORD',
+            'query.returns-record',
+            `the query by ${field} should return the payment created (merchant_order_no)`,
+            q,
+          );
         }
       }
     },
@@ -53,12 +67,21 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     async run({ target }) {
       const pending = target.profile.checkout?.pendingStatus;
       const rec = target.profile.paymentRecord;
-      skipUnless(pending, 'the profile declares no status of an unpaid checkout (checkout.pendingStatus)', { declare: ['checkout.pendingStatus'] });
+      skipUnless(pending, 'the profile declares no status of an unpaid checkout (checkout.pendingStatus)', {
+        declare: ['checkout.pendingStatus'],
+      });
       skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const order = await createCheckout(target, 'checkout.creates');
       const q = await queryPayment(target, { order_no: order.orderNo });
       const data = expectSuccess(q, 'checkout.creates', 'querying the checkout just created');
-      expectEqual(pick(data, rec.status), pending, 'WRONG_PAYMENT_STATUS', 'checkout.creates', 'a checkout nobody has paid yet should show the declared pending status', q);
+      expectEqual(
+        pick(data, rec.status),
+        pending,
+        'WRONG_PAYMENT_STATUS',
+        'checkout.creates',
+        'a checkout nobody has paid yet should show the declared pending status',
+        q,
+      );
     },
   },
   {
@@ -84,8 +107,15 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
       // Twelve cases: every one of them, not a sample.
       for (const { path, value } of WRONG_TYPES) {
         const base = checkoutBody(target, { description: 'Conformance test description', metadata: 'conformance' });
-        const ex = await target.post(target.path('checkout'), setPath(base, path, value), { label: `checkout with ${path} = ${JSON.stringify(value)}` });
-        expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.invalid-request', `a checkout whose ${path} is ${JSON.stringify(value)}`);
+        const ex = await target.post(target.path('checkout'), setPath(base, path, value), {
+          label: `checkout with ${path} = ${JSON.stringify(value)}`,
+        });
+        expectError(
+          ex,
+          { code: 400, key: 'invalidRequest' },
+          'err.req.invalid-request',
+          `a checkout whose ${path} is ${JSON.stringify(value)}`,
+        );
       }
     },
   },

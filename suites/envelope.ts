@@ -21,13 +21,19 @@ function rawObject(ex: Exchange): { body?: Record<string, unknown>; problem?: st
   } catch (e) {
     return { problem: `not UTF-8 JSON: ${(e as Error).message}; body ${JSON.stringify(res.body.subarray(0, 80).toString('latin1'))}` };
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { problem: `JSON ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` };
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return { problem: `JSON ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` };
   return { body: v as Record<string, unknown> };
 }
 
 function objectBody(ex: Exchange, clause: ClauseId, what: string): Record<string, unknown> {
   const { body, problem } = rawObject(ex);
-  if (!body) failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, { expected: 'a JSON object', seen: problem ?? '?', exchange: ex });
+  if (!body)
+    failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, {
+      expected: 'a JSON object',
+      seen: problem ?? '?',
+      exchange: ex,
+    });
   return body;
 }
 
@@ -72,13 +78,23 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
     async run({ target }) {
       for (const { what, ex } of await successes(target)) {
         const b = objectBody(ex, 'env.code.integer', what);
-        if (b.code !== 0) failCheck('SUCCESS_CODE_NOT_ZERO', 'env.code.integer', `the success of ${what} must have code 0`, { expected: '0', seen: shortJson(b.code), exchange: ex });
+        if (b.code !== 0)
+          failCheck('SUCCESS_CODE_NOT_ZERO', 'env.code.integer', `the success of ${what} must have code 0`, {
+            expected: '0',
+            seen: shortJson(b.code),
+            exchange: ex,
+          });
       }
       for (const s of ALL_ERRORS) {
         const ex = await s.send(target);
         const b = objectBody(ex, 'env.code.integer', s.name);
         if (typeof b.code !== 'number' || !Number.isInteger(b.code) || b.code === 0) {
-          failCheck('ERROR_CODE_NOT_NONZERO_INTEGER', 'env.code.integer', `the error answering ${s.name} must have a non-zero integer code`, { expected: `an integer (documented: ${s.code})`, seen: shortJson(b.code), exchange: ex });
+          failCheck(
+            'ERROR_CODE_NOT_NONZERO_INTEGER',
+            'env.code.integer',
+            `the error answering ${s.name} must have a non-zero integer code`,
+            { expected: `an integer (documented: ${s.code})`, seen: shortJson(b.code), exchange: ex },
+          );
         }
       }
     },
@@ -89,7 +105,12 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
     async run({ target }) {
       for (const { what, ex } of await successes(target)) {
         const b = objectBody(ex, 'env.msg.success', what);
-        if (b.msg !== 'success') failCheck('SUCCESS_MSG_WRONG', 'env.msg.success', `the success of ${what} must have msg "success"`, { expected: '"success"', seen: shortJson(b.msg), exchange: ex });
+        if (b.msg !== 'success')
+          failCheck('SUCCESS_MSG_WRONG', 'env.msg.success', `the success of ${what} must have msg "success"`, {
+            expected: '"success"',
+            seen: shortJson(b.msg),
+            exchange: ex,
+          });
       }
     },
   },
@@ -100,7 +121,12 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       for (const { what, ex } of await successes(target)) {
         const b = objectBody(ex, 'env.data.on-success', what);
         const d = b.data;
-        if (d === null || typeof d !== 'object' || Array.isArray(d)) failCheck('SUCCESS_WITHOUT_DATA_OBJECT', 'env.data.on-success', `the success of ${what} must carry a data object`, { expected: 'data: {…}', seen: 'data' in b ? shortJson(d) : 'no data field', exchange: ex });
+        if (d === null || typeof d !== 'object' || Array.isArray(d))
+          failCheck('SUCCESS_WITHOUT_DATA_OBJECT', 'env.data.on-success', `the success of ${what} must carry a data object`, {
+            expected: 'data: {…}',
+            seen: 'data' in b ? shortJson(d) : 'no data field',
+            exchange: ex,
+          });
       }
     },
   },
@@ -115,7 +141,12 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const msg = b.msg;
         const parts = typeof msg === 'string' ? splitMsg(msg) : undefined;
         if (!parts || parts.key !== s.key || parts.message.trim() === '') {
-          failCheck('ERROR_MSG_NOT_MESSAGE_PIPE_KEY', 'env.msg.message-key', `the error answering ${s.name} must have msg = message + "|" + key`, { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex });
+          failCheck(
+            'ERROR_MSG_NOT_MESSAGE_PIPE_KEY',
+            'env.msg.message-key',
+            `the error answering ${s.name} must have msg = message + "|" + key`,
+            { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex },
+          );
         }
         expectDocumented(ex, s);
       }
@@ -129,7 +160,12 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const ex = await s.send(target);
         const b = objectBody(ex, 'env.data.omitted-on-error', s.name);
         expectDocumentedCode(ex, s, b);
-        if ('data' in b) failCheck('DATA_ON_ERROR', 'env.data.omitted-on-error', `the error answering ${s.name} must not have a data field`, { expected: 'no data field', seen: `data: ${shortJson(b.data)}`, exchange: ex });
+        if ('data' in b)
+          failCheck('DATA_ON_ERROR', 'env.data.omitted-on-error', `the error answering ${s.name} must not have a data field`, {
+            expected: 'no data field',
+            seen: `data: ${shortJson(b.data)}`,
+            exchange: ex,
+          });
         expectDocumented(ex, s);
       }
     },
@@ -153,7 +189,12 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       for (const s of BUSINESS_ERRORS) {
         const ex = await s.send(target);
         if (ex.response !== undefined && ex.response.status !== 200) {
-          failCheck('SIGNED_ERROR_NOT_HTTP_200', 'err.format.http-200', `the error answering ${s.name} is a signed business error and must have HTTP status 200`, { expected: 'HTTP 200', seen: `HTTP ${ex.response.status}`, exchange: ex });
+          failCheck(
+            'SIGNED_ERROR_NOT_HTTP_200',
+            'err.format.http-200',
+            `the error answering ${s.name} is a signed business error and must have HTTP status 200`,
+            { expected: 'HTTP 200', seen: `HTTP ${ex.response.status}`, exchange: ex },
+          );
         }
         expectDocumented(ex, s);
       }
@@ -166,7 +207,9 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       // Signed over its own bytes, so authentication passes; the bytes arrive whole, so the body
       // can be read. A signed error (HTTP 200) answers it; a target that counts it as unreadable
       // answers HTTP 500 internalServerError. No other status is allowed.
-      const ex = await target.post(target.path('paymentQuery'), Buffer.from('{"merchant_order_no": ', 'utf8'), { label: 'query with a truncated JSON body' });
+      const ex = await target.post(target.path('paymentQuery'), Buffer.from('{"merchant_order_no": ', 'utf8'), {
+        label: 'query with a truncated JSON body',
+      });
       const b = objectBody(ex, 'ep.other-status-only-auth', 'a body that is not valid JSON');
       const status = ex.response!.status;
       const key = typeof b.msg === 'string' ? splitMsg(b.msg).key : undefined;
@@ -175,7 +218,16 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         return;
       }
       if (status !== 200 || b.code === 0) {
-        failCheck('INVALID_JSON_OTHER_STATUS', 'ep.other-status-only-auth', 'a body that is not valid JSON must be refused with a signed error (HTTP 200) or as unreadable (HTTP 500 internalServerError)', { expected: 'HTTP 200 with a non-zero code, or HTTP 500 internalServerError', seen: `HTTP ${status}, code ${shortJson(b.code)}`, exchange: ex });
+        failCheck(
+          'INVALID_JSON_OTHER_STATUS',
+          'ep.other-status-only-auth',
+          'a body that is not valid JSON must be refused with a signed error (HTTP 200) or as unreadable (HTTP 500 internalServerError)',
+          {
+            expected: 'HTTP 200 with a non-zero code, or HTTP 500 internalServerError',
+            seen: `HTTP ${status}, code ${shortJson(b.code)}`,
+            exchange: ex,
+          },
+        );
       }
       recordReading('ep.invalid-json', `signed ${shortJson(b.code)} ${key ?? ''}`);
     },
@@ -187,9 +239,17 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       // An unknown method whose name holds pipes: a message that quotes it has pipes before the key.
       const method = `${target.profile.methods.unknown}|x|y`;
       const ex = await checkout(target, { method }, { label: `checkout with the unknown method ${JSON.stringify(method)}` });
-      expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'err.format.key-after-last-pipe', `a checkout with the unknown method ${JSON.stringify(method)}`);
+      expectError(
+        ex,
+        { code: 3003, key: 'unsupportedPaymentMethod' },
+        'err.format.key-after-last-pipe',
+        `a checkout with the unknown method ${JSON.stringify(method)}`,
+      );
       const msg = String((ex.response?.json as { msg?: unknown } | undefined)?.msg ?? '');
-      recordReading('err.format.message-quotes-value', msg.split('|').length > 2 ? 'the message quotes the value (pipes before the key)' : 'the message does not quote the value');
+      recordReading(
+        'err.format.message-quotes-value',
+        msg.split('|').length > 2 ? 'the message quotes the value (pipes before the key)' : 'the message does not quote the value',
+      );
     },
   },
 ]);

@@ -7,12 +7,30 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { recordReading } from '../harness/check/context.js';
 import { property } from '../harness/check/property.js';
 import type { Exchange } from '../harness/exchange.js';
-import { cardPayment, checkout, createPayout, createRefund, payoutMethod, queryPayment, queryPayout, queryRefund, usd } from '../harness/ops.js';
+import {
+  cardPayment,
+  checkout,
+  createPayout,
+  createRefund,
+  payoutMethod,
+  queryPayment,
+  queryPayout,
+  queryRefund,
+  usd,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
 import { channelSpans } from '../harness/limits.js';
 import { parallelCreateCount, type PaymentRoute } from '../fixtures/arbitraries/numbers.js';
-import { declinedCardPayment, methodsWithSupport, paidOrderWithSupport, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
+import {
+  declinedCardPayment,
+  methodsWithSupport,
+  paidOrderWithSupport,
+  payOrder,
+  pendingCheckout,
+  supportOf,
+  type Payment,
+} from './support/paid-orders.js';
 import { paymentSnapshot, payoutSnapshot, refundSnapshot } from './support/records.js';
 
 const DUPLICATE_ORDER = { code: 422, key: 'duplicateMerchantOrder' };
@@ -35,7 +53,12 @@ function codeOf(ex: Exchange): unknown {
 function expectNotReplayed(ex: Exchange, what: string): void {
   expectRefused(ex, 'idem.no-replay', what);
   const body = ex.response?.json as Record<string, unknown>;
-  if ('data' in body) failCheck('REPEAT_CARRIES_DATA', 'idem.no-replay', `${what} was refused but carries data`, { expected: 'no data member', seen: JSON.stringify(body.data), exchange: ex });
+  if ('data' in body)
+    failCheck('REPEAT_CARRIES_DATA', 'idem.no-replay', `${what} was refused but carries data`, {
+      expected: 'no data member',
+      seen: JSON.stringify(body.data),
+      exchange: ex,
+    });
 }
 
 function refundNoOf(t: Target, data: Record<string, unknown>, clause: ClauseId, ex: Exchange): string {
@@ -55,12 +78,17 @@ function paidForPartialRefunds(t: Target, clause: ClauseId): Promise<Payment> {
 function payoutWithLimits(t: Target): { method: string; lim: { min: string; max: string } } {
   const method = payoutMethod(t);
   const lim = t.profile.limits?.payouts?.[method];
-  if (!lim) throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`, { declare: ['limits.payouts'] });
+  if (!lim)
+    throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`, { declare: ['limits.payouts'] });
   const first = channelSpans(lim)[0]!;
   return { method, lim: { min: valueOfCents(first.min), max: valueOfCents(first.max) } };
 }
 
-async function paymentRecord(t: Target, by: { order_no?: string; merchant_order_no?: string }, clause: ClauseId): Promise<Record<string, unknown>> {
+async function paymentRecord(
+  t: Target,
+  by: { order_no?: string; merchant_order_no?: string },
+  clause: ClauseId,
+): Promise<Record<string, unknown>> {
   const ex = await queryPayment(t, by, { label: `query the original payment by ${Object.keys(by)[0]}` });
   return paymentSnapshot(t, expectSuccess(ex, clause, 'querying the original payment'));
 }
@@ -94,14 +122,23 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
       title: `creates at most one ${noun} when creates with one new number arrive in parallel`,
       clause: [main, 'idem.no-replay'],
       async run(ctx) {
-        await property(ctx, parallelCreateCount(), async (n) => {
-          const send = await prepare(ctx.target);
-          const answers = await Promise.all(Array.from({ length: n }, send));
-          const ok = answers.filter((ex) => codeOf(ex) === 0);
-          if (ok.length > 1) {
-            failCheck('PARALLEL_DUPLICATES_ACCEPTED', main, `${ok.length} of ${n} parallel creates with one number succeeded`, { expected: 'at most one success', seen: `${ok.length} successes`, exchange: ok[1] });
-          }
-        }, { numRuns: 3 });
+        await property(
+          ctx,
+          parallelCreateCount(),
+          async (n) => {
+            const send = await prepare(ctx.target);
+            const answers = await Promise.all(Array.from({ length: n }, send));
+            const ok = answers.filter((ex) => codeOf(ex) === 0);
+            if (ok.length > 1) {
+              failCheck('PARALLEL_DUPLICATES_ACCEPTED', main, `${ok.length} of ${n} parallel creates with one number succeeded`, {
+                expected: 'at most one success',
+                seen: `${ok.length} successes`,
+                exchange: ok[1],
+              });
+            }
+          },
+          { numRuns: 3 },
+        );
       },
     },
     {
@@ -110,20 +147,29 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
       level: 'should',
       async run(ctx) {
         const t = ctx.target;
-        await property(ctx, parallelCreateCount(), async (n) => {
-          const send = await prepare(t);
-          const answers = await Promise.all(Array.from({ length: n }, send));
-          const ok = answers.filter((ex) => codeOf(ex) === 0);
-          if (ok.length !== 1) {
-            failCheck('PARALLEL_NOT_EXACTLY_ONE', main, `${ok.length} of ${n} parallel creates with one new number succeeded`, { expected: 'exactly one success', seen: `${ok.length} successes`, exchange: answers[0] });
-          }
-          for (const ex of answers) {
-            if (codeOf(ex) === 0) continue;
-            if (kind === 'payment') expectError(ex, DUPLICATE_ORDER, main, 'a parallel create that lost the race');
-            else if (kind === 'refund') expectError(ex, DUPLICATE_REFUND, main, 'a parallel refund that lost the race');
-            else expectRefused(ex, main, 'a parallel payout that lost the race', 'idem.payout.repeat-key');
-          }
-        }, { numRuns: 3 });
+        await property(
+          ctx,
+          parallelCreateCount(),
+          async (n) => {
+            const send = await prepare(t);
+            const answers = await Promise.all(Array.from({ length: n }, send));
+            const ok = answers.filter((ex) => codeOf(ex) === 0);
+            if (ok.length !== 1) {
+              failCheck('PARALLEL_NOT_EXACTLY_ONE', main, `${ok.length} of ${n} parallel creates with one new number succeeded`, {
+                expected: 'exactly one success',
+                seen: `${ok.length} successes`,
+                exchange: answers[0],
+              });
+            }
+            for (const ex of answers) {
+              if (codeOf(ex) === 0) continue;
+              if (kind === 'payment') expectError(ex, DUPLICATE_ORDER, main, 'a parallel create that lost the race');
+              else if (kind === 'refund') expectError(ex, DUPLICATE_REFUND, main, 'a parallel refund that lost the race');
+              else expectRefused(ex, main, 'a parallel payout that lost the race', 'idem.payout.repeat-key');
+            }
+          },
+          { numRuns: 3 },
+        );
       },
     },
   ];
@@ -139,9 +185,19 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       for (const first of routes(t)) {
         for (const repeat of routes(t)) {
           const no = t.newNo('order');
-          expectSuccess(await createPayment(t, first, no, `${first} with a new number`), 'idem.payment.refused', `the first ${first} with a new number`);
+          expectSuccess(
+            await createPayment(t, first, no, `${first} with a new number`),
+            'idem.payment.refused',
+            `the first ${first} with a new number`,
+          );
           const ex = await createPayment(t, repeat, no, `${repeat} repeating the number of a ${first}`);
-          expectRowError(ex, DUPLICATE_ORDER, 'idem.payment.refused', 'err.pay.duplicate-order', `a ${repeat} repeating the number of a ${first}`);
+          expectRowError(
+            ex,
+            DUPLICATE_ORDER,
+            'idem.payment.refused',
+            'err.pay.duplicate-order',
+            `a ${repeat} repeating the number of a ${first}`,
+          );
         }
       }
     },
@@ -151,10 +207,15 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.no-replay'],
     async run({ target: t }) {
       const order = await pendingCheckout(t, t.profile.methods.checkout[0]!, 'idem.no-replay');
-      expectNotReplayed(await checkout(t, { merchantOrderNo: order.merchantOrderNo }, { label: 'repeat the checkout' }), 'a repeated checkout');
+      expectNotReplayed(
+        await checkout(t, { merchantOrderNo: order.merchantOrderNo }, { label: 'repeat the checkout' }),
+        'a repeated checkout',
+      );
       if (t.profile.refunds && t.has('refundCreate')) {
         // A one-cent refund where partial refunds exist, so the repeat is wrong only by its number.
-        const method = methodsWithSupport(t, ['partial', 'full']).sort((a, b) => (supportOf(t, a) === 'partial' ? 0 : 1) - (supportOf(t, b) === 'partial' ? 0 : 1))[0]!;
+        const method = methodsWithSupport(t, ['partial', 'full']).sort(
+          (a, b) => (supportOf(t, a) === 'partial' ? 0 : 1) - (supportOf(t, b) === 'partial' ? 0 : 1),
+        )[0]!;
         const paid = await payOrder(t, method, 'idem.no-replay');
         const amount = usd(supportOf(t, method) === 'partial' ? '0.01' : valueOfCents(paid.cents));
         const refundNo = t.newNo('refund');
@@ -175,23 +236,47 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const t = ctx.target;
       const pricePoint = t.profile.methods.pricePoint ?? [];
       const method = t.profile.methods.checkout.find((m) => !pricePoint.includes(m) && t.profile.limits?.payments?.[m]);
-      if (!method) throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)', { declare: ['limits.payments'] });
+      if (!method)
+        throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)', {
+          declare: ['limits.payments'],
+        });
       // The first channel's range: every amount in it is accepted (limits.payments[m].channels).
       const lim = channelSpans(t.profile.limits!.payments![method]!)[0]!;
       const lo = lim.min;
       const hi = Math.min(lim.max, lo + 100_000);
       if (hi <= lo) throw new PreconditionSkip(`the ${method} limits leave room for one amount only`);
       const amounts = fc.uniqueArray(fc.integer({ min: lo, max: hi }), { minLength: 2, maxLength: 2 });
-      await property(ctx, amounts, async ([first, second]) => {
-        const order = await pendingCheckout(t, method, 'idem.original-unchanged', { cents: first });
-        const before = await paymentRecord(t, { merchant_order_no: order.merchantOrderNo }, 'idem.original-unchanged');
-        const ex = await checkout(t, { method, merchantOrderNo: order.merchantOrderNo, amount: usd(valueOfCents(second!)) }, { label: 'repeat the checkout with another amount' });
-        expectError(ex, DUPLICATE_ORDER, 'idem.payment.refused', 'a repeated checkout with another amount');
-        const byMerchantNo = await paymentRecord(t, { merchant_order_no: order.merchantOrderNo }, 'idem.original-unchanged');
-        expectEqual(byMerchantNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the payment found by merchant_order_no changed after a refused repeat');
-        const byOrderNo = await paymentRecord(t, { order_no: order.orderNo }, 'idem.original-unchanged');
-        expectEqual(byOrderNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the payment found by order_no changed after a refused repeat');
-      }, { numRuns: 4 });
+      await property(
+        ctx,
+        amounts,
+        async ([first, second]) => {
+          const order = await pendingCheckout(t, method, 'idem.original-unchanged', { cents: first });
+          const before = await paymentRecord(t, { merchant_order_no: order.merchantOrderNo }, 'idem.original-unchanged');
+          const ex = await checkout(
+            t,
+            { method, merchantOrderNo: order.merchantOrderNo, amount: usd(valueOfCents(second!)) },
+            { label: 'repeat the checkout with another amount' },
+          );
+          expectError(ex, DUPLICATE_ORDER, 'idem.payment.refused', 'a repeated checkout with another amount');
+          const byMerchantNo = await paymentRecord(t, { merchant_order_no: order.merchantOrderNo }, 'idem.original-unchanged');
+          expectEqual(
+            byMerchantNo,
+            before,
+            'ORIGINAL_CHANGED',
+            'idem.original-unchanged',
+            'the payment found by merchant_order_no changed after a refused repeat',
+          );
+          const byOrderNo = await paymentRecord(t, { order_no: order.orderNo }, 'idem.original-unchanged');
+          expectEqual(
+            byOrderNo,
+            before,
+            'ORIGINAL_CHANGED',
+            'idem.original-unchanged',
+            'the payment found by order_no changed after a refused repeat',
+          );
+        },
+        { numRuns: 4 },
+      );
     },
   },
   {
@@ -205,13 +290,23 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
         // A payment of its own for each refund: an accepted first refund must not use up the second one's amount.
         const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.payment.shared-with-refunds');
         const no = whose === 'its own payment' ? paid.merchantOrderNo : other.merchantOrderNo;
-        const ex = await createRefund(t, { refundNo: no, order: paid, amount: usd(valueOfCents(paid.cents)) }, { label: `refund numbered like ${whose}` });
+        const ex = await createRefund(
+          t,
+          { refundNo: no, order: paid, amount: usd(valueOfCents(paid.cents)) },
+          { label: `refund numbered like ${whose}` },
+        );
         if (codeOf(ex) === 0) {
           expectSuccess(ex, 'idem.payment.shared-with-refunds', `a refund numbered like ${whose}`);
           recordReading('idem.refund-number-equals-payment-number', 'accepted');
           continue;
         }
-        expectOneOf(ex, [DUPLICATE_REFUND, DUPLICATE_ORDER], 'idem.payment.shared-with-refunds', 'idem.refund-number-equals-payment-number', `a refund numbered like ${whose}`);
+        expectOneOf(
+          ex,
+          [DUPLICATE_REFUND, DUPLICATE_ORDER],
+          'idem.payment.shared-with-refunds',
+          'idem.refund-number-equals-payment-number',
+          `a refund numbered like ${whose}`,
+        );
       }
     },
   },
@@ -221,7 +316,11 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     async run({ target: t }) {
       const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refund-blocks-payment');
       const refundNo = t.newNo('refund');
-      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(paid.cents)) }), 'idem.refund-blocks-payment', 'the refund');
+      expectSuccess(
+        await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(paid.cents)) }),
+        'idem.refund-blocks-payment',
+        'the refund',
+      );
       for (const route of routes(t)) {
         const ex = await createPayment(t, route, refundNo, `${route} numbered like the refund`);
         expectError(ex, DUPLICATE_ORDER, 'idem.refund-blocks-payment', `a ${route} numbered like an existing refund`);
@@ -244,11 +343,18 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.refused-stays-used', 'idem.refund.refused'],
     async run({ target: t }) {
       const reason = t.profile.refunds?.failingReason;
-      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', { declare: ['refunds.failingReason'] });
+      if (!reason)
+        throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', {
+          declare: ['refunds.failingReason'],
+        });
       const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refused-stays-used');
       const refundNo = t.newNo('refund');
       const amount = usd(valueOfCents(paid.cents));
-      const failed = await createRefund(t, { refundNo, order: paid, amount, reason }, { label: 'refund that the sandbox records as failed' });
+      const failed = await createRefund(
+        t,
+        { refundNo, order: paid, amount, reason },
+        { label: 'refund that the sandbox records as failed' },
+      );
       expectError(failed, { code: 422, key: 'refundFailed' }, 'err.ref.failed', 'a refund with the failing reason');
       const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund reusing the number of the failed refund' });
       expectError(ex, DUPLICATE_REFUND, 'idem.refused-stays-used', 'a refund reusing the number of a refund recorded as failed');
@@ -265,7 +371,11 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const same = await createRefund(t, { refundNo, order: paid, amount: part }, { label: 'repeat the refund on the same payment' });
       expectError(same, DUPLICATE_REFUND, 'idem.refund.refused', 'a repeated refund on the same payment');
       const other = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refund.refused');
-      const elsewhere = await createRefund(t, { refundNo, order: other, amount: usd(valueOfCents(other.cents)) }, { label: 'reuse the refund number on another payment' });
+      const elsewhere = await createRefund(
+        t,
+        { refundNo, order: other, amount: usd(valueOfCents(other.cents)) },
+        { label: 'reuse the refund number on another payment' },
+      );
       expectError(elsewhere, DUPLICATE_REFUND, 'idem.refund.refused', 'a refund on another payment reusing a refund number');
     },
   },
@@ -278,14 +388,44 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const refundNo = t.newNo('refund');
       const half = Math.floor(paid.cents / 2);
       const created = await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(half)) });
-      const serviceNo = refundNoOf(t, expectSuccess(created, 'idem.original-unchanged', 'the first refund'), 'idem.original-unchanged', created);
-      const before = refundSnapshot(t, expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'));
-      const repeat = await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(half - 1 > 0 ? half - 1 : half + 1)) }, { label: 'repeat the refund number with another amount' });
+      const serviceNo = refundNoOf(
+        t,
+        expectSuccess(created, 'idem.original-unchanged', 'the first refund'),
+        'idem.original-unchanged',
+        created,
+      );
+      const before = refundSnapshot(
+        t,
+        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'),
+      );
+      const repeat = await createRefund(
+        t,
+        { refundNo, order: paid, amount: usd(valueOfCents(half - 1 > 0 ? half - 1 : half + 1)) },
+        { label: 'repeat the refund number with another amount' },
+      );
       expectError(repeat, DUPLICATE_REFUND, 'idem.refund.refused', 'a repeated refund number with another amount');
-      const byMerchantNo = refundSnapshot(t, expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'));
-      expectEqual(byMerchantNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the refund found by its merchant number changed after a refused repeat');
-      const byServiceNo = refundSnapshot(t, expectSuccess(await queryRefund(t, { serviceNo }), 'idem.original-unchanged', 'querying the refund'));
-      expectEqual(byServiceNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the refund found by its service number changed after a refused repeat');
+      const byMerchantNo = refundSnapshot(
+        t,
+        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'),
+      );
+      expectEqual(
+        byMerchantNo,
+        before,
+        'ORIGINAL_CHANGED',
+        'idem.original-unchanged',
+        'the refund found by its merchant number changed after a refused repeat',
+      );
+      const byServiceNo = refundSnapshot(
+        t,
+        expectSuccess(await queryRefund(t, { serviceNo }), 'idem.original-unchanged', 'querying the refund'),
+      );
+      expectEqual(
+        byServiceNo,
+        before,
+        'ORIGINAL_CHANGED',
+        'idem.original-unchanged',
+        'the refund found by its service number changed after a refused repeat',
+      );
     },
   },
   {
@@ -294,7 +434,12 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     async run({ target: t }) {
       const payoutNo = t.newNo('payout');
       expectSuccess(await createPayout(t, { payoutNo }), 'idem.payout.refused', 'the first payout');
-      expectRefused(await createPayout(t, { payoutNo }, { label: 'repeat the payout' }), 'idem.payout.refused', 'a repeated payout', 'idem.payout.repeat-key');
+      expectRefused(
+        await createPayout(t, { payoutNo }, { label: 'repeat the payout' }),
+        'idem.payout.refused',
+        'a repeated payout',
+        'idem.payout.repeat-key',
+      );
     },
   },
   {
@@ -308,17 +453,57 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const hi = Math.min(centsOfValue(lim.max), lo + 10_000);
       if (hi <= lo) throw new PreconditionSkip(`the ${method} payout limits leave room for one amount only`);
       const amounts = fc.uniqueArray(fc.integer({ min: lo, max: hi }), { minLength: 2, maxLength: 2 });
-      await property(ctx, amounts, async ([first, other]) => {
-        const payoutNo = t.newNo('payout');
-        const created = await createPayout(t, { payoutNo, method, amount: usd(valueOfCents(first!)) });
-        const serviceNo = payoutNoOf(t, expectSuccess(created, 'idem.original-unchanged', 'the first payout'), 'idem.original-unchanged', created);
-        const before = payoutSnapshot(t, expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'));
-        expectRefused(await createPayout(t, { payoutNo, method, amount: usd(valueOfCents(other!)) }, { label: 'repeat the payout number with another amount' }), 'idem.payout.refused', 'a repeated payout number with another amount', 'idem.payout.repeat-key');
-        const byMerchantNo = payoutSnapshot(t, expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'));
-        expectEqual(byMerchantNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the payout found by its merchant number changed after a refused repeat');
-        const byServiceNo = payoutSnapshot(t, expectSuccess(await queryPayout(t, { serviceNo }), 'idem.original-unchanged', 'querying the payout'));
-        expectEqual(byServiceNo, before, 'ORIGINAL_CHANGED', 'idem.original-unchanged', 'the payout found by its service number changed after a refused repeat');
-      }, { numRuns: 3 });
+      await property(
+        ctx,
+        amounts,
+        async ([first, other]) => {
+          const payoutNo = t.newNo('payout');
+          const created = await createPayout(t, { payoutNo, method, amount: usd(valueOfCents(first!)) });
+          const serviceNo = payoutNoOf(
+            t,
+            expectSuccess(created, 'idem.original-unchanged', 'the first payout'),
+            'idem.original-unchanged',
+            created,
+          );
+          const before = payoutSnapshot(
+            t,
+            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'),
+          );
+          expectRefused(
+            await createPayout(
+              t,
+              { payoutNo, method, amount: usd(valueOfCents(other!)) },
+              { label: 'repeat the payout number with another amount' },
+            ),
+            'idem.payout.refused',
+            'a repeated payout number with another amount',
+            'idem.payout.repeat-key',
+          );
+          const byMerchantNo = payoutSnapshot(
+            t,
+            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'),
+          );
+          expectEqual(
+            byMerchantNo,
+            before,
+            'ORIGINAL_CHANGED',
+            'idem.original-unchanged',
+            'the payout found by its merchant number changed after a refused repeat',
+          );
+          const byServiceNo = payoutSnapshot(
+            t,
+            expectSuccess(await queryPayout(t, { serviceNo }), 'idem.original-unchanged', 'querying the payout'),
+          );
+          expectEqual(
+            byServiceNo,
+            before,
+            'ORIGINAL_CHANGED',
+            'idem.original-unchanged',
+            'the payout found by its service number changed after a refused repeat',
+          );
+        },
+        { numRuns: 3 },
+      );
     },
   },
   ...parallelChecks('payment'),

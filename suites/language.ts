@@ -12,7 +12,11 @@ function envelope(ex: Exchange, clause: ClauseId, what: string): { status: numbe
   const res = ex.response;
   const b = res?.json;
   if (!res || b === null || typeof b !== 'object' || Array.isArray(b)) {
-    failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, { expected: 'a JSON object', seen: res ? (res.jsonError ?? shortJson(b)) : 'no response', exchange: ex });
+    failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, {
+      expected: 'a JSON object',
+      seen: res ? (res.jsonError ?? shortJson(b)) : 'no response',
+      exchange: ex,
+    });
   }
   const o = b as Record<string, unknown>;
   return { status: res.status, code: o.code, msg: o.msg };
@@ -22,11 +26,16 @@ function envelope(ex: Exchange, clause: ClauseId, what: string): { status: numbe
 function expectSameError(ex: Exchange, s: ErrorScenario, clause: ClauseId, what: string): void {
   const e = envelope(ex, clause, what);
   if (e.code !== s.code || e.status !== s.http) {
-    failCheck(e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'CODE_CHANGED_BY_LANGUAGE', clause, `${what} must keep its code and HTTP status when Accept-Language is en`, {
-      expected: `HTTP ${s.http}, code ${s.code}`,
-      seen: `HTTP ${e.status}, code ${shortJson(e.code)}`,
-      exchange: ex,
-    });
+    failCheck(
+      e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'CODE_CHANGED_BY_LANGUAGE',
+      clause,
+      `${what} must keep its code and HTTP status when Accept-Language is en`,
+      {
+        expected: `HTTP ${s.http}, code ${s.code}`,
+        seen: `HTTP ${e.status}, code ${shortJson(e.code)}`,
+        exchange: ex,
+      },
+    );
   }
 }
 
@@ -55,11 +64,16 @@ function expectNoFieldNames(ex: Exchange, s: ErrorScenario, names: string[], cla
   const text = typeof msg === 'string' ? msg : '';
   const named = names.filter((n) => text.toLowerCase().includes(n.toLowerCase()));
   if (named.length > 0) {
-    failCheck('ENGLISH_MSG_HAS_FIELD_DETAILS', clause, `the msg answering ${s.name} with Accept-Language: en must leave field details out`, {
-      expected: `no mention of ${names.join(', ')}`,
-      seen: `${shortJson(msg)} names ${named.join(', ')}`,
-      exchange: ex,
-    });
+    failCheck(
+      'ENGLISH_MSG_HAS_FIELD_DETAILS',
+      clause,
+      `the msg answering ${s.name} with Accept-Language: en must leave field details out`,
+      {
+        expected: `no mention of ${names.join(', ')}`,
+        seen: `${shortJson(msg)} names ${named.join(', ')}`,
+        exchange: ex,
+      },
+    );
   }
 }
 
@@ -119,7 +133,12 @@ export default defineSuite('language', { area: 'errors', resource: 'request' }, 
         const ex = await s.send(target);
         const { msg } = envelope(ex, 'env.msg.message-key', s.name);
         if (typeof msg !== 'string' || splitMsg(msg).key !== s.key) {
-          failCheck('MSG_WITHOUT_KEY', 'env.msg.message-key', `without Accept-Language the msg answering ${s.name} must end in "|${s.key}"`, { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex });
+          failCheck(
+            'MSG_WITHOUT_KEY',
+            'env.msg.message-key',
+            `without Accept-Language the msg answering ${s.name} must end in "|${s.key}"`,
+            { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex },
+          );
         }
       }
     },

@@ -19,7 +19,11 @@ export default defineSuite('merchant-state', { area: 'payments', resource: 'paym
     clause: 'err.pay.merchant-frozen',
     async run({ target }) {
       target.merchant('frozen');
-      skipUnless(target.profile.cardPayment && target.has('cardPayment'), 'the profile declares no card payment (cardPayment, endpoints.cardPayment)', { declare: ['cardPayment', 'endpoints.cardPayment'] });
+      skipUnless(
+        target.profile.cardPayment && target.has('cardPayment'),
+        'the profile declares no card payment (cardPayment, endpoints.cardPayment)',
+        { declare: ['cardPayment', 'endpoints.cardPayment'] },
+      );
       const ex = await cardPayment(target, {}, { as: 'frozen', label: 'card payment as the frozen merchant' });
       expectError(ex, { code: 1001, key: 'merchantFrozen' }, 'err.pay.merchant-frozen', 'a card payment by a disabled merchant');
     },

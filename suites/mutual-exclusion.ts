@@ -19,7 +19,13 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
     clause: ['query.neither', 'err.req.mutually-required'],
     async run({ target }) {
       const ex = await queryPayment(target, {});
-      expectRowError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither', 'err.req.mutually-required', 'a query with neither number');
+      expectRowError(
+        ex,
+        { code: 400, key: 'mutuallyRequiredFieldsMissing' },
+        'query.neither',
+        'err.req.mutually-required',
+        'a query with neither number',
+      );
     },
   },
   {
@@ -28,7 +34,13 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
     async run({ target }) {
       const order = await createCheckout(target, 'query.both');
       const ex = await queryPayment(target, { order_no: order.orderNo, merchant_order_no: order.merchantOrderNo });
-      expectRowError(ex, { code: 400, key: 'mutuallyExclusiveFieldsConflict' }, 'query.both', 'err.req.mutually-exclusive', 'a query with both numbers');
+      expectRowError(
+        ex,
+        { code: 400, key: 'mutuallyExclusiveFieldsConflict' },
+        'query.both',
+        'err.req.mutually-exclusive',
+        'a query with both numbers',
+      );
     },
   },
   {
@@ -38,10 +50,26 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
       const order = await createCheckout(target, 'query.exactly-one');
       const rec = target.profile.paymentRecord;
       const byOrder = expectSuccess(await queryPayment(target, { order_no: order.orderNo }), 'query.exactly-one', 'a query by order_no');
-      const byMerchant = expectSuccess(await queryPayment(target, { merchant_order_no: order.merchantOrderNo }), 'query.exactly-one', 'a query by merchant_order_no');
+      const byMerchant = expectSuccess(
+        await queryPayment(target, { merchant_order_no: order.merchantOrderNo }),
+        'query.exactly-one',
+        'a query by merchant_order_no',
+      );
       if (rec) {
-        expectEqual(pick(byOrder, rec.orderNo), order.orderNo, 'WRONG_RECORD', 'query.returns-record', 'the query by order_no returned another order');
-        expectEqual(pick(byMerchant, rec.orderNo), order.orderNo, 'WRONG_RECORD', 'query.returns-record', 'the query by merchant_order_no returned another order');
+        expectEqual(
+          pick(byOrder, rec.orderNo),
+          order.orderNo,
+          'WRONG_RECORD',
+          'query.returns-record',
+          'the query by order_no returned another order',
+        );
+        expectEqual(
+          pick(byMerchant, rec.orderNo),
+          order.orderNo,
+          'WRONG_RECORD',
+          'query.returns-record',
+          'the query by merchant_order_no returned another order',
+        );
       }
     },
   },
@@ -51,25 +79,30 @@ export default defineSuite('mutual-exclusion', { area: 'mutual-exclusion', resou
     async run(ctx) {
       const { target } = ctx;
       const order = await createCheckout(target, 'query.exactly-one');
-      await property(ctx, fc.record({ orderNo: lookupPresence(), merchantNo: lookupPresence() }), async ({ orderNo, merchantNo }) => {
-        const body: Record<string, unknown> = {};
-        const put = (field: string, p: Presence, value: string) => {
-          if (p === 'empty') body[field] = '';
-          if (p === 'present') body[field] = value;
-        };
-        put('order_no', orderNo, order.orderNo);
-        put('merchant_order_no', merchantNo, order.merchantOrderNo);
-        const ex = await queryPayment(target, body, { label: `query with order_no ${orderNo}, merchant_order_no ${merchantNo}` });
-        const sent = [orderNo, merchantNo].filter((p) => p === 'present').length;
-        const empties = [orderNo, merchantNo].filter((p) => p === 'empty').length;
-        if (sent === 0) expectError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither');
-        else if (sent === 2) expectError(ex, { code: 400, key: 'mutuallyExclusiveFieldsConflict' }, 'query.both');
-        else if (empties === 0) expectSuccess(ex, 'query.exactly-one');
-        // One number and one empty string: "both empty" names empty as not sent, but "both provided"
-        // can be read as a key being present at all. Both readings are accepted and recorded.
-        else if (responseCode(ex) === 0) recordReading('query.one-number-one-empty', 'treated as exactly one');
-        else expectOneOf(ex, [{ code: 400, key: 'mutuallyExclusiveFieldsConflict' }], 'query.both', 'query.one-number-one-empty');
-      }, { numRuns: 9 });
+      await property(
+        ctx,
+        fc.record({ orderNo: lookupPresence(), merchantNo: lookupPresence() }),
+        async ({ orderNo, merchantNo }) => {
+          const body: Record<string, unknown> = {};
+          const put = (field: string, p: Presence, value: string) => {
+            if (p === 'empty') body[field] = '';
+            if (p === 'present') body[field] = value;
+          };
+          put('order_no', orderNo, order.orderNo);
+          put('merchant_order_no', merchantNo, order.merchantOrderNo);
+          const ex = await queryPayment(target, body, { label: `query with order_no ${orderNo}, merchant_order_no ${merchantNo}` });
+          const sent = [orderNo, merchantNo].filter((p) => p === 'present').length;
+          const empties = [orderNo, merchantNo].filter((p) => p === 'empty').length;
+          if (sent === 0) expectError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither');
+          else if (sent === 2) expectError(ex, { code: 400, key: 'mutuallyExclusiveFieldsConflict' }, 'query.both');
+          else if (empties === 0) expectSuccess(ex, 'query.exactly-one');
+          // One number and one empty string: "both empty" names empty as not sent, but "both provided"
+          // can be read as a key being present at all. Both readings are accepted and recorded.
+          else if (responseCode(ex) === 0) recordReading('query.one-number-one-empty', 'treated as exactly one');
+          else expectOneOf(ex, [{ code: 400, key: 'mutuallyExclusiveFieldsConflict' }], 'query.both', 'query.one-number-one-empty');
+        },
+        { numRuns: 9 },
+      );
     },
   },
 ]);

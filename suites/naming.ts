@@ -16,7 +16,11 @@ type Body = Record<string, unknown>;
 function expectSnakeCaseData(ex: Exchange, data: Body, what: string): void {
   const bad = nonSnakeCaseKeys(data, 'data').map((b) => b.path);
   if (bad.length > 0) {
-    failCheck('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${what} names fields in another case than snake_case`, { expected: 'snake_case field names, e.g. merchant_order_no', seen: bad.join(', '), exchange: ex });
+    failCheck('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${what} names fields in another case than snake_case`, {
+      expected: 'snake_case field names, e.g. merchant_order_no',
+      seen: bad.join(', '),
+      exchange: ex,
+    });
   }
 }
 
@@ -67,7 +71,12 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       for (const field of CHECKOUT_FIELDS_WITH_UNDERSCORE.filter((f) => f.required)) {
         const body = withCamelCaseOnly(checkoutBody(target), field);
         const ex = await post(target, body, `checkout with ${field.path} sent as ${field.camel}`);
-        expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} is sent only as ${field.camel}`, `naming.camel-only.${field.path}`);
+        expectRefused(
+          ex,
+          'conv.snake-case',
+          `a checkout whose ${field.path} is sent only as ${field.camel}`,
+          `naming.camel-only.${field.path}`,
+        );
       }
     },
   },
@@ -92,7 +101,11 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
         const ex = await post(target, withCamelCaseOnly(base, field), `checkout with ${field.path} sent as ${field.camel}`);
         expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}`);
       }
-      skipUnless(compared > 0, 'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks', { declare: ['as methods.checkout[0] a method that requires notify_url or return_url, if the target has one,'] });
+      skipUnless(
+        compared > 0,
+        'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks',
+        { declare: ['as methods.checkout[0] a method that requires notify_url or return_url, if the target has one,'] },
+      );
     },
   },
   {
@@ -121,9 +134,18 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       recordReading('naming.camel-duplicate', 'ignored');
       const byCamel = await queryPayment(target, { merchant_order_no: camelNo }, { label: 'query by the camelCase number' });
       if (codeOf(byCamel) === 0) {
-        failCheck('CAMELCASE_FIELD_USED', 'conv.snake-case', 'the order was recorded under the number sent as merchantOrderNo: a camelCase name was accepted', { expected: 'no order under the merchantOrderNo value (2002 orderNotFound)', seen: 'an order found by it', exchange: byCamel });
+        failCheck(
+          'CAMELCASE_FIELD_USED',
+          'conv.snake-case',
+          'the order was recorded under the number sent as merchantOrderNo: a camelCase name was accepted',
+          { expected: 'no order under the merchantOrderNo value (2002 orderNotFound)', seen: 'an order found by it', exchange: byCamel },
+        );
       }
-      expectSuccess(await queryPayment(target, { merchant_order_no: snakeNo }, { label: 'query by the snake_case number' }), 'conv.snake-case', 'a query by the merchant_order_no sent');
+      expectSuccess(
+        await queryPayment(target, { merchant_order_no: snakeNo }, { label: 'query by the snake_case number' }),
+        'conv.snake-case',
+        'a query by the merchant_order_no sent',
+      );
     },
   },
   {
@@ -146,7 +168,14 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       recordReading('naming.camel-duplicate', 'ignored');
       const q = await queryPayment(target, { merchant_order_no: merchantOrderNo });
       const data = expectSuccess(q, 'conv.snake-case', 'querying the checkout');
-      expectEqual(pick(data, rec.transAmount), usd(snake), 'CAMELCASE_FIELD_USED', 'conv.snake-case', 'the payment should be recorded with trans_amount, not with the camelCase transAmount', q);
+      expectEqual(
+        pick(data, rec.transAmount),
+        usd(snake),
+        'CAMELCASE_FIELD_USED',
+        'conv.snake-case',
+        'the payment should be recorded with trans_amount, not with the camelCase transAmount',
+        q,
+      );
     },
   },
   {
@@ -160,7 +189,9 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       ];
       for (const [what, body] of variants) {
         const ex = await post(target, body, `checkout with ${what}`);
-        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`, { ifAccepted: 'payment.goods-name.required' });
+        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`, {
+          ifAccepted: 'payment.goods-name.required',
+        });
       }
     },
   },
@@ -169,12 +200,25 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['err.req.internal-field-name', 'checkout.goods-name-missing'],
     async run({ target }) {
       const internal = target.profile.internalFieldNames?.['trade_info.goods_name'];
-      skipUnless(internal, "the profile declares no internal name for trade_info.goods_name (internalFieldNames['trade_info.goods_name'])", { declare: [`internalFieldNames['trade_info.goods_name']`] });
-      const ex = await post(target, { ...checkoutBody(target), trade_info: { description: 'No goods name' } }, 'checkout with trade_info without goods_name');
+      skipUnless(
+        internal,
+        "the profile declares no internal name for trade_info.goods_name (internalFieldNames['trade_info.goods_name'])",
+        { declare: [`internalFieldNames['trade_info.goods_name']`] },
+      );
+      const ex = await post(
+        target,
+        { ...checkoutBody(target), trade_info: { description: 'No goods name' } },
+        'checkout with trade_info without goods_name',
+      );
       expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', 'a checkout without trade_info.goods_name');
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       if (!message.includes(internal)) {
-        failCheck('FIELD_NOT_NAMED', 'err.req.internal-field-name', 'the invalidRequest message should name the missing field by the internal name the profile declares', { expected: `a message containing ${JSON.stringify(internal)}`, seen: JSON.stringify(message), exchange: ex });
+        failCheck(
+          'FIELD_NOT_NAMED',
+          'err.req.internal-field-name',
+          'the invalidRequest message should name the missing field by the internal name the profile declares',
+          { expected: `a message containing ${JSON.stringify(internal)}`, seen: JSON.stringify(message), exchange: ex },
+        );
       }
     },
   },
@@ -183,7 +227,9 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['err.req.method-missing', 'payment.method.required', 'err.req.invalid-request'],
     async run({ target }) {
       const ex = await post(target, checkoutBody(target, { omit: ['payment_method'] }), 'checkout without payment_method');
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method', { ifAccepted: 'payment.method.required' });
+      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method', {
+        ifAccepted: 'payment.method.required',
+      });
     },
   },
 ]);

@@ -34,7 +34,13 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     async run({ target }) {
       const method = target.profile.methods.unknown;
       const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
-      expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' });
+      expectError(
+        ex,
+        { code: 3003, key: 'unsupportedPaymentMethod' },
+        'payment.method.unknown',
+        `a checkout with the unknown method ${method}`,
+        { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
+      );
     },
   },
   {
@@ -44,7 +50,13 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       const { target } = ctx;
       await property(ctx, paymentMethodNameUnknown(declaredMethods(target)), async (method) => {
         const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
-        expectError(ex, { code: 3003, key: 'unsupportedPaymentMethod' }, 'payment.method.unknown', `a checkout with the unknown method ${method}`, { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' });
+        expectError(
+          ex,
+          { code: 3003, key: 'unsupportedPaymentMethod' },
+          'payment.method.unknown',
+          `a checkout with the unknown method ${method}`,
+          { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
+        );
       });
     },
   },
@@ -53,9 +65,16 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     clause: 'err.pay.method-unavailable',
     async run({ target }) {
       const method = target.profile.methods.notEnabled;
-      skipUnless(method, 'the profile declares no method that is known but not enabled for the primary merchant (methods.notEnabled)', { declare: ['methods.notEnabled'] });
+      skipUnless(method, 'the profile declares no method that is known but not enabled for the primary merchant (methods.notEnabled)', {
+        declare: ['methods.notEnabled'],
+      });
       const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with the not-enabled method ${method}` });
-      expectError(ex, { code: 3003, key: 'paymentMethodUnavailable' }, 'err.pay.method-unavailable', `a checkout with ${method}, known but not enabled for the merchant`);
+      expectError(
+        ex,
+        { code: 3003, key: 'paymentMethodUnavailable' },
+        'err.pay.method-unavailable',
+        `a checkout with ${method}, known but not enabled for the merchant`,
+      );
     },
   },
   {
@@ -63,9 +82,16 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     clause: 'err.pay.no-channel',
     async run({ target }) {
       const method = target.profile.methods.noChannel;
-      skipUnless(method, 'the profile declares no method whose every channel is down (methods.noChannel)', { declare: ['methods.noChannel'] });
+      skipUnless(method, 'the profile declares no method whose every channel is down (methods.noChannel)', {
+        declare: ['methods.noChannel'],
+      });
       const ex = await checkout(target, { method }, { label: `checkout with ${method}, which has no channel available` });
-      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.no-channel', `a checkout with ${method}, for which no payment channel is available`);
+      expectError(
+        ex,
+        { code: 422, key: 'validationFailed' },
+        'err.pay.no-channel',
+        `a checkout with ${method}, for which no payment channel is available`,
+      );
     },
   },
   {
@@ -79,10 +105,19 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
         const method = target.profile.methods.checkout.find((m) => !own.includes(m));
         return method ? [{ as, method }] : [];
       })[0];
-      skipUnless(found, 'the profile declares no active merchant other than the primary lacking one of the checkout methods (merchants.second / lowBalance .paymentMethods)', { declare: ['merchants.second.paymentMethods or merchants.lowBalance.paymentMethods (without one of methods.checkout)'] });
+      skipUnless(
+        found,
+        'the profile declares no active merchant other than the primary lacking one of the checkout methods (merchants.second / lowBalance .paymentMethods)',
+        { declare: ['merchants.second.paymentMethods or merchants.lowBalance.paymentMethods (without one of methods.checkout)'] },
+      );
       const { as, method } = found;
       const ex = await checkout(target, { method }, { as, label: `checkout with ${method} as the ${as} merchant, which does not have it` });
-      expectError(ex, { code: 3003, key: 'paymentMethodUnavailable' }, 'err.pay.method-unavailable', `a checkout with ${method} by the ${as} merchant, for which it is not enabled`);
+      expectError(
+        ex,
+        { code: 3003, key: 'paymentMethodUnavailable' },
+        'err.pay.method-unavailable',
+        `a checkout with ${method} by the ${as} merchant, for which it is not enabled`,
+      );
     },
   },
   {

@@ -25,14 +25,21 @@ async function secondMerchantOrder(t: Target, clause: ClauseId): Promise<Foreign
   const goodsName = `Conformance item ${t.newNo('order')}`;
   for (const method of checkoutMethodsOf(t, 'second')) {
     const merchantOrderNo = t.newNo('order');
-    const ex = await checkout(t, { method, merchantOrderNo, goodsName }, { as: 'second', label: `checkout with ${method} as the second merchant` });
+    const ex = await checkout(
+      t,
+      { method, merchantOrderNo, goodsName },
+      { as: 'second', label: `checkout with ${method} as the second merchant` },
+    );
     const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
     if (code !== 0) continue;
     const data = expectSuccess(ex, clause, 'a checkout by the second merchant');
     const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
     return { orderNo, merchantOrderNo, secrets: [merchantOrderNo, goodsName, defaultAmount(t, method)] };
   }
-  throw new PreconditionSkip('the second merchant (merchants.second) could not create a checkout with any of the declared checkout methods', { declare: ['merchants.second.paymentMethods'] });
+  throw new PreconditionSkip(
+    'the second merchant (merchants.second) could not create a checkout with any of the declared checkout methods',
+    { declare: ['merchants.second.paymentMethods'] },
+  );
 }
 
 /** INTERFACE.md › POST /api/v1/payments/query, Payment errors: unknown orders and other merchants' orders. */
@@ -42,15 +49,33 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     clause: ['query.not-found', 'err.pay.order-not-found'],
     async run({ target }) {
       const ex = await queryPayment(target, { order_no: target.newNo('order') }, { label: 'query by an order_no never issued' });
-      expectRowError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'err.pay.order-not-found', 'a query by an order_no that no order has', 'key');
+      expectRowError(
+        ex,
+        { code: 2002, key: 'orderNotFound' },
+        'query.not-found',
+        'err.pay.order-not-found',
+        'a query by an order_no that no order has',
+        'key',
+      );
     },
   },
   {
     title: 'answers a query by an unknown merchant_order_no with orderNotFound',
     clause: ['query.not-found', 'err.pay.order-not-found'],
     async run({ target }) {
-      const ex = await queryPayment(target, { merchant_order_no: target.newNo('order') }, { label: 'query by a merchant_order_no never used' });
-      expectRowError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'err.pay.order-not-found', 'a query by a merchant_order_no that no order has', 'key');
+      const ex = await queryPayment(
+        target,
+        { merchant_order_no: target.newNo('order') },
+        { label: 'query by a merchant_order_no never used' },
+      );
+      expectRowError(
+        ex,
+        { code: 2002, key: 'orderNotFound' },
+        'query.not-found',
+        'err.pay.order-not-found',
+        'a query by a merchant_order_no that no order has',
+        'key',
+      );
     },
   },
   {
@@ -59,10 +84,20 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     async run({ target }) {
       const order = await secondMerchantOrder(target, 'query.other-merchant');
       const ex = await queryPayment(target, { order_no: order.orderNo }, { label: "query another merchant's order by order_no" });
-      expectRowError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', 'err.pay.access-denied', "a query for another merchant's order");
+      expectRowError(
+        ex,
+        { code: 403, key: 'orderAccessDenied' },
+        'query.other-merchant',
+        'err.pay.access-denied',
+        "a query for another merchant's order",
+      );
       const body = ex.response!.json as Record<string, unknown>;
       if ('data' in body) {
-        failCheck('ACCESS_DENIED_WITH_DATA', 'query.other-merchant', "a refused query for another merchant's order must not carry data", { expected: 'no data', seen: JSON.stringify(body.data), exchange: ex });
+        failCheck('ACCESS_DENIED_WITH_DATA', 'query.other-merchant', "a refused query for another merchant's order must not carry data", {
+          expected: 'no data',
+          seen: JSON.stringify(body.data),
+          exchange: ex,
+        });
       }
     },
   },
@@ -77,7 +112,16 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       const leaked = order.secrets.filter((s) => message.includes(s));
       if (leaked.length > 0) {
-        failCheck('ACCESS_DENIED_LEAKS_ORDER', 'query.other-merchant', "the access-denied message shows details of another merchant's order", { expected: 'none of its merchant_order_no, goods name or amount', seen: `${JSON.stringify(message)} (contains ${leaked.map((s) => JSON.stringify(s)).join(', ')})`, exchange: ex });
+        failCheck(
+          'ACCESS_DENIED_LEAKS_ORDER',
+          'query.other-merchant',
+          "the access-denied message shows details of another merchant's order",
+          {
+            expected: 'none of its merchant_order_no, goods name or amount',
+            seen: `${JSON.stringify(message)} (contains ${leaked.map((s) => JSON.stringify(s)).join(', ')})`,
+            exchange: ex,
+          },
+        );
       }
     },
   },
@@ -86,10 +130,23 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     clause: ['query.other-merchant', 'query.not-found'],
     async run({ target }) {
       const order = await secondMerchantOrder(target, 'query.other-merchant');
-      const ex = await queryPayment(target, { merchant_order_no: order.merchantOrderNo }, { label: "query another merchant's order by merchant_order_no" });
+      const ex = await queryPayment(
+        target,
+        { merchant_order_no: order.merchantOrderNo },
+        { label: "query another merchant's order by merchant_order_no" },
+      );
       // Merchant numbers are the merchant's own: the primary has no order under this number (2002),
       // and the order is another merchant's (403). Both readings are accepted and recorded.
-      expectOneOf(ex, [{ code: 2002, key: 'orderNotFound' }, { code: 403, key: 'orderAccessDenied' }], 'query.other-merchant', 'query.other-merchant.by-merchant-order-no', "a query by another merchant's merchant_order_no");
+      expectOneOf(
+        ex,
+        [
+          { code: 2002, key: 'orderNotFound' },
+          { code: 403, key: 'orderAccessDenied' },
+        ],
+        'query.other-merchant',
+        'query.other-merchant.by-merchant-order-no',
+        "a query by another merchant's merchant_order_no",
+      );
     },
   },
   {
@@ -100,7 +157,15 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       const ex = await queryPayment(target, { order_no: order.orderNo }, { as: 'second', label: 'query the order by its own merchant' });
       const data = expectSuccess(ex, 'query.returns-record', 'a query by the merchant that created the order');
       const rec = target.profile.paymentRecord;
-      if (rec) expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, 'WRONG_RECORD', 'query.returns-record', 'the query should return the order created', ex);
+      if (rec)
+        expectEqual(
+          pick(data, rec.merchantOrderNo),
+          order.merchantOrderNo,
+          'WRONG_RECORD',
+          'query.returns-record',
+          'the query should return the order created',
+          ex,
+        );
     },
   },
   {
@@ -108,10 +173,21 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     clause: 'ep.versioned-path',
     async run({ target }) {
       // The document's own paths, not the profile's: the version is part of the interface.
-      const created = await target.post('/api/v1/payments/checkout', checkoutBody(target), { label: 'checkout at /api/v1/payments/checkout' });
+      const created = await target.post('/api/v1/payments/checkout', checkoutBody(target), {
+        label: 'checkout at /api/v1/payments/checkout',
+      });
       expectSuccess(created, 'ep.versioned-path', 'a checkout sent to {base_url}/api/v1/payments/checkout');
-      const q = await target.post('/api/v1/payments/query', { merchant_order_no: target.newNo('order') }, { label: 'query an unknown order at /api/v1/payments/query' });
-      expectError(q, { code: 2002, key: 'orderNotFound' }, 'ep.versioned-path', 'a query for an unknown order sent to {base_url}/api/v1/payments/query');
+      const q = await target.post(
+        '/api/v1/payments/query',
+        { merchant_order_no: target.newNo('order') },
+        { label: 'query an unknown order at /api/v1/payments/query' },
+      );
+      expectError(
+        q,
+        { code: 2002, key: 'orderNotFound' },
+        'ep.versioned-path',
+        'a query for an unknown order sent to {base_url}/api/v1/payments/query',
+      );
     },
   },
   {
@@ -124,12 +200,24 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       // An existing order, so serving the request would be a success; any refusal is allowed
       // (a request error, or authentication, which the troubleshooting list ties to Content-Type).
       const order = await createCheckout(target, 'ep.post-json');
-      const ex = await queryPayment(target, { order_no: order.orderNo }, { contentType: 'text/plain', label: 'query the checkout with Content-Type text/plain' });
+      const ex = await queryPayment(
+        target,
+        { order_no: order.orderNo },
+        { contentType: 'text/plain', label: 'query the checkout with Content-Type text/plain' },
+      );
       const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
       if (ex.response?.status === 200 && body?.code === 0) {
-        failCheck('NON_JSON_CONTENT_TYPE_SERVED', 'ep.post-json', 'a request must be sent with Content-Type: application/json; one sent as text/plain was served', { expected: 'a refusal (non-zero code, or an authentication error)', seen: `HTTP 200, code 0`, exchange: ex });
+        failCheck(
+          'NON_JSON_CONTENT_TYPE_SERVED',
+          'ep.post-json',
+          'a request must be sent with Content-Type: application/json; one sent as text/plain was served',
+          { expected: 'a refusal (non-zero code, or an authentication error)', seen: `HTTP 200, code 0`, exchange: ex },
+        );
       }
-      recordReading('ep.content-type.text-plain', `HTTP ${ex.response?.status ?? '-'} code ${shortJson(body?.code)} ${typeof body?.msg === 'string' ? (splitMsg(body.msg).key ?? '') : ''}`);
+      recordReading(
+        'ep.content-type.text-plain',
+        `HTTP ${ex.response?.status ?? '-'} code ${shortJson(body?.code)} ${typeof body?.msg === 'string' ? (splitMsg(body.msg).key ?? '') : ''}`,
+      );
     },
   },
 ]);

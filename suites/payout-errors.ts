@@ -10,7 +10,12 @@ import type { ChannelLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
 import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
-import { currencyCodeOtherThanUsd, payoutValueAboveBalance, payoutValueInsideLimits, payoutValueOutsideLimits } from '../fixtures/arbitraries/payout-amounts.js';
+import {
+  currencyCodeOtherThanUsd,
+  payoutValueAboveBalance,
+  payoutValueInsideLimits,
+  payoutValueOutsideLimits,
+} from '../fixtures/arbitraries/payout-amounts.js';
 
 function payoutsOf(t: Target) {
   const p = t.profile.payouts;
@@ -19,12 +24,20 @@ function payoutsOf(t: Target) {
 }
 
 /** Payout methods enabled for `as` (default primary) with declared limits, and those limits. */
-function methodsWithLimits(t: Target, filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true, as: MerchantRole = 'primary'): { method: string; lim: ChannelLimits }[] {
+function methodsWithLimits(
+  t: Target,
+  filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true,
+  as: MerchantRole = 'primary',
+): { method: string; lim: ChannelLimits }[] {
   const own = new Set(payoutMethodsOf(t, as));
   const out = Object.entries(payoutsOf(t).methods)
     .filter(([name, m]) => own.has(name) && filter(m) && t.profile.limits?.payouts?.[name])
     .map(([method]) => ({ method, lim: t.profile.limits!.payouts![method]! }));
-  if (out.length === 0) throw new PreconditionSkip('the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)', { declare: ['payouts.methods', 'limits.payouts'] });
+  if (out.length === 0)
+    throw new PreconditionSkip(
+      'the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)',
+      { declare: ['payouts.methods', 'limits.payouts'] },
+    );
   return out;
 }
 
@@ -44,7 +57,12 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
   if (!body || typeof body.msg !== 'string' || body.code === 0 || body.code === 5008) return;
   const key = splitMsg(body.msg).key;
   const row = key === 'notSupported' ? 'err.po.currency' : key === 'amountOutOfRange' ? 'err.po.amount-out-of-range' : undefined;
-  if (row) failCheck('WRONG_ERROR_CODE', row, `a non-USD payout refused with \`${key}\` must carry the payout code 5008`, { expected: `code 5008, key ${key}`, seen: `code ${JSON.stringify(body.code)}, key ${key}`, exchange: ex });
+  if (row)
+    failCheck('WRONG_ERROR_CODE', row, `a non-USD payout refused with \`${key}\` must carry the payout code 5008`, {
+      expected: `code 5008, key ${key}`,
+      seen: `code ${JSON.stringify(body.code)}, key ${key}`,
+      exchange: ex,
+    });
 }
 
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
@@ -57,7 +75,10 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     clause: ['err.po.unsupported-payout-method'],
     async run({ target: t }) {
       const method = payoutsOf(t).notForPayouts;
-      if (!method) throw new PreconditionSkip('the profile declares no payment method unavailable for payouts (payouts.notForPayouts)', { declare: ['payouts.notForPayouts'] });
+      if (!method)
+        throw new PreconditionSkip('the profile declares no payment method unavailable for payouts (payouts.notForPayouts)', {
+          declare: ['payouts.notForPayouts'],
+        });
       const ex = await createPayout(t, { method }, { label: `payout with ${method}` });
       expectError(ex, { code: 5007, key: 'unsupportedPayoutMethod' }, 'err.po.unsupported-payout-method', `a payout with ${method}`);
     },
@@ -74,13 +95,30 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         const method = declared.find((m) => !own.includes(m));
         return method ? [{ as, method }] : [];
       })[0];
-      if (!found) throw new PreconditionSkip('the profile declares no active merchant lacking one of the payout methods (merchants.second / lowBalance .payoutMethods)', { declare: ['merchants.second.payoutMethods or merchants.lowBalance.payoutMethods (without one of payouts.methods)'] });
+      if (!found)
+        throw new PreconditionSkip(
+          'the profile declares no active merchant lacking one of the payout methods (merchants.second / lowBalance .payoutMethods)',
+          { declare: ['merchants.second.payoutMethods or merchants.lowBalance.payoutMethods (without one of payouts.methods)'] },
+        );
       const { as, method } = found;
       const lim = t.profile.limits?.payouts?.[method];
       // The smallest amount the method takes: a low balance must not be what refuses it.
-      const ex = await createPayout(t, { method, amount: usd(lim?.min ?? '1.00') }, { as, label: `payout with ${method} as the ${as} merchant, which does not have it` });
+      const ex = await createPayout(
+        t,
+        { method, amount: usd(lim?.min ?? '1.00') },
+        { as, label: `payout with ${method} as the ${as} merchant, which does not have it` },
+      );
       // "Not available for payouts" (5007) for this merchant, or the payment row's "not enabled for the merchant" (3003): both describe it.
-      expectOneOf(ex, [{ code: 5007, key: 'unsupportedPayoutMethod' }, { code: 3003, key: 'paymentMethodUnavailable' }], 'err.po.unsupported-payout-method', 'payout.method-not-enabled', `a ${method} payout by the ${as} merchant, for which it is not enabled`);
+      expectOneOf(
+        ex,
+        [
+          { code: 5007, key: 'unsupportedPayoutMethod' },
+          { code: 3003, key: 'paymentMethodUnavailable' },
+        ],
+        'err.po.unsupported-payout-method',
+        'payout.method-not-enabled',
+        `a ${method} payout by the ${as} merchant, for which it is not enabled`,
+      );
     },
   },
   {
@@ -90,7 +128,16 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const method = t.profile.methods.unknown;
       const ex = await createPayout(t, { method }, { label: 'payout with an unknown method' });
       // Payout errors say 5007, the request errors of all endpoints say 3003: both readings are accepted.
-      expectOneOf(ex, [{ code: 5007, key: 'unsupportedPaymentMethod' }, { code: 3003, key: 'unsupportedPaymentMethod' }], 'err.po.unknown-method', 'payout.unknown-method-code', 'a payout with an unknown method');
+      expectOneOf(
+        ex,
+        [
+          { code: 5007, key: 'unsupportedPaymentMethod' },
+          { code: 3003, key: 'unsupportedPaymentMethod' },
+        ],
+        'err.po.unknown-method',
+        'payout.unknown-method-code',
+        'a payout with an unknown method',
+      );
     },
   },
   {
@@ -108,12 +155,35 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run(ctx) {
       const t = ctx.target;
       const methods = methodsWithLimits(t, (m) => m.usdOnly === true);
-      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => fc.record({ method: fc.constant(method), currency: currencyCodeOtherThanUsd(), value: payoutValueInsideLimits({ min: lim.min, max: valueOfCents(Math.min(centsOfValue(lim.max), centsOfValue(lim.min) + 10_000)) }) }));
-      await property(ctx, arb, async ({ method, currency, value }) => {
-        const ex = await createPayout(t, { method, amount: { currency, value } }, { label: `${method} payout in ${currency}` });
-        expectPayoutCatalogueCode(ex);
-        expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' }, { code: 5008, key: 'notSupported', clause: 'err.po.currency' }], 'payout.usd-only-methods', 'payout.non-usd-currency', `a ${method} payout of ${value} ${currency}`);
-      }, { numRuns: 5 });
+      const arb = fc.constantFrom(...methods).chain(({ method, lim }) =>
+        fc.record({
+          method: fc.constant(method),
+          currency: currencyCodeOtherThanUsd(),
+          value: payoutValueInsideLimits({
+            min: lim.min,
+            max: valueOfCents(Math.min(centsOfValue(lim.max), centsOfValue(lim.min) + 10_000)),
+          }),
+        }),
+      );
+      await property(
+        ctx,
+        arb,
+        async ({ method, currency, value }) => {
+          const ex = await createPayout(t, { method, amount: { currency, value } }, { label: `${method} payout in ${currency}` });
+          expectPayoutCatalogueCode(ex);
+          expectOneOf(
+            ex,
+            [
+              { code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' },
+              { code: 5008, key: 'notSupported', clause: 'err.po.currency' },
+            ],
+            'payout.usd-only-methods',
+            'payout.non-usd-currency',
+            `a ${method} payout of ${value} ${currency}`,
+          );
+        },
+        { numRuns: 5 },
+      );
     },
   },
   {
@@ -123,17 +193,42 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const t = ctx.target;
       const balance = payoutsOf(t).balances?.primary;
       const methods = methodsWithLimits(t);
-      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueOutsideLimits(lim, 100_000).map((value) => ({ method, lim, value })));
-      await property(ctx, arb, async ({ method, lim, value }) => {
-        const ex = await createPayout(t, { method, amount: usd(value) }, { label: `${method} payout of ${value} (limits ${lim.min}..${lim.max})` });
-        const above = centsOfValue(value) > centsOfValue(lim.max);
-        if (above && !(balance && centsOfValue(value) + BALANCE_MARGIN_CENTS <= centsOfValue(balance))) {
-          // Above the maximum and possibly above the balance too: the document orders neither error first.
-          expectOneOf(ex, [{ code: 5008, key: 'amountOutOfRange' }, { code: 5004, key: 'insufficientFunds' }], 'err.po.amount-out-of-range', 'payout.above-max-and-balance', `a ${method} payout of ${value} above the maximum ${lim.max}`);
-        } else {
-          expectError(ex, { code: 5008, key: 'amountOutOfRange' }, 'err.po.amount-out-of-range', `a ${method} payout of ${value} outside ${lim.min}..${lim.max}`);
-        }
-      }, { numRuns: 8 });
+      const arb = fc
+        .constantFrom(...methods)
+        .chain(({ method, lim }) => payoutValueOutsideLimits(lim, 100_000).map((value) => ({ method, lim, value })));
+      await property(
+        ctx,
+        arb,
+        async ({ method, lim, value }) => {
+          const ex = await createPayout(
+            t,
+            { method, amount: usd(value) },
+            { label: `${method} payout of ${value} (limits ${lim.min}..${lim.max})` },
+          );
+          const above = centsOfValue(value) > centsOfValue(lim.max);
+          if (above && !(balance && centsOfValue(value) + BALANCE_MARGIN_CENTS <= centsOfValue(balance))) {
+            // Above the maximum and possibly above the balance too: the document orders neither error first.
+            expectOneOf(
+              ex,
+              [
+                { code: 5008, key: 'amountOutOfRange' },
+                { code: 5004, key: 'insufficientFunds' },
+              ],
+              'err.po.amount-out-of-range',
+              'payout.above-max-and-balance',
+              `a ${method} payout of ${value} above the maximum ${lim.max}`,
+            );
+          } else {
+            expectError(
+              ex,
+              { code: 5008, key: 'amountOutOfRange' },
+              'err.po.amount-out-of-range',
+              `a ${method} payout of ${value} outside ${lim.min}..${lim.max}`,
+            );
+          }
+        },
+        { numRuns: 8 },
+      );
     },
   },
   {
@@ -143,14 +238,38 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const t = ctx.target;
       t.merchant('lowBalance');
       const balance = t.profile.merchants.lowBalance?.payoutBalance;
-      if (!balance) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)', { declare: ['merchants.lowBalance.payoutBalance'] });
+      if (!balance)
+        throw new PreconditionSkip(
+          'the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)',
+          { declare: ['merchants.lowBalance.payoutBalance'] },
+        );
       const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
-      if (methods.length === 0) throw new PreconditionSkip(`no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`, { declare: ['merchants.lowBalance.payoutMethods', 'limits.payouts'] });
-      const arb = fc.constantFrom(...methods).chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
-      await property(ctx, arb, async ({ method, value }) => {
-        const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` });
-        expectError(ex, { code: 5004, key: 'insufficientFunds' }, 'err.po.insufficient-funds', `a payout of ${value} by a merchant whose payout balance is ${balance}`);
-      }, { numRuns: 6 });
+      if (methods.length === 0)
+        throw new PreconditionSkip(
+          `no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`,
+          { declare: ['merchants.lowBalance.payoutMethods', 'limits.payouts'] },
+        );
+      const arb = fc
+        .constantFrom(...methods)
+        .chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
+      await property(
+        ctx,
+        arb,
+        async ({ method, value }) => {
+          const ex = await createPayout(
+            t,
+            { method, amount: usd(value) },
+            { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
+          );
+          expectError(
+            ex,
+            { code: 5004, key: 'insufficientFunds' },
+            'err.po.insufficient-funds',
+            `a payout of ${value} by a merchant whose payout balance is ${balance}`,
+          );
+        },
+        { numRuns: 6 },
+      );
     },
   },
   {
@@ -160,7 +279,11 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       t.merchant('lowBalance');
       // USD is the check above's (and the stateful model's): a payout of the whole USD balance here would race them.
       const balances = Object.entries(t.profile.merchants.lowBalance?.payoutBalances ?? {}).filter(([currency]) => currency !== 'USD');
-      if (balances.length === 0) throw new PreconditionSkip('the profile declares no payout balance of the low-balance merchant in a currency other than USD (merchants.lowBalance.payoutBalances)', { declare: ['merchants.lowBalance.payoutBalances'] });
+      if (balances.length === 0)
+        throw new PreconditionSkip(
+          'the profile declares no payout balance of the low-balance merchant in a currency other than USD (merchants.lowBalance.payoutBalances)',
+          { declare: ['merchants.lowBalance.payoutBalances'] },
+        );
       const own = new Set(payoutMethodsOf(t, 'lowBalance'));
       const methods = Object.entries(payoutsOf(t).methods).filter(([name, m]) => own.has(name) && m.usdOnly === false);
       let tried = 0;
@@ -175,18 +298,49 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         const [method, m] = found;
         tried++;
         const amount = (value: string) => ({ currency, value });
-        const over = await createPayout(t, { method, amount: amount(above) }, { as: 'lowBalance', label: `${method} payout of ${above} ${currency} with a ${currency} balance of ${balance}` });
-        expectError(over, { code: 5004, key: 'insufficientFunds' }, 'err.po.insufficient-funds', `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}`);
-        const within = await createPayout(t, { method, amount: amount(balance) }, { as: 'lowBalance', label: `${method} payout of ${balance} ${currency}, its whole ${currency} balance` });
+        const over = await createPayout(
+          t,
+          { method, amount: amount(above) },
+          { as: 'lowBalance', label: `${method} payout of ${above} ${currency} with a ${currency} balance of ${balance}` },
+        );
+        expectError(
+          over,
+          { code: 5004, key: 'insufficientFunds' },
+          'err.po.insufficient-funds',
+          `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}`,
+        );
+        const within = await createPayout(
+          t,
+          { method, amount: amount(balance) },
+          { as: 'lowBalance', label: `${method} payout of ${balance} ${currency}, its whole ${currency} balance` },
+        );
         const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
         if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
-          failCheck('REFUSED_WITHIN_BALANCE', 'err.po.insufficient-funds', `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`, { expected: 'the payout accepted', seen: JSON.stringify(body), exchange: within });
+          failCheck(
+            'REFUSED_WITHIN_BALANCE',
+            'err.po.insufficient-funds',
+            `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`,
+            { expected: 'the payout accepted', seen: JSON.stringify(body), exchange: within },
+          );
         }
-        const data = expectSuccess(within, 'err.po.insufficient-funds', `a payout of ${balance} ${currency} within the ${currency} balance`);
+        const data = expectSuccess(
+          within,
+          'err.po.insufficient-funds',
+          `a payout of ${balance} ${currency} within the ${currency} balance`,
+        );
         // Give the balance back for the next run; how cancel answers is judged by the cancel checks.
-        if (m.cancel) await cancelPayout(t, { serviceNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within) }, { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` });
+        if (m.cancel)
+          await cancelPayout(
+            t,
+            { serviceNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within) },
+            { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` },
+          );
       }
-      if (tried === 0) throw new PreconditionSkip('no payout method of the low-balance merchant declares it takes other currencies than USD ("usdOnly": false) with a range holding its balance and a cent more', { declare: ['payouts.methods.<method>.usdOnly: false (a method in merchants.lowBalance.payoutMethods)', 'limits.payouts'] });
+      if (tried === 0)
+        throw new PreconditionSkip(
+          'no payout method of the low-balance merchant declares it takes other currencies than USD ("usdOnly": false) with a range holding its balance and a cent more',
+          { declare: ['payouts.methods.<method>.usdOnly: false (a method in merchants.lowBalance.payoutMethods)', 'limits.payouts'] },
+        );
     },
   },
   {
@@ -216,11 +370,18 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
       await settlePayout(t, created, 'success', 'err.po.not-cancelable');
       const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
-      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS', { ifAccepted: 'state.payout.not-cancelable' });
+      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS', {
+        ifAccepted: 'state.payout.not-cancelable',
+      });
       const msg = String((ex.response!.json as { msg?: unknown }).msg ?? '');
       const { message } = splitMsg(msg);
       if (!message.includes('SUCCESS')) {
-        failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', 'the refusal does not name the current status SUCCESS in its message', { expected: 'a message containing SUCCESS, before the key', seen: JSON.stringify(msg), exchange: ex });
+        failCheck(
+          'STATUS_NOT_NAMED',
+          'state.payout.not-cancelable',
+          'the refusal does not name the current status SUCCESS in its message',
+          { expected: 'a message containing SUCCESS, before the key', seen: JSON.stringify(msg), exchange: ex },
+        );
       }
     },
   },
@@ -234,9 +395,14 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       await settlePayout(t, failed, 'failed', 'err.po.not-cancelable');
       const canceled = await payoutCreated(t, method, 'err.po.not-cancelable');
       expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), 'err.po.not-cancelable', 'the first cancel');
-      for (const [p, status] of [[failed, 'FAILED'], [canceled, 'CANCELED']] as const) {
+      for (const [p, status] of [
+        [failed, 'FAILED'],
+        [canceled, 'CANCELED'],
+      ] as const) {
         const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
-        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`, { ifAccepted: 'state.payout.not-cancelable' });
+        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`, {
+          ifAccepted: 'state.payout.not-cancelable',
+        });
       }
     },
   },
@@ -248,7 +414,12 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const created = await payoutCreated(t, method, 'err.po.cancel-unsupported');
       for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
         const ex = await cancelPayout(t, by, { label: `cancel a pending ${method} payout` });
-        expectError(ex, { code: 422, key: 'notSupported' }, 'err.po.cancel-unsupported', `a cancel of a ${method} payout (no cancel support)`);
+        expectError(
+          ex,
+          { code: 422, key: 'notSupported' },
+          'err.po.cancel-unsupported',
+          `a cancel of a ${method} payout (no cancel support)`,
+        );
       }
     },
   },

@@ -13,7 +13,11 @@ function payoutsOf(t: Target) {
 }
 
 /** A payout that must be created; returns both numbers. */
-async function payoutCreated(t: Target, method: string, clause: ClauseId): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
+async function payoutCreated(
+  t: Target,
+  method: string,
+  clause: ClauseId,
+): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
   const merchantPayoutNo = t.newNo('payout');
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
   const data = expectSuccess(ex, clause, `creating a ${method} payout`);
@@ -21,7 +25,14 @@ async function payoutCreated(t: Target, method: string, clause: ClauseId): Promi
 }
 
 /** Queries by each number; both must find the payout in the expected status. */
-async function expectPayoutStatus(t: Target, p: { payoutNo: string; merchantPayoutNo: string }, status: string, clause: ClauseId, code: string, message: string): Promise<void> {
+async function expectPayoutStatus(
+  t: Target,
+  p: { payoutNo: string; merchantPayoutNo: string },
+  status: string,
+  clause: ClauseId,
+  code: string,
+  message: string,
+): Promise<void> {
   for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
     const ex = await queryPayout(t, by);
     const data = expectSuccess(ex, clause, 'querying the payout');
@@ -40,8 +51,19 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
         const created = await payoutCreated(t, method, 'payout.ids');
         for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
           const ex = await queryPayout(t, by);
-          const data = expectSuccess(ex, 'payout.ids', `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}`);
-          expectEqual(expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex), created.payoutNo, 'WRONG_PAYOUT', 'payout.ids', 'the query returned another payout', ex);
+          const data = expectSuccess(
+            ex,
+            'payout.ids',
+            `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}`,
+          );
+          expectEqual(
+            expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex),
+            created.payoutNo,
+            'WRONG_PAYOUT',
+            'payout.ids',
+            'the query returned another payout',
+            ex,
+          );
         }
       }
     },
@@ -51,19 +73,43 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     clause: ['state.payout.values'],
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'state.payout.values');
-      expectSuccess(await cancelPayout(t, { serviceNo: created.payoutNo }), 'state.payout.values', 'cancelling a pending payout on a method with cancel support');
-      await expectPayoutStatus(t, created, 'CANCELED', 'state.payout.values', 'CANCELED_NOT_SHOWN', 'a cancelled payout does not show CANCELED');
+      expectSuccess(
+        await cancelPayout(t, { serviceNo: created.payoutNo }),
+        'state.payout.values',
+        'cancelling a pending payout on a method with cancel support',
+      );
+      await expectPayoutStatus(
+        t,
+        created,
+        'CANCELED',
+        'state.payout.values',
+        'CANCELED_NOT_SHOWN',
+        'a cancelled payout does not show CANCELED',
+      );
     },
   },
   {
     title: 'shows a payout as SUCCESS or FAILED once the sandbox settles it so',
     clause: ['state.payout.values'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.settlePayout) throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', { declare: ['sandbox.settlePayout'] });
-      for (const [outcome, status] of [['success', 'SUCCESS'], ['failed', 'FAILED']] as const) {
+      if (!t.profile.sandbox?.settlePayout)
+        throw new PreconditionSkip('the profile declares no sandbox control to settle a payout (sandbox.settlePayout)', {
+          declare: ['sandbox.settlePayout'],
+        });
+      for (const [outcome, status] of [
+        ['success', 'SUCCESS'],
+        ['failed', 'FAILED'],
+      ] as const) {
         const created = await payoutCreated(t, payoutMethod(t), 'state.payout.values');
         await settlePayout(t, created, outcome, 'state.payout.values');
-        await expectPayoutStatus(t, created, status, 'state.payout.values', 'SETTLED_STATUS_NOT_SHOWN', `a payout settled as ${status} shows another status`);
+        await expectPayoutStatus(
+          t,
+          created,
+          status,
+          'state.payout.values',
+          'SETTLED_STATUS_NOT_SHOWN',
+          `a payout settled as ${status} shows another status`,
+        );
       }
     },
   },

@@ -8,26 +8,49 @@ import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import type { Exchange } from '../harness/exchange.js';
 import { splitMsg } from '../harness/envelope.js';
-import { amountBetweenPricePoints, amountNotRoundableToPricePoint, amountsNextToPricePoints, amountsNextToRefusal, type RoundedAmountCase } from '../fixtures/arbitraries/price-points.js';
+import {
+  amountBetweenPricePoints,
+  amountNotRoundableToPricePoint,
+  amountsNextToPricePoints,
+  amountsNextToRefusal,
+  type RoundedAmountCase,
+} from '../fixtures/arbitraries/price-points.js';
 import { describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
 function pricePointSetup(t: Target) {
   const pp = t.profile.pricePoints;
   const methods = (t.profile.methods.pricePoint ?? []).filter((m) => t.profile.methods.checkout.includes(m));
-  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
-  if (methods.length === 0) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)', { declare: ['methods.pricePoint', 'methods.checkout'] });
-  return { pp, methods, ruleOf: (method: string): PricePointRule => pricePointRule(pp, method), tiersOf: (method: string): string[] => pp.tiersByMethod?.[method] ?? pp.tiers };
+  if (!pp || pp.tiers.length === 0)
+    throw new PreconditionSkip('the profile declares no price points (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
+  if (methods.length === 0)
+    throw new PreconditionSkip(
+      'the profile declares no price-point method among the checkout methods (methods.pricePoint, methods.checkout)',
+      { declare: ['methods.pricePoint', 'methods.checkout'] },
+    );
+  return {
+    pp,
+    methods,
+    ruleOf: (method: string): PricePointRule => pricePointRule(pp, method),
+    tiersOf: (method: string): string[] => pp.tiersByMethod?.[method] ?? pp.tiers,
+  };
 }
 
 /** The record paths of the amount charged and the amount asked; skips when undeclared. */
 function amountPaths(t: Target): { trans: string; requested: string } {
   const rec = t.profile.paymentRecord;
-  if (!rec?.requestedAmount) throw new PreconditionSkip('the profile declares no path of requested_amount in the payment record (paymentRecord.requestedAmount)', { declare: ['paymentRecord.requestedAmount'] });
+  if (!rec?.requestedAmount)
+    throw new PreconditionSkip('the profile declares no path of requested_amount in the payment record (paymentRecord.requestedAmount)', {
+      declare: ['paymentRecord.requestedAmount'],
+    });
   return { trans: rec.transAmount, requested: rec.requestedAmount };
 }
 
-async function recordOf(t: Target, orderNo: string, clause: ClauseId): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
+async function recordOf(
+  t: Target,
+  orderNo: string,
+  clause: ClauseId,
+): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
   const ex = await queryPayment(t, { order_no: orderNo });
   return { data: expectSuccess(ex, clause, 'querying the price-point payment'), ex };
 }
@@ -74,10 +97,22 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         for (const tier of tiersOf(method)) {
           const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
           const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
-          expectEqual(pick(data, paths.trans), usd(tier), 'PRICE_POINT_NOT_CHARGED_AS_IS', 'payment.trans-amount.usd-charged', `a ${method} payment of the price point ${tier} should be charged ${tier}`, ex);
+          expectEqual(
+            pick(data, paths.trans),
+            usd(tier),
+            'PRICE_POINT_NOT_CHARGED_AS_IS',
+            'payment.trans-amount.usd-charged',
+            `a ${method} payment of the price point ${tier} should be charged ${tier}`,
+            ex,
+          );
           const requested = pick(data, paths.requested);
           if (requested !== undefined) {
-            failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'payment.requested-amount.only-rounded', `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`, { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex });
+            failCheck(
+              'REQUESTED_AMOUNT_NOT_ROUNDED',
+              'payment.requested-amount.only-rounded',
+              `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`,
+              { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex },
+            );
           }
         }
       }
@@ -85,7 +120,13 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
   },
   {
     title: 'rounds an amount between price points to the declared tier and shows the amount asked as requested_amount',
-    clause: ['payment.price-point.round', 'payment.requested-amount.only-rounded', 'amount.value.two-decimals-out', 'limit.price-points', 'payment.trans-amount.usd-charged'],
+    clause: [
+      'payment.price-point.round',
+      'payment.requested-amount.only-rounded',
+      'amount.value.two-decimals-out',
+      'limit.price-points',
+      'payment.trans-amount.usd-charged',
+    ],
     async run(ctx) {
       const { target } = ctx;
       const { pp, methods, ruleOf, tiersOf } = pricePointSetup(target);
@@ -95,13 +136,28 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const between = amountBetweenPricePoints(ruleOf(method), pp.unroundable);
         return between ? [{ method, between }] : [];
       });
-      if (withCases.length === 0) throw new PreconditionSkip('the declared price-point rule rounds no amount between the tiers', { declare: ['pricePoints.tiers'] });
+      if (withCases.length === 0)
+        throw new PreconditionSkip('the declared price-point rule rounds no amount between the tiers', { declare: ['pricePoints.tiers'] });
       const probe = async ({ method, c }: { method: string; c: RoundedAmountCase }) => {
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
         const charged = pick(data, paths.trans);
-        expectEqual(charged, usd(c.tier), 'NOT_ROUNDED_TO_PRICE_POINT', roundingClause(charged, c, tiersOf(method)), `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${describeRule(ruleOf(method))})`, ex);
-        expectEqual(pick(data, paths.requested), usd(c.requested), 'REQUESTED_AMOUNT_WRONG', 'payment.requested-amount.only-rounded', `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`, ex);
+        expectEqual(
+          charged,
+          usd(c.tier),
+          'NOT_ROUNDED_TO_PRICE_POINT',
+          roundingClause(charged, c, tiersOf(method)),
+          `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${describeRule(ruleOf(method))})`,
+          ex,
+        );
+        expectEqual(
+          pick(data, paths.requested),
+          usd(c.requested),
+          'REQUESTED_AMOUNT_WRONG',
+          'payment.requested-amount.only-rounded',
+          `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`,
+          ex,
+        );
       };
       // The cents next to each change of decision first (the first such method), then anywhere the rule rounds.
       const first = withCases[0]!.method;
@@ -120,19 +176,31 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const derived = amountNotRoundableToPricePoint(ruleOf(method));
         return derived ? [derived.map((value) => ({ method, value }))] : [];
       });
-      const listed = pp.unroundable.length ? [fc.record({ method: fc.constantFrom(...methods), value: fc.constantFrom(...pp.unroundable) })] : [];
+      const listed = pp.unroundable.length
+        ? [fc.record({ method: fc.constantFrom(...methods), value: fc.constantFrom(...pp.unroundable) })]
+        : [];
       const sources = [...listed, ...generated];
-      if (sources.length === 0) throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule refuses none', { declare: ['pricePoints.unroundable'] });
+      if (sources.length === 0)
+        throw new PreconditionSkip('the profile lists no unroundable amount (pricePoints.unroundable) and its rounding rule refuses none', {
+          declare: ['pricePoints.unroundable'],
+        });
       const probe = async ({ method, value }: { method: string; value: string }) => {
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
         // "amount that cannot be rounded to a fixed tier". Either is accepted and recorded.
-        expectOneOf(ex, UNROUNDABLE, unroundableClause(ex), 'price-point.unroundable', `a ${method} checkout of ${value}, which no price point rounds`);
+        expectOneOf(
+          ex,
+          UNROUNDABLE,
+          unroundableClause(ex),
+          'price-point.unroundable',
+          `a ${method} checkout of ${value}, which no price point rounds`,
+        );
       };
       // Every amount the profile lists, with every price-point method, then generated ones.
       for (const method of methods) for (const value of pp.unroundable) await probe({ method, value });
       // The first cents the declared rule refuses next to a tier or a distance limit, for each method.
-      for (const method of methods) for (const value of amountsNextToRefusal(ruleOf(method), pp.unroundable).slice(0, 6)) await probe({ method, value });
+      for (const method of methods)
+        for (const value of amountsNextToRefusal(ruleOf(method), pp.unroundable).slice(0, 6)) await probe({ method, value });
       await property(ctx, fc.oneof(...sources), probe);
     },
   },

@@ -14,7 +14,16 @@ import {
   refundCentsAboveOriginal,
   refundValueWithThreeOrMoreDecimals,
 } from '../fixtures/arbitraries/refund-amounts.js';
-import { declinedCardPayment, defaultCents, methodsWithSupport, payableMethods, payOrder, pendingCheckout, supportOf, type Payment } from './support/paid-orders.js';
+import {
+  declinedCardPayment,
+  defaultCents,
+  methodsWithSupport,
+  payableMethods,
+  payOrder,
+  pendingCheckout,
+  supportOf,
+  type Payment,
+} from './support/paid-orders.js';
 import { refundAccepted, settlePending, type CreatedRefund } from './support/refund-records.js';
 
 /** Refund creation errors use code 422 (INTERFACE.md › Errors › Refund errors). */
@@ -32,7 +41,10 @@ function paidWithPartialRefunds(t: Target, clause: ClauseId): Promise<Payment> {
 /** Checkout methods that support refunds, where the kit can leave the checkout unpaid or fail it. */
 function refundableCheckoutMethod(t: Target): string {
   const m = methodsWithSupport(t, ['partial', 'full']).find((x) => t.profile.methods.checkout.includes(x));
-  if (!m) throw new PreconditionSkip('no checkout method with refund support partial or full (methods.checkout, refunds.support)', { declare: ['methods.checkout', 'refunds.support'] });
+  if (!m)
+    throw new PreconditionSkip('no checkout method with refund support partial or full (methods.checkout, refunds.support)', {
+      declare: ['methods.checkout', 'refunds.support'],
+    });
   return m;
 }
 
@@ -44,10 +56,18 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run(ctx) {
       const t = ctx.target;
       const paid = await paidWithPartialRefunds(t, 'err.ref.amount-exceeded');
-      await property(ctx, refundCentsAboveOriginal(paid.cents), async (cents) => {
-        const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
-        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 6 });
+      await property(
+        ctx,
+        refundCentsAboveOriginal(paid.cents),
+        async (cents) => {
+          const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
+          expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid', {
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
+        },
+        { numRuns: 6 },
+      );
     },
   },
   {
@@ -57,15 +77,32 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const t = ctx.target;
       const method = methodsWithSupport(t, ['partial'])[0]!;
       const total = defaultCents(t, method);
-      await property(ctx, cumulativeRefundsExceedingCents(total), async ({ accepted, excess }) => {
-        const paid = await payOrder(t, method, 'err.ref.amount-exceeded');
-        const done: CreatedRefund[] = [];
-        for (const part of accepted) done.push(await refundAccepted(t, paid, part, 'refund.channel-support', 'a partial refund within the amount paid'));
-        // Settled or pending, the earlier refunds are committed; settle them when the sandbox can.
-        if (t.profile.sandbox?.settleRefund) await settlePending(t, done, 'err.ref.amount-exceeded');
-        const ex = await refund(t, paid, usd(valueOfCents(excess)), `refund ${valueOfCents(excess)} after ${accepted.map(valueOfCents).join(' + ')} of ${valueOfCents(total)}`);
-        expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a partial refund taking the refunded total above the amount paid', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 5 });
+      await property(
+        ctx,
+        cumulativeRefundsExceedingCents(total),
+        async ({ accepted, excess }) => {
+          const paid = await payOrder(t, method, 'err.ref.amount-exceeded');
+          const done: CreatedRefund[] = [];
+          for (const part of accepted)
+            done.push(await refundAccepted(t, paid, part, 'refund.channel-support', 'a partial refund within the amount paid'));
+          // Settled or pending, the earlier refunds are committed; settle them when the sandbox can.
+          if (t.profile.sandbox?.settleRefund) await settlePending(t, done, 'err.ref.amount-exceeded');
+          const ex = await refund(
+            t,
+            paid,
+            usd(valueOfCents(excess)),
+            `refund ${valueOfCents(excess)} after ${accepted.map(valueOfCents).join(' + ')} of ${valueOfCents(total)}`,
+          );
+          expectError(
+            ex,
+            refusal('refundAmountExceeded'),
+            'err.ref.amount-exceeded',
+            'a partial refund taking the refunded total above the amount paid',
+            { ifHalfRight: 'err.ref.codes', halfRight: 'code' },
+          );
+        },
+        { numRuns: 5 },
+      );
     },
   },
   {
@@ -75,7 +112,11 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const method = refundableCheckoutMethod(t);
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an unpaid checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', {
+        ifAccepted: 'state.refund.not-paid',
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
@@ -84,13 +125,22 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run({ target: t }) {
       const failed: Payment[] = [];
       const card = t.profile.methods.card ?? 'CARD';
-      if (t.profile.cardPayment?.cards.decline && payableMethods(t).includes(card) && supportOf(t, card) !== undefined && supportOf(t, card) !== 'none') {
+      if (
+        t.profile.cardPayment?.cards.decline &&
+        payableMethods(t).includes(card) &&
+        supportOf(t, card) !== undefined &&
+        supportOf(t, card) !== 'none'
+      ) {
         const declined = await declinedCardPayment(t);
         // The declined payment is recorded; its service number comes from a query when the profile locates it.
         let orderNo = '';
         const rec = t.profile.paymentRecord;
         if (rec) {
-          const data = expectSuccess(await queryPayment(t, { merchant_order_no: declined.merchantOrderNo }), 'state.payment.declined-failed', 'querying the declined payment');
+          const data = expectSuccess(
+            await queryPayment(t, { merchant_order_no: declined.merchantOrderNo }),
+            'state.payment.declined-failed',
+            'querying the declined payment',
+          );
           orderNo = String(pick(data, rec.orderNo) ?? '');
         }
         failed.push({ orderNo, merchantOrderNo: declined.merchantOrderNo, method: declined.method, cents: declined.cents, as: 'primary' });
@@ -103,10 +153,18 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           failed.push(order);
         }
       }
-      if (failed.length === 0) throw new PreconditionSkip('the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support', { declare: ['cardPayment.cards.decline or sandbox.completeCheckout'] });
+      if (failed.length === 0)
+        throw new PreconditionSkip(
+          'the profile declares neither a decline card nor a sandbox control that fails a checkout, on a method with refund support',
+          { declare: ['cardPayment.cards.decline or sandbox.completeCheckout'] },
+        );
       for (const order of failed) {
         const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
-        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, {
+          ifAccepted: 'state.refund.not-paid',
+          ifHalfRight: 'err.ref.codes',
+          halfRight: 'code',
+        });
       }
     },
   },
@@ -118,18 +176,27 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       await sandboxOrderControl(t, 'expireCheckout', order, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an expired checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', { ifAccepted: 'state.refund.not-paid', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', {
+        ifAccepted: 'state.refund.not-paid',
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
     title: 'refuses a refund of a charged-back payment with validationFailed',
     clause: ['err.ref.charged-back', 'state.refund.charged-back'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
+      if (!t.profile.sandbox?.chargeback)
+        throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
       await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
       const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
-      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', { ifAccepted: 'state.refund.charged-back', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', {
+        ifAccepted: 'state.refund.charged-back',
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
@@ -139,7 +206,10 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       for (const method of methodsWithSupport(t, ['none'])) {
         const paid = await payOrder(t, method, 'err.ref.not-supported');
         const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), `refund a ${method} payment`);
-        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`, {
+          ifHalfRight: 'err.ref.codes',
+          halfRight: 'code',
+        });
       }
     },
   },
@@ -150,10 +220,18 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const t = ctx.target;
       const method = methodsWithSupport(t, ['full'])[0]!;
       const paid = await payOrder(t, method, 'err.ref.full-only');
-      await property(ctx, partialRefundCents(paid.cents), async (part) => {
-        const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
-        expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 5 });
+      await property(
+        ctx,
+        partialRefundCents(paid.cents),
+        async (part) => {
+          const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
+          expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`, {
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
+        },
+        { numRuns: 5 },
+      );
     },
   },
   {
@@ -162,10 +240,19 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run(ctx) {
       const t = ctx.target;
       const paid = await paidWithPartialRefunds(t, 'err.ref.invalid-amount');
-      await property(ctx, notPositiveRefundValue(), async (value) => {
-        const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 8 });
+      await property(
+        ctx,
+        notPositiveRefundValue(),
+        async (value) => {
+          const ex = await refund(t, paid, usd(value), `refund ${value}`);
+          expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, {
+            ifAccepted: 'refund.amount.positive-2-decimals',
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
+        },
+        { numRuns: 8 },
+      );
     },
   },
   {
@@ -174,10 +261,19 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run(ctx) {
       const t = ctx.target;
       const paid = await paidWithPartialRefunds(t, 'err.ref.decimals');
-      await property(ctx, refundValueWithThreeOrMoreDecimals(paid.cents), async (value) => {
-        const ex = await refund(t, paid, usd(value), `refund ${value}`);
-        expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, { ifAccepted: 'refund.amount.positive-2-decimals', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 8 });
+      await property(
+        ctx,
+        refundValueWithThreeOrMoreDecimals(paid.cents),
+        async (value) => {
+          const ex = await refund(t, paid, usd(value), `refund ${value}`);
+          expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, {
+            ifAccepted: 'refund.amount.positive-2-decimals',
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
+        },
+        { numRuns: 8 },
+      );
     },
   },
   {
@@ -187,7 +283,10 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const no = t.newNo('order');
       const ghost: Payment = { orderNo: no, merchantOrderNo: no, method: '', cents: 1000, as: 'primary' };
       const ex = await refund(t, ghost, usd('10.00'), 'refund an order that does not exist');
-      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', {
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
@@ -197,9 +296,21 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.duplicate');
       const refundNo = t.newNo('refund');
       const part = usd(valueOfCents(Math.max(1, Math.floor(paid.cents / 4))));
-      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }), 'err.ref.duplicate', 'the first refund');
-      const ex = await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'a second refund with the same merchant_refund_no' });
-      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', { ifAccepted: 'idem.refund.refused', ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      expectSuccess(
+        await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }),
+        'err.ref.duplicate',
+        'the first refund',
+      );
+      const ex = await createRefund(
+        t,
+        { refundNo, order: paid, amount: part },
+        { as: paid.as, label: 'a second refund with the same merchant_refund_no' },
+      );
+      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', {
+        ifAccepted: 'idem.refund.refused',
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
@@ -208,7 +319,10 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run({ target: t }) {
       for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
         const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
-        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist', {
+          ifHalfRight: 'err.ref.codes',
+          halfRight: 'code',
+        });
       }
     },
   },
@@ -217,10 +331,20 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     clause: ['err.ref.failed', 'err.ref.codes'],
     async run({ target: t }) {
       const reason = t.profile.refunds?.failingReason;
-      if (!reason) throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', { declare: ['refunds.failingReason'] });
+      if (!reason)
+        throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', {
+          declare: ['refunds.failingReason'],
+        });
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
-      const ex = await createRefund(t, { order: paid, amount: usd(valueOfCents(paid.cents)), reason }, { label: 'refund with the failing reason' });
-      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
+      const ex = await createRefund(
+        t,
+        { order: paid, amount: usd(valueOfCents(paid.cents)), reason },
+        { label: 'refund with the failing reason' },
+      );
+      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', {
+        ifHalfRight: 'err.ref.codes',
+        halfRight: 'code',
+      });
     },
   },
   {
@@ -230,24 +354,42 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const t = ctx.target;
       t.merchant('lowBalance');
       const balance = t.profile.merchants.lowBalance?.refundBalance;
-      if (!balance) throw new PreconditionSkip('the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)', { declare: ['merchants.lowBalance.refundBalance'] });
+      if (!balance)
+        throw new PreconditionSkip(
+          'the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)',
+          { declare: ['merchants.lowBalance.refundBalance'] },
+        );
       const fee = centsOfValue(t.profile.refunds?.fee ?? '0');
       const card = t.profile.methods.card ?? 'CARD';
       if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
-        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', { declare: ['cardPayment', 'refunds.support'] });
+        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', {
+          declare: ['cardPayment', 'refunds.support'],
+        });
       }
       const lim = t.profile.limits?.payments?.[card];
       // Paid amount above the balance: a full refund of it never fits, whatever the fee.
       const total = Math.max(defaultCents(t, card), centsOfValue(balance) + 100);
-      if (lim && total > centsOfValue(lim.max)) throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
+      if (lim && total > centsOfValue(lim.max))
+        throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
       const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
       // Any refund above balance minus fee, up to the amount paid; partial ones only where the method allows them.
       const floor = Math.max(1, centsOfValue(balance) - fee + 1);
       const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
-      await property(ctx, amounts, async (cents) => {
-        const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
-        expectError(ex, refusal('validationFailed'), 'err.ref.balance', `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`, { ifHalfRight: 'err.ref.codes', halfRight: 'code' });
-      }, { numRuns: 4 });
+      await property(
+        ctx,
+        amounts,
+        async (cents) => {
+          const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
+          expectError(
+            ex,
+            refusal('validationFailed'),
+            'err.ref.balance',
+            `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`,
+            { ifHalfRight: 'err.ref.codes', halfRight: 'code' },
+          );
+        },
+        { numRuns: 4 },
+      );
     },
   },
 ]);

@@ -18,7 +18,11 @@ function refundsOf(t: Target) {
 }
 
 /** The status a refund query shows, with the query's exchange. */
-async function refundStatus(t: Target, by: { serviceNo?: string; merchantNo?: string }, clause: ClauseId): Promise<{ status: unknown; ex: Exchange }> {
+async function refundStatus(
+  t: Target,
+  by: { serviceNo?: string; merchantNo?: string },
+  clause: ClauseId,
+): Promise<{ status: unknown; ex: Exchange }> {
   const ex = await queryRefund(t, by);
   const data = expectSuccess(ex, clause, 'querying the refund');
   return { status: pick(data, refundsOf(t).data.status), ex };
@@ -32,7 +36,13 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     async run({ target: t }) {
       for (const method of methodsWithSupport(t, ['partial', 'full'])) {
         const paid = await payOrder(t, method, 'refund.channel-support');
-        await refundAccepted(t, paid, paid.cents, 'refund.channel-support', `a full refund of a ${method} payment (support: ${supportOf(t, method)})`);
+        await refundAccepted(
+          t,
+          paid,
+          paid.cents,
+          'refund.channel-support',
+          `a full refund of a ${method} payment (support: ${supportOf(t, method)})`,
+        );
       }
     },
   },
@@ -42,11 +52,18 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     async run(ctx) {
       const t = ctx.target;
       const methods = methodsWithSupport(t, ['partial']);
-      const arb = fc.constantFrom(...methods).chain((method) => partialRefundCents(defaultCents(t, method)).map((part) => ({ method, part })));
-      await property(ctx, arb, async ({ method, part }) => {
-        const paid = await payOrder(t, method, 'refund.channel-support');
-        await refundAccepted(t, paid, part, 'refund.channel-support', `a partial refund of a ${method} payment`);
-      }, { numRuns: 6 });
+      const arb = fc
+        .constantFrom(...methods)
+        .chain((method) => partialRefundCents(defaultCents(t, method)).map((part) => ({ method, part })));
+      await property(
+        ctx,
+        arb,
+        async ({ method, part }) => {
+          const paid = await payOrder(t, method, 'refund.channel-support');
+          await refundAccepted(t, paid, part, 'refund.channel-support', `a partial refund of a ${method} payment`);
+        },
+        { numRuns: 6 },
+      );
     },
   },
   {
@@ -58,11 +75,21 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
         const paid = await payOrder(t, method, 'state.refund.values');
         const refund = await refundAccepted(t, paid, paid.cents, 'state.refund.values');
         if (!allowed.includes(String(refund.status))) {
-          failCheck('REFUND_STATUS_UNNAMED', 'state.refund.values', `a new ${method} refund shows a status the document does not name for a new refund`, { expected: 'PENDING or SUCCESS', seen: JSON.stringify(refund.status), exchange: refund.exchange });
+          failCheck(
+            'REFUND_STATUS_UNNAMED',
+            'state.refund.values',
+            `a new ${method} refund shows a status the document does not name for a new refund`,
+            { expected: 'PENDING or SUCCESS', seen: JSON.stringify(refund.status), exchange: refund.exchange },
+          );
         }
         const queried = await refundStatus(t, { merchantNo: refund.merchantRefundNo }, 'state.refund.values');
         if (!allowed.includes(String(queried.status))) {
-          failCheck('REFUND_STATUS_UNNAMED', 'state.refund.values', `the query of a new ${method} refund shows a status the document does not name for a new refund`, { expected: 'PENDING or SUCCESS', seen: JSON.stringify(queried.status), exchange: queried.ex });
+          failCheck(
+            'REFUND_STATUS_UNNAMED',
+            'state.refund.values',
+            `the query of a new ${method} refund shows a status the document does not name for a new refund`,
+            { expected: 'PENDING or SUCCESS', seen: JSON.stringify(queried.status), exchange: queried.ex },
+          );
         }
       }
     },
@@ -79,7 +106,14 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
       for (const by of [{ serviceNo: refund.refundNo }, { merchantNo: refund.merchantRefundNo }]) {
         const ex = await queryRefund(t, by);
         const data = expectSuccess(ex, 'refund.ids', `querying the refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}`);
-        expectEqual(expectString(data, r.data.refundNo, 'refund.ids', ex), refund.refundNo, 'WRONG_REFUND', 'refund.ids', 'the query returned another refund', ex);
+        expectEqual(
+          expectString(data, r.data.refundNo, 'refund.ids', ex),
+          refund.refundNo,
+          'WRONG_REFUND',
+          'refund.ids',
+          'the query returned another refund',
+          ex,
+        );
       }
     },
   },
@@ -89,31 +123,52 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     async run(ctx) {
       const t = ctx.target;
       const rec = t.profile.paymentRecord;
-      if (!rec) throw new PreconditionSkip('the profile does not say where a payment record keeps its status (paymentRecord)', { declare: ['paymentRecord'] });
+      if (!rec)
+        throw new PreconditionSkip('the profile does not say where a payment record keeps its status (paymentRecord)', {
+          declare: ['paymentRecord'],
+        });
       const methods = methodsWithSupport(t, ['partial', 'full']);
       const arb = fc.constantFrom(...methods).chain((method) => {
         const total = defaultCents(t, method);
         const parts = supportOf(t, method) === 'partial' ? refundSplitOfCents(total, 4) : fc.constant([total]);
         return parts.map((split) => ({ method, split }));
       });
-      await property(ctx, arb, async ({ method, split }) => {
-        const paid = await payOrder(t, method, 'state.payment.refunded-status');
-        const refunds = [];
-        for (const part of split) refunds.push(await refundAccepted(t, paid, part, 'state.payment.refunded-status'));
-        await settlePending(t, refunds, 'state.payment.refunded-status');
-        const ex = await queryPayment(t, { merchant_order_no: paid.merchantOrderNo });
-        const data = expectSuccess(ex, 'state.payment.refunded-status', 'querying the refunded payment');
-        expectEqual(pick(data, rec.status), 'REFUNDED', 'NOT_REFUNDED', 'state.payment.refunded-status', `a ${method} payment refunded in ${split.length} part(s) adding up to its amount does not show REFUNDED`, ex);
-      }, { numRuns: 5 });
+      await property(
+        ctx,
+        arb,
+        async ({ method, split }) => {
+          const paid = await payOrder(t, method, 'state.payment.refunded-status');
+          const refunds = [];
+          for (const part of split) refunds.push(await refundAccepted(t, paid, part, 'state.payment.refunded-status'));
+          await settlePending(t, refunds, 'state.payment.refunded-status');
+          const ex = await queryPayment(t, { merchant_order_no: paid.merchantOrderNo });
+          const data = expectSuccess(ex, 'state.payment.refunded-status', 'querying the refunded payment');
+          expectEqual(
+            pick(data, rec.status),
+            'REFUNDED',
+            'NOT_REFUNDED',
+            'state.payment.refunded-status',
+            `a ${method} payment refunded in ${split.length} part(s) adding up to its amount does not show REFUNDED`,
+            ex,
+          );
+        },
+        { numRuns: 5 },
+      );
     },
   },
   {
     title: 'shows a PENDING refund as SUCCESS or FAILED once the sandbox settles it so',
     clause: ['state.refund.values'],
     async run({ target: t }) {
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
+      if (!t.profile.sandbox?.settleRefund)
+        throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', {
+          declare: ['sandbox.settleRefund'],
+        });
       const methods = methodsWithSupport(t, ['partial', 'full']);
-      for (const [outcome, status] of [['success', 'SUCCESS'], ['failed', 'FAILED']] as const) {
+      for (const [outcome, status] of [
+        ['success', 'SUCCESS'],
+        ['failed', 'FAILED'],
+      ] as const) {
         let pending: Awaited<ReturnType<typeof refundAccepted>> | undefined;
         for (const method of methods) {
           const paid = await payOrder(t, method, 'state.refund.values');
@@ -127,7 +182,12 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
         await settleRefund(t, { refundNo: pending.refundNo, merchantRefundNo: pending.merchantRefundNo }, outcome, 'state.refund.values');
         for (const by of [{ serviceNo: pending.refundNo }, { merchantNo: pending.merchantRefundNo }]) {
           const seen = await refundStatus(t, by, 'state.refund.values');
-          if (seen.status !== status) failCheck('SETTLED_STATUS_NOT_SHOWN', 'state.refund.values', `a PENDING refund settled as ${status} shows another status`, { expected: status, seen: JSON.stringify(seen.status), exchange: seen.ex });
+          if (seen.status !== status)
+            failCheck('SETTLED_STATUS_NOT_SHOWN', 'state.refund.values', `a PENDING refund settled as ${status} shows another status`, {
+              expected: status,
+              seen: JSON.stringify(seen.status),
+              exchange: seen.ex,
+            });
         }
       }
     },

@@ -15,13 +15,28 @@ import { unknownOrderLookup } from './support/auth-outcomes.js';
  */
 function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, what: string): void {
   const res = ex.response;
-  if (!res) failCheck('NO_RESPONSE', clause, 'the target gave no response', { expected: 'a signed response', seen: ex.error?.message ?? 'nothing', exchange: ex });
+  if (!res)
+    failCheck('NO_RESPONSE', clause, 'the target gave no response', {
+      expected: 'a signed response',
+      seen: ex.error?.message ?? 'nothing',
+      exchange: ex,
+    });
   for (const h of SIGNING_HEADERS) {
     const v = headerValue(res.headers, h);
-    if (v === undefined || v === '') failCheck('RESPONSE_HEADER_MISSING', clause, `${what} must carry ${h}`, { expected: `a non-empty ${h}`, seen: v === undefined ? 'no such header' : 'an empty value', exchange: ex });
+    if (v === undefined || v === '')
+      failCheck('RESPONSE_HEADER_MISSING', clause, `${what} must carry ${h}`, {
+        expected: `a non-empty ${h}`,
+        seen: v === undefined ? 'no such header' : 'an empty value',
+        exchange: ex,
+      });
   }
   const id = headerValue(res.headers, 'X-MerchantID');
-  if (id !== who.id) failCheck('RESPONSE_MERCHANT_ID_WRONG', clause, `${what} must name the caller in X-MerchantID`, { expected: who.id, seen: String(id), exchange: ex });
+  if (id !== who.id)
+    failCheck('RESPONSE_MERCHANT_ID_WRONG', clause, `${what} must name the caller in X-MerchantID`, {
+      expected: who.id,
+      seen: String(id),
+      exchange: ex,
+    });
   const result = verify(res.headers, res.body, { merchantId: who.id, secret: who.secret });
   if (!result.ok) {
     failCheck('RESPONSE_SIGNATURE_INVALID', clause, `${what} must be signed over its raw bytes: ${describeVerifyFailure(result)}`, {
@@ -34,7 +49,12 @@ function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, 
 
 function expectHttp200(ex: Exchange, clause: ClauseId, what: string): void {
   const status = ex.response?.status;
-  if (status !== 200) failCheck('SIGNED_RESPONSE_NOT_HTTP_200', clause, `${what} is a signed answer and must use HTTP 200`, { expected: 'HTTP 200', seen: status === undefined ? 'no response' : `HTTP ${status}`, exchange: ex });
+  if (status !== 200)
+    failCheck('SIGNED_RESPONSE_NOT_HTTP_200', clause, `${what} is a signed answer and must use HTTP 200`, {
+      expected: 'HTTP 200',
+      seen: status === undefined ? 'no response' : `HTTP ${status}`,
+      exchange: ex,
+    });
 }
 
 /** Amount with a third decimal added to a valid one ("10.00" -> "10.001"): refused 422 validationFailed. */
@@ -72,7 +92,10 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
       const ok = await checkout(target, {}, { as: 'second', label: 'create a checkout as the second merchant' });
       expectSuccess(ok, 'auth.response.signed', 'a checkout by the second merchant');
       expectSignedFor(ok, second, 'auth.response.signed', 'the success response to the second merchant');
-      const err = await queryPayment(target, unknownOrderLookup(target), { as: 'second', label: 'query an unknown order as the second merchant' });
+      const err = await queryPayment(target, unknownOrderLookup(target), {
+        as: 'second',
+        label: 'query an unknown order as the second merchant',
+      });
       expectError(err, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query of an unknown order by the second merchant');
       expectSignedFor(err, second, 'auth.response.signed', 'the error response to the second merchant');
     },
@@ -86,11 +109,16 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
       const ts = ex.response ? headerValue(ex.response.headers, 'X-Timestamp') : undefined;
       // Seconds now have 10 digits; milliseconds 13. The clock difference allowed is not shown, so only the unit is checked.
       if (ts === undefined || !/^[0-9]+$/.test(ts) || Number(ts) > before * 100 || Number(ts) < before / 100) {
-        failCheck('RESPONSE_TIMESTAMP_NOT_SECONDS', 'auth.response.signed', 'the response X-Timestamp must be Unix time in seconds as a decimal string', {
-          expected: `a decimal number of seconds near ${before}`,
-          seen: ts === undefined ? 'no X-Timestamp' : JSON.stringify(ts),
-          exchange: ex,
-        });
+        failCheck(
+          'RESPONSE_TIMESTAMP_NOT_SECONDS',
+          'auth.response.signed',
+          'the response X-Timestamp must be Unix time in seconds as a decimal string',
+          {
+            expected: `a decimal number of seconds near ${before}`,
+            seen: ts === undefined ? 'no X-Timestamp' : JSON.stringify(ts),
+            exchange: ex,
+          },
+        );
       }
     },
   },
@@ -112,9 +140,16 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
       expectError(e400, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'env.code.body-not-status', 'a query with neither number');
       const pricePoint = new Set(target.profile.methods.pricePoint ?? []);
       const method = target.profile.methods.checkout.find((m) => !pricePoint.has(m));
-      if (!method) throw new PreconditionSkip('the profile declares no checkout method that is not a price-point method (methods.checkout)', { declare: ['methods.checkout'] });
+      if (!method)
+        throw new PreconditionSkip('the profile declares no checkout method that is not a price-point method (methods.checkout)', {
+          declare: ['methods.checkout'],
+        });
       const value = threeDecimals(defaultAmount(target, method));
-      const e422 = await checkout(target, { method, amount: { currency: 'USD', value } }, { label: `checkout with value ${value} (code 422)` });
+      const e422 = await checkout(
+        target,
+        { method, amount: { currency: 'USD', value } },
+        { label: `checkout with value ${value} (code 422)` },
+      );
       expectHttp200(e422, 'env.code.body-not-status', 'an error with code 422');
       expectError(e422, { code: 422, key: 'validationFailed' }, 'env.code.body-not-status', `a checkout with value ${value}`);
     },

@@ -46,7 +46,12 @@ function sendLookup(t: Target, plan: LookupBodyPlan, opts: PostOptions & { label
  * wrongly; one refused with another answer than 403 `forbidden` breaks the mismatch rule itself.
  */
 function expectForbidden(ex: Exchange, passedClause: ClauseId, what: string): void {
-  expectAuthError(ex, FORBIDDEN, authChargeFor(ex, FORBIDDEN, { passed: passedClause, row: 'err.auth.forbidden', rule: 'auth.bad-signature' }), what);
+  expectAuthError(
+    ex,
+    FORBIDDEN,
+    authChargeFor(ex, FORBIDDEN, { passed: passedClause, row: 'err.auth.forbidden', rule: 'auth.bad-signature' }),
+    what,
+  );
   expectUnsigned(ex, 'auth.errors.unsigned');
 }
 
@@ -80,10 +85,19 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     async run(ctx) {
       const { target } = ctx;
       const texts = fc.record({ goods: unicodeJsonString(10), description: unicodeJsonString(12), metadata: unicodeJsonString(12) });
-      await property(ctx, texts, async ({ goods, description, metadata }) => {
-        const ex = await checkout(target, { goodsName: `Item ${goods}`, description: description || undefined, metadata }, { label: 'checkout with non-ASCII text fields' });
-        expectSuccess(ex, 'auth.sign.raw-body', 'a checkout with non-ASCII text, signed over its UTF-8 bytes');
-      }, { numRuns: Math.min(ctx.numRuns, 10) });
+      await property(
+        ctx,
+        texts,
+        async ({ goods, description, metadata }) => {
+          const ex = await checkout(
+            target,
+            { goodsName: `Item ${goods}`, description: description || undefined, metadata },
+            { label: 'checkout with non-ASCII text fields' },
+          );
+          expectSuccess(ex, 'auth.sign.raw-body', 'a checkout with non-ASCII text, signed over its UTF-8 bytes');
+        },
+        { numRuns: Math.min(ctx.numRuns, 10) },
+      );
     },
   },
   {
@@ -91,15 +105,27 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.whitespace-variants', 'auth.sign.raw-body'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, distinctWhitespaceLayouts(), async (layouts) => {
-        const value = { merchant_order_no: target.newNo('order') };
-        const texts = [...new Set(layouts.map((l) => renderJson(value, l)))];
-        for (const text of texts) {
-          const ex = await target.post(target.path('paymentQuery'), Buffer.from(text, 'utf8'), { label: `query an unknown order written as ${JSON.stringify(text)}` });
-          expectAuthenticated(ex, 'auth.sign.whitespace-variants', `the variant ${JSON.stringify(text)}, signed over its own bytes,`);
-          expectError(ex, { code: 2002, key: 'orderNotFound' }, 'auth.sign.whitespace-variants', `the variant ${JSON.stringify(text)} (same meaning as the others)`);
-        }
-      }, { numRuns: Math.min(ctx.numRuns, 10) });
+      await property(
+        ctx,
+        distinctWhitespaceLayouts(),
+        async (layouts) => {
+          const value = { merchant_order_no: target.newNo('order') };
+          const texts = [...new Set(layouts.map((l) => renderJson(value, l)))];
+          for (const text of texts) {
+            const ex = await target.post(target.path('paymentQuery'), Buffer.from(text, 'utf8'), {
+              label: `query an unknown order written as ${JSON.stringify(text)}`,
+            });
+            expectAuthenticated(ex, 'auth.sign.whitespace-variants', `the variant ${JSON.stringify(text)}, signed over its own bytes,`);
+            expectError(
+              ex,
+              { code: 2002, key: 'orderNotFound' },
+              'auth.sign.whitespace-variants',
+              `the variant ${JSON.stringify(text)} (same meaning as the others)`,
+            );
+          }
+        },
+        { numRuns: Math.min(ctx.numRuns, 10) },
+      );
     },
   },
   {
@@ -112,7 +138,10 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         const changed = changeOneByteKeepingJsonObject(signed, change);
         if (!changed) throw new Error(`no single byte of ${JSON.stringify(signed.toString('utf8'))} can change and leave a JSON object`);
         const what = `byte ${changed.index} changed from 0x${changed.from.toString(16)} to 0x${changed.to.toString(16)}`;
-        const ex = await target.post(target.path('paymentQuery'), signed, { sendBody: changed.bytes, label: `query with the body's ${what} after signing` });
+        const ex = await target.post(target.path('paymentQuery'), signed, {
+          sendBody: changed.bytes,
+          label: `query with the body's ${what} after signing`,
+        });
         // The plainest mismatch: letting it through breaks the mismatch rule, not a reading of the signature.
         expectForbidden(ex, 'auth.bad-signature', `a body with ${what} after signing`);
       });
@@ -126,14 +155,20 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
       await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), how: reserialisationAfterSigning() }), async ({ plan, how }) => {
         const signed = lookupBodyBytes(plan, target.newNo('order'));
         const sent = reserialiseChangingBytes(signed.toString('utf8'), how);
-        const ex = await target.post(target.path('paymentQuery'), signed, { sendBody: Buffer.from(sent.text, 'utf8'), label: `query with the body re-written (${sent.how}) after signing` });
+        const ex = await target.post(target.path('paymentQuery'), signed, {
+          sendBody: Buffer.from(sent.text, 'utf8'),
+          label: `query with the body re-written (${sent.how}) after signing`,
+        });
         expectForbidden(ex, 'auth.sign.raw-body', `a body re-written (${sent.how}) after signing`);
         // Signed in the canonical compact form and sent pretty-printed: a target that verifies over
         // its own re-serialisation of the parsed body, not the bytes received, lets this through.
         const value = JSON.parse(signed.toString('utf8')) as unknown;
         const canonical = Buffer.from(JSON.stringify(value), 'utf8');
         const pretty = Buffer.from(JSON.stringify(value, null, 2), 'utf8');
-        const ex2 = await target.post(target.path('paymentQuery'), canonical, { sendBody: pretty, label: 'query signed compact, sent pretty-printed' });
+        const ex2 = await target.post(target.path('paymentQuery'), canonical, {
+          sendBody: pretty,
+          label: 'query signed compact, sent pretty-printed',
+        });
         expectForbidden(ex2, 'auth.sign.raw-body', 'a body signed in compact form and sent pretty-printed');
       });
     },
@@ -143,19 +178,24 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.lower-hex', 'auth.bad-signature', 'err.auth.forbidden'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, lookupBodyWithUnicodeExtras(), async (plan) => {
-        let upper = '';
-        const ex = await sendLookup(target, plan, {
-          signTransform: (hex) => {
-            upper = hex.toUpperCase();
-            return upper;
-          },
-          label: 'query with X-Sign in upper-case hex',
-        });
-        // 64 hex digits without a letter: upper == lower, the request was signed correctly.
-        fc.pre(upper !== upper.toLowerCase());
-        expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in upper-case hex');
-      }, { numRuns: Math.min(ctx.numRuns, 8) });
+      await property(
+        ctx,
+        lookupBodyWithUnicodeExtras(),
+        async (plan) => {
+          let upper = '';
+          const ex = await sendLookup(target, plan, {
+            signTransform: (hex) => {
+              upper = hex.toUpperCase();
+              return upper;
+            },
+            label: 'query with X-Sign in upper-case hex',
+          });
+          // 64 hex digits without a letter: upper == lower, the request was signed correctly.
+          fc.pre(upper !== upper.toLowerCase());
+          expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in upper-case hex');
+        },
+        { numRuns: Math.min(ctx.numRuns, 8) },
+      );
     },
   },
   {
@@ -163,13 +203,18 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.lower-hex', 'auth.bad-signature', 'err.auth.forbidden'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, lookupBodyWithUnicodeExtras(), async (plan) => {
-        const ex = await sendLookup(target, plan, {
-          signTransform: (hex) => Buffer.from(hex, 'hex').toString('base64'),
-          label: 'query with X-Sign in Base64',
-        });
-        expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in Base64');
-      }, { numRuns: Math.min(ctx.numRuns, 8) });
+      await property(
+        ctx,
+        lookupBodyWithUnicodeExtras(),
+        async (plan) => {
+          const ex = await sendLookup(target, plan, {
+            signTransform: (hex) => Buffer.from(hex, 'hex').toString('base64'),
+            label: 'query with X-Sign in Base64',
+          });
+          expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in Base64');
+        },
+        { numRuns: Math.min(ctx.numRuns, 8) },
+      );
     },
   },
   {
@@ -178,15 +223,20 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     async run(ctx) {
       const { target } = ctx;
       const me = target.merchant('primary');
-      await property(ctx, lookupBodyWithUnicodeExtras(), async (plan) => {
-        const so = freshSignOptions();
-        const ex = await sendLookup(target, plan, {
-          signOptions: so,
-          signTransform: (_hex, { body }) => hmacMd5Hex(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }),
-          label: 'query with an HMAC-MD5 X-Sign',
-        });
-        expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is an HMAC-MD5');
-      }, { numRuns: Math.min(ctx.numRuns, 8) });
+      await property(
+        ctx,
+        lookupBodyWithUnicodeExtras(),
+        async (plan) => {
+          const so = freshSignOptions();
+          const ex = await sendLookup(target, plan, {
+            signOptions: so,
+            signTransform: (_hex, { body }) => hmacMd5Hex(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }),
+            label: 'query with an HMAC-MD5 X-Sign',
+          });
+          expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is an HMAC-MD5');
+        },
+        { numRuns: Math.min(ctx.numRuns, 8) },
+      );
     },
   },
   {
@@ -195,15 +245,21 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     async run(ctx) {
       const { target } = ctx;
       const me = target.merchant('primary');
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), crlf: stringToSignWithCrLfSeparators() }), async ({ plan, crlf }) => {
-        const so = freshSignOptions();
-        const ex = await sendLookup(target, plan, {
-          signOptions: so,
-          signTransform: (_hex, { body }) => hmacOverCrLfString(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }, crlf),
-          label: `query signed with CR LF at separators ${crlf.map((c, i) => (c ? i + 1 : '')).join('')}`,
-        });
-        expectForbidden(ex, 'auth.sign.string', 'a request signed over a string whose separators include CR LF');
-      }, { numRuns: Math.min(ctx.numRuns, 8) });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), crlf: stringToSignWithCrLfSeparators() }),
+        async ({ plan, crlf }) => {
+          const so = freshSignOptions();
+          const ex = await sendLookup(target, plan, {
+            signOptions: so,
+            signTransform: (_hex, { body }) =>
+              hmacOverCrLfString(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }, crlf),
+            label: `query signed with CR LF at separators ${crlf.map((c, i) => (c ? i + 1 : '')).join('')}`,
+          });
+          expectForbidden(ex, 'auth.sign.string', 'a request signed over a string whose separators include CR LF');
+        },
+        { numRuns: Math.min(ctx.numRuns, 8) },
+      );
     },
   },
   {
@@ -213,26 +269,47 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
       const { target } = ctx;
       const me = target.merchant('primary');
       const known = Object.values(target.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret] : []));
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), secret: secretOtherThan(known) }), async ({ plan, secret }) => {
-        const ex = await sendLookup(target, plan, { as: { id: me.id, secret }, noVerify: true, label: 'query signed with a wrong secret' });
-        expectForbidden(ex, 'auth.sign.secret-key', 'a request signed with a secret that is not the merchant\'s');
-      }, { numRuns: Math.min(ctx.numRuns, 8) });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), secret: secretOtherThan(known) }),
+        async ({ plan, secret }) => {
+          const ex = await sendLookup(target, plan, {
+            as: { id: me.id, secret },
+            noVerify: true,
+            label: 'query signed with a wrong secret',
+          });
+          expectForbidden(ex, 'auth.sign.secret-key', "a request signed with a secret that is not the merchant's");
+        },
+        { numRuns: Math.min(ctx.numRuns, 8) },
+      );
     },
   },
   {
-    title: 'refuses a request signed with another merchant\'s secret as forbidden',
+    title: "refuses a request signed with another merchant's secret as forbidden",
     clause: ['auth.sign.secret-key', 'auth.bad-signature', 'err.auth.forbidden'],
     async run(ctx) {
       const { target } = ctx;
       const me = target.merchant('primary');
       const other = target.merchant('second');
       if (other.secret === me.secret) {
-        failCheck('PROFILE_SECRETS_EQUAL', 'auth.sign.secret-key', 'the profile gives the primary and second merchants the same secret', { expected: 'two different secrets', seen: 'the same secret' });
+        failCheck('PROFILE_SECRETS_EQUAL', 'auth.sign.secret-key', 'the profile gives the primary and second merchants the same secret', {
+          expected: 'two different secrets',
+          seen: 'the same secret',
+        });
       }
-      await property(ctx, lookupBodyWithUnicodeExtras(), async (plan) => {
-        const ex = await sendLookup(target, plan, { as: { id: me.id, secret: other.secret }, noVerify: true, label: 'query as the primary merchant, signed with the second merchant\'s secret' });
-        expectForbidden(ex, 'auth.sign.secret-key', 'a request with the primary merchant\'s id signed with the second merchant\'s secret');
-      }, { numRuns: Math.min(ctx.numRuns, 5) });
+      await property(
+        ctx,
+        lookupBodyWithUnicodeExtras(),
+        async (plan) => {
+          const ex = await sendLookup(target, plan, {
+            as: { id: me.id, secret: other.secret },
+            noVerify: true,
+            label: "query as the primary merchant, signed with the second merchant's secret",
+          });
+          expectForbidden(ex, 'auth.sign.secret-key', "a request with the primary merchant's id signed with the second merchant's secret");
+        },
+        { numRuns: Math.min(ctx.numRuns, 5) },
+      );
     },
   },
   {
@@ -240,12 +317,26 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.timestamp.seconds', 'auth.errors.unsigned'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), ts: timestampInMilliseconds() }), async ({ plan, ts }) => {
-        const timestamp = ts.write(Date.now());
-        // Signed correctly over the millisecond timestamp: the unit is the only thing wrong.
-        const ex = await sendLookup(target, plan, { signOptions: { timestamp }, label: `query with X-Timestamp ${timestamp} (milliseconds)` });
-        expectAuthRefusalOneOf(ex, TIMESTAMP_REFUSALS, 'auth.timestamp.seconds', 'auth.timestamp.milliseconds', `a request with X-Timestamp in milliseconds (${timestamp})`);
-      }, { numRuns: Math.min(ctx.numRuns, 5) });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), ts: timestampInMilliseconds() }),
+        async ({ plan, ts }) => {
+          const timestamp = ts.write(Date.now());
+          // Signed correctly over the millisecond timestamp: the unit is the only thing wrong.
+          const ex = await sendLookup(target, plan, {
+            signOptions: { timestamp },
+            label: `query with X-Timestamp ${timestamp} (milliseconds)`,
+          });
+          expectAuthRefusalOneOf(
+            ex,
+            TIMESTAMP_REFUSALS,
+            'auth.timestamp.seconds',
+            'auth.timestamp.milliseconds',
+            `a request with X-Timestamp in milliseconds (${timestamp})`,
+          );
+        },
+        { numRuns: Math.min(ctx.numRuns, 5) },
+      );
     },
   },
   {
@@ -254,12 +345,26 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     async run(ctx) {
       const { target } = ctx;
       const seen = new Set<string>();
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), ts: timestampAsFormattedDate() }), async ({ plan, ts }) => {
-        const timestamp = ts.write(Date.now());
-        const ex = await sendLookup(target, plan, { signOptions: { timestamp }, label: `query with X-Timestamp ${JSON.stringify(timestamp)} (${ts.name})` });
-        expectAuthRefusalOneOf(ex, TIMESTAMP_REFUSALS, 'auth.timestamp.seconds', 'auth.timestamp.formatted-date', `a request with X-Timestamp as a formatted date (${ts.name}: ${timestamp})`);
-        seen.add(ts.name);
-      }, { numRuns: Math.min(ctx.numRuns, 10) });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), ts: timestampAsFormattedDate() }),
+        async ({ plan, ts }) => {
+          const timestamp = ts.write(Date.now());
+          const ex = await sendLookup(target, plan, {
+            signOptions: { timestamp },
+            label: `query with X-Timestamp ${JSON.stringify(timestamp)} (${ts.name})`,
+          });
+          expectAuthRefusalOneOf(
+            ex,
+            TIMESTAMP_REFUSALS,
+            'auth.timestamp.seconds',
+            'auth.timestamp.formatted-date',
+            `a request with X-Timestamp as a formatted date (${ts.name}: ${timestamp})`,
+          );
+          seen.add(ts.name);
+        },
+        { numRuns: Math.min(ctx.numRuns, 10) },
+      );
       note(`date formats tried: ${[...seen].join(', ')}`);
     },
   },

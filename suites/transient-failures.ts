@@ -21,7 +21,10 @@ function refused(ex: Exchange): boolean {
 
 /** A checkout that exists, with its query failure armed. */
 async function orderWithArmedQueryFailure(t: Target, clause: ClauseId) {
-  if (!t.profile.sandbox?.armFailure?.failures.queryFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)", { declare: ['sandbox.armFailure.failures.queryFailed'] });
+  if (!t.profile.sandbox?.armFailure?.failures.queryFailed)
+    throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)", {
+      declare: ['sandbox.armFailure.failures.queryFailed'],
+    });
   const order = await createCheckout(t, clause);
   await armFailure(t, 'queryFailed', clause, { merchantOrderNo: order.merchantOrderNo });
   return order;
@@ -30,7 +33,10 @@ async function orderWithArmedQueryFailure(t: Target, clause: ClauseId) {
 /** A paid payment whose method refunds (partially or in full), and the amount to refund. */
 async function refundablePayment(t: Target, clause: ClauseId) {
   const method = methodsWithSupport(t, ['partial', 'full'])[0];
-  if (!method) throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)', { declare: ['refunds.support'] });
+  if (!method)
+    throw new PreconditionSkip('the profile declares no payment method that supports refunds (refunds.support)', {
+      declare: ['refunds.support'],
+    });
   const paid = await payOrder(t, method, clause);
   return { paid, amount: usd(valueOfCents(paid.cents)) };
 }
@@ -42,7 +48,11 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     clause: ['err.pay.query-failed', 'query.transient'],
     async run({ target: t }) {
       const order = await orderWithArmedQueryFailure(t, 'err.pay.query-failed');
-      const ex = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'query the order while a transient failure is armed' });
+      const ex = await queryPayment(
+        t,
+        { merchant_order_no: order.merchantOrderNo },
+        { label: 'query the order while a transient failure is armed' },
+      );
       expectError(ex, { code: 500, key: 'queryFailed' }, 'err.pay.query-failed', 'a payment query that fails transiently');
     },
   },
@@ -51,15 +61,28 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     clause: 'query.transient',
     async run({ target: t }) {
       const order = await orderWithArmedQueryFailure(t, 'query.transient');
-      const first = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'query the order while a transient failure is armed' });
+      const first = await queryPayment(
+        t,
+        { merchant_order_no: order.merchantOrderNo },
+        { label: 'query the order while a transient failure is armed' },
+      );
       if (!refused(first)) {
-        failCheck('ARMED_FAILURE_NOT_SEEN', 'err.pay.query-failed', 'the query a transient failure was armed for should fail (500 queryFailed)', { expected: 'code 500, key queryFailed', seen: 'a successful answer', exchange: first });
+        failCheck(
+          'ARMED_FAILURE_NOT_SEEN',
+          'err.pay.query-failed',
+          'the query a transient failure was armed for should fail (500 queryFailed)',
+          { expected: 'code 500, key queryFailed', seen: 'a successful answer', exchange: first },
+        );
       }
       const again = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'try the same query again' });
       const data = expectSuccess(again, 'query.transient', 'the same payment query tried again after a transient failure ("try again")');
       const rec = t.profile.paymentRecord;
       if (rec && pick(data, rec.merchantOrderNo) !== order.merchantOrderNo) {
-        failCheck('WRONG_RECORD', 'query.transient', 'the query tried again should return the payment asked for', { expected: `merchant_order_no ${order.merchantOrderNo}`, seen: `merchant_order_no ${String(pick(data, rec.merchantOrderNo))}`, exchange: again });
+        failCheck('WRONG_RECORD', 'query.transient', 'the query tried again should return the payment asked for', {
+          expected: `merchant_order_no ${order.merchantOrderNo}`,
+          seen: `merchant_order_no ${String(pick(data, rec.merchantOrderNo))}`,
+          exchange: again,
+        });
       }
     },
   },
@@ -67,7 +90,11 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a payment whose order creation fails with 422 systemBusy',
     clause: 'err.pay.creation-failed',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.orderCreationFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm an order creation failure (sandbox.armFailure.failures.orderCreationFailed)", { declare: ['sandbox.armFailure.failures.orderCreationFailed'] });
+      if (!t.profile.sandbox?.armFailure?.failures.orderCreationFailed)
+        throw new PreconditionSkip(
+          "the profile's sandbox control cannot arm an order creation failure (sandbox.armFailure.failures.orderCreationFailed)",
+          { declare: ['sandbox.armFailure.failures.orderCreationFailed'] },
+        );
       const merchantOrderNo = t.newNo('order');
       await armFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo });
       const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
@@ -78,7 +105,11 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a refund whose creation fails with 422 systemBusy',
     clause: 'err.ref.system-busy',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.refundSystemBusy) throw new PreconditionSkip("the profile's sandbox control cannot arm a refund creation failure (sandbox.armFailure.failures.refundSystemBusy)", { declare: ['sandbox.armFailure.failures.refundSystemBusy'] });
+      if (!t.profile.sandbox?.armFailure?.failures.refundSystemBusy)
+        throw new PreconditionSkip(
+          "the profile's sandbox control cannot arm a refund creation failure (sandbox.armFailure.failures.refundSystemBusy)",
+          { declare: ['sandbox.armFailure.failures.refundSystemBusy'] },
+        );
       const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
       await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund whose creation fails' });
@@ -89,7 +120,10 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'refuses a refund the sandbox makes fail with 422 refundFailed',
     clause: 'err.ref.failed',
     async run({ target: t }) {
-      if (!t.profile.sandbox?.armFailure?.failures.refundFailed) throw new PreconditionSkip("the profile's sandbox control cannot arm a failed refund (sandbox.armFailure.failures.refundFailed)", { declare: ['sandbox.armFailure.failures.refundFailed'] });
+      if (!t.profile.sandbox?.armFailure?.failures.refundFailed)
+        throw new PreconditionSkip("the profile's sandbox control cannot arm a failed refund (sandbox.armFailure.failures.refundFailed)", {
+          declare: ['sandbox.armFailure.failures.refundFailed'],
+        });
       const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
       await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund the sandbox makes fail' });

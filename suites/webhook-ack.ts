@@ -31,12 +31,21 @@ function retriesAfter(kind: ReplyKind, title: string, clause: ClauseId[]): Check
       const p = await anyPaidPayment(t, clause[0]!, { replies: [kind, 'success'] });
       const within = retryWindowMs(timing);
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, within);
-      if (ds.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
-      if (ds.length < 2) {
-        failCheck('WEBHOOK_NOT_RETRIED', clause[0]!, `a webhook answered with ${DESCRIBED[kind]} was not sent again: only a body of exactly \`success\`, in time, acknowledges`, {
-          expected: `a second attempt within ${fmtMs(within)}`,
-          seen: describeDeliveries(ds),
+      if (ds.length === 0)
+        failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+          expected: 'payment.updated',
+          seen: 'no delivery',
         });
+      if (ds.length < 2) {
+        failCheck(
+          'WEBHOOK_NOT_RETRIED',
+          clause[0]!,
+          `a webhook answered with ${DESCRIBED[kind]} was not sent again: only a body of exactly \`success\`, in time, acknowledges`,
+          {
+            expected: `a second attempt within ${fmtMs(within)}`,
+            seen: describeDeliveries(ds),
+          },
+        );
       }
     },
   };
@@ -46,16 +55,30 @@ function retriesAfter(kind: ReplyKind, title: string, clause: ClauseId[]): Check
  * One trial: a payment whose webhook gets an acknowledging reply, watched for a resend over the
  * quiet window (at least the profile's delivery wait). Returns what was wrong, if anything.
  */
-async function resentAfter(t: Target, timing: WebhookTiming, kind: ReplyKind, what: Pick<TrialFinding, 'code' | 'clause' | 'message'>): Promise<TrialFinding | undefined> {
+async function resentAfter(
+  t: Target,
+  timing: WebhookTiming,
+  kind: ReplyKind,
+  what: Pick<TrialFinding, 'code' | 'clause' | 'message'>,
+): Promise<TrialFinding | undefined> {
   const p = await anyPaidPayment(t, what.clause, { replies: [kind] });
   const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
   try {
     const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-    if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+    if (first.length === 0)
+      failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+        expected: 'payment.updated',
+        seen: 'no delivery',
+      });
     const quiet = quietWindowMs(timing);
     const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
     if (ds.length < 2) return undefined;
-    return { ...what, expected: `one attempt (watched ${fmtMs(quiet)})`, seen: describeDeliveries(ds), acknowledged: { delivery: first[0]!, ackTimeoutMs: timing.ackTimeoutMs, jitterMs: timing.jitterMs } };
+    return {
+      ...what,
+      expected: `one attempt (watched ${fmtMs(quiet)})`,
+      seen: describeDeliveries(ds),
+      acknowledged: { delivery: first[0]!, ackTimeoutMs: timing.ackTimeoutMs, jitterMs: timing.jitterMs },
+    };
   } finally {
     t.receiver().script(p.merchantOrderNo, ['success']);
   }
@@ -86,7 +109,8 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
         resentAfter(t, timing, 'http500-success', {
           code: 'WEBHOOK_ACK_STATUS_EXAMINED',
           clause: 'webhook.ack.body-only',
-          message: 'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined',
+          message:
+            'a reply with body `success` and HTTP 500 was not taken as an acknowledgement: the interface says only the body is examined',
         }),
       );
     },
@@ -105,13 +129,24 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
       );
     },
   },
-  retriesAfter('success-newline', 'retries a webhook answered with success and a newline', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('success-newline', 'retries a webhook answered with success and a newline', [
+    'webhook.ack.exact-success',
+    'webhook.retry.unacked',
+  ]),
   retriesAfter('upper', 'retries a webhook answered with SUCCESS in capitals', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
   retriesAfter('quoted', 'retries a webhook answered with a quoted "success"', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
   retriesAfter('json', 'retries a webhook answered with a JSON object', ['webhook.ack.exact-success', 'webhook.retry.unacked']),
-  retriesAfter('empty-200', 'retries a webhook answered with an empty body and HTTP 200', ['webhook.ack.body-only', 'webhook.ack.exact-success', 'webhook.retry.unacked']),
+  retriesAfter('empty-200', 'retries a webhook answered with an empty body and HTTP 200', [
+    'webhook.ack.body-only',
+    'webhook.ack.exact-success',
+    'webhook.retry.unacked',
+  ]),
   retriesAfter('reject', 'retries a webhook answered with an error status and another body', ['webhook.retry.unacked']),
   retriesAfter('drop', 'retries a webhook whose connection closed without an answer', ['webhook.retry.unacked']),
   // The `slow` reply comes at ackTimeoutMs × 3 + 200 ms: past the limit, so it counts as no answer.
-  retriesAfter('slow', 'retries a webhook answered with success only after the acknowledgement time', ['webhook.ack.within-5s', 'limit.ack-time', 'webhook.retry.unacked']),
+  retriesAfter('slow', 'retries a webhook answered with success only after the acknowledgement time', [
+    'webhook.ack.within-5s',
+    'limit.ack-time',
+    'webhook.retry.unacked',
+  ]),
 ]);

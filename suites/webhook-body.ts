@@ -36,7 +36,17 @@ import type { Exchange } from '../harness/exchange.js';
 const TWO_DECIMALS = /^\d+\.\d{2}$/;
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** INTERFACE.md › Payment: the fields of a payment as they appear in webhooks (requested_amount aside: only when rounded). */
-const PAYMENT_WEBHOOK_FIELDS = ['order_no', 'merchant_order_no', 'payment_method', 'trans_amount', 'trade_info', 'status', 'metadata', 'finished_at', 'created_at'];
+const PAYMENT_WEBHOOK_FIELDS = [
+  'order_no',
+  'merchant_order_no',
+  'payment_method',
+  'trans_amount',
+  'trade_info',
+  'status',
+  'metadata',
+  'finished_at',
+  'created_at',
+];
 /** Names a field would have if it stated why a payment failed. */
 const NAMES_A_REASON = /reason|error|errno|message|msg|declin|fail|cause|why|explanation|detail|code|response/i;
 
@@ -44,15 +54,22 @@ const NAMES_A_REASON = /reason|error|errno|message|msg|declin|fail|cause|why|exp
 function plainMethod(t: Target): string {
   const pp = new Set(t.profile.methods.pricePoint ?? []);
   const m = t.profile.methods.checkout.find((x) => !pp.has(x));
-  if (!m) throw new PreconditionSkip('the profile declares no checkout method without price points (methods.checkout)', { declare: ['methods.checkout'] });
+  if (!m)
+    throw new PreconditionSkip('the profile declares no checkout method without price points (methods.checkout)', {
+      declare: ['methods.checkout'],
+    });
   return m;
 }
 
 function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding: 'up' | 'down' | 'nearest'; unroundable: Set<string> } {
   const method = (t.profile.methods.pricePoint ?? []).find((m) => t.profile.methods.checkout.includes(m));
-  if (!method) throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint)', { declare: ['methods.pricePoint'] });
+  if (!method)
+    throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint)', {
+      declare: ['methods.pricePoint'],
+    });
   const pp = t.profile.pricePoints;
-  if (!pp || pp.tiers.length === 0) throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
+  if (!pp || pp.tiers.length === 0)
+    throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
   const tiers = pp.tiers.map((v) => centsOfValue(v)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => twoDecimals(v))) };
 }
@@ -67,13 +84,22 @@ function amountBetweenTiers(s: ReturnType<typeof pricePointSetup>): { requested:
     if (s.unroundable.has(requested)) continue;
     return { requested, charged: fromCents(s.rounding === 'up' ? hi : lo) };
   }
-  throw new PreconditionSkip('the profile\'s price-point tiers leave no amount between two tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
+  throw new PreconditionSkip("the profile's price-point tiers leave no amount between two tiers (pricePoints.tiers)", {
+    declare: ['pricePoints.tiers'],
+  });
 }
 
 /** A paid payment and its payment.updated SUCCESS body. */
 async function paidWithBody(t: Target, clause: ClauseId, opts: CheckoutOpts = {}): Promise<{ p: Payment; body: Body; exchange: Exchange }> {
   const p = await completedCheckout(t, clause, 'success', opts);
-  const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a paid checkout');
+  const { body, exchange } = await expectEventArrives(
+    t,
+    p.merchantOrderNo,
+    'payment.updated',
+    'SUCCESS',
+    'event.payment.updated',
+    'a paid checkout',
+  );
   return { p, body, exchange };
 }
 
@@ -89,29 +115,89 @@ function sentBody(p: Payment): Record<string, unknown> {
 async function refundWithBody(t: Target, clause: ClauseId, reason?: string) {
   const payment = await anyPaidPayment(t, clause);
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment), ...(reason ? { reason } : {}) });
-  const got = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS', 'FAILED'], 'event.refund.updated', 'a refund just created');
+  const got = await expectEventArrives(
+    t,
+    refund.merchantRefundNo,
+    'refund.updated',
+    ['PENDING', 'SUCCESS', 'FAILED'],
+    'event.refund.updated',
+    'a refund just created',
+  );
   return { payment, refund, ...got };
 }
 
 /** INTERFACE.md › Events › Body fields, and the payment fields as they appear in webhooks. */
 export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhook' }, [
   {
-    title: 'sends payment.updated with the payment\'s numbers, method, amount and trade_info',
-    clause: ['payment.webhook.fields', 'webhook.body.event', 'webhook.body.order-no', 'webhook.body.merchant-order-no', 'webhook.body.payment-method', 'webhook.body.trans-amount', 'webhook.body.trade-info', 'payment.trans-amount.usd-charged'],
+    title: "sends payment.updated with the payment's numbers, method, amount and trade_info",
+    clause: [
+      'payment.webhook.fields',
+      'webhook.body.event',
+      'webhook.body.order-no',
+      'webhook.body.merchant-order-no',
+      'webhook.body.payment-method',
+      'webhook.body.trans-amount',
+      'webhook.body.trade-info',
+      'payment.trans-amount.usd-charged',
+    ],
     async run({ target: t }) {
       webhookSetup(t);
       const method = plainMethod(t);
-      const { p, body, exchange } = await paidWithBody(t, 'payment.webhook.fields', { method, goodsName: 'Green tea', description: 'Two boxes, loose leaf' });
+      const { p, body, exchange } = await paidWithBody(t, 'payment.webhook.fields', {
+        method,
+        goodsName: 'Green tea',
+        description: 'Two boxes, loose leaf',
+      });
       const missing = PAYMENT_WEBHOOK_FIELDS.filter((f) => !(f in body));
       if (missing.length > 0) {
-        failCheck('PAYMENT_WEBHOOK_FIELD_MISSING', 'payment.webhook.fields', 'a payment in webhooks has every field the Payment resource lists for webhooks', { expected: PAYMENT_WEBHOOK_FIELDS.join(', '), seen: `missing ${missing.join(', ')}`, exchange });
+        failCheck(
+          'PAYMENT_WEBHOOK_FIELD_MISSING',
+          'payment.webhook.fields',
+          'a payment in webhooks has every field the Payment resource lists for webhooks',
+          { expected: PAYMENT_WEBHOOK_FIELDS.join(', '), seen: `missing ${missing.join(', ')}`, exchange },
+        );
       }
       expectValidBody(body, exchange, 'payment.updated');
-      expectBodyField(body, 'order_no', p.orderNo, 'webhook.body.order-no', '`order_no` must be the service\'s number of the payment', exchange);
-      expectBodyField(body, 'merchant_order_no', p.merchantOrderNo, 'webhook.body.merchant-order-no', '`merchant_order_no` must be the merchant\'s number of the payment', exchange);
-      expectBodyField(body, 'payment_method', method, 'webhook.body.payment-method', '`payment_method` must be the method of the payment', exchange);
-      expectBodyField(body, 'trans_amount', { currency: 'USD', value: twoDecimals(p.amount.value) }, 'payment.trans-amount.usd-charged', '`trans_amount` must be the USD amount charged', exchange);
-      expectBodyField(body, 'trade_info', sentBody(p)['trade_info'], 'webhook.body.trade-info', '`trade_info` of a payment must be the trade_info sent', exchange);
+      expectBodyField(
+        body,
+        'order_no',
+        p.orderNo,
+        'webhook.body.order-no',
+        "`order_no` must be the service's number of the payment",
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'merchant_order_no',
+        p.merchantOrderNo,
+        'webhook.body.merchant-order-no',
+        "`merchant_order_no` must be the merchant's number of the payment",
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'payment_method',
+        method,
+        'webhook.body.payment-method',
+        '`payment_method` must be the method of the payment',
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'trans_amount',
+        { currency: 'USD', value: twoDecimals(p.amount.value) },
+        'payment.trans-amount.usd-charged',
+        '`trans_amount` must be the USD amount charged',
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'trade_info',
+        sentBody(p)['trade_info'],
+        'webhook.body.trade-info',
+        '`trade_info` of a payment must be the trade_info sent',
+        exchange,
+      );
     },
   },
   {
@@ -130,8 +216,19 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     async run({ target: t }) {
       webhookSetup(t);
       const { p, body, exchange } = await paidWithBody(t, 'payment.metadata.echo');
-      if ('metadata' in sentBody(p)) throw new PreconditionSkip('the profile\'s checkout extras send metadata (checkout.extras): no payment without metadata can be made', { declare: ['checkout.extras without metadata'] });
-      expectBodyField(body, 'metadata', '', 'payment.metadata.echo', '`metadata` must be an empty string when none was sent (not null, not absent)', exchange);
+      if ('metadata' in sentBody(p))
+        throw new PreconditionSkip(
+          "the profile's checkout extras send metadata (checkout.extras): no payment without metadata can be made",
+          { declare: ['checkout.extras without metadata'] },
+        );
+      expectBodyField(
+        body,
+        'metadata',
+        '',
+        'payment.metadata.echo',
+        '`metadata` must be an empty string when none was sent (not null, not absent)',
+        exchange,
+      );
     },
   },
   {
@@ -144,13 +241,25 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const base = centsOfValue(t.profile.limits?.payments?.[method]?.min ?? '10.00');
       const value = `${(base < 1000n ? 1000n : base) / 100n}.5`;
       const lim = t.profile.limits?.payments?.[method];
-      if (lim && (centsOfValue(value) < centsOfValue(lim.min) || centsOfValue(value) > centsOfValue(lim.max))) throw new PreconditionSkip(`the ${method} channel range ${lim.min}..${lim.max} holds no amount with one decimal the check can use`);
+      if (lim && (centsOfValue(value) < centsOfValue(lim.min) || centsOfValue(value) > centsOfValue(lim.max)))
+        throw new PreconditionSkip(`the ${method} channel range ${lim.min}..${lim.max} holds no amount with one decimal the check can use`);
       const { body, exchange } = await paidWithBody(t, 'amount.value.two-decimals-out', { method, amount: usd(value) });
       const amount = body['trans_amount'] as Amount | undefined;
       if (!amount || typeof amount.value !== 'string' || !TWO_DECIMALS.test(amount.value)) {
-        failCheck('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', 'webhooks always show amounts with two decimals', { expected: `trans_amount.value "${twoDecimals(value)}"`, seen: `trans_amount ${shortJson(amount)}`, exchange });
+        failCheck('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', 'webhooks always show amounts with two decimals', {
+          expected: `trans_amount.value "${twoDecimals(value)}"`,
+          seen: `trans_amount ${shortJson(amount)}`,
+          exchange,
+        });
       }
-      expectBodyField(body, 'trans_amount', { currency: 'USD', value: twoDecimals(value) }, 'amount.value.two-decimals-out', '`trans_amount` must show the amount sent with two decimals', exchange);
+      expectBodyField(
+        body,
+        'trans_amount',
+        { currency: 'USD', value: twoDecimals(value) },
+        'amount.value.two-decimals-out',
+        '`trans_amount` must show the amount sent with two decimals',
+        exchange,
+      );
     },
   },
   {
@@ -162,13 +271,26 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       for (const field of ['created_at', 'finished_at']) {
         const v = body[field];
         if (typeof v !== 'string' || !RFC3339_OFFSET.test(v) || Number.isNaN(Date.parse(v))) {
-          failCheck('WEBHOOK_TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `\`${field}\` must be an RFC 3339 time with an offset`, { expected: `${field} like 2026-11-22T10:00:00+01:00`, seen: `${field} ${shortJson(v)}`, exchange });
+          failCheck('WEBHOOK_TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `\`${field}\` must be an RFC 3339 time with an offset`, {
+            expected: `${field} like 2026-11-22T10:00:00+01:00`,
+            seen: `${field} ${shortJson(v)}`,
+            exchange,
+          });
         }
       }
       const created = Date.parse(String(body['created_at']));
       const finished = Date.parse(String(body['finished_at']));
       if (finished < created) {
-        failCheck('WEBHOOK_FINISHED_BEFORE_CREATED', 'webhook.body.finished-at', '`finished_at` (completion time) is earlier than `created_at` (creation time)', { expected: 'finished_at >= created_at', seen: `created_at ${String(body['created_at'])}, finished_at ${String(body['finished_at'])}`, exchange });
+        failCheck(
+          'WEBHOOK_FINISHED_BEFORE_CREATED',
+          'webhook.body.finished-at',
+          '`finished_at` (completion time) is earlier than `created_at` (creation time)',
+          {
+            expected: 'finished_at >= created_at',
+            seen: `created_at ${String(body['created_at'])}, finished_at ${String(body['finished_at'])}`,
+            exchange,
+          },
+        );
       }
     },
   },
@@ -180,8 +302,22 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const s = pricePointSetup(t);
       const { requested, charged } = amountBetweenTiers(s);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(requested) });
-      expectBodyField(body, 'requested_amount', usd(requested), 'webhook.body.requested-amount', '`requested_amount` must be present, with the amount sent, when the amount was rounded to a price point', exchange);
-      expectBodyField(body, 'trans_amount', usd(charged), 'payment.price-point.round', `\`trans_amount\` must be the price point charged (rounding "${s.rounding}" per the profile)`, exchange);
+      expectBodyField(
+        body,
+        'requested_amount',
+        usd(requested),
+        'webhook.body.requested-amount',
+        '`requested_amount` must be present, with the amount sent, when the amount was rounded to a price point',
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'trans_amount',
+        usd(charged),
+        'payment.price-point.round',
+        `\`trans_amount\` must be the price point charged (rounding "${s.rounding}" per the profile)`,
+        exchange,
+      );
     },
   },
   {
@@ -193,9 +329,21 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const tier = fromCents(s.tiers[0]!);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(tier) });
       if ('requested_amount' in body) {
-        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'webhook.body.requested-amount', '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
+        failCheck(
+          'REQUESTED_AMOUNT_NOT_ROUNDED',
+          'webhook.body.requested-amount',
+          '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded',
+          { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange },
+        );
       }
-      expectBodyField(body, 'trans_amount', usd(tier), 'payment.trans-amount.usd-charged', '`trans_amount` must be the price point charged', exchange);
+      expectBodyField(
+        body,
+        'trans_amount',
+        usd(tier),
+        'payment.trans-amount.usd-charged',
+        '`trans_amount` must be the price point charged',
+        exchange,
+      );
     },
   },
   {
@@ -205,7 +353,12 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: plainMethod(t) });
       if ('requested_amount' in body) {
-        failCheck('REQUESTED_AMOUNT_NOT_ROUNDED', 'webhook.body.requested-amount', '`requested_amount` is present only when the amount was rounded to a price point', { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange });
+        failCheck(
+          'REQUESTED_AMOUNT_NOT_ROUNDED',
+          'webhook.body.requested-amount',
+          '`requested_amount` is present only when the amount was rounded to a price point',
+          { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange },
+        );
       }
     },
   },
@@ -221,11 +374,19 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
         if (!(e instanceof PreconditionSkip)) throw e;
         p = await completedCheckout(t, 'webhook.body.no-failure-reason', 'failed');
       }
-      const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a failed payment');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantOrderNo,
+        'payment.updated',
+        'FAILED',
+        'state.payment.declined-failed',
+        'a failed payment',
+      );
       const stated: string[] = [];
       const unknown: string[] = [];
       for (const k of Object.keys(body)) {
-        if (k === 'status_reason') stated.push(k); // the payout field that states a reason
+        if (k === 'status_reason')
+          stated.push(k); // the payout field that states a reason
         else if (!(k in BODY_FIELD_CLAUSES)) (NAMES_A_REASON.test(k) ? stated : unknown).push(k);
       }
       const sentTrade = (sentBody(p)['trade_info'] ?? {}) as Record<string, unknown>;
@@ -235,11 +396,18 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       }
       if (unknown.length > 0) note(`payment.updated carries fields the Events table does not list: ${unknown.join(', ')}`);
       if (stated.length > 0) {
-        failCheck('WEBHOOK_STATES_FAILURE_REASON', 'webhook.body.no-failure-reason', 'a webhook for a failed payment must not state the reason for the failure', {
-          expected: 'only the fields of the Events table, none naming a reason',
-          seen: stated.map((k) => `${k}: ${shortJson(k.startsWith('trade_info.') ? (trade as Record<string, unknown>)[k.slice(11)] : body[k])}`).join('; '),
-          exchange,
-        });
+        failCheck(
+          'WEBHOOK_STATES_FAILURE_REASON',
+          'webhook.body.no-failure-reason',
+          'a webhook for a failed payment must not state the reason for the failure',
+          {
+            expected: 'only the fields of the Events table, none naming a reason',
+            seen: stated
+              .map((k) => `${k}: ${shortJson(k.startsWith('trade_info.') ? (trade as Record<string, unknown>)[k.slice(11)] : body[k])}`)
+              .join('; '),
+            exchange,
+          },
+        );
       }
     },
   },
@@ -251,8 +419,22 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const { payment, body, exchange } = await refundWithBody(t, 'webhook.body.original-refs');
       // An absent field is charged to the body field by the delivery rules; a present one naming another number breaks how a refund refers to its payment.
       expectValidBody(body, exchange, 'refund.updated');
-      expectBodyField(body, 'original_order_no', payment.orderNo, 'refund.original-refs', '`original_order_no` must be the order_no of the refunded payment', exchange);
-      expectBodyField(body, 'original_merchant_order_no', payment.merchantOrderNo, 'refund.original-refs', '`original_merchant_order_no` must be the merchant_order_no of the refunded payment', exchange);
+      expectBodyField(
+        body,
+        'original_order_no',
+        payment.orderNo,
+        'refund.original-refs',
+        '`original_order_no` must be the order_no of the refunded payment',
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'original_merchant_order_no',
+        payment.merchantOrderNo,
+        'refund.original-refs',
+        '`original_merchant_order_no` must be the merchant_order_no of the refunded payment',
+        exchange,
+      );
     },
   },
   {
@@ -264,7 +446,12 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const { body, exchange } = await refundWithBody(t, 'refund.webhook.goods-name-reason', reason);
       const trade = body['trade_info'] as Record<string, unknown> | undefined;
       if (!trade || trade['goods_name'] !== reason) {
-        failCheck('REFUND_REASON_NOT_GOODS_NAME', 'refund.webhook.goods-name-reason', 'in a refund webhook `trade_info.goods_name` holds the refund reason', { expected: `trade_info.goods_name ${shortJson(reason)}`, seen: `trade_info ${shortJson(trade)}`, exchange });
+        failCheck(
+          'REFUND_REASON_NOT_GOODS_NAME',
+          'refund.webhook.goods-name-reason',
+          'in a refund webhook `trade_info.goods_name` holds the refund reason',
+          { expected: `trade_info.goods_name ${shortJson(reason)}`, seen: `trade_info ${shortJson(trade)}`, exchange },
+        );
       }
     },
   },
@@ -275,7 +462,14 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const { refund, payment, body, exchange } = await refundWithBody(t, 'refund.webhook.trans-amount');
       if (refund.amount.value !== payment.amount.value) recordReading('refund.webhook.amount', 'partial refund');
-      expectBodyField(body, 'trans_amount', { currency: 'USD', value: twoDecimals(refund.amount.value) }, 'refund.webhook.trans-amount', '`trans_amount` of a refund webhook must be the USD amount refunded', exchange);
+      expectBodyField(
+        body,
+        'trans_amount',
+        { currency: 'USD', value: twoDecimals(refund.amount.value) },
+        'refund.webhook.trans-amount',
+        '`trans_amount` of a refund webhook must be the USD amount refunded',
+        exchange,
+      );
     },
   },
   {
@@ -285,16 +479,46 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const { timing } = webhookSetup(t);
       const payment = await anyPaidPayment(t, 'webhook.body.order-no');
       const refund = await acceptedRefund(t, 'webhook.body.order-no', payment, { amount: partOf(t, payment) });
-      const all = await awaitDeliveries(t, { merchantNo: refund.merchantRefundNo, event: 'refund.updated' }, (ds) => ds.length > 0, timing.deliveryWaitMs);
+      const all = await awaitDeliveries(
+        t,
+        { merchantNo: refund.merchantRefundNo, event: 'refund.updated' },
+        (ds) => ds.length > 0,
+        timing.deliveryWaitMs,
+      );
       if (all.length === 0) {
         // Receivers file webhooks by merchant_order_no: one carrying another number is found only by the refund's refund_no.
-        const misfiled = t.receiver().deliveries({ event: 'refund.updated' }).filter((d) => bodyOf(d)?.['order_no'] === refund.refundNo);
+        const misfiled = t
+          .receiver()
+          .deliveries({ event: 'refund.updated' })
+          .filter((d) => bodyOf(d)?.['order_no'] === refund.refundNo);
         const [ex] = recordDeliveries(t, misfiled);
-        if (misfiled.length > 0) expectBodyField(bodyOf(misfiled[0]!)!, 'merchant_order_no', refund.merchantRefundNo, 'webhook.body.merchant-order-no', '`merchant_order_no` of a refund webhook must be the merchant_refund_no', ex!);
+        if (misfiled.length > 0)
+          expectBodyField(
+            bodyOf(misfiled[0]!)!,
+            'merchant_order_no',
+            refund.merchantRefundNo,
+            'webhook.body.merchant-order-no',
+            '`merchant_order_no` of a refund webhook must be the merchant_refund_no',
+            ex!,
+          );
       }
       const { body, exchange } = expectDelivery(all, { event: 'refund.updated' }, 'event.refund.updated', 'a refund just created', t);
-      expectBodyField(body, 'order_no', refund.refundNo, 'webhook.body.order-no', '`order_no` of a refund webhook must be the refund\'s refund_no', exchange);
-      expectBodyField(body, 'merchant_order_no', refund.merchantRefundNo, 'webhook.body.merchant-order-no', '`merchant_order_no` of a refund webhook must be the merchant_refund_no', exchange);
+      expectBodyField(
+        body,
+        'order_no',
+        refund.refundNo,
+        'webhook.body.order-no',
+        "`order_no` of a refund webhook must be the refund's refund_no",
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'merchant_order_no',
+        refund.merchantRefundNo,
+        'webhook.body.merchant-order-no',
+        '`merchant_order_no` of a refund webhook must be the merchant_refund_no',
+        exchange,
+      );
     },
   },
   {
@@ -304,16 +528,40 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const p = await acceptedPayout(t, 'webhook.body.status-reason');
       await settlePayout(t, p, 'failed', 'webhook.body.status-reason');
-      const { body, exchange } = await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'FAILED', 'event.payout.updated', 'a failed payout');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantPayoutNo,
+        'payout.updated',
+        'FAILED',
+        'event.payout.updated',
+        'a failed payout',
+      );
       if (typeof body['status_reason'] !== 'string') {
-        failCheck('PAYOUT_STATUS_REASON_MISSING', 'webhook.body.status-reason', 'payout.updated must carry `status_reason` (a string)', { expected: 'status_reason: a string', seen: `status_reason ${shortJson(body['status_reason'])}`, exchange });
+        failCheck('PAYOUT_STATUS_REASON_MISSING', 'webhook.body.status-reason', 'payout.updated must carry `status_reason` (a string)', {
+          expected: 'status_reason: a string',
+          seen: `status_reason ${shortJson(body['status_reason'])}`,
+          exchange,
+        });
       }
       // The sandbox was told why the payout failed (sandbox.settlePayout.reason): that is the reason for its status.
       const reason = t.profile.sandbox?.settlePayout?.reason;
-      if (reason !== undefined) expectBodyField(body, 'status_reason', reason, 'webhook.body.status-reason', '`status_reason` must be the reason for the payout status (the settle control recorded one)', exchange);
+      if (reason !== undefined)
+        expectBodyField(
+          body,
+          'status_reason',
+          reason,
+          'webhook.body.status-reason',
+          '`status_reason` must be the reason for the payout status (the settle control recorded one)',
+          exchange,
+        );
       const fin = body['finished_at'];
       if (typeof fin !== 'string' || !RFC3339_OFFSET.test(fin)) {
-        failCheck('PAYOUT_FINISHED_AT_MISSING', 'webhook.body.finished-at', 'payout.updated must carry `finished_at`, an RFC 3339 completion time', { expected: 'finished_at like 2026-11-22T10:00:00+01:00', seen: `finished_at ${shortJson(fin)}`, exchange });
+        failCheck(
+          'PAYOUT_FINISHED_AT_MISSING',
+          'webhook.body.finished-at',
+          'payout.updated must carry `finished_at`, an RFC 3339 completion time',
+          { expected: 'finished_at like 2026-11-22T10:00:00+01:00', seen: `finished_at ${shortJson(fin)}`, exchange },
+        );
       }
     },
   },
@@ -324,11 +572,39 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const p = await acceptedPayout(t, 'webhook.body.order-no');
       await settlePayout(t, p, 'success', 'webhook.body.order-no');
-      const { body, exchange } = await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'SUCCESS', 'event.payout.updated', 'a paid payout');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantPayoutNo,
+        'payout.updated',
+        'SUCCESS',
+        'event.payout.updated',
+        'a paid payout',
+      );
       expectValidBody(body, exchange, 'payout.updated');
-      expectBodyField(body, 'order_no', p.payoutNo, 'webhook.body.order-no', '`order_no` of a payout webhook must be the payout\'s payout_no', exchange);
-      expectBodyField(body, 'merchant_order_no', p.merchantPayoutNo, 'webhook.body.merchant-order-no', '`merchant_order_no` of a payout webhook must be the merchant_payout_no', exchange);
-      expectBodyField(body, 'trans_amount', { currency: p.amount.currency, value: twoDecimals(p.amount.value) }, 'webhook.body.trans-amount', '`trans_amount` of a payout webhook must be the payout amount', exchange);
+      expectBodyField(
+        body,
+        'order_no',
+        p.payoutNo,
+        'webhook.body.order-no',
+        "`order_no` of a payout webhook must be the payout's payout_no",
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'merchant_order_no',
+        p.merchantPayoutNo,
+        'webhook.body.merchant-order-no',
+        '`merchant_order_no` of a payout webhook must be the merchant_payout_no',
+        exchange,
+      );
+      expectBodyField(
+        body,
+        'trans_amount',
+        { currency: p.amount.currency, value: twoDecimals(p.amount.value) },
+        'webhook.body.trans-amount',
+        '`trans_amount` of a payout webhook must be the payout amount',
+        exchange,
+      );
     },
   },
 ]);

@@ -22,10 +22,19 @@ import {
 async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
   const payment = await anyPaidPayment(t, clause);
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
-  const created = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS'], 'event.refund.updated', 'a refund just created');
+  const created = await expectEventArrives(
+    t,
+    refund.merchantRefundNo,
+    'refund.updated',
+    ['PENDING', 'SUCCESS'],
+    'event.refund.updated',
+    'a refund just created',
+  );
   const status = created.body['status'];
   if (status !== 'PENDING' || refund.status !== 'PENDING') {
-    throw new PreconditionSkip(`the target created the ${payment.method} refund as ${String(status)} (response status ${String(refund.status)}), not PENDING: there is no later settlement to observe`);
+    throw new PreconditionSkip(
+      `the target created the ${payment.method} refund as ${String(status)} (response status ${String(refund.status)}), not PENDING: there is no later settlement to observe`,
+    );
   }
   return refund;
 }
@@ -38,7 +47,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     async run({ target: t }) {
       webhookSetup(t);
       const p = await completedCheckout(t, 'event.payment.updated', 'success');
-      const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a checkout paid through the sandbox');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantOrderNo,
+        'payment.updated',
+        'SUCCESS',
+        'event.payment.updated',
+        'a checkout paid through the sandbox',
+      );
       expectBodyField(body, 'order_no', p.orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
     },
   },
@@ -48,13 +64,23 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     async run({ target: t }) {
       webhookSetup(t);
       const card = cardFixture(t, 'pending');
-      if (!t.profile.sandbox?.completeCard) throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', { declare: ['sandbox.completeCard'] });
+      if (!t.profile.sandbox?.completeCard)
+        throw new PreconditionSkip('the profile declares no sandbox control to complete a pending card payment (sandbox.completeCard)', {
+          declare: ['sandbox.completeCard'],
+        });
       const merchantOrderNo = scriptedNo(t, 'order');
       const ex = await cardPayment(t, { merchantOrderNo, card }, { label: 'card payment with the card that stays pending (3-D Secure)' });
       const data = expectSuccess(ex, 'event.payment.updated', 'a card payment with the pending card');
       const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, 'event.payment.updated', ex);
       await completeCard(t, { orderNo, merchantOrderNo }, 'success', 'event.payment.updated');
-      const { body, exchange } = await expectEventArrives(t, merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'a pending card payment completed through the sandbox');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        merchantOrderNo,
+        'payment.updated',
+        'SUCCESS',
+        'event.payment.updated',
+        'a pending card payment completed through the sandbox',
+      );
       expectBodyField(body, 'order_no', orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
     },
   },
@@ -64,7 +90,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     async run({ target: t }) {
       webhookSetup(t);
       const p = await completedCheckout(t, 'event.payment.updated', 'failed');
-      const { body, exchange } = await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'event.payment.updated', 'a checkout failed through the sandbox');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantOrderNo,
+        'payment.updated',
+        'FAILED',
+        'event.payment.updated',
+        'a checkout failed through the sandbox',
+      );
       expectBodyField(body, 'order_no', p.orderNo, 'event.sent-on-change', 'payment.updated must name the payment that changed', exchange);
     },
   },
@@ -74,7 +107,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     async run({ target: t }) {
       webhookSetup(t);
       const p = await declinedCardPayment(t);
-      await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a declined card payment (422 paymentFailed: "a FAILED webhook follows")');
+      await expectEventArrives(
+        t,
+        p.merchantOrderNo,
+        'payment.updated',
+        'FAILED',
+        'state.payment.declined-failed',
+        'a declined card payment (422 paymentFailed: "a FAILED webhook follows")',
+      );
     },
   },
   {
@@ -92,7 +132,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       }
       expectSuccess(q, 'state.payment.declined-failed', 'querying the risk-declined payment (recorded, or 2002 orderNotFound)');
       recordReading('payment.risk-decline', 'recorded');
-      await expectEventArrives(t, p.merchantOrderNo, 'payment.updated', 'FAILED', 'state.payment.declined-failed', 'a card payment declined by the risk checks and recorded');
+      await expectEventArrives(
+        t,
+        p.merchantOrderNo,
+        'payment.updated',
+        'FAILED',
+        'state.payment.declined-failed',
+        'a card payment declined by the risk checks and recorded',
+      );
     },
   },
   {
@@ -102,9 +149,23 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       webhookSetup(t);
       const payment = await anyPaidPayment(t, 'event.refund.updated');
       const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
-      const { body, exchange } = await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', ['PENDING', 'SUCCESS'], 'event.refund.updated', 'a refund just created');
+      const { body, exchange } = await expectEventArrives(
+        t,
+        refund.merchantRefundNo,
+        'refund.updated',
+        ['PENDING', 'SUCCESS'],
+        'event.refund.updated',
+        'a refund just created',
+      );
       recordReading('refund.created-status', String(body['status']));
-      expectBodyField(body, 'order_no', refund.refundNo, 'event.sent-on-change', 'refund.updated must name the refund that changed (its refund_no)', exchange);
+      expectBodyField(
+        body,
+        'order_no',
+        refund.refundNo,
+        'event.sent-on-change',
+        'refund.updated must name the refund that changed (its refund_no)',
+        exchange,
+      );
     },
   },
   {
@@ -112,10 +173,20 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated', 'state.refund.values'],
     async run({ target: t }) {
       webhookSetup(t);
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
+      if (!t.profile.sandbox?.settleRefund)
+        throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', {
+          declare: ['sandbox.settleRefund'],
+        });
       const refund = await pendingRefund(t, 'event.refund.updated');
       await settleRefund(t, refund, 'success', 'event.refund.updated');
-      await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'SUCCESS', 'event.refund.updated', 'a pending refund settled as SUCCESS');
+      await expectEventArrives(
+        t,
+        refund.merchantRefundNo,
+        'refund.updated',
+        'SUCCESS',
+        'event.refund.updated',
+        'a pending refund settled as SUCCESS',
+      );
     },
   },
   {
@@ -123,10 +194,20 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated'],
     async run({ target: t }) {
       webhookSetup(t);
-      if (!t.profile.sandbox?.settleRefund) throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', { declare: ['sandbox.settleRefund'] });
+      if (!t.profile.sandbox?.settleRefund)
+        throw new PreconditionSkip('the profile declares no sandbox control to settle a refund (sandbox.settleRefund)', {
+          declare: ['sandbox.settleRefund'],
+        });
       const refund = await pendingRefund(t, 'event.refund.updated');
       await settleRefund(t, refund, 'failed', 'event.refund.updated');
-      await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'FAILED', 'event.refund.updated', 'a pending refund settled as FAILED');
+      await expectEventArrives(
+        t,
+        refund.merchantRefundNo,
+        'refund.updated',
+        'FAILED',
+        'event.refund.updated',
+        'a pending refund settled as FAILED',
+      );
     },
   },
   {
@@ -136,8 +217,22 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       webhookSetup(t);
       const p = await acceptedPayout(t, 'event.payout.updated');
       await settlePayout(t, p, 'success', 'event.payout.updated');
-      const { body, exchange } = await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'SUCCESS', 'event.payout.updated', 'a payout paid through the sandbox');
-      expectBodyField(body, 'order_no', p.payoutNo, 'event.sent-on-change', 'payout.updated must name the payout that changed (its payout_no)', exchange);
+      const { body, exchange } = await expectEventArrives(
+        t,
+        p.merchantPayoutNo,
+        'payout.updated',
+        'SUCCESS',
+        'event.payout.updated',
+        'a payout paid through the sandbox',
+      );
+      expectBodyField(
+        body,
+        'order_no',
+        p.payoutNo,
+        'event.sent-on-change',
+        'payout.updated must name the payout that changed (its payout_no)',
+        exchange,
+      );
     },
   },
   {
@@ -147,7 +242,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       webhookSetup(t);
       const p = await acceptedPayout(t, 'event.payout.updated');
       await settlePayout(t, p, 'failed', 'event.payout.updated');
-      await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'FAILED', 'event.payout.updated', 'a payout failed through the sandbox');
+      await expectEventArrives(
+        t,
+        p.merchantPayoutNo,
+        'payout.updated',
+        'FAILED',
+        'event.payout.updated',
+        'a payout failed through the sandbox',
+      );
     },
   },
   {
@@ -159,7 +261,14 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       const p = await acceptedPayout(t, 'event.payout.updated', { cancel: true });
       const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), 'event.payout.updated', 'cancelling a pending payout');
       recordReading('payout.cancel.status', String(pick(data, t.profile.payouts!.data.status)));
-      await expectEventArrives(t, p.merchantPayoutNo, 'payout.updated', 'CANCELED', 'event.payout.updated', 'a payout cancelled by the merchant');
+      await expectEventArrives(
+        t,
+        p.merchantPayoutNo,
+        'payout.updated',
+        'CANCELED',
+        'event.payout.updated',
+        'a payout cancelled by the merchant',
+      );
     },
   },
 ]);

@@ -40,9 +40,21 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
         const before = new Set(currentDeliveries(t, { merchantNo: payment.merchantOrderNo }).map((d) => d.seq));
         const refund = await acceptedRefund(t, 'state.refunded.refund-event', payment);
         if (refund.status === 'PENDING') await settleRefund(t, refund, 'success', 'state.refunded.refund-event');
-        await expectEventArrives(t, refund.merchantRefundNo, 'refund.updated', 'SUCCESS', 'state.refunded.refund-event', 'a full refund that completed');
+        await expectEventArrives(
+          t,
+          refund.merchantRefundNo,
+          'refund.updated',
+          'SUCCESS',
+          'state.refunded.refund-event',
+          'a full refund that completed',
+        );
         const after = (ds: Delivery[]) => ds.filter((d) => !before.has(d.seq));
-        const ds = await awaitDeliveries(t, { merchantNo: payment.merchantOrderNo, event: 'payment.updated' }, (x) => after(x).length > 0, timing.deliveryWaitMs);
+        const ds = await awaitDeliveries(
+          t,
+          { merchantNo: payment.merchantOrderNo, event: 'payment.updated' },
+          (x) => after(x).length > 0,
+          timing.deliveryWaitMs,
+        );
         const late = after(ds);
         if (late.length === 0) return undefined;
         return {
@@ -60,7 +72,10 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
     clause: ['event.none.expiry', 'state.no-webhook.expiry-chargeback'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      if (!t.profile.sandbox?.expireCheckout) throw new PreconditionSkip('the profile declares no sandbox control sandbox.expireCheckout', { declare: ['sandbox.expireCheckout'] });
+      if (!t.profile.sandbox?.expireCheckout)
+        throw new PreconditionSkip('the profile declares no sandbox control sandbox.expireCheckout', {
+          declare: ['sandbox.expireCheckout'],
+        });
       const p = await scriptedCheckout(t, 'event.none.expiry');
       await sandboxOrderControl(t, 'expireCheckout', { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, 'event.none.expiry');
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo }, (x) => x.length > 0, timing.deliveryWaitMs);
@@ -77,12 +92,18 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
     clause: ['event.none.chargeback', 'state.no-webhook.expiry-chargeback'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      if (!t.profile.sandbox?.chargeback) throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
+      if (!t.profile.sandbox?.chargeback)
+        throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
       await confirmedByRetrial(async () => {
         const payment = await anyPaidPayment(t, 'event.none.chargeback');
         await expectEventArrives(t, payment.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'the paid payment');
         const earlier = currentDeliveries(t, { merchantNo: payment.merchantOrderNo });
-        await sandboxOrderControl(t, 'chargeback', { orderNo: payment.orderNo!, merchantOrderNo: payment.merchantOrderNo }, 'event.none.chargeback');
+        await sandboxOrderControl(
+          t,
+          'chargeback',
+          { orderNo: payment.orderNo!, merchantOrderNo: payment.merchantOrderNo },
+          'event.none.chargeback',
+        );
         // Only an unacknowledged webhook is sent again, and nobody resends by hand during a sandbox run: a
         // delivery after the chargeback repeating a change we acknowledged is a new send, not a duplicate.
         const retryable = retryableChanges(earlier);

@@ -65,12 +65,22 @@ async function watchFullSchedule(t: Target, receiver: Receiver): Promise<FullObs
   const { timing } = webhookSetup(t);
   const payment = await anyPaidPayment(t, 'webhook.retry.max-9', { replies: ['reject'] });
   const filter = { merchantNo: payment.merchantOrderNo, event: 'payment.updated' };
-  let deliveries = await receiver.waitFor(filter, (ds) => ds.length >= F.attempts, fullScheduleWithinMs(timing), 'all 9 attempts of a never-acknowledged webhook');
+  let deliveries = await receiver.waitFor(
+    filter,
+    (ds) => ds.length >= F.attempts,
+    fullScheduleWithinMs(timing),
+    'all 9 attempts of a never-acknowledged webhook',
+  );
   let watchedAfterLastMs = 0;
   if (deliveries.length >= F.attempts) {
     const until = extraAttemptWatchEndsAt(timing, deliveries);
     watchedAfterLastMs = Math.max(0, until - deliveries[F.attempts - 1]!.receivedAt);
-    deliveries = await receiver.waitFor(filter, (ds) => ds.length > F.attempts, until - Date.now(), 'a 10th attempt (none may come) until the span bound');
+    deliveries = await receiver.waitFor(
+      filter,
+      (ds) => ds.length > F.attempts,
+      until - Date.now(),
+      'a 10th attempt (none may come) until the span bound',
+    );
   }
   // A target that would go on forever is stopped here, so it does not load the rest of the run.
   receiver.script(payment.merchantOrderNo, ['success']);
@@ -88,24 +98,41 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const limit = twoRetriesWithinMs(timing);
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 3, limit);
       if (ds.length < 3) {
-        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', { expected: `3 attempts within ${fmtMs(limit)}`, seen: describeDeliveries(ds) });
+        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+          expected: `3 attempts within ${fmtMs(limit)}`,
+          seen: describeDeliveries(ds),
+        });
       }
     },
   },
   {
-    title: 'waits about 15 seconds, on the target\'s time scale, before the first retry',
+    title: "waits about 15 seconds, on the target's time scale, before the first retry",
     clause: ['webhook.retry.growing-waits'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
       const p = await anyPaidPayment(t, 'webhook.retry.growing-waits', { replies: ['reject', 'success'] });
-      const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, retryWindowMs(timing));
-      if (ds.length < 2) failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', { expected: '2 attempts', seen: describeDeliveries(ds) });
+      const ds = await awaitDeliveries(
+        t,
+        { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
+        (x) => x.length >= 2,
+        retryWindowMs(timing),
+      );
+      if (ds.length < 2)
+        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+          expected: '2 attempts',
+          seen: describeDeliveries(ds),
+        });
       const gap = arrivalGaps(ds)[0]!;
       const b = gapBounds(timing, F.firstWaitMs, attemptAllowanceMs(timing, ds[0]!));
       recordReading('webhook.first-wait', fmtMs(gap));
       if (!within(gap, b)) {
         noteExcuse(lagExcuse(gap, b, ds[0]!.receivedAt, ds[1]!.receivedAt, 'the first wait'));
-        failCheck('FIRST_WAIT_OFF', 'webhook.retry.growing-waits', `the first retry came ${fmtMs(gap)} after the first attempt; the document says about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`, { expected: fmtBounds(b), seen: fmtMs(gap) });
+        failCheck(
+          'FIRST_WAIT_OFF',
+          'webhook.retry.growing-waits',
+          `the first retry came ${fmtMs(gap)} after the first attempt; the document says about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          { expected: fmtBounds(b), seen: fmtMs(gap) },
+        );
       }
     },
   },
@@ -118,7 +145,11 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const filter = { merchantNo: payment.merchantOrderNo, event: 'payment.updated' };
       try {
         const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-        if (first.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+        if (first.length === 0)
+          failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+            expected: 'payment.updated',
+            seen: 'no delivery',
+          });
         const refundSentAt = Date.now();
         const refund = await acceptedRefund(t, 'webhook.body.status', payment);
         if (refund.status === 'PENDING') await settleRefund(t, refund, 'success', 'webhook.body.status');
@@ -132,25 +163,51 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
           const s = statusOf(d);
           const at = `attempt ${i + 1} (+${d.receivedAt - ds[0]!.receivedAt} ms)`;
           if (s !== 'SUCCESS' && s !== 'REFUNDED') {
-            failCheck('WEBHOOK_STATUS_INVALID', 'webhook.body.status', `${at} carries status ${String(s)}; a paid payment refunded later is SUCCESS, then REFUNDED`, { expected: 'SUCCESS or REFUNDED', seen: String(s) });
+            failCheck(
+              'WEBHOOK_STATUS_INVALID',
+              'webhook.body.status',
+              `${at} carries status ${String(s)}; a paid payment refunded later is SUCCESS, then REFUNDED`,
+              { expected: 'SUCCESS or REFUNDED', seen: String(s) },
+            );
           }
           if (s === 'REFUNDED' && d.receivedAt < refundSentAt) {
-            failCheck('WEBHOOK_STATUS_AHEAD', 'webhook.body.status', `${at} carries REFUNDED before the refund was requested`, { expected: 'SUCCESS', seen: 'REFUNDED' });
+            failCheck('WEBHOOK_STATUS_AHEAD', 'webhook.body.status', `${at} carries REFUNDED before the refund was requested`, {
+              expected: 'SUCCESS',
+              seen: 'REFUNDED',
+            });
           }
           if (s === 'SUCCESS' && refundedSeen > 0) {
-            failCheck('WEBHOOK_STATUS_STALE', 'webhook.body.status', `${at} carries SUCCESS after attempt ${refundedSeen} carried REFUNDED: a body shows the status at sending time`, { expected: 'REFUNDED', seen: 'SUCCESS' });
+            failCheck(
+              'WEBHOOK_STATUS_STALE',
+              'webhook.body.status',
+              `${at} carries SUCCESS after attempt ${refundedSeen} carried REFUNDED: a body shows the status at sending time`,
+              { expected: 'REFUNDED', seen: 'SUCCESS' },
+            );
           }
           if (s === 'REFUNDED' && refundedSeen === 0) refundedSeen = i + 1;
           // The attempt after one that arrived once the refund was done was built after it: it must show REFUNDED.
           if (d.receivedAt > refundedAt) {
             afterRefund += 1;
             if (afterRefund >= 2 && s !== 'REFUNDED') {
-              failCheck('WEBHOOK_STATUS_STALE', 'webhook.body.status', `${at} was sent after the payment was refunded in full but carries ${String(s)}: a body shows the status at sending time`, { expected: 'REFUNDED', seen: String(s) });
+              failCheck(
+                'WEBHOOK_STATUS_STALE',
+                'webhook.body.status',
+                `${at} was sent after the payment was refunded in full but carries ${String(s)}: a body shows the status at sending time`,
+                { expected: 'REFUNDED', seen: String(s) },
+              );
             }
           }
         });
-        recordReading('webhook.retry-after-refund', afterRefund >= 2 ? `attempts after the refund carry ${String(statusOf(after(ds).at(-1)!))}` : `${afterRefund} attempt(s) after the refund within ${fmtMs(limit)}`);
-        if (afterRefund < 2) note(`the target made ${afterRefund} attempt(s) after the refund within ${fmtMs(limit)}: only the statuses of the attempts made were checked`);
+        recordReading(
+          'webhook.retry-after-refund',
+          afterRefund >= 2
+            ? `attempts after the refund carry ${String(statusOf(after(ds).at(-1)!))}`
+            : `${afterRefund} attempt(s) after the refund within ${fmtMs(limit)}`,
+        );
+        if (afterRefund < 2)
+          note(
+            `the target made ${afterRefund} attempt(s) after the refund within ${fmtMs(limit)}: only the statuses of the attempts made were checked`,
+          );
       } finally {
         receiver.script(payment.merchantOrderNo, ['success']);
       }
@@ -162,19 +219,33 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
       const p = await anyPaidPayment(t, 'webhook.dup.key', { replies: ['reject', 'success'] });
-      const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, retryWindowMs(timing));
-      if (ds.length < 2) failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', { expected: '2 attempts', seen: describeDeliveries(ds) });
+      const ds = await awaitDeliveries(
+        t,
+        { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
+        (x) => x.length >= 2,
+        retryWindowMs(timing),
+      );
+      if (ds.length < 2)
+        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+          expected: '2 attempts',
+          seen: describeDeliveries(ds),
+        });
       const changes = distinctChanges(ds.map((d) => d.json));
       if (changes.length !== 1) {
-        failCheck('WEBHOOK_DEDUP_KEY_UNSTABLE', 'webhook.dup.key', 'attempts of one webhook about an unchanged payment differ in event, order_no or status, so a receiver deduplicating on them sees several changes', {
-          expected: 'one (event, order_no, status)',
-          seen: changes.map((c) => `(${c.event}, ${c.orderNo}, ${c.status})`).join(' ') || 'no keyable body',
-        });
+        failCheck(
+          'WEBHOOK_DEDUP_KEY_UNSTABLE',
+          'webhook.dup.key',
+          'attempts of one webhook about an unchanged payment differ in event, order_no or status, so a receiver deduplicating on them sees several changes',
+          {
+            expected: 'one (event, order_no, status)',
+            seen: changes.map((c) => `(${c.event}, ${c.orderNo}, ${c.status})`).join(' ') || 'no keyable body',
+          },
+        );
       }
     },
   },
   {
-    title: 'shows a payment\'s change in a payment query when its webhook is never acknowledged',
+    title: "shows a payment's change in a payment query when its webhook is never acknowledged",
     clause: ['webhook.recover-by-query', 'query.returns-record'],
     async run({ target: t }) {
       const { timing, receiver } = webhookSetup(t);
@@ -182,30 +253,62 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const p = await anyPaidPayment(t, 'webhook.recover-by-query', { replies: ['reject'] });
       try {
-        const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 1, timing.deliveryWaitMs);
-        if (ds.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', { expected: 'payment.updated', seen: 'no delivery' });
+        const ds = await awaitDeliveries(
+          t,
+          { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
+          (x) => x.length >= 1,
+          timing.deliveryWaitMs,
+        );
+        if (ds.length === 0)
+          failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+            expected: 'payment.updated',
+            seen: 'no delivery',
+          });
         const ex = await queryPayment(t, { merchant_order_no: p.merchantOrderNo });
         const data = expectSuccess(ex, 'webhook.recover-by-query', 'querying the payment whose webhook was missed');
-        expectEqual(pick(data, rec.status), statusOf(ds.at(-1)!), 'QUERY_MISSES_CHANGE', 'webhook.recover-by-query', 'the payment query must show the status the unacknowledged webhook reported', ex);
+        expectEqual(
+          pick(data, rec.status),
+          statusOf(ds.at(-1)!),
+          'QUERY_MISSES_CHANGE',
+          'webhook.recover-by-query',
+          'the payment query must show the status the unacknowledged webhook reported',
+          ex,
+        );
       } finally {
         receiver.script(p.merchantOrderNo, ['success']);
       }
     },
   },
   {
-    title: 'shows a refund\'s change in a refund query when its webhook is never acknowledged',
+    title: "shows a refund's change in a refund query when its webhook is never acknowledged",
     clause: ['webhook.recover-by-query'],
     async run({ target: t }) {
       const { timing, receiver } = webhookSetup(t);
       const payment = await anyPaidPayment(t, 'webhook.recover-by-query');
       const refund = await acceptedRefund(t, 'webhook.recover-by-query', payment, { replies: ['reject'] });
       try {
-        const ds = await awaitDeliveries(t, { merchantNo: refund.merchantRefundNo, event: 'refund.updated' }, (x) => x.length >= 1, timing.deliveryWaitMs);
-        if (ds.length === 0) failCheck('WEBHOOK_NOT_SENT', 'event.refund.updated', 'the new refund sent no refund.updated', { expected: 'refund.updated', seen: 'no delivery' });
+        const ds = await awaitDeliveries(
+          t,
+          { merchantNo: refund.merchantRefundNo, event: 'refund.updated' },
+          (x) => x.length >= 1,
+          timing.deliveryWaitMs,
+        );
+        if (ds.length === 0)
+          failCheck('WEBHOOK_NOT_SENT', 'event.refund.updated', 'the new refund sent no refund.updated', {
+            expected: 'refund.updated',
+            seen: 'no delivery',
+          });
         const ex = await queryRefund(t, { merchantNo: refund.merchantRefundNo });
         const data = expectSuccess(ex, 'webhook.recover-by-query', 'querying the refund whose webhook was missed');
         const latest = statusOf(receiver.deliveries({ merchantNo: refund.merchantRefundNo, event: 'refund.updated' }).at(-1)!);
-        expectEqual(pick(data, t.profile.refunds!.data.status), latest, 'QUERY_MISSES_CHANGE', 'webhook.recover-by-query', 'the refund query must show the status the unacknowledged webhook reported', ex);
+        expectEqual(
+          pick(data, t.profile.refunds!.data.status),
+          latest,
+          'QUERY_MISSES_CHANGE',
+          'webhook.recover-by-query',
+          'the refund query must show the status the unacknowledged webhook reported',
+          ex,
+        );
       } finally {
         receiver.script(refund.merchantRefundNo, ['success']);
       }
@@ -220,15 +323,25 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const o = await observeFullSchedule(ctx.target);
       recordReading('webhook.attempts', String(o.deliveries.length));
       if (o.deliveries.length < F.attempts) {
-        failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.max-9', `a webhook never acknowledged was attempted ${o.deliveries.length} times; the interface makes 9 attempts in total`, { expected: `9 attempts within ${fmtMs(fullScheduleWithinMs(timing))}`, seen: describeDeliveries(o.deliveries) });
+        failCheck(
+          'TOO_FEW_ATTEMPTS',
+          'webhook.retry.max-9',
+          `a webhook never acknowledged was attempted ${o.deliveries.length} times; the interface makes 9 attempts in total`,
+          { expected: `9 attempts within ${fmtMs(fullScheduleWithinMs(timing))}`, seen: describeDeliveries(o.deliveries) },
+        );
       }
       if (o.deliveries.length > F.attempts) {
-        failCheck('TOO_MANY_ATTEMPTS', 'webhook.retry.max-9', `a webhook never acknowledged was attempted ${o.deliveries.length} times; after 9 attempts no more are made`, { expected: `9 attempts, none in the ${fmtMs(o.watchedAfterLastMs)} after the ninth`, seen: describeDeliveries(o.deliveries) });
+        failCheck(
+          'TOO_MANY_ATTEMPTS',
+          'webhook.retry.max-9',
+          `a webhook never acknowledged was attempted ${o.deliveries.length} times; after 9 attempts no more are made`,
+          { expected: `9 attempts, none in the ${fmtMs(o.watchedAfterLastMs)} after the ninth`, seen: describeDeliveries(o.deliveries) },
+        );
       }
     },
   },
   {
-    title: 'waits longer as retries go on, from about 15 seconds to about 40 minutes on the target\'s time scale',
+    title: "waits longer as retries go on, from about 15 seconds to about 40 minutes on the target's time scale",
     clause: ['webhook.retry.growing-waits'],
     async run(ctx) {
       requireFull(ctx);
@@ -237,24 +350,50 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const observed = o.deliveries.slice(0, F.attempts);
       const gaps = arrivalGaps(observed);
       recordReading('webhook.waits', gaps.map(fmtMs).join(', '));
-      if (gaps.length < 2) failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.growing-waits', 'fewer than three attempts: no growth of waits can be seen', { expected: '9 attempts', seen: describeDeliveries(o.deliveries) });
+      if (gaps.length < 2)
+        failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.growing-waits', 'fewer than three attempts: no growth of waits can be seen', {
+          expected: '9 attempts',
+          seen: describeDeliveries(o.deliveries),
+        });
       const scale = `× time scale ${timing.timeScale}, tolerance ${timing.tolerance}`;
       const first = gapBounds(timing, F.firstWaitMs, attemptAllowanceMs(timing, observed[0]!));
       const last = gapBounds(timing, F.lastWaitMs, attemptAllowanceMs(timing, observed.at(-2) ?? observed[0]!));
       const lastGap = gaps.at(-1)!;
-      const firstFails = () => failCheck('FIRST_WAIT_OFF', 'webhook.retry.growing-waits', `the first wait was ${fmtMs(gaps[0]!)}; the document says about 15 s (${scale})`, { expected: fmtBounds(first), seen: gaps.map(fmtMs).join(', ') });
-      const lastFails = () => failCheck('LAST_WAIT_OFF', 'webhook.retry.growing-waits', `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`, { expected: `8 waits, the last ${fmtBounds(last)}`, seen: gaps.map(fmtMs).join(', ') });
+      const firstFails = () =>
+        failCheck(
+          'FIRST_WAIT_OFF',
+          'webhook.retry.growing-waits',
+          `the first wait was ${fmtMs(gaps[0]!)}; the document says about 15 s (${scale})`,
+          { expected: fmtBounds(first), seen: gaps.map(fmtMs).join(', ') },
+        );
+      const lastFails = () =>
+        failCheck(
+          'LAST_WAIT_OFF',
+          'webhook.retry.growing-waits',
+          `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`,
+          { expected: `8 waits, the last ${fmtBounds(last)}`, seen: gaps.map(fmtMs).join(', ') },
+        );
       const firstOff = !within(gaps[0]!, first);
       const lastOff = gaps.length < F.attempts - 1 || !within(lastGap, last);
       // A miss our lost time explains is judged last: a miss beyond it, elsewhere in the schedule, is charged first.
-      const firstExcuse = firstOff ? lagExcuse(gaps[0]!, first, observed[0]!.receivedAt, observed[1]!.receivedAt, 'the first wait') : undefined;
-      const lastExcuse = lastOff && gaps.length >= F.attempts - 1 ? lagExcuse(lastGap, last, observed.at(-2)!.receivedAt, observed.at(-1)!.receivedAt, 'the last wait') : undefined;
+      const firstExcuse = firstOff
+        ? lagExcuse(gaps[0]!, first, observed[0]!.receivedAt, observed[1]!.receivedAt, 'the first wait')
+        : undefined;
+      const lastExcuse =
+        lastOff && gaps.length >= F.attempts - 1
+          ? lagExcuse(lastGap, last, observed.at(-2)!.receivedAt, observed.at(-1)!.receivedAt, 'the last wait')
+          : undefined;
       if (firstOff && !firstExcuse) firstFails();
       if (lastOff && !lastExcuse) lastFails();
       let longest = 0;
       gaps.forEach((g, i) => {
         if (g < longest * (1 - timing.tolerance)) {
-          failCheck('WAITS_SHRINK', 'webhook.retry.growing-waits', `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (${fmtMs(longest)}) beyond the tolerance: the waits must grow`, { expected: 'non-decreasing waits', seen: gaps.map(fmtMs).join(', ') });
+          failCheck(
+            'WAITS_SHRINK',
+            'webhook.retry.growing-waits',
+            `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (${fmtMs(longest)}) beyond the tolerance: the waits must grow`,
+            { expected: 'non-decreasing waits', seen: gaps.map(fmtMs).join(', ') },
+          );
         }
         longest = Math.max(longest, g);
       });
@@ -264,20 +403,32 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     },
   },
   {
-    title: 'makes the last attempt about 80 to 100 minutes after the first, on the target\'s time scale',
+    title: "makes the last attempt about 80 to 100 minutes after the first, on the target's time scale",
     clause: ['webhook.retry.total-span', 'limit.attempts'],
     async run(ctx) {
       requireFull(ctx);
       const { timing } = webhookSetup(ctx.target);
       const o = await observeFullSchedule(ctx.target);
       const ds = o.deliveries.slice(0, F.attempts);
-      if (ds.length < 2) failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.total-span', 'the webhook was not retried', { expected: '9 attempts', seen: describeDeliveries(ds) });
+      if (ds.length < 2)
+        failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.total-span', 'the webhook was not retried', {
+          expected: '9 attempts',
+          seen: describeDeliveries(ds),
+        });
       const span = ds.at(-1)!.receivedAt - ds[0]!.receivedAt;
-      const b = spanBounds(timing, ds.slice(0, -1).reduce((sum, d) => sum + attemptAllowanceMs(timing, d), 0));
+      const b = spanBounds(
+        timing,
+        ds.slice(0, -1).reduce((sum, d) => sum + attemptAllowanceMs(timing, d), 0),
+      );
       recordReading('webhook.span', fmtMs(span));
       if (!within(span, b)) {
         noteExcuse(lagExcuse(span, b, ds[0]!.receivedAt, ds.at(-1)!.receivedAt, 'the span of the attempts'));
-        failCheck('SPAN_OFF', 'webhook.retry.total-span', `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`, { expected: fmtBounds(b), seen: `${fmtMs(span)}: ${describeDeliveries(ds)}` });
+        failCheck(
+          'SPAN_OFF',
+          'webhook.retry.total-span',
+          `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          { expected: fmtBounds(b), seen: `${fmtMs(span)}: ${describeDeliveries(ds)}` },
+        );
       }
     },
   },

@@ -34,20 +34,44 @@ function fail(code: string, clause: ClauseId, message: string, ex: Exchange | un
   });
 }
 
-export function failCheck(code: string, clause: ClauseId, message: string, opts: { expected: string; seen: string; exchange?: Exchange }): never {
+export function failCheck(
+  code: string,
+  clause: ClauseId,
+  message: string,
+  opts: { expected: string; seen: string; exchange?: Exchange },
+): never {
   return fail(code, clause, message, opts.exchange, opts.expected, opts.seen);
 }
 
-function envelopeOf(ex: Exchange, clause: ClauseId): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
+function envelopeOf(
+  ex: Exchange,
+  clause: ClauseId,
+): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
   // A head without its whole body (deadline, reset) is no complete response, not a malformed one;
   // a body past the size cap was sent whole by the target, so it is judged as the body it is.
   if (!ex.response || (ex.error && ex.error.kind !== 'too-large')) {
-    const seen = ex.error ? `${ex.error.kind}: ${ex.error.message}${ex.response ? ` (after HTTP ${ex.response.status} headers)` : ''}` : 'nothing';
-    fail('NO_RESPONSE', clause, ex.response ? 'the target gave no complete response' : 'the target gave no response', ex, 'a complete response', seen);
+    const seen = ex.error
+      ? `${ex.error.kind}: ${ex.error.message}${ex.response ? ` (after HTTP ${ex.response.status} headers)` : ''}`
+      : 'nothing';
+    fail(
+      'NO_RESPONSE',
+      clause,
+      ex.response ? 'the target gave no complete response' : 'the target gave no response',
+      ex,
+      'a complete response',
+      seen,
+    );
   }
   const body = ex.response.json;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    fail('BODY_NOT_JSON_OBJECT', clause, 'the response body is not a JSON object', ex, 'a JSON object', ex.response.jsonError ?? shortJson(body));
+    fail(
+      'BODY_NOT_JSON_OBJECT',
+      clause,
+      'the response body is not a JSON object',
+      ex,
+      'a JSON object',
+      ex.response.jsonError ?? shortJson(body),
+    );
   }
   const b = body as Record<string, unknown>;
   return { status: ex.response.status, code: b.code, msg: b.msg, data: b.data, body: b };
@@ -62,7 +86,8 @@ function seenOutcome(e: { status: number; code: unknown; msg: unknown }): string
 export function expectSuccess(ex: Exchange, clause: ClauseId, what = 'the request'): Record<string, unknown> {
   const e = envelopeOf(ex, clause);
   if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
-  if (e.data === null || typeof e.data !== 'object') fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
+  if (e.data === null || typeof e.data !== 'object')
+    fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
   recordExercised(clause);
   return e.data as Record<string, unknown>;
 }
@@ -88,17 +113,37 @@ export function expectError(ex: Exchange, want: Outcome, clause: ClauseId, what 
     recordExercised(clause, by.ifAccepted, by.ifHalfRight);
     return;
   }
-  const codeName = e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : e.code !== want.code ? 'WRONG_ERROR_CODE' : key !== want.key ? 'WRONG_ERROR_KEY' : 'WRONG_HTTP_STATUS';
+  const codeName =
+    e.code === 0
+      ? 'ACCEPTED_BUT_SHOULD_REFUSE'
+      : e.code !== want.code
+        ? 'WRONG_ERROR_CODE'
+        : key !== want.key
+          ? 'WRONG_ERROR_KEY'
+          : 'WRONG_HTTP_STATUS';
   const codeRight = e.code === want.code;
   const keyRight = key === want.key;
   const part = by.halfRight ?? 'code-or-key';
   const halfRight = codeRight !== keyRight && e.status === 200 && (part === 'code-or-key' || (part === 'key' ? codeRight : keyRight));
   const charged = e.code === 0 ? (by.ifAccepted ?? clause) : halfRight ? (by.ifHalfRight ?? clause) : clause;
-  fail(codeName, charged, `${what} should be refused with code ${want.code} \`${want.key}\``, ex, `HTTP 200, code ${want.code}, key ${want.key}`, seenOutcome(e));
+  fail(
+    codeName,
+    charged,
+    `${what} should be refused with code ${want.code} \`${want.key}\``,
+    ex,
+    `HTTP 200, code ${want.code}, key ${want.key}`,
+    seenOutcome(e),
+  );
 }
 
 /** Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as exercised). */
-export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], clause: ClauseId, topic: string, what = 'the request'): O {
+export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
+  ex: Exchange,
+  wants: O[],
+  clause: ClauseId,
+  topic: string,
+  what = 'the request',
+): O {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   const hit = wants.find((w) => w.code === e.code && w.key === key);
@@ -108,13 +153,21 @@ export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Excha
     return hit;
   }
   const list = wants.map((w) => `${w.code} ${w.key}`).join(' or ');
-  fail(e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_ERROR', clause, `${what} should be refused with ${list} (the document allows each)`, ex, `HTTP 200, ${list}`, seenOutcome(e));
+  fail(
+    e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_ERROR',
+    clause,
+    `${what} should be refused with ${list} (the document allows each)`,
+    ex,
+    `HTTP 200, ${list}`,
+    seenOutcome(e),
+  );
 }
 
 /** Refused with some non-zero code, when the document says "refused" without naming the key. */
 export function expectRefused(ex: Exchange, clause: ClauseId, what = 'the request', topic?: string): Outcome {
   const e = envelopeOf(ex, clause);
-  if (e.code === 0 || typeof e.code !== 'number') fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
+  if (e.code === 0 || typeof e.code !== 'number')
+    fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
   const key = typeof e.msg === 'string' ? (splitMsg(e.msg).key ?? '') : '';
   if (topic) recordReading(topic, `${e.code} ${key}`);
   recordExercised(clause);
@@ -122,11 +175,23 @@ export function expectRefused(ex: Exchange, clause: ClauseId, what = 'the reques
 }
 
 /** An unsigned authentication error (HTTP 401/403/500 with code and key). */
-export function expectAuthError(ex: Exchange, want: { http: number; code: number; key: string }, clause: ClauseId, what = 'the request'): void {
+export function expectAuthError(
+  ex: Exchange,
+  want: { http: number; code: number; key: string },
+  clause: ClauseId,
+  what = 'the request',
+): void {
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.status !== want.http || e.code !== want.code || key !== want.key) {
-    fail(e.status === 200 && e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} should be refused with HTTP ${want.http} \`${want.key}\``, ex, `HTTP ${want.http}, code ${want.code}, key ${want.key}`, seenOutcome(e));
+    fail(
+      e.status === 200 && e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME',
+      clause,
+      `${what} should be refused with HTTP ${want.http} \`${want.key}\``,
+      ex,
+      `HTTP ${want.http}, code ${want.code}, key ${want.key}`,
+      seenOutcome(e),
+    );
   }
   recordExercised(clause);
 }
@@ -134,7 +199,8 @@ export function expectAuthError(ex: Exchange, want: { http: number; code: number
 /** Authentication errors are not signed: no X-Sign on the response. */
 export function expectUnsigned(ex: Exchange, clause: ClauseId): void {
   const sig = ex.response ? headerValue(ex.response.headers, 'X-Sign') : undefined;
-  if (sig !== undefined && sig !== '') fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
+  if (sig !== undefined && sig !== '')
+    fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
   recordExercised(clause);
 }
 
@@ -151,7 +217,8 @@ export function pick(data: unknown, path: string): unknown {
 /** A field of `data` the profile says is there must be a non-empty string. */
 export function expectString(data: Record<string, unknown>, path: string, clause: ClauseId, ex: Exchange): string {
   const v = pick(data, path);
-  if (typeof v !== 'string' || v === '') fail('FIELD_MISSING', clause, `data.${path} should be a non-empty string`, ex, 'a string', shortJson(v));
+  if (typeof v !== 'string' || v === '')
+    fail('FIELD_MISSING', clause, `data.${path} should be a non-empty string`, ex, 'a string', shortJson(v));
   recordExercised(clause);
   return v;
 }

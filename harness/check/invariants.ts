@@ -27,7 +27,14 @@ export const INVARIANT_CLAUSES = [
   'ep.http-200-signed',
 ] as const;
 
-function f(code: string, clause: (typeof INVARIANT_CLAUSES)[number], message: string, ex: Exchange, expected?: string, seen?: string): Finding {
+function f(
+  code: string,
+  clause: (typeof INVARIANT_CLAUSES)[number],
+  message: string,
+  ex: Exchange,
+  expected?: string,
+  seen?: string,
+): Finding {
   return { code, clause, level: 'must', title: message, message, expected, seen, exchangeId: ex.id };
 }
 
@@ -45,13 +52,31 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
   const seen = opts.examined ?? new Set<ClauseId>();
   seen.add('ep.http-200-signed');
   if (status !== 200 && !UNSIGNED_STATUSES.has(status)) {
-    out.push(f('HTTP_STATUS_NOT_ALLOWED', 'ep.http-200-signed', `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`, ex, '200 (or 401/403/500 unsigned)', String(status)));
+    out.push(
+      f(
+        'HTTP_STATUS_NOT_ALLOWED',
+        'ep.http-200-signed',
+        `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`,
+        ex,
+        '200 (or 401/403/500 unsigned)',
+        String(status),
+      ),
+    );
   }
   // A body cut short (size cap, deadline, reset) says nothing about the envelope the target meant.
   if (res.truncated || ex.error) return out;
   const body = res.json;
   if (res.jsonError !== undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    out.push(f('BODY_NOT_JSON_OBJECT', 'env.body.object', 'the response body is not a JSON object', ex, 'a JSON object', res.jsonError ?? typeof body));
+    out.push(
+      f(
+        'BODY_NOT_JSON_OBJECT',
+        'env.body.object',
+        'the response body is not a JSON object',
+        ex,
+        'a JSON object',
+        res.jsonError ?? typeof body,
+      ),
+    );
     return out;
   }
   const env = body as Record<string, unknown>;
@@ -60,7 +85,14 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
   if (status === 200) {
     if (opts.verifySignature && ex.signature) seen.add('auth.response.signed');
     if (opts.verifySignature && ex.signature && !ex.signature.ok) {
-      out.push(f('RESPONSE_SIGNATURE_INVALID', 'auth.response.signed', `the response signature does not verify: ${describeVerifyFailure(ex.signature)}`, ex));
+      out.push(
+        f(
+          'RESPONSE_SIGNATURE_INVALID',
+          'auth.response.signed',
+          `the response signature does not verify: ${describeVerifyFailure(ex.signature)}`,
+          ex,
+        ),
+      );
     }
     if (env.code === 0 && env.data !== undefined) {
       for (const finding of walkValue(env.data, 'data', ex, '', 0, true, seen)) out.push(finding);
@@ -84,17 +116,42 @@ function envelopeFindings(env: Record<string, unknown>, ex: Exchange, seen: Set<
   seen.add(code === 0 ? 'env.msg.success' : 'env.data.omitted-on-error');
   if (code === 0) {
     seen.add('env.data.on-success');
-    if (msg !== 'success') out.push(f('ENVELOPE_SUCCESS_MSG', 'env.msg.success', '`msg` must be `success` when code is 0', ex, '"success"', JSON.stringify(msg)));
+    if (msg !== 'success')
+      out.push(
+        f('ENVELOPE_SUCCESS_MSG', 'env.msg.success', '`msg` must be `success` when code is 0', ex, '"success"', JSON.stringify(msg)),
+      );
     const data = env.data;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      out.push(f('ENVELOPE_DATA_MISSING', 'env.data.on-success', '`data` must be an object on success', ex, 'object', JSON.stringify(data)));
+      out.push(
+        f('ENVELOPE_DATA_MISSING', 'env.data.on-success', '`data` must be an object on success', ex, 'object', JSON.stringify(data)),
+      );
     }
   } else {
-    if ('data' in env) out.push(f('ENVELOPE_DATA_ON_ERROR', 'env.data.omitted-on-error', '`data` must be omitted on error', ex, 'no data', JSON.stringify(env.data)));
+    if ('data' in env)
+      out.push(
+        f(
+          'ENVELOPE_DATA_ON_ERROR',
+          'env.data.omitted-on-error',
+          '`data` must be omitted on error',
+          ex,
+          'no data',
+          JSON.stringify(env.data),
+        ),
+      );
     if (!ex.request.headers['Accept-Language']?.toLowerCase().startsWith('en')) {
       seen.add('env.msg.message-key');
       const { key } = splitMsg(msg);
-      if (!key) out.push(f('ENVELOPE_MSG_NO_KEY', 'env.msg.message-key', 'an error `msg` must be a message, then `|`, then a key', ex, '"message|key"', JSON.stringify(msg)));
+      if (!key)
+        out.push(
+          f(
+            'ENVELOPE_MSG_NO_KEY',
+            'env.msg.message-key',
+            'an error `msg` must be a message, then `|`, then a key',
+            ex,
+            '"message|key"',
+            JSON.stringify(msg),
+          ),
+        );
     }
   }
   return out;
@@ -143,7 +200,15 @@ export function valueFindings(value: unknown, path: string, ex: Exchange, codePr
  * exchange): the field-name findings first, then the amount and time findings, each in the order the
  * separate walks give them; `clauses`, when given, receives what valueClauses would return.
  */
-function walkValue(value: unknown, path: string, ex: Exchange, codePrefix: string, depth: number, names: boolean, clauses?: Set<ClauseId>): Finding[] {
+function walkValue(
+  value: unknown,
+  path: string,
+  ex: Exchange,
+  codePrefix: string,
+  depth: number,
+  names: boolean,
+  clauses?: Set<ClauseId>,
+): Finding[] {
   const walk: Walk = { ex, codePrefix, names, clauses, nameFindings: [], valueFindings: [] };
   visit(walk, value, path, depth);
   if (walk.nameFindings.length === 0) return walk.valueFindings;
@@ -171,7 +236,16 @@ function visit(w: Walk, v: unknown, p: string, d: number): void {
     if (typeof obj.currency === 'string' && 'value' in obj) {
       clauses?.add('amount.value.two-decimals-out');
       if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
-        w.valueFindings.push(f(`${codePrefix}AMOUNT_NOT_TWO_DECIMALS`, 'amount.value.two-decimals-out', `${p}.value must be a decimal string with exactly two decimals`, ex, 'e.g. "12.50"', JSON.stringify(obj.value)));
+        w.valueFindings.push(
+          f(
+            `${codePrefix}AMOUNT_NOT_TWO_DECIMALS`,
+            'amount.value.two-decimals-out',
+            `${p}.value must be a decimal string with exactly two decimals`,
+            ex,
+            'e.g. "12.50"',
+            JSON.stringify(obj.value),
+          ),
+        );
       }
     }
   }
@@ -179,12 +253,30 @@ function visit(w: Walk, v: unknown, p: string, d: number): void {
     const k = keys[i]!;
     const child = obj[k];
     if (w.names && !isArray && !SNAKE_CASE.test(k)) {
-      w.nameFindings.push(f(`${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`, 'conv.snake-case', `${p}.${k} is not a snake_case field name`, ex, 'snake_case, e.g. merchant_order_no', JSON.stringify(k)));
+      w.nameFindings.push(
+        f(
+          `${codePrefix}FIELD_NAME_NOT_SNAKE_CASE`,
+          'conv.snake-case',
+          `${p}.${k} is not a snake_case field name`,
+          ex,
+          'snake_case, e.g. merchant_order_no',
+          JSON.stringify(k),
+        ),
+      );
     }
     if (typeof child === 'string' && TIME_KEY.test(k)) {
       clauses?.add('conv.time.rfc3339-offset');
       if (!RFC3339.test(child)) {
-        w.valueFindings.push(f(`${codePrefix}TIME_NOT_RFC3339_OFFSET`, 'conv.time.rfc3339-offset', `${p}.${k} must be an RFC 3339 time with an offset`, ex, 'e.g. 2026-11-22T10:00:00+01:00', JSON.stringify(child)));
+        w.valueFindings.push(
+          f(
+            `${codePrefix}TIME_NOT_RFC3339_OFFSET`,
+            'conv.time.rfc3339-offset',
+            `${p}.${k} must be an RFC 3339 time with an offset`,
+            ex,
+            'e.g. 2026-11-22T10:00:00+01:00',
+            JSON.stringify(child),
+          ),
+        );
       }
     } else if (child && typeof child === 'object') {
       visit(w, child, `${p}.${k}`, d + 1);

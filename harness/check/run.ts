@@ -71,7 +71,11 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
   const firstSaw = `${first.result.findings[0]!.code}: ${first.busy.join('; ')}`;
   if (!second.busy) {
     const r = second.result;
-    return { ...r, notes: [`first try: ${firstSaw}; run again with new numbers, as our machine lost that time`, ...r.notes], durationMs: first.result.durationMs + r.durationMs };
+    return {
+      ...r,
+      notes: [`first try: ${firstSaw}; run again with new numbers, as our machine lost that time`, ...r.notes],
+      durationMs: first.result.durationMs + r.durationMs,
+    };
   }
   const detail = `${firstSaw}; and again with new numbers: ${second.result.findings[0]!.code}: ${second.busy.join('; ')}`;
   const r = second.result;
@@ -105,7 +109,9 @@ async function runCheckBody(check: CheckDef, target: Target, settings: RunSettin
   let inconclusive: { cause: NoVerdictCause } | undefined;
   const findings: Finding[] = [];
   try {
-    await withRecorder(rec, () => check.run({ target, seed, runSeed: settings.seed, numRuns: settings.numRuns, webhooks: settings.webhooks }));
+    await withRecorder(rec, () =>
+      check.run({ target, seed, runSeed: settings.seed, numRuns: settings.numRuns, webhooks: settings.webhooks }),
+    );
   } catch (err) {
     const e = unwrap(err);
     if (e instanceof PreconditionSkip) {

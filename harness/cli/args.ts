@@ -33,6 +33,7 @@ export function parseArgs(argv: string[], spec: FlagSpec): { flags: Record<strin
 export function intFlag(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return n;
 }

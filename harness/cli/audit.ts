@@ -65,22 +65,29 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) || /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)) mine.add(i);
+    if (
+      ['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) ||
+      /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)
+    )
+      mine.add(i);
     if (['--reports', '--audit-interval', '--seed', '--tamper-rate', '--rough-rate'].includes(a)) mine.add(i).add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(own.map((a) => (a === '-h' ? '--help' : a)), {
-    audit: 'bool',
-    help: 'bool',
-    'no-html': 'bool',
-    'tamper-responses': 'bool',
-    rough: 'bool',
-    'rough-rate': 'value',
-    reports: 'value',
-    'audit-interval': 'value',
-    seed: 'value',
-    'tamper-rate': 'value',
-  });
+  const { flags } = parseArgs(
+    own.map((a) => (a === '-h' ? '--help' : a)),
+    {
+      audit: 'bool',
+      help: 'bool',
+      'no-html': 'bool',
+      'tamper-responses': 'bool',
+      rough: 'bool',
+      'rough-rate': 'value',
+      reports: 'value',
+      'audit-interval': 'value',
+      seed: 'value',
+      'tamper-rate': 'value',
+    },
+  );
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
@@ -99,7 +106,8 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
     if (text === undefined) return fallback;
     if (!flags[needs]) throw new UsageError(`serve --audit: --${name} needs --${needs}`);
     const n = Number(text);
-    if (typeof text !== 'string' || !/^(0(\.\d+)?|1(\.0+)?)$/.test(text) || n <= 0) throw new UsageError(`serve --audit: --${name} must be a number above 0 and at most 1, got ${JSON.stringify(text)}`);
+    if (typeof text !== 'string' || !/^(0(\.\d+)?|1(\.0+)?)$/.test(text) || n <= 0)
+      throw new UsageError(`serve --audit: --${name} must be a number above 0 and at most 1, got ${JSON.stringify(text)}`);
     return n;
   };
   const rate = rateFlag('tamper-rate', 'tamper-responses', TAMPER_RATE);
@@ -118,18 +126,38 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   const write = () =>
     writeMerchantReport(
       reports,
-      { kind: 'client-audit', title: 'Client conformance report (audit of a sandbox session)', subject: `the clients that called the sandbox: ${audit.count} request${audit.count === 1 ? '' : 's'}`, startedAt, durationMs: performance.now() - started, notes: ['what the client did against the clauses that bind it; the sandbox answered every request as the interface says'] },
+      {
+        kind: 'client-audit',
+        title: 'Client conformance report (audit of a sandbox session)',
+        subject: `the clients that called the sandbox: ${audit.count} request${audit.count === 1 ? '' : 's'}`,
+        startedAt,
+        durationMs: performance.now() - started,
+        notes: ['what the client did against the clauses that bind it; the sandbox answered every request as the interface says'],
+      },
       audit.results(),
       redact,
     );
 
-  const running = await startReference({ ...serveArgs.opts, log: io.out, onExchange: (x) => audit.record(x), onDelivery: (d) => audit.recordDelivery(d), tamperResponses, rough, readings });
+  const running = await startReference({
+    ...serveArgs.opts,
+    log: io.out,
+    onExchange: (x) => audit.record(x),
+    onDelivery: (d) => audit.recordDelivery(d),
+    tamperResponses,
+    rough,
+    readings,
+  });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
   if (rough) {
-    io.out(`playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`);
+    io.out(
+      `playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`,
+    );
     io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
   }
-  if (tamperResponses) io.out(`tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`);
+  if (tamperResponses)
+    io.out(
+      `tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
+    );
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
   await io.untilStopped();

@@ -70,8 +70,17 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
   const err = o.err ?? process.stderr;
   const redact = redactorFor([o.loaded]);
   const tag = o.tag ? ` (${o.tag})` : '';
-  err.write(`doctor${tag}: verifying profile ${o.loaded.profile.name} against ${o.baseUrl === 'embedded' ? 'the embedded reference' : maskUrl(o.baseUrl)}\n`);
-  const report = await runDoctor({ loaded: o.loaded, baseUrl: o.baseUrl, webhooks: o.webhooks, safe: o.safe, faults: o.faults, onProgress: (phase) => err.write(`doctor${tag}: ${phase}…\n`) });
+  err.write(
+    `doctor${tag}: verifying profile ${o.loaded.profile.name} against ${o.baseUrl === 'embedded' ? 'the embedded reference' : maskUrl(o.baseUrl)}\n`,
+  );
+  const report = await runDoctor({
+    loaded: o.loaded,
+    baseUrl: o.baseUrl,
+    webhooks: o.webhooks,
+    safe: o.safe,
+    faults: o.faults,
+    onProgress: (phase) => err.write(`doctor${tag}: ${phase}…\n`),
+  });
   const files = writeDoctorReport(o.reportsDir, report, redact, o.name ?? 'doctor');
   out.write(redact(terminalText(report, o.verbose).replace(/^doctor:/gm, `doctor${tag}:`)));
   out.write(`doctor${tag}: report ${files.md} (+ .json)\n`);
@@ -81,8 +90,20 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
 /** What the run's certificate says of the doctor. */
 export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): NonNullable<RunMeta['doctor']> {
   if (!r) return { ran: false };
-  const doubts = r.items.filter((i) => i.status === 'doubt').map((i) => ({ path: i.path, assumption: i.assumption, clauses: i.clauses ?? [], answered: i.answered ?? '', fix: i.fix ?? '' }));
-  return { ran: true, verified: r.counts.verified, wrong: r.counts.wrong, notVerifiable: r.counts['not-verifiable'], warnings: r.counts.warning, requests: r.requests, durationMs: r.durationMs, report: file, ...(doubts.length ? { doubts } : {}) };
+  const doubts = r.items
+    .filter((i) => i.status === 'doubt')
+    .map((i) => ({ path: i.path, assumption: i.assumption, clauses: i.clauses ?? [], answered: i.answered ?? '', fix: i.fix ?? '' }));
+  return {
+    ran: true,
+    verified: r.counts.verified,
+    wrong: r.counts.wrong,
+    notVerifiable: r.counts['not-verifiable'],
+    warnings: r.counts.warning,
+    requests: r.requests,
+    durationMs: r.durationMs,
+    report: file,
+    ...(doubts.length ? { doubts } : {}),
+  };
 }
 
 export async function doctorMain(argv: string[]): Promise<number> {
@@ -108,6 +129,11 @@ export async function doctorMain(argv: string[]): Promise<number> {
     if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
     baseUrl = u.replace(/\/+$/, '');
   }
-  const report = await doctorPhase({ loaded, baseUrl, reportsDir: resolve(String(flags.reports ?? 'reports')), verbose: flags.quiet !== true });
+  const report = await doctorPhase({
+    loaded,
+    baseUrl,
+    reportsDir: resolve(String(flags.reports ?? 'reports')),
+    verbose: flags.quiet !== true,
+  });
   return report.exitCode;
 }

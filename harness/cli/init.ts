@@ -36,7 +36,16 @@ refused credentials, unreachable target).
 
 export async function initMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
-    target: 'value', merchant: 'value', 'secret-env': 'value', out: 'value', budget: 'value', 'time-limit': 'value', environment: 'value', 'public-url': 'value', force: 'bool', help: 'bool',
+    target: 'value',
+    merchant: 'value',
+    'secret-env': 'value',
+    out: 'value',
+    budget: 'value',
+    'time-limit': 'value',
+    environment: 'value',
+    'public-url': 'value',
+    force: 'bool',
+    help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(INIT_HELP);
@@ -46,25 +55,44 @@ export async function initMain(argv: string[]): Promise<number> {
   const missing = ['target', 'merchant', 'secret-env'].filter((f) => flags[f] === undefined);
   if (missing.length) throw new UsageError(`init needs ${missing.map((m) => `--${m}`).join(', ')}`);
   const target = String(flags.target);
-  if (!/^https?:\/\/[^/]+/.test(target)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(target.slice(0, 100))}`);
+  if (!/^https?:\/\/[^/]+/.test(target))
+    throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(target.slice(0, 100))}`);
   const secretEnv = String(flags['secret-env']);
-  if (!ENV_NAME_RE.test(secretEnv)) throw new UsageError(`--secret-env must name an environment variable (letters, digits, _), got ${JSON.stringify(secretEnv.slice(0, 60))}`);
+  if (!ENV_NAME_RE.test(secretEnv))
+    throw new UsageError(
+      `--secret-env must name an environment variable (letters, digits, _), got ${JSON.stringify(secretEnv.slice(0, 60))}`,
+    );
   const secret = process.env[secretEnv];
   if (!secret) throw new UsageError(`the environment variable ${secretEnv} (--secret-env) is not set or empty`);
   const environment = flags.environment === undefined ? undefined : String(flags.environment);
-  if (environment !== undefined && environment !== 'sandbox' && environment !== 'production') throw new UsageError(`--environment must be sandbox or production, got ${JSON.stringify(environment)}`);
+  if (environment !== undefined && environment !== 'sandbox' && environment !== 'production')
+    throw new UsageError(`--environment must be sandbox or production, got ${JSON.stringify(environment)}`);
   const refused = productionReason({ secret, environment, baseUrl: target });
-  if (refused) throw new UsageError(`init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`);
+  if (refused)
+    throw new UsageError(
+      `init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`,
+    );
   const budget = intFlag(flags.budget, 'budget', 20, 100_000) ?? 3000;
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
   const redact = makeRedactor([secret]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
-  progress(`init: probing ${target} as merchant ${String(flags.merchant)} (budget ${budget} requests, ${timeLimitS} s); orders are numbered init-…`);
+  progress(
+    `init: probing ${target} as merchant ${String(flags.merchant)} (budget ${budget} requests, ${timeLimitS} s); orders are numbered init-…`,
+  );
   let result: Awaited<ReturnType<typeof runInit>>;
   try {
-    result = await runInit({ baseUrl: target, merchantId: String(flags.merchant), secret, secretEnv, budget, timeLimitMs: timeLimitS * 1000, publicUrl: flags['public-url'] as string | undefined, progress });
+    result = await runInit({
+      baseUrl: target,
+      merchantId: String(flags.merchant),
+      secret,
+      secretEnv,
+      budget,
+      timeLimitMs: timeLimitS * 1000,
+      publicUrl: flags['public-url'] as string | undefined,
+      progress,
+    });
   } catch (err) {
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
@@ -77,15 +105,30 @@ export async function initMain(argv: string[]): Promise<number> {
   const run = kitCommand(['run', '--profile', out]);
   writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run })));
   progress('');
-  progress(`init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes} requests in ${(result.ms / 1000).toFixed(1)} s${result.stopped ? ` (stopped early: ${result.stopped})` : ''}`);
+  progress(
+    `init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes} requests in ${(result.ms / 1000).toFixed(1)} s${result.stopped ? ` (stopped early: ${result.stopped})` : ''}`,
+  );
   progress(`wrote ${out}`);
   if (dropped.length > 0 || invalid.length > 0) {
     // A draft init could not make valid is init's fault: the evidence goes to a file the user can send.
     const bug = `${out}.init-report.json`;
-    const report = { kit: 'mpsi-conformance', version: kitVersion(), command: 'init', problems: [...dropped.map((d) => d.problem), ...invalid], draft: result.profile, learnt: result.evidence.values, todos: result.evidence.todos, exchanges: result.exchanges };
+    const report = {
+      kit: 'mpsi-conformance',
+      version: kitVersion(),
+      command: 'init',
+      problems: [...dropped.map((d) => d.problem), ...invalid],
+      draft: result.profile,
+      learnt: result.evidence.values,
+      todos: result.evidence.todos,
+      exchanges: result.exchanges,
+    };
     writeFileSync(bug, `${redact(JSON.stringify(report, null, 2))}\n`);
-    progress(`init drafted ${dropped.length + invalid.length} part(s) that did not validate (a bug in init): ${dropped.length ? `left out as TODOs (${dropped.map((d) => d.path).join(', ')})` : ''}${invalid.length ? ` still invalid: ${invalid.join('; ')}` : ''}`);
-    progress(`please report it: send ${bug} (the answers init saw, its draft and the kit version; the secret is redacted) to ${reportTo()}`);
+    progress(
+      `init drafted ${dropped.length + invalid.length} part(s) that did not validate (a bug in init): ${dropped.length ? `left out as TODOs (${dropped.map((d) => d.path).join(', ')})` : ''}${invalid.length ? ` still invalid: ${invalid.join('; ')}` : ''}`,
+    );
+    progress(
+      `please report it: send ${bug} (the answers init saw, its draft and the kit version; the secret is redacted) to ${reportTo()}`,
+    );
   }
   progress(`wrote ${out}.todo.md — complete the TODOs it lists, then: ${doctor}`);
   progress(`and then: ${run}`);
@@ -100,7 +143,11 @@ const REQUIRED = new Set(['name', 'baseUrl', 'environment', 'merchants', 'endpoi
  * A problem under a required field drops the field below it (methods.pricePoint); what still does not
  * validate after that (a required field itself) is returned in `invalid`, and the draft is written anyway.
  */
-export function validParts(draft: Profile, source: string, env: NodeJS.ProcessEnv): { profile: Profile; dropped: (Todo & { problem: string })[]; invalid: string[] } {
+export function validParts(
+  draft: Profile,
+  source: string,
+  env: NodeJS.ProcessEnv,
+): { profile: Profile; dropped: (Todo & { problem: string })[]; invalid: string[] } {
   const profile = structuredClone(draft) as unknown as Record<string, Record<string, unknown>>;
   const dropped: (Todo & { problem: string })[] = [];
   for (let round = 0; round < 20; round++) {
@@ -123,7 +170,11 @@ export function validParts(draft: Profile, source: string, env: NodeJS.ProcessEn
       const parent = path.length === 1 ? profile : profile[path[0]!];
       if (!parent || !(path[path.length - 1]! in parent)) continue;
       delete (parent as Record<string, unknown>)[path[path.length - 1]!];
-      dropped.push({ path: path.join('.'), what: `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`, problem });
+      dropped.push({
+        path: path.join('.'),
+        what: `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`,
+        problem,
+      });
       progressed = true;
     }
     if (!progressed) return { profile: profile as unknown as Profile, dropped, invalid: problems };

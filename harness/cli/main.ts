@@ -82,12 +82,15 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h': {
         const topic = rest[0];
-        if (topic !== undefined && !HELPS[topic]) throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(HELPS).join(', ')})`);
+        if (topic !== undefined && !HELPS[topic])
+          throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(HELPS).join(', ')})`);
         process.stdout.write(topic ? await HELPS[topic]!() : HELP);
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, init, help)`);
+        throw new UsageError(
+          `unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, init, help)`,
+        );
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -75,9 +75,11 @@ function side(name: 'a' | 'b', profilePath: string, target: unknown, faults: str
     if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target-${name} must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
     baseUrl = u.replace(/\/+$/, '');
   }
-  if (faults.length && baseUrl !== 'embedded') throw new UsageError(`--fault-${name} applies to an embedded reference only (side ${name.toUpperCase()} has another target)`);
+  if (faults.length && baseUrl !== 'embedded')
+    throw new UsageError(`--fault-${name} applies to an embedded reference only (side ${name.toUpperCase()} has another target)`);
   const unknown = faults.filter((f) => !knownFault(f));
-  if (unknown.length) throw new UsageError(`unknown fault ${unknown.join(', ')} (see docs/FAULTS.md, or: mpsi-conformance serve --list-faults)`);
+  if (unknown.length)
+    throw new UsageError(`unknown fault ${unknown.join(', ')} (see docs/FAULTS.md, or: mpsi-conformance serve --list-faults)`);
   return { spec: { loaded, baseUrl, faults }, loaded };
 }
 
@@ -93,15 +95,35 @@ function progress(): (done: number, total: number, different: number) => void {
 
 export async function parityMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
-    a: 'value', b: 'value', 'target-a': 'value', 'target-b': 'value', seed: 'value', runs: 'value', suite: 'multi', clause: 'multi',
-    webhooks: 'value', safe: 'bool', declared: 'value', reports: 'value', 'fault-a': 'multi', 'fault-b': 'multi', concurrency: 'value', confirm: 'value', 'no-html': 'bool', 'no-doctor': 'bool', help: 'bool',
+    a: 'value',
+    b: 'value',
+    'target-a': 'value',
+    'target-b': 'value',
+    seed: 'value',
+    runs: 'value',
+    suite: 'multi',
+    clause: 'multi',
+    webhooks: 'value',
+    safe: 'bool',
+    declared: 'value',
+    reports: 'value',
+    'fault-a': 'multi',
+    'fault-b': 'multi',
+    concurrency: 'value',
+    confirm: 'value',
+    'no-html': 'bool',
+    'no-doctor': 'bool',
+    help: 'bool',
   });
   if (flags.help) {
     process.stdout.write(PARITY_HELP);
     return 0;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-  if (flags.a === undefined || flags.b === undefined) throw new UsageError(`parity needs both --a PROFILE and --b PROFILE (missing: ${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`);
+  if (flags.a === undefined || flags.b === undefined)
+    throw new UsageError(
+      `parity needs both --a PROFILE and --b PROFILE (missing: ${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`,
+    );
   const seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? Math.floor(Math.random() * 0x7fffffff);
   const numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? DEFAULT_NUM_RUNS;
   const concurrency = intFlag(flags.concurrency, 'concurrency', 1, 64) ?? 8;
@@ -111,7 +133,8 @@ export async function parityMain(argv: string[]): Promise<number> {
   const suitesWanted = (flags.suite as string[] | undefined) ?? [];
   const clausesWanted = (flags.clause as string[] | undefined) ?? [];
   for (const c of clausesWanted) {
-    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`))) throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
+    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`)))
+      throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
   const safe = flags.safe === true;
   const reportsDir = resolve(String(flags.reports ?? 'reports/parity'));
@@ -123,8 +146,12 @@ export async function parityMain(argv: string[]): Promise<number> {
   try {
     a = side('a', String(flags.a), flags['target-a'], (flags['fault-a'] as string[] | undefined) ?? []);
     b = side('b', String(flags.b), flags['target-b'], (flags['fault-b'] as string[] | undefined) ?? []);
-    for (const [n, s] of [['A', a], ['B', b]] as const) {
-      if (s.loaded.profile.environment === 'production' && !safe) throw new UsageError(`profile ${s.loaded.profile.name} (side ${n}) is a production environment: parity against it needs --safe`);
+    for (const [n, s] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
+      if (s.loaded.profile.environment === 'production' && !safe)
+        throw new UsageError(`profile ${s.loaded.profile.name} (side ${n}) is a production environment: parity against it needs --safe`);
     }
     try {
       suites = await loadSuites();
@@ -132,8 +159,10 @@ export async function parityMain(argv: string[]): Promise<number> {
       throw new UsageError(`the suites cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
     }
     const unknownSuites = suitesWanted.filter((s) => !suites.some((x) => x.name === s));
-    if (unknownSuites.length) throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${suites.map((s) => s.name).join(', ')})`);
-    if (!suites.some((s) => selectChecks(s, suitesWanted, clausesWanted).length > 0)) throw new UsageError('no check matches the --suite/--clause filters');
+    if (unknownSuites.length)
+      throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${suites.map((s) => s.name).join(', ')})`);
+    if (!suites.some((s) => selectChecks(s, suitesWanted, clausesWanted).length > 0))
+      throw new UsageError('no check matches the --suite/--clause filters');
     if (flags.declared !== undefined) {
       const ids = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
       declared = loadDeclared(resolve(String(flags.declared)), {
@@ -148,21 +177,58 @@ export async function parityMain(argv: string[]): Promise<number> {
   }
 
   if (flags['no-doctor'] !== true) {
-    for (const [n, s] of [['a', a], ['b', b]] as const) {
-      const report = await doctorPhase({ loaded: s.loaded, baseUrl: s.spec.baseUrl, reportsDir, name: `doctor-${n}`, tag: `side ${n.toUpperCase()}`, verbose: false, safe, webhooks: webhooks !== 'off', faults: s.spec.faults });
+    for (const [n, s] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      const report = await doctorPhase({
+        loaded: s.loaded,
+        baseUrl: s.spec.baseUrl,
+        reportsDir,
+        name: `doctor-${n}`,
+        tag: `side ${n.toUpperCase()}`,
+        verbose: false,
+        safe,
+        webhooks: webhooks !== 'off',
+        faults: s.spec.faults,
+      });
       if (report.exitCode !== 0) {
         const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
-        return cannotRun(`profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`);
+        return cannotRun(
+          `profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`,
+        );
       }
     }
   }
   const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
-  const replay = ['mpsi-conformance parity', `--a ${String(flags.a)}`, `--b ${String(flags.b)}`, `--seed ${seed}`, `--runs ${numRuns}`, `--webhooks ${webhooks}`]
-    .concat(flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [], flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [])
-    .concat(suitesWanted.map((s) => `--suite ${s}`), clausesWanted.map((c) => `--clause ${c}`), safe ? ['--safe'] : [], flags.declared ? [`--declared ${String(flags.declared)}`] : [])
-    .concat(a.spec.faults!.map((f) => `--fault-a ${f}`), b.spec.faults!.map((f) => `--fault-b ${f}`))
+  const replay = [
+    'mpsi-conformance parity',
+    `--a ${String(flags.a)}`,
+    `--b ${String(flags.b)}`,
+    `--seed ${seed}`,
+    `--runs ${numRuns}`,
+    `--webhooks ${webhooks}`,
+  ]
+    .concat(
+      flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [],
+      flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [],
+    )
+    .concat(
+      suitesWanted.map((s) => `--suite ${s}`),
+      clausesWanted.map((c) => `--clause ${c}`),
+      safe ? ['--safe'] : [],
+      flags.declared ? [`--declared ${String(flags.declared)}`] : [],
+    )
+    .concat(
+      a.spec.faults!.map((f) => `--fault-a ${f}`),
+      b.spec.faults!.map((f) => `--fault-b ${f}`),
+    )
     .join(' ');
-  process.stdout.write(redact(`mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''} vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`));
+  process.stdout.write(
+    redact(
+      `mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''} vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`,
+    ),
+  );
 
   const result = await runParity({
     a: a.spec,
@@ -178,26 +244,43 @@ export async function parityMain(argv: string[]): Promise<number> {
   });
   const f = result.figures;
   const exitCode = f.undeclared > 0 ? 1 : 0;
-  const paths = writeParityReport(reportsDir, result, { redact, exitCode, replay, filters: { suites: suitesWanted, clauses: clausesWanted } });
+  const paths = writeParityReport(reportsDir, result, {
+    redact,
+    exitCode,
+    replay,
+    filters: { suites: suitesWanted, clauses: clausesWanted },
+  });
   const compared = f.clauses.equal + f.clauses.different + f.clauses.declared;
   const lines = [
     `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)${f.unstable ? `; ${f.unstable} unstable check(s) not counted (see the report)` : ''}`,
   ];
   for (const row of result.rows.filter((r) => r.verdict === 'different')) {
-    lines.push(`  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`);
+    lines.push(
+      `  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`,
+    );
   }
-  if (safe) lines.push(`Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`);
+  if (safe)
+    lines.push(
+      `Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`,
+    );
   let html = '';
   if (flags['no-html'] !== true) {
     try {
-      const out = await renderSingleFileReport({ results: paths.allureResults, output: join(reportsDir, 'allure-report'), name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%` });
+      const out = await renderSingleFileReport({
+        results: paths.allureResults,
+        output: join(reportsDir, 'allure-report'),
+        name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%`,
+      });
       html = `, ${out.file}`;
     } catch (err) {
       // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.
       process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}\n`);
     }
   }
-  lines.push(`Report: ${paths.md} (also parity.json, requests.md, allure-results/${html})`, `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`);
+  lines.push(
+    `Report: ${paths.md} (also parity.json, requests.md, allure-results/${html})`,
+    `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`,
+  );
   process.stdout.write(redact(`${lines.join('\n')}\n`));
   return exitCode;
 }

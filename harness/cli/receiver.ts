@@ -58,8 +58,10 @@ function readConfig(path: string): Settings {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config ${path}: not a JSON object`);
   const known = ['url', 'merchant', 'secretEnv', 'inspectUrl', 'seed', 'reports', '$schema', 'description'];
   for (const [k, v] of Object.entries(parsed)) {
-    if (!known.includes(k)) throw new UsageError(`--config ${path}: unknown setting ${JSON.stringify(k)} (known: ${known.slice(0, 6).join(', ')})`);
-    if (k === 'seed' ? !Number.isInteger(v) : typeof v !== 'string') throw new UsageError(`--config ${path}: ${k} must be ${k === 'seed' ? 'a whole number' : 'a string'}`);
+    if (!known.includes(k))
+      throw new UsageError(`--config ${path}: unknown setting ${JSON.stringify(k)} (known: ${known.slice(0, 6).join(', ')})`);
+    if (k === 'seed' ? !Number.isInteger(v) : typeof v !== 'string')
+      throw new UsageError(`--config ${path}: ${k} must be ${k === 'seed' ? 'a whole number' : 'a string'}`);
   }
   return parsed as Settings;
 }
@@ -79,7 +81,11 @@ function httpUrl(v: string, flag: string): string {
 function reachable(url: string): Promise<string | undefined> {
   const u = new URL(url);
   return new Promise((done) => {
-    const s = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)), timeout: 5000 });
+    const s = connect({
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
+      timeout: 5000,
+    });
     s.once('connect', () => {
       s.destroy();
       done(undefined);
@@ -93,7 +99,18 @@ function reachable(url: string): Promise<string | undefined> {
 }
 
 export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { flags, rest } = parseArgs(argv, { url: 'value', merchant: 'value', 'secret-env': 'value', 'inspect-url': 'value', config: 'value', reports: 'value', seed: 'value', check: 'multi', 'no-html': 'bool', help: 'bool' });
+  const { flags, rest } = parseArgs(argv, {
+    url: 'value',
+    merchant: 'value',
+    'secret-env': 'value',
+    'inspect-url': 'value',
+    config: 'value',
+    reports: 'value',
+    seed: 'value',
+    check: 'multi',
+    'no-html': 'bool',
+    help: 'bool',
+  });
   if (flags.help) {
     process.stdout.write(RECEIVER_HELP);
     return 0;
@@ -116,21 +133,51 @@ export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = proc
 
   const why = await reachable(url);
   if (why) throw new UsageError(`the receiver at ${maskUrl(url)} is unreachable (${why})`);
-  const replay = ['mpsi-conformance receiver', `--url ${maskUrl(url)}`, `--merchant ${merchant}`, `--secret-env ${secretEnv}`, ...(inspectUrl ? [`--inspect-url ${maskUrl(inspectUrl)}`] : []), `--seed ${seed}`, `--reports ${reports}`, ...only.map((c) => `--check ${c}`)].join(' ');
-  process.stdout.write(redact(`mpsi-conformance receiver: ${maskUrl(url)} as merchant ${merchant}, seed ${seed} — replay with --seed ${seed}\n`));
+  const replay = [
+    'mpsi-conformance receiver',
+    `--url ${maskUrl(url)}`,
+    `--merchant ${merchant}`,
+    `--secret-env ${secretEnv}`,
+    ...(inspectUrl ? [`--inspect-url ${maskUrl(inspectUrl)}`] : []),
+    `--seed ${seed}`,
+    `--reports ${reports}`,
+    ...only.map((c) => `--check ${c}`),
+  ].join(' ');
+  process.stdout.write(
+    redact(`mpsi-conformance receiver: ${maskUrl(url)} as merchant ${merchant}, seed ${seed} — replay with --seed ${seed}\n`),
+  );
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const results = await runReceiver({ url, merchantId: merchant, secret, seed, inspectUrl, only });
   const { verdict, paths } = writeMerchantReport(
     reports,
-    { kind: 'receiver', title: 'Webhook receiver certificate', subject: `${maskUrl(url)}, merchant ${merchant}`, seed, replay, startedAt, durationMs: performance.now() - started },
+    {
+      kind: 'receiver',
+      title: 'Webhook receiver certificate',
+      subject: `${maskUrl(url)}, merchant ${merchant}`,
+      seed,
+      replay,
+      startedAt,
+      durationMs: performance.now() - started,
+    },
     results,
     redact,
   );
   const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI webhook receiver — ${merchant} — ${verdict.verdict}`);
   if (html.problem) process.stderr.write(`mpsi-conformance: ${html.problem}\n`);
-  const lines = results.map((r) => `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.title}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`);
-  lines.push('', `verdict: ${verdict.verdict} (exit ${verdict.exitCode})`, ...verdict.reasons, ...verdict.warnings.map((w) => `warning: ${w}`), `certificate: ${paths.certificateMd}`, `JUnit:       ${paths.junit}`, `Allure:      ${html.file ?? paths.allureResults}`);
+  const lines = results.map(
+    (r) =>
+      `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.title}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`,
+  );
+  lines.push(
+    '',
+    `verdict: ${verdict.verdict} (exit ${verdict.exitCode})`,
+    ...verdict.reasons,
+    ...verdict.warnings.map((w) => `warning: ${w}`),
+    `certificate: ${paths.certificateMd}`,
+    `JUnit:       ${paths.junit}`,
+    `Allure:      ${html.file ?? paths.allureResults}`,
+  );
   process.stdout.write(redact(`${lines.join('\n')}\n`));
   return verdict.exitCode;
 }

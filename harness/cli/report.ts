@@ -32,15 +32,24 @@ function mergeShards(into: string, from: string[]): void {
   });
   const first = metas[0]!;
   for (const [i, m] of metas.entries()) {
-    if (m.seed !== first.seed || m.profile.name !== first.profile.name) throw new UsageError(`--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`);
+    if (m.seed !== first.seed || m.profile.name !== first.profile.name)
+      throw new UsageError(
+        `--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`,
+      );
   }
-  for (const p of [dst.results, dst.traffic, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport]) rmSync(p, { recursive: true, force: true });
+  for (const p of [dst.results, dst.traffic, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport])
+    rmSync(p, { recursive: true, force: true });
   mkdirSync(into, { recursive: true });
   const status: RunStatus = { moduleErrors: [], unhandledErrors: [], tests: [] };
   for (const d of from) {
     const src = reportPaths(d);
     unpackAllureResults(src.allureResultsPack, src.allureResults);
-    for (const [a, b] of [[src.results, dst.results], [src.allureResults, dst.allureResults], [src.repro, dst.repro], [src.traffic, dst.traffic]] as const) {
+    for (const [a, b] of [
+      [src.results, dst.results],
+      [src.allureResults, dst.allureResults],
+      [src.repro, dst.repro],
+      [src.traffic, dst.traffic],
+    ] as const) {
       if (!existsSync(a)) continue;
       mkdirSync(b, { recursive: true });
       for (const f of readdirSync(a)) cpSync(join(a, f), join(b, f), { recursive: true });
@@ -56,19 +65,32 @@ function mergeShards(into: string, from: string[]): void {
   }
   const { shard: _shard, ...rest } = first;
   // The merged run is the whole run: its replay has no --shard, its reproduction scripts are here.
-  const replay = rest.replay && { ...rest.replay, args: rest.replay.args.filter((a, i, all) => a !== '--shard' && all[i - 1] !== '--shard') };
+  const replay = rest.replay && {
+    ...rest.replay,
+    args: rest.replay.args.filter((a, i, all) => a !== '--shard' && all[i - 1] !== '--shard'),
+  };
   writeRunMeta(dst.runMeta, {
     ...rest,
     ...(replay ? { replay } : {}),
     reportsDir: dst.dir,
     startedAt: metas.map((m) => m.startedAt).sort()[0]!,
-    finishedAt: metas.map((m) => m.finishedAt ?? m.startedAt).sort().at(-1),
+    finishedAt: metas
+      .map((m) => m.finishedAt ?? m.startedAt)
+      .sort()
+      .at(-1),
   });
   writeFileSync(dst.runStatus, `${JSON.stringify(status, null, 2)}\n`);
 }
 
 export async function reportMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, { reports: 'value', from: 'multi', 'no-html': 'bool', help: 'bool', history: 'value', 'keep-allure-results': 'bool' });
+  const { flags, rest } = parseArgs(argv, {
+    reports: 'value',
+    from: 'multi',
+    'no-html': 'bool',
+    help: 'bool',
+    history: 'value',
+    'keep-allure-results': 'bool',
+  });
   const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   if (flags.help) {
     process.stdout.write(REPORT_HELP);
@@ -90,6 +112,9 @@ export async function reportMain(argv: string[]): Promise<number> {
     ...(historyRuns === undefined ? {} : { historyRuns }),
     keepAllureResults: flags['keep-allure-results'] === true,
   });
-  if (outcome.exitCode !== 0) process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`);
+  if (outcome.exitCode !== 0)
+    process.stderr.write(
+      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`,
+    );
   return outcome.exitCode;
 }

@@ -105,9 +105,23 @@ function cannotRun(message: string): number {
 
 export async function runMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, {
-    profile: 'value', target: 'value', suite: 'multi', clause: 'multi', seed: 'value', runs: 'value',
-    webhooks: 'value', expectations: 'value', reports: 'value', fault: 'multi', shard: 'value', 'no-html': 'bool', 'report-url': 'value', 'no-doctor': 'bool', help: 'bool',
-    history: 'value', 'keep-allure-results': 'bool',
+    profile: 'value',
+    target: 'value',
+    suite: 'multi',
+    clause: 'multi',
+    seed: 'value',
+    runs: 'value',
+    webhooks: 'value',
+    expectations: 'value',
+    reports: 'value',
+    fault: 'multi',
+    shard: 'value',
+    'no-html': 'bool',
+    'report-url': 'value',
+    'no-doctor': 'bool',
+    help: 'bool',
+    history: 'value',
+    'keep-allure-results': 'bool',
   });
   const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   if (flags.help) {
@@ -129,7 +143,8 @@ export async function runMain(argv: string[]): Promise<number> {
   cfg.numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? cfg.numRuns;
   if (flags.webhooks) {
     const w = String(flags.webhooks);
-    if (w !== 'quick' && w !== 'full' && w !== 'off') throw new UsageError(`--webhooks must be quick, full or off, got ${JSON.stringify(w)}`);
+    if (w !== 'quick' && w !== 'full' && w !== 'off')
+      throw new UsageError(`--webhooks must be quick, full or off, got ${JSON.stringify(w)}`);
     cfg.webhooks = w;
   }
   if (flags.expectations) cfg.expectationsPath = resolve(String(flags.expectations));
@@ -138,10 +153,12 @@ export async function runMain(argv: string[]): Promise<number> {
   const shard = flags.shard === undefined ? undefined : String(flags.shard);
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 <= I <= N, got ${JSON.stringify(shard)}`);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be I/N with 1 <= I <= N, got ${JSON.stringify(shard)}`);
   }
   for (const c of cfg.clauses) {
-    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`))) throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
+    if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`)))
+      throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
   if (flags['report-url'] !== undefined) {
     const u = String(flags['report-url']);
@@ -157,16 +174,19 @@ export async function runMain(argv: string[]): Promise<number> {
     loaded = loadProfile(cfg.profilePath);
     cfg.profileSha256 = loaded.sha256;
     const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
-    if (!embedded && cfg.faults.length > 0) throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
+    if (!embedded && cfg.faults.length > 0)
+      throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
     if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
     else if (cfg.faults.length > 0) {
       const { faultCatalogue } = await import('../../reference/index.js');
       const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
-      if (unknown.length) throw new UsageError(`unknown fault ${unknown.join(', ')} (known: ${faultCatalogue.map((k) => k.name).join(', ')})`);
+      if (unknown.length)
+        throw new UsageError(`unknown fault ${unknown.join(', ')} (known: ${faultCatalogue.map((k) => k.name).join(', ')})`);
     }
     const all = listSuiteFiles();
     const unknownSuites = cfg.suites.filter((s) => !all.some((f) => f.name === s));
-    if (unknownSuites.length) throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${all.map((f) => f.name).join(', ')})`);
+    if (unknownSuites.length)
+      throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${all.map((f) => f.name).join(', ')})`);
     files = cfg.suites.length ? all.filter((f) => cfg.suites.includes(f.name)) : all;
     const imported = new Map<string, SuiteDef>();
     if (cfg.clauses.length) {
@@ -180,13 +200,19 @@ export async function runMain(argv: string[]): Promise<number> {
         if (e.check === undefined) continue;
         const suiteName = e.check.split('/', 1)[0]!;
         const f = all.find((s) => s.name === suiteName);
-        if (!f) throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: there is no suite ${JSON.stringify(suiteName)}`);
+        if (!f)
+          throw new ExpectationsError(
+            `${cfg.expectationsPath}: entry for check ${e.check}: there is no suite ${JSON.stringify(suiteName)}`,
+          );
         const def = imported.get(suiteName) ?? (await importSuite(f));
         imported.set(suiteName, def);
-        if (!def.checks.some((c) => c.id === e.check)) throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: suite ${suiteName} has no such check`);
+        if (!def.checks.some((c) => c.id === e.check))
+          throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: suite ${suiteName} has no such check`);
       }
       if (expectations.profile !== undefined && expectations.profile !== loaded.profile.name) {
-        throw new ExpectationsError(`${cfg.expectationsPath} is for profile ${JSON.stringify(expectations.profile)}, this run's profile is ${JSON.stringify(loaded.profile.name)}`);
+        throw new ExpectationsError(
+          `${cfg.expectationsPath} is for profile ${JSON.stringify(expectations.profile)}, this run's profile is ${JSON.stringify(loaded.profile.name)}`,
+        );
       }
     }
   } catch (err) {
@@ -196,18 +222,44 @@ export async function runMain(argv: string[]): Promise<number> {
 
   const paths = reportPaths(cfg.reportsDir);
   // Stale output of an earlier run would mix into this run's report and certificate (history stays).
-  for (const p of [paths.allureResults, paths.allureResultsPack, paths.results, paths.repro, paths.allureReport, paths.runStatus, paths.runPlan, paths.certificateJson, paths.certificateMd, paths.clausesHtml, paths.traffic, paths.junit, join(cfg.reportsDir, 'doctor.json'), join(cfg.reportsDir, 'doctor.md')]) {
+  for (const p of [
+    paths.allureResults,
+    paths.allureResultsPack,
+    paths.results,
+    paths.repro,
+    paths.allureReport,
+    paths.runStatus,
+    paths.runPlan,
+    paths.certificateJson,
+    paths.certificateMd,
+    paths.clausesHtml,
+    paths.traffic,
+    paths.junit,
+    join(cfg.reportsDir, 'doctor.json'),
+    join(cfg.reportsDir, 'doctor.md'),
+  ]) {
     rmSync(p, { recursive: true, force: true });
   }
   mkdirSync(cfg.reportsDir, { recursive: true });
   // vitest starts now, beside the doctor: its start-up (and the embedded reference's) overlaps the
   // doctor's requests, and its global setup holds every check until the CLI says go.
-  const vitest = startVitest({ ...cfg, holdUntilGo: true }, files.map((f) => relative(CODE_ROOT, f.testFile)), shard);
+  const vitest = startVitest(
+    { ...cfg, holdUntilGo: true },
+    files.map((f) => relative(CODE_ROOT, f.testFile)),
+    shard,
+  );
   let doctor: DoctorReport | undefined;
   if (!flags['no-doctor']) {
     // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
     try {
-      doctor = await doctorPhase({ loaded, baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl, reportsDir: cfg.reportsDir, verbose: false, webhooks: cfg.webhooks !== 'off', faults: cfg.faults });
+      doctor = await doctorPhase({
+        loaded,
+        baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl,
+        reportsDir: cfg.reportsDir,
+        verbose: false,
+        webhooks: cfg.webhooks !== 'off',
+        faults: cfg.faults,
+      });
     } catch (err) {
       await vitest.stop();
       throw err;
@@ -215,7 +267,9 @@ export async function runMain(argv: string[]): Promise<number> {
     if (doctor.exitCode !== 0) {
       await vitest.stop();
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
-      return cannotRun(`the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`);
+      return cannotRun(
+        `the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`,
+      );
     }
   }
   const meta: RunMeta = {
@@ -229,7 +283,12 @@ export async function runMain(argv: string[]): Promise<number> {
     timeScale: loaded.profile.webhooks?.timeScale,
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
-    ...(loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl && loaded.profile.embedded?.readings && loaded.profile.embedded.readings !== 'default' ? { readings: [loaded.profile.embedded.readings].flat().join(',') } : {}),
+    ...(loaded.profile.baseUrl === 'embedded' &&
+    !cfg.targetUrl &&
+    loaded.profile.embedded?.readings &&
+    loaded.profile.embedded.readings !== 'default'
+      ? { readings: [loaded.profile.embedded.readings].flat().join(',') }
+      : {}),
     doctor: doctorMeta(doctor),
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
@@ -244,7 +303,9 @@ export async function runMain(argv: string[]): Promise<number> {
   if (cfg.webhooks === 'full' && loaded.profile.webhooks) {
     // The 9-attempt schedule decides when a full run ends; everything else runs beside it.
     const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
-    process.stdout.write(`webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`);
+    process.stdout.write(
+      `webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`,
+    );
   }
   let interruptedBy: NodeJS.Signals | undefined;
   // The report's generator loads beside the checks, so the page takes only its own time at the end.
@@ -256,10 +317,17 @@ export async function runMain(argv: string[]): Promise<number> {
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
   const redact = makeRedactor(merchantSecrets(loaded));
   const statusMissing = !existsSync(paths.runStatus);
-  let runStatus: RunStatus | undefined = statusMissing ? { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] } : undefined;
+  let runStatus: RunStatus | undefined = statusMissing
+    ? { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] }
+    : undefined;
   if (interruptedBy) {
     const status = readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: [] };
-    runStatus = { ...status, reason: 'interrupted', interruptedBy, unfinished: await unfinishedChecks(paths.runPlan, paths.results, files, cfg) };
+    runStatus = {
+      ...status,
+      reason: 'interrupted',
+      interruptedBy,
+      unfinished: await unfinishedChecks(paths.runPlan, paths.results, files, cfg),
+    };
   }
   const outcome = await finishReports(paths, {
     // An interrupted run keeps its certificate; the HTML report (seconds) is skipped for a CI's grace period.
@@ -273,7 +341,10 @@ export async function runMain(argv: string[]): Promise<number> {
     keepAllureResults: flags['keep-allure-results'] === true,
   });
   if (outcome.exitCode !== 0) {
-    const reason = outcome.htmlError && outcome.certificate.exitCode === 0 ? `the HTML report could not be made: ${outcome.htmlError}` : (outcome.certificate.reasons[0] ?? 'see above');
+    const reason =
+      outcome.htmlError && outcome.certificate.exitCode === 0
+        ? `the HTML report could not be made: ${outcome.htmlError}`
+        : (outcome.certificate.reasons[0] ?? 'see above');
     process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${reason.split('\n', 1)[0]}\n`);
   }
   return outcome.exitCode;
@@ -306,7 +377,15 @@ function startVitest(cfg: RunConfig, files: string[], shard: string | undefined)
   // Compiled, the config is plain JavaScript: Node imports it as is (vite's default bundles it into a
   // temporary file beside it, which an installed kit's folder may not allow).
   const loader = COMPILED ? ['--configLoader', 'native'] : [];
-  const args = [dependencyBin('vitest'), 'run', '--config', codeFile('vitest.conformance.config'), ...loader, ...(shard ? ['--shard', shard] : []), ...files];
+  const args = [
+    dependencyBin('vitest'),
+    'run',
+    '--config',
+    codeFile('vitest.conformance.config'),
+    ...loader,
+    ...(shard ? ['--shard', shard] : []),
+    ...files,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: CODE_ROOT,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],

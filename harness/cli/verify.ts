@@ -22,7 +22,9 @@ export async function verifyMain(argv: string[]): Promise<number> {
     const v = verifyCertificate(resolve(rest[0]!), flags.results ? resolve(String(flags.results)) : undefined);
     const c = v.certificate!;
     if (v.ok) {
-      process.stdout.write(`certificate holds: ${c.verdict} (exit code ${c.exitCode}) for ${c.target.url}, profile ${c.profile.name}, ${c.date}; ${c.results.count} results, sha256 ${c.integrity.resultsSha256}\n`);
+      process.stdout.write(
+        `certificate holds: ${c.verdict} (exit code ${c.exitCode}) for ${c.target.url}, profile ${c.profile.name}, ${c.date}; ${c.results.count} results, sha256 ${c.integrity.resultsSha256}\n`,
+      );
       return 0;
     }
     for (const p of v.problems) process.stdout.write(`✗ ${p}\n`);

@@ -41,10 +41,17 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   ctx.progress('envelope at baseUrl, merchants and credentials');
   const p = ctx.loaded.profile;
   const queryPath = ctx.t.path('paymentQuery');
-  const pathField = p.endpoints.paymentQuery !== undefined && p.endpoints.paymentQuery !== DOCUMENT_QUERY_PATH ? 'endpoints.paymentQuery' : 'baseUrl';
+  const pathField =
+    p.endpoints.paymentQuery !== undefined && p.endpoints.paymentQuery !== DOCUMENT_QUERY_PATH ? 'endpoints.paymentQuery' : 'baseUrl';
   const primary = await probeMerchant(ctx, 'primary');
   if (primary.a.error) {
-    add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', { expected: 'an answer', answered: describeAnswer(primary.a), fix: 'set baseUrl (or --target) to the address the target listens on', ex: [primary.ex], noAnswerIsWrong: true });
+    add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', {
+      expected: 'an answer',
+      answered: describeAnswer(primary.a),
+      fix: 'set baseUrl (or --target) to the address the target listens on',
+      ex: [primary.ex],
+      noAnswerIsWrong: true,
+    });
     return false;
   }
   if (unknownPath(primary.a) && (await unversioned(ctx, queryPath))) return false;
@@ -52,12 +59,18 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     add(ctx, 'wrong', pathField, `the payment query answers with the interface's envelope at baseUrl + ${queryPath}`, {
       expected: 'a JSON envelope {code, msg}',
       answered: describeAnswer(primary.a),
-      fix: pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins (e.g. include the vendor\'s path prefix)' : 'set endpoints.paymentQuery to the path the vendor documents',
+      fix:
+        pathField === 'baseUrl'
+          ? "baseUrl must end where /api/v1/… begins (e.g. include the vendor's path prefix)"
+          : 'set endpoints.paymentQuery to the path the vendor documents',
       ex: [primary.ex],
     });
     return false;
   }
-  add(ctx, 'verified', 'baseUrl', 'the target answers with the interface\'s envelope at baseUrl', { answered: describeAnswer(primary.a), ex: [primary.ex] });
+  add(ctx, 'verified', 'baseUrl', "the target answers with the interface's envelope at baseUrl", {
+    answered: describeAnswer(primary.a),
+    ex: [primary.ex],
+  });
   if (!judgeCredentials(ctx, 'primary', primary.a, primary.ex)) {
     // Each merchant's credentials stand alone: every wrong one is said at once.
     await otherMerchants(ctx);
@@ -66,18 +79,34 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   // A target may answer a path it does not have with an envelope too: learn that answer's form
   // (not in production, where a signed request to a path that is not a query is never sent).
   if (ctx.production) {
-    add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
+    add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, {
+      answered: describeAnswer(primary.a),
+      ex: [primary.ex],
+    });
     return finishBasics(ctx);
   }
-  const probe = await ctx.t.post(`${queryPath.replace(/\/[^/]*\/[^/]*$/, '')}/mpsi-doctor/no-such-path`, {}, { label: 'doctor: a path the target does not have' });
+  const probe = await ctx.t.post(
+    `${queryPath.replace(/\/[^/]*\/[^/]*$/, '')}/mpsi-doctor/no-such-path`,
+    {},
+    { label: 'doctor: a path the target does not have' },
+  );
   const form = answerForm(probe);
   if (form !== undefined && answerOf(probe).http === 200) ctx.learnUnknownPath(form);
   if (form !== undefined && form === answerForm(primary.ex) && (await unversioned(ctx, queryPath, form))) return false;
   if (form !== undefined && form === answerForm(primary.ex)) {
-    add(ctx, 'wrong', pathField, `the payment query answers at baseUrl + ${queryPath}`, { expected: 'an answer of the payment query', answered: `${describeAnswer(primary.a)}, as to a path it does not have`, fix: pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins' : 'set endpoints.paymentQuery to the path the vendor documents', ex: [primary.ex, probe] });
+    add(ctx, 'wrong', pathField, `the payment query answers at baseUrl + ${queryPath}`, {
+      expected: 'an answer of the payment query',
+      answered: `${describeAnswer(primary.a)}, as to a path it does not have`,
+      fix:
+        pathField === 'baseUrl' ? 'baseUrl must end where /api/v1/… begins' : 'set endpoints.paymentQuery to the path the vendor documents',
+      ex: [primary.ex, probe],
+    });
     return false;
   }
-  add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, { answered: describeAnswer(primary.a), ex: [primary.ex] });
+  add(ctx, 'verified', 'endpoints.paymentQuery', `the payment query answers at ${queryPath}`, {
+    answered: describeAnswer(primary.a),
+    ex: [primary.ex],
+  });
   return finishBasics(ctx);
 }
 
@@ -92,8 +121,15 @@ async function unversioned(ctx: DoctorContext, queryPath: string, unknownForm?: 
   const ex = await ctx.t.post(path, { merchant_order_no: ctx.t.newNo('order') }, { label: 'doctor: the payment query without /v1/' });
   const a = answerOf(ex);
   if (unknownPath(a) || !a.envelope || (unknownForm !== undefined && answerForm(ex) === unknownForm)) return false;
-  doubt(ctx, 'baseUrl', `the payment query answers at baseUrl + ${queryPath}`, ['ep.versioned-path'], { expected: 'an answer of the payment query', answered: `no such path; ${path} answers ${describeAnswer(a)}: the target serves the API without /v1/`, fix: 'baseUrl must end where /api/v1/… begins', ex: [ex] });
-  add(ctx, 'not-verifiable', 'top level', 'every other assumption', { answered: 'not asked: every path the profile gives carries /api/v1/, which the target does not serve' });
+  doubt(ctx, 'baseUrl', `the payment query answers at baseUrl + ${queryPath}`, ['ep.versioned-path'], {
+    expected: 'an answer of the payment query',
+    answered: `no such path; ${path} answers ${describeAnswer(a)}: the target serves the API without /v1/`,
+    fix: 'baseUrl must end where /api/v1/… begins',
+    ex: [ex],
+  });
+  add(ctx, 'not-verifiable', 'top level', 'every other assumption', {
+    answered: 'not asked: every path the profile gives carries /api/v1/, which the target does not serve',
+  });
   return true;
 }
 
@@ -115,16 +151,30 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
   const m = ctx.loaded.merchants[role]!;
   const what = `merchants.${role}: id ${m.id} and its key sign requests the target accepts`;
   if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') {
-    add(ctx, 'wrong', `merchants.${role}.id`, what, { expected: 'a signed answer (e.g. order not found)', answered: `${describeAnswer(a)}: merchants.${role}.id is not a merchant id the target knows`, fix: `put the merchant id the vendor assigned to ${role} (X-MerchantID, not a name or login) in merchants.${role}.id`, ex: [ex] });
+    add(ctx, 'wrong', `merchants.${role}.id`, what, {
+      expected: 'a signed answer (e.g. order not found)',
+      answered: `${describeAnswer(a)}: merchants.${role}.id is not a merchant id the target knows`,
+      fix: `put the merchant id the vendor assigned to ${role} (X-MerchantID, not a name or login) in merchants.${role}.id`,
+      ex: [ex],
+    });
     return false;
   }
   if (a.envelope && a.http === 403) {
     const k = keyProblem(ctx, role);
-    add(ctx, 'wrong', secretPath(ctx, role), what, { expected: 'a signed answer (e.g. order not found)', answered: `${describeAnswer(a)}: ${k.answered}`, fix: k.fix, ex: [ex] });
+    add(ctx, 'wrong', secretPath(ctx, role), what, {
+      expected: 'a signed answer (e.g. order not found)',
+      answered: `${describeAnswer(a)}: ${k.answered}`,
+      fix: k.fix,
+      ex: [ex],
+    });
     return false;
   }
   if (!a.envelope || a.http === 401 || a.http === 500) {
-    add(ctx, 'not-verifiable', `merchants.${role}`, what, { expected: 'a signed answer (e.g. order not found)', answered: describeAnswer(a), ex: [ex] });
+    add(ctx, 'not-verifiable', `merchants.${role}`, what, {
+      expected: 'a signed answer (e.g. order not found)',
+      answered: describeAnswer(a),
+      ex: [ex],
+    });
     return false;
   }
   add(ctx, 'verified', `merchants.${role}`, what, { answered: describeAnswer(a), ex: [ex] });
@@ -133,7 +183,12 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
 
 async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   const id = ctx.loaded.merchants.unknownId;
-  const ask = (mid: string, label: string) => queryPayment(ctx.t, { merchant_order_no: ctx.t.newNo('order') }, { as: { id: mid, secret: randomBytes(16).toString('hex') }, noVerify: true, label });
+  const ask = (mid: string, label: string) =>
+    queryPayment(
+      ctx.t,
+      { merchant_order_no: ctx.t.newNo('order') },
+      { as: { id: mid, secret: randomBytes(16).toString('hex') }, noVerify: true, label },
+    );
   const ex = await ask(id, 'doctor: the unknown merchant id');
   const a = answerOf(ex);
   const what = `merchants.unknownId (${id}) is an id the target does not know`;
@@ -144,9 +199,25 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   const control = await ask(`MPSI-DOCTOR-${randomBytes(6).toString('hex').toUpperCase()}`, 'doctor: an id no merchant has');
   const c = answerOf(control);
   if (notFound(c) && a.envelope && (a.http === 403 || a.code === 0)) {
-    add(ctx, 'wrong', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`, fix: 'choose an id no merchant of the target has (e.g. M999999)', ex: [ex, control] });
-  } else if (notFound(c)) add(ctx, 'not-verifiable', 'merchants.unknownId', what, { expected: 'HTTP 401 merchantNotFound', answered: describeAnswer(a), ex: [ex, control] });
-  else doubt(ctx, 'merchants.unknownId', what, ['auth.unknown-merchant', 'err.auth.merchant-not-found'], { expected: 'HTTP 401 merchantNotFound', answered: `${describeAnswer(a)}; an id no merchant has gets ${describeAnswer(c)} too`, fix: 'choose an id no merchant of the target has', ex: [ex, control] });
+    add(ctx, 'wrong', 'merchants.unknownId', what, {
+      expected: 'HTTP 401 merchantNotFound',
+      answered: `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`,
+      fix: 'choose an id no merchant of the target has (e.g. M999999)',
+      ex: [ex, control],
+    });
+  } else if (notFound(c))
+    add(ctx, 'not-verifiable', 'merchants.unknownId', what, {
+      expected: 'HTTP 401 merchantNotFound',
+      answered: describeAnswer(a),
+      ex: [ex, control],
+    });
+  else
+    doubt(ctx, 'merchants.unknownId', what, ['auth.unknown-merchant', 'err.auth.merchant-not-found'], {
+      expected: 'HTTP 401 merchantNotFound',
+      answered: `${describeAnswer(a)}; an id no merchant has gets ${describeAnswer(c)} too`,
+      fix: 'choose an id no merchant of the target has',
+      ex: [ex, control],
+    });
 }
 
 /** A sandbox cannot tell a production key from any other wrong key; the run's auth.env-keys check sends it. */
@@ -155,13 +226,22 @@ function checkProductionKeys(ctx: DoctorContext): void {
     const ref = ctx.loaded.profile.merchants[role] as MerchantRef | undefined;
     if (ref?.productionSecret === undefined && ref?.productionSecretEnv === undefined) continue;
     const field = ref.productionSecret !== undefined ? 'productionSecret' : 'productionSecretEnv';
-    add(ctx, 'not-verifiable', `merchants.${role}.${field}`, `${role}'s production key`, { answered: 'no request: a sandbox refuses every key but its own alike, so it cannot confirm that this one is the production key (the auth.env-keys check sends it)' });
+    add(ctx, 'not-verifiable', `merchants.${role}.${field}`, `${role}'s production key`, {
+      answered:
+        'no request: a sandbox refuses every key but its own alike, so it cannot confirm that this one is the production key (the auth.env-keys check sends it)',
+    });
   }
 }
 
 const QUERY_ENDPOINTS: { name: EndpointName; send: (ctx: DoctorContext) => Promise<Exchange> }[] = [
   { name: 'refundQuery', send: (ctx) => queryRefund(ctx.t, { merchantNo: ctx.t.newNo('refund') }, { label: 'doctor: refund query path' }) },
-  { name: 'payoutQuery', send: (ctx) => ctx.t.post(ctx.t.path('payoutQuery'), payoutLookup(ctx.t, 'queryBy', { merchantNo: ctx.t.newNo('payout') }), { label: 'doctor: payout query path' }) },
+  {
+    name: 'payoutQuery',
+    send: (ctx) =>
+      ctx.t.post(ctx.t.path('payoutQuery'), payoutLookup(ctx.t, 'queryBy', { merchantNo: ctx.t.newNo('payout') }), {
+        label: 'doctor: payout query path',
+      }),
+  },
 ];
 
 /** A query for a number nobody used: an envelope (not found) shows the path exists. */
@@ -182,6 +262,12 @@ export function pathItem(ctx: DoctorContext, name: EndpointName | `sandbox.${str
   const field = name.startsWith('sandbox.') ? `${name}.path` : `endpoints.${name}`;
   const path = name.startsWith('sandbox.') ? ex.request.url.slice(ctx.t.baseUrl.length) : ctx.t.path(name as EndpointName);
   if (a.error) add(ctx, 'not-verifiable', field, `${path} answers`, { answered: describeAnswer(a), ex: [ex] });
-  else if (unknownPath(a)) add(ctx, 'wrong', field, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set ${field} to the path the vendor documents`, ex: [ex] });
+  else if (unknownPath(a))
+    add(ctx, 'wrong', field, `${path} answers with the interface's envelope`, {
+      expected: 'a JSON envelope {code, msg}',
+      answered: `${describeAnswer(a)}: the target has no such path`,
+      fix: `set ${field} to the path the vendor documents`,
+      ex: [ex],
+    });
   else add(ctx, 'verified', field, `${path} answers with the interface's envelope`, { answered: describeAnswer(a), ex: [ex] });
 }

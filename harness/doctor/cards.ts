@@ -15,10 +15,24 @@ import { cents, money } from './money.js';
 
 type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];
 type Outcome = 'charged' | 'refused' | 'pending';
-const WANT: Record<CardKind, Outcome> = { success: 'charged', decline: 'refused', risk: 'refused', invalid: 'refused', noChannel: 'refused', pending: 'pending' };
+const WANT: Record<CardKind, Outcome> = {
+  success: 'charged',
+  decline: 'refused',
+  risk: 'refused',
+  invalid: 'refused',
+  noChannel: 'refused',
+  pending: 'pending',
+};
 
 /** Refund refusals the document names for the refund or its payment, which show the request was read. */
-const REFUND_REFUSALS = new Set(['notSupported', 'refundAmountExceeded', 'refundOrderNotPaid', 'validationFailed', 'refundFailed', 'invalidRefundAmount']);
+const REFUND_REFUSALS = new Set([
+  'notSupported',
+  'refundAmountExceeded',
+  'refundOrderNotPaid',
+  'validationFailed',
+  'refundFailed',
+  'invalidRefundAmount',
+]);
 /** Not-found answers: the target read the lookup and searched (a wrong field would be refused as invalid). */
 const NOT_FOUND = new Set(['refundNotFound', 'orderNotFound', 'notFound']);
 
@@ -30,7 +44,12 @@ export interface PaidOrder {
 }
 
 /** The status of a new payment: from the answer when the profile says where, else from a query. */
-async function statusOf(ctx: DoctorContext, a: Answer, dataPaths: { orderNo: string; status?: string }, merchantOrderNo: string): Promise<unknown> {
+async function statusOf(
+  ctx: DoctorContext,
+  a: Answer,
+  dataPaths: { orderNo: string; status?: string },
+  merchantOrderNo: string,
+): Promise<unknown> {
   if (dataPaths.status !== undefined) return readPath(a.data, dataPaths.status);
   const rec = ctx.loaded.profile.paymentRecord;
   if (!rec) return undefined;
@@ -58,7 +77,11 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
   await Promise.all(
     kinds.map(async (kind) => {
       const merchantOrderNo = ctx.t.newNo('order');
-      const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value), card: cp.cards[kind] as Card }, { label: `doctor: the ${kind} card` });
+      const ex = await cardPayment(
+        ctx.t,
+        { merchantOrderNo, amount: usd(value), card: cp.cards[kind] as Card },
+        { label: `doctor: the ${kind} card` },
+      );
       const a = answerOf(ex);
       if (unknownPath(a)) {
         if (!pathChecked) pathItem(ctx, 'cardPayment', a, ex);
@@ -66,8 +89,11 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
         return;
       }
       if (kind === 'success' && accepted(a)) {
-        const orderNo = dataPathItem(ctx, 'cardPayment.data.orderNo', 'a card payment answer', a.data, cp.data.orderNo, ex) as string | undefined;
-        if (cp.data.status !== undefined) dataPathItem(ctx, 'cardPayment.data.status', 'a card payment answer', a.data, cp.data.status, ex, 'any');
+        const orderNo = dataPathItem(ctx, 'cardPayment.data.orderNo', 'a card payment answer', a.data, cp.data.orderNo, ex) as
+          | string
+          | undefined;
+        if (cp.data.status !== undefined)
+          dataPathItem(ctx, 'cardPayment.data.status', 'a card payment answer', a.data, cp.data.status, ex, 'any');
         if (orderNo) out.paid = { orderNo, merchantOrderNo, method, value };
       }
       const status = await statusOf(ctx, a, cp.data, merchantOrderNo);
@@ -76,8 +102,20 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
       const answered = `${describeAnswer(a)}${status !== undefined ? `, status ${JSON.stringify(status)}` : ''}: ${seen}`;
       if (seen === WANT[kind]) add(ctx, 'verified', `cardPayment.cards.${kind}`, what, { answered, ex: [ex] });
       // The document fixes that an invalid number, CVC or expiry fails: a charge may be the target's violation.
-      else if (kind === 'invalid' && seen === 'charged') doubt(ctx, `cardPayment.cards.${kind}`, what, ['err.pay.invalid-card'], { expected: WANT[kind], answered, fix: `give in cardPayment.cards.${kind} card data that is invalid (number, CVC or expiry)`, ex: [ex] });
-      else add(ctx, 'wrong', `cardPayment.cards.${kind}`, what, { expected: WANT[kind], answered, fix: `give in cardPayment.cards.${kind} the vendor's test card whose payment is ${WANT[kind]}`, ex: [ex] });
+      else if (kind === 'invalid' && seen === 'charged')
+        doubt(ctx, `cardPayment.cards.${kind}`, what, ['err.pay.invalid-card'], {
+          expected: WANT[kind],
+          answered,
+          fix: `give in cardPayment.cards.${kind} card data that is invalid (number, CVC or expiry)`,
+          ex: [ex],
+        });
+      else
+        add(ctx, 'wrong', `cardPayment.cards.${kind}`, what, {
+          expected: WANT[kind],
+          answered,
+          fix: `give in cardPayment.cards.${kind} the vendor's test card whose payment is ${WANT[kind]}`,
+          ex: [ex],
+        });
       if (kind === 'pending' && seen === 'pending') {
         const orderNo = readPath(a.data, cp.data.orderNo);
         if (typeof orderNo === 'string') out.pending = { orderNo, merchantOrderNo, method, value };
@@ -123,7 +161,9 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   ctx.progress('refunds');
   const order = paid ?? (await paidOrder(ctx, 'doctor: a paid order to refund')).order;
   if (!order) {
-    add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', { answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)' });
+    add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', {
+      answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
+    });
     return;
   }
   const support = r.support[order.method] ?? 'partial';
@@ -138,28 +178,55 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   if (unknownPath(a)) return pathItem(ctx, 'refundCreate', a, ex);
   if (!accepted(a) && REFUND_REFUSALS.has(a.key ?? '')) {
     // A refusal the document names for the refund itself (not for its request): the template was read.
-    add(ctx, 'not-verifiable', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, { answered: `${describeAnswer(a)}: refused for a reason of the refund, not of its request (see refunds.support.${order.method})`, ex: [ex] });
+    add(ctx, 'not-verifiable', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, {
+      answered: `${describeAnswer(a)}: refused for a reason of the refund, not of its request (see refunds.support.${order.method})`,
+      ex: [ex],
+    });
     return;
   }
   if (!accepted(a)) {
-    add(ctx, 'wrong', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, { expected: 'code 0', answered: describeAnswer(a), fix: 'check refunds.template against the vendor\'s refund request fields', ex: [ex] });
+    add(ctx, 'wrong', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, {
+      expected: 'code 0',
+      answered: describeAnswer(a),
+      fix: "check refunds.template against the vendor's refund request fields",
+      ex: [ex],
+    });
     return;
   }
   pathItem(ctx, 'refundCreate', a, ex);
   const serviceNo = dataPathItem(ctx, 'refunds.data.refundNo', 'a refund answer', a.data, r.data.refundNo, ex) as string | undefined;
   const status = dataPathItem(ctx, 'refunds.data.status', 'a refund answer', a.data, r.data.status, ex, 'any');
   if (r.data.amount !== undefined) dataPathItem(ctx, 'refunds.data.amount', 'a refund answer', a.data, r.data.amount, ex, 'any');
-  for (const [field, by] of [['serviceNo', { serviceNo }], ['merchantNo', { merchantNo: refundNo }]] as const) {
+  for (const [field, by] of [
+    ['serviceNo', { serviceNo }],
+    ['merchantNo', { merchantNo: refundNo }],
+  ] as const) {
     if (by.serviceNo === undefined && field === 'serviceNo') continue;
     const qex = await queryRefund(ctx.t, by, { label: `doctor: query the refund by ${field}` });
     const q = answerOf(qex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (serviceNo === undefined || readPath(q.data, r.data.refundNo) === serviceNo);
-    if (found) add(ctx, 'verified', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, { answered: describeAnswer(q), ex: [qex] });
+    if (found)
+      add(ctx, 'verified', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, {
+        answered: describeAnswer(q),
+        ex: [qex],
+      });
     // "Not found" for a refund just made: the target searched by the field, and did not find what it has.
-    else if (NOT_FOUND.has(q.key ?? '')) doubt(ctx, `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, ['refund.ids'], { expected: 'the refund (code 0)', answered: describeAnswer(q), fix: `set refunds.queryBy.${field} to the request field the vendor documents`, ex: [qex] });
-    else add(ctx, 'wrong', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, { expected: 'the refund (code 0)', answered: describeAnswer(q), fix: `set refunds.queryBy.${field} to the request field the vendor documents`, ex: [qex] });
+    else if (NOT_FOUND.has(q.key ?? ''))
+      doubt(ctx, `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, ['refund.ids'], {
+        expected: 'the refund (code 0)',
+        answered: describeAnswer(q),
+        fix: `set refunds.queryBy.${field} to the request field the vendor documents`,
+        ex: [qex],
+      });
+    else
+      add(ctx, 'wrong', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, {
+        expected: 'the refund (code 0)',
+        answered: describeAnswer(q),
+        fix: `set refunds.queryBy.${field} to the request field the vendor documents`,
+        ex: [qex],
+      });
   }
   const settle = ctx.loaded.profile.sandbox?.settleRefund;
   if (settle && serviceNo !== undefined) {
@@ -169,22 +236,50 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
       if (support === 'partial') {
         // The failed outcome on a second pending refund of the same order.
         const second = ctx.t.newNo('refund');
-        const rex = await createRefund(ctx.t, { refundNo: second, order, amount: usd('1.00') }, { label: 'doctor: a refund to settle as failed' });
+        const rex = await createRefund(
+          ctx.t,
+          { refundNo: second, order, amount: usd('1.00') },
+          { label: 'doctor: a refund to settle as failed' },
+        );
         const ra = answerOf(rex);
         const no = readPath(ra.data, r.data.refundNo);
         if (accepted(ra) && typeof no === 'string' && readPath(ra.data, r.data.status) === 'PENDING') {
-          controlItem(ctx, 'settleRefund', `settles a pending refund as ${settle.outcomes.failed}`, await control(ctx, 'settleRefund', { refundNo: no, merchantRefundNo: second, outcome: settle.outcomes.failed }), [rex]);
+          controlItem(
+            ctx,
+            'settleRefund',
+            `settles a pending refund as ${settle.outcomes.failed}`,
+            await control(ctx, 'settleRefund', { refundNo: no, merchantRefundNo: second, outcome: settle.outcomes.failed }),
+            [rex],
+          );
         }
       }
-    } else add(ctx, 'not-verifiable', 'sandbox.settleRefund', 'settles a pending refund', { answered: `the refund was created ${JSON.stringify(status)}, not PENDING`, ex: [ex] });
+    } else
+      add(ctx, 'not-verifiable', 'sandbox.settleRefund', 'settles a pending refund', {
+        answered: `the refund was created ${JSON.stringify(status)}, not PENDING`,
+        ex: [ex],
+      });
   }
   if (r.failingReason !== undefined && support === 'partial') {
-    const fex = await createRefund(ctx.t, { order, amount: usd('1.00'), reason: r.failingReason }, { label: 'doctor: a refund with the failing reason' });
+    const fex = await createRefund(
+      ctx.t,
+      { order, amount: usd('1.00'), reason: r.failingReason },
+      { label: 'doctor: a refund with the failing reason' },
+    );
     const f = answerOf(fex);
     const st = accepted(f) ? readPath(f.data, r.data.status) : undefined;
     const what = 'a refund with refunds.failingReason fails';
-    if (!accepted(f) || st === 'FAILED') add(ctx, 'verified', 'refunds.failingReason', what, { answered: `${describeAnswer(f)}${st !== undefined ? `, status ${JSON.stringify(st)}` : ''}`, ex: [fex] });
-    else add(ctx, 'wrong', 'refunds.failingReason', what, { expected: 'a refusal or status FAILED', answered: `${describeAnswer(f)}, status ${JSON.stringify(st)}`, fix: 'give in refunds.failingReason the reason the vendor\'s sandbox fails a refund with', ex: [fex] });
+    if (!accepted(f) || st === 'FAILED')
+      add(ctx, 'verified', 'refunds.failingReason', what, {
+        answered: `${describeAnswer(f)}${st !== undefined ? `, status ${JSON.stringify(st)}` : ''}`,
+        ex: [fex],
+      });
+    else
+      add(ctx, 'wrong', 'refunds.failingReason', what, {
+        expected: 'a refusal or status FAILED',
+        answered: `${describeAnswer(f)}, status ${JSON.stringify(st)}`,
+        fix: "give in refunds.failingReason the reason the vendor's sandbox fails a refund with",
+        ex: [fex],
+      });
   }
 }
 
@@ -209,7 +304,9 @@ async function paidWith(ctx: DoctorContext, method: string, label: string): Prom
 
 async function completeCheckoutQuietly(ctx: DoctorContext, orderNo: string, merchantOrderNo: string): Promise<Exchange> {
   const c = ctx.loaded.profile.sandbox!.completeCheckout!;
-  return ctx.t.post(c.path, ctx.t.fill(c.template, { orderNo, merchantOrderNo, outcome: c.outcomes.success }), { label: 'doctor: pay the checkout (sandbox)' });
+  return ctx.t.post(c.path, ctx.t.fill(c.template, { orderNo, merchantOrderNo, outcome: c.outcomes.success }), {
+    label: 'doctor: pay the checkout (sandbox)',
+  });
 }
 
 /** refunds.support per method: "none" refuses a full refund, "full" refuses a partial one and takes the full one, "partial" takes a partial one. */
@@ -222,18 +319,40 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
       const path = `refunds.support.${method}`;
       const tries: { part: boolean; want: 'accepted' | 'refused'; claim: string; clauses: string[] }[] =
         support === 'none'
-          ? [{ part: false, want: 'refused', claim: `${method} takes no refund: a full refund is refused`, clauses: ['err.ref.not-supported'] }]
+          ? [
+              {
+                part: false,
+                want: 'refused',
+                claim: `${method} takes no refund: a full refund is refused`,
+                clauses: ['err.ref.not-supported'],
+              },
+            ]
           : support === 'full'
             ? [
-                { part: true, want: 'refused', claim: `${method} takes full refunds only: a partial refund is refused`, clauses: ['err.ref.full-only'] },
+                {
+                  part: true,
+                  want: 'refused',
+                  claim: `${method} takes full refunds only: a partial refund is refused`,
+                  clauses: ['err.ref.full-only'],
+                },
                 { part: false, want: 'accepted', claim: `${method} takes full refunds: a full refund is accepted`, clauses: [] },
               ]
-            : [{ part: true, want: 'accepted', claim: `${method} takes partial refunds: a partial refund is accepted`, clauses: ['refund.channel-support'] }];
+            : [
+                {
+                  part: true,
+                  want: 'accepted',
+                  claim: `${method} takes partial refunds: a partial refund is accepted`,
+                  clauses: ['refund.channel-support'],
+                },
+              ];
       // Each try on a paid order of its own: an accepted partial refund would make the full one exceed the rest.
       for (const t of tries) {
         const { order, ex } = await paidWith(ctx, method, `doctor: a paid ${method} order to refund`);
         if (!order) {
-          add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, { answered: `no paid ${method} order could be made (${method === (ctx.loaded.profile.methods.card ?? 'CARD') ? 'cardPayment.cards.success' : 'methods.checkout and sandbox.completeCheckout'})`, ex: [ex] });
+          add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, {
+            answered: `no paid ${method} order could be made (${method === (ctx.loaded.profile.methods.card ?? 'CARD') ? 'cardPayment.cards.success' : 'methods.checkout and sandbox.completeCheckout'})`,
+            ex: [ex],
+          });
           return;
         }
         const value = t.part ? (cents(order.value) >= 200n ? '1.00' : money(cents(order.value) / 2n)) : order.value;
@@ -245,7 +364,13 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
         if (ok) add(ctx, 'verified', path, t.claim, { answered: describeAnswer(a), ex: [ex, rex] });
         // A refund let through where the document fixes a refusal (not supported, full only), or a partial refund
         // refused as not supported on a channel declared to take it (refund.channel-support): the target may be wrong.
-        else if (t.want === 'refused' || (t.part && a.key === 'notSupported')) doubt(ctx, path, t.claim, t.clauses, { expected: t.want === 'accepted' ? 'the refund accepted' : 'a refusal', answered: describeAnswer(a), fix, ex: [ex, rex] });
+        else if (t.want === 'refused' || (t.part && a.key === 'notSupported'))
+          doubt(ctx, path, t.claim, t.clauses, {
+            expected: t.want === 'accepted' ? 'the refund accepted' : 'a refusal',
+            answered: describeAnswer(a),
+            fix,
+            ex: [ex, rex],
+          });
         else add(ctx, 'wrong', path, t.claim, { expected: 'the refund accepted', answered: describeAnswer(a), fix, ex: [ex, rex] });
       }
     }),

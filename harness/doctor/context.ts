@@ -27,13 +27,24 @@ export function add(
   status: ItemStatus,
   path: string,
   assumption: string,
-  more: { expected?: string; answered?: string; fix?: string; ex?: (Exchange | undefined)[]; noAnswerIsWrong?: boolean; clauses?: string[] } = {},
+  more: {
+    expected?: string;
+    answered?: string;
+    fix?: string;
+    ex?: (Exchange | undefined)[];
+    noAnswerIsWrong?: boolean;
+    clauses?: string[];
+  } = {},
 ): DoctorItem {
   // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
   const silent = (more.ex ?? []).find((e) => e !== undefined && !e.response);
   if ((status === 'wrong' || status === 'doubt') && silent && !more.noAnswerIsWrong) {
     status = 'not-verifiable';
-    more = { ...more, fix: undefined, answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}` };
+    more = {
+      ...more,
+      fix: undefined,
+      answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}`,
+    };
   }
   const ids = (more.ex ?? []).flatMap((e) => (e ? [e.id] : []));
   for (const e of more.ex ?? []) if (e && !ctx.exchanges.includes(e)) ctx.exchanges.push(e);
@@ -56,8 +67,18 @@ export function add(
  * a doubt, never a profile error. `clauses` are those the answer breaks if the profile is right;
  * `fix` what to change if the profile is what is wrong.
  */
-export function doubt(ctx: DoctorContext, path: string, assumption: string, clauses: string[], more: { expected?: string; answered?: string; fix: string; ex?: (Exchange | undefined)[] }): DoctorItem {
-  return add(ctx, 'doubt', path, assumption, { ...more, clauses, fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: the checks judge it); if not, ${more.fix}` });
+export function doubt(
+  ctx: DoctorContext,
+  path: string,
+  assumption: string,
+  clauses: string[],
+  more: { expected?: string; answered?: string; fix: string; ex?: (Exchange | undefined)[] },
+): DoctorItem {
+  return add(ctx, 'doubt', path, assumption, {
+    ...more,
+    clauses,
+    fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: the checks judge it); if not, ${more.fix}`,
+  });
 }
 
 /** The merchant roles that may create payments and payouts (the frozen one may not). */
@@ -86,6 +107,9 @@ export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T
  */
 export function unanswered(ctx: DoctorContext, path: string, claim: string, a: Answer, ex: Exchange): boolean {
   if (!a.error && !unknownPath(a)) return false;
-  add(ctx, 'not-verifiable', path, claim, { answered: a.error ? describeAnswer(a) : `${describeAnswer(a)}: the endpoint's path is wrong (see its own line)`, ex: [ex] });
+  add(ctx, 'not-verifiable', path, claim, {
+    answered: a.error ? describeAnswer(a) : `${describeAnswer(a)}: the endpoint's path is wrong (see its own line)`,
+    ex: [ex],
+  });
   return true;
 }

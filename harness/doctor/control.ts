@@ -8,7 +8,12 @@ import { accepted, answerOf, describeAnswer, unknownPath } from './model.js';
 export type ControlName = keyof NonNullable<Profile['sandbox']>;
 
 /** Sends a sandbox control as the merchant that owns the record (default primary) with the given template variables. */
-export async function control(ctx: DoctorContext, name: ControlName, vars: Record<string, unknown>, as: MerchantRole = 'primary'): Promise<Exchange> {
+export async function control(
+  ctx: DoctorContext,
+  name: ControlName,
+  vars: Record<string, unknown>,
+  as: MerchantRole = 'primary',
+): Promise<Exchange> {
   const c = ctx.loaded.profile.sandbox![name]!;
   return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { as, label: `doctor: sandbox.${name}` });
 }
@@ -18,7 +23,12 @@ export function controlItem(ctx: DoctorContext, name: ControlName, claim: string
   const a = answerOf(ex);
   const path = ctx.loaded.profile.sandbox![name]!.path;
   if (unknownPath(a)) {
-    add(ctx, 'wrong', `sandbox.${name}.path`, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set sandbox.${name}.path to the path of the vendor's sandbox control`, ex: [ex, ...more] });
+    add(ctx, 'wrong', `sandbox.${name}.path`, `${path} answers with the interface's envelope`, {
+      expected: 'a JSON envelope {code, msg}',
+      answered: `${describeAnswer(a)}: the target has no such path`,
+      fix: `set sandbox.${name}.path to the path of the vendor's sandbox control`,
+      ex: [ex, ...more],
+    });
     return false;
   }
   if (accepted(a)) {
@@ -27,9 +37,17 @@ export function controlItem(ctx: DoctorContext, name: ControlName, claim: string
   }
   // The control names its order by the number the checkout answered: when that number is in doubt, "not found" says nothing of the control.
   if (/notFound/i.test(a.key ?? '') && ctx.items.some((i) => i.status === 'doubt' && i.path === 'checkout.data.orderNo')) {
-    add(ctx, 'not-verifiable', `sandbox.${name}`, claim, { answered: `${describeAnswer(a)}: the checkout's order number is in doubt (checkout.data.orderNo)`, ex: [ex, ...more] });
+    add(ctx, 'not-verifiable', `sandbox.${name}`, claim, {
+      answered: `${describeAnswer(a)}: the checkout's order number is in doubt (checkout.data.orderNo)`,
+      ex: [ex, ...more],
+    });
     return false;
   }
-  add(ctx, 'wrong', `sandbox.${name}`, claim, { expected: 'code 0', answered: describeAnswer(a), fix: `check sandbox.${name}.template (and outcomes) against the vendor's sandbox documentation`, ex: [ex, ...more] });
+  add(ctx, 'wrong', `sandbox.${name}`, claim, {
+    expected: 'code 0',
+    answered: describeAnswer(a),
+    fix: `check sandbox.${name}.template (and outcomes) against the vendor's sandbox documentation`,
+    ex: [ex, ...more],
+  });
   return false;
 }

@@ -12,7 +12,10 @@ import type { PaidOrder } from './cards.js';
 import { paidOrder } from './cards.js';
 
 /** A fresh unpaid checkout of the primary (its first method). */
-async function freshCheckout(ctx: DoctorContext, label: string): Promise<{ orderNo: string; merchantOrderNo: string; ex: Exchange } | undefined> {
+async function freshCheckout(
+  ctx: DoctorContext,
+  label: string,
+): Promise<{ orderNo: string; merchantOrderNo: string; ex: Exchange } | undefined> {
   const p = ctx.loaded.profile;
   const method = p.methods.checkout[0]!;
   const r = await pay(ctx, 'primary', method, amountFor(ctx, method), label);
@@ -36,7 +39,15 @@ async function recordStatus(ctx: DoctorContext, orderNo: string): Promise<{ stat
  * order's webhook came (a target may show a change only then). A webhook that shows the change while
  * the query still does not is the target's to answer for (webhook.recover-by-query), not the outcome's.
  */
-async function stillPending(ctx: DoctorContext, orderNo: string, merchantOrderNo: string, pending: unknown, path: string, claim: string, ex: Exchange[]): Promise<boolean> {
+async function stillPending(
+  ctx: DoctorContext,
+  orderNo: string,
+  merchantOrderNo: string,
+  pending: unknown,
+  path: string,
+  claim: string,
+  ex: Exchange[],
+): Promise<boolean> {
   let hooks: { status?: unknown }[] = [];
   try {
     const wait = ctx.loaded.profile.webhooks?.deliveryWaitMs ?? 0;
@@ -48,8 +59,20 @@ async function stillPending(ctx: DoctorContext, orderNo: string, merchantOrderNo
   const again = await recordStatus(ctx, orderNo);
   if (again.status !== pending) return false;
   const changed = hooks.find((h) => h.status !== undefined && h.status !== pending);
-  if (changed) doubt(ctx, path, claim, ['webhook.recover-by-query'], { expected: `a status other than ${pending}`, answered: `a webhook says ${JSON.stringify(changed.status)}, but the payment query still shows ${JSON.stringify(again.status)}`, fix: `give in ${path} the value the vendor's control takes`, ex: [...ex, again.ex] });
-  else add(ctx, 'wrong', path, claim, { expected: `a status other than ${pending}`, answered: `the control answered code 0 but the payment is still ${JSON.stringify(again.status)}`, fix: `give in ${path} the value the vendor's control takes`, ex: [...ex, again.ex] });
+  if (changed)
+    doubt(ctx, path, claim, ['webhook.recover-by-query'], {
+      expected: `a status other than ${pending}`,
+      answered: `a webhook says ${JSON.stringify(changed.status)}, but the payment query still shows ${JSON.stringify(again.status)}`,
+      fix: `give in ${path} the value the vendor's control takes`,
+      ex: [...ex, again.ex],
+    });
+  else
+    add(ctx, 'wrong', path, claim, {
+      expected: `a status other than ${pending}`,
+      answered: `the control answered code 0 but the payment is still ${JSON.stringify(again.status)}`,
+      fix: `give in ${path} the value the vendor's control takes`,
+      ex: [...ex, again.ex],
+    });
   return true;
 }
 
@@ -66,13 +89,26 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
           const claim = `completes a fresh checkout as ${s.completeCheckout!.outcomes[outcome]}`;
           const o = await freshCheckout(ctx, `doctor: a checkout to complete as ${outcome}`);
           if (!o) return noRecord(ctx, 'completeCheckout', claim, 'no checkout could be created (see above)');
-          const ex = await control(ctx, 'completeCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo, outcome: s.completeCheckout!.outcomes[outcome] });
+          const ex = await control(ctx, 'completeCheckout', {
+            orderNo: o.orderNo,
+            merchantOrderNo: o.merchantOrderNo,
+            outcome: s.completeCheckout!.outcomes[outcome],
+          });
           if (!accepted(answerOf(ex))) {
             controlItem(ctx, 'completeCheckout', claim, ex, [o.ex]);
             return;
           }
           const after = await recordStatus(ctx, o.orderNo);
-          if (after.status !== undefined && after.status === pending && (await stillPending(ctx, o.orderNo, o.merchantOrderNo, pending, `sandbox.completeCheckout.outcomes.${outcome}`, claim, [o.ex, ex, after.ex]))) return;
+          if (
+            after.status !== undefined &&
+            after.status === pending &&
+            (await stillPending(ctx, o.orderNo, o.merchantOrderNo, pending, `sandbox.completeCheckout.outcomes.${outcome}`, claim, [
+              o.ex,
+              ex,
+              after.ex,
+            ]))
+          )
+            return;
           controlItem(ctx, 'completeCheckout', claim, ex, [o.ex, after.ex]);
         })(),
       );
@@ -83,7 +119,13 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
       (async () => {
         const o = await freshCheckout(ctx, 'doctor: a checkout to expire');
         if (!o) return noRecord(ctx, 'expireCheckout', 'expires a fresh checkout', 'no checkout could be created (see above)');
-        controlItem(ctx, 'expireCheckout', 'expires a fresh checkout', await control(ctx, 'expireCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo }), [o.ex]);
+        controlItem(
+          ctx,
+          'expireCheckout',
+          'expires a fresh checkout',
+          await control(ctx, 'expireCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo }),
+          [o.ex],
+        );
       })(),
     );
   }
@@ -91,8 +133,20 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
     tasks.push(
       (async () => {
         const { order, ex } = await paidOrder(ctx, 'doctor: a paid order to charge back');
-        if (!order) return noRecord(ctx, 'chargeback', 'records a chargeback on a paid order', 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)');
-        controlItem(ctx, 'chargeback', 'records a chargeback on a paid order', await control(ctx, 'chargeback', { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }), ex ? [ex] : []);
+        if (!order)
+          return noRecord(
+            ctx,
+            'chargeback',
+            'records a chargeback on a paid order',
+            'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
+          );
+        controlItem(
+          ctx,
+          'chargeback',
+          'records a chargeback on a paid order',
+          await control(ctx, 'chargeback', { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }),
+          ex ? [ex] : [],
+        );
       })(),
     );
   }
@@ -101,17 +155,40 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
       (async () => {
         const claim = 'completes a pending card payment';
         if (!cards.pending) return noRecord(ctx, 'completeCard', claim, 'no pending card payment was made (cardPayment.cards.pending)');
-        const ex = await control(ctx, 'completeCard', { orderNo: cards.pending.orderNo, merchantOrderNo: cards.pending.merchantOrderNo, outcome: s.completeCard!.outcomes.success });
+        const ex = await control(ctx, 'completeCard', {
+          orderNo: cards.pending.orderNo,
+          merchantOrderNo: cards.pending.merchantOrderNo,
+          outcome: s.completeCard!.outcomes.success,
+        });
         if (!accepted(answerOf(ex))) {
           controlItem(ctx, 'completeCard', claim, ex);
           return;
         }
         const after = await recordStatus(ctx, cards.pending.orderNo);
-        if (!(after.status !== undefined && after.status === pending && (await stillPending(ctx, cards.pending.orderNo, cards.pending.merchantOrderNo, pending, 'sandbox.completeCard.outcomes.success', claim, [ex, after.ex])))) controlItem(ctx, 'completeCard', claim, ex, [after.ex]);
+        if (
+          !(
+            after.status !== undefined &&
+            after.status === pending &&
+            (await stillPending(
+              ctx,
+              cards.pending.orderNo,
+              cards.pending.merchantOrderNo,
+              pending,
+              'sandbox.completeCard.outcomes.success',
+              claim,
+              [ex, after.ex],
+            ))
+          )
+        )
+          controlItem(ctx, 'completeCard', claim, ex, [after.ex]);
         // The failed outcome on a second pending card payment.
         const cp = ctx.loaded.profile.cardPayment!;
         const merchantOrderNo = ctx.t.newNo('order');
-        const pex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(cards.pending.value), card: cp.cards.pending! }, { label: 'doctor: a pending card payment to complete as failed' });
+        const pex = await cardPayment(
+          ctx.t,
+          { merchantOrderNo, amount: usd(cards.pending.value), card: cp.cards.pending! },
+          { label: 'doctor: a pending card payment to complete as failed' },
+        );
         const orderNo = readPath(answerOf(pex).data, cp.data.orderNo);
         if (typeof orderNo !== 'string') return;
         const fex = await control(ctx, 'completeCard', { orderNo, merchantOrderNo, outcome: s.completeCard!.outcomes.failed });
@@ -148,7 +225,12 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
         add(ctx, 'not-verifiable', path, claim, { answered: 'no checkout could be created (see above)' });
         continue;
       }
-      order = { orderNo: fresh.orderNo, merchantOrderNo: fresh.merchantOrderNo, method: ctx.loaded.profile.methods.checkout[0]!, value: '' };
+      order = {
+        orderNo: fresh.orderNo,
+        merchantOrderNo: fresh.merchantOrderNo,
+        method: ctx.loaded.profile.methods.checkout[0]!,
+        value: '',
+      };
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
     const armEx = await control(ctx, 'armFailure', { failure: value, merchantOrderNo: subjectNo });
@@ -157,14 +239,23 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       continue;
     }
     let ex: Exchange;
-    if (kind === 'queryFailed') ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
+    if (kind === 'queryFailed')
+      ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
     else if (kind === 'orderCreationFailed') {
       const method = ctx.loaded.profile.methods.checkout[0]!;
       // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
-      ex = (await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)).ex;
+      ex = (
+        await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)
+      ).ex;
     } else ex = await createRefund(ctx.t, { order: order!, amount: usd('1.00') }, { label: `doctor: the refund after ${kind} was armed` });
     const a = answerOf(ex);
     if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
-    else add(ctx, 'wrong', path, claim, { expected: 'the next request refused', answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`, fix: `give in ${path} the value the vendor's control takes for ${kind}`, ex: [armEx, ex] });
+    else
+      add(ctx, 'wrong', path, claim, {
+        expected: 'the next request refused',
+        answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
+        fix: `give in ${path} the value the vendor's control takes for ${kind}`,
+        ex: [armEx, ex],
+      });
   }
 }

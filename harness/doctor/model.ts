@@ -84,7 +84,9 @@ export function answerForm(ex: Exchange): string | undefined {
   const code = envelopeCode(j);
   if (!ex.response || code === undefined || code === 0) return undefined;
   const path = new URL(ex.request.url).pathname;
-  return `${ex.response.status}|${code}|${String((j as Record<string, unknown>)['msg']).split(path).join('<path>')}`;
+  return `${ex.response.status}|${code}|${String((j as Record<string, unknown>)['msg'])
+    .split(path)
+    .join('<path>')}`;
 }
 
 /** Marks an exchange whose answer has the form the target gives to a path it does not have. */
@@ -135,8 +137,10 @@ export function envelopeFlaws(ex: Exchange): { clause: string; what: string }[] 
   const j = ex.response?.json as Record<string, unknown> | undefined;
   if (j === null || typeof j !== 'object' || Array.isArray(j) || envelopeCode(j) === undefined) return [];
   const out: { clause: string; what: string }[] = [];
-  if (typeof j['code'] === 'string') out.push({ clause: 'env.code.integer', what: `the envelope's code is a JSON string (${JSON.stringify(j['code'])}), not an integer` });
-  if (envelopeCode(j) === 0 && !('data' in j) && Object.keys(j).some((k) => k !== 'code' && k !== 'msg')) out.push({ clause: 'env.data.on-success', what: 'a success answer has no data object: its fields are at the top level of the body' });
+  if (typeof j['code'] === 'string')
+    out.push({ clause: 'env.code.integer', what: `the envelope's code is a JSON string (${JSON.stringify(j['code'])}), not an integer` });
+  if (envelopeCode(j) === 0 && !('data' in j) && Object.keys(j).some((k) => k !== 'code' && k !== 'msg'))
+    out.push({ clause: 'env.data.on-success', what: 'a success answer has no data object: its fields are at the top level of the body' });
   return out;
 }
 

@@ -15,9 +15,15 @@ import { cents, money } from './money.js';
 export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
   const p = ctx.loaded.profile;
   const ref = p.merchants[role] as MerchantRef;
-  if (ref.paymentMethods) return ref.paymentMethods.map((method, i) => ({ method, path: `merchants.${role}.paymentMethods[${i}]`, declared: true }));
-  const out = p.methods.checkout.map((method, i) => ({ method, path: role === 'primary' ? `methods.checkout[${i}]` : `merchants.${role}.paymentMethods`, declared: false }));
-  if (p.methods.card && !p.methods.checkout.includes(p.methods.card)) out.push({ method: p.methods.card, path: role === 'primary' ? 'methods.card' : `merchants.${role}.paymentMethods`, declared: false });
+  if (ref.paymentMethods)
+    return ref.paymentMethods.map((method, i) => ({ method, path: `merchants.${role}.paymentMethods[${i}]`, declared: true }));
+  const out = p.methods.checkout.map((method, i) => ({
+    method,
+    path: role === 'primary' ? `methods.checkout[${i}]` : `merchants.${role}.paymentMethods`,
+    declared: false,
+  }));
+  if (p.methods.card && !p.methods.checkout.includes(p.methods.card))
+    out.push({ method: p.methods.card, path: role === 'primary' ? 'methods.card' : `merchants.${role}.paymentMethods`, declared: false });
   return out;
 }
 
@@ -37,7 +43,14 @@ export function amountFor(ctx: DoctorContext, method: string): string {
 }
 
 /** A checkout (or, for a card-only method, a card payment) by one merchant. */
-export async function pay(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string, merchantOrderNo = ctx.t.newNo('order')): Promise<{ a: Answer; ex: Exchange; merchantOrderNo: string; endpoint: 'checkout' | 'cardPayment' }> {
+export async function pay(
+  ctx: DoctorContext,
+  role: MerchantRole,
+  method: string,
+  value: string,
+  label: string,
+  merchantOrderNo = ctx.t.newNo('order'),
+): Promise<{ a: Answer; ex: Exchange; merchantOrderNo: string; endpoint: 'checkout' | 'cardPayment' }> {
   const p = ctx.loaded.profile;
   if (!p.methods.checkout.includes(method) && method === p.methods.card && p.cardPayment) {
     const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value), card: cardFixture(ctx.t, 'success') }, { as: role, label });
@@ -53,7 +66,12 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
   const checkoutPath = (a: Answer, ex: Exchange): boolean => {
     if (!unknownPath(a) || checkoutPathSeen) return unknownPath(a);
     checkoutPathSeen = true;
-    add(ctx, 'wrong', 'endpoints.checkout', `${ctx.t.path('checkout')} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: 'set endpoints.checkout to the path the vendor documents', ex: [ex] });
+    add(ctx, 'wrong', 'endpoints.checkout', `${ctx.t.path('checkout')} answers with the interface's envelope`, {
+      expected: 'a JSON envelope {code, msg}',
+      answered: `${describeAnswer(a)}: the target has no such path`,
+      fix: 'set endpoints.checkout to the path the vendor documents',
+      ex: [ex],
+    });
     return true;
   };
   const tasks: (() => Promise<void>)[] = [];
@@ -67,7 +85,8 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
         const what = `${m.method} is enabled for ${role} (${value} USD)`;
         if (accepted(r.a)) {
           add(ctx, 'verified', m.path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
-          if (role === 'primary' && r.endpoint === 'checkout' && m.method === ctx.loaded.profile.methods.checkout[0]) first = { merchantOrderNo: r.merchantOrderNo, ex: r.ex, a: r.a };
+          if (role === 'primary' && r.endpoint === 'checkout' && m.method === ctx.loaded.profile.methods.checkout[0])
+            first = { merchantOrderNo: r.merchantOrderNo, ex: r.ex, a: r.a };
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
@@ -102,7 +121,13 @@ async function checkRefusedMethods(ctx: DoctorContext): Promise<void> {
     if (unanswered(ctx, path, what, r.a, r.ex)) continue;
     if (refused(r.a)) add(ctx, 'verified', path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
     // The document fixes the refusal for such a method: an acceptance may be the target's violation.
-    else doubt(ctx, path, what, clauses, { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: `choose for ${path} a method the target refuses as described`, ex: [r.ex] });
+    else
+      doubt(ctx, path, what, clauses, {
+        expected: 'a refusal',
+        answered: `${describeAnswer(r.a)}: the target accepted it`,
+        fix: `choose for ${path} a method the target refuses as described`,
+        ex: [r.ex],
+      });
   }
 }
 
@@ -113,7 +138,13 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
   const what = 'merchants.frozen is a disabled merchant: its checkout is refused';
   if (unanswered(ctx, 'merchants.frozen', what, r.a, r.ex)) return;
   if (refused(r.a)) add(ctx, 'verified', 'merchants.frozen', what, { answered: describeAnswer(r.a), ex: [r.ex] });
-  else doubt(ctx, 'merchants.frozen', what, ['err.pay.merchant-frozen'], { expected: 'a refusal', answered: `${describeAnswer(r.a)}: the target accepted it`, fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target', ex: [r.ex] });
+  else
+    doubt(ctx, 'merchants.frozen', what, ['err.pay.merchant-frozen'], {
+      expected: 'a refusal',
+      answered: `${describeAnswer(r.a)}: the target accepted it`,
+      fix: 'give in merchants.frozen a merchant whose account is disabled (suspended) on the target',
+      ex: [r.ex],
+    });
 }
 
 /** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
@@ -132,19 +163,47 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
       const next = channels[i + 1];
       if (next && cents(c.max) + 1n < cents(next.min)) {
         const gap = money(cents(c.max) + 1n);
-        probes.push({ value: gap, want: 'refused', path: `${base}.channels`, claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})` });
+        probes.push({
+          value: gap,
+          want: 'refused',
+          path: `${base}.channels`,
+          claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})`,
+        });
       }
     });
-    if (cents(lim.min) > 1n) probes.push({ value: money(cents(lim.min) - 1n), want: 'refused', path: `${base}.min`, claim: `${method} refuses ${money(cents(lim.min) - 1n)}, below its minimum` });
-    probes.push({ value: money(cents(lim.max) + 1n), want: 'refused', path: `${base}.max`, claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum` });
+    if (cents(lim.min) > 1n)
+      probes.push({
+        value: money(cents(lim.min) - 1n),
+        want: 'refused',
+        path: `${base}.min`,
+        claim: `${method} refuses ${money(cents(lim.min) - 1n)}, below its minimum`,
+      });
+    probes.push({
+      value: money(cents(lim.max) + 1n),
+      want: 'refused',
+      path: `${base}.max`,
+      claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum`,
+    });
     for (const pr of probes) {
       const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
       if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
       const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
       // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
-      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range'], { expected: 'a refusal', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
-      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered: describeAnswer(r.a), fix: `give in ${base} the ranges the vendor documents for ${method}`, ex: [r.ex] });
+      else if (pr.want === 'refused')
+        doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range'], {
+          expected: 'a refusal',
+          answered: describeAnswer(r.a),
+          fix: `give in ${base} the ranges the vendor documents for ${method}`,
+          ex: [r.ex],
+        });
+      else
+        add(ctx, 'wrong', pr.path, pr.claim, {
+          expected: 'the checkout accepted',
+          answered: describeAnswer(r.a),
+          fix: `give in ${base} the ranges the vendor documents for ${method}`,
+          ex: [r.ex],
+        });
     }
   }
 }
@@ -161,8 +220,18 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
     const tiers = tiersOf(ctx, method);
     const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
     const probes = [
-      ...tiers.map((v, i) => ({ value: v, want: 'accepted' as const, path: `${tierBase}[${i}]`, claim: `${method} accepts the tier ${v}` })),
-      ...pp.unroundable.map((v, i) => ({ value: v, want: 'refused' as const, path: `pricePoints.unroundable[${i}]`, claim: `${method} refuses ${v}, which rounds to no tier` })),
+      ...tiers.map((v, i) => ({
+        value: v,
+        want: 'accepted' as const,
+        path: `${tierBase}[${i}]`,
+        claim: `${method} accepts the tier ${v}`,
+      })),
+      ...pp.unroundable.map((v, i) => ({
+        value: v,
+        want: 'refused' as const,
+        path: `pricePoints.unroundable[${i}]`,
+        claim: `${method} refuses ${v}, which rounds to no tier`,
+      })),
     ];
     for (const pr of probes) {
       const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
@@ -170,8 +239,20 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
       const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
       // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
-      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['payment.price-point.refuse'], { expected: 'a refusal', answered: describeAnswer(r.a), fix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`, ex: [r.ex] });
-      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered: describeAnswer(r.a), fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`, ex: [r.ex] });
+      else if (pr.want === 'refused')
+        doubt(ctx, pr.path, pr.claim, ['payment.price-point.refuse'], {
+          expected: 'a refusal',
+          answered: describeAnswer(r.a),
+          fix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
+          ex: [r.ex],
+        });
+      else
+        add(ctx, 'wrong', pr.path, pr.claim, {
+          expected: 'the checkout accepted',
+          answered: describeAnswer(r.a),
+          fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
+          ex: [r.ex],
+        });
     }
     await checkRequestedAmount(ctx, method, tiers, !rounded);
     rounded = true;
@@ -188,38 +269,85 @@ async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: s
   if (p.pricePoints!.rounding !== 'nearest') return;
   // The tie rule: an amount exactly between two tiers whose distance is an even number of cents.
   const pair = tiers.findIndex((t, i) => i + 1 < tiers.length && (cents(tiers[i + 1]!) - cents(t)) % 2n === 0n);
-  if (pair >= 0) await roundingProbe(ctx, method, tiers, money((cents(tiers[pair]!) + cents(tiers[pair + 1]!)) / 2n), undefined, 'pricePoints.tie');
+  if (pair >= 0)
+    await roundingProbe(ctx, method, tiers, money((cents(tiers[pair]!) + cents(tiers[pair + 1]!)) / 2n), undefined, 'pricePoints.tie');
 }
 
 /** One rounded checkout of a price-point method and its record: the charged tier against the profile's rule. */
-async function roundingProbe(ctx: DoctorContext, method: string, tiers: string[], value: string, requestedPath: string | undefined, rulePath = 'pricePoints.rounding'): Promise<void> {
+async function roundingProbe(
+  ctx: DoctorContext,
+  method: string,
+  tiers: string[],
+  value: string,
+  requestedPath: string | undefined,
+  rulePath = 'pricePoints.rounding',
+): Promise<void> {
   const p = ctx.loaded.profile;
   const rec = p.paymentRecord!;
   const r = await pay(ctx, 'primary', method, value, `doctor: ${method} ${value}, rounded to a tier`);
   const orderNo = readPath(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
   if (!accepted(r.a) || typeof orderNo !== 'string') {
-    add(ctx, 'not-verifiable', requestedPath !== undefined ? 'paymentRecord.requestedAmount' : rulePath, 'a rounded payment and its record', { answered: `a ${method} checkout of ${value} was not accepted: ${describeAnswer(r.a)}`, ex: [r.ex] });
+    add(
+      ctx,
+      'not-verifiable',
+      requestedPath !== undefined ? 'paymentRecord.requestedAmount' : rulePath,
+      'a rounded payment and its record',
+      { answered: `a ${method} checkout of ${value} was not accepted: ${describeAnswer(r.a)}`, ex: [r.ex] },
+    );
     return;
   }
   const qex = await queryPayment(ctx.t, { order_no: orderNo }, { label: 'doctor: the record of a rounded payment' });
   const q = answerOf(qex);
   if (!accepted(q)) {
-    add(ctx, 'not-verifiable', rulePath, 'the record of a rounded payment', { answered: `its query was refused: ${describeAnswer(q)}`, ex: [r.ex, qex] });
+    add(ctx, 'not-verifiable', rulePath, 'the record of a rounded payment', {
+      answered: `its query was refused: ${describeAnswer(q)}`,
+      ex: [r.ex, qex],
+    });
     return;
   }
   const data = q.data;
   if (requestedPath !== undefined) {
     // requested_amount is fixed by the document for a rounded payment: its absence may be the target's.
-    if (pick(data, requestedPath) === undefined && findPath(data, requestedPath) === undefined) doubt(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded) holds data.${requestedPath}`, ['payment.requested-amount.only-rounded'], { expected: 'a value', answered: `data.${requestedPath} is absent (${keysOf(data)})`, fix: 'set paymentRecord.requestedAmount to the field\'s path in the record', ex: [qex] });
-    else dataPathItem(ctx, 'paymentRecord.requestedAmount', `the record of a ${method} payment of ${value} (rounded)`, data, requestedPath, qex, 'any');
+    if (pick(data, requestedPath) === undefined && findPath(data, requestedPath) === undefined)
+      doubt(
+        ctx,
+        'paymentRecord.requestedAmount',
+        `the record of a ${method} payment of ${value} (rounded) holds data.${requestedPath}`,
+        ['payment.requested-amount.only-rounded'],
+        {
+          expected: 'a value',
+          answered: `data.${requestedPath} is absent (${keysOf(data)})`,
+          fix: "set paymentRecord.requestedAmount to the field's path in the record",
+          ex: [qex],
+        },
+      );
+    else
+      dataPathItem(
+        ctx,
+        'paymentRecord.requestedAmount',
+        `the record of a ${method} payment of ${value} (rounded)`,
+        data,
+        requestedPath,
+        qex,
+        'any',
+      );
   }
   const charged = (readPath(data, rec.transAmount) as { value?: unknown } | undefined)?.value;
   const want = roundedTier(tiers, value, p.pricePoints!.rounding, p.pricePoints!.tie);
   if (typeof charged !== 'string' || want === undefined) return;
-  const claim = rulePath === 'pricePoints.tie' ? `${value}, half-way between two tiers, is rounded ${p.pricePoints!.tie ?? 'up'} to ${want}` : `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
+  const claim =
+    rulePath === 'pricePoints.tie'
+      ? `${value}, half-way between two tiers, is rounded ${p.pricePoints!.tie ?? 'up'} to ${want}`
+      : `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
   if (cents(charged) === cents(want)) add(ctx, 'verified', rulePath, claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
   // The charge of a rounded payment is what the document's rounding clauses judge: a doubt, not the profile's fault alone.
-  else doubt(ctx, rulePath, claim, ['payment.price-point.round', 'payment.trans-amount.usd-charged'], { expected: want, answered: `charged ${charged}`, fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents', ex: [r.ex, qex] });
+  else
+    doubt(ctx, rulePath, claim, ['payment.price-point.round', 'payment.trans-amount.usd-charged'], {
+      expected: want,
+      answered: `charged ${charged}`,
+      fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents',
+      ex: [r.ex, qex],
+    });
 }
 
 /** The tier the profile's rule rounds an amount to. */
@@ -245,14 +373,22 @@ const camel = (seg: string) => seg.replace(/_([a-z0-9])/g, (_m, c: string) => c.
  * Where a data path the profile gives resolves only as the document forbids: in camelCase (the
  * document fixes snake_case), or under one wrapper object (the payment query's data is the record).
  */
-export function findPath(data: Record<string, unknown> | undefined, dotted: string): { value: unknown; how: string; clause: string } | undefined {
+export function findPath(
+  data: Record<string, unknown> | undefined,
+  dotted: string,
+): { value: unknown; how: string; clause: string } | undefined {
   if (!data) return undefined;
   const cc = dotted.split('.').map(camel).join('.');
-  if (cc !== dotted && pick(data, cc) !== undefined) return { value: pick(data, cc), how: `found as data.${cc} (camelCase)`, clause: 'conv.snake-case' };
+  if (cc !== dotted && pick(data, cc) !== undefined)
+    return { value: pick(data, cc), how: `found as data.${cc} (camelCase)`, clause: 'conv.snake-case' };
   const keys = Object.keys(data);
   const inner = keys.length === 1 ? data[keys[0]!] : undefined;
   if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && pick(inner, dotted) !== undefined) {
-    return { value: pick(inner, dotted), how: `found as data.${keys[0]}.${dotted}: the answer's data wraps the record`, clause: 'query.returns-record' };
+    return {
+      value: pick(inner, dotted),
+      how: `found as data.${keys[0]}.${dotted}: the answer's data wraps the record`,
+      clause: 'query.returns-record',
+    };
   }
   return undefined;
 }
@@ -263,48 +399,107 @@ export function readPath(data: Record<string, unknown> | undefined, dotted: stri
 }
 
 /** A data path resolves: a non-empty string (numbers) or any value (status, amounts). */
-export function dataPathItem(ctx: DoctorContext, path: string, where: string, data: Record<string, unknown> | undefined, dotted: string, ex: Exchange, want: 'string' | 'any' = 'string'): unknown {
+export function dataPathItem(
+  ctx: DoctorContext,
+  path: string,
+  where: string,
+  data: Record<string, unknown> | undefined,
+  dotted: string,
+  ex: Exchange,
+  want: 'string' | 'any' = 'string',
+): unknown {
   const v = pick(data, dotted);
   const good = (x: unknown) => (want === 'string' ? typeof x === 'string' && x !== '' : x !== undefined && x !== null);
   const ok = good(v);
   const near = ok ? undefined : findPath(data, dotted);
-  if (ok) add(ctx, 'verified', path, `${where} holds data.${dotted}`, { answered: `data.${dotted} = ${JSON.stringify(v).slice(0, 80)}`, ex: [ex] });
+  if (ok)
+    add(ctx, 'verified', path, `${where} holds data.${dotted}`, {
+      answered: `data.${dotted} = ${JSON.stringify(v).slice(0, 80)}`,
+      ex: [ex],
+    });
   else if (near && good(near.value)) {
-    doubt(ctx, path, `${where} holds data.${dotted}`, [near.clause], { expected: 'a value at that path', answered: near.how, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
+    doubt(ctx, path, `${where} holds data.${dotted}`, [near.clause], {
+      expected: 'a value at that path',
+      answered: near.how,
+      fix: `set ${path} to the field's path in that answer's data`,
+      ex: [ex],
+    });
     return near.value;
-  } else add(ctx, 'wrong', path, `${where} holds data.${dotted}`, { expected: want === 'string' ? 'a non-empty string' : 'a value', answered: `data.${dotted} is ${JSON.stringify(v) ?? 'absent'} (${keysOf(data)})`, fix: `set ${path} to the field's path in that answer's data`, ex: [ex] });
+  } else
+    add(ctx, 'wrong', path, `${where} holds data.${dotted}`, {
+      expected: want === 'string' ? 'a non-empty string' : 'a value',
+      answered: `data.${dotted} is ${JSON.stringify(v) ?? 'absent'} (${keysOf(data)})`,
+      fix: `set ${path} to the field's path in that answer's data`,
+      ex: [ex],
+    });
   return ok ? v : undefined;
 }
 
 /** checkout.data, checkout.pendingStatus and paymentRecord, from the first checkout of the primary and its query. */
-async function checkCheckoutData(ctx: DoctorContext, first: { merchantOrderNo: string; ex: Exchange; a: Answer } | undefined): Promise<void> {
+async function checkCheckoutData(
+  ctx: DoctorContext,
+  first: { merchantOrderNo: string; ex: Exchange; a: Answer } | undefined,
+): Promise<void> {
   const p = ctx.loaded.profile;
   if (!first) {
-    add(ctx, 'not-verifiable', 'checkout.data', 'the checkout answer holds the order number', { answered: `no checkout with ${p.methods.checkout[0]} was accepted for primary (see above)` });
+    add(ctx, 'not-verifiable', 'checkout.data', 'the checkout answer holds the order number', {
+      answered: `no checkout with ${p.methods.checkout[0]} was accepted for primary (see above)`,
+    });
     return;
   }
   const d = p.checkout?.data ?? { orderNo: 'order_no' };
   const orderNo = dataPathItem(ctx, 'checkout.data.orderNo', 'a checkout answer', first.a.data, d.orderNo, first.ex) as string | undefined;
   let createdStatus: unknown;
-  if (d.status !== undefined) createdStatus = dataPathItem(ctx, 'checkout.data.status', 'a checkout answer', first.a.data, d.status, first.ex, 'any');
+  if (d.status !== undefined)
+    createdStatus = dataPathItem(ctx, 'checkout.data.status', 'a checkout answer', first.a.data, d.status, first.ex, 'any');
   const rec = p.paymentRecord;
   let recordStatus: unknown;
   let qex: Exchange | undefined;
   if (rec) {
-    qex = await queryPayment(ctx.t, orderNo ? { order_no: orderNo } : { merchant_order_no: first.merchantOrderNo }, { label: 'doctor: query the new checkout' });
+    qex = await queryPayment(ctx.t, orderNo ? { order_no: orderNo } : { merchant_order_no: first.merchantOrderNo }, {
+      label: 'doctor: query the new checkout',
+    });
     const q = answerOf(qex);
     if (!accepted(q)) {
       // A checkout creates a payment with the service's number: when that number finds nothing, either the
       // profile points at another field, or the checkout answers a number no payment has (checkout.creates).
-      const by = orderNo ? answerOf(await queryPayment(ctx.t, { merchant_order_no: first.merchantOrderNo }, { label: 'doctor: query the new checkout by the merchant\'s number' })) : undefined;
+      const by = orderNo
+        ? answerOf(
+            await queryPayment(
+              ctx.t,
+              { merchant_order_no: first.merchantOrderNo },
+              { label: "doctor: query the new checkout by the merchant's number" },
+            ),
+          )
+        : undefined;
       const real = by && accepted(by) ? readPath(by.data, rec.orderNo) : undefined;
       const holder = real !== undefined ? Object.entries(first.a.data ?? {}).find(([, v]) => v === real)?.[0] : undefined;
-      if (orderNo && real !== undefined && holder === undefined) doubt(ctx, 'checkout.data.orderNo', 'the new checkout can be queried by its order number', ['checkout.creates'], { expected: 'the payment record (code 0)', answered: `${describeAnswer(q)}; the payment, found by its merchant_order_no, has the number ${JSON.stringify(real)}, which the checkout answer does not hold`, fix: 'checkout.data.orderNo must point at the service\'s order number (order_no), not another field', ex: [qex] });
-      else add(ctx, 'wrong', orderNo ? 'checkout.data.orderNo' : 'paymentRecord', 'the new checkout can be queried by its order number', { expected: 'the payment record (code 0)', answered: describeAnswer(q), fix: orderNo ? `checkout.data.orderNo must point at the service's order number${holder ? ` (data.${holder} holds it)` : ''}, not another field` : undefined, ex: [qex] });
+      if (orderNo && real !== undefined && holder === undefined)
+        doubt(ctx, 'checkout.data.orderNo', 'the new checkout can be queried by its order number', ['checkout.creates'], {
+          expected: 'the payment record (code 0)',
+          answered: `${describeAnswer(q)}; the payment, found by its merchant_order_no, has the number ${JSON.stringify(real)}, which the checkout answer does not hold`,
+          fix: "checkout.data.orderNo must point at the service's order number (order_no), not another field",
+          ex: [qex],
+        });
+      else
+        add(ctx, 'wrong', orderNo ? 'checkout.data.orderNo' : 'paymentRecord', 'the new checkout can be queried by its order number', {
+          expected: 'the payment record (code 0)',
+          answered: describeAnswer(q),
+          fix: orderNo
+            ? `checkout.data.orderNo must point at the service's order number${holder ? ` (data.${holder} holds it)` : ''}, not another field`
+            : undefined,
+          ex: [qex],
+        });
     } else {
       dataPathItem(ctx, 'paymentRecord.orderNo', 'a payment record', q.data, rec.orderNo, qex);
       const mo = dataPathItem(ctx, 'paymentRecord.merchantOrderNo', 'a payment record', q.data, rec.merchantOrderNo, qex);
-      if (mo !== undefined && mo !== first.merchantOrderNo) add(ctx, 'wrong', 'paymentRecord.merchantOrderNo', 'the record\'s merchantOrderNo is the merchant\'s number', { expected: first.merchantOrderNo, answered: String(mo), fix: 'point paymentRecord.merchantOrderNo at merchant_order_no', ex: [qex] });
+      if (mo !== undefined && mo !== first.merchantOrderNo)
+        add(ctx, 'wrong', 'paymentRecord.merchantOrderNo', "the record's merchantOrderNo is the merchant's number", {
+          expected: first.merchantOrderNo,
+          answered: String(mo),
+          fix: 'point paymentRecord.merchantOrderNo at merchant_order_no',
+          ex: [qex],
+        });
       recordStatus = dataPathItem(ctx, 'paymentRecord.status', 'a payment record', q.data, rec.status, qex, 'any');
       dataPathItem(ctx, 'paymentRecord.transAmount', 'a payment record', q.data, rec.transAmount, qex, 'any');
     }
@@ -312,8 +507,21 @@ async function checkCheckoutData(ctx: DoctorContext, first: { merchantOrderNo: s
   const pending = p.checkout?.pendingStatus;
   if (pending !== undefined) {
     const seen = createdStatus ?? recordStatus;
-    if (seen === undefined) add(ctx, 'not-verifiable', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { answered: 'no status path resolved (checkout.data.status, paymentRecord.status)' });
-    else if (seen === pending) add(ctx, 'verified', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { answered: `status ${JSON.stringify(seen)}`, ex: [first.ex, qex] });
-    else add(ctx, 'wrong', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, { expected: JSON.stringify(pending), answered: `status ${JSON.stringify(seen)}`, fix: `set checkout.pendingStatus to ${JSON.stringify(seen)}`, ex: [first.ex, qex] });
+    if (seen === undefined)
+      add(ctx, 'not-verifiable', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, {
+        answered: 'no status path resolved (checkout.data.status, paymentRecord.status)',
+      });
+    else if (seen === pending)
+      add(ctx, 'verified', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, {
+        answered: `status ${JSON.stringify(seen)}`,
+        ex: [first.ex, qex],
+      });
+    else
+      add(ctx, 'wrong', 'checkout.pendingStatus', `an unpaid checkout has status ${pending}`, {
+        expected: JSON.stringify(pending),
+        answered: `status ${JSON.stringify(seen)}`,
+        fix: `set checkout.pendingStatus to ${JSON.stringify(seen)}`,
+        ex: [first.ex, qex],
+      });
   }
 }

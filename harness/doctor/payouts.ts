@@ -18,8 +18,13 @@ import { cents, money } from './money.js';
 export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
   const p = ctx.loaded.profile;
   const ref = p.merchants[role] as MerchantRef;
-  if (ref.payoutMethods) return ref.payoutMethods.map((method, i) => ({ method, path: `merchants.${role}.payoutMethods[${i}]`, declared: true }));
-  return Object.keys(p.payouts?.methods ?? {}).map((method) => ({ method, path: role === 'primary' ? `payouts.methods.${method}` : `merchants.${role}.payoutMethods`, declared: false }));
+  if (ref.payoutMethods)
+    return ref.payoutMethods.map((method, i) => ({ method, path: `merchants.${role}.payoutMethods[${i}]`, declared: true }));
+  return Object.keys(p.payouts?.methods ?? {}).map((method) => ({
+    method,
+    path: role === 'primary' ? `payouts.methods.${method}` : `merchants.${role}.payoutMethods`,
+    declared: false,
+  }));
 }
 
 interface Made {
@@ -30,9 +35,20 @@ interface Made {
   ex: Exchange;
 }
 
-async function payout(ctx: DoctorContext, role: MerchantRole, method: string, value: string, label: string, currency = 'USD'): Promise<{ made?: Made; ex: Exchange }> {
+async function payout(
+  ctx: DoctorContext,
+  role: MerchantRole,
+  method: string,
+  value: string,
+  label: string,
+  currency = 'USD',
+): Promise<{ made?: Made; ex: Exchange }> {
   const merchantPayoutNo = ctx.t.newNo('payout');
-  const ex = await createPayout(ctx.t, { payoutNo: merchantPayoutNo, method, amount: currency === 'USD' ? usd(value) : { currency, value } }, { as: role, label });
+  const ex = await createPayout(
+    ctx.t,
+    { payoutNo: merchantPayoutNo, method, amount: currency === 'USD' ? usd(value) : { currency, value } },
+    { as: role, label },
+  );
   const a = answerOf(ex);
   if (!accepted(a)) return { ex };
   const no = readPath(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
@@ -43,18 +59,37 @@ async function payout(ctx: DoctorContext, role: MerchantRole, method: string, va
 async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<boolean> {
   const p = ctx.loaded.profile;
   if (p.payouts!.methods[m.method]?.cancel && ctx.t.has('payoutCancel')) {
-    const ex = await cancelPayout(ctx.t, p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo }, { as: m.role, label: 'doctor: release the payout (cancel)' });
+    const ex = await cancelPayout(
+      ctx.t,
+      p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo },
+      { as: m.role, label: 'doctor: release the payout (cancel)' },
+    );
     if (verify) {
       const a = answerOf(ex);
-      if (accepted(a)) add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled (cancelBy fields included)`, { answered: describeAnswer(a), ex: [ex] });
+      if (accepted(a))
+        add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled (cancelBy fields included)`, {
+          answered: describeAnswer(a),
+          ex: [ex],
+        });
       else if (unknownPath(a)) pathItem(ctx, 'payoutCancel', a, ex);
-      else add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, { expected: 'code 0', answered: describeAnswer(a), fix: `set payouts.methods.${m.method}.cancel to false if the method does not cancel, or check payouts.cancelBy`, ex: [ex] });
+      else
+        add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, {
+          expected: 'code 0',
+          answered: describeAnswer(a),
+          fix: `set payouts.methods.${m.method}.cancel to false if the method does not cancel, or check payouts.cancelBy`,
+          ex: [ex],
+        });
     }
     return accepted(answerOf(ex));
   }
   const settle = p.sandbox?.settlePayout;
   if (settle && m.payoutNo) {
-    const ex = await control(ctx, 'settlePayout', { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' }, m.role);
+    const ex = await control(
+      ctx,
+      'settlePayout',
+      { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' },
+      m.role,
+    );
     if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
     return accepted(answerOf(ex));
   }
@@ -86,7 +121,10 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
           add(ctx, 'verified', m.path, what, { answered: describeAnswer(a), ex: [r.ex] });
         } else if (a.key === 'insufficientFunds') {
           // The balance is checked after the method: a merchant short of funds has the method enabled.
-          add(ctx, 'verified', m.path, `${m.method} payouts are enabled for ${role}`, { answered: `${describeAnswer(a)}: a refusal that comes after the method check (${role}'s balance is below ${value})`, ex: [r.ex] });
+          add(ctx, 'verified', m.path, `${m.method} payouts are enabled for ${role}`, {
+            answered: `${describeAnswer(a)}: a refusal that comes after the method check (${role}'s balance is below ${value})`,
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.payoutMethods (or enable it for this merchant on the target)`
@@ -115,26 +153,54 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
     }
     if (!cancels && m.role === 'primary' && !verified.has(`no-cancel:${m.method}`) && ctx.t.has('payoutCancel')) {
       verified.add(`no-cancel:${m.method}`);
-      const ex = await cancelPayout(ctx.t, { merchantNo: m.merchantPayoutNo }, { label: `doctor: a ${m.method} payout cannot be cancelled` });
+      const ex = await cancelPayout(
+        ctx.t,
+        { merchantNo: m.merchantPayoutNo },
+        { label: `doctor: a ${m.method} payout cannot be cancelled` },
+      );
       const a = answerOf(ex);
-      if (refused(a)) add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, { answered: describeAnswer(a), ex: [ex] });
+      if (refused(a))
+        add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, {
+          answered: describeAnswer(a),
+          ex: [ex],
+        });
       else if (accepted(a)) {
         // A channel without cancel must refuse it (422 notSupported): a cancel let through may be the target's violation.
-        doubt(ctx, `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, ['err.po.cancel-unsupported'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target cancelled it`, fix: `set payouts.methods.${m.method}.cancel to true`, ex: [ex] });
+        doubt(ctx, `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, ['err.po.cancel-unsupported'], {
+          expected: 'a refusal',
+          answered: `${describeAnswer(a)}: the target cancelled it`,
+          fix: `set payouts.methods.${m.method}.cancel to true`,
+          ex: [ex],
+        });
         continue;
       }
     }
     if (!(await release(ctx, m, verify)) && m.role === 'lowBalance') lowBalanceKept = false;
   }
   if (lowBalanceKept) await checkLowBalance(ctx);
-  else if (p.merchants.lowBalance?.payoutBalance !== undefined) add(ctx, 'not-verifiable', 'merchants.lowBalance.payoutBalance', 'the low-balance merchant\'s payout balance', { answered: 'a payout the doctor made for lowBalance could not be given back (no cancel, no sandbox.settlePayout), so its balance is no longer whole' });
+  else if (p.merchants.lowBalance?.payoutBalance !== undefined)
+    add(ctx, 'not-verifiable', 'merchants.lowBalance.payoutBalance', "the low-balance merchant's payout balance", {
+      answered:
+        'a payout the doctor made for lowBalance could not be given back (no cancel, no sandbox.settlePayout), so its balance is no longer whole',
+    });
   if (p.sandbox?.settlePayout && first?.payoutNo) {
     // The success outcome on a payout of its own: the smallest amount leaves the primary's sandbox balance.
     const lim = p.limits?.payouts?.[first.method];
     const r = await payout(ctx, 'primary', first.method, lim ? lim.min : '1.00', 'doctor: a payout to settle as success');
     if (r.made?.payoutNo) {
       const s = p.sandbox.settlePayout;
-      controlItem(ctx, 'settlePayout', `settles a fresh payout as ${s.outcomes.success}`, await control(ctx, 'settlePayout', { payoutNo: r.made.payoutNo, merchantPayoutNo: r.made.merchantPayoutNo, outcome: s.outcomes.success, reason: s.reason ?? 'doctor' }), [r.ex]);
+      controlItem(
+        ctx,
+        'settlePayout',
+        `settles a fresh payout as ${s.outcomes.success}`,
+        await control(ctx, 'settlePayout', {
+          payoutNo: r.made.payoutNo,
+          merchantPayoutNo: r.made.merchantPayoutNo,
+          outcome: s.outcomes.success,
+          reason: s.reason ?? 'doctor',
+        }),
+        [r.ex],
+      );
     }
   }
 }
@@ -158,20 +224,29 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
     .find((m) => fits(m, above) && fits(m, balance) && releasable(m));
   const path = 'merchants.lowBalance.payoutBalance';
   if (!method) {
-    add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, { answered: 'no payout method of lowBalance holds both amounts in its limits and can be given back (cancel, or sandbox.settlePayout)' });
+    add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, {
+      answered: 'no payout method of lowBalance holds both amounts in its limits and can be given back (cancel, or sandbox.settlePayout)',
+    });
     return;
   }
-  for (const [value, want] of [[above, 'refused'], [balance, 'accepted']] as const) {
-    const claim = want === 'refused' ? `a payout of ${above}, above the low-balance merchant's ${balance}, is refused` : `the low-balance merchant can pay out its whole ${balance}`;
+  for (const [value, want] of [
+    [above, 'refused'],
+    [balance, 'accepted'],
+  ] as const) {
+    const claim =
+      want === 'refused'
+        ? `a payout of ${above}, above the low-balance merchant's ${balance}, is refused`
+        : `the low-balance merchant can pay out its whole ${balance}`;
     const r = await payout(ctx, 'lowBalance', method, value, `doctor: ${claim}`);
     const a = answerOf(r.ex);
     if (unanswered(ctx, path, claim, a, r.ex)) continue;
     const ok = want === 'accepted' ? accepted(a) : refused(a);
     if (ok) add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
     else {
-      const fix = 'give in merchants.lowBalance.payoutBalance the merchant\'s payout balance on the target (a sandbox may need it reset)';
+      const fix = "give in merchants.lowBalance.payoutBalance the merchant's payout balance on the target (a sandbox may need it reset)";
       // A payout above the balance must be refused (insufficientFunds): letting it through may be the target's violation.
-      if (want === 'refused') doubt(ctx, path, claim, ['err.po.insufficient-funds'], { expected: 'a refusal', answered: describeAnswer(a), fix, ex: [r.ex] });
+      if (want === 'refused')
+        doubt(ctx, path, claim, ['err.po.insufficient-funds'], { expected: 'a refusal', answered: describeAnswer(a), fix, ex: [r.ex] });
       else add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix, ex: [r.ex] });
     }
     if (r.made) await release(ctx, r.made, false);
@@ -186,25 +261,44 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
 async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
   const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
-  const releasable = (method: string) => (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  const releasable = (method: string) =>
+    (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
   for (const [method, m] of Object.entries(p.payouts!.methods)) {
     if (m.usdOnly === undefined || !primary.has(method)) continue;
     const path = `payouts.methods.${method}.usdOnly`;
     const value = p.limits?.payouts?.[method]?.min ?? '1.00';
     if (!m.usdOnly && !releasable(method)) {
-      add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, { answered: 'not asked: a EUR payout could not be given back (no cancel, no sandbox.settlePayout)' });
+      add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, {
+        answered: 'not asked: a EUR payout could not be given back (no cancel, no sandbox.settlePayout)',
+      });
       continue;
     }
-    const claim = m.usdOnly ? `${method} pays out in USD only: a EUR payout is refused` : `${method} pays out in other currencies than USD: a EUR payout is accepted`;
+    const claim = m.usdOnly
+      ? `${method} pays out in USD only: a EUR payout is refused`
+      : `${method} pays out in other currencies than USD: a EUR payout is accepted`;
     const r = await payout(ctx, 'primary', method, value, `doctor: ${claim}`, 'EUR');
     const a = answerOf(r.ex);
     if (unanswered(ctx, path, claim, a, r.ex)) continue;
     if (r.made) await release(ctx, r.made, false);
     const fix = `set ${path} to what the vendor documents for ${method}`;
-    if (m.usdOnly ? refused(a) : accepted(a) || a.key === 'insufficientFunds') add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
-    else if (m.usdOnly) doubt(ctx, path, claim, ['payout.usd-only-methods'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix, ex: [r.ex] });
-    else if (a.key === 'amountOutOfRange' || a.key === 'notSupported') add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: `${describeAnswer(a)}: the method takes USD only`, fix, ex: [r.ex] });
-    else add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
+    if (m.usdOnly ? refused(a) : accepted(a) || a.key === 'insufficientFunds')
+      add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else if (m.usdOnly)
+      doubt(ctx, path, claim, ['payout.usd-only-methods'], {
+        expected: 'a refusal',
+        answered: `${describeAnswer(a)}: the target accepted it`,
+        fix,
+        ex: [r.ex],
+      });
+    else if (a.key === 'amountOutOfRange' || a.key === 'notSupported')
+      add(ctx, 'wrong', path, claim, {
+        expected: 'the payout accepted',
+        answered: `${describeAnswer(a)}: the method takes USD only`,
+        fix,
+        ex: [r.ex],
+      });
+    else
+      add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
   }
 }
 
@@ -218,7 +312,12 @@ async function checkNotForPayouts(ctx: DoctorContext): Promise<void> {
   if (refused(a)) add(ctx, 'verified', 'payouts.notForPayouts', what, { answered: describeAnswer(a), ex: [r.ex] });
   else {
     // The document fixes the refusal of a method not available for payouts (5007, e.g. CASH_APP).
-    doubt(ctx, 'payouts.notForPayouts', what, ['err.po.unsupported-payout-method'], { expected: 'a refusal', answered: `${describeAnswer(a)}: the target accepted it`, fix: 'choose for payouts.notForPayouts a payment method the target refuses for payouts', ex: [r.ex] });
+    doubt(ctx, 'payouts.notForPayouts', what, ['err.po.unsupported-payout-method'], {
+      expected: 'a refusal',
+      answered: `${describeAnswer(a)}: the target accepted it`,
+      fix: 'choose for payouts.notForPayouts a payment method the target refuses for payouts',
+      ex: [r.ex],
+    });
     if (r.made) await release(ctx, r.made, false);
   }
 }
@@ -229,17 +328,36 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
   const no = dataPathItem(ctx, 'payouts.data.payoutNo', 'a payout answer', a.data, p.data.payoutNo, m.ex) as string | undefined;
   dataPathItem(ctx, 'payouts.data.status', 'a payout answer', a.data, p.data.status, m.ex, 'any');
   if (!ctx.t.has('payoutQuery')) return;
-  for (const [field, by] of [['serviceNo', { serviceNo: no }], ['merchantNo', { merchantNo: m.merchantPayoutNo }]] as const) {
+  for (const [field, by] of [
+    ['serviceNo', { serviceNo: no }],
+    ['merchantNo', { merchantNo: m.merchantPayoutNo }],
+  ] as const) {
     if (field === 'serviceNo' && no === undefined) continue;
     const ex = await queryPayout(ctx.t, by, { label: `doctor: query the payout by ${field}` });
     const q = answerOf(ex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (no === undefined || readPath(q.data, p.data.payoutNo) === no);
-    if (found) add(ctx, 'verified', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { answered: describeAnswer(q), ex: [ex] });
+    if (found)
+      add(ctx, 'verified', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, {
+        answered: describeAnswer(q),
+        ex: [ex],
+      });
     // "Not found" for a payout just made: the target searched by the field, and did not find what it has.
-    else if (q.key === 'notFound' || q.key === 'orderNotFound') doubt(ctx, `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, ['payout.ids'], { expected: 'the payout (code 0)', answered: describeAnswer(q), fix: `set payouts.queryBy.${field} to the request field the vendor documents`, ex: [ex] });
-    else add(ctx, 'wrong', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, { expected: 'the payout (code 0)', answered: describeAnswer(q), fix: `set payouts.queryBy.${field} to the request field the vendor documents`, ex: [ex] });
+    else if (q.key === 'notFound' || q.key === 'orderNotFound')
+      doubt(ctx, `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, ['payout.ids'], {
+        expected: 'the payout (code 0)',
+        answered: describeAnswer(q),
+        fix: `set payouts.queryBy.${field} to the request field the vendor documents`,
+        ex: [ex],
+      });
+    else
+      add(ctx, 'wrong', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, {
+        expected: 'the payout (code 0)',
+        answered: describeAnswer(q),
+        fix: `set payouts.queryBy.${field} to the request field the vendor documents`,
+        ex: [ex],
+      });
   }
 }
 
@@ -247,23 +365,48 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
 async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
   const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
-  const releasable = (method: string) => (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  const releasable = (method: string) =>
+    (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
   for (const [method, lim] of Object.entries(p.limits?.payouts ?? {})) {
     if (!primary.has(method)) continue;
     const base = `limits.payouts.${method}`;
     const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
     // The minimum was paid out per merchant above; the maximum only where the doctor can give it back.
-    if (releasable(method)) probes.push({ value: lim.max, want: 'accepted', path: `${base}.max`, claim: `${method} pays out its maximum ${lim.max}` });
-    if (cents(lim.min) > 1n) probes.push({ value: money(cents(lim.min) - 1n), want: 'refused', path: `${base}.min`, claim: `${method} refuses a payout of ${money(cents(lim.min) - 1n)}, below its minimum` });
-    probes.push({ value: money(cents(lim.max) + 1n), want: 'refused', path: `${base}.max`, claim: `${method} refuses a payout of ${money(cents(lim.max) + 1n)}, above its maximum` });
+    if (releasable(method))
+      probes.push({ value: lim.max, want: 'accepted', path: `${base}.max`, claim: `${method} pays out its maximum ${lim.max}` });
+    if (cents(lim.min) > 1n)
+      probes.push({
+        value: money(cents(lim.min) - 1n),
+        want: 'refused',
+        path: `${base}.min`,
+        claim: `${method} refuses a payout of ${money(cents(lim.min) - 1n)}, below its minimum`,
+      });
+    probes.push({
+      value: money(cents(lim.max) + 1n),
+      want: 'refused',
+      path: `${base}.max`,
+      claim: `${method} refuses a payout of ${money(cents(lim.max) + 1n)}, above its maximum`,
+    });
     for (const pr of probes) {
       const r = await payout(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
       const a = answerOf(r.ex);
       if (unanswered(ctx, pr.path, pr.claim, a, r.ex)) continue;
       const ok = pr.want === 'accepted' ? accepted(a) : refused(a);
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(a), ex: [r.ex] });
-      else if (pr.want === 'refused') doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range', 'err.po.amount-out-of-range'], { expected: 'a refusal', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
-      else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix: `give in ${base} the range the vendor documents for ${method} payouts`, ex: [r.ex] });
+      else if (pr.want === 'refused')
+        doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range', 'err.po.amount-out-of-range'], {
+          expected: 'a refusal',
+          answered: describeAnswer(a),
+          fix: `give in ${base} the range the vendor documents for ${method} payouts`,
+          ex: [r.ex],
+        });
+      else
+        add(ctx, 'wrong', pr.path, pr.claim, {
+          expected: 'the payout accepted',
+          answered: describeAnswer(a),
+          fix: `give in ${base} the range the vendor documents for ${method} payouts`,
+          ex: [r.ex],
+        });
       if (r.made) await release(ctx, r.made, false);
     }
   }

@@ -6,10 +6,18 @@ import { mdCell } from '../report/markdown.js';
 import type { DoctorItem, DoctorReport } from './model.js';
 
 const MARK: Record<DoctorItem['status'], string> = { verified: '✓', wrong: '✗', 'not-verifiable': '?', warning: '!', doubt: '~' };
-const WORD: Record<DoctorItem['status'], string> = { verified: 'verified', wrong: 'WRONG', 'not-verifiable': 'not verifiable', warning: 'warning', doubt: 'DOUBT' };
+const WORD: Record<DoctorItem['status'], string> = {
+  verified: 'verified',
+  wrong: 'WRONG',
+  'not-verifiable': 'not verifiable',
+  warning: 'warning',
+  doubt: 'DOUBT',
+};
 
 export function itemLine(i: DoctorItem): string {
-  const parts = [`${MARK[i.status]} ${i.path} — ${WORD[i.status]}: ${i.assumption}${i.clauses?.length ? ` [${i.clauses.join(', ')}]` : ''}`];
+  const parts = [
+    `${MARK[i.status]} ${i.path} — ${WORD[i.status]}: ${i.assumption}${i.clauses?.length ? ` [${i.clauses.join(', ')}]` : ''}`,
+  ];
   if (i.status !== 'verified' && i.expected !== undefined) parts.push(`expected ${i.expected}`);
   if (i.answered !== undefined) parts.push(`${i.status === 'not-verifiable' || i.status === 'warning' ? '' : 'target: '}${i.answered}`);
   if (i.fix !== undefined && i.status !== 'verified') parts.push(`fix: ${i.fix}`);
@@ -29,28 +37,51 @@ export function terminalText(r: DoctorReport, verbose: boolean): string {
     const wrong = r.items.filter((i) => i.status === 'wrong').map((i) => i.path);
     lines.push(`doctor: the profile is wrong about this target — fix ${[...new Set(wrong)].join(', ')} (no check ran)`);
   } else if (r.counts.doubt > 0) {
-    lines.push(`doctor: ${r.counts.doubt} doubt${r.counts.doubt === 1 ? '' : 's'}: the target answered against the profile where the document fixes the answer — the checks judge it, and the certificate shows each doubt beside its clause`);
+    lines.push(
+      `doctor: ${r.counts.doubt} doubt${r.counts.doubt === 1 ? '' : 's'}: the target answered against the profile where the document fixes the answer — the checks judge it, and the certificate shows each doubt beside its clause`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function renderDoctorMarkdown(r: DoctorReport): string {
   const L: string[] = ['# MPSI profile doctor', ''];
-  L.push(`Profile **${mdCell(r.profile.name)}** (${r.profile.environment}, file ${mdCell(r.profile.file)}) against ${mdCell(r.target)}, ${r.startedAt}.`, '');
-  L.push('Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None is a conformance verdict: a wrong line means the profile (or the target\'s setup) must be fixed before the checks can judge anything. A doubt is an answer against the profile where the document fixes the answer: either the profile or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses.', '');
-  L.push(`**${r.exitCode === 0 ? 'Profile verified' : 'Profile WRONG'}**: ${r.counts.verified} verified, ${r.counts.wrong} wrong, ${r.counts['not-verifiable']} not verifiable, ${r.counts.doubt} doubts, ${r.counts.warning} warnings; ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}.`, '');
+  L.push(
+    `Profile **${mdCell(r.profile.name)}** (${r.profile.environment}, file ${mdCell(r.profile.file)}) against ${mdCell(r.target)}, ${r.startedAt}.`,
+    '',
+  );
+  L.push(
+    "Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None is a conformance verdict: a wrong line means the profile (or the target's setup) must be fixed before the checks can judge anything. A doubt is an answer against the profile where the document fixes the answer: either the profile or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses.",
+    '',
+  );
+  L.push(
+    `**${r.exitCode === 0 ? 'Profile verified' : 'Profile WRONG'}**: ${r.counts.verified} verified, ${r.counts.wrong} wrong, ${r.counts['not-verifiable']} not verifiable, ${r.counts.doubt} doubts, ${r.counts.warning} warnings; ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}.`,
+    '',
+  );
   L.push('| | profile path | assumption | expected | target answered | fix | exchanges |', '|---|---|---|---|---|---|---|');
   const order: DoctorItem['status'][] = ['wrong', 'doubt', 'not-verifiable', 'warning', 'verified'];
   for (const s of order) {
     for (const i of r.items.filter((x) => x.status === s)) {
-      L.push(`| ${MARK[i.status]} ${WORD[i.status]} | \`${mdCell(i.path)}\` | ${mdCell(i.assumption)}${i.clauses?.length ? ` (${i.clauses.map((c) => `\`${c}\``).join(', ')})` : ''} | ${mdCell(i.expected ?? '')} | ${mdCell(i.answered ?? '')} | ${mdCell(i.fix ?? '')} | ${(i.exchanges ?? []).join(', ')} |`);
+      L.push(
+        `| ${MARK[i.status]} ${WORD[i.status]} | \`${mdCell(i.path)}\` | ${mdCell(i.assumption)}${i.clauses?.length ? ` (${i.clauses.map((c) => `\`${c}\``).join(', ')})` : ''} | ${mdCell(i.expected ?? '')} | ${mdCell(i.answered ?? '')} | ${mdCell(i.fix ?? '')} | ${(i.exchanges ?? []).join(', ')} |`,
+      );
     }
   }
   const shown = new Set(r.items.filter((i) => i.status !== 'verified').flatMap((i) => i.exchanges ?? []));
   if (shown.size > 0) {
     L.push('', '## Exchanges behind the lines that are not verified', '');
     for (const e of r.exchanges.filter((x) => shown.has(x.id))) {
-      L.push(`### ${e.id} — ${mdCell(e.label)}`, '', '```', `${e.request}`, e.requestBody, `← ${e.response}`, e.responseBody ?? '', '```', '');
+      L.push(
+        `### ${e.id} — ${mdCell(e.label)}`,
+        '',
+        '```',
+        `${e.request}`,
+        e.requestBody,
+        `← ${e.response}`,
+        e.responseBody ?? '',
+        '```',
+        '',
+      );
     }
   }
   return `${L.join('\n')}\n`;

@@ -19,7 +19,17 @@ import { checkBasics } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { checkArmedFailures, checkControls } from './controls.js';
-import { answerForm, answerOf, envelopeFlaws, describeAnswer, doctorExchange, markUnknownPath, unknownPath, type DoctorReport, type ItemStatus } from './model.js';
+import {
+  answerForm,
+  answerOf,
+  envelopeFlaws,
+  describeAnswer,
+  doctorExchange,
+  markUnknownPath,
+  unknownPath,
+  type DoctorReport,
+  type ItemStatus,
+} from './model.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
@@ -65,14 +75,19 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const counting = (inner: Client): Client => ({
     send(req, opts) {
       if (count >= max) throw new BudgetSpent(`the doctor's request budget (${max}) is spent`);
-      if (performance.now() - started > maxMs) throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
+      if (performance.now() - started > maxMs)
+        throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
       count += 1;
       return inner.send(req, opts).then((ex) => {
         if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);
         for (const f of envelopeFlaws(ex)) {
           if (flawsSeen.has(f.clause)) continue;
           flawsSeen.add(f.clause);
-          doubt(ctx, 'baseUrl', 'the target answers with the interface\'s envelope', [f.clause], { answered: `${f.what} (read leniently by the doctor)`, fix: 'baseUrl points at another service than the profile describes', ex: [ex] });
+          doubt(ctx, 'baseUrl', "the target answers with the interface's envelope", [f.clause], {
+            answered: `${f.what} (read leniently by the doctor)`,
+            fix: 'baseUrl points at another service than the profile describes',
+            ex: [ex],
+          });
         }
         return ex;
       });
@@ -113,7 +128,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const used = new Set(ctx.items.flatMap((i) => i.exchanges ?? []));
   return {
     format: 'mpsi-conformance-doctor/1',
-    profile: { name: o.loaded.profile.name, file: o.loaded.path.split('/').pop() ?? o.loaded.path, environment: o.loaded.profile.environment },
+    profile: {
+      name: o.loaded.profile.name,
+      file: o.loaded.path.split('/').pop() ?? o.loaded.path,
+      environment: o.loaded.profile.environment,
+    },
     target: o.baseUrl === 'embedded' ? `embedded reference at ${baseUrl}` : maskUrl(baseUrl),
     movesNoMoney: production,
     numbersStartWith: session.target.runPrefix,
@@ -128,7 +147,24 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 }
 
 /** Probes run concurrently; the report lists items in the profile's own order of sections (stable within one). */
-const SECTION_ORDER = ['baseUrl', 'environment', 'merchants', 'endpoints', 'methods', 'limits', 'pricePoints', 'checkout', 'paymentRecord', 'cardPayment', 'refunds', 'payouts', 'sandbox', 'webhooks', 'internalFieldNames', 'top level'];
+const SECTION_ORDER = [
+  'baseUrl',
+  'environment',
+  'merchants',
+  'endpoints',
+  'methods',
+  'limits',
+  'pricePoints',
+  'checkout',
+  'paymentRecord',
+  'cardPayment',
+  'refunds',
+  'payouts',
+  'sandbox',
+  'webhooks',
+  'internalFieldNames',
+  'top level',
+];
 function sortItems(ctx: DoctorContext): void {
   const rank = (path: string) => {
     const i = SECTION_ORDER.indexOf(path.split(/[.[]/, 1)[0]!);
@@ -143,12 +179,25 @@ async function phases(ctx: DoctorContext): Promise<void> {
   checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
     const credentialsJudged = ctx.items.some((i) => i.path.startsWith('merchants.'));
-    if (!ctx.items.some((i) => i.path === 'top level')) add(ctx, 'not-verifiable', 'top level', credentialsJudged ? 'every assumption but the merchants\' credentials' : 'every other assumption', { answered: 'not asked: the envelope at baseUrl or the primary merchant\'s credentials are wrong (above), and every other answer depends on them' });
+    if (!ctx.items.some((i) => i.path === 'top level'))
+      add(
+        ctx,
+        'not-verifiable',
+        'top level',
+        credentialsJudged ? "every assumption but the merchants' credentials" : 'every other assumption',
+        {
+          answered:
+            "not asked: the envelope at baseUrl or the primary merchant's credentials are wrong (above), and every other answer depends on them",
+        },
+      );
     return;
   }
   if (ctx.production) {
     await createPathsByAuth(ctx);
-    add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', { answered: 'not asked: a production profile (or a --safe run) gets a doctor that moves no money (signed queries and authentication probes only)' });
+    add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', {
+      answered:
+        'not asked: a production profile (or a --safe run) gets a doctor that moves no money (signed queries and authentication probes only)',
+    });
     return;
   }
   const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
@@ -171,9 +220,23 @@ async function createPathsByAuth(ctx: DoctorContext): Promise<void> {
   for (const name of CREATE_ENDPOINTS) {
     if (!ctx.loaded.profile.endpoints[name] && name !== 'checkout') continue;
     const path = ctx.t.path(name);
-    const ex = await ctx.t.post(path, {}, { as: { id, secret: randomBytes(16).toString('hex') }, noVerify: true, label: `doctor: ${name} path (unknown merchant)` });
+    const ex = await ctx.t.post(
+      path,
+      {},
+      { as: { id, secret: randomBytes(16).toString('hex') }, noVerify: true, label: `doctor: ${name} path (unknown merchant)` },
+    );
     const a = answerOf(ex);
-    if (unknownPath(a)) add(ctx, 'wrong', `endpoints.${name}`, `${path} answers with the interface's envelope`, { expected: 'a JSON envelope {code, msg}', answered: `${describeAnswer(a)}: the target has no such path`, fix: `set endpoints.${name} to the path the vendor documents`, ex: [ex] });
-    else add(ctx, 'not-verifiable', `endpoints.${name}`, `${path} exists`, { answered: `${describeAnswer(a)} to an unknown merchant: the target answered, but may authenticate before it routes`, ex: [ex] });
+    if (unknownPath(a))
+      add(ctx, 'wrong', `endpoints.${name}`, `${path} answers with the interface's envelope`, {
+        expected: 'a JSON envelope {code, msg}',
+        answered: `${describeAnswer(a)}: the target has no such path`,
+        fix: `set endpoints.${name} to the path the vendor documents`,
+        ex: [ex],
+      });
+    else
+      add(ctx, 'not-verifiable', `endpoints.${name}`, `${path} exists`, {
+        answered: `${describeAnswer(a)} to an unknown merchant: the target answered, but may authenticate before it routes`,
+        ex: [ex],
+      });
   }
 }

@@ -22,27 +22,53 @@ export function checkUnused(ctx: DoctorContext): void {
   }
   const p = ctx.loaded.profile;
   if (p.sandbox?.completeCard && !p.cardPayment?.cards.pending) {
-    add(ctx, 'warning', 'sandbox.completeCard', 'a control that completes a pending card payment', { answered: 'nothing uses it: the profile declares no pending card', fix: 'declare cardPayment.cards.pending (the vendor\'s 3-D Secure test card), or remove the control' });
+    add(ctx, 'warning', 'sandbox.completeCard', 'a control that completes a pending card payment', {
+      answered: 'nothing uses it: the profile declares no pending card',
+      fix: "declare cardPayment.cards.pending (the vendor's 3-D Secure test card), or remove the control",
+    });
   }
   (p.methods.pricePoint ?? []).forEach((m, i) => {
-    if (!p.methods.checkout.includes(m)) add(ctx, 'warning', `methods.pricePoint[${i}]`, `${m} takes price points only`, { answered: 'nothing uses it: it is not one of methods.checkout', fix: `add ${m} to methods.checkout, or remove it here` });
+    if (!p.methods.checkout.includes(m))
+      add(ctx, 'warning', `methods.pricePoint[${i}]`, `${m} takes price points only`, {
+        answered: 'nothing uses it: it is not one of methods.checkout',
+        fix: `add ${m} to methods.checkout, or remove it here`,
+      });
   });
   // A tie rule without rounding "nearest" is refused by the loader already.
   for (const m of Object.keys(p.pricePoints?.tiersByMethod ?? {})) {
-    if (!(p.methods.pricePoint ?? []).includes(m)) add(ctx, 'warning', dotted(['pricePoints', 'tiersByMethod', m]), `the tiers of ${m}`, { answered: `no check can use them: ${m} is not one of methods.pricePoint`, fix: `add ${m} to methods.pricePoint, or remove them` });
+    if (!(p.methods.pricePoint ?? []).includes(m))
+      add(ctx, 'warning', dotted(['pricePoints', 'tiersByMethod', m]), `the tiers of ${m}`, {
+        answered: `no check can use them: ${m} is not one of methods.pricePoint`,
+        fix: `add ${m} to methods.pricePoint, or remove them`,
+      });
   }
   const payable = new Set([...p.methods.checkout, ...(p.methods.card ? [p.methods.card] : [])]);
   for (const m of Object.keys(p.limits?.payments ?? {})) {
-    if (!payable.has(m)) add(ctx, 'warning', dotted(['limits', 'payments', m]), `the payment limits of ${m}`, { answered: `no check can use them: ${m} is not one of methods.checkout or methods.card`, fix: `add ${m} to methods.checkout, or remove them` });
+    if (!payable.has(m))
+      add(ctx, 'warning', dotted(['limits', 'payments', m]), `the payment limits of ${m}`, {
+        answered: `no check can use them: ${m} is not one of methods.checkout or methods.card`,
+        fix: `add ${m} to methods.checkout, or remove them`,
+      });
   }
   for (const m of Object.keys(p.refunds?.support ?? {})) {
-    if (!payable.has(m)) add(ctx, 'warning', dotted(['refunds', 'support', m]), `the refund support of ${m}`, { answered: `no check can use it: no payment with ${m} can be made (not one of methods.checkout or methods.card)`, fix: `add ${m} to methods.checkout, or remove it` });
+    if (!payable.has(m))
+      add(ctx, 'warning', dotted(['refunds', 'support', m]), `the refund support of ${m}`, {
+        answered: `no check can use it: no payment with ${m} can be made (not one of methods.checkout or methods.card)`,
+        fix: `add ${m} to methods.checkout, or remove it`,
+      });
   }
   for (const m of Object.keys(p.limits?.payouts ?? {})) {
-    if (!p.payouts?.methods[m]) add(ctx, 'warning', dotted(['limits', 'payouts', m]), `the payout limits of ${m}`, { answered: `no check can use them: ${m} is not one of payouts.methods`, fix: `add ${m} to payouts.methods, or remove them` });
+    if (!p.payouts?.methods[m])
+      add(ctx, 'warning', dotted(['limits', 'payouts', m]), `the payout limits of ${m}`, {
+        answered: `no check can use them: ${m} is not one of payouts.methods`,
+        fix: `add ${m} to payouts.methods, or remove them`,
+      });
   }
   if (p.pricePoints && !(p.methods.pricePoint ?? []).some((m) => p.methods.checkout.includes(m))) {
-    add(ctx, 'warning', 'pricePoints', 'the price-point tiers', { answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)', fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints' });
+    add(ctx, 'warning', 'pricePoints', 'the price-point tiers', {
+      answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)',
+      fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints',
+    });
   }
 }
 
@@ -50,14 +76,49 @@ export function checkUnused(ctx: DoctorContext): void {
 export function notProbed(ctx: DoctorContext): void {
   const p = ctx.loaded.profile;
   const list: [boolean, string, string, string][] = [
-    [p.merchants.lowBalance?.refundBalance !== undefined, 'merchants.lowBalance.refundBalance', 'the low-balance merchant\'s refund balance', 'not asked: it could be shown only by spending it (the refund-balance check uses it)'],
-    [p.merchants.lowBalance?.payoutBalances !== undefined, 'merchants.lowBalance.payoutBalances', 'the low-balance merchant\'s payout balance in each currency', 'not asked: it could be shown only by spending it (the insufficientFunds check per currency uses it)'],
-    [p.refunds?.fee !== undefined, 'refunds.fee', 'the fee added to a refund', 'not asked: it shows only against a balance (the refund-balance check uses it)'],
-    [p.payouts?.balances?.primary !== undefined, 'payouts.balances.primary', 'the primary merchant\'s payout balance', 'not asked: it could be shown only by paying it out'],
-    [p.payouts?.sharedBalance !== undefined, 'payouts.sharedBalance', 'refunds and payouts share one balance', 'not asked: it could be shown only by spending a balance'],
-    [p.pricePoints?.maxDistance !== undefined, 'pricePoints.maxDistance', 'the largest rounding distance', 'not asked: the price-point checks probe it'],
-    [p.webhooks !== undefined, 'webhooks.ackTimeoutMs', 'the target\'s acknowledgement limit after scaling', 'not asked: the webhook acknowledgement checks measure it'],
-    [p.webhooks !== undefined, 'webhooks.timeScale', 'the target\'s clock ratio', 'not asked: the webhook retry checks measure it'],
+    [
+      p.merchants.lowBalance?.refundBalance !== undefined,
+      'merchants.lowBalance.refundBalance',
+      "the low-balance merchant's refund balance",
+      'not asked: it could be shown only by spending it (the refund-balance check uses it)',
+    ],
+    [
+      p.merchants.lowBalance?.payoutBalances !== undefined,
+      'merchants.lowBalance.payoutBalances',
+      "the low-balance merchant's payout balance in each currency",
+      'not asked: it could be shown only by spending it (the insufficientFunds check per currency uses it)',
+    ],
+    [
+      p.refunds?.fee !== undefined,
+      'refunds.fee',
+      'the fee added to a refund',
+      'not asked: it shows only against a balance (the refund-balance check uses it)',
+    ],
+    [
+      p.payouts?.balances?.primary !== undefined,
+      'payouts.balances.primary',
+      "the primary merchant's payout balance",
+      'not asked: it could be shown only by paying it out',
+    ],
+    [
+      p.payouts?.sharedBalance !== undefined,
+      'payouts.sharedBalance',
+      'refunds and payouts share one balance',
+      'not asked: it could be shown only by spending a balance',
+    ],
+    [
+      p.pricePoints?.maxDistance !== undefined,
+      'pricePoints.maxDistance',
+      'the largest rounding distance',
+      'not asked: the price-point checks probe it',
+    ],
+    [
+      p.webhooks !== undefined,
+      'webhooks.ackTimeoutMs',
+      "the target's acknowledgement limit after scaling",
+      'not asked: the webhook acknowledgement checks measure it',
+    ],
+    [p.webhooks !== undefined, 'webhooks.timeScale', "the target's clock ratio", 'not asked: the webhook retry checks measure it'],
   ];
   for (const [declared, path, what, why] of list) if (declared) add(ctx, 'not-verifiable', path, what, { answered: why });
 }

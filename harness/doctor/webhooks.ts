@@ -12,7 +12,9 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   try {
     receiver = ctx.t.receiver();
   } catch {
-    add(ctx, 'not-verifiable', 'webhooks.receiver', 'webhooks reach the receiver', { answered: 'not asked: no receiver runs (--webhooks off)' });
+    add(ctx, 'not-verifiable', 'webhooks.receiver', 'webhooks reach the receiver', {
+      answered: 'not asked: no receiver runs (--webhooks off)',
+    });
     return;
   }
   ctx.progress('webhooks reach the receiver');
@@ -21,25 +23,43 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   const started = Date.now();
   const { order, ex } = await paidOrder(ctx, 'doctor: a paid order whose webhook must arrive');
   if (!order) {
-    add(ctx, 'not-verifiable', field, claim, { answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)', ex: [ex] });
+    add(ctx, 'not-verifiable', field, claim, {
+      answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
+      ex: [ex],
+    });
     return;
   }
-  if (ex && !ex.request.body.toString('utf8').includes(receiver.url) && !ctx.exchanges.some((e) => e.request.body.toString('utf8').includes(receiver.url))) {
+  if (
+    ex &&
+    !ex.request.body.toString('utf8').includes(receiver.url) &&
+    !ctx.exchanges.some((e) => e.request.body.toString('utf8').includes(receiver.url))
+  ) {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the profile's template variable, shown as the user writes it
     const variable = '${notifyUrl}';
-    add(ctx, 'not-verifiable', field, claim, { answered: `the profile's templates send no ${variable} (checkout.extras, cardPayment.template), so no webhook can be asked for`, fix: `put "notify_url": "${variable}" in checkout.extras and cardPayment.template`, ex: [ex] });
+    add(ctx, 'not-verifiable', field, claim, {
+      answered: `the profile's templates send no ${variable} (checkout.extras, cardPayment.template), so no webhook can be asked for`,
+      fix: `put "notify_url": "${variable}" in checkout.extras and cardPayment.template`,
+      ex: [ex],
+    });
     return;
   }
   const got = await receiver.waitFor({ merchantNo: order.merchantOrderNo }, (ds) => ds.length > 0, wh.deliveryWaitMs);
   const ms = Date.now() - started;
   if (got.length > 0) {
     add(ctx, 'verified', field, claim, { answered: `${got.length} delivery after ${got[0]!.receivedAt - started} ms`, ex: [ex] });
-    add(ctx, 'verified', 'webhooks.deliveryWaitMs', `deliveryWaitMs (${wh.deliveryWaitMs} ms) is long enough for a delivery`, { answered: `the first delivery came after ${got[0]!.receivedAt - started} ms` });
+    add(ctx, 'verified', 'webhooks.deliveryWaitMs', `deliveryWaitMs (${wh.deliveryWaitMs} ms) is long enough for a delivery`, {
+      answered: `the first delivery came after ${got[0]!.receivedAt - started} ms`,
+    });
   } else {
     const fix =
       field === 'webhooks.receiver.publicUrl'
         ? `webhooks.receiver.publicUrl (${receiver.url}) must be an address the target can reach that forwards to the receiver on ${wh.receiver?.host ?? '127.0.0.1'}:${wh.receiver?.port ?? 0}; or raise webhooks.deliveryWaitMs`
         : `the target cannot reach ${receiver.url}: give webhooks.receiver.publicUrl (a tunnel or public address), or raise webhooks.deliveryWaitMs`;
-    add(ctx, 'wrong', field, claim, { expected: 'a delivery', answered: `no delivery for ${order.merchantOrderNo} in ${ms} ms (${receiver.deliveries().length} deliveries in all)`, fix, ex: [ex] });
+    add(ctx, 'wrong', field, claim, {
+      expected: 'a delivery',
+      answered: `no delivery for ${order.merchantOrderNo} in ${ms} ms (${receiver.deliveries().length} deliveries in all)`,
+      fix,
+      ex: [ex],
+    });
   }
 }

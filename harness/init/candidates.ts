@@ -9,10 +9,37 @@ export const PATH_PREFIXES = ['/api/v1', '/v1', '/api', ''] as const;
 
 /** Per endpoint, resource paths after the prefix, most common first. The first that answers wins. */
 export const ENDPOINT_CANDIDATES: Record<Exclude<EndpointName, 'checkout' | 'paymentQuery'>, string[]> = {
-  cardPayment: ['/payments/card', '/payments/card/create', '/payments/cards', '/payments/direct', '/payments/create', '/card/payments', '/cards/pay', '/payments/card-payment', '/payments/pay'],
-  refundCreate: ['/refunds/create', '/refunds', '/refund/create', '/refunds/apply', '/payments/refund', '/payments/refunds/create', '/refunds/submit'],
+  cardPayment: [
+    '/payments/card',
+    '/payments/card/create',
+    '/payments/cards',
+    '/payments/direct',
+    '/payments/create',
+    '/card/payments',
+    '/cards/pay',
+    '/payments/card-payment',
+    '/payments/pay',
+  ],
+  refundCreate: [
+    '/refunds/create',
+    '/refunds',
+    '/refund/create',
+    '/refunds/apply',
+    '/payments/refund',
+    '/payments/refunds/create',
+    '/refunds/submit',
+  ],
   refundQuery: ['/refunds/query', '/refund/query', '/refunds/get', '/refunds/detail', '/payments/refunds/query'],
-  payoutCreate: ['/payouts/create', '/payouts', '/payout/create', '/payouts/apply', '/payouts/submit', '/payouts/initiate', '/transfers/create', '/disbursements/create'],
+  payoutCreate: [
+    '/payouts/create',
+    '/payouts',
+    '/payout/create',
+    '/payouts/apply',
+    '/payouts/submit',
+    '/payouts/initiate',
+    '/transfers/create',
+    '/disbursements/create',
+  ],
   payoutQuery: ['/payouts/query', '/payout/query', '/payouts/get', '/payouts/detail', '/transfers/query', '/disbursements/query'],
   payoutCancel: ['/payouts/cancel', '/payout/cancel', '/payouts/void', '/payouts/revoke', '/transfers/cancel', '/disbursements/cancel'],
 };
@@ -22,8 +49,26 @@ export const DOCUMENT_PATHS = { checkout: '/api/v1/payments/checkout', paymentQu
 
 /** Payment method names tried for checkout and payouts (the document names CARD, PAYPAL, CASH_APP, Apple Pay, Google Pay). */
 export const METHOD_CANDIDATES = [
-  'CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY', 'KLARNA', 'BANK_TRANSFER', 'VENMO', 'AFTERPAY', 'AFFIRM',
-  'ALIPAY', 'WECHAT_PAY', 'SEPA', 'IDEAL', 'ACH', 'ZELLE', 'AMAZON_PAY', 'SAMSUNG_PAY', 'CRYPTO', 'PIX',
+  'CARD',
+  'PAYPAL',
+  'CASH_APP',
+  'APPLE_PAY',
+  'GOOGLE_PAY',
+  'KLARNA',
+  'BANK_TRANSFER',
+  'VENMO',
+  'AFTERPAY',
+  'AFFIRM',
+  'ALIPAY',
+  'WECHAT_PAY',
+  'SEPA',
+  'IDEAL',
+  'ACH',
+  'ZELLE',
+  'AMAZON_PAY',
+  'SAMSUNG_PAY',
+  'CRYPTO',
+  'PIX',
 ];
 
 /** A merchant id no service issues: merchants.unknownId once the target answers it merchantNotFound. */
@@ -39,7 +84,15 @@ export const SUCCESS_CARD_CANDIDATES = ['4242424242424242', '4111111111111111', 
  * Published sandbox card numbers with other outcomes (card networks' and large providers' test lists):
  * each is tried and classified by the answer's key and message, never assumed.
  */
-export const OTHER_CARD_CANDIDATES = ['4000000000000002', '4000000000009995', '4000000000009235', '4100000000000019', '4000000000000119', '4000000000003220', '4000002500003155'];
+export const OTHER_CARD_CANDIDATES = [
+  '4000000000000002',
+  '4000000000009995',
+  '4000000000009235',
+  '4100000000000019',
+  '4000000000000119',
+  '4000000000003220',
+  '4000002500003155',
+];
 
 /**
  * Request fields the document names whose internal names `init` reads from invalidRequest messages:
@@ -47,7 +100,15 @@ export const OTHER_CARD_CANDIDATES = ['4000000000000002', '4000000000009995', '4
  * and the other checkout fields, as documentation. order_no is a payment query field.
  */
 export const INTERNAL_NAME_FIELDS = [
-  'payment_method', 'merchant_order_no', 'trans_amount', 'trans_amount.value', 'trans_amount.currency', 'trade_info', 'trade_info.goods_name', 'notify_url', 'return_url',
+  'payment_method',
+  'merchant_order_no',
+  'trans_amount',
+  'trans_amount.value',
+  'trans_amount.currency',
+  'trade_info',
+  'trade_info.goods_name',
+  'notify_url',
+  'return_url',
 ] as const;
 export const QUERY_INTERNAL_NAME_FIELDS = ['order_no'] as const;
 

@@ -38,7 +38,14 @@ function templateOf(body: Record<string, unknown>): Record<string, unknown> {
   return t;
 }
 
-export async function learnCard(p: Prober, ev: Evidence, path: string, methods: string[], orderNoKey: string | undefined, notifyUrl: string): Promise<CardResult | undefined> {
+export async function learnCard(
+  p: Prober,
+  ev: Evidence,
+  path: string,
+  methods: string[],
+  orderNoKey: string | undefined,
+  notifyUrl: string,
+): Promise<CardResult | undefined> {
   p.phase('card payments: body, test card, answer');
   const cents = 1000n;
   // What each method's last card request was answered: the TODO says what was tried, never more.
@@ -54,23 +61,37 @@ export async function learnCard(p: Prober, ev: Evidence, path: string, methods: 
         metadata: 'init',
         card: cardOf(number),
       };
-      const done = await completeBody(p, path, base, defaultFiller(notifyUrl, () => amount(cents)), (b) => {
-        b.merchant_order_no = p.newNo('o');
-      });
+      const done = await completeBody(
+        p,
+        path,
+        base,
+        defaultFiller(notifyUrl, () => amount(cents)),
+        (b) => {
+          b.merchant_order_no = p.newNo('o');
+        },
+      );
       const a = done.answer;
       tried.push(`${method} with card ${number.slice(0, 6)}…: ${describe(a)}`);
       if (a.key === 'paymentMethodUnavailable' || a.key === 'unsupportedPaymentMethod') break;
       if (a.code !== 0 || !a.data) continue;
       const no = done.body.merchant_order_no as string;
-      const orderNo = (orderNoKey && getPath(a.data, orderNoKey) !== undefined ? orderNoKey : undefined) ?? entries(a.data).find(([k, v]) => typeof v === 'string' && v !== no && /order_no$|_no$|(^|\.)id$/.test(k))?.[0];
+      const orderNo =
+        (orderNoKey && getPath(a.data, orderNoKey) !== undefined ? orderNoKey : undefined) ??
+        entries(a.data).find(([k, v]) => typeof v === 'string' && v !== no && /order_no$|_no$|(^|\.)id$/.test(k))?.[0];
       if (!orderNo) continue;
       const status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
       const template = templateOf(done.body);
       ev.learnt('methods.card', method, `the card endpoint charged ${method} (${describe(a)})`);
-      ev.learnt('cardPayment.cards.success', number, `a published test card number; a ${amount(cents).value} card payment was answered ${describe(a)}`);
-      if (done.added.length > 0) ev.learnt('cardPayment.template', template, `fields added because the target said they were required: ${done.added.join(', ')}`);
+      ev.learnt(
+        'cardPayment.cards.success',
+        number,
+        `a published test card number; a ${amount(cents).value} card payment was answered ${describe(a)}`,
+      );
+      if (done.added.length > 0)
+        ev.learnt('cardPayment.template', template, `fields added because the target said they were required: ${done.added.join(', ')}`);
       ev.learnt('cardPayment.data.orderNo', orderNo, `holds the service's number in the card payment answer`);
-      if (status) ev.learnt('cardPayment.data.status', status, `status-named field, ${JSON.stringify(getPath(a.data, status))} for a charged card`);
+      if (status)
+        ev.learnt('cardPayment.data.status', status, `status-named field, ${JSON.stringify(getPath(a.data, status))} for a charged card`);
       const bodyFor = (n: string, c: bigint, url: string): Record<string, unknown> => {
         const b = structuredClone(done.body);
         b.merchant_order_no = n;
@@ -78,7 +99,15 @@ export async function learnCard(p: Prober, ev: Evidence, path: string, methods: 
         if (b.notify_url !== undefined) b.notify_url = url;
         return b;
       };
-      return { method, template, card: cardOf(number), data: { orderNo, status }, successStatus: status ? getPath(a.data, status) : undefined, paid: { no, cents }, body: bodyFor };
+      return {
+        method,
+        template,
+        card: cardOf(number),
+        data: { orderNo, status },
+        successStatus: status ? getPath(a.data, status) : undefined,
+        paid: { no, cents },
+        body: bodyFor,
+      };
     }
   }
   ev.todo(
@@ -109,16 +138,26 @@ export async function learnRefunds(
   p.phase('refunds: body, amount field, answer, card refund support');
   const part = 100n;
   const base: Record<string, unknown> = { merchant_refund_no: '', original_merchant_order_no: card.paid.no };
-  const done = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(part)), (b) => {
-    b.merchant_refund_no = p.newNo('r');
-  });
+  const done = await completeBody(
+    p,
+    paths.create,
+    base,
+    defaultFiller(notifyUrl, () => amount(part)),
+    (b) => {
+      b.merchant_refund_no = p.newNo('r');
+    },
+  );
   const a = done.answer;
   const amountField = done.added.find((f) => /amount$/.test(f));
   if (!amountField) {
     ev.todo('refunds.template', `the refund request's amount field (the target never said one was required; last answer ${describe(a)})`);
     return undefined;
   }
-  ev.learnt('refunds.template (amount field)', amountField, `the target answered "required" for it; a refund of ${amount(part).value} sent in it was answered ${describe(a)}`);
+  ev.learnt(
+    'refunds.template (amount field)',
+    amountField,
+    `the target answered "required" for it; a refund of ${amount(part).value} sent in it was answered ${describe(a)}`,
+  );
   const template: Record<string, unknown> = structuredClone(done.body);
   template.merchant_refund_no = variable('refundNo');
   template.original_merchant_order_no = variable('merchantOrderNo');
@@ -130,11 +169,17 @@ export async function learnRefunds(
   let cardSupport: RefundResult['cardSupport'];
   if (a.code === 0 && a.data) {
     cardSupport = 'partial';
-    ev.learnt(`refunds.support.${card.method}`, 'partial', `a refund of ${amount(part).value} of a ${amount(card.paid.cents).value} payment was accepted`);
+    ev.learnt(
+      `refunds.support.${card.method}`,
+      'partial',
+      `a refund of ${amount(part).value} of a ${amount(card.paid.cents).value} payment was accepted`,
+    );
     const myNo = done.body.merchant_refund_no as string;
     out.data.amount = pathsOf(a.data, amount(part)).sort((x, y) => x.length - y.length)[0];
     out.data.status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
-    const candidates = entries(a.data).filter(([k, v]) => typeof v === 'string' && v !== myNo && v !== card.paid.no && /_no$|(^|\.)id$/.test(k) && !/original/.test(k));
+    const candidates = entries(a.data).filter(
+      ([k, v]) => typeof v === 'string' && v !== myNo && v !== card.paid.no && /_no$|(^|\.)id$/.test(k) && !/original/.test(k),
+    );
     const found = paths.query ? await lookUp(p, paths.query, candidates, myNo, 'refund_no', 'merchant_refund_no') : undefined;
     if (found) {
       out.data.refundNo = found.path;
@@ -142,15 +187,30 @@ export async function learnRefunds(
       ev.learnt('refunds.data.refundNo', found.path, found.evidence);
       ev.learnt('refunds.queryBy', out.queryBy, found.evidence);
     }
-    if (out.data.status) ev.learnt('refunds.data.status', out.data.status, `status-named field (${JSON.stringify(getPath(a.data, out.data.status))} for a new card refund)`);
+    if (out.data.status)
+      ev.learnt(
+        'refunds.data.status',
+        out.data.status,
+        `status-named field (${JSON.stringify(getPath(a.data, out.data.status))} for a new card refund)`,
+      );
     if (out.data.amount) ev.learnt('refunds.data.amount', out.data.amount, `holds the ${amount(part).value} refunded`);
   } else if (a.key === 'notSupported') {
     // Partial refused: try the full amount on a fresh payment.
     const no = await pay(card.paid.cents);
-    const body = { ...structuredClone(done.body), merchant_refund_no: p.newNo('r'), original_merchant_order_no: no, [amountField]: amount(card.paid.cents) };
+    const body = {
+      ...structuredClone(done.body),
+      merchant_refund_no: p.newNo('r'),
+      original_merchant_order_no: no,
+      [amountField]: amount(card.paid.cents),
+    };
     const full = no ? await p.post(paths.create, body) : undefined;
     cardSupport = full?.code === 0 ? 'full' : full?.key === 'notSupported' ? 'none' : undefined;
-    if (cardSupport) ev.learnt(`refunds.support.${card.method}`, cardSupport, `a partial refund was refused (notSupported); a full one: ${full ? describe(full) : 'not sent'}`);
+    if (cardSupport)
+      ev.learnt(
+        `refunds.support.${card.method}`,
+        cardSupport,
+        `a partial refund was refused (notSupported); a full one: ${full ? describe(full) : 'not sent'}`,
+      );
   }
   out.cardSupport = cardSupport;
   if (!out.data.refundNo) ev.todo('refunds.data.refundNo', "where a refund answer puts the service's refund number (and refunds.queryBy)");

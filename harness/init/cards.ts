@@ -28,7 +28,14 @@ function kindOf(a: Answer, successStatus: unknown, statusPath: string | undefine
   return undefined;
 }
 
-export async function learnOtherCards(p: Prober, ev: Evidence, cardPath: string, card: CardResult, successStatus: unknown, notifyUrl: string): Promise<Partial<Record<CardKind, Card>>> {
+export async function learnOtherCards(
+  p: Prober,
+  ev: Evidence,
+  cardPath: string,
+  card: CardResult,
+  successStatus: unknown,
+  notifyUrl: string,
+): Promise<Partial<Record<CardKind, Card>>> {
   p.phase(`card payments: ${OTHER_CARD_CANDIDATES.length} published test cards and a Luhn-broken one`);
   const found: Partial<Record<CardKind, Card>> = {};
   const send = async (number: string): Promise<Answer> => {
@@ -48,7 +55,11 @@ export async function learnOtherCards(p: Prober, ev: Evidence, cardPath: string,
   const a = await send(broken);
   if (a.code === 422 && a.key === 'systemBusy') {
     found.invalid = { ...card.card, card_number: broken };
-    ev.learnt('cardPayment.cards.invalid', broken, `the success card with its last digit changed (fails the Luhn check) was answered ${describe(a)}`);
+    ev.learnt(
+      'cardPayment.cards.invalid',
+      broken,
+      `the success card with its last digit changed (fails the Luhn check) was answered ${describe(a)}`,
+    );
   }
   return found;
 }

@@ -3,9 +3,30 @@
  * refuses the others), where the answers put the order's number, status and amounts, and the internal
  * field names of its invalidRequest messages.
  */
-import { FIRST_AMOUNTS_CENTS, INTERNAL_NAME_FIELDS, METHOD_CANDIDATES, QUERY_INTERNAL_NAME_FIELDS, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
+import {
+  FIRST_AMOUNTS_CENTS,
+  INTERNAL_NAME_FIELDS,
+  METHOD_CANDIDATES,
+  QUERY_INTERNAL_NAME_FIELDS,
+  STATUS_KEYS,
+  UNKNOWN_METHOD,
+} from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, deletePath, entries, fieldTokens, getPath, internalNameIn, isRequiredMessage, pathsOf, setPath, textCents, variable } from './fields.js';
+import {
+  amount,
+  completeBody,
+  defaultFiller,
+  deletePath,
+  entries,
+  fieldTokens,
+  getPath,
+  internalNameIn,
+  isRequiredMessage,
+  pathsOf,
+  setPath,
+  textCents,
+  variable,
+} from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
 export interface CheckoutShape {
@@ -40,19 +61,33 @@ function topLevel(body: Record<string, unknown>, added: string[]): Record<string
 
 export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, notifyUrl: string): Promise<CheckoutShape> {
   p.phase('checkout: required fields');
-  const base = { payment_method: METHOD_CANDIDATES[0], merchant_order_no: '', trans_amount: amount(1000n), trade_info: { goods_name: 'init probe' } };
+  const base = {
+    payment_method: METHOD_CANDIDATES[0],
+    merchant_order_no: '',
+    trans_amount: amount(1000n),
+    trade_info: { goods_name: 'init probe' },
+  };
   const filler = defaultFiller(notifyUrl, () => amount(1000n));
   const done = await completeBody(p, path, base, filler, (b) => {
     b.merchant_order_no = p.newNo('o');
   });
   const extras = topLevel(done.body, done.added);
-  if (done.added.length > 0) ev.learnt('checkout.extras', extrasTemplate(extras, notifyUrl), `a ${base.payment_method} checkout: the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`);
+  if (done.added.length > 0)
+    ev.learnt(
+      'checkout.extras',
+      extrasTemplate(extras, notifyUrl),
+      `a ${base.payment_method} checkout: the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`,
+    );
   return { path, extras, byMethod: {}, notifyUrl };
 }
 
 /** The profile's form of the extras: the receiver's URL becomes the template variable. */
 export function extrasTemplate(extras: Record<string, unknown>, notifyUrl: string): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(extras).split(JSON.stringify(notifyUrl)).join(JSON.stringify(variable('notifyUrl')))) as Record<string, unknown>;
+  return JSON.parse(
+    JSON.stringify(extras)
+      .split(JSON.stringify(notifyUrl))
+      .join(JSON.stringify(variable('notifyUrl'))),
+  ) as Record<string, unknown>;
 }
 
 export type MethodClass = 'accepted' | 'unknown' | 'notEnabled' | 'noChannel' | 'other';
@@ -116,14 +151,24 @@ export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutSh
       let a = await p.post(shape.path, checkoutBody(shape, method, cents, no));
       if (isRequiredMessage(a)) {
         // This method needs more fields than the first one did: they are its extrasByMethod.
-        const done = await completeBody(p, shape.path, checkoutBody(shape, method, cents, no), defaultFiller(shape.notifyUrl, () => amount(cents)), (b) => {
-          no = p.newNo('o');
-          b.merchant_order_no = no;
-        });
+        const done = await completeBody(
+          p,
+          shape.path,
+          checkoutBody(shape, method, cents, no),
+          defaultFiller(shape.notifyUrl, () => amount(cents)),
+          (b) => {
+            no = p.newNo('o');
+            b.merchant_order_no = no;
+          },
+        );
         a = done.answer;
         if (done.added.length > 0) {
           shape.byMethod[method] = topLevel(done.body, done.added);
-          ev.learnt(`checkout.extrasByMethod.${method}`, extrasTemplate(shape.byMethod[method], shape.notifyUrl), `a ${method} checkout: the target answered "required" for ${done.added.join(', ')} (then ${describe(a)})`);
+          ev.learnt(
+            `checkout.extrasByMethod.${method}`,
+            extrasTemplate(shape.byMethod[method], shape.notifyUrl),
+            `a ${method} checkout: the target answered "required" for ${done.added.join(', ')} (then ${describe(a)})`,
+          );
         }
       }
       seen.push(`${amount(cents).value} → ${describe(a)}`);
@@ -187,16 +232,26 @@ function statusPath(data: Record<string, unknown>): string | undefined {
 
 /** Prefers the path whose last key holds `hint`, then the shortest. */
 function best(paths: string[], hint: string): string | undefined {
-  return [...paths].sort((a, b) => Number(!a.split('.').pop()!.includes(hint)) - Number(!b.split('.').pop()!.includes(hint)) || a.length - b.length)[0];
+  return [...paths].sort(
+    (a, b) => Number(!a.split('.').pop()!.includes(hint)) - Number(!b.split('.').pop()!.includes(hint)) || a.length - b.length,
+  )[0];
 }
 
 /** Where checkout and query answers put the order's number, status and amounts; verified by querying. */
-export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: string, plain: MethodFinding, rounded?: MethodFinding): Promise<CheckoutFields> {
+export async function learnCheckoutFields(
+  p: Prober,
+  ev: Evidence,
+  queryPath: string,
+  plain: MethodFinding,
+  rounded?: MethodFinding,
+): Promise<CheckoutFields> {
   p.phase('checkout and query: answer fields');
   const out: CheckoutFields = {};
   const acc = plain.accepted!;
   const ours = new Set([acc.no, plain.method]);
-  const candidates = entries(acc.data).filter(([, v]) => typeof v === 'string' && !ours.has(v as string) && !/^https?:/.test(v as string) && !/\d{4}-\d\d-\d\dT/.test(v as string));
+  const candidates = entries(acc.data).filter(
+    ([, v]) => typeof v === 'string' && !ours.has(v as string) && !/^https?:/.test(v as string) && !/\d{4}-\d\d-\d\dT/.test(v as string),
+  );
   let record: Record<string, unknown> | undefined;
   for (const [path, v] of candidates.slice(0, 6)) {
     if (STATUS_KEYS.includes(path.split('.').pop()!)) continue;
@@ -204,11 +259,16 @@ export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: st
     if (a.code === 0 && a.data && pathsOf(a.data, acc.no).length > 0) {
       out.orderNo = path;
       record = a.data;
-      ev.learnt('checkout.data.orderNo', path, `querying order_no ${JSON.stringify(v)} (from data.${path} of a checkout) returned the order with merchant_order_no ${acc.no}`);
+      ev.learnt(
+        'checkout.data.orderNo',
+        path,
+        `querying order_no ${JSON.stringify(v)} (from data.${path} of a checkout) returned the order with merchant_order_no ${acc.no}`,
+      );
       break;
     }
   }
-  if (!out.orderNo) ev.todo('checkout.data.orderNo', "the path of the service's order number in a checkout's data (no string in it looked up the order)");
+  if (!out.orderNo)
+    ev.todo('checkout.data.orderNo', "the path of the service's order number in a checkout's data (no string in it looked up the order)");
   out.status = statusPath(acc.data);
   if (out.status) {
     out.pendingStatus = String(getPath(acc.data, out.status));
@@ -232,11 +292,20 @@ export async function learnCheckoutFields(p: Prober, ev: Evidence, queryPath: st
     if (q?.code === 0 && q.data && charged !== undefined) {
       r.requestedAmount = best(pathsOf(q.data, amount(ra.cents)), 'requested');
       const t = best(pathsOf(q.data, amount(charged)), 'trans');
-      if (t && t !== r.transAmount) ev.todo('paymentRecord.transAmount', `the charged amount of a rounded ${rounded.method} payment is at ${t}, of a plain one at ${r.transAmount}: check which`);
+      if (t && t !== r.transAmount)
+        ev.todo(
+          'paymentRecord.transAmount',
+          `the charged amount of a rounded ${rounded.method} payment is at ${t}, of a plain one at ${r.transAmount}: check which`,
+        );
     }
   }
   for (const [k, v] of Object.entries(r)) {
-    if (v) ev.learnt(`paymentRecord.${k}`, v, `in the payment query answer for ${acc.no}, this path holds the ${k === 'requestedAmount' ? 'amount asked for a rounded price-point payment' : k === 'transAmount' ? 'amount charged' : k}`);
+    if (v)
+      ev.learnt(
+        `paymentRecord.${k}`,
+        v,
+        `in the payment query answer for ${acc.no}, this path holds the ${k === 'requestedAmount' ? 'amount asked for a rounded price-point payment' : k === 'transAmount' ? 'amount charged' : k}`,
+      );
     else if (k !== 'requestedAmount') ev.todo(`paymentRecord.${k}`, `where a payment query answer puts the ${k}`);
   }
   out.record = r;
@@ -258,22 +327,39 @@ export function nameFor(message: string, field: string): string | undefined {
 }
 
 /** Internal names: each document field is broken in turn (left out, or given the wrong type) and the message read. */
-export async function learnInternalNames(p: Prober, ev: Evidence, shape: CheckoutShape, method: string, queryPath?: string): Promise<Record<string, string>> {
+export async function learnInternalNames(
+  p: Prober,
+  ev: Evidence,
+  shape: CheckoutShape,
+  method: string,
+  queryPath?: string,
+): Promise<Record<string, string>> {
   p.phase('checkout: internal field names from invalidRequest messages');
   const out: Record<string, string> = {};
   for (const field of INTERNAL_NAME_FIELDS) {
-    for (const breakIt of [(b: Record<string, unknown>) => deletePath(b, field), (b: Record<string, unknown>) => setPath(b, field, 12345)]) {
+    for (const breakIt of [
+      (b: Record<string, unknown>) => deletePath(b, field),
+      (b: Record<string, unknown>) => setPath(b, field, 12345),
+    ]) {
       const body = checkoutBody(shape, method, 1000n, p.newNo('o'));
       breakIt(body);
       const a = await p.post(shape.path, body);
       const name = a.key === 'invalidRequest' ? nameFor(a.message ?? '', field) : undefined;
       if (name) {
         out[field] = name;
-        ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a checkout with only ${field} ${getPath(body, field) === undefined ? 'left out' : 'of the wrong type'}`);
+        ev.learnt(
+          `internalFieldNames["${field}"]`,
+          name,
+          `${describe(a)} for a checkout with only ${field} ${getPath(body, field) === undefined ? 'left out' : 'of the wrong type'}`,
+        );
         break;
       }
     }
-    if (!out[field]) ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (they named no field like it)`);
+    if (!out[field])
+      ev.todo(
+        `internalFieldNames["${field}"]`,
+        `the name the target's invalidRequest messages give ${field} (they named no field like it)`,
+      );
   }
   if (queryPath) {
     for (const field of QUERY_INTERNAL_NAME_FIELDS) {
@@ -282,7 +368,11 @@ export async function learnInternalNames(p: Prober, ev: Evidence, shape: Checkou
       if (name) {
         out[field] = name;
         ev.learnt(`internalFieldNames["${field}"]`, name, `${describe(a)} for a payment query with only ${field} of the wrong type`);
-      } else ev.todo(`internalFieldNames["${field}"]`, `the name the target's invalidRequest messages give ${field} (a payment query with it of the wrong type was answered ${describe(a)})`);
+      } else
+        ev.todo(
+          `internalFieldNames["${field}"]`,
+          `the name the target's invalidRequest messages give ${field} (a payment query with it of the wrong type was answered ${describe(a)})`,
+        );
     }
   }
   return out;

@@ -17,15 +17,24 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   })();
   const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted');
   // Checks use the first method by default: a plain method with known limits, not a price-point one.
-  const checkout = [...accepted.filter((m) => !m.pricePoint && st.limits[m.method]), ...accepted.filter((m) => !(!m.pricePoint && st.limits[m.method]))].map((m) => m.method);
-  const first = (cls: string) => (cls === 'unknown' && st.methods?.some((m) => m.method === UNKNOWN_METHOD && m.cls === 'unknown') ? UNKNOWN_METHOD : (st.methods ?? []).find((m) => m.cls === cls)?.method);
+  const checkout = [
+    ...accepted.filter((m) => !m.pricePoint && st.limits[m.method]),
+    ...accepted.filter((m) => !(!m.pricePoint && st.limits[m.method])),
+  ].map((m) => m.method);
+  const first = (cls: string) =>
+    cls === 'unknown' && st.methods?.some((m) => m.method === UNKNOWN_METHOD && m.cls === 'unknown')
+      ? UNKNOWN_METHOD
+      : (st.methods ?? []).find((m) => m.cls === cls)?.method;
   const profile: Profile = {
     profileVersion: 2,
     name: `${host} (drafted by init)`,
     description: `Drafted by mpsi-conformance init on ${new Date().toISOString()}; see the .todo.md file beside it for what to complete.`,
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
     environment: 'sandbox',
-    merchants: { primary: { id: opts.merchantId, secretEnv: opts.secretEnv }, unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant' },
+    merchants: {
+      primary: { id: opts.merchantId, secretEnv: opts.secretEnv },
+      unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant',
+    },
     http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8 },
     endpoints: { ...st.paths },
     methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
@@ -47,24 +56,37 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   if (walks.length) {
     const [, w0] = walks[0]!;
     const tiers = tierTexts(w0.tiers);
-    const byMethod = Object.fromEntries(walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]));
+    const byMethod = Object.fromEntries(
+      walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]),
+    );
     const unroundable = [...new Set(walks.flatMap(([, w]) => w.unroundable.map((c) => amount(c).value)))];
     profile.pricePoints = { tiers, rounding: w0.rounding, unroundable };
     if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
     if (w0.tie) profile.pricePoints.tie = w0.tie;
     if (Object.keys(byMethod).length) profile.pricePoints.tiersByMethod = byMethod;
-    if (unroundable.length === 0) ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
+    if (unroundable.length === 0)
+      ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
   }
   if (st.shape && st.fields?.orderNo) {
-    profile.checkout = { extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl), data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) } };
+    profile.checkout = {
+      extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl),
+      data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) },
+    };
     if (Object.keys(profile.checkout.extras!).length === 0) delete profile.checkout.extras;
     const byMethod = Object.entries(st.shape.byMethod);
-    if (byMethod.length) profile.checkout.extrasByMethod = Object.fromEntries(byMethod.map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]));
+    if (byMethod.length)
+      profile.checkout.extrasByMethod = Object.fromEntries(byMethod.map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]));
     if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;
   }
   const r = st.fields?.record;
   if (r?.orderNo && r.merchantOrderNo && r.status && r.transAmount) {
-    profile.paymentRecord = { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount, ...(r.requestedAmount ? { requestedAmount: r.requestedAmount } : {}) };
+    profile.paymentRecord = {
+      orderNo: r.orderNo,
+      merchantOrderNo: r.merchantOrderNo,
+      status: r.status,
+      transAmount: r.transAmount,
+      ...(r.requestedAmount ? { requestedAmount: r.requestedAmount } : {}),
+    };
   }
   if (st.card) profile.cardPayment = { template: st.card.template, cards: { success: st.card.card, ...st.otherCards }, data: st.card.data };
   const rf = st.refunds;
@@ -78,9 +100,19 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
   }
   const po = st.payouts;
   if (po?.data.payoutNo && po.data.status && po.queryBy && Object.keys(po.methods).length) {
-    profile.payouts = { template: po.template, methods: po.methods, queryBy: po.queryBy, cancelBy: po.cancelBy ?? po.queryBy, data: { payoutNo: po.data.payoutNo, status: po.data.status } };
+    profile.payouts = {
+      template: po.template,
+      methods: po.methods,
+      queryBy: po.queryBy,
+      cancelBy: po.cancelBy ?? po.queryBy,
+      data: { payoutNo: po.data.payoutNo, status: po.data.status },
+    };
     if (po.notForPayouts) profile.payouts.notForPayouts = po.notForPayouts;
-    if (!po.cancelBy) ev.todo('payouts.cancelBy', "written as payouts.queryBy (no payout could be cancelled by its service number to check): write the cancel request's field names");
+    if (!po.cancelBy)
+      ev.todo(
+        'payouts.cancelBy',
+        "written as payouts.queryBy (no payout could be cancelled by its service number to check): write the cancel request's field names",
+      );
   }
   const wh = st.webhooks;
   if (wh?.arrives) {

@@ -9,7 +9,39 @@ export function normalizeName(s: string): string {
   return s.toLowerCase().replace(/[_.\-\s]/g, '');
 }
 
-const STOP_WORDS = new Set(['field', 'fields', 'the', 'is', 'required', 'missing', 'must', 'be', 'a', 'an', 'parameter', 'invalid', 'unknown', 'in', 'of', 'string', 'integer', 'object', 'number', 'not', 'and', 'or', 'value', 'request', 'body', 'longer', 'than', 'characters', 'format', 'type', 'wrong']);
+const STOP_WORDS = new Set([
+  'field',
+  'fields',
+  'the',
+  'is',
+  'required',
+  'missing',
+  'must',
+  'be',
+  'a',
+  'an',
+  'parameter',
+  'invalid',
+  'unknown',
+  'in',
+  'of',
+  'string',
+  'integer',
+  'object',
+  'number',
+  'not',
+  'and',
+  'or',
+  'value',
+  'request',
+  'body',
+  'longer',
+  'than',
+  'characters',
+  'format',
+  'type',
+  'wrong',
+]);
 
 /** Field-like tokens of a message, quoted ones first. */
 export function fieldTokens(message: string): string[] {
@@ -96,7 +128,12 @@ export function textCents(v: string): bigint | undefined {
 }
 
 export function isRequiredMessage(a: Answer): boolean {
-  return a.envelope && a.code === 400 && a.key === 'invalidRequest' && /required|missing|must be (sent|present|provided)|cannot be (empty|blank)/i.test(a.message ?? '');
+  return (
+    a.envelope &&
+    a.code === 400 &&
+    a.key === 'invalidRequest' &&
+    /required|missing|must be (sent|present|provided)|cannot be (empty|blank)/i.test(a.message ?? '')
+  );
 }
 
 /** A plausible value for a request field the target says is required, by its snake name. */
@@ -141,7 +178,11 @@ export async function completeBody(
       continue;
     }
     // A field we added with a guessed type: the target says which type it wants.
-    const retype = /must be an? object/i.test(answer.message ?? '') ? {} : /must be an? (integer|number)/i.test(answer.message ?? '') ? 1 : undefined;
+    const retype = /must be an? object/i.test(answer.message ?? '')
+      ? {}
+      : /must be an? (integer|number)/i.test(answer.message ?? '')
+        ? 1
+        : undefined;
     if (retype === undefined || !added.includes(snake) || JSON.stringify(getPath(body, snake)) === JSON.stringify(retype)) break;
     setPath(body, snake, retype);
   }

@@ -78,7 +78,9 @@ export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedN
   let lastIn = min;
   let curMin = min;
   const ratio = Number(max) / Number(min);
-  const points = [...new Set(Array.from({ length: samples }, (_, i) => BigInt(Math.round(Number(min) * ratio ** ((i + 1) / (samples + 1))))))].filter((c) => c > min && c < max);
+  const points = [
+    ...new Set(Array.from({ length: samples }, (_, i) => BigInt(Math.round(Number(min) * ratio ** ((i + 1) / (samples + 1)))))),
+  ].filter((c) => c > min && c < max);
   for (const c of points) {
     if (c <= lastIn) continue;
     if (await test(c)) {

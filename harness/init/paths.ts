@@ -45,7 +45,11 @@ export async function discoverPaths(p: Prober, ev: Evidence, found: Found = {}):
         }
       }
     }
-    if (!found[name]) ev.todo(`endpoints.${name}`, `the path of this endpoint (none of ${tried} usual shapes answered); write it, or leave it out if the target has none`);
+    if (!found[name])
+      ev.todo(
+        `endpoints.${name}`,
+        `the path of this endpoint (none of ${tried} usual shapes answered); write it, or leave it out if the target has none`,
+      );
   }
   return found;
 }

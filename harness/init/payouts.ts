@@ -24,20 +24,34 @@ export interface PayoutResult {
 /** A 5008 refusal for the amount or its currency (the document's two keys under 5008). */
 const refusedForAmount = (a: Answer): boolean => a.code === 5008 && (a.key === 'amountOutOfRange' || a.key === 'notSupported');
 
-export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: string; query?: string; cancel?: string }, notifyUrl: string): Promise<PayoutResult | undefined> {
+export async function learnPayouts(
+  p: Prober,
+  ev: Evidence,
+  paths: { create: string; query?: string; cancel?: string },
+  notifyUrl: string,
+): Promise<PayoutResult | undefined> {
   p.phase('payouts: body');
   const first = 1000n;
   const base: Record<string, unknown> = { payment_method: 'BANK_TRANSFER', merchant_payout_no: '', trans_amount: amount(first) };
-  const shape = await completeBody(p, paths.create, base, defaultFiller(notifyUrl, () => amount(first)), (b) => {
-    b.merchant_payout_no = p.newNo('p');
-  });
+  const shape = await completeBody(
+    p,
+    paths.create,
+    base,
+    defaultFiller(notifyUrl, () => amount(first)),
+    (b) => {
+      b.merchant_payout_no = p.newNo('p');
+    },
+  );
   // The document shows no payout request fields: the amount's field is the one the target names as
   // required (payout_amount, amount…), else trans_amount only when the target answered as one reading an
   // amount (accepted, 5008, insufficientFunds). Anything else: the body is a TODO, nothing is assumed.
   const named = shape.added.filter((f) => /(^|_)amount$/.test(f.split('.').pop()!) && !f.includes('.'));
   const read = shape.answer.code === 0 || shape.answer.key === 'insufficientFunds' || refusedForAmount(shape.answer);
   if (named.length > 1 || (named.length === 0 && !read)) {
-    ev.todo('payouts.template', `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')} was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}; write the create body from the vendor's documentation`);
+    ev.todo(
+      'payouts.template',
+      `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')} was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}; write the create body from the vendor's documentation`,
+    );
     return undefined;
   }
   const amountField = named[0] ?? 'trans_amount';
@@ -46,11 +60,21 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   const perMethod = shape.added.find((f) => shape.added.some((g) => g.startsWith(`${f}.`)));
   const own: Record<string, unknown> = {};
   const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => {
-    const b: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: method, merchant_payout_no: no, [amountField]: amount(cents, currency) };
+    const b: Record<string, unknown> = {
+      ...structuredClone(shape.body),
+      payment_method: method,
+      merchant_payout_no: no,
+      [amountField]: amount(cents, currency),
+    };
     if (perMethod && own[method] !== undefined) b[perMethod] = structuredClone(own[method]);
     return b;
   };
-  const template: Record<string, unknown> = { ...structuredClone(shape.body), payment_method: variable('method'), merchant_payout_no: variable('payoutNo'), [amountField]: variable('amount') };
+  const template: Record<string, unknown> = {
+    ...structuredClone(shape.body),
+    payment_method: variable('method'),
+    merchant_payout_no: variable('payoutNo'),
+    [amountField]: variable('amount'),
+  };
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
 
   p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
@@ -64,10 +88,16 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
       if (perMethod && own[method] === undefined) {
         // The method's own fields of that object: start it empty and add what the target asks for.
         const start = { ...bodyFor(method, cents, no), [perMethod]: {} };
-        const c = await completeBody(p, paths.create, start, defaultFiller(notifyUrl, () => amount(cents)), (b) => {
-          no = p.newNo('p');
-          b.merchant_payout_no = no;
-        });
+        const c = await completeBody(
+          p,
+          paths.create,
+          start,
+          defaultFiller(notifyUrl, () => amount(cents)),
+          (b) => {
+            no = p.newNo('p');
+            b.merchant_payout_no = no;
+          },
+        );
         a = c.answer;
         if (a.code === 0 || a.key === 'insufficientFunds') own[method] = c.body[perMethod];
       } else a = await p.post(paths.create, bodyFor(method, cents, no));
@@ -80,7 +110,10 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
       } else if (a.code === 5008) continue;
       else if (a.key === 'invalidRequest' || !a.envelope) {
         // The body init built is not one this method takes: say so, with the answer, rather than drop it.
-        ev.todo(`payouts.methods.${method}`, `whether ${method} pays out: a ${method} payout of ${amount(cents).value} (${amountField}) was answered ${describe(a)}`);
+        ev.todo(
+          `payouts.methods.${method}`,
+          `whether ${method} pays out: a ${method} payout of ${amount(cents).value} (${amountField}) was answered ${describe(a)}`,
+        );
       }
       done = true;
       break;
@@ -93,10 +126,19 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
   const distinct = perMethod !== undefined && shapes.size > 1;
   if (perMethod && !distinct && shapes.size === 1) template[perMethod] = JSON.parse([...shapes][0]!);
   if (distinct) template[perMethod] = variable('payee');
-  ev.learnt('payouts.template', template, `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`);
+  ev.learnt(
+    'payouts.template',
+    template,
+    `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`,
+  );
 
   for (const acc of accepted) {
-    if (distinct && own[acc.method] !== undefined) ev.learnt(`payouts.methods.${acc.method}.payee`, own[acc.method], `a ${acc.method} payout started with an empty ${perMethod}: the target asked for these fields`);
+    if (distinct && own[acc.method] !== undefined)
+      ev.learnt(
+        `payouts.methods.${acc.method}.payee`,
+        own[acc.method],
+        `a ${acc.method} payout started with an empty ${perMethod}: the target asked for these fields`,
+      );
     if (acc.cents === 0n) {
       ev.todo(`limits.payouts.${acc.method}`, `${acc.method} refused every probe amount for its range: write its limits`);
       continue;
@@ -106,7 +148,8 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
     // Only then is insufficientFunds an answer "in range" (otherwise it hides the maximum).
     const huge = await p.post(paths.create, bodyFor(acc.method, MAX_AMOUNT_CENTS, p.newNo('p')));
     const rangeFirst = refusedForAmount(huge);
-    const inRange = (a: Answer): boolean | undefined => (a.code === 0 || (rangeFirst && a.key === 'insufficientFunds') ? true : refusedForAmount(a) ? false : undefined);
+    const inRange = (a: Answer): boolean | undefined =>
+      a.code === 0 || (rangeFirst && a.key === 'insufficientFunds') ? true : refusedForAmount(a) ? false : undefined;
     try {
       const b = await bisectLimits(
         {
@@ -119,10 +162,17 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         acc.no,
       );
       out.limits[acc.method] = b.limits;
-      ev.learnt(`limits.payouts.${acc.method}`, b.limits, `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`);
+      ev.learnt(
+        `limits.payouts.${acc.method}`,
+        b.limits,
+        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
+      );
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
-      ev.todo(`limits.payouts.${acc.method}`, `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`);
+      ev.todo(
+        `limits.payouts.${acc.method}`,
+        `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`,
+      );
     }
     p.phase(`payouts: ${acc.method} currency and cancel`);
     // A fresh number: a duplicate answer says nothing of the currency.
@@ -131,7 +181,11 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
     const usdOnly = refusedForAmount(eur) ? true : eur.code === 0 || (rangeFirst && eur.key === 'insufficientFunds') ? false : undefined;
     const eurSent = `a ${acc.method} payout of ${centsText(acc.cents)} EUR (${amountField}, new number ${eurNo})`;
     if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `${eurSent}: ${describe(eur)}`);
-    else ev.todo(`payouts.methods.${acc.method}.usdOnly`, `whether ${acc.method} pays out only in USD: ${eurSent} was answered ${describe(eur)}, which names neither the currency nor the range`);
+    else
+      ev.todo(
+        `payouts.methods.${acc.method}.usdOnly`,
+        `whether ${acc.method} pays out only in USD: ${eurSent} was answered ${describe(eur)}, which names neither the currency nor the range`,
+      );
     let cancel = false;
     const data = acc.data;
     if (data && paths.cancel) {
@@ -140,16 +194,31 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
       if (c.code === 0 || c.key === 'notSupported') {
         cancel = c.code === 0;
         ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout by merchant_payout_no: ${describe(c)}`);
-      } else ev.todo(`payouts.methods.${acc.method}.cancel`, `whether ${acc.method} payouts can be cancelled (the cancel answered ${describe(c)})`);
+      } else
+        ev.todo(
+          `payouts.methods.${acc.method}.cancel`,
+          `whether ${acc.method} payouts can be cancelled (the cancel answered ${describe(c)})`,
+        );
     }
-    out.methods[acc.method] = { cancel, ...(usdOnly !== undefined ? { usdOnly } : {}), ...(distinct && own[acc.method] !== undefined ? { payee: own[acc.method] as Record<string, unknown> } : {}) };
+    out.methods[acc.method] = {
+      cancel,
+      ...(usdOnly !== undefined ? { usdOnly } : {}),
+      ...(distinct && own[acc.method] !== undefined ? { payee: own[acc.method] as Record<string, unknown> } : {}),
+    };
   }
 
   const sample = accepted.find((a) => a.data);
   if (sample?.data) {
     out.data.status = entries(sample.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
-    if (out.data.status) ev.learnt('payouts.data.status', out.data.status, `status-named field of a payout answer (${JSON.stringify(getPath(sample.data, out.data.status))} when new)`);
-    const found = paths.query ? await lookUp(p, paths.query, numberFields(sample.data, sample.no), sample.no, 'payout_no', 'merchant_payout_no') : undefined;
+    if (out.data.status)
+      ev.learnt(
+        'payouts.data.status',
+        out.data.status,
+        `status-named field of a payout answer (${JSON.stringify(getPath(sample.data, out.data.status))} when new)`,
+      );
+    const found = paths.query
+      ? await lookUp(p, paths.query, numberFields(sample.data, sample.no), sample.no, 'payout_no', 'merchant_payout_no')
+      : undefined;
     if (found) {
       out.data.payoutNo = found.path;
       out.queryBy = found.queryBy;
@@ -164,12 +233,17 @@ export async function learnPayouts(p: Prober, ev: Evidence, paths: { create: str
         const c = serviceNo === undefined ? undefined : await p.post(paths.cancel, { [found.queryBy.serviceNo]: serviceNo });
         if (c?.code === 0) {
           out.cancelBy = { serviceNo: found.queryBy.serviceNo, merchantNo: 'merchant_payout_no' };
-          ev.learnt('payouts.cancelBy', out.cancelBy, `a new ${cancellable.method} payout was cancelled by ${found.queryBy.serviceNo} (${describe(c)}), another by merchant_payout_no`);
+          ev.learnt(
+            'payouts.cancelBy',
+            out.cancelBy,
+            `a new ${cancellable.method} payout was cancelled by ${found.queryBy.serviceNo} (${describe(c)}), another by merchant_payout_no`,
+          );
         }
       }
     }
   }
-  if (!out.data.payoutNo) ev.todo('payouts.data.payoutNo', "where a payout answer puts the service's payout number (and payouts.queryBy, cancelBy)");
+  if (!out.data.payoutNo)
+    ev.todo('payouts.data.payoutNo', "where a payout answer puts the service's payout number (and payouts.queryBy, cancelBy)");
   return out;
 }
 

@@ -97,13 +97,17 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
   const rounding = ups && downs ? 'nearest' : downs ? 'down' : 'up';
   const sorted = [...new Set(tiers)].sort((x, y) => (x < y ? -1 : 1));
   const top = sorted[sorted.length - 1] ?? 0n;
-  const unroundable = [...new Set(samples.filter(([x, c]) => c === undefined && x > top).map(([x]) => x))].sort((x, y) => (x < y ? -1 : 1)).slice(0, 3);
+  const unroundable = [...new Set(samples.filter(([x, c]) => c === undefined && x > top).map(([x]) => x))]
+    .sort((x, y) => (x < y ? -1 : 1))
+    .slice(0, 3);
   const out: Walked = { tiers: sorted, rounding, unroundable, samples };
   // A maximum distance shows as refusals between tiers; the widest distance accepted is then the limit
   // (bisection reached each window's edge).
   if (samples.some(([x, c]) => c === undefined && x < top)) out.maxDistance = widest();
   if (rounding === 'nearest') {
-    const even = switchPoints.find((s) => (s.to - s.from) % 2n === 0n && (out.maxDistance === undefined || (s.to - s.from) / 2n <= out.maxDistance));
+    const even = switchPoints.find(
+      (s) => (s.to - s.from) % 2n === 0n && (out.maxDistance === undefined || (s.to - s.from) / 2n <= out.maxDistance),
+    );
     if (even) out.tie = even.at === (even.from + even.to) / 2n ? 'up' : 'down';
   }
   return out;

@@ -86,9 +86,17 @@ export class Prober {
     const headers = { ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' };
     // Answers are checked like a client would (signed with the merchant's own key); a draft is still written, with a warning.
     const verifyWith = as ? undefined : { merchantId: creds.id, secret: creds.secret };
-    const ex = await this.client.send({ label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw }, { verifyWith });
+    const ex = await this.client.send(
+      { label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw },
+      { verifyWith },
+    );
     const a = this.answerOf(ex);
-    if (this.log.length < 5000) this.log.push({ path, body: raw.toString('utf8').slice(0, 600), answer: `${describe(a)}${a.data ? ` data ${JSON.stringify(a.data).slice(0, 600)}` : ''}` });
+    if (this.log.length < 5000)
+      this.log.push({
+        path,
+        body: raw.toString('utf8').slice(0, 600),
+        answer: `${describe(a)}${a.data ? ` data ${JSON.stringify(a.data).slice(0, 600)}` : ''}`,
+      });
     return a;
   }
 

@@ -7,7 +7,16 @@ import { type CardKind, learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
-import { checkoutBody, classifyMethods, learnCheckoutFields, learnCheckoutShape, learnInternalNames, type CheckoutFields, type CheckoutShape, type MethodFinding } from './checkout.js';
+import {
+  checkoutBody,
+  classifyMethods,
+  learnCheckoutFields,
+  learnCheckoutShape,
+  learnInternalNames,
+  type CheckoutFields,
+  type CheckoutShape,
+  type MethodFinding,
+} from './checkout.js';
 import { Evidence } from './evidence.js';
 import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
@@ -45,9 +54,9 @@ export interface InitResult {
   exchanges: Prober['log'];
 }
 
-
 /** Host names and addresses that say "not production": sandbox-like words, loopback and private networks. */
-const SANDBOX_HOST = /sandbox|test|staging|stage|(^|[.-])dev([.-]|$)|uat|(^|[.-])qa([.-]|$)|^localhost$|^127\.|^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^\[::1\]$|\.(local|localhost|test|invalid|example|internal)$/i;
+const SANDBOX_HOST =
+  /sandbox|test|staging|stage|(^|[.-])dev([.-]|$)|uat|(^|[.-])qa([.-]|$)|^localhost$|^127\.|^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^\[::1\]$|\.(local|localhost|test|invalid|example|internal)$/i;
 
 /**
  * Refuses what is declared or looks like production: init creates orders. A host that does not look
@@ -63,7 +72,8 @@ export function productionReason(opts: { secret: string; environment?: string; b
     } catch {
       return 'the target URL cannot be read';
     }
-    if (!SANDBOX_HOST.test(host)) return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
+    if (!SANDBOX_HOST.test(host))
+      return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
   }
   return undefined;
 }
@@ -87,14 +97,29 @@ export interface State {
 export async function runInit(opts: InitOptions): Promise<InitResult> {
   const started = Date.now();
   const ev = new Evidence(opts.progress);
-  const p = new Prober({ baseUrl: opts.baseUrl.replace(/\/+$/, ''), merchantId: opts.merchantId, secret: opts.secret, budget: opts.budget, timeLimitMs: opts.timeLimitMs, deadlineMs: opts.deadlineMs ?? 10_000, progress: opts.progress });
-  const receiver: Receiver = await startReceiver({ host: '127.0.0.1', port: 0, publicUrl: opts.publicUrl, merchants: [{ id: opts.merchantId, secret: opts.secret }], ackTimeoutMs: 5000 });
+  const p = new Prober({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    merchantId: opts.merchantId,
+    secret: opts.secret,
+    budget: opts.budget,
+    timeLimitMs: opts.timeLimitMs,
+    deadlineMs: opts.deadlineMs ?? 10_000,
+    progress: opts.progress,
+  });
+  const receiver: Receiver = await startReceiver({
+    host: '127.0.0.1',
+    port: 0,
+    publicUrl: opts.publicUrl,
+    merchants: [{ id: opts.merchantId, secret: opts.secret }],
+    ackTimeoutMs: 5000,
+  });
   const st: State = { paths: {}, limits: {}, tiers: {} };
   let stopped: string | undefined;
   try {
     await credentials(p, ev, st);
     await discoverPaths(p, ev, st.paths);
-    if (!st.paths.checkout) throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
+    if (!st.paths.checkout)
+      throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
     st.shape = await learnCheckoutShape(p, ev, st.paths.checkout, receiver.url);
     st.methods = [];
     await classifyMethods(p, ev, st.shape, st.methods);
@@ -107,9 +132,17 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await pricePoints(p, ev, st);
     if (st.paths.cardPayment) {
       const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted' && !m.pricePoint).map((m) => m.method);
-      st.card = await learnCard(p, ev, st.paths.cardPayment, accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted, st.fields?.orderNo, receiver.url);
+      st.card = await learnCard(
+        p,
+        ev,
+        st.paths.cardPayment,
+        accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted,
+        st.fields?.orderNo,
+        receiver.url,
+      );
     }
-    if (st.card && st.paths.cardPayment) st.otherCards = await learnOtherCards(p, ev, st.paths.cardPayment, st.card, st.card.successStatus, receiver.url);
+    if (st.card && st.paths.cardPayment)
+      st.otherCards = await learnOtherCards(p, ev, st.paths.cardPayment, st.card, st.card.successStatus, receiver.url);
     if (st.card && st.paths.refundCreate) {
       const card = st.card;
       const cardPath = st.paths.cardPayment!;
@@ -119,7 +152,13 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       };
       st.refunds = await learnRefunds(p, ev, { create: st.paths.refundCreate, query: st.paths.refundQuery }, card, pay, receiver.url);
     }
-    if (st.paths.payoutCreate) st.payouts = await learnPayouts(p, ev, { create: st.paths.payoutCreate, query: st.paths.payoutQuery, cancel: st.paths.payoutCancel }, receiver.url);
+    if (st.paths.payoutCreate)
+      st.payouts = await learnPayouts(
+        p,
+        ev,
+        { create: st.paths.payoutCreate, query: st.paths.payoutQuery, cancel: st.paths.payoutCancel },
+        receiver.url,
+      );
     if (st.card && st.paths.cardPayment) {
       const left = opts.timeLimitMs - p.elapsedMs();
       st.webhooks = await learnWebhooks(p, ev, receiver, st.card, st.paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
@@ -127,22 +166,45 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       // Each step of that measure waits for a retry (about 15 s × the scale): worth it on a fast clock only;
       // on a real one the draft writes the document's 5 s (× the scale) and the TODO says so.
       if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && st.webhooks.timeScale <= 0.1 && !opts.publicUrl) {
-        st.webhooks.ackTimeoutMs = await measureAckLimit(p, ev, st.card, st.paths.cardPayment, { id: opts.merchantId, secret: opts.secret }, st.webhooks.timeScale, () => opts.timeLimitMs - p.elapsedMs());
+        st.webhooks.ackTimeoutMs = await measureAckLimit(
+          p,
+          ev,
+          st.card,
+          st.paths.cardPayment,
+          { id: opts.merchantId, secret: opts.secret },
+          st.webhooks.timeScale,
+          () => opts.timeLimitMs - p.elapsedMs(),
+        );
       }
-    } else ev.todo('webhooks', 'whether webhooks arrive: init needs a card payment that charges at once to trigger one without a sandbox control');
+    } else
+      ev.todo(
+        'webhooks',
+        'whether webhooks arrive: init needs a card payment that charges at once to trigger one without a sandbox control',
+      );
   } catch (err) {
     if (!(err instanceof BudgetSpent)) throw err;
     stopped = err.message;
-    ev.todo('(budget)', `init stopped early (${stopped}): every field not listed as learnt was not probed; complete it by hand, or run init again with a larger --budget or --time-limit`);
+    ev.todo(
+      '(budget)',
+      `init stopped early (${stopped}): every field not listed as learnt was not probed; complete it by hand, or run init again with a larger --budget or --time-limit`,
+    );
     opts.progress(`init stopped early: ${stopped}; what is left is a TODO`);
   } finally {
     await receiver.close();
     await p.close();
   }
-  if (p.unverified > 0) ev.todo('(signatures)', `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's key: the target may sign with another key, or not sign; the conformance run will say which`);
+  if (p.unverified > 0)
+    ev.todo(
+      '(signatures)',
+      `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's key: the target may sign with another key, or not sign; the conformance run will say which`,
+    );
   if (!(st.methods ?? []).some((m) => m.cls === 'accepted')) {
     // A profile names at least one checkout method; without one there is nothing valid to write.
-    throw new Error(stopped ? `init stopped (${stopped}) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit` : 'the target accepted no payment method init knows of at checkout: nothing is written; write the profile by hand (methods.checkout)');
+    throw new Error(
+      stopped
+        ? `init stopped (${stopped}) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit`
+        : 'the target accepted no payment method init knows of at checkout: nothing is written; write the profile by hand (methods.checkout)',
+    );
   }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
@@ -152,9 +214,14 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
 async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {
   p.phase('credentials');
   const a = await p.post('/api/v1/payments/query', { merchant_order_no: p.newNo('o') });
-  if (a.http === 401 || a.http === 403) throw new Error(`the target refused the credentials (${describe(a)}): check --merchant and the secret in --secret-env`);
+  if (a.http === 401 || a.http === 403)
+    throw new Error(`the target refused the credentials (${describe(a)}): check --merchant and the secret in --secret-env`);
   if (a.error) throw new Error(`the target did not answer: ${a.error}`);
-  const u = await p.post('/api/v1/payments/query', { merchant_order_no: p.newNo('o') }, { id: UNKNOWN_MERCHANT_ID, secret: 'init-not-a-key' });
+  const u = await p.post(
+    '/api/v1/payments/query',
+    { merchant_order_no: p.newNo('o') },
+    { id: UNKNOWN_MERCHANT_ID, secret: 'init-not-a-key' },
+  );
   st.unknownIdOk = u.http === 401 && u.key === 'merchantNotFound';
   if (st.unknownIdOk) ev.learnt('merchants.unknownId', UNKNOWN_MERCHANT_ID, describe(u));
   else ev.todo('merchants.unknownId', `an id the target does not know (${UNKNOWN_MERCHANT_ID} was answered ${describe(u)})`);
@@ -162,12 +229,42 @@ async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {
 
 function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
   const of = (c: string) => ms.filter((m) => m.cls === c);
-  ev.learnt('methods.checkout', of('accepted').map((m) => m.method), of('accepted').map((m) => `${m.method}: ${m.evidence.split('; ').pop()}`).join('; '));
+  ev.learnt(
+    'methods.checkout',
+    of('accepted').map((m) => m.method),
+    of('accepted')
+      .map((m) => `${m.method}: ${m.evidence.split('; ').pop()}`)
+      .join('; '),
+  );
   const pp = ms.filter((m) => m.pricePoint).map((m) => m.method);
-  if (pp.length) ev.learnt('methods.pricePoint', pp, `charged another amount than the one asked: ${ms.filter((m) => m.pricePoint).map((m) => `${m.method}: ${m.evidence}`).join('; ')}`);
-  for (const [cls, path] of [['notEnabled', 'methods.notEnabled'], ['noChannel', 'methods.noChannel'], ['unknown', 'methods.unknown']] as const) {
+  if (pp.length)
+    ev.learnt(
+      'methods.pricePoint',
+      pp,
+      `charged another amount than the one asked: ${ms
+        .filter((m) => m.pricePoint)
+        .map((m) => `${m.method}: ${m.evidence}`)
+        .join('; ')}`,
+    );
+  for (const [cls, path] of [
+    ['notEnabled', 'methods.notEnabled'],
+    ['noChannel', 'methods.noChannel'],
+    ['unknown', 'methods.unknown'],
+  ] as const) {
     const m = of(cls).find((x) => x.method === UNKNOWN_METHOD) ?? of(cls)[0];
-    if (m) ev.learnt(path, m.method, `${m.evidence}${of(cls).length > 1 ? ` (also: ${of(cls).slice(1).map((x) => x.method).join(', ')})` : ''}`);
+    if (m)
+      ev.learnt(
+        path,
+        m.method,
+        `${m.evidence}${
+          of(cls).length > 1
+            ? ` (also: ${of(cls)
+                .slice(1)
+                .map((x) => x.method)
+                .join(', ')})`
+            : ''
+        }`,
+      );
   }
 }
 
@@ -192,7 +289,11 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
         m.accepted.no,
       );
       st.limits[m.method] = b.limits;
-      ev.learnt(`limits.payments.${m.method}`, b.limits, `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`);
+      ev.learnt(
+        `limits.payments.${m.method}`,
+        b.limits,
+        `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`,
+      );
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(`limits.payments.${m.method}`, `the method's limits (bisection stopped: ${err.message})`);
@@ -215,13 +316,26 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
       const c = await confirmWalk(earlier[1], charge);
       if (c.disagree.length === 0) {
         st.tiers[m.method] = earlier[1];
-        ev.learnt(`pricePoints (${m.method})`, `as ${earlier[0]}`, `${c.asked} checkouts at the amounts that tell rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as ${earlier[0]}'s rule says`);
+        ev.learnt(
+          `pricePoints (${m.method})`,
+          `as ${earlier[0]}`,
+          `${c.asked} checkouts at the amounts that tell rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as ${earlier[0]}'s rule says`,
+        );
         continue;
       }
     }
     const w = await walkTiers(charge, 10_000_000n);
     st.tiers[m.method] = w;
     const shown = w.samples.map(([x, c]) => `${amount(x).value}→${c === undefined ? 'refused' : amount(c).value}`).join(', ');
-    ev.learnt(`pricePoints (${m.method})`, { tiers: tierTexts(w.tiers), rounding: w.rounding, ...(w.maxDistance !== undefined ? { maxDistance: amount(w.maxDistance).value } : {}), ...(w.tie ? { tie: w.tie } : {}) }, `${w.samples.length} checkouts, asked→charged: ${shown}`);
+    ev.learnt(
+      `pricePoints (${m.method})`,
+      {
+        tiers: tierTexts(w.tiers),
+        rounding: w.rounding,
+        ...(w.maxDistance !== undefined ? { maxDistance: amount(w.maxDistance).value } : {}),
+        ...(w.tie ? { tie: w.tie } : {}),
+      },
+      `${w.samples.length} checkouts, asked→charged: ${shown}`,
+    );
   }
 }

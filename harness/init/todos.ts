@@ -10,14 +10,37 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   const t = (path: string, what: string) => ev.todo(path, what);
   t('merchants.second', 'another active merchant of the sandbox: { "id": …, "secretEnv": "VAR" } (access-control checks need it)');
   t('merchants.frozen', 'a disabled (suspended) merchant: { "id": …, "secretEnv": … } (merchantFrozen checks)');
-  t('merchants.lowBalance', 'a merchant with tiny balances: { "id": …, "secretEnv": …, "payoutBalance": "…", "refundBalance": "…" } (insufficientFunds checks)');
-  t('merchants.primary.productionSecretEnv', "the variable holding this merchant's production key (auth.env-keys checks the sandbox refuses it); never the key itself in the file");
-  t('sandbox', 'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor\'s sandbox documentation');
-  const kinds: Record<string, string> = { decline: 'the provider declines', risk: 'the risk check refuses', invalid: 'a bad number', noChannel: 'no channel', pending: 'stays pending (3-D Secure) until sandbox.completeCard' };
+  t(
+    'merchants.lowBalance',
+    'a merchant with tiny balances: { "id": …, "secretEnv": …, "payoutBalance": "…", "refundBalance": "…" } (insufficientFunds checks)',
+  );
+  t(
+    'merchants.primary.productionSecretEnv',
+    "the variable holding this merchant's production key (auth.env-keys checks the sandbox refuses it); never the key itself in the file",
+  );
+  t(
+    'sandbox',
+    'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor\'s sandbox documentation',
+  );
+  const kinds: Record<string, string> = {
+    decline: 'the provider declines',
+    risk: 'the risk check refuses',
+    invalid: 'a bad number',
+    noChannel: 'no channel',
+    pending: 'stays pending (3-D Secure) until sandbox.completeCard',
+  };
   const missing = Object.keys(kinds).filter((k) => !profile.cardPayment?.cards[k as keyof typeof profile.cardPayment.cards]);
-  if (profile.cardPayment && missing.length) t('cardPayment.cards', `test cards init could not find among the published numbers it tried: ${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`);
+  if (profile.cardPayment && missing.length)
+    t(
+      'cardPayment.cards',
+      `test cards init could not find among the published numbers it tried: ${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`,
+    );
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
-  if (profile.refunds && methods.length) t('refunds.support', `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only a card payment can be paid without a sandbox control, so only it was tried`);
+  if (profile.refunds && methods.length)
+    t(
+      'refunds.support',
+      `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only a card payment can be paid without a sandbox control, so only it was tried`,
+    );
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
     t('refunds.fee', 'the fee added to a refund when the merchant balance is checked, if any');
@@ -25,12 +48,21 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
   }
-  if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs')) t('webhooks.ackTimeoutMs', `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`);
+  if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs'))
+    t(
+      'webhooks.ackTimeoutMs',
+      `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`,
+    );
 }
 
 /** `next`: the doctor and run commands as they work pasted where init was run (harness/invocation.ts). */
 export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[], next: { doctor: string; run: string }): string {
-  const L = [`# TODO for ${profilePath}`, '', `Drafted by mpsi-conformance init. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run \`${next.doctor}\` and \`${next.run}\`.`, ''];
+  const L = [
+    `# TODO for ${profilePath}`,
+    '',
+    `Drafted by mpsi-conformance init. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run \`${next.doctor}\` and \`${next.run}\`.`,
+    '',
+  ];
   for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);
   L.push('', '## What init learnt, with its evidence', '');
   for (const l of learnt) L.push(`- \`${l.path}\` = \`${JSON.stringify(l.value)}\` — ${l.evidence}`);

@@ -25,7 +25,14 @@ function twoDigits(x: number): number {
   return Number(x.toPrecision(2));
 }
 
-export async function learnWebhooks(p: Prober, ev: Evidence, receiver: Receiver, card: CardResult, cardPath: string, waitMs: number): Promise<WebhookResult> {
+export async function learnWebhooks(
+  p: Prober,
+  ev: Evidence,
+  receiver: Receiver,
+  card: CardResult,
+  cardPath: string,
+  waitMs: number,
+): Promise<WebhookResult> {
   p.phase(`webhooks: a card payment notified to the kit's receiver (waiting up to ${Math.round(waitMs / 1000)} s)`);
   const no = p.newNo('o');
   receiver.script(no, ['reject', 'success']);
@@ -37,18 +44,32 @@ export async function learnWebhooks(p: Prober, ev: Evidence, receiver: Receiver,
   }
   const ds = await receiver.waitFor({ merchantNo: no }, (x) => x.length >= 2, waitMs);
   if (ds.length === 0) {
-    ev.todo('webhooks', `no webhook reached ${receiver.url} within ${waitMs} ms of a charged card payment: check the target can reach the receiver (webhooks.receiver.publicUrl), then write the section`);
+    ev.todo(
+      'webhooks',
+      `no webhook reached ${receiver.url} within ${waitMs} ms of a charged card payment: check the target can reach the receiver (webhooks.receiver.publicUrl), then write the section`,
+    );
     return { arrives: false };
   }
   const latencyMs = ds[0]!.receivedAt - sent;
-  ev.learnt('webhooks (arrive)', true, `${ds[0]!.json && typeof ds[0]!.json === 'object' ? String((ds[0]!.json as { event?: unknown }).event) : 'a delivery'} for ${no} reached the receiver ${latencyMs} ms after the payment; signature ${ds[0]!.signature.ok ? 'verified' : 'did NOT verify'}`);
+  ev.learnt(
+    'webhooks (arrive)',
+    true,
+    `${ds[0]!.json && typeof ds[0]!.json === 'object' ? String((ds[0]!.json as { event?: unknown }).event) : 'a delivery'} for ${no} reached the receiver ${latencyMs} ms after the payment; signature ${ds[0]!.signature.ok ? 'verified' : 'did NOT verify'}`,
+  );
   if (ds.length < 2) {
-    ev.todo('webhooks.timeScale', `the target's clock ratio (no retry came within ${waitMs} ms of a refused first attempt; 1 means real time)`);
+    ev.todo(
+      'webhooks.timeScale',
+      `the target's clock ratio (no retry came within ${waitMs} ms of a refused first attempt; 1 means real time)`,
+    );
     return { arrives: true, latencyMs };
   }
   const gap = ds[1]!.receivedAt - ds[0]!.receivedAt;
   const timeScale = twoDigits(gap / FIRST_RETRY_MS);
-  ev.learnt('webhooks.timeScale', timeScale, `a refused first attempt was retried ${gap} ms later; the document's first wait is about 15 s; the target's own delays are included, so the figure is a little high`);
+  ev.learnt(
+    'webhooks.timeScale',
+    timeScale,
+    `a refused first attempt was retried ${gap} ms later; the document's first wait is about 15 s; the target's own delays are included, so the figure is a little high`,
+  );
   return { arrives: true, timeScale, latencyMs };
 }
 
@@ -85,7 +106,11 @@ export async function measureAckLimit(
       if (ds.length === 0) break;
       if (ds.length >= 2) {
         const ack = Math.round(0.75 * delay);
-        ev.learnt('webhooks.ackTimeoutMs', ack, `${accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`}, one after ${delay} ms was not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`);
+        ev.learnt(
+          'webhooks.ackTimeoutMs',
+          ack,
+          `${accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`}, one after ${delay} ms was not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`,
+        );
         return ack;
       }
       accepted = delay;

@@ -35,7 +35,11 @@ export interface MerchantResult {
   durationMs: number;
 }
 
-const slug = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export function defineMerchantChecks<Ctx>(group: string, specs: MerchantCheckSpec<Ctx>[]): MerchantCheck<Ctx>[] {
   const seen = new Set<string>();
@@ -57,7 +61,12 @@ export function fail(clause: string, code: string, message: string, extra: { exp
 }
 
 /** Runs one check; never throws. `evidence` is the list the check appends its lines to. */
-export async function runMerchantCheck<Ctx>(check: MerchantCheck<Ctx>, ctx: Ctx, seed: number, evidence: string[]): Promise<MerchantResult> {
+export async function runMerchantCheck<Ctx>(
+  check: MerchantCheck<Ctx>,
+  ctx: Ctx,
+  seed: number,
+  evidence: string[],
+): Promise<MerchantResult> {
   const started = performance.now();
   const base = { checkId: check.id, title: check.title, clauses: check.clauses, level: check.level, evidence };
   try {
@@ -66,7 +75,8 @@ export async function runMerchantCheck<Ctx>(check: MerchantCheck<Ctx>, ctx: Ctx,
   } catch (err) {
     const e = unwrap(err);
     const durationMs = performance.now() - started;
-    if (e instanceof PreconditionSkip) return { ...base, status: 'skipped', reason: `precondition: ${e.message}`, findings: [], durationMs };
+    if (e instanceof PreconditionSkip)
+      return { ...base, status: 'skipped', reason: `precondition: ${e.message}`, findings: [], durationMs };
     if (e instanceof CheckFailure) {
       const f = check.level === 'should' ? { ...e.finding, level: 'should' as const } : e.finding;
       return { ...base, status: 'failed', findings: [f], durationMs };

@@ -62,12 +62,17 @@ export function merchantVerdict(results: MerchantResult[]): MerchantVerdict {
   const must = results.filter((r) => r.findings.some((f) => f.level === 'must'));
   const broken = results.filter((r) => r.status === 'broken');
   const reasons: string[] = [];
-  const warnings = results.filter((r) => r.status === 'failed' && !r.findings.some((f) => f.level === 'must')).map((r) => `should-level recommendation not met: ${r.checkId} (${r.findings.map((f) => f.clause).join(', ')})`);
+  const warnings = results
+    .filter((r) => r.status === 'failed' && !r.findings.some((f) => f.level === 'must'))
+    .map((r) => `should-level recommendation not met: ${r.checkId} (${r.findings.map((f) => f.clause).join(', ')})`);
   if (must.length) {
     const hit = [...new Set(must.flatMap((r) => r.findings.filter((f) => f.level === 'must').map((f) => f.clause)))];
     reasons.push(`${must.length} check${must.length === 1 ? '' : 's'} found must-level deviations from ${hit.join(', ')}`);
   }
-  if (broken.length) reasons.push(`${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a verdict): ${broken.map((r) => r.checkId).join(', ')}`);
+  if (broken.length)
+    reasons.push(
+      `${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a verdict): ${broken.map((r) => r.checkId).join(', ')}`,
+    );
   const nothingJudged = results.every((r) => r.status === 'skipped');
   if (results.length === 0) reasons.push('no check result was recorded');
   else if (nothingJudged) reasons.push('every check was skipped: nothing was judged');
@@ -75,11 +80,21 @@ export function merchantVerdict(results: MerchantResult[]): MerchantVerdict {
   return { verdict: must.length ? 'non-conformant' : exitCode === 2 ? 'incomplete' : 'conformant', exitCode, reasons, warnings, clauses };
 }
 
-const LABEL: Record<string, string> = { passed: 'passed', failed: '**failed**', 'skipped-precondition': 'skipped: precondition', 'not-checked': 'not checked', skipped: 'skipped', broken: '**harness error**' };
+const LABEL: Record<string, string> = {
+  passed: 'passed',
+  failed: '**failed**',
+  'skipped-precondition': 'skipped: precondition',
+  'not-checked': 'not checked',
+  skipped: 'skipped',
+  broken: '**harness error**',
+};
 
 function markdown(info: MerchantRunInfo, v: MerchantVerdict, results: MerchantResult[]): string {
   const L = [`# ${info.title}`, ''];
-  L.push(`- **subject**: ${info.subject}`, `- kit ${kitInfo().name} ${kitInfo().version}, ${info.startedAt}, ${Math.round(info.durationMs)} ms`);
+  L.push(
+    `- **subject**: ${info.subject}`,
+    `- kit ${kitInfo().name} ${kitInfo().version}, ${info.startedAt}, ${Math.round(info.durationMs)} ms`,
+  );
   if (info.seed !== undefined) L.push(`- seed ${info.seed}`);
   if (info.replay) L.push(`- replay: \`${info.replay}\``);
   for (const n of info.notes ?? []) L.push(`- ${n}`);
@@ -87,28 +102,52 @@ function markdown(info: MerchantRunInfo, v: MerchantVerdict, results: MerchantRe
   for (const r of v.reasons) L.push(`- ${r}`);
   for (const w of v.warnings) L.push(`- warning: ${w}`);
   L.push('', '## Clauses', '', '| clause | level | status | checks | findings | statement |', '|---|---|---|---|---|---|');
-  for (const c of v.clauses) L.push(`| \`${c.id}\` | ${c.level} | ${LABEL[c.status]} | ${c.checks.length} | ${c.findings} | ${mdCell(c.text)} |`);
+  for (const c of v.clauses)
+    L.push(`| \`${c.id}\` | ${c.level} | ${LABEL[c.status]} | ${c.checks.length} | ${c.findings} | ${mdCell(c.text)} |`);
   L.push('', '## Checks', '');
   for (const r of results) {
-    L.push(`### ${r.status === 'passed' ? '✔' : r.status === 'failed' ? '✘' : '–'} \`${r.checkId}\` — ${r.title}`, '', `${LABEL[r.status]}, ${r.level}, clauses ${r.clauses.map((c) => `\`${c}\``).join(', ')}, ${Math.round(r.durationMs)} ms${r.reason ? ` — ${r.reason}` : ''}`, '');
-    for (const f of r.findings) L.push(`- **${f.code}** (${f.level}, \`${f.clause}\`): ${f.message.replace(/\n/g, ' ')}${f.expected ? ` — expected ${f.expected}` : ''}${f.seen ? `, seen ${f.seen}` : ''}`);
-    if (r.evidence.length) L.push('', '```', ...r.evidence.slice(0, 40), ...(r.evidence.length > 40 ? [`… ${r.evidence.length - 40} more`] : []), '```');
+    L.push(
+      `### ${r.status === 'passed' ? '✔' : r.status === 'failed' ? '✘' : '–'} \`${r.checkId}\` — ${r.title}`,
+      '',
+      `${LABEL[r.status]}, ${r.level}, clauses ${r.clauses.map((c) => `\`${c}\``).join(', ')}, ${Math.round(r.durationMs)} ms${r.reason ? ` — ${r.reason}` : ''}`,
+      '',
+    );
+    for (const f of r.findings)
+      L.push(
+        `- **${f.code}** (${f.level}, \`${f.clause}\`): ${f.message.replace(/\n/g, ' ')}${f.expected ? ` — expected ${f.expected}` : ''}${f.seen ? `, seen ${f.seen}` : ''}`,
+      );
+    if (r.evidence.length)
+      L.push('', '```', ...r.evidence.slice(0, 40), ...(r.evidence.length > 40 ? [`… ${r.evidence.length - 40} more`] : []), '```');
     L.push('');
   }
   return L.join('\n');
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[^\x09\x0a\x0d\x20-\uffff]/g, '?');
+const xml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[^\x09\x0a\x0d\x20-\uffff]/g, '?');
 
 function junit(info: MerchantRunInfo, results: MerchantResult[]): string {
   const failures = results.filter((r) => r.status === 'failed').length;
   const errors = results.filter((r) => r.status === 'broken').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
-  const L = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xml(info.title)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(info.durationMs / 1000).toFixed(3)}">`];
+  const L = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(info.title)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(info.durationMs / 1000).toFixed(3)}">`,
+  ];
   L.push(`<testsuite name="${xml(info.kind)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`);
   for (const r of results) {
-    L.push(`<testcase classname="${xml(info.kind)}.${xml(r.checkId.split('/')[0] ?? '')}" name="${xml(`${r.checkId} — ${r.title} [${r.clauses.join(', ')}]`)}" time="${(r.durationMs / 1000).toFixed(3)}">`);
-    if (r.status === 'failed') L.push(`<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('; '))}">${xml(r.evidence.join('\n'))}</failure>`);
+    L.push(
+      `<testcase classname="${xml(info.kind)}.${xml(r.checkId.split('/')[0] ?? '')}" name="${xml(`${r.checkId} — ${r.title} [${r.clauses.join(', ')}]`)}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    );
+    if (r.status === 'failed')
+      L.push(
+        `<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('; '))}">${xml(r.evidence.join('\n'))}</failure>`,
+      );
     if (r.status === 'broken') L.push(`<error message="${xml(r.reason ?? '')}"/>`);
     if (r.status === 'skipped') L.push(`<skipped message="${xml(r.reason ?? '')}"/>`);
     L.push('</testcase>');
@@ -157,10 +196,16 @@ function allure(dir: string, info: MerchantRunInfo, results: MerchantResult[], r
 }
 
 /** Writes the four outputs under `dir` (replacing a previous run's), every text through the redactor. */
-export function writeMerchantReport(dir: string, info: MerchantRunInfo, results: MerchantResult[], redact: Redactor): { verdict: MerchantVerdict; paths: ReturnType<typeof reportPaths> } {
+export function writeMerchantReport(
+  dir: string,
+  info: MerchantRunInfo,
+  results: MerchantResult[],
+  redact: Redactor,
+): { verdict: MerchantVerdict; paths: ReturnType<typeof reportPaths> } {
   const paths = reportPaths(dir);
   const verdict = merchantVerdict(results);
-  for (const p of [paths.certificateMd, paths.certificateJson, paths.junit, paths.allureResults]) rmSync(p, { recursive: true, force: true });
+  for (const p of [paths.certificateMd, paths.certificateJson, paths.junit, paths.allureResults])
+    rmSync(p, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(paths.certificateMd, redact(markdown(info, verdict, results)));
   writeFileSync(paths.certificateJson, redact(JSON.stringify({ kit: kitInfo(), ...info, ...verdict, checks: results }, null, 2)));
@@ -173,7 +218,10 @@ export function writeMerchantReport(dir: string, info: MerchantRunInfo, results:
 export async function writeMerchantHtml(dir: string, name: string): Promise<{ file?: string; problem?: string }> {
   const paths = reportPaths(dir);
   try {
-    return { file: (await renderSingleFileReport({ results: paths.allureResults, output: paths.allureReport, name, groupBy: ['epic', 'story'] })).file };
+    return {
+      file: (await renderSingleFileReport({ results: paths.allureResults, output: paths.allureReport, name, groupBy: ['epic', 'story'] }))
+        .file,
+    };
   } catch (err) {
     return { problem: `the HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}` };
   }

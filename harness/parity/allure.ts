@@ -18,7 +18,10 @@ function status(row: ClauseRow): 'passed' | 'failed' | 'skipped' {
 
 function message(row: ClauseRow, r: ParityResult): string {
   const lines = [`PARITY ${row.verdict.toUpperCase()}: ${r.a.profile} (A) vs ${r.b.profile} (B), ${row.checks.length} checks`];
-  for (const d of row.differences.slice(0, 20)) lines.push(`${d.declared ? 'DECLARED ' : ''}${d.aspect} in ${d.checkId}: ${d.detail.split('\n', 1)[0]}${d.declared ? ` (${d.declared})` : ''}`);
+  for (const d of row.differences.slice(0, 20))
+    lines.push(
+      `${d.declared ? 'DECLARED ' : ''}${d.aspect} in ${d.checkId}: ${d.detail.split('\n', 1)[0]}${d.declared ? ` (${d.declared})` : ''}`,
+    );
   for (const c of row.oneSideSkipped) lines.push(`skipped on one side: ${c}`);
   return lines.join('\n');
 }

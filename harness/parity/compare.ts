@@ -22,7 +22,21 @@ export type Aspect =
   | 'signature'
   | 'webhooks';
 
-export const ASPECTS: readonly Aspect[] = ['status', 'findings', 'readings', 'exchanges', 'http-status', 'body', 'envelope', 'code', 'key', 'key-form', 'data', 'signature', 'webhooks'];
+export const ASPECTS: readonly Aspect[] = [
+  'status',
+  'findings',
+  'readings',
+  'exchanges',
+  'http-status',
+  'body',
+  'envelope',
+  'code',
+  'key',
+  'key-form',
+  'data',
+  'signature',
+  'webhooks',
+];
 
 export interface Difference {
   checkId: string;
@@ -133,7 +147,10 @@ export function outcomeDiffs(a: Outcome, b: Outcome): { aspect: Aspect; detail: 
 }
 
 /** Pairs two outcome lists: identical ones first (order aside: parallel lanes interleave), the rest in order. */
-export function pairOutcomes(a: readonly Outcome[], b: readonly Outcome[]): { rest: [number | undefined, number | undefined][]; reordered: boolean } {
+export function pairOutcomes(
+  a: readonly Outcome[],
+  b: readonly Outcome[],
+): { rest: [number | undefined, number | undefined][]; reordered: boolean } {
   const usedB = new Set<number>();
   const unmatchedA: number[] = [];
   let reordered = false;
@@ -175,7 +192,10 @@ export function compareCheck(a: Side, b: Side): CheckComparison {
     return {
       ...base,
       verdict: SKIPPED(a.result) && SKIPPED(b.result) ? 'both skipped' : 'one side skipped',
-      skipReason: { a: a.result.status === 'skipped' ? a.result.reason : undefined, b: b.result.status === 'skipped' ? b.result.reason : undefined },
+      skipReason: {
+        a: a.result.status === 'skipped' ? a.result.reason : undefined,
+        b: b.result.status === 'skipped' ? b.result.reason : undefined,
+      },
     };
   }
   const diffs: Omit<Difference, 'clause' | 'chargedBy'>[] = [];
@@ -183,23 +203,63 @@ export function compareCheck(a: Side, b: Side): CheckComparison {
   const fb = findingKeys(b.result);
   const judged: string[] = [];
   const findingDiffs: Difference[] = [];
-  for (const [k, clause] of fa) if (!fb.has(k)) findingDiffs.push({ checkId: r.checkId, clause, chargedBy: 'finding', aspect: 'findings', detail: `finding ${k} on side A only`, a: k, b: '(none)' });
-  for (const [k, clause] of fb) if (!fa.has(k)) findingDiffs.push({ checkId: r.checkId, clause, chargedBy: 'finding', aspect: 'findings', detail: `finding ${k} on side B only`, a: '(none)', b: k });
+  for (const [k, clause] of fa)
+    if (!fb.has(k))
+      findingDiffs.push({
+        checkId: r.checkId,
+        clause,
+        chargedBy: 'finding',
+        aspect: 'findings',
+        detail: `finding ${k} on side A only`,
+        a: k,
+        b: '(none)',
+      });
+  for (const [k, clause] of fb)
+    if (!fa.has(k))
+      findingDiffs.push({
+        checkId: r.checkId,
+        clause,
+        chargedBy: 'finding',
+        aspect: 'findings',
+        detail: `finding ${k} on side B only`,
+        a: '(none)',
+        b: k,
+      });
   for (const d of findingDiffs) if (!judged.includes(d.clause)) judged.push(d.clause);
 
   if (a.result.status !== b.result.status) {
-    diffs.push({ checkId: r.checkId, aspect: 'status', detail: `check ${a.result.status} vs ${b.result.status}`, a: `${a.result.status}${a.result.reason ? `: ${a.result.reason}` : ''}`, b: `${b.result.status}${b.result.reason ? `: ${b.result.reason}` : ''}` });
+    diffs.push({
+      checkId: r.checkId,
+      aspect: 'status',
+      detail: `check ${a.result.status} vs ${b.result.status}`,
+      a: `${a.result.status}${a.result.reason ? `: ${a.result.reason}` : ''}`,
+      b: `${b.result.status}${b.result.reason ? `: ${b.result.reason}` : ''}`,
+    });
   }
   for (const topic of new Set([...Object.keys(a.readings), ...Object.keys(b.readings)])) {
     const x = a.readings[topic];
     const y = b.readings[topic];
-    if (x !== y) diffs.push({ checkId: r.checkId, aspect: 'readings', detail: `reading of ${topic}: ${show(x)} vs ${show(y)}`, a: show(x), b: show(y) });
+    if (x !== y)
+      diffs.push({
+        checkId: r.checkId,
+        aspect: 'readings',
+        detail: `reading of ${topic}: ${show(x)} vs ${show(y)}`,
+        a: show(x),
+        b: show(y),
+      });
   }
 
   const seq = (o: Outcome[]) => o.filter((x) => x.kind === 'webhook').map((x) => `${show(x.event)} ${show(x.status)}`);
   const wa = seq(a.outcomes);
   const wb = seq(b.outcomes);
-  if (wa.join(',') !== wb.join(',')) diffs.push({ checkId: r.checkId, aspect: 'webhooks', detail: `webhook events: [${wa.join(', ')}] vs [${wb.join(', ')}]`, a: wa.join(', ') || '(none)', b: wb.join(', ') || '(none)' });
+  if (wa.join(',') !== wb.join(','))
+    diffs.push({
+      checkId: r.checkId,
+      aspect: 'webhooks',
+      detail: `webhook events: [${wa.join(', ')}] vs [${wb.join(', ')}]`,
+      a: wa.join(', ') || '(none)',
+      b: wb.join(', ') || '(none)',
+    });
 
   let exchangeDiffs = 0;
   const { rest } = pairOutcomes(a.outcomes, b.outcomes);
@@ -207,10 +267,18 @@ export function compareCheck(a: Side, b: Side): CheckComparison {
     const found: Omit<Difference, 'clause' | 'chargedBy'>[] = [];
     if (i === undefined || j === undefined) {
       const o = i !== undefined ? a.outcomes[i]! : b.outcomes[j!]!;
-      found.push({ checkId: r.checkId, aspect: 'exchanges', detail: `${o.request} (${o.label}) on side ${i !== undefined ? 'A' : 'B'} only`, a: i !== undefined ? o.request : '(none)', b: j !== undefined ? o.request : '(none)', exchange: { a: i, b: j } });
+      found.push({
+        checkId: r.checkId,
+        aspect: 'exchanges',
+        detail: `${o.request} (${o.label}) on side ${i !== undefined ? 'A' : 'B'} only`,
+        a: i !== undefined ? o.request : '(none)',
+        b: j !== undefined ? o.request : '(none)',
+        exchange: { a: i, b: j },
+      });
     } else {
       const req = a.outcomes[i]!.request;
-      for (const d of outcomeDiffs(a.outcomes[i]!, b.outcomes[j]!)) found.push({ checkId: r.checkId, ...d, exchange: { a: i, b: j }, signature: `${req} ${d.aspect} ${d.detail}` });
+      for (const d of outcomeDiffs(a.outcomes[i]!, b.outcomes[j]!))
+        found.push({ checkId: r.checkId, ...d, exchange: { a: i, b: j }, signature: `${req} ${d.aspect} ${d.detail}` });
     }
     for (const d of found) {
       exchangeDiffs += 1;
@@ -235,7 +303,8 @@ export function compareCheck(a: Side, b: Side): CheckComparison {
  */
 export function chargeUnjudged(comparisons: readonly CheckComparison[]): void {
   const judgedBy = new Map<string, Difference>();
-  for (const c of comparisons) for (const d of c.differences) if (d.chargedBy === 'check' && d.signature && !judgedBy.has(d.signature)) judgedBy.set(d.signature, d);
+  for (const c of comparisons)
+    for (const d of c.differences) if (d.chargedBy === 'check' && d.signature && !judgedBy.has(d.signature)) judgedBy.set(d.signature, d);
   for (const c of comparisons) {
     for (const d of c.differences) {
       const j = d.chargedBy === 'main clause' && d.signature ? judgedBy.get(d.signature) : undefined;
@@ -245,7 +314,8 @@ export function chargeUnjudged(comparisons: readonly CheckComparison[]): void {
     const moved = c.differences.filter((d) => d.signature);
     const to = moved[0];
     if (to?.chargedBy === 'same difference' && moved.every((d) => d.chargedBy === 'same difference' && d.clause === to.clause)) {
-      for (const d of c.differences) if (d.chargedBy === 'main clause') Object.assign(d, { clause: to.clause, chargedBy: 'same difference', via: to.via });
+      for (const d of c.differences)
+        if (d.chargedBy === 'main clause') Object.assign(d, { clause: to.clause, chargedBy: 'same difference', via: to.via });
     }
   }
 }

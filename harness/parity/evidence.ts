@@ -24,9 +24,11 @@ export function evidencePairs(c: CheckComparison, ev: { a: Exchange[]; b: Exchan
     const k = `${d.exchange.a}/${d.exchange.b}`;
     if (seen.has(k)) continue;
     seen.add(k);
-    out.push({ a: exchangeText(d.exchange.a === undefined ? undefined : ev.a[d.exchange.a]), b: exchangeText(d.exchange.b === undefined ? undefined : ev.b[d.exchange.b]) });
+    out.push({
+      a: exchangeText(d.exchange.a === undefined ? undefined : ev.a[d.exchange.a]),
+      b: exchangeText(d.exchange.b === undefined ? undefined : ev.b[d.exchange.b]),
+    });
     if (out.length >= max) break;
   }
   return out;
 }
-

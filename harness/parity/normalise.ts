@@ -196,7 +196,11 @@ export class Normaliser {
 const DURATION = /\d+(\.\d+)?\s*(ms|milliseconds?|s|seconds?|min|minutes?)\b/g;
 
 /** The outcomes and readings of one side of one check; measured durations in readings are timing, not behaviour. */
-export function normaliseSide(exchanges: readonly Exchange[], readings: Record<string, string>, ctx: SideContext): { outcomes: Outcome[]; readings: Record<string, string> } {
+export function normaliseSide(
+  exchanges: readonly Exchange[],
+  readings: Record<string, string>,
+  ctx: SideContext,
+): { outcomes: Outcome[]; readings: Record<string, string> } {
   const all = new Normaliser(ctx, true);
   all.learn(exchanges);
   const out: Record<string, string> = {};

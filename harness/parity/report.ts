@@ -23,7 +23,13 @@ export interface ParityPaths {
 }
 
 export function parityPaths(dir: string): ParityPaths {
-  return { dir, json: join(dir, 'parity.json'), md: join(dir, 'parity.md'), requests: join(dir, 'requests.md'), allureResults: join(dir, 'allure-results') };
+  return {
+    dir,
+    json: join(dir, 'parity.json'),
+    md: join(dir, 'parity.md'),
+    requests: join(dir, 'requests.md'),
+    allureResults: join(dir, 'allure-results'),
+  };
 }
 
 export interface ReportContext {
@@ -44,7 +50,12 @@ function sideLine(s: SideInfo): string {
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function diffLine(d: Difference): string {
-  const why = d.chargedBy === 'same difference' ? ` (same difference as judged in ${d.via})` : d.chargedBy === 'main clause' ? ' (no check judged it: charged to the check’s main clause)' : '';
+  const why =
+    d.chargedBy === 'same difference'
+      ? ` (same difference as judged in ${d.via})`
+      : d.chargedBy === 'main clause'
+        ? ' (no check judged it: charged to the check’s main clause)'
+        : '';
   return `- ${d.declared ? '**declared** ' : ''}\`${d.aspect}\` in \`${d.checkId}\`: ${d.detail.replace(/\n/g, ' ')}${why}${d.declared ? ` — declared: ${d.declared}` : ''}`;
 }
 
@@ -53,13 +64,24 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
   const L: string[] = [];
   L.push('# Sandbox parity report', '');
   L.push(`- **A**: ${sideLine(r.a)}`, `- **B**: ${sideLine(r.b)}`);
-  L.push(`- seed ${r.seed}, ${r.numRuns} runs per property, webhooks ${r.webhooks}${r.safe ? ', **production-safe mode** (only requests that move no money were sent)' : ''}`);
-  L.push(`- filters: ${[...ctx.filters.suites.map((s) => `suite ${s}`), ...ctx.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (all checks)'}`);
+  L.push(
+    `- seed ${r.seed}, ${r.numRuns} runs per property, webhooks ${r.webhooks}${r.safe ? ', **production-safe mode** (only requests that move no money were sent)' : ''}`,
+  );
+  L.push(
+    `- filters: ${[...ctx.filters.suites.map((s) => `suite ${s}`), ...ctx.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (all checks)'}`,
+  );
   L.push(`- replay: \`${ctx.replay}\``, `- kit ${kitInfo().name} ${kitInfo().version}, ${Math.round(r.durationMs)} ms`, '');
   L.push(`## Parity: ${pct(f.ratio)} of compared clauses equal`, '');
-  L.push(`Clauses: ${f.clauses.equal} equal, ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} skipped on both.`);
-  L.push(`Checks: ${f.checks.equal} equal, ${f.checks.different} different, ${f.checks['one side skipped']} skipped on one side, ${f.checks['both skipped']} skipped on both.`);
-  L.push(`Undeclared differences: ${f.undeclared}. Unstable checks (not counted): ${f.unstable}. Exit code ${ctx.exitCode}${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`, '');
+  L.push(
+    `Clauses: ${f.clauses.equal} equal, ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} skipped on both.`,
+  );
+  L.push(
+    `Checks: ${f.checks.equal} equal, ${f.checks.different} different, ${f.checks['one side skipped']} skipped on one side, ${f.checks['both skipped']} skipped on both.`,
+  );
+  L.push(
+    `Undeclared differences: ${f.undeclared}. Unstable checks (not counted): ${f.unstable}. Exit code ${ctx.exitCode}${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`,
+    '',
+  );
   L.push('| clause | verdict | checks | differences |', '|---|---|---|---|');
   for (const row of r.rows) L.push(`| \`${row.clause}\` | ${row.verdict} | ${row.checks.length} | ${row.differences.length} |`);
   const differing = r.comparisons.filter((c) => c.verdict === 'different');
@@ -72,22 +94,45 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
     }
     L.push('## Exchanges side by side', '');
     for (const c of differing) {
-      L.push(`### \`${c.checkId}\``, '', `${c.title} — A ${c.status.a}, B ${c.status.b}${c.moreExchangeDifferences ? `; ${c.moreExchangeDifferences} more exchange differences not listed` : ''}`, '');
+      L.push(
+        `### \`${c.checkId}\``,
+        '',
+        `${c.title} — A ${c.status.a}, B ${c.status.b}${c.moreExchangeDifferences ? `; ${c.moreExchangeDifferences} more exchange differences not listed` : ''}`,
+        '',
+      );
       for (const p of evidencePairs(c, r.evidence.get(c.checkId))) {
-        L.push('<table><tr><th>A</th><th>B</th></tr><tr>', `<td valign="top"><pre>${html(p.a)}</pre></td>`, `<td valign="top"><pre>${html(p.b)}</pre></td>`, '</tr></table>', '');
+        L.push(
+          '<table><tr><th>A</th><th>B</th></tr><tr>',
+          `<td valign="top"><pre>${html(p.a)}</pre></td>`,
+          `<td valign="top"><pre>${html(p.b)}</pre></td>`,
+          '</tr></table>',
+          '',
+        );
       }
     }
   }
   const unstable = r.comparisons.filter((c) => c.unstable);
   if (unstable.length) {
-    L.push('## Unstable (not counted)', '', 'These checks differed in one run and compared equal in a confirmation run of the same pair: their outcome depends on timing or on how parallel requests interleave, not on a behaviour the targets reliably differ in.', '');
-    for (const c of unstable) L.push(`- \`${c.checkId}\`: different in ${c.unstable!.differentRuns} of ${c.unstable!.runs} runs; first run: ${c.unstable!.differences.slice(0, 2).map((d) => d.detail.split('\n', 1)[0]).join('; ')}`);
+    L.push(
+      '## Unstable (not counted)',
+      '',
+      'These checks differed in one run and compared equal in a confirmation run of the same pair: their outcome depends on timing or on how parallel requests interleave, not on a behaviour the targets reliably differ in.',
+      '',
+    );
+    for (const c of unstable)
+      L.push(
+        `- \`${c.checkId}\`: different in ${c.unstable!.differentRuns} of ${c.unstable!.runs} runs; first run: ${c
+          .unstable!.differences.slice(0, 2)
+          .map((d) => d.detail.split('\n', 1)[0])
+          .join('; ')}`,
+      );
     L.push('');
   }
   const skipped = r.comparisons.filter((c) => c.verdict === 'one side skipped');
   if (skipped.length) {
     L.push('## Skipped on one side', '');
-    for (const c of skipped) L.push(`- \`${c.checkId}\`: ${c.skipReason?.a ? `A skipped: ${c.skipReason.a}` : `B skipped: ${c.skipReason?.b ?? ''}`}`);
+    for (const c of skipped)
+      L.push(`- \`${c.checkId}\`: ${c.skipReason?.a ? `A skipped: ${c.skipReason.a}` : `B skipped: ${c.skipReason?.b ?? ''}`}`);
     L.push('');
   }
   L.push('## Requests', '', requestSummary(r), '', 'Every request, in order: [requests.md](requests.md).', '');
@@ -109,12 +154,20 @@ function requestSummary(r: ParityResult): string {
 }
 
 function requestsMarkdown(r: ParityResult): string {
-  const L = ['# Every request of the parity run', '', 'In the order each side was asked to send them. `sent: no` = refused by the production-safe guard.', ''];
+  const L = [
+    '# Every request of the parity run',
+    '',
+    'In the order each side was asked to send them. `sent: no` = refused by the production-safe guard.',
+    '',
+  ];
   for (const side of ['a', 'b'] as const) {
     const list = r.requests.filter((q) => q.side === side);
     L.push(`## Side ${side.toUpperCase()}: ${list.filter((q) => q.sent).length} sent, ${list.filter((q) => !q.sent).length} refused`, '');
     L.push('| # | check | method | path | endpoint | authentication | sent |', '|---|---|---|---|---|---|---|');
-    for (const [i, q] of list.entries()) L.push(`| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ${q.auth}${q.authDetail ? `: ${mdCell(q.authDetail)}` : ''} | ${q.sent ? 'yes' : 'no'} |`);
+    for (const [i, q] of list.entries())
+      L.push(
+        `| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ${q.auth}${q.authDetail ? `: ${mdCell(q.authDetail)}` : ''} | ${q.sent ? 'yes' : 'no'} |`,
+      );
     L.push('');
   }
   return L.join('\n');
@@ -135,7 +188,10 @@ function jsonReport(r: ParityResult, ctx: ReportContext): unknown {
     exitCode: ctx.exitCode,
     figures: r.figures,
     clauses: r.rows,
-    checks: r.comparisons.map((c) => ({ ...c, evidence: c.verdict === 'different' ? evidencePairs(c, r.evidence.get(c.checkId)) : undefined })),
+    checks: r.comparisons.map((c) => ({
+      ...c,
+      evidence: c.verdict === 'different' ? evidencePairs(c, r.evidence.get(c.checkId)) : undefined,
+    })),
     requests: r.requests,
   };
 }

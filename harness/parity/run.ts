@@ -96,7 +96,12 @@ async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log:
     session,
     reference,
     context: { baseUrl, receiverUrl: receiver?.url, runPrefix: session.target.runPrefix, merchantIds, endpoints },
-    info: { profile: spec.loaded.profile.name, environment: spec.loaded.profile.environment, target: spec.baseUrl, faults: spec.faults ?? [] },
+    info: {
+      profile: spec.loaded.profile.name,
+      environment: spec.loaded.profile.environment,
+      target: spec.baseUrl,
+      faults: spec.faults ?? [],
+    },
   };
 }
 
@@ -126,7 +131,8 @@ export async function runParity(o: ParityOptions): Promise<ParityResult> {
   // Stateful sequences share merchant balances (the low-balance merchant's few dollars) with every
   // other check: run beside others, their outcome would depend on which other checks happen to run
   // at the same moment on each side. They run last, one at a time.
-  for (const suite of o.suites) for (const check of suite.checks) if (!o.filter || o.filter(suite, check)) (suite.area === 'stateful' ? exclusive : queue).push(check);
+  for (const suite of o.suites)
+    for (const check of suite.checks) if (!o.filter || o.filter(suite, check)) (suite.area === 'stateful' ? exclusive : queue).push(check);
   const total = queue.length + exclusive.length;
   let a: OpenSide | undefined;
   let b: OpenSide | undefined;

@@ -76,7 +76,11 @@ export function classifyAuth(req: RawRequest, loaded: LoadedProfile): { auth: Au
   }
   const lenient = lenientMatch(req, merchants);
   if (lenient) return { auth: 'ambiguous', detail: lenient };
-  if (absent) return { auth: headerValue(req.headers, absent) === undefined ? 'missing-header' : 'empty-header', detail: `header ${absent} is ${headerValue(req.headers, absent) === undefined ? 'missing' : 'empty'}` };
+  if (absent)
+    return {
+      auth: headerValue(req.headers, absent) === undefined ? 'missing-header' : 'empty-header',
+      detail: `header ${absent} is ${headerValue(req.headers, absent) === undefined ? 'missing' : 'empty'}`,
+    };
   return { auth: 'unknown-merchant', detail: `merchant id ${JSON.stringify(id)} is none of the profile's merchants` };
 }
 
@@ -102,8 +106,11 @@ function lenientMatch(req: RawRequest, merchants: { id: string; secret: string }
     for (const mid of ids)
       for (const sep of ['\n', '\r\n'])
         for (const body of bodies) {
-          const mac = createHmac('sha256', m.secret).update(Buffer.concat([Buffer.from([mid, ts, nonce].join(sep) + sep, 'utf8'), body])).digest();
-          if (sent.toLowerCase() === mac.toString('hex') || sent === mac.toString('base64')) return 'X-Sign is valid under a lenient reading (key, hex case, Base64, CR LF or re-serialised body): not a sure refusal';
+          const mac = createHmac('sha256', m.secret)
+            .update(Buffer.concat([Buffer.from([mid, ts, nonce].join(sep) + sep, 'utf8'), body]))
+            .digest();
+          if (sent.toLowerCase() === mac.toString('hex') || sent === mac.toString('base64'))
+            return 'X-Sign is valid under a lenient reading (key, hex case, Base64, CR LF or re-serialised body): not a sure refusal';
         }
   return undefined;
 }
@@ -124,7 +131,8 @@ export function safeRefusal(req: RawRequest, path: string, auth: AuthKind, loade
   const paths = endpointPaths(loaded.profile);
   const readOnly = READ_ONLY_ENDPOINTS.flatMap((e) => paths[e] ?? []);
   // The path is compared as sent: no dot segments, query or fragment may turn a query path into another.
-  if ((auth === 'signed' || auth === 'ambiguous') && method === 'POST' && readOnly.includes(path) && !/[?#]|\/\.\.?(\/|$)/.test(path)) return undefined;
+  if ((auth === 'signed' || auth === 'ambiguous') && method === 'POST' && readOnly.includes(path) && !/[?#]|\/\.\.?(\/|$)/.test(path))
+    return undefined;
   return `safe mode: would send ${method} ${path}`;
 }
 

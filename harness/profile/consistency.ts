@@ -20,10 +20,24 @@ const METHOD_LIKE = /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/;
 
 /** Fields that exist only from profile format version 2 on (dotted paths; "*" stands for any key). */
 const V2_FIELDS = [
-  'merchants.*.paymentMethods', 'merchants.*.payoutMethods', 'merchants.*.productionSecret', 'merchants.*.productionSecretEnv',
-  'methods.noChannel', 'limits.payments.*.channels', 'limits.payouts.*.channels', 'pricePoints.maxDistance', 'pricePoints.tie',
-  'pricePoints.tiersByMethod', 'checkout.extrasByMethod', 'cardPayment.cards.pending', 'payouts.methods.*.payee',
-  'payouts.sharedBalance', 'merchants.lowBalance.payoutBalances', 'sandbox.settlePayout.reason', 'sandbox.completeCard', 'sandbox.armFailure',
+  'merchants.*.paymentMethods',
+  'merchants.*.payoutMethods',
+  'merchants.*.productionSecret',
+  'merchants.*.productionSecretEnv',
+  'methods.noChannel',
+  'limits.payments.*.channels',
+  'limits.payouts.*.channels',
+  'pricePoints.maxDistance',
+  'pricePoints.tie',
+  'pricePoints.tiersByMethod',
+  'checkout.extrasByMethod',
+  'cardPayment.cards.pending',
+  'payouts.methods.*.payee',
+  'payouts.sharedBalance',
+  'merchants.lowBalance.payoutBalances',
+  'sandbox.settlePayout.reason',
+  'sandbox.completeCard',
+  'sandbox.armFailure',
 ];
 
 function has(value: Obj, pattern: string): string[] {
@@ -66,27 +80,43 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     const m = merchants[role];
     if (!isObj(m)) continue;
     strings(m['paymentMethods']).forEach((method, i) => {
-      if (!enabledForPrimary.has(method)) out.push(`merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} is not a method the profile declares (methods.checkout or methods.card)`);
+      if (!enabledForPrimary.has(method))
+        out.push(
+          `merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} is not a method the profile declares (methods.checkout or methods.card)`,
+        );
     });
-    if (m['payoutMethods'] !== undefined && !payouts) out.push(`merchants.${role}.payoutMethods: the profile declares no payouts section (payouts.methods)`);
+    if (m['payoutMethods'] !== undefined && !payouts)
+      out.push(`merchants.${role}.payoutMethods: the profile declares no payouts section (payouts.methods)`);
     else {
       strings(m['payoutMethods']).forEach((method, i) => {
-        if (!payoutMethods.has(method)) out.push(`merchants.${role}.payoutMethods[${i}]: ${show(method, ['merchants'])} is not a key of payouts.methods`);
+        if (!payoutMethods.has(method))
+          out.push(`merchants.${role}.payoutMethods[${i}]: ${show(method, ['merchants'])} is not a key of payouts.methods`);
       });
     }
-    if (m['productionSecret'] !== undefined && m['productionSecretEnv'] !== undefined) out.push(`merchants.${role}: must have at most one of "productionSecret" or "productionSecretEnv"`);
+    if (m['productionSecret'] !== undefined && m['productionSecretEnv'] !== undefined)
+      out.push(`merchants.${role}: must have at most one of "productionSecret" or "productionSecretEnv"`);
     if ((m['productionSecret'] !== undefined || m['productionSecretEnv'] !== undefined) && value['environment'] === 'production') {
-      out.push(`merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`);
+      out.push(
+        `merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`,
+      );
     }
-    if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret']) out.push(`merchants.${role}.secret: is the same key as merchants.${role}.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)`);
+    if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret'])
+      out.push(
+        `merchants.${role}.secret: is the same key as merchants.${role}.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)`,
+      );
   }
   const low = isObj(merchants['lowBalance']) ? merchants['lowBalance'] : {};
   const usdEntry = isObj(low['payoutBalances']) ? low['payoutBalances']['USD'] : undefined;
   const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
   if (decimal(usdEntry) && decimal(low['payoutBalance']) && cents(usdEntry) !== cents(low['payoutBalance'])) {
-    out.push(`merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`);
+    out.push(
+      `merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`,
+    );
   }
-  if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel'])) out.push(`methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`);
+  if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel']))
+    out.push(
+      `methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`,
+    );
 
   // Limits.
   const limits = isObj(value['limits']) ? value['limits'] : {};
@@ -95,8 +125,14 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     if (!isObj(table)) continue;
     for (const [method, range] of Object.entries(table)) {
       const at = ['limits', kind, method];
-      if (kind === 'payouts' && !payoutMethods.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a key of payouts.methods${payouts ? '' : ' (the profile declares no payouts)'}`);
-      if (kind === 'payments' && !declared.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card)`);
+      if (kind === 'payouts' && !payoutMethods.has(method))
+        out.push(
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a key of payouts.methods${payouts ? '' : ' (the profile declares no payouts)'}`,
+        );
+      if (kind === 'payments' && !declared.has(method))
+        out.push(
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card)`,
+        );
       if (isObj(range)) out.push(...channelProblems(range, at));
     }
   }
@@ -108,11 +144,13 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     if (isObj(pp['tiersByMethod'])) {
       for (const [method, tiers] of Object.entries(pp['tiersByMethod'])) {
         const at = ['pricePoints', 'tiersByMethod', method];
-        if (!ppMethods.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not one of methods.pricePoint`);
+        if (!ppMethods.has(method))
+          out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not one of methods.pricePoint`);
         out.push(...ascending(strings(tiers), at));
       }
     }
-    if (pp['tie'] !== undefined && pp['rounding'] !== 'nearest') out.push(`pricePoints.tie: applies only with "rounding": "nearest" (rounding is ${JSON.stringify(pp['rounding'])})`);
+    if (pp['tie'] !== undefined && pp['rounding'] !== 'nearest')
+      out.push(`pricePoints.tie: applies only with "rounding": "nearest" (rounding is ${JSON.stringify(pp['rounding'])})`);
   }
 
   // Per-method extras.
@@ -120,13 +158,18 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   if (isObj(co) && isObj(co['extrasByMethod'])) {
     for (const method of Object.keys(co['extrasByMethod'])) {
       const at = ['checkout', 'extrasByMethod', method];
-      if (!declared.has(method)) out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)`);
+      if (!declared.has(method))
+        out.push(
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)`,
+        );
     }
   }
 
   // Version.
   if (value['profileVersion'] === 1) {
-    for (const pattern of V2_FIELDS) for (const path of has(value, pattern)) out.push(`${path}: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)`);
+    for (const pattern of V2_FIELDS)
+      for (const path of has(value, pattern))
+        out.push(`${path}: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)`);
   }
   return out;
 }
@@ -136,7 +179,8 @@ function ascending(tiers: string[], at: string[]): string[] {
   for (let i = 1; i < tiers.length; i++) {
     const a = tiers[i - 1]!;
     const b = tiers[i]!;
-    if (DECIMAL.test(a) && DECIMAL.test(b) && cents(a) >= cents(b)) out.push(`${dotted([...at, String(i)])}: tiers must be in ascending order (${b} follows ${a})`);
+    if (DECIMAL.test(a) && DECIMAL.test(b) && cents(a) >= cents(b))
+      out.push(`${dotted([...at, String(i)])}: tiers must be in ascending order (${b} follows ${a})`);
   }
   return out;
 }
@@ -148,18 +192,28 @@ function channelProblems(range: Obj, at: string[]): string[] {
   if (!Array.isArray(list)) return out;
   const ok = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
   const chans = list.filter(isObj);
-  if (chans.length !== list.length || !chans.every((c) => ok(c['min']) && ok(c['max'])) || !ok(range['min']) || !ok(range['max'])) return out; // the schema reports the shapes
+  if (chans.length !== list.length || !chans.every((c) => ok(c['min']) && ok(c['max'])) || !ok(range['min']) || !ok(range['max']))
+    return out; // the schema reports the shapes
   const c = chans as { min: string; max: string }[];
   c.forEach((ch, i) => {
-    if (cents(ch.min) > cents(ch.max)) out.push(`${dotted([...at, 'channels', String(i)])}: min (${ch.min}) must not be greater than max (${ch.max})`);
+    if (cents(ch.min) > cents(ch.max))
+      out.push(`${dotted([...at, 'channels', String(i)])}: min (${ch.min}) must not be greater than max (${ch.max})`);
     const prev = c[i - 1];
     if (prev && cents(ch.min) <= cents(prev.max)) {
-      out.push(`${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`);
+      out.push(
+        `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`,
+      );
     }
   });
   const lo = c.reduce((m, ch) => (cents(ch.min) < m ? cents(ch.min) : m), cents(c[0]!.min));
   const hi = c.reduce((m, ch) => (cents(ch.max) > m ? cents(ch.max) : m), cents(c[0]!.max));
-  if (lo !== cents(range['min'] as string)) out.push(`${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${String(lo / 100n)}.${String(lo % 100n).padStart(2, '0')}, min says ${String(range['min'])})`);
-  if (hi !== cents(range['max'] as string)) out.push(`${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${String(hi / 100n)}.${String(hi % 100n).padStart(2, '0')}, max says ${String(range['max'])})`);
+  if (lo !== cents(range['min'] as string))
+    out.push(
+      `${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${String(lo / 100n)}.${String(lo % 100n).padStart(2, '0')}, min says ${String(range['min'])})`,
+    );
+  if (hi !== cents(range['max'] as string))
+    out.push(
+      `${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${String(hi / 100n)}.${String(hi % 100n).padStart(2, '0')}, max says ${String(range['max'])})`,
+    );
   return out;
 }

@@ -25,7 +25,9 @@ export interface ResolvedMerchant {
 
 /** Every secret a loaded profile holds (test and production keys): what a redactor must hide. */
 export function merchantSecrets(loaded: Pick<LoadedProfile, 'merchants'>): string[] {
-  return Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m.secret, ...(m.productionSecret ? [m.productionSecret] : [])] : []));
+  return Object.values(loaded.merchants).flatMap((m) =>
+    typeof m === 'object' ? [m.secret, ...(m.productionSecret ? [m.productionSecret] : [])] : [],
+  );
 }
 
 export interface LoadedProfile {
@@ -92,7 +94,12 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env, 
 }
 
 /** Parses and loads a profile from text; `sourceName` is used in messages and as `path`. */
-export function parseProfile(text: string, sourceName: string, env: NodeJS.ProcessEnv = process.env, internal: { skipSchema?: boolean } = {}): LoadedProfile {
+export function parseProfile(
+  text: string,
+  sourceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  internal: { skipSchema?: boolean } = {},
+): LoadedProfile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 
   const scan = scanJson(body);
@@ -163,7 +170,8 @@ function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
       const inPlainList = segs.length >= 2 && MERCHANT_PLAIN_LISTS.has(segs[segs.length - 2]!);
       if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last) && !inPlainList) out.add(v);
       // The value of every variable a secretEnv names is a secret too.
-      const fromEnv = (last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
+      const fromEnv =
+        (last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
       if (fromEnv) out.add(fromEnv);
       return;
     }
@@ -209,8 +217,12 @@ function resolveRef(ref: MerchantRef, role: MerchantRole, env: NodeJS.ProcessEnv
   if (typeof productionSecretEnv === 'string' && ENV_NAME_RE.test(productionSecretEnv)) {
     const fromEnv = env[productionSecretEnv];
     if (fromEnv === undefined || fromEnv === '') {
-      const name = looksLikeVariableName(productionSecretEnv) ? productionSecretEnv : `named in merchants.${role}.productionSecretEnv (name not shown: it looks like a key, not a variable name)`;
-      problems.push(`merchants.${role}.productionSecretEnv: environment variable ${name} is not set${fromEnv === '' ? ' (it is empty)' : ''}`);
+      const name = looksLikeVariableName(productionSecretEnv)
+        ? productionSecretEnv
+        : `named in merchants.${role}.productionSecretEnv (name not shown: it looks like a key, not a variable name)`;
+      problems.push(
+        `merchants.${role}.productionSecretEnv: environment variable ${name} is not set${fromEnv === '' ? ' (it is empty)' : ''}`,
+      );
       return undefined;
     }
     return { ...r, productionSecret: fromEnv };
@@ -228,7 +240,9 @@ function resolveTestKey(ref: MerchantRef, role: MerchantRole, env: NodeJS.Proces
   if (typeof secretEnv !== 'string' || !ENV_NAME_RE.test(secretEnv)) return undefined;
   const fromEnv = env[secretEnv];
   if (fromEnv === undefined || fromEnv === '') {
-    const name = looksLikeVariableName(secretEnv) ? secretEnv : `named in merchants.${role}.secretEnv (name not shown: it looks like a key, not a variable name)`;
+    const name = looksLikeVariableName(secretEnv)
+      ? secretEnv
+      : `named in merchants.${role}.secretEnv (name not shown: it looks like a key, not a variable name)`;
     problems.push(`merchants.${role}.secretEnv: environment variable ${name} is not set${fromEnv === '' ? ' (it is empty)' : ''}`);
     return undefined;
   }
@@ -304,8 +318,17 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
 
 /** An `unroundable` example that the declared rule rounds contradicts the profile itself. */
 function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): string[] {
-  if (!pp || !Array.isArray(pp.unroundable) || !Array.isArray(pp.tiers) || !pp.tiers.every((t) => typeof t === 'string' && DECIMAL_RE.test(t))) return [];
-  const declared = isObject(methods) && Array.isArray(methods['pricePoint']) ? (methods['pricePoint'] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
+  if (
+    !pp ||
+    !Array.isArray(pp.unroundable) ||
+    !Array.isArray(pp.tiers) ||
+    !pp.tiers.every((t) => typeof t === 'string' && DECIMAL_RE.test(t))
+  )
+    return [];
+  const declared =
+    isObject(methods) && Array.isArray(methods['pricePoint'])
+      ? (methods['pricePoint'] as unknown[]).filter((m): m is string => typeof m === 'string')
+      : [];
   const names = [...new Set([undefined, ...declared, ...Object.keys(pp.tiersByMethod ?? {})])];
   const out: string[] = [];
   pp.unroundable.forEach((v, i) => {
@@ -317,7 +340,9 @@ function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): stri
       const d = decidePricePoint(c, rule);
       if (d.kind !== 'rounded') continue;
       const tier = `${Math.floor(d.tier / 100)}.${String(d.tier % 100).padStart(2, '0')}`;
-      out.push(`pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`);
+      out.push(
+        `pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`,
+      );
       return;
     }
   });

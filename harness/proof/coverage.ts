@@ -37,7 +37,13 @@ export interface CoverageReport {
 export type { Allowlist } from '../report/no-check.js';
 import type { Allowlist } from '../report/no-check.js';
 
-export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist: Allowlist, clauses: readonly Clause[] = registry, exercised?: Record<string, string[]>): CoverageReport {
+export function clauseCoverage(
+  suites: SuiteDef[],
+  faults: FaultRow[],
+  allowlist: Allowlist,
+  clauses: readonly Clause[] = registry,
+  exercised?: Record<string, string[]>,
+): CoverageReport {
   const own = clauses.map((c) => {
     const checks = checksNaming(suites, c.id).map((p) => p.check.id);
     const mine = faults.filter((f) => f.clause === c.id).map((f) => ({ name: f.name, verdict: f.verdict }));
@@ -46,7 +52,16 @@ export function clauseCoverage(suites: SuiteDef[], faults: FaultRow[], allowlist
   });
   const provedIds = new Set(own.filter((o) => o.proved).map((o) => o.c.id));
   const rows = own.map(({ c, checks, mine, proved }): ClauseCoverage => {
-    const base = { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks, faults: mine, ...(exercised ? { exercisedBy: exercised[c.id] ?? [] } : {}) };
+    const base = {
+      id: c.id,
+      level: c.level,
+      party: c.party,
+      section: c.section,
+      text: c.text,
+      checks,
+      faults: mine,
+      ...(exercised ? { exercisedBy: exercised[c.id] ?? [] } : {}),
+    };
     if (c.level !== 'must' || c.party !== 'service') return { ...base, status: 'not-gated' };
     if (proved) return { ...base, status: 'proved' };
     const same = restatements[c.id];

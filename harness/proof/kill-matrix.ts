@@ -55,10 +55,15 @@ export function webhookModeFor(clause: string): 'quick' | 'full' {
 }
 
 export function checksNaming(suites: SuiteDef[], clause: string): { suite: SuiteDef; check: CheckDef }[] {
-  return suites.flatMap((suite) => suite.checks.filter((c) => (c.clauses as readonly string[]).includes(clause)).map((check) => ({ suite, check })));
+  return suites.flatMap((suite) =>
+    suite.checks.filter((c) => (c.clauses as readonly string[]).includes(clause)).map((check) => ({ suite, check })),
+  );
 }
 
-export function classify(fault: FaultInfo, results: CheckResult[]): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors' | 'inconclusive'> {
+export function classify(
+  fault: FaultInfo,
+  results: CheckResult[],
+): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors' | 'inconclusive'> {
   const failed = results.filter((r) => r.status === 'failed');
   const inconclusive = results.filter((r) => r.status === 'inconclusive').map((r) => `${r.checkId}: ${r.reason ?? 'no verdict'}`);
   return {
@@ -76,7 +81,17 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
   const started = performance.now();
   const webhooks = webhookModeFor(fault.clause);
   const picked = checksNaming(opts.suites, fault.clause);
-  const base: FaultRow = { ...fault, verdict: 'no-check', webhooks, checksRun: picked.map((p) => p.check.id), killedBy: [], collateral: [], skipped: [], errors: [], durationMs: 0 };
+  const base: FaultRow = {
+    ...fault,
+    verdict: 'no-check',
+    webhooks,
+    checksRun: picked.map((p) => p.check.id),
+    killedBy: [],
+    collateral: [],
+    skipped: [],
+    errors: [],
+    durationMs: 0,
+  };
   if (picked.length === 0) return { ...base, durationMs: performance.now() - started };
   const ids = new Set(base.checksRun);
   let ref: RunningReference | undefined;
@@ -85,8 +100,18 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
     if (opts.doctor !== false) {
       // The doctor meets the mutant before the checks, on the same state, as a run against this target would.
       const d = await runDoctor({ loaded: opts.loaded, baseUrl: ref.url, webhooks: webhooks === 'quick' });
-      base.doctor = { exitCode: d.exitCode, wrong: [...new Set(d.items.filter((i) => i.status === 'wrong').map((i) => i.path))], doubts: [...new Set(d.items.filter((i) => i.status === 'doubt').map((i) => i.path))] };
-      if (d.exitCode !== 0) return { ...base, verdict: 'stopped', errors: [`the doctor called the profile wrong (exit 2): ${base.doctor.wrong.join(', ')}`], durationMs: performance.now() - started };
+      base.doctor = {
+        exitCode: d.exitCode,
+        wrong: [...new Set(d.items.filter((i) => i.status === 'wrong').map((i) => i.path))],
+        doubts: [...new Set(d.items.filter((i) => i.status === 'doubt').map((i) => i.path))],
+      };
+      if (d.exitCode !== 0)
+        return {
+          ...base,
+          verdict: 'stopped',
+          errors: [`the doctor called the profile wrong (exit 2): ${base.doctor.wrong.join(', ')}`],
+          durationMs: performance.now() - started,
+        };
     }
     const results = await runInProcess({
       loaded: opts.loaded,
@@ -95,11 +120,19 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
       settings: { seed: opts.seed, numRuns: opts.numRuns, webhooks },
       filter: (_s, c) => ids.has(c.id),
     });
-    const c = classify(fault, results.map((r) => r.result));
+    const c = classify(
+      fault,
+      results.map((r) => r.result),
+    );
     const verdict: FaultVerdict = c.killedBy.length > 0 ? 'killed' : c.errors.length > 0 ? 'broken' : 'survived';
     return { ...base, ...c, verdict, durationMs: performance.now() - started };
   } catch (err) {
-    return { ...base, verdict: 'broken', errors: [String(err instanceof Error ? err.message : err)], durationMs: performance.now() - started };
+    return {
+      ...base,
+      verdict: 'broken',
+      errors: [String(err instanceof Error ? err.message : err)],
+      durationMs: performance.now() - started,
+    };
   } finally {
     await ref?.close();
   }
@@ -108,7 +141,9 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
 export async function runKillMatrix(opts: MatrixOptions): Promise<FaultRow[]> {
   const faults = opts.faults ?? faultCatalogue;
   // Slow (full-schedule) mutants first, so they overlap with the many quick ones.
-  const order = [...faults.keys()].sort((a, b) => Number(webhookModeFor(faults[b]!.clause) === 'full') - Number(webhookModeFor(faults[a]!.clause) === 'full'));
+  const order = [...faults.keys()].sort(
+    (a, b) => Number(webhookModeFor(faults[b]!.clause) === 'full') - Number(webhookModeFor(faults[a]!.clause) === 'full'),
+  );
   const rows: FaultRow[] = new Array(faults.length);
   let next = 0;
   let done = 0;

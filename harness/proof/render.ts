@@ -40,7 +40,10 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '',
     '| seed | webhooks | passed | failed | skipped | time |',
     '|---|---|---|---|---|---|',
-    ...r.conformant.map((c) => `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : mdCell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`),
+    ...r.conformant.map(
+      (c) =>
+        `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : mdCell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`,
+    ),
     '',
     '## Faults',
     '',
@@ -48,7 +51,7 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '|---|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
-        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || (f.errors.join('; ') || '—'))} | ${mdCell(f.collateral.join(', ') || '—')} | ${f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'} | ${(f.durationMs / 1000).toFixed(1)} s |`,
+        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || f.errors.join('; ') || '—')} | ${mdCell(f.collateral.join(', ') || '—')} | ${f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'} | ${(f.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
   ];

@@ -14,7 +14,13 @@ import { type ConformantRun, coverageMarkdown, killMatrixMarkdown, type ProofRep
 
 export { ALLOWLIST_PATH, readAllowlist } from '../report/no-check.js';
 
-export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], seed: number, numRuns: number, webhooks: 'quick' | 'full'): Promise<ConformantRun> {
+export async function conformantRun(
+  loaded: LoadedProfile,
+  suites: SuiteDef[],
+  seed: number,
+  numRuns: number,
+  webhooks: 'quick' | 'full',
+): Promise<ConformantRun> {
   const started = performance.now();
   const ref = await startEmbeddedReference(loaded.profile);
   try {
@@ -24,9 +30,13 @@ export async function conformantRun(loaded: LoadedProfile, suites: SuiteDef[], s
       seed,
       webhooks,
       passed: res.filter((r) => r.result.status === 'passed').length,
-      failed: failed.map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
+      failed: failed.map(
+        (r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`,
+      ),
       skipped: res.filter((r) => r.result.status === 'skipped').length,
-      inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => `${r.result.checkId} (${r.result.reason ?? 'no verdict'})`),
+      inconclusive: res
+        .filter((r) => r.result.status === 'inconclusive')
+        .map((r) => `${r.result.checkId} (${r.result.reason ?? 'no verdict'})`),
       durationMs: performance.now() - started,
       exercised: exercisedMap(res.map((r) => r.result)),
     };

@@ -34,10 +34,12 @@ export function packAllureResults(dir: string, packFile: string): number | undef
 export function unpackAllureResults(packFile: string, dir: string): boolean {
   if (existsSync(dir) || !existsSync(packFile)) return false;
   const pack = JSON.parse(gunzipSync(readFileSync(packFile)).toString('utf8')) as Pack;
-  if (pack.format !== 'mpsi-allure-results/1') throw new Error(`${packFile} is not a packed allure-results folder (format ${JSON.stringify(pack.format)})`);
+  if (pack.format !== 'mpsi-allure-results/1')
+    throw new Error(`${packFile} is not a packed allure-results folder (format ${JSON.stringify(pack.format)})`);
   mkdirSync(dir, { recursive: true });
   for (const [f, b64] of Object.entries(pack.files)) {
-    if (f.includes('/') || f.includes('\\') || f === '..' || f === '.') throw new Error(`${packFile} names a file outside its folder: ${JSON.stringify(f)}`);
+    if (f.includes('/') || f.includes('\\') || f === '..' || f === '.')
+      throw new Error(`${packFile} names a file outside its folder: ${JSON.stringify(f)}`);
     writeFileSync(join(dir, f), Buffer.from(b64, 'base64'));
   }
   rmSync(packFile, { force: true });

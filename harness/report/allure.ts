@@ -17,12 +17,36 @@ import type { Verdict } from './verdict.js';
 
 /** Failure categories, first match wins: what a reader must tell apart at a glance. */
 export const CATEGORIES = [
-  { id: 'target-unreachable', name: 'Target unreachable (no verdict)', matchers: [{ statuses: ['failed', 'broken'], message: 'TARGET UNREACHABLE' }] },
-  { id: 'disputed', name: 'Disputed by the vendor (neither passed nor failed)', matchers: [{ statuses: ['failed'], labels: { outcome: '^disputed$' } }] },
-  { id: 'known-deviation', name: 'Known deviations (expected failures)', matchers: [{ statuses: ['failed'], labels: { outcome: '^expected-fail$' } }] },
-  { id: 'non-conformance-must', name: 'Target non-conformance (must)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(must\\)' }] },
-  { id: 'non-conformance-should', name: 'Target non-conformance (should: recommendation not met)', matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(should\\)' }] },
-  { id: 'no-verdict', name: 'No verdict (throttled, or our machine too busy: not the target)', matchers: [{ statuses: ['broken', 'failed'], message: '^NO VERDICT' }] },
+  {
+    id: 'target-unreachable',
+    name: 'Target unreachable (no verdict)',
+    matchers: [{ statuses: ['failed', 'broken'], message: 'TARGET UNREACHABLE' }],
+  },
+  {
+    id: 'disputed',
+    name: 'Disputed by the vendor (neither passed nor failed)',
+    matchers: [{ statuses: ['failed'], labels: { outcome: '^disputed$' } }],
+  },
+  {
+    id: 'known-deviation',
+    name: 'Known deviations (expected failures)',
+    matchers: [{ statuses: ['failed'], labels: { outcome: '^expected-fail$' } }],
+  },
+  {
+    id: 'non-conformance-must',
+    name: 'Target non-conformance (must)',
+    matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(must\\)' }],
+  },
+  {
+    id: 'non-conformance-should',
+    name: 'Target non-conformance (should: recommendation not met)',
+    matchers: [{ statuses: ['failed'], message: '^FAILED \\S+ \\(should\\)' }],
+  },
+  {
+    id: 'no-verdict',
+    name: 'No verdict (throttled, or our machine too busy: not the target)',
+    matchers: [{ statuses: ['broken', 'failed'], message: '^NO VERDICT' }],
+  },
   { id: 'harness-error', name: 'Harness error (broken: not a verdict on the target)', matchers: [{ statuses: ['broken'] }] },
 ];
 
@@ -37,7 +61,10 @@ export function environmentEntries(meta: RunMeta, targetUrl: string): [string, s
     ['webhooks', meta.webhooks],
     ['runs per property', String(meta.numRuns)],
     ['started', meta.startedAt],
-    ['filters', [...meta.filters.suites.map((s) => `suite ${s}`), ...meta.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (full run)'],
+    [
+      'filters',
+      [...meta.filters.suites.map((s) => `suite ${s}`), ...meta.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (full run)',
+    ],
     ...(meta.faults.length ? [['faults', meta.faults.join(', ')] as [string, string]] : []),
     ...(meta.shard ? [['shard', meta.shard] as [string, string]] : []),
     ...(meta.expectations ? [['known deviations', `${meta.expectations.entries.length} entries`] as [string, string]] : []),
@@ -46,7 +73,10 @@ export function environmentEntries(meta: RunMeta, targetUrl: string): [string, s
 }
 
 function propertiesEscape(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([=:#!])/g, '\\$1');
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/([=:#!])/g, '\\$1');
 }
 
 interface AllureResultFile {
@@ -60,11 +90,22 @@ interface AllureResultFile {
  * into what it is — a failure, marked known (Allure shows it as "accepted"), with its finding — while
  * vitest and JUnit count it as passing.
  */
-export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetUrl: string, results: StoredResult[], readings: { topic: string; reading: string; checks: string[] }[] = []): void {
+export function completeAllureResults(
+  paths: ReportPaths,
+  meta: RunMeta,
+  targetUrl: string,
+  results: StoredResult[],
+  readings: { topic: string; reading: string; checks: string[] }[] = [],
+): void {
   mkdirSync(paths.allureResults, { recursive: true });
   // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
-  const readingRows = readings.map((r): [string, string] => [`reading ${r.topic}`, `${r.reading} (${r.checks.length} check${r.checks.length === 1 ? '' : 's'}: ${r.checks.slice(0, 3).join(', ')}${r.checks.length > 3 ? ', …' : ''})`]);
-  const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`);
+  const readingRows = readings.map((r): [string, string] => [
+    `reading ${r.topic}`,
+    `${r.reading} (${r.checks.length} check${r.checks.length === 1 ? '' : 's'}: ${r.checks.slice(0, 3).join(', ')}${r.checks.length > 3 ? ', …' : ''})`,
+  ]);
+  const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(
+    ([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`,
+  );
   writeFileSync(join(paths.allureResults, 'environment.properties'), `${env.join('\n')}\n`);
   const byId = new Map(results.map((r) => [r.checkId, r]));
   for (const f of readdirSync(paths.allureResults)) {
@@ -84,7 +125,9 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
     if (outcome !== 'expected-fail') continue;
     const stored = byId.get(label('checkId') ?? '');
     const message = stored
-      ? stored.findings.map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.title}`).join('\n')
+      ? stored.findings
+          .map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.title}`)
+          .join('\n')
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };
@@ -98,7 +141,9 @@ export function completeAllureResults(paths: ReportPaths, meta: RunMeta, targetU
  */
 export function slimHistory(file: string): void {
   if (!existsSync(file)) return;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const slim = lines.map((line) => {
     const point = JSON.parse(line) as { testResults?: Record<string, { labels?: { name: string }[] }> };
     for (const t of Object.values(point.testResults ?? {})) if (t.labels) t.labels = t.labels.filter((l) => l.name !== 'exercised');
@@ -145,7 +190,9 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
     ...(o.hideLabels ? { hideLabels: o.hideLabels } : {}),
     ...(o.variables ? { variables: o.variables } : {}),
     ...(o.categories ? { categories: o.categories } : {}),
-    plugins: { awesome: { options: { singleFile: true, reportLanguage: 'en', reportName: o.name, groupBy: o.groupBy ?? ['epic', 'feature'] } } },
+    plugins: {
+      awesome: { options: { singleFile: true, reportLanguage: 'en', reportName: o.name, groupBy: o.groupBy ?? ['epic', 'feature'] } },
+    },
   };
   const configFile = join(tmp, 'allurerc.mjs');
   writeFileSync(configFile, `export default ${JSON.stringify(config, null, 2)};\n`);
@@ -161,7 +208,12 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
   const left = thirdPartyReferences(html);
   if (left.length > 0) {
     rmSync(htmlPath, { force: true });
-    throw new Error(`the generated report still refers to third-party hosts, so it was not kept: ${left.slice(0, 3).map((r) => `${r.context} ${r.url}`).join('; ')}`);
+    throw new Error(
+      `the generated report still refers to third-party hosts, so it was not kept: ${left
+        .slice(0, 3)
+        .map((r) => `${r.context} ${r.url}`)
+        .join('; ')}`,
+    );
   }
   // Checked above in full; then its data files go into one gzipped blob the page inflates itself.
   const page = compactPageData(html);
@@ -172,17 +224,34 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */
-export function generateHtml(paths: ReportPaths, meta: RunMeta, verdict: Verdict, targetUrl: string, renderer?: AllureRenderer, historyLimit?: number): Promise<HtmlOutcome> {
+export function generateHtml(
+  paths: ReportPaths,
+  meta: RunMeta,
+  verdict: Verdict,
+  targetUrl: string,
+  renderer?: AllureRenderer,
+  historyLimit?: number,
+): Promise<HtmlOutcome> {
   const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
-  const verdictText = verdict.verdict === 'conformant' ? 'conformant' : verdict.verdict === 'conformant-except-disputed' ? `conformant except ${disputed} disputed` : verdict.verdict === 'non-conformant' ? 'NON-CONFORMANT' : 'incomplete';
-  return renderSingleFileReport({
-    results: paths.allureResults,
-    output: paths.allureReport,
-    name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
-    history: paths.history,
-    ...(historyLimit === undefined ? {} : { historyLimit }),
-    hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
-    variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
-    categories: { rules: CATEGORIES },
-  }, renderer);
+  const verdictText =
+    verdict.verdict === 'conformant'
+      ? 'conformant'
+      : verdict.verdict === 'conformant-except-disputed'
+        ? `conformant except ${disputed} disputed`
+        : verdict.verdict === 'non-conformant'
+          ? 'NON-CONFORMANT'
+          : 'incomplete';
+  return renderSingleFileReport(
+    {
+      results: paths.allureResults,
+      output: paths.allureReport,
+      name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
+      history: paths.history,
+      ...(historyLimit === undefined ? {} : { historyLimit }),
+      hideLabels: ['host', 'thread', 'framework', 'language', 'package', 'checkId'],
+      variables: Object.fromEntries(environmentEntries(meta, targetUrl).slice(0, 5)),
+      categories: { rules: CATEGORIES },
+    },
+    renderer,
+  );
 }

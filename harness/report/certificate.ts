@@ -23,7 +23,8 @@ import { reproCommand, shellQuote } from './repro.js';
 import { replayLine } from '../run/replay.js';
 
 export const CERTIFICATE_FORMAT = 'mpsi-conformance-certificate/1';
-export const CANONICALIZATION = 'JSON with object keys sorted, no whitespace, UTF-8; results: the array of stored results sorted by checkId';
+export const CANONICALIZATION =
+  'JSON with object keys sorted, no whitespace, UTF-8; results: the array of stored results sorted by checkId';
 
 export interface Certificate {
   format: typeof CERTIFICATE_FORMAT;
@@ -39,7 +40,20 @@ export interface Certificate {
   seed: number;
   scope: 'full' | 'partial';
   summary: {
-    checks: Record<'total' | 'passed' | 'failed' | 'expectedFail' | 'disputed' | 'unexpectedPass' | 'skipped' | 'expectedSkip' | 'broken' | 'unreachable' | 'inconclusive', number>;
+    checks: Record<
+      | 'total'
+      | 'passed'
+      | 'failed'
+      | 'expectedFail'
+      | 'disputed'
+      | 'unexpectedPass'
+      | 'skipped'
+      | 'expectedSkip'
+      | 'broken'
+      | 'unreachable'
+      | 'inconclusive',
+      number
+    >;
     clauses: Verdict['levels'];
   };
   suites: SuiteCounts[];
@@ -78,7 +92,9 @@ export function trimRunStatus(s: RunStatus | undefined): RunStatus {
     ...(s?.reason ? { reason: s.reason } : {}),
     ...(s?.interruptedBy ? { interruptedBy: s.interruptedBy } : {}),
     ...(s?.unfinished?.length ? { unfinished: s.unfinished } : {}),
-    tests: (s?.tests ?? []).filter((t) => t.state === 'failed').map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error?.split('\n', 1)[0] })),
+    tests: (s?.tests ?? [])
+      .filter((t) => t.state === 'failed')
+      .map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error?.split('\n', 1)[0] })),
   };
 }
 
@@ -94,7 +110,14 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
   const { results, meta } = input;
   const runStatus = trimRunStatus(input.runStatus);
   const scope = meta.filters.suites.length === 0 && meta.filters.clauses.length === 0 && !meta.shard ? 'full' : 'partial';
-  const v = computeVerdict({ results, expectations: meta.expectations, today: meta.startedAt.slice(0, 10), runStatus, scope, noCheckReasons: noCheckReasons() });
+  const v = computeVerdict({
+    results,
+    expectations: meta.expectations,
+    today: meta.startedAt.slice(0, 10),
+    runStatus,
+    scope,
+    noCheckReasons: noCheckReasons(),
+  });
   const embedded = meta.target === 'embedded';
   const actual = results[0]?.target;
   const url = embedded ? `embedded reference${actual ? ` at ${maskUrl(actual)}` : ''}` : maskUrl(actual ?? meta.target);
@@ -131,7 +154,9 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     },
     suites: v.suites,
     clauses: v.clauses.map(({ text: _t, ...c }) => c),
-    shouldNotMet: v.clauses.filter((c) => c.status === 'not-met').map((c) => ({ clause: c.id, checks: [...new Set(c.failures.map((f) => f.checkId))] })),
+    shouldNotMet: v.clauses
+      .filter((c) => c.status === 'not-met')
+      .map((c) => ({ clause: c.id, checks: [...new Set(c.failures.map((f) => f.checkId))] })),
     deviations: v.deviations,
     disputes: v.disputes,
     readings: readingsOf(results),
@@ -142,7 +167,15 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
         const exchangeId = /--(x-\d+)\.m?[jt]s$/.exec(file)?.[1] ?? '';
         const secretEnvs = r.reproSecretEnvs?.[file] ?? [];
         const path = meta.reportsDir ? join(meta.reportsDir, 'repro', file) : join('repro', file);
-        return { file, checkId: r.checkId, exchangeId, clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause, sha256: input.reproDigests[file] ?? '', secretEnvs, command: reproCommand(path) };
+        return {
+          file,
+          checkId: r.checkId,
+          exchangeId,
+          clause: r.findings.find((f) => f.exchangeId === exchangeId)?.clause,
+          sha256: input.reproDigests[file] ?? '',
+          secretEnvs,
+          command: reproCommand(path),
+        };
       }),
     ),
     results: { count: results.length, sha256: resultsDigest(results) },
@@ -185,7 +218,10 @@ function commandsOf(meta: RunMeta): Certificate['commands'] {
   const bin = `node ${shellQuote(meta.replay.bin)}`;
   const replay = replayLine(meta.replay);
   // The embedded reference stopped with the run: a reproduction needs one started again, the same way.
-  const reference = meta.target === 'embedded' ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.readings ? ` --readings ${shellQuote(meta.readings)}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}` : undefined;
+  const reference =
+    meta.target === 'embedded'
+      ? `${bin} serve${meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : ''}${meta.readings ? ` --readings ${shellQuote(meta.readings)}` : ''}${meta.faults.map((f) => ` --fault ${shellQuote(f)}`).join('')}`
+      : undefined;
   return { replay, ...(meta.replay.note ? { replayNote: meta.replay.note } : {}), ...(reference ? { reference } : {}) };
 }
 
@@ -220,26 +256,46 @@ export function renderMarkdown(c: Certificate): string {
   const L: string[] = [];
   const verdictText = verdictLabel(c);
   L.push('# MPSI conformance certificate', '');
-  L.push(`**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`, '');
-  L.push('Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0). A check the vendor disputes counts neither as passed nor as failed: while one stands the verdict is at best "CONFORMANT except N disputed checks".', '');
+  L.push(
+    `**Verdict: ${verdictText}** — exit code ${c.exitCode}${c.scope === 'partial' ? ' — partial run: only the checks selected below ran; this is not a certificate of the whole interface' : ''}`,
+    '',
+  );
+  L.push(
+    'Conformant means: no must-level statement of INTERFACE.md failed, and every selected check reached a verdict. Should-level recommendations that are not met are listed below but do not change the verdict. A known deviation (expectations file) is still a deviation: it keeps the verdict non-conformant, but does not fail the run (exit code 0). A check the vendor disputes counts neither as passed nor as failed: while one stands the verdict is at best "CONFORMANT except N disputed checks".',
+    '',
+  );
   L.push('| | |', '|---|---|');
   L.push(`| Target | ${mdCell(c.target.url)}${c.target.faults.length ? ` — faults switched on: ${c.target.faults.join(', ')}` : ''} |`);
   L.push(`| Profile | ${mdCell(c.profile.name)} (${c.profile.environment}, file ${mdCell(c.profile.file)}) |`);
   const dr = c.meta.doctor;
-  if (dr) L.push(`| Profile doctor | ${dr.ran ? `the profile's assumptions were verified against the target before the checks: ${dr.verified} verified, ${dr.notVerifiable} not verifiable, ${dr.doubts?.length ? `${dr.doubts.length} in doubt (see [Doubts of the profile doctor](#doubts-of-the-profile-doctor)), ` : ''}${dr.warnings} warning${dr.warnings === 1 ? '' : 's'} (${dr.report})` : 'not run (--no-doctor): the profile was not verified against the target'} |`);
+  if (dr)
+    L.push(
+      `| Profile doctor | ${dr.ran ? `the profile's assumptions were verified against the target before the checks: ${dr.verified} verified, ${dr.notVerifiable} not verifiable, ${dr.doubts?.length ? `${dr.doubts.length} in doubt (see [Doubts of the profile doctor](#doubts-of-the-profile-doctor)), ` : ''}${dr.warnings} warning${dr.warnings === 1 ? '' : 's'} (${dr.report})` : 'not run (--no-doctor): the profile was not verified against the target'} |`,
+    );
   L.push(`| Kit | ${c.kit.name} ${c.kit.version} |`);
   L.push(`| Date | ${c.date} |`);
   L.push(`| Seed | ${c.seed} — replay: see [Commands](#commands) |`);
-  L.push(`| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`);
-  L.push(`| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`);
+  L.push(
+    `| Runs per property | ${c.meta.numRuns}; webhooks ${c.meta.webhooks}${c.meta.timeScale !== undefined ? `; time scale ${c.meta.timeScale}` : ''} |`,
+  );
+  L.push(
+    `| Scope | ${c.scope}${c.meta.filters.suites.length ? `; suites: ${c.meta.filters.suites.join(', ')}` : ''}${c.meta.filters.clauses.length ? `; clauses: ${c.meta.filters.clauses.join(', ')}` : ''}${c.meta.shard ? `; shard ${c.meta.shard}` : ''} |`,
+  );
   const k = c.summary.checks;
-  L.push(`| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable${k.inconclusive ? `, ${k.inconclusive} without verdict (throttled or machine too busy: not the target's)` : ''} |`);
+  L.push(
+    `| Checks | ${k.total} run: ${k.passed} passed, ${k.failed} failed, ${k.expectedFail} failed as expected, ${k.disputed ? `${k.disputed} disputed (neither passed nor failed), ` : ''}${k.skipped + k.expectedSkip} skipped, ${k.broken} harness errors, ${k.unreachable} target unreachable${k.inconclusive ? `, ${k.inconclusive} without verdict (throttled or machine too busy: not the target's)` : ''} |`,
+  );
   const t = c.traffic;
   if (t) {
     const doctor = c.meta.doctor?.ran ? ` (and ${c.meta.doctor.requests} by the profile doctor)` : '';
-    L.push(`| Traffic | ${t.requests} requests by the checks${doctor}, ${t.webhooksReceived} webhooks received; ${formatBytes(t.bytesSent)} sent, ${formatBytes(t.bytesReceived)} received${t.throttledAnswers ? `; ${t.throttledAnswers} throttled answers (${(t.throttleWaitMs / 1000).toFixed(1)} s waited)` : ''} |`);
+    L.push(
+      `| Traffic | ${t.requests} requests by the checks${doctor}, ${t.webhooksReceived} webhooks received; ${formatBytes(t.bytesSent)} sent, ${formatBytes(t.bytesReceived)} received${t.throttledAnswers ? `; ${t.throttledAnswers} throttled answers (${(t.throttleWaitMs / 1000).toFixed(1)} s waited)` : ''} |`,
+    );
   }
-  if (c.meta.expectations) L.push(`| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`);
+  if (c.meta.expectations)
+    L.push(
+      `| Known deviations | ${mdCell(basename(c.meta.expectations.source))} (${c.meta.expectations.entries.length} entries, sha256 ${c.meta.expectations.sha256.slice(0, 16)}…) |`,
+    );
   L.push('');
   if (c.reasons.length) {
     L.push('## Why this verdict', '');
@@ -247,22 +303,38 @@ export function renderMarkdown(c: Certificate): string {
     L.push('');
   }
   L.push(...disputesSection(c));
-  L.push('## Clauses per level', '', '| level | passed | failed | not met (should-level finding) | disputed | skipped (precondition) | not checked | unspecified |', '|---|---|---|---|---|---|---|---|');
+  L.push(
+    '## Clauses per level',
+    '',
+    '| level | passed | failed | not met (should-level finding) | disputed | skipped (precondition) | not checked | unspecified |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const lvl of ['must', 'should', 'unspecified'] as const) {
     const r = c.summary.clauses[lvl];
-    L.push(`| ${lvl} | ${r.passed} | ${r.failed} | ${r['not-met']} | ${r.disputed} | ${r['skipped-precondition']} | ${r['not-checked']} | ${r.unspecified} |`);
+    L.push(
+      `| ${lvl} | ${r.passed} | ${r.failed} | ${r['not-met']} | ${r.disputed} | ${r['skipped-precondition']} | ${r['not-checked']} | ${r.unspecified} |`,
+    );
   }
-  L.push('', 'Service clauses only; statements that bind the client are listed as not checked. A clause is passed only when a check exercised it (an assertion evaluated it and it held); a check that merely names it is no evidence.', '');
+  L.push(
+    '',
+    'Service clauses only; statements that bind the client are listed as not checked. A clause is passed only when a check exercised it (an assertion evaluated it and it held); a check that merely names it is no evidence.',
+    '',
+  );
   const failed = c.clauses.filter((x) => x.status === 'failed');
   L.push('## Failed clauses', '');
   if (failed.length === 0) L.push('None.', '');
   else {
-    L.push('| clause | level | evidence (check · finding · exchange) | reproduction | known deviation | profile doctor\'s doubt |', '|---|---|---|---|---|---|');
+    L.push(
+      "| clause | level | evidence (check · finding · exchange) | reproduction | known deviation | profile doctor's doubt |",
+      '|---|---|---|---|---|---|',
+    );
     for (const x of failed) {
       const ev = x.failures.map((f) => `${f.checkId} · ${f.code}${f.exchangeId ? ` · ${f.exchangeId}` : ''}`);
       const repro = [...new Set(x.failures.map((f) => f.repro).filter(Boolean))].map((f) => `[${f}](repro/${f})`);
       const doubts = doubtsOf(c, x.id).map((d) => `\`${d.path}\`: ${d.answered} — ${d.fix}`);
-      L.push(`| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} | ${doubts.length ? mdCell(doubts.join('<br>')) : '—'} |`);
+      L.push(
+        `| \`${x.id}\` | ${x.level} | ${mdCell(ev.slice(0, 4).join('<br>'))}${ev.length > 4 ? ` (+${ev.length - 4})` : ''} | ${repro.slice(0, 3).join('<br>') || '—'} | ${x.knownDeviation ? mdCell(x.knownDeviation.comment) : '—'} | ${doubts.length ? mdCell(doubts.join('<br>')) : '—'} |`,
+      );
     }
     L.push('');
   }
@@ -275,7 +347,9 @@ export function renderMarkdown(c: Certificate): string {
   }
   L.push('## Should-level recommendations not met', '');
   if (c.shouldNotMet.length === 0) L.push('None.', '');
-  else for (const s of c.shouldNotMet) L.push(`- \`${s.clause}\` — ${s.checks.join(', ')} (a should-level finding: does not change the verdict)`);
+  else
+    for (const s of c.shouldNotMet)
+      L.push(`- \`${s.clause}\` — ${s.checks.join(', ')} (a should-level finding: does not change the verdict)`);
   if (c.shouldNotMet.length) L.push('');
   const d = c.deviations;
   if (d.expectedFailures.length + d.expectedSkips.length + d.unexpectedPasses.length + d.expired.length + d.notExercised.length > 0) {
@@ -283,12 +357,18 @@ export function renderMarkdown(c: Certificate): string {
     for (const x of d.expectedFailures) L.push(`- expected failure: ${x}`);
     for (const x of d.expectedSkips) L.push(`- expected skip: ${x}`);
     for (const x of d.unexpectedPasses) L.push(`- **unexpected pass**: ${x}`);
-    for (const x of d.expired) L.push(`- **expired** on ${x.expires}: ${x.entry} (${x.comment}) — the run fails until it is renewed or removed`);
+    for (const x of d.expired)
+      L.push(`- **expired** on ${x.expires}: ${x.entry} (${x.comment}) — the run fails until it is renewed or removed`);
     for (const x of d.notExercised) L.push(`- not exercised: ${x}`);
     L.push('');
   }
   if (c.unfinished) {
-    L.push('## Checks that did not finish', '', `The run was stopped${c.runStatus.interruptedBy ? ` by ${c.runStatus.interruptedBy}` : ''} before these checks ended; they have no verdict:`, '');
+    L.push(
+      '## Checks that did not finish',
+      '',
+      `The run was stopped${c.runStatus.interruptedBy ? ` by ${c.runStatus.interruptedBy}` : ''} before these checks ended; they have no verdict:`,
+      '',
+    );
     for (const id of c.unfinished) L.push(`- ${id}`);
     L.push('');
   }
@@ -302,10 +382,19 @@ export function renderMarkdown(c: Certificate): string {
   L.push(...reproSection(c));
   // The "no verdict" column only when some check got none: certificates of ordinary runs keep their shape.
   const nv = c.suites.some((s) => (s.inconclusive ?? 0) > 0);
-  L.push('## Suites', '', `| suite | passed | failed | expected failures | disputed | skipped | harness errors |${nv ? ' no verdict |' : ''}`, `|---|---|---|---|---|---|---|${nv ? '---|' : ''}`);
-  for (const s of c.suites) L.push(`| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.disputed ?? 0} | ${s.skipped} | ${s.broken} |${nv ? ` ${s.inconclusive ?? 0} |` : ''}`);
+  L.push(
+    '## Suites',
+    '',
+    `| suite | passed | failed | expected failures | disputed | skipped | harness errors |${nv ? ' no verdict |' : ''}`,
+    `|---|---|---|---|---|---|---|${nv ? '---|' : ''}`,
+  );
+  for (const s of c.suites)
+    L.push(
+      `| ${s.suite} | ${s.passed} | ${s.failed} | ${s.expectedFail} | ${s.disputed ?? 0} | ${s.skipped} | ${s.broken} |${nv ? ` ${s.inconclusive ?? 0} |` : ''}`,
+    );
   L.push('', '## All clauses', '', '| clause | level | party | status | basis |', '|---|---|---|---|---|');
-  for (const x of c.clauses) L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${mdCell(x.basis)} |`);
+  for (const x of c.clauses)
+    L.push(`| \`${x.id}\` | ${x.level} | ${x.party} | ${STATUS_LABEL[x.status] ?? x.status} | ${mdCell(x.basis)} |`);
   L.push('', '## Integrity', '');
   L.push(`- Results: ${c.results.count} stored check results; SHA-256 over the canonical results: \`${c.integrity.resultsSha256}\``);
   L.push(`- Certificate SHA-256 (certificate.json, canonical, with this field empty): \`${c.integrity.certificateSha256}\``);
@@ -326,11 +415,19 @@ function doubtsSection(c: Certificate): string[] {
   const dr = c.meta.doctor;
   if (!dr?.ran || !dr.doubts?.length) return [];
   const L = ['## Doubts of the profile doctor', ''];
-  L.push('Before the checks, the target answered against the profile where the document fixes the answer. Either the profile is wrong or the target is: the doctor cannot tell, so the checks ran and judged the target. If the profile is right, a failed clause below is the target\'s failure; if not, fix the profile as said and run again.', '');
-  L.push('| profile path | assumption | target answered | clauses (status in this run) | if the profile is not right |', '|---|---|---|---|---|');
+  L.push(
+    "Before the checks, the target answered against the profile where the document fixes the answer. Either the profile is wrong or the target is: the doctor cannot tell, so the checks ran and judged the target. If the profile is right, a failed clause below is the target's failure; if not, fix the profile as said and run again.",
+    '',
+  );
+  L.push(
+    '| profile path | assumption | target answered | clauses (status in this run) | if the profile is not right |',
+    '|---|---|---|---|---|',
+  );
   const status = new Map(c.clauses.map((x) => [x.id, x.status]));
   for (const d of dr.doubts) {
-    L.push(`| \`${mdCell(d.path)}\` | ${mdCell(d.assumption)} | ${mdCell(d.answered)} | ${d.clauses.map((x) => `\`${x}\` ${STATUS_LABEL[status.get(x) ?? ''] ?? status.get(x) ?? 'not in this run'}`).join('<br>')} | ${mdCell(d.fix)} |`);
+    L.push(
+      `| \`${mdCell(d.path)}\` | ${mdCell(d.assumption)} | ${mdCell(d.answered)} | ${d.clauses.map((x) => `\`${x}\` ${STATUS_LABEL[status.get(x) ?? ''] ?? status.get(x) ?? 'not in this run'}`).join('<br>')} | ${mdCell(d.fix)} |`,
+    );
   }
   L.push('');
   return L;
@@ -349,9 +446,13 @@ export function verdictLabel(c: Pick<Certificate, 'verdict' | 'disputes'>): stri
 function disputesSection(c: Certificate): string[] {
   if (c.disputes.length === 0) return [];
   const L = ['## ⚠ Disputed checks', ''];
-  L.push('The vendor says these checks are wrong. Their failures are neither passed nor counted against the target: the verdict cannot be CONFORMANT while they stand. A dispute is not a known deviation (which admits the target deviates).', '');
+  L.push(
+    'The vendor says these checks are wrong. Their failures are neither passed nor counted against the target: the verdict cannot be CONFORMANT while they stand. A dispute is not a known deviation (which admits the target deviates).',
+    '',
+  );
   L.push('| check | clauses | reason | link |', '|---|---|---|---|');
-  for (const d of c.disputes) L.push(`| ${d.checkId} | ${d.clauses.map((x) => `\`${x}\``).join(', ')} | ${mdCell(d.reason)} | ${mdCell(d.link)} |`);
+  for (const d of c.disputes)
+    L.push(`| ${d.checkId} | ${d.clauses.map((x) => `\`${x}\``).join(', ')} | ${mdCell(d.reason)} | ${mdCell(d.link)} |`);
   L.push('');
   return L;
 }
@@ -361,7 +462,10 @@ function readingsSection(c: Certificate): string[] {
   if (c.readings.length === 0) return [...L, 'None recorded (no check met a point where the document allows several answers).', ''];
   L.push('Where the document allows several answers, the kit accepts each and records the one the target gave.', '');
   L.push('| topic | reading | checks |', '|---|---|---|');
-  for (const r of c.readings) L.push(`| ${mdCell(r.topic)} | ${mdCell(r.reading)} | ${mdCell(r.checks.slice(0, 4).join(', '))}${r.checks.length > 4 ? ` (+${r.checks.length - 4})` : ''} |`);
+  for (const r of c.readings)
+    L.push(
+      `| ${mdCell(r.topic)} | ${mdCell(r.reading)} | ${mdCell(r.checks.slice(0, 4).join(', '))}${r.checks.length > 4 ? ` (+${r.checks.length - 4})` : ''} |`,
+    );
   L.push('');
   return L;
 }
@@ -370,27 +474,50 @@ function commandsSection(c: Certificate): string[] {
   const L = ['## Commands', ''];
   if (!c.commands.replay) return [...L, 'This run did not record its command line.', ''];
   L.push('Each works pasted into a shell from any folder.', '');
-  L.push('Replay this run (same seed and every flag that changed it; reports go to ./reports unless you add `--reports DIR`):', '', '```sh', c.commands.replay, '```', '');
+  L.push(
+    'Replay this run (same seed and every flag that changed it; reports go to ./reports unless you add `--reports DIR`):',
+    '',
+    '```sh',
+    c.commands.replay,
+    '```',
+    '',
+  );
   if (c.commands.replayNote) L.push(`Note: ${c.commands.replayNote}.`, '');
-  if (c.commands.reference) L.push('The target was the embedded reference, which stopped with the run. To reproduce against it, start it again (it prints its URL; pass that as `--base-url`):', '', '```sh', c.commands.reference, '```', '');
+  if (c.commands.reference)
+    L.push(
+      'The target was the embedded reference, which stopped with the run. To reproduce against it, start it again (it prints its URL; pass that as `--base-url`):',
+      '',
+      '```sh',
+      c.commands.reference,
+      '```',
+      '',
+    );
   return L;
 }
 
 function reproSection(c: Certificate): string[] {
   const L = ['## Reproduction scripts', ''];
   if (c.repro.length === 0) return [...L, 'None (no failing exchange).', ''];
-  L.push('Each is plain Node.js (20 or later) needing nothing but itself: it first sends the earlier requests of its check with fresh numbers (so what the failing request needs exists on any target), then the failing request, re-signed with the secret read from the environment variable(s) named beside it (never printed, never on the command line: export them as for the run), and says REPRODUCED or NOT REPRODUCED.' + (c.commands.reference ? ' Add `--base-url URL`: the embedded reference has stopped (see Commands).' : ''), '');
+  L.push(
+    'Each is plain Node.js (20 or later) needing nothing but itself: it first sends the earlier requests of its check with fresh numbers (so what the failing request needs exists on any target), then the failing request, re-signed with the secret read from the environment variable(s) named beside it (never printed, never on the command line: export them as for the run), and says REPRODUCED or NOT REPRODUCED.' +
+      (c.commands.reference ? ' Add `--base-url URL`: the embedded reference has stopped (see Commands).' : ''),
+    '',
+  );
   L.push('| file | check | exchange | clause | sha256 |', '|---|---|---|---|---|');
-  for (const r of c.repro) L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
+  for (const r of c.repro)
+    L.push(`| [${r.file}](repro/${r.file}) | ${r.checkId} | ${r.exchangeId} | ${r.clause ?? ''} | \`${r.sha256.slice(0, 16)}…\` |`);
   L.push('', '```sh');
-  for (const r of c.repro) L.push(`# ${r.checkId} · ${r.exchangeId}${r.secretEnvs.length ? ` · reads ${r.secretEnvs.join(', ')}` : ''}`, r.command);
+  for (const r of c.repro)
+    L.push(`# ${r.checkId} · ${r.exchangeId}${r.secretEnvs.length ? ` · reads ${r.secretEnvs.join(', ')}` : ''}`, r.command);
   L.push('```', '');
   return L;
 }
 
 function verifyCommand(c: Certificate): string {
   const file = c.meta.reportsDir ? join(c.meta.reportsDir, 'certificate.json') : 'certificate.json';
-  return c.meta.replay ? `node ${shellQuote(c.meta.replay.bin)} verify-certificate ${shellQuote(file)}` : `npx mpsi-conformance verify-certificate ${file}`;
+  return c.meta.replay
+    ? `node ${shellQuote(c.meta.replay.bin)} verify-certificate ${shellQuote(file)}`
+    : `npx mpsi-conformance verify-certificate ${file}`;
 }
 
 export function writeCertificate(dir: string, c: Certificate): { json: string; md: string } {
@@ -420,8 +547,10 @@ export function verifyCertificate(file: string, resultsDir?: string): VerifyOutc
   } catch (err) {
     throw new CertificateReadError(`cannot read certificate ${jsonPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  if (cert?.format !== CERTIFICATE_FORMAT || !cert.integrity || !cert.meta) throw new CertificateReadError(`${jsonPath} is not an mpsi-conformance certificate (${CERTIFICATE_FORMAT})`);
-  if (certificateDigest(cert) !== cert.integrity.certificateSha256) problems.push('the certificate was edited: its SHA-256 does not match integrity.certificateSha256');
+  if (cert?.format !== CERTIFICATE_FORMAT || !cert.integrity || !cert.meta)
+    throw new CertificateReadError(`${jsonPath} is not an mpsi-conformance certificate (${CERTIFICATE_FORMAT})`);
+  if (certificateDigest(cert) !== cert.integrity.certificateSha256)
+    problems.push('the certificate was edited: its SHA-256 does not match integrity.certificateSha256');
   if (isMd) {
     const md = readFileSync(file, 'utf8');
     if (md !== renderMarkdown(cert)) problems.push(`${basename(file)} differs from the Markdown rendering of ${basename(jsonPath)}`);
@@ -435,7 +564,10 @@ export function verifyCertificate(file: string, resultsDir?: string): VerifyOutc
     throw new CertificateReadError(`cannot read results in ${dir}: ${(err as Error).message}`);
   }
   const digest = resultsDigest(results);
-  if (digest !== cert.integrity.resultsSha256) problems.push(`the results in ${dir} are not the ones certified: SHA-256 ${digest} ≠ ${cert.integrity.resultsSha256} (${results.length} results, certified ${cert.results.count})`);
+  if (digest !== cert.integrity.resultsSha256)
+    problems.push(
+      `the results in ${dir} are not the ones certified: SHA-256 ${digest} ≠ ${cert.integrity.resultsSha256} (${results.length} results, certified ${cert.results.count})`,
+    );
   else {
     const reproDir = join(dirname(jsonPath), 'repro');
     const digests: Record<string, string> = {};
@@ -443,12 +575,15 @@ export function verifyCertificate(file: string, resultsDir?: string): VerifyOutc
     const rebuilt = buildCertificate({ results, meta: cert.meta, runStatus: cert.runStatus, reproDigests: digests }).certificate;
     if (canonicalJson(rebuilt) !== canonicalJson(cert)) {
       const fields = (Object.keys(rebuilt) as (keyof Certificate)[]).filter((k) => canonicalJson(rebuilt[k]) !== canonicalJson(cert[k]));
-      problems.push(`the certificate does not follow from its results: ${fields.join(', ')} differ${fields.includes('verdict') ? ` (recomputed verdict: ${rebuilt.verdict})` : ''}`);
+      problems.push(
+        `the certificate does not follow from its results: ${fields.join(', ')} differ${fields.includes('verdict') ? ` (recomputed verdict: ${rebuilt.verdict})` : ''}`,
+      );
     }
     if (existsSync(reproDir)) {
       for (const r of cert.repro) {
         const p = join(reproDir, r.file);
-        if (existsSync(p) && sha256Hex(readFileSync(p)) !== r.sha256) problems.push(`reproduction script ${r.file} was changed after the run`);
+        if (existsSync(p) && sha256Hex(readFileSync(p)) !== r.sha256)
+          problems.push(`reproduction script ${r.file} was changed after the run`);
       }
     }
   }

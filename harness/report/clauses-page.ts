@@ -23,9 +23,17 @@ const COLOURS: Record<string, string> = {
 export function renderClausesPage(c: Certificate): string {
   const text = new Map<string, string>(registry.map((x) => [x.id, x.text]));
   const rows = c.clauses.map((x) => {
-    const ev = x.failures.map((f) => `${esc(f.checkId)} · ${esc(f.code)}${f.exchangeId ? ` · ${esc(f.exchangeId)}` : ''}${f.repro ? ` · <a href="repro/${esc(f.repro)}">repro</a>` : ''}`).join('<br>');
+    const ev = x.failures
+      .map(
+        (f) =>
+          `${esc(f.checkId)} · ${esc(f.code)}${f.exchangeId ? ` · ${esc(f.exchangeId)}` : ''}${f.repro ? ` · <a href="repro/${esc(f.repro)}">repro</a>` : ''}`,
+      )
+      .join('<br>');
     const by = x.exercisedBy ?? [];
-    const credit = x.status === 'passed' && by.length ? `<div class="ev">exercised by ${by.slice(0, 3).map(esc).join(', ')}${by.length > 3 ? ` (+${by.length - 3})` : ''}</div>` : '';
+    const credit =
+      x.status === 'passed' && by.length
+        ? `<div class="ev">exercised by ${by.slice(0, 3).map(esc).join(', ')}${by.length > 3 ? ` (+${by.length - 3})` : ''}</div>`
+        : '';
     return `<tr id="${esc(clauseAnchor(x.id))}"><td><code>${esc(x.id)}</code></td><td>${esc(x.level)}</td><td>${esc(x.party)}</td><td style="color:${COLOURS[x.status] ?? '#000'};font-weight:600">${esc(x.status)}</td><td>${esc(text.get(x.id) ?? '')}<div class="s">${esc(x.section)}</div></td><td>${esc(x.basis)}${credit}${ev ? `<div class="ev">${ev}</div>` : ''}${x.knownDeviation ? `<div class="kd">known deviation: ${esc(x.knownDeviation.comment)}</div>` : ''}</td></tr>`;
   });
   return `<!DOCTYPE html>

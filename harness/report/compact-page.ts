@@ -6,7 +6,8 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 
-const DATA_SCRIPT = /<script defer>\s*Promise\.allSettled\(\[([\s\S]*?)\]\)\s*\.then\(function\(\)\{\s*window\.allureReportDataReady = true;\s*\}\)\s*<\/script>/;
+const DATA_SCRIPT =
+  /<script defer>\s*Promise\.allSettled\(\[([\s\S]*?)\]\)\s*\.then\(function\(\)\{\s*window\.allureReportDataReady = true;\s*\}\)\s*<\/script>/;
 const ENTRY = /d\("([^"\\]+)","([A-Za-z0-9+/=]*)"\)/g;
 const MARK = 'mpsi-compact-data';
 

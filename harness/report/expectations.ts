@@ -91,7 +91,8 @@ export function parseExpectations(text: string, source: string, opts: ValidateOp
   else if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     for (const k of Object.keys(obj)) {
-      if (k !== 'entries' && k !== 'profile' && k !== '$schema') throw new ExpectationsError(`${source}: unknown top-level field ${JSON.stringify(k)} (allowed: profile, entries)`);
+      if (k !== 'entries' && k !== 'profile' && k !== '$schema')
+        throw new ExpectationsError(`${source}: unknown top-level field ${JSON.stringify(k)} (allowed: profile, entries)`);
     }
     if (obj.profile !== undefined && typeof obj.profile !== 'string') throw new ExpectationsError(`${source}: "profile" must be a string`);
     profile = obj.profile as string | undefined;
@@ -109,30 +110,42 @@ export function parseExpectations(text: string, source: string, opts: ValidateOp
       return;
     }
     const e = raw as Record<string, unknown>;
-    if (e.kind !== undefined && e.kind !== 'deviation' && e.kind !== 'disputed') problems.push(`${at}: "kind" must be "deviation" or "disputed"`);
+    if (e.kind !== undefined && e.kind !== 'deviation' && e.kind !== 'disputed')
+      problems.push(`${at}: "kind" must be "deviation" or "disputed"`);
     const disputed = e.kind === 'disputed';
     const keys = disputed ? DISPUTE_KEYS : new Set([...ENTRY_KEYS, 'kind']);
-    for (const k of Object.keys(e)) if (!keys.has(k)) problems.push(`${at}: unknown field ${JSON.stringify(k)}${disputed ? ' in a disputed entry' : ''} (allowed: ${[...keys].join(', ')})`);
+    for (const k of Object.keys(e))
+      if (!keys.has(k))
+        problems.push(
+          `${at}: unknown field ${JSON.stringify(k)}${disputed ? ' in a disputed entry' : ''} (allowed: ${[...keys].join(', ')})`,
+        );
     const hasCheck = e.check !== undefined;
     const hasClause = e.clause !== undefined;
     if (hasCheck === hasClause) problems.push(`${at}: needs exactly one of "check" (a check id) or "clause" (a clause id)`);
     if (hasCheck && (typeof e.check !== 'string' || e.check === '')) problems.push(`${at}: "check" must be a non-empty string`);
-    else if (hasCheck && opts.checks && !opts.checks.has(e.check as string)) problems.push(`${at}: no check has the id ${JSON.stringify(e.check)}`);
-    if (hasClause && (typeof e.clause !== 'string' || !opts.isClause(e.clause))) problems.push(`${at}: ${JSON.stringify(e.clause)} is not a clause id of harness/clauses/registry.ts`);
+    else if (hasCheck && opts.checks && !opts.checks.has(e.check as string))
+      problems.push(`${at}: no check has the id ${JSON.stringify(e.check)}`);
+    if (hasClause && (typeof e.clause !== 'string' || !opts.isClause(e.clause)))
+      problems.push(`${at}: ${JSON.stringify(e.clause)} is not a clause id of harness/clauses/registry.ts`);
     if (disputed) {
       if (typeof e.reason !== 'string' || e.reason.trim() === '') problems.push(`${at}: "reason" is required: say why the check is wrong`);
-      if (typeof e.link !== 'string' || !/^https?:\/\/\S+$/.test(e.link)) problems.push(`${at}: "link" is required: an http(s) URL where the dispute is argued`);
+      if (typeof e.link !== 'string' || !/^https?:\/\/\S+$/.test(e.link))
+        problems.push(`${at}: "link" is required: an http(s) URL where the dispute is argued`);
     } else {
       if (e.expected !== 'fail' && e.expected !== 'skip') problems.push(`${at}: "expected" must be "fail" or "skip"`);
-      if (typeof e.comment !== 'string' || e.comment.trim() === '') problems.push(`${at}: "comment" is required: say why the deviation is known`);
+      if (typeof e.comment !== 'string' || e.comment.trim() === '')
+        problems.push(`${at}: "comment" is required: say why the deviation is known`);
     }
-    if (e.expires !== undefined && (typeof e.expires !== 'string' || !validDate(e.expires))) problems.push(`${at}: "expires" must be a date YYYY-MM-DD`);
+    if (e.expires !== undefined && (typeof e.expires !== 'string' || !validDate(e.expires)))
+      problems.push(`${at}: "expires" must be a date YYYY-MM-DD`);
     const key = hasCheck ? `check ${String(e.check)}` : `clause ${String(e.clause)}`;
     if (seen.has(key)) problems.push(`${at}: a second entry for ${key} (first: entries[${seen.get(key)}])`);
     seen.set(key, i);
     entries.push({
       ...(hasCheck ? { check: e.check as string } : { clause: e.clause as string }),
-      ...(disputed ? { kind: 'disputed' as const, expected: 'fail' as const, comment: String(e.reason ?? ''), link: String(e.link ?? '') } : { expected: e.expected as 'fail' | 'skip', comment: String(e.comment ?? '') }),
+      ...(disputed
+        ? { kind: 'disputed' as const, expected: 'fail' as const, comment: String(e.reason ?? ''), link: String(e.link ?? '') }
+        : { expected: e.expected as 'fail' | 'skip', comment: String(e.comment ?? '') }),
       ...(e.expires !== undefined ? { expires: e.expires as string } : {}),
     });
   });
@@ -171,7 +184,11 @@ export function activeDisputes(x: Expectations | undefined, today: string): Expe
 }
 
 /** The dispute covering a finding of a check, if any: the check's entry (for its own clauses) or the finding's clause entry. */
-export function disputeFor(result: { checkId: string; clauses: string[] }, findingClause: string, disputes: ExpectationEntry[]): ExpectationEntry | undefined {
+export function disputeFor(
+  result: { checkId: string; clauses: string[] },
+  findingClause: string,
+  disputes: ExpectationEntry[],
+): ExpectationEntry | undefined {
   return disputes.find((e) => (e.check === result.checkId && result.clauses.includes(findingClause)) || e.clause === findingClause);
 }
 
@@ -205,7 +222,10 @@ export function expectationFor(
       }
     }
   } else if (result.status === 'skipped') {
-    const e = byCheck?.expected === 'skip' ? byCheck : active.find((x) => x.expected === 'skip' && x.clause !== undefined && result.clauses.includes(x.clause));
+    const e =
+      byCheck?.expected === 'skip'
+        ? byCheck
+        : active.find((x) => x.expected === 'skip' && x.clause !== undefined && result.clauses.includes(x.clause));
     if (e) {
       out.expectedSkip = true;
       out.entries.push(e);

@@ -53,7 +53,8 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   // Summed here, from what every worker left behind; kept in run.json beside the run's settings.
   const meta = { ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) };
   writeRunMeta(paths.runMeta, meta);
-  const raw = opts.runStatus ?? readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
+  const raw = opts.runStatus ??
+    readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
   const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
   const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
   writeRunMeta(paths.runMeta, { ...meta, traffic: certificate.traffic });

@@ -16,7 +16,8 @@ export function readAllowlist(path: URL | string = ALLOWLIST_PATH): Allowlist {
   const out: Allowlist = {};
   for (const [k, v] of Object.entries(raw)) {
     if (k.startsWith('$')) continue;
-    if (typeof v !== 'string' || v.trim().length < 10) throw new Error(`coverage allowlist: ${k} needs a reason (a sentence), got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || v.trim().length < 10)
+      throw new Error(`coverage allowlist: ${k} needs a reason (a sentence), got ${JSON.stringify(v)}`);
     out[k] = v;
   }
   return out;

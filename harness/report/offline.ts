@@ -31,7 +31,10 @@ const HTML_PATTERNS: { context: string; re: RegExp }[] = [
   { context: '<script src>', re: new RegExp(String.raw`<script\b[^>]*?\bsrc\s*=\s*["']?(${URL_RE})`, 'gi') },
   { context: '<link href>', re: new RegExp(String.raw`<link\b[^>]*?\bhref\s*=\s*["']?(${URL_RE})`, 'gi') },
   { context: '<img src>', re: new RegExp(String.raw`<img\b[^>]*?\b(?:src|srcset)\s*=\s*["']?(${URL_RE})`, 'gi') },
-  { context: '<iframe/source/embed/video/audio src>', re: new RegExp(String.raw`<(?:iframe|source|embed|video|audio|track|input)\b[^>]*?\bsrc\s*=\s*["']?(${URL_RE})`, 'gi') },
+  {
+    context: '<iframe/source/embed/video/audio src>',
+    re: new RegExp(String.raw`<(?:iframe|source|embed|video|audio|track|input)\b[^>]*?\bsrc\s*=\s*["']?(${URL_RE})`, 'gi'),
+  },
   { context: '<object data>', re: new RegExp(String.raw`<object\b[^>]*?\bdata\s*=\s*["']?(${URL_RE})`, 'gi') },
   { context: '<meta refresh>', re: new RegExp(String.raw`<meta\b[^>]*?content\s*=\s*["'][^"']*url=(${URL_RE})`, 'gi') },
 ];
@@ -43,9 +46,15 @@ const CODE_PATTERNS: { context: string; re: RegExp }[] = [
   { context: 'import()', re: new RegExp(String.raw`\bimport\(\s*["'\x60](${URL_RE})`, 'gi') },
   { context: 'XMLHttpRequest.open', re: new RegExp(String.raw`\.open\(\s*["'][A-Z]+["']\s*,\s*["'\x60](${URL_RE})`, 'gi') },
   { context: 'sendBeacon()', re: new RegExp(String.raw`sendBeacon\(\s*["'\x60](${URL_RE})`, 'gi') },
-  { context: 'WebSocket/EventSource/Worker', re: new RegExp(String.raw`new\s+(?:WebSocket|EventSource|Worker|SharedWorker)\(\s*["'\x60](${URL_RE})`, 'gi') },
+  {
+    context: 'WebSocket/EventSource/Worker',
+    re: new RegExp(String.raw`new\s+(?:WebSocket|EventSource|Worker|SharedWorker)\(\s*["'\x60](${URL_RE})`, 'gi'),
+  },
   { context: 'script element src', re: new RegExp(String.raw`\.src\s*=\s*["'\x60](${URL_RE})`, 'gi') },
-  { context: 'analytics', re: /((?:https?:)?\/\/(?:www\.)?(?:googletagmanager|google-analytics|doubleclick|segment|hotjar|plausible|fonts\.googleapis|fonts\.gstatic)\.[a-z]+[^\s"'<>)]*)/gi },
+  {
+    context: 'analytics',
+    re: /((?:https?:)?\/\/(?:www\.)?(?:googletagmanager|google-analytics|doubleclick|segment|hotjar|plausible|fonts\.googleapis|fonts\.gstatic)\.[a-z]+[^\s"'<>)]*)/gi,
+  },
 ];
 
 function scan(text: string, where: string, patterns: { context: string; re: RegExp }[]): ThirdPartyReference[] {
@@ -65,7 +74,9 @@ function scan(text: string, where: string, patterns: { context: string; re: RegE
 export function thirdPartyReferences(html: string): ThirdPartyReference[] {
   const out = [...scan(html, 'html', HTML_PATTERNS), ...scan(html, 'html', CODE_PATTERNS)];
   let n = 0;
-  for (const m of html.matchAll(/data:(text\/javascript|application\/javascript|text\/css|text\/html|image\/svg\+xml)(?:;charset=[\w-]+)?;base64,([A-Za-z0-9+/=]+)/g)) {
+  for (const m of html.matchAll(
+    /data:(text\/javascript|application\/javascript|text\/css|text\/html|image\/svg\+xml)(?:;charset=[\w-]+)?;base64,([A-Za-z0-9+/=]+)/g,
+  )) {
     n += 1;
     const inner = Buffer.from(m[2]!, 'base64').toString('utf8');
     const where = `data:${m[1]} #${n}`;

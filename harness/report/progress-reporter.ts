@@ -60,7 +60,10 @@ export default class ProgressReporter implements Reporter {
   private noVerdict = 0;
   private throttledAnswers = 0;
   private throttleWaitMs = 0;
-  private readonly running = new Map<string, { done: number; passed: number; failed: number; skipped: number; expected: number; started: number }>();
+  private readonly running = new Map<
+    string,
+    { done: number; passed: number; failed: number; skipped: number; expected: number; started: number }
+  >();
   private readonly waits = new Map<string, Wait>();
   private readonly tests: TestRecord[] = [];
   private statusShown = false;
@@ -100,7 +103,10 @@ export default class ProgressReporter implements Reporter {
     if (this.running.size > 0) parts.push(`running: ${[...this.running.keys()].join(', ')}`);
     // The wait that ends last is the one the run is waiting on.
     const w = [...this.waits.values()].sort((a, b) => b.until - a.until)[0];
-    if (w) parts.push(`${w.check} waits for ${w.what} until ${clockTime(w.until)} (${seconds(Math.max(0, w.until - Date.now()))} left)${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`);
+    if (w)
+      parts.push(
+        `${w.check} waits for ${w.what} until ${clockTime(w.until)} (${seconds(Math.max(0, w.until - Date.now()))} left)${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`,
+      );
     return parts.join(' · ');
   }
 
@@ -149,7 +155,13 @@ export default class ProgressReporter implements Reporter {
     this.done += 1;
     counts.done += 1;
     const error = r.state === 'failed' ? (r.errors?.[0]?.message ?? 'failed') : undefined;
-    this.tests.push({ checkId: typeof meta.mpsiCheckId === 'string' ? meta.mpsiCheckId : undefined, name: t.fullName, state: r.state, outcome, error });
+    this.tests.push({
+      checkId: typeof meta.mpsiCheckId === 'string' ? meta.mpsiCheckId : undefined,
+      name: t.fullName,
+      state: r.state,
+      outcome,
+      error,
+    });
     if (outcome === 'inconclusive') {
       // Thrown in vitest so that it never reads as passed; not the target's doing, so never counted as failed.
       this.noVerdict += 1;
@@ -167,7 +179,8 @@ export default class ProgressReporter implements Reporter {
       this.line(`  ◦ ${s} › ${t.name} — failed as expected (known deviation)`);
     } else {
       counts.passed += 1;
-      if (outcome === 'unexpected-pass') this.line(`  ! ${s} › ${t.name} — passed, but the expectations file expects otherwise (unexpected pass)`);
+      if (outcome === 'unexpected-pass')
+        this.line(`  ! ${s} › ${t.name} — passed, but the expectations file expects otherwise (unexpected pass)`);
     }
   }
 
@@ -180,7 +193,9 @@ export default class ProgressReporter implements Reporter {
       this.running.delete(s);
       const bits = [`${c.passed} passed`, `${c.failed} failed`, `${c.skipped} skipped`];
       if (c.expected > 0) bits.push(`${c.expected} expected failures`);
-      this.line(`${c.failed > 0 ? '✗' : '✓'} ${s.padEnd(22)} ${bits.join(' · ')}  (${seconds(Date.now() - c.started)})   [${this.done}/${this.known} checks, ${this.failed} failed so far]`);
+      this.line(
+        `${c.failed > 0 ? '✗' : '✓'} ${s.padEnd(22)} ${bits.join(' · ')}  (${seconds(Date.now() - c.started)})   [${this.done}/${this.known} checks, ${this.failed} failed so far]`,
+      );
     }
     for (const e of m.errors()) this.line(`✗ ${basename(m.moduleId)} could not run: ${e.message.split('\n', 1)[0]}`);
   }
@@ -201,12 +216,16 @@ export default class ProgressReporter implements Reporter {
       } else if (e.kind === 'wait') {
         const started = Date.now();
         this.waits.set(e.id, { check: e.check, what: e.what, timeoutMs: e.timeoutMs, started, until: e.until ?? started + e.timeoutMs });
-        if (!this.tty && e.timeoutMs >= 5000) this.line(`  … ${e.check}: waiting up to ${seconds(e.timeoutMs)} for ${e.what}, until ${clockTime(e.until ?? started + e.timeoutMs)}`);
+        if (!this.tty && e.timeoutMs >= 5000)
+          this.line(
+            `  … ${e.check}: waiting up to ${seconds(e.timeoutMs)} for ${e.what}, until ${clockTime(e.until ?? started + e.timeoutMs)}`,
+          );
         else this.drawStatus();
       } else {
         const w = this.waits.get(e.id);
         this.waits.delete(e.id);
-        if (!this.tty && w && w.timeoutMs >= 5000) this.line(`    ${e.check}: wait for ${w.what} ended after ${seconds(e.ms)} (${e.got} deliver${e.got === 1 ? 'y' : 'ies'})`);
+        if (!this.tty && w && w.timeoutMs >= 5000)
+          this.line(`    ${e.check}: wait for ${w.what} ended after ${seconds(e.ms)} (${e.got} deliver${e.got === 1 ? 'y' : 'ies'})`);
       }
     }
     if (rest.length > 0) this.line(rest.join('\n'));
@@ -218,7 +237,8 @@ export default class ProgressReporter implements Reporter {
     const moduleErrors: RunStatus['moduleErrors'] = [];
     for (const m of modules) {
       for (const e of m.errors()) moduleErrors.push({ file: basename(m.moduleId), message: e.message });
-      for (const s of m.children.allSuites()) for (const e of s.errors()) moduleErrors.push({ file: basename(m.moduleId), message: `${s.name}: ${e.message}` });
+      for (const s of m.children.allSuites())
+        for (const e of s.errors()) moduleErrors.push({ file: basename(m.moduleId), message: `${s.name}: ${e.message}` });
     }
     const status: RunStatus & { tests: TestRecord[]; durationMs: number } = {
       moduleErrors,
@@ -232,13 +252,20 @@ export default class ProgressReporter implements Reporter {
       this.line(`\nFailures (${failed.length}; every detail is in the report and the certificate):`);
       for (const t of failed.slice(0, 15)) {
         const lines = (t.error ?? '').split('\n');
-        this.line(`\n  ✗ ${t.name}\n${lines.slice(0, 10).map((l) => (l.trim() === '' ? '' : `    ${l}`)).join('\n')}${lines.length > 10 ? '\n    …' : ''}`);
+        this.line(
+          `\n  ✗ ${t.name}\n${lines
+            .slice(0, 10)
+            .map((l) => (l.trim() === '' ? '' : `    ${l}`))
+            .join('\n')}${lines.length > 10 ? '\n    …' : ''}`,
+        );
       }
       if (failed.length > 15) this.line(`\n  … and ${failed.length - 15} more`);
       this.line('');
     }
     mkdirSync(dirname(this.opts.runStatusFile), { recursive: true });
     writeFileSync(this.opts.runStatusFile, `${JSON.stringify(status, null, 2)}\n`);
-    this.out.write(`vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${this.noVerdict ? `, ${this.noVerdict} without verdict` : ''}${this.throttledAnswers ? `, ${this.throttledAnswers} throttled answers (${seconds(this.throttleWaitMs)} waited)` : ''}${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`);
+    this.out.write(
+      `vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${this.noVerdict ? `, ${this.noVerdict} without verdict` : ''}${this.throttledAnswers ? `, ${this.throttledAnswers} throttled answers (${seconds(this.throttleWaitMs)} waited)` : ''}${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`,
+    );
   }
 }

@@ -63,7 +63,9 @@ function renewedPath(path) {
  * @param {string} secret @param {string} id @param {string} ts @param {string} nonce @param {Buffer} body
  */
 function mac(secret, id, ts, nonce, body) {
-  return createHmac('sha256', secret).update(Buffer.concat([Buffer.from(id + '\n' + ts + '\n' + nonce + '\n'), body])).digest();
+  return createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(id + '\n' + ts + '\n' + nonce + '\n'), body]))
+    .digest();
 }
 /** @param {Answer['headers']} hs @param {string} name @returns {string[]} */
 function header(hs, name) {
@@ -94,7 +96,12 @@ function prepare(s) {
   if (!s.keepTimestamp) ts[1] = String(Math.floor(Date.now() / 1000));
   if (!s.keepNonce) nonce[1] = randomBytes(18).toString('base64url');
   const m = mac(secret, s.merchantId ?? '', ts[1], nonce[1], body);
-  get('X-Sign')[1] = s.signing === 'resign-upper-hex' ? m.toString('hex').toUpperCase() : s.signing === 'resign-base64' ? m.toString('base64') : m.toString('hex');
+  get('X-Sign')[1] =
+    s.signing === 'resign-upper-hex'
+      ? m.toString('hex').toUpperCase()
+      : s.signing === 'resign-base64'
+        ? m.toString('base64')
+        : m.toString('hex');
   return { headers, body, secret };
 }
 
@@ -127,7 +134,8 @@ function head(s, headers, body) {
 function send(url, lines, body, halfClose) {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
-    const sock = url.protocol === 'https:' ? tls({ host: url.hostname, port, servername: url.hostname }) : tcp({ host: url.hostname, port });
+    const sock =
+      url.protocol === 'https:' ? tls({ host: url.hostname, port, servername: url.hostname }) : tcp({ host: url.hostname, port });
     /** @type {Buffer[]} */
     const chunks = [];
     sock.setTimeout(15_000, () => sock.destroy(new Error('no complete answer within 15 s')));
@@ -148,7 +156,11 @@ function send(url, lines, body, halfClose) {
         hs[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
       }
       let b = all.subarray(split + 4);
-      if (String(hs['transfer-encoding'] ?? '').toLowerCase().includes('chunked')) {
+      if (
+        String(hs['transfer-encoding'] ?? '')
+          .toLowerCase()
+          .includes('chunked')
+      ) {
         /** @type {Buffer[]} */
         const parts = [];
         for (let at = 0; ; ) {
@@ -235,7 +247,9 @@ async function run(s, index, verbose) {
     }
   }
   const sig = res.status === 200 ? verdict(s, res, secret) : 'not signed (HTTP ' + res.status + ')';
-  console.log('← HTTP ' + res.status + '   code ' + JSON.stringify(e.code) + ', key ' + (e.key ?? '(none)') + ', response signature: ' + sig);
+  console.log(
+    '← HTTP ' + res.status + '   code ' + JSON.stringify(e.code) + ', key ' + (e.key ?? '(none)') + ', response signature: ' + sig,
+  );
   if (verbose) {
     for (const [k, v] of Object.entries(res.headers)) console.log('  ' + k + ': ' + (Array.isArray(v) ? v.join(' | ') : v));
     console.log('  body (' + res.body.length + ' bytes): ' + res.body.toString('utf8').slice(0, 2000));
@@ -243,8 +257,22 @@ async function run(s, index, verbose) {
   const r = s.recorded;
   if (!r) return true;
   const recSig = r.status === 200 ? r.signature : 'not signed (HTTP ' + r.status + ')';
-  console.log('  recorded: HTTP ' + r.status + '   code ' + JSON.stringify(r.code) + ', key ' + (r.key ?? '(none)') + ', response signature: ' + recSig);
-  return res.status === r.status && JSON.stringify(e.code) === JSON.stringify(r.code) && e.key === r.key && (sig === recSig || r.signature === 'not checked');
+  console.log(
+    '  recorded: HTTP ' +
+      r.status +
+      '   code ' +
+      JSON.stringify(r.code) +
+      ', key ' +
+      (r.key ?? '(none)') +
+      ', response signature: ' +
+      recSig,
+  );
+  return (
+    res.status === r.status &&
+    JSON.stringify(e.code) === JSON.stringify(r.code) &&
+    e.key === r.key &&
+    (sig === recSig || r.signature === 'not checked')
+  );
 }
 
 if (withContext) for (const [i, s] of RECORDED.context.entries()) await run(s, i, false);

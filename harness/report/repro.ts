@@ -77,7 +77,12 @@ export interface ReproFile {
   secretEnvs: string[];
 }
 
-const ROLE_ENV: Record<string, string> = { primary: 'MPSI_SECRET_PRIMARY', second: 'MPSI_SECRET_SECOND', frozen: 'MPSI_SECRET_FROZEN', lowBalance: 'MPSI_SECRET_LOW_BALANCE' };
+const ROLE_ENV: Record<string, string> = {
+  primary: 'MPSI_SECRET_PRIMARY',
+  second: 'MPSI_SECRET_SECOND',
+  frozen: 'MPSI_SECRET_FROZEN',
+  lowBalance: 'MPSI_SECRET_LOW_BALANCE',
+};
 
 /** The variable a repro script reads a merchant's secret from: the profile's own secretEnv, else MPSI_SECRET_<ROLE>. */
 export function secretEnvFor(loaded: LoadedProfile, merchantId: string): string | undefined {
@@ -137,10 +142,15 @@ export function reproStep(ex: Exchange, loaded: LoadedProfile, redact: Redactor,
     signingNote = `merchant ${merchantId} is not one of the profile's: sent as recorded`;
   } else {
     const mac = hmacSha256(secret, stringToSign(merchantId, ts, nonce, ex.request.body));
-    if (sent === mac.toString('hex')) [signing, signingNote] = ['resign', 'valid signature: re-signed with the secret from the environment'];
-    else if (sent === mac.toString('hex').toUpperCase()) [signing, signingNote] = ['resign-upper-hex', 'the check sent the right HMAC in upper-case hex on purpose: recomputed the same way'];
-    else if (sent === mac.toString('base64')) [signing, signingNote] = ['resign-base64', 'the check sent the right HMAC in Base64 on purpose: recomputed the same way'];
-    else signingNote = 'the check sent a signature that does not match on purpose (wrong key, altered body or wrong string to sign): sent as recorded';
+    if (sent === mac.toString('hex'))
+      [signing, signingNote] = ['resign', 'valid signature: re-signed with the secret from the environment'];
+    else if (sent === mac.toString('hex').toUpperCase())
+      [signing, signingNote] = ['resign-upper-hex', 'the check sent the right HMAC in upper-case hex on purpose: recomputed the same way'];
+    else if (sent === mac.toString('base64'))
+      [signing, signingNote] = ['resign-base64', 'the check sent the right HMAC in Base64 on purpose: recomputed the same way'];
+    else
+      signingNote =
+        'the check sent a signature that does not match on purpose (wrong key, altered body or wrong string to sign): sent as recorded';
   }
   const sentAt = Date.parse(ex.timings.startedAt) / 1000;
   const keepTimestamp = ts === undefined || !/^\d{1,10}$/.test(ts) || !Number.isFinite(sentAt) || Math.abs(Number(ts) - sentAt) > 120;
@@ -208,7 +218,10 @@ function walk(value: unknown, path: string[], visit: (key: string, v: unknown, p
  * length, the same fresh value wherever the same recorded one appears, so a repeat stays a repeat),
  * and the service's (read from the fresh answer of the step that first returned it).
  */
-export function numbersOf(steps: ReproStep[], responses: (unknown | undefined)[]): { merchant: string[]; service: { value: string; step: number; path: string[] }[] } {
+export function numbersOf(
+  steps: ReproStep[],
+  responses: (unknown | undefined)[],
+): { merchant: string[]; service: { value: string; step: number; path: string[] }[] } {
   const merchant = new Set<string>();
   for (const st of steps) {
     walk(jsonOf(st.bodyBase64), [], (k, v) => {
@@ -220,7 +233,9 @@ export function numbersOf(steps: ReproStep[], responses: (unknown | undefined)[]
     walk((res as { data?: unknown } | undefined)?.data, ['data'], (k, v, path) => {
       if (!SERVICE_NO_KEY.test(k) || MERCHANT_NO_KEY.test(k) || typeof v !== 'string' || v === '' || merchant.has(v)) return;
       if (service.some((x) => x.value === v)) return;
-      const later = steps.slice(i + 1).some((st) => Buffer.from(st.bodyBase64, 'base64').toString('utf8').includes(JSON.stringify(v)) || st.path.includes(v));
+      const later = steps
+        .slice(i + 1)
+        .some((st) => Buffer.from(st.bodyBase64, 'base64').toString('utf8').includes(JSON.stringify(v)) || st.path.includes(v));
       if (later) service.push({ value: v, step: i, path });
     });
   });
@@ -242,7 +257,13 @@ export function shellQuote(s: string): string {
 }
 
 /** One script per failing exchange of a failed check. */
-export function buildRepros(result: CheckResult, baseUrl: string, loaded: LoadedProfile, redact: Redactor, meta: { kitVersion: string; profile: string }): ReproFile[] {
+export function buildRepros(
+  result: CheckResult,
+  baseUrl: string,
+  loaded: LoadedProfile,
+  redact: Redactor,
+  meta: { kitVersion: string; profile: string },
+): ReproFile[] {
   if (result.status !== 'failed') return [];
   const out: ReproFile[] = [];
   const ids = [...new Set(result.findings.map((f) => f.exchangeId).filter((x): x is string => x !== undefined))];
@@ -267,7 +288,10 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       `Check:    ${result.checkId}`,
       `          ${result.title}`,
       `Exchange: ${id} (${target.label})`,
-      ...findings.map((f) => `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.title}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`),
+      ...findings.map(
+        (f) =>
+          `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.title}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`,
+      ),
       `Seed:     ${result.seed} (check seed)`,
       '',
       `Run:  ${secretEnvs.map((n) => `${n}=<secret key> `).join('')}node ${name} [--base-url URL] [--recorded-numbers] [--no-context]`,
@@ -281,7 +305,9 @@ export function buildRepros(result: CheckResult, baseUrl: string, loaded: Loaded
       '      1 a different answer; 2 the request could not be made (missing secret variable, connection error).',
       `Secrets: ${secretEnvs.length > 0 ? secretEnvs.map((n) => `${n} holds the secret key of ${steps.find((x) => x.secretEnv === n)?.merchantId}`).join('; ') : 'none needed (no request is re-signed)'}.`,
       'The secret is read from the environment and never printed. Request bodies are the exact bytes sent (Base64 below), but for renewed numbers.',
-      ...(step.scrubbed || context.some((c) => c.scrubbed) ? ['NOTE: a secret value inside a request body was replaced by *** here, so those bytes differ from the ones sent.'] : []),
+      ...(step.scrubbed || context.some((c) => c.scrubbed)
+        ? ['NOTE: a secret value inside a request body was replaced by *** here, so those bytes differ from the ones sent.']
+        : []),
     ].join('\n');
     const data: ReproData = { baseUrl: shownBase, context: context.map(strip), target: strip(step), numbers };
     const text = redact(`#!/usr/bin/env node\n${comment(header)}\n\nconst RECORDED = ${JSON.stringify(data, null, 2)};\n\n${runner()}`);

@@ -39,7 +39,19 @@ export interface RunMeta {
   /** vitest --shard, when this run is one shard of several. */
   shard?: string;
   /** The profile doctor's outcome before the checks ran (absent in runs made before the doctor existed). */
-  doctor?: { ran: false } | { ran: true; verified: number; wrong: number; notVerifiable: number; warnings: number; requests: number; durationMs: number; report: string; doubts?: DoctorDoubt[] };
+  doctor?:
+    | { ran: false }
+    | {
+        ran: true;
+        verified: number;
+        wrong: number;
+        notVerifiable: number;
+        warnings: number;
+        requests: number;
+        durationMs: number;
+        report: string;
+        doubts?: DoctorDoubt[];
+      };
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
   expectations?: Expectations;
   /**

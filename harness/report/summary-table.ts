@@ -14,21 +14,52 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   const t = c.summary.checks;
   // A "no verdict" column only when some check got none (throttled, machine too busy).
   const nv = (t.inconclusive ?? 0) > 0;
-  const suiteRows = c.suites.map((s) => [s.suite, s.passed, s.failed, s.expectedFail, s.skipped, s.broken, ...(nv ? [s.inconclusive ?? 0] : [])]);
-  suiteRows.push(['total', t.passed + t.unexpectedPass, t.failed, t.expectedFail, t.skipped + t.expectedSkip, t.broken + t.unreachable, ...(nv ? [t.inconclusive] : [])]);
-  L.push(...table(['suite', 'passed', 'failed', 'expected fail', 'skipped', 'harness error', ...(nv ? ['no verdict'] : [])], suiteRows), '');
+  const suiteRows = c.suites.map((s) => [
+    s.suite,
+    s.passed,
+    s.failed,
+    s.expectedFail,
+    s.skipped,
+    s.broken,
+    ...(nv ? [s.inconclusive ?? 0] : []),
+  ]);
+  suiteRows.push([
+    'total',
+    t.passed + t.unexpectedPass,
+    t.failed,
+    t.expectedFail,
+    t.skipped + t.expectedSkip,
+    t.broken + t.unreachable,
+    ...(nv ? [t.inconclusive] : []),
+  ]);
+  L.push(
+    ...table(['suite', 'passed', 'failed', 'expected fail', 'skipped', 'harness error', ...(nv ? ['no verdict'] : [])], suiteRows),
+    '',
+  );
   const lv = c.summary.clauses;
   L.push(
     ...table(
       ['clauses', 'passed', 'failed', 'not met', 'disputed', 'skipped (precondition)', 'not checked', 'unspecified'],
-      (['must', 'should', 'unspecified'] as const).map((l) => [l, lv[l].passed, lv[l].failed, lv[l]['not-met'], lv[l].disputed, lv[l]['skipped-precondition'], lv[l]['not-checked'], lv[l].unspecified]),
+      (['must', 'should', 'unspecified'] as const).map((l) => [
+        l,
+        lv[l].passed,
+        lv[l].failed,
+        lv[l]['not-met'],
+        lv[l].disputed,
+        lv[l]['skipped-precondition'],
+        lv[l]['not-checked'],
+        lv[l].unspecified,
+      ]),
     ),
     '',
   );
   const failed = c.clauses.filter((x) => x.status === 'failed');
   if (failed.length) {
     L.push('Failed clauses:');
-    for (const x of failed) L.push(`  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`);
+    for (const x of failed)
+      L.push(
+        `  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`,
+      );
     L.push('');
   }
   // The level of each line is the certificate's clause status, itself from the findings' level: one source.
@@ -45,7 +76,8 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
   const hints = declareHints(c);
   if (hints.length) {
     L.push('Skipped for a precondition (what to change to run them):');
-    for (const h of hints) L.push(`  ${h.hint}: ${h.clauses.slice(0, 4).join(', ')}${h.clauses.length > 4 ? ` (+${h.clauses.length - 4})` : ''}`);
+    for (const h of hints)
+      L.push(`  ${h.hint}: ${h.clauses.slice(0, 4).join(', ')}${h.clauses.length > 4 ? ` (+${h.clauses.length - 4})` : ''}`);
     L.push('');
   }
   for (const w of c.warnings) L.push(`warning: ${w}`);

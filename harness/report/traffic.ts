@@ -47,7 +47,8 @@ export function exchangeTraffic(exchanges: readonly Exchange[]): CheckTraffic {
       // Not a URL we can split: counted whole.
     }
     bytesSent += Buffer.byteLength(`${ex.request.method} ${path} HTTP/1.1\r\n`) + headerBytes(ex.request.headers) + ex.request.body.length;
-    if (ex.response) bytesReceived += Buffer.byteLength(`HTTP/1.1 ${ex.response.status}\r\n`) + headerBytes(ex.response.headers) + ex.response.body.length;
+    if (ex.response)
+      bytesReceived += Buffer.byteLength(`HTTP/1.1 ${ex.response.status}\r\n`) + headerBytes(ex.response.headers) + ex.response.body.length;
   }
   return { requests: exchanges.length, bytesSent, bytesReceived };
 }

@@ -22,11 +22,38 @@
 import { levelOfFinding } from '../check/failure.js';
 import { clauses as registry, restatements, type Clause, type Level } from '../clauses/registry.js';
 import type { StoredResult } from '../run/results.js';
-import { activeDisputes, activeEntries, disputeFor, entryName, expectationFor, isExpired, type ExpectationEntry, type Expectations } from './expectations.js';
+import {
+  activeDisputes,
+  activeEntries,
+  disputeFor,
+  entryName,
+  expectationFor,
+  isExpired,
+  type ExpectationEntry,
+  type Expectations,
+} from './expectations.js';
 
-export type Outcome = 'passed' | 'failed' | 'expected-fail' | 'disputed' | 'skipped' | 'expected-skip' | 'unexpected-pass' | 'broken' | 'unreachable' | 'inconclusive';
+export type Outcome =
+  | 'passed'
+  | 'failed'
+  | 'expected-fail'
+  | 'disputed'
+  | 'skipped'
+  | 'expected-skip'
+  | 'unexpected-pass'
+  | 'broken'
+  | 'unreachable'
+  | 'inconclusive';
 export type ClauseStatus = 'passed' | 'failed' | 'not-met' | 'disputed' | 'skipped-precondition' | 'not-checked' | 'unspecified';
-export const CLAUSE_STATUSES: readonly ClauseStatus[] = ['passed', 'failed', 'not-met', 'disputed', 'skipped-precondition', 'not-checked', 'unspecified'];
+export const CLAUSE_STATUSES: readonly ClauseStatus[] = [
+  'passed',
+  'failed',
+  'not-met',
+  'disputed',
+  'skipped-precondition',
+  'not-checked',
+  'unspecified',
+];
 
 export interface FindingSummary {
   code: string;
@@ -78,7 +105,15 @@ export interface ClauseOutcome {
   /** Checks that exercised the clause (evidence), whether or not they name it. */
   exercisedBy: string[];
   /** Evidence against the clause: check, finding code, exchange, reproduction script. */
-  failures: { checkId: string; code: string; level: 'must' | 'should'; exchangeId?: string; repro?: string; knownDeviation: boolean; disputed: boolean }[];
+  failures: {
+    checkId: string;
+    code: string;
+    level: 'must' | 'should';
+    exchangeId?: string;
+    repro?: string;
+    knownDeviation: boolean;
+    disputed: boolean;
+  }[];
   /** The expectation entry (comment) when the failure is a known deviation. */
   knownDeviation?: { entry: string; comment: string; expires?: string };
 }
@@ -135,14 +170,16 @@ export interface Verdict {
 
 const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|connect timed out/i;
 
-
-
 function firstLine(s: string): string {
   return s.split('\n', 1)[0]!;
 }
 
 /** A failure whose every finding is "no response" because the target could not be reached: not a verdict. */
-export function isUnreachable(r: { status: string; findings: { code: string; exchangeId?: string; seen?: string }[]; exchanges: { id: string; error?: { kind: string; message: string } }[] }): boolean {
+export function isUnreachable(r: {
+  status: string;
+  findings: { code: string; exchangeId?: string; seen?: string }[];
+  exchanges: { id: string; error?: { kind: string; message: string } }[];
+}): boolean {
   if (r.status !== 'failed' || r.findings.length === 0) return false;
   return r.findings.every((f) => {
     if (f.code !== 'NO_RESPONSE') return false;
@@ -157,7 +194,9 @@ function noVerdictCauses(results: readonly StoredResult[]): string {
   const throttled = results.filter((r) => r.inconclusive?.cause === 'throttled').length;
   const busy = results.filter((r) => r.inconclusive?.cause === 'machine-busy').length;
   const other = results.length - throttled - busy;
-  return [throttled ? `${throttled} throttled` : '', busy ? `${busy} machine too busy` : '', other ? `${other} other` : ''].filter(Boolean).join(', ');
+  return [throttled ? `${throttled} throttled` : '', busy ? `${busy} machine too busy` : '', other ? `${other} other` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 export interface VerdictInput {
@@ -232,10 +271,27 @@ export function computeVerdict(input: VerdictInput): Verdict {
       for (const f of k.findings) {
         if (f.clause !== c.id) continue;
         const repro = k.repro.find((p) => f.exchangeId !== undefined && p.includes(f.exchangeId));
-        failures.push({ checkId: k.checkId, code: f.code, level: f.level, exchangeId: f.exchangeId, repro, knownDeviation: f.knownDeviation, disputed: f.disputed });
+        failures.push({
+          checkId: k.checkId,
+          code: f.code,
+          level: f.level,
+          exchangeId: f.exchangeId,
+          repro,
+          knownDeviation: f.knownDeviation,
+          disputed: f.disputed,
+        });
       }
     }
-    const base = { id: c.id, level: c.level, party: c.party, section: c.section, text: c.text, checks: naming.map((k) => k.checkId), exercisedBy, failures };
+    const base = {
+      id: c.id,
+      level: c.level,
+      party: c.party,
+      section: c.section,
+      text: c.text,
+      checks: naming.map((k) => k.checkId),
+      exercisedBy,
+      failures,
+    };
     const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
     const standing = failures.filter((f) => !f.disputed);
     if (standing.length > 0) {
@@ -245,9 +301,15 @@ export function computeVerdict(input: VerdictInput): Verdict {
       const basis = `${plural(standing.length, must ? 'finding' : 'should-level finding')}${known ? ', all known deviations' : ''}`;
       return { ...base, status: must ? 'failed' : 'not-met', basis, knownDeviation: entry };
     }
-    if (failures.length > 0) return { ...base, status: 'disputed', basis: `${plural(failures.length, 'finding')}, all disputed by the vendor: neither passed nor failed` };
+    if (failures.length > 0)
+      return {
+        ...base,
+        status: 'disputed',
+        basis: `${plural(failures.length, 'finding')}, all disputed by the vendor: neither passed nor failed`,
+      };
     if (c.level === 'unspecified') return { ...base, status: 'unspecified', basis: 'the document does not show it: nothing to certify' };
-    if (exercisedBy.length > 0) return { ...base, status: 'passed', basis: `exercised by ${plural(exercisedBy.length, 'check')}, no finding` };
+    if (exercisedBy.length > 0)
+      return { ...base, status: 'passed', basis: `exercised by ${plural(exercisedBy.length, 'check')}, no finding` };
     const skipped = naming.filter((k) => k.outcome === 'skipped' || k.outcome === 'expected-skip');
     const ranHere = naming.filter((k) => completed.has(k.outcome));
     if (skipped.length > 0) {
@@ -257,12 +319,30 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable' || k.outcome === 'inconclusive');
     if (broken.length > 0 && ranHere.length === 0) {
       const o = broken[0]!;
-      const basis = o.outcome === 'broken' ? 'harness error in its checks' : o.outcome === 'unreachable' ? 'target unreachable' : firstLine(o.reason ?? 'no verdict');
+      const basis =
+        o.outcome === 'broken'
+          ? 'harness error in its checks'
+          : o.outcome === 'unreachable'
+            ? 'target unreachable'
+            : firstLine(o.reason ?? 'no verdict');
       return { ...base, status: 'not-checked', basis };
     }
-    if (c.party === 'client') return { ...base, status: 'not-checked', basis: 'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)' };
+    if (c.party === 'client')
+      return {
+        ...base,
+        status: 'not-checked',
+        basis:
+          'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)',
+      };
     if (naming.length > 0) {
-      return { ...base, status: 'not-checked', basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere.slice(0, 2).map((k) => k.checkId).join(', ')}${ranHere.length > 2 ? ', …' : ''})` };
+      return {
+        ...base,
+        status: 'not-checked',
+        basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere
+          .slice(0, 2)
+          .map((k) => k.checkId)
+          .join(', ')}${ranHere.length > 2 ? ', …' : ''})`,
+      };
     }
     if (input.scope === 'full') {
       const why = input.noCheckReasons?.[c.id];
@@ -287,7 +367,17 @@ export function computeVerdict(input: VerdictInput): Verdict {
   // Suite counts.
   const bySuite = new Map<string, SuiteCounts>();
   for (const k of checks) {
-    const s = bySuite.get(k.suite) ?? { suite: k.suite, passed: 0, failed: 0, expectedFail: 0, disputed: 0, skipped: 0, broken: 0, inconclusive: 0, total: 0 };
+    const s = bySuite.get(k.suite) ?? {
+      suite: k.suite,
+      passed: 0,
+      failed: 0,
+      expectedFail: 0,
+      disputed: 0,
+      skipped: 0,
+      broken: 0,
+      inconclusive: 0,
+      total: 0,
+    };
     s.total += 1;
     if (k.outcome === 'passed' || k.outcome === 'unexpected-pass') s.passed += 1;
     else if (k.outcome === 'failed') s.failed += 1;
@@ -300,7 +390,8 @@ export function computeVerdict(input: VerdictInput): Verdict {
   }
   const suites = [...bySuite.values()].sort((a, b) => a.suite.localeCompare(b.suite));
 
-  const emptyRow = (): Record<ClauseStatus, number> => Object.fromEntries(CLAUSE_STATUSES.map((st) => [st, 0])) as Record<ClauseStatus, number>;
+  const emptyRow = (): Record<ClauseStatus, number> =>
+    Object.fromEntries(CLAUSE_STATUSES.map((st) => [st, 0])) as Record<ClauseStatus, number>;
   const levels = { must: emptyRow(), should: emptyRow(), unspecified: emptyRow() };
   for (const c of clauseOutcomes) if (c.party === 'service') levels[c.level][c.status] += 1;
 
@@ -308,7 +399,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
   const warnings: string[] = [];
   const unexpectedPasses: string[] = [];
   for (const k of checks) {
-    if (k.outcome === 'unexpected-pass') unexpectedPasses.push(`${k.deviations[0]?.entry ?? `check ${k.checkId}`}: expected to ${active.find((e) => e.check === k.checkId)?.expected === 'skip' ? 'be skipped' : 'fail'}, it passed — remove the entry once this is confirmed`);
+    if (k.outcome === 'unexpected-pass')
+      unexpectedPasses.push(
+        `${k.deviations[0]?.entry ?? `check ${k.checkId}`}: expected to ${active.find((e) => e.check === k.checkId)?.expected === 'skip' ? 'be skipped' : 'fail'}, it passed — remove the entry once this is confirmed`,
+      );
   }
   const notExercised: string[] = [];
   for (const e of active) {
@@ -320,59 +414,99 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const passedHere = checks.filter((k) => k.clauses.includes(e.clause!) && (k.outcome === 'passed' || k.outcome === 'unexpected-pass'));
     const basis = clauseOutcomes.find((c) => c.id === e.clause)?.basis ?? '';
     if (status === 'passed') {
-      unexpectedPasses.push(`${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}) — remove the entry once this is confirmed`);
+      unexpectedPasses.push(
+        `${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}) — remove the entry once this is confirmed`,
+      );
     } else if (status === 'not-checked' || status === 'unspecified') notExercised.push(`${entryName(e)}: ${basis}`);
   }
   for (const e of disputes) {
     const used = checks.some((k) => k.disputes.some((d) => d.entry === entryName(e)));
-    if (!used) warnings.push(`dispute not needed: ${entryName(e)} is disputed but no finding of this run is covered by it — remove the entry if the check now passes`);
+    if (!used)
+      warnings.push(
+        `dispute not needed: ${entryName(e)} is disputed but no finding of this run is covered by it — remove the entry if the check now passes`,
+      );
   }
   for (const u of unexpectedPasses) warnings.push(`unexpected pass: ${u}`);
   for (const k of checks) {
     if (k.outcome !== 'failed') continue;
     const standing = k.findings.filter((f) => !f.disputed);
-    if (!standing.some((f) => f.level === 'must')) warnings.push(`should-level recommendation not met: ${k.checkId} (${[...new Set(standing.map((f) => f.clause))].join(', ')})`);
+    if (!standing.some((f) => f.level === 'must'))
+      warnings.push(`should-level recommendation not met: ${k.checkId} (${[...new Set(standing.map((f) => f.clause))].join(', ')})`);
   }
   for (const k of checks) {
-    for (const d of k.disputes) warnings.push(`disputed: ${k.checkId} — ${d.reason} (${d.link}); its disputed findings count neither as passed nor as failed`);
+    for (const d of k.disputes)
+      warnings.push(`disputed: ${k.checkId} — ${d.reason} (${d.link}); its disputed findings count neither as passed nor as failed`);
   }
   for (const n of notExercised) warnings.push(`expectation not exercised: ${n}`);
 
   const reasons: string[] = [];
   // Expired entries first: they explain why failures that used to be expected count again.
-  for (const e of expired) reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
+  for (const e of expired)
+    reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
   const mustStanding = (k: CheckOutcome) => k.findings.some((f) => f.level === 'must' && !f.disputed);
   const mustFailures = checks.filter((k) => k.outcome === 'failed' && mustStanding(k));
   if (mustFailures.length > 0) {
-    const clausesHit = [...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause)))];
-    reasons.push(`${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`);
+    const clausesHit = [
+      ...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause))),
+    ];
+    reasons.push(
+      `${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`,
+    );
   }
   const incomplete: string[] = [];
   const broken = checks.filter((k) => k.outcome === 'broken');
-  if (broken.length > 0) incomplete.push(`${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a target verdict): ${broken.slice(0, 3).map((k) => k.checkId).join(', ')}${broken.length > 3 ? ', …' : ''}`);
+  if (broken.length > 0)
+    incomplete.push(
+      `${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a target verdict): ${broken
+        .slice(0, 3)
+        .map((k) => k.checkId)
+        .join(', ')}${broken.length > 3 ? ', …' : ''}`,
+    );
   const noVerdict = input.results.filter((r) => r.status === 'inconclusive');
   const mustNoVerdict = noVerdict.filter((r) => r.level === 'must');
-  if (mustNoVerdict.length > 0) incomplete.push(`${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again${mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled') ? ', declaring http.rateLimit in the profile if the target throttles' : ''}`);
+  if (mustNoVerdict.length > 0)
+    incomplete.push(
+      `${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again${mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled') ? ', declaring http.rateLimit in the profile if the target throttles' : ''}`,
+    );
   const shouldNoVerdict = noVerdict.length - mustNoVerdict.length;
-  if (shouldNoVerdict > 0) warnings.push(`${shouldNoVerdict} should-level check${shouldNoVerdict === 1 ? '' : 's'} got no verdict (${noVerdictCauses(noVerdict.filter((r) => r.level !== 'must'))})`);
+  if (shouldNoVerdict > 0)
+    warnings.push(
+      `${shouldNoVerdict} should-level check${shouldNoVerdict === 1 ? '' : 's'} got no verdict (${noVerdictCauses(noVerdict.filter((r) => r.level !== 'must'))})`,
+    );
   const unreachable = checks.filter((k) => k.outcome === 'unreachable');
-  if (unreachable.length > 0) incomplete.push(`the target was unreachable in ${unreachable.length} check${unreachable.length === 1 ? '' : 's'}`);
+  if (unreachable.length > 0)
+    incomplete.push(`the target was unreachable in ${unreachable.length} check${unreachable.length === 1 ? '' : 's'}`);
   for (const m of input.runStatus?.moduleErrors ?? []) incomplete.push(`suite file ${m.file} could not run: ${firstLine(m.message)}`);
   for (const u of input.runStatus?.unhandledErrors ?? []) incomplete.push(`unhandled error during the run: ${firstLine(u)}`);
   const recorded = new Set(input.results.map((r) => r.checkId));
   for (const t of input.runStatus?.tests ?? []) {
-    if (t.state === 'failed' && (t.checkId === undefined || !recorded.has(t.checkId))) incomplete.push(`${t.name} failed in vitest without a check result: ${firstLine(t.error ?? 'no message')}`);
+    if (t.state === 'failed' && (t.checkId === undefined || !recorded.has(t.checkId)))
+      incomplete.push(`${t.name} failed in vitest without a check result: ${firstLine(t.error ?? 'no message')}`);
   }
   if (checks.length === 0) incomplete.push('no check result was recorded');
   if (input.runStatus?.reason === 'interrupted') {
     const n = input.runStatus.unfinished?.length;
-    incomplete.push(`the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`);
+    incomplete.push(
+      `the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`,
+    );
   }
 
   const mustFindingStands = checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && mustStanding(k));
   const disputedChecks = checks.filter((k) => k.disputes.length > 0);
-  const verdict: Verdict['verdict'] = mustFindingStands ? 'non-conformant' : incomplete.length > 0 ? 'incomplete' : disputedChecks.length > 0 ? 'conformant-except-disputed' : 'conformant';
-  if (verdict === 'conformant-except-disputed') reasons.push(`${disputedChecks.length} check${disputedChecks.length === 1 ? '' : 's'} disputed by the vendor: ${disputedChecks.slice(0, 3).map((k) => k.checkId).join(', ')}${disputedChecks.length > 3 ? ', …' : ''} — not counted as passed`);
+  const verdict: Verdict['verdict'] = mustFindingStands
+    ? 'non-conformant'
+    : incomplete.length > 0
+      ? 'incomplete'
+      : disputedChecks.length > 0
+        ? 'conformant-except-disputed'
+        : 'conformant';
+  if (verdict === 'conformant-except-disputed')
+    reasons.push(
+      `${disputedChecks.length} check${disputedChecks.length === 1 ? '' : 's'} disputed by the vendor: ${disputedChecks
+        .slice(0, 3)
+        .map((k) => k.checkId)
+        .join(', ')}${disputedChecks.length > 3 ? ', …' : ''} — not counted as passed`,
+    );
   let exitCode: 0 | 1 | 2;
   if (mustFailures.length > 0 || expired.length > 0) exitCode = 1;
   else if (incomplete.length > 0) exitCode = 2;
@@ -391,10 +525,20 @@ export function computeVerdict(input: VerdictInput): Verdict {
     clauses: clauseOutcomes,
     suites,
     levels,
-    disputes: disputedChecks.flatMap((k) => k.disputes.map((d) => ({ checkId: k.checkId, ...d, clauses: [...new Set(k.findings.filter((f) => f.disputed).map((f) => f.clause))] }))),
+    disputes: disputedChecks.flatMap((k) =>
+      k.disputes.map((d) => ({
+        checkId: k.checkId,
+        ...d,
+        clauses: [...new Set(k.findings.filter((f) => f.disputed).map((f) => f.clause))],
+      })),
+    ),
     deviations: {
-      expectedFailures: checks.filter((k) => k.outcome === 'expected-fail').map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
-      expectedSkips: checks.filter((k) => k.outcome === 'expected-skip').map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
+      expectedFailures: checks
+        .filter((k) => k.outcome === 'expected-fail')
+        .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
+      expectedSkips: checks
+        .filter((k) => k.outcome === 'expected-skip')
+        .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
       unexpectedPasses,
       expired: expired.map((e: ExpectationEntry) => ({ entry: entryName(e), expires: e.expires!, comment: e.comment })),
       notExercised,

@@ -12,7 +12,14 @@ import type { Profile } from '../profile/types.js';
  */
 export async function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
   const e = profile.embedded;
-  return startReference({ port: 0, timeScale: profile.webhooks?.timeScale ?? 1, faults, readings: e?.readings ?? 'default', latencyMs: e?.latencyMs, rateLimit: e?.rateLimit });
+  return startReference({
+    port: 0,
+    timeScale: profile.webhooks?.timeScale ?? 1,
+    faults,
+    readings: e?.readings ?? 'default',
+    latencyMs: e?.latencyMs,
+    rateLimit: e?.rateLimit,
+  });
 }
 
 /** The reference's own command (`serve`), as TypeScript under tsx or as compiled JavaScript. */
@@ -36,8 +43,21 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   const readings = profile.embedded?.readings ?? 'default';
   // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the default reference.
   const e = profile.embedded;
-  const field = [...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []), ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : [])];
-  const args = [...execArgv, file, '--port', '0', '--time-scale', String(profile.webhooks?.timeScale ?? 1), ...(readings === 'default' ? [] : ['--readings', Array.isArray(readings) ? readings.join(',') : readings]), ...field, ...faults.flatMap((f) => ['--fault', f])];
+  const field = [
+    ...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []),
+    ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : []),
+  ];
+  const args = [
+    ...execArgv,
+    file,
+    '--port',
+    '0',
+    '--time-scale',
+    String(profile.webhooks?.timeScale ?? 1),
+    ...(readings === 'default' ? [] : ['--readings', Array.isArray(readings) ? readings.join(',') : readings]),
+    ...field,
+    ...faults.flatMap((f) => ['--fault', f]),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // vitest ends an interrupted run with process.exit(), skipping teardown: the reference goes with it.
@@ -70,6 +90,10 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
     child.stderr.on('data', (chunk: Buffer) => {
       err = (err + chunk.toString('utf8')).slice(-2_000);
     });
-    child.once('exit', (code, signal) => reject(new Error(`the embedded reference exited (${code ?? signal}) before listening: ${err.trim().split('\n').slice(-3).join(' / ')}`)));
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(`the embedded reference exited (${code ?? signal}) before listening: ${err.trim().split('\n').slice(-3).join(' / ')}`),
+      ),
+    );
   });
 }

@@ -30,7 +30,9 @@ export async function setup(project: TestProject): Promise<void> {
   }
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
-  process.stdout.write(`mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`);
+  process.stdout.write(
+    `mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`,
+  );
 }
 
 /** Resolves on "go" from the CLI (fd 3); a pipe that closes without it means the CLI stopped the run. */

@@ -28,7 +28,8 @@ export async function runInProcess(opts: InProcessOptions): Promise<SuiteResult[
   const receiver = await openRunReceiver(opts.loaded, opts.settings.webhooks);
   const session = openSession({ loaded: opts.loaded, baseUrl: opts.baseUrl, receiver });
   const queue: { suite: SuiteDef; check: CheckDef }[] = [];
-  for (const suite of opts.suites) for (const check of suite.checks) if (!opts.filter || opts.filter(suite, check)) queue.push({ suite, check });
+  for (const suite of opts.suites)
+    for (const check of suite.checks) if (!opts.filter || opts.filter(suite, check)) queue.push({ suite, check });
   const out: SuiteResult[] = [];
   let next = 0;
   async function worker(): Promise<void> {

@@ -69,7 +69,9 @@ export function writeResult(dir: string, result: StoredResult, redact: Redactor)
   mkdirSync(dir, { recursive: true });
   const file = join(dir, resultFileName(result.checkId));
   const exchanges = result.exchanges.map((ex) =>
-    ex.request.bodyBase64 === undefined ? ex : { ...ex, request: { ...ex.request, bodyBase64: scrubBase64(ex.request.bodyBase64, redact) } },
+    ex.request.bodyBase64 === undefined
+      ? ex
+      : { ...ex, request: { ...ex.request, bodyBase64: scrubBase64(ex.request.bodyBase64, redact) } },
   );
   writeFileSync(file, redact(JSON.stringify({ ...result, exchanges }, null, 2)));
   return file;
@@ -87,7 +89,8 @@ export function readResults(dir: string): StoredResult[] {
   const out: StoredResult[] = [];
   for (const f of files) {
     const value = JSON.parse(readFileSync(join(dir, f), 'utf8')) as StoredResult;
-    if (typeof value?.checkId !== 'string' || typeof value.status !== 'string') throw new Error(`${join(dir, f)} is not a stored check result`);
+    if (typeof value?.checkId !== 'string' || typeof value.status !== 'string')
+      throw new Error(`${join(dir, f)} is not a stored check result`);
     out.push(value);
   }
   return out.sort((a, b) => (a.checkId < b.checkId ? -1 : a.checkId > b.checkId ? 1 : 0));

@@ -15,7 +15,16 @@ import { exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { formatResultFailure } from './format.js';
-import { activeDisputes, activeEntries, dayOf, disputeFor, expectationFor, loadExpectations, type CheckExpectation, type ExpectationEntry } from '../report/expectations.js';
+import {
+  activeDisputes,
+  activeEntries,
+  dayOf,
+  disputeFor,
+  expectationFor,
+  loadExpectations,
+  type CheckExpectation,
+  type ExpectationEntry,
+} from '../report/expectations.js';
 import { emitProgress, narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
@@ -50,9 +59,7 @@ export function registerSuite(suite: SuiteDef): void {
   const cfg = readRunConfig();
   const paths = reportPaths(cfg.reportsDir);
   const loaded = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
-  const redact = makeRedactor(
-    merchantSecrets(loaded),
-  );
+  const redact = makeRedactor(merchantSecrets(loaded));
   const today = dayOf(cfg.startedAt ?? new Date().toISOString());
   const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;
   const active = activeEntries(expectations, today);
@@ -75,7 +82,11 @@ export function registerSuite(suite: SuiteDef): void {
             ackTimeoutMs: wh.ackTimeoutMs,
           })
         : undefined;
-    session = openSession({ loaded, baseUrl: inject('mpsiBaseUrl'), receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name) });
+    session = openSession({
+      loaded,
+      baseUrl: inject('mpsiBaseUrl'),
+      receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name),
+    });
   });
   afterAll(async () => {
     // seq numbers every delivery, also those the receiver's memory bound has forgotten since.
@@ -91,7 +102,9 @@ export function registerSuite(suite: SuiteDef): void {
         meta.mpsiCheckId = check.id;
         const seed = inject('mpsiSeed');
         const target = session!.target;
-        const result = await currentCheck.run(check.id, () => runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks }));
+        const result = await currentCheck.run(check.id, () =>
+          runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks }),
+        );
         const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
         const reproNames = writeRepros(paths.repro, repros);
         const stored = {
@@ -101,17 +114,40 @@ export function registerSuite(suite: SuiteDef): void {
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
           traffic: exchangeTraffic(result.exchanges),
-          ...(reproNames.length > 0 ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) } : {}),
+          ...(reproNames.length > 0
+            ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) }
+            : {}),
         };
         writeResult(join(cfg.reportsDir, 'results'), stored, redact);
         const throttled = result.exchanges.reduce((n, ex) => n + (ex.throttled?.answers ?? 0), 0);
-        if (throttled > 0) emitProgress({ kind: 'throttled', check: check.id, answers: throttled, waitMs: result.exchanges.reduce((n, ex) => n + (ex.throttled?.waitMs ?? 0), 0) });
+        if (throttled > 0)
+          emitProgress({
+            kind: 'throttled',
+            check: check.id,
+            answers: throttled,
+            waitMs: result.exchanges.reduce((n, ex) => n + (ex.throttled?.waitMs ?? 0), 0),
+          });
         const x = expectationFor(result, active);
         const outcome = outcomeOf(result, x, disputed);
         meta.mpsiOutcome = outcome;
-        await annotate({ suite, check, result, exchanges: stored.exchanges, target: target.baseUrl, profile: loaded.profile.name, redact, repros, x, outcome, runSeed: seed, reportUrl: cfg.reportUrl, cfg: { ...cfg, seed } });
+        await annotate({
+          suite,
+          check,
+          result,
+          exchanges: stored.exchanges,
+          target: target.baseUrl,
+          profile: loaded.profile.name,
+          redact,
+          repros,
+          x,
+          outcome,
+          runSeed: seed,
+          reportUrl: cfg.reportUrl,
+          cfg: { ...cfg, seed },
+        });
         const comments = x.entries.map((e) => e.comment).join('; ');
-        if (result.status === 'skipped') ctx.skip(redact(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`));
+        if (result.status === 'skipped')
+          ctx.skip(redact(`${result.reason ?? 'precondition'}${x.expectedSkip ? ` (expected: ${comments})` : ''}`));
         if (x.expectedFail) {
           await ctx.annotate(redact(`expected failure (known deviation: ${comments})\n${formatResultFailure(result)}`), 'expected-failure');
           return;
@@ -203,7 +239,9 @@ async function annotate(a: AnnotateInput): Promise<void> {
   for (const ex of shown) {
     const findings = result.findings.filter((f) => f.exchangeId === ex.id);
     const answer = ex.response ? `HTTP ${ex.response.status}` : `no response (${ex.error?.kind ?? 'error'})`;
-    const name = redact(`${ex.id} ${ex.label} → ${answer}; signature ${ex.signature === undefined ? 'not checked' : (ex.signature as { ok: boolean }).ok ? 'ok' : 'INVALID'}`);
+    const name = redact(
+      `${ex.id} ${ex.label} → ${answer}; signature ${ex.signature === undefined ? 'not checked' : (ex.signature as { ok: boolean }).ok ? 'ok' : 'INVALID'}`,
+    );
     try {
       await allure.step(name, async (step) => {
         await step.parameter('signature', signatureText(ex.signature));

@@ -8,7 +8,15 @@ import type { ClauseId } from '../clauses/registry.js';
 import type { Exchange } from '../exchange.js';
 import type { Target } from '../target.js';
 import type { Finding } from '../check/failure.js';
-import { currentRecorder, note, recordExchange, recordExercised, recordFinding, recordMachineBusy, type CheckRecorder } from '../check/context.js';
+import {
+  currentRecorder,
+  note,
+  recordExchange,
+  recordExercised,
+  recordFinding,
+  recordMachineBusy,
+  type CheckRecorder,
+} from '../check/context.js';
 import { LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
 import { failCheck } from '../check/expect.js';
 import { valueClauses, valueFindings } from '../check/invariants.js';
@@ -74,7 +82,14 @@ export function deliveryExchange(d: Delivery, receiverUrl: string, ackTimeoutMs:
     request: { method: d.method, url: receiverUrl, headers: flatHeaders(d.headers), body: d.body },
     ...(reply.drop
       ? { error: { kind: 'connection' as const, message: 'the receiver dropped the connection without an answer (scripted)' } }
-      : { response: { status: reply.status, headers: reply.contentType ? { 'content-type': reply.contentType } : {}, body: reply.body, truncated: false } }),
+      : {
+          response: {
+            status: reply.status,
+            headers: reply.contentType ? { 'content-type': reply.contentType } : {},
+            body: reply.body,
+            truncated: false,
+          },
+        }),
     timings: { startedAt: new Date(d.receivedAt).toISOString(), totalMs: reply.delayMs ?? 0 },
     signature: d.signature,
   };
@@ -105,18 +120,55 @@ function finding(code: string, clause: ClauseId, message: string, ex: Exchange, 
 /** The rules every delivery must keep, whatever the check is about. */
 export function deliveryInvariants(d: Delivery, ex: Exchange): Finding[] {
   const out: Finding[] = [];
-  if (d.method !== 'POST') out.push(finding('WEBHOOK_NOT_POST', 'webhook.post-json', 'a webhook must be sent with POST', ex, 'POST', d.method));
+  if (d.method !== 'POST')
+    out.push(finding('WEBHOOK_NOT_POST', 'webhook.post-json', 'a webhook must be sent with POST', ex, 'POST', d.method));
   const ct = headerValue(d.headers, 'Content-Type');
   if (ct === undefined || ct.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
-    out.push(finding('WEBHOOK_CONTENT_TYPE', 'webhook.post-json', 'a webhook must carry Content-Type: application/json', ex, 'application/json', ct ?? '(none)'));
+    out.push(
+      finding(
+        'WEBHOOK_CONTENT_TYPE',
+        'webhook.post-json',
+        'a webhook must carry Content-Type: application/json',
+        ex,
+        'application/json',
+        ct ?? '(none)',
+      ),
+    );
   }
-  if (!d.signature.ok) out.push(finding('WEBHOOK_SIGNATURE_INVALID', 'webhook.signed', `the webhook signature does not verify: ${describeVerifyFailure(d.signature)}`, ex));
+  if (!d.signature.ok)
+    out.push(
+      finding(
+        'WEBHOOK_SIGNATURE_INVALID',
+        'webhook.signed',
+        `the webhook signature does not verify: ${describeVerifyFailure(d.signature)}`,
+        ex,
+      ),
+    );
   const body = bodyOf(d);
   if (!body) {
-    out.push(finding('WEBHOOK_BODY_NOT_JSON_OBJECT', 'webhook.body.event', 'a webhook body must be a JSON object', ex, 'a JSON object', d.jsonError ?? shortJson(d.json)));
+    out.push(
+      finding(
+        'WEBHOOK_BODY_NOT_JSON_OBJECT',
+        'webhook.body.event',
+        'a webhook body must be a JSON object',
+        ex,
+        'a JSON object',
+        d.jsonError ?? shortJson(d.json),
+      ),
+    );
     return out;
   }
-  for (const p of validate('webhook', body)) out.push(finding('WEBHOOK_BODY_SCHEMA', problemClause(p, body), `the webhook body breaks INTERFACE.md › Events › Body fields: ${p}`, ex, 'a body per the Events table', p));
+  for (const p of validate('webhook', body))
+    out.push(
+      finding(
+        'WEBHOOK_BODY_SCHEMA',
+        problemClause(p, body),
+        `the webhook body breaks INTERFACE.md › Events › Body fields: ${p}`,
+        ex,
+        'a body per the Events table',
+        p,
+      ),
+    );
   out.push(...valueFindings(body, 'body', ex, 'WEBHOOK_'));
   return out;
 }
@@ -169,7 +221,12 @@ function holds(pred: (ds: Delivery[]) => boolean, ds: Delivery[]): boolean {
  * (recordMachineBusy), so a timing finding drawn from this window is retried and, if our machine
  * stays that busy, reported as no verdict.
  */
-export async function awaitDeliveries(t: Target, filter: Filter, pred: (ds: Delivery[]) => boolean, timeoutMs: number): Promise<Delivery[]> {
+export async function awaitDeliveries(
+  t: Target,
+  filter: Filter,
+  pred: (ds: Delivery[]) => boolean,
+  timeoutMs: number,
+): Promise<Delivery[]> {
   const receiver = t.receiver();
   const lag = processLag();
   const startedAt = Date.now();
@@ -190,9 +247,14 @@ export async function awaitDeliveries(t: Target, filter: Filter, pred: (ds: Deli
   // The target had less of our attention than the window promised: what we lost beyond what we gave back.
   const lostAll = lag.lostDuring(startedAt, Date.now());
   if (!holds(pred, ds) && lostAll - granted >= LAG_SIGNIFICANT_MS) {
-    recordMachineBusy(`our process lost ${Math.round(lostAll)} ms of a ${Math.round(timeoutMs)} ms webhook window, ${Math.round(granted)} ms given back (at most ${Math.round(allowance)} ms)`);
+    recordMachineBusy(
+      `our process lost ${Math.round(lostAll)} ms of a ${Math.round(timeoutMs)} ms webhook window, ${Math.round(granted)} ms given back (at most ${Math.round(allowance)} ms)`,
+    );
   }
-  if (granted > 0) note(`the webhook window of ${Math.round(timeoutMs)} ms was extended by ${Math.round(granted)} ms: our process lost that time while waiting`);
+  if (granted > 0)
+    note(
+      `the webhook window of ${Math.round(timeoutMs)} ms was extended by ${Math.round(granted)} ms: our process lost that time while waiting`,
+    );
   recordDeliveries(t, ds);
   return ds;
 }
@@ -207,12 +269,21 @@ export function currentDeliveries(t: Target, filter: Filter): Delivery[] {
 export function describeDeliveries(ds: readonly Delivery[]): string {
   if (ds.length === 0) return 'no delivery';
   return ds
-    .map((d) => `#${d.seq} ${String(eventOf(d) ?? '?')} ${String(statusOf(d) ?? '?')} at +${d.receivedAt - ds[0]!.receivedAt} ms, answered ${d.reply}`)
+    .map(
+      (d) =>
+        `#${d.seq} ${String(eventOf(d) ?? '?')} ${String(statusOf(d) ?? '?')} at +${d.receivedAt - ds[0]!.receivedAt} ms, answered ${d.reply}`,
+    )
     .join('; ');
 }
 
 /** The first delivery with this event (and status, when given); fails the check when none came. */
-export function expectDelivery(ds: readonly Delivery[], want: { event: string; status?: string | string[] }, clause: ClauseId, what: string, t: Target): { delivery: Delivery; body: Body; exchange: Exchange } {
+export function expectDelivery(
+  ds: readonly Delivery[],
+  want: { event: string; status?: string | string[] },
+  clause: ClauseId,
+  what: string,
+  t: Target,
+): { delivery: Delivery; body: Body; exchange: Exchange } {
   const statuses = want.status === undefined ? undefined : Array.isArray(want.status) ? want.status : [want.status];
   const d = ds.find((x) => eventOf(x) === want.event && (statuses === undefined || statuses.includes(String(statusOf(x)))));
   const expected = `${want.event}${statuses ? ` with status ${statuses.join(' or ')}` : ''}`;
@@ -227,7 +298,11 @@ export function expectDelivery(ds: readonly Delivery[], want: { event: string; s
 export function expectBodyField(body: Body, field: string, expected: unknown, clause: ClauseId, message: string, ex: Exchange): void {
   const seen = body[field];
   if (JSON.stringify(seen) !== JSON.stringify(expected)) {
-    failCheck('WEBHOOK_FIELD_WRONG', clause, message, { expected: `${field}: ${shortJson(expected)}`, seen: `${field}: ${shortJson(seen)}`, exchange: ex });
+    failCheck('WEBHOOK_FIELD_WRONG', clause, message, {
+      expected: `${field}: ${shortJson(expected)}`,
+      seen: `${field}: ${shortJson(seen)}`,
+      exchange: ex,
+    });
   }
   recordExercised(clause);
 }
@@ -252,7 +327,12 @@ export async function expectEventArrives(
 ): Promise<{ delivery: Delivery; body: Body; exchange: Exchange; all: Delivery[] }> {
   const { timing } = webhookSetup(t);
   const statuses = Array.isArray(status) ? status : [status];
-  const all = await awaitDeliveries(t, { merchantNo, event }, (ds) => ds.some((d) => statuses.includes(String(statusOf(d)))), timing.deliveryWaitMs);
+  const all = await awaitDeliveries(
+    t,
+    { merchantNo, event },
+    (ds) => ds.some((d) => statuses.includes(String(statusOf(d)))),
+    timing.deliveryWaitMs,
+  );
   // Deliveries of this order under another event name still face the body rules (an unknown `event` shows there).
   if (!all.some((d) => statuses.includes(String(statusOf(d))))) currentDeliveries(t, { merchantNo });
   return { ...expectDelivery(all, { event, status: statuses }, clause, what, t), all };
@@ -262,7 +342,11 @@ export async function expectEventArrives(
 export function expectValidBody(body: Body, ex: Exchange, what: string): void {
   const problems = validate('webhook', body);
   if (problems.length > 0) {
-    failCheck('WEBHOOK_BODY_SCHEMA', problemClause(problems[0]!, body), `${what} breaks INTERFACE.md › Events › Body fields`, { expected: 'a body per the Events table', seen: problems.join('; '), exchange: ex });
+    failCheck('WEBHOOK_BODY_SCHEMA', problemClause(problems[0]!, body), `${what} breaks INTERFACE.md › Events › Body fields`, {
+      expected: 'a body per the Events table',
+      seen: problems.join('; '),
+      exchange: ex,
+    });
   }
   for (const k of Object.keys(body)) recordExercised(BODY_FIELD_CLAUSES[k]);
 }

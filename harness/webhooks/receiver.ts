@@ -83,7 +83,17 @@ export function wireReply(kind: ReplyKind, ackTimeoutMs: number): WireReply {
 }
 
 const ALL_KINDS: ReadonlySet<string> = new Set<ReplyKind>([
-  'success', 'success-newline', 'upper', 'quoted', 'json', 'empty-200', 'http500-success', 'slow', 'in-time', 'drop', 'reject',
+  'success',
+  'success-newline',
+  'upper',
+  'quoted',
+  'json',
+  'empty-200',
+  'http500-success',
+  'slow',
+  'in-time',
+  'drop',
+  'reject',
 ]);
 
 function clip(text: string): string {
@@ -99,7 +109,12 @@ function verdictFor(headers: Record<string, string[]>, body: Buffer, merchants: 
   // Header problems (missing, empty, repeated) are reported as such whatever the merchant.
   const probe = verify(headers, body, { merchantId: '\u0000', secret: '\u0000' });
   if (!probe.ok && probe.reason !== 'merchant-mismatch') return probe;
-  return { ok: false, reason: 'merchant-mismatch', expected: `one of ${merchants.map((m) => m.id).join(', ') || '(no merchants)'}`, seen: clip(id ?? '') };
+  return {
+    ok: false,
+    reason: 'merchant-mismatch',
+    expected: `one of ${merchants.map((m) => m.id).join(', ') || '(no merchants)'}`,
+    seen: clip(id ?? ''),
+  };
 }
 
 function parseJson(body: Buffer, truncated: boolean): { json?: unknown; jsonError?: string } {
@@ -272,7 +287,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         body,
         ...(truncated ? { truncated: true } : {}),
         ...('json' in parsed ? { json: parsed.json } : {}),
-        ...(parsed.jsonError !== undefined ? { jsonError: complete ? parsed.jsonError : `request aborted by the sender (${parsed.jsonError})` } : {}),
+        ...(parsed.jsonError !== undefined
+          ? { jsonError: complete ? parsed.jsonError : `request aborted by the sender (${parsed.jsonError})` }
+          : {}),
         signature,
         ...(merchantNo !== undefined ? { merchantNo } : {}),
         reply,

@@ -46,7 +46,13 @@ const DEFAULT_JITTER_MS = 250;
 export function webhookTiming(profile: Profile): WebhookTiming {
   const w = profile.webhooks;
   if (!w) throw new PreconditionSkip('the profile declares no webhooks section (webhooks)', { declare: ['webhooks'] });
-  return { timeScale: w.timeScale, ackTimeoutMs: w.ackTimeoutMs, deliveryWaitMs: w.deliveryWaitMs, tolerance: w.tolerance, jitterMs: w.jitterMs ?? DEFAULT_JITTER_MS };
+  return {
+    timeScale: w.timeScale,
+    ackTimeoutMs: w.ackTimeoutMs,
+    deliveryWaitMs: w.deliveryWaitMs,
+    tolerance: w.tolerance,
+    jitterMs: w.jitterMs ?? DEFAULT_JITTER_MS,
+  };
 }
 
 /** An interface duration (ms at scale 1) on the target's clock. */
@@ -161,7 +167,13 @@ export function fullScheduleWithinMs(t: WebhookTiming): number {
  */
 export function extraAttemptWatchEndsAt(t: WebhookTiming, deliveries: readonly Pick<Delivery, 'reply' | 'receivedAt'>[]): number {
   const before = deliveries.slice(0, INTERFACE_WEBHOOK_FIGURES.attempts - 1);
-  return deliveries[0]!.receivedAt + spanBounds(t, before.reduce((sum, d) => sum + attemptAllowanceMs(t, d), 0)).max;
+  return (
+    deliveries[0]!.receivedAt +
+    spanBounds(
+      t,
+      before.reduce((sum, d) => sum + attemptAllowanceMs(t, d), 0),
+    ).max
+  );
 }
 
 /** Arrival gaps between consecutive deliveries, ms. */

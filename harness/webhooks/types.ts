@@ -48,6 +48,11 @@ export interface Receiver {
   deliveries(filter?: { merchantNo?: string; event?: string }): Delivery[];
   /** Resolves with the matching deliveries once pred holds; resolves (not rejects) with what came when timeoutMs passes. */
   /** `purpose` says what the wait is for, in words, for the run's progress line (e.g. "all 9 attempts"). */
-  waitFor(filter: { merchantNo?: string; event?: string }, pred: (ds: Delivery[]) => boolean, timeoutMs: number, purpose?: string): Promise<Delivery[]>;
+  waitFor(
+    filter: { merchantNo?: string; event?: string },
+    pred: (ds: Delivery[]) => boolean,
+    timeoutMs: number,
+    purpose?: string,
+  ): Promise<Delivery[]>;
   close(): Promise<void>;
 }

@@ -48,7 +48,8 @@ export const amountLowercaseCurrencyAccepted = defineFault({
   name: 'amount-lowercase-currency-accepted',
   clause: 'conv.currency.code',
   doc: 'A currency code in lower case ("usd") is upper-cased and accepted.',
-  normaliseRequest: (body) => mapAmounts(body, (a) => (typeof a['currency'] === 'string' ? { ...a, currency: a['currency'].toUpperCase() } : a)),
+  normaliseRequest: (body) =>
+    mapAmounts(body, (a) => (typeof a['currency'] === 'string' ? { ...a, currency: a['currency'].toUpperCase() } : a)),
 });
 
 export const amountChannelRangeIgnored = defineFault({
@@ -97,12 +98,16 @@ export const outOfRangeCode422 = defineFault({
   name: 'out-of-range-code-422',
   clause: 'err.pay.amount-out-of-range',
   doc: "A payment amount outside every channel's range is refused with code 422 instead of 2006 (key amountOutOfRange kept).",
-  mapError: (err, path) => (path === PATHS.checkout || path === PATHS.card ? rewriteError({ key: 'amountOutOfRange', to: { code: 422 } })(err, path) : err),
+  mapError: (err, path) =>
+    path === PATHS.checkout || path === PATHS.card ? rewriteError({ key: 'amountOutOfRange', to: { code: 422 } })(err, path) : err,
 });
 
 export const outOfRangeAsForbidden = defineFault({
   name: 'out-of-range-as-forbidden',
   clause: 'auth.amount-errors-unrelated',
-  doc: "A payment amount outside every channel's range is refused as code 403 forbidden \"Invalid signature\", as if signing had failed.",
-  mapError: (err, path) => (path === PATHS.checkout || path === PATHS.card ? rewriteError({ key: 'amountOutOfRange', to: { code: 403, key: 'forbidden', detail: 'Invalid signature' } })(err, path) : err),
+  doc: 'A payment amount outside every channel\'s range is refused as code 403 forbidden "Invalid signature", as if signing had failed.',
+  mapError: (err, path) =>
+    path === PATHS.checkout || path === PATHS.card
+      ? rewriteError({ key: 'amountOutOfRange', to: { code: 403, key: 'forbidden', detail: 'Invalid signature' } })(err, path)
+      : err,
 });

@@ -16,28 +16,32 @@ export const authBadSignUnauthorized = defineFault({
   name: 'auth-bad-sign-unauthorized',
   clause: 'auth.bad-signature',
   doc: 'A signature mismatch is answered HTTP 401 unauthorized instead of HTTP 403 forbidden.',
-  authAnswer: (failure, correct) => (failure === 'forbidden' ? { http: 401, code: 401, key: 'unauthorized', message: 'Invalid signature' } : correct),
+  authAnswer: (failure, correct) =>
+    failure === 'forbidden' ? { http: 401, code: 401, key: 'unauthorized', message: 'Invalid signature' } : correct,
 });
 
 export const authMissingHeaderForbidden = defineFault({
   name: 'auth-missing-header-forbidden',
   clause: 'auth.missing-header',
   doc: 'A missing or empty signing header is answered HTTP 403 forbidden instead of HTTP 401 unauthorized.',
-  authAnswer: (failure, correct) => (failure === 'missing-header' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct),
+  authAnswer: (failure, correct) =>
+    failure === 'missing-header' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct,
 });
 
 export const authUnknownMerchantUnauthorized = defineFault({
   name: 'auth-unknown-merchant-unauthorized',
   clause: 'auth.unknown-merchant',
   doc: 'An unknown X-MerchantID is answered 401 unauthorized instead of 401 merchantNotFound.',
-  authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { http: 401, code: 401, key: 'unauthorized', message: 'Missing authentication headers' } : correct),
+  authAnswer: (failure, correct) =>
+    failure === 'unknown-merchant' ? { http: 401, code: 401, key: 'unauthorized', message: 'Missing authentication headers' } : correct,
 });
 
 export const authUnknownMerchantForbidden = defineFault({
   name: 'auth-unknown-merchant-forbidden',
   clause: 'auth.unknown-merchant',
   doc: 'An unknown X-MerchantID is answered HTTP 403 forbidden ("Invalid signature") instead of HTTP 401 merchantNotFound, as if the merchant were known.',
-  authAnswer: (failure, correct) => (failure === 'unknown-merchant' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct),
+  authAnswer: (failure, correct) =>
+    failure === 'unknown-merchant' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct,
 });
 
 export const authEmptyHeaderAccepted = defineFault({
@@ -88,7 +92,8 @@ export const authAnyMerchantSecret = defineFault({
   name: 'auth-any-merchant-secret',
   clause: 'auth.sign.secret-key',
   doc: "A request signed with any merchant's secret key is accepted, not only with the X-MerchantID merchant's own.",
-  verifyRequest: (r) => MERCHANTS.some((m) => signatureMatches(m.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign)),
+  verifyRequest: (r) =>
+    MERCHANTS.some((m) => signatureMatches(m.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign)),
 });
 
 export const authErrorsSigned = defineFault({
@@ -102,7 +107,8 @@ export const unreadableBodyHttp400 = defineFault({
   name: 'unreadable-body-http-400',
   clause: 'err.auth.unreadable-body',
   doc: 'A request body that cannot be read is answered HTTP 400 invalidRequest instead of HTTP 500 internalServerError.',
-  authAnswer: (failure, correct) => (failure === 'unreadable' ? { http: 400, code: 400, key: 'invalidRequest', message: 'Request body could not be read' } : correct),
+  authAnswer: (failure, correct) =>
+    failure === 'unreadable' ? { http: 400, code: 400, key: 'invalidRequest', message: 'Request body could not be read' } : correct,
 });
 
 function reserialised(raw: Buffer): Buffer {
@@ -146,5 +152,10 @@ export const authSignTrimmedBody = defineFault({
   name: 'auth-sign-trimmed-body',
   clause: 'auth.sign.whitespace-variants',
   doc: 'The request signature is checked over the body with leading and trailing whitespace trimmed, so a body with such whitespace, signed over its own bytes, is refused.',
-  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, Buffer.from(r.rawBody.toString('utf8').trim(), 'utf8')), r.sign),
+  verifyRequest: (r) =>
+    signatureMatches(
+      r.secret,
+      signingInput(r.merchantId, r.timestamp, r.nonce, Buffer.from(r.rawBody.toString('utf8').trim(), 'utf8')),
+      r.sign,
+    ),
 });

@@ -21,7 +21,11 @@ export const queryFailedAsSystemBusy = defineFault({
   name: 'query-failed-as-system-busy',
   clause: 'err.pay.query-failed',
   doc: 'A transient payment-query failure is answered 422 systemBusy instead of 500 queryFailed.',
-  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'queryFailed', to: { code: 422, key: 'systemBusy', detail: 'System busy, please try again later' } }),
+  mapError: rewriteError({
+    path: PATHS.paymentQuery,
+    key: 'queryFailed',
+    to: { code: 422, key: 'systemBusy', detail: 'System busy, please try again later' },
+  }),
 });
 
 export const queryFailurePersists = defineFault({
@@ -77,7 +81,8 @@ export const cardCompletionNoWebhook = defineFault({
   name: 'card-completion-no-webhook',
   clause: 'event.payment.updated',
   doc: 'A card payment left pending (3-D Secure) sends no payment.updated when it is completed.',
-  sendsWebhookOn: (trigger) => trigger !== 'card-completed' && trigger !== 'payment-refunded' && trigger !== 'checkout-expired' && trigger !== 'chargeback',
+  sendsWebhookOn: (trigger) =>
+    trigger !== 'card-completed' && trigger !== 'payment-refunded' && trigger !== 'checkout-expired' && trigger !== 'chargeback',
 });
 
 export const payoutReasonCanned = defineFault({
@@ -85,5 +90,7 @@ export const payoutReasonCanned = defineFault({
   clause: 'webhook.body.status-reason',
   doc: 'payout.updated carries a canned status_reason for the status instead of the reason the payout got that status.',
   finishWebhookBody: (body, source) =>
-    source.payout !== undefined && source.payout.status !== 'PENDING' ? { ...body, status_reason: STATUS_REASONS[source.payout.status] } : body,
+    source.payout !== undefined && source.payout.status !== 'PENDING'
+      ? { ...body, status_reason: STATUS_REASONS[source.payout.status] }
+      : body,
 });

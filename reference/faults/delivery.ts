@@ -125,13 +125,14 @@ export const webhookOnChargeback = defineFault({
   clause: 'event.none.chargeback',
   doc: 'A recorded chargeback sends payment.updated with status CHARGEBACK.',
   sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
-  finishWebhookBody: (body, source) => (body['event'] === 'payment.updated' && source.payment?.chargedBack === true ? { ...body, status: 'CHARGEBACK' } : body),
+  finishWebhookBody: (body, source) =>
+    body['event'] === 'payment.updated' && source.payment?.chargedBack === true ? { ...body, status: 'CHARGEBACK' } : body,
 });
 
 export const webhookOnChargebackUnchanged = defineFault({
   name: 'webhook-on-chargeback-unchanged',
   clause: 'event.none.chargeback',
-  doc: 'A recorded chargeback sends payment.updated with the payment\'s unchanged status SUCCESS, looking like a resend of the acknowledged one.',
+  doc: "A recorded chargeback sends payment.updated with the payment's unchanged status SUCCESS, looking like a resend of the acknowledged one.",
   sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
 });
 
@@ -141,7 +142,9 @@ export const webhookOnRefundLooksResent = defineFault({
   doc: 'A payment refunded in full sends payment.updated with status SUCCESS, looking like a resend of the acknowledged one.',
   sendsWebhookOn: (t) => t !== 'checkout-expired' && t !== 'chargeback',
   finishWebhookBody: (body, source) =>
-    body['event'] === 'payment.updated' && source.payment?.status === 'REFUNDED' && source.refund === undefined ? { ...body, status: 'SUCCESS' } : body,
+    body['event'] === 'payment.updated' && source.payment?.status === 'REFUNDED' && source.refund === undefined
+      ? { ...body, status: 'SUCCESS' }
+      : body,
 });
 
 export const riskDeclineNoWebhook = defineFault({

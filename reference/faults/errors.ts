@@ -19,7 +19,11 @@ export const otherMerchantAsNotFound = defineFault({
   name: 'other-merchant-as-not-found',
   clause: 'query.other-merchant',
   doc: "A payment query for another merchant's order is answered 2002 orderNotFound instead of 403 orderAccessDenied.",
-  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'orderAccessDenied', to: { code: 2002, key: 'orderNotFound', detail: 'Order not found' } }),
+  mapError: rewriteError({
+    path: PATHS.paymentQuery,
+    key: 'orderAccessDenied',
+    to: { code: 2002, key: 'orderNotFound', detail: 'Order not found' },
+  }),
 });
 
 export const frozenMerchantPays = defineFault({
@@ -47,14 +51,22 @@ export const riskDeclineAsPaymentFailed = defineFault({
   name: 'risk-decline-as-payment-failed',
   clause: 'err.pay.risk',
   doc: "A payment declined by the service's risk checks is answered 422 paymentFailed instead of validationFailed.",
-  mapError: rewriteError({ key: 'validationFailed', detail: /risk/, to: { key: 'paymentFailed', detail: 'The provider declined the payment' } }),
+  mapError: rewriteError({
+    key: 'validationFailed',
+    detail: /risk/,
+    to: { key: 'paymentFailed', detail: 'The provider declined the payment' },
+  }),
 });
 
 export const noChannelAsSystemBusy = defineFault({
   name: 'no-channel-as-system-busy',
   clause: 'err.pay.no-channel',
   doc: 'A payment for which no channel is available is answered 422 systemBusy instead of validationFailed.',
-  mapError: rewriteError({ key: 'validationFailed', detail: /No payment channel/, to: { key: 'systemBusy', detail: 'System busy, please try again later' } }),
+  mapError: rewriteError({
+    key: 'validationFailed',
+    detail: /No payment channel/,
+    to: { key: 'systemBusy', detail: 'System busy, please try again later' },
+  }),
 });
 
 export const declinedAsSystemBusy = defineFault({
@@ -131,7 +143,12 @@ export const queryRecordNested = defineFault({
   doc: 'A payment query answers data {payment: record} instead of the record itself.',
   finishEnvelope: (envelope) => {
     const data = envelope['data'] as Record<string, unknown> | undefined;
-    return data !== undefined && 'status' in data && 'order_no' in data && !('checkout_url' in data) && !('refund_no' in data) && !('payout_no' in data)
+    return data !== undefined &&
+      'status' in data &&
+      'order_no' in data &&
+      !('checkout_url' in data) &&
+      !('refund_no' in data) &&
+      !('payout_no' in data)
       ? { ...envelope, data: { payment: data } }
       : envelope;
   },
@@ -143,7 +160,9 @@ export const checkoutAnswersSessionNo = defineFault({
   doc: "A checkout answers the checkout session's number as order_no instead of the payment's, so no payment has that number.",
   finishEnvelope: (envelope) => {
     const data = envelope['data'] as Record<string, unknown> | undefined;
-    return data !== undefined && 'checkout_url' in data && typeof data['order_no'] === 'string' ? { ...envelope, data: { ...data, order_no: `CS${data['order_no'].slice(1)}` } } : envelope;
+    return data !== undefined && 'checkout_url' in data && typeof data['order_no'] === 'string'
+      ? { ...envelope, data: { ...data, order_no: `CS${data['order_no'].slice(1)}` } }
+      : envelope;
   },
 });
 
@@ -171,7 +190,9 @@ export const pricePointAmountsSwapped = defineFault({
   doc: 'For a payment rounded to a price point, API responses show the amount asked as trans_amount and the price point charged as requested_amount.',
   finishEnvelope: (envelope) => {
     const data = envelope['data'] as Record<string, unknown> | undefined;
-    return data !== undefined && 'requested_amount' in data ? { ...envelope, data: { ...data, trans_amount: data['requested_amount'], requested_amount: data['trans_amount'] } } : envelope;
+    return data !== undefined && 'requested_amount' in data
+      ? { ...envelope, data: { ...data, trans_amount: data['requested_amount'], requested_amount: data['trans_amount'] } }
+      : envelope;
   },
 });
 

@@ -40,7 +40,11 @@ export const duplicateRefundWrongKey = defineFault({
   name: 'duplicate-refund-wrong-key',
   clause: 'idem.refund.refused',
   doc: 'A repeated merchant_refund_no is refused with key duplicateMerchantOrder instead of duplicateRefundOrder.',
-  mapError: rewriteError({ path: PATHS.refundCreate, key: 'duplicateRefundOrder', to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' } }),
+  mapError: rewriteError({
+    path: PATHS.refundCreate,
+    key: 'duplicateRefundOrder',
+    to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' },
+  }),
 });
 
 export const idemPaymentDuplicateAccepted = defineFault({

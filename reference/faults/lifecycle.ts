@@ -48,7 +48,11 @@ export const refundInvalidAmountKey = defineFault({
   name: 'refund-invalid-amount-key',
   clause: 'err.ref.invalid-amount',
   doc: 'A refund amount that is not positive is refused with the payment key invalidAmount instead of invalidRefundAmount.',
-  mapError: rewriteError({ path: PATHS.refundCreate, key: 'invalidRefundAmount', to: { key: 'invalidAmount', detail: 'Amount must be a positive number' } }),
+  mapError: rewriteError({
+    path: PATHS.refundCreate,
+    key: 'invalidRefundAmount',
+    to: { key: 'invalidAmount', detail: 'Amount must be a positive number' },
+  }),
 });
 
 export const refundErrorsCode400 = defineFault({
@@ -153,7 +157,12 @@ export const refundDecimalsInvalidAmountKey = defineFault({
   name: 'refund-decimals-invalid-amount-key',
   clause: 'err.ref.decimals',
   doc: 'A refund amount with three or more decimals is refused with invalidRefundAmount instead of validationFailed.',
-  mapError: rewriteError({ path: PATHS.refundCreate, key: 'validationFailed', detail: /decimal/, to: { key: 'invalidRefundAmount', detail: 'Refund amount must be a positive number' } }),
+  mapError: rewriteError({
+    path: PATHS.refundCreate,
+    key: 'validationFailed',
+    detail: /decimal/,
+    to: { key: 'invalidRefundAmount', detail: 'Refund amount must be a positive number' },
+  }),
 });
 
 export const refundThreeDecimalsAccepted = defineFault({
@@ -167,7 +176,11 @@ export const refundOrderNotFoundAsRefundNotFound = defineFault({
   name: 'refund-order-not-found-as-refund-not-found',
   clause: 'err.ref.order-not-found',
   doc: 'A refund of an order that does not exist is refused with refundNotFound instead of orderNotFound.',
-  mapError: rewriteError({ path: PATHS.refundCreate, key: 'orderNotFound', to: { key: 'refundNotFound', detail: 'Refund order not found' } }),
+  mapError: rewriteError({
+    path: PATHS.refundCreate,
+    key: 'orderNotFound',
+    to: { key: 'refundNotFound', detail: 'Refund order not found' },
+  }),
 });
 
 export const refundNotPaidValidationFailed = defineFault({
@@ -188,7 +201,11 @@ export const refundDuplicateMerchantOrderKey = defineFault({
   name: 'refund-duplicate-merchant-order-key',
   clause: 'err.ref.duplicate',
   doc: 'A repeated merchant_refund_no is refused with the payment key duplicateMerchantOrder instead of duplicateRefundOrder.',
-  mapError: rewriteError({ path: PATHS.refundCreate, key: 'duplicateRefundOrder', to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' } }),
+  mapError: rewriteError({
+    path: PATHS.refundCreate,
+    key: 'duplicateRefundOrder',
+    to: { key: 'duplicateMerchantOrder', detail: 'Merchant order number already exists' },
+  }),
 });
 
 export const refundFailedValidationFailed = defineFault({
@@ -237,5 +254,10 @@ export const payoutCurrencyNotSupported422 = defineFault({
   name: 'payout-currency-not-supported-422',
   clause: 'err.po.currency',
   doc: 'A non-USD payout is refused with the payment row 422 notSupported instead of a 5008 answer.',
-  mapError: rewriteError({ path: PATHS.payoutCreate, key: 'amountOutOfRange', detail: /^Currency/, to: { code: 422, key: 'notSupported', detail: (d) => d.replace('is not accepted by', 'is not supported for') } }),
+  mapError: rewriteError({
+    path: PATHS.payoutCreate,
+    key: 'amountOutOfRange',
+    detail: /^Currency/,
+    to: { code: 422, key: 'notSupported', detail: (d) => d.replace('is not accepted by', 'is not supported for') },
+  }),
 });

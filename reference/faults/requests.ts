@@ -19,7 +19,11 @@ export const queryNeitherNotFound = defineFault({
   name: 'query-neither-not-found',
   clause: 'query.neither',
   doc: 'A payment query with neither number is answered 2002 orderNotFound instead of 400 mutuallyRequiredFieldsMissing.',
-  mapError: rewriteError({ path: PATHS.paymentQuery, key: 'mutuallyRequiredFieldsMissing', to: { code: 2002, key: 'orderNotFound', detail: 'Order not found' } }),
+  mapError: rewriteError({
+    path: PATHS.paymentQuery,
+    key: 'mutuallyRequiredFieldsMissing',
+    to: { code: 2002, key: 'orderNotFound', detail: 'Order not found' },
+  }),
 });
 
 export const goodsNameOptional = defineFault({
@@ -33,14 +37,22 @@ export const fieldErrorJsonPath = defineFault({
   name: 'field-error-json-path',
   clause: 'err.req.internal-field-name',
   doc: 'invalidRequest messages name a field by its JSON path (trade_info.goods_name) instead of the internal name (TradeInfo.GoodsName).',
-  mapError: rewriteError({ key: 'invalidRequest', detail: /^Field \S+/, to: { detail: (d) => d.replace(/^Field (\S+)/, (_m, name: string) => `Field ${jsonPath(name)}`) } }),
+  mapError: rewriteError({
+    key: 'invalidRequest',
+    detail: /^Field \S+/,
+    to: { detail: (d) => d.replace(/^Field (\S+)/, (_m, name: string) => `Field ${jsonPath(name)}`) },
+  }),
 });
 
 export const methodMissingUnsupported = defineFault({
   name: 'method-missing-unsupported',
   clause: 'err.req.method-missing',
   doc: 'A request without payment_method is answered 3003 unsupportedPaymentMethod instead of 400 invalidRequest.',
-  mapError: rewriteError({ key: 'invalidRequest', detail: /^Field PaymentMethod is required/, to: { code: 3003, key: 'unsupportedPaymentMethod', detail: 'Payment method "" is not supported' } }),
+  mapError: rewriteError({
+    key: 'invalidRequest',
+    detail: /^Field PaymentMethod is required/,
+    to: { code: 3003, key: 'unsupportedPaymentMethod', detail: 'Payment method "" is not supported' },
+  }),
 });
 
 /** Depth-bounded: the fault must not make the server crash on deeply nested bodies. */
@@ -55,7 +67,11 @@ function snakeKeys(v: unknown, depth: number): unknown {
 function jsonPath(internal: string): string {
   return internal
     .split('.')
-    .map((part) => part.replace(/(URL|IP|CVC)$/, (m) => m.charAt(0) + m.slice(1).toLowerCase()).replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`))
+    .map((part) =>
+      part
+        .replace(/(URL|IP|CVC)$/, (m) => m.charAt(0) + m.slice(1).toLowerCase())
+        .replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`),
+    )
     .join('.');
 }
 
@@ -76,28 +92,41 @@ export const merchantOrderNoGenerated = defineFault({
   name: 'merchant-order-no-generated',
   clause: 'payment.merchant-order-no.required',
   doc: 'A payment request without merchant_order_no gets a number made up by the service instead of being refused.',
-  normaliseRequest: (body) => (isPaymentCreate(body) && body['merchant_order_no'] === undefined ? { ...body, merchant_order_no: `AUTO-${Date.now()}-${++generated}` } : body),
+  normaliseRequest: (body) =>
+    isPaymentCreate(body) && body['merchant_order_no'] === undefined
+      ? { ...body, merchant_order_no: `AUTO-${Date.now()}-${++generated}` }
+      : body,
 });
 
 export const transAmountDefaultsToZero = defineFault({
   name: 'trans-amount-defaults-to-zero',
   clause: 'payment.trans-amount.required',
   doc: 'A payment request without trans_amount is read as 0.00 USD, so it is refused as 422 invalidAmount instead of 400 invalidRequest.',
-  normaliseRequest: (body) => (isPaymentCreate(body) && body['trans_amount'] === undefined ? { ...body, trans_amount: { currency: 'USD', value: '0.00' } } : body),
+  normaliseRequest: (body) =>
+    isPaymentCreate(body) && body['trans_amount'] === undefined ? { ...body, trans_amount: { currency: 'USD', value: '0.00' } } : body,
 });
 
 export const fieldTypeValidationFailed = defineFault({
   name: 'field-type-validation-failed',
   clause: 'err.req.invalid-request',
   doc: 'A field of the wrong JSON type is refused with 422 validationFailed instead of 400 invalidRequest.',
-  mapError: rewriteError({ key: 'invalidRequest', detail: /^Field \S+ must be an? (string|integer|object)$/, to: { code: 422, key: 'validationFailed' } }),
+  mapError: rewriteError({
+    key: 'invalidRequest',
+    detail: /^Field \S+ must be an? (string|integer|object)$/,
+    to: { code: 422, key: 'validationFailed' },
+  }),
 });
 
 export const goodsNameMissingValidationFailed = defineFault({
   name: 'goods-name-missing-validation-failed',
   clause: 'checkout.goods-name-missing',
   doc: 'A checkout without trade_info.goods_name is refused with 422 validationFailed instead of 400 invalidRequest.',
-  mapError: rewriteError({ path: PATHS.checkout, key: 'invalidRequest', detail: /^Field TradeInfo\.GoodsName is required/, to: { code: 422, key: 'validationFailed' } }),
+  mapError: rewriteError({
+    path: PATHS.checkout,
+    key: 'invalidRequest',
+    detail: /^Field TradeInfo\.GoodsName is required/,
+    to: { code: 422, key: 'validationFailed' },
+  }),
 });
 
 export const queryMerchantNoIgnored = defineFault({

@@ -125,7 +125,9 @@ export const successRecordAtTopLevel = defineFault({
   doc: 'A success envelope spreads the fields of data into the top level instead of nesting them under data.',
   finishEnvelope: (envelope) => {
     const { data, ...rest } = envelope;
-    return envelope['code'] === 0 && typeof data === 'object' && data !== null ? { ...rest, ...(data as Record<string, unknown>) } : envelope;
+    return envelope['code'] === 0 && typeof data === 'object' && data !== null
+      ? { ...rest, ...(data as Record<string, unknown>) }
+      : envelope;
   },
 });
 
@@ -142,7 +144,9 @@ export const errMsgCodeAfterKey = defineFault({
   doc: 'An error msg carries the code after the key ("message|key|3003"), so the part after the last pipe is not the key.',
   finishEnvelope: (envelope) => {
     const msg = envelope['msg'];
-    return envelope['code'] === 0 || typeof msg !== 'string' || !msg.includes('|') ? envelope : { ...envelope, msg: `${msg}|${String(envelope['code'])}` };
+    return envelope['code'] === 0 || typeof msg !== 'string' || !msg.includes('|')
+      ? envelope
+      : { ...envelope, msg: `${msg}|${String(envelope['code'])}` };
   },
 });
 

@@ -97,7 +97,7 @@ export const webhookRefundOrderNoOfPayment = defineFault({
 export const webhookSignedAsPrimary = defineFault({
   name: 'webhook-signed-as-primary',
   clause: 'webhook.signed',
-  doc: "Every webhook is signed as the first configured merchant (its X-MerchantID and secret), whoever owns the order.",
+  doc: 'Every webhook is signed as the first configured merchant (its X-MerchantID and secret), whoever owns the order.',
   signAs: (merchantId, channel) => (channel === 'webhook' ? 'M100001' : merchantId),
 });
 
@@ -126,7 +126,8 @@ export const webhookRefundMerchantNoOfPayment = defineFault({
   name: 'webhook-refund-merchant-no-of-payment',
   clause: 'webhook.body.merchant-order-no',
   doc: "refund.updated carries the payment's merchant_order_no as merchant_order_no instead of the merchant_refund_no.",
-  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, merchant_order_no: body['original_merchant_order_no'] } : body),
+  finishWebhookBody: (body) =>
+    body['event'] === 'refund.updated' ? { ...body, merchant_order_no: body['original_merchant_order_no'] } : body,
 });
 
 export const webhookPaymentMethodLowercase = defineFault({
@@ -134,7 +135,9 @@ export const webhookPaymentMethodLowercase = defineFault({
   clause: 'webhook.body.payment-method',
   doc: 'payment.updated writes payment_method in lower case ("paypal" for PAYPAL).',
   finishWebhookBody: (body) =>
-    body['event'] === 'payment.updated' && typeof body['payment_method'] === 'string' ? { ...body, payment_method: body['payment_method'].toLowerCase() } : body,
+    body['event'] === 'payment.updated' && typeof body['payment_method'] === 'string'
+      ? { ...body, payment_method: body['payment_method'].toLowerCase() }
+      : body,
 });
 
 export const webhookPayoutAmountString = defineFault({
@@ -190,7 +193,9 @@ export const webhookRefundOriginalRefsSwapped = defineFault({
   clause: 'refund.original-refs',
   doc: "refund.updated swaps the payment's numbers: original_order_no holds its merchant_order_no and original_merchant_order_no its order_no.",
   finishWebhookBody: (body) =>
-    body['event'] === 'refund.updated' ? { ...body, original_order_no: body['original_merchant_order_no'], original_merchant_order_no: body['original_order_no'] } : body,
+    body['event'] === 'refund.updated'
+      ? { ...body, original_order_no: body['original_merchant_order_no'], original_merchant_order_no: body['original_order_no'] }
+      : body,
 });
 
 export const webhookPaymentStatusPaid = defineFault({
@@ -204,12 +209,14 @@ export const webhookRefundStatusProcessing = defineFault({
   name: 'webhook-refund-status-processing',
   clause: 'state.refund.values',
   doc: 'refund.updated calls a pending refund PROCESSING instead of PENDING.',
-  finishWebhookBody: (body) => (body['event'] === 'refund.updated' && body['status'] === 'PENDING' ? { ...body, status: 'PROCESSING' } : body),
+  finishWebhookBody: (body) =>
+    body['event'] === 'refund.updated' && body['status'] === 'PENDING' ? { ...body, status: 'PROCESSING' } : body,
 });
 
 export const webhookPayoutStatusCancelled = defineFault({
   name: 'webhook-payout-status-cancelled',
   clause: 'state.payout.values',
   doc: 'payout.updated spells a canceled payout CANCELLED instead of CANCELED.',
-  finishWebhookBody: (body) => (body['event'] === 'payout.updated' && body['status'] === 'CANCELED' ? { ...body, status: 'CANCELLED' } : body),
+  finishWebhookBody: (body) =>
+    body['event'] === 'payout.updated' && body['status'] === 'CANCELED' ? { ...body, status: 'CANCELLED' } : body,
 });

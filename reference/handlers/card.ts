@@ -10,7 +10,16 @@ import { Fields } from '../validate.js';
 import { paymentView } from '../views.js';
 import { failCreationIfArmed } from './armed.js';
 import { ensureCardUsable, readBillingAddress, readCard } from './card-data.js';
-import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput, type PaymentInput, type Priced } from './payment-input.js';
+import {
+  ensureActive,
+  ensurePaymentMethod,
+  PAYMENT_KEYS,
+  paymentCents,
+  priceFor,
+  readPaymentInput,
+  type PaymentInput,
+  type Priced,
+} from './payment-input.js';
 
 export const FIXTURE_CARDS = {
   success: '4242424242424242',

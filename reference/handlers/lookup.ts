@@ -15,11 +15,16 @@ export function findPayment(svc: Service, call: Call, f: Fields): Payment {
   if (ref.key === 'order_no') {
     const p = svc.store.payments.get(ref.value);
     if (p === undefined) throw notFound;
-    if (p.merchantId !== call.merchant.id && svc.behaviour.enforces('query.owner')) throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
+    if (p.merchantId !== call.merchant.id && svc.behaviour.enforces('query.owner'))
+      throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
     return p;
   }
   const p = svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
-  if (p === undefined && svc.behaviour.foreignMerchantOrderNo === 'access-denied' && MERCHANTS.some((m) => m.id !== call.merchant.id && svc.store.paymentByMerchantNo(m.id, ref.value) !== undefined)) {
+  if (
+    p === undefined &&
+    svc.behaviour.foreignMerchantOrderNo === 'access-denied' &&
+    MERCHANTS.some((m) => m.id !== call.merchant.id && svc.store.paymentByMerchantNo(m.id, ref.value) !== undefined)
+  ) {
     throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
   }
   if (p === undefined) throw notFound;
@@ -30,7 +35,9 @@ export function findPayment(svc: Service, call: Call, f: Fields): Payment {
 export function findRefund(svc: Service, call: Call, f: Fields): Refund {
   const ref = f.exactlyOne('merchant_refund_no', 'refund_no', svc.behaviour.bothLookupsSent);
   const r =
-    svc.behaviour.lookupAs(ref.key) === 'refund_no' ? svc.store.refunds.get(ref.value) : svc.store.refundByMerchantNo(call.merchant.id, ref.value);
+    svc.behaviour.lookupAs(ref.key) === 'refund_no'
+      ? svc.store.refunds.get(ref.value)
+      : svc.store.refundByMerchantNo(call.merchant.id, ref.value);
   if (r === undefined || r.merchantId !== call.merchant.id) throw new ApiError(2002, 'refundNotFound', 'Refund order not found');
   return r;
 }
@@ -39,7 +46,9 @@ export function findRefund(svc: Service, call: Call, f: Fields): Refund {
 export function findPayout(svc: Service, call: Call, f: Fields, notFoundCode: number): Payout {
   const ref = f.exactlyOne('merchant_payout_no', 'payout_no', svc.behaviour.bothLookupsSent);
   const p =
-    svc.behaviour.lookupAs(ref.key) === 'payout_no' ? svc.store.payouts.get(ref.value) : svc.store.payoutByMerchantNo(call.merchant.id, ref.value);
+    svc.behaviour.lookupAs(ref.key) === 'payout_no'
+      ? svc.store.payouts.get(ref.value)
+      : svc.store.payoutByMerchantNo(call.merchant.id, ref.value);
   if (p === undefined || p.merchantId !== call.merchant.id) throw new ApiError(notFoundCode, 'notFound', 'Payout not found');
   return p;
 }

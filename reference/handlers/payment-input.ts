@@ -7,11 +7,26 @@ import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
-import { channelAccepts, CHECKOUT_REQUIRED_BY_METHOD, ENABLED_PAYMENT_METHODS, isKnownMethod, NO_CHANNEL_METHODS, PAYMENT_CHANNELS } from '../methods.js';
+import {
+  channelAccepts,
+  CHECKOUT_REQUIRED_BY_METHOD,
+  ENABLED_PAYMENT_METHODS,
+  isKnownMethod,
+  NO_CHANNEL_METHODS,
+  PAYMENT_CHANNELS,
+} from '../methods.js';
 import type { TradeInfo } from '../store.js';
 import type { Fields } from '../validate.js';
 
-export const PAYMENT_KEYS = ['payment_method', 'merchant_order_no', 'trans_amount', 'notify_url', 'return_url', 'trade_info', 'metadata'] as const;
+export const PAYMENT_KEYS = [
+  'payment_method',
+  'merchant_order_no',
+  'trans_amount',
+  'notify_url',
+  'return_url',
+  'trade_info',
+  'metadata',
+] as const;
 
 export interface PaymentInput {
   method: string;
@@ -69,7 +84,11 @@ export function paymentCents(a: AmountInput, b: Behaviour): bigint {
  * Unknown names are "unsupported"; known but not enabled (or not for this endpoint, or not for this
  * merchant) are "unavailable".
  */
-export function ensurePaymentMethod(method: string, allowed: readonly string[] = ENABLED_PAYMENT_METHODS, merchant?: MerchantFixture): void {
+export function ensurePaymentMethod(
+  method: string,
+  allowed: readonly string[] = ENABLED_PAYMENT_METHODS,
+  merchant?: MerchantFixture,
+): void {
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
   if (!allowed.includes(method)) throw E.paymentMethodUnavailable(method);
   if (merchant?.paymentMethods !== undefined && !merchant.paymentMethods.includes(method)) throw E.paymentMethodUnavailable(method);
@@ -96,7 +115,9 @@ export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
     }
     return tier === cents ? { chargedCents: cents } : { chargedCents: tier, requestedCents: cents };
   }
-  const outside = b.channelRanges ? !channelAccepts(ch, cents) : (ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents);
+  const outside = b.channelRanges
+    ? !channelAccepts(ch, cents)
+    : (ch.minCents !== undefined && cents < ch.minCents) || (ch.maxCents !== undefined && cents > ch.maxCents);
   if (outside && b.enforces('payment.channel-range')) {
     throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);
   }

@@ -13,7 +13,8 @@ import { finishPayout } from './payout-state.js';
 export const payoutCancel: Handler = (svc, call) => {
   const p = findPayout(svc, call, Fields.of(call.body, ['merchant_payout_no', 'payout_no']), 422);
   const status = (): void => {
-    if (!svc.behaviour.payoutCancelable(p.status)) throw new ApiError(5003, 'payoutNotCancelable', `Payout cannot be canceled in status ${p.status}`);
+    if (!svc.behaviour.payoutCancelable(p.status))
+      throw new ApiError(5003, 'payoutNotCancelable', `Payout cannot be canceled in status ${p.status}`);
   };
   // Both rows can apply to a finished payout of a channel without cancel: which is answered is a reading.
   if (svc.behaviour.payoutCancelStatusFirst) status();

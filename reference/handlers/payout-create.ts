@@ -46,7 +46,8 @@ export const payoutCreate: Handler = (svc, call) => {
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
   const pot = balanceCurrency(svc, amount.currency);
-  if (payoutBalance(balances, pot) < cents && b.enforces('payout.balance')) throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
+  if (payoutBalance(balances, pot) < cents && b.enforces('payout.balance'))
+    throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
 
   const payout: Payout = {
     payoutNo: svc.store.nextServiceNo('T', call.now),

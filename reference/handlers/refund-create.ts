@@ -50,7 +50,8 @@ export const refundCreate: Handler = (svc, call) => {
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
   const cover = cents + REFUND_FEE_CENTS;
-  if (balances.refundCoverCents < cover && b.enforces('refund.balance')) throw E.validationFailed('Merchant balance does not cover the refund and its fee');
+  if (balances.refundCoverCents < cover && b.enforces('refund.balance'))
+    throw E.validationFailed('Merchant balance does not cover the refund and its fee');
   failRefundIfArmed(svc, call.merchant.id, payment.merchantOrderNo);
 
   const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', payment.merchantOrderNo);
@@ -86,9 +87,7 @@ function notSupported(detail: string): ApiError {
 /** Original not found, or another merchant's: both are orderNotFound with the refund code 422. */
 function originalPayment(svc: Service, call: Call, ref: { key: string; value: string }): Payment {
   const p =
-    ref.key === 'original_order_no'
-      ? svc.store.payments.get(ref.value)
-      : svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
+    ref.key === 'original_order_no' ? svc.store.payments.get(ref.value) : svc.store.paymentByMerchantNo(call.merchant.id, ref.value);
   if (p === undefined || p.merchantId !== call.merchant.id) throw new ApiError(422, 'orderNotFound', 'Original order not found');
   return p;
 }

@@ -82,7 +82,8 @@ export const completeCard: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_order_no', 'order_no', 'outcome']);
   const p = findPayment(svc, call, f);
   const outcome = outcomeOf(f);
-  if (p.status !== 'PENDING' || p.via !== 'card') refuseTransition(p.via === 'card' ? 'Card payment' : 'Checkout payment', p.status, 'completed as a card payment');
+  if (p.status !== 'PENDING' || p.via !== 'card')
+    refuseTransition(p.via === 'card' ? 'Card payment' : 'Checkout payment', p.status, 'completed as a card payment');
   p.status = outcome;
   p.finishedAt = call.now;
   if (svc.behaviour.sendsWebhookOn('card-completed')) emitPaymentUpdated(svc, p);

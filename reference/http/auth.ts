@@ -24,13 +24,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function authenticate(
-  headers: IncomingHttpHeaders,
-  rawBody: Buffer,
-  nonces: NonceCache,
-  b: Behaviour,
-  now: number,
-): AuthResult {
+export function authenticate(headers: IncomingHttpHeaders, rawBody: Buffer, nonces: NonceCache, b: Behaviour, now: number): AuthResult {
   const id = header(headers, 'x-merchantid');
   const timestamp = header(headers, 'x-timestamp');
   const nonce = header(headers, 'x-nonce');
@@ -43,10 +37,13 @@ export function authenticate(
   const [ts, nc, sg] = [timestamp ?? '', nonce ?? '', sign ?? ''];
   const steps: Array<[AuthOutcome, () => boolean]> = [
     ['bad-signature', () => b.verifyRequest({ merchantId: id, secret: merchant.secret, timestamp: ts, nonce: nc, rawBody, sign: sg })],
-    ['stale-timestamp', () => {
-      const seconds = b.readTimestamp(ts);
-      return seconds !== undefined && Math.abs(seconds - Math.floor(now / 1000)) <= TIMESTAMP_TOLERANCE_S;
-    }],
+    [
+      'stale-timestamp',
+      () => {
+        const seconds = b.readTimestamp(ts);
+        return seconds !== undefined && Math.abs(seconds - Math.floor(now / 1000)) <= TIMESTAMP_TOLERANCE_S;
+      },
+    ],
     // Last, so a nonce is remembered only for a request that passed everything else.
     ['nonce-reused', () => nonces.checkAndRemember(id, nc, now)],
   ];

@@ -7,9 +7,7 @@ import type { IncomingMessage } from 'node:http';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type BodyResult =
-  | { ok: true; body: Buffer }
-  | { ok: false; reason: 'too-large' | 'stalled' | 'aborted' };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'stalled' | 'aborted' };
 
 export interface ReadLimits {
   maxBytes: number;

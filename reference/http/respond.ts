@@ -29,9 +29,23 @@ function write(res: ServerResponse, status: number, headers: Record<string, stri
   res.end(body);
 }
 
-export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiError, english: boolean, close = false, extra: Record<string, string> = {}, plainText = false): void {
+export function sendUnsigned(
+  res: ServerResponse,
+  httpStatus: number,
+  err: ApiError,
+  english: boolean,
+  close = false,
+  extra: Record<string, string> = {},
+  plainText = false,
+): void {
   if (plainText) {
-    write(res, httpStatus, { 'Content-Type': 'text/plain; charset=utf-8', ...extra }, Buffer.from(envelopeMessage(err, true), 'utf8'), close);
+    write(
+      res,
+      httpStatus,
+      { 'Content-Type': 'text/plain; charset=utf-8', ...extra },
+      Buffer.from(envelopeMessage(err, true), 'utf8'),
+      close,
+    );
     return;
   }
   write(res, httpStatus, extra, Buffer.from(JSON.stringify(errorEnvelope(err, english)), 'utf8'), close);
@@ -41,7 +55,14 @@ export function sendUnsigned(res: ServerResponse, httpStatus: number, err: ApiEr
  * Returns the HTTP status used, for the log line. `httpStatus` is given only for (faultily) signed auth errors;
  * `signedOver` only for a tampered answer: the genuine envelope, whose bytes the signature covers instead.
  */
-export function sendSigned(res: ServerResponse, merchant: MerchantFixture, envelope: Record<string, unknown>, b: Behaviour, httpStatus?: number, signedOver?: Record<string, unknown>): number {
+export function sendSigned(
+  res: ServerResponse,
+  merchant: MerchantFixture,
+  envelope: Record<string, unknown>,
+  b: Behaviour,
+  httpStatus?: number,
+  signedOver?: Record<string, unknown>,
+): number {
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
   const status = httpStatus ?? b.httpStatusFor(code, typeof envelope['msg'] === 'string' ? envelope['msg'] : '');
   const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), b.responseEncoding);

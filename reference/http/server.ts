@@ -121,16 +121,34 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineOptions, connection: ObservedExchange['connection']): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: PipelineOptions,
+  connection: ObservedExchange['connection'],
+): Promise<void> {
   const english = opts.svc.behaviour.plainEnglish(req.headers['accept-language']);
   const path = pathOf(req.url);
   const receivedAt = performance.timeOrigin + performance.now();
   let body: Buffer | undefined;
   let tampered: TamperedField[] | undefined;
   const logDone = (status: number, code: number, merchantId = '-', key?: string): void => {
-    opts.log(`${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`);
+    opts.log(
+      `${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`,
+    );
     try {
-      const x: ObservedExchange = { method: req.method ?? '?', path, headers: { ...req.headers }, body, receivedAt, answeredAt: performance.timeOrigin + performance.now(), http: status, code, key, connection };
+      const x: ObservedExchange = {
+        method: req.method ?? '?',
+        path,
+        headers: { ...req.headers },
+        body,
+        receivedAt,
+        answeredAt: performance.timeOrigin + performance.now(),
+        http: status,
+        code,
+        key,
+        connection,
+      };
       if (tampered) x.tampered = tampered;
       opts.observe?.(x);
     } catch {
@@ -172,7 +190,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   }
 
   const merchant = auth.merchant;
-  if (svc.behaviour.contentTypeRefusal === 'unauthorized' && !isJsonContentType(req.headers['content-type']) && svc.behaviour.enforces('request.content-type')) {
+  if (
+    svc.behaviour.contentTypeRefusal === 'unauthorized' &&
+    !isJsonContentType(req.headers['content-type']) &&
+    svc.behaviour.enforces('request.content-type')
+  ) {
     sendUnsigned(res, 401, new ApiError(401, 'unauthorized', 'Content-Type must be application/json'), english, false);
     logDone(401, 401, merchant.id);
     return;
@@ -186,9 +208,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: PipelineO
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
   const altered = opts.tamper?.tamper(envelope);
   tampered = altered?.fields;
-  const status = altered ? sendSigned(res, merchant, altered.envelope, svc.behaviour, undefined, envelope) : sendSigned(res, merchant, envelope, svc.behaviour);
+  const status = altered
+    ? sendSigned(res, merchant, altered.envelope, svc.behaviour, undefined, envelope)
+    : sendSigned(res, merchant, envelope, svc.behaviour);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
-  logDone(status, typeof envelope['code'] === 'number' ? envelope['code'] : -1, merchant.id, envelope['code'] === 0 ? undefined : msg.slice(msg.lastIndexOf('|') + 1));
+  logDone(
+    status,
+    typeof envelope['code'] === 'number' ? envelope['code'] : -1,
+    merchant.id,
+    envelope['code'] === 0 ? undefined : msg.slice(msg.lastIndexOf('|') + 1),
+  );
 }
 
 /** Everything after authentication; always yields an envelope (success or error), never throws. */
@@ -208,7 +237,8 @@ function respondTo(
     route = opts.svc.behaviour.routePath(path);
     const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
-    if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type')) throw E.invalidRequest('Content-Type must be application/json');
+    if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type'))
+      throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
     const transient = opts.transient?.pick(route, merchant.id, body);
     if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');

@@ -39,7 +39,10 @@ export const BY_NAME_ONLY: ReadonlySet<string> = new Set(['extra-money-fields', 
 
 export const READING_SETS: Readonly<Record<string, readonly string[]>> = {
   default: [],
-  alt: [...READINGS].filter((r) => !BY_NAME_ONLY.has(r.name)).sort((a, b) => RENAMES_LAST(a) - RENAMES_LAST(b)).map((r) => r.name),
+  alt: [...READINGS]
+    .filter((r) => !BY_NAME_ONLY.has(r.name))
+    .sort((a, b) => RENAMES_LAST(a) - RENAMES_LAST(b))
+    .map((r) => r.name),
 };
 
 /** A set name or a list of reading names, to the names. */
@@ -47,11 +50,13 @@ export function readingNames(sel: string | readonly string[] | undefined): reado
   if (sel === undefined) return [];
   if (typeof sel === 'string') {
     const set = READING_SETS[sel];
-    if (set === undefined) throw new Error(`Unknown reading set ${JSON.stringify(sel)}. Known sets: ${Object.keys(READING_SETS).join(', ')}`);
+    if (set === undefined)
+      throw new Error(`Unknown reading set ${JSON.stringify(sel)}. Known sets: ${Object.keys(READING_SETS).join(', ')}`);
     return set;
   }
   for (const n of sel) {
-    if (!READINGS.some((r) => r.name === n)) throw new Error(`Unknown reading ${JSON.stringify(n)}. Known readings: ${READINGS.map((r) => r.name).join(', ')}`);
+    if (!READINGS.some((r) => r.name === n))
+      throw new Error(`Unknown reading ${JSON.stringify(n)}. Known readings: ${READINGS.map((r) => r.name).join(', ')}`);
   }
   return sel;
 }
@@ -64,7 +69,10 @@ export function behaviourWithReadings(names: readonly string[]): Behaviour {
   for (const name of names) {
     const r = READINGS.find((x) => x.name === name)!;
     const prev = b;
-    const next: Behaviour = { ...prev, ...(Object.fromEntries(Object.entries(r).filter(([k]) => !INFO_KEYS.has(k))) as Partial<Behaviour>) };
+    const next: Behaviour = {
+      ...prev,
+      ...(Object.fromEntries(Object.entries(r).filter(([k]) => !INFO_KEYS.has(k))) as Partial<Behaviour>),
+    };
     if (r.finishView) next.finishView = (kind, view) => r.finishView!(kind, prev.finishView(kind, view));
     if (r.normaliseRequest) next.normaliseRequest = (body, route) => r.normaliseRequest!(prev.normaliseRequest(body, route), route);
     if (r.finishWebhookBody) next.finishWebhookBody = (body, source) => r.finishWebhookBody!(prev.finishWebhookBody(body, source), source);

@@ -20,8 +20,15 @@ export const otherRecordFieldNames = defineReading({
   finishView: (kind, named) => {
     if (kind === 'checkout') return renameKeys(named, { order_no: 'trade_no', status: 'state', checkout_url: 'pay_url' });
     if (kind === 'payment') return renameKeys(named, { order_no: 'trade_no', status: 'state' });
-    if (kind === 'refund') return renameKeys(named, { refund_no: 'refund_order_no', refund_amount: 'amount', reason: 'refund_reason', status: 'refund_status' });
-    return renameKeys(named, { payout_no: 'payout_order_no', payment_method: 'payout_method', trans_amount: 'amount', payee: 'beneficiary', status: 'payout_status' });
+    if (kind === 'refund')
+      return renameKeys(named, { refund_no: 'refund_order_no', refund_amount: 'amount', reason: 'refund_reason', status: 'refund_status' });
+    return renameKeys(named, {
+      payout_no: 'payout_order_no',
+      payment_method: 'payout_method',
+      trans_amount: 'amount',
+      payee: 'beneficiary',
+      status: 'payout_status',
+    });
   },
 });
 
@@ -63,5 +70,6 @@ export const refundWebhookOwnMetadata = defineReading({
 export const extraMoneyFields = defineReading({
   name: 'extra-money-fields',
   doc: 'Checkout answers and payment records carry another Amount object, refunded_amount (0.00 until refunded): "Response `data` fields of the checkout: not shown.", "Fields of the payment record returned by a payment query: not shown."',
-  finishView: (kind, view) => (kind === 'payment' || kind === 'checkout' ? { ...view, refunded_amount: { currency: 'USD', value: '0.00' } } : view),
+  finishView: (kind, view) =>
+    kind === 'payment' || kind === 'checkout' ? { ...view, refunded_amount: { currency: 'USD', value: '0.00' } } : view,
 });

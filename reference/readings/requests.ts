@@ -63,7 +63,14 @@ const INTERNAL_NAME_RE = new RegExp(`\\b(${Object.keys(INTERNAL_NAMES).join('|')
 export const otherInternalFieldNames = defineReading({
   name: 'other-internal-field-names',
   doc: 'invalidRequest messages name fields PayMethod, MchOrderNo, OrderAmount, NotifyUrl, ReturnUrl: "The text names the field by the server\'s internal name (for example the internal name for `trade_info.goods_name` is `TradeInfo.GoodsName`)."',
-  mapError: (err) => (err.key === 'invalidRequest' ? new ApiError(err.code, err.key, err.detail.replace(INTERNAL_NAME_RE, (n) => INTERNAL_NAMES[n] ?? n)) : err),
+  mapError: (err) =>
+    err.key === 'invalidRequest'
+      ? new ApiError(
+          err.code,
+          err.key,
+          err.detail.replace(INTERNAL_NAME_RE, (n) => INTERNAL_NAMES[n] ?? n),
+        )
+      : err,
 });
 
 export const emptyLookupCountsAsSent = defineReading({
@@ -92,5 +99,8 @@ export const payoutAmountField = defineReading({
     const { trans_amount: _ignored, payout_amount: amount, ...rest } = body;
     return amount === undefined ? rest : { ...rest, trans_amount: amount };
   },
-  mapError: (err, path) => (err.key === 'invalidRequest' && path.startsWith('/api/v1/payouts/') ? new ApiError(err.code, err.key, err.detail.replace(/\bTransAmount\b/g, 'PayoutAmount')) : err),
+  mapError: (err, path) =>
+    err.key === 'invalidRequest' && path.startsWith('/api/v1/payouts/')
+      ? new ApiError(err.code, err.key, err.detail.replace(/\bTransAmount\b/g, 'PayoutAmount'))
+      : err,
 });

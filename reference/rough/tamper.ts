@@ -20,7 +20,14 @@ export interface TamperedField {
 }
 
 /** Fields that hold a service number, under every reading's names. */
-const NUMBER_FIELDS: ReadonlySet<string> = new Set(['order_no', 'refund_no', 'payout_no', 'trade_no', 'refund_order_no', 'payout_order_no']);
+const NUMBER_FIELDS: ReadonlySet<string> = new Set([
+  'order_no',
+  'refund_no',
+  'payout_no',
+  'trade_no',
+  'refund_order_no',
+  'payout_order_no',
+]);
 const STATUS_FIELDS: ReadonlySet<string> = new Set(['status', 'state', 'refund_status', 'payout_status']);
 
 /** mulberry32: small, seeded, good enough to pick answers; not for secrets. */
@@ -40,7 +47,8 @@ export class Tamperer {
   private count = 0;
 
   constructor(private readonly opts: TamperOptions) {
-    if (!Number.isFinite(opts.rate) || opts.rate < 0 || opts.rate > 1) throw new Error(`tamper rate must be 0..1, got ${String(opts.rate)}`);
+    if (!Number.isFinite(opts.rate) || opts.rate < 0 || opts.rate > 1)
+      throw new Error(`tamper rate must be 0..1, got ${String(opts.rate)}`);
     this.random = seededRandom(opts.seed);
   }
 
@@ -58,7 +66,9 @@ export class Tamperer {
       if (typeof v !== 'string') continue;
       if (NUMBER_FIELDS.has(k)) {
         // Same length and shape as the genuine one, a number the service never issued.
-        const tail = `T${String(this.count).padStart(3, '0')}${Math.floor(this.random() * 1e6).toString().padStart(6, '0')}`;
+        const tail = `T${String(this.count).padStart(3, '0')}${Math.floor(this.random() * 1e6)
+          .toString()
+          .padStart(6, '0')}`;
         const sent = v.length > tail.length ? `${v.slice(0, v.length - tail.length)}${tail}` : `${v}${tail}`;
         out[k] = sent;
         fields.push({ field: k, genuine: v, sent });

@@ -183,7 +183,19 @@ export class Outbox {
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;
     try {
-      this.opts.observe?.({ merchantId: d.merchantId, url: d.url, event: String(sent['event'] ?? ''), orderNo: String(sent['order_no'] ?? ''), status: String(sent['status'] ?? ''), attempt: d.attempts, copy: Boolean(d.copy), held: Boolean(d.held), replied: result.replied, acked: result.acked, summary: result.summary });
+      this.opts.observe?.({
+        merchantId: d.merchantId,
+        url: d.url,
+        event: String(sent['event'] ?? ''),
+        orderNo: String(sent['order_no'] ?? ''),
+        status: String(sent['status'] ?? ''),
+        attempt: d.attempts,
+        copy: Boolean(d.copy),
+        held: Boolean(d.held),
+        replied: result.replied,
+        acked: result.acked,
+        summary: result.summary,
+      });
     } catch {
       // An observer's failure must never reach a delivery.
     }

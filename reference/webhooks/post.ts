@@ -52,9 +52,13 @@ export function postOnce(
         return;
       }
       lateMs = Math.min(lateMs, limitMs);
-      timer = setTimeout(() => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }), lateMs);
+      timer = setTimeout(
+        () => settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms${widened()}` }),
+        lateMs,
+      );
     };
-    const widened = (): string => (lateMs >= MIN_LATE_MS ? ` (limit widened by ${Math.round(lateMs)} ms: the sandbox's timer was that late)` : '');
+    const widened = (): string =>
+      lateMs >= MIN_LATE_MS ? ` (limit widened by ${Math.round(lateMs)} ms: the sandbox's timer was that late)` : '';
     let timer = setTimeout(onLimit, limitMs);
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) {
@@ -75,7 +79,9 @@ export function postOnce(
       settle({ acked: false, replied: false, summary: 'request could not be created' });
       return;
     }
-    req.on('error', (err: NodeJS.ErrnoException) => settle({ acked: false, replied: false, summary: `connection failed (${err.code ?? 'error'})` }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      settle({ acked: false, replied: false, summary: `connection failed (${err.code ?? 'error'})` }),
+    );
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;

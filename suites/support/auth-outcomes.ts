@@ -13,7 +13,11 @@ import type { Exchange } from '../../harness/exchange.js';
 import type { Target } from '../../harness/target.js';
 
 /** The row of the authentication errors table each key answers. */
-const AUTH_ROW: Readonly<Record<string, ClauseId>> = { unauthorized: 'err.auth.unauthorized', merchantNotFound: 'err.auth.merchant-not-found', forbidden: 'err.auth.forbidden' };
+const AUTH_ROW: Readonly<Record<string, ClauseId>> = {
+  unauthorized: 'err.auth.unauthorized',
+  merchantNotFound: 'err.auth.merchant-not-found',
+  forbidden: 'err.auth.forbidden',
+};
 
 /** The keys of the authentication errors table; none of them may answer a correctly signed request. */
 export const AUTH_ERROR_KEYS: readonly string[] = ['unauthorized', 'merchantNotFound', 'forbidden'];
@@ -63,21 +67,36 @@ export interface AuthRefusal {
  * Refused by authentication where the document says "refused" but names no error: one of
  * `allowed` (each an entry of the authentication errors table), unsigned. Records which.
  */
-export function expectAuthRefusalOneOf(ex: Exchange, allowed: readonly AuthRefusal[], clause: ClauseId, topic: string, what: string): AuthRefusal {
+export function expectAuthRefusalOneOf(
+  ex: Exchange,
+  allowed: readonly AuthRefusal[],
+  clause: ClauseId,
+  topic: string,
+  what: string,
+): AuthRefusal {
   const res = ex.response;
   const seen = answerOf(ex);
   const hit = res ? allowed.find((a) => a.http === seen.status && seen.code === a.code && seen.key === a.key) : undefined;
   const list = allowed.map((a) => `HTTP ${a.http} ${a.key}`).join(' or ');
   if (!hit) {
-    failCheck(res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME', clause, `${what} must be refused by authentication`, {
-      expected: `${list} (the document allows each)`,
-      seen: outcomeText(ex),
-      exchange: ex,
-    });
+    failCheck(
+      res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME',
+      clause,
+      `${what} must be refused by authentication`,
+      {
+        expected: `${list} (the document allows each)`,
+        seen: outcomeText(ex),
+        exchange: ex,
+      },
+    );
   }
   const sig = headerValue(res!.headers, 'X-Sign');
   if (sig !== undefined && sig !== '') {
-    failCheck('AUTH_ERROR_SIGNED', 'auth.errors.unsigned', 'an authentication error must not be signed', { expected: 'no X-Sign header', seen: `X-Sign: ${sig.slice(0, 16)}…`, exchange: ex });
+    failCheck('AUTH_ERROR_SIGNED', 'auth.errors.unsigned', 'an authentication error must not be signed', {
+      expected: 'no X-Sign header',
+      seen: `X-Sign: ${sig.slice(0, 16)}…`,
+      exchange: ex,
+    });
   }
   recordReading(topic, `HTTP ${hit.http} ${hit.key}`);
   held(clause, 'auth.errors.unsigned', ...(AUTH_ROW[hit.key] ? [AUTH_ROW[hit.key]!] : []));

@@ -11,6 +11,13 @@ import type { Exchange } from '../../harness/exchange.js';
 export type RowPart = 'code-or-key' | 'key' | 'code';
 
 /** The error `want`; a half-right refusal (`part` says which halves count) is charged to `row`, anything else to `rule`. */
-export function expectRowError(ex: Exchange, want: Outcome, rule: ClauseId, row: ClauseId, what: string, part: RowPart = 'code-or-key'): void {
+export function expectRowError(
+  ex: Exchange,
+  want: Outcome,
+  rule: ClauseId,
+  row: ClauseId,
+  what: string,
+  part: RowPart = 'code-or-key',
+): void {
   expectError(ex, want, rule, what, { ifHalfRight: row, halfRight: part });
 }

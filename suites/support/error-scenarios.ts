@@ -27,7 +27,12 @@ function internal(t: Target, jsonPath: string): string[] {
   return name ? [name] : [];
 }
 
-const LOOKUP_FIELDS = (t: Target): string[] => ['merchant_order_no', 'order_no', ...internal(t, 'merchant_order_no'), ...internal(t, 'order_no')];
+const LOOKUP_FIELDS = (t: Target): string[] => [
+  'merchant_order_no',
+  'order_no',
+  ...internal(t, 'merchant_order_no'),
+  ...internal(t, 'order_no'),
+];
 
 export const BUSINESS_ERRORS: readonly ErrorScenario[] = [
   {
@@ -57,9 +62,21 @@ export const BUSINESS_ERRORS: readonly ErrorScenario[] = [
     key: 'invalidRequest',
     clause: 'checkout.goods-name-missing',
     // The document's own example of the internal name, whatever the profile says.
-    fields: (t) => ['goods_name', 'trade_info', 'GoodsName', 'TradeInfo', ...internal(t, 'trade_info.goods_name'), ...internal(t, 'trade_info')],
+    fields: (t) => [
+      'goods_name',
+      'trade_info',
+      'GoodsName',
+      'TradeInfo',
+      ...internal(t, 'trade_info.goods_name'),
+      ...internal(t, 'trade_info'),
+    ],
     auth: false,
-    send: (t, o) => checkout(t, { extra: { trade_info: { description: 'Conformance test item without a name' } } }, { label: 'checkout without trade_info.goods_name', ...o }),
+    send: (t, o) =>
+      checkout(
+        t,
+        { extra: { trade_info: { description: 'Conformance test item without a name' } } },
+        { label: 'checkout without trade_info.goods_name', ...o },
+      ),
   },
   {
     name: 'a checkout with an unknown payment method',
@@ -82,7 +99,8 @@ export const AUTH_ERRORS: readonly ErrorScenario[] = [
     clause: 'auth.missing-header',
     fields: () => [],
     auth: true,
-    send: (t, o) => queryPayment(t, unknownOrderLookup(t), { headers: { 'X-Nonce': null }, noVerify: true, label: 'query without X-Nonce', ...o }),
+    send: (t, o) =>
+      queryPayment(t, unknownOrderLookup(t), { headers: { 'X-Nonce': null }, noVerify: true, label: 'query without X-Nonce', ...o }),
   },
   {
     name: 'a request from an unknown merchant id',
@@ -92,7 +110,13 @@ export const AUTH_ERRORS: readonly ErrorScenario[] = [
     clause: 'auth.unknown-merchant',
     fields: () => [],
     auth: true,
-    send: (t, o) => queryPayment(t, unknownOrderLookup(t), { as: { id: t.merchants.unknownId, secret: 'x' }, noVerify: true, label: 'query as an unknown merchant id', ...o }),
+    send: (t, o) =>
+      queryPayment(t, unknownOrderLookup(t), {
+        as: { id: t.merchants.unknownId, secret: 'x' },
+        noVerify: true,
+        label: 'query as an unknown merchant id',
+        ...o,
+      }),
   },
   {
     name: 'a request with a wrong signature',
@@ -103,7 +127,13 @@ export const AUTH_ERRORS: readonly ErrorScenario[] = [
     fields: () => [],
     auth: true,
     // Last hex digit changed: still lower-case hex of the right length, but not the HMAC.
-    send: (t, o) => queryPayment(t, unknownOrderLookup(t), { signTransform: (hex) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0'), noVerify: true, label: 'query with a wrong X-Sign', ...o }),
+    send: (t, o) =>
+      queryPayment(t, unknownOrderLookup(t), {
+        signTransform: (hex) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0'),
+        noVerify: true,
+        label: 'query with a wrong X-Sign',
+        ...o,
+      }),
   },
   {
     name: 'a request whose body cannot be read',
@@ -115,7 +145,12 @@ export const AUTH_ERRORS: readonly ErrorScenario[] = [
     auth: true,
     send: (t, o) => {
       const body = Buffer.from(JSON.stringify(unknownOrderLookup(t)), 'utf8');
-      return t.post(t.path('paymentQuery'), body, { declaredContentLength: body.length + 64, noVerify: true, label: 'query with a body shorter than its Content-Length', ...o });
+      return t.post(t.path('paymentQuery'), body, {
+        declaredContentLength: body.length + 64,
+        noVerify: true,
+        label: 'query with a body shorter than its Content-Length',
+        ...o,
+      });
     },
   },
 ];

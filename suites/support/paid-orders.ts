@@ -60,7 +60,10 @@ export function methodsWithSupport(t: Target, wants: RefundSupport[]): string[] 
     return s !== undefined && wants.includes(s);
   });
   if (found.length === 0) {
-    throw new PreconditionSkip(`the profile declares no payable method (card, or checkout with sandbox.completeCheckout) with refund support ${wants.join(' or ')} (refunds.support)`, { declare: ['refunds.support'] });
+    throw new PreconditionSkip(
+      `the profile declares no payable method (card, or checkout with sandbox.completeCheckout) with refund support ${wants.join(' or ')} (refunds.support)`,
+      { declare: ['refunds.support'] },
+    );
   }
   return found;
 }
@@ -95,7 +98,8 @@ export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], cl
 
 /** A checkout not yet paid. */
 export async function pendingCheckout(t: Target, method: string, clause: ClauseId, o: PayOptions = {}): Promise<Payment> {
-  if (!t.profile.methods.checkout.includes(method)) throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`, { declare: ['methods.checkout'] });
+  if (!t.profile.methods.checkout.includes(method))
+    throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`, { declare: ['methods.checkout'] });
   const as = o.as ?? 'primary';
   ensureMerchantMethod(t, method, as);
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
@@ -110,12 +114,22 @@ export async function pendingCheckout(t: Target, method: string, clause: ClauseI
  * A card payment with the decline card: refused by the provider and recorded as FAILED.
  * Returns the refusal's exchange with the numbers (the service number is unknown: the refusal has no data).
  */
-export async function declinedCardPayment(t: Target, o: PayOptions = {}): Promise<{ merchantOrderNo: string; method: string; cents: number; exchange: Exchange }> {
+export async function declinedCardPayment(
+  t: Target,
+  o: PayOptions = {},
+): Promise<{ merchantOrderNo: string; method: string; cents: number; exchange: Exchange }> {
   const method = cardMethod(t);
-  if (!method) throw new PreconditionSkip('the profile declares no card payment (cardPayment, endpoints.cardPayment)', { declare: ['cardPayment', 'endpoints.cardPayment'] });
+  if (!method)
+    throw new PreconditionSkip('the profile declares no card payment (cardPayment, endpoints.cardPayment)', {
+      declare: ['cardPayment', 'endpoints.cardPayment'],
+    });
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
   const cents = o.cents ?? defaultCents(t, method);
-  const ex = await cardPayment(t, { merchantOrderNo, amount: usd(valueOfCents(cents)), card: cardFixture(t, 'decline') }, { as: o.as ?? 'primary', label: 'pay with the decline card' });
+  const ex = await cardPayment(
+    t,
+    { merchantOrderNo, amount: usd(valueOfCents(cents)), card: cardFixture(t, 'decline') },
+    { as: o.as ?? 'primary', label: 'pay with the decline card' },
+  );
   // The provider's decline is the recorded-then-refused case the document names (422 paymentFailed).
   expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
   return { merchantOrderNo, method, cents, exchange: ex };
@@ -123,5 +137,8 @@ export async function declinedCardPayment(t: Target, o: PayOptions = {}): Promis
 
 /** A merchant acts only with the methods enabled for it (merchants.X.paymentMethods). */
 function ensureMerchantMethod(t: Target, method: string, as: MerchantRole): void {
-  if (!paymentMethodsOf(t, as).includes(method)) throw new PreconditionSkip(`${method} is not enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, { declare: [`merchants.${as}.paymentMethods`] });
+  if (!paymentMethodsOf(t, as).includes(method))
+    throw new PreconditionSkip(`${method} is not enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, {
+      declare: [`merchants.${as}.paymentMethods`],
+    });
 }

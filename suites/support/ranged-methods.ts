@@ -26,7 +26,12 @@ export function rangedCheckoutMethods(t: Target): RangedMethod[] {
     .filter((m) => !pricePoint.has(m) && Object.hasOwn(limits, m))
     .map((m) => {
       const channels = channelSpans(limits[m]!);
-      return { method: m, range: { min: channels[0]!.min, max: channels[channels.length - 1]!.max }, channels, gaps: channelGaps(limits[m]!) };
+      return {
+        method: m,
+        range: { min: channels[0]!.min, max: channels[channels.length - 1]!.max },
+        channels,
+        gaps: channelGaps(limits[m]!),
+      };
     });
 }
 
@@ -34,7 +39,10 @@ export function rangedCheckoutMethods(t: Target): RangedMethod[] {
 export function requireRangedCheckoutMethods(t: Target): RangedMethod[] {
   const found = rangedCheckoutMethods(t);
   if (found.length === 0) {
-    throw new PreconditionSkip('the profile declares no channel range (limits.payments) for any checkout method that is not a price-point method', { declare: ['limits.payments'] });
+    throw new PreconditionSkip(
+      'the profile declares no channel range (limits.payments) for any checkout method that is not a price-point method',
+      { declare: ['limits.payments'] },
+    );
   }
   return found;
 }
@@ -51,7 +59,9 @@ export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): Ra
     .find((m) => m !== undefined);
   if (!found) {
     const what = cents.length ? ` holding ${cents.map((c) => (c / 100).toFixed(2)).join(', ')}` : '';
-    throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`, { declare: ['limits.payments'] });
+    throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`, {
+      declare: ['limits.payments'],
+    });
   }
   return found;
 }

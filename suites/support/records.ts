@@ -25,7 +25,10 @@ function snapshot(data: Record<string, unknown>, paths: Record<string, string | 
 /** The parts of a payment record that a refused repeat must not change. */
 export function paymentSnapshot(t: Target, data: Record<string, unknown>): Record<string, unknown> {
   const r = t.profile.paymentRecord;
-  if (!r) throw new PreconditionSkip('the profile does not say where a payment record keeps its fields (paymentRecord)', { declare: ['paymentRecord'] });
+  if (!r)
+    throw new PreconditionSkip('the profile does not say where a payment record keeps its fields (paymentRecord)', {
+      declare: ['paymentRecord'],
+    });
   return snapshot(data, { orderNo: r.orderNo, merchantOrderNo: r.merchantOrderNo, status: r.status, transAmount: r.transAmount });
 }
 

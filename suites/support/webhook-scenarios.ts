@@ -44,12 +44,17 @@ export function scriptedNo(t: Target, kind: 'order' | 'refund' | 'payout', repli
 
 /** The card method of the profile, or a skip. */
 function cardMethod(t: Target): string {
-  if (!t.profile.cardPayment) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
+  if (!t.profile.cardPayment)
+    throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   return t.profile.methods.card ?? 'CARD';
 }
 
 /** A card payment that succeeds at once: payment.updated SUCCESS follows. */
-export async function paidCardPayment(t: Target, clause: ClauseId, opts: { replies?: ReplyKind[]; metadata?: string; amount?: Amount } = {}): Promise<Payment> {
+export async function paidCardPayment(
+  t: Target,
+  clause: ClauseId,
+  opts: { replies?: ReplyKind[]; metadata?: string; amount?: Amount } = {},
+): Promise<Payment> {
   const method = cardMethod(t);
   const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
   const amount = opts.amount ?? usd(defaultAmount(t, method));
@@ -112,8 +117,16 @@ export async function scriptedCheckout(t: Target, clause: ClauseId, opts: Checko
 }
 
 /** A checkout completed through the sandbox control. */
-export async function completedCheckout(t: Target, clause: ClauseId, outcome: 'success' | 'failed', opts: CheckoutOpts = {}): Promise<Payment> {
-  if (!t.profile.sandbox?.completeCheckout) throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', { declare: ['sandbox.completeCheckout'] });
+export async function completedCheckout(
+  t: Target,
+  clause: ClauseId,
+  outcome: 'success' | 'failed',
+  opts: CheckoutOpts = {},
+): Promise<Payment> {
+  if (!t.profile.sandbox?.completeCheckout)
+    throw new PreconditionSkip('the profile declares no sandbox control to complete a checkout (sandbox.completeCheckout)', {
+      declare: ['sandbox.completeCheckout'],
+    });
   const p = await scriptedCheckout(t, clause, opts);
   await completeCheckout(t, { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, outcome, clause);
   return p;
@@ -151,12 +164,20 @@ export function refundSupport(t: Target, method: string): 'full' | 'partial' {
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   t.path('refundCreate');
   const s = r.support[method];
-  if (s === undefined || s === 'none') throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`, { declare: [`refunds.support.${method}`] });
+  if (s === undefined || s === 'none')
+    throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`, {
+      declare: [`refunds.support.${method}`],
+    });
   return s;
 }
 
 /** A refund of `amount` (default: the whole payment) that must be accepted. */
-export async function acceptedRefund(t: Target, clause: ClauseId, payment: Payment, opts: { amount?: Amount; reason?: string; replies?: ReplyKind[] } = {}): Promise<Refund> {
+export async function acceptedRefund(
+  t: Target,
+  clause: ClauseId,
+  payment: Payment,
+  opts: { amount?: Amount; reason?: string; replies?: ReplyKind[] } = {},
+): Promise<Refund> {
   refundSupport(t, payment.method);
   const merchantRefundNo = scriptedNo(t, 'refund', opts.replies);
   const amount = opts.amount ?? payment.amount;
@@ -242,7 +263,9 @@ function lagExplains(f: TrialFinding): string | undefined {
 export async function confirmedByRetrial(trial: (attempt: number) => Promise<TrialFinding | undefined>): Promise<void> {
   const first = await trial(1);
   if (!first) return;
-  note(`trial 1 saw: ${first.seen}. Repeated with new numbers, as a resend can follow an acknowledgement that reached the target after its ack limit.`);
+  note(
+    `trial 1 saw: ${first.seen}. Repeated with new numbers, as a resend can follow an acknowledgement that reached the target after its ack limit.`,
+  );
   const second = await trial(2);
   if (!second) {
     recordReading('webhook.unconfirmed-resend', `seen once, not repeated: ${first.code}`);

@@ -26,7 +26,11 @@ describe('mpsi-conformance exit codes', () => {
     ['an unknown clause', ['run', '--clause', 'no.such.clause'], /neither a clause id nor a prefix/],
     ['an unknown fault', ['run', '--fault', 'no-such-fault', '--suite', SMALL_SUITE], /unknown fault no-such-fault/],
     ['a missing profile file', ['run', '--profile', '/nonexistent/profile.json'], /profile file not found/],
-    ['an unreachable target', ['run', '--target', 'http://127.0.0.1:9', '--suite', SMALL_SUITE], /target unreachable: http:\/\/127\.0\.0\.1:9/],
+    [
+      'an unreachable target',
+      ['run', '--target', 'http://127.0.0.1:9', '--suite', SMALL_SUITE],
+      /target unreachable: http:\/\/127\.0\.0\.1:9/,
+    ],
   ];
   for (const [what, args, reason] of cases) {
     it(`exits 2 with a one-line reason for ${what}`, async () => {
@@ -60,6 +64,18 @@ describe('mpsi-conformance exit codes', () => {
       expect(r.stdout).toMatch(/mpsi-conformance/);
     }
     const run = await callMain(['run', '--help']);
-    for (const flag of ['--target', '--profile', '--suite', '--clause', '--seed', '--runs', '--webhooks', '--expectations', '--reports', '--fault']) expect(run.stdout).toContain(flag);
+    for (const flag of [
+      '--target',
+      '--profile',
+      '--suite',
+      '--clause',
+      '--seed',
+      '--runs',
+      '--webhooks',
+      '--expectations',
+      '--reports',
+      '--fault',
+    ])
+      expect(run.stdout).toContain(flag);
   }, 30_000);
 });

@@ -23,16 +23,37 @@ interface Outcome {
 
 async function runWith(entries: unknown[], fault: boolean | string): Promise<Outcome & { dir: string }> {
   const dir = tempReports('exprun');
-  const args = ['run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', dir, '--expectations', expectationsFile(entries)];
+  const args = [
+    'run',
+    '--suite',
+    SMALL_SUITE,
+    '--webhooks',
+    'off',
+    '--no-html',
+    '--reports',
+    dir,
+    '--expectations',
+    expectationsFile(entries),
+  ];
   const run = await runCli(fault ? [...args, '--fault', fault === true ? FAULT : fault] : args);
-  return { dir, run, cert: JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate, junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
+  return {
+    dir,
+    run,
+    cert: JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate,
+    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+  };
 }
 
 let expectedFail: Outcome;
 let unexpectedPass: Outcome;
 let expired: Outcome;
 let disputed: Outcome & { dir: string };
-const DISPUTE = { clause: 'query.both', kind: 'disputed', reason: 'we read "exactly one" as "at least one"', link: 'https://example.com/acme/issues/17' };
+const DISPUTE = {
+  clause: 'query.both',
+  kind: 'disputed',
+  reason: 'we read "exactly one" as "at least one"',
+  link: 'https://example.com/acme/issues/17',
+};
 
 beforeAll(async () => {
   [expectedFail, unexpectedPass, expired, disputed] = await Promise.all([
@@ -115,8 +136,16 @@ describe('expectations (known deviations)', () => {
     ['not JSON', '{ entries: ', /not valid JSON/],
     ['an entry without a comment', { entries: [{ clause: CLAUSE, expected: 'fail' }] }, /"comment" is required/],
     ['an unknown clause', { entries: [{ clause: 'no.such', expected: 'fail', comment: 'x' }] }, /"no\.such" is not a clause id/],
-    ['an unknown check', { entries: [{ check: 'mutual-exclusion/no-such-check', expected: 'fail', comment: 'x' }] }, /suite mutual-exclusion has no such check/],
-    ['a bad expiry date', { entries: [{ clause: CLAUSE, expected: 'fail', comment: 'x', expires: '2026-02-30' }] }, /"expires" must be a date YYYY-MM-DD/],
+    [
+      'an unknown check',
+      { entries: [{ check: 'mutual-exclusion/no-such-check', expected: 'fail', comment: 'x' }] },
+      /suite mutual-exclusion has no such check/,
+    ],
+    [
+      'a bad expiry date',
+      { entries: [{ clause: CLAUSE, expected: 'fail', comment: 'x', expires: '2026-02-30' }] },
+      /"expires" must be a date YYYY-MM-DD/,
+    ],
     ['a bad expected value', { entries: [{ clause: CLAUSE, expected: 'flaky', comment: 'x' }] }, /"expected" must be "fail" or "skip"/],
     ['both check and clause', { entries: [{ clause: CLAUSE, check: CHECK, expected: 'fail', comment: 'x' }] }, /exactly one of "check"/],
     ['another profile', { profile: 'acme', entries: [] }, /is for profile "acme"/],

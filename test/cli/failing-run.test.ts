@@ -138,7 +138,10 @@ describe('a run against a faulty reference', () => {
       for (const f of files.filter((_, k) => k % 2 === i)) cpSync(join(dir, 'results', f), join(s, 'results', f));
       cpSync(join(dir, 'repro'), join(s, 'repro'), { recursive: true });
       const replay = meta.replay as { args: string[] };
-      writeFileSync(join(s, 'run.json'), JSON.stringify({ ...meta, shard: `${i + 1}/2`, replay: { ...replay, args: [...replay.args, '--shard', `${i + 1}/2`] } }));
+      writeFileSync(
+        join(s, 'run.json'),
+        JSON.stringify({ ...meta, shard: `${i + 1}/2`, replay: { ...replay, args: [...replay.args, '--shard', `${i + 1}/2`] } }),
+      );
       writeFileSync(join(s, 'run-status.json'), JSON.stringify({ moduleErrors: [], unhandledErrors: [], tests: [] }));
     });
     const merged = tempReports('merged');
@@ -159,7 +162,7 @@ describe('a run against a faulty reference', () => {
     expect(bad.stderr).toContain('not shards of one run');
   });
 
-  it('report, run on a reports directory moved elsewhere, points the certificate\'s commands at where it is now', async () => {
+  it("report, run on a reports directory moved elsewhere, points the certificate's commands at where it is now", async () => {
     const { cpSync } = await import('node:fs');
     const moved = tempReports('moved');
     cpSync(dir, moved, { recursive: true });
@@ -219,7 +222,11 @@ describe('a reproduction script of the faulty run', () => {
     const started = Date.now();
     return new Promise((resolve) => {
       // Plain node from a folder that is not the kit's: the script needs nothing but itself.
-      const child = spawn(process.execPath, [file, '--base-url', baseUrl], { cwd: tempReports('elsewhere'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [file, '--base-url', baseUrl], {
+        cwd: tempReports('elsewhere'),
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => {

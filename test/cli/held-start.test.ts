@@ -33,7 +33,18 @@ describe('the held start of vitest', () => {
   it('ends vitest and the reference it started when the doctor finds the profile wrong', async () => {
     const reports = tempReports('held-doctor');
     const profile = profileWith((p) => (p.checkout.pendingStatus = 'CREATED'), reports);
-    const r = await runCli(['run', '--profile', profile, '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', join(reports, 'out')]);
+    const r = await runCli([
+      'run',
+      '--profile',
+      profile,
+      '--suite',
+      SMALL_SUITE,
+      '--webhooks',
+      'off',
+      '--no-html',
+      '--reports',
+      join(reports, 'out'),
+    ]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('the profile is wrong about this target (doctor): fix checkout.pendingStatus');
     expect(existsSync(join(reports, 'out', 'results'))).toBe(false);
@@ -43,10 +54,16 @@ describe('the held start of vitest', () => {
 
   it('ends with the CLI when it is interrupted during the doctor', async () => {
     const reports = tempReports('held-interrupt');
-    const child = spawn(process.execPath, [BIN, 'run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', reports], { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', reports], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let sawVitest = false;
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     child.stdout.on('data', () => undefined);
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString('utf8');

@@ -10,9 +10,17 @@ import { readResults } from '../../harness/run/results.js';
 import { verifyCertificate } from '../../harness/report/certificate.js';
 import { BIN, ROOT, tempReports } from './helpers.js';
 
-function runUntil(args: string[], marker: RegExp, signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runUntil(
+  args: string[],
+  marker: RegExp,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let sent = false;
@@ -41,7 +49,11 @@ describe('an interrupted run', () => {
   it('writes the results it has and a certificate naming the checks that did not finish', async () => {
     const reports = tempReports('interrupt');
     // Full webhooks: the 9-attempt check waits for most of a minute, long enough to be stopped mid-wait.
-    const r = await runUntil(['run', '--suite', 'webhook-retry', '--suite', 'mutual-exclusion', '--webhooks', 'full', '--seed', '7', '--reports', reports], /waiting up to .* for all 9 attempts/, 'SIGTERM');
+    const r = await runUntil(
+      ['run', '--suite', 'webhook-retry', '--suite', 'mutual-exclusion', '--webhooks', 'full', '--seed', '7', '--reports', reports],
+      /waiting up to .* for all 9 attempts/,
+      'SIGTERM',
+    );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('SIGTERM: stopping the checks');
 

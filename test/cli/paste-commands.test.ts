@@ -22,10 +22,17 @@ let cert: Certificate;
 const started: { pid: number }[] = [];
 
 /** Runs a pasted line in `sh` from a folder of its own; a long-lived one (`until`) under `exec`, so the process killed at the end is the command's own. */
-function paste(line: string, opts: { cwd?: string; until?: RegExp; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult & { pid?: number }> {
+function paste(
+  line: string,
+  opts: { cwd?: string; until?: RegExp; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<CliResult & { pid?: number }> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', opts.until ? `exec ${line}` : line], { cwd: opts.cwd ?? tempReports('paste'), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', opts.until ? `exec ${line}` : line], {
+      cwd: opts.cwd ?? tempReports('paste'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -58,7 +65,12 @@ function shellBlocks(text: string): string[][] {
 /** What a user exports before pasting: each variable a script says it reads, holding that merchant's secret (MPSI_SECRET_<ROLE> for the reference profile, whose secrets are inline). */
 function exportedSecrets(): Record<string, string> {
   const p = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as { merchants: Record<string, { secret?: string }> };
-  const envOf: Record<string, string> = { primary: 'MPSI_SECRET_PRIMARY', second: 'MPSI_SECRET_SECOND', frozen: 'MPSI_SECRET_FROZEN', lowBalance: 'MPSI_SECRET_LOW_BALANCE' };
+  const envOf: Record<string, string> = {
+    primary: 'MPSI_SECRET_PRIMARY',
+    second: 'MPSI_SECRET_SECOND',
+    frozen: 'MPSI_SECRET_FROZEN',
+    lowBalance: 'MPSI_SECRET_LOW_BALANCE',
+  };
   const out: Record<string, string> = {};
   for (const [role, m] of Object.entries(p.merchants)) if (m.secret && envOf[role]) out[envOf[role]] = m.secret;
   return out;
@@ -66,7 +78,24 @@ function exportedSecrets(): Record<string, string> {
 
 beforeAll(async () => {
   dir = tempReports('paste-run');
-  const args = ['run', '--profile', REFERENCE_PROFILE, '--suite', 'refund-errors', '--suite', 'idempotency', '--webhooks', 'off', '--seed', '99', '--runs', '5', '--no-html', '--reports', dir];
+  const args = [
+    'run',
+    '--profile',
+    REFERENCE_PROFILE,
+    '--suite',
+    'refund-errors',
+    '--suite',
+    'idempotency',
+    '--webhooks',
+    'off',
+    '--seed',
+    '99',
+    '--runs',
+    '5',
+    '--no-html',
+    '--reports',
+    dir,
+  ];
   for (const f of FAULTS) args.push('--fault', f);
   run = await runCli(args, { cwd: tempReports('cwd'), timeoutMs: 90_000 });
   md = readFileSync(join(dir, 'certificate.md'), 'utf8');
@@ -88,14 +117,23 @@ describe('the commands a certificate prints, pasted from another folder', () => 
     expect(run.code, run.stderr).toBe(1);
     const replay = cert.commands.replay!;
     expect(replay).toMatch(/^node \/\S+\/bin\/mpsi-conformance\.js run /);
-    for (const want of [`--profile ${REFERENCE_PROFILE}`, '--seed 99', '--runs 5', '--webhooks off', '--suite refund-errors', '--suite idempotency', ...FAULTS.map((f) => `--fault ${f}`)]) expect(replay).toContain(want);
+    for (const want of [
+      `--profile ${REFERENCE_PROFILE}`,
+      '--seed 99',
+      '--runs 5',
+      '--webhooks off',
+      '--suite refund-errors',
+      '--suite idempotency',
+      ...FAULTS.map((f) => `--fault ${f}`),
+    ])
+      expect(replay).toContain(want);
     expect(md).not.toContain('tsx');
     expect(md).not.toMatch(/MPSI_SECRET_PRIMARY=/);
     expect(md).not.toContain('<secret key>');
     for (const s of fixtureSecrets()) expect(md).not.toContain(s);
   });
 
-  it('reproduces each failure of the faults\' clauses against the reference started as printed, twice on the same target', async () => {
+  it("reproduces each failure of the faults' clauses against the reference started as printed, twice on the same target", async () => {
     const blocks = shellBlocks(md);
     const reference = blocks.find((b) => b.some((l) => / serve( |$)/.test(l)))!;
     expect(reference, md).toBeDefined();
@@ -117,7 +155,9 @@ describe('the commands a certificate prints, pasted from another folder', () => 
   }, 60_000);
 
   it('says NOT REPRODUCED against a conformant reference, from the same pasted line', async () => {
-    const served = await paste('node ' + join(process.cwd(), 'bin', 'mpsi-conformance.js') + ' serve', { until: /listening on (http:\/\/\S+)/ });
+    const served = await paste('node ' + join(process.cwd(), 'bin', 'mpsi-conformance.js') + ' serve', {
+      until: /listening on (http:\/\/\S+)/,
+    });
     const url = /listening on (http:\/\/\S+)/.exec(served.stdout)![1]!;
     const r = cert.repro.find((x) => x.clause === 'idem.refund.refused')!;
     const out = await paste(`${r.command} --base-url ${url}`, { env: exportedSecrets() });
@@ -134,7 +174,11 @@ describe('the commands a certificate prints, pasted from another folder', () => 
     const out = await paste(cert.commands.replay!, { cwd, timeoutMs: 90_000 });
     expect(out.code, out.stderr).toBe(1);
     const again = JSON.parse(readFileSync(join(cwd, 'reports', 'certificate.json'), 'utf8')) as Certificate;
-    const failed = (c: Certificate) => c.clauses.filter((x) => x.status === 'failed').map((x) => x.id).sort();
+    const failed = (c: Certificate) =>
+      c.clauses
+        .filter((x) => x.status === 'failed')
+        .map((x) => x.id)
+        .sort();
     expect(again.verdict).toBe(cert.verdict);
     expect(failed(again)).toEqual(failed(cert));
     expect(again.seed).toBe(cert.seed);

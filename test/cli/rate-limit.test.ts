@@ -24,7 +24,11 @@ function statuses(dir: string): Map<string, string> {
   return out;
 }
 
-const passed = (m: Map<string, string>): string[] => [...m].filter(([, s]) => s === 'passed').map(([id]) => id).sort();
+const passed = (m: Map<string, string>): string[] =>
+  [...m]
+    .filter(([, s]) => s === 'passed')
+    .map(([id]) => id)
+    .sort();
 
 describe('the reference behind serve --rate-limit 50', () => {
   it('quick run (webhooks off): CONFORMANT, exit 0, the same checks passed as on loopback, throttled answers counted', async () => {
@@ -36,19 +40,41 @@ describe('the reference behind serve --rate-limit 50', () => {
     const profile = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Record<string, unknown> & { webhooks: Record<string, unknown> };
     const variant = (dir: string, embedded: Record<string, unknown>): string => {
       const file = join(dir, 'profile.json');
-      writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined, webhooks: { ...profile.webhooks, timeScale: 0.02 }, embedded: { ...(profile.embedded as object), ...embedded } }, null, 2));
+      writeFileSync(
+        file,
+        JSON.stringify(
+          {
+            ...profile,
+            $schema: undefined,
+            webhooks: { ...profile.webhooks, timeScale: 0.02 },
+            embedded: { ...(profile.embedded as object), ...embedded },
+          },
+          null,
+          2,
+        ),
+      );
       return file;
     };
     const loopback = tempReports('loopback');
-    const plain = await runCli(['run', '--profile', variant(loopback, {}), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', loopback], { timeoutMs: 240_000 });
+    const plain = await runCli(
+      ['run', '--profile', variant(loopback, {}), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', loopback],
+      { timeoutMs: 240_000 },
+    );
     expect(plain.code, plain.stdout.slice(-3000) + plain.stderr).toBe(0);
 
     const gated = tempReports('ratelimit');
-    const r = await runCli(['run', '--profile', variant(gated, { rateLimit: 50 }), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', gated], { timeoutMs: 400_000 });
+    const r = await runCli(
+      ['run', '--profile', variant(gated, { rateLimit: 50 }), '--seed', seed, '--webhooks', 'off', '--no-html', '--reports', gated],
+      { timeoutMs: 400_000 },
+    );
     expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
 
-    const cert = JSON.parse(readFileSync(join(gated, 'certificate.json'), 'utf8')) as { verdict: string; exitCode: number; traffic: { throttledAnswers: number; throttleWaitMs: number } };
+    const cert = JSON.parse(readFileSync(join(gated, 'certificate.json'), 'utf8')) as {
+      verdict: string;
+      exitCode: number;
+      traffic: { throttledAnswers: number; throttleWaitMs: number };
+    };
     expect(cert).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     expect(cert.traffic.throttledAnswers).toBeGreaterThan(0);
     expect(cert.traffic.throttleWaitMs).toBeGreaterThan(0);

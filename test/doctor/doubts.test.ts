@@ -23,25 +23,65 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { what: 'an unknown merchant answered 403 instead of 401 merchantNotFound', fault: 'auth-unknown-merchant-forbidden', clause: 'auth.unknown-merchant', field: 'merchants.unknownId' },
+  {
+    what: 'an unknown merchant answered 403 instead of 401 merchantNotFound',
+    fault: 'auth-unknown-merchant-forbidden',
+    clause: 'auth.unknown-merchant',
+    field: 'merchants.unknownId',
+  },
   { what: '`code` sent as a string', fault: 'env-code-string', clause: 'env.code.integer', field: 'baseUrl' },
-  { what: 'CASH_APP accepted for payouts', fault: 'payout-cash-app-accepted', clause: 'err.po.unsupported-payout-method', field: 'payouts.notForPayouts' },
-  { what: 'a payout above the balance accepted', fault: 'payout-insufficient-funds-ignored', clause: 'err.po.insufficient-funds', field: 'merchants.lowBalance.payoutBalance' },
-  { what: 'a partial refund accepted on a full-refund-only method', fault: 'refund-full-only-partial-accepted', clause: 'err.ref.full-only', field: 'refunds.support.CASH_APP' },
+  {
+    what: 'CASH_APP accepted for payouts',
+    fault: 'payout-cash-app-accepted',
+    clause: 'err.po.unsupported-payout-method',
+    field: 'payouts.notForPayouts',
+  },
+  {
+    what: 'a payout above the balance accepted',
+    fault: 'payout-insufficient-funds-ignored',
+    clause: 'err.po.insufficient-funds',
+    field: 'merchants.lowBalance.payoutBalance',
+  },
+  {
+    what: 'a partial refund accepted on a full-refund-only method',
+    fault: 'refund-full-only-partial-accepted',
+    clause: 'err.ref.full-only',
+    field: 'refunds.support.CASH_APP',
+  },
 ];
 
 describe('doctor: a target violating what the document fixes is a doubt, and its clause fails', () => {
   for (const c of CASES) {
     it(`${c.what} (${c.fault}): exit 1, killed by ${c.clause}, the doubt on ${c.field} beside it`, async () => {
       const reports = join(mkdtempSync(join(tmpdir(), 'mpsi-doubt-')), 'reports');
-      const r = await callMain(['run', '--profile', REFERENCE_PROFILE, '--fault', c.fault, '--clause', c.clause, '--webhooks', 'off', '--no-html', '--reports', reports]);
+      const r = await callMain([
+        'run',
+        '--profile',
+        REFERENCE_PROFILE,
+        '--fault',
+        c.fault,
+        '--clause',
+        c.clause,
+        '--webhooks',
+        'off',
+        '--no-html',
+        '--reports',
+        reports,
+      ]);
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(r.stderr).not.toContain('the profile is wrong about this target');
       const doctor = readDoctor(reports);
       expect(doctor.exitCode).toBe(0);
       expect(doctor.items.filter((i) => i.status === 'wrong')).toEqual([]);
       const item = doctor.items.find((i) => i.status === 'doubt' && i.path === c.field);
-      expect(item, JSON.stringify(doctor.items.filter((i) => i.status !== 'verified'), null, 1)).toBeDefined();
+      expect(
+        item,
+        JSON.stringify(
+          doctor.items.filter((i) => i.status !== 'verified'),
+          null,
+          1,
+        ),
+      ).toBeDefined();
       expect(item!.clauses).toContain(c.clause);
       expect(item!.fix).toMatch(/^if the profile is right, this is the target's failure/);
       const cert = JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as Certificate;
@@ -59,7 +99,18 @@ describe('doctor: a target violating what the document fixes is a doubt, and its
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-doubt-'));
     const reports = join(dir, 'reports');
     const profile = profileWith((p) => (p.refunds.support.CASH_APP = 'partial'), dir);
-    const r = await callMain(['run', '--profile', profile, '--suite', 'mutual-exclusion', '--webhooks', 'off', '--no-html', '--reports', reports]);
+    const r = await callMain([
+      'run',
+      '--profile',
+      profile,
+      '--suite',
+      'mutual-exclusion',
+      '--webhooks',
+      'off',
+      '--no-html',
+      '--reports',
+      reports,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const doctor = readDoctor(reports);
     const item = doctor.items.find((i) => i.path === 'refunds.support.CASH_APP');

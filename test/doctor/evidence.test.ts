@@ -13,9 +13,13 @@ import { profileWith } from './support.js';
 const ALT = fileURLToPath(new URL('../../fixtures/profiles/reference-alt.json', import.meta.url));
 
 describe('doctor: evidence', () => {
-  it('reads insufficientFunds for a merchant whose balance is below the amount as the payout method enabled (the issue\'s lowBalance case), not as WRONG', async () => {
+  it("reads insufficientFunds for a merchant whose balance is below the amount as the payout method enabled (the issue's lowBalance case), not as WRONG", async () => {
     // A payout minimum (10.00) above the low-balance merchant's balance (5.00): its probe meets insufficientFunds.
-    const r = await runDoctor({ loaded: loadProfile(profileWith((p) => (p.limits.payouts.BANK_TRANSFER.min = '10.00'))), baseUrl: 'embedded', webhooks: false });
+    const r = await runDoctor({
+      loaded: loadProfile(profileWith((p) => (p.limits.payouts.BANK_TRANSFER.min = '10.00'))),
+      baseUrl: 'embedded',
+      webhooks: false,
+    });
     const item = r.items.find((i) => i.path === 'merchants.lowBalance.payoutMethods[0]');
     expect(item?.status, JSON.stringify(item)).toBe('verified');
     expect(item?.answered).toMatch(/code 5004 insufficientFunds: a refusal that comes after the method check/);
@@ -34,7 +38,11 @@ describe('doctor: evidence', () => {
   it('verifies pricePoints.tie (rounding "nearest"); a tie rule the target does not follow is a doubt on the rounding clause, not a profile error', async () => {
     const right = await runDoctor({ loaded: loadProfile(ALT), baseUrl: 'embedded', webhooks: false });
     expect(right.items.filter((i) => i.path === 'pricePoints.tie').map((i) => i.status)).toContain('verified');
-    const wrongTie = await runDoctor({ loaded: loadProfile(profileWith((p) => (p.pricePoints.tie = 'down'), undefined, ALT)), baseUrl: 'embedded', webhooks: false });
+    const wrongTie = await runDoctor({
+      loaded: loadProfile(profileWith((p) => (p.pricePoints.tie = 'down'), undefined, ALT)),
+      baseUrl: 'embedded',
+      webhooks: false,
+    });
     const tie = wrongTie.items.filter((i) => i.path === 'pricePoints.tie');
     expect(tie.map((i) => i.status)).toContain('doubt');
     expect(tie.find((i) => i.status === 'doubt')?.clauses).toContain('payment.price-point.round');
@@ -43,12 +51,19 @@ describe('doctor: evidence', () => {
 
   it('verifies payouts.methods.*.usdOnly with a EUR payout: a method said to take EUR that refuses it is WRONG; one said USD-only that takes it is a doubt', async () => {
     const right = await runDoctor({ loaded: loadProfile(profileWith(() => {})), baseUrl: 'embedded', webhooks: false });
-    expect(right.items.filter((i) => i.path.endsWith('.usdOnly')).map((i) => `${i.path} ${i.status}`).sort()).toEqual(['payouts.methods.BANK_TRANSFER.usdOnly verified', 'payouts.methods.PAYPAL.usdOnly verified']);
+    expect(
+      right.items
+        .filter((i) => i.path.endsWith('.usdOnly'))
+        .map((i) => `${i.path} ${i.status}`)
+        .sort(),
+    ).toEqual(['payouts.methods.BANK_TRANSFER.usdOnly verified', 'payouts.methods.PAYPAL.usdOnly verified']);
     const swapped = await runDoctor({
-      loaded: loadProfile(profileWith((p) => {
-        p.payouts.methods.BANK_TRANSFER.usdOnly = true;
-        p.payouts.methods.PAYPAL.usdOnly = false;
-      })),
+      loaded: loadProfile(
+        profileWith((p) => {
+          p.payouts.methods.BANK_TRANSFER.usdOnly = true;
+          p.payouts.methods.PAYPAL.usdOnly = false;
+        }),
+      ),
       baseUrl: 'embedded',
       webhooks: false,
     });
@@ -62,16 +77,18 @@ describe('doctor: evidence', () => {
 
   it('warns of entries no check can use, and says of an unread internal name only that no check reads it', async () => {
     const r = await runDoctor({
-      loaded: loadProfile(profileWith((p) => {
-        p.limits.payments.KLARNA = { min: '1.00', max: '10.00' };
-      })),
+      loaded: loadProfile(
+        profileWith((p) => {
+          p.limits.payments.KLARNA = { min: '1.00', max: '10.00' };
+        }),
+      ),
       baseUrl: 'embedded',
       webhooks: false,
     });
     const warnings = r.items.filter((i) => i.status === 'warning');
     expect(warnings.map((i) => i.path)).toEqual(expect.arrayContaining(['limits.payments.KLARNA', 'internalFieldNames.notify_url']));
     const internal = warnings.find((i) => i.path === 'internalFieldNames.notify_url')!;
-    expect(internal.assumption).toBe('the server\'s internal name of notify_url (NotifyURL)');
+    expect(internal.assumption).toBe("the server's internal name of notify_url (NotifyURL)");
     expect(internal.answered).toMatch(/^no check reads it/);
     expect(`${internal.assumption} ${internal.answered}`).not.toMatch(/a check uses/);
     expect(r.exitCode).toBe(0);

@@ -9,11 +9,17 @@ import { readFileSync } from 'node:fs';
 import { sign, verify } from '../../harness/signing.js';
 import type { Json } from './support.js';
 
-export const FAKE_MERCHANTS = { primary: { id: 'F100001', secret: 'sk_test_fake_primary_0a1b2c3d' }, second: { id: 'F100002', secret: 'sk_test_fake_second_4e5f6a7b' } };
+export const FAKE_MERCHANTS = {
+  primary: { id: 'F100001', secret: 'sk_test_fake_primary_0a1b2c3d' },
+  second: { id: 'F100002', secret: 'sk_test_fake_second_4e5f6a7b' },
+};
 const ENABLED: Record<string, string[]> = { F100001: ['PAYPAL', 'CARD'], F100002: ['PAYPAL'] };
 const KNOWN = ['PAYPAL', 'CARD', 'KLARNA'];
 /** PAYPAL has two channels: 1.00–100.00 and 500.00–1000.00. */
-const PAYPAL_CHANNELS: [number, number][] = [[100, 10_000], [50_000, 100_000]];
+const PAYPAL_CHANNELS: [number, number][] = [
+  [100, 10_000],
+  [50_000, 100_000],
+];
 export const FAKE_CARDS = { success: '4242424242424242', pending: '4000000000003220', decline: '4000000000000002' };
 const ARMABLE: Record<string, 'query' | 'checkout'> = { QUERY_FAILED: 'query', ORDER_CREATION_FAILED: 'checkout' };
 
@@ -44,7 +50,10 @@ export async function startFakeTarget(): Promise<FakeTarget> {
   const orders = new Map<string, Order>();
   const armed = new Map<string, Set<string>>();
   let seq = 0;
-  const find = (merchant: string, b: Record<string, unknown>) => [...orders.values()].find((o) => o.merchant === merchant && (o.order_no === b['order_no'] || o.merchant_order_no === b['merchant_order_no']));
+  const find = (merchant: string, b: Record<string, unknown>) =>
+    [...orders.values()].find(
+      (o) => o.merchant === merchant && (o.order_no === b['order_no'] || o.merchant_order_no === b['merchant_order_no']),
+    );
   const shot = (merchant: string, kind: 'query' | 'checkout') => {
     const set = armed.get(merchant);
     if (!set?.has(kind)) return false;
@@ -53,7 +62,13 @@ export async function startFakeTarget(): Promise<FakeTarget> {
   };
   const create = (merchant: string, b: Record<string, unknown>, status: string): Order => {
     seq += 1;
-    const o: Order = { order_no: `FK${seq}`, merchant_order_no: String(b['merchant_order_no']), merchant, status, trans_amount: b['trans_amount'] as Order['trans_amount'] };
+    const o: Order = {
+      order_no: `FK${seq}`,
+      merchant_order_no: String(b['merchant_order_no']),
+      merchant,
+      status,
+      trans_amount: b['trans_amount'] as Order['trans_amount'],
+    };
     orders.set(o.order_no, o);
     return o;
   };
@@ -68,7 +83,8 @@ export async function startFakeTarget(): Promise<FakeTarget> {
       if (!KNOWN.includes(method)) return err(3003, 'Unsupported payment method', 'unsupportedPaymentMethod');
       if (!ENABLED[m]!.includes(method)) return err(3003, 'Payment method not available', 'paymentMethodUnavailable');
       const cents = Math.round(Number((b['trans_amount'] as { value: string }).value) * 100);
-      if (method === 'PAYPAL' && !PAYPAL_CHANNELS.some(([lo, hi]) => cents >= lo && cents <= hi)) return err(2006, 'No channel accepts the amount', 'amountOutOfRange');
+      if (method === 'PAYPAL' && !PAYPAL_CHANNELS.some(([lo, hi]) => cents >= lo && cents <= hi))
+        return err(2006, 'No channel accepts the amount', 'amountOutOfRange');
       if (shot(m, 'checkout')) return err(422, 'Order creation failed', 'systemBusy');
       const o = create(m, b, 'PENDING');
       return { code: 0, msg: 'success', data: { order_no: o.order_no, status: o.status } };
@@ -103,7 +119,8 @@ export async function startFakeTarget(): Promise<FakeTarget> {
       res.end(JSON.stringify(value));
     };
     if (!merchant) return plain(401, err(401, 'Merchant ID not found or invalid', 'merchantNotFound'));
-    if (!verify(req.headers, raw, { merchantId: merchant.id, secret: merchant.secret }).ok) return plain(403, err(403, 'Invalid signature', 'forbidden'));
+    if (!verify(req.headers, raw, { merchantId: merchant.id, secret: merchant.secret }).ok)
+      return plain(403, err(403, 'Invalid signature', 'forbidden'));
     const route = routes[path];
     if (!route) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });

@@ -22,7 +22,16 @@ describe('doctor against the reference', () => {
     const report = readDoctor(reports);
     expect(report.counts.wrong).toBe(0);
     // Only what no request can show without spending it, each saying why.
-    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual(['merchants.primary.productionSecret', 'merchants.second.productionSecret', 'merchants.lowBalance.refundBalance', 'merchants.lowBalance.payoutBalances', 'refunds.fee', 'payouts.balances.primary', 'webhooks.ackTimeoutMs', 'webhooks.timeScale']);
+    expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual([
+      'merchants.primary.productionSecret',
+      'merchants.second.productionSecret',
+      'merchants.lowBalance.refundBalance',
+      'merchants.lowBalance.payoutBalances',
+      'refunds.fee',
+      'payouts.balances.primary',
+      'webhooks.ackTimeoutMs',
+      'webhooks.timeScale',
+    ]);
     expect(report.items.filter((i) => i.status === 'warning').map((i) => i.path)).toEqual([
       'internalFieldNames.trans_amount',
       'internalFieldNames["trans_amount.value"]',
@@ -32,29 +41,89 @@ describe('doctor against the reference', () => {
     ]);
     const verified = new Set(report.items.filter((i) => i.status === 'verified').map((i) => i.path));
     for (const path of [
-      'baseUrl', 'merchants.primary', 'merchants.second', 'merchants.frozen', 'merchants.lowBalance', 'merchants.unknownId',
-      'endpoints.paymentQuery', 'endpoints.refundQuery', 'endpoints.payoutQuery', 'endpoints.refundCreate',
-      'methods.checkout[0]', 'methods.notEnabled', 'methods.unknown', 'merchants.second.paymentMethods', 'merchants.second.payoutMethods',
-      'limits.payments.CARD.min', 'limits.payments.CARD.max', 'limits.payouts.BANK_TRANSFER.max', 'pricePoints.tiers[0]', 'pricePoints.unroundable[0]',
-      'checkout.data.orderNo', 'checkout.data.status', 'checkout.pendingStatus', 'paymentRecord.orderNo', 'paymentRecord.status', 'paymentRecord.requestedAmount',
-      'cardPayment.data.orderNo', 'cardPayment.cards.success', 'cardPayment.cards.decline', 'cardPayment.cards.risk', 'cardPayment.cards.invalid', 'cardPayment.cards.noChannel',
-      'refunds.data.refundNo', 'refunds.queryBy.serviceNo', 'refunds.queryBy.merchantNo', 'refunds.failingReason',
-      'payouts.data.payoutNo', 'payouts.queryBy.merchantNo', 'payouts.methods.BANK_TRANSFER.cancel', 'payouts.methods.PAYPAL.cancel', 'payouts.notForPayouts',
-      'sandbox.completeCheckout', 'sandbox.expireCheckout', 'sandbox.chargeback', 'sandbox.settleRefund', 'sandbox.settlePayout',
-      'webhooks.receiver', 'webhooks.deliveryWaitMs', 'merchants.lowBalance.payoutBalance', 'pricePoints.rounding',
-      'refunds.support.CARD', 'refunds.support.PAYPAL', 'refunds.support.CASH_APP', 'refunds.support.APPLE_PAY', 'refunds.support.GOOGLE_PAY',
+      'baseUrl',
+      'merchants.primary',
+      'merchants.second',
+      'merchants.frozen',
+      'merchants.lowBalance',
+      'merchants.unknownId',
+      'endpoints.paymentQuery',
+      'endpoints.refundQuery',
+      'endpoints.payoutQuery',
+      'endpoints.refundCreate',
+      'methods.checkout[0]',
+      'methods.notEnabled',
+      'methods.unknown',
+      'merchants.second.paymentMethods',
+      'merchants.second.payoutMethods',
+      'limits.payments.CARD.min',
+      'limits.payments.CARD.max',
+      'limits.payouts.BANK_TRANSFER.max',
+      'pricePoints.tiers[0]',
+      'pricePoints.unroundable[0]',
+      'checkout.data.orderNo',
+      'checkout.data.status',
+      'checkout.pendingStatus',
+      'paymentRecord.orderNo',
+      'paymentRecord.status',
+      'paymentRecord.requestedAmount',
+      'cardPayment.data.orderNo',
+      'cardPayment.cards.success',
+      'cardPayment.cards.decline',
+      'cardPayment.cards.risk',
+      'cardPayment.cards.invalid',
+      'cardPayment.cards.noChannel',
+      'refunds.data.refundNo',
+      'refunds.queryBy.serviceNo',
+      'refunds.queryBy.merchantNo',
+      'refunds.failingReason',
+      'payouts.data.payoutNo',
+      'payouts.queryBy.merchantNo',
+      'payouts.methods.BANK_TRANSFER.cancel',
+      'payouts.methods.PAYPAL.cancel',
+      'payouts.notForPayouts',
+      'sandbox.completeCheckout',
+      'sandbox.expireCheckout',
+      'sandbox.chargeback',
+      'sandbox.settleRefund',
+      'sandbox.settlePayout',
+      'webhooks.receiver',
+      'webhooks.deliveryWaitMs',
+      'merchants.lowBalance.payoutBalance',
+      'pricePoints.rounding',
+      'refunds.support.CARD',
+      'refunds.support.PAYPAL',
+      'refunds.support.CASH_APP',
+      'refunds.support.APPLE_PAY',
+      'refunds.support.GOOGLE_PAY',
       // Version-2 sections of the reference profile.
-      'methods.noChannel', 'merchants.lowBalance.paymentMethods[0]', 'merchants.lowBalance.payoutMethods[0]',
-      'limits.payments.CASH_APP.channels[0].max', 'limits.payments.CASH_APP.channels[1].min', 'limits.payments.CASH_APP.channels',
-      'cardPayment.cards.pending', 'sandbox.completeCard', 'sandbox.armFailure.failures.queryFailed', 'sandbox.armFailure.failures.orderCreationFailed',
-      'sandbox.armFailure.failures.refundSystemBusy', 'sandbox.armFailure.failures.refundFailed',
+      'methods.noChannel',
+      'merchants.lowBalance.paymentMethods[0]',
+      'merchants.lowBalance.payoutMethods[0]',
+      'limits.payments.CASH_APP.channels[0].max',
+      'limits.payments.CASH_APP.channels[1].min',
+      'limits.payments.CASH_APP.channels',
+      'cardPayment.cards.pending',
+      'sandbox.completeCard',
+      'sandbox.armFailure.failures.queryFailed',
+      'sandbox.armFailure.failures.orderCreationFailed',
+      'sandbox.armFailure.failures.refundSystemBusy',
+      'sandbox.armFailure.failures.refundFailed',
     ]) {
       expect(verified, path).toContain(path);
     }
-    expect(r.stdout).toMatch(/^doctor: \d+ verified, 0 wrong, 8 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m);
+    expect(r.stdout).toMatch(
+      /^doctor: \d+ verified, 0 wrong, 8 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m,
+    );
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
-    for (const secret of ['sk_test_primary_5f2c9a7e41d84b06', 'sk_test_second_8b1e6d3c90a24f57', 'sk_test_lowbal_2d7a4f9c6e1b3058', 'sk_test_frozen_9c4e2b7d1a6f3085']) expect(text).not.toContain(secret);
+    for (const secret of [
+      'sk_test_primary_5f2c9a7e41d84b06',
+      'sk_test_second_8b1e6d3c90a24f57',
+      'sk_test_lowbal_2d7a4f9c6e1b3058',
+      'sk_test_frozen_9c4e2b7d1a6f3085',
+    ])
+      expect(text).not.toContain(secret);
   }, 30_000);
 
   it('gives back what it takes: six doctors in a row on one reference (each paying out 2.00 for the low-balance merchant, whose balance is 5.00) all find it intact', async () => {
@@ -63,7 +132,10 @@ describe('doctor against the reference', () => {
     try {
       for (let i = 0; i < 6; i++) {
         const report = await runDoctor({ loaded, baseUrl: ref.url, webhooks: false });
-        expect(report.items.filter((x) => x.status === 'wrong'), `round ${i + 1}`).toEqual([]);
+        expect(
+          report.items.filter((x) => x.status === 'wrong'),
+          `round ${i + 1}`,
+        ).toEqual([]);
       }
     } finally {
       await ref.close();
@@ -97,14 +169,26 @@ describe('doctor against the reference', () => {
   it('a run records in its certificate that the doctor verified the profile, and --no-doctor that it did not', async () => {
     for (const noDoctor of [false, true]) {
       const reports = mkdtempSync(join(tmpdir(), 'mpsi-doctor-cert-'));
-      const r = await callMain(['run', '--suite', 'mutual-exclusion', '--webhooks', 'off', '--no-html', '--reports', reports, ...(noDoctor ? ['--no-doctor'] : [])]);
+      const r = await callMain([
+        'run',
+        '--suite',
+        'mutual-exclusion',
+        '--webhooks',
+        'off',
+        '--no-html',
+        '--reports',
+        reports,
+        ...(noDoctor ? ['--no-doctor'] : []),
+      ]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const md = readFileSync(join(reports, 'certificate.md'), 'utf8');
       if (noDoctor) {
         expect(md).toContain('| Profile doctor | not run (--no-doctor)');
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
-        expect(md).toMatch(/\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 9 not verifiable, 5 warnings \(doctor\.md\) \|/);
+        expect(md).toMatch(
+          /\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 9 not verifiable, 5 warnings \(doctor\.md\) \|/,
+        );
         expect(readDoctor(reports).exitCode).toBe(0);
       }
       const v = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
@@ -151,7 +235,14 @@ describe('doctor against the reference', () => {
     expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
     expect(r.exitCode).toBe(0);
     const verified = new Set(r.items.filter((i) => i.status === 'verified').map((i) => i.path));
-    for (const path of ['checkout.pendingStatus', 'paymentRecord.status', 'refunds.queryBy.serviceNo', 'payouts.data.payoutNo', 'pricePoints.rounding', 'webhooks.receiver']) expect(verified, path).toContain(path);
+    for (const path of [
+      'checkout.pendingStatus',
+      'paymentRecord.status',
+      'refunds.queryBy.serviceNo',
+      'payouts.data.payoutNo',
+      'pricePoints.rounding',
+      'webhooks.receiver',
+    ])
+      expect(verified, path).toContain(path);
   }, 30_000);
 });
-

@@ -29,7 +29,10 @@ describe('doctor: entries no check reads', () => {
       for (const m of src.matchAll(/internalFieldNames\?\.\[\s*'([^']+)'\s*\]/g)) read.add(m[1]!);
       for (const m of src.matchAll(/\binternal\(t, '([^']+)'\)/g)) read.add(m[1]!);
       // A key read through a variable cannot be listed: the doctor would warn wrongly about it.
-      expect(/internalFieldNames\?\.\[\s*[^'\s]/.test(src.replace(/internalFieldNames\?\.\[jsonPath\]/g, '')), `${f} reads internalFieldNames with a computed key`).toBe(false);
+      expect(
+        /internalFieldNames\?\.\[\s*[^'\s]/.test(src.replace(/internalFieldNames\?\.\[jsonPath\]/g, '')),
+        `${f} reads internalFieldNames with a computed key`,
+      ).toBe(false);
     }
     expect([...read].sort()).toEqual([...INTERNAL_NAMES_READ].sort());
   });
@@ -45,11 +48,13 @@ describe('doctor: entries no check reads', () => {
     });
     const r = await runDoctor({ loaded: loadProfile(file), baseUrl: 'embedded', webhooks: false });
     const warnings = r.items.filter((i) => i.status === 'warning').map((i) => `${i.path}: ${i.answered}`);
-    expect(warnings).toEqual(expect.arrayContaining([
-      'sandbox.completeCard: nothing uses it: the profile declares no pending card',
-      'methods.pricePoint[0]: nothing uses it: it is not one of methods.checkout',
-      'pricePoints: nothing uses them: no checkout method is a price-point method (methods.pricePoint)',
-    ]));
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'sandbox.completeCard: nothing uses it: the profile declares no pending card',
+        'methods.pricePoint[0]: nothing uses it: it is not one of methods.checkout',
+        'pricePoints: nothing uses them: no checkout method is a price-point method (methods.pricePoint)',
+      ]),
+    );
     expect(r.exitCode).toBe(0);
   }, 30_000);
 });

@@ -254,7 +254,13 @@ describe('client: exact bytes on the wire', () => {
         () => {},
       );
     });
-    const ex = await newClient(1_000).send({ label: 'connect', url: `${srv.base}/p`, method: 'CONNECT', headers: {}, body: Buffer.alloc(0) });
+    const ex = await newClient(1_000).send({
+      label: 'connect',
+      url: `${srv.base}/p`,
+      method: 'CONNECT',
+      headers: {},
+      body: Buffer.alloc(0),
+    });
     expect(ex.error).toBeUndefined();
     expect(ex.response?.status).toBe(405);
     expect(head.startsWith('CONNECT /p HTTP/1.1\r\n')).toBe(true);
@@ -460,7 +466,12 @@ describe('client: size cap', () => {
         pump();
       });
     });
-    const ex = await newClient(5_000, 200_000).send({ label: 'raw', url: srv.base, headers: { Connection: 'close' }, body: Buffer.from('{}') });
+    const ex = await newClient(5_000, 200_000).send({
+      label: 'raw',
+      url: srv.base,
+      headers: { Connection: 'close' },
+      body: Buffer.from('{}'),
+    });
     expect(ex.error?.kind).toBe('too-large');
     expect(ex.response?.truncated).toBe(true);
     expect(ex.response?.body.length).toBe(200_000);
@@ -498,7 +509,13 @@ describe('client: connection and protocol failures', () => {
     const ex = await newClient().send(signedRequest(`http://127.0.0.1:${port}/`, Buffer.from('{}')));
     expect(ex.error).toEqual({ kind: 'connection', message: expect.stringMatching(/refused/) });
     expect(ex.response).toBeUndefined();
-    const raw = await newClient().send({ label: 'raw', url: `http://127.0.0.1:${port}/`, headers: {}, body: Buffer.from('{}'), declaredContentLength: 9 });
+    const raw = await newClient().send({
+      label: 'raw',
+      url: `http://127.0.0.1:${port}/`,
+      headers: {},
+      body: Buffer.from('{}'),
+      declaredContentLength: 9,
+    });
     expect(raw.error?.kind).toBe('connection');
     expect(raw.error?.message).toMatch(/refused/);
   });

@@ -5,7 +5,9 @@ import type { FaultRow } from '../../harness/proof/kill-matrix.js';
 import { clauses } from '../../harness/clauses/registry.js';
 
 describe('clause coverage', () => {
-  const suite = defineSuite('x', { area: 'refunds', resource: 'refund' }, [{ title: 'a', clause: ['err.ref.failed', 'err.ref.codes'], run: async () => {} }]);
+  const suite = defineSuite('x', { area: 'refunds', resource: 'refund' }, [
+    { title: 'a', clause: ['err.ref.failed', 'err.ref.codes'], run: async () => {} },
+  ]);
   const fault = { name: 'f', clause: 'err.ref.failed', verdict: 'killed' } as unknown as FaultRow;
   const reg = clauses.filter((c) => c.id === 'err.ref.failed' || c.id === 'err.ref.codes');
 

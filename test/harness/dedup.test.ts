@@ -29,14 +29,12 @@ const keyOf = (c: WebhookChange) => dedupKey(c);
 
 /** A set of distinct changes, and deliveries of them: each at least once, duplicated and shuffled. */
 function deliveries(): fc.Arbitrary<{ changes: WebhookChange[]; order: number[] }> {
-  return fc
-    .uniqueArray(change(), { minLength: 1, maxLength: 12, selector: keyOf })
-    .chain((changes) =>
-      fc
-        .array(fc.nat({ max: changes.length - 1 }), { maxLength: 40 })
-        .chain((extra) => fc.shuffledSubarray([...changes.map((_, i) => i), ...extra], { minLength: changes.length + extra.length }))
-        .map((order) => ({ changes, order })),
-    );
+  return fc.uniqueArray(change(), { minLength: 1, maxLength: 12, selector: keyOf }).chain((changes) =>
+    fc
+      .array(fc.nat({ max: changes.length - 1 }), { maxLength: 40 })
+      .chain((extra) => fc.shuffledSubarray([...changes.map((_, i) => i), ...extra], { minLength: changes.length + extra.length }))
+      .map((order) => ({ changes, order })),
+  );
 }
 
 describe('webhook deduplicator (the example merchants follow: webhook.dup.*)', () => {
@@ -93,7 +91,11 @@ describe('webhook deduplicator (the example merchants follow: webhook.dup.*)', (
   it('advises a query when another status of the same order was seen, whichever arrived first', () => {
     const late = new WebhookDeduplicator();
     late.accept(bodyFor({ event: 'refund.updated', orderNo: 'R1', status: 'SUCCESS' }, 0));
-    expect(late.accept(bodyFor({ event: 'refund.updated', orderNo: 'R1', status: 'PENDING' }, 0))).toMatchObject({ action: 'process', queryAdvised: true, otherStatuses: ['SUCCESS'] });
+    expect(late.accept(bodyFor({ event: 'refund.updated', orderNo: 'R1', status: 'PENDING' }, 0))).toMatchObject({
+      action: 'process',
+      queryAdvised: true,
+      otherStatuses: ['SUCCESS'],
+    });
     expect(late.statusesOf('refund.updated', 'R1')).toEqual(['SUCCESS', 'PENDING']);
   });
 
@@ -103,10 +105,22 @@ describe('webhook deduplicator (the example merchants follow: webhook.dup.*)', (
 
   it('refuses bodies it cannot key, without recording them', () => {
     const d = new WebhookDeduplicator();
-    for (const junk of [null, 'success', [], {}, { event: 'payment.updated', order_no: 'P1' }, { event: 'payment.updated', order_no: 'P1', status: '' }, { event: 1, order_no: 'P1', status: 'SUCCESS' }]) {
+    for (const junk of [
+      null,
+      'success',
+      [],
+      {},
+      { event: 'payment.updated', order_no: 'P1' },
+      { event: 'payment.updated', order_no: 'P1', status: '' },
+      { event: 1, order_no: 'P1', status: 'SUCCESS' },
+    ]) {
       expect(d.accept(junk).action).toBe('invalid');
     }
     expect(d.size).toBe(0);
-    expect(changeOf({ event: 'payout.updated', order_no: 'T1', status: 'CANCELED', extra: 1 })).toEqual({ event: 'payout.updated', orderNo: 'T1', status: 'CANCELED' });
+    expect(changeOf({ event: 'payout.updated', order_no: 'T1', status: 'CANCELED', extra: 1 })).toEqual({
+      event: 'payout.updated',
+      orderNo: 'T1',
+      status: 'CANCELED',
+    });
   });
 });

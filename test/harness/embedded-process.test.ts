@@ -9,7 +9,10 @@ import { call } from '../reference/helpers/client.js';
 
 describe('the embedded reference process', () => {
   it('serves the alt readings when the profile asks for them', async () => {
-    for (const [file, known] of [['fixtures/profiles/reference-alt.json', true], ['fixtures/profiles/reference.json', false]] as const) {
+    for (const [file, known] of [
+      ['fixtures/profiles/reference-alt.json', true],
+      ['fixtures/profiles/reference.json', false],
+    ] as const) {
       const ref = await startEmbeddedReferenceProcess(loadProfile(file).profile);
       try {
         // A signed empty body: the alt payout path is refused for its fields, the default reference knows no such path.
@@ -23,7 +26,10 @@ describe('the embedded reference process', () => {
 
   it('serves readings named one by one (a generated target, test/legal-targets)', async () => {
     const profile = loadProfile('fixtures/profiles/reference.json').profile;
-    const ref = await startEmbeddedReferenceProcess({ ...profile, embedded: { readings: ['uuid-service-numbers', 'other-endpoint-paths'] } });
+    const ref = await startEmbeddedReferenceProcess({
+      ...profile,
+      embedded: { readings: ['uuid-service-numbers', 'other-endpoint-paths'] },
+    });
     try {
       expect(String((await call(ref.url, '/api/v1/payouts/submit', {})).json.msg)).toMatch(/^(?!Unknown path)/);
     } finally {

@@ -11,7 +11,13 @@ import type { Target } from '../../harness/target.js';
 /** The evidence a check is credited with: what its assertions evaluated and found kept, never what it names. */
 function answer(json: unknown, id = 'x-000001'): Exchange {
   const body = Buffer.from(JSON.stringify(json));
-  return { id, label: 'a request', request: { method: 'POST', url: 'http://t/x', headers: {}, body: Buffer.from('{}') }, response: { status: 200, headers: {}, body, truncated: false, json }, timings: { startedAt: new Date().toISOString(), totalMs: 1 } };
+  return {
+    id,
+    label: 'a request',
+    request: { method: 'POST', url: 'http://t/x', headers: {}, body: Buffer.from('{}') },
+    response: { status: 200, headers: {}, body, truncated: false, json },
+    timings: { startedAt: new Date().toISOString(), totalMs: 1 },
+  };
 }
 
 const settings = { seed: 1, numRuns: 1, webhooks: 'off' as const };
@@ -44,7 +50,15 @@ describe('exercised clauses', () => {
         async run() {
           recordExchange(refusal);
           // The outcome that was hit names its own clause: that one is exercised, not the check's first.
-          expectOneOf(refusal, [{ code: 422, key: 'refundFailed', clause: 'err.ref.failed' }, { code: 422, key: 'amountExceeded', clause: 'err.ref.amount-exceeded' }], 'err.ref.amount-exceeded', 'topic');
+          expectOneOf(
+            refusal,
+            [
+              { code: 422, key: 'refundFailed', clause: 'err.ref.failed' },
+              { code: 422, key: 'amountExceeded', clause: 'err.ref.amount-exceeded' },
+            ],
+            'err.ref.amount-exceeded',
+            'topic',
+          );
         },
       },
     ]).checks;
@@ -81,9 +95,18 @@ describe('exercised clauses', () => {
   it('credits only the invariant rules an exchange gave something to judge', () => {
     const examined = new Set<ClauseId>();
     responseInvariants(refusal, { verifySignature: false, examined });
-    expect([...examined].sort()).toEqual(['env.body.object', 'env.code.integer', 'env.data.omitted-on-error', 'env.msg.message-key', 'ep.http-200-signed']);
+    expect([...examined].sort()).toEqual([
+      'env.body.object',
+      'env.code.integer',
+      'env.data.omitted-on-error',
+      'env.msg.message-key',
+      'ep.http-200-signed',
+    ]);
     const success = new Set<ClauseId>();
-    responseInvariants(answer({ code: 0, msg: 'success', data: { order_no: 'P1', trans_amount: { currency: 'USD', value: '1.00' } } }), { verifySignature: false, examined: success });
+    responseInvariants(answer({ code: 0, msg: 'success', data: { order_no: 'P1', trans_amount: { currency: 'USD', value: '1.00' } } }), {
+      verifySignature: false,
+      examined: success,
+    });
     expect(success.has('amount.value.two-decimals-out')).toBe(true);
     expect(success.has('conv.time.rfc3339-offset')).toBe(false);
     expect(success.has('env.data.omitted-on-error')).toBe(false);

@@ -58,7 +58,16 @@ describe('LagMeter', () => {
 /** A receiver whose every wait ends empty after its timeout, our process losing `lostPerWait[i]` ms in wait i. */
 function fakeTarget(meter: LagMeter, lostPerWait: number[], arriveOnWait?: number): { t: Target; waits: number[] } {
   const waits: number[] = [];
-  const delivery = { seq: 1, receivedAt: 0, method: 'POST', headers: {}, body: Buffer.from('{}'), json: {}, signature: { ok: true }, reply: 'success' } as unknown as Delivery;
+  const delivery = {
+    seq: 1,
+    receivedAt: 0,
+    method: 'POST',
+    headers: {},
+    body: Buffer.from('{}'),
+    json: {},
+    signature: { ok: true },
+    reply: 'success',
+  } as unknown as Delivery;
   const receiver = {
     url: 'http://127.0.0.1:1/x',
     async waitFor(_f: unknown, _p: unknown, timeoutMs: number) {
@@ -141,13 +150,18 @@ describe('confirmedByRetrial with our lag', () => {
     useLagMeter(meter);
     meter.record(10_000, 400);
     const rec = newRecorder();
-    await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding({ receivedAt: 10_000, repliedAt: 10_500, reply: 'in-time' })))).rejects.toBeInstanceOf(CheckFailure);
+    await expect(
+      withRecorder(rec, () => confirmedByRetrial(async () => finding({ receivedAt: 10_000, repliedAt: 10_500, reply: 'in-time' }))),
+    ).rejects.toBeInstanceOf(CheckFailure);
     expect(rec.machineBusy).toHaveLength(1);
   });
 
   it('charges a resend seen twice when our reply left in time, or the target hung up before it was due', async () => {
     useLagMeter(new LagMeter());
-    for (const d of [{ receivedAt: 10_000, repliedAt: 10_520, reply: 'in-time' as const }, { receivedAt: 10_000, reply: 'in-time' as const }]) {
+    for (const d of [
+      { receivedAt: 10_000, repliedAt: 10_520, reply: 'in-time' as const },
+      { receivedAt: 10_000, reply: 'in-time' as const },
+    ]) {
       const rec = newRecorder();
       await expect(withRecorder(rec, () => confirmedByRetrial(async () => finding(d)))).rejects.toBeInstanceOf(CheckFailure);
       expect(rec.machineBusy).toEqual([]);
@@ -163,16 +177,27 @@ const SETTINGS = { seed: 1, numRuns: 1, webhooks: 'quick' as const };
 const fake = {} as Target;
 
 describe('runCheck: a timing finding within our lag', () => {
-  const notSent = () => new CheckFailure({ code: 'WEBHOOK_NOT_SENT', clause: 'event.payment.updated', level: 'must', title: 'no webhook', message: 'no webhook' });
+  const notSent = () =>
+    new CheckFailure({
+      code: 'WEBHOOK_NOT_SENT',
+      clause: 'event.payment.updated',
+      level: 'must',
+      title: 'no webhook',
+      message: 'no webhook',
+    });
 
   it('is retried with a new run, and a lasting one ends with no verdict (machine too busy)', async () => {
     let runs = 0;
     const { recordMachineBusy } = await import('../../harness/check/context.js');
-    const r = await runCheck(check(async () => {
-      runs += 1;
-      recordMachineBusy(`lost ${runs}`);
-      throw notSent();
-    }), fake, SETTINGS);
+    const r = await runCheck(
+      check(async () => {
+        runs += 1;
+        recordMachineBusy(`lost ${runs}`);
+        throw notSent();
+      }),
+      fake,
+      SETTINGS,
+    );
     expect(runs).toBe(2);
     expect(r.status).toBe('inconclusive');
     expect(r.inconclusive).toEqual({ cause: 'machine-busy' });
@@ -183,21 +208,29 @@ describe('runCheck: a timing finding within our lag', () => {
   it('takes the second run when our machine kept up that time', async () => {
     let runs = 0;
     const { recordMachineBusy } = await import('../../harness/check/context.js');
-    const passing = await runCheck(check(async () => {
-      runs += 1;
-      if (runs === 1) {
-        recordMachineBusy('lost');
-        throw notSent();
-      }
-    }), fake, SETTINGS);
+    const passing = await runCheck(
+      check(async () => {
+        runs += 1;
+        if (runs === 1) {
+          recordMachineBusy('lost');
+          throw notSent();
+        }
+      }),
+      fake,
+      SETTINGS,
+    );
     expect(passing.status).toBe('passed');
     expect(passing.notes[0]).toMatch(/^first try: WEBHOOK_NOT_SENT: lost; run again/);
     runs = 0;
-    const failing = await runCheck(check(async () => {
-      runs += 1;
-      if (runs === 1) recordMachineBusy('lost');
-      throw notSent();
-    }), fake, SETTINGS);
+    const failing = await runCheck(
+      check(async () => {
+        runs += 1;
+        if (runs === 1) recordMachineBusy('lost');
+        throw notSent();
+      }),
+      fake,
+      SETTINGS,
+    );
     expect(failing.status).toBe('failed');
     expect(failing.findings[0]!.code).toBe('WEBHOOK_NOT_SENT');
   });
@@ -205,17 +238,31 @@ describe('runCheck: a timing finding within our lag', () => {
   it('charges at once a timing finding without lost time, and any other finding whatever the lag', async () => {
     let runs = 0;
     const { recordMachineBusy } = await import('../../harness/check/context.js');
-    const plain = await runCheck(check(async () => {
-      runs += 1;
-      throw notSent();
-    }), fake, SETTINGS);
+    const plain = await runCheck(
+      check(async () => {
+        runs += 1;
+        throw notSent();
+      }),
+      fake,
+      SETTINGS,
+    );
     expect([plain.status, runs]).toEqual(['failed', 1]);
     runs = 0;
-    const other = await runCheck(check(async () => {
-      runs += 1;
-      recordMachineBusy('lost');
-      throw new CheckFailure({ code: 'WEBHOOK_FIELD_WRONG', clause: 'webhook.body.status', level: 'must', title: 'wrong', message: 'wrong' });
-    }), fake, SETTINGS);
+    const other = await runCheck(
+      check(async () => {
+        runs += 1;
+        recordMachineBusy('lost');
+        throw new CheckFailure({
+          code: 'WEBHOOK_FIELD_WRONG',
+          clause: 'webhook.body.status',
+          level: 'must',
+          title: 'wrong',
+          message: 'wrong',
+        });
+      }),
+      fake,
+      SETTINGS,
+    );
     expect([other.status, runs]).toEqual(['failed', 1]);
   });
 });
@@ -227,7 +274,9 @@ describe('lagExcuse: a retry wait outside its bounds', () => {
     const meter = new LagMeter();
     useLagMeter(meter);
     meter.record(10_500, 400); // stalled 10100..10500
-    expect(lagExcuse(600, b, 10_000, 10_600, 'the first wait')).toMatch(/the first wait missed its bounds by 350 ms; our process lost 400 ms/);
+    expect(lagExcuse(600, b, 10_000, 10_600, 'the first wait')).toMatch(
+      /the first wait missed its bounds by 350 ms; our process lost 400 ms/,
+    );
     // A miss larger than that stall stands.
     expect(lagExcuse(700, b, 10_000, 10_700, 'the first wait')).toBeUndefined();
   });

@@ -14,15 +14,33 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 describe('precondition skips name what to declare', () => {
   it('a skip with declare ends its reason with the hint and carries the paths', async () => {
     const r = await runCheck(
-      { id: 's/x', title: 'x', clauses: ['state.no-webhook.expiry-chargeback'], level: 'must', run: async () => { throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] }); } },
+      {
+        id: 's/x',
+        title: 'x',
+        clauses: ['state.no-webhook.expiry-chargeback'],
+        level: 'must',
+        run: async () => {
+          throw new PreconditionSkip('the profile declares no sandbox control sandbox.chargeback', { declare: ['sandbox.chargeback'] });
+        },
+      },
       {} as Target,
       { seed: 1, numRuns: 1, webhooks: 'off' },
     );
     expect(r.status).toBe('skipped');
-    expect(r.reason).toBe('precondition: the profile declares no sandbox control sandbox.chargeback — declare sandbox.chargeback in the profile to run it');
+    expect(r.reason).toBe(
+      'precondition: the profile declares no sandbox control sandbox.chargeback — declare sandbox.chargeback in the profile to run it',
+    );
     expect(r.declare).toEqual(['sandbox.chargeback']);
     const two = await runCheck(
-      { id: 's/y', title: 'y', clauses: ['state.no-webhook.expiry-chargeback'], level: 'must', run: async () => { throw new PreconditionSkip('no card payment', { declare: ['cardPayment', 'endpoints.cardPayment'] }); } },
+      {
+        id: 's/y',
+        title: 'y',
+        clauses: ['state.no-webhook.expiry-chargeback'],
+        level: 'must',
+        run: async () => {
+          throw new PreconditionSkip('no card payment', { declare: ['cardPayment', 'endpoints.cardPayment'] });
+        },
+      },
       {} as Target,
       { seed: 1, numRuns: 1, webhooks: 'off' },
     );
@@ -66,17 +84,48 @@ describe('precondition skips name what to declare', () => {
     const files = [join(ROOT, 'harness/ops.ts'), join(ROOT, 'harness/target.ts'), ...walk(join(ROOT, 'suites'))];
     const missing: string[] = [];
     for (const f of files) {
-      const lines = readFileSync(f, 'utf8').split('\n');
-      lines.forEach((line, i) => {
-        if (!/new PreconditionSkip\(|skipUnless\(/.test(line) || /declare:/.test(line)) return;
-        const reason = /(?:PreconditionSkip\(|skipUnless\([^'`"]*,\s*)(['`"])(.*?)\1/.exec(line)?.[2] ?? line.trim();
-        if (NOT_DECLARABLE.some((p) => p.test(reason))) return;
-        missing.push(`${relative(ROOT, f)}:${i + 1}: ${reason}`);
-      });
+      const text = readFileSync(f, 'utf8');
+      // Each call whole, however the formatter laid it out over lines.
+      for (const m of text.matchAll(/new PreconditionSkip\(|skipUnless\(/g)) {
+        const call = callText(text, m.index + m[0].length);
+        if (/declare:/.test(call)) continue;
+        const literal = /(['`"])((?:\\.|(?!\1)[^\\])*?)\1/;
+        const reason =
+          (m[0].startsWith('skipUnless') ? literal.exec(call.slice(topLevelComma(call) + 1)) : literal.exec(call))?.[2] ?? call.trim();
+        if (NOT_DECLARABLE.some((p) => p.test(reason))) continue;
+        missing.push(`${relative(ROOT, f)}:${text.slice(0, m.index).split('\n').length}: ${reason}`);
+      }
     }
     expect(missing).toEqual([]);
   });
 });
+
+/** The text of a call's arguments, from just after its `(` to its matching `)` (strings and templates skipped). */
+function callText(text: string, start: number): string {
+  let depth = 1;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return text.slice(start, i);
+  }
+  return text.slice(start);
+}
+
+/** Where a call's first argument ends (its first comma outside brackets and strings). */
+function topLevelComma(call: string): number {
+  let depth = 0;
+  for (let i = 0; i < call.length; i++) {
+    const c = call[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i++; i < call.length && call[i] !== c; i++) if (call[i] === '\\') i++;
+    } else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) return i;
+  }
+  return -1;
+}
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {

@@ -25,37 +25,121 @@ describe('profile cross-field rules', () => {
   });
 
   const cases: [string, (p: Json) => void, string][] = [
-    ['limits.payouts for a method that is no payout method', (p) => (p.limits.payouts.CASH_APP = { min: '1.00', max: '2.00' }), 'limits.payouts.CASH_APP: "CASH_APP" is not a key of payouts.methods'],
-    ['limits.payments for a method the profile does not declare', (p) => (p.limits.payments.ZELLE = { min: '1.00', max: '2.00' }), 'limits.payments.ZELLE: "ZELLE" is not a payment method the profile declares (methods.checkout, methods.card)'],
-    ['a merchant payout method not in payouts.methods', (p) => (p.merchants.lowBalance.payoutMethods = ['BANK_TRANSFER', 'WIRE']), 'merchants.lowBalance.payoutMethods[1]: "WIRE" is not a key of payouts.methods'],
-    ['a merchant payment method not declared', (p) => (p.merchants.second.paymentMethods = ['CARD', 'ZELLE']), 'merchants.second.paymentMethods[1]: "ZELLE" is not a method the profile declares (methods.checkout or methods.card)'],
-    ['payout methods without payouts', (p) => {
-      delete p.payouts;
-      delete p.limits.payouts;
-      p.merchants.second.payoutMethods = ['PAYPAL'];
-    }, 'merchants.second.payoutMethods: the profile declares no payouts section (payouts.methods)'],
-    ['channels whose extremes are not min and max', (p) => (p.limits.payments.CARD.channels = [{ min: '1.00', max: '100.00' }, { min: '200.00', max: '10000.00' }]), 'limits.payments.CARD.min: must be the smallest channel minimum (limits.payments.CARD.channels starts at 1.00, min says 0.50)'],
-    ['overlapping channels', (p) => (p.limits.payments.CARD.channels = [{ min: '0.50', max: '100.00' }, { min: '50.00', max: '10000.00' }]), "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 50.00 is not above the previous channel's max 100.00); one range covering both is one channel"],
-    ['unsorted channels', (p) => (p.limits.payments.CARD.channels = [{ min: '200.00', max: '10000.00' }, { min: '0.50', max: '100.00' }]), "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 0.50 is not above the previous channel's max 10000.00); one range covering both is one channel"],
-    ['tiersByMethod for a method that is no price-point method', (p) => (p.pricePoints.tiersByMethod = { PAYPAL: ['1.00'] }), 'pricePoints.tiersByMethod.PAYPAL: "PAYPAL" is not one of methods.pricePoint'],
-    ['tiersByMethod out of order', (p) => (p.pricePoints.tiersByMethod = { APPLE_PAY: ['1.99', '0.99'] }), 'pricePoints.tiersByMethod.APPLE_PAY[1]: tiers must be in ascending order (0.99 follows 1.99)'],
-    ['tie without nearest rounding', (p) => (p.pricePoints.tie = 'down'), 'pricePoints.tie: applies only with "rounding": "nearest" (rounding is "up")'],
-    ['extrasByMethod for an unknown method', (p) => (p.checkout.extrasByMethod = { ZELLE: { phone: '1' } }), "checkout.extrasByMethod.ZELLE: \"ZELLE\" is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)"],
-    ['noChannel among the checkout methods', (p) => (p.methods.noChannel = 'PAYPAL'), 'methods.noChannel: must not be one of methods.checkout ("PAYPAL" is listed there)'],
-    ['a production key on a production profile', (p) => {
-      p.environment = 'production';
-      p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
-    }, "merchants.primary.productionSecret: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)"],
-    ['the production key as the sandbox key', (p) => (p.merchants.primary.secret = p.merchants.primary.productionSecret), 'merchants.primary.secret: is the same key as merchants.primary.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)'],
-    ['both productionSecret and productionSecretEnv', (p) => {
-      p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
-      p.merchants.primary.productionSecretEnv = 'MPSI_PRIMARY_LIVE';
-    }, 'merchants.primary: must have at most one of "productionSecret" or "productionSecretEnv"'],
-    ['productionSecretEnv naming an unset variable', (p) => (p.merchants.frozen.productionSecretEnv = 'MPSI_FROZEN_LIVE'), 'merchants.frozen.productionSecretEnv: environment variable MPSI_FROZEN_LIVE is not set'],
-    ['a version-2 field under "profileVersion": 1', (p) => {
-      p.profileVersion = 1;
-      p.merchants.second.paymentMethods = ['CARD'];
-    }, 'merchants.second.paymentMethods: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)'],
+    [
+      'limits.payouts for a method that is no payout method',
+      (p) => (p.limits.payouts.CASH_APP = { min: '1.00', max: '2.00' }),
+      'limits.payouts.CASH_APP: "CASH_APP" is not a key of payouts.methods',
+    ],
+    [
+      'limits.payments for a method the profile does not declare',
+      (p) => (p.limits.payments.ZELLE = { min: '1.00', max: '2.00' }),
+      'limits.payments.ZELLE: "ZELLE" is not a payment method the profile declares (methods.checkout, methods.card)',
+    ],
+    [
+      'a merchant payout method not in payouts.methods',
+      (p) => (p.merchants.lowBalance.payoutMethods = ['BANK_TRANSFER', 'WIRE']),
+      'merchants.lowBalance.payoutMethods[1]: "WIRE" is not a key of payouts.methods',
+    ],
+    [
+      'a merchant payment method not declared',
+      (p) => (p.merchants.second.paymentMethods = ['CARD', 'ZELLE']),
+      'merchants.second.paymentMethods[1]: "ZELLE" is not a method the profile declares (methods.checkout or methods.card)',
+    ],
+    [
+      'payout methods without payouts',
+      (p) => {
+        delete p.payouts;
+        delete p.limits.payouts;
+        p.merchants.second.payoutMethods = ['PAYPAL'];
+      },
+      'merchants.second.payoutMethods: the profile declares no payouts section (payouts.methods)',
+    ],
+    [
+      'channels whose extremes are not min and max',
+      (p) =>
+        (p.limits.payments.CARD.channels = [
+          { min: '1.00', max: '100.00' },
+          { min: '200.00', max: '10000.00' },
+        ]),
+      'limits.payments.CARD.min: must be the smallest channel minimum (limits.payments.CARD.channels starts at 1.00, min says 0.50)',
+    ],
+    [
+      'overlapping channels',
+      (p) =>
+        (p.limits.payments.CARD.channels = [
+          { min: '0.50', max: '100.00' },
+          { min: '50.00', max: '10000.00' },
+        ]),
+      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 50.00 is not above the previous channel's max 100.00); one range covering both is one channel",
+    ],
+    [
+      'unsorted channels',
+      (p) =>
+        (p.limits.payments.CARD.channels = [
+          { min: '200.00', max: '10000.00' },
+          { min: '0.50', max: '100.00' },
+        ]),
+      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 0.50 is not above the previous channel's max 10000.00); one range covering both is one channel",
+    ],
+    [
+      'tiersByMethod for a method that is no price-point method',
+      (p) => (p.pricePoints.tiersByMethod = { PAYPAL: ['1.00'] }),
+      'pricePoints.tiersByMethod.PAYPAL: "PAYPAL" is not one of methods.pricePoint',
+    ],
+    [
+      'tiersByMethod out of order',
+      (p) => (p.pricePoints.tiersByMethod = { APPLE_PAY: ['1.99', '0.99'] }),
+      'pricePoints.tiersByMethod.APPLE_PAY[1]: tiers must be in ascending order (0.99 follows 1.99)',
+    ],
+    [
+      'tie without nearest rounding',
+      (p) => (p.pricePoints.tie = 'down'),
+      'pricePoints.tie: applies only with "rounding": "nearest" (rounding is "up")',
+    ],
+    [
+      'extrasByMethod for an unknown method',
+      (p) => (p.checkout.extrasByMethod = { ZELLE: { phone: '1' } }),
+      'checkout.extrasByMethod.ZELLE: "ZELLE" is not a payment method the profile declares (methods.checkout, methods.card, a merchant\'s paymentMethods)',
+    ],
+    [
+      'noChannel among the checkout methods',
+      (p) => (p.methods.noChannel = 'PAYPAL'),
+      'methods.noChannel: must not be one of methods.checkout ("PAYPAL" is listed there)',
+    ],
+    [
+      'a production key on a production profile',
+      (p) => {
+        p.environment = 'production';
+        p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
+      },
+      "merchants.primary.productionSecret: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)",
+    ],
+    [
+      'the production key as the sandbox key',
+      (p) => (p.merchants.primary.secret = p.merchants.primary.productionSecret),
+      'merchants.primary.secret: is the same key as merchants.primary.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)',
+    ],
+    [
+      'both productionSecret and productionSecretEnv',
+      (p) => {
+        p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
+        p.merchants.primary.productionSecretEnv = 'MPSI_PRIMARY_LIVE';
+      },
+      'merchants.primary: must have at most one of "productionSecret" or "productionSecretEnv"',
+    ],
+    [
+      'productionSecretEnv naming an unset variable',
+      (p) => (p.merchants.frozen.productionSecretEnv = 'MPSI_FROZEN_LIVE'),
+      'merchants.frozen.productionSecretEnv: environment variable MPSI_FROZEN_LIVE is not set',
+    ],
+    [
+      'a version-2 field under "profileVersion": 1',
+      (p) => {
+        p.profileVersion = 1;
+        p.merchants.second.paymentMethods = ['CARD'];
+      },
+      'merchants.second.paymentMethods: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)',
+    ],
   ];
   for (const [what, edit, problem] of cases) {
     it(`refuses ${what}`, () => {

@@ -133,7 +133,8 @@ describe('schema errors', () => {
         delete p.merchants.primary.secret;
         p.merchants.primary.secretEnv = 'my-secret';
       },
-      expected: 'merchants.primary.secretEnv: must be an environment variable name: upper-case letters, digits and "_", not starting with a digit',
+      expected:
+        'merchants.primary.secretEnv: must be an environment variable name: upper-case letters, digits and "_", not starting with a digit',
     },
     {
       name: 'path without leading slash',
@@ -283,7 +284,8 @@ describe('schema errors', () => {
       mutate: (p) => {
         p.merchants.lowBalance.payoutBalances = { USD: '4.00', EUR: '3.00' };
       },
-      expected: 'merchants.lowBalance.payoutBalances.USD: is "4.00" but merchants.lowBalance.payoutBalance is "5.00" (the USD balance is given twice: give it once, or the same in both)',
+      expected:
+        'merchants.lowBalance.payoutBalances.USD: is "4.00" but merchants.lowBalance.payoutBalance is "5.00" (the USD balance is given twice: give it once, or the same in both)',
     },
     {
       name: 'refund fee not decimal',
@@ -381,14 +383,22 @@ describe('schema errors', () => {
       mutate: (p) => {
         p.pricePoints.unroundable = ['100.00', '3.00'];
       },
-      expected: 'pricePoints.unroundable[1]: 3.00 is rounded to the price point 4.99 by the declared rule (up); list only amounts the rule refuses',
+      expected:
+        'pricePoints.unroundable[1]: 3.00 is rounded to the price point 4.99 by the declared rule (up); list only amounts the rule refuses',
     },
     {
       name: 'unroundable example that a distance-bounded nearest rule rounds',
       mutate: (p) => {
-        p.pricePoints = { tiers: ['0.99', '1.99', '4.99'], rounding: 'nearest', maxDistance: '0.50', tie: 'up', unroundable: ['3.49', '5.40'] };
+        p.pricePoints = {
+          tiers: ['0.99', '1.99', '4.99'],
+          rounding: 'nearest',
+          maxDistance: '0.50',
+          tie: 'up',
+          unroundable: ['3.49', '5.40'],
+        };
       },
-      expected: 'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
+      expected:
+        'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
     },
     {
       name: 'embedded section beside a real base URL',
@@ -396,7 +406,8 @@ describe('schema errors', () => {
         p.baseUrl = 'https://sandbox.vendor.example';
         p.embedded = { readings: 'alt' };
       },
-      expected: 'embedded: only a profile whose baseUrl is "embedded" may say how the kit starts its reference; remove it for a real target',
+      expected:
+        'embedded: only a profile whose baseUrl is "embedded" may say how the kit starts its reference; remove it for a real target',
     },
     {
       name: 'unknown method listed for checkout',
@@ -413,7 +424,10 @@ describe('schema errors', () => {
     const problems = problemsOf(JSON.stringify(p, null, 2));
     if (expected.endsWith('…')) {
       const prefix = expected.slice(0, -1);
-      expect(problems.some((l) => l.startsWith(prefix)), `${prefix}\nin:\n${problems.join('\n')}`).toBe(true);
+      expect(
+        problems.some((l) => l.startsWith(prefix)),
+        `${prefix}\nin:\n${problems.join('\n')}`,
+      ).toBe(true);
     } else {
       expect(problems).toContain(expected);
     }
@@ -527,7 +541,9 @@ describe('secretEnv', () => {
     const env = { MPSI_PRIMARY_SECRET: 'from-env-primary', MPSI_LOWBAL_SECRET: 'from-env-lowbal' };
     const loaded = parseProfile(JSON.stringify(p), 'env.json', { ...env, MPSI_PRIMARY_LIVE: 'live-from-env' });
     expect(loaded.merchants.primary).toEqual({ id: 'M100001', secret: 'from-env-primary', productionSecret: 'live-from-env' });
-    expect(problemsOf(JSON.stringify(p), env)).toContain('merchants.primary.productionSecretEnv: environment variable MPSI_PRIMARY_LIVE is not set');
+    expect(problemsOf(JSON.stringify(p), env)).toContain(
+      'merchants.primary.productionSecretEnv: environment variable MPSI_PRIMARY_LIVE is not set',
+    );
     expect(loaded.path).toBe('env.json');
   });
 
@@ -644,7 +660,8 @@ describe('secrets never appear in error messages', () => {
     'secret with a syntax error after it': (s) => JSON.stringify(reference(), null, 2).replace(REFERENCE_SECRETS[0]!, `${s}" "x`),
     'unterminated secret string': (s) => `{"merchants": {"primary": {"id": "M1", "secret": "${s}`,
     'control character inside the secret': (s) => `{"merchants": {"primary": {"secret": "${s.slice(0, 5)}\n${s.slice(5)}"}}}`,
-    'duplicate secret field': (s) => JSON.stringify(reference(), null, 2).replace(`"secret": "${REFERENCE_SECRETS[0]}"`, `"secret": "${s}", "secret": "${s}x"`),
+    'duplicate secret field': (s) =>
+      JSON.stringify(reference(), null, 2).replace(`"secret": "${REFERENCE_SECRETS[0]}"`, `"secret": "${s}", "secret": "${s}x"`),
   };
 
   it.each(Object.keys(placements))('%s', (placement) => {
@@ -787,7 +804,12 @@ const MERCHANT_REF: Req<MerchantRef> = {
   productionSecret: false,
   productionSecretEnv: false,
 };
-const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = { ...MERCHANT_REF, payoutBalance: false, payoutBalances: false, refundBalance: false };
+const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = {
+  ...MERCHANT_REF,
+  payoutBalance: false,
+  payoutBalances: false,
+  refundBalance: false,
+};
 const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false, rateLimit: false };
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
@@ -812,19 +834,49 @@ const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
 };
 const CHECKOUT: Req<NN<P['checkout']>> = { extras: false, extrasByMethod: false, data: true, pendingStatus: false };
 const CHECKOUT_DATA: Req<NN<P['checkout']>['data']> = { orderNo: true, status: false };
-const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = { orderNo: true, merchantOrderNo: true, status: true, transAmount: true, requestedAmount: false };
+const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = {
+  orderNo: true,
+  merchantOrderNo: true,
+  status: true,
+  transAmount: true,
+  requestedAmount: false,
+};
 const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true };
-const CARDS: Req<NN<P['cardPayment']>['cards']> = { success: true, decline: false, risk: false, invalid: false, noChannel: false, pending: false };
+const CARDS: Req<NN<P['cardPayment']>['cards']> = {
+  success: true,
+  decline: false,
+  risk: false,
+  invalid: false,
+  noChannel: false,
+  pending: false,
+};
 const CARD: Req<Card> = { card_number: true, cardholder_name: true, exp_month: true, exp_year: true, cvc: true };
 const CARD_DATA: Req<NN<P['cardPayment']>['data']> = { orderNo: true, status: false };
 const REFUNDS: Req<NN<P['refunds']>> = { template: true, support: true, queryBy: true, data: true, failingReason: false, fee: false };
 const QUERY_BY: Req<NN<P['refunds']>['queryBy']> = { serviceNo: true, merchantNo: true };
 const REFUND_DATA: Req<NN<P['refunds']>['data']> = { refundNo: true, status: true, amount: false };
-const PAYOUTS: Req<NN<P['payouts']>> = { template: true, methods: true, notForPayouts: false, queryBy: true, cancelBy: true, data: true, balances: false, sharedBalance: false };
+const PAYOUTS: Req<NN<P['payouts']>> = {
+  template: true,
+  methods: true,
+  notForPayouts: false,
+  queryBy: true,
+  cancelBy: true,
+  data: true,
+  balances: false,
+  sharedBalance: false,
+};
 const PAYOUT_METHOD: Req<NN<P['payouts']>['methods'][string]> = { cancel: true, usdOnly: false, payee: false };
 const PAYOUT_DATA: Req<NN<P['payouts']>['data']> = { payoutNo: true, status: true };
 const BALANCES: Req<NN<NN<P['payouts']>['balances']>> = { primary: false };
-const SANDBOX: Req<NN<P['sandbox']>> = { completeCheckout: false, chargeback: false, expireCheckout: false, settleRefund: false, settlePayout: false, completeCard: false, armFailure: false };
+const SANDBOX: Req<NN<P['sandbox']>> = {
+  completeCheckout: false,
+  chargeback: false,
+  expireCheckout: false,
+  settleRefund: false,
+  settlePayout: false,
+  completeCard: false,
+  armFailure: false,
+};
 const CONTROL: Req<Control> = { path: true, template: true };
 const CONTROL_WITH_OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>> = { path: true, template: true, outcomes: true };
 const SETTLE_PAYOUT: Req<NN<NN<P['sandbox']>['settlePayout']>> = { path: true, template: true, outcomes: true, reason: false };
@@ -837,7 +889,14 @@ const FAILURES: Req<NN<NN<P['sandbox']>['armFailure']>['failures']> = {
 };
 const CHANNEL: Req<ChannelRange> = { min: true, max: true, name: false };
 const OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>['outcomes']> = { success: true, failed: true };
-const WEBHOOKS: Req<NN<P['webhooks']>> = { receiver: false, timeScale: true, ackTimeoutMs: true, deliveryWaitMs: true, tolerance: true, jitterMs: false };
+const WEBHOOKS: Req<NN<P['webhooks']>> = {
+  receiver: false,
+  timeScale: true,
+  ackTimeoutMs: true,
+  deliveryWaitMs: true,
+  tolerance: true,
+  jitterMs: false,
+};
 const RECEIVER: Req<NN<NN<P['webhooks']>['receiver']>> = { host: false, port: false, publicUrl: false };
 
 describe('schema matches types.ts', () => {

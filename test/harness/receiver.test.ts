@@ -3,7 +3,14 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sign } from '../../harness/signing.js';
-import { MAX_BODY_BYTES, RECEIVER_PATH, slowReplyDelayMs, startReceiver, wireReply, type ReceiverOptions } from '../../harness/webhooks/receiver.js';
+import {
+  MAX_BODY_BYTES,
+  RECEIVER_PATH,
+  slowReplyDelayMs,
+  startReceiver,
+  wireReply,
+  type ReceiverOptions,
+} from '../../harness/webhooks/receiver.js';
 import type { Receiver, ReplyKind } from '../../harness/webhooks/types.js';
 import { distinctChanges } from '../../harness/webhooks/dedup.js';
 import { replyScript } from '../../fixtures/arbitraries/replies.js';
@@ -35,12 +42,18 @@ function post(url: string, body: Buffer | string, headers: OutgoingHttpHeaders =
   const started = Date.now();
   const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
   return new Promise((resolve) => {
-    const req = request(url, { method: opts.method ?? 'POST', agent: false, headers: { 'Content-Length': raw.length, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: Date.now() - started }));
-      res.on('error', (e) => resolve({ error: e.message, ms: Date.now() - started }));
-    });
+    const req = request(
+      url,
+      { method: opts.method ?? 'POST', agent: false, headers: { 'Content-Length': raw.length, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: Date.now() - started }),
+        );
+        res.on('error', (e) => resolve({ error: e.message, ms: Date.now() - started }));
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message, ms: Date.now() - started }));
     req.end(raw);
   });
@@ -136,7 +149,7 @@ describe('webhook receiver: replies on the wire', () => {
     expect(r.deliveries({ merchantNo: 'N-drop' })[0]).toMatchObject({ reply: 'drop', signature: { ok: true } });
   });
 
-  it('uses a script\'s replies in order, then repeats the last (any script)', async () => {
+  it("uses a script's replies in order, then repeats the last (any script)", async () => {
     const r = await receiver();
     let n = 0;
     await fc.assert(
@@ -154,7 +167,9 @@ describe('webhook receiver: replies on the wire', () => {
             expect(w.body?.equals(wire.body)).toBe(true);
           }
         }
-        expect(r.deliveries({ merchantNo: no }).map((d) => d.reply)).toEqual(Array.from({ length: sent }, (_, i) => script[Math.min(i, script.length - 1)]));
+        expect(r.deliveries({ merchantNo: no }).map((d) => d.reply)).toEqual(
+          Array.from({ length: sent }, (_, i) => script[Math.min(i, script.length - 1)]),
+        );
       }),
       { numRuns: 25 },
     );
@@ -189,7 +204,10 @@ describe('webhook receiver: signature verdicts (webhook.receiver-verifies)', () 
     const r = await receiver();
     const body = webhookBody('N-changed');
     const h = sign({ merchantId: A.id, secret: A.secret }, body);
-    const w = await post(r.url, Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 2)), { 'Content-Type': 'application/json', ...h });
+    const w = await post(r.url, Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 2)), {
+      'Content-Type': 'application/json',
+      ...h,
+    });
     expect(w.body?.toString()).not.toBe('success');
     expect(r.deliveries({ merchantNo: 'N-changed' })[0]?.signature).toEqual({ ok: false, reason: 'mismatch' });
   });
@@ -302,10 +320,12 @@ describe('webhook receiver: junk, floods and bounds', () => {
     await new Promise<void>((resolve) => {
       const req = request(r.url, { method: 'POST', agent: false, headers: { 'Content-Length': 1000 } });
       req.on('error', () => resolve());
-      req.write('{"event":"payment.upd', () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 50));
+      req.write('{"event":"payment.upd', () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50),
+      );
     });
     const [d] = await done;
     expect(d?.reply).toBe('drop');
@@ -335,9 +355,13 @@ describe('webhook receiver: waiting and closing', () => {
     const ds = await r.waitFor({ merchantNo: 'N-t' }, (x) => x.length >= 3, 150);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(ds).toHaveLength(1);
-    const thrown = await r.waitFor({ merchantNo: 'N-t' }, () => {
-      throw new Error('cannot decide');
-    }, 5000);
+    const thrown = await r.waitFor(
+      { merchantNo: 'N-t' },
+      () => {
+        throw new Error('cannot decide');
+      },
+      5000,
+    );
     expect(thrown).toHaveLength(1);
   });
 

@@ -23,11 +23,13 @@ afterAll(async () => {
 });
 
 describe('response verification', () => {
-  it('verifies an answer to a request signed with a wrong secret against the merchant\'s own secret', async () => {
+  it("verifies an answer to a request signed with a wrong secret against the merchant's own secret", async () => {
     const t = session.target;
     const me = t.merchant('primary');
     const rec = newRecorder();
-    const ex = await withRecorder(rec, () => t.post(t.path('paymentQuery'), { merchant_order_no: t.newNo('order') }, { as: { ...me, secret: 'not-the-secret' } }));
+    const ex = await withRecorder(rec, () =>
+      t.post(t.path('paymentQuery'), { merchant_order_no: t.newNo('order') }, { as: { ...me, secret: 'not-the-secret' } }),
+    );
     expect(ex.response?.status).toBe(200);
     expect(ex.signature?.ok).toBe(true);
     expect(rec.invariantFindings.filter((f) => f.clause === 'auth.response.signed')).toEqual([]);

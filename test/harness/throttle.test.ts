@@ -158,7 +158,9 @@ describe('throttled answers', () => {
   });
 
   it('treats a 429 carrying a signed envelope as throttling too: the status, not the body, says who answered', async () => {
-    const srv = await server((n, _req, res) => (n === 1 ? signedEnvelope(res, { code: 9001, msg: 'systemBusy' }, 429) : signedEnvelope(res, SUCCESS)));
+    const srv = await server((n, _req, res) =>
+      n === 1 ? signedEnvelope(res, { code: 9001, msg: 'systemBusy' }, 429) : signedEnvelope(res, SUCCESS),
+    );
     const ex = await session(srv.url).post('/api/v1/payments/query', { merchant_order_no: 'X1' });
     expect(srv.seen).toHaveLength(2);
     expect(ex.response?.status).toBe(200);

@@ -73,7 +73,9 @@ describe('replies that are more than success', () => {
     const rss = sampleRss(20);
     const r = await deliver(url, raw, headers, 6000);
     const mem = rss.stop();
-    console.info(`1 GiB reply: ${describeReply(r)}; peak RSS ${(mem.peak / 1024 / 1024).toFixed(0)} MB (growth ${mem.growthMb.toFixed(1)} MB)`);
+    console.info(
+      `1 GiB reply: ${describeReply(r)}; peak RSS ${(mem.peak / 1024 / 1024).toFixed(0)} MB (growth ${mem.growthMb.toFixed(1)} MB)`,
+    );
     expect(isSuccess(r)).toBe(false);
     expect(r.size!).toBeGreaterThan(64 * 1024);
     expect(describeReply(r)).toMatch(r.error ? /at least \d+ bytes, still streaming at the deadline/ : /\(1073741824 bytes\)/);
@@ -103,7 +105,25 @@ describe('replies that are more than success', () => {
 describe('a TLS server behind an http:// URL', () => {
   it('is reported as looking like HTTPS, not only as a reset', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tls-receiver-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = createTlsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (s) => s.end('success'));
     tls.on('tlsClientError', () => {});
     const url = await listen(tls);

@@ -71,7 +71,11 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T, i: number) =
 }
 
 /** Opens a raw socket, writes `bytes`, and resolves with what came back once the socket closes (or after waitMs). */
-function rawExchange(url: string, bytes: Buffer, opts: { end?: boolean; waitMs?: number } = {}): Promise<{ reply: string; socket: Socket }> {
+function rawExchange(
+  url: string,
+  bytes: Buffer,
+  opts: { end?: boolean; waitMs?: number } = {},
+): Promise<{ reply: string; socket: Socket }> {
   const { port, hostname } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -94,15 +98,27 @@ describe('webhooks with bad signatures', () => {
     const r = await receiver();
     const cases: Array<[string, (raw: Buffer, nonce: string) => Record<string, string>, RegExp]> = [
       ['wrong secret', (raw, n) => signed({ id: PRIMARY.id, secret: 'sk_test_wrong_0000000000000000' }, raw, n), /mismatch/],
-      ['upper-case hex', (raw, n) => ({ ...signed(PRIMARY, raw, n), 'X-Sign': signed(PRIMARY, raw, n)['X-Sign']!.toUpperCase() }), /upper-case-hex|mismatch/],
-      ['base64', (raw, n) => ({ ...signed(PRIMARY, raw, n), 'X-Sign': Buffer.from(signed(PRIMARY, raw, n)['X-Sign']!, 'hex').toString('base64') }), /base64|not-lower-hex/],
+      [
+        'upper-case hex',
+        (raw, n) => ({ ...signed(PRIMARY, raw, n), 'X-Sign': signed(PRIMARY, raw, n)['X-Sign']!.toUpperCase() }),
+        /upper-case-hex|mismatch/,
+      ],
+      [
+        'base64',
+        (raw, n) => ({ ...signed(PRIMARY, raw, n), 'X-Sign': Buffer.from(signed(PRIMARY, raw, n)['X-Sign']!, 'hex').toString('base64') }),
+        /base64|not-lower-hex/,
+      ],
       ['signed by another merchant, named as primary', (raw, n) => ({ ...signed(SECOND, raw, n), 'X-MerchantID': PRIMARY.id }), /mismatch/],
       ['unknown merchant', (raw, n) => signed({ id: 'M999999', secret: 'x' }, raw, n), /merchant-mismatch/],
-      ['no X-Sign', (raw, n) => {
-        const h = signed(PRIMARY, raw, n);
-        delete h['X-Sign'];
-        return h;
-      }, /missing-header/],
+      [
+        'no X-Sign',
+        (raw, n) => {
+          const h = signed(PRIMARY, raw, n);
+          delete h['X-Sign'];
+          return h;
+        },
+        /missing-header/,
+      ],
       ['empty X-Nonce', (raw) => ({ ...signed(PRIMARY, raw, ''), 'X-Nonce': '' }), /empty-header|missing-header/],
       ['body altered after signing', (raw, n) => signed(PRIMARY, Buffer.concat([raw, Buffer.from(' ')]), n), /mismatch/],
     ];
@@ -218,7 +234,9 @@ describe('junk at the receiver', () => {
     const r = await receiver();
     const { port } = new URL(r.url);
     const body = webhookBody('GAVEUP0001');
-    const headers = Object.entries(signed(PRIMARY, body, 'gave-up-nonce-000000001')).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const headers = Object.entries(signed(PRIMARY, body, 'gave-up-nonce-000000001'))
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     const headText = `POST /mpsi/webhooks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Length: ${body.length}\r\n\r\n`;
     // Half the body, then a reset.
     const gaveUp = connect(Number(port), '127.0.0.1');

@@ -27,7 +27,9 @@ const secrets = merchantSecrets(loaded);
 function forms(secret: string): string[] {
   const b = Buffer.from(secret, 'utf8');
   const tail = secret.split('_').at(-1) ?? secret;
-  return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), encodeURIComponent(secret), tail].filter((s) => s.length >= 8);
+  return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), encodeURIComponent(secret), tail].filter(
+    (s) => s.length >= 8,
+  );
 }
 
 function filesUnder(dir: string): string[] {
@@ -68,14 +70,20 @@ describe('stored results and exchanges', () => {
       dirs.push(dir);
       const redact = mode === 'redacted' ? makeRedactor(secrets) : (s: string) => s;
       for (const { suite, result } of results) {
-        writeResult(dir, { ...result, suite, target: reference.url, profile: loaded.profile.name, exchanges: result.exchanges.map(storeExchange) }, redact);
+        writeResult(
+          dir,
+          { ...result, suite, target: reference.url, profile: loaded.profile.name, exchanges: result.exchanges.map(storeExchange) },
+          redact,
+        );
       }
       const files = filesUnder(dir);
       expect(files.length).toBe(new Set(results.map((r) => r.result.checkId)).size);
       const leaks: string[] = [];
       for (const file of files) {
         const text = readFileSync(file, 'utf8');
-        for (const secret of secrets) for (const form of forms(secret)) if (text.includes(form)) leaks.push(`${file}: a form of a fixture secret (${form.length} chars)`);
+        for (const secret of secrets)
+          for (const form of forms(secret))
+            if (text.includes(form)) leaks.push(`${file}: a form of a fixture secret (${form.length} chars)`);
       }
       expect(leaks).toEqual([]);
     });
@@ -83,6 +91,7 @@ describe('stored results and exchanges', () => {
 
   it('keep no secret in findings, notes, readings or skip reasons', () => {
     const text = JSON.stringify(results.map(({ result }) => ({ ...result, exchanges: result.exchanges.map(storeExchange) })));
-    for (const secret of secrets) for (const form of forms(secret)) expect(text.includes(form), `a form of a fixture secret (${form.length} chars)`).toBe(false);
+    for (const secret of secrets)
+      for (const form of forms(secret)) expect(text.includes(form), `a form of a fixture secret (${form.length} chars)`).toBe(false);
   });
 });

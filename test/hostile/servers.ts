@@ -127,7 +127,9 @@ function readNext(socket: Socket): void {
 export const ENVELOPE = Buffer.from(JSON.stringify({ code: 400, msg: 'Both empty|mutuallyRequiredFieldsMissing' }));
 
 function head(status: string, headers: Record<string, string | number>): string {
-  return `HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `HTTP/1.1 ${status}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 }
 
 /** Accepts, reads the request, never answers. */
@@ -136,7 +138,10 @@ export const hangForever: Behaviour = () => {};
 /** Writes a whole, valid response one byte at a time, `everyMs` apart; the head comes slowly too. */
 export function slowBytes(everyMs: number): Behaviour {
   return (socket, _req, server) => {
-    const bytes = Buffer.concat([Buffer.from(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': ENVELOPE.length })), ENVELOPE]);
+    const bytes = Buffer.concat([
+      Buffer.from(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': ENVELOPE.length })),
+      ENVELOPE,
+    ]);
     let i = 0;
     const timer = setInterval(() => {
       if (i >= bytes.length || socket.destroyed) {
@@ -266,7 +271,16 @@ export function hugeHead(bytes: number): Behaviour {
  * envelope, HTTP 200, no signature.
  */
 export function unsignedProxy(upstream: string): Behaviour {
-  const drop = new Set(['x-merchantid', 'x-timestamp', 'x-nonce', 'x-sign', 'content-length', 'connection', 'keep-alive', 'transfer-encoding']);
+  const drop = new Set([
+    'x-merchantid',
+    'x-timestamp',
+    'x-nonce',
+    'x-sign',
+    'content-length',
+    'connection',
+    'keep-alive',
+    'transfer-encoding',
+  ]);
   return (socket, req, server) => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;

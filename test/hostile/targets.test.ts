@@ -91,7 +91,9 @@ async function runAgainstUrl(url: string, server: HostileServer): Promise<Outcom
   const wallMs = performance.now() - t0;
   if (process.env['HOSTILE_DEBUG']) {
     for (const r of [...suiteResults.map((x) => x.result), raw]) {
-      console.log(`${r.checkId} ${r.status} ${Math.round(r.durationMs)}ms :: ${r.findings.map((f) => `${f.code} [${f.clause}] ${f.seen ?? ''}`).join(' | ')}`);
+      console.log(
+        `${r.checkId} ${r.status} ${Math.round(r.durationMs)}ms :: ${r.findings.map((f) => `${f.code} [${f.clause}] ${f.seen ?? ''}`).join(' | ')}`,
+      );
     }
   }
   return { results: suiteResults.map((r) => r.result), raw, wallMs, server };
@@ -122,7 +124,11 @@ async function expectBoundedAndClosed(o: Outcome): Promise<void> {
 describe('a target that never answers', () => {
   it('fails each check with NO_RESPONSE naming the deadline, within the deadline', async () => {
     const o = await runAgainst(hangForever);
-    expectClearFailures(o, 'NO_RESPONSE', /deadline: no complete response within 1500 ms; stopped before any response byte|deadline: no complete response within 1500 ms; stopped before the response head/);
+    expectClearFailures(
+      o,
+      'NO_RESPONSE',
+      /deadline: no complete response within 1500 ms; stopped before any response byte|deadline: no complete response within 1500 ms; stopped before the response head/,
+    );
     await expectBoundedAndClosed(o);
   });
 });
@@ -150,7 +156,11 @@ describe('a target that sends garbage bytes instead of HTTP', () => {
 
   it('fails each check when the response head never ends (1 MB of headers)', async () => {
     const o = await runAgainst(hugeHead(1024 * 1024));
-    expectClearFailures(o, 'NO_RESPONSE', /protocol: (response head larger than the client accepts|malformed HTTP response: response head exceeds)/);
+    expectClearFailures(
+      o,
+      'NO_RESPONSE',
+      /protocol: (response head larger than the client accepts|malformed HTTP response: response head exceeds)/,
+    );
     await expectBoundedAndClosed(o);
   });
 });
@@ -234,7 +244,10 @@ describe('a target that answers a valid envelope without a signature', () => {
     for (const r of [...o.results, o.raw]) {
       const summary = `${r.checkId}: ${r.status} ${r.reason ?? ''} ${r.findings.map(findingText).join(' / ')}`;
       expect(r.status, summary).toBe('failed');
-      expect(r.findings.map((f) => f.code), summary).toContain('RESPONSE_SIGNATURE_INVALID');
+      expect(
+        r.findings.map((f) => f.code),
+        summary,
+      ).toContain('RESPONSE_SIGNATURE_INVALID');
       const f = r.findings.find((x) => x.code === 'RESPONSE_SIGNATURE_INVALID')!;
       expect(f.clause).toBe('auth.response.signed');
       expect(f.message).toMatch(/X-MerchantID|X-Sign|missing/i);
@@ -281,7 +294,12 @@ describe('a target that sends an answer nobody asked for on a kept-alive connect
     const client = createClient({ deadlineMs: DEADLINE_MS, maxResponseBytes: 1_048_576 });
     try {
       const send = (label: string) =>
-        client.send({ label, url: `${server.url}/api/v1/payments/query`, headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{}') });
+        client.send({
+          label,
+          url: `${server.url}/api/v1/payments/query`,
+          headers: { 'Content-Type': 'application/json' },
+          body: Buffer.from('{}'),
+        });
       const first = await send('first');
       expect(first.response?.body.toString()).toBe(ENVELOPE.toString());
       const second = await send('second');

@@ -16,13 +16,23 @@ describe('init under a small budget', () => {
   });
 
   it.each([3, 12])('budget %i: stops before a payment method is known, says so, and writes nothing', async (budget) => {
-    await expect(runInit({ baseUrl: ref.url, merchantId: 'M100001', secret: SECRET, secretEnv: 'X', budget, timeLimitMs: 60_000, progress: () => {} })).rejects.toThrow(
+    await expect(
+      runInit({ baseUrl: ref.url, merchantId: 'M100001', secret: SECRET, secretEnv: 'X', budget, timeLimitMs: 60_000, progress: () => {} }),
+    ).rejects.toThrow(
       `init stopped (the probe budget (${budget} requests) is spent) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit`,
     );
   });
 
   it.each([40, 90, 200, 300, 370])('budget %i: at most that many requests, a TODO saying it stopped, a valid draft', async (budget) => {
-    const r = await runInit({ baseUrl: ref.url, merchantId: 'M100001', secret: SECRET, secretEnv: 'INIT_BUDGET_SECRET', budget, timeLimitMs: 60_000, progress: () => {} });
+    const r = await runInit({
+      baseUrl: ref.url,
+      merchantId: 'M100001',
+      secret: SECRET,
+      secretEnv: 'INIT_BUDGET_SECRET',
+      budget,
+      timeLimitMs: 60_000,
+      progress: () => {},
+    });
     expect(r.probes).toBeLessThanOrEqual(budget);
     expect(r.stopped).toContain(`the probe budget (${budget} requests) is spent`);
     expect(r.evidence.todos.map((t) => t.path)).toContain('(budget)');

@@ -21,10 +21,24 @@ describe('mpsi-conformance init', () => {
   const base = () => ['init', '--target', ref.url, '--merchant', 'M100001', '--secret-env', 'INIT_CLI_SECRET'];
 
   it('prints its help, with every flag, for `help init` and `init --help`', async () => {
-    for (const args of [['help', 'init'], ['init', '--help']]) {
+    for (const args of [
+      ['help', 'init'],
+      ['init', '--help'],
+    ]) {
       const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(0);
-      for (const flag of ['--target', '--merchant', '--secret-env', '--out', '--budget', '--time-limit', '--environment', '--public-url', '--force']) expect(r.stdout).toContain(flag);
+      for (const flag of [
+        '--target',
+        '--merchant',
+        '--secret-env',
+        '--out',
+        '--budget',
+        '--time-limit',
+        '--environment',
+        '--public-url',
+        '--force',
+      ])
+        expect(r.stdout).toContain(flag);
     }
   });
 
@@ -92,7 +106,20 @@ describe('mpsi-conformance init', () => {
 
 describe('init refuses a host that does not look like a sandbox unless told it is one', () => {
   it('names the host and the flag that overrides', async () => {
-    const r = await runCli(['init', '--target', 'https://api.payments.example.com', '--merchant', 'M1', '--secret-env', 'INIT_CLI_SECRET', '--out', join(tempReports('init-host'), 'p.json')], { env: ENV });
+    const r = await runCli(
+      [
+        'init',
+        '--target',
+        'https://api.payments.example.com',
+        '--merchant',
+        'M1',
+        '--secret-env',
+        'INIT_CLI_SECRET',
+        '--out',
+        join(tempReports('init-host'), 'p.json'),
+      ],
+      { env: ENV },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the host api.payments.example.com does not look like a sandbox');
     expect(r.stderr).toContain('--environment sandbox');

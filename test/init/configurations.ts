@@ -53,7 +53,14 @@ function issue24Truth(): Profile {
 const README_INTERNAL_NAMES = { order_no: 'OrderNo', trade_info: 'TradeInfo' };
 
 export const CONFIGURATIONS: Configuration[] = [
-  { name: 'reference (serve)', start: () => startReference({ port: 0, timeScale: TIME_SCALE }), truth: truthOf('reference.json'), truthFile: 'reference.json', timeScale: TIME_SCALE, moreInternalNames: README_INTERNAL_NAMES },
+  {
+    name: 'reference (serve)',
+    start: () => startReference({ port: 0, timeScale: TIME_SCALE }),
+    truth: truthOf('reference.json'),
+    truthFile: 'reference.json',
+    timeScale: TIME_SCALE,
+    moreInternalNames: README_INTERNAL_NAMES,
+  },
   {
     name: 'reference (serve --readings alt)',
     start: () => startReference({ port: 0, timeScale: TIME_SCALE, readings: 'alt' }),
@@ -63,7 +70,12 @@ export const CONFIGURATIONS: Configuration[] = [
     moreInternalNames: README_INTERNAL_NAMES,
     // reference/readings/requests.ts renames the alternative names to the internal ones, so both are taken;
     // the target's messages name the internal ones, which init writes.
-    requestAlternates: { amount: ['refund_amount', 'trans_amount'], refund_reason: ['reason'], beneficiary: ['payee'], payout_method: ['payment_method'] },
+    requestAlternates: {
+      amount: ['refund_amount', 'trans_amount'],
+      refund_reason: ['reason'],
+      beneficiary: ['payee'],
+      payout_method: ['payment_method'],
+    },
   },
   {
     name: 'reference (issue 24: refunded_amount in records, payout_amount in payout requests)',

@@ -41,10 +41,20 @@ describe('bisectLimits', () => {
   });
 
   it('lists the channels of a method whose accepted amounts have gaps', async () => {
-    const t = rangeTarget([[100n, 50_000n], [100_000n, 2_000_000n]]);
+    const t = rangeTarget([
+      [100n, 50_000n],
+      [100_000n, 2_000_000n],
+    ]);
     await t.send(1000n, 'first');
     const b = await bisectLimits(t, 1000n, 'first');
-    expect(b.limits).toEqual({ min: '1.00', max: '20000.00', channels: [{ min: '1.00', max: '500.00' }, { min: '1000.00', max: '20000.00' }] });
+    expect(b.limits).toEqual({
+      min: '1.00',
+      max: '20000.00',
+      channels: [
+        { min: '1.00', max: '500.00' },
+        { min: '1000.00', max: '20000.00' },
+      ],
+    });
   });
 
   it('uses fresh numbers when the target checks duplicates before limits', async () => {

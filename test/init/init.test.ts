@@ -32,7 +32,15 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
 
   beforeAll(async () => {
     ref = await cfg.start();
-    result = await runInit({ baseUrl: ref.url, merchantId: primary.id, secret: primary.secret!, secretEnv: SECRET_ENV, budget: 3000, timeLimitMs: 120_000, progress: () => {} });
+    result = await runInit({
+      baseUrl: ref.url,
+      merchantId: primary.id,
+      secret: primary.secret!,
+      secretEnv: SECRET_ENV,
+      budget: 3000,
+      timeLimitMs: 120_000,
+      progress: () => {},
+    });
   }, 150_000);
   afterAll(async () => {
     await ref?.close();
@@ -68,7 +76,12 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
   it('finds each payment and payout channel limit to the cent', () => {
     // Channel names are the target's own labels, which no answer shows: compared without them.
     const unnamed = (l: Record<string, ChannelLimits> | undefined) =>
-      Object.fromEntries(Object.entries(l ?? {}).map(([m, v]) => [m, { ...v, ...(v.channels ? { channels: v.channels.map(({ min, max }) => ({ min, max })) } : {}) }]));
+      Object.fromEntries(
+        Object.entries(l ?? {}).map(([m, v]) => [
+          m,
+          { ...v, ...(v.channels ? { channels: v.channels.map(({ min, max }) => ({ min, max })) } : {}) },
+        ]),
+      );
     expect(result.profile.limits?.payments).toEqual(unnamed(truth.limits?.payments));
     expect(result.profile.limits?.payouts).toEqual(unnamed(truth.limits?.payouts));
   });
@@ -88,7 +101,12 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
 
   it("finds the checkout's required extras, answer fields and pending status", () => {
     const c = truth.checkout!;
-    expect(result.profile.checkout).toEqual({ extras: c.extras, ...(c.extrasByMethod ? { extrasByMethod: c.extrasByMethod } : {}), data: c.data, pendingStatus: c.pendingStatus });
+    expect(result.profile.checkout).toEqual({
+      extras: c.extras,
+      ...(c.extrasByMethod ? { extrasByMethod: c.extrasByMethod } : {}),
+      data: c.data,
+      pendingStatus: c.pendingStatus,
+    });
     expect(result.profile.paymentRecord).toEqual(truth.paymentRecord);
   });
 
@@ -96,7 +114,8 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     const c = result.profile.cardPayment!;
     expect(c.cards.success.card_number).toBe(truth.cardPayment?.cards.success.card_number);
     // Other outcomes: the README's cards where init tried them; an invalid card is any number failing the Luhn check.
-    for (const kind of ['decline', 'risk', 'noChannel', 'pending'] as const) expect(c.cards[kind]?.card_number).toBe(truth.cardPayment?.cards[kind]?.card_number);
+    for (const kind of ['decline', 'risk', 'noChannel', 'pending'] as const)
+      expect(c.cards[kind]?.card_number).toBe(truth.cardPayment?.cards[kind]?.card_number);
     expect(luhnValid(c.cards.invalid!.card_number)).toBe(false);
     expect(c.data).toEqual(truth.cardPayment?.data);
     for (const k of Object.keys(c.template)) expect(Object.keys(truth.cardPayment!.template)).toContain(k);
@@ -107,7 +126,8 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     const t = truth.refunds!;
     const accepted = (key: string) => [key, ...(cfg.requestAlternates?.[key] ?? [])];
     expect(Object.keys(r.template)).toHaveLength(Object.keys(t.template).length);
-    for (const [k, v] of Object.entries(t.template)) expect(accepted(k).some((a) => JSON.stringify(r.template[a]) === JSON.stringify(v))).toBe(true);
+    for (const [k, v] of Object.entries(t.template))
+      expect(accepted(k).some((a) => JSON.stringify(r.template[a]) === JSON.stringify(v))).toBe(true);
     expect(r.queryBy).toEqual(t.queryBy);
     expect(r.data).toEqual(t.data);
     expect(r.support[truth.methods.card!]).toBe(t.support[truth.methods.card!]);
@@ -130,7 +150,7 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     expect(p.data).toEqual(t.data);
   });
 
-  it("sees webhooks arrive, measures the time scale within the bounds the kit judges a wait by, and brackets the acknowledgement limit", () => {
+  it('sees webhooks arrive, measures the time scale within the bounds the kit judges a wait by, and brackets the acknowledgement limit', () => {
     const w = result.profile.webhooks!;
     // The first retry wait (about 15 s) on the measured and on the true scale differ by no more than a check allows: tolerance plus jitter.
     const measured = 15_000 * w.timeScale;

@@ -26,7 +26,9 @@ describe('the amount charged, read from an answer', () => {
   });
 
   it('is trans_amount where the answer has one, even with other amounts beside it', () => {
-    expect(chargedOtherThan({ trans_amount: usd('11.00'), requested_amount: usd('10.37'), refunded_amount: usd('0.00') }, 1037n)).toBe(1100n);
+    expect(chargedOtherThan({ trans_amount: usd('11.00'), requested_amount: usd('10.37'), refunded_amount: usd('0.00') }, 1037n)).toBe(
+      1100n,
+    );
   });
 
   it('without trans_amount, is the one positive amount that differs and is not named like another money field, else unknown', () => {
@@ -50,16 +52,20 @@ function payoutTarget(): { p: Prober; sent: Record<string, unknown>[] } {
   let payouts = 0;
   const answer = (body: Record<string, unknown>): Answer => {
     const method = String(body.payment_method);
-    if (!['BANK_TRANSFER', 'PAYPAL', 'CASH_APP'].includes(method)) return { envelope: true, http: 200, code: 5007, key: 'unsupportedPaymentMethod', message: 'Unknown payment method' };
-    if (method === 'CASH_APP') return { envelope: true, http: 200, code: 5007, key: 'unsupportedPayoutMethod', message: 'Not available for payouts' };
+    if (!['BANK_TRANSFER', 'PAYPAL', 'CASH_APP'].includes(method))
+      return { envelope: true, http: 200, code: 5007, key: 'unsupportedPaymentMethod', message: 'Unknown payment method' };
+    if (method === 'CASH_APP')
+      return { envelope: true, http: 200, code: 5007, key: 'unsupportedPayoutMethod', message: 'Not available for payouts' };
     const amount = body.payout_amount as { currency: string; value: string } | undefined;
-    if (amount === undefined) return { envelope: true, http: 200, code: 400, key: 'invalidRequest', message: 'Field PayoutAmount is required' };
+    if (amount === undefined)
+      return { envelope: true, http: 200, code: 400, key: 'invalidRequest', message: 'Field PayoutAmount is required' };
     const no = String(body.merchant_payout_no);
     if (used.has(no)) return { envelope: true, http: 200, code: 422, key: 'duplicatePayoutOrder', message: 'Payout number already exists' };
     used.add(no);
     const cents = Math.round(Number(amount.value) * 100);
     if (cents > 50_000) return { envelope: true, http: 200, code: 5004, key: 'insufficientFunds', message: 'Insufficient balance' };
-    if (cents < 100 || cents > 1_000_000 || (method === 'PAYPAL' && amount.currency !== 'USD')) return { envelope: true, http: 200, code: 5008, key: 'amountOutOfRange', message: 'Amount not accepted' };
+    if (cents < 100 || cents > 1_000_000 || (method === 'PAYPAL' && amount.currency !== 'USD'))
+      return { envelope: true, http: 200, code: 5008, key: 'amountOutOfRange', message: 'Amount not accepted' };
     payouts += 1;
     return { envelope: true, http: 200, code: 0, data: { payout_no: `PO${payouts}`, merchant_payout_no: no, status: 'PENDING' } };
   };
@@ -83,7 +89,9 @@ describe('payouts against issue 24 target', () => {
     expect(r!.template.payout_amount).toBe(variable('amount'));
     expect(r!.template).not.toHaveProperty('trans_amount');
     // Every probe after the discovery carries its amount in the field the target reads.
-    expect(sent.filter((b) => b.payment_method === 'PAYPAL').every((b) => b.payout_amount !== undefined && b.trans_amount === undefined)).toBe(true);
+    expect(
+      sent.filter((b) => b.payment_method === 'PAYPAL').every((b) => b.payout_amount !== undefined && b.trans_amount === undefined),
+    ).toBe(true);
     expect(r!.methods.PAYPAL?.usdOnly).toBe(true);
     expect(r!.methods.BANK_TRANSFER?.usdOnly).toBe(false);
     // The balance is checked before the range here: no limit is read through insufficientFunds.

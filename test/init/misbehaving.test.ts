@@ -17,14 +17,25 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const opts = (baseUrl: string) => ({ baseUrl, merchantId: 'M1', secret: 'sk_test_x_0123456789', secretEnv: 'X', budget: 200, timeLimitMs: 20_000, deadlineMs: 500, progress: () => {} });
+const opts = (baseUrl: string) => ({
+  baseUrl,
+  merchantId: 'M1',
+  secret: 'sk_test_x_0123456789',
+  secretEnv: 'X',
+  budget: 200,
+  timeLimitMs: 20_000,
+  deadlineMs: 500,
+  progress: () => {},
+});
 
 describe('init against a misbehaving target', () => {
   it('a server answering HTML 404 everywhere: says the checkout path did not answer', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
     });
-    await expect(runInit(opts(url))).rejects.toThrow(/checkout path .* did not answer: is http:\/\/127\.0\.0\.1:\d+ the service's base URL/);
+    await expect(runInit(opts(url))).rejects.toThrow(
+      /checkout path .* did not answer: is http:\/\/127\.0\.0\.1:\d+ the service's base URL/,
+    );
   });
 
   it('a server that never answers: says so after one deadline', async () => {

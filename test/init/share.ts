@@ -2,7 +2,8 @@
 import type { Profile } from '../../harness/profile/types.js';
 
 function leaves(v: unknown, path: string[] = []): [string, unknown][] {
-  if (v && typeof v === 'object' && !Array.isArray(v)) return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => leaves(x, [...path, k]));
+  if (v && typeof v === 'object' && !Array.isArray(v))
+    return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => leaves(x, [...path, k]));
   return [[path.join('.'), v]];
 }
 

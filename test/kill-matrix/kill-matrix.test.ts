@@ -18,7 +18,13 @@ let suites: SuiteDef[];
 
 beforeAll(async () => {
   suites = await loadSuites();
-  report = await runProof({ loaded: loadProfile('fixtures/profiles/reference.json'), suites, seeds: SEEDS, numRuns: 20, allowlist: readAllowlist() });
+  report = await runProof({
+    loaded: loadProfile('fixtures/profiles/reference.json'),
+    suites,
+    seeds: SEEDS,
+    numRuns: 20,
+    allowlist: readAllowlist(),
+  });
   writeProof(report, 'reports');
 }, 300_000);
 
@@ -35,14 +41,23 @@ describe('kill matrix', () => {
     expect(faultCatalogue.length).toBeGreaterThanOrEqual(60);
   });
 
-  it('kills every fault with a check charging the fault\'s own clause', () => {
-    const survivors = report.faults.filter((f) => f.verdict !== 'killed').map((f) => `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'} ${f.errors.join('; ')}${f.inconclusive ? ` no verdict: ${f.inconclusive.join('; ')}` : ''}`);
+  it("kills every fault with a check charging the fault's own clause", () => {
+    const survivors = report.faults
+      .filter((f) => f.verdict !== 'killed')
+      .map(
+        (f) =>
+          `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'} ${f.errors.join('; ')}${f.inconclusive ? ` no verdict: ${f.inconclusive.join('; ')}` : ''}`,
+      );
     expect(survivors).toEqual([]);
   });
 
   it('runs the doctor on every mutant first, and it stops none as a profile error (issue 24)', () => {
     expect(report.faults.filter((f) => f.checksRun.length > 0 && f.doctor === undefined).map((f) => f.name)).toEqual([]);
-    expect(report.faults.filter((f) => f.doctor?.exitCode !== undefined && f.doctor.exitCode !== 0).map((f) => `${f.name}: ${f.doctor!.wrong.join(', ')}`)).toEqual([]);
+    expect(
+      report.faults
+        .filter((f) => f.doctor?.exitCode !== undefined && f.doctor.exitCode !== 0)
+        .map((f) => `${f.name}: ${f.doctor!.wrong.join(', ')}`),
+    ).toEqual([]);
   });
 
   it('shows every suite failing on at least one fault', () => {

@@ -20,7 +20,9 @@ let suites: SuiteDef[];
 
 beforeAll(async () => {
   suites = await loadSuites();
-  console.log(`legal targets: seed ${SEED} (replay: LEGAL_TARGETS_SEED=${SEED}), ${FIXED_GENOMES.length} fixed + ${RANDOM} generated genomes`);
+  console.log(
+    `legal targets: seed ${SEED} (replay: LEGAL_TARGETS_SEED=${SEED}), ${FIXED_GENOMES.length} fixed + ${RANDOM} generated genomes`,
+  );
 });
 
 /** Runs the property, and on failure reports the seed and the shrunk genome instead of fast-check's long text. */

@@ -22,7 +22,10 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   // Issue 24: the payment record carries another money field, `refunded_amount` (init took it for the amount charged).
   { why: 'an extra money field refunded_amount in the payment record (issue 24)', genome: { readings: ['extra-money-fields'] } },
   // Issue 24: the payout amount field named otherwise (`amount`), in requests and in the record, on the default paths.
-  { why: 'the payout amount field named otherwise (issue 24)', genome: { readings: ['other-record-field-names', 'other-request-field-names'] } },
+  {
+    why: 'the payout amount field named otherwise (issue 24)',
+    genome: { readings: ['other-record-field-names', 'other-request-field-names'] },
+  },
   // Price points: Google Pay's own tiers under rounding up (the unroundable amounts move above 100.00).
   { why: 'per-method tiers, rounding up', genome: { readings: ['google-pay-own-tiers'] } },
 ];
@@ -37,7 +40,12 @@ export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** Checks that failed (or broke) on a conformant target with its true profile: every one is a false verdict. */
-export async function falseVerdicts(g: TargetGenome, suites: SuiteDef[], seed: number, numRuns: number): Promise<{ failed: string[]; passed: number; skipped: number }> {
+export async function falseVerdicts(
+  g: TargetGenome,
+  suites: SuiteDef[],
+  seed: number,
+  numRuns: number,
+): Promise<{ failed: string[]; passed: number; skipped: number }> {
   const run = await conformantRun(loadTrueProfile(g), suites, seed, numRuns, 'quick');
   return { failed: run.failed, passed: run.passed, skipped: run.skipped };
 }
@@ -60,5 +68,10 @@ export async function doctorWrong(g: TargetGenome, target: TargetGenome = g): Pr
 /** fast-check's settings for a property over genomes: the fixed ones as examples, then `random` generated ones. */
 export function genomeRunSettings(seed: number, random: number): fc.Parameters<[TargetGenome]> {
   // fast-check counts the examples among numRuns.
-  return { seed, numRuns: FIXED_GENOMES.length + random, examples: FIXED_GENOMES.map((f) => [f.genome] as [TargetGenome]), endOnFailure: false };
+  return {
+    seed,
+    numRuns: FIXED_GENOMES.length + random,
+    examples: FIXED_GENOMES.map((f) => [f.genome] as [TargetGenome]),
+    endOnFailure: false,
+  };
 }

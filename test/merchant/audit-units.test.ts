@@ -6,32 +6,73 @@ import { classify, type Operation, sequenceMistakes, transientMistakes } from '.
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
 
-const OPS = new Map<string, Operation>([['/pay', 'payment-create'], ['/query', 'payment-query']]);
+const OPS = new Map<string, Operation>([
+  ['/pay', 'payment-create'],
+  ['/query', 'payment-query'],
+]);
 const KEYS: MerchantKeys[] = [
   { id: 'M1', test: 'sk_test_one_0000000000', production: 'sk_live_one_0000000000' },
   { id: 'M2', test: 'sk_test_two_0000000000' },
 ];
 
 let clock = 1000;
-function req(path: string, body: object, answer: { code: number; key?: string; http?: number }, headers: Record<string, string> = {}, conn = 1): SeenRequest {
+function req(
+  path: string,
+  body: object,
+  answer: { code: number; key?: string; http?: number },
+  headers: Record<string, string> = {},
+  conn = 1,
+): SeenRequest {
   clock += 10;
-  return { method: 'POST', path, headers: { 'x-merchantid': 'M1', 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)), receivedAt: clock, answeredAt: clock + 2, http: answer.http ?? 200, code: answer.code, key: answer.key, connection: { id: conn, openedAt: 0, index: 1 } };
+  return {
+    method: 'POST',
+    path,
+    headers: { 'x-merchantid': 'M1', 'content-type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+    receivedAt: clock,
+    answeredAt: clock + 2,
+    http: answer.http ?? 200,
+    code: answer.code,
+    key: answer.key,
+    connection: { id: conn, openedAt: 0, index: 1 },
+  };
 }
 
 const names = (list: SeenRequest[]) => sequenceMistakes(classify(list, OPS)).map((d) => d.name);
 
 describe('sequence rules', () => {
   it('a number refused before anything was recorded may be sent again', () => {
-    expect(names([req('/pay', { merchant_order_no: 'A' }, { code: 400, key: 'invalidRequest' }), req('/pay', { merchant_order_no: 'A' }, { code: 0 })])).toEqual([]);
+    expect(
+      names([
+        req('/pay', { merchant_order_no: 'A' }, { code: 400, key: 'invalidRequest' }),
+        req('/pay', { merchant_order_no: 'A' }, { code: 0 }),
+      ]),
+    ).toEqual([]);
   });
 
   it('a create sent again after it was recorded: without a query in between, and after one', () => {
-    expect(names([req('/pay', { merchant_order_no: 'B' }, { code: 0 }), req('/pay', { merchant_order_no: 'B' }, { code: 422, key: 'duplicateMerchantOrder' })])).toEqual(['retry-without-query']);
-    expect(names([req('/pay', { merchant_order_no: 'C' }, { code: 422, key: 'systemBusy' }), req('/query', { merchant_order_no: 'C' }, { code: 2002, key: 'orderNotFound' }), req('/pay', { merchant_order_no: 'C' }, { code: 0 })])).toEqual(['create-repeated']);
+    expect(
+      names([
+        req('/pay', { merchant_order_no: 'B' }, { code: 0 }),
+        req('/pay', { merchant_order_no: 'B' }, { code: 422, key: 'duplicateMerchantOrder' }),
+      ]),
+    ).toEqual(['retry-without-query']);
+    expect(
+      names([
+        req('/pay', { merchant_order_no: 'C' }, { code: 422, key: 'systemBusy' }),
+        req('/query', { merchant_order_no: 'C' }, { code: 2002, key: 'orderNotFound' }),
+        req('/pay', { merchant_order_no: 'C' }, { code: 0 }),
+      ]),
+    ).toEqual(['create-repeated']);
   });
 
   it('requests refused by authentication reached no order and do not count', () => {
-    expect(names([req('/pay', { merchant_order_no: 'D' }, { code: 403, key: 'forbidden', http: 403 }), req('/pay', { merchant_order_no: 'D' }, { code: 0 })])).toEqual([]);
+    expect(
+      names([
+        req('/pay', { merchant_order_no: 'D' }, { code: 403, key: 'forbidden', http: 403 }),
+        req('/pay', { merchant_order_no: 'D' }, { code: 0 }),
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -40,21 +81,50 @@ describe('after transient answers (--rough)', () => {
   const busy = () => req('/pay', { merchant_order_no: 'B1' }, { code: 422, key: 'systemBusy' });
 
   it('a new number after a busy create needs a query by the first number answered in between', () => {
-    expect(transient([busy(), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([['new-number-without-query', 'idem.create-once', [1, 2]]]);
-    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 500, key: 'queryFailed' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })]).map((d) => d[0])).toEqual(['new-number-without-query', 'query-not-retried']);
-    expect(transient([busy(), req('/query', { merchant_order_no: 'B1' }, { code: 2002, key: 'orderNotFound' }), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([]);
+    expect(transient([busy(), req('/pay', { merchant_order_no: 'B2' }, { code: 0 })])).toEqual([
+      ['new-number-without-query', 'idem.create-once', [1, 2]],
+    ]);
+    expect(
+      transient([
+        busy(),
+        req('/query', { merchant_order_no: 'B1' }, { code: 500, key: 'queryFailed' }),
+        req('/pay', { merchant_order_no: 'B2' }, { code: 0 }),
+      ]).map((d) => d[0]),
+    ).toEqual(['new-number-without-query', 'query-not-retried']);
+    expect(
+      transient([
+        busy(),
+        req('/query', { merchant_order_no: 'B1' }, { code: 2002, key: 'orderNotFound' }),
+        req('/pay', { merchant_order_no: 'B2' }, { code: 0 }),
+      ]),
+    ).toEqual([]);
   });
 
   it('a query answered queryFailed is sent again, by the same number', () => {
-    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P1' }, { code: 0 })])).toEqual([]);
-    expect(transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P2' }, { code: 0 })])).toEqual([['query-not-retried', 'client.query.retry', [1]]]);
+    expect(
+      transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P1' }, { code: 0 })]),
+    ).toEqual([]);
+    expect(
+      transient([req('/query', { order_no: 'P1' }, { code: 500, key: 'queryFailed' }), req('/query', { order_no: 'P2' }, { code: 0 })]),
+    ).toEqual([['query-not-retried', 'client.query.retry', [1]]]);
   });
 });
 
 describe('signature diagnosis', () => {
   const body = Buffer.from('{"merchant_order_no":"X"}');
-  const signed = (id: string, key: string, sep = '\n') => createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}${sep}1700000000${sep}nonce-nonce-nonce-1${sep}`), body])).digest('hex');
-  const seen = (id: string, sign: string): SeenRequest => ({ ...req('/query', {}, { code: 403, key: 'forbidden', http: 403 }, { 'x-merchantid': id, 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': sign }), body });
+  const signed = (id: string, key: string, sep = '\n') =>
+    createHmac('sha256', key)
+      .update(Buffer.concat([Buffer.from(`${id}${sep}1700000000${sep}nonce-nonce-nonce-1${sep}`), body]))
+      .digest('hex');
+  const seen = (id: string, sign: string): SeenRequest => ({
+    ...req(
+      '/query',
+      {},
+      { code: 403, key: 'forbidden', http: 403 },
+      { 'x-merchantid': id, 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': sign },
+    ),
+    body,
+  });
 
   it('names the key of another merchant, and a merchant id signed for another known merchant', () => {
     expect(signatureMistakes(seen('M1', signed('M1', KEYS[1]!.test)), KEYS).map((d) => d.name)).toEqual(['another-merchants-key']);
@@ -64,17 +134,24 @@ describe('signature diagnosis', () => {
   });
 
   it('combines mistakes: production key and CR LF together', () => {
-    expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.production!, '\r\n')), KEYS).map((d) => d.name)).toEqual(['production-key', 'crlf-string-to-sign']);
+    expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.production!, '\r\n')), KEYS).map((d) => d.name)).toEqual([
+      'production-key',
+      'crlf-string-to-sign',
+    ]);
   });
 
   it('a right signature on a refused request is no signing mistake; nothing known reproduces garbage', () => {
     expect(signatureMistakes(seen('M1', signed('M1', KEYS[0]!.test)), KEYS)).toEqual([]);
-    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => [d.name, d.clause])).toEqual([['unexplained-signature', 'client.sign.verifies']]);
+    expect(signatureMistakes(seen('M1', '0'.repeat(64)), KEYS).map((d) => [d.name, d.clause])).toEqual([
+      ['unexplained-signature', 'client.sign.verifies'],
+    ]);
   });
 
   it('names an HMAC of the body alone, and a body whose keys were re-ordered after signing', () => {
     const bodyOnly = createHmac('sha256', KEYS[0]!.test).update(body).digest('hex');
-    expect(signatureMistakes(seen('M1', bodyOnly), KEYS).map((d) => [d.name, d.clause])).toEqual([['body-only-signature', 'client.sign.string']]);
+    expect(signatureMistakes(seen('M1', bodyOnly), KEYS).map((d) => [d.name, d.clause])).toEqual([
+      ['body-only-signature', 'client.sign.string'],
+    ]);
     const signedText = '{"b":1,"c":{"y":2,"x":1},"a":"z","d":[1]}';
     const sentText = '{"a":"z","b":1,"c":{"y":2,"x":1},"d":[1]}';
     const sign = createHmac('sha256', KEYS[0]!.test).update(`M1\n1700000000\nnonce-nonce-nonce-1\n${signedText}`).digest('hex');
@@ -87,7 +164,15 @@ describe('signature diagnosis', () => {
 describe('the audit report words', () => {
   it('groups should-level warnings of one kind into one finding and counts them apart from mistakes', () => {
     const a = new ClientAudit(KEYS, OPS);
-    for (let i = 0; i < 11; i++) a.record(req('/query', { merchant_order_no: `N${i}` }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'short', 'x-timestamp': '1700000000' }));
+    for (let i = 0; i < 11; i++)
+      a.record(
+        req(
+          '/query',
+          { merchant_order_no: `N${i}` },
+          { code: 2002, key: 'orderNotFound' },
+          { 'x-nonce': 'short', 'x-timestamp': '1700000000' },
+        ),
+      );
     expect(a.summary()).toBe('11 requests, 0 must-level mistakes, should-level warnings: nonce-length on 11 requests');
     const nonce = a.results().find((r) => r.clauses[0] === 'auth.nonce.length')!;
     expect(nonce.findings).toHaveLength(1);
@@ -96,8 +181,18 @@ describe('the audit report words', () => {
 
   it('a create refused at authentication is named as such, not as no create observed', () => {
     const a = new ClientAudit(KEYS, OPS);
-    a.record(req('/pay', { merchant_order_no: 'Z' }, { code: 403, key: 'forbidden', http: 403 }, { 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': '0'.repeat(64) }));
+    a.record(
+      req(
+        '/pay',
+        { merchant_order_no: 'Z' },
+        { code: 403, key: 'forbidden', http: 403 },
+        { 'x-timestamp': '1700000000', 'x-nonce': 'nonce-nonce-nonce-1', 'x-sign': '0'.repeat(64) },
+      ),
+    );
     const once = a.results().find((r) => r.clauses[0] === 'idem.create-once')!;
-    expect([once.status, once.reason]).toEqual(['skipped', expect.stringContaining('no create request passed authentication (1 was refused')]);
+    expect([once.status, once.reason]).toEqual([
+      'skipped',
+      expect.stringContaining('no create request passed authentication (1 was refused'),
+    ]);
   });
 });

@@ -35,7 +35,20 @@ describe('mpsi-conformance receiver', () => {
   it('certifies a correct receiver: exit 0, certificate, JUnit and Allure results, no secret written', async () => {
     process.env[ENV] = SECRET;
     const dir = tmp();
-    const code = await main(['receiver', '--url', await receiver([]), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9', '--no-html']);
+    const code = await main([
+      'receiver',
+      '--url',
+      await receiver([]),
+      '--merchant',
+      ID,
+      '--secret-env',
+      ENV,
+      '--reports',
+      dir,
+      '--seed',
+      '9',
+      '--no-html',
+    ]);
     expect(code).toBe(0);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
     expect(md).toContain('Verdict: conformant (exit code 0)');
@@ -49,7 +62,22 @@ describe('mpsi-conformance receiver', () => {
   it('fails a receiver that acknowledges with JSON: exit 1, the certificate names the clause', async () => {
     process.env[ENV] = SECRET;
     const dir = tmp();
-    expect(await main(['receiver', '--url', await receiver(['json-ack']), '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--seed', '9', '--no-html'])).toBe(1);
+    expect(
+      await main([
+        'receiver',
+        '--url',
+        await receiver(['json-ack']),
+        '--merchant',
+        ID,
+        '--secret-env',
+        ENV,
+        '--reports',
+        dir,
+        '--seed',
+        '9',
+        '--no-html',
+      ]),
+    ).toBe(1);
     expect(readFileSync(join(dir, 'certificate.md'), 'utf8')).toMatch(/must-level deviations from .*merchant\.ack\.success-body/);
   });
 
@@ -57,10 +85,31 @@ describe('mpsi-conformance receiver', () => {
     process.env[ENV] = SECRET;
     const silent: Server = createServer(() => {});
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => { silent.closeAllConnections(); silent.close(() => r()); }));
+    closers.push(
+      () =>
+        new Promise<void>((r) => {
+          silent.closeAllConnections();
+          silent.close(() => r());
+        }),
+    );
     const dir = tmp();
     const t = performance.now();
-    const code = await main(['receiver', '--url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, '--merchant', ID, '--secret-env', ENV, '--reports', dir, '--check', 'replies-within-5-seconds', '--check', 'webhook.dup.may-repeat', '--no-html']);
+    const code = await main([
+      'receiver',
+      '--url',
+      `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`,
+      '--merchant',
+      ID,
+      '--secret-env',
+      ENV,
+      '--reports',
+      dir,
+      '--check',
+      'replies-within-5-seconds',
+      '--check',
+      'webhook.dup.may-repeat',
+      '--no-html',
+    ]);
     expect(code).toBe(1);
     expect(performance.now() - t).toBeLessThan(15_000);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
@@ -77,7 +126,9 @@ describe('mpsi-conformance receiver', () => {
     await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
     const port = (free.address() as AddressInfo).port;
     await new Promise<void>((r) => free.close(() => r()));
-    expect(await main(['receiver', '--url', `http://127.0.0.1:${port}/x`, '--merchant', ID, '--secret-env', ENV, '--reports', tmp()])).toBe(2);
+    expect(await main(['receiver', '--url', `http://127.0.0.1:${port}/x`, '--merchant', ID, '--secret-env', ENV, '--reports', tmp()])).toBe(
+      2,
+    );
     expect(await main(['receiver', '--url', 'ftp://x', '--merchant', ID, '--secret-env', ENV])).toBe(2);
     expect(await main(['receiver', '--merchant', ID, '--secret-env', ENV, '--bogus'])).toBe(2);
   });
@@ -114,7 +165,14 @@ describe('mpsi-conformance receiver', () => {
 });
 
 describe('mpsi-conformance serve --audit', () => {
-  async function auditRun(faults: string[], dir: string, probe = true, extra: string[] = [], notifyUrl?: string, settleMs = 0): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
+  async function auditRun(
+    faults: string[],
+    dir: string,
+    probe = true,
+    extra: string[] = [],
+    notifyUrl?: string,
+    settleMs = 0,
+  ): Promise<{ code: number; out: string[]; err: string[]; answer: unknown }> {
     const out: string[] = [];
     const err: string[] = [];
     let stop = (): void => {};
@@ -126,11 +184,29 @@ describe('mpsi-conformance serve --audit', () => {
         const url = /listening on (\S+)/.exec(l)?.[1];
         if (url) {
           void (async () => {
-            await runClient({ baseUrl: url, merchantId: ID, testKey: 'sk_test_primary_5f2c9a7e41d84b06', productionKey: 'sk_live_primary_7d3f1a9c5e2b8046', faults, seed: 3, notifyUrl });
+            await runClient({
+              baseUrl: url,
+              merchantId: ID,
+              testKey: 'sk_test_primary_5f2c9a7e41d84b06',
+              productionKey: 'sk_live_primary_7d3f1a9c5e2b8046',
+              faults,
+              seed: 3,
+              notifyUrl,
+            });
             // Webhooks (and --rough's second copies) reach the receiver after the client is done.
             if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
             if (!probe) return stop();
-            const res = await fetch(`${url}/api/v1/payments/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-MerchantID': ID, 'X-Timestamp': String(Math.floor(Date.now() / 1000)), 'X-Nonce': 'n'.repeat(20), 'X-Sign': 'A'.repeat(64) }, body: '{"merchant_order_no":"X"}' });
+            const res = await fetch(`${url}/api/v1/payments/query`, {
+              method: 'POST',
+              headers: {
+                'Content-Type': 'application/json',
+                'X-MerchantID': ID,
+                'X-Timestamp': String(Math.floor(Date.now() / 1000)),
+                'X-Nonce': 'n'.repeat(20),
+                'X-Sign': 'A'.repeat(64),
+              },
+              body: '{"merchant_order_no":"X"}',
+            });
             answer = await res.json();
             stop();
           })();
@@ -198,7 +274,14 @@ describe('mpsi-conformance serve --audit', () => {
         const url = /listening on (\S+)/.exec(l)?.[1];
         if (!url) return;
         void (async () => {
-          await runClient({ baseUrl: url, merchantId: ID, testKey: 'sk_test_primary_5f2c9a7e41d84b06', productionKey: 'sk_live_primary_7d3f1a9c5e2b8046', faults: ['production-key'], seed: 4 });
+          await runClient({
+            baseUrl: url,
+            merchantId: ID,
+            testKey: 'sk_test_primary_5f2c9a7e41d84b06',
+            productionKey: 'sk_live_primary_7d3f1a9c5e2b8046',
+            faults: ['production-key'],
+            seed: 4,
+          });
           for (let i = 0; i < 40 && !existsSync(join(dir, 'certificate.md')); i++) await new Promise((r) => setTimeout(r, 100));
           if (existsSync(join(dir, 'certificate.md'))) interim = readFileSync(join(dir, 'certificate.md'), 'utf8');
           stop();
@@ -215,7 +298,11 @@ describe('mpsi-conformance serve --audit', () => {
   it('with no client request at all, the audit could not judge anything: exit 2', async () => {
     let stop = (): void => {};
     const stopped = new Promise<void>((r) => (stop = r));
-    const code = auditMain(['--audit', '--no-html', '--reports', tmp()], { out: (l) => (l.includes('listening') ? stop() : undefined), err: () => {}, untilStopped: () => stopped });
+    const code = auditMain(['--audit', '--no-html', '--reports', tmp()], {
+      out: (l) => (l.includes('listening') ? stop() : undefined),
+      err: () => {},
+      untilStopped: () => stopped,
+    });
     expect(await code).toBe(2);
   });
 });

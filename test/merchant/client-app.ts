@@ -70,39 +70,115 @@ export interface ClientFault {
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const camelKeys = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(camelKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)])) : v;
+  Array.isArray(v)
+    ? v.map(camelKeys)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), camelKeys(x)]))
+      : v;
 const sortKeys = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])])) : v;
-const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehaviour>, diagnosis?: string): ClientFault => ({ name, clause, doc, hooks, diagnosis });
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehaviour>, diagnosis?: string): ClientFault => ({
+  name,
+  clause,
+  doc,
+  hooks,
+  diagnosis,
+});
 
 export const clientFaults: readonly ClientFault[] = [
-  f('wrong-merchant-id', 'client.sign.merchant-id', 'Sends the shop name as X-MerchantID instead of the id the service assigned.', { merchantId: () => 'acme-shop' }),
+  f('wrong-merchant-id', 'client.sign.merchant-id', 'Sends the shop name as X-MerchantID instead of the id the service assigned.', {
+    merchantId: () => 'acme-shop',
+  }),
   f('production-key', 'client.sign.secret-key', 'Signs sandbox requests with the production secret key.', { key: (_t, p) => p }),
   f('crlf-string-to-sign', 'client.sign.string', 'Joins the string to sign with CR LF.', { sep: '\r\n' }),
-  f('re-serialised-body', 'client.sign.raw-body', 'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).', { sent: (s) => JSON.stringify(JSON.parse(s), null, 2) }),
-  f('re-ordered-body', 'client.sign.raw-body', 'Signs the JSON, then a middleware sends it with its keys sorted (the signature covers the original order).', { sent: (s) => JSON.stringify(sortKeys(JSON.parse(s))) }, 're-serialised-body'),
-  f('body-only-signature', 'client.sign.string', 'Signs the body alone, without merchant id, timestamp and nonce.', { signingInput: (_i, _t, _n, _s, body) => Buffer.from(body) }),
-  f('unexplained-signature', 'client.sign.verifies', 'Signs with the portal login password instead of the API secret key (no known mistake reproduces it).', { key: () => 'hunter2-portal-password' }),
-  f('trimmed-body', 'client.sign.raw-body', 'Signs the body, then sends it with a trailing newline the signature does not cover.', { sent: (s) => `${s}\n` }),
-  f('milliseconds-timestamp', 'client.sign.timestamp-seconds', 'Sends Date.now() (milliseconds) as X-Timestamp.', { timestamp: () => String(Date.now()) }),
-  f('formatted-timestamp', 'client.sign.timestamp-seconds', 'Sends an ISO date as X-Timestamp.', { timestamp: () => new Date().toISOString() }),
+  f('re-serialised-body', 'client.sign.raw-body', 'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).', {
+    sent: (s) => JSON.stringify(JSON.parse(s), null, 2),
+  }),
+  f(
+    're-ordered-body',
+    'client.sign.raw-body',
+    'Signs the JSON, then a middleware sends it with its keys sorted (the signature covers the original order).',
+    { sent: (s) => JSON.stringify(sortKeys(JSON.parse(s))) },
+    're-serialised-body',
+  ),
+  f('body-only-signature', 'client.sign.string', 'Signs the body alone, without merchant id, timestamp and nonce.', {
+    signingInput: (_i, _t, _n, _s, body) => Buffer.from(body),
+  }),
+  f(
+    'unexplained-signature',
+    'client.sign.verifies',
+    'Signs with the portal login password instead of the API secret key (no known mistake reproduces it).',
+    { key: () => 'hunter2-portal-password' },
+  ),
+  f('trimmed-body', 'client.sign.raw-body', 'Signs the body, then sends it with a trailing newline the signature does not cover.', {
+    sent: (s) => `${s}\n`,
+  }),
+  f('milliseconds-timestamp', 'client.sign.timestamp-seconds', 'Sends Date.now() (milliseconds) as X-Timestamp.', {
+    timestamp: () => String(Date.now()),
+  }),
+  f('formatted-timestamp', 'client.sign.timestamp-seconds', 'Sends an ISO date as X-Timestamp.', {
+    timestamp: () => new Date().toISOString(),
+  }),
   f('empty-nonce', 'client.sign.headers', 'Sends an empty X-Nonce (an unset variable).', { nonce: () => '' }),
   f('upper-case-hex', 'client.sign.lower-hex', 'Sends the HMAC as upper-case hex.', { encode: (k, i) => hmacHex(k, i).toUpperCase() }),
-  f('base64-signature', 'client.sign.lower-hex', 'Sends the HMAC in Base64.', { encode: (k, i) => createHmac('sha256', k).update(i).digest('base64') }),
+  f('base64-signature', 'client.sign.lower-hex', 'Sends the HMAC in Base64.', {
+    encode: (k, i) => createHmac('sha256', k).update(i).digest('base64'),
+  }),
   f('md5-signature', 'client.sign.lower-hex', 'Signs with HMAC-MD5.', { encode: (k, i) => createHmac('md5', k).update(i).digest('hex') }),
   f('wrong-content-type', 'client.content-type', 'Sends Content-Type text/plain.', { contentType: 'text/plain' }),
-  f('camel-case-fields', 'client.fields.snake-case', 'Sends camelCase field names (merchantOrderNo, transAmount).', { serialise: (b) => JSON.stringify(camelKeys(b)) }),
+  f('camel-case-fields', 'client.fields.snake-case', 'Sends camelCase field names (merchantOrderNo, transAmount).', {
+    serialise: (b) => JSON.stringify(camelKeys(b)),
+  }),
   f('json-number-amount', 'client.amount.string', 'Sends amount values as JSON numbers.', { amount: (v) => Number(v) }),
   f('three-decimal-amount', 'client.amount.two-decimals', 'Sends amount values with three decimals.', { amount: (v) => `${v}0` }),
-  f('number-shared-by-payment-and-refund', 'client.numbers.distinct', 'Uses the payment number as the refund number.', { refundNo: (p) => p }),
-  f('parallel-creates', 'idem.create-once', 'Sends the payment create twice at once with one number (a double click).', { create: 'parallel' }),
-  f('retry-without-query', 'idem.create-once', 'Sends the payment create again with the same number without a query in between.', { create: 'retry' }),
-  f('trusted-unverified-response', 'auth.response.verify', 'Uses the order_no of a response whose signature does not verify (never checks response signatures).', { trustUnverified: true }),
-  f('busy-create-same-number', 'idem.create-once', 'After a create answered systemBusy, sends it again with the same number, no query in between.', { onBusy: 'same-number' }, 'retry-without-query'),
-  f('new-number-without-query', 'idem.create-once', 'After a create answered systemBusy, creates with a new number without querying the first (the first may have created an order).', { onBusy: 'new-number' }),
-  f('query-not-retried', 'client.query.retry', 'Gives up on a query answered 500 queryFailed (should: try again).', { onQueryFailed: 'give-up' }),
-  f('webhook-not-acknowledged', 'merchant.ack.success-body', 'The integration\'s receiver acknowledges webhooks with "OK".', { ackBody: 'OK' }),
-  f('duplicate-not-acknowledged', 'webhook.dup.may-repeat', 'The integration\'s receiver answers "duplicate" to a webhook it has processed already.', { duplicate: 'refuse' }),
+  f('number-shared-by-payment-and-refund', 'client.numbers.distinct', 'Uses the payment number as the refund number.', {
+    refundNo: (p) => p,
+  }),
+  f('parallel-creates', 'idem.create-once', 'Sends the payment create twice at once with one number (a double click).', {
+    create: 'parallel',
+  }),
+  f('retry-without-query', 'idem.create-once', 'Sends the payment create again with the same number without a query in between.', {
+    create: 'retry',
+  }),
+  f(
+    'trusted-unverified-response',
+    'auth.response.verify',
+    'Uses the order_no of a response whose signature does not verify (never checks response signatures).',
+    { trustUnverified: true },
+  ),
+  f(
+    'busy-create-same-number',
+    'idem.create-once',
+    'After a create answered systemBusy, sends it again with the same number, no query in between.',
+    { onBusy: 'same-number' },
+    'retry-without-query',
+  ),
+  f(
+    'new-number-without-query',
+    'idem.create-once',
+    'After a create answered systemBusy, creates with a new number without querying the first (the first may have created an order).',
+    { onBusy: 'new-number' },
+  ),
+  f('query-not-retried', 'client.query.retry', 'Gives up on a query answered 500 queryFailed (should: try again).', {
+    onQueryFailed: 'give-up',
+  }),
+  f('webhook-not-acknowledged', 'merchant.ack.success-body', 'The integration\'s receiver acknowledges webhooks with "OK".', {
+    ackBody: 'OK',
+  }),
+  f(
+    'duplicate-not-acknowledged',
+    'webhook.dup.may-repeat',
+    'The integration\'s receiver answers "duplicate" to a webhook it has processed already.',
+    { duplicate: 'refuse' },
+  ),
   f('nonce-length', 'auth.nonce.length', 'Sends 8-character nonces (should: 16 to 32).', { nonce: () => randomBytes(4).toString('hex') }),
 ];
 
@@ -132,7 +208,11 @@ function behaviourOf(faults: readonly string[] = []): ClientBehaviour {
  * The integration's webhook receiver: verifies the signature over the raw body and its own merchant
  * id, processes each (event, order_no, status) once and acknowledges every genuine copy with success.
  */
-export async function startClientReceiver(o: { merchantId: string; secret: string; faults?: string[] }): Promise<{ url: string; processed: string[]; close(): Promise<void> }> {
+export async function startClientReceiver(o: {
+  merchantId: string;
+  secret: string;
+  faults?: string[];
+}): Promise<{ url: string; processed: string[]; close(): Promise<void> }> {
   const b = behaviourOf(o.faults);
   const processed: string[] = [];
   const server = createServer((req, res) => {
@@ -179,7 +259,13 @@ export async function runClient(o: ClientOptions): Promise<void> {
     const input = b.signingInput(id, ts, nonce, b.sep, signedText);
     const res = await fetch(`${o.baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': b.contentType, 'X-MerchantID': id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input) },
+      headers: {
+        'Content-Type': b.contentType,
+        'X-MerchantID': id,
+        'X-Timestamp': ts,
+        'X-Nonce': nonce,
+        'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input),
+      },
       body: b.sent(signedText),
     });
     const raw = Buffer.from(await res.arrayBuffer());
@@ -210,7 +296,18 @@ export async function runClient(o: ClientOptions): Promise<void> {
     trade_info: { goods_name: 'Audit T-shirt' },
     metadata: '',
     card: { card_number: '4242424242424242', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' },
-    billing_address: { country: 'US', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@merchant.invalid', phone: '+15550100', state: 'CA', city: 'San Francisco', address: 'Market St', street_number: '1', postal_code: '94105' },
+    billing_address: {
+      country: 'US',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@merchant.invalid',
+      phone: '+15550100',
+      state: 'CA',
+      city: 'San Francisco',
+      address: 'Market St',
+      street_number: '1',
+      postal_code: '94105',
+    },
     device_ip: '203.0.113.7',
   });
   const CARD = '/api/v1/payments/card';
@@ -238,7 +335,12 @@ export async function runClient(o: ClientOptions): Promise<void> {
   const foundNo = serviceNo(found);
   const refundNo = b.refundNo(orderNo, `REF-${tag}`);
   const original = foundNo ? { original_order_no: foundNo } : { original_merchant_order_no: orderNo };
-  await send('/api/v1/refunds/create', { merchant_refund_no: refundNo, ...original, refund_amount: { currency: 'USD', value: b.amount('5.00') }, reason: 'customer request' });
+  await send('/api/v1/refunds/create', {
+    merchant_refund_no: refundNo,
+    ...original,
+    refund_amount: { currency: 'USD', value: b.amount('5.00') },
+    reason: 'customer request',
+  });
   await query('/api/v1/refunds/query', { merchant_refund_no: refundNo });
 }
 

@@ -29,23 +29,39 @@ const SEEDS = [1, 42, 20261123];
  */
 const limitFor = (faults: string[], hooks?: Partial<ReceiverBehaviour>) => (faults.length || hooks?.reply ? ACK_MS : 5000);
 
-async function certify(faults: string[], seed: number, hook = true, hooks?: Partial<ReceiverBehaviour>): Promise<{ results: MerchantResult[]; ms: number }> {
+async function certify(
+  faults: string[],
+  seed: number,
+  hook = true,
+  hooks?: Partial<ReceiverBehaviour>,
+): Promise<{ results: MerchantResult[]; ms: number }> {
   const rx = await startReceiver({ merchantId: ID, secret: SECRET, faults, ackMs: ACK_MS, hooks });
   const t = performance.now();
   try {
-    const results = await runReceiver({ url: rx.url, merchantId: ID, secret: SECRET, seed, inspectUrl: hook ? rx.inspectUrl : undefined, ackLimitMs: limitFor(faults, hooks), numRuns: 4 });
+    const results = await runReceiver({
+      url: rx.url,
+      merchantId: ID,
+      secret: SECRET,
+      seed,
+      inspectUrl: hook ? rx.inspectUrl : undefined,
+      ackLimitMs: limitFor(faults, hooks),
+      numRuns: 4,
+    });
     return { results, ms: performance.now() - t };
   } finally {
     await rx.close();
   }
 }
 
-const killedBy = (results: MerchantResult[], clause: string) => results.filter((r) => r.findings.some((f) => f.clause === clause)).map((r) => r.checkId);
+const killedBy = (results: MerchantResult[], clause: string) =>
+  results.filter((r) => r.findings.some((f) => f.clause === clause)).map((r) => r.checkId);
 
 describe('merchant receiver kill matrix', () => {
   it.each(SEEDS)('the correct receiver passes every check (seed %i), exit 0', async (seed) => {
     const { results } = await certify([], seed);
-    expect(results.filter((r) => r.status !== 'passed').map((r) => `${r.checkId}: ${r.status} ${r.reason ?? r.findings[0]?.message ?? ''}`)).toEqual([]);
+    expect(
+      results.filter((r) => r.status !== 'passed').map((r) => `${r.checkId}: ${r.status} ${r.reason ?? r.findings[0]?.message ?? ''}`),
+    ).toEqual([]);
     expect(merchantVerdict(results).exitCode).toBe(0);
   });
 
@@ -89,7 +105,8 @@ describe('merchant receiver kill matrix', () => {
     startAll();
     const { results, ms } = await runs.get(name)!;
     expect(killedBy(results, clause), `no finding against ${clause}`).not.toEqual([]);
-    for (const f of results.flatMap((r) => r.findings)) expect(f.message, 'each finding names its subject once').not.toMatch(/\b(a webhook) \1\b/);
+    for (const f of results.flatMap((r) => r.findings))
+      expect(f.message, 'each finding names its subject once').not.toMatch(/\b(a webhook) \1\b/);
     const level = receiverFaults.find((f) => f.name === name)!.clause === 'merchant.verify.lower-hex' ? 0 : 1;
     expect(merchantVerdict(results).exitCode).toBe(level);
     expect(ms).toBeLessThan(20_000);
@@ -115,15 +132,32 @@ describe('merchant client audit kill matrix', () => {
     const attempts: ObservedDelivery[] = [];
     const readings = rough ? ['uuid-service-numbers', 'non-utc-offset-times'] : undefined;
     // Scaled down: retries and --rough's copies (up to 15 s at scale 1) come within a fraction of a second.
-    const ref = await startReference({ onExchange: (x) => a.record(x), onDelivery: (d) => {
+    const ref = await startReference({
+      onExchange: (x) => a.record(x),
+      onDelivery: (d) => {
         attempts.push(d);
         a.recordDelivery(d);
-      }, tamperResponses, rough, readings, timeScale: 0.01 });
+      },
+      tamperResponses,
+      rough,
+      readings,
+      timeScale: 0.01,
+    });
     try {
-      await runClient({ baseUrl: ref.url, merchantId: ID, testKey: primary.test, productionKey: primary.production!, faults, seed, notifyUrl: rx.url });
+      await runClient({
+        baseUrl: ref.url,
+        merchantId: ID,
+        testKey: primary.test,
+        productionKey: primary.production!,
+        faults,
+        seed,
+        notifyUrl: rx.url,
+      });
       // Until every webhook was attempted and, playing rough, sent again (bounded: a lost one is the test's failure, not a hang).
       const recorded = () => ref.counts().payments + ref.counts().refunds > 0;
-      const settled = () => (!recorded() || attempts.some((d) => d.attempt === 1)) && (!rough || attempts.filter((d) => d.copy).length >= attempts.filter((d) => d.attempt === 1 && !d.copy).length);
+      const settled = () =>
+        (!recorded() || attempts.some((d) => d.attempt === 1)) &&
+        (!rough || attempts.filter((d) => d.copy).length >= attempts.filter((d) => d.attempt === 1 && !d.copy).length);
       for (let i = 0; i < 100 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await ref.close();
@@ -151,34 +185,50 @@ describe('merchant client audit kill matrix', () => {
 
   const AUDIT_ORDER = (line: string) => new ClientAudit([], new Map()).results().findIndex((r) => line.startsWith(`${r.clauses[0]} `));
 
-  it.each(SEEDS)('the correct client, which retries transient failures and queries after a busy create, passes --rough (seed %i)', async (seed) => {
-    for (const rate of [0.3, 1]) {
-      const a = await audit([], seed, { seed, rate: 0.5 }, { seed, rate });
-      expect(a.diagnoses()).toEqual([]);
-      const results = a.results();
-      const judged = ['merchant.ack.success-body', 'webhook.dup.may-repeat', 'client.query.retry', 'idem.create-once'];
-      if (rate === 1) expect(results.filter((r) => judged.includes(r.clauses[0]!)).map((r) => `${r.clauses[0]} ${r.status}`)).toEqual(judged.map((c) => `${c} passed`).sort((x, y) => AUDIT_ORDER(x) - AUDIT_ORDER(y)));
-      expect(merchantVerdict(results).exitCode).toBe(0);
-    }
-  });
+  it.each(SEEDS)(
+    'the correct client, which retries transient failures and queries after a busy create, passes --rough (seed %i)',
+    async (seed) => {
+      for (const rate of [0.3, 1]) {
+        const a = await audit([], seed, { seed, rate: 0.5 }, { seed, rate });
+        expect(a.diagnoses()).toEqual([]);
+        const results = a.results();
+        const judged = ['merchant.ack.success-body', 'webhook.dup.may-repeat', 'client.query.retry', 'idem.create-once'];
+        if (rate === 1)
+          expect(results.filter((r) => judged.includes(r.clauses[0]!)).map((r) => `${r.clauses[0]} ${r.status}`)).toEqual(
+            judged.map((c) => `${c} passed`).sort((x, y) => AUDIT_ORDER(x) - AUDIT_ORDER(y)),
+          );
+        expect(merchantVerdict(results).exitCode).toBe(0);
+      }
+    },
+  );
 
   // Every answer that can be tampered with is, and every one that can fail transiently does (once): the faults'
   // diagnoses hold under both, and a client that trusts a tampered answer or mishandles a transient one is seen.
-  it.each(clientFaults.map((f) => [f.name, f.clause, f.diagnosis ?? f.name]))('%s is diagnosed under %s (as %s)', async (name, clause, diagnosis) => {
-    const a = await audit([name], 5, { seed: 5, rate: 1 }, { seed: 5, rate: 1 });
-    const found = a.diagnoses().filter((d) => d.clause === clause).map((d) => d.name);
-    expect(found).toContain(diagnosis);
-    const results = a.results();
-    expect(results.find((r) => r.clauses[0] === clause)?.status).toBe('failed');
-    if (lookupClause(clause).level === 'must') expect(merchantVerdict(results).exitCode).toBe(1);
-    else expect(results.find((r) => r.clauses[0] === clause)!.findings.map((x) => x.level)).toEqual(['should']);
-    // Alone, a should-level mistake fails nothing (a query given up on also leaves a busy create unresolved: a must-level one).
-    if (name === 'nonce-length') expect(merchantVerdict(results).exitCode).toBe(0);
-  });
+  it.each(clientFaults.map((f) => [f.name, f.clause, f.diagnosis ?? f.name]))(
+    '%s is diagnosed under %s (as %s)',
+    async (name, clause, diagnosis) => {
+      const a = await audit([name], 5, { seed: 5, rate: 1 }, { seed: 5, rate: 1 });
+      const found = a
+        .diagnoses()
+        .filter((d) => d.clause === clause)
+        .map((d) => d.name);
+      expect(found).toContain(diagnosis);
+      const results = a.results();
+      expect(results.find((r) => r.clauses[0] === clause)?.status).toBe('failed');
+      if (lookupClause(clause).level === 'must') expect(merchantVerdict(results).exitCode).toBe(1);
+      else expect(results.find((r) => r.clauses[0] === clause)!.findings.map((x) => x.level)).toEqual(['should']);
+      // Alone, a should-level mistake fails nothing (a query given up on also leaves a busy create unresolved: a must-level one).
+      if (name === 'nonce-length') expect(merchantVerdict(results).exitCode).toBe(0);
+    },
+  );
 
   it('every client-party clause the audit judges has a fault of its own', () => {
     const judged = new Set(new ClientAudit([], new Map()).results().map((r) => r.clauses[0]!));
-    for (const c of judged) expect(clientFaults.map((f) => f.clause), `no fault for ${c}`).toContain(c);
+    for (const c of judged)
+      expect(
+        clientFaults.map((f) => f.clause),
+        `no fault for ${c}`,
+      ).toContain(c);
     for (const c of clauses.filter((x) => x.id.startsWith('client.'))) expect(judged).toContain(c.id);
   });
 });
@@ -190,7 +240,9 @@ describe('merchant-side clause coverage', () => {
   it('every must-level merchant clause is judged by a receiver check or the client audit, or is listed as not observable', () => {
     const receiver = new Set(receiverChecks.flatMap((c) => c.clauses));
     const audit = new Set(new ClientAudit([], new Map()).results().flatMap((r) => r.clauses));
-    const gaps = clauses.filter((c) => c.party === 'client' && c.level === 'must' && !receiver.has(c.id) && !audit.has(c.id) && NOT_OBSERVABLE[c.id] === undefined);
+    const gaps = clauses.filter(
+      (c) => c.party === 'client' && c.level === 'must' && !receiver.has(c.id) && !audit.has(c.id) && NOT_OBSERVABLE[c.id] === undefined,
+    );
     expect(gaps.map((c) => c.id)).toEqual([]);
   });
 });

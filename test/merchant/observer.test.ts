@@ -5,7 +5,13 @@ import { type ObservedDelivery, type ObservedExchange, startReference } from '..
 import { startClientReceiver } from './client-app.js';
 
 const body = '{ "merchant_order_no" :"NOPE-1",\n  "x": 1 }';
-const headers = { 'Content-Type': 'application/json', 'X-MerchantID': 'M100001', 'X-Timestamp': '1700000000', 'X-Nonce': 'abcdefghijklmnopqr', 'X-Sign': 'f'.repeat(64) };
+const headers = {
+  'Content-Type': 'application/json',
+  'X-MerchantID': 'M100001',
+  'X-Timestamp': '1700000000',
+  'X-Nonce': 'abcdefghijklmnopqr',
+  'X-Sign': 'f'.repeat(64),
+};
 
 describe('startReference({ onExchange })', () => {
   it('reports the raw bytes, the headers and the answer of each request', async () => {
@@ -46,17 +52,46 @@ describe('startReference({ onExchange })', () => {
 describe('startReference({ tamperResponses })', () => {
   const KEY = 'sk_test_primary_5f2c9a7e41d84b06';
   const signed = (body: string) => {
-    const h = { 'X-MerchantID': 'M100001', 'X-Timestamp': String(Math.floor(Date.now() / 1000)), 'X-Nonce': `n${Math.random().toString(36).slice(2)}`.padEnd(20, 'x') };
-    return { ...h, 'Content-Type': 'application/json', 'X-Sign': createHmac('sha256', KEY).update(`${h['X-MerchantID']}\n${h['X-Timestamp']}\n${h['X-Nonce']}\n${body}`).digest('hex') };
+    const h = {
+      'X-MerchantID': 'M100001',
+      'X-Timestamp': String(Math.floor(Date.now() / 1000)),
+      'X-Nonce': `n${Math.random().toString(36).slice(2)}`.padEnd(20, 'x'),
+    };
+    return {
+      ...h,
+      'Content-Type': 'application/json',
+      'X-Sign': createHmac('sha256', KEY).update(`${h['X-MerchantID']}\n${h['X-Timestamp']}\n${h['X-Nonce']}\n${body}`).digest('hex'),
+    };
   };
   const verifies = (res: Response, raw: string) =>
-    createHmac('sha256', KEY).update(`${res.headers.get('x-merchantid')}\n${res.headers.get('x-timestamp')}\n${res.headers.get('x-nonce')}\n${raw}`).digest('hex') === res.headers.get('x-sign');
+    createHmac('sha256', KEY)
+      .update(`${res.headers.get('x-merchantid')}\n${res.headers.get('x-timestamp')}\n${res.headers.get('x-nonce')}\n${raw}`)
+      .digest('hex') === res.headers.get('x-sign');
 
   it('alters the number and status of a successful answer under a signature that does not verify, and tells only the observer', async () => {
     const seen: ObservedExchange[] = [];
     const ref = await startReference({ onExchange: (x) => seen.push(x), tamperResponses: { seed: 1, rate: 1 } });
     try {
-      const body = JSON.stringify({ payment_method: 'CARD', merchant_order_no: `TAMPER-${Date.now()}`, trans_amount: { currency: 'USD', value: '10.00' }, trade_info: { goods_name: 'x' }, card: { card_number: '4242424242424242', cardholder_name: 'A B', exp_month: 12, exp_year: 2099, cvc: '123' }, billing_address: { country: 'US', first_name: 'A', last_name: 'B', email: 'a@b.invalid', phone: '+15550100', state: 'CA', city: 'SF', address: 'Market St', street_number: '1', postal_code: '94105' }, device_ip: '203.0.113.7' });
+      const body = JSON.stringify({
+        payment_method: 'CARD',
+        merchant_order_no: `TAMPER-${Date.now()}`,
+        trans_amount: { currency: 'USD', value: '10.00' },
+        trade_info: { goods_name: 'x' },
+        card: { card_number: '4242424242424242', cardholder_name: 'A B', exp_month: 12, exp_year: 2099, cvc: '123' },
+        billing_address: {
+          country: 'US',
+          first_name: 'A',
+          last_name: 'B',
+          email: 'a@b.invalid',
+          phone: '+15550100',
+          state: 'CA',
+          city: 'SF',
+          address: 'Market St',
+          street_number: '1',
+          postal_code: '94105',
+        },
+        device_ip: '203.0.113.7',
+      });
       const res = await fetch(`${ref.url}/api/v1/payments/card`, { method: 'POST', headers: signed(body), body });
       const raw = await res.text();
       expect(verifies(res, raw)).toBe(false);
@@ -85,15 +120,52 @@ describe('startReference({ tamperResponses })', () => {
     };
     try {
       const no = `ROUGH-${Date.now()}`;
-      const pay = JSON.stringify({ payment_method: 'CARD', merchant_order_no: no, trans_amount: { currency: 'USD', value: '10.00' }, notify_url: rx.url, trade_info: { goods_name: 'x' }, card: { card_number: '4242424242424242', cardholder_name: 'A B', exp_month: 12, exp_year: 2099, cvc: '123' }, billing_address: { country: 'US', first_name: 'A', last_name: 'B', email: 'a@b.invalid', phone: '+15550100', state: 'CA', city: 'SF', address: 'Market St', street_number: '1', postal_code: '94105' }, device_ip: '203.0.113.7' });
-      expect((await (await fetch(`${ref.url}/api/v1/payments/card`, { method: 'POST', headers: signed(pay), body: pay })).json()) as { code: number }).toMatchObject({ code: 0 });
+      const pay = JSON.stringify({
+        payment_method: 'CARD',
+        merchant_order_no: no,
+        trans_amount: { currency: 'USD', value: '10.00' },
+        notify_url: rx.url,
+        trade_info: { goods_name: 'x' },
+        card: { card_number: '4242424242424242', cardholder_name: 'A B', exp_month: 12, exp_year: 2099, cvc: '123' },
+        billing_address: {
+          country: 'US',
+          first_name: 'A',
+          last_name: 'B',
+          email: 'a@b.invalid',
+          phone: '+15550100',
+          state: 'CA',
+          city: 'SF',
+          address: 'Market St',
+          street_number: '1',
+          postal_code: '94105',
+        },
+        device_ip: '203.0.113.7',
+      });
+      expect(
+        (await (await fetch(`${ref.url}/api/v1/payments/card`, { method: 'POST', headers: signed(pay), body: pay })).json()) as {
+          code: number;
+        },
+      ).toMatchObject({ code: 0 });
       await until(() => attempts.some((d) => d.event === 'payment.updated' && !d.copy));
       const first = attempts.find((d) => d.event === 'payment.updated' && !d.copy)!;
       expect([first.status, first.acked]).toEqual(['SUCCESS', true]);
-      const refund = JSON.stringify({ merchant_refund_no: `${no}-R`, original_merchant_order_no: no, refund_amount: { currency: 'USD', value: '10.00' }, reason: 'full' });
-      expect((await (await fetch(`${ref.url}/api/v1/refunds/create`, { method: 'POST', headers: signed(refund), body: refund })).json()) as { code: number }).toMatchObject({ code: 0 });
+      const refund = JSON.stringify({
+        merchant_refund_no: `${no}-R`,
+        original_merchant_order_no: no,
+        refund_amount: { currency: 'USD', value: '10.00' },
+        reason: 'full',
+      });
+      expect(
+        (await (await fetch(`${ref.url}/api/v1/refunds/create`, { method: 'POST', headers: signed(refund), body: refund })).json()) as {
+          code: number;
+        },
+      ).toMatchObject({ code: 0 });
       const settle = JSON.stringify({ merchant_refund_no: `${no}-R`, outcome: 'SUCCESS' });
-      expect((await (await fetch(`${ref.url}/sandbox/v1/refunds/settle`, { method: 'POST', headers: signed(settle), body: settle })).json()) as { code: number }).toMatchObject({ code: 0 });
+      expect(
+        (await (await fetch(`${ref.url}/sandbox/v1/refunds/settle`, { method: 'POST', headers: signed(settle), body: settle })).json()) as {
+          code: number;
+        },
+      ).toMatchObject({ code: 0 });
       await until(() => attempts.some((d) => d.event === 'payment.updated' && d.copy));
       const copy = attempts.find((d) => d.event === 'payment.updated' && d.copy)!;
       expect([copy.orderNo, copy.status, copy.acked]).toEqual([first.orderNo, 'REFUNDED', true]);

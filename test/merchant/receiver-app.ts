@@ -71,24 +71,69 @@ export interface ReceiverFault {
 const f = (name: string, clause: string, doc: string, hooks: Partial<ReceiverBehaviour>): ReceiverFault => ({ name, clause, doc, hooks });
 
 export const receiverFaults: readonly ReceiverFault[] = [
-  f('accepts-any-signature', 'webhook.receiver-verifies', 'Never checks X-Sign: any well-formed signature is taken (verification commented out "for now").', { matches: (p) => p.length > 0 }),
-  f('verifies-parsed-body', 'merchant.verify.raw-body', 'Verifies over JSON.stringify(JSON.parse(body)), not the raw bytes (framework body parser).', {
-    toSign: (id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${id}\n${ts}\n${nonce}\n`), Buffer.from(JSON.stringify(JSON.parse(raw.toString())))]),
+  f(
+    'accepts-any-signature',
+    'webhook.receiver-verifies',
+    'Never checks X-Sign: any well-formed signature is taken (verification commented out "for now").',
+    { matches: (p) => p.length > 0 },
+  ),
+  f(
+    'verifies-parsed-body',
+    'merchant.verify.raw-body',
+    'Verifies over JSON.stringify(JSON.parse(body)), not the raw bytes (framework body parser).',
+    {
+      toSign: (id, ts, nonce, raw) =>
+        Buffer.concat([Buffer.from(`${id}\n${ts}\n${nonce}\n`), Buffer.from(JSON.stringify(JSON.parse(raw.toString())))]),
+    },
+  ),
+  f('crlf-string-to-sign', 'merchant.verify.string-to-sign', 'Joins the string to sign with CR LF (a Windows template).', {
+    toSign: (id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${id}\r\n${ts}\r\n${nonce}\r\n`), raw]),
   }),
-  f('crlf-string-to-sign', 'merchant.verify.string-to-sign', 'Joins the string to sign with CR LF (a Windows template).', { toSign: (id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${id}\r\n${ts}\r\n${nonce}\r\n`), raw]) }),
-  f('signs-without-merchant-id', 'merchant.verify.string-to-sign', 'Leaves the merchant id out of the string to sign (timestamp LF nonce LF body).', {
-    toSign: (_id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${ts}\n${nonce}\n`), raw]),
-  }),
-  f('acts-before-verifying', 'webhook.receiver-verifies', 'Records the event, then verifies the signature: a forged webhook is refused but already acted on.', { actsFirst: true }),
-  f('dedups-before-verifying', 'webhook.receiver-verifies', 'Answers success to an event it has already processed without verifying the repeat (the dedup lookup comes first).', { dedupFirst: true }),
-  f('trusts-any-merchant-id', 'merchant.verify.merchant-id', 'Verifies the signature but never checks that X-MerchantID is its own.', { ownIdOnly: false }),
-  f('ignores-merchant-id-header', 'merchant.verify.merchant-id', 'Verifies over its own configured merchant id and never looks at X-MerchantID: a webhook addressed to another merchant, signed with its key, passes.', {
+  f(
+    'signs-without-merchant-id',
+    'merchant.verify.string-to-sign',
+    'Leaves the merchant id out of the string to sign (timestamp LF nonce LF body).',
+    {
+      toSign: (_id, ts, nonce, raw) => Buffer.concat([Buffer.from(`${ts}\n${nonce}\n`), raw]),
+    },
+  ),
+  f(
+    'acts-before-verifying',
+    'webhook.receiver-verifies',
+    'Records the event, then verifies the signature: a forged webhook is refused but already acted on.',
+    { actsFirst: true },
+  ),
+  f(
+    'dedups-before-verifying',
+    'webhook.receiver-verifies',
+    'Answers success to an event it has already processed without verifying the repeat (the dedup lookup comes first).',
+    { dedupFirst: true },
+  ),
+  f('trusts-any-merchant-id', 'merchant.verify.merchant-id', 'Verifies the signature but never checks that X-MerchantID is its own.', {
     ownIdOnly: false,
-    signsWith: 'own-id',
   }),
-  f('parses-before-verifying', 'webhook.receiver-verifies', 'JSON.parse before the signature check, unguarded: a body that is not JSON crashes the handler, and the process never answers again.', { parsesFirst: true }),
-  f('accepts-unsigned', 'merchant.verify.headers-required', 'Treats a webhook without X-Sign as unsigned and lets it through.', { headersOk: () => true, matches: (p, e) => p === '' || p === e }),
-  f('case-insensitive-hex', 'merchant.verify.lower-hex', 'Compares X-Sign case-insensitively, so an upper-case copy passes.', { matches: (p, e) => p.toLowerCase() === e }),
+  f(
+    'ignores-merchant-id-header',
+    'merchant.verify.merchant-id',
+    'Verifies over its own configured merchant id and never looks at X-MerchantID: a webhook addressed to another merchant, signed with its key, passes.',
+    {
+      ownIdOnly: false,
+      signsWith: 'own-id',
+    },
+  ),
+  f(
+    'parses-before-verifying',
+    'webhook.receiver-verifies',
+    'JSON.parse before the signature check, unguarded: a body that is not JSON crashes the handler, and the process never answers again.',
+    { parsesFirst: true },
+  ),
+  f('accepts-unsigned', 'merchant.verify.headers-required', 'Treats a webhook without X-Sign as unsigned and lets it through.', {
+    headersOk: () => true,
+    matches: (p, e) => p === '' || p === e,
+  }),
+  f('case-insensitive-hex', 'merchant.verify.lower-hex', 'Compares X-Sign case-insensitively, so an upper-case copy passes.', {
+    matches: (p, e) => p.toLowerCase() === e,
+  }),
   f('json-ack', 'merchant.ack.success-body', 'Acknowledges with {"code":0,"msg":"success"} instead of the bare word.', {
     reply: (res, ok) => {
       res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
@@ -101,38 +146,62 @@ export const receiverFaults: readonly ReceiverFault[] = [
       res.end(ok ? 'success\n' : 'no');
     },
   }),
-  f('ack-with-trailing-bytes', 'merchant.ack.success-body', 'Acknowledges with success, flushes it, then writes 1 MiB more (a template that renders its page after the word), Content-Length honest.', {
-    reply: (res, ok) => {
-      if (!ok) return correct.reply(res, ok, 0);
-      const pad = Buffer.alloc(1024 * 1024, ' ');
-      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(7 + pad.length) });
-      // The word on its own first, so a reader that keeps only what fits a cap sees exactly "success".
-      res.write('success', () => setTimeout(() => res.end(pad), 20));
+  f(
+    'ack-with-trailing-bytes',
+    'merchant.ack.success-body',
+    'Acknowledges with success, flushes it, then writes 1 MiB more (a template that renders its page after the word), Content-Length honest.',
+    {
+      reply: (res, ok) => {
+        if (!ok) return correct.reply(res, ok, 0);
+        const pad = Buffer.alloc(1024 * 1024, ' ');
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(7 + pad.length) });
+        // The word on its own first, so a reader that keeps only what fits a cap sees exactly "success".
+        res.write('success', () => setTimeout(() => res.end(pad), 20));
+      },
     },
-  }),
+  ),
   f('slow-ack', 'merchant.ack.within-5s', 'Does its work before answering: success comes after the acknowledgement time.', {
     reply: (res, ok, ackMs) => {
       setTimeout(() => correct.reply(res, ok, ackMs), ackMs * 1.3);
     },
   }),
   f('hangs', 'merchant.ack.within-5s', 'Never answers (a deadlock in the handler).', { reply: () => {} }),
-  f('resets-connection', 'merchant.ack.success-body', 'Crashes mid-request: the connection is reset without a reply.', { reply: (res) => res.socket?.destroy() }),
+  f('resets-connection', 'merchant.ack.success-body', 'Crashes mid-request: the connection is reset without a reply.', {
+    reply: (res) => res.socket?.destroy(),
+  }),
   f('answers-garbage', 'merchant.ack.success-body', 'Answers HTTP 200 with an HTML page instead of success.', {
     reply: (res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<html><body>OK</body></html>');
     },
   }),
-  f('refuses-refunded-status', 'merchant.ack.success-body', 'Knows only SUCCESS and FAILED for payments: a retried payment.updated carrying REFUNDED gets "unknown status".', { handles: (b) => !(b['event'] === 'payment.updated' && b['status'] === 'REFUNDED') }),
-  f('requires-requested-amount', 'merchant.ack.success-body', 'Reads requested_amount.value unguarded: a payment webhook without it (not rounded) crashes the handler.', {
-    handles: (b) => b['event'] !== 'payment.updated' || b['requested_amount'] !== undefined,
-  }),
-  f('refuses-duplicates', 'webhook.dup.may-repeat', 'Answers a webhook it has already processed with "duplicate" (409), so the service retries it for 100 minutes.', { duplicateAnswer: 'refuse' }),
+  f(
+    'refuses-refunded-status',
+    'merchant.ack.success-body',
+    'Knows only SUCCESS and FAILED for payments: a retried payment.updated carrying REFUNDED gets "unknown status".',
+    { handles: (b) => !(b['event'] === 'payment.updated' && b['status'] === 'REFUNDED') },
+  ),
+  f(
+    'requires-requested-amount',
+    'merchant.ack.success-body',
+    'Reads requested_amount.value unguarded: a payment webhook without it (not rounded) crashes the handler.',
+    {
+      handles: (b) => b['event'] !== 'payment.updated' || b['requested_amount'] !== undefined,
+    },
+  ),
+  f(
+    'refuses-duplicates',
+    'webhook.dup.may-repeat',
+    'Answers a webhook it has already processed with "duplicate" (409), so the service retries it for 100 minutes.',
+    { duplicateAnswer: 'refuse' },
+  ),
   f('refuses-out-of-order', 'webhook.dup.out-of-order', 'Refuses a status that arrives after a later one of the same order.', {
     acceptsAfter: (seen, status) => !seen.some((s) => ['SUCCESS', 'FAILED', 'REFUNDED', 'CANCELED'].includes(s) && s !== status),
   }),
   f('processes-duplicates', 'webhook.dup.key', 'Acts on every delivery: no deduplication at all.', { dedupKey: () => `${Math.random()}` }),
-  f('dedups-on-order-no', 'webhook.dup.key', 'Deduplicates on order_no alone, so a second status of the same order is dropped.', { dedupKey: (b) => String(b['order_no']) }),
+  f('dedups-on-order-no', 'webhook.dup.key', 'Deduplicates on order_no alone, so a second status of the same order is dropped.', {
+    dedupKey: (b) => String(b['order_no']),
+  }),
   f('assumes-utc', 'conv.time.read-offset', 'Parses times with a regex that expects a trailing Z and refuses other offsets.', {
     readsTimes: (b) => ['finished_at', 'created_at'].every((k) => b[k] === undefined || /(Z|\+00:00)$/.test(String(b[k]))),
   }),
@@ -144,7 +213,13 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(opts: { merchantId: string; secret: string; faults?: string[]; ackMs?: number; hooks?: Partial<ReceiverBehaviour> }): Promise<RunningReceiver> {
+export async function startReceiver(opts: {
+  merchantId: string;
+  secret: string;
+  faults?: string[];
+  ackMs?: number;
+  hooks?: Partial<ReceiverBehaviour>;
+}): Promise<RunningReceiver> {
   const b: ReceiverBehaviour = { ...correct, ...opts.hooks };
   for (const name of opts.faults ?? []) {
     const fault = receiverFaults.find((x) => x.name === name);
@@ -197,7 +272,13 @@ export async function startReceiver(opts: { merchantId: string; secret: string; 
       if (b.ownIdOnly && id !== opts.merchantId) return b.reply(res, false, ackMs);
       let body: Record<string, unknown>;
       try {
-        if (!b.matches(sign ?? '', hmac(opts.secret, b.toSign((b.signsWith === 'own-id' ? opts.merchantId : id) ?? '', ts ?? '', nonce ?? '', raw)))) return b.reply(res, false, ackMs);
+        if (
+          !b.matches(
+            sign ?? '',
+            hmac(opts.secret, b.toSign((b.signsWith === 'own-id' ? opts.merchantId : id) ?? '', ts ?? '', nonce ?? '', raw)),
+          )
+        )
+          return b.reply(res, false, ackMs);
         body = JSON.parse(raw.toString()) as Record<string, unknown>;
       } catch {
         return b.reply(res, false, ackMs);

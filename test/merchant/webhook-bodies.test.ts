@@ -15,7 +15,8 @@ describe('generated webhook bodies', () => {
             expect(parsed).toEqual(body);
             expect(STATUSES[kind]).toContain(parsed['status']);
             const times = [parsed['created_at'], parsed['finished_at']].filter((t) => t !== undefined).map(String);
-            for (const t of times) expect(offsets === 'utc' ? /(Z|\+00:00)$/.test(t) : /[+-]\d\d:\d\d$/.test(t) && !t.endsWith('+00:00')).toBe(true);
+            for (const t of times)
+              expect(offsets === 'utc' ? /(Z|\+00:00)$/.test(t) : /[+-]\d\d:\d\d$/.test(t) && !t.endsWith('+00:00')).toBe(true);
           }),
           { seed: 11, numRuns: 60 },
         );

@@ -6,7 +6,18 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,8 +66,24 @@ afterAll(async () => {
 
 describe('the packed kit', () => {
   it('ships what users run and read, not the project’s tests, benchmarks or TypeScript sources', () => {
-    const tar = execFileSync('tar', ['tzf', packed.tarball], { encoding: 'utf8', maxBuffer: 32 << 20 }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['bin/mpsi-conformance.js', 'dist/harness/cli/main.js', 'dist/harness/cli/main.d.ts', 'dist/vitest.conformance.config.js', 'dist/suites/envelope.test.js', 'dist/reference/index.js', 'fixtures/profiles/profile.schema.json', 'fixtures/profiles/reference.json', 'harness/schemas/envelope.schema.json', 'README.md', 'examples/github-actions.yml', 'examples/expectations.json']) {
+    const tar = execFileSync('tar', ['tzf', packed.tarball], { encoding: 'utf8', maxBuffer: 32 << 20 })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    for (const f of [
+      'bin/mpsi-conformance.js',
+      'dist/harness/cli/main.js',
+      'dist/harness/cli/main.d.ts',
+      'dist/vitest.conformance.config.js',
+      'dist/suites/envelope.test.js',
+      'dist/reference/index.js',
+      'fixtures/profiles/profile.schema.json',
+      'fixtures/profiles/reference.json',
+      'harness/schemas/envelope.schema.json',
+      'README.md',
+      'examples/github-actions.yml',
+      'examples/expectations.json',
+    ]) {
       expect(tar, f).toContain(f);
     }
     expect(tar.filter((f) => /^(test|bench|scripts)\//.test(f))).toEqual([]);
@@ -65,7 +92,11 @@ describe('the packed kit', () => {
 
   it('was installed without the network: npm cannot reach the registry under the same settings', async () => {
     // a name never published, so no cached answer can stand in for the registry's
-    const r = await run('npm', ['view', `mpsi-conformance-no-such-package-${randomBytes(4).toString('hex')}`, '--offline=false', '--fetch-retries=0'], projects.hoisted);
+    const r = await run(
+      'npm',
+      ['view', `mpsi-conformance-no-such-package-${randomBytes(4).toString('hex')}`, '--offline=false', '--fetch-retries=0'],
+      projects.hoisted,
+    );
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(existsSync(join(projects.hoisted, 'node_modules', 'vitest'))).toBe(true);
@@ -101,7 +132,8 @@ describe.each(['hoisted', 'linked'] as const)('installed by npm (%s layout), fro
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('Verdict: CONFORMANT');
     const reports = join(projects[layout], 'reports');
-    for (const f of ['certificate.json', 'certificate.md', 'junit.xml', 'clauses.html', 'allure-report/index.html']) expect(existsSync(join(reports, f)), f).toBe(true);
+    for (const f of ['certificate.json', 'certificate.md', 'junit.xml', 'clauses.html', 'allure-report/index.html'])
+      expect(existsSync(join(reports, f)), f).toBe(true);
     const cert = JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as { exitCode: number };
     expect(cert.exitCode).toBe(0);
   });
@@ -129,7 +161,10 @@ describe('installed by npm, as examples/github-actions.yml runs it', () => {
     expect(installed.code, installed.stderr).toBe(0);
     // The user's profile sits in their repository and points its $schema at the installed kit.
     mkdirSync(join(p, 'conformance'), { recursive: true });
-    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown>;
+    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     profile['$schema'] = '../node_modules/mpsi-conformance/fixtures/profiles/profile.schema.json';
     profile['name'] = 'acme-sandbox';
     writeFileSync(join(p, 'conformance/acme-sandbox.json'), JSON.stringify(profile, null, 2));
@@ -139,7 +174,21 @@ describe('installed by npm, as examples/github-actions.yml runs it', () => {
     // Each shard job writes reports/, uploaded as mpsi-reports-<shard> and downloaded into shards/ by the verdict job.
     for (const shard of ['1', '2']) {
       rmSync(join(p, 'reports'), { recursive: true, force: true });
-      const r = await step('run', '--profile', 'conformance/acme-sandbox.json', '--expectations', 'conformance/acme-sandbox.expectations.json', '--seed', '1234', '--reports', 'reports', '--suite', 'envelope,naming', '--shard', `${shard}/2`);
+      const r = await step(
+        'run',
+        '--profile',
+        'conformance/acme-sandbox.json',
+        '--expectations',
+        'conformance/acme-sandbox.expectations.json',
+        '--seed',
+        '1234',
+        '--reports',
+        'reports',
+        '--suite',
+        'envelope,naming',
+        '--shard',
+        `${shard}/2`,
+      );
       expect(r.code, r.stdout + r.stderr).toBe(0);
       mkdirSync(join(p, 'shards'), { recursive: true });
       renameSync(join(p, 'reports'), join(p, `shards/mpsi-reports-${shard}`));
@@ -155,7 +204,12 @@ describe('installed by npm, as examples/github-actions.yml runs it', () => {
 
     // Every kit command of the example, with every flag it passes, is one this test ran.
     const example = readFileSync(join(p, 'node_modules/mpsi-conformance/examples/github-actions.yml'), 'utf8');
-    const steps = example.split(/\n\s*- /).map((b) => b.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n'));
+    const steps = example.split(/\n\s*- /).map((b) =>
+      b
+        .split('\n')
+        .filter((l) => !/^\s*#/.test(l))
+        .join('\n'),
+    );
     const wanted = steps.flatMap((b) => {
       const m = /npx mpsi-conformance ([a-z-]+)/.exec(b);
       return m ? [[m[1]!, ...(b.slice(m.index).match(/--[a-z-]+/g) ?? [])]] : [];
@@ -164,15 +218,25 @@ describe('installed by npm, as examples/github-actions.yml runs it', () => {
     for (const [command, ...flags] of wanted) {
       const ran = used.filter((u) => u[0] === command);
       expect(ran.length, command).toBeGreaterThan(0);
-      for (const f of flags) expect(ran.some((u) => u.includes(f)), `${command} ${f}`).toBe(true);
+      for (const f of flags)
+        expect(
+          ran.some((u) => u.includes(f)),
+          `${command} ${f}`,
+        ).toBe(true);
     }
   });
 
   it('serves the reference, which answers a request signed with the shipped profile’s secret', async () => {
     const p = projects.hoisted;
-    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as { merchants: { primary: { id: string; secret: string } } };
+    const profile = JSON.parse(readFileSync(join(p, 'node_modules/mpsi-conformance/fixtures/profiles/reference.json'), 'utf8')) as {
+      merchants: { primary: { id: string; secret: string } };
+    };
     const { id, secret } = profile.merchants.primary;
-    const child = spawn('npx', ['--no-install', 'mpsi-conformance', 'serve', '--port', '0'], { cwd: p, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['--no-install', 'mpsi-conformance', 'serve', '--port', '0'], {
+      cwd: p,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     children.push(child);
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -47,7 +47,14 @@ export interface Packed {
  * one that slipped past --offline would fail instead of quietly using the network. (The registry stays
  * the default: the cache is keyed by its URLs.)
  */
-export const OFFLINE_ENV: NodeJS.ProcessEnv = { ...process.env, npm_config_offline: 'true', npm_config_proxy: 'http://127.0.0.1:9/', npm_config_https_proxy: 'http://127.0.0.1:9/', npm_config_noproxy: '', npm_config_update_notifier: 'false' };
+export const OFFLINE_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  npm_config_offline: 'true',
+  npm_config_proxy: 'http://127.0.0.1:9/',
+  npm_config_https_proxy: 'http://127.0.0.1:9/',
+  npm_config_noproxy: '',
+  npm_config_update_notifier: 'false',
+};
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: OFFLINE_ENV });
@@ -57,7 +64,11 @@ function npm(args: string[], cwd: string): string {
 export function packKit(dir: string): Packed {
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
-  const out = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], KIT)) as Array<{ filename: string; size: number; entryCount: number }>;
+  const out = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], KIT)) as Array<{
+    filename: string;
+    size: number;
+    entryCount: number;
+  }>;
   const info = out[0]!;
   return { tarball: join(dir, basename(info.filename)), files: info.entryCount, bytes: info.size, ms: performance.now() - t0 };
 }
@@ -66,7 +77,13 @@ export function packKit(dir: string): Packed {
 export async function installKit(project: string, tarball: string, layout: Layout): Promise<number> {
   mkdirSync(project, { recursive: true });
   const kitLock = JSON.parse(readFileSync(join(KIT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const kitPkg = JSON.parse(readFileSync(join(KIT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
+  const kitPkg = JSON.parse(readFileSync(join(KIT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+    engines: Record<string, string>;
+  };
   const spec = `file:${tarball}`;
   const pkg = { name: 'user-project', version: '1.0.0', private: true, dependencies: { [kitPkg.name]: spec } };
   const packages: Record<string, LockEntry> = {
@@ -86,9 +103,16 @@ export async function installKit(project: string, tarball: string, layout: Layou
     packages[`${base}${path}`] = entry.devOptional ? { ...rest, optional: true } : rest;
   }
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  writeFileSync(
+    join(project, 'package-lock.json'),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
   const t0 = performance.now();
   const strategy = layout === 'linked' ? ['--install-strategy=linked'] : [];
-  await promisify(execFile)('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...strategy], { cwd: project, env: OFFLINE_ENV, maxBuffer: 32 << 20 });
+  await promisify(execFile)('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...strategy], {
+    cwd: project,
+    env: OFFLINE_ENV,
+    maxBuffer: 32 << 20,
+  });
   return performance.now() - t0;
 }

@@ -39,9 +39,23 @@ describe('mpsi-conformance parity', () => {
 
   it('pinpoints a fault over every suite: exit 1, the fault’s clause different with both exchanges side by side, no secret', async () => {
     const dir = tempReports('parity-fault');
-    const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--fault-b', 'refund-not-found-as-order-not-found', '--seed', '5', '--reports', dir]);
+    const r = await callMain([
+      'parity',
+      '--a',
+      REFERENCE_PROFILE,
+      '--b',
+      REFERENCE_PROFILE,
+      '--fault-b',
+      'refund-not-found-as-order-not-found',
+      '--seed',
+      '5',
+      '--reports',
+      dir,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    const different = read(dir).clauses.filter((c) => c.verdict === 'different').map((c) => c.clause);
+    const different = read(dir)
+      .clauses.filter((c) => c.verdict === 'different')
+      .map((c) => c.clause);
     expect(different).toEqual(['err.ref.not-found']);
     const md = readFileSync(join(dir, 'parity.md'), 'utf8');
     expect(md).toMatch(/### `err\.ref\.not-found` — different/);
@@ -53,8 +67,27 @@ describe('mpsi-conformance parity', () => {
   it('accepts a declared difference: exit 0, the clause reported as declared with its reason', async () => {
     const dir = tempReports('parity-declared');
     const declared = join(dir, 'declared.json');
-    writeFileSync(declared, JSON.stringify([{ clause: 'err.ref.not-found', what: ['any'], reason: 'production answers orderNotFound until release 4.2' }]));
-    const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--fault-b', 'refund-not-found-as-order-not-found', '--suite', 'refund-errors', '--declared', declared, '--seed', '5', '--reports', dir]);
+    writeFileSync(
+      declared,
+      JSON.stringify([{ clause: 'err.ref.not-found', what: ['any'], reason: 'production answers orderNotFound until release 4.2' }]),
+    );
+    const r = await callMain([
+      'parity',
+      '--a',
+      REFERENCE_PROFILE,
+      '--b',
+      REFERENCE_PROFILE,
+      '--fault-b',
+      'refund-not-found-as-order-not-found',
+      '--suite',
+      'refund-errors',
+      '--declared',
+      declared,
+      '--seed',
+      '5',
+      '--reports',
+      dir,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const p = read(dir);
     expect(p.clauses.find((c) => c.clause === 'err.ref.not-found')?.verdict).toBe('declared');
@@ -75,7 +108,22 @@ describe('mpsi-conformance parity', () => {
 
     it('sends only signed queries and requests that fail authentication by construction, and creates no record', async () => {
       const dir = tempReports('parity-safe');
-      const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--target-a', refA.url, '--target-b', refB.url, '--safe', '--seed', '3', '--reports', dir]);
+      const r = await callMain([
+        'parity',
+        '--a',
+        REFERENCE_PROFILE,
+        '--b',
+        REFERENCE_PROFILE,
+        '--target-a',
+        refA.url,
+        '--target-b',
+        refB.url,
+        '--safe',
+        '--seed',
+        '3',
+        '--reports',
+        dir,
+      ]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(refA.counts()).toEqual({ payments: 0, refunds: 0, payouts: 0 });
       expect(refB.counts()).toEqual({ payments: 0, refunds: 0, payouts: 0 });
@@ -85,7 +133,10 @@ describe('mpsi-conformance parity', () => {
       const queries = ['paymentQuery', 'refundQuery', 'payoutQuery'];
       const failsAuth = ['missing-header', 'empty-header', 'unknown-merchant', 'bad-signature'];
       for (const q of sent) {
-        expect(queries.includes(q.endpoint ?? '') || failsAuth.includes(q.auth), `${q.side} ${q.checkId} ${q.method} ${q.path} ${q.auth}`).toBe(true);
+        expect(
+          queries.includes(q.endpoint ?? '') || failsAuth.includes(q.auth),
+          `${q.side} ${q.checkId} ${q.method} ${q.path} ${q.auth}`,
+        ).toBe(true);
       }
       // No correctly signed (or nearly valid) request ever went to an endpoint that creates or changes anything.
       expect(sent.filter((q) => !queries.includes(q.endpoint ?? '') && (q.auth === 'signed' || q.auth === 'ambiguous'))).toEqual([]);
@@ -95,7 +146,12 @@ describe('mpsi-conformance parity', () => {
       expect(p.checks.some((c) => c.skipReason?.a?.startsWith('safe mode: would send POST /api/v1/payments/checkout'))).toBe(true);
       // Authentication refusals and unknown-number queries are still compared.
       const equal = p.checks.filter((c) => c.verdict === 'equal').map((c) => c.checkId);
-      expect(equal).toEqual(expect.arrayContaining(['auth-headers/refuses-a-request-without-x-sign-as-unauthorized', 'payment-query/answers-a-query-by-an-unknown-order-no-with-ordernotfound']));
+      expect(equal).toEqual(
+        expect.arrayContaining([
+          'auth-headers/refuses-a-request-without-x-sign-as-unauthorized',
+          'payment-query/answers-a-query-by-an-unknown-order-no-with-ordernotfound',
+        ]),
+      );
       expect(readFileSync(join(dir, 'requests.md'), 'utf8')).toMatch(/## Side A: \d+ sent, \d+ refused/);
     }, 30_000);
   });
@@ -104,9 +160,17 @@ describe('mpsi-conformance parity', () => {
     ['an unknown option', ['--frobnicate'], /unknown option --frobnicate/],
     ['a missing --a', ['--b', REFERENCE_PROFILE], /needs both --a PROFILE and --b PROFILE \(missing: --a\)/],
     ['an unreadable profile', ['--a', '/nonexistent/a.json', '--b', REFERENCE_PROFILE], /profile file not found/],
-    ['a fault for a side that is not embedded', ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--target-b', 'http://127.0.0.1:9', '--fault-b', 'env-msg-ok'], /--fault-b applies to an embedded reference only/],
+    [
+      'a fault for a side that is not embedded',
+      ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--target-b', 'http://127.0.0.1:9', '--fault-b', 'env-msg-ok'],
+      /--fault-b applies to an embedded reference only/,
+    ],
     ['an unknown fault', ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--fault-a', 'no-such-fault'], /unknown fault no-such-fault/],
-    ['an unreachable target', ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--target-b', 'http://127.0.0.1:9'], /target unreachable: http:\/\/127\.0\.0\.1:9/],
+    [
+      'an unreachable target',
+      ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--target-b', 'http://127.0.0.1:9'],
+      /target unreachable: http:\/\/127\.0\.0\.1:9/,
+    ],
     ['webhooks full', ['--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--webhooks', 'full'], /--webhooks must be quick or off/],
   ];
   for (const [what, args, reason] of bad) {
@@ -123,7 +187,13 @@ describe('mpsi-conformance parity', () => {
   it('exits 2 for a declared-differences file that is not valid, naming the entry', async () => {
     const dir = tempReports('parity-bad-declared');
     const f = join(dir, 'declared.json');
-    writeFileSync(f, JSON.stringify([{ clause: 'err.ref.not-found', what: ['code'], reason: 'ok' }, { clause: 'no.such.clause', what: ['code'], reason: 'x' }]));
+    writeFileSync(
+      f,
+      JSON.stringify([
+        { clause: 'err.ref.not-found', what: ['code'], reason: 'ok' },
+        { clause: 'no.such.clause', what: ['code'], reason: 'x' },
+      ]),
+    );
     const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', REFERENCE_PROFILE, '--declared', f, '--reports', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/declared\.json: entry 2: clause "no\.such\.clause" is neither a clause id/);
@@ -135,7 +205,8 @@ describe('mpsi-conformance parity', () => {
     const prod = join(dir, 'prod.json');
     const base = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8'));
     // A production profile's key is its secret: it holds no productionSecret (the loader refuses one).
-    for (const m of Object.values(base.merchants)) if (typeof m === 'object' && m !== null) delete (m as Record<string, unknown>).productionSecret;
+    for (const m of Object.values(base.merchants))
+      if (typeof m === 'object' && m !== null) delete (m as Record<string, unknown>).productionSecret;
     writeFileSync(prod, JSON.stringify({ ...base, $schema: undefined, name: 'acme-production', environment: 'production' }));
     const r = await callMain(['parity', '--a', REFERENCE_PROFILE, '--b', prod, '--reports', dir]);
     expect(r.code, r.stderr).toBe(2);

@@ -15,7 +15,12 @@ const agent = makeAgent(32);
 const internalFailures: string[] = [];
 
 beforeAll(async () => {
-  ref = await startReference({ port: 0, timeScale: 0.002, readTimeoutMs: 500, log: (line) => /internal failure/.test(line) && internalFailures.push(line) });
+  ref = await startReference({
+    port: 0,
+    timeScale: 0.002,
+    readTimeoutMs: 500,
+    log: (line) => /internal failure/.test(line) && internalFailures.push(line),
+  });
 });
 afterAll(async () => {
   agent.destroy();

@@ -68,19 +68,72 @@ function validBody(r: R, i: number): Record<string, unknown> {
   return pickOf(r, [
     { merchant_order_no: no },
     { order_no: `P${no}` },
-    { payment_method: pickOf(r, ['PAYPAL', 'CARD', 'CASH_APP', 'APPLE_PAY']), merchant_order_no: no, trans_amount: amount, trade_info: { goods_name: 'Fuzz', description: 'd' }, notify_url: 'https://merchant.invalid/n', return_url: 'https://merchant.invalid/r', metadata: 'm' },
+    {
+      payment_method: pickOf(r, ['PAYPAL', 'CARD', 'CASH_APP', 'APPLE_PAY']),
+      merchant_order_no: no,
+      trans_amount: amount,
+      trade_info: { goods_name: 'Fuzz', description: 'd' },
+      notify_url: 'https://merchant.invalid/n',
+      return_url: 'https://merchant.invalid/r',
+      metadata: 'm',
+    },
     { merchant_refund_no: `R${no}`, original_merchant_order_no: no, refund_amount: amount, reason: 'r' },
-    { payment_method: 'BANK_TRANSFER', merchant_payout_no: `O${no}`, trans_amount: amount, payee: { name: 'G', account: 'A1' }, notify_url: 'https://merchant.invalid/n' },
-    { payment_method: 'CARD', merchant_order_no: no, trans_amount: amount, trade_info: { goods_name: 'x' }, notify_url: 'https://merchant.invalid/n', card: { card_number: '4242424242424242', cardholder_name: 'A', exp_month: 12, exp_year: 2031, cvc: '123' }, billing_address: { country: 'US' }, device_ip: '203.0.113.7' },
+    {
+      payment_method: 'BANK_TRANSFER',
+      merchant_payout_no: `O${no}`,
+      trans_amount: amount,
+      payee: { name: 'G', account: 'A1' },
+      notify_url: 'https://merchant.invalid/n',
+    },
+    {
+      payment_method: 'CARD',
+      merchant_order_no: no,
+      trans_amount: amount,
+      trade_info: { goods_name: 'x' },
+      notify_url: 'https://merchant.invalid/n',
+      card: { card_number: '4242424242424242', cardholder_name: 'A', exp_month: 12, exp_year: 2031, cvc: '123' },
+      billing_address: { country: 'US' },
+      device_ip: '203.0.113.7',
+    },
   ]);
 }
 
 /** JSON texts of values of the wrong type or shape, spliced in as written (duplicate and special keys kept). */
 const WRONG_VALUES: string[] = [
-  '0', '-1', '1e308', '1e999', '12.345', '9007199254740993', 'true', 'false', 'null', '[]', '{}', '""', '" "', '"0"', '"-0"', '"12.345"', '"1e3"',
-  '"NaN"', '"Infinity"', '"\\u0000"', '"\\ud800"', '"é"', '"💳"', JSON.stringify('x'.repeat(10_000)), '[1,2,3]', '[{}]', '{"currency":"USD"}',
-  '{"value":"1.00"}', '{"currency":"usd","value":"1.00"}', '{"currency":"USD","value":1}', '{"currency":"USD","value":"1.00","currency":"EUR"}',
-  '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"toString":"x","valueOf":1,"hasOwnProperty":2}',
+  '0',
+  '-1',
+  '1e308',
+  '1e999',
+  '12.345',
+  '9007199254740993',
+  'true',
+  'false',
+  'null',
+  '[]',
+  '{}',
+  '""',
+  '" "',
+  '"0"',
+  '"-0"',
+  '"12.345"',
+  '"1e3"',
+  '"NaN"',
+  '"Infinity"',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"é"',
+  '"💳"',
+  JSON.stringify('x'.repeat(10_000)),
+  '[1,2,3]',
+  '[{}]',
+  '{"currency":"USD"}',
+  '{"value":"1.00"}',
+  '{"currency":"usd","value":"1.00"}',
+  '{"currency":"USD","value":1}',
+  '{"currency":"USD","value":"1.00","currency":"EUR"}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"toString":"x","valueOf":1,"hasOwnProperty":2}',
 ];
 
 function paths(o: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
@@ -204,7 +257,14 @@ function badHeaders(r: R, body: Buffer, lastNonce: { value: string }): Record<st
       h['X-MerchantID'] = pickOf(r, ['M999999', 'm100001', ' M100001', 'M100001 ', 'M1000010', 'x'.repeat(2000)]);
       break;
     case 8:
-      h['Content-Type'] = pickOf(r, ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/jsonx', '']);
+      h['Content-Type'] = pickOf(r, [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-16',
+        'APPLICATION/JSON',
+        'application/jsonx',
+        '',
+      ]);
       break;
     case 9:
       delete h['Content-Type'];
@@ -228,7 +288,9 @@ function badHeaders(r: R, body: Buffer, lastNonce: { value: string }): Record<st
 
 function rawHttp(r: R, path: string, port: string): NonNullable<FuzzCase['raw']> & { unreadable: boolean } {
   const body = Buffer.from(JSON.stringify({ merchant_order_no: 'RAW1' }));
-  const sig = Object.entries(signedJson(body)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const sig = Object.entries(signedJson(body))
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   const host = `Host: 127.0.0.1:${port}\r\n`;
   const b = (s: string): Buffer => Buffer.from(s, 'latin1');
   switch (int(r, 11)) {
@@ -237,26 +299,84 @@ function rawHttp(r: R, path: string, port: string): NonNullable<FuzzCase['raw']>
     case 1:
       return { bytes: b(`POST ${path} HTTP/9.9\r\n${host}\r\n`), halfClose: true, variant: 'unknown-version', unreadable: true };
     case 2:
-      return { bytes: b(`POST ${path} HTTP/1.1\r\n${host}No colon here\r\n\r\n`), halfClose: true, variant: 'header-without-colon', unreadable: true };
+      return {
+        bytes: b(`POST ${path} HTTP/1.1\r\n${host}No colon here\r\n\r\n`),
+        halfClose: true,
+        variant: 'header-without-colon',
+        unreadable: true,
+      };
     case 3:
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\r\n${host}${sig}Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n`), body]), halfClose: true, variant: 'cl-and-te', unreadable: true };
+      return {
+        bytes: Buffer.concat([
+          b(`POST ${path} HTTP/1.1\r\n${host}${sig}Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n`),
+          body,
+        ]),
+        halfClose: true,
+        variant: 'cl-and-te',
+        unreadable: true,
+      };
     case 4:
-      return { bytes: b(`POST ${path} HTTP/1.1\r\n${host}${sig}Transfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`), halfClose: true, variant: 'bad-chunk-size', unreadable: true };
+      return {
+        bytes: b(`POST ${path} HTTP/1.1\r\n${host}${sig}Transfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`),
+        halfClose: true,
+        variant: 'bad-chunk-size',
+        unreadable: true,
+      };
     case 5:
       // Declares more than it sends, then half-closes: the unreadable-body case.
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\r\n${host}${sig}Content-Length: ${body.length + 50}\r\n\r\n`), body]), halfClose: true, variant: 'short-body-half-close', unreadable: true };
+      return {
+        bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\r\n${host}${sig}Content-Length: ${body.length + 50}\r\n\r\n`), body]),
+        halfClose: true,
+        variant: 'short-body-half-close',
+        unreadable: true,
+      };
     case 6:
-      return { bytes: b(`POST ${path} HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`), halfClose: true, variant: 'oversized-header', unreadable: true };
+      return {
+        bytes: b(`POST ${path} HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+        halfClose: true,
+        variant: 'oversized-header',
+        unreadable: true,
+      };
     case 7:
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\r\n${host}X-Bad: \x01\x7f\xff\r\n${sig}Content-Length: ${body.length}\r\n\r\n`), body]), halfClose: true, variant: 'control-bytes-in-header', unreadable: true };
+      return {
+        bytes: Buffer.concat([
+          b(`POST ${path} HTTP/1.1\r\n${host}X-Bad: \x01\x7f\xff\r\n${sig}Content-Length: ${body.length}\r\n\r\n`),
+          body,
+        ]),
+        halfClose: true,
+        variant: 'control-bytes-in-header',
+        unreadable: true,
+      };
     case 8:
       // Chunked, correctly framed: must be read like any body.
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\r\n${host}${sig}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n`), body, b('\r\n0\r\n\r\n')]), halfClose: false, variant: 'chunked', unreadable: false };
+      return {
+        bytes: Buffer.concat([
+          b(`POST ${path} HTTP/1.1\r\n${host}${sig}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n`),
+          body,
+          b('\r\n0\r\n\r\n'),
+        ]),
+        halfClose: false,
+        variant: 'chunked',
+        unreadable: false,
+      };
     case 9:
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.0\r\n${host}${sig}Content-Length: ${body.length}\r\n\r\n`), body]), halfClose: false, variant: 'http-1.0', unreadable: false };
+      return {
+        bytes: Buffer.concat([b(`POST ${path} HTTP/1.0\r\n${host}${sig}Content-Length: ${body.length}\r\n\r\n`), body]),
+        halfClose: false,
+        variant: 'http-1.0',
+        unreadable: false,
+      };
     default:
       // Bare LF line ends: RFC 9112 §2.2 lets a recipient accept them (MAY), so refusing them as unreadable is allowed too.
-      return { bytes: Buffer.concat([b(`POST ${path} HTTP/1.1\n${host.replace('\r\n', '\n')}${sig.replace(/\r\n/g, '\n')}Content-Length: ${body.length}\n\n`), body]), halfClose: false, variant: 'bare-lf', unreadable: true };
+      return {
+        bytes: Buffer.concat([
+          b(`POST ${path} HTTP/1.1\n${host.replace('\r\n', '\n')}${sig.replace(/\r\n/g, '\n')}Content-Length: ${body.length}\n\n`),
+          body,
+        ]),
+        halfClose: false,
+        variant: 'bare-lf',
+        unreadable: true,
+      };
   }
 }
 
@@ -324,7 +444,14 @@ function envelopeProblem(reply: Reply): string | undefined {
 }
 
 /** Sends `count` fuzzed requests, `concurrency` at a time; never throws for a server answer. */
-export async function runFuzz(opts: { url: string; agent: Agent; count: number; seed: number; concurrency: number; onProgress?: (done: number) => void }): Promise<FuzzStats> {
+export async function runFuzz(opts: {
+  url: string;
+  agent: Agent;
+  count: number;
+  seed: number;
+  concurrency: number;
+  onProgress?: (done: number) => void;
+}): Promise<FuzzStats> {
   const r = rng(opts.seed);
   const port = new URL(opts.url).port;
   const lastNonce = { value: '' };
@@ -358,8 +485,10 @@ export async function runFuzz(opts: { url: string; agent: Agent; count: number; 
         status = reply.status;
         const problem = envelopeProblem(reply);
         if (problem) violation(i, c, `HTTP ${status}: ${problem}`);
-        if (status === 200 && !responseVerifies(reply.headers, reply.raw, PRIMARY)) violation(i, c, 'HTTP 200 whose signature does not verify');
-        if (status !== 200 && reply.headers['x-sign'] !== undefined) violation(i, c, `HTTP ${status} carries X-Sign (authentication and unreadable-body errors are unsigned)`);
+        if (status === 200 && !responseVerifies(reply.headers, reply.raw, PRIMARY))
+          violation(i, c, 'HTTP 200 whose signature does not verify');
+        if (status !== 200 && reply.headers['x-sign'] !== undefined)
+          violation(i, c, `HTTP ${status} carries X-Sign (authentication and unreadable-body errors are unsigned)`);
         if (status === 500) violation(i, c, 'HTTP 500 for a complete body under the size limit (500 is for an unreadable body only)');
       }
       const key = `${c.raw ? `raw-http/${c.raw.variant}` : c.kind} ${status ?? 'none'}`;

@@ -157,7 +157,13 @@ export function cardBody(merchantOrderNo: string, notifyUrl: string, value = '40
     trans_amount: { currency: 'USD', value },
     trade_info: { goods_name: 'Coffee beans' },
     notify_url: notifyUrl,
-    card: { card_number: '4242424242424242', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' },
+    card: {
+      card_number: '4242424242424242',
+      cardholder_name: 'Ada Lovelace',
+      exp_month: 12,
+      exp_year: new Date().getUTCFullYear() + 3,
+      cvc: '123',
+    },
     billing_address: { country: 'US', email: 'ada@merchant.invalid', city: 'Springfield' },
     device_ip: '203.0.113.7',
   };

@@ -79,7 +79,11 @@ describe('a webhook receiver that is down for a while', () => {
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
         const json = JSON.parse(raw.toString('utf8')) as { event: string; order_no: string; status: string };
-        hits.push({ at: Date.now(), key: `${json.event} ${json.order_no} ${json.status}`, verified: responseVerifies(req.headers, raw, PRIMARY) });
+        hits.push({
+          at: Date.now(),
+          key: `${json.event} ${json.order_no} ${json.status}`,
+          verified: responseVerifies(req.headers, raw, PRIMARY),
+        });
         res.end('success');
       });
     });
@@ -97,10 +101,19 @@ describe('a webhook receiver that is down for a while', () => {
     while (!complete() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 
     const seen = new Set(hits.map((h) => h.key));
-    expect(paymentKeys.filter((k) => !seen.has(k)), 'payment webhooks lost').toEqual([]);
+    expect(
+      paymentKeys.filter((k) => !seen.has(k)),
+      'payment webhooks lost',
+    ).toEqual([]);
     const refundsSeen = new Set(hits.filter((h) => h.key.startsWith('refund.updated ')).map((h) => h.key.split(' ')[1]));
-    expect([...refundNos].filter((n) => !refundsSeen.has(n)), 'refund webhooks lost').toEqual([]);
-    expect(hits.every((h) => h.verified), 'every delivery is signed for the merchant').toBe(true);
+    expect(
+      [...refundNos].filter((n) => !refundsSeen.has(n)),
+      'refund webhooks lost',
+    ).toEqual([]);
+    expect(
+      hits.every((h) => h.verified),
+      'every delivery is signed for the merchant',
+    ).toBe(true);
     // Nothing was delivered while the port was closed, and the retries reached the receiver soon after it opened.
     expect(Math.min(...hits.map((h) => h.at))).toBeGreaterThanOrEqual(upAt);
     expect(Math.min(...hits.map((h) => h.at)) - downAt).toBeLessThan(10_000);

@@ -1,19 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReference, startReference } from '../../reference/index.js';
-import {
-  call,
-  hmacHex,
-  isSigned,
-  keyOf,
-  newNonce,
-  nowSeconds,
-  PRIMARY,
-  SECOND,
-  send,
-  signedHeaders,
-  verifies,
-} from './helpers/client.js';
+import { call, hmacHex, isSigned, keyOf, newNonce, nowSeconds, PRIMARY, SECOND, send, signedHeaders, verifies } from './helpers/client.js';
 
 let ref: RunningReference;
 const QUERY = '/api/v1/payments/query';
@@ -105,7 +93,12 @@ describe('authentication', () => {
     const nonce = newNonce();
     const { createHmac } = await import('node:crypto');
     const sign = createHmac('sha256', PRIMARY.secret).update(`${PRIMARY.id}\r\n${ts}\r\n${nonce}\r\n${raw.toString()}`).digest('hex');
-    const r = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', 'X-MerchantID': PRIMARY.id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign }, raw);
+    const r = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', 'X-MerchantID': PRIMARY.id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign },
+      raw,
+    );
     expect(r.status).toBe(403);
   });
 
@@ -142,9 +135,24 @@ describe('authentication', () => {
   it('refuses a nonce reused by the same merchant, but not by another merchant', async () => {
     const raw = Buffer.from(JSON.stringify(body));
     const nonce = newNonce();
-    const first = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) }, raw);
-    const again = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) }, raw);
-    const other = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', ...signedHeaders(SECOND, raw, { nonce }) }, raw);
+    const first = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) },
+      raw,
+    );
+    const again = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) },
+      raw,
+    );
+    const other = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders(SECOND, raw, { nonce }) },
+      raw,
+    );
     expect(first.status).toBe(200);
     expect(again.status).toBe(403);
     expect(keyOf(again)).toBe('forbidden');
@@ -154,8 +162,18 @@ describe('authentication', () => {
   it('does not burn a nonce on a request that failed its signature', async () => {
     const raw = Buffer.from(JSON.stringify(body));
     const nonce = newNonce();
-    const bad = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', ...signedHeaders({ id: PRIMARY.id, secret: 'wrong' }, raw, { nonce }) }, raw);
-    const good = await send(ref.url + QUERY, 'POST', { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) }, raw);
+    const bad = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders({ id: PRIMARY.id, secret: 'wrong' }, raw, { nonce }) },
+      raw,
+    );
+    const good = await send(
+      ref.url + QUERY,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw, { nonce }) },
+      raw,
+    );
     expect(bad.status).toBe(403);
     expect(good.status).toBe(200);
   });

@@ -125,7 +125,10 @@ describe('each fault changes observable behaviour', () => {
   it('mutual-both-accepted: a query with both numbers is answered', async () => {
     const ref = await withFault('mutual-both-accepted');
     const c = await call(ref.url, '/api/v1/payments/checkout', checkoutBody());
-    const r = await call(ref.url, '/api/v1/payments/query', { order_no: c.json.data.order_no, merchant_order_no: c.json.data.merchant_order_no });
+    const r = await call(ref.url, '/api/v1/payments/query', {
+      order_no: c.json.data.order_no,
+      merchant_order_no: c.json.data.merchant_order_no,
+    });
     expect(r.json.code).toBe(0);
   });
 
@@ -141,7 +144,11 @@ describe('each fault changes observable behaviour', () => {
   it('idem-separate-namespaces: a refund may reuse a payment number', async () => {
     const ref = await withFault('idem-separate-namespaces');
     const p = await paidCard(ref);
-    const r = await call(ref.url, '/api/v1/refunds/create', refundBody({ merchant_refund_no: p['merchant_order_no'], original_order_no: p['order_no'] }));
+    const r = await call(
+      ref.url,
+      '/api/v1/refunds/create',
+      refundBody({ merchant_refund_no: p['merchant_order_no'], original_order_no: p['order_no'] }),
+    );
     expect(r.json.code).toBe(0);
   });
 

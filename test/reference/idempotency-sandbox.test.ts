@@ -56,14 +56,20 @@ describe('idempotency', () => {
     ];
     for (const [path, b] of bodies) {
       const replies = await Promise.all(Array.from({ length: 50 }, () => call(ref.url, path, b)));
-      expect(replies.filter((r) => r.json.code === 0), path).toHaveLength(1);
+      expect(
+        replies.filter((r) => r.json.code === 0),
+        path,
+      ).toHaveLength(1);
     }
   });
 
   it('blocks a payment number already used as a refund number (shared namespace)', async () => {
     const p = await paidCard();
     const refundNo = uniq('shared');
-    expect((await call(ref.url, '/api/v1/refunds/create', refundBody({ merchant_refund_no: refundNo, original_order_no: p.order_no }))).json.code).toBe(0);
+    expect(
+      (await call(ref.url, '/api/v1/refunds/create', refundBody({ merchant_refund_no: refundNo, original_order_no: p.order_no }))).json
+        .code,
+    ).toBe(0);
     expectError(await call(ref.url, CHECKOUT, checkoutBody({ merchant_order_no: refundNo })), 422, 'duplicateMerchantOrder');
   });
 
@@ -102,7 +108,11 @@ describe('idempotency', () => {
   it('leaves the number free after refusals that recorded nothing (invalid card, no channel, bad amount)', async () => {
     const b = cardBody({ card: { ...(cardBody()['card'] as object), card_number: CARDS.badLuhn } });
     expectError(await call(ref.url, CARD, b), 422, 'systemBusy');
-    expectError(await call(ref.url, CARD, { ...b, card: { ...(cardBody()['card'] as object), card_number: CARDS.noChannel } }), 422, 'validationFailed');
+    expectError(
+      await call(ref.url, CARD, { ...b, card: { ...(cardBody()['card'] as object), card_number: CARDS.noChannel } }),
+      422,
+      'validationFailed',
+    );
     expectError(await call(ref.url, CARD, { ...b, trans_amount: usd('0') }), 422, 'invalidAmount');
     expect((await call(ref.url, CARD, { ...b, card: cardBody()['card'] })).json.code).toBe(0);
   });
@@ -123,7 +133,11 @@ describe('sandbox controls', () => {
   it('refuses to complete a checkout that is already final with 422 validationFailed', async () => {
     const c = await call(ref.url, CHECKOUT, checkoutBody());
     await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: c.json.data.order_no, outcome: 'SUCCESS' });
-    expectError(await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: c.json.data.order_no, outcome: 'FAILED' }), 422, 'validationFailed');
+    expectError(
+      await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: c.json.data.order_no, outcome: 'FAILED' }),
+      422,
+      'validationFailed',
+    );
     expectError(await call(ref.url, '/sandbox/v1/checkout/expire', { order_no: c.json.data.order_no }), 422, 'validationFailed');
   });
 
@@ -168,6 +182,10 @@ describe('sandbox controls', () => {
     const p = await paidCard();
     const r = await call(ref.url, '/api/v1/refunds/create', refundBody({ original_order_no: p.order_no }));
     await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: r.json.data.refund_no, outcome: 'SUCCESS' });
-    expectError(await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: r.json.data.refund_no, outcome: 'SUCCESS' }), 422, 'validationFailed');
+    expectError(
+      await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: r.json.data.refund_no, outcome: 'SUCCESS' }),
+      422,
+      'validationFailed',
+    );
   });
 });

@@ -35,7 +35,12 @@ describe('checkout', () => {
     expect(r.json.code).toBe(0);
     expect(r.json.msg).toBe('success');
     const d = r.json.data;
-    expect(d).toMatchObject({ merchant_order_no: b['merchant_order_no'], payment_method: 'PAYPAL', trans_amount: usd('12.50'), status: 'PENDING' });
+    expect(d).toMatchObject({
+      merchant_order_no: b['merchant_order_no'],
+      payment_method: 'PAYPAL',
+      trans_amount: usd('12.50'),
+      status: 'PENDING',
+    });
     expect(d.order_no).toMatch(/^P\d{18}$/);
     expect(d.checkout_url).toBe(`${ref.url}/checkout/${d.order_no}`);
     expect(d.created_at).toMatch(RFC3339_OFFSET);
@@ -188,7 +193,11 @@ describe('checkout', () => {
   });
 
   it('refuses a wallet amount above every price point with 422 notSupported', async () => {
-    expectError(await call(ref.url, CHECKOUT, checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('100.00') })), 422, 'notSupported');
+    expectError(
+      await call(ref.url, CHECKOUT, checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('100.00') })),
+      422,
+      'notSupported',
+    );
   });
 
   for (const key of ['paymentMethod', 'merchantOrderNo', 'transAmount', 'notifyUrl']) {
@@ -258,7 +267,12 @@ describe('card payments', () => {
     const b = cardBody({ notify_url: hooks.url, metadata: 'm-1' });
     const r = await call(ref.url, CARD, b);
     expect(r.json.code).toBe(0);
-    expect(r.json.data).toMatchObject({ status: 'SUCCESS', merchant_order_no: b['merchant_order_no'], trans_amount: usd('40.00'), metadata: 'm-1' });
+    expect(r.json.data).toMatchObject({
+      status: 'SUCCESS',
+      merchant_order_no: b['merchant_order_no'],
+      trans_amount: usd('40.00'),
+      metadata: 'm-1',
+    });
     expect(r.json.data.finished_at).toMatch(RFC3339_OFFSET);
     const [hit] = await hooks.waitFor(1, 5000, (h) => h.json?.order_no === r.json.data.order_no);
     expect(hit?.json).toMatchObject({ event: 'payment.updated', status: 'SUCCESS' });
@@ -345,7 +359,11 @@ describe('card payments', () => {
 
   it('accepts a card expiring this month', async () => {
     const now = new Date();
-    const r = await call(ref.url, CARD, cardBody({ card: { ...(cardBody()['card'] as object), exp_year: now.getUTCFullYear(), exp_month: now.getUTCMonth() + 1 } }));
+    const r = await call(
+      ref.url,
+      CARD,
+      cardBody({ card: { ...(cardBody()['card'] as object), exp_year: now.getUTCFullYear(), exp_month: now.getUTCMonth() + 1 } }),
+    );
     expect(r.json.code).toBe(0);
   });
 
@@ -399,7 +417,11 @@ describe('payment query', () => {
   });
 
   it('refuses a query with both numbers with 400 mutuallyExclusiveFieldsConflict', async () => {
-    expectError(await call(ref.url, QUERY, { order_no: order.order_no, merchant_order_no: order.merchant_order_no }), 400, 'mutuallyExclusiveFieldsConflict');
+    expectError(
+      await call(ref.url, QUERY, { order_no: order.order_no, merchant_order_no: order.merchant_order_no }),
+      400,
+      'mutuallyExclusiveFieldsConflict',
+    );
   });
 
   it('answers an unknown order with 2002 orderNotFound', async () => {

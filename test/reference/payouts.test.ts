@@ -37,7 +37,12 @@ async function created(over: Record<string, unknown> = {}, creds: Creds = PRIMAR
 describe('payout creation', () => {
   it('creates a PENDING payout with two-decimal amount and sends no webhook yet', async () => {
     const d = await created({ trans_amount: usd('250.5') });
-    expect(d).toMatchObject({ payment_method: 'BANK_TRANSFER', trans_amount: usd('250.50'), status: 'PENDING', payee: { name: 'Grace Hopper', account: 'GB33BUKB20201555555555' } });
+    expect(d).toMatchObject({
+      payment_method: 'BANK_TRANSFER',
+      trans_amount: usd('250.50'),
+      status: 'PENDING',
+      payee: { name: 'Grace Hopper', account: 'GB33BUKB20201555555555' },
+    });
     expect(d['payout_no']).toMatch(/^T\d{18}$/);
     expect(d).not.toHaveProperty('finished_at');
     await sleep(150);
@@ -73,20 +78,40 @@ describe('payout creation', () => {
   });
 
   it('refuses a payout above the payout balance with 5004 insufficientFunds, counting reserved payouts', async () => {
-    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: usd('5.01') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    expectError(
+      await call(ref.url, CREATE, payoutBody({ trans_amount: usd('5.01') }), { creds: LOWBAL }),
+      5004,
+      'insufficientFunds',
+      LOWBAL,
+    );
     const first = await created({ trans_amount: usd('3.00') }, LOWBAL);
-    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: usd('3.00') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    expectError(
+      await call(ref.url, CREATE, payoutBody({ trans_amount: usd('3.00') }), { creds: LOWBAL }),
+      5004,
+      'insufficientFunds',
+      LOWBAL,
+    );
     await call(ref.url, CANCEL, { payout_no: first['payout_no'] }, { creds: LOWBAL });
     const second = await created({ trans_amount: usd('5.00') }, LOWBAL);
     await call(ref.url, SETTLE, { payout_no: second['payout_no'], outcome: 'FAILED' }, { creds: LOWBAL });
     await created({ trans_amount: usd('5.00') }, LOWBAL);
   });
 
-  it('draws a payout in another currency on that currency\'s balance only (M100003 holds EUR 3.00)', async () => {
+  it("draws a payout in another currency on that currency's balance only (M100003 holds EUR 3.00)", async () => {
     const eur = (value: string) => ({ currency: 'EUR', value });
-    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: eur('3.01') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    expectError(
+      await call(ref.url, CREATE, payoutBody({ trans_amount: eur('3.01') }), { creds: LOWBAL }),
+      5004,
+      'insufficientFunds',
+      LOWBAL,
+    );
     const held = await created({ trans_amount: eur('3.00') }, LOWBAL);
-    expectError(await call(ref.url, CREATE, payoutBody({ trans_amount: eur('1.00') }), { creds: LOWBAL }), 5004, 'insufficientFunds', LOWBAL);
+    expectError(
+      await call(ref.url, CREATE, payoutBody({ trans_amount: eur('1.00') }), { creds: LOWBAL }),
+      5004,
+      'insufficientFunds',
+      LOWBAL,
+    );
     await call(ref.url, CANCEL, { payout_no: held['payout_no'] }, { creds: LOWBAL });
     await call(ref.url, CANCEL, { payout_no: (await created({ trans_amount: eur('3.00') }, LOWBAL))['payout_no'] }, { creds: LOWBAL });
   });

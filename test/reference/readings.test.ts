@@ -25,7 +25,12 @@ function interfaceText(): string | undefined {
 
 /** The quoted passages of a doc line: text between double quotes, split where it elides with "...". */
 function quotes(doc: string): string[] {
-  return [...doc.matchAll(/"((?:[^"\\]|\\.)+)"/g)].flatMap((m) => m[1]!.split('...').map((s) => s.trim()).filter((s) => s.length > 8));
+  return [...doc.matchAll(/"((?:[^"\\]|\\.)+)"/g)].flatMap((m) =>
+    m[1]!
+      .split('...')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 8),
+  );
 }
 
 describe('reading catalogue', () => {
@@ -38,7 +43,7 @@ describe('reading catalogue', () => {
   });
 
   const doc = interfaceText();
-  it.skipIf(doc === undefined)('quotes in each reading\'s doc sentences that INTERFACE.md contains word for word', () => {
+  it.skipIf(doc === undefined)("quotes in each reading's doc sentences that INTERFACE.md contains word for word", () => {
     const squash = (s: string) => s.replace(/\s+/g, ' ');
     const text = squash(doc!);
     for (const r of readingCatalogue) {
@@ -50,7 +55,9 @@ describe('reading catalogue', () => {
 
   it('refuses an unknown set or reading name, listing the known ones', async () => {
     await expect(startReference({ readings: 'other' })).rejects.toThrow(/Unknown reading set "other"\. Known sets: default, alt/);
-    await expect(startReference({ readings: ['no-such-reading'] })).rejects.toThrow(/Unknown reading "no-such-reading"\. Known readings: .*other-endpoint-paths/);
+    await expect(startReference({ readings: ['no-such-reading'] })).rejects.toThrow(
+      /Unknown reading "no-such-reading"\. Known readings: .*other-endpoint-paths/,
+    );
   });
 });
 
@@ -81,7 +88,13 @@ describe('the alt set through HTTP', () => {
   });
 
   it('serves card payments and payouts at its own paths only', async () => {
-    const body = { payment_method: 'BANK_TRANSFER', merchant_payout_no: uniq('T'), trans_amount: usd('10.00'), beneficiary: { name: 'Grace Hopper', account: 'US00BANK0000000001' }, notify_url: 'http://127.0.0.1:9/unused' };
+    const body = {
+      payment_method: 'BANK_TRANSFER',
+      merchant_payout_no: uniq('T'),
+      trans_amount: usd('10.00'),
+      beneficiary: { name: 'Grace Hopper', account: 'US00BANK0000000001' },
+      notify_url: 'http://127.0.0.1:9/unused',
+    };
     const created = ok(await call(alt.url, '/api/v1/payouts/submit', body));
     expect(created['payout_status']).toBe('PROCESSING');
     const old = await call(alt.url, '/api/v1/payouts/create', { ...body, merchant_payout_no: uniq('T') });
@@ -91,22 +104,42 @@ describe('the alt set through HTTP', () => {
   });
 
   it('answers with the other code where the document names two', async () => {
-    const payout = { merchant_payout_no: uniq('T'), trans_amount: usd('10.00'), beneficiary: { name: 'G', account: 'A1' }, notify_url: 'http://127.0.0.1:9/unused' };
+    const payout = {
+      merchant_payout_no: uniq('T'),
+      trans_amount: usd('10.00'),
+      beneficiary: { name: 'G', account: 'A1' },
+      notify_url: 'http://127.0.0.1:9/unused',
+    };
     const unknown = await call(alt.url, '/api/v1/payouts/submit', { ...payout, payment_method: 'NO_SUCH_METHOD' });
     expect([unknown.json.code, keyOf(unknown)]).toEqual([3003, 'unsupportedPaymentMethod']);
-    const eur = await call(alt.url, '/api/v1/payouts/submit', { ...payout, payment_method: 'BANK_TRANSFER', trans_amount: { currency: 'GBP', value: '10.00' } });
+    const eur = await call(alt.url, '/api/v1/payouts/submit', {
+      ...payout,
+      payment_method: 'BANK_TRANSFER',
+      trans_amount: { currency: 'GBP', value: '10.00' },
+    });
     expect([eur.json.code, keyOf(eur)]).toEqual([5008, 'notSupported']);
     const far = await call(alt.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('3.00') }));
     expect([far.json.code, keyOf(far)]).toEqual([2006, 'amountOutOfRange']);
   });
 
   it('charges the nearest price point within 0.50, ties to the higher', async () => {
-    for (const [sent, tier] of [['1.40', '0.99'], ['1.49', '1.99'], ['5.49', '4.99'], ['0.49', '0.99']] as const) {
-      const data = ok(await call(alt.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd(sent) })));
+    for (const [sent, tier] of [
+      ['1.40', '0.99'],
+      ['1.49', '1.99'],
+      ['5.49', '4.99'],
+      ['0.49', '0.99'],
+    ] as const) {
+      const data = ok(
+        await call(alt.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd(sent) })),
+      );
       expect([sent, data['trans_amount']]).toEqual([sent, usd(tier)]);
       expect(data['requested_amount']).toEqual(usd(sent));
     }
-    const beyond = await call(alt.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('0.48') }));
+    const beyond = await call(
+      alt.url,
+      '/api/v1/payments/checkout',
+      checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('0.48') }),
+    );
     expect(keyOf(beyond)).toBe('amountOutOfRange');
   });
 

@@ -34,7 +34,12 @@ async function paid(method = 'CARD', value = '40.00', creds: Creds = PRIMARY): P
     expect(r.json.code).toBe(0);
     return r.json.data;
   }
-  const c = await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: method, trans_amount: usd(value), notify_url: hooks.url }), { creds });
+  const c = await call(
+    ref.url,
+    '/api/v1/payments/checkout',
+    checkoutBody({ payment_method: method, trans_amount: usd(value), notify_url: hooks.url }),
+    { creds },
+  );
   expect(c.json.code).toBe(0);
   const done = await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: c.json.data.order_no, outcome: 'SUCCESS' }, { creds });
   expect(done.json.code).toBe(0);
@@ -83,18 +88,30 @@ describe('refund creation', () => {
   it('refuses a non-positive refund amount with 422 invalidRefundAmount', async () => {
     const p = await paid();
     for (const value of ['0', '0.00', '-1.00']) {
-      expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd(value) })), 422, 'invalidRefundAmount');
+      expectError(
+        await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd(value) })),
+        422,
+        'invalidRefundAmount',
+      );
     }
   });
 
   it('refuses a refund amount with three decimals with 422 validationFailed', async () => {
     const p = await paid();
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('1.005') })), 422, 'validationFailed');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('1.005') })),
+      422,
+      'validationFailed',
+    );
   });
 
   it('refuses a non-USD refund with 422 notSupported', async () => {
     const p = await paid();
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: { currency: 'EUR', value: '1.00' } })), 422, 'notSupported');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: { currency: 'EUR', value: '1.00' } })),
+      422,
+      'notSupported',
+    );
   });
 
   it('refuses a refund of an unknown order with 422 orderNotFound', async () => {
@@ -104,7 +121,12 @@ describe('refund creation', () => {
 
   it("refuses a refund of another merchant's order with 422 orderNotFound", async () => {
     const p = await paid();
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no }), { creds: SECOND }), 422, 'orderNotFound', SECOND);
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no }), { creds: SECOND }),
+      422,
+      'orderNotFound',
+      SECOND,
+    );
   });
 
   it('refuses a refund of a payment not paid (PENDING, FAILED, EXPIRED) with 422 refundOrderNotPaid', async () => {
@@ -113,7 +135,11 @@ describe('refund creation', () => {
     await call(ref.url, '/sandbox/v1/checkout/expire', { order_no: expired.json.data.order_no });
     const failed = cardBody({ card: { ...(cardBody()['card'] as object), card_number: CARDS.declined } });
     await call(ref.url, '/api/v1/payments/card', failed);
-    for (const ref_ of [{ original_order_no: pending.json.data.order_no }, { original_order_no: expired.json.data.order_no }, { original_merchant_order_no: failed['merchant_order_no'] }]) {
+    for (const ref_ of [
+      { original_order_no: pending.json.data.order_no },
+      { original_order_no: expired.json.data.order_no },
+      { original_merchant_order_no: failed['merchant_order_no'] },
+    ]) {
       expectError(await call(ref.url, CREATE, refundBody(ref_)), 422, 'refundOrderNotPaid');
     }
   });
@@ -127,14 +153,22 @@ describe('refund creation', () => {
 
   it('refuses a refund above the amount charged with 422 refundAmountExceeded', async () => {
     const p = await paid('CARD', '10.00');
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('10.01') })), 422, 'refundAmountExceeded');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('10.01') })),
+      422,
+      'refundAmountExceeded',
+    );
   });
 
   it('counts earlier pending and successful refunds, not failed ones, against the amount', async () => {
     const p = await paid('CARD', '10.00');
     const first = await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('6.00') }));
     expect(first.json.code).toBe(0);
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('4.01') })), 422, 'refundAmountExceeded');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('4.01') })),
+      422,
+      'refundAmountExceeded',
+    );
     await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: first.json.data.refund_no, outcome: 'FAILED' });
     const again = await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('10.00') }));
     expect(again.json.code).toBe(0);
@@ -148,7 +182,11 @@ describe('refund creation', () => {
     expect((await call(ref.url, PAY_QUERY, { order_no: p.order_no })).json.data.status).toBe('SUCCESS');
     await call(ref.url, '/sandbox/v1/refunds/settle', { refund_no: b.json.data.refund_no, outcome: 'SUCCESS' });
     expect((await call(ref.url, PAY_QUERY, { order_no: p.order_no })).json.data.status).toBe('REFUNDED');
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('0.01') })), 422, 'refundAmountExceeded');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('0.01') })),
+      422,
+      'refundAmountExceeded',
+    );
   });
 
   it('refuses a repeated refund number with 422 duplicateRefundOrder', async () => {
@@ -160,7 +198,12 @@ describe('refund creation', () => {
 
   it('refuses a refund the merchant balance cannot cover with its fee with 422 validationFailed', async () => {
     const p = await paid('CARD', '10.00', LOWBAL);
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('0.71') }), { creds: LOWBAL }), 422, 'validationFailed', LOWBAL);
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('0.71') }), { creds: LOWBAL }),
+      422,
+      'validationFailed',
+      LOWBAL,
+    );
     const ok = await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('0.70') }), { creds: LOWBAL });
     expect(ok.json.code).toBe(0);
   });
@@ -168,13 +211,21 @@ describe('refund creation', () => {
   it('refuses a refund on a channel without refunds (Apple Pay, Google Pay) with 422 notSupported', async () => {
     for (const m of ['APPLE_PAY', 'GOOGLE_PAY']) {
       const p = await paid(m, '9.99');
-      expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('1.00') })), 422, 'notSupported');
+      expectError(
+        await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('1.00') })),
+        422,
+        'notSupported',
+      );
     }
   });
 
   it('refuses a partial refund on a full-refund-only channel (Cash App) with 422 notSupported', async () => {
     const p = await paid('CASH_APP', '20.00');
-    expectError(await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('5.00') })), 422, 'notSupported');
+    expectError(
+      await call(ref.url, CREATE, refundBody({ original_order_no: p.order_no, refund_amount: usd('5.00') })),
+      422,
+      'notSupported',
+    );
   });
 
   it('records a sandbox-failing refund as FAILED, answers 422 refundFailed and keeps the number used', async () => {
@@ -258,7 +309,11 @@ describe('refund query', () => {
 describe('refund webhooks', () => {
   it('sends refund.updated with the reason as goods_name, the refunded amount and the original numbers', async () => {
     const p = await call(ref.url, '/api/v1/payments/card', cardBody({ notify_url: hooks.url, metadata: 'pm' }));
-    const c = await call(ref.url, CREATE, refundBody({ original_order_no: p.json.data.order_no, refund_amount: usd('3'), reason: 'Damaged box' }));
+    const c = await call(
+      ref.url,
+      CREATE,
+      refundBody({ original_order_no: p.json.data.order_no, refund_amount: usd('3'), reason: 'Damaged box' }),
+    );
     const [hit] = await hooks.waitFor(1, 5000, (h) => h.json?.order_no === c.json.data.refund_no);
     expect(hit?.json).toEqual({
       event: 'refund.updated',

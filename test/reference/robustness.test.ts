@@ -108,7 +108,10 @@ describe('robustness', () => {
   });
 
   it('refuses 300 random signing headers only with unsigned 401 or 403', async () => {
-    const header = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 80 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'a')));
+    const header = fc.oneof(
+      fc.constant(undefined),
+      fc.string({ maxLength: 80 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'a')),
+    );
     const samples = fc.sample(fc.tuple(header, header, header, header), { numRuns: 300, seed: 11 });
     await inBatches(samples, 50, async ([id, ts, nonce, sign], i) => {
       const raw = Buffer.from('{}');
@@ -151,7 +154,12 @@ describe('robustness', () => {
 
   it('still answers normally after all of the above', async () => {
     const raw = Buffer.from(JSON.stringify(checkoutBody()));
-    const r = await send(`${ref.url}/api/v1/payments/checkout`, 'POST', { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw) }, raw);
+    const r = await send(
+      `${ref.url}/api/v1/payments/checkout`,
+      'POST',
+      { 'Content-Type': 'application/json', ...signedHeaders(PRIMARY, raw) },
+      raw,
+    );
     expect(r.json.code).toBe(0);
   });
 

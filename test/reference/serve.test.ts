@@ -33,7 +33,18 @@ function captureIO(): ServeIO & { lines: string[]; errors: string[]; stop: () =>
 }
 
 describe('serve', () => {
-  for (const argv of [['--port'], ['--port', 'abc'], ['--port', '70000'], ['--time-scale', '0'], ['--time-scale', 'x'], ['--fault', 'nope'], ['--readings', 'nope'], ['--readings'], ['--bogus'], ['extra']]) {
+  for (const argv of [
+    ['--port'],
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--time-scale', '0'],
+    ['--time-scale', 'x'],
+    ['--fault', 'nope'],
+    ['--readings', 'nope'],
+    ['--readings'],
+    ['--bogus'],
+    ['extra'],
+  ]) {
     it(`refuses ${JSON.stringify(argv)} with one line and exit code 2`, async () => {
       const io = captureIO();
       expect(await serveMain(argv, io)).toBe(2);
@@ -66,7 +77,10 @@ describe('serve', () => {
   });
 
   it('takes reading names separated by commas (a generated target), and refuses an unknown one', async () => {
-    expect(parseServeArgs(['--readings', 'extra-money-fields,other-record-field-names']).opts.readings).toEqual(['extra-money-fields', 'other-record-field-names']);
+    expect(parseServeArgs(['--readings', 'extra-money-fields,other-record-field-names']).opts.readings).toEqual([
+      'extra-money-fields',
+      'other-record-field-names',
+    ]);
     expect(() => parseServeArgs(['--readings', 'no-such-reading'])).toThrow(/Unknown reading "no-such-reading"/);
     const io = captureIO();
     const done = serveMain(['serve', '--port', '0', '--readings', 'extra-money-fields,other-record-field-names'], io);
@@ -81,7 +95,16 @@ describe('serve', () => {
   });
 
   it('parses every option, in both --flag value and --flag=value forms', () => {
-    const a = parseServeArgs(['--port', '8080', '--host=0.0.0.0', '--time-scale', '0.5', '--fault', 'idem-replay', '--fault=webhook-on-expiry']);
+    const a = parseServeArgs([
+      '--port',
+      '8080',
+      '--host=0.0.0.0',
+      '--time-scale',
+      '0.5',
+      '--fault',
+      'idem-replay',
+      '--fault=webhook-on-expiry',
+    ]);
     expect(a.opts).toEqual({ port: 8080, host: '0.0.0.0', timeScale: 0.5, faults: ['idem-replay', 'webhook-on-expiry'] });
   });
 
@@ -158,7 +181,12 @@ describe('serve: field conditions (issue 23)', () => {
 
   it('parses --rate-limit and --latency, and refuses bad values', async () => {
     expect(parseServeArgs(['--rate-limit', '50', '--latency=40'])).toMatchObject({ rateLimit: 50, latencyMs: 40 });
-    for (const argv of [['--rate-limit', '0'], ['--rate-limit', 'x'], ['--latency', '-1'], ['--latency', '1.5']]) {
+    for (const argv of [
+      ['--rate-limit', '0'],
+      ['--rate-limit', 'x'],
+      ['--latency', '-1'],
+      ['--latency', '1.5'],
+    ]) {
       const io = captureIO();
       expect(await serveMain(argv, io)).toBe(2);
     }

@@ -28,17 +28,36 @@ function expectAnswer(r: Reply, code: number, key?: string): void {
   if (key) expect(keyOf(r)).toBe(key);
 }
 
-const card = (number: string) => ({ card_number: number, cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' });
+const card = (number: string) => ({
+  card_number: number,
+  cardholder_name: 'Ada Lovelace',
+  exp_month: 12,
+  exp_year: new Date().getUTCFullYear() + 3,
+  cvc: '123',
+});
 
 describe('methods per merchant and channels', () => {
   it('refuses a payment method not enabled for the merchant with 3003 paymentMethodUnavailable', async () => {
-    expectAnswer(await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'CASH_APP' }), { creds: LOWBAL }), 3003, 'paymentMethodUnavailable');
+    expectAnswer(
+      await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'CASH_APP' }), { creds: LOWBAL }),
+      3003,
+      'paymentMethodUnavailable',
+    );
     expectAnswer(await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'CASH_APP' })), 0);
   });
 
   it('refuses a payout method not enabled for the merchant with 5007 unsupportedPayoutMethod', async () => {
-    expectAnswer(await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'PAYPAL', trans_amount: usd('1.00') }), { creds: LOWBAL }), 5007, 'unsupportedPayoutMethod');
-    expectAnswer(await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'BANK_TRANSFER', trans_amount: usd('1.00') }), { creds: LOWBAL }), 0);
+    expectAnswer(
+      await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'PAYPAL', trans_amount: usd('1.00') }), { creds: LOWBAL }),
+      5007,
+      'unsupportedPayoutMethod',
+    );
+    expectAnswer(
+      await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'BANK_TRANSFER', trans_amount: usd('1.00') }), {
+        creds: LOWBAL,
+      }),
+      0,
+    );
   });
 
   it('refuses a method whose every channel is down with 422 validationFailed, recording nothing', async () => {
@@ -50,7 +69,13 @@ describe('methods per merchant and channels', () => {
   });
 
   it('accepts Cash App inside either channel and refuses the gap between them with 2006', async () => {
-    for (const [value, ok] of [['500.00', true], ['500.01', false], ['999.99', false], ['1000.00', true], ['2500.00', true]] as const) {
+    for (const [value, ok] of [
+      ['500.00', true],
+      ['500.01', false],
+      ['999.99', false],
+      ['1000.00', true],
+      ['2500.00', true],
+    ] as const) {
       const r = await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'CASH_APP', trans_amount: usd(value) }));
       if (ok) expectAnswer(r, 0);
       else expectAnswer(r, 2006, 'amountOutOfRange');
@@ -69,7 +94,11 @@ describe('methods per merchant and channels', () => {
   });
 
   it('requires the payee fields of the payout method', async () => {
-    const r = await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'PAYPAL', payee: { name: 'Grace Hopper', account: 'X' } }));
+    const r = await call(
+      ref.url,
+      '/api/v1/payouts/create',
+      payoutBody({ payment_method: 'PAYPAL', payee: { name: 'Grace Hopper', account: 'X' } }),
+    );
     expectAnswer(r, 400, 'invalidRequest');
     expect(r.json.msg).toContain('Payee.Email');
     const ok = await call(ref.url, '/api/v1/payouts/create', payoutBody({ payment_method: 'PAYPAL' }));
@@ -91,7 +120,11 @@ describe('sandbox controls', () => {
     expect(hit!.json).toMatchObject({ event: 'payment.updated', status: 'SUCCESS' });
     // A checkout payment is not completed by the card control.
     const co = await call(ref.url, '/api/v1/payments/checkout', checkoutBody());
-    expectAnswer(await call(ref.url, '/sandbox/v1/payments/complete-card', { order_no: co.json.data.order_no, outcome: 'SUCCESS' }), 422, 'validationFailed');
+    expectAnswer(
+      await call(ref.url, '/sandbox/v1/payments/complete-card', { order_no: co.json.data.order_no, outcome: 'SUCCESS' }),
+      422,
+      'validationFailed',
+    );
   });
 
   it('fails an armed payment query once with 500 queryFailed, for that order only', async () => {
@@ -99,7 +132,10 @@ describe('sandbox controls', () => {
     const other = checkoutBody();
     await call(ref.url, '/api/v1/payments/checkout', a);
     await call(ref.url, '/api/v1/payments/checkout', other);
-    expectAnswer(await call(ref.url, '/sandbox/v1/failures/arm', { failure: 'QUERY_FAILED', merchant_order_no: a['merchant_order_no'] }), 0);
+    expectAnswer(
+      await call(ref.url, '/sandbox/v1/failures/arm', { failure: 'QUERY_FAILED', merchant_order_no: a['merchant_order_no'] }),
+      0,
+    );
     expectAnswer(await call(ref.url, '/api/v1/payments/query', { merchant_order_no: other['merchant_order_no'] }), 0);
     expectAnswer(await call(ref.url, '/api/v1/payments/query', { merchant_order_no: a['merchant_order_no'] }), 500, 'queryFailed');
     expectAnswer(await call(ref.url, '/api/v1/payments/query', { merchant_order_no: a['merchant_order_no'] }), 0);
@@ -129,7 +165,11 @@ describe('sandbox controls', () => {
 
   it('records the settle reason as the payout status_reason', async () => {
     const p = await call(ref.url, '/api/v1/payouts/create', payoutBody({ notify_url: hooks.url }));
-    const s = await call(ref.url, '/sandbox/v1/payouts/settle', { payout_no: p.json.data.payout_no, outcome: 'FAILED', reason: 'Account frozen by the bank' });
+    const s = await call(ref.url, '/sandbox/v1/payouts/settle', {
+      payout_no: p.json.data.payout_no,
+      outcome: 'FAILED',
+      reason: 'Account frozen by the bank',
+    });
     expectAnswer(s, 0);
     expect(s.json.data.status_reason).toBe('Account frozen by the bank');
   });

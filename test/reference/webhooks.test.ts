@@ -16,7 +16,10 @@ afterEach(async () => {
 async function setup(timeScale: number, script: Script, faults: string[] = []): Promise<{ ref: RunningReference; hooks: Receiver }> {
   const ref = await startReference({ timeScale, faults });
   const hooks = await startReceiver(script);
-  cleanups.push(() => ref.close(), () => hooks.close());
+  cleanups.push(
+    () => ref.close(),
+    () => hooks.close(),
+  );
   return { ref, hooks };
 }
 
@@ -51,10 +54,18 @@ describe('webhook bodies and signing', () => {
 
   it('includes requested_amount only when a wallet amount was rounded', async () => {
     const { ref, hooks } = await setup(1, ACK);
-    const c = await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('3'), notify_url: hooks.url }));
+    const c = await call(
+      ref.url,
+      '/api/v1/payments/checkout',
+      checkoutBody({ payment_method: 'APPLE_PAY', trans_amount: usd('3'), notify_url: hooks.url }),
+    );
     await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: c.json.data.order_no, outcome: 'SUCCESS' });
     const [hit] = await hooks.waitFor(1);
-    expect(hit?.json).toMatchObject({ trans_amount: usd('4.99'), requested_amount: usd('3.00'), trade_info: { goods_name: 'Green tea', description: 'Two boxes' } });
+    expect(hit?.json).toMatchObject({
+      trans_amount: usd('4.99'),
+      requested_amount: usd('3.00'),
+      trade_info: { goods_name: 'Green tea', description: 'Two boxes' },
+    });
   });
 
   it('sends nothing for a payment without notify_url', async () => {
@@ -149,7 +160,9 @@ describe('acknowledgement and retries', () => {
   });
 
   it('shows the status at sending time: a retried payment.updated of a since-refunded payment says REFUNDED', async () => {
-    const { ref, hooks } = await setup(0.05, (h, i) => (h.json?.event === 'payment.updated' && i === 0 ? { body: 'no' } : { body: 'success' }));
+    const { ref, hooks } = await setup(0.05, (h, i) =>
+      h.json?.event === 'payment.updated' && i === 0 ? { body: 'no' } : { body: 'success' },
+    );
     const d = await cardPayment(ref, hooks.url, { trans_amount: usd('10.00') });
     await hooks.waitFor(1, 5000, (h) => h.json?.event === 'payment.updated');
     const r = await call(ref.url, '/api/v1/refunds/create', refundBody({ original_order_no: d['order_no'], refund_amount: usd('10.00') }));

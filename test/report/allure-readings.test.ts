@@ -9,8 +9,24 @@ import { tempReports } from '../cli/helpers.js';
 describe('the Allure report', () => {
   it('lists the readings the target took beside the run settings', () => {
     const paths = reportPaths(tempReports('allure-readings'));
-    const meta: RunMeta = { kit: { name: 'k', version: '1' }, startedAt: '2026-01-01T00:00:00Z', seed: 1, numRuns: 1, webhooks: 'off', profile: { name: 'p', file: 'p.json', environment: 'sandbox' }, target: 'embedded', filters: { suites: [], clauses: [] }, faults: [] };
-    completeAllureResults(paths, meta, 'http://t', [], [{ topic: 'price-point.unroundable', reading: '422 notSupported', checks: ['price-points/a', 'stateful/b'] }]);
+    const meta: RunMeta = {
+      kit: { name: 'k', version: '1' },
+      startedAt: '2026-01-01T00:00:00Z',
+      seed: 1,
+      numRuns: 1,
+      webhooks: 'off',
+      profile: { name: 'p', file: 'p.json', environment: 'sandbox' },
+      target: 'embedded',
+      filters: { suites: [], clauses: [] },
+      faults: [],
+    };
+    completeAllureResults(
+      paths,
+      meta,
+      'http://t',
+      [],
+      [{ topic: 'price-point.unroundable', reading: '422 notSupported', checks: ['price-points/a', 'stateful/b'] }],
+    );
     const env = readFileSync(join(paths.allureResults, 'environment.properties'), 'utf8');
     expect(env).toContain('reading.price-point.unroundable=422 notSupported (2 checks\\: price-points/a, stateful/b)');
   });

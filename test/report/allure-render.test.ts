@@ -15,7 +15,20 @@ function resultsDir(): string {
   mkdirSync(results);
   writeFileSync(
     join(results, '0b7e2f6a-1111-4222-8333-944455556666-result.json'),
-    JSON.stringify({ uuid: '0b7e2f6a-1111-4222-8333-944455556666', historyId: 'h1', name: 'renders a check titled for this test', fullName: 'render/one', status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [], steps: [], attachments: [], parameters: [] }),
+    JSON.stringify({
+      uuid: '0b7e2f6a-1111-4222-8333-944455556666',
+      historyId: 'h1',
+      name: 'renders a check titled for this test',
+      fullName: 'render/one',
+      status: 'passed',
+      stage: 'finished',
+      start: 1,
+      stop: 2,
+      labels: [],
+      steps: [],
+      attachments: [],
+      parameters: [],
+    }),
   );
   return dir;
 }
@@ -25,7 +38,10 @@ describe('the Allure renderer started ahead', () => {
     const dir = resultsDir();
     const renderer = startAllureRenderer();
     await new Promise((r) => setTimeout(r, 300));
-    const out = await renderSingleFileReport({ results: join(dir, 'allure-results'), output: join(dir, 'allure-report'), name: 'render test page' }, renderer);
+    const out = await renderSingleFileReport(
+      { results: join(dir, 'allure-results'), output: join(dir, 'allure-report'), name: 'render test page' },
+      renderer,
+    );
     expect(out.file).toBe(join(dir, 'allure-report', 'index.html'));
     expect(readFileSync(out.file, 'utf8')).toContain('render test page');
     expect(await renderer.ended).toBe(0);
@@ -34,7 +50,9 @@ describe('the Allure renderer started ahead', () => {
   it('says why when the generator fails, and the page is not there', async () => {
     const dir = resultsDir();
     const renderer = startAllureRenderer();
-    await expect(renderer.render({ cwd: dir, configFile: join(dir, 'no-such-allurerc.mjs'), results: join(dir, 'allure-results') })).rejects.toThrow(/allure generate failed \(exit 1\): .*no-such-allurerc/);
+    await expect(
+      renderer.render({ cwd: dir, configFile: join(dir, 'no-such-allurerc.mjs'), results: join(dir, 'allure-results') }),
+    ).rejects.toThrow(/allure generate failed \(exit 1\): .*no-such-allurerc/);
     expect(existsSync(join(dir, 'allure-report'))).toBe(false);
   });
 

@@ -37,11 +37,25 @@ beforeAll(async () => {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' }).end(readFileSync(file));
+    res
+      .writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' })
+      .end(readFileSync(file));
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const run = await runCli(['run', '--fault', 'resp-uppercase-hex', '--suite', SMALL_SUITE, '--webhooks', 'off', '--reports', dir, '--report-url', origin]);
+  const run = await runCli([
+    'run',
+    '--fault',
+    'resp-uppercase-hex',
+    '--suite',
+    SMALL_SUITE,
+    '--webhooks',
+    'off',
+    '--reports',
+    dir,
+    '--report-url',
+    origin,
+  ]);
   runCode = run.code;
   runOutput = run.stdout + run.stderr;
   const { chromium } = await import('playwright-core');
@@ -49,7 +63,16 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1400, height: 1200 },
   });
 }, 60_000);
@@ -71,7 +94,9 @@ describe('the single-file HTML report in Chromium', () => {
     await page.goto(fileUrl);
 
     // Totals: every check of the suite ran and failed.
-    const results = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { summary: { checks: { total: number; failed: number } } };
+    const results = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as {
+      summary: { checks: { total: number; failed: number } };
+    };
     const total = results.summary.checks.total;
     expect(total).toBeGreaterThan(0);
     await page.getByText('Total', { exact: true }).first().waitFor({ timeout: 15_000 });
@@ -95,7 +120,9 @@ describe('the single-file HTML report in Chromium', () => {
     expect(await row.textContent()).toMatch(new RegExp(`${FAILED_CLAUSE.replace(/\./g, '\\.')}[\\s\\S]*failed`));
 
     // Nothing but the file itself, its inlined data and the loopback clause page was requested.
-    const foreign = requested.filter((u) => !u.startsWith('file:') && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(origin));
+    const foreign = requested.filter(
+      (u) => !u.startsWith('file:') && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(origin),
+    );
     expect(foreign).toEqual([]);
   }, 60_000);
 });

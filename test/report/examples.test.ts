@@ -9,7 +9,10 @@ import { ROOT } from '../cli/helpers.js';
 /** The examples people copy must keep working with the kit as it is. */
 describe('examples', () => {
   it('expectations.json is a valid expectations file naming real clauses and checks', () => {
-    const x = loadExpectations(join(ROOT, 'examples', 'expectations.json'), { isClause: hasClause, checks: new Set(mutualExclusion.checks.map((c) => c.id)) });
+    const x = loadExpectations(join(ROOT, 'examples', 'expectations.json'), {
+      isClause: hasClause,
+      checks: new Set(mutualExclusion.checks.map((c) => c.id)),
+    });
     expect(x.entries.length).toBeGreaterThan(0);
     expect(x.entries.every((e) => e.comment.length > 0)).toBe(true);
     // It shows a dispute of the kit too, with its reason and link, beside the target's known deviations.

@@ -23,20 +23,45 @@ function resultsDir(): string {
   const uuid = '0b7e2f6a-1111-4222-8333-944455556666';
   writeFileSync(
     join(results, `${uuid}-result.json`),
-    JSON.stringify({ uuid, historyId: 'h1', name: 'a check', fullName: 'lean/one', status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [{ name: 'epic', value: 'e' }, { name: 'exercised', value: 'env.code.integer' }], steps: [], attachments: [], parameters: [] }),
+    JSON.stringify({
+      uuid,
+      historyId: 'h1',
+      name: 'a check',
+      fullName: 'lean/one',
+      status: 'passed',
+      stage: 'finished',
+      start: 1,
+      stop: 2,
+      labels: [
+        { name: 'epic', value: 'e' },
+        { name: 'exercised', value: 'env.code.integer' },
+      ],
+      steps: [],
+      attachments: [],
+      parameters: [],
+    }),
   );
   return dir;
 }
 
 function historyLines(file: string): number {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '').length;
 }
 
 describe('history/', () => {
   it('keeps the last N runs, not every run', async () => {
     const dir = resultsDir();
     const history = join(dir, 'history', 'allure-history.jsonl');
-    const render = () => renderSingleFileReport({ results: join(dir, 'allure-results'), output: join(dir, 'allure-report'), name: 'lean', history, historyLimit: 2 });
+    const render = () =>
+      renderSingleFileReport({
+        results: join(dir, 'allure-results'),
+        output: join(dir, 'allure-report'),
+        name: 'lean',
+        history,
+        historyLimit: 2,
+      });
     for (let i = 0; i < 4; i++) await render();
     expect(historyLines(history)).toBe(2);
     // Each line keeps what the history view shows, without the long `exercised` label lists.
@@ -90,7 +115,11 @@ describe('allure-results packed', () => {
     // One attachment per exchange shown: request and response together.
     const steps = readdirSync(paths.allureResults)
       .filter((f) => f.endsWith('-result.json'))
-      .flatMap((f) => (JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as { steps: { name: string; steps: { name: string }[] }[] }).steps)
+      .flatMap(
+        (f) =>
+          (JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as { steps: { name: string; steps: { name: string }[] }[] })
+            .steps,
+      )
       .filter((st) => /^x-\d+ /.test(st.name));
     expect(steps.length).toBeGreaterThan(0);
     // allure-vitest keeps each attachment as a sub-step of the exchange's step.
@@ -111,11 +140,19 @@ describe('traffic', () => {
   it('counts the wire bytes of each exchange, a response only when there was one', () => {
     const t = exchangeTraffic([
       {
-        id: 'x-1', label: 'a', timings: { startedAt: '', totalMs: 1 },
+        id: 'x-1',
+        label: 'a',
+        timings: { startedAt: '', totalMs: 1 },
         request: { method: 'POST', url: 'http://h:1/p?q=1', headers: { a: 'b' }, body: Buffer.from('xyz') },
         response: { status: 200, headers: { c: ['d', 'e'] }, body: Buffer.from('ok'), truncated: false },
       },
-      { id: 'x-2', label: 'b', timings: { startedAt: '', totalMs: 1 }, request: { method: 'GET', url: 'http://h:1/', headers: {}, body: Buffer.alloc(0) }, error: { kind: 'connection', message: 'reset' } },
+      {
+        id: 'x-2',
+        label: 'b',
+        timings: { startedAt: '', totalMs: 1 },
+        request: { method: 'GET', url: 'http://h:1/', headers: {}, body: Buffer.alloc(0) },
+        error: { kind: 'connection', message: 'reset' },
+      },
     ]);
     // "POST /p?q=1 HTTP/1.1\r\n" 22 + "a: b\r\n" 6 + "\r\n" 2 + 3; "GET / HTTP/1.1\r\n" 16 + 2
     expect(t).toEqual({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
@@ -125,8 +162,19 @@ describe('traffic', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'mpsi-lean-')), 'traffic');
     writeSuiteWebhooks(dir, 'webhook-events', 7);
     writeSuiteWebhooks(dir, 'webhook-ack', 5);
-    const results = [{ traffic: { requests: 3, bytesSent: 100, bytesReceived: 50 } }, {}, { traffic: { requests: 2, bytesSent: 10, bytesReceived: 5 } }];
-    expect(runTraffic(results, dir)).toEqual({ requests: 5, webhooksReceived: 12, bytesSent: 110, bytesReceived: 55, throttledAnswers: 0, throttleWaitMs: 0 });
+    const results = [
+      { traffic: { requests: 3, bytesSent: 100, bytesReceived: 50 } },
+      {},
+      { traffic: { requests: 2, bytesSent: 10, bytesReceived: 5 } },
+    ];
+    expect(runTraffic(results, dir)).toEqual({
+      requests: 5,
+      webhooksReceived: 12,
+      bytesSent: 110,
+      bytesReceived: 55,
+      throttledAnswers: 0,
+      throttleWaitMs: 0,
+    });
   });
 });
 
@@ -135,7 +183,10 @@ describe('the page data, compacted', () => {
     `<html><body><script>window.allureReportData = {};</script>\n<script defer>\n      Promise.allSettled([${entries.map(([n, v]) => `d("${n}","${Buffer.from(v).toString('base64')}")`).join(',')}])\n        .then(function(){\n          window.allureReportDataReady = true;\n        })\n    </script></body></html>`;
 
   it('carries every data file byte for byte, in less room', () => {
-    const entries: [string, string][] = Array.from({ length: 50 }, (_, i) => [`data/test-results/${i}.json`, JSON.stringify({ i, name: 'a check that repeats itself', steps: 'x'.repeat(500) })]);
+    const entries: [string, string][] = Array.from({ length: 50 }, (_, i) => [
+      `data/test-results/${i}.json`,
+      JSON.stringify({ i, name: 'a check that repeats itself', steps: 'x'.repeat(500) }),
+    ]);
     entries.push(['data/attachments/a.txt', 'POST http://h/p\nX-Sign: abc\n\n{"é":"ü"}']);
     const html = page(entries);
     const out = compactPageData(html);
@@ -162,10 +213,14 @@ describe('the page data, compacted', () => {
 describe('an exchange in the report', () => {
   it('is one text: the request as sent, then the response as received with its signature verdict', () => {
     const text = exchangeText({
-      id: 'x-1', label: 'l', timings: { startedAt: '', totalMs: 1 },
+      id: 'x-1',
+      label: 'l',
+      timings: { startedAt: '', totalMs: 1 },
       request: { method: 'POST', url: 'http://h/p', headers: { 'X-Sign': 'ab' }, body: '{"a":1}' },
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"code":0}', truncated: false },
     });
-    expect(text).toBe('POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)');
+    expect(text).toBe(
+      'POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)',
+    );
   });
 });

@@ -17,7 +17,8 @@ describe('thirdPartyReferences', () => {
   });
 
   it('looks inside inlined data: scripts for fetch(), import(), beacons and sockets', () => {
-    const js = 'fetch("https://api.example.com/track");import("https://esm.sh/x");navigator.sendBeacon("https://b.example/e");new WebSocket("wss://ws.example/s")';
+    const js =
+      'fetch("https://api.example.com/track");import("https://esm.sh/x");navigator.sendBeacon("https://b.example/e");new WebSocket("wss://ws.example/s")';
     const found = thirdPartyReferences(`<script src="data:text/javascript;base64,${b64(js)}"></script>`);
     expect(found.map((r) => r.context).sort()).toEqual(['WebSocket/EventSource/Worker', 'fetch()', 'import()', 'sendBeacon()']);
     expect(found.every((r) => r.where.startsWith('data:text/javascript'))).toBe(true);
@@ -61,7 +62,10 @@ describe('small helpers', () => {
   });
 
   it('parses progress lines and nothing else', () => {
-    expect(parseProgress(`${PROGRESS_MARKER}{"kind":"wait","id":"1","check":"c","what":"payment.updated","timeoutMs":5}`)).toMatchObject({ kind: 'wait', what: 'payment.updated' });
+    expect(parseProgress(`${PROGRESS_MARKER}{"kind":"wait","id":"1","check":"c","what":"payment.updated","timeoutMs":5}`)).toMatchObject({
+      kind: 'wait',
+      what: 'payment.updated',
+    });
     expect(parseProgress('hello')).toBeUndefined();
     expect(parseProgress(`${PROGRESS_MARKER}{broken`)).toBeUndefined();
   });

@@ -33,7 +33,12 @@ function signedRequest(id: string, path: string, body: unknown, response: unknow
   return {
     id,
     label: id,
-    request: { method: 'POST', url: BASE + path, headers: { 'Content-Type': 'application/json', 'X-MerchantID': primary.id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign }, body: raw },
+    request: {
+      method: 'POST',
+      url: BASE + path,
+      headers: { 'Content-Type': 'application/json', 'X-MerchantID': primary.id, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign },
+      body: raw,
+    },
     response: { status: 200, headers: {}, body: resBody, truncated: false, json: response },
     timings: { startedAt: new Date().toISOString(), totalMs: 1 },
   };
@@ -66,10 +71,24 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('a reproduction script', () => {
-  const created = signedRequest('x-000001', '/create', { merchant_order_no: 'KTESTRUN00AAO000001' }, { code: 0, msg: 'success', data: { order_no: 'P0000000001', merchant_order_no: 'KTESTRUN00AAO000001' } });
+  const created = signedRequest(
+    'x-000001',
+    '/create',
+    { merchant_order_no: 'KTESTRUN00AAO000001' },
+    { code: 0, msg: 'success', data: { order_no: 'P0000000001', merchant_order_no: 'KTESTRUN00AAO000001' } },
+  );
   const failing = signedRequest('x-000002', '/query', { order_no: 'P0000000001' }, { code: 422, msg: 'Wrong|wrongKey' });
   const result: CheckResult = {
-    checkId: 's/c', title: 'c', clauses: ['query.returns-record'], level: 'must', status: 'failed', readings: {}, notes: [], exercised: [], seed: 1, durationMs: 1,
+    checkId: 's/c',
+    title: 'c',
+    clauses: ['query.returns-record'],
+    level: 'must',
+    status: 'failed',
+    readings: {},
+    notes: [],
+    exercised: [],
+    seed: 1,
+    durationMs: 1,
     findings: [{ code: 'X', clause: 'query.returns-record', level: 'must', title: 'x', message: 'x', exchangeId: 'x-000002' }],
     exchanges: [created, failing],
   };
@@ -86,7 +105,10 @@ describe('a reproduction script', () => {
 
   function node(args: string[]): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [file, ...args], { cwd: tempReports('elsewhere'), env: { PATH: process.env.PATH ?? '', MPSI_SECRET_PRIMARY: primary.secret } });
+      const child = spawn(process.execPath, [file, ...args], {
+        cwd: tempReports('elsewhere'),
+        env: { PATH: process.env.PATH ?? '', MPSI_SECRET_PRIMARY: primary.secret },
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();

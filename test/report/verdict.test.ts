@@ -33,7 +33,14 @@ function result(checkId: string, status: StoredResult['status'], opts: Partial<S
 }
 
 const SHOULD = clauses.find((c) => c.level === 'should')?.id;
-const finding = (clause: string, code = 'WRONG_ERROR_KEY', exchangeId = 'x-000001') => ({ code, clause, level: 'must' as const, title: code, message: `${code}\nmore`, exchangeId });
+const finding = (clause: string, code = 'WRONG_ERROR_KEY', exchangeId = 'x-000001') => ({
+  code,
+  clause,
+  level: 'must' as const,
+  title: code,
+  message: `${code}\nmore`,
+  exchangeId,
+});
 
 function expectations(entries: unknown[]): Expectations {
   return parseExpectations(JSON.stringify({ entries }), 'test.json', { isClause: hasClause });
@@ -41,7 +48,10 @@ function expectations(entries: unknown[]): Expectations {
 
 describe('computeVerdict', () => {
   it('is conformant with exit 0 when every check passed', () => {
-    const v = computeVerdict({ results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })], today: '2026-01-01' });
+    const v = computeVerdict({
+      results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })],
+      today: '2026-01-01',
+    });
     expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('passed');
   });
@@ -50,17 +60,26 @@ describe('computeVerdict', () => {
     const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] })], today: '2026-01-01' });
     expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
     expect(v.reasons[0]).toContain('query.neither');
-    expect(v.clauses.find((c) => c.id === 'query.neither')).toMatchObject({ status: 'failed', failures: [{ checkId: 'a/one', code: 'WRONG_ERROR_KEY', exchangeId: 'x-000001' }] });
+    expect(v.clauses.find((c) => c.id === 'query.neither')).toMatchObject({
+      status: 'failed',
+      failures: [{ checkId: 'a/one', code: 'WRONG_ERROR_KEY', exchangeId: 'x-000001' }],
+    });
   });
 
   it.skipIf(!SHOULD)('shows a should-level failure as a warning and keeps exit 0 and the verdict', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { clauses: [SHOULD!], level: 'should', findings: [finding(SHOULD!)] })], today: '2026-01-01' });
+    const v = computeVerdict({
+      results: [result('a/one', 'failed', { clauses: [SHOULD!], level: 'should', findings: [finding(SHOULD!)] })],
+      today: '2026-01-01',
+    });
     expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     expect(v.warnings.join('\n')).toContain('should-level recommendation not met');
   });
 
   it('takes the level of a finding from the registry, not from the check', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { level: 'should', findings: [finding('query.neither')] })], today: '2026-01-01' });
+    const v = computeVerdict({
+      results: [result('a/one', 'failed', { level: 'should', findings: [finding('query.neither')] })],
+      today: '2026-01-01',
+    });
     expect(v.exitCode).toBe(1);
   });
 
@@ -68,27 +87,61 @@ describe('computeVerdict', () => {
     const broken = computeVerdict({ results: [result('a/one', 'broken', { reason: 'TypeError: x' })], today: '2026-01-01' });
     expect(broken).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     const unreachable = computeVerdict({
-      results: [result('a/one', 'failed', { findings: [finding('query.neither', 'NO_RESPONSE')], exchanges: [{ id: 'x-000001', label: 'q', request: { method: 'POST', url: 'u', headers: {}, body: '' }, error: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:1' }, timings: { startedAt: '', totalMs: 1 } }] })],
+      results: [
+        result('a/one', 'failed', {
+          findings: [finding('query.neither', 'NO_RESPONSE')],
+          exchanges: [
+            {
+              id: 'x-000001',
+              label: 'q',
+              request: { method: 'POST', url: 'u', headers: {}, body: '' },
+              error: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:1' },
+              timings: { startedAt: '', totalMs: 1 },
+            },
+          ],
+        }),
+      ],
       today: '2026-01-01',
     });
     expect(unreachable).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     expect(unreachable.reasons.join()).toContain('unreachable');
-    const notLoaded = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', runStatus: { moduleErrors: [{ file: 'b.test.ts', message: 'SyntaxError' }], unhandledErrors: [] } });
+    const notLoaded = computeVerdict({
+      results: [result('a/one', 'passed')],
+      today: '2026-01-01',
+      runStatus: { moduleErrors: [{ file: 'b.test.ts', message: 'SyntaxError' }], unhandledErrors: [] },
+    });
     expect(notLoaded.exitCode).toBe(2);
-    const lost = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', runStatus: { moduleErrors: [], unhandledErrors: [], tests: [{ checkId: 'a/two', name: 'a > two', state: 'failed', error: 'Test timed out' }] } });
+    const lost = computeVerdict({
+      results: [result('a/one', 'passed')],
+      today: '2026-01-01',
+      runStatus: {
+        moduleErrors: [],
+        unhandledErrors: [],
+        tests: [{ checkId: 'a/two', name: 'a > two', state: 'failed', error: 'Test timed out' }],
+      },
+    });
     expect(lost.exitCode).toBe(2);
     expect(computeVerdict({ results: [], today: '2026-01-01' }).exitCode).toBe(2);
   });
 
   it('a must-level failure outranks a harness error (exit 1: the evidence stands)', () => {
-    const v = computeVerdict({ results: [result('a/one', 'failed', { findings: [finding('query.neither')] }), result('a/two', 'broken')], today: '2026-01-01' });
+    const v = computeVerdict({
+      results: [result('a/one', 'failed', { findings: [finding('query.neither')] }), result('a/two', 'broken')],
+      today: '2026-01-01',
+    });
     expect(v.exitCode).toBe(1);
   });
 
   it('credits a clause only when a check exercised it, never because a check names it', () => {
     // The stateful case of issue 15: a check lists 27 clauses, its assertions exercised two.
-    const stateful = result('stateful/x', 'passed', { clauses: ['err.ref.amount-exceeded', 'err.ref.failed', 'env.body.object'], exercised: ['err.ref.amount-exceeded', 'env.body.object'] });
-    const dedicated = result('refund-errors/y', 'skipped', { clauses: ['err.ref.failed'], reason: 'precondition: the profile declares no refunds.failingReason' });
+    const stateful = result('stateful/x', 'passed', {
+      clauses: ['err.ref.amount-exceeded', 'err.ref.failed', 'env.body.object'],
+      exercised: ['err.ref.amount-exceeded', 'env.body.object'],
+    });
+    const dedicated = result('refund-errors/y', 'skipped', {
+      clauses: ['err.ref.failed'],
+      reason: 'precondition: the profile declares no refunds.failingReason',
+    });
     const v = computeVerdict({ results: [stateful, dedicated], today: '2026-01-01' });
     const failedRow = v.clauses.find((c) => c.id === 'err.ref.failed')!;
     expect(failedRow.status).toBe('skipped-precondition');
@@ -101,7 +154,11 @@ describe('computeVerdict', () => {
   });
 
   it('credits an invariant exercised by a check that failed on another clause, and never a clause with a finding', () => {
-    const r = result('a/one', 'failed', { clauses: ['query.neither'], findings: [finding('query.neither')], exercised: ['env.body.object'] });
+    const r = result('a/one', 'failed', {
+      clauses: ['query.neither'],
+      findings: [finding('query.neither')],
+      exercised: ['env.body.object'],
+    });
     const v = computeVerdict({ results: [r], today: '2026-01-01' });
     expect(v.clauses.find((c) => c.id === 'env.body.object')).toMatchObject({ status: 'passed' });
     expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('failed');
@@ -109,14 +166,25 @@ describe('computeVerdict', () => {
   });
 
   it('says the kit has no check for a clause no result names in a full run, and why; a partial run says it was not selected', () => {
-    const full = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', scope: 'full', noCheckReasons: { 'query.transient': 'no sandbox control provokes a transient failure' } });
-    expect(full.clauses.find((c) => c.id === 'query.transient')?.basis).toBe('the kit has no check for this: no sandbox control provokes a transient failure');
+    const full = computeVerdict({
+      results: [result('a/one', 'passed')],
+      today: '2026-01-01',
+      scope: 'full',
+      noCheckReasons: { 'query.transient': 'no sandbox control provokes a transient failure' },
+    });
+    expect(full.clauses.find((c) => c.id === 'query.transient')?.basis).toBe(
+      'the kit has no check for this: no sandbox control provokes a transient failure',
+    );
     const partial = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', scope: 'partial' });
     expect(partial.clauses.find((c) => c.id === 'query.transient')?.basis).toBe('no check of it was selected in this run');
   });
 
   it('reads the level of a finding from one place: a should-level finding on a must clause is not met, not failed, and the verdict agrees', () => {
-    const r = result('payment-query/z', 'failed', { clauses: ['ep.post-json'], level: 'should', findings: [{ ...finding('ep.post-json', 'NON_JSON_CONTENT_TYPE_SERVED'), level: 'should' as const }] });
+    const r = result('payment-query/z', 'failed', {
+      clauses: ['ep.post-json'],
+      level: 'should',
+      findings: [{ ...finding('ep.post-json', 'NON_JSON_CONTENT_TYPE_SERVED'), level: 'should' as const }],
+    });
     const v = computeVerdict({ results: [r], today: '2026-01-01' });
     expect(v).toMatchObject({ verdict: 'conformant', exitCode: 0 });
     const row = v.clauses.find((c) => c.id === 'ep.post-json')!;
@@ -126,7 +194,22 @@ describe('computeVerdict', () => {
     expect(v.warnings.join('\n')).toContain('should-level recommendation not met: payment-query/z (ep.post-json)');
     // The failure text vitest, JUnit and Allure show says the same level.
     expect(formatResultFailure({ ...r, exchanges: [] } as never)).toMatch(/^FAILED ep\.post-json \(should\)/);
-    const { certificate } = buildCertificate({ results: [r], meta: { kit: { name: 'k', version: '1' }, startedAt: '2026-01-01T00:00:00Z', seed: 1, numRuns: 1, webhooks: 'off', profile: { name: 'p', file: 'p.json', environment: 'sandbox' }, target: 'embedded', filters: { suites: [], clauses: [] }, faults: [] }, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const { certificate } = buildCertificate({
+      results: [r],
+      meta: {
+        kit: { name: 'k', version: '1' },
+        startedAt: '2026-01-01T00:00:00Z',
+        seed: 1,
+        numRuns: 1,
+        webhooks: 'off',
+        profile: { name: 'p', file: 'p.json', environment: 'sandbox' },
+        target: 'embedded',
+        filters: { suites: [], clauses: [] },
+        faults: [],
+      },
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    });
     const summary = summaryText(certificate, { certificate: 'c.md' });
     expect(summary).not.toContain('Failed clauses');
     expect(summary).toContain('Should-level recommendations not met');
@@ -139,15 +222,23 @@ describe('computeVerdict', () => {
     const entry = { check: 'a/one', kind: 'disputed', reason: 'the document allows acceptance', link: 'https://example.com/issues/7' };
     it('never reads as passed: the check is disputed, its clause disputed, the verdict conformant except disputed', () => {
       const r = result('a/one', 'failed', { findings: [finding('query.neither')] });
-      const v = computeVerdict({ results: [r, result('a/two', 'passed', { clauses: ['query.neither'] })], today: '2026-01-01', expectations: disputed([entry]) });
+      const v = computeVerdict({
+        results: [r, result('a/two', 'passed', { clauses: ['query.neither'] })],
+        today: '2026-01-01',
+        expectations: disputed([entry]),
+      });
       expect(v).toMatchObject({ verdict: 'conformant-except-disputed', exitCode: 0 });
       expect(v.checks[0]!.outcome).toBe('disputed');
       expect(v.clauses.find((c) => c.id === 'query.neither')?.status).toBe('disputed');
-      expect(v.disputes).toEqual([{ checkId: 'a/one', entry: 'check a/one', reason: entry.reason, link: entry.link, clauses: ['query.neither'] }]);
+      expect(v.disputes).toEqual([
+        { checkId: 'a/one', entry: 'check a/one', reason: entry.reason, link: entry.link, clauses: ['query.neither'] },
+      ]);
       expect(v.reasons.join('\n')).toContain('1 check disputed by the vendor');
     });
-    it('disputes only the check\'s own clauses: an invariant finding in a disputed check still counts', () => {
-      const r = result('a/one', 'failed', { findings: [finding('query.neither'), finding('auth.response.signed', 'RESPONSE_SIGNATURE_INVALID')] });
+    it("disputes only the check's own clauses: an invariant finding in a disputed check still counts", () => {
+      const r = result('a/one', 'failed', {
+        findings: [finding('query.neither'), finding('auth.response.signed', 'RESPONSE_SIGNATURE_INVALID')],
+      });
       const v = computeVerdict({ results: [r], today: '2026-01-01', expectations: disputed([entry]) });
       expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
       expect(v.clauses.find((c) => c.id === 'auth.response.signed')?.status).toBe('failed');
@@ -156,7 +247,9 @@ describe('computeVerdict', () => {
     it('refuses a dispute without a reason or a link', () => {
       expect(() => disputed([{ check: 'a/one', kind: 'disputed', link: 'https://x.org/1' }])).toThrow(/"reason" is required/);
       expect(() => disputed([{ check: 'a/one', kind: 'disputed', reason: 'wrong' }])).toThrow(/"link" is required/);
-      expect(() => disputed([{ check: 'a/one', kind: 'disputed', reason: 'wrong', link: 'https://x.org/1', expected: 'fail' }])).toThrow(/unknown field "expected"/);
+      expect(() => disputed([{ check: 'a/one', kind: 'disputed', reason: 'wrong', link: 'https://x.org/1', expected: 'fail' }])).toThrow(
+        /unknown field "expected"/,
+      );
     });
     it('warns about a dispute no finding needed', () => {
       const v = computeVerdict({ results: [result('a/one', 'passed')], today: '2026-01-01', expectations: disputed([entry]) });
@@ -168,13 +261,21 @@ describe('computeVerdict', () => {
   describe('with expectations', () => {
     const failing = result('a/one', 'failed', { findings: [finding('query.neither')] });
     it('turns a covered failure into an expected failure: exit 0, verdict still non-conformant', () => {
-      const v = computeVerdict({ results: [failing], today: '2026-01-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      const v = computeVerdict({
+        results: [failing],
+        today: '2026-01-01',
+        expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]),
+      });
       expect(v).toMatchObject({ verdict: 'non-conformant', exitCode: 0 });
       expect(v.checks[0]!.outcome).toBe('expected-fail');
     });
     it('does not cover a finding against another clause', () => {
       const two = result('a/one', 'failed', { findings: [finding('query.neither'), finding('query.both')] });
-      const v = computeVerdict({ results: [two], today: '2026-01-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]) });
+      const v = computeVerdict({
+        results: [two],
+        today: '2026-01-01',
+        expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'known' }]),
+      });
       expect(v.exitCode).toBe(1);
     });
     it('reports an unexpected pass (check and clause entries) as a warning, not a failure', () => {
@@ -191,15 +292,27 @@ describe('computeVerdict', () => {
       expect(v.warnings.filter((w) => w.startsWith('unexpected pass'))).toHaveLength(2);
     });
     it('fails the run (exit 1) on an expired entry and does not apply it', () => {
-      const v = computeVerdict({ results: [failing], today: '2026-03-02', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      const v = computeVerdict({
+        results: [failing],
+        today: '2026-03-02',
+        expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]),
+      });
       expect(v.exitCode).toBe(1);
       expect(v.checks[0]!.outcome).toBe('failed');
       expect(v.reasons.join('\n')).toContain('expired on 2026-03-01');
-      const sameDay = computeVerdict({ results: [failing], today: '2026-03-01', expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]) });
+      const sameDay = computeVerdict({
+        results: [failing],
+        today: '2026-03-01',
+        expectations: expectations([{ clause: 'query.neither', expected: 'fail', comment: 'due', expires: '2026-03-01' }]),
+      });
       expect(sameDay.exitCode).toBe(0);
     });
     it('marks an expected skip', () => {
-      const v = computeVerdict({ results: [result('a/one', 'skipped', { reason: 'precondition: x' })], today: '2026-01-01', expectations: expectations([{ check: 'a/one', expected: 'skip', comment: 'no refunds here' }]) });
+      const v = computeVerdict({
+        results: [result('a/one', 'skipped', { reason: 'precondition: x' })],
+        today: '2026-01-01',
+        expectations: expectations([{ check: 'a/one', expected: 'skip', comment: 'no refunds here' }]),
+      });
       expect(v.checks[0]!.outcome).toBe('expected-skip');
     });
   });
@@ -208,7 +321,10 @@ describe('computeVerdict', () => {
 describe('checks without a verdict (issue 23)', () => {
   it('a must-level check without a verdict makes the run exit 2, never 1, and says how many and why', () => {
     const v = computeVerdict({
-      results: [result('a/one', 'passed'), result('a/two', 'inconclusive', { reason: 'no verdict (throttled): x', inconclusive: { cause: 'throttled' } })],
+      results: [
+        result('a/one', 'passed'),
+        result('a/two', 'inconclusive', { reason: 'no verdict (throttled): x', inconclusive: { cause: 'throttled' } }),
+      ],
       today: '2026-01-01',
     });
     expect(v.exitCode).toBe(2);
@@ -228,11 +344,16 @@ describe('checks without a verdict (issue 23)', () => {
   });
 
   it('a clause only an inconclusive check names is not checked, with the reason', () => {
-    const v = computeVerdict({ results: [result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway', inconclusive: { cause: 'throttled' } })], today: '2026-01-01' });
+    const v = computeVerdict({
+      results: [result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway', inconclusive: { cause: 'throttled' } })],
+      today: '2026-01-01',
+    });
     const c = v.clauses.find((x) => x.id === 'query.neither')!;
     expect(c.status).toBe('not-checked');
     expect(c.basis).toContain('no verdict (throttled)');
-    expect(formatResultFailure({ ...result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway' }), exchanges: [] })).toMatch(/^NO VERDICT/);
+    expect(
+      formatResultFailure({ ...result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway' }), exchanges: [] }),
+    ).toMatch(/^NO VERDICT/);
   });
 });
 
@@ -258,11 +379,20 @@ describe('certificate', () => {
     });
     const results = [
       result('a/one', 'passed', { exchanges: [throttledEx('x-000001', 2, 2000)] }),
-      result('a/two', 'inconclusive', { reason: 'no verdict (throttled): gateway', inconclusive: { cause: 'throttled' }, exchanges: [throttledEx('x-000002', 5, 4000)] }),
+      result('a/two', 'inconclusive', {
+        reason: 'no verdict (throttled): gateway',
+        inconclusive: { cause: 'throttled' },
+        exchanges: [throttledEx('x-000002', 5, 4000)],
+      }),
     ];
     // As a run's finish gives it: the checks' and receivers' sums, the throttling figures recomputed from the exchanges.
     const traffic = { requests: 2, webhooksReceived: 0, bytesSent: 100, bytesReceived: 200, throttledAnswers: 0, throttleWaitMs: 0 };
-    const { certificate } = buildCertificate({ results, meta: { ...meta, traffic }, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const { certificate } = buildCertificate({
+      results,
+      meta: { ...meta, traffic },
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    });
     expect(certificate.exitCode).toBe(2);
     expect(certificate.verdict).toBe('incomplete');
     expect(certificate.summary.checks.inconclusive).toBe(1);
@@ -277,14 +407,29 @@ describe('certificate', () => {
   });
 
   it('lists every registry clause, hashes canonically, and renders Markdown from the JSON alone', () => {
-    const { certificate } = buildCertificate({ results: [result('a/one', 'passed')], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const { certificate } = buildCertificate({
+      results: [result('a/one', 'passed')],
+      meta,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    });
     expect(certificate.clauses).toHaveLength(clauses.length);
     expect(certificate.integrity.certificateSha256).toBe(certificateDigest(certificate));
     expect(certificate.integrity.resultsSha256).toMatch(/^[0-9a-f]{64}$/);
-    const again = buildCertificate({ results: [result('a/one', 'passed')], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    const again = buildCertificate({
+      results: [result('a/one', 'passed')],
+      meta,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    }).certificate;
     expect(canonicalJson(again)).toBe(canonicalJson(certificate));
     expect(renderMarkdown(certificate)).toContain('**Verdict: CONFORMANT**');
-    const other = buildCertificate({ results: [result('a/one', 'passed', { durationMs: 2 })], meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    const other = buildCertificate({
+      results: [result('a/one', 'passed', { durationMs: 2 })],
+      meta,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    }).certificate;
     expect(other.integrity.resultsSha256).not.toBe(certificate.integrity.resultsSha256);
   });
 
@@ -292,7 +437,10 @@ describe('certificate', () => {
     const results = [
       result('a/one', 'passed', { readings: { 'price-point.unroundable': '422 notSupported' } }),
       result('a/two', 'passed', { readings: { 'price-point.unroundable': '422 notSupported', 'idem.refund-like-payment': 'accepted' } }),
-      result('a/three', 'failed', { findings: [finding('query.neither')], readings: { 'price-point.unroundable': '2006 amountOutOfRange' } }),
+      result('a/three', 'failed', {
+        findings: [finding('query.neither')],
+        readings: { 'price-point.unroundable': '2006 amountOutOfRange' },
+      }),
     ];
     const { certificate } = buildCertificate({ results, meta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
     expect(certificate.readings).toEqual([
@@ -309,7 +457,12 @@ describe('certificate', () => {
     const entries = [{ check: 'a/one', kind: 'disputed', reason: 'the document allows acceptance', link: 'https://example.com/issues/7' }];
     const withDispute: RunMeta = { ...meta, expectations: expectations(entries) };
     const results = [result('a/one', 'failed', { findings: [finding('query.neither')] })];
-    const { certificate } = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
+    const { certificate } = buildCertificate({
+      results,
+      meta: withDispute,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    });
     expect(certificate.verdict).toBe('conformant-except-disputed');
     expect(certificate.summary.checks.disputed).toBe(1);
     expect(certificate.summary.checks.passed).toBe(0);
@@ -319,7 +472,12 @@ describe('certificate', () => {
     expect(md).toContain('https://example.com/issues/7');
     expect(md).toMatch(/\| `query\.neither` \| must \| service \| DISPUTED/);
     // The verdict rebuilt from the same results and meta is the same; a hand-made "conformant" is not.
-    const rebuilt = buildCertificate({ results, meta: withDispute, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} }).certificate;
+    const rebuilt = buildCertificate({
+      results,
+      meta: withDispute,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    }).certificate;
     expect(rebuilt.verdict).toBe('conformant-except-disputed');
     const summary = summaryText(certificate, { certificate: 'c.md' });
     expect(summary).toContain('DISPUTED checks');
@@ -327,12 +485,35 @@ describe('certificate', () => {
   });
 
   it('prints a replay with every run-changing flag and repro commands with the variables the scripts read', () => {
-    const replayMeta: RunMeta = { ...meta, reportsDir: '/abs/reports', faults: ['f1'], replay: { bin: '/kit/bin/mpsi-conformance.js', args: ['run', '--profile', '/p/my profile.json', '--seed', '7', '--webhooks', 'off', '--fault', 'f1'] } };
-    const r = result('a/one', 'failed', { findings: [finding('query.neither', 'X', 'x-000002')], repro: ['a__one--x-000002.mjs'], reproSecretEnvs: { 'a__one--x-000002.mjs': ['ACME_SECRET'] } });
-    const { certificate } = buildCertificate({ results: [r], meta: replayMeta, runStatus: { moduleErrors: [], unhandledErrors: [] }, reproDigests: {} });
-    expect(certificate.commands.replay).toBe("node /kit/bin/mpsi-conformance.js run --profile '/p/my profile.json' --seed 7 --webhooks off --fault f1");
+    const replayMeta: RunMeta = {
+      ...meta,
+      reportsDir: '/abs/reports',
+      faults: ['f1'],
+      replay: {
+        bin: '/kit/bin/mpsi-conformance.js',
+        args: ['run', '--profile', '/p/my profile.json', '--seed', '7', '--webhooks', 'off', '--fault', 'f1'],
+      },
+    };
+    const r = result('a/one', 'failed', {
+      findings: [finding('query.neither', 'X', 'x-000002')],
+      repro: ['a__one--x-000002.mjs'],
+      reproSecretEnvs: { 'a__one--x-000002.mjs': ['ACME_SECRET'] },
+    });
+    const { certificate } = buildCertificate({
+      results: [r],
+      meta: replayMeta,
+      runStatus: { moduleErrors: [], unhandledErrors: [] },
+      reproDigests: {},
+    });
+    expect(certificate.commands.replay).toBe(
+      "node /kit/bin/mpsi-conformance.js run --profile '/p/my profile.json' --seed 7 --webhooks off --fault f1",
+    );
     expect(certificate.commands.reference).toBe('node /kit/bin/mpsi-conformance.js serve --fault f1');
-    expect(certificate.repro[0]).toMatchObject({ exchangeId: 'x-000002', secretEnvs: ['ACME_SECRET'], command: 'node /abs/reports/repro/a__one--x-000002.mjs' });
+    expect(certificate.repro[0]).toMatchObject({
+      exchangeId: 'x-000002',
+      secretEnvs: ['ACME_SECRET'],
+      command: 'node /abs/reports/repro/a__one--x-000002.mjs',
+    });
     expect(renderMarkdown(certificate)).toContain('# a/one · x-000002 · reads ACME_SECRET\nnode /abs/reports/repro/a__one--x-000002.mjs');
     const md = renderMarkdown(certificate);
     expect(md).not.toContain('MPSI_SECRET_PRIMARY');

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec, NumberName } from '../../fixtures/arbitraries/commands.js';
 import { applicable, describeCommand } from '../../suites/support/model/commands.js';
-import { expectedPaymentStatus, moneyBreaches, predictPayment, predictPayout, predictPayoutCancel, predictRefund, refundCents } from '../../suites/support/model/predict.js';
+import {
+  expectedPaymentStatus,
+  moneyBreaches,
+  predictPayment,
+  predictPayout,
+  predictPayoutCancel,
+  predictRefund,
+  refundCents,
+} from '../../suites/support/model/predict.js';
 import { formatSteps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
 import { type Model, type ModelCaps, newModel, type PaymentRec, type PayoutRec, type RefundRec } from '../../suites/support/model/state.js';
 
@@ -36,7 +44,14 @@ function paid(m: Model, name: NumberName, cents: number, extra: Partial<PaymentR
   return p;
 }
 
-function refunded(m: Model, p: PaymentRec, name: NumberName, cents: number, status: RefundRec['status'], failedAtCreation = false): RefundRec {
+function refunded(
+  m: Model,
+  p: PaymentRec,
+  name: NumberName,
+  cents: number,
+  status: RefundRec['status'],
+  failedAtCreation = false,
+): RefundRec {
   const r: RefundRec = { name, merchantRefundNo: `M-${name}`, refundNo: `R-${name}`, payment: p, cents, status, failedAtCreation };
   p.refunds.push(r);
   const slot = m.numbers.get(name) ?? { name, no: r.merchantRefundNo };
@@ -45,7 +60,13 @@ function refunded(m: Model, p: PaymentRec, name: NumberName, cents: number, stat
   return r;
 }
 
-const pay = (as: NumberName, via: 'checkout' | 'card-success' | 'card-decline' = 'card-success'): Extract<CommandSpec, { op: 'pay' }> => ({ op: 'pay', via, method: 'CARD', cents: 1000, as });
+const pay = (as: NumberName, via: 'checkout' | 'card-success' | 'card-decline' = 'card-success'): Extract<CommandSpec, { op: 'pay' }> => ({
+  op: 'pay',
+  via,
+  method: 'CARD',
+  cents: 1000,
+  as,
+});
 const refund = (order: NumberName, as: NumberName, cents: number, failing = false): Extract<CommandSpec, { op: 'refund' }> => ({
   op: 'refund',
   order,
@@ -82,7 +103,10 @@ describe('payment predictions', () => {
     const m = newModel(caps);
     m.numbers.set('refund#1', { name: 'refund#1', no: 'X', maybeRefund: true });
     expect(predictPayment(m, pay('refund#1')).success).toBe('may');
-    expect(predictPayment(m, pay('refund#1', 'card-decline')).refusals.map((r) => r.key)).toEqual(['paymentFailed', 'duplicateMerchantOrder']);
+    expect(predictPayment(m, pay('refund#1', 'card-decline')).refusals.map((r) => r.key)).toEqual([
+      'paymentFailed',
+      'duplicateMerchantOrder',
+    ]);
   });
 });
 
@@ -164,14 +188,28 @@ describe('payment status', () => {
     const m = newModel(caps);
     expect(expectedPaymentStatus(m, paid(m, 'order#1', 1000, { base: 'expired' })).values).toBeUndefined();
     expect(expectedPaymentStatus(m, paid(m, 'order#2', 1000, { chargedBack: true })).values).toEqual(['SUCCESS']);
-    expect(expectedPaymentStatus(m, paid(m, 'refund#1', 1000, { base: 'FAILED', declined: true }))).toMatchObject({ values: ['FAILED'], clause: 'state.payment.declined-failed' });
+    expect(expectedPaymentStatus(m, paid(m, 'refund#1', 1000, { base: 'FAILED', declined: true }))).toMatchObject({
+      values: ['FAILED'],
+      clause: 'state.payment.declined-failed',
+    });
   });
 });
 
 describe('payout predictions', () => {
-  function payout(m: Model, status: PayoutRec['status'], method = 'BANK_TRANSFER', merchant: 'primary' | 'lowBalance' = 'primary', cents = 300): void {
+  function payout(
+    m: Model,
+    status: PayoutRec['status'],
+    method = 'BANK_TRANSFER',
+    merchant: 'primary' | 'lowBalance' = 'primary',
+    cents = 300,
+  ): void {
     const name = `payout#${m.payoutNumbers.size + 1}` as const;
-    m.payoutNumbers.set(`${merchant}:${name}`, { name, merchant, no: `M-${name}`, payout: { name, merchant, merchantPayoutNo: `M-${name}`, payoutNo: `T-${name}`, method, cents, status } });
+    m.payoutNumbers.set(`${merchant}:${name}`, {
+      name,
+      merchant,
+      no: `M-${name}`,
+      payout: { name, merchant, merchantPayoutNo: `M-${name}`, payoutNo: `T-${name}`, method, cents, status },
+    });
   }
 
   it('refuses a cancel of a SUCCESS payout as not cancelable, and of an open PAYPAL payout as not supported', () => {
@@ -181,7 +219,9 @@ describe('payout predictions', () => {
     payout(m, 'open');
     const success = predictPayoutCancel(m, { op: 'cancel-payout', merchant: 'primary', payout: 'payout#1' });
     expect(success.refusals[0]).toMatchObject({ code: 5003, key: 'payoutNotCancelable', clause: 'state.payout.not-cancelable' });
-    expect(predictPayoutCancel(m, { op: 'cancel-payout', merchant: 'primary', payout: 'payout#2' }).refusals[0]?.clause).toBe('err.po.cancel-unsupported');
+    expect(predictPayoutCancel(m, { op: 'cancel-payout', merchant: 'primary', payout: 'payout#2' }).refusals[0]?.clause).toBe(
+      'err.po.cancel-unsupported',
+    );
     expect(predictPayoutCancel(m, { op: 'cancel-payout', merchant: 'primary', payout: 'payout#3' }).success).toBe('must');
     expect(predictPayoutCancel(m, { op: 'cancel-payout', merchant: 'primary', payout: 'payout#9' }).refusals[0]?.key).toBe('notFound');
   });
@@ -192,7 +232,9 @@ describe('payout predictions', () => {
     const over = predictPayout(m, { op: 'payout', merchant: 'lowBalance', method: 'BANK_TRANSFER', cents: 201, as: 'payout#2' });
     expect(over.success).toBe('never');
     expect(over.refusals[0]?.key).toBe('insufficientFunds');
-    expect(predictPayout(m, { op: 'payout', merchant: 'lowBalance', method: 'BANK_TRANSFER', cents: 200, as: 'payout#2' }).success).toBe('may');
+    expect(predictPayout(m, { op: 'payout', merchant: 'lowBalance', method: 'BANK_TRANSFER', cents: 200, as: 'payout#2' }).success).toBe(
+      'may',
+    );
     const repeat = predictPayout(m, { op: 'payout', merchant: 'lowBalance', method: 'BANK_TRANSFER', cents: 100, as: 'payout#1' });
     expect(repeat.success).toBe('never');
     expect(repeat.anyRefusal?.clause).toBe('idem.payout.refused');
@@ -222,7 +264,15 @@ describe('money invariants', () => {
       name: 'payout#1',
       merchant: 'lowBalance',
       no: 'N',
-      payout: { name: 'payout#1', merchant: 'lowBalance', merchantPayoutNo: 'N', payoutNo: 'T', method: 'BANK_TRANSFER', cents: 600, status: 'SUCCESS' },
+      payout: {
+        name: 'payout#1',
+        merchant: 'lowBalance',
+        merchantPayoutNo: 'N',
+        payoutNo: 'T',
+        method: 'BANK_TRANSFER',
+        cents: 600,
+        status: 'SUCCESS',
+      },
     });
     expect(moneyBreaches(m).map((b) => b.clause)).toEqual(['err.ref.amount-exceeded', 'err.po.insufficient-funds']);
   });
@@ -239,11 +289,13 @@ describe('money invariants', () => {
 describe('commands', () => {
   it('read as sentences', () => {
     expect(describeCommand(refund('order#2', 'refund#1', 1234))).toBe('refund 12.34 of order#2 as refund#1');
-    expect(describeCommand({ op: 'refund', order: 'order#1', as: 'order#2', amount: { mode: 'rest-plus', cents: 1 }, failing: true }, 1001)).toBe(
-      'refund the rest + 0.01 (10.01) of order#1 as order#2 with the failing reason',
-    );
+    expect(
+      describeCommand({ op: 'refund', order: 'order#1', as: 'order#2', amount: { mode: 'rest-plus', cents: 1 }, failing: true }, 1001),
+    ).toBe('refund the rest + 0.01 (10.01) of order#1 as order#2 with the failing reason');
     expect(describeCommand(pay('order#1', 'card-decline'))).toBe('pay 10.00 by card with the decline card as order#1');
-    expect(describeCommand({ op: 'cancel-payout', merchant: 'lowBalance', payout: 'payout#1' })).toBe('cancel the payout payout#1 of the low-balance merchant');
+    expect(describeCommand({ op: 'cancel-payout', merchant: 'lowBalance', payout: 'payout#1' })).toBe(
+      'cancel the payout payout#1 of the low-balance merchant',
+    );
   });
 
   it('run only where they make sense', () => {
@@ -283,7 +335,9 @@ describe('sequences', () => {
       { command: 'pay 10.00 by card with the decline card as order#1', exchanges: [ex] },
       { command: 'pay 10.00 by card with the success card as order#1', exchanges: [ex] },
     ]);
-    expect(text).toContain('  1. pay 10.00 by card with the decline card as order#1\n     → POST /api/v1/payments/card {"a":1}\n     ← HTTP 200 {"code":0');
+    expect(text).toContain(
+      '  1. pay 10.00 by card with the decline card as order#1\n     → POST /api/v1/payments/card {"a":1}\n     ← HTTP 200 {"code":0',
+    );
     expect(text).toContain('  2. pay 10.00 by card with the success card as order#1   ← fails here');
   });
 });

@@ -31,7 +31,10 @@ async function compile(source: string): Promise<{ ok: boolean; out: string }> {
   const file = join(dir, `p${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, source);
   const config = join(dir, `tsconfig-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(config, JSON.stringify({ extends: join(root, 'tsconfig.json'), files: [file], include: [], exclude: [], compilerOptions: { noEmit: true } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ extends: join(root, 'tsconfig.json'), files: [file], include: [], exclude: [], compilerOptions: { noEmit: true } }),
+  );
   try {
     await promisify(execFile)(dependencyBin('typescript', 'tsc'), ['-p', config], { cwd: root });
     return { ok: true, out: '' };

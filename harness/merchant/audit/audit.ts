@@ -28,7 +28,11 @@ const AUDIT_CHECKS: { clause: string; title: string; scope: Scope }[] = [
   { clause: 'client.amount.string', title: 'sends amount values as decimal strings', scope: 'json' },
   { clause: 'client.amount.two-decimals', title: 'sends amount values with at most two decimals', scope: 'json' },
   { clause: 'client.numbers.distinct', title: 'uses different numbers for payments and refunds', scope: 'creates' },
-  { clause: 'idem.create-once', title: 'sends each create once (never two in flight with one number) and queries by its number before a new one', scope: 'creates' },
+  {
+    clause: 'idem.create-once',
+    title: 'sends each create once (never two in flight with one number) and queries by its number before a new one',
+    scope: 'creates',
+  },
   { clause: 'client.query.retry', title: 'tries a query again after a transient queryFailed', scope: 'query-failed' },
   { clause: 'auth.response.verify', title: 'does not act on a response whose signature does not verify', scope: 'tampered' },
   { clause: 'merchant.ack.success-body', title: 'acknowledges each genuine webhook with success', scope: 'deliveries' },
@@ -57,7 +61,11 @@ export class ClientAudit {
   record(r: SeenRequest): void {
     this.seen.push(r);
     const n = this.seen.length;
-    const found: (Omit<Diagnosis, 'requests'> & { requests?: number[] })[] = [...timestampMistakes(r), ...bodyMistakes(r), ...this.trustMistakes(r, n)];
+    const found: (Omit<Diagnosis, 'requests'> & { requests?: number[] })[] = [
+      ...timestampMistakes(r),
+      ...bodyMistakes(r),
+      ...this.trustMistakes(r, n),
+    ];
     if (r.http === 401 && r.key === 'unauthorized') found.unshift(...headerMistakes(r));
     else if ((r.http === 401 || r.http === 403) && AUTH_REFUSALS.has(r.key ?? '')) found.unshift(...signatureMistakes(r, this.keys));
     for (const d of found) {
@@ -67,7 +75,9 @@ export class ClientAudit {
         if (this.warned.has(d.name)) continue;
         this.warned.add(d.name);
       }
-      this.log(`audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`);
+      this.log(
+        `audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`,
+      );
     }
   }
 
@@ -82,7 +92,12 @@ export class ClientAudit {
         const t = known.get(v);
         if (!t || used.has(v)) return;
         used.add(v);
-        out.push({ name: 'trusted-unverified-response', clause: 'auth.response.verify', detail: `${path} ${v} came only from the answer to request #${t.n}, whose signature did not verify (the sandbox had altered its ${t.field}, genuinely ${t.genuine}); a response that does not verify is untrustworthy`, requests: [t.n, n] });
+        out.push({
+          name: 'trusted-unverified-response',
+          clause: 'auth.response.verify',
+          detail: `${path} ${v} came only from the answer to request #${t.n}, whose signature did not verify (the sandbox had altered its ${t.field}, genuinely ${t.genuine}); a response that does not verify is untrustworthy`,
+          requests: [t.n, n],
+        });
       });
     }
     if (r.tampered?.length) {
@@ -90,7 +105,8 @@ export class ClientAudit {
       const mine = known ?? new Map();
       this.untrusted.set(merchant, mine);
       // Numbers only: a status is not a value a later request can be seen to carry.
-      for (const t of r.tampered) if (t.sent !== t.genuine && !/status|state/.test(t.field)) mine.set(t.sent, { n, field: t.field, genuine: t.genuine });
+      for (const t of r.tampered)
+        if (t.sent !== t.genuine && !/status|state/.test(t.field)) mine.set(t.sent, { n, field: t.field, genuine: t.genuine });
     }
     return out;
   }
@@ -108,8 +124,20 @@ export class ClientAudit {
     for (const d of this.deliveries) {
       if (!d.replied || d.acked) continue;
       const what = `${d.event} ${d.orderNo} ${d.status}${d.copy ? ' (sent again)' : d.attempt > 1 ? ` (attempt ${d.attempt})` : ''} to ${d.url}`;
-      if (d.copy && acked.has(key(d))) out.push({ name: 'duplicate-not-acknowledged', clause: 'webhook.dup.may-repeat', detail: `${what} was answered ${d.summary}, after the first copy was acknowledged; the same webhook can arrive more than once: acknowledge it with success (and process it once)`, requests: [] });
-      else out.push({ name: 'webhook-not-acknowledged', clause: 'merchant.ack.success-body', detail: `${what}, genuinely signed, was answered ${d.summary}; a receiver replies with a body of exactly success`, requests: [] });
+      if (d.copy && acked.has(key(d)))
+        out.push({
+          name: 'duplicate-not-acknowledged',
+          clause: 'webhook.dup.may-repeat',
+          detail: `${what} was answered ${d.summary}, after the first copy was acknowledged; the same webhook can arrive more than once: acknowledge it with success (and process it once)`,
+          requests: [],
+        });
+      else
+        out.push({
+          name: 'webhook-not-acknowledged',
+          clause: 'merchant.ack.success-body',
+          detail: `${what}, genuinely signed, was answered ${d.summary}; a receiver replies with a body of exactly success`,
+          requests: [],
+        });
     }
     return out;
   }
@@ -120,7 +148,12 @@ export class ClientAudit {
 
   diagnoses(): Diagnosis[] {
     const classified = classify(this.seen, this.ops);
-    return [...this.perRequest, ...sequenceMistakes(classified), ...transientMistakes(this.seen, classified, this.ops), ...this.deliveryMistakes()];
+    return [
+      ...this.perRequest,
+      ...sequenceMistakes(classified),
+      ...transientMistakes(this.seen, classified, this.ops),
+      ...this.deliveryMistakes(),
+    ];
   }
 
   /** Must-level mistakes, and should-level warnings grouped by kind, for the summary line. */
@@ -157,7 +190,8 @@ export class ClientAudit {
       const g = byName.get(d.name);
       if (!g || g !== d) return d;
       const details = [...g.details];
-      const detail = details.length > 3 ? `${details.slice(0, 3).join('; ')}; and ${details.length - 3} more like these` : details.join('; ');
+      const detail =
+        details.length > 3 ? `${details.slice(0, 3).join('; ')}; and ${details.length - 3} more like these` : details.join('; ');
       return { name: g.name, clause: g.clause, detail, requests: g.requests };
     });
   }
@@ -174,34 +208,63 @@ export class ClientAudit {
       const mine = all.filter((d) => d.clause === clause);
       const failedQueries = this.seen.filter((r) => r.key === 'queryFailed').length;
       const answered = this.deliveries.filter((d) => d.replied);
-      const counts: Record<Scope, number> = { all: this.seen.length, json, creates, tampered: this.tamperedCount, 'query-failed': failedQueries, deliveries: answered.length, copies: answered.filter((d) => d.copy).length };
+      const counts: Record<Scope, number> = {
+        all: this.seen.length,
+        json,
+        creates,
+        tampered: this.tamperedCount,
+        'query-failed': failedQueries,
+        deliveries: answered.length,
+        copies: answered.filter((d) => d.copy).length,
+      };
       const relevant = counts[scope];
       const findings: Finding[] = mine.map((d) => {
         const message = `${d.requests.length ? `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}` : 'webhook'}: ${d.name} — ${d.detail}`;
         return { code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, title: message, message };
       });
       // A webhook's diagnosis is about no request of the client's.
-      const evidence = mine.map((d) => d.requests.length ? `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}` : `webhook: ${d.name}: ${d.detail}`);
+      const evidence = mine.map((d) =>
+        d.requests.length
+          ? `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`
+          : `webhook: ${d.name}: ${d.detail}`,
+      );
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
       if (findings.length) return { ...base, status: 'failed', findings };
       if (relevant === 0) {
         if (scope === 'deliveries' || scope === 'copies') {
-          const why = scope === 'deliveries' ? 'no webhook reached a receiver that answered (notify_url unreachable, or no change of status)' : 'no webhook was sent again to a receiver that answered (serve --audit --rough sends every webhook twice)';
+          const why =
+            scope === 'deliveries'
+              ? 'no webhook reached a receiver that answered (notify_url unreachable, or no change of status)'
+              : 'no webhook was sent again to a receiver that answered (serve --audit --rough sends every webhook twice)';
           return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
         }
         if (scope === 'query-failed') {
-          return { ...base, status: 'skipped', reason: 'precondition: no query was answered queryFailed (serve --audit --rough answers some)', findings: [] };
+          return {
+            ...base,
+            status: 'skipped',
+            reason: 'precondition: no query was answered queryFailed (serve --audit --rough answers some)',
+            findings: [],
+          };
         }
         if (scope === 'tampered') {
-          const why = 'no answer was tampered with (serve --audit --tamper-responses alters some; without it, what a client does with a response that does not verify cannot be observed)';
+          const why =
+            'no answer was tampered with (serve --audit --tamper-responses alters some; without it, what a client does with a response that does not verify cannot be observed)';
           return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
         }
-        const reason = scope === 'creates' && refusedCreates
-          ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'} refused before reaching an order, so the sequence of numbers could not be judged)`
-          : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
+        const reason =
+          scope === 'creates' && refusedCreates
+            ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'} refused before reaching an order, so the sequence of numbers could not be judged)`
+            : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
         return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
       }
-      const observed = scope === 'deliveries' || scope === 'copies' ? `${relevant} webhook attempt${relevant === 1 ? '' : 's'}${scope === 'copies' ? ' sent again' : ''} answered, each acknowledged` : scope === 'query-failed' ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again` : scope === 'tampered' ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back` : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
+      const observed =
+        scope === 'deliveries' || scope === 'copies'
+          ? `${relevant} webhook attempt${relevant === 1 ? '' : 's'}${scope === 'copies' ? ' sent again' : ''} answered, each acknowledged`
+          : scope === 'query-failed'
+            ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again`
+            : scope === 'tampered'
+              ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back`
+              : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
   }

@@ -17,7 +17,12 @@ export function auditKeys(loaded: LoadedProfile, env: NodeJS.ProcessEnv = proces
   for (const role of ['primary', 'second', 'frozen', 'lowBalance'] as const) {
     const m = loaded.merchants[role];
     if (!m) continue;
-    const declared = (loaded.profile.merchants as unknown as Record<string, { productionSecret?: string; productionSecretEnv?: string } | string | undefined>)[role];
+    const declared = (
+      loaded.profile.merchants as unknown as Record<
+        string,
+        { productionSecret?: string; productionSecretEnv?: string } | string | undefined
+      >
+    )[role];
     const fromEnv = typeof declared === 'object' && declared.productionSecretEnv ? env[declared.productionSecretEnv] : undefined;
     const production = (typeof declared === 'object' ? declared.productionSecret : undefined) ?? fromEnv ?? REFERENCE_PRODUCTION[m.id];
     out.push({ id: m.id, test: m.secret, production });

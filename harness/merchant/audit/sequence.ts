@@ -19,7 +19,11 @@ const NUMBER_FIELD: Record<Operation, string> = {
   'refund-query': 'merchant_refund_no',
   'payout-query': 'merchant_payout_no',
 };
-const QUERY_OF: Record<string, Operation> = { 'payment-create': 'payment-query', 'refund-create': 'refund-query', 'payout-create': 'payout-query' };
+const QUERY_OF: Record<string, Operation> = {
+  'payment-create': 'payment-query',
+  'refund-create': 'refund-query',
+  'payout-create': 'payout-query',
+};
 
 export interface Classified {
   n: number;
@@ -60,25 +64,50 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
     // In flight together: it arrived before the other was answered, or came as the first request on
     // another connection opened before then (a client waiting for an answer cannot have opened it).
     const c2 = later.r.connection;
-    const together = earlier.find((e) => later.r.receivedAt < e.r.answeredAt || (c2.index === 0 && c2.id !== e.r.connection.id && c2.openedAt < e.r.answeredAt));
+    const together = earlier.find(
+      (e) => later.r.receivedAt < e.r.answeredAt || (c2.index === 0 && c2.id !== e.r.connection.id && c2.openedAt < e.r.answeredAt),
+    );
     if (together) {
-      out.push({ name: 'parallel-creates', clause: 'idem.create-once', detail: `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time (parallel creates with one number); create requests are sent once and not in parallel`, requests: [together.n, later.n] });
+      out.push({
+        name: 'parallel-creates',
+        clause: 'idem.create-once',
+        detail: `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time (parallel creates with one number); create requests are sent once and not in parallel`,
+        requests: [together.n, later.n],
+      });
       continue;
     }
     // A number refused before anything was recorded (a missing field, three decimals) is still free.
     const first = earlier.filter(consumed).at(-1);
     if (!first) continue;
-    const queried = c.some((q) => q.op === QUERY_OF[later.op] && q.merchant === later.merchant && q.number === later.number && q.n > first.n && q.n < later.n);
+    const queried = c.some(
+      (q) => q.op === QUERY_OF[later.op] && q.merchant === later.merchant && q.number === later.number && q.n > first.n && q.n < later.n,
+    );
     out.push(
       queried
-        ? { name: 'create-repeated', clause: 'idem.create-once', detail: `${later.op} with ${field} ${later.number} was sent again after a query; a repeated number is refused, use a new number`, requests: [first.n, later.n] }
-        : { name: 'retry-without-query', clause: 'idem.create-once', detail: `${later.op} with ${field} ${later.number} was sent again without a query by that number in between; after a timeout, query by your own number before trying a new number`, requests: [first.n, later.n] },
+        ? {
+            name: 'create-repeated',
+            clause: 'idem.create-once',
+            detail: `${later.op} with ${field} ${later.number} was sent again after a query; a repeated number is refused, use a new number`,
+            requests: [first.n, later.n],
+          }
+        : {
+            name: 'retry-without-query',
+            clause: 'idem.create-once',
+            detail: `${later.op} with ${field} ${later.number} was sent again without a query by that number in between; after a timeout, query by your own number before trying a new number`,
+            requests: [first.n, later.n],
+          },
     );
   }
   const payments = creates.filter((x) => x.op === 'payment-create');
   for (const refund of creates.filter((x) => x.op === 'refund-create')) {
     const same = payments.find((p) => p.merchant === refund.merchant && p.number === refund.number);
-    if (same) out.push({ name: 'number-shared-by-payment-and-refund', clause: 'client.numbers.distinct', detail: `merchant_refund_no ${refund.number} is also a merchant_order_no of a payment; payments and refunds need different numbers`, requests: [same.n, refund.n].sort((a, b) => a - b) });
+    if (same)
+      out.push({
+        name: 'number-shared-by-payment-and-refund',
+        clause: 'client.numbers.distinct',
+        detail: `merchant_refund_no ${refund.number} is also a merchant_order_no of a payment; payments and refunds need different numbers`,
+        requests: [same.n, refund.n].sort((a, b) => a - b),
+      });
   }
   return out;
 }
@@ -89,28 +118,57 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
  * one ("use a new order number if the first request may have created an order"; "after a timeout, the
  * merchant queries by its own number before trying a new number"); after a `queryFailed`, the query again.
  */
-export function transientMistakes(list: readonly SeenRequest[], c: readonly Classified[], ops: ReadonlyMap<string, Operation>): Diagnosis[] {
+export function transientMistakes(
+  list: readonly SeenRequest[],
+  c: readonly Classified[],
+  ops: ReadonlyMap<string, Operation>,
+): Diagnosis[] {
   const out: Diagnosis[] = [];
   const creates = c.filter((x) => x.op.endsWith('-create'));
   for (const busy of creates.filter((x) => x.r.key === 'systemBusy')) {
     const next = creates.find((x) => x.n > busy.n && x.op === busy.op && x.merchant === busy.merchant && x.number !== busy.number);
     if (!next) continue;
-    const answered = c.some((q) => q.op === QUERY_OF[busy.op] && q.merchant === busy.merchant && q.number === busy.number && q.n > busy.n && q.n < next.n && q.r.key !== 'queryFailed');
+    const answered = c.some(
+      (q) =>
+        q.op === QUERY_OF[busy.op] &&
+        q.merchant === busy.merchant &&
+        q.number === busy.number &&
+        q.n > busy.n &&
+        q.n < next.n &&
+        q.r.key !== 'queryFailed',
+    );
     const field = NUMBER_FIELD[busy.op];
-    if (!answered) out.push({ name: 'new-number-without-query', clause: 'idem.create-once', detail: `after ${busy.op} with ${field} ${busy.number} was answered systemBusy, a new ${field} ${next.number} was tried without a query by ${busy.number} answered in between; the first request may have created an order: query by your own number first`, requests: [busy.n, next.n] });
+    if (!answered)
+      out.push({
+        name: 'new-number-without-query',
+        clause: 'idem.create-once',
+        detail: `after ${busy.op} with ${field} ${busy.number} was answered systemBusy, a new ${field} ${next.number} was tried without a query by ${busy.number} answered in between; the first request may have created an order: query by your own number first`,
+        requests: [busy.n, next.n],
+      });
   }
   const lookup = (r: SeenRequest): string | undefined => {
     const b = parsedBody(r) as Record<string, unknown> | undefined;
     if (!b) return undefined;
     const fields = Object.keys(b).filter((k) => /(^|_)(order|refund|payout)_no$/.test(k) && typeof b[k] === 'string');
-    return fields.length ? fields.sort().map((k) => `${k}=${String(b[k])}`).join('&') : undefined;
+    return fields.length
+      ? fields
+          .sort()
+          .map((k) => `${k}=${String(b[k])}`)
+          .join('&')
+      : undefined;
   };
   list.forEach((r, i) => {
     if (r.key !== 'queryFailed' || !ops.get(r.path)?.endsWith('-query')) return;
     const merchant = header(r, 'X-MerchantID');
     const what = lookup(r);
     const again = list.slice(i + 1).some((x) => x.path === r.path && header(x, 'X-MerchantID') === merchant && lookup(x) === what);
-    if (!again) out.push({ name: 'query-not-retried', clause: 'client.query.retry', detail: `the query by ${what ?? 'its number'} was answered 500 queryFailed (a transient failure: try again) and was not sent again`, requests: [i + 1] });
+    if (!again)
+      out.push({
+        name: 'query-not-retried',
+        clause: 'client.query.retry',
+        detail: `the query by ${what ?? 'its number'} was answered 500 queryFailed (a transient failure: try again) and was not sent again`,
+        requests: [i + 1],
+      });
   });
   return out;
 }

@@ -22,7 +22,12 @@ export function headerMistakes(r: SeenRequest): Diag[] {
   for (const h of HEADERS) {
     const v = header(r, h);
     if (v === undefined) out.push({ name: 'missing-header', clause: 'client.sign.headers', detail: `${h} is missing` });
-    else if (v === '') out.push({ name: h === 'X-Nonce' ? 'empty-nonce' : 'empty-header', clause: 'client.sign.headers', detail: `${h} is empty${h === 'X-Nonce' ? ': the nonce must be a random non-empty string' : ''}` });
+    else if (v === '')
+      out.push({
+        name: h === 'X-Nonce' ? 'empty-nonce' : 'empty-header',
+        clause: 'client.sign.headers',
+        detail: `${h} is empty${h === 'X-Nonce' ? ': the nonce must be a random non-empty string' : ''}`,
+      });
   }
   return out;
 }
@@ -31,8 +36,22 @@ export function headerMistakes(r: SeenRequest): Diag[] {
 export function timestampMistakes(r: SeenRequest): Diag[] {
   const ts = header(r, 'X-Timestamp');
   if (!ts) return [];
-  if (/^\d{13}$/.test(ts)) return [{ name: 'milliseconds-timestamp', clause: 'client.sign.timestamp-seconds', detail: `X-Timestamp ${ts} is in milliseconds; send Unix seconds (${ts.slice(0, 10)})` }];
-  if (!/^\d+$/.test(ts)) return [{ name: 'formatted-timestamp', clause: 'client.sign.timestamp-seconds', detail: `X-Timestamp ${JSON.stringify(ts.slice(0, 40))} is a formatted date; send Unix seconds as a decimal string` }];
+  if (/^\d{13}$/.test(ts))
+    return [
+      {
+        name: 'milliseconds-timestamp',
+        clause: 'client.sign.timestamp-seconds',
+        detail: `X-Timestamp ${ts} is in milliseconds; send Unix seconds (${ts.slice(0, 10)})`,
+      },
+    ];
+  if (!/^\d+$/.test(ts))
+    return [
+      {
+        name: 'formatted-timestamp',
+        clause: 'client.sign.timestamp-seconds',
+        detail: `X-Timestamp ${JSON.stringify(ts.slice(0, 40))} is a formatted date; send Unix seconds as a decimal string`,
+      },
+    ];
   return [];
 }
 
@@ -53,25 +72,64 @@ function bodies(raw: Buffer): SignedBody[] {
   const out: SignedBody[] = [{ bytes: raw }];
   const text = raw.toString('utf8');
   const trimmed = text.trim();
-  if (trimmed !== text) out.push({ bytes: Buffer.from(trimmed), mistake: { name: 'trimmed-body', clause: 'client.sign.raw-body', detail: 'the signature is over the body trimmed of surrounding whitespace, not the bytes sent' } });
-  out.push({ bytes: Buffer.from(`${text}\n`), mistake: { name: 'trimmed-body', clause: 'client.sign.raw-body', detail: 'the signature is over the body with a trailing newline the bytes sent do not have' } });
+  if (trimmed !== text)
+    out.push({
+      bytes: Buffer.from(trimmed),
+      mistake: {
+        name: 'trimmed-body',
+        clause: 'client.sign.raw-body',
+        detail: 'the signature is over the body trimmed of surrounding whitespace, not the bytes sent',
+      },
+    });
+  out.push({
+    bytes: Buffer.from(`${text}\n`),
+    mistake: {
+      name: 'trimmed-body',
+      clause: 'client.sign.raw-body',
+      detail: 'the signature is over the body with a trailing newline the bytes sent do not have',
+    },
+  });
   try {
     const parsed = JSON.parse(text) as unknown;
     const seen = new Set([text]);
-    const variants: [string, unknown][] = [['', parsed], ['key-sorted ', sortKeys(parsed)], ['key-reversed ', reverseKeys(parsed)]];
+    const variants: [string, unknown][] = [
+      ['', parsed],
+      ['key-sorted ', sortKeys(parsed)],
+      ['key-reversed ', reverseKeys(parsed)],
+    ];
     for (const [order, value] of variants) {
-      for (const [label, s] of [['compact', JSON.stringify(value)], ['pretty-printed', JSON.stringify(value, null, 2)], ['pretty-printed', JSON.stringify(value, null, 4)]] as const) {
+      for (const [label, s] of [
+        ['compact', JSON.stringify(value)],
+        ['pretty-printed', JSON.stringify(value, null, 2)],
+        ['pretty-printed', JSON.stringify(value, null, 4)],
+      ] as const) {
         if (seen.has(s)) continue;
         seen.add(s);
         const what = `a ${order}${label} re-serialisation of the JSON`;
-        out.push({ bytes: Buffer.from(s), mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: `the signature is over ${what}, not the bytes sent: sign the exact bytes you send` } });
+        out.push({
+          bytes: Buffer.from(s),
+          mistake: {
+            name: 're-serialised-body',
+            clause: 'client.sign.raw-body',
+            detail: `the signature is over ${what}, not the bytes sent: sign the exact bytes you send`,
+          },
+        });
       }
     }
     for (const order of topLevelOrders(parsed)) {
       const s = JSON.stringify(order);
       if (seen.has(s)) continue;
       seen.add(s);
-      out.push({ bytes: Buffer.from(s), costly: true, mistake: { name: 're-serialised-body', clause: 'client.sign.raw-body', detail: 'the signature is over the JSON with its keys in another order, not the bytes sent (keys re-ordered after signing): sign the exact bytes you send' } });
+      out.push({
+        bytes: Buffer.from(s),
+        costly: true,
+        mistake: {
+          name: 're-serialised-body',
+          clause: 'client.sign.raw-body',
+          detail:
+            'the signature is over the JSON with its keys in another order, not the bytes sent (keys re-ordered after signing): sign the exact bytes you send',
+        },
+      });
     }
   } catch {
     // not JSON: only the byte-level variants apply
@@ -102,22 +160,48 @@ function topLevelOrders(v: unknown): Record<string, unknown>[] {
 
 function reverseKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reverseKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .reverse()
+        .map((k) => [k, reverseKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
 const ENCODINGS: { name?: string; detail: string; make(key: string, input: Buffer): string }[] = [
   { detail: 'lower-case hex HMAC-SHA256', make: (k, i) => createHmac('sha256', k).update(i).digest('hex') },
-  { name: 'upper-case-hex', detail: 'X-Sign is upper-case hex; it must be lower-case hex', make: (k, i) => createHmac('sha256', k).update(i).digest('hex').toUpperCase() },
-  { name: 'base64-signature', detail: 'X-Sign is Base64; it must be lower-case hex', make: (k, i) => createHmac('sha256', k).update(i).digest('base64') },
-  { name: 'md5-signature', detail: 'X-Sign is an HMAC-MD5; it must be HMAC-SHA256 in lower-case hex', make: (k, i) => createHmac('md5', k).update(i).digest('hex') },
-  { name: 'md5-signature', detail: 'X-Sign is a plain MD5 of the string to sign; it must be HMAC-SHA256 keyed with the secret key', make: (_k, i) => createHash('md5').update(i).digest('hex') },
+  {
+    name: 'upper-case-hex',
+    detail: 'X-Sign is upper-case hex; it must be lower-case hex',
+    make: (k, i) => createHmac('sha256', k).update(i).digest('hex').toUpperCase(),
+  },
+  {
+    name: 'base64-signature',
+    detail: 'X-Sign is Base64; it must be lower-case hex',
+    make: (k, i) => createHmac('sha256', k).update(i).digest('base64'),
+  },
+  {
+    name: 'md5-signature',
+    detail: 'X-Sign is an HMAC-MD5; it must be HMAC-SHA256 in lower-case hex',
+    make: (k, i) => createHmac('md5', k).update(i).digest('hex'),
+  },
+  {
+    name: 'md5-signature',
+    detail: 'X-Sign is a plain MD5 of the string to sign; it must be HMAC-SHA256 keyed with the secret key',
+    make: (_k, i) => createHash('md5').update(i).digest('hex'),
+  },
 ];
 
 /**
@@ -132,15 +216,36 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
   const raw = r.body ?? Buffer.alloc(0);
   const own = keys.find((k) => k.id === id);
   const out: Diag[] = [];
-  if (!own) out.push({ name: 'wrong-merchant-id', clause: 'client.sign.merchant-id', detail: `X-MerchantID ${JSON.stringify(id.slice(0, 40))} is not an identifier the service assigned (not a merchant name, login or internal user id)` });
+  if (!own)
+    out.push({
+      name: 'wrong-merchant-id',
+      clause: 'client.sign.merchant-id',
+      detail: `X-MerchantID ${JSON.stringify(id.slice(0, 40))} is not an identifier the service assigned (not a merchant name, login or internal user id)`,
+    });
   const candidates: Candidate[] = [];
   if (own) candidates.push({ key: own.test });
-  if (own?.production) candidates.push({ key: own.production, keyMistake: { name: 'production-key', clause: 'client.sign.secret-key', detail: 'signed with the production secret key; the sandbox (test) environment has its own key' } });
+  if (own?.production)
+    candidates.push({
+      key: own.production,
+      keyMistake: {
+        name: 'production-key',
+        clause: 'client.sign.secret-key',
+        detail: 'signed with the production secret key; the sandbox (test) environment has its own key',
+      },
+    });
   for (const k of keys) {
     if (k.id === id) continue;
     const m: Diag = own
-      ? { name: 'another-merchants-key', clause: 'client.sign.secret-key', detail: `signed with the secret key of merchant ${k.id}, not of ${id}` }
-      : { name: 'wrong-merchant-id', clause: 'client.sign.merchant-id', detail: `the signature is made with the key of merchant ${k.id}: send that id in X-MerchantID` };
+      ? {
+          name: 'another-merchants-key',
+          clause: 'client.sign.secret-key',
+          detail: `signed with the secret key of merchant ${k.id}, not of ${id}`,
+        }
+      : {
+          name: 'wrong-merchant-id',
+          clause: 'client.sign.merchant-id',
+          detail: `the signature is made with the key of merchant ${k.id}: send that id in X-MerchantID`,
+        };
     candidates.push({ key: k.test, keyMistake: m });
     if (k.production) candidates.push({ key: k.production, keyMistake: m });
   }
@@ -156,7 +261,12 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
             if (e.make(c.key, input) !== sign) continue;
             const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
             if (c.keyMistake) found.push(c.keyMistake);
-            if (sep !== '\n') found.push({ name: 'crlf-string-to-sign', clause: 'client.sign.string', detail: 'the string to sign is joined with CR LF; it must be a single line feed' });
+            if (sep !== '\n')
+              found.push({
+                name: 'crlf-string-to-sign',
+                clause: 'client.sign.string',
+                detail: 'the string to sign is joined with CR LF; it must be a single line feed',
+              });
             if (b.mistake) found.push(b.mistake);
             if (e.name) found.push({ name: e.name, clause: 'client.sign.lower-hex', detail: e.detail });
             // Empty: the signature itself is right; the refusal had another reason (timestamp, nonce).
@@ -172,11 +282,23 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
       if (e.make(c.key, raw) !== sign) continue;
       const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
       if (c.keyMistake) found.push(c.keyMistake);
-      found.push({ name: 'body-only-signature', clause: 'client.sign.string', detail: 'X-Sign is an HMAC of the body alone; the string to sign is merchant id LF timestamp LF nonce LF raw body' });
+      found.push({
+        name: 'body-only-signature',
+        clause: 'client.sign.string',
+        detail: 'X-Sign is an HMAC of the body alone; the string to sign is merchant id LF timestamp LF nonce LF raw body',
+      });
       if (e.name) found.push({ name: e.name, clause: 'client.sign.lower-hex', detail: e.detail });
       return found;
     }
   }
   // Nothing reproduces it: evidence that the signature does not verify, not of which rule was broken.
-  return [...out, { name: 'unexplained-signature', clause: 'client.sign.verifies', detail: 'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign' }];
+  return [
+    ...out,
+    {
+      name: 'unexplained-signature',
+      clause: 'client.sign.verifies',
+      detail:
+        'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign',
+    },
+  ];
 }

@@ -16,14 +16,22 @@ function ackProperty(kind: Kind) {
   return async (ctx: ReceiverContext, seed: number) => {
     const clause = 'merchant.ack.success-body';
     const base = sampleBody(kind, seed, STATUSES[kind][0]);
-    const edges: Body[] = [{ ...base, metadata: '' }, { ...sampleBody(kind, seed + 1, STATUSES[kind][0]), metadata: 'order=42;note=gift' }];
+    const edges: Body[] = [
+      { ...base, metadata: '' },
+      { ...sampleBody(kind, seed + 1, STATUSES[kind][0]), metadata: 'order=42;note=gift' },
+    ];
     if (kind === 'payment') {
       const { requested_amount: _r, ...without } = base;
       edges.push(without, { ...sampleBody(kind, seed + 2, STATUSES[kind][0]), requested_amount: { currency: 'USD', value: '9.99' } });
     }
     for (const body of edges) {
       const raw = bytesOf(body);
-      expectAck(await post(ctx, 'valid', raw, signed(ctx.id, raw)), clause, `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`, ctx);
+      expectAck(
+        await post(ctx, 'valid', raw, signed(ctx.id, raw)),
+        clause,
+        `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`,
+        ctx,
+      );
     }
     for (const status of STATUSES[kind]) {
       await fc.assert(
@@ -45,21 +53,43 @@ function offsetProperty(kind: Kind) {
   return async (ctx: ReceiverContext, seed: number) => {
     await fc.assert(
       fc.asyncProperty(bodyArb(kind, 'non-utc'), async (body) => {
-        const twin = { ...body, order_no: `${body['order_no']}U`, merchant_order_no: `${body['merchant_order_no']}U`, created_at: utc(body['created_at']), ...(body['finished_at'] ? { finished_at: utc(body['finished_at']) } : {}) };
+        const twin = {
+          ...body,
+          order_no: `${body['order_no']}U`,
+          merchant_order_no: `${body['merchant_order_no']}U`,
+          created_at: utc(body['created_at']),
+          ...(body['finished_at'] ? { finished_at: utc(body['finished_at']) } : {}),
+        };
         await delivered(ctx, 'control (same instants in UTC)', bytesOf(twin));
         const raw = bytesOf(body);
-        expectAck(await post(ctx, 'offset', raw, signed(ctx.id, raw)), 'conv.time.read-offset', `a valid ${body['event']} ${body['status']} webhook with times ${String(body['created_at'])}`, ctx);
+        expectAck(
+          await post(ctx, 'offset', raw, signed(ctx.id, raw)),
+          'conv.time.read-offset',
+          `a valid ${body['event']} ${body['status']} webhook with times ${String(body['created_at'])}`,
+          ctx,
+        );
       }),
       { seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 3)), endOnFailure: true },
     );
   };
 }
 
-
 export const acknowledgementSpecs: MerchantCheckSpec<ReceiverContext>[] = [
-  { title: 'acknowledges every valid payment.updated webhook with exactly success', clause: 'merchant.ack.success-body', run: ackProperty('payment') },
-  { title: 'acknowledges every valid refund.updated webhook with exactly success', clause: 'merchant.ack.success-body', run: ackProperty('refund') },
-  { title: 'acknowledges every valid payout.updated webhook with exactly success', clause: 'merchant.ack.success-body', run: ackProperty('payout') },
+  {
+    title: 'acknowledges every valid payment.updated webhook with exactly success',
+    clause: 'merchant.ack.success-body',
+    run: ackProperty('payment'),
+  },
+  {
+    title: 'acknowledges every valid refund.updated webhook with exactly success',
+    clause: 'merchant.ack.success-body',
+    run: ackProperty('refund'),
+  },
+  {
+    title: 'acknowledges every valid payout.updated webhook with exactly success',
+    clause: 'merchant.ack.success-body',
+    run: ackProperty('payout'),
+  },
   {
     title: 'acknowledges webhooks whose times carry offsets other than UTC',
     clause: 'conv.time.read-offset',
@@ -85,8 +115,15 @@ export const acknowledgementSpecs: MerchantCheckSpec<ReceiverContext>[] = [
       for (const kind of ['payment', 'refund', 'payout'] as const) {
         const raw = bytesOf(sampleBody(kind, seed));
         const r = await post(ctx, kind, raw, signed(ctx.id, raw));
-        if (r.error) fail('merchant.ack.within-5s', 'NO_REPLY', `no reply to a valid ${kind} webhook (${r.error})`, { expected: `a reply within ${ruleText(ctx)}` });
-        if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `the reply to a valid ${kind} webhook took ${Math.round(r.ms)} ms`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
+        if (r.error)
+          fail('merchant.ack.within-5s', 'NO_REPLY', `no reply to a valid ${kind} webhook (${r.error})`, {
+            expected: `a reply within ${ruleText(ctx)}`,
+          });
+        if (r.ms > ctx.ackLimitMs)
+          fail('merchant.ack.within-5s', 'SLOW_REPLY', `the reply to a valid ${kind} webhook took ${Math.round(r.ms)} ms`, {
+            expected: `at most ${ruleText(ctx)}`,
+            seen: `${Math.round(r.ms)} ms`,
+          });
       }
     },
   },

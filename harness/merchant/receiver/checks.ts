@@ -14,4 +14,8 @@ import { refusalSpecs } from './refusals.js';
 
 export type { ReceiverContext };
 
-export const receiverChecks: MerchantCheck<ReceiverContext>[] = defineMerchantChecks<ReceiverContext>('receiver', [...acknowledgementSpecs, ...refusalSpecs, ...duplicateSpecs]);
+export const receiverChecks: MerchantCheck<ReceiverContext>[] = defineMerchantChecks<ReceiverContext>('receiver', [
+  ...acknowledgementSpecs,
+  ...refusalSpecs,
+  ...duplicateSpecs,
+]);

@@ -41,7 +41,7 @@ function subject(raw: Buffer): string {
 
 /** The rule as the document states it, with the kit's grace (and the scaling, in the project's tests) said apart. */
 export function ruleText(ctx: ReceiverContext): string {
-  return ctx.ackLimitMs === 5000 ? '5 s (the document\'s rule)' : `${ctx.ackLimitMs} ms (the document's 5 s, scaled down for this run)`;
+  return ctx.ackLimitMs === 5000 ? "5 s (the document's rule)" : `${ctx.ackLimitMs} ms (the document's 5 s, scaled down for this run)`;
 }
 
 function deadlineText(ctx: ReceiverContext): string {
@@ -50,18 +50,35 @@ function deadlineText(ctx: ReceiverContext): string {
 
 /** Acknowledged, and in time: a late one is charged to the 5-second rule and ends the check (no run of late deliveries). */
 export function expectAck(r: Reply, clause: string, what: string, ctx: ReceiverContext): void {
-  if (r.error) fail(clause, 'NO_REPLY', `${what}: no complete reply (${r.error})`, { expected: 'a whole reply with body success', ...(r.body ? { seen: `${JSON.stringify(r.body.subarray(0, 60).toString('latin1'))}… (${replyLength(r)})` } : {}) });
-  if (!isSuccess(r)) fail(clause, 'NOT_ACKNOWLEDGED', `${what} was not acknowledged: ${describeReply(r)}`, {
+  if (r.error)
+    fail(clause, 'NO_REPLY', `${what}: no complete reply (${r.error})`, {
+      expected: 'a whole reply with body success',
+      ...(r.body ? { seen: `${JSON.stringify(r.body.subarray(0, 60).toString('latin1'))}… (${replyLength(r)})` } : {}),
+    });
+  if (!isSuccess(r))
+    fail(clause, 'NOT_ACKNOWLEDGED', `${what} was not acknowledged: ${describeReply(r)}`, {
       expected: 'body exactly "success" (7 bytes)',
       seen: `${JSON.stringify(r.body!.subarray(0, 60).toString('latin1'))}${(r.size ?? 0) > 60 ? '…' : ''} (${replyLength(r)})`,
     });
-  if (r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `${what} was acknowledged after ${Math.round(r.ms)} ms`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
+  if (r.ms > ctx.ackLimitMs)
+    fail('merchant.ack.within-5s', 'SLOW_REPLY', `${what} was acknowledged after ${Math.round(r.ms)} ms`, {
+      expected: `at most ${ruleText(ctx)}`,
+      seen: `${Math.round(r.ms)} ms`,
+    });
 }
 
 export function expectRefused(r: Reply, clause: string, what: string, ctx?: ReceiverContext): void {
   if (r.error) fail('merchant.ack.within-5s', 'NO_REPLY', `${what}: no complete reply (${r.error}); a refusal is a reply too`);
-  if (isSuccess(r)) fail(clause, 'ACKNOWLEDGED_BAD_WEBHOOK', `${what} was acknowledged with "success"; it must get a non-success reply`, { expected: 'any body but "success"', seen: '"success"' });
-  if (ctx && r.ms > ctx.ackLimitMs) fail('merchant.ack.within-5s', 'SLOW_REPLY', `${what}: the refusal took ${Math.round(r.ms)} ms; a refusal is a reply too`, { expected: `at most ${ruleText(ctx)}`, seen: `${Math.round(r.ms)} ms` });
+  if (isSuccess(r))
+    fail(clause, 'ACKNOWLEDGED_BAD_WEBHOOK', `${what} was acknowledged with "success"; it must get a non-success reply`, {
+      expected: 'any body but "success"',
+      seen: '"success"',
+    });
+  if (ctx && r.ms > ctx.ackLimitMs)
+    fail('merchant.ack.within-5s', 'SLOW_REPLY', `${what}: the refusal took ${Math.round(r.ms)} ms; a refusal is a reply too`, {
+      expected: `at most ${ruleText(ctx)}`,
+      seen: `${Math.round(r.ms)} ms`,
+    });
 }
 
 /** The correctly signed twin first: whether it was acknowledged decides what a refusal proves. */
@@ -70,12 +87,12 @@ export async function control(ctx: ReceiverContext, body: Body): Promise<{ raw: 
   return { raw, twin: await post(ctx, 'control (correctly signed)', raw, signed(ctx.id, raw)) };
 }
 
-
 /** A delivery a check needs acknowledged before it can judge its own clause (whether it is, is judged elsewhere). */
 export async function delivered(ctx: ReceiverContext, label: string, raw: Buffer): Promise<void> {
   const r = await post(ctx, label, raw, signed(ctx.id, raw));
   if (!isSuccess(r)) throw new PreconditionSkip(`${label} was not acknowledged (${describeReply(r)}): not judged here`);
-  if (r.ms > ctx.ackLimitMs) throw new PreconditionSkip(`${label} was acknowledged late (${describeReply(r)}): the 5-second rule is judged elsewhere, not here`);
+  if (r.ms > ctx.ackLimitMs)
+    throw new PreconditionSkip(`${label} was acknowledged late (${describeReply(r)}): the 5-second rule is judged elsewhere, not here`);
 }
 
 export interface ActedOn {
@@ -85,7 +102,10 @@ export interface ActedOn {
 }
 
 export async function actedOn(ctx: ReceiverContext, orderNo: string): Promise<ActedOn[]> {
-  if (!ctx.inspectUrl) throw new PreconditionSkip('whether a webhook was processed once cannot be seen from outside; declare an inspection hook (--inspect-url) to check it');
+  if (!ctx.inspectUrl)
+    throw new PreconditionSkip(
+      'whether a webhook was processed once cannot be seen from outside; declare an inspection hook (--inspect-url) to check it',
+    );
   const ac = new AbortController();
   const t = setTimeout(() => ac.abort(), ctx.deadlineMs);
   try {

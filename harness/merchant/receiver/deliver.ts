@@ -24,7 +24,13 @@ export interface Reply {
 export const MAX_KEPT = 64 * 1024;
 
 /** `deadlineText` says what the deadline stands for in the evidence (default: its milliseconds). */
-export function deliver(url: string, raw: Buffer, headers: Record<string, string>, deadlineMs: number, deadlineText = `${deadlineMs} ms`): Promise<Reply> {
+export function deliver(
+  url: string,
+  raw: Buffer,
+  headers: Record<string, string>,
+  deadlineMs: number,
+  deadlineText = `${deadlineMs} ms`,
+): Promise<Reply> {
   const started = performance.now();
   const u = new URL(url);
   const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, {
@@ -38,7 +44,8 @@ export function deliver(url: string, raw: Buffer, headers: Record<string, string
     let kept = 0;
     let size = 0;
     let status: number | undefined;
-    const partial = (): Pick<Reply, 'body' | 'size' | 'status'> => (status === undefined ? {} : { status, body: Buffer.concat(chunks), size });
+    const partial = (): Pick<Reply, 'body' | 'size' | 'status'> =>
+      status === undefined ? {} : { status, body: Buffer.concat(chunks), size };
     const done = (r: Omit<Reply, 'ms'>): void => {
       if (settled) return;
       settled = true;
@@ -54,14 +61,20 @@ export function deliver(url: string, raw: Buffer, headers: Record<string, string
         return;
       }
       // A TLS server reading plain HTTP just closes: say so when that is what it is.
-      void speaksTls(u, Math.min(1000, left)).then((tls) => done({ ...partial(), error: tls ? `${why}; the endpoint answers a TLS handshake, so it looks like an HTTPS server: use an https:// URL` : why }));
+      void speaksTls(u, Math.min(1000, left)).then((tls) =>
+        done({
+          ...partial(),
+          error: tls ? `${why}; the endpoint answers a TLS handshake, so it looks like an HTTPS server: use an https:// URL` : why,
+        }),
+      );
     };
     const timer = setTimeout(() => {
       const streaming = status !== undefined ? `; at least ${size} bytes, still streaming at the deadline` : '';
       done({ ...partial(), error: `timeout: no complete reply within ${deadlineText}${streaming}` });
     }, deadlineMs);
     req.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.message === 'socket hang up') cut('reset: the connection was closed without a complete reply');
+      if (e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.message === 'socket hang up')
+        cut('reset: the connection was closed without a complete reply');
       else if (e.code?.startsWith('HPE_')) cut(`not HTTP: the reply could not be parsed (${e.code})`);
       else done({ ...partial(), error: `${e.code ?? 'error'}: ${e.message}` });
     });
@@ -85,7 +98,12 @@ export function deliver(url: string, raw: Buffer, headers: Record<string, string
 
 function speaksTls(u: URL, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = tlsConnect({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 80), rejectUnauthorized: false, servername: undefined });
+    const s = tlsConnect({
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(u.port || 80),
+      rejectUnauthorized: false,
+      servername: undefined,
+    });
     const end = (v: boolean): void => {
       clearTimeout(t);
       s.destroy();
@@ -100,13 +118,16 @@ function speaksTls(u: URL, ms: number): Promise<boolean> {
 /** The body's length as evidence: the true length, and whether the reply was still coming. */
 export function replyLength(r: Reply): string {
   if (!r.error) return `${r.size ?? 0} bytes`;
-  return r.error.startsWith('timeout') ? `at least ${r.size ?? 0} bytes, still streaming at the deadline` : `${r.size ?? 0} bytes before it was cut off`;
+  return r.error.startsWith('timeout')
+    ? `at least ${r.size ?? 0} bytes, still streaming at the deadline`
+    : `${r.size ?? 0} bytes before it was cut off`;
 }
 
 /** A reply as one evidence line: status, the first bytes of the body (escaped), its true length, time. */
 export function describeReply(r: Reply): string {
   const head = r.body ? JSON.stringify(r.body.subarray(0, 80).toString('latin1')) + ((r.size ?? 0) > 80 ? '…' : '') : '';
-  if (r.error) return `no complete reply (${r.error})${r.status !== undefined ? `, HTTP ${r.status}, body starting ${head}` : ''} after ${Math.round(r.ms)} ms`;
+  if (r.error)
+    return `no complete reply (${r.error})${r.status !== undefined ? `, HTTP ${r.status}, body starting ${head}` : ''} after ${Math.round(r.ms)} ms`;
   return `HTTP ${r.status}, body ${head} (${replyLength(r)}), ${Math.round(r.ms)} ms`;
 }
 

@@ -31,7 +31,15 @@ export async function runReceiver(o: ReceiverRunOptions): Promise<MerchantResult
       const i = next++;
       const check = checks[i]!;
       const log: string[] = [];
-      const ctx: ReceiverContext = { url: o.url, id: { merchantId: o.merchantId, secret: o.secret }, ackLimitMs, deadlineMs: ackLimitMs + Math.min(1000, ackLimitMs), numRuns: o.numRuns ?? 12, inspectUrl: o.inspectUrl, log };
+      const ctx: ReceiverContext = {
+        url: o.url,
+        id: { merchantId: o.merchantId, secret: o.secret },
+        ackLimitMs,
+        deadlineMs: ackLimitMs + Math.min(1000, ackLimitMs),
+        numRuns: o.numRuns ?? 12,
+        inspectUrl: o.inspectUrl,
+        log,
+      };
       results[i] = await runMerchantCheck(check, ctx, checkSeed(o.seed, check.id), log);
     }
   };

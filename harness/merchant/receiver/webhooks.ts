@@ -18,7 +18,9 @@ export const STATUSES: Record<Kind, readonly string[]> = {
 export type Body = Record<string, unknown>;
 export type Offsets = 'utc' | 'non-utc';
 
-const amount = fc.integer({ min: 1, max: 99_999_999 }).map((cents) => ({ currency: 'USD', value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` }));
+const amount = fc
+  .integer({ min: 1, max: 99_999_999 })
+  .map((cents) => ({ currency: 'USD', value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` }));
 const metadata = fc.oneof(fc.constant(''), fc.string({ minLength: 1, maxLength: 40 }), fc.json({ maxDepth: 1 }));
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}$/);
 const method = fc.constantFrom('CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY');
@@ -35,10 +37,12 @@ function rfc3339(epochMs: number, offsetMin: number | 'Z' | '+00:00'): string {
 }
 
 const time = (offsets: Offsets) =>
-  fc.record({
-    at: fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2027, 0, 1) }),
-    off: offsets === 'utc' ? fc.constantFrom<'Z' | '+00:00'>('Z', '+00:00') : offsetMinutes,
-  }).map(({ at, off }) => rfc3339(at, off));
+  fc
+    .record({
+      at: fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2027, 0, 1) }),
+      off: offsets === 'utc' ? fc.constantFrom<'Z' | '+00:00'>('Z', '+00:00') : offsetMinutes,
+    })
+    .map(({ at, off }) => rfc3339(at, off));
 
 let serial = 0;
 /** Every generated webhook names its own order: no two properties' bodies collide by accident. */
@@ -51,7 +55,17 @@ export function bodyArb(kind: Kind, offsets: Offsets = 'utc', status?: string): 
   const st = status ? fc.constant(status) : fc.constantFrom(...STATUSES[kind]);
   if (kind === 'payment') {
     return fc
-      .record({ m: method, amt: amount, req: fc.option(amount, { nil: undefined }), goods: word, desc: fc.option(word, { nil: undefined }), st, meta: metadata, fin: time(offsets), cre: time(offsets) })
+      .record({
+        m: method,
+        amt: amount,
+        req: fc.option(amount, { nil: undefined }),
+        goods: word,
+        desc: fc.option(word, { nil: undefined }),
+        st,
+        meta: metadata,
+        fin: time(offsets),
+        cre: time(offsets),
+      })
       .map((x) => ({
         event: EVENT.payment,
         order_no: uniq('PO'),
@@ -105,14 +119,24 @@ export const LAYOUTS: readonly Layout[] = ['compact', 'pretty', 'spaced', 'reord
 
 function reorder(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reorder);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Body).reverse().map(([k, x]) => [k, reorder(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v as Body)
+        .reverse()
+        .map(([k, x]) => [k, reorder(x)]),
+    );
   return v;
 }
 
 /** The bytes of a body in one of several layouts the service may send; each is signed over itself. */
 export function bytesOf(body: Body, layout: Layout = 'compact'): Buffer {
   if (layout === 'pretty') return Buffer.from(JSON.stringify(body, null, 2));
-  if (layout === 'spaced') return Buffer.from(JSON.stringify(body).replace(/([^\\])":/g, '$1": ').replace(/,"/g, ', "'));
+  if (layout === 'spaced')
+    return Buffer.from(
+      JSON.stringify(body)
+        .replace(/([^\\])":/g, '$1": ')
+        .replace(/,"/g, ', "'),
+    );
   if (layout === 'reordered') return Buffer.from(JSON.stringify(reorder(body)));
   return Buffer.from(JSON.stringify(body));
 }

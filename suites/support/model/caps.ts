@@ -20,15 +20,22 @@ export function commandSpaceOf(t: Target, names: number): CommandSpace {
     expire: Boolean(p.sandbox?.expireCheckout),
     names,
   };
-  if (p.cardPayment && t.has('cardPayment')) space.card = { method: p.methods.card ?? 'CARD', decline: Boolean(p.cardPayment.cards.decline) };
+  if (p.cardPayment && t.has('cardPayment'))
+    space.card = { method: p.methods.card ?? 'CARD', decline: Boolean(p.cardPayment.cards.decline) };
   if (p.refunds && t.has('refundCreate')) {
-    space.refunds = { failingReason: Boolean(p.refunds.failingReason), settle: Boolean(p.sandbox?.settleRefund), query: t.has('refundQuery') };
+    space.refunds = {
+      failingReason: Boolean(p.refunds.failingReason),
+      settle: Boolean(p.sandbox?.settleRefund),
+      query: t.has('refundQuery'),
+    };
   }
   if (p.payouts && t.has('payoutCreate')) {
     space.payouts = {
       // Methods enabled for the primary merchant; a command for another merchant applies only with one of its own.
       methods: payoutMethodsOf(t, 'primary'),
-      cancelable: Object.entries(p.payouts.methods).filter(([, m]) => m.cancel).map(([name]) => name),
+      cancelable: Object.entries(p.payouts.methods)
+        .filter(([, m]) => m.cancel)
+        .map(([name]) => name),
       lowBalance: Boolean(p.merchants.lowBalance?.payoutBalance && t.merchants.lowBalance),
       settle: Boolean(p.sandbox?.settlePayout),
       cancel: t.has('payoutCancel'),
@@ -59,7 +66,10 @@ export function modelCapsOf(t: Target): ModelCaps {
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),
     ...(p.payouts?.sharedBalance ? { sharedBalance: { refundFeeCents: centsOfValue(p.refunds?.fee ?? '0') ?? 0 } } : {}),
-    payoutMethods: { primary: payoutMethodsOf(t, 'primary'), ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}) },
+    payoutMethods: {
+      primary: payoutMethodsOf(t, 'primary'),
+      ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}),
+    },
     refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
   };
 }

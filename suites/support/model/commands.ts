@@ -26,15 +26,15 @@ export { newReal, type Real, type Step } from './real.js';
 
 /** Every op has its kind: a CommandSpec op without one is a compile error here. */
 const KINDS: { [K in CommandSpec['op']]: CommandKind<K> } = {
-  'pay': payCommand,
-  'complete': completeCommand,
-  'chargeback': chargebackCommand,
-  'expire': expireCommand,
+  pay: payCommand,
+  complete: completeCommand,
+  chargeback: chargebackCommand,
+  expire: expireCommand,
   'query-payment': queryPaymentCommand,
-  'refund': refundCommand,
+  refund: refundCommand,
   'settle-refund': settleRefundCommand,
   'query-refund': queryRefundCommand,
-  'payout': payoutCommand,
+  payout: payoutCommand,
   'cancel-payout': cancelPayoutCommand,
   'settle-payout': settlePayoutCommand,
   'query-payout': queryPayoutCommand,
@@ -68,10 +68,17 @@ export class SpecCommand implements AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const s = this.spec;
     m.ran += 1;
-    r.steps.push({ command: describeCommand(s, s.op === 'refund' && s.amount.mode !== 'fixed' ? refundCents(m, s) : undefined), exchanges: [] });
+    r.steps.push({
+      command: describeCommand(s, s.op === 'refund' && s.amount.mode !== 'fixed' ? refundCents(m, s) : undefined),
+      exchanges: [],
+    });
     await kindOf(s).run(m, r, s);
     const breach = moneyBreaches(m)[0];
-    if (breach) failCheck(breach.code, breach.clause, `money invariant broken after "${this.toString()}": ${breach.message}`, { expected: breach.expected, seen: breach.seen });
+    if (breach)
+      failCheck(breach.code, breach.clause, `money invariant broken after "${this.toString()}": ${breach.message}`, {
+        expected: breach.expected,
+        seen: breach.seen,
+      });
   }
 
   toString(): string {

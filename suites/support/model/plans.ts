@@ -72,7 +72,10 @@ export function planFor(t: Target, focus: Focus, suite: string): SequencePlan {
   if (focus === 'payouts') {
     const space = commandSpaceOf(t, 2);
     const create = payoutCreationCommand(space);
-    if (!create) throw new PreconditionSkip('the profile declares no payouts (payouts, endpoints.payoutCreate)', { declare: ['payouts', 'endpoints.payoutCreate'] });
+    if (!create)
+      throw new PreconditionSkip('the profile declares no payouts (payouts, endpoints.payoutCreate)', {
+        declare: ['payouts', 'endpoints.payoutCreate'],
+      });
     return {
       suite,
       caps,
@@ -87,11 +90,20 @@ export function planFor(t: Target, focus: Focus, suite: string): SequencePlan {
   // Fewer names in the refunds mix: several refunds of the same payment.
   const space = { ...commandSpaceOf(t, 2), clashWeight: focus === 'numbers' ? 3 : 1 };
   // The refunds mix wants paid payments; the numbers mix wants declines too (their numbers stay used).
-  const pay = paymentCreationCommand(space, focus === 'refunds' ? { checkout: 1, success: 4, decline: 1 } : { checkout: 1, success: 4, decline: 2 });
-  if (!pay) throw new PreconditionSkip('the profile declares no way to create a payment (methods.checkout or cardPayment)', { declare: ['methods.checkout or cardPayment'] });
+  const pay = paymentCreationCommand(
+    space,
+    focus === 'refunds' ? { checkout: 1, success: 4, decline: 1 } : { checkout: 1, success: 4, decline: 2 },
+  );
+  if (!pay)
+    throw new PreconditionSkip('the profile declares no way to create a payment (methods.checkout or cardPayment)', {
+      declare: ['methods.checkout or cardPayment'],
+    });
   if (focus === 'refunds') {
     const refund = refundCreationCommand(space);
-    if (!refund) throw new PreconditionSkip('the profile declares no refunds (refunds, endpoints.refundCreate)', { declare: ['refunds', 'endpoints.refundCreate'] });
+    if (!refund)
+      throw new PreconditionSkip('the profile declares no refunds (refunds, endpoints.refundCreate)', {
+        declare: ['refunds', 'endpoints.refundCreate'],
+      });
     return {
       suite,
       caps,

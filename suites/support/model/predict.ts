@@ -5,15 +5,7 @@ import type { ClauseId } from '../../../harness/clauses/registry.js';
  * leaves the outcome open the prediction says "may" and the answer is recorded as a reading.
  */
 import type { CommandSpec, RefundAmountSpec } from '../../../fixtures/arbitraries/commands.js';
-import {
-  allPayments,
-  money,
-  type Model,
-  type PaymentRec,
-  payoutSlotOf,
-  payoutTotals,
-  refundTotals,
-} from './state.js';
+import { allPayments, money, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
 
 export interface Refusal {
   code: number;
@@ -67,14 +59,18 @@ export function predictPayment(m: Readonly<Model>, s: PaySpec): Prediction {
   } else if (slot?.refund) {
     must.push(
       slot.refund.failedAtCreation
-        ? dup('idem.refused-stays-used', `${s.as} was used by a refund that was recorded and refused; the number stays used, shared with payments`)
+        ? dup(
+            'idem.refused-stays-used',
+            `${s.as} was used by a refund that was recorded and refused; the number stays used, shared with payments`,
+          )
         : dup('idem.payment.shared-with-refunds', `${s.as} is the number of a refund; payment numbers are shared with refund numbers`),
     );
   } else if (slot?.maybeRefund) {
     may.push(dup('idem.payment.shared-with-refunds', `a refund under ${s.as} was refused and may have been recorded`));
   }
   // A decline is recorded (a FAILED webhook follows), so a held number must be refused before it.
-  if (s.via === 'card-decline' && must.length === 0) must.push({ code: 422, key: 'paymentFailed', clause: 'err.pay.declined', why: 'the profile\'s decline card' });
+  if (s.via === 'card-decline' && must.length === 0)
+    must.push({ code: 422, key: 'paymentFailed', clause: 'err.pay.declined', why: "the profile's decline card" });
   const successClause = s.via === 'checkout' ? 'checkout.creates' : 'state.payment.values';
   return decide(must, may, [], successClause, 'stateful.payment-under-refused-refund-number');
 }
@@ -97,14 +93,22 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
   if (slot?.refund) {
     must.push(
       slot.refund.failedAtCreation
-        ? r(422, 'duplicateRefundOrder', 'idem.refused-stays-used', `${s.as} was used by a refund that was recorded and refused; the number stays used`)
+        ? r(
+            422,
+            'duplicateRefundOrder',
+            'idem.refused-stays-used',
+            `${s.as} was used by a refund that was recorded and refused; the number stays used`,
+          )
         : r(422, 'duplicateRefundOrder', 'idem.refund.refused', `${s.as} is the number of an earlier refund`),
     );
   } else if (slot?.payment) {
     // The document scopes refund numbers to refunds but shares payment numbers with them; a refund
     // under a payment's number may be accepted or refused.
     const why = `${s.as} is the number of a payment`;
-    may.push(r(422, 'duplicateRefundOrder', 'idem.payment.shared-with-refunds', why), r(422, 'duplicateMerchantOrder', 'idem.payment.shared-with-refunds', why));
+    may.push(
+      r(422, 'duplicateRefundOrder', 'idem.payment.shared-with-refunds', why),
+      r(422, 'duplicateMerchantOrder', 'idem.payment.shared-with-refunds', why),
+    );
   } else if (slot?.maybeRefund) {
     may.push(r(422, 'duplicateRefundOrder', 'idem.refund.refused', `a refund under ${s.as} was refused and may have been recorded`));
   }
@@ -119,20 +123,27 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
     const support = m.caps.refundSupport[p.method];
     const notSupported = (clause: ClauseId, why: string) => r(422, 'notSupported', clause, why);
     if (support === 'none') must.push(notSupported('err.ref.not-supported', `the profile says ${p.method} does not support refunds`));
-    else if (support === undefined) may.push(notSupported('err.ref.not-supported', `the profile does not say whether ${p.method} supports refunds`));
+    else if (support === undefined)
+      may.push(notSupported('err.ref.not-supported', `the profile does not say whether ${p.method} supports refunds`));
     else if (support === 'full' && (cents !== p.cents || committed > 0)) {
       must.push(notSupported('err.ref.full-only', `the profile says ${p.method} supports full refunds only`));
     }
-    const exceeded = r(422, 'refundAmountExceeded', 'err.ref.amount-exceeded', `${money(cents)} is more than the ${money(p.cents - committed)} of ${s.order} (paid ${money(p.cents)}) not yet refunded`);
+    const exceeded = r(
+      422,
+      'refundAmountExceeded',
+      'err.ref.amount-exceeded',
+      `${money(cents)} is more than the ${money(p.cents - committed)} of ${s.order} (paid ${money(p.cents)}) not yet refunded`,
+    );
     if (cents > p.cents - committed) must.push(exceeded);
     // Whether a failed refund still counts against the amount is not shown.
-    else if (cents > p.cents - committed - failed) may.push({ ...exceeded, why: `${money(cents)} is within the amount left only if failed refunds do not count` });
+    else if (cents > p.cents - committed - failed)
+      may.push({ ...exceeded, why: `${money(cents)} is within the amount left only if failed refunds do not count` });
     // A payment refunded in full may be taken as no longer "paid successfully".
     if (committed >= p.cents) also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
   }
   // A refund with the failing reason is recorded as failed, so a refund number already held must be refused before it.
   if (s.failing && hasFailingReason && !slot?.refund) {
-    must.push(r(422, 'refundFailed', 'err.ref.failed', 'the profile\'s failing reason makes the refund be recorded as failed'));
+    must.push(r(422, 'refundFailed', 'err.ref.failed', "the profile's failing reason makes the refund be recorded as failed"));
   }
   return decide(must, may, also, 'refund.channel-support', 'stateful.refund-open-outcome');
 }
@@ -162,7 +173,11 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
     return { ...p, success: 'never', anyRefusal: { clause: 'idem.payout.refused', why: `${s.as} is the number of an earlier payout` } };
   }
   if (slot?.maybe) {
-    return { ...p, success: p.success === 'never' ? 'never' : 'may', anyRefusal: { clause: 'idem.payout.refused', why: `a payout under ${s.as} was refused and may have been recorded` } };
+    return {
+      ...p,
+      success: p.success === 'never' ? 'never' : 'may',
+      anyRefusal: { clause: 'idem.payout.refused', why: `a payout under ${s.as} was refused and may have been recorded` },
+    };
   }
   return p;
 }
@@ -174,7 +189,14 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
   const must: Refusal[] = [];
   if (!po) {
     const notFound: Refusal = { code: 422, key: 'notFound', clause: 'err.po.cancel-not-found', why: `${s.payout} is not a payout` };
-    if (slot?.maybe) return { success: 'never', successClause: 'state.payout.values', refusals: [notFound], anyRefusal: { clause: 'err.po.cancel-not-found', why: `the payout under ${s.payout} was refused` }, topic: 'stateful.cancel-of-refused-payout' };
+    if (slot?.maybe)
+      return {
+        success: 'never',
+        successClause: 'state.payout.values',
+        refusals: [notFound],
+        anyRefusal: { clause: 'err.po.cancel-not-found', why: `the payout under ${s.payout} was refused` },
+        topic: 'stateful.cancel-of-refused-payout',
+      };
     must.push(notFound);
   } else {
     if (po.status !== 'open') {
@@ -186,14 +208,22 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
       });
     }
     if (m.caps.payoutCancel[po.method] === false) {
-      must.push({ code: 422, key: 'notSupported', clause: 'err.po.cancel-unsupported', why: `the profile says ${po.method} payouts cannot be cancelled` });
+      must.push({
+        code: 422,
+        key: 'notSupported',
+        clause: 'err.po.cancel-unsupported',
+        why: `the profile says ${po.method} payouts cannot be cancelled`,
+      });
     }
   }
   return decide(must, [], [], 'state.payout.values', 'stateful.payout-cancel');
 }
 
 /** The status a payment query must show, or a reading topic when the interface and profile leave it open. */
-export function expectedPaymentStatus(m: Readonly<Model>, p: PaymentRec): { values: string[]; clause: ClauseId; topic?: string } | { values?: undefined; topic: string } {
+export function expectedPaymentStatus(
+  m: Readonly<Model>,
+  p: PaymentRec,
+): { values: string[]; clause: ClauseId; topic?: string } | { values?: undefined; topic: string } {
   switch (p.base) {
     case 'pending': {
       const name = m.caps.pendingStatus ?? p.pendingSeen;
@@ -206,7 +236,12 @@ export function expectedPaymentStatus(m: Readonly<Model>, p: PaymentRec): { valu
     case 'SUCCESS': {
       const { committed, settled } = refundTotals(p);
       if (settled >= p.cents) return { values: ['REFUNDED'], clause: 'state.payment.refunded-status' };
-      if (committed > 0) return { values: ['SUCCESS', 'REFUNDED'], clause: 'state.payment.refunded-status', topic: 'stateful.partly-refunded-payment-status' };
+      if (committed > 0)
+        return {
+          values: ['SUCCESS', 'REFUNDED'],
+          clause: 'state.payment.refunded-status',
+          topic: 'stateful.partly-refunded-payment-status',
+        };
       // A chargeback is visible only in the merchant portal: the queried status does not change.
       return { values: ['SUCCESS'], clause: p.chargedBack ? 'query.returns-record' : 'state.payment.values' };
     }

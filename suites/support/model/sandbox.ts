@@ -23,7 +23,8 @@ export function sandboxControl(
   if (control === 'settlePayout') all.reason = t.profile.sandbox?.settlePayout?.reason;
   if (opts.outcome) {
     const outcomes = (c as { outcomes?: { success: string; failed: string } }).outcomes;
-    if (!outcomes) throw new PreconditionSkip(`the profile declares no outcomes for sandbox.${control}`, { declare: [`sandbox.${control}.outcomes`] });
+    if (!outcomes)
+      throw new PreconditionSkip(`the profile declares no outcomes for sandbox.${control}`, { declare: [`sandbox.${control}.outcomes`] });
     all.outcome = outcomes[opts.outcome];
   }
   return t.post(c.path, t.fill(c.template, all), { label: opts.label, as: opts.as ?? 'primary' });

@@ -97,11 +97,21 @@ async function runLane(
   if (!details.failed) return { kind: 'passed' };
   const err = details.errorInstance;
   if (!(err instanceof CheckFailure)) {
-    return { kind: 'error', error: err ?? new Error(`fast-check stopped lane ${lane + 1} without a counterexample (interrupted: ${details.interrupted})`) };
+    return {
+      kind: 'error',
+      error: err ?? new Error(`fast-check stopped lane ${lane + 1} without a counterexample (interrupted: ${details.interrupted})`),
+    };
   }
   return {
     kind: 'failed',
-    f: { lane, seed, path: details.counterexamplePath ?? '', counterexample: String(details.counterexample?.[0]), steps: lastFailing, failure: err },
+    f: {
+      lane,
+      seed,
+      path: details.counterexamplePath ?? '',
+      counterexample: String(details.counterexample?.[0]),
+      steps: lastFailing,
+      failure: err,
+    },
   };
 }
 
@@ -116,7 +126,12 @@ async function releaseLowBalance(m: Model, t: Target): Promise<void> {
     if (p?.merchant !== 'lowBalance' || p.status !== 'open') continue;
     try {
       if (t.profile.sandbox?.settlePayout) {
-        await sandboxControl(t, 'settlePayout', { payoutNo: p.payoutNo, merchantPayoutNo: p.merchantPayoutNo }, { outcome: 'failed', as: 'lowBalance', label: 'release: settle an open payout as failed' });
+        await sandboxControl(
+          t,
+          'settlePayout',
+          { payoutNo: p.payoutNo, merchantPayoutNo: p.merchantPayoutNo },
+          { outcome: 'failed', as: 'lowBalance', label: 'release: settle an open payout as failed' },
+        );
       } else if (m.caps.payoutCancel[p.method]) {
         await cancelPayout(t, { merchantNo: p.merchantPayoutNo }, { as: 'lowBalance', label: 'release: cancel an open payout' });
       }

@@ -19,7 +19,12 @@ function codeOf(ex: Exchange): unknown {
  * `replayed(data)` says whether a success shows the record that already holds the number: a
  * repeat answered that way was replayed, not refused.
  */
-export function judge(ex: Exchange, pred: Prediction, what: string, replayed?: (data: Record<string, unknown>) => string | undefined): Verdict {
+export function judge(
+  ex: Exchange,
+  pred: Prediction,
+  what: string,
+  replayed?: (data: Record<string, unknown>) => string | undefined,
+): Verdict {
   const whys = [...pred.refusals.map((r) => r.why), ...(pred.anyRefusal ? [pred.anyRefusal.why] : [])];
   const because = whys.length > 0 ? ` (${[...new Set(whys)].join('; ')})` : '';
   const mainClause = pred.anyRefusal?.clause ?? pred.refusals[0]?.clause ?? pred.successClause;
@@ -28,11 +33,16 @@ export function judge(ex: Exchange, pred: Prediction, what: string, replayed?: (
       const data = expectSuccess(ex, mainClause, what);
       const original = replayed?.(data);
       if (original !== undefined) {
-        failCheck('REPLAYED', 'idem.no-replay', `${what} was answered with the record that already holds the number: a repeated request is refused, not replayed${because}`, {
-          expected: pred.anyRefusal ? 'a refusal' : pred.refusals.map((r) => `${r.code} ${r.key}`).join(' or '),
-          seen: `code 0 with the original ${original}: ${shortJson(data)}`,
-          exchange: ex,
-        });
+        failCheck(
+          'REPLAYED',
+          'idem.no-replay',
+          `${what} was answered with the record that already holds the number: a repeated request is refused, not replayed${because}`,
+          {
+            expected: pred.anyRefusal ? 'a refusal' : pred.refusals.map((r) => `${r.code} ${r.key}`).join(' or '),
+            seen: `code 0 with the original ${original}: ${shortJson(data)}`,
+            exchange: ex,
+          },
+        );
       }
       if (pred.anyRefusal) expectRefused(ex, pred.anyRefusal.clause, `${what}${because}`);
       expectOneOf(ex, pred.refusals, mainClause, pred.topic, `${what}${because}`);

@@ -26,7 +26,8 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
   if (!po) return;
   if (verdict.accepted) {
     const seen = pick(verdict.data, t.profile.payouts!.data.status);
-    if (seen !== undefined) expectEqual(seen, 'CANCELED', 'WRONG_STATUS', 'state.payout.values', `${what}: a cancelled payout shows CANCELED`, ex);
+    if (seen !== undefined)
+      expectEqual(seen, 'CANCELED', 'WRONG_STATUS', 'state.payout.values', `${what}: a cancelled payout shows CANCELED`, ex);
     po.status = 'CANCELED';
     return;
   }
@@ -34,7 +35,11 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
     const msg = (ex.response?.json as { msg?: unknown } | undefined)?.msg;
     const message = typeof msg === 'string' ? splitMsg(msg).message : '';
     if (!message.toUpperCase().includes(po.status)) {
-      failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', `${what}: the payoutNotCancelable message names the current status`, { expected: `a message naming ${po.status}`, seen: JSON.stringify(msg), exchange: ex });
+      failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', `${what}: the payoutNotCancelable message names the current status`, {
+        expected: `a message naming ${po.status}`,
+        seen: JSON.stringify(msg),
+        exchange: ex,
+      });
     }
     held('state.payout.not-cancelable');
   }

@@ -16,7 +16,10 @@ function applicable(m: Readonly<Model>, s: Op<'chargeback'>): boolean {
 async function chargebackCmd(m: Model, r: Real, s: Op<'chargeback'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(r, sandboxControl(r.target, 'chargeback', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }));
+  const ex = await send(
+    r,
+    sandboxControl(r.target, 'chargeback', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }),
+  );
   expectSuccess(ex, 'state.refund.charged-back', `the sandbox control to ${what}`);
   p.chargedBack = true;
 }

@@ -16,7 +16,15 @@ function applicable(m: Readonly<Model>, s: Op<'complete'>): boolean {
 async function completeCmd(m: Model, r: Real, s: Op<'complete'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(r, sandboxControl(r.target, 'completeCheckout', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { outcome: s.outcome, label: what }));
+  const ex = await send(
+    r,
+    sandboxControl(
+      r.target,
+      'completeCheckout',
+      { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo },
+      { outcome: s.outcome, label: what },
+    ),
+  );
   expectSuccess(ex, 'state.payment.values', `the sandbox control to ${what}`);
   p.base = s.outcome === 'success' ? 'SUCCESS' : 'FAILED';
 }

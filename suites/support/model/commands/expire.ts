@@ -16,7 +16,10 @@ function applicable(m: Readonly<Model>, s: Op<'expire'>): boolean {
 async function expireCmd(m: Model, r: Real, s: Op<'expire'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(r, sandboxControl(r.target, 'expireCheckout', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }));
+  const ex = await send(
+    r,
+    sandboxControl(r.target, 'expireCheckout', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }),
+  );
   expectSuccess(ex, 'state.no-webhook.expiry-chargeback', `the sandbox control to ${what}`);
   p.base = 'expired';
 }

@@ -28,7 +28,11 @@ async function pay(m: Model, r: Real, s: Op<'pay'>): Promise<void> {
     r,
     s.via === 'checkout'
       ? checkout(t, { merchantOrderNo: slot.no, method: s.method, amount }, { label: what })
-      : cardPayment(t, { merchantOrderNo: slot.no, amount, card: cardFixture(t, s.via === 'card-decline' ? 'decline' : 'success') }, { label: what }),
+      : cardPayment(
+          t,
+          { merchantOrderNo: slot.no, amount, card: cardFixture(t, s.via === 'card-decline' ? 'decline' : 'success') },
+          { label: what },
+        ),
   );
   const paths =
     s.via === 'checkout'
@@ -37,7 +41,8 @@ async function pay(m: Model, r: Real, s: Op<'pay'>): Promise<void> {
   const original = slot.payment;
   const verdict = judge(ex, pred, what, (data) => {
     // A declined payment's service number may be unknown; its FAILED record answered to a new request is the replay.
-    if (original?.declined && paths.status && pick(data, paths.status) === 'FAILED') return `declined payment under ${original.merchantOrderNo}`;
+    if (original?.declined && paths.status && pick(data, paths.status) === 'FAILED')
+      return `declined payment under ${original.merchantOrderNo}`;
     if (original?.orderNo === undefined) return undefined;
     const where = [paths.orderNo, t.profile.paymentRecord?.orderNo].filter((p): p is string => p !== undefined);
     return where.some((p) => pick(data, p) === original.orderNo) ? `payment ${original.orderNo}` : undefined;

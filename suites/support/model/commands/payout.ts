@@ -22,10 +22,15 @@ async function payout(m: Model, r: Real, s: Op<'payout'>): Promise<void> {
   const pred = predictPayout(m, s);
   const slot = payoutSlot(m, r, s.merchant, s.as);
   const what = describe(s);
-  const ex = await send(r, createPayout(t, { payoutNo: slot.no, method: s.method, amount: usd(money(s.cents)) }, { label: what, as: s.merchant }));
+  const ex = await send(
+    r,
+    createPayout(t, { payoutNo: slot.no, method: s.method, amount: usd(money(s.cents)) }, { label: what, as: s.merchant }),
+  );
   const paths = t.profile.payouts!.data;
   const original = slot.payout;
-  const verdict = judge(ex, pred, what, (data) => (original && pick(data, paths.payoutNo) === original.payoutNo ? `payout ${original.payoutNo}` : undefined));
+  const verdict = judge(ex, pred, what, (data) =>
+    original && pick(data, paths.payoutNo) === original.payoutNo ? `payout ${original.payoutNo}` : undefined,
+  );
   if (!verdict.accepted) {
     if (!slot.payout) slot.maybe = true;
     return;
@@ -33,7 +38,15 @@ async function payout(m: Model, r: Real, s: Op<'payout'>): Promise<void> {
   const payoutNo = expectString(verdict.data, paths.payoutNo, 'payout.ids', ex);
   const seen = pick(verdict.data, paths.status);
   recordReading('stateful.payout-status-on-creation', String(seen));
-  slot.payout = { name: s.as, merchant: s.merchant, merchantPayoutNo: slot.no, payoutNo, method: s.method, cents: s.cents, ...payoutStatusOf(seen) };
+  slot.payout = {
+    name: s.as,
+    merchant: s.merchant,
+    merchantPayoutNo: slot.no,
+    payoutNo,
+    method: s.method,
+    cents: s.cents,
+    ...payoutStatusOf(seen),
+  };
 }
 
 function payoutStatusOf(seen: unknown): { status: PayoutRec['status']; openSeen?: string } {

@@ -21,9 +21,15 @@ async function queryPaymentCmd(m: Model, r: Real, s: Op<'query-payment'>): Promi
   const slot = numberSlot(m, r, s.order);
   const p = slot.payment;
   const what = describe(s);
-  const ex = await send(r, queryPayment(t, s.by === 'merchant' ? { merchant_order_no: slot.no } : { order_no: p!.orderNo }, { label: what }));
+  const ex = await send(
+    r,
+    queryPayment(t, s.by === 'merchant' ? { merchant_order_no: slot.no } : { order_no: p!.orderNo }, { label: what }),
+  );
   if (!p) {
-    const held = slot.refund || slot.maybeRefund ? ` (${s.order} is a refund's number, not a payment's)` : ` (${s.order} was never used for a payment)`;
+    const held =
+      slot.refund || slot.maybeRefund
+        ? ` (${s.order} is a refund's number, not a payment's)`
+        : ` (${s.order} was never used for a payment)`;
     expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', `${what}${held}`);
     return;
   }
@@ -34,13 +40,42 @@ async function queryPaymentCmd(m: Model, r: Real, s: Op<'query-payment'>): Promi
 function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<string, unknown>, ex: Exchange, what: string): void {
   const rec = t.profile.paymentRecord;
   if (!rec) return;
-  expectEqual(pick(data, rec.merchantOrderNo), p.merchantOrderNo, 'WRONG_RECORD', 'query.returns-record', `${what} returned another payment's record (merchant_order_no)`, ex);
+  expectEqual(
+    pick(data, rec.merchantOrderNo),
+    p.merchantOrderNo,
+    'WRONG_RECORD',
+    'query.returns-record',
+    `${what} returned another payment's record (merchant_order_no)`,
+    ex,
+  );
   if (p.orderNo === undefined) p.orderNo = expectString(data, rec.orderNo, 'query.returns-record', ex);
-  else expectEqual(pick(data, rec.orderNo), p.orderNo, 'WRONG_RECORD', 'query.returns-record', `${what} returned another payment's record (order_no)`, ex);
+  else
+    expectEqual(
+      pick(data, rec.orderNo),
+      p.orderNo,
+      'WRONG_RECORD',
+      'query.returns-record',
+      `${what} returned another payment's record (order_no)`,
+      ex,
+    );
   const amountClause = p.refusedRepeats > 0 ? 'idem.original-unchanged' : 'payment.trans-amount.usd-charged';
   const amountNote = p.refusedRepeats > 0 ? ` after ${p.refusedRepeats} refused repeat(s) of its number` : '';
-  expectEqual(pick(data, `${rec.transAmount}.value`), money(p.cents), 'WRONG_AMOUNT', amountClause, `${what}: the amount charged is not the amount of ${p.name}${amountNote}`, ex);
-  expectEqual(pick(data, `${rec.transAmount}.currency`), 'USD', 'WRONG_AMOUNT', amountClause, `${what}: the amount charged is not in USD`, ex);
+  expectEqual(
+    pick(data, `${rec.transAmount}.value`),
+    money(p.cents),
+    'WRONG_AMOUNT',
+    amountClause,
+    `${what}: the amount charged is not the amount of ${p.name}${amountNote}`,
+    ex,
+  );
+  expectEqual(
+    pick(data, `${rec.transAmount}.currency`),
+    'USD',
+    'WRONG_AMOUNT',
+    amountClause,
+    `${what}: the amount charged is not in USD`,
+    ex,
+  );
   const status = pick(data, rec.status);
   const want = expectedPaymentStatus(m, p);
   if (want.values === undefined) {

@@ -19,7 +19,10 @@ async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise
   const slot = payoutSlot(m, r, s.merchant, s.payout);
   const po = slot.payout;
   const what = describe(s);
-  const ex = await send(r, queryPayout(t, s.by === 'merchant' ? { merchantNo: slot.no } : { serviceNo: po!.payoutNo }, { label: what, as: s.merchant }));
+  const ex = await send(
+    r,
+    queryPayout(t, s.by === 'merchant' ? { merchantNo: slot.no } : { serviceNo: po!.payoutNo }, { label: what, as: s.merchant }),
+  );
   if (!po) {
     const notFound = { code: 5002, key: 'notFound' };
     if (slot.maybe) {
@@ -36,8 +39,14 @@ async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise
   expectEqual(pick(data, paths.payoutNo), po.payoutNo, 'WRONG_RECORD', 'payout.ids', `${what} returned another payout's record`, ex);
   const seen = pick(data, paths.status);
   if (po.status === 'open') {
-    if (po.openSeen !== undefined) expectEqual(seen, po.openSeen, 'WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, ex);
-    else if (typeof seen === 'string' && FINAL_PAYOUT.has(seen)) failCheck('WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, { expected: 'a status other than SUCCESS, FAILED, CANCELED', seen, exchange: ex });
+    if (po.openSeen !== undefined)
+      expectEqual(seen, po.openSeen, 'WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, ex);
+    else if (typeof seen === 'string' && FINAL_PAYOUT.has(seen))
+      failCheck('WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, {
+        expected: 'a status other than SUCCESS, FAILED, CANCELED',
+        seen,
+        exchange: ex,
+      });
     else if (typeof seen === 'string') held('state.payout.values');
   } else {
     expectEqual(seen, po.status, 'WRONG_STATUS', 'state.payout.values', `${what}: the status does not follow from the sequence`, ex);

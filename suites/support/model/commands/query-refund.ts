@@ -37,7 +37,14 @@ async function queryRefundCmd(m: Model, r: Real, s: Op<'query-refund'>): Promise
   else expectEqual(pick(data, paths.refundNo), rec.refundNo, 'WRONG_RECORD', 'refund.ids', `${what} returned another refund's record`, ex);
   const status = pick(data, paths.status);
   const clause = rec.failedAtCreation ? 'idem.refused-stays-used' : 'state.refund.values';
-  expectEqual(status, rec.status, 'WRONG_STATUS', clause, `${what}: the status does not follow from the sequence${rec.failedAtCreation ? ' (recorded as failed and refused)' : ''}`, ex);
+  expectEqual(
+    status,
+    rec.status,
+    'WRONG_STATUS',
+    clause,
+    `${what}: the status does not follow from the sequence${rec.failedAtCreation ? ' (recorded as failed and refused)' : ''}`,
+    ex,
+  );
   checkRefundAmount(t, data, rec.cents, ex, what);
 }
 

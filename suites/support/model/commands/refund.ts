@@ -11,7 +11,12 @@ import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.
 
 function describe(s: Op<'refund'>, resolvedCents?: number): string {
   const known = resolvedCents === undefined ? '' : ` (${money(resolvedCents)})`;
-  const amount = s.amount.mode === 'fixed' ? money(s.amount.cents) : s.amount.mode === 'rest' ? `the rest${known}` : `the rest + ${money(s.amount.cents)}${known}`;
+  const amount =
+    s.amount.mode === 'fixed'
+      ? money(s.amount.cents)
+      : s.amount.mode === 'rest'
+        ? `the rest${known}`
+        : `the rest + ${money(s.amount.cents)}${known}`;
   return `refund ${amount} of ${s.order} as ${s.as}${s.failing ? ' with the failing reason' : ''}`;
 }
 
@@ -53,7 +58,11 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
     const refundNo = expectString(verdict.data, dataPaths.refundNo, 'refund.ids', ex);
     const status = pick(verdict.data, dataPaths.status);
     if (status !== 'PENDING' && status !== 'SUCCESS') {
-      failCheck('WRONG_STATUS', 'state.refund.values', `${what}: a refund is created as PENDING or SUCCESS`, { expected: 'PENDING or SUCCESS', seen: JSON.stringify(status), exchange: ex });
+      failCheck('WRONG_STATUS', 'state.refund.values', `${what}: a refund is created as PENDING or SUCCESS`, {
+        expected: 'PENDING or SUCCESS',
+        seen: JSON.stringify(status),
+        exchange: ex,
+      });
     }
     held('state.refund.values');
     recordReading('stateful.refund-status-on-creation', status);
@@ -77,7 +86,14 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
 export function checkRefundAmount(t: Target, data: Record<string, unknown>, cents: number, ex: Exchange, what: string): void {
   const path = t.profile.refunds?.data.amount;
   if (!path) return;
-  expectEqual(pick(data, `${path}.value`), money(cents), 'WRONG_AMOUNT', 'refund.amount.positive-2-decimals', `${what}: the refund record shows another amount`, ex);
+  expectEqual(
+    pick(data, `${path}.value`),
+    money(cents),
+    'WRONG_AMOUNT',
+    'refund.amount.positive-2-decimals',
+    `${what}: the refund record shows another amount`,
+    ex,
+  );
 }
 
 export const refundCommand: CommandKind<'refund'> = { describe, applicable, run: refund };

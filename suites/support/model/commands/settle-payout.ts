@@ -15,7 +15,15 @@ function applicable(m: Readonly<Model>, s: Op<'settle-payout'>): boolean {
 async function settlePayoutCmd(m: Model, r: Real, s: Op<'settle-payout'>): Promise<void> {
   const po = payoutSlotOf(m, s.merchant, s.payout)!.payout!;
   const what = describe(s);
-  const ex = await send(r, sandboxControl(r.target, 'settlePayout', { payoutNo: po.payoutNo, merchantPayoutNo: po.merchantPayoutNo }, { outcome: s.outcome, label: what, as: s.merchant }));
+  const ex = await send(
+    r,
+    sandboxControl(
+      r.target,
+      'settlePayout',
+      { payoutNo: po.payoutNo, merchantPayoutNo: po.merchantPayoutNo },
+      { outcome: s.outcome, label: what, as: s.merchant },
+    ),
+  );
   expectSuccess(ex, 'state.payout.values', `the sandbox control to ${what}`);
   po.status = STATUS[s.outcome];
 }

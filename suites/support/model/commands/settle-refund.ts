@@ -16,7 +16,15 @@ function applicable(m: Readonly<Model>, s: Op<'settle-refund'>): boolean {
 async function settleRefundCmd(m: Model, r: Real, s: Op<'settle-refund'>): Promise<void> {
   const rec = refundOf(m, s.refund)!;
   const what = describe(s);
-  const ex = await send(r, sandboxControl(r.target, 'settleRefund', { refundNo: rec.refundNo, merchantRefundNo: rec.merchantRefundNo }, { outcome: s.outcome, label: what }));
+  const ex = await send(
+    r,
+    sandboxControl(
+      r.target,
+      'settleRefund',
+      { refundNo: rec.refundNo, merchantRefundNo: rec.merchantRefundNo },
+      { outcome: s.outcome, label: what },
+    ),
+  );
   expectSuccess(ex, 'state.refund.values', `the sandbox control to ${what}`);
   rec.status = STATUS[s.outcome];
 }
