@@ -6,7 +6,7 @@
 import type { Exchange } from '../exchange.js';
 import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, usd } from '../ops.js';
 import type { Card, Profile } from '../profile/types.js';
-import { add, doubt, type DoctorContext } from './context.js';
+import { add, doubt, lookupItem, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay, readPath } from './payments.js';
@@ -207,26 +207,13 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (serviceNo === undefined || readPath(q.data, r.data.refundNo) === serviceNo);
-    if (found)
-      add(ctx, 'verified', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, {
-        answered: describeAnswer(q),
-        ex: [qex],
-      });
-    // "Not found" for a refund just made: the target searched by the field, and did not find what it has.
-    else if (NOT_FOUND.has(q.key ?? ''))
-      doubt(ctx, `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, ['refund.ids'], {
-        expected: 'the refund (code 0)',
-        answered: describeAnswer(q),
-        fix: `set refunds.queryBy.${field} to the request field the vendor documents`,
-        ex: [qex],
-      });
-    else
-      add(ctx, 'wrong', `refunds.queryBy.${field}`, `a refund is found by ${r.queryBy[field]}`, {
-        expected: 'the refund (code 0)',
-        answered: describeAnswer(q),
-        fix: `set refunds.queryBy.${field} to the request field the vendor documents`,
-        ex: [qex],
-      });
+    const item = {
+      path: `refunds.queryBy.${field}`,
+      assumption: `a refund is found by ${r.queryBy[field]}`,
+      record: 'refund',
+      clauses: ['refund.ids'],
+    };
+    lookupItem(ctx, item, found ? 'found' : NOT_FOUND.has(q.key ?? '') ? 'not-found' : 'other', describeAnswer(q), qex);
   }
   const settle = ctx.loaded.profile.sandbox?.settleRefund;
   if (settle && serviceNo !== undefined) {

@@ -81,6 +81,30 @@ export function doubt(
   });
 }
 
+/**
+ * A record just made, looked up by one of the profile's query fields (`refunds.queryBy.serviceNo`, …): found is the
+ * field verified; "not found" means the target searched by the field and missed what it has, a doubt on `clauses`;
+ * any other answer, the field is wrong.
+ */
+export function lookupItem(
+  ctx: DoctorContext,
+  item: { path: string; assumption: string; record: string; clauses: string[] },
+  outcome: 'found' | 'not-found' | 'other',
+  answered: string,
+  ex: Exchange | undefined,
+): DoctorItem {
+  if (outcome === 'found') return add(ctx, 'verified', item.path, item.assumption, { answered, ex: [ex] });
+  const more = {
+    expected: `the ${item.record} (code 0)`,
+    answered,
+    fix: `set ${item.path} to the request field the vendor documents`,
+    ex: [ex],
+  };
+  return outcome === 'not-found'
+    ? doubt(ctx, item.path, item.assumption, item.clauses, more)
+    : add(ctx, 'wrong', item.path, item.assumption, more);
+}
+
 /** The merchant roles that may create payments and payouts (the frozen one may not). */
 export function actingRoles(ctx: DoctorContext): MerchantRole[] {
   return (['primary', 'second', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);

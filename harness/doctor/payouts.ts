@@ -8,7 +8,7 @@ import type { Exchange } from '../exchange.js';
 import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, doubt, pool, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, lookupItem, pool, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
@@ -338,26 +338,14 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (no === undefined || readPath(q.data, p.data.payoutNo) === no);
-    if (found)
-      add(ctx, 'verified', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, {
-        answered: describeAnswer(q),
-        ex: [ex],
-      });
-    // "Not found" for a payout just made: the target searched by the field, and did not find what it has.
-    else if (q.key === 'notFound' || q.key === 'orderNotFound')
-      doubt(ctx, `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, ['payout.ids'], {
-        expected: 'the payout (code 0)',
-        answered: describeAnswer(q),
-        fix: `set payouts.queryBy.${field} to the request field the vendor documents`,
-        ex: [ex],
-      });
-    else
-      add(ctx, 'wrong', `payouts.queryBy.${field}`, `a payout is found by ${p.queryBy[field]}`, {
-        expected: 'the payout (code 0)',
-        answered: describeAnswer(q),
-        fix: `set payouts.queryBy.${field} to the request field the vendor documents`,
-        ex: [ex],
-      });
+    const item = {
+      path: `payouts.queryBy.${field}`,
+      assumption: `a payout is found by ${p.queryBy[field]}`,
+      record: 'payout',
+      clauses: ['payout.ids'],
+    };
+    const notFound = q.key === 'notFound' || q.key === 'orderNotFound';
+    lookupItem(ctx, item, found ? 'found' : notFound ? 'not-found' : 'other', describeAnswer(q), ex);
   }
 }
 
