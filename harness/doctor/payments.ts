@@ -154,7 +154,7 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
   for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
     if (!primary.has(method) || p.methods.pricePoint?.includes(method)) continue;
     const base = `limits.payments.${method}`;
-    const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
+    const probes: CheckoutProbe[] = [];
     const channels = lim.channels ?? [lim];
     channels.forEach((c, i) => {
       const at = lim.channels ? `${base}.channels[${i}]` : base;
@@ -184,27 +184,41 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
       path: `${base}.max`,
       claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum`,
     });
-    for (const pr of probes) {
-      const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-      if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
-      const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
-      if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
+    await judgeCheckoutProbes(ctx, method, probes, {
       // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
-      else if (pr.want === 'refused')
-        doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range'], {
-          expected: 'a refusal',
-          answered: describeAnswer(r.a),
-          fix: `give in ${base} the ranges the vendor documents for ${method}`,
-          ex: [r.ex],
-        });
-      else
-        add(ctx, 'wrong', pr.path, pr.claim, {
-          expected: 'the checkout accepted',
-          answered: describeAnswer(r.a),
-          fix: `give in ${base} the ranges the vendor documents for ${method}`,
-          ex: [r.ex],
-        });
-    }
+      clauses: ['limit.amount.channel-range'],
+      fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
+    });
+  }
+}
+
+interface CheckoutProbe {
+  value: string;
+  want: 'accepted' | 'refused';
+  path: string;
+  claim: string;
+}
+
+/**
+ * Each amount paid by `method` on a checkout, judged against what the profile predicts: kept, the entry is verified;
+ * accepted where the profile says refused, a doubt on `clauses` (the document fixes that refusal); refused where the
+ * profile says accepted, the entry is wrong. `doubtFix` is the doubt's fix when it differs from the wrong entry's.
+ */
+async function judgeCheckoutProbes(
+  ctx: DoctorContext,
+  method: string,
+  probes: readonly CheckoutProbe[],
+  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+): Promise<void> {
+  for (const pr of probes) {
+    const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+    if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
+    const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
+    const answered = describeAnswer(r.a);
+    if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
+    else if (pr.want === 'refused')
+      doubt(ctx, pr.path, pr.claim, on.clauses, { expected: 'a refusal', answered, fix: on.doubtFix ?? on.fix(pr), ex: [r.ex] });
+    else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
   }
 }
 
@@ -233,27 +247,12 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
         claim: `${method} refuses ${v}, which rounds to no tier`,
       })),
     ];
-    for (const pr of probes) {
-      const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-      if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
-      const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
-      if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(r.a), ex: [r.ex] });
+    await judgeCheckoutProbes(ctx, method, probes, {
       // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
-      else if (pr.want === 'refused')
-        doubt(ctx, pr.path, pr.claim, ['payment.price-point.refuse'], {
-          expected: 'a refusal',
-          answered: describeAnswer(r.a),
-          fix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
-          ex: [r.ex],
-        });
-      else
-        add(ctx, 'wrong', pr.path, pr.claim, {
-          expected: 'the checkout accepted',
-          answered: describeAnswer(r.a),
-          fix: `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
-          ex: [r.ex],
-        });
-    }
+      clauses: ['payment.price-point.refuse'],
+      doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
+      fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
+    });
     await checkRequestedAmount(ctx, method, tiers, !rounded);
     rounded = true;
   }
