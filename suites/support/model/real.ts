@@ -3,8 +3,11 @@
  * the number slots a command takes its merchant numbers from, and the shape of a command (`CommandKind`).
  */
 import type { CommandSpec, NumberName, PayoutMerchant, PayoutName } from '../../../fixtures/arbitraries/commands.js';
+import type { ClauseId } from '../../../harness/clauses/registry.js';
+import { expectSuccess } from '../../../harness/check/expect.js';
 import type { Exchange } from '../../../harness/exchange.js';
 import type { Target } from '../../../harness/target.js';
+import { sandboxControl } from './sandbox.js';
 import { type Model, type NumberSlot, type PayoutSlot, payoutKey } from './state.js';
 
 /** One step of a sequence as it ran: the command and the exchanges it caused. */
@@ -62,4 +65,16 @@ export interface CommandKind<K extends CommandSpec['op']> {
   applicable(m: Readonly<Model>, s: Op<K>): boolean;
   /** Sends the request, judges the answer against the model's prediction and updates the model. */
   run(m: Model, r: Real, s: Op<K>): Promise<void>;
+}
+
+/** A sandbox control as a step of the sequence: sent, logged, and it must be accepted (a refusal fails under `clause`). */
+export async function controlStep(
+  r: Real,
+  control: Parameters<typeof sandboxControl>[1],
+  vars: Record<string, unknown>,
+  opts: Parameters<typeof sandboxControl>[3],
+  clause: ClauseId,
+): Promise<void> {
+  const ex = await send(r, sandboxControl(r.target, control, vars, opts));
+  expectSuccess(ex, clause, `the sandbox control to ${opts.label}`);
 }

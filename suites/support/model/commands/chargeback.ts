@@ -1,8 +1,6 @@
 /** The stateful model's `chargeback` command: what it is called, when it applies, and what it sends, judges and records. */
-import { expectSuccess } from '../../../../harness/check/expect.js';
-import { sandboxControl } from '../sandbox.js';
 import { type Model, paymentOf } from '../state.js';
-import { type CommandKind, type Op, type Real, send } from '../real.js';
+import { type CommandKind, type Op, type Real, controlStep } from '../real.js';
 
 function describe(s: Op<'chargeback'>): string {
   return `charge back ${s.order}`;
@@ -16,11 +14,13 @@ function applicable(m: Readonly<Model>, s: Op<'chargeback'>): boolean {
 async function chargebackCmd(m: Model, r: Real, s: Op<'chargeback'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(
+  await controlStep(
     r,
-    sandboxControl(r.target, 'chargeback', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }),
+    'chargeback',
+    { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo },
+    { label: what },
+    'state.refund.charged-back',
   );
-  expectSuccess(ex, 'state.refund.charged-back', `the sandbox control to ${what}`);
   p.chargedBack = true;
 }
 

@@ -1,8 +1,6 @@
 /** The stateful model's `complete` command: what it is called, when it applies, and what it sends, judges and records. */
-import { expectSuccess } from '../../../../harness/check/expect.js';
-import { sandboxControl } from '../sandbox.js';
 import { type Model, paymentOf } from '../state.js';
-import { type CommandKind, type Op, type Real, send, STATUS } from '../real.js';
+import { type CommandKind, type Op, type Real, STATUS, controlStep } from '../real.js';
 
 function describe(s: Op<'complete'>): string {
   return `complete the checkout of ${s.order} as ${STATUS[s.outcome]}`;
@@ -16,16 +14,13 @@ function applicable(m: Readonly<Model>, s: Op<'complete'>): boolean {
 async function completeCmd(m: Model, r: Real, s: Op<'complete'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(
+  await controlStep(
     r,
-    sandboxControl(
-      r.target,
-      'completeCheckout',
-      { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo },
-      { outcome: s.outcome, label: what },
-    ),
+    'completeCheckout',
+    { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo },
+    { outcome: s.outcome, label: what },
+    'state.payment.values',
   );
-  expectSuccess(ex, 'state.payment.values', `the sandbox control to ${what}`);
   p.base = s.outcome === 'success' ? 'SUCCESS' : 'FAILED';
 }
 

@@ -1,8 +1,6 @@
 /** The stateful model's `expire` command: what it is called, when it applies, and what it sends, judges and records. */
-import { expectSuccess } from '../../../../harness/check/expect.js';
-import { sandboxControl } from '../sandbox.js';
 import { type Model, paymentOf } from '../state.js';
-import { type CommandKind, type Op, type Real, send } from '../real.js';
+import { type CommandKind, type Op, type Real, controlStep } from '../real.js';
 
 function describe(s: Op<'expire'>): string {
   return `expire the checkout of ${s.order}`;
@@ -16,11 +14,13 @@ function applicable(m: Readonly<Model>, s: Op<'expire'>): boolean {
 async function expireCmd(m: Model, r: Real, s: Op<'expire'>): Promise<void> {
   const p = paymentOf(m, s.order)!;
   const what = describe(s);
-  const ex = await send(
+  await controlStep(
     r,
-    sandboxControl(r.target, 'expireCheckout', { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo }, { label: what }),
+    'expireCheckout',
+    { orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo },
+    { label: what },
+    'state.no-webhook.expiry-chargeback',
   );
-  expectSuccess(ex, 'state.no-webhook.expiry-chargeback', `the sandbox control to ${what}`);
   p.base = 'expired';
 }
 

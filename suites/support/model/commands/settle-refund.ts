@@ -1,8 +1,6 @@
 /** The stateful model's `settle-refund` command: what it is called, when it applies, and what it sends, judges and records. */
-import { expectSuccess } from '../../../../harness/check/expect.js';
-import { sandboxControl } from '../sandbox.js';
 import { type Model, refundOf } from '../state.js';
-import { type CommandKind, type Op, type Real, send, STATUS } from '../real.js';
+import { type CommandKind, type Op, type Real, STATUS, controlStep } from '../real.js';
 
 function describe(s: Op<'settle-refund'>): string {
   return `settle the refund ${s.refund} as ${STATUS[s.outcome]}`;
@@ -16,16 +14,13 @@ function applicable(m: Readonly<Model>, s: Op<'settle-refund'>): boolean {
 async function settleRefundCmd(m: Model, r: Real, s: Op<'settle-refund'>): Promise<void> {
   const rec = refundOf(m, s.refund)!;
   const what = describe(s);
-  const ex = await send(
+  await controlStep(
     r,
-    sandboxControl(
-      r.target,
-      'settleRefund',
-      { refundNo: rec.refundNo, merchantRefundNo: rec.merchantRefundNo },
-      { outcome: s.outcome, label: what },
-    ),
+    'settleRefund',
+    { refundNo: rec.refundNo, merchantRefundNo: rec.merchantRefundNo },
+    { outcome: s.outcome, label: what },
+    'state.refund.values',
   );
-  expectSuccess(ex, 'state.refund.values', `the sandbox control to ${what}`);
   rec.status = STATUS[s.outcome];
 }
 
