@@ -1,7 +1,20 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReference, startReference } from '../../reference/index.js';
-import { call, hmacHex, isSigned, keyOf, newNonce, nowSeconds, PRIMARY, SECOND, send, signedHeaders, verifies } from './helpers/client.js';
+import {
+  call,
+  hmacHex,
+  isSigned,
+  keyOf,
+  newNonce,
+  nowSeconds,
+  PRIMARY,
+  rawExchange,
+  SECOND,
+  send,
+  signedHeaders,
+  verifies,
+} from './helpers/client.js';
 
 let ref: RunningReference;
 const QUERY = '/api/v1/payments/query';
@@ -13,25 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ref.close();
 });
-
-/** Sends raw HTTP over a socket and returns everything the server wrote before closing. */
-function rawExchange(text: string | Buffer, endAfterWrite = false): Promise<string> {
-  const { port, hostname } = new URL(ref.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(text);
-      if (endAfterWrite) socket.end();
-    });
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-    socket.setTimeout(10_000, () => {
-      socket.destroy();
-      reject(new Error('no answer'));
-    });
-  });
-}
 
 describe('authentication', () => {
   it('accepts a correctly signed request and signs the answer', async () => {
@@ -198,7 +192,7 @@ describe('unreadable bodies', () => {
       '',
       '',
     ].join('\r\n');
-    const answer = await rawExchange(Buffer.concat([Buffer.from(head), raw]));
+    const answer = await rawExchange(ref.url, Buffer.concat([Buffer.from(head), raw]));
     expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
     expect(answer).toContain('{"code":500,"msg":"Internal server error|internalServerError"}');
     expect(answer.toLowerCase()).not.toContain('x-sign');
@@ -206,7 +200,7 @@ describe('unreadable bodies', () => {
 
   it('answers a body cut short by a half-closed connection with an unsigned HTTP 500', async () => {
     const head = `POST ${QUERY} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1`;
-    const answer = await rawExchange(head, true);
+    const answer = await rawExchange(ref.url, head, true);
     expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
     expect(answer).toContain('internalServerError');
   });
@@ -256,7 +250,7 @@ describe('unreadable bodies', () => {
   });
 
   it('answers malformed HTTP with HTTP 500, not a crash', async () => {
-    const answer = await rawExchange('GARBAGE\r\n\r\n');
+    const answer = await rawExchange(ref.url, 'GARBAGE\r\n\r\n');
     expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
     const r = await call(ref.url, QUERY, body);
     expect(r.status).toBe(200);

@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReference, startReference } from '../../reference/index.js';
+import { rawExchange } from './helpers/client.js';
 
 /**
  * The reference behind `serve --latency` (issue 23's field conditions) must still answer as the reference does: the
@@ -17,29 +17,11 @@ afterAll(async () => {
   await ref.close();
 });
 
-function rawExchange(text: string): Promise<string> {
-  const { port, hostname } = new URL(ref.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(text);
-      socket.end();
-    });
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-    socket.setTimeout(10_000, () => {
-      socket.destroy();
-      reject(new Error('no answer'));
-    });
-  });
-}
-
 describe('the reference behind a gateway latency', () => {
   it('answers an unreadable body in plain English when the request asked for it', async () => {
     const head =
       'POST /api/v1/payments/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept-Language: en\r\nContent-Length: 100\r\n\r\n{"a":1';
-    const answer = await rawExchange(head);
+    const answer = await rawExchange(ref.url, head, true);
     expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
     expect(answer).toContain('"msg":"Internal server error"');
     expect(answer).not.toContain('internalServerError');

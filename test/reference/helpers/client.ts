@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import { connect } from 'node:net';
 
 export interface Creds {
   id: string;
@@ -123,4 +124,23 @@ let counter = 0;
 export function uniq(prefix = 'N'): string {
   counter += 1;
   return `${prefix}-${process.pid}-${counter}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Sends raw HTTP over a socket to `url`'s host and returns everything the server wrote before closing. */
+export function rawExchange(url: string, text: string | Buffer, endAfterWrite = false): Promise<string> {
+  const { port, hostname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(text);
+      if (endAfterWrite) socket.end();
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => {
+      socket.destroy();
+      reject(new Error('no answer'));
+    });
+  });
 }
