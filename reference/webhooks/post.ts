@@ -39,13 +39,17 @@ export function postOnce(
       resolve(r);
     };
     const onAbort = (): void => settle({ acked: false, replied: false, summary: 'sender closed' });
-    // The limit covers the whole exchange: connect, headers and the complete reply body.
-    const scheduledAt = Date.now() + limitMs;
+    // The limit covers the whole exchange: connect, headers and the complete reply body. Until the request is
+    // written it guards the connection; once it is (`finish`), it starts again: the receiver's time begins when the
+    // request reaches it, and a sandbox whose process stalled before writing must not charge the receiver for that.
+    let scheduledAt = Date.now() + limitMs;
     let lateMs = 0;
+    let limitReached = false;
     // A limit timer that fires late (the sandbox's own process stalled) runs before the I/O that came
     // meanwhile: the receiver gets that lateness again (at most the limit once more), so a reply already
     // received is read. The sandbox widens its limit by no more than its own lateness, and says so in the log.
     const onLimit = (): void => {
+      limitReached = true;
       lateMs = Date.now() - scheduledAt;
       if (lateMs < MIN_LATE_MS) {
         settle({ acked: false, replied: false, summary: `no complete reply within ${limitMs} ms` });
@@ -82,6 +86,12 @@ export function postOnce(
     req.on('error', (err: NodeJS.ErrnoException) =>
       settle({ acked: false, replied: false, summary: `connection failed (${err.code ?? 'error'})` }),
     );
+    req.on('finish', () => {
+      if (limitReached || settled) return;
+      clearTimeout(timer);
+      scheduledAt = Date.now() + limitMs;
+      timer = setTimeout(onLimit, limitMs);
+    });
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -44,5 +44,7 @@ describe('fuzzed malformed requests', () => {
     expect(r.status).toBe(200);
     expect(codeOf(r.json)).toBe(0);
     expect(responseVerifies(r.headers, r.raw, PRIMARY)).toBe(true);
-  });
+    // What is asserted is what the answers were, not how fast: about 15 s idle, over 60 s on a CI runner at load 25
+    // (2026-11-24); the reference's speed is measured in bench/reference-fuzz.ts.
+  }, 300_000);
 });
