@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { firstLine } from '../text.js';
 
 // Each command's module (and its dependencies: ajv, undici, allure...) is imported only when that
 // command or its help is asked for, so `--help` starts at once.
@@ -97,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mpsi-conformance: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`mpsi-conformance: internal error: ${(err as Error).message?.split('\n', 1)[0] ?? String(err)}\n`);
+    process.stderr.write(`mpsi-conformance: internal error: ${firstLine(err)}\n`);
     return 2;
   }
 }

@@ -14,6 +14,7 @@ import { loadSuites } from '../run/suites.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
 import { ensureReachable } from './run.js';
 import { doctorPhase } from './doctor.js';
+import { firstLine } from '../text.js';
 
 export const PARITY_HELP = `mpsi-conformance parity --a PROFILE_A --b PROFILE_B [options]
 
@@ -156,7 +157,7 @@ export async function parityMain(argv: string[]): Promise<number> {
     try {
       suites = await loadSuites();
     } catch (err) {
-      throw new UsageError(`the suites cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+      throw new UsageError(`the suites cannot be loaded: ${firstLine(err)}`);
     }
     const unknownSuites = suitesWanted.filter((s) => !suites.some((x) => x.name === s));
     if (unknownSuites.length)
@@ -256,7 +257,7 @@ export async function parityMain(argv: string[]): Promise<number> {
   ];
   for (const row of result.rows.filter((r) => r.verdict === 'different')) {
     lines.push(
-      `  different: ${row.clause} — ${row.differences.find((d) => !d.declared)?.detail.split('\n', 1)[0] ?? ''} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`,
+      `  different: ${row.clause} — ${firstLine(row.differences.find((d) => !d.declared)?.detail ?? '')} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`,
     );
   }
   if (safe)
@@ -274,7 +275,7 @@ export async function parityMain(argv: string[]): Promise<number> {
       html = `, ${out.file}`;
     } catch (err) {
       // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.
-      process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}\n`);
+      process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${firstLine(err)}\n`);
     }
   }
   lines.push(

@@ -10,6 +10,7 @@ import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
 import { intFlag, parseArgs, UsageError } from './args.js';
+import { firstLine } from '../text.js';
 
 export const RECEIVER_HELP = `mpsi-conformance receiver --url URL --merchant ID --secret-env VAR [options]
 
@@ -53,7 +54,7 @@ function readConfig(path: string): Settings {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new UsageError(`--config ${path}: ${(e as Error).message.split('\n', 1)[0]}`);
+    throw new UsageError(`--config ${path}: ${firstLine(e)}`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config ${path}: not a JSON object`);
   const known = ['url', 'merchant', 'secretEnv', 'inspectUrl', 'seed', 'reports', '$schema', 'description'];

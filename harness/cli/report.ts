@@ -6,6 +6,7 @@ import { reportPaths } from '../report/paths.js';
 import { finishReports } from '../report/finish.js';
 import { readRunMeta, readRunStatus, writeRunMeta, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
+import { firstLine } from '../text.js';
 
 export const REPORT_HELP = `mpsi-conformance report [options]
 
@@ -114,7 +115,7 @@ export async function reportMain(argv: string[]): Promise<number> {
   });
   if (outcome.exitCode !== 0)
     process.stderr.write(
-      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`,
+      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${firstLine(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '')}\n`,
     );
   return outcome.exitCode;
 }

@@ -24,6 +24,7 @@ import { doctorMeta, doctorPhase } from './doctor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
+import { firstLine } from '../text.js';
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -94,7 +95,7 @@ async function importSuite(f: SuiteFile): Promise<SuiteDef> {
     if (!mod.default || !Array.isArray(mod.default.checks)) throw new Error('it does not default-export a suite (defineSuite)');
     return mod.default;
   } catch (err) {
-    throw new UsageError(`suite file ${relative(CODE_ROOT, f.defFile)} cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+    throw new UsageError(`suite file ${relative(CODE_ROOT, f.defFile)} cannot be loaded: ${firstLine(err)}`);
   }
 }
 
@@ -345,7 +346,7 @@ export async function runMain(argv: string[]): Promise<number> {
       outcome.htmlError && outcome.certificate.exitCode === 0
         ? `the HTML report could not be made: ${outcome.htmlError}`
         : (outcome.certificate.reasons[0] ?? 'see above');
-    process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${reason.split('\n', 1)[0]}\n`);
+    process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${firstLine(reason)}\n`);
   }
   return outcome.exitCode;
 }

@@ -502,12 +502,12 @@ describe('client: connection and protocol failures', () => {
     expect(ex.error?.message).toMatch(/mid-response|closed|length/i);
   });
 
-  it('reports connection (refused) when nothing listens', async () => {
+  it('reports unreachable (refused) when nothing listens, on both paths: no connection, so no verdict on the target', async () => {
     const probe = createNetServer();
     const port = await listen(probe);
     await new Promise<void>((r) => probe.close(() => r()));
     const ex = await newClient().send(signedRequest(`http://127.0.0.1:${port}/`, Buffer.from('{}')));
-    expect(ex.error).toEqual({ kind: 'connection', message: expect.stringMatching(/refused/) });
+    expect(ex.error).toEqual({ kind: 'unreachable', message: expect.stringMatching(/refused/) });
     expect(ex.response).toBeUndefined();
     const raw = await newClient().send({
       label: 'raw',
@@ -516,7 +516,7 @@ describe('client: connection and protocol failures', () => {
       body: Buffer.from('{}'),
       declaredContentLength: 9,
     });
-    expect(raw.error?.kind).toBe('connection');
+    expect(raw.error?.kind).toBe('unreachable');
     expect(raw.error?.message).toMatch(/refused/);
   });
 
