@@ -13,7 +13,7 @@ import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { loadProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
 
 /** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
 const TAMPER_RATE = 0.25;
@@ -21,6 +21,48 @@ const TAMPER_RATE = 0.25;
 const ROUGH_RATE = 0.2;
 /** Readings --rough selects unless --readings names a set. */
 const ROUGH_READINGS = ['uuid-service-numbers', 'non-utc-offset-times'] as const;
+
+/** The audit's own flags; every other flag of `serve --audit` is serve's, parsed by serve. */
+export const AUDIT_FLAGS = {
+  audit: { kind: 'bool', help: 'audit the clients that call the sandbox (this mode)' },
+  reports: {
+    kind: 'value',
+    arg: 'DIR',
+    help: 'where the client report goes (default ./reports/client-audit):\ncertificate.md/.json, junit.xml, allure-results/, allure-report/index.html',
+  },
+  'audit-interval': { kind: 'value', arg: 'S', help: 'also write the report every S seconds while serving' },
+  'no-html': { kind: 'bool', help: 'skip the single-file HTML page at exit (allure-report/index.html)' },
+  'tamper-responses': {
+    kind: 'bool',
+    help: [
+      'now and then answer a successful create or query with another service number',
+      'and status, under a signature that does not verify; a client that then sends',
+      'that number (queries it, refunds that order) trusted an untrustworthy response',
+      '(auth.response.verify). Without it that clause is skipped: it cannot be observed',
+    ].join('\n'),
+  },
+  'tamper-rate': { kind: 'value', arg: 'R', help: `share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})` },
+  rough: {
+    kind: 'bool',
+    help: [
+      'transient answers the document allows, at a seeded rate: 500 queryFailed on a payment',
+      'query, 422 systemBusy on a payment create (half the time after the order was',
+      'recorded); judged: the query tried again (client.query.retry, should), and after a',
+      'busy create a query by your own number before a new one (idem.create-once)',
+      'Every webhook is sent twice (the copy built at its own sending time, so it shows the',
+      'status of that moment) and a share held back so later ones overtake it; service',
+      'numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:',
+      'each webhook your receiver answered acknowledged with success, copies included',
+      '(merchant.ack.success-body, webhook.dup.may-repeat)',
+    ].join('\n'),
+  },
+  'rough-rate': {
+    kind: 'value',
+    arg: 'R',
+    help: `share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})`,
+  },
+  seed: { kind: 'value', arg: 'N', help: 'seeds --tamper-responses and --rough (default: random, printed at start)' },
+} as const satisfies FlagTable;
 
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
@@ -34,27 +76,7 @@ amounts, one number for a payment and a refund, parallel creates (two creates wi
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
-  --reports DIR        where the client report goes (default ./reports/client-audit):
-                       certificate.md/.json, junit.xml, allure-results/, allure-report/index.html
-  --audit-interval S   also write the report every S seconds while serving
-  --no-html            skip the single-file HTML page at exit (allure-report/index.html)
-  --tamper-responses   now and then answer a successful create or query with another service number
-                       and status, under a signature that does not verify; a client that then sends
-                       that number (queries it, refunds that order) trusted an untrustworthy response
-                       (auth.response.verify). Without it that clause is skipped: it cannot be observed
-  --tamper-rate R      share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})
-  --rough              transient answers the document allows, at a seeded rate: 500 queryFailed on a payment
-                       query, 422 systemBusy on a payment create (half the time after the order was
-                       recorded); judged: the query tried again (client.query.retry, should), and after a
-                       busy create a query by your own number before a new one (idem.create-once)
-                       Every webhook is sent twice (the copy built at its own sending time, so it shows the
-                       status of that moment) and a share held back so later ones overtake it; service
-                       numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:
-                       each webhook your receiver answered acknowledged with success, copies included
-                       (merchant.ack.success-body, webhook.dup.may-repeat)
-  --rough-rate R       share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})
-  --seed N             seeds --tamper-responses and --rough (default: random, printed at start)
-  --port, --host, --time-scale, --fault   as for serve
+${flagsHelp(AUDIT_FLAGS)}  --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
 1 (a must-level mistake; the report names clause, request and diagnosis) or 2 (nothing was
@@ -65,28 +87,18 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (
-      ['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) ||
-      /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)
-    )
-      mine.add(i);
-    if (['--reports', '--audit-interval', '--seed', '--tamper-rate', '--rough-rate'].includes(a)) mine.add(i).add(i + 1);
+    if (a === '-h' || a === '--help') mine.add(i);
+    if (!a.startsWith('--')) return;
+    const [name, inline] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const def = (AUDIT_FLAGS as FlagTable)[name];
+    if (def === undefined) return;
+    mine.add(i);
+    if (def.kind !== 'bool' && inline === undefined) mine.add(i + 1);
   });
   const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(
+  const { flags } = parseFlags(
     own.map((a) => (a === '-h' ? '--help' : a)),
-    {
-      audit: 'bool',
-      help: 'bool',
-      'no-html': 'bool',
-      'tamper-responses': 'bool',
-      rough: 'bool',
-      'rough-rate': 'value',
-      reports: 'value',
-      'audit-interval': 'value',
-      seed: 'value',
-      'tamper-rate': 'value',
-    },
+    AUDIT_FLAGS,
   );
   if (flags.help) {
     io.out(AUDIT_HELP);

@@ -11,10 +11,64 @@ import { maskUrl } from '../report/mask.js';
 import { selectChecks } from '../report/select.js';
 import { DEFAULT_NUM_RUNS } from '../run/config.js';
 import { loadSuites } from '../run/suites.js';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
 import { ensureReachable } from './run.js';
 import { doctorPhase } from './doctor.js';
 import { firstLine } from '../text.js';
+
+export const PARITY_FLAGS = {
+  a: { kind: 'value', arg: 'FILE', help: 'the target profile of side A (baseUrl "embedded" starts a reference for that side)' },
+  b: { kind: 'value', arg: 'FILE', help: 'the target profile of side B (likewise)' },
+  'target-a': { kind: 'value', arg: 'URL', help: "base URL of side A (overrides its profile's baseUrl)" },
+  'target-b': { kind: 'value', arg: 'URL', help: 'base URL of side B (likewise)' },
+  seed: { kind: 'value', arg: 'N', help: 'fast-check seed (printed; replays the run)' },
+  runs: { kind: 'value', arg: 'N', help: `fast-check runs per property check (default ${DEFAULT_NUM_RUNS})` },
+  suite: { kind: 'multi', arg: 'NAME', help: 'only this suite (repeatable, or comma-separated)' },
+  clause: { kind: 'multi', arg: 'ID', help: 'only checks of this clause or clause prefix (repeatable)' },
+  webhooks: { kind: 'value', arg: 'MODE', help: 'quick | off (default quick)' },
+  safe: {
+    kind: 'bool',
+    help: [
+      'production-safe: only requests that move no money are sent — correctly signed',
+      'queries (payment, refund, payout), and requests to any endpoint that fail',
+      'authentication by construction (missing or empty signing header, unknown',
+      'merchant, signature that no key we hold makes valid). Anything else is not sent',
+      'and its check is skipped ("safe mode: would send POST /path"). Validation',
+      'refusals are exercised on query endpoints only: a correctly signed create',
+      'request with a defect could be accepted by a non-conformant production target.',
+    ].join('\n'),
+  },
+  declared: {
+    kind: 'value',
+    arg: 'FILE',
+    help: [
+      'declared differences: JSON list of {"clause" | "check", "what": [aspects], "reason"}',
+      '(aspects: status, findings, readings, exchanges, http-status, body, envelope, code,',
+      'key, key-form, data, signature, webhooks, any)',
+    ].join('\n'),
+  },
+  reports: { kind: 'value', arg: 'DIR', help: 'where the report goes (default ./reports/parity)' },
+  'fault-a': { kind: 'multi', arg: 'NAME', help: "switch on a fault in side A's embedded reference (repeatable; demos and proofs)" },
+  'fault-b': { kind: 'multi', arg: 'NAME', help: 'likewise for side B' },
+  concurrency: { kind: 'value', arg: 'N', help: 'checks in flight at once, each on both sides (default 8)' },
+  'no-html': { kind: 'bool', help: 'skip the HTML page (parity.md, parity.json and the Allure results are still written)' },
+  'no-doctor': {
+    kind: 'bool',
+    help: [
+      'skip the first phase: the profile doctor on each side (doctor-a.md, doctor-b.md; a',
+      'production side gets the doctor that moves no money), which stops the comparison',
+      '(exit 2) when a profile is wrong about its target',
+    ].join('\n'),
+  },
+  confirm: {
+    kind: 'value',
+    arg: 'N',
+    help: [
+      'runs a pair that differed N more times (default 2): a difference counts only when',
+      'every run shows it; one that vanishes is reported as unstable (timing, interleaving)',
+    ].join('\n'),
+  },
+} as const satisfies FlagTable;
 
 export const PARITY_HELP = `mpsi-conformance parity --a PROFILE_A --b PROFILE_B [options]
 
@@ -29,34 +83,7 @@ Writes parity.json, parity.md (per clause: equal / different with the two exchan
 skipped on one side), requests.md (every request sent to each side), allure-results/ (one result
 per clause) and allure-report/index.html (those results as one self-contained page).
 
-  --a FILE, --b FILE     the two target profiles (baseUrl "embedded" starts a reference for that side)
-  --target-a URL         base URL of side A (overrides its profile's baseUrl); --target-b likewise
-  --seed N               fast-check seed (printed; replays the run)
-  --runs N               fast-check runs per property check (default ${DEFAULT_NUM_RUNS})
-  --suite NAME           only this suite (repeatable, or comma-separated)
-  --clause ID            only checks of this clause or clause prefix (repeatable)
-  --webhooks MODE        quick | off (default quick)
-  --safe                 production-safe: only requests that move no money are sent — correctly signed
-                         queries (payment, refund, payout), and requests to any endpoint that fail
-                         authentication by construction (missing or empty signing header, unknown
-                         merchant, signature that no key we hold makes valid). Anything else is not sent
-                         and its check is skipped ("safe mode: would send POST /path"). Validation
-                         refusals are exercised on query endpoints only: a correctly signed create
-                         request with a defect could be accepted by a non-conformant production target.
-  --declared FILE        declared differences: JSON list of {"clause" | "check", "what": [aspects], "reason"}
-                         (aspects: status, findings, readings, exchanges, http-status, body, envelope, code,
-                         key, key-form, data, signature, webhooks, any)
-  --reports DIR          where the report goes (default ./reports/parity)
-  --fault-a NAME         switch on a fault in side A's embedded reference (repeatable; demos and proofs);
-  --fault-b NAME         likewise for side B
-  --concurrency N        checks in flight at once, each on both sides (default 8)
-  --no-html              skip the HTML page (parity.md, parity.json and the Allure results are still written)
-  --no-doctor            skip the first phase: the profile doctor on each side (doctor-a.md, doctor-b.md; a
-                         production side gets the doctor that moves no money), which stops the comparison
-                         (exit 2) when a profile is wrong about its target
-  --confirm N            runs a pair that differed N more times (default 2): a difference counts only when
-                         every run shows it; one that vanishes is reported as unstable (timing, interleaving)
-
+${flagsHelp(PARITY_FLAGS)}
 A profile with "environment": "production" is refused without --safe.
 
 Exit codes: 0 every difference is declared (or none), 1 a difference remains outside the declared
@@ -95,27 +122,7 @@ function progress(): (done: number, total: number, different: number) => void {
 }
 
 export async function parityMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, {
-    a: 'value',
-    b: 'value',
-    'target-a': 'value',
-    'target-b': 'value',
-    seed: 'value',
-    runs: 'value',
-    suite: 'multi',
-    clause: 'multi',
-    webhooks: 'value',
-    safe: 'bool',
-    declared: 'value',
-    reports: 'value',
-    'fault-a': 'multi',
-    'fault-b': 'multi',
-    concurrency: 'value',
-    confirm: 'value',
-    'no-html': 'bool',
-    'no-doctor': 'bool',
-    help: 'bool',
-  });
+  const { flags, rest } = parseFlags(argv, PARITY_FLAGS);
   if (flags.help) {
     process.stdout.write(PARITY_HELP);
     return 0;
@@ -129,24 +136,24 @@ export async function parityMain(argv: string[]): Promise<number> {
   const numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? DEFAULT_NUM_RUNS;
   const concurrency = intFlag(flags.concurrency, 'concurrency', 1, 64) ?? 8;
   const confirmRuns = intFlag(flags.confirm, 'confirm', 0, 5) ?? 2;
-  const webhooks = String(flags.webhooks ?? 'quick');
+  const webhooks = flags.webhooks ?? 'quick';
   if (webhooks !== 'quick' && webhooks !== 'off') throw new UsageError(`--webhooks must be quick or off, got ${JSON.stringify(webhooks)}`);
-  const suitesWanted = (flags.suite as string[] | undefined) ?? [];
-  const clausesWanted = (flags.clause as string[] | undefined) ?? [];
+  const suitesWanted = flags.suite ?? [];
+  const clausesWanted = flags.clause ?? [];
   for (const c of clausesWanted) {
     if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`)))
       throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
   const safe = flags.safe === true;
-  const reportsDir = resolve(String(flags.reports ?? 'reports/parity'));
+  const reportsDir = resolve(flags.reports ?? 'reports/parity');
 
   let a: ReturnType<typeof side>;
   let b: ReturnType<typeof side>;
   let suites: SuiteDef[];
   let declared: DeclaredEntry[] = [];
   try {
-    a = side('a', String(flags.a), flags['target-a'], (flags['fault-a'] as string[] | undefined) ?? []);
-    b = side('b', String(flags.b), flags['target-b'], (flags['fault-b'] as string[] | undefined) ?? []);
+    a = side('a', flags.a, flags['target-a'], flags['fault-a'] ?? []);
+    b = side('b', flags.b, flags['target-b'], flags['fault-b'] ?? []);
     for (const [n, s] of [
       ['A', a],
       ['B', b],
