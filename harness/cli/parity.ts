@@ -4,14 +4,14 @@ import { clauses as registry, hasClause } from '../clauses/registry.js';
 import { DeclaredError, loadDeclared, type DeclaredEntry } from '../parity/declared.js';
 import { writeParityReport } from '../parity/report.js';
 import { renderSingleFileReport } from '../report/allure.js';
-import { knownFault, runParity, type SideSpec } from '../parity/run.js';
+import { knownFault, runParity, type ParityResult, type SideSpec } from '../parity/run.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
 import { selectChecks } from '../report/select.js';
 import { DEFAULT_NUM_RUNS } from '../run/config.js';
 import { loadSuites } from '../run/suites.js';
-import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 import { ensureReachable } from './run.js';
 import { doctorPhase } from './doctor.js';
 import { firstLine } from '../text.js';
@@ -121,6 +121,36 @@ function progress(): (done: number, total: number, different: number) => void {
   };
 }
 
+/** What the flags ask for, each checked: no profile is read and no target contacted yet. */
+interface ParityRequest {
+  profiles: { a: string; b: string };
+  targets: { a?: string; b?: string };
+  faults: { a: string[]; b: string[] };
+  seed: number;
+  numRuns: number;
+  concurrency: number;
+  confirmRuns: number;
+  webhooks: 'quick' | 'off';
+  suites: string[];
+  clauses: string[];
+  safe: boolean;
+  declaredPath?: string;
+  reportsDir: string;
+  html: boolean;
+  doctor: boolean;
+}
+
+type Side = ReturnType<typeof side>;
+
+/** The request resolved against both profiles and targets, the suites and the declared differences: what will be compared. */
+interface ParityPlan extends ParityRequest {
+  a: Side;
+  b: Side;
+  suiteDefs: SuiteDef[];
+  declared: DeclaredEntry[];
+}
+
+/** Flags, then a plan (a bad flag, profile, target or declared file stops here: exit 2), the doctor on each side, the comparison. */
 export async function parityMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseFlags(argv, PARITY_FLAGS);
   if (flags.help) {
@@ -128,6 +158,20 @@ export async function parityMain(argv: string[]): Promise<number> {
     return 0;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  const request = parityRequestOf(flags);
+  let plan: ParityPlan;
+  try {
+    plan = await planParity(request);
+  } catch (err) {
+    if (err instanceof ProfileError || err instanceof UsageError || err instanceof DeclaredError) return cannotRun(err.message);
+    throw err;
+  }
+  const wrong = plan.doctor ? await doctorOnEachSide(plan) : undefined;
+  if (wrong !== undefined) return cannotRun(wrong);
+  return executeParity(plan);
+}
+
+function parityRequestOf(flags: ParsedFlags<typeof PARITY_FLAGS>): ParityRequest {
   if (flags.a === undefined || flags.b === undefined)
     throw new UsageError(
       `parity needs both --a PROFILE and --b PROFILE (missing: ${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`,
@@ -138,116 +182,133 @@ export async function parityMain(argv: string[]): Promise<number> {
   const confirmRuns = intFlag(flags.confirm, 'confirm', 0, 5) ?? 2;
   const webhooks = flags.webhooks ?? 'quick';
   if (webhooks !== 'quick' && webhooks !== 'off') throw new UsageError(`--webhooks must be quick or off, got ${JSON.stringify(webhooks)}`);
-  const suitesWanted = flags.suite ?? [];
-  const clausesWanted = flags.clause ?? [];
-  for (const c of clausesWanted) {
+  const clauses = flags.clause ?? [];
+  for (const c of clauses) {
     if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`)))
       throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
-  const safe = flags.safe === true;
-  const reportsDir = resolve(flags.reports ?? 'reports/parity');
+  return {
+    profiles: { a: flags.a, b: flags.b },
+    targets: { a: flags['target-a'], b: flags['target-b'] },
+    faults: { a: flags['fault-a'] ?? [], b: flags['fault-b'] ?? [] },
+    seed,
+    numRuns,
+    concurrency,
+    confirmRuns,
+    webhooks,
+    suites: flags.suite ?? [],
+    clauses,
+    safe: flags.safe === true,
+    ...(flags.declared !== undefined ? { declaredPath: flags.declared } : {}),
+    reportsDir: resolve(flags.reports ?? 'reports/parity'),
+    html: flags['no-html'] !== true,
+    doctor: flags['no-doctor'] !== true,
+  };
+}
 
-  let a: ReturnType<typeof side>;
-  let b: ReturnType<typeof side>;
-  let suites: SuiteDef[];
-  let declared: DeclaredEntry[] = [];
+async function planParity(request: ParityRequest): Promise<ParityPlan> {
+  const a = side('a', request.profiles.a, request.targets.a, request.faults.a);
+  const b = side('b', request.profiles.b, request.targets.b, request.faults.b);
+  for (const [n, s] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
+    if (s.loaded.profile.environment === 'production' && !request.safe)
+      throw new UsageError(`profile ${s.loaded.profile.name} (side ${n}) is a production environment: parity against it needs --safe`);
+  }
+  let suiteDefs: SuiteDef[];
   try {
-    a = side('a', flags.a, flags['target-a'], flags['fault-a'] ?? []);
-    b = side('b', flags.b, flags['target-b'], flags['fault-b'] ?? []);
-    for (const [n, s] of [
-      ['A', a],
-      ['B', b],
-    ] as const) {
-      if (s.loaded.profile.environment === 'production' && !safe)
-        throw new UsageError(`profile ${s.loaded.profile.name} (side ${n}) is a production environment: parity against it needs --safe`);
-    }
-    try {
-      suites = await loadSuites();
-    } catch (err) {
-      throw new UsageError(`the suites cannot be loaded: ${firstLine(err)}`);
-    }
-    const unknownSuites = suitesWanted.filter((s) => !suites.some((x) => x.name === s));
-    if (unknownSuites.length)
-      throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${suites.map((s) => s.name).join(', ')})`);
-    if (!suites.some((s) => selectChecks(s, suitesWanted, clausesWanted).length > 0))
-      throw new UsageError('no check matches the --suite/--clause filters');
-    if (flags.declared !== undefined) {
-      const ids = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
-      declared = loadDeclared(resolve(String(flags.declared)), {
-        isClause: (id) => hasClause(id) || (id.endsWith('.') && registry.some((x) => x.id.startsWith(id))),
-        isCheck: (id) => ids.has(id),
-      });
-    }
-    for (const s of [a, b]) if (s.spec.baseUrl !== 'embedded') await ensureReachable(s.spec.baseUrl);
+    suiteDefs = await loadSuites();
   } catch (err) {
-    if (err instanceof ProfileError || err instanceof UsageError || err instanceof DeclaredError) return cannotRun(err.message);
-    throw err;
+    throw new UsageError(`the suites cannot be loaded: ${firstLine(err)}`);
   }
+  const unknownSuites = request.suites.filter((s) => !suiteDefs.some((x) => x.name === s));
+  if (unknownSuites.length)
+    throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${suiteDefs.map((s) => s.name).join(', ')})`);
+  if (!suiteDefs.some((s) => selectChecks(s, request.suites, request.clauses).length > 0))
+    throw new UsageError('no check matches the --suite/--clause filters');
+  let declared: DeclaredEntry[] = [];
+  if (request.declaredPath !== undefined) {
+    const ids = new Set(suiteDefs.flatMap((s) => s.checks.map((c) => c.id)));
+    declared = loadDeclared(resolve(request.declaredPath), {
+      isClause: (id) => hasClause(id) || (id.endsWith('.') && registry.some((x) => x.id.startsWith(id))),
+      isCheck: (id) => ids.has(id),
+    });
+  }
+  for (const s of [a, b]) if (s.spec.baseUrl !== 'embedded') await ensureReachable(s.spec.baseUrl);
+  return { ...request, a, b, suiteDefs, declared };
+}
 
-  if (flags['no-doctor'] !== true) {
-    for (const [n, s] of [
-      ['a', a],
-      ['b', b],
-    ] as const) {
-      const report = await doctorPhase({
-        loaded: s.loaded,
-        baseUrl: s.spec.baseUrl,
-        reportsDir,
-        name: `doctor-${n}`,
-        tag: `side ${n.toUpperCase()}`,
-        verbose: false,
-        safe,
-        webhooks: webhooks !== 'off',
-        faults: s.spec.faults,
-      });
-      if (report.exitCode !== 0) {
-        const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
-        return cannotRun(
-          `profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`,
-        );
-      }
+/** The first phase on each side; what a wrong profile makes the run say, or undefined when both hold. */
+async function doctorOnEachSide(plan: ParityPlan): Promise<string | undefined> {
+  for (const [n, s] of [
+    ['a', plan.a],
+    ['b', plan.b],
+  ] as const) {
+    const report = await doctorPhase({
+      loaded: s.loaded,
+      baseUrl: s.spec.baseUrl,
+      reportsDir: plan.reportsDir,
+      name: `doctor-${n}`,
+      tag: `side ${n.toUpperCase()}`,
+      verbose: false,
+      safe: plan.safe,
+      webhooks: plan.webhooks !== 'off',
+      faults: s.spec.faults,
+    });
+    if (report.exitCode !== 0) {
+      const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
+      return `profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(plan.reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`;
     }
   }
-  const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
-  const replay = [
+  return undefined;
+}
+
+/** The command that replays this comparison (targets masked). */
+function replayOf(plan: ParityPlan): string {
+  return [
     'mpsi-conformance parity',
-    `--a ${String(flags.a)}`,
-    `--b ${String(flags.b)}`,
-    `--seed ${seed}`,
-    `--runs ${numRuns}`,
-    `--webhooks ${webhooks}`,
+    `--a ${plan.profiles.a}`,
+    `--b ${plan.profiles.b}`,
+    `--seed ${plan.seed}`,
+    `--runs ${plan.numRuns}`,
+    `--webhooks ${plan.webhooks}`,
   ]
     .concat(
-      flags['target-a'] ? [`--target-a ${maskUrl(String(flags['target-a']))}`] : [],
-      flags['target-b'] ? [`--target-b ${maskUrl(String(flags['target-b']))}`] : [],
+      plan.targets.a ? [`--target-a ${maskUrl(plan.targets.a)}`] : [],
+      plan.targets.b ? [`--target-b ${maskUrl(plan.targets.b)}`] : [],
     )
     .concat(
-      suitesWanted.map((s) => `--suite ${s}`),
-      clausesWanted.map((c) => `--clause ${c}`),
-      safe ? ['--safe'] : [],
-      flags.declared ? [`--declared ${String(flags.declared)}`] : [],
+      plan.suites.map((s) => `--suite ${s}`),
+      plan.clauses.map((c) => `--clause ${c}`),
+      plan.safe ? ['--safe'] : [],
+      plan.declaredPath ? [`--declared ${plan.declaredPath}`] : [],
     )
     .concat(
-      a.spec.faults!.map((f) => `--fault-a ${f}`),
-      b.spec.faults!.map((f) => `--fault-b ${f}`),
+      plan.a.spec.faults!.map((f) => `--fault-a ${f}`),
+      plan.b.spec.faults!.map((f) => `--fault-b ${f}`),
     )
     .join(' ');
+}
+
+async function executeParity(plan: ParityPlan): Promise<number> {
+  const { a, b, seed, safe, reportsDir } = plan;
+  const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
   process.stdout.write(
     redact(
       `mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''} vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`,
     ),
   );
-
   const result = await runParity({
     a: a.spec,
     b: b.spec,
-    suites,
-    filter: (s, c) => selectChecks(s, suitesWanted, clausesWanted).includes(c),
-    settings: { seed, numRuns, webhooks },
+    suites: plan.suiteDefs,
+    filter: (s, c) => selectChecks(s, plan.suites, plan.clauses).includes(c),
+    settings: { seed, numRuns: plan.numRuns, webhooks: plan.webhooks },
     safe,
-    declared,
-    concurrency,
-    confirmRuns,
+    declared: plan.declared,
+    concurrency: plan.concurrency,
+    confirmRuns: plan.confirmRuns,
     onProgress: progress(),
   });
   const f = result.figures;
@@ -255,9 +316,21 @@ export async function parityMain(argv: string[]): Promise<number> {
   const paths = writeParityReport(reportsDir, result, {
     redact,
     exitCode,
-    replay,
-    filters: { suites: suitesWanted, clauses: clausesWanted },
+    replay: replayOf(plan),
+    filters: { suites: plan.suites, clauses: plan.clauses },
   });
+  const lines = summaryLines(result, safe);
+  const html = plan.html ? await htmlPage(paths.allureResults, plan, f.ratio) : '';
+  lines.push(
+    `Report: ${paths.md} (also parity.json, requests.md, allure-results/${html})`,
+    `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`,
+  );
+  process.stdout.write(redact(`${lines.join('\n')}\n`));
+  return exitCode;
+}
+
+function summaryLines(result: ParityResult, safe: boolean): string[] {
+  const f = result.figures;
   const compared = f.clauses.equal + f.clauses.different + f.clauses.declared;
   const lines = [
     `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)${f.unstable ? `; ${f.unstable} unstable check(s) not counted (see the report)` : ''}`,
@@ -271,24 +344,21 @@ export async function parityMain(argv: string[]): Promise<number> {
     lines.push(
       `Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`,
     );
-  let html = '';
-  if (flags['no-html'] !== true) {
-    try {
-      const out = await renderSingleFileReport({
-        results: paths.allureResults,
-        output: join(reportsDir, 'allure-report'),
-        name: `MPSI parity — ${a.loaded.profile.name} vs ${b.loaded.profile.name} — ${(f.ratio * 100).toFixed(1)}%`,
-      });
-      html = `, ${out.file}`;
-    } catch (err) {
-      // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.
-      process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${firstLine(err)}\n`);
-    }
+  return lines;
+}
+
+/** The single-file page, as ", <file>" for the report line; "" when it could not be made (said on stderr, not fatal). */
+async function htmlPage(allureResults: string, plan: ParityPlan, ratio: number): Promise<string> {
+  try {
+    const out = await renderSingleFileReport({
+      results: allureResults,
+      output: join(plan.reportsDir, 'allure-report'),
+      name: `MPSI parity — ${plan.a.loaded.profile.name} vs ${plan.b.loaded.profile.name} — ${(ratio * 100).toFixed(1)}%`,
+    });
+    return `, ${out.file}`;
+  } catch (err) {
+    // The Markdown and JSON reports stand on their own; a missing page is said, not fatal.
+    process.stderr.write(`mpsi-conformance: the parity HTML page was not written: ${firstLine(err)}\n`);
+    return '';
   }
-  lines.push(
-    `Report: ${paths.md} (also parity.json, requests.md, allure-results/${html})`,
-    `Exit code ${exitCode}: ${exitCode === 0 ? 'no difference outside the declared ones' : `${f.undeclared} undeclared difference(s)`}`,
-  );
-  process.stdout.write(redact(`${lines.join('\n')}\n`));
-  return exitCode;
 }
