@@ -3,6 +3,7 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, createClient, type RawRequest } from '../../harness/client.js';
+import { socketError } from '../../harness/client-raw.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { sign } from '../../harness/signing.js';
 
@@ -695,5 +696,25 @@ describe('client: response signatures', () => {
       expect(serialiseWithText(ex)).not.toContain(SECRET);
       expect(serialiseWithText(ex)).not.toContain('very-secret');
     }
+  });
+});
+
+describe('socketError', () => {
+  const err = (code: string) => Object.assign(new Error(`${code} somewhere`), { code }) as NodeJS.ErrnoException;
+  it('is unreachable when no connection to the target could be made, and says which way', () => {
+    for (const [code, text] of [
+      ['ECONNREFUSED', /refused/],
+      ['ENOTFOUND', /lookup failed/],
+      ['EAI_AGAIN', /lookup failed/],
+      ['EHOSTUNREACH', /unreachable/],
+      ['ENETUNREACH', /unreachable/],
+      ['ETIMEDOUT', /connect timed out/],
+    ] as const)
+      expect(socketError(err(code), false, 'before any byte'), code).toEqual({ kind: 'unreachable', message: expect.stringMatching(text) });
+  });
+
+  it('is connection when a connection was made and lost: the doing of the target, not a reason for no verdict', () => {
+    for (const code of ['ECONNRESET', 'EPIPE', 'EPROTO']) expect(socketError(err(code), true, 'mid-body').kind, code).toBe('connection');
+    expect(socketError(err('ECONNRESET'), false, 'while connecting').kind).toBe('connection');
   });
 });
