@@ -62,7 +62,7 @@ export interface FindingSummary {
   clause: string;
   /** The registry's level of the finding's clause (the check's own level when the clause is `unspecified`). */
   level: 'must' | 'should';
-  /** First line of the finding's message. */
+  /** The finding's headline (Finding.title); expected, seen and the exchange are apart. */
   message: string;
   expected?: string;
   seen?: string;

@@ -8,6 +8,7 @@ import { RECEIVER_FLAGS, RECEIVER_HELP } from '../../harness/cli/receiver.js';
 import { REPORT_FLAGS, REPORT_HELP } from '../../harness/cli/report.js';
 import { RUN_FLAGS, RUN_HELP } from '../../harness/cli/run.js';
 import { VERIFY_FLAGS, VERIFY_HELP } from '../../harness/cli/verify.js';
+import { callMain } from './helpers.js';
 
 const TABLE = {
   profile: { kind: 'value', arg: 'FILE', help: 'the profile' },
@@ -65,4 +66,22 @@ describe('every command explains exactly the flags it accepts', () => {
       expect(() => parseFlags(argv, table), name).not.toThrow();
     }
   });
+});
+
+describe('the command table', () => {
+  it('lists every command it runs, and each one has its help, by `help NAME` and by `NAME --help`', async () => {
+    const general = await callMain(['--help']);
+    expect(general.code).toBe(0);
+    const names = [...general.stdout.matchAll(/^ {2}mpsi-conformance ([a-z-]+)/gm)].map((m) => m[1]!);
+    expect(names).toEqual(['run', 'doctor', 'report', 'verify-certificate', 'parity', 'serve', 'receiver', 'init', 'help']);
+    for (const name of names.filter((n) => n !== 'help')) {
+      const byHelp = await callMain(['help', name]);
+      const byFlag = await callMain(name === 'serve' ? ['serve', '--help'] : [name, '--help']);
+      expect([byHelp.code, byFlag.code], name).toEqual([0, 0]);
+      expect(byHelp.stdout, name).toMatch(new RegExp(`^mpsi-conformance ${name}`));
+      expect(byFlag.stdout, name).toBe(byHelp.stdout);
+    }
+    const unknown = await callMain(['nope']);
+    expect(unknown).toMatchObject({ code: 2, stderr: `mpsi-conformance: unknown command "nope" (try: ${names.join(', ')})\n` });
+  }, 30_000);
 });
