@@ -13,7 +13,7 @@ import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { loadProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
-import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 
 /** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
 const TAMPER_RATE = 0.25;
@@ -83,8 +83,8 @@ On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level
 observed, or the sandbox could not start).
 `;
 
-export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
-  // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
+/** The audit's own flags (and their values) apart from serve's, which serve parses. */
+function splitArgs(argv: string[]): { own: string[]; serve: string[] } {
   const mine = new Set<number>();
   argv.forEach((a, i) => {
     if (a === '-h' || a === '--help') mine.add(i);
@@ -95,22 +95,41 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
     mine.add(i);
     if (def.kind !== 'bool' && inline === undefined) mine.add(i + 1);
   });
-  const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseFlags(
-    own.map((a) => (a === '-h' ? '--help' : a)),
-    AUDIT_FLAGS,
-  );
+  return {
+    own: argv.filter((_a, i) => mine.has(i)).map((a) => (a === '-h' ? '--help' : a)),
+    serve: argv.filter((_a, i) => !mine.has(i)),
+  };
+}
+
+/** What the flags ask for, each checked: the sandbox's options and the audit's. */
+interface AuditRequest {
+  serve: ReturnType<typeof parseServeArgs>['opts'];
+  intervalS?: number;
+  seed: number;
+  tamperResponses?: { seed: number; rate: number };
+  rough?: { seed: number; rate: number };
+  reports: string;
+  html: boolean;
+}
+
+export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
+  const args = splitArgs(argv);
+  const { flags } = parseFlags(args.own, AUDIT_FLAGS);
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
   }
   let serveArgs: ReturnType<typeof parseServeArgs>;
   try {
-    serveArgs = parseServeArgs(argv.filter((_a, i) => !mine.has(i)));
+    serveArgs = parseServeArgs(args.serve);
   } catch (e) {
     throw new UsageError(`serve --audit: ${(e as Error).message}`);
   }
   if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
+  return executeAudit(auditRequestOf(flags, serveArgs.opts), io);
+}
+
+function auditRequestOf(flags: ParsedFlags<typeof AUDIT_FLAGS>, serve: AuditRequest['serve']): AuditRequest {
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
   const seed = intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const rateFlag = (name: 'tamper-rate' | 'rough-rate', needs: 'tamper-responses' | 'rough', fallback: number): number => {
@@ -124,11 +143,21 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   };
   const rate = rateFlag('tamper-rate', 'tamper-responses', TAMPER_RATE);
   const roughRate = rateFlag('rough-rate', 'rough', ROUGH_RATE);
-  const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
   const rough = flags.rough ? { seed, rate: roughRate } : undefined;
-  // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
-  const readings = rough && serveArgs.opts.readings === undefined ? [...ROUGH_READINGS] : serveArgs.opts.readings;
-  const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
+  return {
+    // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
+    serve: rough && serve.readings === undefined ? { ...serve, readings: [...ROUGH_READINGS] } : serve,
+    ...(intervalS !== undefined ? { intervalS } : {}),
+    seed,
+    ...(flags['tamper-responses'] ? { tamperResponses: { seed, rate } } : {}),
+    ...(rough ? { rough } : {}),
+    reports: resolve(flags.reports ?? 'reports/client-audit'),
+    html: !flags['no-html'],
+  };
+}
+
+async function executeAudit(request: AuditRequest, io: ServeIO): Promise<number> {
+  const { reports, seed, rough, tamperResponses } = request;
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
   const redact = makeRedactor(keys.flatMap((k) => [k.test, k.production ?? '']));
@@ -151,32 +180,32 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
     );
 
   const running = await startReference({
-    ...serveArgs.opts,
+    ...request.serve,
     log: io.out,
     onExchange: (x) => audit.record(x),
     onDelivery: (d) => audit.recordDelivery(d),
     tamperResponses,
     rough,
-    readings,
   });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
   if (rough) {
     io.out(
-      `playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`,
+      `playing rough (seed ${seed}): about ${Math.round(rough.rate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(rough.rate * 100)}% held back`,
     );
+    const readings = request.serve.readings;
     io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
   }
   if (tamperResponses)
     io.out(
-      `tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
+      `tampering with about ${Math.round(tamperResponses.rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
     );
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
-  const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
+  const timer = request.intervalS ? setInterval(() => write(), request.intervalS * 1000) : undefined;
   await io.untilStopped();
   if (timer) clearInterval(timer);
   await running.close();
   const { verdict, paths } = write();
-  const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
+  const html = request.html ? await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`) : {};
   if (html.problem) io.err(html.problem);
   io.out(`client audit: ${audit.summary()}; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);
