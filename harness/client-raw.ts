@@ -322,7 +322,7 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
 
     const onError = (err: NodeJS.ErrnoException): void => {
       if (settled) return;
-      finish({ kind: 'connection', message: describeSocketError(err, connected, where()) });
+      finish(socketError(err, connected, where()));
     };
 
     if (p.signal.aborted) {
@@ -350,24 +350,32 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
 }
 
 /** A short, secret-free description of a socket-level failure. */
-export function describeSocketError(err: NodeJS.ErrnoException, connected: boolean, where: string): string {
+/**
+ * What a socket error says about the exchange. `unreachable` when no connection to the target could be made
+ * (refused, no such host, no route, connect timeout): the run then has no verdict on the target, which is
+ * told by this kind and never by reading the message again.
+ */
+export function socketError(err: NodeJS.ErrnoException, connected: boolean, where: string): ExchangeError {
   const code = err.code ?? '';
   switch (code) {
     case 'ECONNREFUSED':
-      return `connection refused (ECONNREFUSED)`;
+      return { kind: 'unreachable', message: `connection refused (ECONNREFUSED)` };
     case 'ECONNRESET':
-      return connected ? `connection reset by the server (ECONNRESET) ${where}` : 'connection reset while connecting (ECONNRESET)';
+      return {
+        kind: 'connection',
+        message: connected ? `connection reset by the server (ECONNRESET) ${where}` : 'connection reset while connecting (ECONNRESET)',
+      };
     case 'EPIPE':
-      return `connection closed by the server while the request was being written (EPIPE) ${where}`;
+      return { kind: 'connection', message: `connection closed by the server while the request was being written (EPIPE) ${where}` };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `host name lookup failed (${code})`;
+      return { kind: 'unreachable', message: `host name lookup failed (${code})` };
     case 'ETIMEDOUT':
-      return `connect timed out (ETIMEDOUT)`;
+      return { kind: 'unreachable', message: `connect timed out (ETIMEDOUT)` };
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return `host unreachable (${code})`;
+      return { kind: 'unreachable', message: `host unreachable (${code})` };
     default:
-      return `${code ? `${code}: ` : ''}${err.message} ${where}`.trim();
+      return { kind: 'connection', message: `${code ? `${code}: ` : ''}${err.message} ${where}`.trim() };
   }
 }

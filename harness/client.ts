@@ -21,7 +21,7 @@ import type { Exchange, ExchangeError } from './exchange.js';
 import { isThrottledAnswer, Pacer, sleep, throttleWaitMs } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
-import { CappedSink, describeSocketError, hostHeaderValue, rawSend, requestTarget, type WireResult } from './client-raw.js';
+import { CappedSink, hostHeaderValue, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
 
 export interface RawRequest {
   /** What the check meant, copied into the exchange. */
@@ -143,7 +143,7 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
       // undici raises this for conflicting Content-Length headers and some malformed heads too.
       return { kind: 'protocol', message: `response framing invalid: body length does not match Content-Length (${where})` };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { kind: 'connection', message: `connect timed out (${code})` };
+      return { kind: 'unreachable', message: `connect timed out (${code})` };
     case 'UND_ERR_CLOSED':
     case 'UND_ERR_DESTROYED':
       return { kind: 'connection', message: `the client was closed while the request was in flight (${code})` };
@@ -151,7 +151,7 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
       return { kind: 'connection', message: `connection aborted (${msg}) ${where}` };
     default: {
       const e = { message: msg, code: code || undefined } as NodeJS.ErrnoException;
-      return { kind: 'connection', message: describeSocketError(e, true, where) };
+      return socketError(e, true, where);
     }
   }
 }

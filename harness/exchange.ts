@@ -33,8 +33,12 @@ export interface Exchange {
   throttled?: { answers: number; waitMs: number };
 }
 
-/** `throttled`: every answer until the deadline was a gateway's throttling answer (HTTP 429, or 503 with Retry-After). */
-export type ExchangeErrorKind = 'deadline' | 'connection' | 'too-large' | 'protocol' | 'redirect' | 'throttled';
+/**
+ * `unreachable`: no connection to the target could be made (refused, no such host, no route, connect timeout), so
+ * the exchange says nothing about the target's behaviour; `connection`: a connection was made and then lost.
+ * `throttled`: every answer until the deadline was a gateway's throttling answer (HTTP 429, or 503 with Retry-After).
+ */
+export type ExchangeErrorKind = 'deadline' | 'unreachable' | 'connection' | 'too-large' | 'protocol' | 'redirect' | 'throttled';
 export interface ExchangeError {
   kind: ExchangeErrorKind;
   message: string;

@@ -37,3 +37,41 @@ export function intFlag(v: unknown, name: string, min: number, max: number): num
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return n;
 }
+
+/**
+ * A command's flags declared once: the parser's options and the help text's option list are both made from it,
+ * so a flag cannot be accepted and left unexplained, or explained and refused.
+ */
+export interface FlagDef {
+  readonly kind: FlagSpec[string];
+  /** What the value is, in the help (FILE, URL, N); none for a switch. */
+  readonly arg?: string;
+  /** The help text; each further line of it is indented under the first. */
+  readonly help: string;
+}
+export type FlagTable = Readonly<Record<string, FlagDef>>;
+
+type ValueOf<K> = K extends 'bool' ? true : K extends 'multi' ? string[] : string;
+/** The flags given, typed from the table: a switch is `true`, a repeatable flag a list, any other a string. */
+export type ParsedFlags<T extends FlagTable> = { -readonly [N in keyof T]?: ValueOf<T[N]['kind']> } & { help?: true };
+
+/** parseArgs over a table; `--help` is every command's and is not listed in its table. */
+export function parseFlags<T extends FlagTable>(argv: string[], table: T): { flags: ParsedFlags<T>; rest: string[] } {
+  const spec: FlagSpec = { help: 'bool' };
+  for (const [name, def] of Object.entries(table)) spec[name] = def.kind;
+  const { flags, rest } = parseArgs(argv, spec);
+  return { flags: flags as ParsedFlags<T>, rest };
+}
+
+/** The option list of a help text: one entry per flag, in the table's order, the explanations in one column. */
+export function flagsHelp(table: FlagTable): string {
+  const entries = Object.entries(table).map(([name, def]) => ({
+    head: `  --${name}${def.arg ? ` ${def.arg}` : ''}`,
+    lines: def.help.split('\n'),
+  }));
+  const column = Math.max(...entries.map((e) => e.head.length)) + 2;
+  return entries
+    .flatMap(({ head, lines }) => [head.padEnd(column) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(column) + l)])
+    .map((l) => `${l}\n`)
+    .join('');
+}

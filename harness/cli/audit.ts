@@ -13,7 +13,7 @@ import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { loadProfile } from '../profile/load.js';
 import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 
 /** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
 const TAMPER_RATE = 0.25;
@@ -21,6 +21,48 @@ const TAMPER_RATE = 0.25;
 const ROUGH_RATE = 0.2;
 /** Readings --rough selects unless --readings names a set. */
 const ROUGH_READINGS = ['uuid-service-numbers', 'non-utc-offset-times'] as const;
+
+/** The audit's own flags; every other flag of `serve --audit` is serve's, parsed by serve. */
+export const AUDIT_FLAGS = {
+  audit: { kind: 'bool', help: 'audit the clients that call the sandbox (this mode)' },
+  reports: {
+    kind: 'value',
+    arg: 'DIR',
+    help: 'where the client report goes (default ./reports/client-audit):\ncertificate.md/.json, junit.xml, allure-results/, allure-report/index.html',
+  },
+  'audit-interval': { kind: 'value', arg: 'S', help: 'also write the report every S seconds while serving' },
+  'no-html': { kind: 'bool', help: 'skip the single-file HTML page at exit (allure-report/index.html)' },
+  'tamper-responses': {
+    kind: 'bool',
+    help: [
+      'now and then answer a successful create or query with another service number',
+      'and status, under a signature that does not verify; a client that then sends',
+      'that number (queries it, refunds that order) trusted an untrustworthy response',
+      '(auth.response.verify). Without it that clause is skipped: it cannot be observed',
+    ].join('\n'),
+  },
+  'tamper-rate': { kind: 'value', arg: 'R', help: `share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})` },
+  rough: {
+    kind: 'bool',
+    help: [
+      'transient answers the document allows, at a seeded rate: 500 queryFailed on a payment',
+      'query, 422 systemBusy on a payment create (half the time after the order was',
+      'recorded); judged: the query tried again (client.query.retry, should), and after a',
+      'busy create a query by your own number before a new one (idem.create-once)',
+      'Every webhook is sent twice (the copy built at its own sending time, so it shows the',
+      'status of that moment) and a share held back so later ones overtake it; service',
+      'numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:',
+      'each webhook your receiver answered acknowledged with success, copies included',
+      '(merchant.ack.success-body, webhook.dup.may-repeat)',
+    ].join('\n'),
+  },
+  'rough-rate': {
+    kind: 'value',
+    arg: 'R',
+    help: `share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})`,
+  },
+  seed: { kind: 'value', arg: 'N', help: 'seeds --tamper-responses and --rough (default: random, printed at start)' },
+} as const satisfies FlagTable;
 
 export const AUDIT_HELP = `mpsi-conformance serve --audit [--reports DIR] [--audit-interval S] [serve options]
 
@@ -34,71 +76,60 @@ amounts, one number for a payment and a refund, parallel creates (two creates wi
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
-  --reports DIR        where the client report goes (default ./reports/client-audit):
-                       certificate.md/.json, junit.xml, allure-results/, allure-report/index.html
-  --audit-interval S   also write the report every S seconds while serving
-  --no-html            skip the single-file HTML page at exit (allure-report/index.html)
-  --tamper-responses   now and then answer a successful create or query with another service number
-                       and status, under a signature that does not verify; a client that then sends
-                       that number (queries it, refunds that order) trusted an untrustworthy response
-                       (auth.response.verify). Without it that clause is skipped: it cannot be observed
-  --tamper-rate R      share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})
-  --rough              transient answers the document allows, at a seeded rate: 500 queryFailed on a payment
-                       query, 422 systemBusy on a payment create (half the time after the order was
-                       recorded); judged: the query tried again (client.query.retry, should), and after a
-                       busy create a query by your own number before a new one (idem.create-once)
-                       Every webhook is sent twice (the copy built at its own sending time, so it shows the
-                       status of that moment) and a share held back so later ones overtake it; service
-                       numbers are UUIDs and times carry +05:30 (unless --readings names a set). Judged:
-                       each webhook your receiver answered acknowledged with success, copies included
-                       (merchant.ack.success-body, webhook.dup.may-repeat)
-  --rough-rate R       share of those requests answered so and webhooks held, 0 < R <= 1 (default ${ROUGH_RATE})
-  --seed N             seeds --tamper-responses and --rough (default: random, printed at start)
-  --port, --host, --time-scale, --fault   as for serve
+${flagsHelp(AUDIT_FLAGS)}  --port, --host, --time-scale, --fault   as for serve
 
 On Ctrl-C or SIGTERM the report is written and the exit code is 0 (no must-level mistake),
 1 (a must-level mistake; the report names clause, request and diagnosis) or 2 (nothing was
 observed, or the sandbox could not start).
 `;
 
-export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
-  // The audit's own flags (and their values) here; everything else is serve's, parsed by serve.
+/** The audit's own flags (and their values) apart from serve's, which serve parses. */
+function splitArgs(argv: string[]): { own: string[]; serve: string[] } {
   const mine = new Set<number>();
   argv.forEach((a, i) => {
-    if (
-      ['--audit', '--help', '-h', '--no-html', '--tamper-responses', '--rough'].includes(a) ||
-      /^--(reports|audit-interval|seed|tamper-rate|rough-rate)=/.test(a)
-    )
-      mine.add(i);
-    if (['--reports', '--audit-interval', '--seed', '--tamper-rate', '--rough-rate'].includes(a)) mine.add(i).add(i + 1);
+    if (a === '-h' || a === '--help') mine.add(i);
+    if (!a.startsWith('--')) return;
+    const [name, inline] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const def = (AUDIT_FLAGS as FlagTable)[name];
+    if (def === undefined) return;
+    mine.add(i);
+    if (def.kind !== 'bool' && inline === undefined) mine.add(i + 1);
   });
-  const own = argv.filter((_a, i) => mine.has(i));
-  const { flags } = parseArgs(
-    own.map((a) => (a === '-h' ? '--help' : a)),
-    {
-      audit: 'bool',
-      help: 'bool',
-      'no-html': 'bool',
-      'tamper-responses': 'bool',
-      rough: 'bool',
-      'rough-rate': 'value',
-      reports: 'value',
-      'audit-interval': 'value',
-      seed: 'value',
-      'tamper-rate': 'value',
-    },
-  );
+  return {
+    own: argv.filter((_a, i) => mine.has(i)).map((a) => (a === '-h' ? '--help' : a)),
+    serve: argv.filter((_a, i) => !mine.has(i)),
+  };
+}
+
+/** What the flags ask for, each checked: the sandbox's options and the audit's. */
+interface AuditRequest {
+  serve: ReturnType<typeof parseServeArgs>['opts'];
+  intervalS?: number;
+  seed: number;
+  tamperResponses?: { seed: number; rate: number };
+  rough?: { seed: number; rate: number };
+  reports: string;
+  html: boolean;
+}
+
+export async function auditMain(argv: string[], io: ServeIO = processIO): Promise<number> {
+  const args = splitArgs(argv);
+  const { flags } = parseFlags(args.own, AUDIT_FLAGS);
   if (flags.help) {
     io.out(AUDIT_HELP);
     return 0;
   }
   let serveArgs: ReturnType<typeof parseServeArgs>;
   try {
-    serveArgs = parseServeArgs(argv.filter((_a, i) => !mine.has(i)));
+    serveArgs = parseServeArgs(args.serve);
   } catch (e) {
     throw new UsageError(`serve --audit: ${(e as Error).message}`);
   }
   if (serveArgs.listFaults) throw new UsageError('serve --audit: --list-faults does not start a sandbox; run it without --audit');
+  return executeAudit(auditRequestOf(flags, serveArgs.opts), io);
+}
+
+function auditRequestOf(flags: ParsedFlags<typeof AUDIT_FLAGS>, serve: AuditRequest['serve']): AuditRequest {
   const intervalS = intFlag(flags['audit-interval'], 'audit-interval', 1, 86_400);
   const seed = intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const rateFlag = (name: 'tamper-rate' | 'rough-rate', needs: 'tamper-responses' | 'rough', fallback: number): number => {
@@ -112,11 +143,21 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
   };
   const rate = rateFlag('tamper-rate', 'tamper-responses', TAMPER_RATE);
   const roughRate = rateFlag('rough-rate', 'rough', ROUGH_RATE);
-  const tamperResponses = flags['tamper-responses'] ? { seed, rate } : undefined;
   const rough = flags.rough ? { seed, rate: roughRate } : undefined;
-  // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
-  const readings = rough && serveArgs.opts.readings === undefined ? [...ROUGH_READINGS] : serveArgs.opts.readings;
-  const reports = resolve(String(flags.reports ?? 'reports/client-audit'));
+  return {
+    // Playing rough includes the other answers a client must survive: service numbers of another shape, times at a non-UTC offset.
+    serve: rough && serve.readings === undefined ? { ...serve, readings: [...ROUGH_READINGS] } : serve,
+    ...(intervalS !== undefined ? { intervalS } : {}),
+    seed,
+    ...(flags['tamper-responses'] ? { tamperResponses: { seed, rate } } : {}),
+    ...(rough ? { rough } : {}),
+    reports: resolve(flags.reports ?? 'reports/client-audit'),
+    html: !flags['no-html'],
+  };
+}
+
+async function executeAudit(request: AuditRequest, io: ServeIO): Promise<number> {
+  const { reports, seed, rough, tamperResponses } = request;
   const loaded = loadProfile(REFERENCE_PROFILE);
   const keys = auditKeys(loaded);
   const redact = makeRedactor(keys.flatMap((k) => [k.test, k.production ?? '']));
@@ -139,32 +180,32 @@ export async function auditMain(argv: string[], io: ServeIO = processIO): Promis
     );
 
   const running = await startReference({
-    ...serveArgs.opts,
+    ...request.serve,
     log: io.out,
     onExchange: (x) => audit.record(x),
     onDelivery: (d) => audit.recordDelivery(d),
     tamperResponses,
     rough,
-    readings,
   });
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
   if (rough) {
     io.out(
-      `playing rough (seed ${seed}): about ${Math.round(roughRate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(roughRate * 100)}% held back`,
+      `playing rough (seed ${seed}): about ${Math.round(rough.rate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(rough.rate * 100)}% held back`,
     );
+    const readings = request.serve.readings;
     io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
   }
   if (tamperResponses)
     io.out(
-      `tampering with about ${Math.round(rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
+      `tampering with about ${Math.round(tamperResponses.rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
     );
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
-  const timer = intervalS ? setInterval(() => write(), intervalS * 1000) : undefined;
+  const timer = request.intervalS ? setInterval(() => write(), request.intervalS * 1000) : undefined;
   await io.untilStopped();
   if (timer) clearInterval(timer);
   await running.close();
   const { verdict, paths } = write();
-  const html = flags['no-html'] ? {} : await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`);
+  const html = request.html ? await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`) : {};
   if (html.problem) io.err(html.problem);
   io.out(`client audit: ${audit.summary()}; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
   for (const r of verdict.reasons) io.out(`  ${r}`);

@@ -7,7 +7,14 @@ import { makeRedactor } from '../redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
 import { maskUrl } from '../report/mask.js';
 import type { RunMeta } from '../report/run-meta.js';
-import { parseArgs, UsageError } from './args.js';
+import { flagsHelp, parseFlags, UsageError, type FlagTable } from './args.js';
+
+export const DOCTOR_FLAGS = {
+  profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
+  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  reports: { kind: 'value', arg: 'DIR', help: 'where doctor.json and doctor.md go (default ./reports)' },
+  quiet: { kind: 'bool', help: 'print only the lines that are not verified' },
+} as const satisfies FlagTable;
 
 export const DOCTOR_HELP = `mpsi-conformance doctor [--profile FILE] [--target URL] [--reports DIR]
 
@@ -30,11 +37,7 @@ and requests that fail authentication by construction only (the parity --safe gu
 
 The doctor is also the first phase of every run and parity (skip it with --no-doctor).
 
-  --profile FILE   target profile (default: fixtures/profiles/reference.json, the embedded reference)
-  --target URL     base URL of the target (overrides the profile's baseUrl)
-  --reports DIR    where doctor.json and doctor.md go (default ./reports)
-  --quiet          print only the lines that are not verified
-
+${flagsHelp(DOCTOR_FLAGS)}
 Exit codes: 0 every assumption verified or not verifiable (warnings allowed), 2 at least one is wrong
 (or the doctor could not run: bad flags, bad profile) — the message names the field to fix.
 `;
@@ -107,7 +110,7 @@ export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): Non
 }
 
 export async function doctorMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, { profile: 'value', target: 'value', reports: 'value', quiet: 'bool', help: 'bool' });
+  const { flags, rest } = parseFlags(argv, DOCTOR_FLAGS);
   if (flags.help) {
     process.stdout.write(DOCTOR_HELP);
     return 0;
@@ -115,7 +118,7 @@ export async function doctorMain(argv: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   let loaded: LoadedProfile;
   try {
-    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(String(flags.profile)));
+    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(flags.profile));
   } catch (err) {
     if (err instanceof ProfileError) {
       process.stderr.write(`mpsi-conformance: doctor: the profile cannot be loaded:\n  ${err.message.split('\n').join('\n  ')}\n`);
@@ -125,14 +128,14 @@ export async function doctorMain(argv: string[]): Promise<number> {
   }
   let baseUrl = loaded.profile.baseUrl;
   if (flags.target !== undefined) {
-    const u = String(flags.target);
+    const u = flags.target;
     if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
     baseUrl = u.replace(/\/+$/, '');
   }
   const report = await doctorPhase({
     loaded,
     baseUrl,
-    reportsDir: resolve(String(flags.reports ?? 'reports')),
+    reportsDir: resolve(flags.reports ?? 'reports'),
     verbose: flags.quiet !== true,
   });
   return report.exitCode;

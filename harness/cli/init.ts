@@ -3,12 +3,35 @@ import type { Profile } from '../profile/types.js';
 import type { Todo } from '../init/evidence.js';
 import { kitCommand, kitVersion, reportTo } from '../invocation.js';
 import { resolve } from 'node:path';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
 import { parseProfile, ProfileError } from '../profile/load.js';
 import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
 import { makeRedactor } from '../redact.js';
+
+export const INIT_FLAGS = {
+  target: { kind: 'value', arg: 'URL', help: 'base URL of the sandbox' },
+  merchant: { kind: 'value', arg: 'ID', help: 'the merchant id to sign with (X-MerchantID)' },
+  'secret-env': { kind: 'value', arg: 'VAR', help: "environment variable holding that merchant's sandbox secret key (never a flag)" },
+  out: {
+    kind: 'value',
+    arg: 'FILE',
+    help: 'where to write the profile (default: profile.draft.json; an existing file is not overwritten without --force)',
+  },
+  budget: { kind: 'value', arg: 'N', help: 'most requests to send (default 3000); when spent, what is left is a TODO' },
+  'time-limit': { kind: 'value', arg: 'S', help: 'most seconds to probe (default 300)' },
+  environment: {
+    kind: 'value',
+    arg: 'E',
+    help: [
+      'sandbox or production (refused: init moves money); without it, a host that does not',
+      'look like a sandbox (sandbox/test/staging in its name, or a local address) is refused',
+    ].join('\n'),
+  },
+  'public-url': { kind: 'value', arg: 'URL', help: 'URL the target must call for webhooks when it cannot reach this machine' },
+  force: { kind: 'bool', help: 'overwrite --out' },
+} as const satisfies FlagTable;
 
 export const INIT_HELP = `mpsi-conformance init --target URL --merchant ID --secret-env VAR [options]
 
@@ -18,41 +41,20 @@ whether webhooks arrive. It creates orders (numbered init-<run>-…), so it refu
 Writes FILE (strict JSON, valid against the profile schema) and FILE.todo.md: what init could not
 learn (other merchants, sandbox controls, test cards, balances) and the evidence for what it did.
 
-  --target URL        base URL of the sandbox
-  --merchant ID       the merchant id to sign with (X-MerchantID)
-  --secret-env VAR    environment variable holding that merchant's sandbox secret key (never a flag)
-  --out FILE          where to write the profile (default: profile.draft.json; an existing file is not overwritten without --force)
-  --budget N          most requests to send (default 3000); when spent, what is left is a TODO
-  --time-limit S      most seconds to probe (default 300)
-  --environment E     sandbox or production (refused: init moves money); without it, a host that does not
-                      look like a sandbox (sandbox/test/staging in its name, or a local address) is refused
-  --public-url URL    URL the target must call for webhooks when it cannot reach this machine
-  --force             overwrite --out
-
+${flagsHelp(INIT_FLAGS)}
 Exit codes: 0 a draft was written (a part init drafted that does not validate is left out as a TODO, and
 FILE.init-report.json is written to report it), 2 nothing was written (bad flags, production target,
 refused credentials, unreachable target).
 `;
 
 export async function initMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, {
-    target: 'value',
-    merchant: 'value',
-    'secret-env': 'value',
-    out: 'value',
-    budget: 'value',
-    'time-limit': 'value',
-    environment: 'value',
-    'public-url': 'value',
-    force: 'bool',
-    help: 'bool',
-  });
+  const { flags, rest } = parseFlags(argv, INIT_FLAGS);
   if (flags.help) {
     process.stdout.write(INIT_HELP);
     return 0;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-  const missing = ['target', 'merchant', 'secret-env'].filter((f) => flags[f] === undefined);
+  const missing = (['target', 'merchant', 'secret-env'] as const).filter((f) => flags[f] === undefined);
   if (missing.length) throw new UsageError(`init needs ${missing.map((m) => `--${m}`).join(', ')}`);
   const target = String(flags.target);
   if (!/^https?:\/\/[^/]+/.test(target))
@@ -90,7 +92,7 @@ export async function initMain(argv: string[]): Promise<number> {
       secretEnv,
       budget,
       timeLimitMs: timeLimitS * 1000,
-      publicUrl: flags['public-url'] as string | undefined,
+      publicUrl: flags['public-url'],
       progress,
     });
   } catch (err) {

@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { firstLine } from '../text.js';
 
 // Each command's module (and its dependencies: ajv, undici, allure...) is imported only when that
 // command or its help is asked for, so `--help` starts at once.
@@ -22,82 +23,105 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --audit           audit the clients that call it (harness/cli/audit.ts): see serve --audit --help
 `;
 
-const HELP = `mpsi-conformance — conformance kit for the Merchant Payment Service Interface
-
-Usage:
-  mpsi-conformance run [options]                 run the conformance checks (default target: the embedded reference)
-  mpsi-conformance doctor [options]              verify the profile's assumptions against the target (also the first phase of run and parity)
-  mpsi-conformance report [options]              rebuild certificate and HTML report from a reports directory (or merge shards)
-  mpsi-conformance verify-certificate FILE       recompute a certificate's digests and verdict from its results
-  mpsi-conformance parity --a PROFILE --b PROFILE compare two targets (sandbox vs production, release vs last) check by check
-  mpsi-conformance serve [options]               serve the reference sandbox (--audit: and audit its clients)
-  mpsi-conformance receiver --url URL ...        certify a merchant's webhook receiver
-  mpsi-conformance init --target URL --merchant ID --secret-env VAR   draft a profile by probing a sandbox
-  mpsi-conformance help [command]                this text, or a command's options (also: COMMAND --help)
-
-Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad flags, bad profile,
-target unreachable, harness error); the reason is on stderr.
-`;
-
-const HELPS: Record<string, () => Promise<string>> = {
-  run: async () => (await import('./run.js')).RUN_HELP,
-  doctor: async () => (await import('./doctor.js')).DOCTOR_HELP,
-  report: async () => (await import('./report.js')).REPORT_HELP,
-  'verify-certificate': async () => (await import('./verify.js')).VERIFY_HELP,
-  parity: async () => (await import('./parity.js')).PARITY_HELP,
-  serve: async () => SERVE_HELP,
-  receiver: async () => (await import('./receiver.js')).RECEIVER_HELP,
-  init: async () => (await import('./init.js')).INIT_HELP,
-};
-
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    switch (command) {
-      case 'run':
-        return await (await import('./run.js')).runMain(rest);
-      case 'doctor':
-        return await (await import('./doctor.js')).doctorMain(rest);
-      case 'report':
-        return await (await import('./report.js')).reportMain(rest);
-      case 'verify-certificate':
-        return await (await import('./verify.js')).verifyMain(rest);
-      case 'parity':
-        return await (await import('./parity.js')).parityMain(rest);
-      case 'receiver':
-        return await (await import('./receiver.js')).receiverMain(rest);
-      case 'init':
-        return await (await import('./init.js')).initMain(rest);
-      case 'serve': {
-        if (rest.includes('--audit')) return await (await import('./audit.js')).auditMain(rest);
+/**
+ * Each command once: its usage line and summary (the general help), its own help and its program, both imported only
+ * when asked for. `main` dispatches from this table and the general help and the unknown-command message list it.
+ */
+const COMMANDS: Record<string, { usage: string; summary: string; help: () => Promise<string>; main: (rest: string[]) => Promise<number> }> =
+  {
+    run: {
+      usage: 'run [options]',
+      summary: 'run the conformance checks (default target: the embedded reference)',
+      help: async () => (await import('./run.js')).RUN_HELP,
+      main: async (rest) => (await import('./run.js')).runMain(rest),
+    },
+    doctor: {
+      usage: 'doctor [options]',
+      summary: "verify the profile's assumptions against the target (also the first phase of run and parity)",
+      help: async () => (await import('./doctor.js')).DOCTOR_HELP,
+      main: async (rest) => (await import('./doctor.js')).doctorMain(rest),
+    },
+    report: {
+      usage: 'report [options]',
+      summary: 'rebuild certificate and HTML report from a reports directory (or merge shards)',
+      help: async () => (await import('./report.js')).REPORT_HELP,
+      main: async (rest) => (await import('./report.js')).reportMain(rest),
+    },
+    'verify-certificate': {
+      usage: 'verify-certificate FILE',
+      summary: "recompute a certificate's digests and verdict from its results",
+      help: async () => (await import('./verify.js')).VERIFY_HELP,
+      main: async (rest) => (await import('./verify.js')).verifyMain(rest),
+    },
+    parity: {
+      usage: 'parity --a PROFILE --b PROFILE',
+      summary: 'compare two targets (sandbox vs production, release vs last) check by check',
+      help: async () => (await import('./parity.js')).PARITY_HELP,
+      main: async (rest) => (await import('./parity.js')).parityMain(rest),
+    },
+    serve: {
+      usage: 'serve [options]',
+      summary: 'serve the reference sandbox (--audit: and audit its clients)',
+      help: async () => SERVE_HELP,
+      main: async (rest) => {
+        if (rest.includes('--audit')) return (await import('./audit.js')).auditMain(rest);
         if (rest.includes('--help') || rest.includes('-h')) {
           process.stdout.write(SERVE_HELP);
           return 0;
         }
-        const { serveMain } = await import('../../reference/serve.js');
-        return await serveMain(rest);
-      }
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h': {
-        const topic = rest[0];
-        if (topic !== undefined && !HELPS[topic])
-          throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(HELPS).join(', ')})`);
-        process.stdout.write(topic ? await HELPS[topic]!() : HELP);
-        return 0;
-      }
-      default:
-        throw new UsageError(
-          `unknown command ${JSON.stringify(command)} (try: run, doctor, report, verify-certificate, parity, serve, receiver, init, help)`,
-        );
+        return (await import('../../reference/serve.js')).serveMain(rest);
+      },
+    },
+    receiver: {
+      usage: 'receiver --url URL ...',
+      summary: "certify a merchant's webhook receiver",
+      help: async () => (await import('./receiver.js')).RECEIVER_HELP,
+      main: async (rest) => (await import('./receiver.js')).receiverMain(rest),
+    },
+    init: {
+      usage: 'init --target URL --merchant ID --secret-env VAR',
+      summary: 'draft a profile by probing a sandbox',
+      help: async () => (await import('./init.js')).INIT_HELP,
+      main: async (rest) => (await import('./init.js')).initMain(rest),
+    },
+  };
+
+const HELP_USAGE = 'help [command]';
+const HELP_SUMMARY = "this text, or a command's options (also: COMMAND --help)";
+
+function generalHelp(): string {
+  const rows = [...Object.values(COMMANDS).map((c) => [c.usage, c.summary] as const), [HELP_USAGE, HELP_SUMMARY] as const];
+  // Usage lines longer than the column keep one space before their summary, as the table always did.
+  const column = 47;
+  return `mpsi-conformance — conformance kit for the Merchant Payment Service Interface
+
+Usage:
+${rows.map(([usage, summary]) => `  mpsi-conformance ${usage.padEnd(column - 'mpsi-conformance '.length - 1)} ${summary}`).join('\n')}
+
+Exit codes: 0 conformant, 1 non-conformant, 2 the run could not be made (bad flags, bad profile,
+target unreachable, harness error); the reason is on stderr.
+`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      const topic = rest[0];
+      if (topic !== undefined && !Object.hasOwn(COMMANDS, topic))
+        throw new UsageError(`no help for ${JSON.stringify(topic)} (commands: ${Object.keys(COMMANDS).join(', ')})`);
+      process.stdout.write(topic ? await COMMANDS[topic]!.help() : generalHelp());
+      return 0;
     }
+    if (!Object.hasOwn(COMMANDS, command))
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (try: ${[...Object.keys(COMMANDS), 'help'].join(', ')})`);
+    return await COMMANDS[command]!.main(rest);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`mpsi-conformance: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`mpsi-conformance: internal error: ${(err as Error).message?.split('\n', 1)[0] ?? String(err)}\n`);
+    process.stderr.write(`mpsi-conformance: internal error: ${firstLine(err)}\n`);
     return 2;
   }
 }

@@ -9,7 +9,40 @@ import { runReceiver } from '../merchant/receiver/run.js';
 import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { makeRedactor } from '../redact.js';
 import { maskUrl } from '../report/mask.js';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
+import { firstLine } from '../text.js';
+
+export const RECEIVER_FLAGS = {
+  url: { kind: 'value', arg: 'URL', help: "the receiver's endpoint (the notify_url the merchant sends)" },
+  merchant: { kind: 'value', arg: 'ID', help: 'the merchant id the receiver answers for (X-MerchantID)' },
+  'secret-env': {
+    kind: 'value',
+    arg: 'VAR',
+    help: "environment variable holding the merchant's secret key (never a flag: it would\nend up in shell history and CI logs)",
+  },
+  'inspect-url': {
+    kind: 'value',
+    arg: 'URL',
+    help: [
+      'optional inspection hook: GET answers a JSON array of {event, order_no, status}',
+      'the receiver acted on; lets the kit check that duplicates are processed once',
+      '(without it those checks are reported "skipped: precondition", never passed)',
+    ].join('\n'),
+  },
+  config: {
+    kind: 'value',
+    arg: 'FILE',
+    help: 'JSON file with the same settings: {"url", "merchant", "secretEnv", "inspectUrl",\n"seed", "reports"}; flags win over it',
+  },
+  reports: {
+    kind: 'value',
+    arg: 'DIR',
+    help: 'where the reports go (default ./reports/receiver): certificate.md/.json,\njunit.xml, allure-results/, allure-report/index.html',
+  },
+  seed: { kind: 'value', arg: 'N', help: 'fast-check seed (printed by every run; replays it)' },
+  check: { kind: 'multi', arg: 'TEXT', help: 'only checks whose id or clause contains TEXT (repeatable)' },
+  'no-html': { kind: 'bool', help: 'skip the single-file HTML page (allure-report/index.html)' },
+} as const satisfies FlagTable;
 
 export const RECEIVER_HELP = `mpsi-conformance receiver --url URL --merchant ID --secret-env VAR [options]
 
@@ -20,21 +53,7 @@ string to sign, another X-MerchantID, missing or empty headers, upper-case hex, 
 JSON, each followed by a genuine webhook that must still be acknowledged). Only the reply body counts,
 read to its end: exactly "success" (7 bytes, nothing after it) within 5 seconds acknowledges.
 
-  --url URL            the receiver's endpoint (the notify_url the merchant sends)
-  --merchant ID        the merchant id the receiver answers for (X-MerchantID)
-  --secret-env VAR     environment variable holding the merchant's secret key (never a flag: it would
-                       end up in shell history and CI logs)
-  --inspect-url URL    optional inspection hook: GET answers a JSON array of {event, order_no, status}
-                       the receiver acted on; lets the kit check that duplicates are processed once
-                       (without it those checks are reported "skipped: precondition", never passed)
-  --config FILE        JSON file with the same settings: {"url", "merchant", "secretEnv", "inspectUrl",
-                       "seed", "reports"}; flags win over it
-  --reports DIR        where the reports go (default ./reports/receiver): certificate.md/.json,
-                       junit.xml, allure-results/, allure-report/index.html
-  --seed N             fast-check seed (printed by every run; replays it)
-  --check TEXT         only checks whose id or clause contains TEXT (repeatable)
-  --no-html            skip the single-file HTML page (allure-report/index.html)
-
+${flagsHelp(RECEIVER_FLAGS)}
 Exit codes: 0 conformant, 1 a must-level clause failed (the certificate names it), 2 the run could
 not be made (bad flags, secret not set, endpoint unreachable).
 `;
@@ -53,7 +72,7 @@ function readConfig(path: string): Settings {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new UsageError(`--config ${path}: ${(e as Error).message.split('\n', 1)[0]}`);
+    throw new UsageError(`--config ${path}: ${firstLine(e)}`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--config ${path}: not a JSON object`);
   const known = ['url', 'merchant', 'secretEnv', 'inspectUrl', 'seed', 'reports', '$schema', 'description'];
@@ -99,18 +118,7 @@ function reachable(url: string): Promise<string | undefined> {
 }
 
 export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { flags, rest } = parseArgs(argv, {
-    url: 'value',
-    merchant: 'value',
-    'secret-env': 'value',
-    'inspect-url': 'value',
-    config: 'value',
-    reports: 'value',
-    seed: 'value',
-    check: 'multi',
-    'no-html': 'bool',
-    help: 'bool',
-  });
+  const { flags, rest } = parseFlags(argv, RECEIVER_FLAGS);
   if (flags.help) {
     process.stdout.write(RECEIVER_HELP);
     return 0;
@@ -128,7 +136,7 @@ export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = proc
   const inspectUrl = inspectRaw === undefined ? undefined : httpUrl(String(inspectRaw), '--inspect-url');
   const seed = intFlag(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? cfg.seed ?? Math.floor(Math.random() * 2 ** 31);
   const reports = resolve(String(flags.reports ?? cfg.reports ?? 'reports/receiver'));
-  const only = (flags.check as string[] | undefined) ?? [];
+  const only = flags.check ?? [];
   const redact = makeRedactor([secret]);
 
   const why = await reachable(url);

@@ -1,11 +1,28 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { intFlag, parseArgs, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
 import { unpackAllureResults } from '../report/allure-pack.js';
 import { reportPaths } from '../report/paths.js';
 import { finishReports } from '../report/finish.js';
 import { readRunMeta, readRunStatus, writeRunMeta, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
+import { firstLine } from '../text.js';
+
+export const REPORT_FLAGS = {
+  reports: { kind: 'value', arg: 'DIR', help: 'the reports directory (default ./reports)' },
+  from: {
+    kind: 'multi',
+    arg: 'DIR',
+    help: [
+      'merge the reports of several shards (repeatable) into --reports first:',
+      'results, Allure results and repro scripts are copied, run.json comes from the',
+      'first shard (all shards must share seed and profile)',
+    ].join('\n'),
+  },
+  'no-html': { kind: 'bool', help: 'only the certificate and the clauses page' },
+  history: { kind: 'value', arg: 'N', help: 'runs kept in <reports>/history/ (default 20; 0 keeps none)' },
+  'keep-allure-results': { kind: 'bool', help: 'leave allure-results/ as a folder (by default packed into allure-results.json.gz)' },
+} as const satisfies FlagTable;
 
 export const REPORT_HELP = `mpsi-conformance report [options]
 
@@ -13,15 +30,7 @@ Rebuilds the certificate (.md + .json), clauses.html and the single-file HTML re
 reports directory (its run.json, results/, allure-results/ and run-status.json), prints the
 summary and exits with the verdict's code (0, 1 or 2) — e.g. after downloading a CI artifact.
 
-  --reports DIR     the reports directory (default ./reports)
-  --from DIR        merge the reports of several shards (repeatable) into --reports first:
-                    results, Allure results and repro scripts are copied, run.json comes from the
-                    first shard (all shards must share seed and profile)
-  --no-html         only the certificate and the clauses page
-  --history N       runs kept in <reports>/history/ (default 20; 0 keeps none)
-  --keep-allure-results
-                    leave allure-results/ as a folder (by default packed into allure-results.json.gz)
-`;
+${flagsHelp(REPORT_FLAGS)}`;
 
 function mergeShards(into: string, from: string[]): void {
   const dst = reportPaths(into);
@@ -83,22 +92,15 @@ function mergeShards(into: string, from: string[]): void {
 }
 
 export async function reportMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, {
-    reports: 'value',
-    from: 'multi',
-    'no-html': 'bool',
-    help: 'bool',
-    history: 'value',
-    'keep-allure-results': 'bool',
-  });
-  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
+  const { flags, rest } = parseFlags(argv, REPORT_FLAGS);
   if (flags.help) {
     process.stdout.write(REPORT_HELP);
     return 0;
   }
+  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-  const dir = resolve(String(flags.reports ?? 'reports'));
-  const from = ((flags.from as string[] | undefined) ?? []).map((d) => resolve(d));
+  const dir = resolve(flags.reports ?? 'reports');
+  const from = (flags.from ?? []).map((d) => resolve(d));
   if (from.length > 0) mergeShards(dir, from);
   const paths = reportPaths(dir);
   if (!existsSync(paths.runMeta)) throw new UsageError(`${dir} has no run.json: not a reports directory of mpsi-conformance run`);
@@ -114,7 +116,7 @@ export async function reportMain(argv: string[]): Promise<number> {
   });
   if (outcome.exitCode !== 0)
     process.stderr.write(
-      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '').split('\n', 1)[0]}\n`,
+      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${firstLine(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '')}\n`,
     );
   return outcome.exitCode;
 }

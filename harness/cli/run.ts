@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, intFlag, UsageError } from './args.js';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 import { defaultRunConfig, RUN_CONFIG_ENV, type RunConfig } from '../run/config.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
 import { clauses as registry, hasClause } from '../clauses/registry.js';
@@ -24,6 +24,45 @@ import { doctorMeta, doctorPhase } from './doctor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
+import { firstLine } from '../text.js';
+
+export const RUN_FLAGS = {
+  profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
+  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  suite: { kind: 'multi', arg: 'NAME', help: 'only this suite (repeatable, or comma-separated)' },
+  clause: { kind: 'multi', arg: 'ID', help: 'only checks of this clause or clause prefix (repeatable)' },
+  seed: { kind: 'value', arg: 'N', help: 'fast-check seed (printed by every run; replays it)' },
+  runs: { kind: 'value', arg: 'N', help: 'fast-check runs per property check (default 20)' },
+  webhooks: { kind: 'value', arg: 'MODE', help: 'quick | full | off (default quick)' },
+  expectations: { kind: 'value', arg: 'FILE', help: 'known deviations of this target (JSON; see examples/expectations.json)' },
+  reports: { kind: 'value', arg: 'DIR', help: 'where everything goes (default ./reports)' },
+  fault: { kind: 'multi', arg: 'NAME', help: 'switch on a fault in the embedded reference (repeatable; for demos and proofs)' },
+  shard: { kind: 'value', arg: 'I/N', help: 'run only the I-th of N parts of the suites (vitest --shard); merge with `report --from`' },
+  'no-html': { kind: 'bool', help: 'skip the HTML report (certificate, JUnit and results are still written)' },
+  history: { kind: 'value', arg: 'N', help: "runs kept in <reports>/history/ for the report's trends (default 20; 0 keeps none)" },
+  'keep-allure-results': {
+    kind: 'bool',
+    help: 'leave allure-results/ as a folder; by default it is packed into allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
+  },
+  'no-doctor': {
+    kind: 'bool',
+    help: [
+      'skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which',
+      "verifies the profile's assumptions against the target and stops the run (exit 2)",
+      "when one is wrong, before any check runs (the embedded reference's doctor runs",
+      'without --fault faults: they are what the checks must find)',
+    ].join('\n'),
+  },
+  'report-url': {
+    kind: 'value',
+    arg: 'URL',
+    help: [
+      'where the reports directory will be published (CI artifact or pages URL): makes the',
+      "report's clause and repro links clickable (<URL>/clauses.html#…, <URL>/repro/…);",
+      'by default they are relative and the report shows them as text',
+    ].join('\n'),
+  },
+} as const satisfies FlagTable;
 
 export const RUN_HELP = `mpsi-conformance run [options]
 
@@ -31,29 +70,7 @@ Runs the conformance checks against one target and writes, under the reports dir
 results/ (one JSON per check), junit.xml, allure-report/index.html (one self-contained file),
 certificate.md + certificate.json, clauses.html, repro/ (a script per failing exchange).
 
-  --profile FILE        target profile (default: fixtures/profiles/reference.json, the embedded reference)
-  --target URL          base URL of the target (overrides the profile's baseUrl)
-  --suite NAME          only this suite (repeatable, or comma-separated)
-  --clause ID           only checks of this clause or clause prefix (repeatable)
-  --seed N              fast-check seed (printed by every run; replays it)
-  --runs N              fast-check runs per property check (default 20)
-  --webhooks MODE       quick | full | off (default quick)
-  --expectations FILE   known deviations of this target (JSON; see examples/expectations.json)
-  --reports DIR         where everything goes (default ./reports)
-  --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
-  --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
-  --no-html             skip the HTML report (certificate, JUnit and results are still written)
-  --history N           runs kept in <reports>/history/ for the report's trends (default 20; 0 keeps none)
-  --keep-allure-results leave allure-results/ as a folder; by default it is packed into allure-results.json.gz
-                        once the page is built (\`mpsi-conformance report\` unpacks it)
-  --no-doctor           skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which
-                        verifies the profile's assumptions against the target and stops the run (exit 2)
-                        when one is wrong, before any check runs (the embedded reference's doctor runs
-                        without --fault faults: they are what the checks must find)
-  --report-url URL      where the reports directory will be published (CI artifact or pages URL): makes the
-                        report's clause and repro links clickable (<URL>/clauses.html#…, <URL>/repro/…);
-                        by default they are relative and the report shows them as text
-
+${flagsHelp(RUN_FLAGS)}
 Exit codes: 0 conformant (known deviations and should-level failures are warnings),
 1 non-conformant (an unexpected must-level failure, or an expired expectations entry),
 2 the run could not be made or completed (bad flags, bad profile or expectations file, target
@@ -94,7 +111,7 @@ async function importSuite(f: SuiteFile): Promise<SuiteDef> {
     if (!mod.default || !Array.isArray(mod.default.checks)) throw new Error('it does not default-export a suite (defineSuite)');
     return mod.default;
   } catch (err) {
-    throw new UsageError(`suite file ${relative(CODE_ROOT, f.defFile)} cannot be loaded: ${(err as Error).message.split('\n', 1)[0]}`);
+    throw new UsageError(`suite file ${relative(CODE_ROOT, f.defFile)} cannot be loaded: ${firstLine(err)}`);
   }
 }
 
@@ -103,54 +120,69 @@ function cannotRun(message: string): number {
   return 2;
 }
 
+/** What the flags ask for, each checked: no file is read and no target contacted yet. */
+interface RunRequest {
+  cfg: RunConfig;
+  /** The run's start (also in cfg, which the checks read): run.json's and the certificate's date. */
+  startedAt: string;
+  shard?: string;
+  historyRuns?: number;
+  html: boolean;
+  doctor: boolean;
+  keepAllureResults: boolean;
+}
+
+/** The request resolved against the profile, the target, the suites and the expectations file: what will run. */
+interface RunPlan extends RunRequest {
+  loaded: LoadedProfile;
+  expectations?: Expectations;
+  files: SuiteFile[];
+}
+
+/** Flags, then a plan (a bad flag, profile, target or expectations file stops here: exit 2), then the run. */
 export async function runMain(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, {
-    profile: 'value',
-    target: 'value',
-    suite: 'multi',
-    clause: 'multi',
-    seed: 'value',
-    runs: 'value',
-    webhooks: 'value',
-    expectations: 'value',
-    reports: 'value',
-    fault: 'multi',
-    shard: 'value',
-    'no-html': 'bool',
-    'report-url': 'value',
-    'no-doctor': 'bool',
-    help: 'bool',
-    history: 'value',
-    'keep-allure-results': 'bool',
-  });
-  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
+  const { flags, rest } = parseFlags(argv, RUN_FLAGS);
   if (flags.help) {
     process.stdout.write(RUN_HELP);
     return 0;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  const request = requestOf(flags);
+  let plan: RunPlan;
+  try {
+    plan = await planRun(request);
+  } catch (err) {
+    if (err instanceof ProfileError || err instanceof UsageError || err instanceof ExpectationsError) return cannotRun(err.message);
+    throw err;
+  }
+  return executeRun(plan);
+}
+
+const httpUrl = (u: string, flag: string): string => {
+  if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--${flag} must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
+  return u.replace(/\/+$/, '');
+};
+
+function requestOf(flags: ParsedFlags<typeof RUN_FLAGS>): RunRequest {
+  const historyRuns = intFlag(flags.history, 'history', 0, 1000);
   const cfg: RunConfig = defaultRunConfig();
   // Every path the user gives is relative to where the command runs (the kit may be installed under node_modules).
-  if (flags.profile) cfg.profilePath = resolve(String(flags.profile));
-  if (flags.target) {
-    const u = String(flags.target);
-    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
-    cfg.targetUrl = u.replace(/\/+$/, '');
-  }
-  cfg.suites = (flags.suite as string[] | undefined) ?? [];
-  cfg.clauses = (flags.clause as string[] | undefined) ?? [];
+  if (flags.profile) cfg.profilePath = resolve(flags.profile);
+  if (flags.target) cfg.targetUrl = httpUrl(flags.target, 'target');
+  cfg.suites = flags.suite ?? [];
+  cfg.clauses = flags.clause ?? [];
   cfg.seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? cfg.seed;
   cfg.numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? cfg.numRuns;
   if (flags.webhooks) {
-    const w = String(flags.webhooks);
+    const w = flags.webhooks;
     if (w !== 'quick' && w !== 'full' && w !== 'off')
       throw new UsageError(`--webhooks must be quick, full or off, got ${JSON.stringify(w)}`);
     cfg.webhooks = w;
   }
-  if (flags.expectations) cfg.expectationsPath = resolve(String(flags.expectations));
-  cfg.reportsDir = resolve(String(flags.reports ?? 'reports'));
-  cfg.faults = (flags.fault as string[] | undefined) ?? [];
-  const shard = flags.shard === undefined ? undefined : String(flags.shard);
+  if (flags.expectations) cfg.expectationsPath = resolve(flags.expectations);
+  cfg.reportsDir = resolve(flags.reports ?? 'reports');
+  cfg.faults = flags.fault ?? [];
+  const shard = flags.shard;
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
     if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
@@ -160,68 +192,150 @@ export async function runMain(argv: string[]): Promise<number> {
     if (!hasClause(c) && !registry.some((x) => x.id.startsWith(`${c}.`)))
       throw new UsageError(`--clause ${JSON.stringify(c)} is neither a clause id nor a prefix of one (harness/clauses/registry.ts)`);
   }
-  if (flags['report-url'] !== undefined) {
-    const u = String(flags['report-url']);
-    if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--report-url must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
-    cfg.reportUrl = u.replace(/\/+$/, '');
-  }
+  if (flags['report-url'] !== undefined) cfg.reportUrl = httpUrl(flags['report-url'], 'report-url');
   cfg.startedAt = new Date().toISOString();
+  return {
+    cfg,
+    startedAt: cfg.startedAt,
+    ...(shard !== undefined ? { shard } : {}),
+    ...(historyRuns !== undefined ? { historyRuns } : {}),
+    html: !flags['no-html'],
+    doctor: !flags['no-doctor'],
+    keepAllureResults: flags['keep-allure-results'] === true,
+  };
+}
 
-  let loaded: LoadedProfile;
-  let expectations: Expectations | undefined;
-  let files: SuiteFile[];
-  try {
-    loaded = loadProfile(cfg.profilePath);
-    cfg.profileSha256 = loaded.sha256;
-    const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
-    if (!embedded && cfg.faults.length > 0)
-      throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
-    if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
-    else if (cfg.faults.length > 0) {
-      const { faultCatalogue } = await import('../../reference/index.js');
-      const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
-      if (unknown.length)
-        throw new UsageError(`unknown fault ${unknown.join(', ')} (known: ${faultCatalogue.map((k) => k.name).join(', ')})`);
-    }
-    const all = listSuiteFiles();
-    const unknownSuites = cfg.suites.filter((s) => !all.some((f) => f.name === s));
-    if (unknownSuites.length)
-      throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${all.map((f) => f.name).join(', ')})`);
-    files = cfg.suites.length ? all.filter((f) => cfg.suites.includes(f.name)) : all;
-    const imported = new Map<string, SuiteDef>();
-    if (cfg.clauses.length) {
-      for (const f of files) imported.set(f.name, await importSuite(f));
-      files = files.filter((f) => selectChecks(imported.get(f.name)!, cfg.suites, cfg.clauses).length > 0);
-    }
-    if (files.length === 0) throw new UsageError('no check matches the --suite/--clause filters');
-    if (cfg.expectationsPath) {
-      expectations = loadExpectations(cfg.expectationsPath, { isClause: hasClause });
-      for (const e of expectations.entries) {
-        if (e.check === undefined) continue;
-        const suiteName = e.check.split('/', 1)[0]!;
-        const f = all.find((s) => s.name === suiteName);
-        if (!f)
-          throw new ExpectationsError(
-            `${cfg.expectationsPath}: entry for check ${e.check}: there is no suite ${JSON.stringify(suiteName)}`,
-          );
-        const def = imported.get(suiteName) ?? (await importSuite(f));
-        imported.set(suiteName, def);
-        if (!def.checks.some((c) => c.id === e.check))
-          throw new ExpectationsError(`${cfg.expectationsPath}: entry for check ${e.check}: suite ${suiteName} has no such check`);
-      }
-      if (expectations.profile !== undefined && expectations.profile !== loaded.profile.name) {
-        throw new ExpectationsError(
-          `${cfg.expectationsPath} is for profile ${JSON.stringify(expectations.profile)}, this run's profile is ${JSON.stringify(loaded.profile.name)}`,
-        );
-      }
-    }
-  } catch (err) {
-    if (err instanceof ProfileError || err instanceof UsageError || err instanceof ExpectationsError) return cannotRun(err.message);
-    throw err;
+async function planRun(request: RunRequest): Promise<RunPlan> {
+  const { cfg } = request;
+  const loaded = loadProfile(cfg.profilePath);
+  cfg.profileSha256 = loaded.sha256;
+  await checkTarget(cfg, loaded);
+  const all = listSuiteFiles();
+  const unknownSuites = cfg.suites.filter((s) => !all.some((f) => f.name === s));
+  if (unknownSuites.length) throw new UsageError(`unknown suite ${unknownSuites.join(', ')} (known: ${all.map((f) => f.name).join(', ')})`);
+  // Suites imported once, by the clause filter or by the expectations' check ids, whichever needs them first.
+  const imported = new Map<string, SuiteDef>();
+  const suiteDef = async (f: SuiteFile): Promise<SuiteDef> => {
+    const def = imported.get(f.name) ?? (await importSuite(f));
+    imported.set(f.name, def);
+    return def;
+  };
+  let files = cfg.suites.length ? all.filter((f) => cfg.suites.includes(f.name)) : all;
+  if (cfg.clauses.length) {
+    const kept: SuiteFile[] = [];
+    for (const f of files) if (selectChecks(await suiteDef(f), cfg.suites, cfg.clauses).length > 0) kept.push(f);
+    files = kept;
   }
+  if (files.length === 0) throw new UsageError('no check matches the --suite/--clause filters');
+  const expectations = cfg.expectationsPath ? await checkedExpectations(cfg.expectationsPath, loaded, all, suiteDef) : undefined;
+  return { ...request, loaded, files, ...(expectations ? { expectations } : {}) };
+}
 
+/** Faults name the embedded reference's faults and need it; any other target must answer before a run starts. */
+async function checkTarget(cfg: RunConfig, loaded: LoadedProfile): Promise<void> {
+  const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
+  if (!embedded && cfg.faults.length > 0)
+    throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
+  if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
+  else if (cfg.faults.length > 0) {
+    const { faultCatalogue } = await import('../../reference/index.js');
+    const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
+    if (unknown.length)
+      throw new UsageError(`unknown fault ${unknown.join(', ')} (known: ${faultCatalogue.map((k) => k.name).join(', ')})`);
+  }
+}
+
+/** The expectations file, each check it names a check of the kit and its profile this run's. */
+async function checkedExpectations(
+  path: string,
+  loaded: LoadedProfile,
+  all: readonly SuiteFile[],
+  suiteDef: (f: SuiteFile) => Promise<SuiteDef>,
+): Promise<Expectations> {
+  const expectations = loadExpectations(path, { isClause: hasClause });
+  for (const e of expectations.entries) {
+    if (e.check === undefined) continue;
+    const suiteName = e.check.split('/', 1)[0]!;
+    const f = all.find((s) => s.name === suiteName);
+    if (!f) throw new ExpectationsError(`${path}: entry for check ${e.check}: there is no suite ${JSON.stringify(suiteName)}`);
+    if (!(await suiteDef(f)).checks.some((c) => c.id === e.check))
+      throw new ExpectationsError(`${path}: entry for check ${e.check}: suite ${suiteName} has no such check`);
+  }
+  if (expectations.profile !== undefined && expectations.profile !== loaded.profile.name) {
+    throw new ExpectationsError(
+      `${path} is for profile ${JSON.stringify(expectations.profile)}, this run's profile is ${JSON.stringify(loaded.profile.name)}`,
+    );
+  }
+  return expectations;
+}
+
+async function executeRun(plan: RunPlan): Promise<number> {
+  const { cfg, loaded, files, shard } = plan;
   const paths = reportPaths(cfg.reportsDir);
-  // Stale output of an earlier run would mix into this run's report and certificate (history stays).
+  clearEarlierRun(cfg.reportsDir);
+  // vitest starts now, beside the doctor: its start-up (and the embedded reference's) overlaps the
+  // doctor's requests, and its global setup holds every check until the CLI says go.
+  const vitest = startVitest(
+    { ...cfg, holdUntilGo: true },
+    files.map((f) => relative(CODE_ROOT, f.testFile)),
+    shard,
+  );
+  let doctor: DoctorReport | undefined;
+  if (plan.doctor) {
+    doctor = await doctorBeforeChecks(plan, vitest);
+    if (doctor.exitCode !== 0) {
+      await vitest.stop();
+      const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
+      return cannotRun(
+        `the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`,
+      );
+    }
+  }
+  const meta = runMetaOf(plan, doctor);
+  writeRunMeta(paths.runMeta, meta);
+  process.stdout.write(
+    `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
+  );
+  if (cfg.webhooks === 'full' && loaded.profile.webhooks) {
+    // The 9-attempt schedule decides when a full run ends; everything else runs beside it.
+    const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
+    process.stdout.write(
+      `webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`,
+    );
+  }
+  let interruptedBy: NodeJS.Signals | undefined;
+  // The report's generator loads beside the checks, so the page takes only its own time at the end.
+  const renderer = plan.html ? startAllureRenderer() : undefined;
+  const code = await vitest.go((signal) => {
+    if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
+    interruptedBy ??= signal;
+  });
+  writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
+  const runStatus = await runStatusAfter(plan, code, interruptedBy);
+  const outcome = await finishReports(paths, {
+    // An interrupted run keeps its certificate; the HTML report (seconds) is skipped for a CI's grace period.
+    html: plan.html && !interruptedBy,
+    out: process.stdout,
+    err: process.stderr,
+    redact: makeRedactor(merchantSecrets(loaded)),
+    ...(runStatus ? { runStatus } : {}),
+    ...(renderer ? { renderer } : {}),
+    ...(plan.historyRuns === undefined ? {} : { historyRuns: plan.historyRuns }),
+    keepAllureResults: plan.keepAllureResults,
+  });
+  if (outcome.exitCode !== 0) {
+    const reason =
+      outcome.htmlError && outcome.certificate.exitCode === 0
+        ? `the HTML report could not be made: ${outcome.htmlError}`
+        : (outcome.certificate.reasons[0] ?? 'see above');
+    process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${firstLine(reason)}\n`);
+  }
+  return outcome.exitCode;
+}
+
+/** Stale output of an earlier run would mix into this run's report and certificate (history stays). */
+function clearEarlierRun(reportsDir: string): void {
+  const paths = reportPaths(reportsDir);
   for (const p of [
     paths.allureResults,
     paths.allureResultsPack,
@@ -235,119 +349,72 @@ export async function runMain(argv: string[]): Promise<number> {
     paths.clausesHtml,
     paths.traffic,
     paths.junit,
-    join(cfg.reportsDir, 'doctor.json'),
-    join(cfg.reportsDir, 'doctor.md'),
+    join(reportsDir, 'doctor.json'),
+    join(reportsDir, 'doctor.md'),
   ]) {
     rmSync(p, { recursive: true, force: true });
   }
-  mkdirSync(cfg.reportsDir, { recursive: true });
-  // vitest starts now, beside the doctor: its start-up (and the embedded reference's) overlaps the
-  // doctor's requests, and its global setup holds every check until the CLI says go.
-  const vitest = startVitest(
-    { ...cfg, holdUntilGo: true },
-    files.map((f) => relative(CODE_ROOT, f.testFile)),
-    shard,
-  );
-  let doctor: DoctorReport | undefined;
-  if (!flags['no-doctor']) {
-    // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
-    try {
-      doctor = await doctorPhase({
-        loaded,
-        baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl,
-        reportsDir: cfg.reportsDir,
-        verbose: false,
-        webhooks: cfg.webhooks !== 'off',
-        faults: cfg.faults,
-      });
-    } catch (err) {
-      await vitest.stop();
-      throw err;
-    }
-    if (doctor.exitCode !== 0) {
-      await vitest.stop();
-      const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
-      return cannotRun(
-        `the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`,
-      );
-    }
+  mkdirSync(reportsDir, { recursive: true });
+}
+
+/** The first phase; vitest is stopped when the doctor itself fails, so no check runs on its own. */
+async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest): Promise<DoctorReport> {
+  const { cfg, loaded } = plan;
+  // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
+  try {
+    return await doctorPhase({
+      loaded,
+      baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl,
+      reportsDir: cfg.reportsDir,
+      verbose: false,
+      webhooks: cfg.webhooks !== 'off',
+      faults: cfg.faults,
+    });
+  } catch (err) {
+    await vitest.stop();
+    throw err;
   }
-  const meta: RunMeta = {
+}
+
+function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined): RunMeta {
+  const { cfg, loaded, shard, expectations } = plan;
+  const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
+  const readings = embedded ? loaded.profile.embedded?.readings : undefined;
+  return {
     kit: kitInfo(),
-    startedAt: cfg.startedAt,
+    startedAt: plan.startedAt,
     seed: cfg.seed,
     numRuns: cfg.numRuns,
     webhooks: cfg.webhooks,
     profile: { name: loaded.profile.name, file: basename(loaded.path), environment: loaded.profile.environment },
-    target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : loaded.profile.baseUrl === 'embedded' ? 'embedded' : maskUrl(loaded.profile.baseUrl),
+    target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : embedded ? 'embedded' : maskUrl(loaded.profile.baseUrl),
     timeScale: loaded.profile.webhooks?.timeScale,
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
-    ...(loaded.profile.baseUrl === 'embedded' &&
-    !cfg.targetUrl &&
-    loaded.profile.embedded?.readings &&
-    loaded.profile.embedded.readings !== 'default'
-      ? { readings: [loaded.profile.embedded.readings].flat().join(',') }
-      : {}),
+    ...(readings && readings !== 'default' ? { readings: [readings].flat().join(',') } : {}),
     doctor: doctorMeta(doctor),
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
     replay: replayOf(cfg, shard),
     reportsDir: cfg.reportsDir,
   };
-  writeRunMeta(paths.runMeta, meta);
-  process.stdout.write(
-    `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
-  );
+}
 
-  if (cfg.webhooks === 'full' && loaded.profile.webhooks) {
-    // The 9-attempt schedule decides when a full run ends; everything else runs beside it.
-    const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
-    process.stdout.write(
-      `webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`,
-    );
-  }
-  let interruptedBy: NodeJS.Signals | undefined;
-  // The report's generator loads beside the checks, so the page takes only its own time at the end.
-  const renderer = flags['no-html'] ? undefined : startAllureRenderer();
-  const code = await vitest.go((signal) => {
-    if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
-    interruptedBy ??= signal;
-  });
-  writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
-  const redact = makeRedactor(merchantSecrets(loaded));
-  const statusMissing = !existsSync(paths.runStatus);
-  let runStatus: RunStatus | undefined = statusMissing
-    ? { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] }
-    : undefined;
+/** What vitest's own status file does not say: that it never wrote one, or that a signal stopped the run. */
+async function runStatusAfter(plan: RunPlan, code: number, interruptedBy: NodeJS.Signals | undefined): Promise<RunStatus | undefined> {
+  const paths = reportPaths(plan.cfg.reportsDir);
   if (interruptedBy) {
     const status = readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: [] };
-    runStatus = {
+    return {
       ...status,
       reason: 'interrupted',
       interruptedBy,
-      unfinished: await unfinishedChecks(paths.runPlan, paths.results, files, cfg),
+      unfinished: await unfinishedChecks(paths.runPlan, paths.results, plan.files, plan.cfg),
     };
   }
-  const outcome = await finishReports(paths, {
-    // An interrupted run keeps its certificate; the HTML report (seconds) is skipped for a CI's grace period.
-    html: !flags['no-html'] && !interruptedBy,
-    out: process.stdout,
-    err: process.stderr,
-    redact,
-    ...(runStatus ? { runStatus } : {}),
-    ...(renderer ? { renderer } : {}),
-    ...(historyRuns === undefined ? {} : { historyRuns }),
-    keepAllureResults: flags['keep-allure-results'] === true,
-  });
-  if (outcome.exitCode !== 0) {
-    const reason =
-      outcome.htmlError && outcome.certificate.exitCode === 0
-        ? `the HTML report could not be made: ${outcome.htmlError}`
-        : (outcome.certificate.reasons[0] ?? 'see above');
-    process.stderr.write(`mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${reason.split('\n', 1)[0]}\n`);
-  }
-  return outcome.exitCode;
+  if (!existsSync(paths.runStatus))
+    return { moduleErrors: [], unhandledErrors: [`vitest ended (exit code ${code}) without reporting its run status`] };
+  return undefined;
 }
 
 /** A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. */

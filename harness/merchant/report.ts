@@ -14,6 +14,7 @@ import { kitInfo } from '../report/kit.js';
 import { mdCell } from '../report/markdown.js';
 import { reportPaths } from '../report/paths.js';
 import type { MerchantResult } from './check.js';
+import { firstLine } from '../text.js';
 
 export interface MerchantRunInfo {
   /** `receiver` (webhook endpoint) or `client-audit` (a client's requests). */
@@ -223,6 +224,6 @@ export async function writeMerchantHtml(dir: string, name: string): Promise<{ fi
         .file,
     };
   } catch (err) {
-    return { problem: `the HTML page was not written: ${(err as Error).message.split('\n', 1)[0]}` };
+    return { problem: `the HTML page was not written: ${firstLine(err)}` };
   }
 }

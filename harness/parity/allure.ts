@@ -11,6 +11,7 @@ import type { Redactor } from '../redact.js';
 import type { ClauseRow } from './compare.js';
 import { evidencePairs } from './evidence.js';
 import type { ParityResult } from './run.js';
+import { firstLine } from '../text.js';
 
 function status(row: ClauseRow): 'passed' | 'failed' | 'skipped' {
   return row.verdict === 'different' ? 'failed' : row.verdict === 'equal' || row.verdict === 'declared' ? 'passed' : 'skipped';
@@ -20,7 +21,7 @@ function message(row: ClauseRow, r: ParityResult): string {
   const lines = [`PARITY ${row.verdict.toUpperCase()}: ${r.a.profile} (A) vs ${r.b.profile} (B), ${row.checks.length} checks`];
   for (const d of row.differences.slice(0, 20))
     lines.push(
-      `${d.declared ? 'DECLARED ' : ''}${d.aspect} in ${d.checkId}: ${d.detail.split('\n', 1)[0]}${d.declared ? ` (${d.declared})` : ''}`,
+      `${d.declared ? 'DECLARED ' : ''}${d.aspect} in ${d.checkId}: ${firstLine(d.detail)}${d.declared ? ` (${d.declared})` : ''}`,
     );
   for (const c of row.oneSideSkipped) lines.push(`skipped on one side: ${c}`);
   return lines.join('\n');

@@ -13,6 +13,7 @@ import type { Difference } from './compare.js';
 import { evidencePairs } from './evidence.js';
 import type { ParityResult, SideInfo } from './run.js';
 import { writeParityAllure } from './allure.js';
+import { firstLine } from '../text.js';
 
 export interface ParityPaths {
   dir: string;
@@ -123,7 +124,7 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
       L.push(
         `- \`${c.checkId}\`: different in ${c.unstable!.differentRuns} of ${c.unstable!.runs} runs; first run: ${c
           .unstable!.differences.slice(0, 2)
-          .map((d) => d.detail.split('\n', 1)[0])
+          .map((d) => firstLine(d.detail))
           .join('; ')}`,
       );
     L.push('');

@@ -10,6 +10,7 @@ import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'v
 import type { SerializedError } from 'vitest';
 import { clockTime, parseProgress } from './progress.js';
 import type { RunStatus } from './verdict.js';
+import { firstLine } from '../text.js';
 
 export interface ProgressReporterOptions {
   /** Where run-status.json goes. */
@@ -165,12 +166,12 @@ export default class ProgressReporter implements Reporter {
     if (outcome === 'inconclusive') {
       // Thrown in vitest so that it never reads as passed; not the target's doing, so never counted as failed.
       this.noVerdict += 1;
-      const first = (error ?? '').split('\n', 1)[0];
+      const first = firstLine(error ?? '');
       this.line(`  ? ${s} › ${t.name} — ${first}`);
     } else if (r.state === 'failed') {
       this.failed += 1;
       counts.failed += 1;
-      const first = (error ?? '').split('\n', 1)[0];
+      const first = firstLine(error ?? '');
       this.line(`  ✗ ${s} › ${t.name}\n      ${first}`);
     } else if (r.state === 'skipped') counts.skipped += 1;
     else if (outcome === 'expected-fail') {
@@ -197,7 +198,7 @@ export default class ProgressReporter implements Reporter {
         `${c.failed > 0 ? '✗' : '✓'} ${s.padEnd(22)} ${bits.join(' · ')}  (${seconds(Date.now() - c.started)})   [${this.done}/${this.known} checks, ${this.failed} failed so far]`,
       );
     }
-    for (const e of m.errors()) this.line(`✗ ${basename(m.moduleId)} could not run: ${e.message.split('\n', 1)[0]}`);
+    for (const e of m.errors()) this.line(`✗ ${basename(m.moduleId)} could not run: ${firstLine(e)}`);
   }
 
   onUserConsoleLog(log: { content: string; type: 'stdout' | 'stderr'; taskId?: string }): void {

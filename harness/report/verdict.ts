@@ -21,7 +21,9 @@
  */
 import { levelOfFinding } from '../check/failure.js';
 import { clauses as registry, restatements, type Clause, type Level } from '../clauses/registry.js';
+import type { ExchangeErrorKind } from '../exchange.js';
 import type { StoredResult } from '../run/results.js';
+import { firstLine } from '../text.js';
 import {
   activeDisputes,
   activeEntries,
@@ -60,7 +62,7 @@ export interface FindingSummary {
   clause: string;
   /** The registry's level of the finding's clause (the check's own level when the clause is `unspecified`). */
   level: 'must' | 'should';
-  /** First line of the finding's message. */
+  /** The finding's headline (Finding.title); expected, seen and the exchange are apart. */
   message: string;
   expected?: string;
   seen?: string;
@@ -168,25 +170,21 @@ export interface Verdict {
   };
 }
 
-const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|connect timed out/i;
-
-function firstLine(s: string): string {
-  return s.split('\n', 1)[0]!;
-}
-
-/** A failure whose every finding is "no response" because the target could not be reached: not a verdict. */
+/**
+ * A failure whose every finding is "no response" because the target could not be reached: not a verdict.
+ * Told by the exchange's error kind (`unreachable`: no connection could be made), never by its message.
+ */
 export function isUnreachable(r: {
   status: string;
-  findings: { code: string; exchangeId?: string; seen?: string }[];
-  exchanges: { id: string; error?: { kind: string; message: string } }[];
+  findings: { code: string; exchangeId?: string }[];
+  exchanges: { id: string; error?: { kind: string } }[];
 }): boolean {
   if (r.status !== 'failed' || r.findings.length === 0) return false;
-  return r.findings.every((f) => {
-    if (f.code !== 'NO_RESPONSE') return false;
-    const ex = r.exchanges.find((e) => e.id === f.exchangeId);
-    const text = ex?.error ? `${ex.error.kind}: ${ex.error.message}` : (f.seen ?? '');
-    return UNREACHABLE.test(text);
-  });
+  return r.findings.every(
+    (f) =>
+      f.code === 'NO_RESPONSE' &&
+      r.exchanges.find((e) => e.id === f.exchangeId)?.error?.kind === ('unreachable' satisfies ExchangeErrorKind),
+  );
 }
 
 /** "3 throttled, 1 machine too busy": why checks got no verdict. */
@@ -213,146 +211,193 @@ export interface VerdictInput {
   noCheckReasons?: Record<string, string>;
 }
 
+/** The expectations file as it applies on the run's day. */
+interface Applicable {
+  active: ExpectationEntry[];
+  disputes: ExpectationEntry[];
+  expired: ExpectationEntry[];
+}
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+/** Outcomes whose check reached a verdict on the target (passed or failed, however the expectations file reads it). */
+const COMPLETED = new Set<Outcome>(['passed', 'unexpected-pass', 'failed', 'expected-fail', 'disputed']);
+
 export function computeVerdict(input: VerdictInput): Verdict {
-  const reg = input.registry ?? registry;
-  const active = activeEntries(input.expectations, input.today);
-  const disputes = activeDisputes(input.expectations, input.today);
-  const expired = (input.expectations?.entries ?? []).filter((e) => isExpired(e, input.today));
+  const applicable: Applicable = {
+    active: activeEntries(input.expectations, input.today),
+    disputes: activeDisputes(input.expectations, input.today),
+    expired: (input.expectations?.entries ?? []).filter((e) => isExpired(e, input.today)),
+  };
+  const checks = input.results.map((r) => judgeCheck(r, applicable));
+  const clauses = creditRestatements((input.registry ?? registry).map((c) => clauseStatus(c, checks, input)));
+  const deviations = deviationsOf(checks, clauses, applicable);
+  const incomplete = incompleteReasons(input, checks);
+  const verdict = verdictOf(checks, incomplete);
+  const exitCode = exitCodeOf(checks, incomplete, applicable);
+  return {
+    verdict,
+    exitCode,
+    reasons: reasonsFor(verdict, exitCode, checks, incomplete, applicable),
+    warnings: warningsOf(input.results, checks, deviations, applicable),
+    checks,
+    clauses,
+    suites: countSuites(checks),
+    levels: countLevels(clauses),
+    disputes: disputesOf(checks),
+    deviations,
+  };
+}
 
-  const checks: CheckOutcome[] = input.results.map((r) => {
-    const x = expectationFor(r, active);
-    const disputedBy = new Map(r.findings.map((f) => [f.clause, disputeFor(r, f.clause, disputes)]));
-    const findings: FindingSummary[] = r.findings.map((f) => ({
-      code: f.code,
-      clause: f.clause,
-      level: levelOfFinding(f, r.level),
-      message: f.title,
-      expected: f.expected,
-      seen: f.seen,
-      exchangeId: f.exchangeId,
-      knownDeviation: x.expectedFail && disputedBy.get(f.clause) === undefined,
-      disputed: disputedBy.get(f.clause) !== undefined,
-    }));
-    const usedDisputes = [...new Set(findings.map((f) => disputedBy.get(f.clause)).filter((e): e is ExpectationEntry => e !== undefined))];
-    let outcome: Outcome;
-    if (r.status === 'broken') outcome = 'broken';
-    else if (r.status === 'inconclusive') outcome = 'inconclusive';
-    else if (isUnreachable(r)) outcome = 'unreachable';
-    else if (r.status === 'failed' && findings.length > 0 && findings.every((f) => f.disputed)) outcome = 'disputed';
-    else if (r.status === 'failed') outcome = x.expectedFail ? 'expected-fail' : 'failed';
-    else if (r.status === 'skipped') outcome = x.expectedSkip ? 'expected-skip' : 'skipped';
-    else outcome = x.unexpectedPass ? 'unexpected-pass' : 'passed';
+/** One check: its findings as the expectations file reads them (known deviation, disputed) and its outcome. */
+function judgeCheck(r: StoredResult, { active, disputes }: Applicable): CheckOutcome {
+  const x = expectationFor(r, active);
+  const disputedBy = new Map(r.findings.map((f) => [f.clause, disputeFor(r, f.clause, disputes)]));
+  const findings: FindingSummary[] = r.findings.map((f) => ({
+    code: f.code,
+    clause: f.clause,
+    level: levelOfFinding(f, r.level),
+    message: f.title,
+    expected: f.expected,
+    seen: f.seen,
+    exchangeId: f.exchangeId,
+    knownDeviation: x.expectedFail && disputedBy.get(f.clause) === undefined,
+    disputed: disputedBy.get(f.clause) !== undefined,
+  }));
+  const usedDisputes = [...new Set(findings.map((f) => disputedBy.get(f.clause)).filter((e): e is ExpectationEntry => e !== undefined))];
+  return {
+    checkId: r.checkId,
+    suite: r.suite,
+    title: r.title,
+    level: r.level,
+    clauses: r.clauses,
+    status: r.status,
+    outcome: outcomeOf(r, findings, x),
+    reason: r.reason,
+    findings,
+    deviations: x.entries.map((e) => ({ entry: entryName(e), comment: e.comment, expires: e.expires })),
+    disputes: usedDisputes.map((e) => ({ entry: entryName(e), reason: e.comment, link: e.link ?? '' })),
+    exercised: r.exercised ?? [],
+    repro: r.repro ?? [],
+    durationMs: Math.round(r.durationMs),
+  };
+}
+
+function outcomeOf(r: StoredResult, findings: FindingSummary[], x: ReturnType<typeof expectationFor>): Outcome {
+  if (r.status === 'broken') return 'broken';
+  if (r.status === 'inconclusive') return 'inconclusive';
+  if (isUnreachable(r)) return 'unreachable';
+  if (r.status === 'failed' && findings.length > 0 && findings.every((f) => f.disputed)) return 'disputed';
+  if (r.status === 'failed') return x.expectedFail ? 'expected-fail' : 'failed';
+  if (r.status === 'skipped') return x.expectedSkip ? 'expected-skip' : 'skipped';
+  return x.unexpectedPass ? 'unexpected-pass' : 'passed';
+}
+
+/** Evidence against a clause: every finding charged to it by a check that failed (expected, disputed or not). */
+function failuresAgainst(c: Clause, checks: readonly CheckOutcome[]): ClauseOutcome['failures'] {
+  const failures: ClauseOutcome['failures'] = [];
+  for (const k of checks) {
+    if (k.outcome !== 'failed' && k.outcome !== 'expected-fail' && k.outcome !== 'disputed') continue;
+    for (const f of k.findings) {
+      if (f.clause !== c.id) continue;
+      const repro = k.repro.find((p) => f.exchangeId !== undefined && p.includes(f.exchangeId));
+      failures.push({
+        checkId: k.checkId,
+        code: f.code,
+        level: f.level,
+        exchangeId: f.exchangeId,
+        repro,
+        knownDeviation: f.knownDeviation,
+        disputed: f.disputed,
+      });
+    }
+  }
+  return failures;
+}
+
+/** One registry clause: its status and, in a few words, how it was reached. */
+function clauseStatus(c: Clause, checks: readonly CheckOutcome[], input: VerdictInput): ClauseOutcome {
+  const naming = checks.filter((k) => k.clauses.includes(c.id));
+  const exercisedBy = checks.filter((k) => COMPLETED.has(k.outcome) && k.exercised.includes(c.id)).map((k) => k.checkId);
+  const failures = failuresAgainst(c, checks);
+  const base = {
+    id: c.id,
+    level: c.level,
+    party: c.party,
+    section: c.section,
+    text: c.text,
+    checks: naming.map((k) => k.checkId),
+    exercisedBy,
+    failures,
+  };
+  const standing = failures.filter((f) => !f.disputed);
+  if (standing.length > 0) {
+    const known = standing.every((f) => f.knownDeviation);
+    const entry = known ? checks.find((k) => k.checkId === standing[0]!.checkId)?.deviations[0] : undefined;
+    const must = standing.some((f) => f.level === 'must');
+    const basis = `${plural(standing.length, must ? 'finding' : 'should-level finding')}${known ? ', all known deviations' : ''}`;
+    return { ...base, status: must ? 'failed' : 'not-met', basis, knownDeviation: entry };
+  }
+  if (failures.length > 0)
     return {
-      checkId: r.checkId,
-      suite: r.suite,
-      title: r.title,
-      level: r.level,
-      clauses: r.clauses,
-      status: r.status,
-      outcome,
-      reason: r.reason,
-      findings,
-      deviations: x.entries.map((e) => ({ entry: entryName(e), comment: e.comment, expires: e.expires })),
-      disputes: usedDisputes.map((e) => ({ entry: entryName(e), reason: e.comment, link: e.link ?? '' })),
-      exercised: r.exercised ?? [],
-      repro: r.repro ?? [],
-      durationMs: Math.round(r.durationMs),
+      ...base,
+      status: 'disputed',
+      basis: `${plural(failures.length, 'finding')}, all disputed by the vendor: neither passed nor failed`,
     };
-  });
+  if (c.level === 'unspecified') return { ...base, status: 'unspecified', basis: 'the document does not show it: nothing to certify' };
+  if (exercisedBy.length > 0)
+    return { ...base, status: 'passed', basis: `exercised by ${plural(exercisedBy.length, 'check')}, no finding` };
+  return { ...base, ...unexercised(c, naming, input) };
+}
 
-  // Clause statuses.
-  const completed = new Set<Outcome>(['passed', 'unexpected-pass', 'failed', 'expected-fail', 'disputed']);
-  const clauseOutcomes: ClauseOutcome[] = reg.map((c) => {
-    const naming = checks.filter((k) => k.clauses.includes(c.id));
-    const exercisedBy = checks.filter((k) => completed.has(k.outcome) && k.exercised.includes(c.id)).map((k) => k.checkId);
-    const failures: ClauseOutcome['failures'] = [];
-    for (const k of checks) {
-      if (k.outcome !== 'failed' && k.outcome !== 'expected-fail' && k.outcome !== 'disputed') continue;
-      for (const f of k.findings) {
-        if (f.clause !== c.id) continue;
-        const repro = k.repro.find((p) => f.exchangeId !== undefined && p.includes(f.exchangeId));
-        failures.push({
-          checkId: k.checkId,
-          code: f.code,
-          level: f.level,
-          exchangeId: f.exchangeId,
-          repro,
-          knownDeviation: f.knownDeviation,
-          disputed: f.disputed,
-        });
-      }
-    }
-    const base = {
-      id: c.id,
-      level: c.level,
-      party: c.party,
-      section: c.section,
-      text: c.text,
-      checks: naming.map((k) => k.checkId),
-      exercisedBy,
-      failures,
+/** A clause nothing failed and nothing exercised: skipped for a precondition, or not checked, and why. */
+function unexercised(
+  c: Clause,
+  naming: readonly CheckOutcome[],
+  input: VerdictInput,
+): { status: 'skipped-precondition' | 'not-checked'; basis: string } {
+  const skipped = naming.filter((k) => k.outcome === 'skipped' || k.outcome === 'expected-skip');
+  const ranHere = naming.filter((k) => COMPLETED.has(k.outcome));
+  if (skipped.length > 0) {
+    const also = ranHere.length > 0 ? `; ${plural(ranHere.length, 'other check')} naming it ran, none exercised it` : '';
+    return { status: 'skipped-precondition', basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}` };
+  }
+  const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable' || k.outcome === 'inconclusive');
+  if (broken.length > 0 && ranHere.length === 0) {
+    const o = broken[0]!;
+    const basis =
+      o.outcome === 'broken'
+        ? 'harness error in its checks'
+        : o.outcome === 'unreachable'
+          ? 'target unreachable'
+          : firstLine(o.reason ?? 'no verdict');
+    return { status: 'not-checked', basis };
+  }
+  if (c.party === 'client')
+    return {
+      status: 'not-checked',
+      basis:
+        'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)',
     };
-    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-    const standing = failures.filter((f) => !f.disputed);
-    if (standing.length > 0) {
-      const known = standing.every((f) => f.knownDeviation);
-      const entry = known ? checks.find((k) => k.checkId === standing[0]!.checkId)?.deviations[0] : undefined;
-      const must = standing.some((f) => f.level === 'must');
-      const basis = `${plural(standing.length, must ? 'finding' : 'should-level finding')}${known ? ', all known deviations' : ''}`;
-      return { ...base, status: must ? 'failed' : 'not-met', basis, knownDeviation: entry };
-    }
-    if (failures.length > 0)
-      return {
-        ...base,
-        status: 'disputed',
-        basis: `${plural(failures.length, 'finding')}, all disputed by the vendor: neither passed nor failed`,
-      };
-    if (c.level === 'unspecified') return { ...base, status: 'unspecified', basis: 'the document does not show it: nothing to certify' };
-    if (exercisedBy.length > 0)
-      return { ...base, status: 'passed', basis: `exercised by ${plural(exercisedBy.length, 'check')}, no finding` };
-    const skipped = naming.filter((k) => k.outcome === 'skipped' || k.outcome === 'expected-skip');
-    const ranHere = naming.filter((k) => completed.has(k.outcome));
-    if (skipped.length > 0) {
-      const also = ranHere.length > 0 ? `; ${plural(ranHere.length, 'other check')} naming it ran, none exercised it` : '';
-      return { ...base, status: 'skipped-precondition', basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}` };
-    }
-    const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable' || k.outcome === 'inconclusive');
-    if (broken.length > 0 && ranHere.length === 0) {
-      const o = broken[0]!;
-      const basis =
-        o.outcome === 'broken'
-          ? 'harness error in its checks'
-          : o.outcome === 'unreachable'
-            ? 'target unreachable'
-            : firstLine(o.reason ?? 'no verdict');
-      return { ...base, status: 'not-checked', basis };
-    }
-    if (c.party === 'client')
-      return {
-        ...base,
-        status: 'not-checked',
-        basis:
-          'binds the merchant, not the service: certified by `mpsi-conformance receiver` (webhook endpoint) and `serve --audit` (client)',
-      };
-    if (naming.length > 0) {
-      return {
-        ...base,
-        status: 'not-checked',
-        basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere
-          .slice(0, 2)
-          .map((k) => k.checkId)
-          .join(', ')}${ranHere.length > 2 ? ', …' : ''})`,
-      };
-    }
-    if (input.scope === 'full') {
-      const why = input.noCheckReasons?.[c.id];
-      return { ...base, status: 'not-checked', basis: `the kit has no check for this${why ? `: ${why}` : ''}` };
-    }
-    return { ...base, status: 'not-checked', basis: 'no check of it was selected in this run' };
-  });
+  if (naming.length > 0) {
+    return {
+      status: 'not-checked',
+      basis: `${plural(ranHere.length, 'check')} naming it ran, none exercised it in this run (${ranHere
+        .slice(0, 2)
+        .map((k) => k.checkId)
+        .join(', ')}${ranHere.length > 2 ? ', …' : ''})`,
+    };
+  }
+  if (input.scope === 'full') {
+    const why = input.noCheckReasons?.[c.id];
+    return { status: 'not-checked', basis: `the kit has no check for this${why ? `: ${why}` : ''}` };
+  }
+  return { status: 'not-checked', basis: 'no check of it was selected in this run' };
+}
 
-  // A clause that restates others (registry restatements) is shown by what shows them: passed when each of them was exercised.
-  const byId = new Map(clauseOutcomes.map((c) => [c.id, c]));
+/** A clause that restates others (registry restatements) is shown by what shows them: passed when each of them was exercised. */
+function creditRestatements(clauses: ClauseOutcome[]): ClauseOutcome[] {
+  const byId = new Map(clauses.map((c) => [c.id, c]));
   for (const [id, same] of Object.entries(restatements)) {
     const c = byId.get(id);
     if (c?.status !== 'not-checked' || c.party !== 'service') continue;
@@ -363,8 +408,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
       c.exercisedBy = [...new Set(rows.flatMap((r) => r!.exercisedBy))];
     }
   }
+  return clauses;
+}
 
-  // Suite counts.
+function countSuites(checks: readonly CheckOutcome[]): SuiteCounts[] {
   const bySuite = new Map<string, SuiteCounts>();
   for (const k of checks) {
     const s = bySuite.get(k.suite) ?? {
@@ -388,15 +435,24 @@ export function computeVerdict(input: VerdictInput): Verdict {
     else s.broken += 1;
     bySuite.set(k.suite, s);
   }
-  const suites = [...bySuite.values()].sort((a, b) => a.suite.localeCompare(b.suite));
+  return [...bySuite.values()].sort((a, b) => a.suite.localeCompare(b.suite));
+}
 
+/** Service clauses per level and status (client clauses are guidance). */
+function countLevels(clauses: readonly ClauseOutcome[]): Verdict['levels'] {
   const emptyRow = (): Record<ClauseStatus, number> =>
     Object.fromEntries(CLAUSE_STATUSES.map((st) => [st, 0])) as Record<ClauseStatus, number>;
   const levels = { must: emptyRow(), should: emptyRow(), unspecified: emptyRow() };
-  for (const c of clauseOutcomes) if (c.party === 'service') levels[c.level][c.status] += 1;
+  for (const c of clauses) if (c.party === 'service') levels[c.level][c.status] += 1;
+  return levels;
+}
 
-  // Deviations and warnings.
-  const warnings: string[] = [];
+/** How the run stands against the expectations file: what it expected that did not happen, what expired. */
+function deviationsOf(
+  checks: readonly CheckOutcome[],
+  clauses: readonly ClauseOutcome[],
+  { active, expired }: Applicable,
+): Verdict['deviations'] {
   const unexpectedPasses: string[] = [];
   for (const k of checks) {
     if (k.outcome === 'unexpected-pass')
@@ -410,15 +466,36 @@ export function computeVerdict(input: VerdictInput): Verdict {
       if (!checks.some((k) => k.checkId === e.check)) notExercised.push(`${entryName(e)}: did not run in this run`);
       continue;
     }
-    const status = clauseOutcomes.find((c) => c.id === e.clause)?.status;
+    const status = clauses.find((c) => c.id === e.clause)?.status;
     const passedHere = checks.filter((k) => k.clauses.includes(e.clause!) && (k.outcome === 'passed' || k.outcome === 'unexpected-pass'));
-    const basis = clauseOutcomes.find((c) => c.id === e.clause)?.basis ?? '';
+    const basis = clauses.find((c) => c.id === e.clause)?.basis ?? '';
     if (status === 'passed') {
       unexpectedPasses.push(
         `${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}) — remove the entry once this is confirmed`,
       );
     } else if (status === 'not-checked' || status === 'unspecified') notExercised.push(`${entryName(e)}: ${basis}`);
   }
+  return {
+    expectedFailures: checks
+      .filter((k) => k.outcome === 'expected-fail')
+      .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
+    expectedSkips: checks
+      .filter((k) => k.outcome === 'expected-skip')
+      .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
+    unexpectedPasses,
+    expired: expired.map((e: ExpectationEntry) => ({ entry: entryName(e), expires: e.expires!, comment: e.comment })),
+    notExercised,
+  };
+}
+
+/** Everything worth a look that does not decide the exit code. */
+function warningsOf(
+  results: readonly StoredResult[],
+  checks: readonly CheckOutcome[],
+  deviations: Verdict['deviations'],
+  { disputes }: Applicable,
+): string[] {
+  const warnings: string[] = [];
   for (const e of disputes) {
     const used = checks.some((k) => k.disputes.some((d) => d.entry === entryName(e)));
     if (!used)
@@ -426,7 +503,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
         `dispute not needed: ${entryName(e)} is disputed but no finding of this run is covered by it — remove the entry if the check now passes`,
       );
   }
-  for (const u of unexpectedPasses) warnings.push(`unexpected pass: ${u}`);
+  for (const u of deviations.unexpectedPasses) warnings.push(`unexpected pass: ${u}`);
   for (const k of checks) {
     if (k.outcome !== 'failed') continue;
     const standing = k.findings.filter((f) => !f.disputed);
@@ -437,22 +514,17 @@ export function computeVerdict(input: VerdictInput): Verdict {
     for (const d of k.disputes)
       warnings.push(`disputed: ${k.checkId} — ${d.reason} (${d.link}); its disputed findings count neither as passed nor as failed`);
   }
-  for (const n of notExercised) warnings.push(`expectation not exercised: ${n}`);
-
-  const reasons: string[] = [];
-  // Expired entries first: they explain why failures that used to be expected count again.
-  for (const e of expired)
-    reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
-  const mustStanding = (k: CheckOutcome) => k.findings.some((f) => f.level === 'must' && !f.disputed);
-  const mustFailures = checks.filter((k) => k.outcome === 'failed' && mustStanding(k));
-  if (mustFailures.length > 0) {
-    const clausesHit = [
-      ...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause))),
-    ];
-    reasons.push(
-      `${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`,
+  for (const n of deviations.notExercised) warnings.push(`expectation not exercised: ${n}`);
+  const shouldNoVerdict = results.filter((r) => r.status === 'inconclusive' && r.level !== 'must');
+  if (shouldNoVerdict.length > 0)
+    warnings.push(
+      `${shouldNoVerdict.length} should-level check${shouldNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(shouldNoVerdict)})`,
     );
-  }
+  return warnings;
+}
+
+/** Why the run cannot give a verdict on the target, one line each (none: the run is complete). */
+function incompleteReasons(input: VerdictInput, checks: readonly CheckOutcome[]): string[] {
   const incomplete: string[] = [];
   const broken = checks.filter((k) => k.outcome === 'broken');
   if (broken.length > 0)
@@ -462,16 +534,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
         .map((k) => k.checkId)
         .join(', ')}${broken.length > 3 ? ', …' : ''}`,
     );
-  const noVerdict = input.results.filter((r) => r.status === 'inconclusive');
-  const mustNoVerdict = noVerdict.filter((r) => r.level === 'must');
+  const mustNoVerdict = input.results.filter((r) => r.status === 'inconclusive' && r.level === 'must');
   if (mustNoVerdict.length > 0)
     incomplete.push(
       `${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again${mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled') ? ', declaring http.rateLimit in the profile if the target throttles' : ''}`,
-    );
-  const shouldNoVerdict = noVerdict.length - mustNoVerdict.length;
-  if (shouldNoVerdict > 0)
-    warnings.push(
-      `${shouldNoVerdict} should-level check${shouldNoVerdict === 1 ? '' : 's'} got no verdict (${noVerdictCauses(noVerdict.filter((r) => r.level !== 'must'))})`,
     );
   const unreachable = checks.filter((k) => k.outcome === 'unreachable');
   if (unreachable.length > 0)
@@ -490,58 +556,74 @@ export function computeVerdict(input: VerdictInput): Verdict {
       `the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`,
     );
   }
+  return incomplete;
+}
 
-  const mustFindingStands = checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && mustStanding(k));
-  const disputedChecks = checks.filter((k) => k.disputes.length > 0);
-  const verdict: Verdict['verdict'] = mustFindingStands
-    ? 'non-conformant'
-    : incomplete.length > 0
-      ? 'incomplete'
-      : disputedChecks.length > 0
-        ? 'conformant-except-disputed'
-        : 'conformant';
-  if (verdict === 'conformant-except-disputed')
+const mustStanding = (k: CheckOutcome) => k.findings.some((f) => f.level === 'must' && !f.disputed);
+/** Checks whose must-level findings stand and that no expectation covers: they fail the run. */
+const mustFailuresOf = (checks: readonly CheckOutcome[]) => checks.filter((k) => k.outcome === 'failed' && mustStanding(k));
+
+/** A known deviation is still a deviation: any standing must-level finding makes the target non-conformant. */
+function verdictOf(checks: readonly CheckOutcome[], incomplete: readonly string[]): Verdict['verdict'] {
+  if (checks.some((k) => (k.outcome === 'failed' || k.outcome === 'expected-fail') && mustStanding(k))) return 'non-conformant';
+  if (incomplete.length > 0) return 'incomplete';
+  if (checks.some((k) => k.disputes.length > 0)) return 'conformant-except-disputed';
+  return 'conformant';
+}
+
+/** The gate: known deviations do not fail it, expired expectations do. */
+function exitCodeOf(checks: readonly CheckOutcome[], incomplete: readonly string[], { expired }: Applicable): 0 | 1 | 2 {
+  if (mustFailuresOf(checks).length > 0 || expired.length > 0) return 1;
+  if (incomplete.length > 0) return 2;
+  return 0;
+}
+
+/** Why the exit code and the verdict are what they are, one line each. */
+function reasonsFor(
+  verdict: Verdict['verdict'],
+  exitCode: 0 | 1 | 2,
+  checks: readonly CheckOutcome[],
+  incomplete: readonly string[],
+  { expired }: Applicable,
+): string[] {
+  const reasons: string[] = [];
+  // Expired entries first: they explain why failures that used to be expected count again.
+  for (const e of expired)
+    reasons.push(`expectations: the entry for ${entryName(e)} expired on ${e.expires} (${e.comment}) — renew or remove it`);
+  const mustFailures = mustFailuresOf(checks);
+  if (mustFailures.length > 0) {
+    const clausesHit = [
+      ...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause))),
+    ];
+    reasons.push(
+      `${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`,
+    );
+  }
+  if (verdict === 'conformant-except-disputed') {
+    const disputedChecks = checks.filter((k) => k.disputes.length > 0);
     reasons.push(
       `${disputedChecks.length} check${disputedChecks.length === 1 ? '' : 's'} disputed by the vendor: ${disputedChecks
         .slice(0, 3)
         .map((k) => k.checkId)
         .join(', ')}${disputedChecks.length > 3 ? ', …' : ''} — not counted as passed`,
     );
-  let exitCode: 0 | 1 | 2;
-  if (mustFailures.length > 0 || expired.length > 0) exitCode = 1;
-  else if (incomplete.length > 0) exitCode = 2;
-  else exitCode = 0;
+  }
   reasons.push(...incomplete);
   if (exitCode === 0 && verdict === 'non-conformant') {
     reasons.push('every must-level failure is a known deviation listed in the expectations file');
   }
+  return reasons;
+}
 
-  return {
-    verdict,
-    exitCode,
-    reasons,
-    warnings,
-    checks,
-    clauses: clauseOutcomes,
-    suites,
-    levels,
-    disputes: disputedChecks.flatMap((k) =>
+/** Checks whose failure the vendor disputes, with the reason, the link and the clauses its disputed findings name. */
+function disputesOf(checks: readonly CheckOutcome[]): Verdict['disputes'] {
+  return checks
+    .filter((k) => k.disputes.length > 0)
+    .flatMap((k) =>
       k.disputes.map((d) => ({
         checkId: k.checkId,
         ...d,
         clauses: [...new Set(k.findings.filter((f) => f.disputed).map((f) => f.clause))],
       })),
-    ),
-    deviations: {
-      expectedFailures: checks
-        .filter((k) => k.outcome === 'expected-fail')
-        .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
-      expectedSkips: checks
-        .filter((k) => k.outcome === 'expected-skip')
-        .map((k) => `${k.checkId}: ${k.deviations.map((d) => d.comment).join('; ')}`),
-      unexpectedPasses,
-      expired: expired.map((e: ExpectationEntry) => ({ entry: entryName(e), expires: e.expires!, comment: e.comment })),
-      notExercised,
-    },
-  };
+    );
 }

@@ -3,6 +3,7 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, createClient, type RawRequest } from '../../harness/client.js';
+import { socketError } from '../../harness/client-raw.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { sign } from '../../harness/signing.js';
 
@@ -502,12 +503,12 @@ describe('client: connection and protocol failures', () => {
     expect(ex.error?.message).toMatch(/mid-response|closed|length/i);
   });
 
-  it('reports connection (refused) when nothing listens', async () => {
+  it('reports unreachable (refused) when nothing listens, on both paths: no connection, so no verdict on the target', async () => {
     const probe = createNetServer();
     const port = await listen(probe);
     await new Promise<void>((r) => probe.close(() => r()));
     const ex = await newClient().send(signedRequest(`http://127.0.0.1:${port}/`, Buffer.from('{}')));
-    expect(ex.error).toEqual({ kind: 'connection', message: expect.stringMatching(/refused/) });
+    expect(ex.error).toEqual({ kind: 'unreachable', message: expect.stringMatching(/refused/) });
     expect(ex.response).toBeUndefined();
     const raw = await newClient().send({
       label: 'raw',
@@ -516,7 +517,7 @@ describe('client: connection and protocol failures', () => {
       body: Buffer.from('{}'),
       declaredContentLength: 9,
     });
-    expect(raw.error?.kind).toBe('connection');
+    expect(raw.error?.kind).toBe('unreachable');
     expect(raw.error?.message).toMatch(/refused/);
   });
 
@@ -695,5 +696,25 @@ describe('client: response signatures', () => {
       expect(serialiseWithText(ex)).not.toContain(SECRET);
       expect(serialiseWithText(ex)).not.toContain('very-secret');
     }
+  });
+});
+
+describe('socketError', () => {
+  const err = (code: string) => Object.assign(new Error(`${code} somewhere`), { code }) as NodeJS.ErrnoException;
+  it('is unreachable when no connection to the target could be made, and says which way', () => {
+    for (const [code, text] of [
+      ['ECONNREFUSED', /refused/],
+      ['ENOTFOUND', /lookup failed/],
+      ['EAI_AGAIN', /lookup failed/],
+      ['EHOSTUNREACH', /unreachable/],
+      ['ENETUNREACH', /unreachable/],
+      ['ETIMEDOUT', /connect timed out/],
+    ] as const)
+      expect(socketError(err(code), false, 'before any byte'), code).toEqual({ kind: 'unreachable', message: expect.stringMatching(text) });
+  });
+
+  it('is connection when a connection was made and lost: the doing of the target, not a reason for no verdict', () => {
+    for (const code of ['ECONNRESET', 'EPIPE', 'EPROTO']) expect(socketError(err(code), true, 'mid-body').kind, code).toBe('connection');
+    expect(socketError(err('ECONNRESET'), false, 'while connecting').kind).toBe('connection');
   });
 });

@@ -95,7 +95,7 @@ describe('computeVerdict', () => {
               id: 'x-000001',
               label: 'q',
               request: { method: 'POST', url: 'u', headers: {}, body: '' },
-              error: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:1' },
+              error: { kind: 'unreachable', message: 'connection refused (ECONNREFUSED)' },
               timings: { startedAt: '', totalMs: 1 },
             },
           ],
@@ -105,6 +105,26 @@ describe('computeVerdict', () => {
     });
     expect(unreachable).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     expect(unreachable.reasons.join()).toContain('unreachable');
+    // The kind decides, not the words: a connection that was made and lost is the target's doing, whatever its message says.
+    const reset = computeVerdict({
+      results: [
+        result('a/one', 'failed', {
+          findings: [finding('query.neither', 'NO_RESPONSE')],
+          exchanges: [
+            {
+              id: 'x-000001',
+              label: 'q',
+              request: { method: 'POST', url: 'u', headers: {}, body: '' },
+              error: { kind: 'connection', message: 'connection reset by the server (ECONNREFUSED in the words of a proxy)' },
+              timings: { startedAt: '', totalMs: 1 },
+            },
+          ],
+        }),
+      ],
+      today: '2026-01-01',
+    });
+    expect(reset).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
+    expect(reset.checks[0]!.outcome).toBe('failed');
     const notLoaded = computeVerdict({
       results: [result('a/one', 'passed')],
       today: '2026-01-01',
