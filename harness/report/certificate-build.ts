@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { replayLine } from '../run/replay.js';
+import { firstLine } from '../text.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type { CertificateKitProof } from './certificate-kit-proof.js';
 import { maskUrl } from './mask.js';
@@ -104,7 +105,8 @@ export function trimRunStatus(s: RunStatus | undefined): RunStatus {
     ...(s?.unfinished?.length ? { unfinished: s.unfinished } : {}),
     tests: (s?.tests ?? [])
       .filter((t) => t.state === 'failed')
-      .map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error?.split('\n', 1)[0] })),
+      // vitest's own message (foreign text, harness/text.ts): the verdict needs its first line only.
+      .map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error === undefined ? undefined : firstLine(t.error) })),
   };
 }
 
