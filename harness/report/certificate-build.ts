@@ -1,6 +1,7 @@
 /**
- * The certificate's data, built from the stored results and the run settings alone: the same inputs give
- * the same certificate, byte for byte, which is what lets verify-certificate rebuild it and compare.
+ * The certificate's data, built from the stored results and the run settings (and the kit's own allowlist of
+ * clauses it has no check for, package data read here): the same inputs give the same certificate, byte for
+ * byte, which is what lets verify-certificate rebuild it and compare. Nothing here writes or reads the reports.
  * Rendering is certificate-render.ts; checking a certificate, certificate-verify.ts.
  */
 import { join } from 'node:path';
