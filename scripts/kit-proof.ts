@@ -13,6 +13,7 @@ import { dirname, resolve } from 'node:path';
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
 import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
+import { kitFile } from '../harness/kit-files.js';
 import { loadProfile } from '../harness/profile/load.js';
 import { runKillMatrix } from '../harness/proof/kill-matrix.js';
 import { conformantRun } from '../harness/proof/run.js';
@@ -42,7 +43,13 @@ try {
 }
 
 function git(...args: string[]): string {
-  return execFileSync('git', args, { encoding: 'utf8' }).trim();
+  try {
+    return execFileSync('git', args, { cwd: kitFile(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (err) {
+    // A proof names the commit it measured: without one it could not be told from a proof of other code.
+    console.error(`kit-proof: needs a git clone of the kit (git ${args.join(' ')}: ${(err as Error).message.trim()})`);
+    process.exit(2);
+  }
 }
 
 // The commit the figures describe; a change not in it (but the proof file itself) makes the figures its own.
@@ -52,7 +59,7 @@ const suites = await loadSuites();
 
 console.error(`kill matrix: the whole catalogue, seed ${MATRIX_SEED}, ${RUNS_PER_PROPERTY} runs per property, doctor on`);
 const rows = await runKillMatrix({
-  loaded: loadProfile('fixtures/profiles/reference.json'),
+  loaded: loadProfile(kitFile('fixtures', 'profiles', 'reference.json')),
   suites,
   seed: MATRIX_SEED,
   numRuns: RUNS_PER_PROPERTY,
