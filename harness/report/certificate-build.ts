@@ -107,7 +107,12 @@ export function trimRunStatus(s: RunStatus | undefined): RunStatus {
     tests: (s?.tests ?? [])
       .filter((t) => t.state === 'failed')
       // vitest's own message (foreign text, harness/text.ts): the verdict needs its first line only.
-      .map((t) => ({ checkId: t.checkId, name: t.name, state: t.state, error: t.error === undefined ? undefined : firstLine(t.error) })),
+      .map((t) => ({
+        checkId: t.checkId,
+        name: t.name,
+        state: t.state,
+        error: typeof t.error === 'string' ? firstLine(t.error) : undefined,
+      })),
   };
 }
 
