@@ -1,4 +1,4 @@
-import type { Certificate } from './certificate.js';
+import type { Certificate } from './certificate-build.js';
 
 /**
  * What to add to the profile to un-skip the clauses skipped for a precondition: each hint ("declare

@@ -10,6 +10,7 @@ import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.
 import { packAllureResults, unpackAllureResults } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
+import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
 import { readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
@@ -56,7 +57,15 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   const raw = opts.runStatus ??
     readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
   const runStatus: RunStatus = JSON.parse(redact(JSON.stringify(raw))) as RunStatus;
-  const { certificate, verdict } = buildCertificate({ results, meta, runStatus, reproDigests: reproDigests(paths.repro, results) });
+  // The package's own proof, as of the kit that builds the certificate (a rebuild by a newer kit says so).
+  const kitProof = kitProofFor(meta.kit.version, readKitProof());
+  const { certificate, verdict } = buildCertificate({
+    results,
+    meta,
+    runStatus,
+    reproDigests: reproDigests(paths.repro, results),
+    kitProof,
+  });
   writeRunMeta(paths.runMeta, { ...meta, traffic: certificate.traffic });
   writeCertificate(paths.dir, certificate);
   writeFileSync(paths.clausesHtml, renderClausesPage(certificate));

@@ -73,6 +73,11 @@ describe('a run against a faulty reference', () => {
     expect(md).toContain('**Verdict: NON-CONFORMANT**');
     expect(md).toMatch(new RegExp(`\\| \`${FAILED_CLAUSE.replace(/\./g, '\\.')}\` \\| must \\|`));
     expect(md).toContain(c.integrity.resultsSha256);
+    // Each script's entry names the exchange of the finding it reproduces, taken from the finding, not the file name.
+    for (const r of c.repro) expect(failed.failures.some((f) => f.repro === r.file && f.exchangeId === r.exchangeId)).toBe(true);
+    // The kit's own proof, shipped in proof/kit-proof.json, measured for the version that ran (issue 24 item 5).
+    expect(c.kitProof).toMatchObject({ status: 'measured', proof: { kitVersion: c.kit.version } });
+    expect(md).toContain("| Kit's own proof | measured for");
   });
 
   it('verify-certificate accepts the certificate as written (JSON and Markdown)', async () => {
