@@ -54,7 +54,7 @@ export function tryCentsOf(value: unknown): bigint | undefined {
  * 10 or 100. Negative cents are written with a minus sign (values the document refuses).
  * A number is accepted for callers that still count cents in numbers; it must be a safe integer.
  */
-export function valueOf(cents: bigint | number, decimals: 0 | 1 | 2 = 2): string {
+export function valueOfCents(cents: bigint | number, decimals: 0 | 1 | 2 = 2): string {
   if (typeof cents === 'number' && !Number.isSafeInteger(cents)) throw new MoneyError(`not an integer number of cents: ${cents}`);
   const c = BigInt(cents);
   const step = 10n ** BigInt(2 - decimals);

@@ -9,7 +9,7 @@ import {
   maxCents,
   minCents,
   tryCentsOf,
-  valueOf,
+  valueOfCents,
 } from '../../harness/money.js';
 
 // Legal values as the document writes them: digits, then nothing, one or two decimals.
@@ -23,7 +23,7 @@ describe('money: the document amount format', () => {
     fc.assert(
       fc.property(twoDecimals, ([whole, frac]) => {
         const value = `${whole}.${String(frac).padStart(2, '0')}`;
-        expect(valueOf(centsOf(value))).toBe(value);
+        expect(valueOfCents(centsOf(value))).toBe(value);
       }),
     );
   });
@@ -31,9 +31,9 @@ describe('money: the document amount format', () => {
   it('parse ∘ format is the identity on non-negative cents, and each shorter writing parses back', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 17n }), (c) => {
-        expect(centsOf(valueOf(c))).toBe(c);
-        if (c % 10n === 0n) expect(centsOf(valueOf(c, 1))).toBe(c);
-        if (c % 100n === 0n) expect(centsOf(valueOf(c, 0))).toBe(c);
+        expect(centsOf(valueOfCents(c))).toBe(c);
+        if (c % 10n === 0n) expect(centsOf(valueOfCents(c, 1))).toBe(c);
+        if (c % 100n === 0n) expect(centsOf(valueOfCents(c, 0))).toBe(c);
       }),
     );
   });
@@ -47,7 +47,7 @@ describe('money: the document amount format', () => {
         // Exactly: "12.5" is 1250 cents, read digit by digit, never through a float.
         const [int = '', frac = ''] = value.split('.');
         expect(c).toBe(BigInt(int) * 100n + BigInt(frac.padEnd(2, '0')));
-        expect(centsOf(valueOf(c))).toBe(c);
+        expect(centsOf(valueOfCents(c))).toBe(c);
       }),
     );
     expect(centsOf('12.5')).toBe(1250n);
@@ -86,16 +86,16 @@ describe('money: the document amount format', () => {
   });
 
   it('writes negative cents with a sign, refuses a writing that would drop cents, and takes safe-integer numbers', () => {
-    expect(valueOf(-150n)).toBe('-1.50');
-    expect(valueOf(-5n)).toBe('-0.05');
-    expect(valueOf(-1000n, 0)).toBe('-10');
-    expect(valueOf(1250n, 1)).toBe('12.5');
-    expect(valueOf(1200, 0)).toBe('12');
-    expect(valueOf(7)).toBe('0.07');
-    expect(() => valueOf(1251n, 1)).toThrow(MoneyError);
-    expect(() => valueOf(1210n, 0)).toThrow(MoneyError);
-    expect(() => valueOf(12.5)).toThrow(MoneyError);
-    expect(() => valueOf(2 ** 60)).toThrow(MoneyError);
+    expect(valueOfCents(-150n)).toBe('-1.50');
+    expect(valueOfCents(-5n)).toBe('-0.05');
+    expect(valueOfCents(-1000n, 0)).toBe('-10');
+    expect(valueOfCents(1250n, 1)).toBe('12.5');
+    expect(valueOfCents(1200, 0)).toBe('12');
+    expect(valueOfCents(7)).toBe('0.07');
+    expect(() => valueOfCents(1251n, 1)).toThrow(MoneyError);
+    expect(() => valueOfCents(1210n, 0)).toThrow(MoneyError);
+    expect(() => valueOfCents(12.5)).toThrow(MoneyError);
+    expect(() => valueOfCents(2 ** 60)).toThrow(MoneyError);
   });
 
   it('orders amounts in cents', () => {
