@@ -49,6 +49,16 @@ export function tryCentsOf(value: unknown): bigint | undefined {
 }
 
 /**
+ * `centsOf` as a number, for callers that still count cents in numbers (fast-check integers, the
+ * stateful model, channel spans); exact, and refused above 2^53 cents.
+ */
+export function centsNumberOf(value: string): number {
+  const cents = centsOf(value);
+  if (cents > BigInt(Number.MAX_SAFE_INTEGER)) throw new MoneyError(`${value} is beyond the cents a number holds exactly`);
+  return Number(cents);
+}
+
+/**
  * The value of `cents` as responses show it, with two decimals (1250n → "12.50"), or with fewer
  * when a check means to send a shorter writing ("12.5", "12"): `cents` must then be a multiple of
  * 10 or 100. Negative cents are written with a minus sign (values the document refuses).
@@ -64,6 +74,11 @@ export function valueOfCents(cents: bigint | number, decimals: 0 | 1 | 2 = 2): s
   const whole = `${sign}${abs / 100n}`;
   const frac = String(abs % 100n).padStart(2, '0');
   return decimals === 0 ? whole : `${whole}.${frac.slice(0, decimals)}`;
+}
+
+/** A value as responses and webhooks show the same amount, with two decimals ("12.5" → "12.50"). Throws like `centsOf`. */
+export function shownValue(value: string): string {
+  return valueOfCents(centsOf(value));
 }
 
 /** Order of two amounts in cents, for `sort`. */
