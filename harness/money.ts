@@ -15,6 +15,9 @@
  */
 const AMOUNT_FORMAT = /^(\d+)(?:\.(\d{1,2}))?$/;
 
+/** Responses and webhooks always show two decimals (INTERFACE.md › Amount object); the profile writes amounts so too. */
+const SHOWN_FORMAT = /^\d+\.\d{2}$/;
+
 /** A value that is not in the document's amount format, where the caller required one. */
 export class MoneyError extends Error {
   override name = 'MoneyError';
@@ -23,6 +26,11 @@ export class MoneyError extends Error {
 /** True when `value` is a string in the document's amount format (zero included). */
 export function isAmountValue(value: unknown): value is string {
   return typeof value === 'string' && AMOUNT_FORMAT.test(value);
+}
+
+/** True when `value` is written as responses and webhooks show amounts (and the profile writes them): exactly two decimals. */
+export function isShownValue(value: unknown): value is string {
+  return typeof value === 'string' && SHOWN_FORMAT.test(value);
 }
 
 /** True when `value` is an amount a request may carry: the document's format, and positive. */
