@@ -94,11 +94,6 @@ export function compareCents(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The smaller of two amounts in cents. */
-export function minCents(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
-}
-
 /** The larger of two amounts in cents. */
 export function maxCents(a: bigint, b: bigint): bigint {
   return a > b ? a : b;

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  centsNumberOf,
   centsOf,
   compareCents,
   isAmountValue,
   isLegalAmount,
+  isShownValue,
   MoneyError,
   maxCents,
-  minCents,
+  shownValue,
   tryCentsOf,
   valueOfCents,
 } from '../../harness/money.js';
@@ -98,9 +100,34 @@ describe('money: the document amount format', () => {
     expect(() => valueOfCents(2 ** 60)).toThrow(MoneyError);
   });
 
+  it('tells the two-decimal writing responses show, and normalises a legal value to it', () => {
+    fc.assert(
+      fc.property(legalValue, (value) => {
+        const shown = shownValue(value);
+        expect(isShownValue(shown)).toBe(true);
+        expect(centsOf(shown)).toBe(centsOf(value));
+        expect(isShownValue(value)).toBe(/\.\d\d$/.test(value));
+      }),
+    );
+    expect(shownValue('12.5')).toBe('12.50');
+    expect(shownValue('12')).toBe('12.00');
+    for (const v of ['12.5', '12', '12.500', '-1.00', 12.5, '']) expect(isShownValue(v), String(v)).toBe(false);
+    expect(() => shownValue('12.500')).toThrow(MoneyError);
+  });
+
+  it('gives cents as a number only where a number holds them exactly', () => {
+    fc.assert(
+      fc.property(legalValue, (value) => {
+        expect(BigInt(centsNumberOf(value))).toBe(centsOf(value));
+      }),
+    );
+    expect(centsNumberOf('90071992547409.91')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => centsNumberOf('90071992547409.92')).toThrow(MoneyError);
+    expect(() => centsNumberOf('1.001')).toThrow(MoneyError);
+  });
+
   it('orders amounts in cents', () => {
     expect([300n, 5n, 120n].sort(compareCents)).toEqual([5n, 120n, 300n]);
-    expect(minCents(3n, 2n)).toBe(2n);
     expect(maxCents(3n, 2n)).toBe(3n);
   });
 });
