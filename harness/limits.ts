@@ -3,7 +3,7 @@
  * ranges may leave gaps (`channels`). An amount is accepted when some channel's range holds it
  * (INTERFACE.md › Limits: "inside the minimum and maximum of at least one enabled channel").
  */
-import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { centsNumberOf, valueOfCents } from './money.js';
 import type { ChannelLimits } from './profile/types.js';
 
 export interface CentsSpan {
@@ -13,7 +13,7 @@ export interface CentsSpan {
 
 /** The channels' ranges in cents, sorted and merged where they touch or overlap. */
 export function channelSpans(lim: ChannelLimits): CentsSpan[] {
-  const raw = (lim.channels ?? [lim]).map((c) => ({ min: centsOfValue(c.min), max: centsOfValue(c.max) })).sort((a, b) => a.min - b.min);
+  const raw = (lim.channels ?? [lim]).map((c) => ({ min: centsNumberOf(c.min), max: centsNumberOf(c.max) })).sort((a, b) => a.min - b.min);
   const out: CentsSpan[] = [];
   for (const r of raw) {
     const last = out[out.length - 1];
@@ -37,7 +37,7 @@ export function acceptsCents(lim: ChannelLimits, cents: number): boolean {
 
 /** `preferred` when a channel accepts it, else the minimum of the channel nearest above it (or the last channel's maximum). */
 export function amountInside(lim: ChannelLimits, preferred = '10.00'): string {
-  const want = centsOfValue(preferred);
+  const want = centsNumberOf(preferred);
   if (acceptsCents(lim, want)) return preferred;
   const spans = channelSpans(lim);
   const above = spans.find((s) => s.min > want);

@@ -16,8 +16,8 @@ import {
   type CentsRange,
   currencyCodeMalformed,
   currencyCodeOtherThanUsd,
-  valueOfCents,
 } from '../fixtures/arbitraries/amounts.js';
+import { valueOfCents } from '../harness/money.js';
 import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
 import { AUTH_ERROR_KEYS } from './support/auth-outcomes.js';
 import { expectRowError } from './support/charge.js';

@@ -19,7 +19,7 @@ import {
   usd,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { centsNumberOf, valueOfCents } from '../harness/money.js';
 import { channelSpans } from '../harness/limits.js';
 import { parallelCreateCount, type PaymentRoute } from '../fixtures/arbitraries/numbers.js';
 import {
@@ -449,8 +449,8 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const t = ctx.target;
       t.path('payoutQuery');
       const { method, lim } = payoutWithLimits(t);
-      const lo = centsOfValue(lim.min);
-      const hi = Math.min(centsOfValue(lim.max), lo + 10_000);
+      const lo = centsNumberOf(lim.min);
+      const hi = Math.min(centsNumberOf(lim.max), lo + 10_000);
       if (hi <= lo) throw new PreconditionSkip(`the ${method} payout limits leave room for one amount only`);
       const amounts = fc.uniqueArray(fc.integer({ min: lo, max: hi }), { minLength: 2, maxLength: 2 });
       await property(

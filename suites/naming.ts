@@ -8,7 +8,7 @@ import type { Exchange } from '../harness/exchange.js';
 import { checkoutBody, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { type CamelCaseField, CHECKOUT_FIELDS_WITH_UNDERSCORE } from '../fixtures/arbitraries/field-names.js';
-import { valueOfCents } from '../fixtures/arbitraries/amounts.js';
+import { valueOfCents } from '../harness/money.js';
 import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
 
 type Body = Record<string, unknown>;

@@ -9,7 +9,7 @@ import { cancelPayout, createPayout, payoutMethod, payoutMethodsOf, queryPayout,
 import type { ChannelLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
-import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { centsNumberOf, valueOfCents } from '../harness/money.js';
 import {
   currencyCodeOtherThanUsd,
   payoutValueAboveBalance,
@@ -161,7 +161,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           currency: currencyCodeOtherThanUsd(),
           value: payoutValueInsideLimits({
             min: lim.min,
-            max: valueOfCents(Math.min(centsOfValue(lim.max), centsOfValue(lim.min) + 10_000)),
+            max: valueOfCents(Math.min(centsNumberOf(lim.max), centsNumberOf(lim.min) + 10_000)),
           }),
         }),
       );
@@ -205,8 +205,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             { method, amount: usd(value) },
             { label: `${method} payout of ${value} (limits ${lim.min}..${lim.max})` },
           );
-          const above = centsOfValue(value) > centsOfValue(lim.max);
-          if (above && !(balance && centsOfValue(value) + BALANCE_MARGIN_CENTS <= centsOfValue(balance))) {
+          const above = centsNumberOf(value) > centsNumberOf(lim.max);
+          if (above && !(balance && centsNumberOf(value) + BALANCE_MARGIN_CENTS <= centsNumberOf(balance))) {
             // Above the maximum and possibly above the balance too: the document orders neither error first.
             expectOneOf(
               ex,
@@ -243,7 +243,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           'the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)',
           { declare: ['merchants.lowBalance.payoutBalance'] },
         );
-      const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsOfValue(lim.max) > centsOfValue(balance));
+      const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsNumberOf(lim.max) > centsNumberOf(balance));
       if (methods.length === 0)
         throw new PreconditionSkip(
           `no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`,
@@ -288,11 +288,11 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const methods = Object.entries(payoutsOf(t).methods).filter(([name, m]) => own.has(name) && m.usdOnly === false);
       let tried = 0;
       for (const [currency, balance] of balances) {
-        const above = valueOfCents(centsOfValue(balance) + 1);
+        const above = valueOfCents(centsNumberOf(balance) + 1);
         // A method whose declared range holds both the balance and a cent more, so only the balance can refuse.
         const found = methods.find(([name]) => {
           const lim = t.profile.limits?.payouts?.[name];
-          return !lim || (centsOfValue(lim.min) <= centsOfValue(balance) && centsOfValue(above) <= centsOfValue(lim.max));
+          return !lim || (centsNumberOf(lim.min) <= centsNumberOf(balance) && centsNumberOf(above) <= centsNumberOf(lim.max));
         });
         if (!found) continue;
         const [method, m] = found;

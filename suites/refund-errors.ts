@@ -6,7 +6,7 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { completeCheckout, createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { centsOfValue, valueOfCents } from '../fixtures/cents.js';
+import { centsNumberOf, valueOfCents } from '../harness/money.js';
 import {
   cumulativeRefundsExceedingCents,
   notPositiveRefundValue,
@@ -91,7 +91,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
             t,
             paid,
             usd(valueOfCents(excess)),
-            `refund ${valueOfCents(excess)} after ${accepted.map(valueOfCents).join(' + ')} of ${valueOfCents(total)}`,
+            `refund ${valueOfCents(excess)} after ${accepted.map((c) => valueOfCents(c)).join(' + ')} of ${valueOfCents(total)}`,
           );
           expectError(
             ex,
@@ -359,7 +359,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           'the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)',
           { declare: ['merchants.lowBalance.refundBalance'] },
         );
-      const fee = centsOfValue(t.profile.refunds?.fee ?? '0');
+      const fee = centsNumberOf(t.profile.refunds?.fee ?? '0');
       const card = t.profile.methods.card ?? 'CARD';
       if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
         throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', {
@@ -368,12 +368,12 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       }
       const lim = t.profile.limits?.payments?.[card];
       // Paid amount above the balance: a full refund of it never fits, whatever the fee.
-      const total = Math.max(defaultCents(t, card), centsOfValue(balance) + 100);
-      if (lim && total > centsOfValue(lim.max))
+      const total = Math.max(defaultCents(t, card), centsNumberOf(balance) + 100);
+      if (lim && total > centsNumberOf(lim.max))
         throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
       const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
       // Any refund above balance minus fee, up to the amount paid; partial ones only where the method allows them.
-      const floor = Math.max(1, centsOfValue(balance) - fee + 1);
+      const floor = Math.max(1, centsNumberOf(balance) - fee + 1);
       const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
       await property(
         ctx,

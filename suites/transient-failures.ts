@@ -5,7 +5,7 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import type { Exchange } from '../harness/exchange.js';
 import { armFailure, checkout, createCheckout, createRefund, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { valueOfCents } from '../fixtures/cents.js';
+import { valueOfCents } from '../harness/money.js';
 import { methodsWithSupport, payOrder } from './support/paid-orders.js';
 
 /**

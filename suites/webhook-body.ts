@@ -15,7 +15,6 @@ import {
   expectEventArrives,
   expectValidBody,
   recordDeliveries,
-  twoDecimals,
   webhookSetup,
   type Body,
 } from '../harness/webhooks/expect.js';
@@ -23,17 +22,15 @@ import {
   acceptedPayout,
   acceptedRefund,
   anyPaidPayment,
-  centsOfValue,
   completedCheckout,
   declinedCardPayment,
-  fromCents,
   partOf,
   type CheckoutOpts,
   type Payment,
 } from './support/webhook-scenarios.js';
 import type { Exchange } from '../harness/exchange.js';
+import { centsOf, compareCents, isShownValue, maxCents, shownValue, valueOfCents } from '../harness/money.js';
 
-const TWO_DECIMALS = /^\d+\.\d{2}$/;
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** INTERFACE.md › Payment: the fields of a payment as they appear in webhooks (requested_amount aside: only when rounded). */
 const PAYMENT_WEBHOOK_FIELDS = [
@@ -70,8 +67,8 @@ function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding
   const pp = t.profile.pricePoints;
   if (!pp || pp.tiers.length === 0)
     throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
-  const tiers = pp.tiers.map((v) => centsOfValue(v)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => twoDecimals(v))) };
+  const tiers = pp.tiers.map((v) => centsOf(v)).sort(compareCents);
+  return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => shownValue(v))) };
 }
 
 /** One cent above a tier, between it and the next: a value every rounding rule moves to a tier. */
@@ -80,9 +77,9 @@ function amountBetweenTiers(s: ReturnType<typeof pricePointSetup>): { requested:
     const lo = s.tiers[i]!;
     const hi = s.tiers[i + 1]!;
     if (hi - lo < 3n) continue;
-    const requested = fromCents(lo + 1n);
+    const requested = valueOfCents(lo + 1n);
     if (s.unroundable.has(requested)) continue;
-    return { requested, charged: fromCents(s.rounding === 'up' ? hi : lo) };
+    return { requested, charged: valueOfCents(s.rounding === 'up' ? hi : lo) };
   }
   throw new PreconditionSkip("the profile's price-point tiers leave no amount between two tiers (pricePoints.tiers)", {
     declare: ['pricePoints.tiers'],
@@ -185,7 +182,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       expectBodyField(
         body,
         'trans_amount',
-        { currency: 'USD', value: twoDecimals(p.amount.value) },
+        { currency: 'USD', value: shownValue(p.amount.value) },
         'payment.trans-amount.usd-charged',
         '`trans_amount` must be the USD amount charged',
         exchange,
@@ -238,16 +235,16 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const method = plainMethod(t);
       // One decimal sent ("10.5"): the webhook must show "10.50", neither "10.5" nor a number.
-      const base = centsOfValue(t.profile.limits?.payments?.[method]?.min ?? '10.00');
-      const value = `${(base < 1000n ? 1000n : base) / 100n}.5`;
+      const base = centsOf(t.profile.limits?.payments?.[method]?.min ?? '10.00');
+      const value = valueOfCents((maxCents(base, 1000n) / 100n) * 100n + 50n, 1);
       const lim = t.profile.limits?.payments?.[method];
-      if (lim && (centsOfValue(value) < centsOfValue(lim.min) || centsOfValue(value) > centsOfValue(lim.max)))
+      if (lim && (centsOf(value) < centsOf(lim.min) || centsOf(value) > centsOf(lim.max)))
         throw new PreconditionSkip(`the ${method} channel range ${lim.min}..${lim.max} holds no amount with one decimal the check can use`);
       const { body, exchange } = await paidWithBody(t, 'amount.value.two-decimals-out', { method, amount: usd(value) });
       const amount = body['trans_amount'] as Amount | undefined;
-      if (!amount || typeof amount.value !== 'string' || !TWO_DECIMALS.test(amount.value)) {
+      if (!amount || !isShownValue(amount.value)) {
         failCheck('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', 'webhooks always show amounts with two decimals', {
-          expected: `trans_amount.value "${twoDecimals(value)}"`,
+          expected: `trans_amount.value "${shownValue(value)}"`,
           seen: `trans_amount ${shortJson(amount)}`,
           exchange,
         });
@@ -255,7 +252,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       expectBodyField(
         body,
         'trans_amount',
-        { currency: 'USD', value: twoDecimals(value) },
+        { currency: 'USD', value: shownValue(value) },
         'amount.value.two-decimals-out',
         '`trans_amount` must show the amount sent with two decimals',
         exchange,
@@ -326,7 +323,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     async run({ target: t }) {
       webhookSetup(t);
       const s = pricePointSetup(t);
-      const tier = fromCents(s.tiers[0]!);
+      const tier = valueOfCents(s.tiers[0]!);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(tier) });
       if ('requested_amount' in body) {
         failCheck(
@@ -465,7 +462,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       expectBodyField(
         body,
         'trans_amount',
-        { currency: 'USD', value: twoDecimals(refund.amount.value) },
+        { currency: 'USD', value: shownValue(refund.amount.value) },
         'refund.webhook.trans-amount',
         '`trans_amount` of a refund webhook must be the USD amount refunded',
         exchange,
@@ -600,7 +597,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       expectBodyField(
         body,
         'trans_amount',
-        { currency: p.amount.currency, value: twoDecimals(p.amount.value) },
+        { currency: p.amount.currency, value: shownValue(p.amount.value) },
         'webhook.body.trans-amount',
         '`trans_amount` of a payout webhook must be the payout amount',
         exchange,

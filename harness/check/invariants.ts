@@ -2,11 +2,11 @@ import type { ClauseId } from './../clauses/registry.js';
 import { describeVerifyFailure } from '../signing.js';
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
+import { isShownValue } from '../money.js';
 import type { Finding } from './failure.js';
 
 /** HTTP statuses the interface allows: 200 for every signed answer, 401/403/500 for the unsigned ones. */
 const UNSIGNED_STATUSES = new Set([401, 403, 500]);
-const TWO_DECIMALS = /^\d+\.\d{2}$/;
 const SNAKE_CASE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 const TIME_KEY = /(_at|_time)$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
@@ -235,7 +235,7 @@ function visit(w: Walk, v: unknown, p: string, d: number): void {
     if (clauses && keys.length > 0) clauses.add('conv.snake-case');
     if (typeof obj.currency === 'string' && 'value' in obj) {
       clauses?.add('amount.value.two-decimals-out');
-      if (typeof obj.value !== 'string' || !TWO_DECIMALS.test(obj.value)) {
+      if (!isShownValue(obj.value)) {
         w.valueFindings.push(
           f(
             `${codePrefix}AMOUNT_NOT_TWO_DECIMALS`,

@@ -11,7 +11,7 @@ import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
-import { cents, money } from './money.js';
+import { centsOf, valueOfCents } from '../money.js';
 
 type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];
 type Outcome = 'charged' | 'refused' | 'pending';
@@ -342,7 +342,7 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
           });
           return;
         }
-        const value = t.part ? (cents(order.value) >= 200n ? '1.00' : money(cents(order.value) / 2n)) : order.value;
+        const value = t.part ? (centsOf(order.value) >= 200n ? '1.00' : valueOfCents(centsOf(order.value) / 2n)) : order.value;
         const rex = await createRefund(ctx.t, { order, amount: usd(value) }, { label: `doctor: ${t.claim}` });
         const a = answerOf(rex);
         if (unknownPath(a)) return;

@@ -9,7 +9,7 @@ import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, pool, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
-import { cents, money } from './money.js';
+import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
 
 /** A merchant's payment methods as the profile states them, each with the JSON path that states it. */
 export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
@@ -38,7 +38,7 @@ export function amountFor(ctx: DoctorContext, method: string): string {
   if (p.methods.pricePoint?.includes(method)) return tiersOf(ctx, method)[0] ?? '0.99';
   const lim = p.limits?.payments?.[method];
   const range = lim?.channels?.[0] ?? lim;
-  if (range && (cents(range.min) > 1000n || cents(range.max) < 1000n)) return range.min;
+  if (range && (centsOf(range.min) > 1000n || centsOf(range.max) < 1000n)) return range.min;
   return '10.00';
 }
 
@@ -161,8 +161,8 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
       probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
       probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
       const next = channels[i + 1];
-      if (next && cents(c.max) + 1n < cents(next.min)) {
-        const gap = money(cents(c.max) + 1n);
+      if (next && centsOf(c.max) + 1n < centsOf(next.min)) {
+        const gap = valueOfCents(centsOf(c.max) + 1n);
         probes.push({
           value: gap,
           want: 'refused',
@@ -171,18 +171,18 @@ async function checkLimits(ctx: DoctorContext): Promise<void> {
         });
       }
     });
-    if (cents(lim.min) > 1n)
+    if (centsOf(lim.min) > 1n)
       probes.push({
-        value: money(cents(lim.min) - 1n),
+        value: valueOfCents(centsOf(lim.min) - 1n),
         want: 'refused',
         path: `${base}.min`,
-        claim: `${method} refuses ${money(cents(lim.min) - 1n)}, below its minimum`,
+        claim: `${method} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
       });
     probes.push({
-      value: money(cents(lim.max) + 1n),
+      value: valueOfCents(centsOf(lim.max) + 1n),
       want: 'refused',
       path: `${base}.max`,
-      claim: `${method} refuses ${money(cents(lim.max) + 1n)}, above its maximum`,
+      claim: `${method} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
     });
     await judgeCheckoutProbes(ctx, method, probes, {
       // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
@@ -263,13 +263,20 @@ async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: s
   const p = ctx.loaded.profile;
   const rec = p.paymentRecord;
   if (!rec || tiers.length < 2) return;
-  const value = p.pricePoints!.rounding === 'down' ? money(cents(tiers[1]!) - 1n) : money(cents(tiers[0]!) + 1n);
+  const value = p.pricePoints!.rounding === 'down' ? valueOfCents(centsOf(tiers[1]!) - 1n) : valueOfCents(centsOf(tiers[0]!) + 1n);
   await roundingProbe(ctx, method, tiers, value, recordPaths ? rec.requestedAmount : undefined);
   if (p.pricePoints!.rounding !== 'nearest') return;
   // The tie rule: an amount exactly between two tiers whose distance is an even number of cents.
-  const pair = tiers.findIndex((t, i) => i + 1 < tiers.length && (cents(tiers[i + 1]!) - cents(t)) % 2n === 0n);
+  const pair = tiers.findIndex((t, i) => i + 1 < tiers.length && (centsOf(tiers[i + 1]!) - centsOf(t)) % 2n === 0n);
   if (pair >= 0)
-    await roundingProbe(ctx, method, tiers, money((cents(tiers[pair]!) + cents(tiers[pair + 1]!)) / 2n), undefined, 'pricePoints.tie');
+    await roundingProbe(
+      ctx,
+      method,
+      tiers,
+      valueOfCents((centsOf(tiers[pair]!) + centsOf(tiers[pair + 1]!)) / 2n),
+      undefined,
+      'pricePoints.tie',
+    );
 }
 
 /** One rounded checkout of a price-point method and its record: the charged tier against the profile's rule. */
@@ -338,7 +345,7 @@ async function roundingProbe(
     rulePath === 'pricePoints.tie'
       ? `${value}, half-way between two tiers, is rounded ${p.pricePoints!.tie ?? 'up'} to ${want}`
       : `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
-  if (cents(charged) === cents(want)) add(ctx, 'verified', rulePath, claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
+  if (tryCentsOf(charged) === centsOf(want)) add(ctx, 'verified', rulePath, claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
   // The charge of a rounded payment is what the document's rounding clauses judge: a doubt, not the profile's fault alone.
   else
     doubt(ctx, rulePath, claim, ['payment.price-point.round', 'payment.trans-amount.usd-charged'], {
@@ -351,14 +358,14 @@ async function roundingProbe(
 
 /** The tier the profile's rule rounds an amount to. */
 function roundedTier(tiers: string[], value: string, rounding: 'up' | 'down' | 'nearest', tie: 'up' | 'down' = 'up'): string | undefined {
-  const v = cents(value);
-  const up = tiers.find((t) => cents(t) >= v);
-  const down = [...tiers].reverse().find((t) => cents(t) <= v);
+  const v = centsOf(value);
+  const up = tiers.find((t) => centsOf(t) >= v);
+  const down = [...tiers].reverse().find((t) => centsOf(t) <= v);
   if (rounding === 'up') return up;
   if (rounding === 'down') return down;
   if (up === undefined || down === undefined) return up ?? down;
-  const du = cents(up) - v;
-  const dd = v - cents(down);
+  const du = centsOf(up) - v;
+  const dd = v - centsOf(down);
   return du < dd ? up : dd < du ? down : tie === 'down' ? down : up;
 }
 

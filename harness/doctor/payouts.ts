@@ -13,7 +13,7 @@ import { accepted, answerOf, describeAnswer, refused, unknownPath } from './mode
 import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
-import { cents, money } from './money.js';
+import { centsOf, valueOfCents } from '../money.js';
 
 export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
   const p = ctx.loaded.profile;
@@ -215,9 +215,9 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   if (!ctx.loaded.merchants.lowBalance || balance === undefined) return;
   const fits = (method: string, v: string) => {
     const lim = p.limits?.payouts?.[method];
-    return !lim || (cents(lim.min) <= cents(v) && cents(v) <= cents(lim.max));
+    return !lim || (centsOf(lim.min) <= centsOf(v) && centsOf(v) <= centsOf(lim.max));
   };
-  const above = money(cents(balance) + 1n);
+  const above = valueOfCents(centsOf(balance) + 1n);
   const releasable = (m: string) => (p.payouts!.methods[m]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
   const method = payoutMethodsOf(ctx, 'lowBalance')
     .map((m) => m.method)
@@ -362,18 +362,18 @@ async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
     // The minimum was paid out per merchant above; the maximum only where the doctor can give it back.
     if (releasable(method))
       probes.push({ value: lim.max, want: 'accepted', path: `${base}.max`, claim: `${method} pays out its maximum ${lim.max}` });
-    if (cents(lim.min) > 1n)
+    if (centsOf(lim.min) > 1n)
       probes.push({
-        value: money(cents(lim.min) - 1n),
+        value: valueOfCents(centsOf(lim.min) - 1n),
         want: 'refused',
         path: `${base}.min`,
-        claim: `${method} refuses a payout of ${money(cents(lim.min) - 1n)}, below its minimum`,
+        claim: `${method} refuses a payout of ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
       });
     probes.push({
-      value: money(cents(lim.max) + 1n),
+      value: valueOfCents(centsOf(lim.max) + 1n),
       want: 'refused',
       path: `${base}.max`,
-      claim: `${method} refuses a payout of ${money(cents(lim.max) + 1n)}, above its maximum`,
+      claim: `${method} refuses a payout of ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
     });
     for (const pr of probes) {
       const r = await payout(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);

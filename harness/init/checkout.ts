@@ -24,10 +24,10 @@ import {
   isRequiredMessage,
   pathsOf,
   setPath,
-  textCents,
   variable,
 } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
+import { tryCentsOf } from '../money.js';
 
 export interface CheckoutShape {
   path: string;
@@ -126,7 +126,7 @@ export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): 
   const amounts: [string, bigint][] = [];
   for (const [path, v] of entries(data)) {
     if (v && typeof v === 'object' && 'value' in v && 'currency' in v) {
-      const c = textCents(String((v as { value: unknown }).value));
+      const c = tryCentsOf(String((v as { value: unknown }).value));
       if (c !== undefined) amounts.push([path.split('.').pop()!, c]);
     }
   }

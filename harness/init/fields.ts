@@ -3,6 +3,7 @@
  * values in its answers, and request bodies completed field by field from what it says is missing.
  */
 import type { Answer, Prober } from './prober.js';
+import { valueOfCents } from '../money.js';
 
 /** Case, underscores, dots and dashes removed: `TradeInfo.GoodsName` and `trade_info.goods_name` meet. */
 export function normalizeName(s: string): string {
@@ -112,19 +113,7 @@ export function pathsOf(data: unknown, want: unknown): string[] {
 
 /** An amount object as the document writes it. */
 export function amount(cents: bigint, currency = 'USD'): { currency: string; value: string } {
-  return { currency, value: centsText(cents) };
-}
-
-export function centsText(cents: bigint): string {
-  const neg = cents < 0n;
-  const c = neg ? -cents : cents;
-  return `${neg ? '-' : ''}${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
-}
-
-export function textCents(v: string): bigint | undefined {
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(v);
-  if (!m) return undefined;
-  return BigInt(m[1]!) * 100n + BigInt((m[2] ?? '0').padEnd(2, '0'));
+  return { currency, value: valueOfCents(cents) };
 }
 
 export function isRequiredMessage(a: Answer): boolean {

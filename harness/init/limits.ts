@@ -5,7 +5,7 @@
  */
 import type { ChannelLimits } from '../profile/types.js';
 import { MAX_AMOUNT_CENTS } from './candidates.js';
-import { centsText } from './fields.js';
+import { valueOfCents } from '../money.js';
 import { type Answer, describe } from './prober.js';
 
 export interface RangeProber {
@@ -41,7 +41,7 @@ export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedN
     seen.set(c, a);
     if (reuse && rp.isDuplicate(a)) return true;
     const v = rp.inRange(a);
-    if (v === undefined) throw new Inconclusive(`at ${centsText(c)}: code ${a.code} ${a.key}`);
+    if (v === undefined) throw new Inconclusive(`at ${valueOfCents(c)}: code ${a.code} ${a.key}`);
     return v;
   };
   /** Smallest in-range amount in (out, inn], out known out of range, inn known in range (out < inn). */
@@ -101,14 +101,14 @@ export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedN
     curMin = gapEnd;
     lastIn = gapEnd;
   }
-  const limits: ChannelLimits = { min: centsText(min), max: centsText(max) };
+  const limits: ChannelLimits = { min: valueOfCents(min), max: valueOfCents(max) };
   if (channels.length > 0) {
     channels.push({ min: curMin, max });
-    limits.channels = channels.map((c) => ({ min: centsText(c.min), max: centsText(c.max) }));
+    limits.channels = channels.map((c) => ({ min: valueOfCents(c.min), max: valueOfCents(c.max) }));
   }
   const edges = [min - 1n, min, max, max + 1n]
     .filter((c) => seen.has(c))
-    .map((c) => `${centsText(c)} → ${describe(seen.get(c)!)}`)
+    .map((c) => `${valueOfCents(c)} → ${describe(seen.get(c)!)}`)
     .join(', ');
   return { limits, probes, reusedNumber: reuse, sampled: points.length, edges };
 }

@@ -5,11 +5,12 @@
  */
 import { FIRST_AMOUNTS_CENTS, MAX_AMOUNT_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, centsText, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
+import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
 import { lookUp } from './card-refund.js';
 import type { ChannelLimits } from '../profile/types.js';
+import { valueOfCents } from '../money.js';
 
 export interface PayoutResult {
   template: Record<string, unknown>;
@@ -165,13 +166,13 @@ export async function learnPayouts(
       ev.learnt(
         `limits.payouts.${acc.method}`,
         b.limits,
-        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
+        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
       );
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(
         `limits.payouts.${acc.method}`,
-        `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${centsText(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`,
+        `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`,
       );
     }
     p.phase(`payouts: ${acc.method} currency and cancel`);
@@ -179,7 +180,7 @@ export async function learnPayouts(
     const eurNo = p.newNo('p');
     const eur = await p.post(paths.create, bodyFor(acc.method, acc.cents, eurNo, 'EUR'));
     const usdOnly = refusedForAmount(eur) ? true : eur.code === 0 || (rangeFirst && eur.key === 'insufficientFunds') ? false : undefined;
-    const eurSent = `a ${acc.method} payout of ${centsText(acc.cents)} EUR (${amountField}, new number ${eurNo})`;
+    const eurSent = `a ${acc.method} payout of ${valueOfCents(acc.cents)} EUR (${amountField}, new number ${eurNo})`;
     if (usdOnly !== undefined) ev.learnt(`payouts.methods.${acc.method}.usdOnly`, usdOnly, `${eurSent}: ${describe(eur)}`);
     else
       ev.todo(

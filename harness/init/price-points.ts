@@ -6,7 +6,7 @@
  * Once a refusal is seen, the search steps by no more than the widest distance seen accepted plus a
  * cent, so it cannot jump over a tier's window of accepted amounts.
  */
-import { centsText } from './fields.js';
+import { valueOfCents } from '../money.js';
 
 /** Charged cents for an amount asked, or undefined when the target refuses the amount. */
 export type Charge = (cents: bigint) => Promise<bigint | undefined>;
@@ -114,7 +114,7 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
 }
 
 export function tierTexts(t: bigint[]): string[] {
-  return t.map(centsText);
+  return t.map((c) => valueOfCents(c));
 }
 
 /** What a walked rule charges for an amount (undefined: refused). */

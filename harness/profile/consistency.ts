@@ -9,12 +9,11 @@
  * like method names and are no secret (a key pasted in the wrong place is never echoed).
  */
 import { dotted, echo } from './schema.js';
+import { centsOf, isShownValue, valueOfCents } from '../money.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const DECIMAL = /^\d+\.\d{2}$/;
-const cents = (s: string): bigint => BigInt(s.replace('.', ''));
 const ROLES = ['primary', 'second', 'frozen', 'lowBalance'] as const;
 const METHOD_LIKE = /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/;
 
@@ -107,8 +106,7 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   }
   const low = isObj(merchants['lowBalance']) ? merchants['lowBalance'] : {};
   const usdEntry = isObj(low['payoutBalances']) ? low['payoutBalances']['USD'] : undefined;
-  const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
-  if (decimal(usdEntry) && decimal(low['payoutBalance']) && cents(usdEntry) !== cents(low['payoutBalance'])) {
+  if (isShownValue(usdEntry) && isShownValue(low['payoutBalance']) && centsOf(usdEntry) !== centsOf(low['payoutBalance'])) {
     out.push(
       `merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`,
     );
@@ -179,7 +177,7 @@ function ascending(tiers: string[], at: string[]): string[] {
   for (let i = 1; i < tiers.length; i++) {
     const a = tiers[i - 1]!;
     const b = tiers[i]!;
-    if (DECIMAL.test(a) && DECIMAL.test(b) && cents(a) >= cents(b))
+    if (isShownValue(a) && isShownValue(b) && centsOf(a) >= centsOf(b))
       out.push(`${dotted([...at, String(i)])}: tiers must be in ascending order (${b} follows ${a})`);
   }
   return out;
@@ -190,30 +188,30 @@ function channelProblems(range: Obj, at: string[]): string[] {
   const out: string[] = [];
   const list = range['channels'];
   if (!Array.isArray(list)) return out;
-  const ok = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v);
+  const ok = isShownValue;
   const chans = list.filter(isObj);
   if (chans.length !== list.length || !chans.every((c) => ok(c['min']) && ok(c['max'])) || !ok(range['min']) || !ok(range['max']))
     return out; // the schema reports the shapes
   const c = chans as { min: string; max: string }[];
   c.forEach((ch, i) => {
-    if (cents(ch.min) > cents(ch.max))
+    if (centsOf(ch.min) > centsOf(ch.max))
       out.push(`${dotted([...at, 'channels', String(i)])}: min (${ch.min}) must not be greater than max (${ch.max})`);
     const prev = c[i - 1];
-    if (prev && cents(ch.min) <= cents(prev.max)) {
+    if (prev && centsOf(ch.min) <= centsOf(prev.max)) {
       out.push(
         `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`,
       );
     }
   });
-  const lo = c.reduce((m, ch) => (cents(ch.min) < m ? cents(ch.min) : m), cents(c[0]!.min));
-  const hi = c.reduce((m, ch) => (cents(ch.max) > m ? cents(ch.max) : m), cents(c[0]!.max));
-  if (lo !== cents(range['min'] as string))
+  const lo = c.reduce((m, ch) => (centsOf(ch.min) < m ? centsOf(ch.min) : m), centsOf(c[0]!.min));
+  const hi = c.reduce((m, ch) => (centsOf(ch.max) > m ? centsOf(ch.max) : m), centsOf(c[0]!.max));
+  if (lo !== centsOf(range['min'] as string))
     out.push(
-      `${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${String(lo / 100n)}.${String(lo % 100n).padStart(2, '0')}, min says ${String(range['min'])})`,
+      `${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${valueOfCents(lo)}, min says ${String(range['min'])})`,
     );
-  if (hi !== cents(range['max'] as string))
+  if (hi !== centsOf(range['max'] as string))
     out.push(
-      `${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${String(hi / 100n)}.${String(hi % 100n).padStart(2, '0')}, max says ${String(range['max'])})`,
+      `${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${valueOfCents(hi)}, max says ${String(range['max'])})`,
     );
   return out;
 }

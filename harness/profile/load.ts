@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Profile, MerchantRef } from './types.js';
 import { decidePricePoint, describeRule, pricePointRule } from './price-points.js';
+import { centsNumberOf, centsOf, isAmountValue, isShownValue, valueOfCents } from '../money.js';
 import { consistencyProblems } from './consistency.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 import { lineColumn, scanJson } from './json-scan.js';
@@ -260,12 +261,6 @@ function looksLikeVariableName(name: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Checks a schema cannot express
 
-const DECIMAL_RE = /^\d+\.\d{2}$/;
-
-function cents(s: string): bigint {
-  return BigInt(s.replace('.', ''));
-}
-
 function semanticProblems(value: unknown, secrets: readonly string[]): string[] {
   const out: string[] = [];
   if (!isObject(value)) return out;
@@ -278,7 +273,7 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
       for (const [method, range] of Object.entries(table)) {
         if (!isObject(range)) continue;
         const { min, max } = range;
-        if (typeof min === 'string' && typeof max === 'string' && DECIMAL_RE.test(min) && DECIMAL_RE.test(max) && cents(min) > cents(max)) {
+        if (isShownValue(min) && isShownValue(max) && centsOf(min) > centsOf(max)) {
           out.push(`${dotted(['limits', kind, method])}: min (${min}) must not be greater than max (${max})`);
         }
       }
@@ -295,7 +290,7 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
     for (let i = 1; i < tiers.length; i++) {
       const a = tiers[i - 1];
       const b = tiers[i];
-      if (typeof a === 'string' && typeof b === 'string' && DECIMAL_RE.test(a) && DECIMAL_RE.test(b) && cents(a) >= cents(b)) {
+      if (isShownValue(a) && isShownValue(b) && centsOf(a) >= centsOf(b)) {
         out.push(`pricePoints.tiers[${i}]: tiers must be in ascending order (${b} follows ${a})`);
       }
     }
@@ -322,7 +317,9 @@ function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): stri
     !pp ||
     !Array.isArray(pp.unroundable) ||
     !Array.isArray(pp.tiers) ||
-    !pp.tiers.every((t) => typeof t === 'string' && DECIMAL_RE.test(t))
+    !pp.tiers.every((t) => isShownValue(t)) ||
+    (pp.maxDistance !== undefined && !isAmountValue(pp.maxDistance)) ||
+    !Object.values(pp.tiersByMethod ?? {}).every((ts) => Array.isArray(ts) && ts.every((t) => isAmountValue(t)))
   )
     return [];
   const declared =
@@ -332,14 +329,13 @@ function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): stri
   const names = [...new Set([undefined, ...declared, ...Object.keys(pp.tiersByMethod ?? {})])];
   const out: string[] = [];
   pp.unroundable.forEach((v, i) => {
-    if (typeof v !== 'string' || !/^\d+(\.\d{1,2})?$/.test(v)) return;
-    const [int = '0', frac = ''] = v.split('.');
-    const c = Number(int) * 100 + Number((frac + '00').slice(0, 2));
+    if (!isAmountValue(v)) return;
+    const c = centsNumberOf(v);
     for (const method of names) {
       const rule = pricePointRule(pp, method);
       const d = decidePricePoint(c, rule);
       if (d.kind !== 'rounded') continue;
-      const tier = `${Math.floor(d.tier / 100)}.${String(d.tier % 100).padStart(2, '0')}`;
+      const tier = valueOfCents(d.tier);
       out.push(
         `pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`,
       );

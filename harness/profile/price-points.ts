@@ -5,6 +5,8 @@
  * decide is `undecided` and no check may judge it. Pure, in cents; used by the profile loader and by
  * the price-point arbitraries.
  */
+import { centsNumberOf, valueOfCents } from '../money.js';
+
 export type Rounding = 'up' | 'down' | 'nearest';
 
 export interface PricePointRule {
@@ -19,21 +21,16 @@ export interface PricePointRule {
 
 export type PricePointDecision = { kind: 'rounded'; tier: number } | { kind: 'refused' } | { kind: 'undecided' };
 
-function cents(value: string): number {
-  const [int = '0', frac = ''] = value.split('.');
-  return Number(int) * 100 + Number((frac + '00').slice(0, 2));
-}
-
 /** The rule for one method, from the profile's pricePoints section. */
 export function pricePointRule(
   pp: { tiers: string[]; rounding: Rounding; maxDistance?: string; tie?: 'up' | 'down'; tiersByMethod?: Record<string, string[]> },
   method?: string,
 ): PricePointRule {
-  const tiers = (method !== undefined ? (pp.tiersByMethod?.[method] ?? pp.tiers) : pp.tiers).map(cents);
+  const tiers = (method !== undefined ? (pp.tiersByMethod?.[method] ?? pp.tiers) : pp.tiers).map(centsNumberOf);
   return {
     tiers: [...new Set(tiers)].sort((a, b) => a - b),
     rounding: pp.rounding,
-    ...(pp.maxDistance !== undefined ? { maxDistance: cents(pp.maxDistance) } : {}),
+    ...(pp.maxDistance !== undefined ? { maxDistance: centsNumberOf(pp.maxDistance) } : {}),
     ...(pp.tie !== undefined ? { tie: pp.tie } : {}),
   };
 }
@@ -66,7 +63,7 @@ export function decidePricePoint(c: number, rule: PricePointRule): PricePointDec
 /** A short description of the rule for messages, e.g. "nearest within 0.50, ties up". */
 export function describeRule(rule: PricePointRule): string {
   const parts: string[] = [rule.rounding];
-  if (rule.maxDistance !== undefined) parts.push(`within ${(rule.maxDistance / 100).toFixed(2)}`);
+  if (rule.maxDistance !== undefined) parts.push(`within ${valueOfCents(rule.maxDistance)}`);
   if (rule.rounding === 'nearest' && rule.tie !== undefined) parts.push(`ties ${rule.tie}`);
   return parts.join(' ');
 }

@@ -307,12 +307,6 @@ export function expectBodyField(body: Body, field: string, expected: unknown, cl
   recordExercised(clause);
 }
 
-/** Normalises an amount value as a two-decimal string for comparison ("12.5" → "12.50"). */
-export function twoDecimals(value: string): string {
-  const [int, frac = ''] = value.split('.');
-  return `${int}.${frac.padEnd(2, '0')}`;
-}
-
 /**
  * Waits (up to the profile's delivery wait) for an event of this merchant number with one of the
  * statuses, records what came, and fails the check when it did not come.

@@ -10,7 +10,7 @@ import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, paymentMethodsOf, usd } from '../../harness/ops.js';
 import type { MerchantRole, Target } from '../../harness/target.js';
-import { centsOfValue, valueOfCents } from '../../fixtures/cents.js';
+import { centsNumberOf, valueOfCents } from '../../harness/money.js';
 
 export type RefundSupport = 'none' | 'full' | 'partial';
 
@@ -70,7 +70,7 @@ export function methodsWithSupport(t: Target, wants: RefundSupport[]): string[] 
 
 /** The default amount for a method, in cents. */
 export function defaultCents(t: Target, method: string): number {
-  return centsOfValue(defaultAmount(t, method));
+  return centsNumberOf(defaultAmount(t, method));
 }
 
 /** A payment that must succeed: the card endpoint with the success card, or a checkout completed as SUCCESS. */

@@ -7,6 +7,7 @@ import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Target } from '../../harness/target.js';
 import type { CentsRange } from '../../fixtures/arbitraries/amounts.js';
 import { channelGaps, channelSpans } from '../../harness/limits.js';
+import { valueOfCents } from '../../harness/money.js';
 
 export interface RangedMethod {
   method: string;
@@ -58,7 +59,7 @@ export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): Ra
     .map(({ m, channel }) => (channel ? { ...m, range: channel } : undefined))
     .find((m) => m !== undefined);
   if (!found) {
-    const what = cents.length ? ` holding ${cents.map((c) => (c / 100).toFixed(2)).join(', ')}` : '';
+    const what = cents.length ? ` holding ${cents.map((c) => valueOfCents(c)).join(', ')}` : '';
     throw new PreconditionSkip(`the profile declares no checkout method with a channel range (limits.payments)${what}`, {
       declare: ['limits.payments'],
     });

@@ -8,7 +8,7 @@ import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { createRefund, settleRefund, usd } from '../../harness/ops.js';
 import type { Target } from '../../harness/target.js';
-import { valueOfCents } from '../../fixtures/cents.js';
+import { valueOfCents } from '../../harness/money.js';
 import type { Payment } from './paid-orders.js';
 
 export interface CreatedRefund {

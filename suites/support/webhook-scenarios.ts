@@ -25,6 +25,7 @@ import {
 } from '../../harness/ops.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { amountInside } from '../../harness/limits.js';
+import { centsOf, valueOfCents } from '../../harness/money.js';
 
 export interface Payment {
   merchantOrderNo: string;
@@ -138,16 +139,6 @@ export async function anyPaidPayment(t: Target, clause: ClauseId, opts: { replie
   return completedCheckout(t, clause, 'success', opts);
 }
 
-/** Cents of a decimal string with at most two decimals. */
-export function centsOfValue(value: string): bigint {
-  const [int = '0', frac = ''] = value.split('.');
-  return BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2));
-}
-
-export function fromCents(c: bigint): string {
-  return `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
-}
-
 export interface Refund {
   merchantRefundNo: string;
   refundNo: string;
@@ -197,9 +188,9 @@ export async function acceptedRefund(
 /** A part of the payment's amount when the method allows partial refunds, else the whole. */
 export function partOf(t: Target, payment: Payment): Amount {
   if (refundSupport(t, payment.method) !== 'partial') return payment.amount;
-  const cents = centsOfValue(payment.amount.value);
+  const cents = centsOf(payment.amount.value);
   if (cents < 2n) return payment.amount;
-  return usd(fromCents(cents / 4n > 0n ? cents / 4n + 1n : 1n));
+  return usd(valueOfCents(cents / 4n > 0n ? cents / 4n + 1n : 1n));
 }
 
 export interface Payout {

@@ -401,6 +401,21 @@ describe('schema errors', () => {
         'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
     },
     {
+      // The schema reports the value; the unroundable examples are then not judged (no amount to read), and nothing throws.
+      name: 'maxDistance not an amount, beside unroundable examples',
+      mutate: (p) => {
+        p.pricePoints = { tiers: ['0.99', '4.99'], rounding: 'nearest', maxDistance: 'half a dollar', unroundable: ['3.49'] };
+      },
+      expected: 'pricePoints.maxDistance: …',
+    },
+    {
+      name: 'a method tier not an amount, beside unroundable examples',
+      mutate: (p) => {
+        p.pricePoints = { tiers: ['0.99', '4.99'], rounding: 'up', tiersByMethod: { APPLE_PAY: ['1.999'] }, unroundable: ['9.00'] };
+      },
+      expected: 'pricePoints.tiersByMethod.APPLE_PAY[0]: …',
+    },
+    {
       name: 'embedded section beside a real base URL',
       mutate: (p) => {
         p.baseUrl = 'https://sandbox.vendor.example';

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { hmacHex, newNonce, stringToSign, unixSeconds } from '../../signing.js';
+import { valueOfCents } from '../../money.js';
 
 export type Kind = 'payment' | 'refund' | 'payout';
 export const EVENT: Record<Kind, string> = { payment: 'payment.updated', refund: 'refund.updated', payout: 'payout.updated' };
@@ -18,9 +19,7 @@ export const STATUSES: Record<Kind, readonly string[]> = {
 export type Body = Record<string, unknown>;
 export type Offsets = 'utc' | 'non-utc';
 
-const amount = fc
-  .integer({ min: 1, max: 99_999_999 })
-  .map((cents) => ({ currency: 'USD', value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` }));
+const amount = fc.integer({ min: 1, max: 99_999_999 }).map((cents) => ({ currency: 'USD', value: valueOfCents(cents) }));
 const metadata = fc.oneof(fc.constant(''), fc.string({ minLength: 1, maxLength: 40 }), fc.json({ maxDepth: 1 }));
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}$/);
 const method = fc.constantFrom('CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY');

@@ -8,7 +8,8 @@ import { payoutMethodsOf } from '../../../harness/ops.js';
 import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
-import { centsOfValue, type ModelCaps } from './state.js';
+import { centsNumberOf } from '../../../harness/money.js';
+import type { ModelCaps } from './state.js';
 
 export function commandSpaceOf(t: Target, names: number): CommandSpace {
   const p = t.profile;
@@ -53,9 +54,9 @@ export function modelCapsOf(t: Target): ModelCaps {
   const p = t.profile;
   const balances: ModelCaps['balances'] = {};
   const primary = p.payouts?.balances?.primary;
-  if (primary !== undefined) balances.primary = centsOfValue(primary);
+  if (primary !== undefined) balances.primary = centsNumberOf(primary);
   const low = p.merchants.lowBalance?.payoutBalance;
-  if (low !== undefined) balances.lowBalance = centsOfValue(low);
+  if (low !== undefined) balances.lowBalance = centsNumberOf(low);
   const payoutCancel: Record<string, boolean> = {};
   for (const [method, m] of Object.entries(p.payouts?.methods ?? {})) payoutCancel[method] = m.cancel;
   return {
@@ -65,7 +66,7 @@ export function modelCapsOf(t: Target): ModelCaps {
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),
-    ...(p.payouts?.sharedBalance ? { sharedBalance: { refundFeeCents: centsOfValue(p.refunds?.fee ?? '0') ?? 0 } } : {}),
+    ...(p.payouts?.sharedBalance ? { sharedBalance: { refundFeeCents: centsNumberOf(p.refunds?.fee ?? '0') } } : {}),
     payoutMethods: {
       primary: payoutMethodsOf(t, 'primary'),
       ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}),

@@ -5,7 +5,8 @@ import type { ClauseId } from '../../../harness/clauses/registry.js';
  * leaves the outcome open the prediction says "may" and the answer is recorded as a reading.
  */
 import type { CommandSpec, RefundAmountSpec } from '../../../fixtures/arbitraries/commands.js';
-import { allPayments, money, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
+import { allPayments, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
+import { valueOfCents } from '../../../harness/money.js';
 
 export interface Refusal {
   code: number;
@@ -132,12 +133,12 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
       422,
       'refundAmountExceeded',
       'err.ref.amount-exceeded',
-      `${money(cents)} is more than the ${money(p.cents - committed)} of ${s.order} (paid ${money(p.cents)}) not yet refunded`,
+      `${valueOfCents(cents)} is more than the ${valueOfCents(p.cents - committed)} of ${s.order} (paid ${valueOfCents(p.cents)}) not yet refunded`,
     );
     if (cents > p.cents - committed) must.push(exceeded);
     // Whether a failed refund still counts against the amount is not shown.
     else if (cents > p.cents - committed - failed)
-      may.push({ ...exceeded, why: `${money(cents)} is within the amount left only if failed refunds do not count` });
+      may.push({ ...exceeded, why: `${valueOfCents(cents)} is within the amount left only if failed refunds do not count` });
     // A payment refunded in full may be taken as no longer "paid successfully".
     if (committed >= p.cents) also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
   }
@@ -155,7 +156,8 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
   const may: Refusal[] = [];
   const balance = m.caps.balances[s.merchant];
   const { holding, refunds } = payoutTotals(m, s.merchant);
-  const withRefunds = refunds > 0 ? ` (${money(refunds)} of it by refunds: the profile says refunds and payouts share one balance)` : '';
+  const withRefunds =
+    refunds > 0 ? ` (${valueOfCents(refunds)} of it by refunds: the profile says refunds and payouts share one balance)` : '';
   const funds: Refusal = {
     code: 5004,
     key: 'insufficientFunds',
@@ -163,7 +165,7 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
     why:
       balance === undefined
         ? 'the profile declares no payout balance for this merchant'
-        : `this sequence holds ${money(holding)}${withRefunds} of the ${money(balance)} declared balance, and the balance is shared with every other check`,
+        : `this sequence holds ${valueOfCents(holding)}${withRefunds} of the ${valueOfCents(balance)} declared balance, and the balance is shared with every other check`,
   };
   // Other checks draw on the same balance, so only "above the balance" is certain.
   if (balance !== undefined && holding + s.cents > balance) must.push(funds);
@@ -266,8 +268,8 @@ export function moneyBreaches(m: Readonly<Model>): Breach[] {
         code: 'REFUNDS_ABOVE_AMOUNT_PAID',
         clause: 'err.ref.amount-exceeded',
         message: `the target accepted refunds of ${p.name} adding up to more than was paid`,
-        expected: `refunds (not failed) at most ${money(p.cents)}`,
-        seen: `${money(committed)} in ${p.refunds.filter((r) => r.status !== 'FAILED').length} refunds`,
+        expected: `refunds (not failed) at most ${valueOfCents(p.cents)}`,
+        seen: `${valueOfCents(committed)} in ${p.refunds.filter((r) => r.status !== 'FAILED').length} refunds`,
       });
     }
   }
@@ -281,8 +283,8 @@ export function moneyBreaches(m: Readonly<Model>): Breach[] {
         code: 'PAYOUTS_ABOVE_BALANCE',
         clause: 'err.po.insufficient-funds',
         message: `the target accepted ${what} of the ${merchant} merchant adding up to more than its declared payout balance`,
-        expected: `at most ${money(balance)}`,
-        seen: money(holding),
+        expected: `at most ${valueOfCents(balance)}`,
+        seen: valueOfCents(holding),
       });
     }
   }

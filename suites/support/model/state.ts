@@ -170,13 +170,3 @@ export function allPayments(m: Readonly<Model>): PaymentRec[] {
   for (const s of m.numbers.values()) if (s.payment) out.push(s.payment);
   return out;
 }
-
-/** Cents <-> two-decimal strings, exactly. */
-export function money(cents: number): string {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-}
-
-export function centsOfValue(value: string): number | undefined {
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : undefined;
-}

@@ -3,14 +3,15 @@ import { recordReading } from '../../../../harness/check/context.js';
 import { expectString, pick } from '../../../../harness/check/expect.js';
 import { cardFixture, cardPayment, checkout, usd } from '../../../../harness/ops.js';
 import { predictPayment } from '../predict.js';
-import { type Model, money, type PaymentBase } from '../state.js';
+import type { Model, PaymentBase } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
+import { valueOfCents } from '../../../../harness/money.js';
 
 function describe(s: Op<'pay'>): string {
   return s.via === 'checkout'
-    ? `create a ${s.method} checkout of ${money(s.cents)} as ${s.as}`
-    : `pay ${money(s.cents)} by card with the ${s.via === 'card-success' ? 'success' : 'decline'} card as ${s.as}`;
+    ? `create a ${s.method} checkout of ${valueOfCents(s.cents)} as ${s.as}`
+    : `pay ${valueOfCents(s.cents)} by card with the ${s.via === 'card-success' ? 'success' : 'decline'} card as ${s.as}`;
 }
 
 function applicable(m: Readonly<Model>, s: Op<'pay'>): boolean {
@@ -22,7 +23,7 @@ async function pay(m: Model, r: Real, s: Op<'pay'>): Promise<void> {
   const t = r.target;
   const pred = predictPayment(m, s);
   const slot = numberSlot(m, r, s.as);
-  const amount = usd(money(s.cents));
+  const amount = usd(valueOfCents(s.cents));
   const what = describe(s);
   const ex = await send(
     r,

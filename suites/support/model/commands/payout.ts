@@ -3,12 +3,13 @@ import { recordReading } from '../../../../harness/check/context.js';
 import { expectString, pick } from '../../../../harness/check/expect.js';
 import { createPayout, usd } from '../../../../harness/ops.js';
 import { predictPayout } from '../predict.js';
-import { type Model, money, type PayoutRec } from '../state.js';
+import type { Model, PayoutRec } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, FINAL_PAYOUT, lb, payoutSlot, send } from '../real.js';
+import { valueOfCents } from '../../../../harness/money.js';
 
 function describe(s: Op<'payout'>): string {
-  return `create a ${s.method} payout of ${money(s.cents)} as ${s.as}${lb(s.merchant)}`;
+  return `create a ${s.method} payout of ${valueOfCents(s.cents)} as ${s.as}${lb(s.merchant)}`;
 }
 
 function applicable(m: Readonly<Model>, s: Op<'payout'>): boolean {
@@ -24,7 +25,7 @@ async function payout(m: Model, r: Real, s: Op<'payout'>): Promise<void> {
   const what = describe(s);
   const ex = await send(
     r,
-    createPayout(t, { payoutNo: slot.no, method: s.method, amount: usd(money(s.cents)) }, { label: what, as: s.merchant }),
+    createPayout(t, { payoutNo: slot.no, method: s.method, amount: usd(valueOfCents(s.cents)) }, { label: what, as: s.merchant }),
   );
   const paths = t.profile.payouts!.data;
   const original = slot.payout;

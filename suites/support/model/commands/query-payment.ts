@@ -5,8 +5,9 @@ import type { Exchange } from '../../../../harness/exchange.js';
 import { queryPayment } from '../../../../harness/ops.js';
 import type { Target } from '../../../../harness/target.js';
 import { expectedPaymentStatus } from '../predict.js';
-import { type Model, money, type PaymentRec, paymentOf } from '../state.js';
+import { type Model, type PaymentRec, paymentOf } from '../state.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
+import { valueOfCents } from '../../../../harness/money.js';
 
 function describe(s: Op<'query-payment'>): string {
   return `query the payment ${s.order} by ${s.by === 'merchant' ? 'merchant_order_no' : 'order_no'}`;
@@ -62,7 +63,7 @@ function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<str
   const amountNote = p.refusedRepeats > 0 ? ` after ${p.refusedRepeats} refused repeat(s) of its number` : '';
   expectEqual(
     pick(data, `${rec.transAmount}.value`),
-    money(p.cents),
+    valueOfCents(p.cents),
     'WRONG_AMOUNT',
     amountClause,
     `${what}: the amount charged is not the amount of ${p.name}${amountNote}`,
@@ -96,7 +97,7 @@ function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<str
 function statusStory(p: PaymentRec): string {
   const parts = [`${p.name} is ${p.base}${p.declined ? ' (declined)' : ''}`];
   if (p.chargedBack) parts.push('charged back (visible only in the merchant portal)');
-  for (const r of p.refunds) parts.push(`refund ${r.name} of ${money(r.cents)} is ${r.status}`);
+  for (const r of p.refunds) parts.push(`refund ${r.name} of ${valueOfCents(r.cents)} is ${r.status}`);
   return parts.join(', ');
 }
 

@@ -5,18 +5,19 @@ import type { Exchange } from '../../../../harness/exchange.js';
 import { createRefund, usd } from '../../../../harness/ops.js';
 import type { Target } from '../../../../harness/target.js';
 import { predictRefund, refundCents } from '../predict.js';
-import { type Model, money, paymentOf, type RefundRec } from '../state.js';
+import { type Model, paymentOf, type RefundRec } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
+import { valueOfCents } from '../../../../harness/money.js';
 
 function describe(s: Op<'refund'>, resolvedCents?: number): string {
-  const known = resolvedCents === undefined ? '' : ` (${money(resolvedCents)})`;
+  const known = resolvedCents === undefined ? '' : ` (${valueOfCents(resolvedCents)})`;
   const amount =
     s.amount.mode === 'fixed'
-      ? money(s.amount.cents)
+      ? valueOfCents(s.amount.cents)
       : s.amount.mode === 'rest'
         ? `the rest${known}`
-        : `the rest + ${money(s.amount.cents)}${known}`;
+        : `the rest + ${valueOfCents(s.amount.cents)}${known}`;
   return `refund ${amount} of ${s.order} as ${s.as}${s.failing ? ' with the failing reason' : ''}`;
 }
 
@@ -43,7 +44,7 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
       {
         refundNo: slot.no,
         order: { orderNo: p?.orderNo ?? '', merchantOrderNo: orderSlot.no },
-        amount: usd(money(cents)),
+        amount: usd(valueOfCents(cents)),
         ...(s.failing && failingReason !== undefined ? { reason: failingReason } : {}),
       },
       { label: what },
@@ -88,7 +89,7 @@ export function checkRefundAmount(t: Target, data: Record<string, unknown>, cent
   if (!path) return;
   expectEqual(
     pick(data, `${path}.value`),
-    money(cents),
+    valueOfCents(cents),
     'WRONG_AMOUNT',
     'refund.amount.positive-2-decimals',
     `${what}: the refund record shows another amount`,
