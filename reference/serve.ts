@@ -4,6 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { MERCHANTS } from './fixtures.js';
+import { logStalls } from './lag.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS, readingNames } from './readings/index.js';
 
@@ -31,7 +32,8 @@ export const processIO: ServeIO = {
 };
 
 const USAGE =
-  'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]';
+  'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... ' +
+  '[--lag-file FILE] [--list-faults] [--list-readings]';
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
@@ -39,6 +41,8 @@ interface ServeArgs {
   rateLimit?: number;
   /** Field conditions: one-way delay on every exchange and every webhook delivery, ms. */
   latencyMs?: number;
+  /** Where this process writes its own scheduling stalls (reference/lag.ts), for the kit that started it. */
+  lagFile?: string;
   listFaults: boolean;
   listReadings: boolean;
 }
@@ -111,6 +115,9 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         }
         break;
       }
+      case '--lag-file':
+        out.lagFile = takeValue();
+        break;
       case '--list-faults':
         out.listFaults = true;
         break;
@@ -148,6 +155,7 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     io.err(`serve: could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+  const stopStallLog = parsed.lagFile !== undefined ? logStalls(parsed.lagFile) : undefined;
   io.out(`MPSI reference sandbox listening on ${running.url}`);
   if (behind) {
     io.out(
@@ -159,6 +167,7 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
     io.out(`readings: ${[parsed.opts.readings].flat().join(',')}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);
   await io.untilStopped();
+  stopStallLog?.();
   await running.close();
   io.out('MPSI reference sandbox stopped');
   return 0;

@@ -5,6 +5,7 @@
  * the time the process could not act in it (a receiver's reply delayed, an arrival noted late, and,
  * when the reference runs in this process, its webhook sent late). Node built-ins only.
  */
+import { readFileSync, statSync } from 'node:fs';
 
 export interface LagSample {
   /** When the tick fired, ms since the epoch (Date.now(), the clock deliveries are stamped with). */
@@ -29,6 +30,7 @@ export class LagMeter {
   private readonly keepMs: number;
   private readonly now: () => number;
   private readonly samples: LagSample[] = [];
+  private readonly sources: (() => readonly LagSample[])[] = [];
   private timer: NodeJS.Timeout | undefined;
   private expectedAt = 0;
 
@@ -50,6 +52,14 @@ export class LagMeter {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Adds another process's stalls to this meter's answers: the embedded reference runs in a process of its own on
+   * our machine, and its late timers (a webhook sent late, a retry waited too long) are time our machine lost.
+   */
+  addSource(read: () => readonly LagSample[]): void {
+    this.sources.push(read);
   }
 
   /** Records one tick's lateness (the sampler's own path; tests inject lag through it). */
@@ -78,7 +88,7 @@ export class LagMeter {
   /** Stalls overlapping [from, to]: a stall ending at `at` began `lateMs` earlier. */
   private overlapping(from: number, to: number): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
-    const all = [...this.samples];
+    const all = [...this.samples, ...this.sources.flatMap((read) => read())];
     const cur = this.ongoing(to);
     if (cur) all.push(cur);
     for (const s of all) {
@@ -128,3 +138,41 @@ export function lagAllowanceMs(windowMs: number): number {
 
 /** Lost time that counts: more than timer noise and a few ticks of ordinary work. */
 export const LAG_SIGNIFICANT_MS = 50;
+
+/**
+ * The stalls another process of ours wrote down (reference/lag.ts's format: `<ended at> <ms late>` per line), read
+ * again only when the file has grown. A file that cannot be read gives no stalls: it can excuse nothing.
+ */
+export function stallFile(path: string): () => readonly LagSample[] {
+  let size = -1;
+  let cached: LagSample[] = [];
+  return () => {
+    try {
+      const now = statSync(path).size;
+      if (now === size) return cached;
+      size = now;
+      cached = parseStalls(readFileSync(path, 'utf8'));
+    } catch {
+      cached = [];
+    }
+    return cached;
+  };
+}
+
+export function parseStalls(text: string): LagSample[] {
+  const out: LagSample[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(\d+) (\d+)$/.exec(line);
+    if (m) out.push({ at: Number(m[1]), lateMs: Number(m[2]) });
+  }
+  return out;
+}
+
+const watched = new Set<string>();
+
+/** This process's meter also counts the stalls in `path` (once per path; '' is no file). */
+export function watchStallFile(path: string): void {
+  if (path === '' || watched.has(path)) return;
+  watched.add(path);
+  processLag().addSource(stallFile(path));
+}

@@ -18,6 +18,7 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --readings SET    take another set of readings where the document allows several answers
                     (default | alt; alt is described by fixtures/profiles/reference-alt.json)
   --fault NAME      switch on a fault of the reference (repeatable)
+  --lag-file FILE   append this process's own scheduling stalls to FILE (the kit excuses a timing it caused)
   --list-faults     list the faults and the clause each one breaks
   --list-readings   list the readings of the alt set and the sentences that allow each
   --audit           audit the clients that call it (harness/cli/audit.ts): see serve --audit --help

@@ -1,5 +1,8 @@
 /** The embedded reference target, started for a profile whose baseUrl is "embedded". */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
@@ -30,6 +33,8 @@ function serveEntry(): { file: string; execArgv: string[] } {
 
 export interface EmbeddedProcess {
   url: string;
+  /** Where the reference writes its own scheduling stalls (reference/lag.ts): our machine's lost time, not the target's. */
+  lagFile: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,8 @@ export interface EmbeddedProcess {
  */
 export function startEmbeddedReferenceProcess(profile: Profile, faults: string[] = []): Promise<EmbeddedProcess> {
   const { file, execArgv } = serveEntry();
+  const lagDir = mkdtempSync(join(tmpdir(), 'mpsi-reference-lag-'));
+  const lagFile = join(lagDir, 'stalls.txt');
   const readings = profile.embedded?.readings ?? 'default';
   // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the default reference.
   const e = profile.embedded;
@@ -57,6 +64,8 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
     ...(readings === 'default' ? [] : ['--readings', Array.isArray(readings) ? readings.join(',') : readings]),
     ...field,
     ...faults.flatMap((f) => ['--fault', f]),
+    '--lag-file',
+    lagFile,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -77,12 +86,14 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
       child.stdout.resume();
       resolve({
         url: m[1]!,
+        lagFile,
         close: async () => {
           process.off('exit', stopWithUs);
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
           const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
           await exited;
           clearTimeout(timer);
+          rmSync(lagDir, { recursive: true, force: true });
         },
       });
     };

@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     mpsiBaseUrl: string;
     mpsiSeed: number;
+    /** The embedded reference's stall file (harness/check/lag.ts stallFile); '' for a target of its own. */
+    mpsiTargetLagFile: string;
   }
 }
 
@@ -30,6 +32,7 @@ export async function setup(project: TestProject): Promise<void> {
   }
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
+  project.provide('mpsiTargetLagFile', started?.lagFile ?? '');
   process.stdout.write(
     `mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`,
   );

@@ -4,6 +4,7 @@ import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
 import type { SuiteDef, CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
+import { watchStallFile } from '../check/lag.js';
 import { clause, hasClause } from '../clauses/registry.js';
 import { readRunConfig, type RunConfig } from '../run/config.js';
 import { replayLine, replayOf } from '../run/replay.js';
@@ -82,6 +83,8 @@ export function registerSuite(suite: SuiteDef): void {
             ackTimeoutMs: wh.ackTimeoutMs,
           })
         : undefined;
+    // The embedded reference's late timers are our machine's lost time (issue 23 item 4).
+    watchStallFile(inject('mpsiTargetLagFile'));
     session = openSession({
       loaded,
       baseUrl: inject('mpsiBaseUrl'),

@@ -1,0 +1,32 @@
+/**
+ * The reference's own scheduling stalls, written down for a kit that started it on the same machine
+ * (`serve --lag-file FILE`, issue 23): when this process is late, its webhooks are late, and that time is the
+ * machine's, not the target's. One line per stall, `<ended at, ms since the epoch> <ms late>`, appended as it
+ * ends. Node built-ins only: reference/ never imports harness/ (which reads the file, harness/check/lag.ts).
+ */
+import { appendFileSync } from 'node:fs';
+
+/** Tick interval, ms. */
+const INTERVAL_MS = 10;
+/** Lateness below this is ordinary work, not worth a line. */
+const MIN_STALL_MS = 20;
+
+/** Starts writing stalls to `file`; the returned function stops. Never keeps the process alive. */
+export function logStalls(file: string): () => void {
+  let expectedAt = Date.now() + INTERVAL_MS;
+  let writable = true;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const late = now - expectedAt;
+    expectedAt = now + INTERVAL_MS;
+    if (late < MIN_STALL_MS || !writable) return;
+    try {
+      appendFileSync(file, `${now} ${late}\n`);
+    } catch {
+      // A kit that removed the file has stopped reading it: the reference goes on serving.
+      writable = false;
+    }
+  }, INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
