@@ -123,7 +123,7 @@ export interface CreatedOrder {
 export async function createCheckout(t: Target, clause: ClauseId, input: CheckoutInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
   const ex = await checkout(t, { ...input, merchantOrderNo }, { as });
-  const data = expectSuccess(ex, clause, 'creating a checkout');
+  const data = expectSuccess(ex, clause, { what: 'creating a checkout' });
   const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
   return { orderNo, merchantOrderNo, exchange: ex, data, as };
 }
@@ -184,7 +184,7 @@ export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions 
 export async function createPaidOrder(t: Target, clause: ClauseId, input: CardInput = {}, as?: MerchantRole): Promise<CreatedOrder> {
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
   const ex = await cardPayment(t, { ...input, merchantOrderNo }, { as });
-  const data = expectSuccess(ex, clause, 'creating a card payment');
+  const data = expectSuccess(ex, clause, { what: 'creating a card payment' });
   const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
   return { orderNo, merchantOrderNo, exchange: ex, data, as };
 }
@@ -209,7 +209,7 @@ export async function completeCheckout(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete checkout as ${outcome}` },
   );
-  expectSuccess(ex, clause, 'the sandbox control completing the checkout');
+  expectSuccess(ex, clause, { what: 'the sandbox control completing the checkout' });
   return ex;
 }
 
@@ -225,7 +225,7 @@ export async function sandboxOrderControl(
     as: order.as,
     label: `sandbox: ${control}`,
   });
-  expectSuccess(ex, clause, `the sandbox control ${control}`);
+  expectSuccess(ex, clause, { what: `the sandbox control ${control}` });
   return ex;
 }
 
@@ -278,7 +278,7 @@ export async function settleRefund(
     t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }),
     { as: refund.as, label: `sandbox: settle refund as ${outcome}` },
   );
-  expectSuccess(ex, clause, 'the sandbox control settling the refund');
+  expectSuccess(ex, clause, { what: 'the sandbox control settling the refund' });
   return ex;
 }
 
@@ -382,7 +382,7 @@ export async function settlePayout(
     }),
     { as: payout.as, label: `sandbox: settle payout as ${outcome}` },
   );
-  expectSuccess(ex, clause, 'the sandbox control settling the payout');
+  expectSuccess(ex, clause, { what: 'the sandbox control settling the payout' });
   return ex;
 }
 
@@ -406,7 +406,7 @@ export async function completeCard(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` },
   );
-  expectSuccess(ex, clause, 'the sandbox control completing the pending card payment');
+  expectSuccess(ex, clause, { what: 'the sandbox control completing the pending card payment' });
   return ex;
 }
 
@@ -433,6 +433,6 @@ export async function armFailure(
     as: opts.as,
     label: `sandbox: arm a one-shot ${failure}`,
   });
-  expectSuccess(ex, clause, `the sandbox control arming ${failure}`);
+  expectSuccess(ex, clause, { what: `the sandbox control arming ${failure}` });
   return ex;
 }

@@ -30,7 +30,7 @@ function expectAmountErrorNotAuth(ex: Exchange, what: string): void {
   const key = body && typeof body === 'object' && typeof body.msg === 'string' ? splitMsg(body.msg).key : undefined;
   const status = ex.response?.status;
   if (status === 401 || status === 403 || (key !== undefined && AUTH_ERROR_KEYS.includes(key))) {
-    expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'auth.amount-errors-unrelated', `${what}, correctly signed,`);
+    expectError(ex, { code: 2006, key: 'amountOutOfRange' }, 'auth.amount-errors-unrelated', { what: `${what}, correctly signed,` });
   } else if (ex.response) held('auth.amount-errors-unrelated');
 }
 
@@ -72,7 +72,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           { method, amount: { currency: 'USD', value: v.sent } },
           { label: `checkout ${method} with value ${JSON.stringify(v.sent)}` },
         );
-        expectSuccess(ex, 'amount.value.max-2-decimals', `a checkout with value ${JSON.stringify(v.sent)}`);
+        expectSuccess(ex, { what: `a checkout with value ${JSON.stringify(v.sent)}` });
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
       await property(ctx, amountValueWithAtMostTwoDecimals(range), probe);
@@ -88,14 +88,15 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const probe = async (v: AmountValueCase) => {
         const order = await createCheckout(target, 'amount.value.two-decimals-out', { method, amount: { currency: 'USD', value: v.sent } });
         const ex = await queryPayment(target, { order_no: order.orderNo });
-        const data = expectSuccess(ex, 'amount.value.two-decimals-out', 'querying the new checkout');
+        const data = expectSuccess(ex, { what: 'querying the new checkout' });
         expectEqual(
           pick(data, rec.transAmount),
           { currency: 'USD', value: v.shown },
-          'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS',
-          'amount.value.two-decimals-out',
-          `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`,
-          ex,
+          {
+            code: 'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS',
+            title: `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`,
+            exchange: ex,
+          },
         );
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
@@ -158,7 +159,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           { label: `checkout with value ${value} as a JSON number` },
         );
         // The document says "refused" without naming the error; which one the target uses is recorded.
-        expectRefused(ex, 'amount.value.string', `a checkout whose value is the JSON number ${value}`, 'amount.value.json-number');
+        expectRefused(ex, { what: `a checkout whose value is the JSON number ${value}`, topic: 'amount.value.json-number' });
       });
     },
   },
@@ -219,7 +220,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           { label: `checkout with currency ${JSON.stringify(currency)}` },
         );
         // "Three-letter upper-case code" names no error for other spellings; the target's choice is recorded.
-        expectRefused(ex, 'conv.currency.code', `a checkout with currency ${JSON.stringify(currency)}`, 'amount.currency.malformed');
+        expectRefused(ex, { what: `a checkout with currency ${JSON.stringify(currency)}`, topic: 'amount.currency.malformed' });
       };
       // USD itself misspelt first: a target that normalises the spelling would accept exactly these.
       for (const currency of ['usd', 'Usd', 'US', 'USDD', '']) await probe(currency);
@@ -276,11 +277,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         );
         const lim = target.profile.limits!.payments![method]!;
         const ranges = (lim.channels ?? [lim]).map((c) => `${c.min}..${c.max}`).join(', ');
-        expectSuccess(
-          ex,
-          'limit.amount.channel-range',
-          `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)`,
-        );
+        expectSuccess(ex, { what: `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)` });
       };
       // Both bounds of every channel of every method first (ranges are inclusive), then anywhere inside one.
       for (const { method, channels } of methods) {

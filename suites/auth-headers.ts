@@ -24,7 +24,7 @@ function headerCheck(header: SigningHeader, how: 'missing' | 'empty'): CheckSpec
         row: 'err.auth.unauthorized',
         rule: 'auth.missing-header',
       });
-      expectAuthError(ex, UNAUTHORIZED, charged, `a request with ${how === 'missing' ? 'no' : 'an empty'} ${header}`);
+      expectAuthError(ex, UNAUTHORIZED, charged, { what: `a request with ${how === 'missing' ? 'no' : 'an empty'} ${header}` });
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   };
@@ -50,7 +50,7 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         ex,
         want,
         authChargeFor(ex, want, { passed: 'auth.unknown-merchant', row: 'err.auth.merchant-not-found', rule: 'auth.unknown-merchant' }),
-        'a request with an unknown X-MerchantID',
+        { what: 'a request with an unknown X-MerchantID' },
       );
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
@@ -66,12 +66,7 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         noVerify: true,
         label: 'query with a body shorter than its Content-Length',
       });
-      expectAuthError(
-        ex,
-        { http: 500, code: 500, key: 'internalServerError' },
-        'err.auth.unreadable-body',
-        'a request whose body cannot be read',
-      );
+      expectAuthError(ex, { http: 500, code: 500, key: 'internalServerError' }, { what: 'a request whose body cannot be read' });
       expectUnsigned(ex, 'auth.errors.unsigned');
     },
   },

@@ -21,7 +21,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     async run({ target }) {
       const status = recordStatusPath(target);
       const ex = await cardPayment(target, { card: cardFixture(target, 'success') });
-      const data = expectSuccess(ex, 'state.payment.values', 'a payment with the success card');
+      const data = expectSuccess(ex, { what: 'a payment with the success card' });
       const orderNo = pick(data, target.profile.cardPayment!.data.orderNo);
       skipUnless(
         typeof orderNo === 'string' && orderNo !== '',
@@ -29,15 +29,12 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
         { declare: ['cardPayment.data.orderNo (the path of the order number in a card payment answer)'] },
       );
       const q = await queryPayment(target, { order_no: orderNo });
-      const rec = expectSuccess(q, 'state.payment.values', 'querying the card payment');
-      expectEqual(
-        pick(rec, status),
-        'SUCCESS',
-        'WRONG_PAYMENT_STATUS',
-        'state.payment.values',
-        'a payment with the success card should be recorded as SUCCESS',
-        q,
-      );
+      const rec = expectSuccess(q, { what: 'querying the card payment' });
+      expectEqual(pick(rec, status), 'SUCCESS', {
+        code: 'WRONG_PAYMENT_STATUS',
+        title: 'a payment with the success card should be recorded as SUCCESS',
+        exchange: q,
+      });
     },
   },
   {
@@ -45,7 +42,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     clause: 'err.pay.declined',
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'decline') }, { label: 'card payment with the decline card' });
-      expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+      expectError(ex, { code: 422, key: 'paymentFailed' }, { what: 'a payment with the decline card' });
     },
   },
   {
@@ -59,17 +56,14 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
         { merchantOrderNo, card: cardFixture(target, 'decline') },
         { label: 'card payment with the decline card' },
       );
-      expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+      expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', { what: 'a payment with the decline card' });
       const q = await queryPayment(target, { merchant_order_no: merchantOrderNo }, { label: 'query the declined payment' });
-      const rec = expectSuccess(q, 'state.payment.declined-failed', 'querying the declined payment by its merchant_order_no');
-      expectEqual(
-        pick(rec, status),
-        'FAILED',
-        'DECLINED_NOT_FAILED',
-        'state.payment.declined-failed',
-        'a declined payment should end as FAILED',
-        q,
-      );
+      const rec = expectSuccess(q, { what: 'querying the declined payment by its merchant_order_no' });
+      expectEqual(pick(rec, status), 'FAILED', {
+        code: 'DECLINED_NOT_FAILED',
+        title: 'a declined payment should end as FAILED',
+        exchange: q,
+      });
     },
   },
   {
@@ -77,7 +71,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     clause: 'err.pay.risk',
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'risk') }, { label: 'card payment with the risk card' });
-      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.risk', 'a payment with the risk card');
+      expectError(ex, { code: 422, key: 'validationFailed' }, { what: 'a payment with the risk card' });
     },
   },
   {
@@ -85,7 +79,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     clause: 'err.pay.invalid-card',
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'invalid') }, { label: 'card payment with the invalid card' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with the invalid card');
+      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a payment with the invalid card' });
     },
   },
   {
@@ -95,7 +89,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
       // The success card with an expiry date long past: an invalid expiry date.
       const card = { ...cardFixture(target, 'success'), exp_month: 1, exp_year: 2001 };
       const ex = await cardPayment(target, { card }, { label: 'card payment with the success card, expired in 01/2001' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with a card that expired in 01/2001');
+      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a payment with a card that expired in 01/2001' });
     },
   },
   {
@@ -103,10 +97,12 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     clause: ['err.system-busy', 'err.pay.invalid-card'],
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'invalid') }, { label: 'card payment with the invalid card' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', 'a payment with the invalid card');
+      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.invalid-card', { what: 'a payment with the invalid card' });
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       if (message !== SYSTEM_BUSY_MESSAGE) {
-        failCheck('SYSTEM_BUSY_MESSAGE', 'err.system-busy', 'a systemBusy error carries the message the document gives', {
+        failCheck({
+          code: 'SYSTEM_BUSY_MESSAGE',
+          title: 'a systemBusy error carries the message the document gives',
           expected: JSON.stringify(SYSTEM_BUSY_MESSAGE),
           seen: JSON.stringify(message),
           exchange: ex,
@@ -119,7 +115,7 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     clause: 'err.pay.no-channel',
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'noChannel') }, { label: 'card payment with the no-channel card' });
-      expectError(ex, { code: 422, key: 'validationFailed' }, 'err.pay.no-channel', 'a payment with the no-channel card');
+      expectError(ex, { code: 422, key: 'validationFailed' }, { what: 'a payment with the no-channel card' });
     },
   },
 ]);

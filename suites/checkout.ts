@@ -39,24 +39,18 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
       for (const by of [{ order_no: order.orderNo }, { merchant_order_no: order.merchantOrderNo }]) {
         const field = Object.keys(by)[0]!;
         const q = await queryPayment(target, by, { label: `query the new checkout by ${field}` });
-        const data = expectSuccess(q, 'checkout.creates', `a query by ${field} for the checkout just created`);
+        const data = expectSuccess(q, { what: `a query by ${field} for the checkout just created` });
         if (rec) {
-          expectEqual(
-            pick(data, rec.orderNo),
-            order.orderNo,
-            'WRONG_RECORD',
-            'query.returns-record',
-            `the query by ${field} should return the payment created (order_no)`,
-            q,
-          );
-          expectEqual(
-            pick(data, rec.merchantOrderNo),
-            order.merchantOrderNo,
-            'WRONG_RECORD',
-            'query.returns-record',
-            `the query by ${field} should return the payment created (merchant_order_no)`,
-            q,
-          );
+          expectEqual(pick(data, rec.orderNo), order.orderNo, 'query.returns-record', {
+            code: 'WRONG_RECORD',
+            title: `the query by ${field} should return the payment created (order_no)`,
+            exchange: q,
+          });
+          expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, 'query.returns-record', {
+            code: 'WRONG_RECORD',
+            title: `the query by ${field} should return the payment created (merchant_order_no)`,
+            exchange: q,
+          });
         }
       }
     },
@@ -73,15 +67,12 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
       skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const order = await createCheckout(target, 'checkout.creates');
       const q = await queryPayment(target, { order_no: order.orderNo });
-      const data = expectSuccess(q, 'checkout.creates', 'querying the checkout just created');
-      expectEqual(
-        pick(data, rec.status),
-        pending,
-        'WRONG_PAYMENT_STATUS',
-        'checkout.creates',
-        'a checkout nobody has paid yet should show the declared pending status',
-        q,
-      );
+      const data = expectSuccess(q, { what: 'querying the checkout just created' });
+      expectEqual(pick(data, rec.status), pending, {
+        code: 'WRONG_PAYMENT_STATUS',
+        title: 'a checkout nobody has paid yet should show the declared pending status',
+        exchange: q,
+      });
     },
   },
   {
@@ -89,7 +80,7 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     clause: ['payment.merchant-order-no.required', 'err.req.invalid-request'],
     async run({ target }) {
       const ex = await checkout(target, { omit: ['merchant_order_no'] }, { label: 'checkout without merchant_order_no' });
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'payment.merchant-order-no.required', 'a checkout without merchant_order_no');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, { what: 'a checkout without merchant_order_no' });
     },
   },
   {
@@ -97,7 +88,7 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     clause: ['payment.trans-amount.required', 'err.req.invalid-request'],
     async run({ target }) {
       const ex = await checkout(target, { omit: ['trans_amount'] }, { label: 'checkout without trans_amount' });
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'payment.trans-amount.required', 'a checkout without trans_amount');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, { what: 'a checkout without trans_amount' });
     },
   },
   {
@@ -110,12 +101,7 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
         const ex = await target.post(target.path('checkout'), setPath(base, path, value), {
           label: `checkout with ${path} = ${JSON.stringify(value)}`,
         });
-        expectError(
-          ex,
-          { code: 400, key: 'invalidRequest' },
-          'err.req.invalid-request',
-          `a checkout whose ${path} is ${JSON.stringify(value)}`,
-        );
+        expectError(ex, { code: 400, key: 'invalidRequest' }, { what: `a checkout whose ${path} is ${JSON.stringify(value)}` });
       }
     },
   },

@@ -29,7 +29,9 @@ function rawObject(ex: Exchange): { body?: Record<string, unknown>; problem?: st
 function objectBody(ex: Exchange, clause: ClauseId, what: string): Record<string, unknown> {
   const { body, problem } = rawObject(ex);
   if (!body)
-    failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, {
+    failCheck(clause, {
+      code: 'BODY_NOT_JSON_OBJECT',
+      title: `the response to ${what} must be a JSON object`,
       expected: 'a JSON object',
       seen: problem ?? '?',
       exchange: ex,
@@ -39,8 +41,8 @@ function objectBody(ex: Exchange, clause: ClauseId, what: string): Record<string
 
 /** The documented outcome, so a check about the envelope never passes on some other answer. */
 function expectDocumented(ex: Exchange, s: ErrorScenario): void {
-  if (s.auth) expectAuthError(ex, { http: s.http, code: s.code, key: s.key }, s.clause, s.name);
-  else expectError(ex, { code: s.code, key: s.key }, s.clause, s.name);
+  if (s.auth) expectAuthError(ex, { http: s.http, code: s.code, key: s.key }, s.clause, { what: s.name });
+  else expectError(ex, { code: s.code, key: s.key }, s.clause, { what: s.name });
 }
 
 /**
@@ -79,7 +81,9 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       for (const { what, ex } of await successes(target)) {
         const b = objectBody(ex, 'env.code.integer', what);
         if (b.code !== 0)
-          failCheck('SUCCESS_CODE_NOT_ZERO', 'env.code.integer', `the success of ${what} must have code 0`, {
+          failCheck({
+            code: 'SUCCESS_CODE_NOT_ZERO',
+            title: `the success of ${what} must have code 0`,
             expected: '0',
             seen: shortJson(b.code),
             exchange: ex,
@@ -89,12 +93,13 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const ex = await s.send(target);
         const b = objectBody(ex, 'env.code.integer', s.name);
         if (typeof b.code !== 'number' || !Number.isInteger(b.code) || b.code === 0) {
-          failCheck(
-            'ERROR_CODE_NOT_NONZERO_INTEGER',
-            'env.code.integer',
-            `the error answering ${s.name} must have a non-zero integer code`,
-            { expected: `an integer (documented: ${s.code})`, seen: shortJson(b.code), exchange: ex },
-          );
+          failCheck({
+            code: 'ERROR_CODE_NOT_NONZERO_INTEGER',
+            title: `the error answering ${s.name} must have a non-zero integer code`,
+            expected: `an integer (documented: ${s.code})`,
+            seen: shortJson(b.code),
+            exchange: ex,
+          });
         }
       }
     },
@@ -106,7 +111,9 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       for (const { what, ex } of await successes(target)) {
         const b = objectBody(ex, 'env.msg.success', what);
         if (b.msg !== 'success')
-          failCheck('SUCCESS_MSG_WRONG', 'env.msg.success', `the success of ${what} must have msg "success"`, {
+          failCheck({
+            code: 'SUCCESS_MSG_WRONG',
+            title: `the success of ${what} must have msg "success"`,
             expected: '"success"',
             seen: shortJson(b.msg),
             exchange: ex,
@@ -122,7 +129,9 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const b = objectBody(ex, 'env.data.on-success', what);
         const d = b.data;
         if (d === null || typeof d !== 'object' || Array.isArray(d))
-          failCheck('SUCCESS_WITHOUT_DATA_OBJECT', 'env.data.on-success', `the success of ${what} must carry a data object`, {
+          failCheck({
+            code: 'SUCCESS_WITHOUT_DATA_OBJECT',
+            title: `the success of ${what} must carry a data object`,
             expected: 'data: {…}',
             seen: 'data' in b ? shortJson(d) : 'no data field',
             exchange: ex,
@@ -141,12 +150,13 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const msg = b.msg;
         const parts = typeof msg === 'string' ? splitMsg(msg) : undefined;
         if (!parts || parts.key !== s.key || parts.message.trim() === '') {
-          failCheck(
-            'ERROR_MSG_NOT_MESSAGE_PIPE_KEY',
-            'env.msg.message-key',
-            `the error answering ${s.name} must have msg = message + "|" + key`,
-            { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex },
-          );
+          failCheck({
+            code: 'ERROR_MSG_NOT_MESSAGE_PIPE_KEY',
+            title: `the error answering ${s.name} must have msg = message + "|" + key`,
+            expected: `"<message>|${s.key}"`,
+            seen: shortJson(msg),
+            exchange: ex,
+          });
         }
         expectDocumented(ex, s);
       }
@@ -161,7 +171,9 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         const b = objectBody(ex, 'env.data.omitted-on-error', s.name);
         expectDocumentedCode(ex, s, b);
         if ('data' in b)
-          failCheck('DATA_ON_ERROR', 'env.data.omitted-on-error', `the error answering ${s.name} must not have a data field`, {
+          failCheck({
+            code: 'DATA_ON_ERROR',
+            title: `the error answering ${s.name} must not have a data field`,
             expected: 'no data field',
             seen: `data: ${shortJson(b.data)}`,
             exchange: ex,
@@ -189,12 +201,13 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       for (const s of BUSINESS_ERRORS) {
         const ex = await s.send(target);
         if (ex.response !== undefined && ex.response.status !== 200) {
-          failCheck(
-            'SIGNED_ERROR_NOT_HTTP_200',
-            'err.format.http-200',
-            `the error answering ${s.name} is a signed business error and must have HTTP status 200`,
-            { expected: 'HTTP 200', seen: `HTTP ${ex.response.status}`, exchange: ex },
-          );
+          failCheck({
+            code: 'SIGNED_ERROR_NOT_HTTP_200',
+            title: `the error answering ${s.name} is a signed business error and must have HTTP status 200`,
+            expected: 'HTTP 200',
+            seen: `HTTP ${ex.response.status}`,
+            exchange: ex,
+          });
         }
         expectDocumented(ex, s);
       }
@@ -218,16 +231,14 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
         return;
       }
       if (status !== 200 || b.code === 0) {
-        failCheck(
-          'INVALID_JSON_OTHER_STATUS',
-          'ep.other-status-only-auth',
-          'a body that is not valid JSON must be refused with a signed error (HTTP 200) or as unreadable (HTTP 500 internalServerError)',
-          {
-            expected: 'HTTP 200 with a non-zero code, or HTTP 500 internalServerError',
-            seen: `HTTP ${status}, code ${shortJson(b.code)}`,
-            exchange: ex,
-          },
-        );
+        failCheck({
+          code: 'INVALID_JSON_OTHER_STATUS',
+          title:
+            'a body that is not valid JSON must be refused with a signed error (HTTP 200) or as unreadable (HTTP 500 internalServerError)',
+          expected: 'HTTP 200 with a non-zero code, or HTTP 500 internalServerError',
+          seen: `HTTP ${status}, code ${shortJson(b.code)}`,
+          exchange: ex,
+        });
       }
       recordReading('ep.invalid-json', `signed ${shortJson(b.code)} ${key ?? ''}`);
     },
@@ -242,8 +253,7 @@ export default defineSuite('envelope', { area: 'envelope', resource: 'response' 
       expectError(
         ex,
         { code: 3003, key: 'unsupportedPaymentMethod' },
-        'err.format.key-after-last-pipe',
-        `a checkout with the unknown method ${JSON.stringify(method)}`,
+        { what: `a checkout with the unknown method ${JSON.stringify(method)}` },
       );
       const msg = String((ex.response?.json as { msg?: unknown } | undefined)?.msg ?? '');
       recordReading(

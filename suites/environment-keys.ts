@@ -34,7 +34,7 @@ export default defineSuite('environment-keys', { area: 'auth', resource: 'reques
           { merchant_order_no: t.newNo('order') },
           { as: { id, secret: productionSecret }, label: `query signed with the ${role} merchant's production key` },
         );
-        expectAuthError(ex, FORBIDDEN, 'auth.env-keys', `a sandbox request of the ${role} merchant signed with its production key`);
+        expectAuthError(ex, FORBIDDEN, { what: `a sandbox request of the ${role} merchant signed with its production key` });
       }
     },
   },

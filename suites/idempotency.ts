@@ -51,10 +51,12 @@ function codeOf(ex: Exchange): unknown {
 
 /** A refused repeat: non-zero code and no `data` member at all (the original response is not returned). */
 function expectNotReplayed(ex: Exchange, what: string): void {
-  expectRefused(ex, 'idem.no-replay', what);
+  expectRefused(ex, 'idem.no-replay', { what });
   const body = ex.response?.json as Record<string, unknown>;
   if ('data' in body)
-    failCheck('REPEAT_CARRIES_DATA', 'idem.no-replay', `${what} was refused but carries data`, {
+    failCheck('idem.no-replay', {
+      code: 'REPEAT_CARRIES_DATA',
+      title: `${what} was refused but carries data`,
       expected: 'no data member',
       seen: JSON.stringify(body.data),
       exchange: ex,
@@ -90,7 +92,7 @@ async function paymentRecord(
   clause: ClauseId,
 ): Promise<Record<string, unknown>> {
   const ex = await queryPayment(t, by, { label: `query the original payment by ${Object.keys(by)[0]}` });
-  return paymentSnapshot(t, expectSuccess(ex, clause, 'querying the original payment'));
+  return paymentSnapshot(t, expectSuccess(ex, clause, { what: 'querying the original payment' }));
 }
 
 /**
@@ -130,7 +132,9 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
             const answers = await Promise.all(Array.from({ length: n }, send));
             const ok = answers.filter((ex) => codeOf(ex) === 0);
             if (ok.length > 1) {
-              failCheck('PARALLEL_DUPLICATES_ACCEPTED', main, `${ok.length} of ${n} parallel creates with one number succeeded`, {
+              failCheck(main, {
+                code: 'PARALLEL_DUPLICATES_ACCEPTED',
+                title: `${ok.length} of ${n} parallel creates with one number succeeded`,
                 expected: 'at most one success',
                 seen: `${ok.length} successes`,
                 exchange: ok[1],
@@ -155,7 +159,9 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
             const answers = await Promise.all(Array.from({ length: n }, send));
             const ok = answers.filter((ex) => codeOf(ex) === 0);
             if (ok.length !== 1) {
-              failCheck('PARALLEL_NOT_EXACTLY_ONE', main, `${ok.length} of ${n} parallel creates with one new number succeeded`, {
+              failCheck(main, {
+                code: 'PARALLEL_NOT_EXACTLY_ONE',
+                title: `${ok.length} of ${n} parallel creates with one new number succeeded`,
                 expected: 'exactly one success',
                 seen: `${ok.length} successes`,
                 exchange: answers[0],
@@ -163,9 +169,9 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
             }
             for (const ex of answers) {
               if (codeOf(ex) === 0) continue;
-              if (kind === 'payment') expectError(ex, DUPLICATE_ORDER, main, 'a parallel create that lost the race');
-              else if (kind === 'refund') expectError(ex, DUPLICATE_REFUND, main, 'a parallel refund that lost the race');
-              else expectRefused(ex, main, 'a parallel payout that lost the race', 'idem.payout.repeat-key');
+              if (kind === 'payment') expectError(ex, DUPLICATE_ORDER, main, { what: 'a parallel create that lost the race' });
+              else if (kind === 'refund') expectError(ex, DUPLICATE_REFUND, main, { what: 'a parallel refund that lost the race' });
+              else expectRefused(ex, main, { what: 'a parallel payout that lost the race', topic: 'idem.payout.repeat-key' });
             }
           },
           { numRuns: 3 },
@@ -185,11 +191,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       for (const first of routes(t)) {
         for (const repeat of routes(t)) {
           const no = t.newNo('order');
-          expectSuccess(
-            await createPayment(t, first, no, `${first} with a new number`),
-            'idem.payment.refused',
-            `the first ${first} with a new number`,
-          );
+          expectSuccess(await createPayment(t, first, no, `${first} with a new number`), { what: `the first ${first} with a new number` });
           const ex = await createPayment(t, repeat, no, `${repeat} repeating the number of a ${first}`);
           expectRowError(
             ex,
@@ -219,12 +221,12 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
         const paid = await payOrder(t, method, 'idem.no-replay');
         const amount = usd(supportOf(t, method) === 'partial' ? '0.01' : valueOfCents(paid.cents));
         const refundNo = t.newNo('refund');
-        expectSuccess(await createRefund(t, { refundNo, order: paid, amount }), 'idem.no-replay', 'the first refund');
+        expectSuccess(await createRefund(t, { refundNo, order: paid, amount }), { what: 'the first refund' });
         expectNotReplayed(await createRefund(t, { refundNo, order: paid, amount }, { label: 'repeat the refund' }), 'a repeated refund');
       }
       if (t.profile.payouts && t.has('payoutCreate')) {
         const payoutNo = t.newNo('payout');
-        expectSuccess(await createPayout(t, { payoutNo }), 'idem.no-replay', 'the first payout');
+        expectSuccess(await createPayout(t, { payoutNo }), { what: 'the first payout' });
         expectNotReplayed(await createPayout(t, { payoutNo }, { label: 'repeat the payout' }), 'a repeated payout');
       }
     },
@@ -257,23 +259,17 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
             { method, merchantOrderNo: order.merchantOrderNo, amount: usd(valueOfCents(second!)) },
             { label: 'repeat the checkout with another amount' },
           );
-          expectError(ex, DUPLICATE_ORDER, 'idem.payment.refused', 'a repeated checkout with another amount');
+          expectError(ex, DUPLICATE_ORDER, 'idem.payment.refused', { what: 'a repeated checkout with another amount' });
           const byMerchantNo = await paymentRecord(t, { merchant_order_no: order.merchantOrderNo }, 'idem.original-unchanged');
-          expectEqual(
-            byMerchantNo,
-            before,
-            'ORIGINAL_CHANGED',
-            'idem.original-unchanged',
-            'the payment found by merchant_order_no changed after a refused repeat',
-          );
+          expectEqual(byMerchantNo, before, {
+            code: 'ORIGINAL_CHANGED',
+            title: 'the payment found by merchant_order_no changed after a refused repeat',
+          });
           const byOrderNo = await paymentRecord(t, { order_no: order.orderNo }, 'idem.original-unchanged');
-          expectEqual(
-            byOrderNo,
-            before,
-            'ORIGINAL_CHANGED',
-            'idem.original-unchanged',
-            'the payment found by order_no changed after a refused repeat',
-          );
+          expectEqual(byOrderNo, before, {
+            code: 'ORIGINAL_CHANGED',
+            title: 'the payment found by order_no changed after a refused repeat',
+          });
         },
         { numRuns: 4 },
       );
@@ -296,17 +292,14 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
           { label: `refund numbered like ${whose}` },
         );
         if (codeOf(ex) === 0) {
-          expectSuccess(ex, 'idem.payment.shared-with-refunds', `a refund numbered like ${whose}`);
+          expectSuccess(ex, { what: `a refund numbered like ${whose}` });
           recordReading('idem.refund-number-equals-payment-number', 'accepted');
           continue;
         }
-        expectOneOf(
-          ex,
-          [DUPLICATE_REFUND, DUPLICATE_ORDER],
-          'idem.payment.shared-with-refunds',
-          'idem.refund-number-equals-payment-number',
-          `a refund numbered like ${whose}`,
-        );
+        expectOneOf(ex, [DUPLICATE_REFUND, DUPLICATE_ORDER], {
+          topic: 'idem.refund-number-equals-payment-number',
+          what: `a refund numbered like ${whose}`,
+        });
       }
     },
   },
@@ -316,14 +309,10 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     async run({ target: t }) {
       const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refund-blocks-payment');
       const refundNo = t.newNo('refund');
-      expectSuccess(
-        await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(paid.cents)) }),
-        'idem.refund-blocks-payment',
-        'the refund',
-      );
+      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(paid.cents)) }), { what: 'the refund' });
       for (const route of routes(t)) {
         const ex = await createPayment(t, route, refundNo, `${route} numbered like the refund`);
-        expectError(ex, DUPLICATE_ORDER, 'idem.refund-blocks-payment', `a ${route} numbered like an existing refund`);
+        expectError(ex, DUPLICATE_ORDER, { what: `a ${route} numbered like an existing refund` });
       }
     },
   },
@@ -334,7 +323,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       for (const repeat of routes(t)) {
         const declined = await declinedCardPayment(t);
         const ex = await createPayment(t, repeat, declined.merchantOrderNo, `${repeat} reusing the number of a declined payment`);
-        expectError(ex, DUPLICATE_ORDER, 'idem.refused-stays-used', `a ${repeat} reusing the number of a declined card payment`);
+        expectError(ex, DUPLICATE_ORDER, { what: `a ${repeat} reusing the number of a declined card payment` });
       }
     },
   },
@@ -355,9 +344,9 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
         { refundNo, order: paid, amount, reason },
         { label: 'refund that the sandbox records as failed' },
       );
-      expectError(failed, { code: 422, key: 'refundFailed' }, 'err.ref.failed', 'a refund with the failing reason');
+      expectError(failed, { code: 422, key: 'refundFailed' }, 'err.ref.failed', { what: 'a refund with the failing reason' });
       const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund reusing the number of the failed refund' });
-      expectError(ex, DUPLICATE_REFUND, 'idem.refused-stays-used', 'a refund reusing the number of a refund recorded as failed');
+      expectError(ex, DUPLICATE_REFUND, { what: 'a refund reusing the number of a refund recorded as failed' });
     },
   },
   {
@@ -367,16 +356,16 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const paid = await paidForPartialRefunds(t, 'idem.refund.refused');
       const refundNo = t.newNo('refund');
       const part = usd(valueOfCents(Math.floor(paid.cents / 2)));
-      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }), 'idem.refund.refused', 'the first refund');
+      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }), { what: 'the first refund' });
       const same = await createRefund(t, { refundNo, order: paid, amount: part }, { label: 'repeat the refund on the same payment' });
-      expectError(same, DUPLICATE_REFUND, 'idem.refund.refused', 'a repeated refund on the same payment');
+      expectError(same, DUPLICATE_REFUND, { what: 'a repeated refund on the same payment' });
       const other = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refund.refused');
       const elsewhere = await createRefund(
         t,
         { refundNo, order: other, amount: usd(valueOfCents(other.cents)) },
         { label: 'reuse the refund number on another payment' },
       );
-      expectError(elsewhere, DUPLICATE_REFUND, 'idem.refund.refused', 'a refund on another payment reusing a refund number');
+      expectError(elsewhere, DUPLICATE_REFUND, { what: 'a refund on another payment reusing a refund number' });
     },
   },
   {
@@ -388,44 +377,27 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const refundNo = t.newNo('refund');
       const half = Math.floor(paid.cents / 2);
       const created = await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(half)) });
-      const serviceNo = refundNoOf(
-        t,
-        expectSuccess(created, 'idem.original-unchanged', 'the first refund'),
-        'idem.original-unchanged',
-        created,
-      );
-      const before = refundSnapshot(
-        t,
-        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'),
-      );
+      const serviceNo = refundNoOf(t, expectSuccess(created, { what: 'the first refund' }), 'idem.original-unchanged', created);
+      const before = refundSnapshot(t, expectSuccess(await queryRefund(t, { merchantNo: refundNo }), { what: 'querying the refund' }));
       const repeat = await createRefund(
         t,
         { refundNo, order: paid, amount: usd(valueOfCents(half - 1 > 0 ? half - 1 : half + 1)) },
         { label: 'repeat the refund number with another amount' },
       );
-      expectError(repeat, DUPLICATE_REFUND, 'idem.refund.refused', 'a repeated refund number with another amount');
+      expectError(repeat, DUPLICATE_REFUND, 'idem.refund.refused', { what: 'a repeated refund number with another amount' });
       const byMerchantNo = refundSnapshot(
         t,
-        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), 'idem.original-unchanged', 'querying the refund'),
+        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), { what: 'querying the refund' }),
       );
-      expectEqual(
-        byMerchantNo,
-        before,
-        'ORIGINAL_CHANGED',
-        'idem.original-unchanged',
-        'the refund found by its merchant number changed after a refused repeat',
-      );
-      const byServiceNo = refundSnapshot(
-        t,
-        expectSuccess(await queryRefund(t, { serviceNo }), 'idem.original-unchanged', 'querying the refund'),
-      );
-      expectEqual(
-        byServiceNo,
-        before,
-        'ORIGINAL_CHANGED',
-        'idem.original-unchanged',
-        'the refund found by its service number changed after a refused repeat',
-      );
+      expectEqual(byMerchantNo, before, {
+        code: 'ORIGINAL_CHANGED',
+        title: 'the refund found by its merchant number changed after a refused repeat',
+      });
+      const byServiceNo = refundSnapshot(t, expectSuccess(await queryRefund(t, { serviceNo }), { what: 'querying the refund' }));
+      expectEqual(byServiceNo, before, {
+        code: 'ORIGINAL_CHANGED',
+        title: 'the refund found by its service number changed after a refused repeat',
+      });
     },
   },
   {
@@ -433,13 +405,11 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.payout.refused'],
     async run({ target: t }) {
       const payoutNo = t.newNo('payout');
-      expectSuccess(await createPayout(t, { payoutNo }), 'idem.payout.refused', 'the first payout');
-      expectRefused(
-        await createPayout(t, { payoutNo }, { label: 'repeat the payout' }),
-        'idem.payout.refused',
-        'a repeated payout',
-        'idem.payout.repeat-key',
-      );
+      expectSuccess(await createPayout(t, { payoutNo }), { what: 'the first payout' });
+      expectRefused(await createPayout(t, { payoutNo }, { label: 'repeat the payout' }), {
+        what: 'a repeated payout',
+        topic: 'idem.payout.repeat-key',
+      });
     },
   },
   {
@@ -459,16 +429,8 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
         async ([first, other]) => {
           const payoutNo = t.newNo('payout');
           const created = await createPayout(t, { payoutNo, method, amount: usd(valueOfCents(first!)) });
-          const serviceNo = payoutNoOf(
-            t,
-            expectSuccess(created, 'idem.original-unchanged', 'the first payout'),
-            'idem.original-unchanged',
-            created,
-          );
-          const before = payoutSnapshot(
-            t,
-            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'),
-          );
+          const serviceNo = payoutNoOf(t, expectSuccess(created, { what: 'the first payout' }), 'idem.original-unchanged', created);
+          const before = payoutSnapshot(t, expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), { what: 'querying the payout' }));
           expectRefused(
             await createPayout(
               t,
@@ -476,31 +438,21 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
               { label: 'repeat the payout number with another amount' },
             ),
             'idem.payout.refused',
-            'a repeated payout number with another amount',
-            'idem.payout.repeat-key',
+            { what: 'a repeated payout number with another amount', topic: 'idem.payout.repeat-key' },
           );
           const byMerchantNo = payoutSnapshot(
             t,
-            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), 'idem.original-unchanged', 'querying the payout'),
+            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), { what: 'querying the payout' }),
           );
-          expectEqual(
-            byMerchantNo,
-            before,
-            'ORIGINAL_CHANGED',
-            'idem.original-unchanged',
-            'the payout found by its merchant number changed after a refused repeat',
-          );
-          const byServiceNo = payoutSnapshot(
-            t,
-            expectSuccess(await queryPayout(t, { serviceNo }), 'idem.original-unchanged', 'querying the payout'),
-          );
-          expectEqual(
-            byServiceNo,
-            before,
-            'ORIGINAL_CHANGED',
-            'idem.original-unchanged',
-            'the payout found by its service number changed after a refused repeat',
-          );
+          expectEqual(byMerchantNo, before, {
+            code: 'ORIGINAL_CHANGED',
+            title: 'the payout found by its merchant number changed after a refused repeat',
+          });
+          const byServiceNo = payoutSnapshot(t, expectSuccess(await queryPayout(t, { serviceNo }), { what: 'querying the payout' }));
+          expectEqual(byServiceNo, before, {
+            code: 'ORIGINAL_CHANGED',
+            title: 'the payout found by its service number changed after a refused repeat',
+          });
         },
         { numRuns: 3 },
       );

@@ -12,7 +12,9 @@ function envelope(ex: Exchange, clause: ClauseId, what: string): { status: numbe
   const res = ex.response;
   const b = res?.json;
   if (!res || b === null || typeof b !== 'object' || Array.isArray(b)) {
-    failCheck('BODY_NOT_JSON_OBJECT', clause, `the response to ${what} must be a JSON object`, {
+    failCheck(clause, {
+      code: 'BODY_NOT_JSON_OBJECT',
+      title: `the response to ${what} must be a JSON object`,
       expected: 'a JSON object',
       seen: res ? (res.jsonError ?? shortJson(b)) : 'no response',
       exchange: ex,
@@ -26,16 +28,13 @@ function envelope(ex: Exchange, clause: ClauseId, what: string): { status: numbe
 function expectSameError(ex: Exchange, s: ErrorScenario, clause: ClauseId, what: string): void {
   const e = envelope(ex, clause, what);
   if (e.code !== s.code || e.status !== s.http) {
-    failCheck(
-      e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'CODE_CHANGED_BY_LANGUAGE',
-      clause,
-      `${what} must keep its code and HTTP status when Accept-Language is en`,
-      {
-        expected: `HTTP ${s.http}, code ${s.code}`,
-        seen: `HTTP ${e.status}, code ${shortJson(e.code)}`,
-        exchange: ex,
-      },
-    );
+    failCheck(clause, {
+      code: e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'CODE_CHANGED_BY_LANGUAGE',
+      title: `${what} must keep its code and HTTP status when Accept-Language is en`,
+      expected: `HTTP ${s.http}, code ${s.code}`,
+      seen: `HTTP ${e.status}, code ${shortJson(e.code)}`,
+      exchange: ex,
+    });
   }
 }
 
@@ -50,7 +49,9 @@ function expectPlainSentence(ex: Exchange, s: ErrorScenario, clause: ClauseId): 
   const what = `${s.name} with Accept-Language: en`;
   const { msg } = envelope(ex, clause, what);
   if (typeof msg !== 'string' || !/[A-Za-z]{2,}/.test(msg) || holdsKey(msg, s.key)) {
-    failCheck('ENGLISH_MSG_NOT_PLAIN', clause, `the msg answering ${what} must be a plain English sentence without the key`, {
+    failCheck(clause, {
+      code: 'ENGLISH_MSG_NOT_PLAIN',
+      title: `the msg answering ${what} must be a plain English sentence without the key`,
       expected: `an English sentence, no "|", no "${s.key}"`,
       seen: shortJson(msg),
       exchange: ex,
@@ -64,16 +65,13 @@ function expectNoFieldNames(ex: Exchange, s: ErrorScenario, names: string[], cla
   const text = typeof msg === 'string' ? msg : '';
   const named = names.filter((n) => text.toLowerCase().includes(n.toLowerCase()));
   if (named.length > 0) {
-    failCheck(
-      'ENGLISH_MSG_HAS_FIELD_DETAILS',
-      clause,
-      `the msg answering ${s.name} with Accept-Language: en must leave field details out`,
-      {
-        expected: `no mention of ${names.join(', ')}`,
-        seen: `${shortJson(msg)} names ${named.join(', ')}`,
-        exchange: ex,
-      },
-    );
+    failCheck(clause, {
+      code: 'ENGLISH_MSG_HAS_FIELD_DETAILS',
+      title: `the msg answering ${s.name} with Accept-Language: en must leave field details out`,
+      expected: `no mention of ${names.join(', ')}`,
+      seen: `${shortJson(msg)} names ${named.join(', ')}`,
+      exchange: ex,
+    });
   }
 }
 
@@ -133,12 +131,13 @@ export default defineSuite('language', { area: 'errors', resource: 'request' }, 
         const ex = await s.send(target);
         const { msg } = envelope(ex, 'env.msg.message-key', s.name);
         if (typeof msg !== 'string' || splitMsg(msg).key !== s.key) {
-          failCheck(
-            'MSG_WITHOUT_KEY',
-            'env.msg.message-key',
-            `without Accept-Language the msg answering ${s.name} must end in "|${s.key}"`,
-            { expected: `"<message>|${s.key}"`, seen: shortJson(msg), exchange: ex },
-          );
+          failCheck({
+            code: 'MSG_WITHOUT_KEY',
+            title: `without Accept-Language the msg answering ${s.name} must end in "|${s.key}"`,
+            expected: `"<message>|${s.key}"`,
+            seen: shortJson(msg),
+            exchange: ex,
+          });
         }
       }
     },

@@ -11,7 +11,7 @@ export default defineSuite('merchant-state', { area: 'payments', resource: 'paym
     async run({ target }) {
       target.merchant('frozen');
       const ex = await checkout(target, {}, { as: 'frozen', label: 'checkout as the frozen merchant' });
-      expectError(ex, { code: 1001, key: 'merchantFrozen' }, 'err.pay.merchant-frozen', 'a checkout by a disabled merchant');
+      expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what: 'a checkout by a disabled merchant' });
     },
   },
   {
@@ -25,7 +25,7 @@ export default defineSuite('merchant-state', { area: 'payments', resource: 'paym
         { declare: ['cardPayment', 'endpoints.cardPayment'] },
       );
       const ex = await cardPayment(target, {}, { as: 'frozen', label: 'card payment as the frozen merchant' });
-      expectError(ex, { code: 1001, key: 'merchantFrozen' }, 'err.pay.merchant-frozen', 'a card payment by a disabled merchant');
+      expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what: 'a card payment by a disabled merchant' });
     },
   },
 ]);

@@ -16,7 +16,9 @@ type Body = Record<string, unknown>;
 function expectSnakeCaseData(ex: Exchange, data: Body, what: string): void {
   const bad = nonSnakeCaseKeys(data, 'data').map((b) => b.path);
   if (bad.length > 0) {
-    failCheck('FIELD_NAME_NOT_SNAKE_CASE', 'conv.snake-case', `${what} names fields in another case than snake_case`, {
+    failCheck('conv.snake-case', {
+      code: 'FIELD_NAME_NOT_SNAKE_CASE',
+      title: `${what} names fields in another case than snake_case`,
       expected: 'snake_case field names, e.g. merchant_order_no',
       seen: bad.join(', '),
       exchange: ex,
@@ -71,12 +73,10 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       for (const field of CHECKOUT_FIELDS_WITH_UNDERSCORE.filter((f) => f.required)) {
         const body = withCamelCaseOnly(checkoutBody(target), field);
         const ex = await post(target, body, `checkout with ${field.path} sent as ${field.camel}`);
-        expectRefused(
-          ex,
-          'conv.snake-case',
-          `a checkout whose ${field.path} is sent only as ${field.camel}`,
-          `naming.camel-only.${field.path}`,
-        );
+        expectRefused(ex, {
+          what: `a checkout whose ${field.path} is sent only as ${field.camel}`,
+          topic: `naming.camel-only.${field.path}`,
+        });
       }
     },
   },
@@ -99,7 +99,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
         recordReading(`naming.${field.path}.required`, 'required');
         compared += 1;
         const ex = await post(target, withCamelCaseOnly(base, field), `checkout with ${field.path} sent as ${field.camel}`);
-        expectRefused(ex, 'conv.snake-case', `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}`);
+        expectRefused(ex, { what: `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}` });
       }
       skipUnless(
         compared > 0,
@@ -114,9 +114,9 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     async run({ target }) {
       const merchantOrderNo = target.newNo('order');
       const created = await post(target, checkoutBody(target, { merchantOrderNo }), 'checkout');
-      expectSnakeCaseData(created, expectSuccess(created, 'conv.snake-case', 'a checkout'), 'the checkout response');
+      expectSnakeCaseData(created, expectSuccess(created, { what: 'a checkout' }), 'the checkout response');
       const q = await queryPayment(target, { merchant_order_no: merchantOrderNo }, { label: 'query the checkout' });
-      expectSnakeCaseData(q, expectSuccess(q, 'conv.snake-case', 'querying the checkout'), 'the payment query response');
+      expectSnakeCaseData(q, expectSuccess(q, { what: 'querying the checkout' }), 'the payment query response');
     },
   },
   {
@@ -128,24 +128,23 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       const body = { ...checkoutBody(target, { merchantOrderNo: snakeNo }), merchantOrderNo: camelNo };
       const ex = await post(target, body, 'checkout with merchant_order_no and a different merchantOrderNo');
       if (codeOf(ex) !== 0) {
-        expectRefused(ex, 'conv.snake-case', 'a checkout with an extra merchantOrderNo', 'naming.camel-duplicate');
+        expectRefused(ex, { what: 'a checkout with an extra merchantOrderNo', topic: 'naming.camel-duplicate' });
         return;
       }
       recordReading('naming.camel-duplicate', 'ignored');
       const byCamel = await queryPayment(target, { merchant_order_no: camelNo }, { label: 'query by the camelCase number' });
       if (codeOf(byCamel) === 0) {
-        failCheck(
-          'CAMELCASE_FIELD_USED',
-          'conv.snake-case',
-          'the order was recorded under the number sent as merchantOrderNo: a camelCase name was accepted',
-          { expected: 'no order under the merchantOrderNo value (2002 orderNotFound)', seen: 'an order found by it', exchange: byCamel },
-        );
+        failCheck({
+          code: 'CAMELCASE_FIELD_USED',
+          title: 'the order was recorded under the number sent as merchantOrderNo: a camelCase name was accepted',
+          expected: 'no order under the merchantOrderNo value (2002 orderNotFound)',
+          seen: 'an order found by it',
+          exchange: byCamel,
+        });
       }
-      expectSuccess(
-        await queryPayment(target, { merchant_order_no: snakeNo }, { label: 'query by the snake_case number' }),
-        'conv.snake-case',
-        'a query by the merchant_order_no sent',
-      );
+      expectSuccess(await queryPayment(target, { merchant_order_no: snakeNo }, { label: 'query by the snake_case number' }), {
+        what: 'a query by the merchant_order_no sent',
+      });
     },
   },
   {
@@ -162,20 +161,17 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       const body = { ...checkoutBody(target, { merchantOrderNo, method, amount: usd(snake) }), transAmount: usd(other) };
       const ex = await post(target, body, 'checkout with trans_amount and a different transAmount');
       if (codeOf(ex) !== 0) {
-        expectRefused(ex, 'conv.snake-case', 'a checkout with an extra transAmount', 'naming.camel-duplicate');
+        expectRefused(ex, { what: 'a checkout with an extra transAmount', topic: 'naming.camel-duplicate' });
         return;
       }
       recordReading('naming.camel-duplicate', 'ignored');
       const q = await queryPayment(target, { merchant_order_no: merchantOrderNo });
-      const data = expectSuccess(q, 'conv.snake-case', 'querying the checkout');
-      expectEqual(
-        pick(data, rec.transAmount),
-        usd(snake),
-        'CAMELCASE_FIELD_USED',
-        'conv.snake-case',
-        'the payment should be recorded with trans_amount, not with the camelCase transAmount',
-        q,
-      );
+      const data = expectSuccess(q, { what: 'querying the checkout' });
+      expectEqual(pick(data, rec.transAmount), usd(snake), {
+        code: 'CAMELCASE_FIELD_USED',
+        title: 'the payment should be recorded with trans_amount, not with the camelCase transAmount',
+        exchange: q,
+      });
     },
   },
   {
@@ -189,9 +185,11 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       ];
       for (const [what, body] of variants) {
         const ex = await post(target, body, `checkout with ${what}`);
-        expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', `a checkout with ${what}`, {
-          ifAccepted: 'payment.goods-name.required',
-        });
+        expectError(
+          ex,
+          { code: 400, key: 'invalidRequest' },
+          { what: `a checkout with ${what}`, ifAccepted: 'payment.goods-name.required' },
+        );
       }
     },
   },
@@ -210,15 +208,18 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
         { ...checkoutBody(target), trade_info: { description: 'No goods name' } },
         'checkout with trade_info without goods_name',
       );
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', 'a checkout without trade_info.goods_name');
+      expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', {
+        what: 'a checkout without trade_info.goods_name',
+      });
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       if (!message.includes(internal)) {
-        failCheck(
-          'FIELD_NOT_NAMED',
-          'err.req.internal-field-name',
-          'the invalidRequest message should name the missing field by the internal name the profile declares',
-          { expected: `a message containing ${JSON.stringify(internal)}`, seen: JSON.stringify(message), exchange: ex },
-        );
+        failCheck({
+          code: 'FIELD_NOT_NAMED',
+          title: 'the invalidRequest message should name the missing field by the internal name the profile declares',
+          expected: `a message containing ${JSON.stringify(internal)}`,
+          seen: JSON.stringify(message),
+          exchange: ex,
+        });
       }
     },
   },
@@ -227,9 +228,11 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['err.req.method-missing', 'payment.method.required', 'err.req.invalid-request'],
     async run({ target }) {
       const ex = await post(target, checkoutBody(target, { omit: ['payment_method'] }), 'checkout without payment_method');
-      expectError(ex, { code: 400, key: 'invalidRequest' }, 'err.req.method-missing', 'a checkout without payment_method', {
-        ifAccepted: 'payment.method.required',
-      });
+      expectError(
+        ex,
+        { code: 400, key: 'invalidRequest' },
+        { what: 'a checkout without payment_method', ifAccepted: 'payment.method.required' },
+      );
     },
   },
 ]);

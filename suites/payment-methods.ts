@@ -37,9 +37,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       expectError(
         ex,
         { code: 3003, key: 'unsupportedPaymentMethod' },
-        'payment.method.unknown',
-        `a checkout with the unknown method ${method}`,
-        { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
+        { what: `a checkout with the unknown method ${method}`, ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
       );
     },
   },
@@ -53,9 +51,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
         expectError(
           ex,
           { code: 3003, key: 'unsupportedPaymentMethod' },
-          'payment.method.unknown',
-          `a checkout with the unknown method ${method}`,
-          { ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
+          { what: `a checkout with the unknown method ${method}`, ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
         );
       });
     },
@@ -72,8 +68,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       expectError(
         ex,
         { code: 3003, key: 'paymentMethodUnavailable' },
-        'err.pay.method-unavailable',
-        `a checkout with ${method}, known but not enabled for the merchant`,
+        { what: `a checkout with ${method}, known but not enabled for the merchant` },
       );
     },
   },
@@ -89,8 +84,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       expectError(
         ex,
         { code: 422, key: 'validationFailed' },
-        'err.pay.no-channel',
-        `a checkout with ${method}, for which no payment channel is available`,
+        { what: `a checkout with ${method}, for which no payment channel is available` },
       );
     },
   },
@@ -115,8 +109,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       expectError(
         ex,
         { code: 3003, key: 'paymentMethodUnavailable' },
-        'err.pay.method-unavailable',
-        `a checkout with ${method} by the ${as} merchant, for which it is not enabled`,
+        { what: `a checkout with ${method} by the ${as} merchant, for which it is not enabled` },
       );
     },
   },
@@ -126,7 +119,7 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     async run({ target }) {
       for (const method of target.profile.methods.checkout) {
         const ex = await checkout(target, { method }, { label: `checkout with ${method}` });
-        expectSuccess(ex, 'checkout.creates', `a checkout with ${method} for ${defaultAmount(target, method)} USD`);
+        expectSuccess(ex, { what: `a checkout with ${method} for ${defaultAmount(target, method)} USD` });
       }
     },
   },

@@ -32,7 +32,7 @@ async function secondMerchantOrder(t: Target, clause: ClauseId): Promise<Foreign
     );
     const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
     if (code !== 0) continue;
-    const data = expectSuccess(ex, clause, 'a checkout by the second merchant');
+    const data = expectSuccess(ex, clause, { what: 'a checkout by the second merchant' });
     const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
     return { orderNo, merchantOrderNo, secrets: [merchantOrderNo, goodsName, defaultAmount(t, method)] };
   }
@@ -93,7 +93,9 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       );
       const body = ex.response!.json as Record<string, unknown>;
       if ('data' in body) {
-        failCheck('ACCESS_DENIED_WITH_DATA', 'query.other-merchant', "a refused query for another merchant's order must not carry data", {
+        failCheck({
+          code: 'ACCESS_DENIED_WITH_DATA',
+          title: "a refused query for another merchant's order must not carry data",
           expected: 'no data',
           seen: JSON.stringify(body.data),
           exchange: ex,
@@ -108,20 +110,17 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     async run({ target }) {
       const order = await secondMerchantOrder(target, 'query.other-merchant');
       const ex = await queryPayment(target, { order_no: order.orderNo }, { label: "query another merchant's order by order_no" });
-      expectError(ex, { code: 403, key: 'orderAccessDenied' }, 'query.other-merchant', "a query for another merchant's order");
+      expectError(ex, { code: 403, key: 'orderAccessDenied' }, { what: "a query for another merchant's order" });
       const { message } = splitMsg((ex.response!.json as { msg: string }).msg);
       const leaked = order.secrets.filter((s) => message.includes(s));
       if (leaked.length > 0) {
-        failCheck(
-          'ACCESS_DENIED_LEAKS_ORDER',
-          'query.other-merchant',
-          "the access-denied message shows details of another merchant's order",
-          {
-            expected: 'none of its merchant_order_no, goods name or amount',
-            seen: `${JSON.stringify(message)} (contains ${leaked.map((s) => JSON.stringify(s)).join(', ')})`,
-            exchange: ex,
-          },
-        );
+        failCheck({
+          code: 'ACCESS_DENIED_LEAKS_ORDER',
+          title: "the access-denied message shows details of another merchant's order",
+          expected: 'none of its merchant_order_no, goods name or amount',
+          seen: `${JSON.stringify(message)} (contains ${leaked.map((s) => JSON.stringify(s)).join(', ')})`,
+          exchange: ex,
+        });
       }
     },
   },
@@ -143,9 +142,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
           { code: 2002, key: 'orderNotFound' },
           { code: 403, key: 'orderAccessDenied' },
         ],
-        'query.other-merchant',
-        'query.other-merchant.by-merchant-order-no',
-        "a query by another merchant's merchant_order_no",
+        { topic: 'query.other-merchant.by-merchant-order-no', what: "a query by another merchant's merchant_order_no" },
       );
     },
   },
@@ -155,17 +152,14 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
     async run({ target }) {
       const order = await secondMerchantOrder(target, 'query.returns-record');
       const ex = await queryPayment(target, { order_no: order.orderNo }, { as: 'second', label: 'query the order by its own merchant' });
-      const data = expectSuccess(ex, 'query.returns-record', 'a query by the merchant that created the order');
+      const data = expectSuccess(ex, { what: 'a query by the merchant that created the order' });
       const rec = target.profile.paymentRecord;
       if (rec)
-        expectEqual(
-          pick(data, rec.merchantOrderNo),
-          order.merchantOrderNo,
-          'WRONG_RECORD',
-          'query.returns-record',
-          'the query should return the order created',
-          ex,
-        );
+        expectEqual(pick(data, rec.merchantOrderNo), order.merchantOrderNo, {
+          code: 'WRONG_RECORD',
+          title: 'the query should return the order created',
+          exchange: ex,
+        });
     },
   },
   {
@@ -176,7 +170,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       const created = await target.post('/api/v1/payments/checkout', checkoutBody(target), {
         label: 'checkout at /api/v1/payments/checkout',
       });
-      expectSuccess(created, 'ep.versioned-path', 'a checkout sent to {base_url}/api/v1/payments/checkout');
+      expectSuccess(created, { what: 'a checkout sent to {base_url}/api/v1/payments/checkout' });
       const q = await target.post(
         '/api/v1/payments/query',
         { merchant_order_no: target.newNo('order') },
@@ -185,8 +179,7 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       expectError(
         q,
         { code: 2002, key: 'orderNotFound' },
-        'ep.versioned-path',
-        'a query for an unknown order sent to {base_url}/api/v1/payments/query',
+        { what: 'a query for an unknown order sent to {base_url}/api/v1/payments/query' },
       );
     },
   },
@@ -207,12 +200,13 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       );
       const body = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
       if (ex.response?.status === 200 && body?.code === 0) {
-        failCheck(
-          'NON_JSON_CONTENT_TYPE_SERVED',
-          'ep.post-json',
-          'a request must be sent with Content-Type: application/json; one sent as text/plain was served',
-          { expected: 'a refusal (non-zero code, or an authentication error)', seen: `HTTP 200, code 0`, exchange: ex },
-        );
+        failCheck({
+          code: 'NON_JSON_CONTENT_TYPE_SERVED',
+          title: 'a request must be sent with Content-Type: application/json; one sent as text/plain was served',
+          expected: 'a refusal (non-zero code, or an authentication error)',
+          seen: `HTTP 200, code 0`,
+          exchange: ex,
+        });
       }
       recordReading(
         'ep.content-type.text-plain',

@@ -44,7 +44,7 @@ function methodsWithLimits(
 async function payoutCreated(t: Target, method: string, clause: ClauseId): Promise<{ payoutNo: string; merchantPayoutNo: string }> {
   const merchantPayoutNo = t.newNo('payout');
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
-  const data = expectSuccess(ex, clause, `creating a ${method} payout`);
+  const data = expectSuccess(ex, clause, { what: `creating a ${method} payout` });
   return { payoutNo: expectString(data, payoutsOf(t).data.payoutNo, clause, ex), merchantPayoutNo };
 }
 
@@ -58,7 +58,9 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
   const key = splitMsg(body.msg).key;
   const row = key === 'notSupported' ? 'err.po.currency' : key === 'amountOutOfRange' ? 'err.po.amount-out-of-range' : undefined;
   if (row)
-    failCheck('WRONG_ERROR_CODE', row, `a non-USD payout refused with \`${key}\` must carry the payout code 5008`, {
+    failCheck(row, {
+      code: 'WRONG_ERROR_CODE',
+      title: `a non-USD payout refused with \`${key}\` must carry the payout code 5008`,
       expected: `code 5008, key ${key}`,
       seen: `code ${JSON.stringify(body.code)}, key ${key}`,
       exchange: ex,
@@ -80,7 +82,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           declare: ['payouts.notForPayouts'],
         });
       const ex = await createPayout(t, { method }, { label: `payout with ${method}` });
-      expectError(ex, { code: 5007, key: 'unsupportedPayoutMethod' }, 'err.po.unsupported-payout-method', `a payout with ${method}`);
+      expectError(ex, { code: 5007, key: 'unsupportedPayoutMethod' }, { what: `a payout with ${method}` });
     },
   },
   {
@@ -115,9 +117,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           { code: 5007, key: 'unsupportedPayoutMethod' },
           { code: 3003, key: 'paymentMethodUnavailable' },
         ],
-        'err.po.unsupported-payout-method',
-        'payout.method-not-enabled',
-        `a ${method} payout by the ${as} merchant, for which it is not enabled`,
+        { topic: 'payout.method-not-enabled', what: `a ${method} payout by the ${as} merchant, for which it is not enabled` },
       );
     },
   },
@@ -134,9 +134,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           { code: 5007, key: 'unsupportedPaymentMethod' },
           { code: 3003, key: 'unsupportedPaymentMethod' },
         ],
-        'err.po.unknown-method',
-        'payout.unknown-method-code',
-        'a payout with an unknown method',
+        { topic: 'payout.unknown-method-code', what: 'a payout with an unknown method' },
       );
     },
   },
@@ -146,7 +144,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       t.merchant('frozen');
       const ex = await createPayout(t, {}, { as: 'frozen', label: 'payout by a disabled merchant' });
-      expectError(ex, { code: 1001, key: 'merchantFrozen' }, 'err.po.merchant-frozen', 'a payout by a disabled merchant');
+      expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what: 'a payout by a disabled merchant' });
     },
   },
   {
@@ -177,9 +175,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
               { code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' },
               { code: 5008, key: 'notSupported', clause: 'err.po.currency' },
             ],
-            'payout.usd-only-methods',
-            'payout.non-usd-currency',
-            `a ${method} payout of ${value} ${currency}`,
+            { topic: 'payout.non-usd-currency', what: `a ${method} payout of ${value} ${currency}` },
           );
         },
         { numRuns: 5 },
@@ -214,16 +210,13 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
                 { code: 5008, key: 'amountOutOfRange' },
                 { code: 5004, key: 'insufficientFunds' },
               ],
-              'err.po.amount-out-of-range',
-              'payout.above-max-and-balance',
-              `a ${method} payout of ${value} above the maximum ${lim.max}`,
+              { topic: 'payout.above-max-and-balance', what: `a ${method} payout of ${value} above the maximum ${lim.max}` },
             );
           } else {
             expectError(
               ex,
               { code: 5008, key: 'amountOutOfRange' },
-              'err.po.amount-out-of-range',
-              `a ${method} payout of ${value} outside ${lim.min}..${lim.max}`,
+              { what: `a ${method} payout of ${value} outside ${lim.min}..${lim.max}` },
             );
           }
         },
@@ -264,8 +257,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           expectError(
             ex,
             { code: 5004, key: 'insufficientFunds' },
-            'err.po.insufficient-funds',
-            `a payout of ${value} by a merchant whose payout balance is ${balance}`,
+            { what: `a payout of ${value} by a merchant whose payout balance is ${balance}` },
           );
         },
         { numRuns: 6 },
@@ -306,8 +298,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         expectError(
           over,
           { code: 5004, key: 'insufficientFunds' },
-          'err.po.insufficient-funds',
-          `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}`,
+          { what: `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}` },
         );
         const within = await createPayout(
           t,
@@ -316,18 +307,15 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         );
         const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
         if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
-          failCheck(
-            'REFUSED_WITHIN_BALANCE',
-            'err.po.insufficient-funds',
-            `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`,
-            { expected: 'the payout accepted', seen: JSON.stringify(body), exchange: within },
-          );
+          failCheck({
+            code: 'REFUSED_WITHIN_BALANCE',
+            title: `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`,
+            expected: 'the payout accepted',
+            seen: JSON.stringify(body),
+            exchange: within,
+          });
         }
-        const data = expectSuccess(
-          within,
-          'err.po.insufficient-funds',
-          `a payout of ${balance} ${currency} within the ${currency} balance`,
-        );
+        const data = expectSuccess(within, { what: `a payout of ${balance} ${currency} within the ${currency} balance` });
         // Give the balance back for the next run; how cancel answers is judged by the cancel checks.
         if (m.cancel)
           await cancelPayout(
@@ -349,7 +337,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
         const ex = await queryPayout(t, by, { label: `query an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
-        expectError(ex, { code: 5002, key: 'notFound' }, 'err.po.query-not-found', 'a query for a payout that does not exist');
+        expectError(ex, { code: 5002, key: 'notFound' }, { what: 'a query for a payout that does not exist' });
       }
     },
   },
@@ -359,7 +347,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
         const ex = await cancelPayout(t, by, { label: `cancel an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
-        expectError(ex, { code: 422, key: 'notFound' }, 'err.po.cancel-not-found', 'a cancel of a payout that does not exist');
+        expectError(ex, { code: 422, key: 'notFound' }, { what: 'a cancel of a payout that does not exist' });
       }
     },
   },
@@ -370,18 +358,21 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
       await settlePayout(t, created, 'success', 'err.po.not-cancelable');
       const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
-      expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', 'a cancel of a payout in status SUCCESS', {
-        ifAccepted: 'state.payout.not-cancelable',
-      });
+      expectError(
+        ex,
+        { code: 5003, key: 'payoutNotCancelable' },
+        { what: 'a cancel of a payout in status SUCCESS', ifAccepted: 'state.payout.not-cancelable' },
+      );
       const msg = String((ex.response!.json as { msg?: unknown }).msg ?? '');
       const { message } = splitMsg(msg);
       if (!message.includes('SUCCESS')) {
-        failCheck(
-          'STATUS_NOT_NAMED',
-          'state.payout.not-cancelable',
-          'the refusal does not name the current status SUCCESS in its message',
-          { expected: 'a message containing SUCCESS, before the key', seen: JSON.stringify(msg), exchange: ex },
-        );
+        failCheck('state.payout.not-cancelable', {
+          code: 'STATUS_NOT_NAMED',
+          title: 'the refusal does not name the current status SUCCESS in its message',
+          expected: 'a message containing SUCCESS, before the key',
+          seen: JSON.stringify(msg),
+          exchange: ex,
+        });
       }
     },
   },
@@ -394,15 +385,17 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const failed = await payoutCreated(t, method, 'err.po.not-cancelable');
       await settlePayout(t, failed, 'failed', 'err.po.not-cancelable');
       const canceled = await payoutCreated(t, method, 'err.po.not-cancelable');
-      expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), 'err.po.not-cancelable', 'the first cancel');
+      expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), { what: 'the first cancel' });
       for (const [p, status] of [
         [failed, 'FAILED'],
         [canceled, 'CANCELED'],
       ] as const) {
         const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
-        expectError(ex, { code: 5003, key: 'payoutNotCancelable' }, 'err.po.not-cancelable', `a cancel of a payout in status ${status}`, {
-          ifAccepted: 'state.payout.not-cancelable',
-        });
+        expectError(
+          ex,
+          { code: 5003, key: 'payoutNotCancelable' },
+          { what: `a cancel of a payout in status ${status}`, ifAccepted: 'state.payout.not-cancelable' },
+        );
       }
     },
   },
@@ -414,12 +407,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const created = await payoutCreated(t, method, 'err.po.cancel-unsupported');
       for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
         const ex = await cancelPayout(t, by, { label: `cancel a pending ${method} payout` });
-        expectError(
-          ex,
-          { code: 422, key: 'notSupported' },
-          'err.po.cancel-unsupported',
-          `a cancel of a ${method} payout (no cancel support)`,
-        );
+        expectError(ex, { code: 422, key: 'notSupported' }, { what: `a cancel of a ${method} payout (no cancel support)` });
       }
     },
   },

@@ -20,7 +20,7 @@ async function payoutCreated(
 ): Promise<{ payoutNo: string; merchantPayoutNo: string; exchange: Exchange }> {
   const merchantPayoutNo = t.newNo('payout');
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method });
-  const data = expectSuccess(ex, clause, `creating a ${method} payout`);
+  const data = expectSuccess(ex, clause, { what: `creating a ${method} payout` });
   return { payoutNo: expectString(data, payoutsOf(t).data.payoutNo, clause, ex), merchantPayoutNo, exchange: ex };
 }
 
@@ -35,8 +35,8 @@ async function expectPayoutStatus(
 ): Promise<void> {
   for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
     const ex = await queryPayout(t, by);
-    const data = expectSuccess(ex, clause, 'querying the payout');
-    expectEqual(pick(data, payoutsOf(t).data.status), status, code, clause, message, ex);
+    const data = expectSuccess(ex, clause, { what: 'querying the payout' });
+    expectEqual(pick(data, payoutsOf(t).data.status), status, clause, { code, title: message, exchange: ex });
   }
 }
 
@@ -51,19 +51,12 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
         const created = await payoutCreated(t, method, 'payout.ids');
         for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
           const ex = await queryPayout(t, by);
-          const data = expectSuccess(
-            ex,
-            'payout.ids',
-            `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}`,
-          );
-          expectEqual(
-            expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex),
-            created.payoutNo,
-            'WRONG_PAYOUT',
-            'payout.ids',
-            'the query returned another payout',
-            ex,
-          );
+          const data = expectSuccess(ex, { what: `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
+          expectEqual(expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex), created.payoutNo, {
+            code: 'WRONG_PAYOUT',
+            title: 'the query returned another payout',
+            exchange: ex,
+          });
         }
       }
     },
@@ -73,11 +66,9 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     clause: ['state.payout.values'],
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'state.payout.values');
-      expectSuccess(
-        await cancelPayout(t, { serviceNo: created.payoutNo }),
-        'state.payout.values',
-        'cancelling a pending payout on a method with cancel support',
-      );
+      expectSuccess(await cancelPayout(t, { serviceNo: created.payoutNo }), {
+        what: 'cancelling a pending payout on a method with cancel support',
+      });
       await expectPayoutStatus(
         t,
         created,

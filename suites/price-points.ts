@@ -52,7 +52,7 @@ async function recordOf(
   clause: ClauseId,
 ): Promise<{ data: Record<string, unknown>; ex: Awaited<ReturnType<typeof queryPayment>> }> {
   const ex = await queryPayment(t, { order_no: orderNo });
-  return { data: expectSuccess(ex, clause, 'querying the price-point payment'), ex };
+  return { data: expectSuccess(ex, clause, { what: 'querying the price-point payment' }), ex };
 }
 
 /**
@@ -97,22 +97,20 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         for (const tier of tiersOf(method)) {
           const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
           const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
-          expectEqual(
-            pick(data, paths.trans),
-            usd(tier),
-            'PRICE_POINT_NOT_CHARGED_AS_IS',
-            'payment.trans-amount.usd-charged',
-            `a ${method} payment of the price point ${tier} should be charged ${tier}`,
-            ex,
-          );
+          expectEqual(pick(data, paths.trans), usd(tier), 'payment.trans-amount.usd-charged', {
+            code: 'PRICE_POINT_NOT_CHARGED_AS_IS',
+            title: `a ${method} payment of the price point ${tier} should be charged ${tier}`,
+            exchange: ex,
+          });
           const requested = pick(data, paths.requested);
           if (requested !== undefined) {
-            failCheck(
-              'REQUESTED_AMOUNT_NOT_ROUNDED',
-              'payment.requested-amount.only-rounded',
-              `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`,
-              { expected: `no data.${paths.requested}`, seen: JSON.stringify(requested), exchange: ex },
-            );
+            failCheck({
+              code: 'REQUESTED_AMOUNT_NOT_ROUNDED',
+              title: `requested_amount is present only when the amount was rounded; ${tier} is a price point and was not`,
+              expected: `no data.${paths.requested}`,
+              seen: JSON.stringify(requested),
+              exchange: ex,
+            });
           }
         }
       }
@@ -142,22 +140,16 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const order = await createCheckout(target, 'payment.price-point.round', { method, amount: usd(c.sent) });
         const { data, ex } = await recordOf(target, order.orderNo, 'payment.price-point.round');
         const charged = pick(data, paths.trans);
-        expectEqual(
-          charged,
-          usd(c.tier),
-          'NOT_ROUNDED_TO_PRICE_POINT',
-          roundingClause(charged, c, tiersOf(method)),
-          `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${describeRule(ruleOf(method))})`,
-          ex,
-        );
-        expectEqual(
-          pick(data, paths.requested),
-          usd(c.requested),
-          'REQUESTED_AMOUNT_WRONG',
-          'payment.requested-amount.only-rounded',
-          `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`,
-          ex,
-        );
+        expectEqual(charged, usd(c.tier), roundingClause(charged, c, tiersOf(method)), {
+          code: 'NOT_ROUNDED_TO_PRICE_POINT',
+          title: `a ${method} payment of ${c.sent} should be charged the price point ${c.tier} (rounding ${describeRule(ruleOf(method))})`,
+          exchange: ex,
+        });
+        expectEqual(pick(data, paths.requested), usd(c.requested), 'payment.requested-amount.only-rounded', {
+          code: 'REQUESTED_AMOUNT_WRONG',
+          title: `a payment rounded from ${c.sent} should show requested_amount ${c.requested}`,
+          exchange: ex,
+        });
       };
       // The cents next to each change of decision first (the first such method), then anywhere the rule rounds.
       const first = withCases[0]!.method;
@@ -188,13 +180,10 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
         const ex = await checkout(target, { method, amount: usd(value) }, { label: `checkout ${method} of unroundable ${value}` });
         // The document gives both: 2006 "cannot be rounded to a price point", and 422 notSupported
         // "amount that cannot be rounded to a fixed tier". Either is accepted and recorded.
-        expectOneOf(
-          ex,
-          UNROUNDABLE,
-          unroundableClause(ex),
-          'price-point.unroundable',
-          `a ${method} checkout of ${value}, which no price point rounds`,
-        );
+        expectOneOf(ex, UNROUNDABLE, unroundableClause(ex), {
+          topic: 'price-point.unroundable',
+          what: `a ${method} checkout of ${value}, which no price point rounds`,
+        });
       };
       // Every amount the profile lists, with every price-point method, then generated ones.
       for (const method of methods) for (const value of pp.unroundable) await probe({ method, value });

@@ -61,7 +61,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         refundCentsAboveOriginal(paid.cents),
         async (cents) => {
           const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
-          expectError(ex, refusal('refundAmountExceeded'), 'err.ref.amount-exceeded', 'a refund above the amount paid', {
+          expectError(ex, refusal('refundAmountExceeded'), {
+            what: 'a refund above the amount paid',
             ifHalfRight: 'err.ref.codes',
             halfRight: 'code',
           });
@@ -93,13 +94,11 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
             usd(valueOfCents(excess)),
             `refund ${valueOfCents(excess)} after ${accepted.map((c) => valueOfCents(c)).join(' + ')} of ${valueOfCents(total)}`,
           );
-          expectError(
-            ex,
-            refusal('refundAmountExceeded'),
-            'err.ref.amount-exceeded',
-            'a partial refund taking the refunded total above the amount paid',
-            { ifHalfRight: 'err.ref.codes', halfRight: 'code' },
-          );
+          expectError(ex, refusal('refundAmountExceeded'), {
+            what: 'a partial refund taking the refunded total above the amount paid',
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
         },
         { numRuns: 5 },
       );
@@ -112,7 +111,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const method = refundableCheckoutMethod(t);
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an unpaid checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an unpaid checkout', {
+      expectError(ex, refusal('refundOrderNotPaid'), {
+        what: 'a refund of an unpaid checkout',
         ifAccepted: 'state.refund.not-paid',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
@@ -139,7 +139,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           const data = expectSuccess(
             await queryPayment(t, { merchant_order_no: declined.merchantOrderNo }),
             'state.payment.declined-failed',
-            'querying the declined payment',
+            { what: 'querying the declined payment' },
           );
           orderNo = String(pick(data, rec.orderNo) ?? '');
         }
@@ -160,7 +160,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         );
       for (const order of failed) {
         const ex = await refund(t, order, usd(valueOfCents(order.cents)), `refund a FAILED ${order.method} payment`);
-        expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', `a refund of a FAILED ${order.method} payment`, {
+        expectError(ex, refusal('refundOrderNotPaid'), {
+          what: `a refund of a FAILED ${order.method} payment`,
           ifAccepted: 'state.refund.not-paid',
           ifHalfRight: 'err.ref.codes',
           halfRight: 'code',
@@ -176,7 +177,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const order = await pendingCheckout(t, method, 'err.ref.not-paid');
       await sandboxOrderControl(t, 'expireCheckout', order, 'err.ref.not-paid');
       const ex = await refund(t, order, usd(valueOfCents(order.cents)), 'refund an expired checkout');
-      expectError(ex, refusal('refundOrderNotPaid'), 'err.ref.not-paid', 'a refund of an expired checkout', {
+      expectError(ex, refusal('refundOrderNotPaid'), {
+        what: 'a refund of an expired checkout',
         ifAccepted: 'state.refund.not-paid',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
@@ -192,7 +194,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.charged-back');
       await sandboxOrderControl(t, 'chargeback', paid, 'err.ref.charged-back');
       const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), 'refund a charged-back payment');
-      expectError(ex, refusal('validationFailed'), 'err.ref.charged-back', 'a refund of a charged-back payment', {
+      expectError(ex, refusal('validationFailed'), {
+        what: 'a refund of a charged-back payment',
         ifAccepted: 'state.refund.charged-back',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
@@ -206,7 +209,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       for (const method of methodsWithSupport(t, ['none'])) {
         const paid = await payOrder(t, method, 'err.ref.not-supported');
         const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), `refund a ${method} payment`);
-        expectError(ex, refusal('notSupported'), 'err.ref.not-supported', `a full refund of a ${method} payment (no refund support)`, {
+        expectError(ex, refusal('notSupported'), {
+          what: `a full refund of a ${method} payment (no refund support)`,
           ifHalfRight: 'err.ref.codes',
           halfRight: 'code',
         });
@@ -225,7 +229,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         partialRefundCents(paid.cents),
         async (part) => {
           const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
-          expectError(ex, refusal('notSupported'), 'err.ref.full-only', `a partial refund of a ${method} payment (full refunds only)`, {
+          expectError(ex, refusal('notSupported'), {
+            what: `a partial refund of a ${method} payment (full refunds only)`,
             ifHalfRight: 'err.ref.codes',
             halfRight: 'code',
           });
@@ -245,7 +250,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         notPositiveRefundValue(),
         async (value) => {
           const ex = await refund(t, paid, usd(value), `refund ${value}`);
-          expectError(ex, refusal('invalidRefundAmount'), 'err.ref.invalid-amount', `a refund of ${value}`, {
+          expectError(ex, refusal('invalidRefundAmount'), {
+            what: `a refund of ${value}`,
             ifAccepted: 'refund.amount.positive-2-decimals',
             ifHalfRight: 'err.ref.codes',
             halfRight: 'code',
@@ -266,7 +272,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         refundValueWithThreeOrMoreDecimals(paid.cents),
         async (value) => {
           const ex = await refund(t, paid, usd(value), `refund ${value}`);
-          expectError(ex, refusal('validationFailed'), 'err.ref.decimals', `a refund of ${value}`, {
+          expectError(ex, refusal('validationFailed'), {
+            what: `a refund of ${value}`,
             ifAccepted: 'refund.amount.positive-2-decimals',
             ifHalfRight: 'err.ref.codes',
             halfRight: 'code',
@@ -283,7 +290,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const no = t.newNo('order');
       const ghost: Payment = { orderNo: no, merchantOrderNo: no, method: '', cents: 1000, as: 'primary' };
       const ex = await refund(t, ghost, usd('10.00'), 'refund an order that does not exist');
-      expectError(ex, refusal('orderNotFound'), 'err.ref.order-not-found', 'a refund of an order that does not exist', {
+      expectError(ex, refusal('orderNotFound'), {
+        what: 'a refund of an order that does not exist',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
       });
@@ -296,17 +304,16 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.duplicate');
       const refundNo = t.newNo('refund');
       const part = usd(valueOfCents(Math.max(1, Math.floor(paid.cents / 4))));
-      expectSuccess(
-        await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }),
-        'err.ref.duplicate',
-        'the first refund',
-      );
+      expectSuccess(await createRefund(t, { refundNo, order: paid, amount: part }, { as: paid.as, label: 'the first refund' }), {
+        what: 'the first refund',
+      });
       const ex = await createRefund(
         t,
         { refundNo, order: paid, amount: part },
         { as: paid.as, label: 'a second refund with the same merchant_refund_no' },
       );
-      expectError(ex, refusal('duplicateRefundOrder'), 'err.ref.duplicate', 'a refund repeating a merchant_refund_no', {
+      expectError(ex, refusal('duplicateRefundOrder'), {
+        what: 'a refund repeating a merchant_refund_no',
         ifAccepted: 'idem.refund.refused',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
@@ -319,10 +326,11 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run({ target: t }) {
       for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
         const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
-        expectError(ex, { code: 2002, key: 'refundNotFound' }, 'err.ref.not-found', 'a query for a refund that does not exist', {
-          ifHalfRight: 'err.ref.codes',
-          halfRight: 'code',
-        });
+        expectError(
+          ex,
+          { code: 2002, key: 'refundNotFound' },
+          { what: 'a query for a refund that does not exist', ifHalfRight: 'err.ref.codes', halfRight: 'code' },
+        );
       }
     },
   },
@@ -341,7 +349,8 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         { order: paid, amount: usd(valueOfCents(paid.cents)), reason },
         { label: 'refund with the failing reason' },
       );
-      expectError(ex, refusal('refundFailed'), 'err.ref.failed', 'a refund the sandbox provider fails', {
+      expectError(ex, refusal('refundFailed'), {
+        what: 'a refund the sandbox provider fails',
         ifHalfRight: 'err.ref.codes',
         halfRight: 'code',
       });
@@ -380,13 +389,11 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
         amounts,
         async (cents) => {
           const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
-          expectError(
-            ex,
-            refusal('validationFailed'),
-            'err.ref.balance',
-            `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`,
-            { ifHalfRight: 'err.ref.codes', halfRight: 'code' },
-          );
+          expectError(ex, refusal('validationFailed'), {
+            what: `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`,
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          });
         },
         { numRuns: 4 },
       );

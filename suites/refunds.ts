@@ -24,7 +24,7 @@ async function refundStatus(
   clause: ClauseId,
 ): Promise<{ status: unknown; ex: Exchange }> {
   const ex = await queryRefund(t, by);
-  const data = expectSuccess(ex, clause, 'querying the refund');
+  const data = expectSuccess(ex, clause, { what: 'querying the refund' });
   return { status: pick(data, refundsOf(t).data.status), ex };
 }
 
@@ -75,21 +75,23 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
         const paid = await payOrder(t, method, 'state.refund.values');
         const refund = await refundAccepted(t, paid, paid.cents, 'state.refund.values');
         if (!allowed.includes(String(refund.status))) {
-          failCheck(
-            'REFUND_STATUS_UNNAMED',
-            'state.refund.values',
-            `a new ${method} refund shows a status the document does not name for a new refund`,
-            { expected: 'PENDING or SUCCESS', seen: JSON.stringify(refund.status), exchange: refund.exchange },
-          );
+          failCheck({
+            code: 'REFUND_STATUS_UNNAMED',
+            title: `a new ${method} refund shows a status the document does not name for a new refund`,
+            expected: 'PENDING or SUCCESS',
+            seen: JSON.stringify(refund.status),
+            exchange: refund.exchange,
+          });
         }
         const queried = await refundStatus(t, { merchantNo: refund.merchantRefundNo }, 'state.refund.values');
         if (!allowed.includes(String(queried.status))) {
-          failCheck(
-            'REFUND_STATUS_UNNAMED',
-            'state.refund.values',
-            `the query of a new ${method} refund shows a status the document does not name for a new refund`,
-            { expected: 'PENDING or SUCCESS', seen: JSON.stringify(queried.status), exchange: queried.ex },
-          );
+          failCheck({
+            code: 'REFUND_STATUS_UNNAMED',
+            title: `the query of a new ${method} refund shows a status the document does not name for a new refund`,
+            expected: 'PENDING or SUCCESS',
+            seen: JSON.stringify(queried.status),
+            exchange: queried.ex,
+          });
         }
       }
     },
@@ -105,15 +107,12 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
       const refund = await refundAccepted(t, paid, paid.cents, 'refund.ids');
       for (const by of [{ serviceNo: refund.refundNo }, { merchantNo: refund.merchantRefundNo }]) {
         const ex = await queryRefund(t, by);
-        const data = expectSuccess(ex, 'refund.ids', `querying the refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}`);
-        expectEqual(
-          expectString(data, r.data.refundNo, 'refund.ids', ex),
-          refund.refundNo,
-          'WRONG_REFUND',
-          'refund.ids',
-          'the query returned another refund',
-          ex,
-        );
+        const data = expectSuccess(ex, { what: `querying the refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
+        expectEqual(expectString(data, r.data.refundNo, 'refund.ids', ex), refund.refundNo, {
+          code: 'WRONG_REFUND',
+          title: 'the query returned another refund',
+          exchange: ex,
+        });
       }
     },
   },
@@ -142,15 +141,12 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
           for (const part of split) refunds.push(await refundAccepted(t, paid, part, 'state.payment.refunded-status'));
           await settlePending(t, refunds, 'state.payment.refunded-status');
           const ex = await queryPayment(t, { merchant_order_no: paid.merchantOrderNo });
-          const data = expectSuccess(ex, 'state.payment.refunded-status', 'querying the refunded payment');
-          expectEqual(
-            pick(data, rec.status),
-            'REFUNDED',
-            'NOT_REFUNDED',
-            'state.payment.refunded-status',
-            `a ${method} payment refunded in ${split.length} part(s) adding up to its amount does not show REFUNDED`,
-            ex,
-          );
+          const data = expectSuccess(ex, { what: 'querying the refunded payment' });
+          expectEqual(pick(data, rec.status), 'REFUNDED', {
+            code: 'NOT_REFUNDED',
+            title: `a ${method} payment refunded in ${split.length} part(s) adding up to its amount does not show REFUNDED`,
+            exchange: ex,
+          });
         },
         { numRuns: 5 },
       );
@@ -183,7 +179,9 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
         for (const by of [{ serviceNo: pending.refundNo }, { merchantNo: pending.merchantRefundNo }]) {
           const seen = await refundStatus(t, by, 'state.refund.values');
           if (seen.status !== status)
-            failCheck('SETTLED_STATUS_NOT_SHOWN', 'state.refund.values', `a PENDING refund settled as ${status} shows another status`, {
+            failCheck({
+              code: 'SETTLED_STATUS_NOT_SHOWN',
+              title: `a PENDING refund settled as ${status} shows another status`,
               expected: status,
               seen: JSON.stringify(seen.status),
               exchange: seen.ex,

@@ -16,7 +16,9 @@ import { unknownOrderLookup } from './support/auth-outcomes.js';
 function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, what: string): void {
   const res = ex.response;
   if (!res)
-    failCheck('NO_RESPONSE', clause, 'the target gave no response', {
+    failCheck(clause, {
+      code: 'NO_RESPONSE',
+      title: 'the target gave no response',
       expected: 'a signed response',
       seen: ex.error?.message ?? 'nothing',
       exchange: ex,
@@ -24,7 +26,9 @@ function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, 
   for (const h of SIGNING_HEADERS) {
     const v = headerValue(res.headers, h);
     if (v === undefined || v === '')
-      failCheck('RESPONSE_HEADER_MISSING', clause, `${what} must carry ${h}`, {
+      failCheck(clause, {
+        code: 'RESPONSE_HEADER_MISSING',
+        title: `${what} must carry ${h}`,
         expected: `a non-empty ${h}`,
         seen: v === undefined ? 'no such header' : 'an empty value',
         exchange: ex,
@@ -32,14 +36,18 @@ function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, 
   }
   const id = headerValue(res.headers, 'X-MerchantID');
   if (id !== who.id)
-    failCheck('RESPONSE_MERCHANT_ID_WRONG', clause, `${what} must name the caller in X-MerchantID`, {
+    failCheck(clause, {
+      code: 'RESPONSE_MERCHANT_ID_WRONG',
+      title: `${what} must name the caller in X-MerchantID`,
       expected: who.id,
       seen: String(id),
       exchange: ex,
     });
   const result = verify(res.headers, res.body, { merchantId: who.id, secret: who.secret });
   if (!result.ok) {
-    failCheck('RESPONSE_SIGNATURE_INVALID', clause, `${what} must be signed over its raw bytes: ${describeVerifyFailure(result)}`, {
+    failCheck(clause, {
+      code: 'RESPONSE_SIGNATURE_INVALID',
+      title: `${what} must be signed over its raw bytes: ${describeVerifyFailure(result)}`,
       expected: 'X-Sign = lower-case hex HMAC-SHA256(secret, merchantID LF timestamp LF nonce LF raw body)',
       seen: `X-Sign ${JSON.stringify(headerValue(res.headers, 'X-Sign'))}`,
       exchange: ex,
@@ -50,7 +58,9 @@ function expectSignedFor(ex: Exchange, who: ResolvedMerchant, clause: ClauseId, 
 function expectHttp200(ex: Exchange, clause: ClauseId, what: string): void {
   const status = ex.response?.status;
   if (status !== 200)
-    failCheck('SIGNED_RESPONSE_NOT_HTTP_200', clause, `${what} is a signed answer and must use HTTP 200`, {
+    failCheck(clause, {
+      code: 'SIGNED_RESPONSE_NOT_HTTP_200',
+      title: `${what} is a signed answer and must use HTTP 200`,
       expected: 'HTTP 200',
       seen: status === undefined ? 'no response' : `HTTP ${status}`,
       exchange: ex,
@@ -70,7 +80,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
     async run({ target }) {
       const order = await createCheckout(target, 'auth.response.signed');
       const ex = await queryPayment(target, { order_no: order.orderNo });
-      expectSuccess(ex, 'auth.response.signed', 'querying a new checkout');
+      expectSuccess(ex, { what: 'querying a new checkout' });
       expectSignedFor(order.exchange, target.merchant('primary'), 'auth.response.signed', 'the checkout success response');
       expectSignedFor(ex, target.merchant('primary'), 'auth.response.signed', 'the query success response');
     },
@@ -80,7 +90,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
     clause: ['auth.response.signed', 'ep.http-200-signed'],
     async run({ target }) {
       const ex = await queryPayment(target, unknownOrderLookup(target), { label: 'query an unknown order' });
-      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query of an unknown order');
+      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', { what: 'a query of an unknown order' });
       expectSignedFor(ex, target.merchant('primary'), 'auth.response.signed', 'the orderNotFound error response');
     },
   },
@@ -90,13 +100,15 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
     async run({ target }) {
       const second = target.merchant('second');
       const ok = await checkout(target, {}, { as: 'second', label: 'create a checkout as the second merchant' });
-      expectSuccess(ok, 'auth.response.signed', 'a checkout by the second merchant');
+      expectSuccess(ok, { what: 'a checkout by the second merchant' });
       expectSignedFor(ok, second, 'auth.response.signed', 'the success response to the second merchant');
       const err = await queryPayment(target, unknownOrderLookup(target), {
         as: 'second',
         label: 'query an unknown order as the second merchant',
       });
-      expectError(err, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query of an unknown order by the second merchant');
+      expectError(err, { code: 2002, key: 'orderNotFound' }, 'query.not-found', {
+        what: 'a query of an unknown order by the second merchant',
+      });
       expectSignedFor(err, second, 'auth.response.signed', 'the error response to the second merchant');
     },
   },
@@ -109,16 +121,13 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
       const ts = ex.response ? headerValue(ex.response.headers, 'X-Timestamp') : undefined;
       // Seconds now have 10 digits; milliseconds 13. The clock difference allowed is not shown, so only the unit is checked.
       if (ts === undefined || !/^[0-9]+$/.test(ts) || Number(ts) > before * 100 || Number(ts) < before / 100) {
-        failCheck(
-          'RESPONSE_TIMESTAMP_NOT_SECONDS',
-          'auth.response.signed',
-          'the response X-Timestamp must be Unix time in seconds as a decimal string',
-          {
-            expected: `a decimal number of seconds near ${before}`,
-            seen: ts === undefined ? 'no X-Timestamp' : JSON.stringify(ts),
-            exchange: ex,
-          },
-        );
+        failCheck({
+          code: 'RESPONSE_TIMESTAMP_NOT_SECONDS',
+          title: 'the response X-Timestamp must be Unix time in seconds as a decimal string',
+          expected: `a decimal number of seconds near ${before}`,
+          seen: ts === undefined ? 'no X-Timestamp' : JSON.stringify(ts),
+          exchange: ex,
+        });
       }
     },
   },
@@ -128,7 +137,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
     async run({ target }) {
       const ex = await queryPayment(target, unknownOrderLookup(target), { label: 'query an unknown order' });
       expectHttp200(ex, 'ep.http-200-signed', 'the orderNotFound error');
-      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', 'a query of an unknown order');
+      expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', { what: 'a query of an unknown order' });
     },
   },
   {
@@ -137,7 +146,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
     async run({ target }) {
       const e400 = await queryPayment(target, {}, { label: 'query with neither number (code 400)' });
       expectHttp200(e400, 'env.code.body-not-status', 'an error with code 400');
-      expectError(e400, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'env.code.body-not-status', 'a query with neither number');
+      expectError(e400, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, { what: 'a query with neither number' });
       const pricePoint = new Set(target.profile.methods.pricePoint ?? []);
       const method = target.profile.methods.checkout.find((m) => !pricePoint.has(m));
       if (!method)
@@ -151,7 +160,7 @@ export default defineSuite('response-signing', { area: 'auth', resource: 'respon
         { label: `checkout with value ${value} (code 422)` },
       );
       expectHttp200(e422, 'env.code.body-not-status', 'an error with code 422');
-      expectError(e422, { code: 422, key: 'validationFailed' }, 'env.code.body-not-status', `a checkout with value ${value}`);
+      expectError(e422, { code: 422, key: 'validationFailed' }, { what: `a checkout with value ${value}` });
     },
   },
 ]);

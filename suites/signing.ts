@@ -50,7 +50,7 @@ function expectForbidden(ex: Exchange, passedClause: ClauseId, what: string): vo
     ex,
     FORBIDDEN,
     authChargeFor(ex, FORBIDDEN, { passed: passedClause, row: 'err.auth.forbidden', rule: 'auth.bad-signature' }),
-    what,
+    { what },
   );
   expectUnsigned(ex, 'auth.errors.unsigned');
 }
@@ -94,7 +94,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             { goodsName: `Item ${goods}`, description: description || undefined, metadata },
             { label: 'checkout with non-ASCII text fields' },
           );
-          expectSuccess(ex, 'auth.sign.raw-body', 'a checkout with non-ASCII text, signed over its UTF-8 bytes');
+          expectSuccess(ex, { what: 'a checkout with non-ASCII text, signed over its UTF-8 bytes' });
         },
         { numRuns: Math.min(ctx.numRuns, 10) },
       );
@@ -119,8 +119,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             expectError(
               ex,
               { code: 2002, key: 'orderNotFound' },
-              'auth.sign.whitespace-variants',
-              `the variant ${JSON.stringify(text)} (same meaning as the others)`,
+              { what: `the variant ${JSON.stringify(text)} (same meaning as the others)` },
             );
           }
         },
@@ -292,7 +291,9 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
       const me = target.merchant('primary');
       const other = target.merchant('second');
       if (other.secret === me.secret) {
-        failCheck('PROFILE_SECRETS_EQUAL', 'auth.sign.secret-key', 'the profile gives the primary and second merchants the same secret', {
+        failCheck({
+          code: 'PROFILE_SECRETS_EQUAL',
+          title: 'the profile gives the primary and second merchants the same secret',
           expected: 'two different secrets',
           seen: 'the same secret',
         });
@@ -327,13 +328,10 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             signOptions: { timestamp },
             label: `query with X-Timestamp ${timestamp} (milliseconds)`,
           });
-          expectAuthRefusalOneOf(
-            ex,
-            TIMESTAMP_REFUSALS,
-            'auth.timestamp.seconds',
-            'auth.timestamp.milliseconds',
-            `a request with X-Timestamp in milliseconds (${timestamp})`,
-          );
+          expectAuthRefusalOneOf(ex, TIMESTAMP_REFUSALS, 'auth.timestamp.seconds', {
+            topic: 'auth.timestamp.milliseconds',
+            what: `a request with X-Timestamp in milliseconds (${timestamp})`,
+          });
         },
         { numRuns: Math.min(ctx.numRuns, 5) },
       );
@@ -354,13 +352,10 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             signOptions: { timestamp },
             label: `query with X-Timestamp ${JSON.stringify(timestamp)} (${ts.name})`,
           });
-          expectAuthRefusalOneOf(
-            ex,
-            TIMESTAMP_REFUSALS,
-            'auth.timestamp.seconds',
-            'auth.timestamp.formatted-date',
-            `a request with X-Timestamp as a formatted date (${ts.name}: ${timestamp})`,
-          );
+          expectAuthRefusalOneOf(ex, TIMESTAMP_REFUSALS, 'auth.timestamp.seconds', {
+            topic: 'auth.timestamp.formatted-date',
+            what: `a request with X-Timestamp as a formatted date (${ts.name}: ${timestamp})`,
+          });
           seen.add(ts.name);
         },
         { numRuns: Math.min(ctx.numRuns, 10) },

@@ -53,7 +53,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
         { merchant_order_no: order.merchantOrderNo },
         { label: 'query the order while a transient failure is armed' },
       );
-      expectError(ex, { code: 500, key: 'queryFailed' }, 'err.pay.query-failed', 'a payment query that fails transiently');
+      expectError(ex, { code: 500, key: 'queryFailed' }, { what: 'a payment query that fails transiently' });
     },
   },
   {
@@ -67,18 +67,21 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
         { label: 'query the order while a transient failure is armed' },
       );
       if (!refused(first)) {
-        failCheck(
-          'ARMED_FAILURE_NOT_SEEN',
-          'err.pay.query-failed',
-          'the query a transient failure was armed for should fail (500 queryFailed)',
-          { expected: 'code 500, key queryFailed', seen: 'a successful answer', exchange: first },
-        );
+        failCheck('err.pay.query-failed', {
+          code: 'ARMED_FAILURE_NOT_SEEN',
+          title: 'the query a transient failure was armed for should fail (500 queryFailed)',
+          expected: 'code 500, key queryFailed',
+          seen: 'a successful answer',
+          exchange: first,
+        });
       }
       const again = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'try the same query again' });
-      const data = expectSuccess(again, 'query.transient', 'the same payment query tried again after a transient failure ("try again")');
+      const data = expectSuccess(again, { what: 'the same payment query tried again after a transient failure ("try again")' });
       const rec = t.profile.paymentRecord;
       if (rec && pick(data, rec.merchantOrderNo) !== order.merchantOrderNo) {
-        failCheck('WRONG_RECORD', 'query.transient', 'the query tried again should return the payment asked for', {
+        failCheck({
+          code: 'WRONG_RECORD',
+          title: 'the query tried again should return the payment asked for',
           expected: `merchant_order_no ${order.merchantOrderNo}`,
           seen: `merchant_order_no ${String(pick(data, rec.merchantOrderNo))}`,
           exchange: again,
@@ -98,7 +101,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
       const merchantOrderNo = t.newNo('order');
       await armFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo });
       const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.pay.creation-failed', 'a checkout whose order creation fails');
+      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a checkout whose order creation fails' });
     },
   },
   {
@@ -113,7 +116,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
       const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
       await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund whose creation fails' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, 'err.ref.system-busy', 'a refund whose creation fails');
+      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a refund whose creation fails' });
     },
   },
   {
@@ -127,7 +130,7 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
       const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
       await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo });
       const ex = await createRefund(t, { order: paid, amount }, { label: 'refund the sandbox makes fail' });
-      expectError(ex, { code: 422, key: 'refundFailed' }, 'err.ref.failed', 'a refund request that failed');
+      expectError(ex, { code: 422, key: 'refundFailed' }, { what: 'a refund request that failed' });
     },
   },
 ]);

@@ -32,20 +32,19 @@ function retriesAfter(kind: ReplyKind, title: string, clause: ClauseId[]): Check
       const within = retryWindowMs(timing);
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, within);
       if (ds.length === 0)
-        failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+        failCheck('event.payment.updated', {
+          code: 'WEBHOOK_NOT_SENT',
+          title: 'the paid payment sent no payment.updated',
           expected: 'payment.updated',
           seen: 'no delivery',
         });
       if (ds.length < 2) {
-        failCheck(
-          'WEBHOOK_NOT_RETRIED',
-          clause[0]!,
-          `a webhook answered with ${DESCRIBED[kind]} was not sent again: only a body of exactly \`success\`, in time, acknowledges`,
-          {
-            expected: `a second attempt within ${fmtMs(within)}`,
-            seen: describeDeliveries(ds),
-          },
-        );
+        failCheck(clause[0]!, {
+          code: 'WEBHOOK_NOT_RETRIED',
+          title: `a webhook answered with ${DESCRIBED[kind]} was not sent again: only a body of exactly \`success\`, in time, acknowledges`,
+          expected: `a second attempt within ${fmtMs(within)}`,
+          seen: describeDeliveries(ds),
+        });
       }
     },
   };
@@ -66,7 +65,9 @@ async function resentAfter(
   try {
     const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
     if (first.length === 0)
-      failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+      failCheck('event.payment.updated', {
+        code: 'WEBHOOK_NOT_SENT',
+        title: 'the paid payment sent no payment.updated',
         expected: 'payment.updated',
         seen: 'no delivery',
       });

@@ -147,12 +147,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       });
       const missing = PAYMENT_WEBHOOK_FIELDS.filter((f) => !(f in body));
       if (missing.length > 0) {
-        failCheck(
-          'PAYMENT_WEBHOOK_FIELD_MISSING',
-          'payment.webhook.fields',
-          'a payment in webhooks has every field the Payment resource lists for webhooks',
-          { expected: PAYMENT_WEBHOOK_FIELDS.join(', '), seen: `missing ${missing.join(', ')}`, exchange },
-        );
+        failCheck({
+          code: 'PAYMENT_WEBHOOK_FIELD_MISSING',
+          title: 'a payment in webhooks has every field the Payment resource lists for webhooks',
+          expected: PAYMENT_WEBHOOK_FIELDS.join(', '),
+          seen: `missing ${missing.join(', ')}`,
+          exchange,
+        });
       }
       expectValidBody(body, exchange, 'payment.updated');
       expectBodyField(
@@ -243,7 +244,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const { body, exchange } = await paidWithBody(t, 'amount.value.two-decimals-out', { method, amount: usd(value) });
       const amount = body['trans_amount'] as Amount | undefined;
       if (!amount || !isShownValue(amount.value)) {
-        failCheck('WEBHOOK_AMOUNT_NOT_TWO_DECIMALS', 'amount.value.two-decimals-out', 'webhooks always show amounts with two decimals', {
+        failCheck({
+          code: 'WEBHOOK_AMOUNT_NOT_TWO_DECIMALS',
+          title: 'webhooks always show amounts with two decimals',
           expected: `trans_amount.value "${shownValue(value)}"`,
           seen: `trans_amount ${shortJson(amount)}`,
           exchange,
@@ -268,7 +271,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       for (const field of ['created_at', 'finished_at']) {
         const v = body[field];
         if (typeof v !== 'string' || !RFC3339_OFFSET.test(v) || Number.isNaN(Date.parse(v))) {
-          failCheck('WEBHOOK_TIME_NOT_RFC3339_OFFSET', 'conv.time.rfc3339-offset', `\`${field}\` must be an RFC 3339 time with an offset`, {
+          failCheck({
+            code: 'WEBHOOK_TIME_NOT_RFC3339_OFFSET',
+            title: `\`${field}\` must be an RFC 3339 time with an offset`,
             expected: `${field} like 2026-11-22T10:00:00+01:00`,
             seen: `${field} ${shortJson(v)}`,
             exchange,
@@ -278,16 +283,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const created = Date.parse(String(body['created_at']));
       const finished = Date.parse(String(body['finished_at']));
       if (finished < created) {
-        failCheck(
-          'WEBHOOK_FINISHED_BEFORE_CREATED',
-          'webhook.body.finished-at',
-          '`finished_at` (completion time) is earlier than `created_at` (creation time)',
-          {
-            expected: 'finished_at >= created_at',
-            seen: `created_at ${String(body['created_at'])}, finished_at ${String(body['finished_at'])}`,
-            exchange,
-          },
-        );
+        failCheck('webhook.body.finished-at', {
+          code: 'WEBHOOK_FINISHED_BEFORE_CREATED',
+          title: '`finished_at` (completion time) is earlier than `created_at` (creation time)',
+          expected: 'finished_at >= created_at',
+          seen: `created_at ${String(body['created_at'])}, finished_at ${String(body['finished_at'])}`,
+          exchange,
+        });
       }
     },
   },
@@ -326,12 +328,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const tier = valueOfCents(s.tiers[0]!);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(tier) });
       if ('requested_amount' in body) {
-        failCheck(
-          'REQUESTED_AMOUNT_NOT_ROUNDED',
-          'webhook.body.requested-amount',
-          '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded',
-          { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange },
-        );
+        failCheck({
+          code: 'REQUESTED_AMOUNT_NOT_ROUNDED',
+          title: '`requested_amount` is present only when the amount was rounded; an exact price point is not rounded',
+          expected: 'no requested_amount',
+          seen: `requested_amount ${shortJson(body['requested_amount'])}`,
+          exchange,
+        });
       }
       expectBodyField(
         body,
@@ -350,12 +353,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: plainMethod(t) });
       if ('requested_amount' in body) {
-        failCheck(
-          'REQUESTED_AMOUNT_NOT_ROUNDED',
-          'webhook.body.requested-amount',
-          '`requested_amount` is present only when the amount was rounded to a price point',
-          { expected: 'no requested_amount', seen: `requested_amount ${shortJson(body['requested_amount'])}`, exchange },
-        );
+        failCheck({
+          code: 'REQUESTED_AMOUNT_NOT_ROUNDED',
+          title: '`requested_amount` is present only when the amount was rounded to a price point',
+          expected: 'no requested_amount',
+          seen: `requested_amount ${shortJson(body['requested_amount'])}`,
+          exchange,
+        });
       }
     },
   },
@@ -393,18 +397,15 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       }
       if (unknown.length > 0) note(`payment.updated carries fields the Events table does not list: ${unknown.join(', ')}`);
       if (stated.length > 0) {
-        failCheck(
-          'WEBHOOK_STATES_FAILURE_REASON',
-          'webhook.body.no-failure-reason',
-          'a webhook for a failed payment must not state the reason for the failure',
-          {
-            expected: 'only the fields of the Events table, none naming a reason',
-            seen: stated
-              .map((k) => `${k}: ${shortJson(k.startsWith('trade_info.') ? (trade as Record<string, unknown>)[k.slice(11)] : body[k])}`)
-              .join('; '),
-            exchange,
-          },
-        );
+        failCheck({
+          code: 'WEBHOOK_STATES_FAILURE_REASON',
+          title: 'a webhook for a failed payment must not state the reason for the failure',
+          expected: 'only the fields of the Events table, none naming a reason',
+          seen: stated
+            .map((k) => `${k}: ${shortJson(k.startsWith('trade_info.') ? (trade as Record<string, unknown>)[k.slice(11)] : body[k])}`)
+            .join('; '),
+          exchange,
+        });
       }
     },
   },
@@ -443,12 +444,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       const { body, exchange } = await refundWithBody(t, 'refund.webhook.goods-name-reason', reason);
       const trade = body['trade_info'] as Record<string, unknown> | undefined;
       if (!trade || trade['goods_name'] !== reason) {
-        failCheck(
-          'REFUND_REASON_NOT_GOODS_NAME',
-          'refund.webhook.goods-name-reason',
-          'in a refund webhook `trade_info.goods_name` holds the refund reason',
-          { expected: `trade_info.goods_name ${shortJson(reason)}`, seen: `trade_info ${shortJson(trade)}`, exchange },
-        );
+        failCheck({
+          code: 'REFUND_REASON_NOT_GOODS_NAME',
+          title: 'in a refund webhook `trade_info.goods_name` holds the refund reason',
+          expected: `trade_info.goods_name ${shortJson(reason)}`,
+          seen: `trade_info ${shortJson(trade)}`,
+          exchange,
+        });
       }
     },
   },
@@ -534,7 +536,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
         'a failed payout',
       );
       if (typeof body['status_reason'] !== 'string') {
-        failCheck('PAYOUT_STATUS_REASON_MISSING', 'webhook.body.status-reason', 'payout.updated must carry `status_reason` (a string)', {
+        failCheck({
+          code: 'PAYOUT_STATUS_REASON_MISSING',
+          title: 'payout.updated must carry `status_reason` (a string)',
           expected: 'status_reason: a string',
           seen: `status_reason ${shortJson(body['status_reason'])}`,
           exchange,
@@ -553,12 +557,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
         );
       const fin = body['finished_at'];
       if (typeof fin !== 'string' || !RFC3339_OFFSET.test(fin)) {
-        failCheck(
-          'PAYOUT_FINISHED_AT_MISSING',
-          'webhook.body.finished-at',
-          'payout.updated must carry `finished_at`, an RFC 3339 completion time',
-          { expected: 'finished_at like 2026-11-22T10:00:00+01:00', seen: `finished_at ${shortJson(fin)}`, exchange },
-        );
+        failCheck('webhook.body.finished-at', {
+          code: 'PAYOUT_FINISHED_AT_MISSING',
+          title: 'payout.updated must carry `finished_at`, an RFC 3339 completion time',
+          expected: 'finished_at like 2026-11-22T10:00:00+01:00',
+          seen: `finished_at ${shortJson(fin)}`,
+          exchange,
+        });
       }
     },
   },

@@ -70,7 +70,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
         });
       const merchantOrderNo = scriptedNo(t, 'order');
       const ex = await cardPayment(t, { merchantOrderNo, card }, { label: 'card payment with the card that stays pending (3-D Secure)' });
-      const data = expectSuccess(ex, 'event.payment.updated', 'a card payment with the pending card');
+      const data = expectSuccess(ex, { what: 'a card payment with the pending card' });
       const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, 'event.payment.updated', ex);
       await completeCard(t, { orderNo, merchantOrderNo }, 'success', 'event.payment.updated');
       const { body, exchange } = await expectEventArrives(
@@ -130,7 +130,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
         recordReading('payment.risk-decline', 'not recorded (2002 orderNotFound): no webhook expected');
         return;
       }
-      expectSuccess(q, 'state.payment.declined-failed', 'querying the risk-declined payment (recorded, or 2002 orderNotFound)');
+      expectSuccess(q, { what: 'querying the risk-declined payment (recorded, or 2002 orderNotFound)' });
       recordReading('payment.risk-decline', 'recorded');
       await expectEventArrives(
         t,
@@ -259,7 +259,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
       webhookSetup(t);
       t.path('payoutCancel');
       const p = await acceptedPayout(t, 'event.payout.updated', { cancel: true });
-      const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), 'event.payout.updated', 'cancelling a pending payout');
+      const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), { what: 'cancelling a pending payout' });
       recordReading('payout.cancel.status', String(pick(data, t.profile.payouts!.data.status)));
       await expectEventArrives(
         t,

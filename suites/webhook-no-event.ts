@@ -80,7 +80,9 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
       await sandboxOrderControl(t, 'expireCheckout', { orderNo: p.orderNo!, merchantOrderNo: p.merchantOrderNo }, 'event.none.expiry');
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo }, (x) => x.length > 0, timing.deliveryWaitMs);
       if (ds.length > 0) {
-        failCheck('WEBHOOK_ON_EXPIRY', 'event.none.expiry', 'an expired checkout link sent a webhook', {
+        failCheck({
+          code: 'WEBHOOK_ON_EXPIRY',
+          title: 'an expired checkout link sent a webhook',
           expected: `no webhook for ${p.merchantOrderNo} (watched ${timing.deliveryWaitMs} ms)`,
           seen: describeDeliveries(ds),
         });

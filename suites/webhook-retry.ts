@@ -98,7 +98,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const limit = twoRetriesWithinMs(timing);
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 3, limit);
       if (ds.length < 3) {
-        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+        failCheck({
+          code: 'WEBHOOK_NOT_RETRIED',
+          title: 'an unacknowledged webhook must be sent again',
           expected: `3 attempts within ${fmtMs(limit)}`,
           seen: describeDeliveries(ds),
         });
@@ -118,7 +120,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         retryWindowMs(timing),
       );
       if (ds.length < 2)
-        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+        failCheck('webhook.retry.unacked', {
+          code: 'WEBHOOK_NOT_RETRIED',
+          title: 'an unacknowledged webhook must be sent again',
           expected: '2 attempts',
           seen: describeDeliveries(ds),
         });
@@ -127,12 +131,12 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       recordReading('webhook.first-wait', fmtMs(gap));
       if (!within(gap, b)) {
         noteExcuse(lagExcuse(gap, b, ds[0]!.receivedAt, ds[1]!.receivedAt, 'the first wait'));
-        failCheck(
-          'FIRST_WAIT_OFF',
-          'webhook.retry.growing-waits',
-          `the first retry came ${fmtMs(gap)} after the first attempt; the document says about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
-          { expected: fmtBounds(b), seen: fmtMs(gap) },
-        );
+        failCheck({
+          code: 'FIRST_WAIT_OFF',
+          title: `the first retry came ${fmtMs(gap)} after the first attempt; the document says about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          expected: fmtBounds(b),
+          seen: fmtMs(gap),
+        });
       }
     },
   },
@@ -146,7 +150,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       try {
         const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
         if (first.length === 0)
-          failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+          failCheck('event.payment.updated', {
+            code: 'WEBHOOK_NOT_SENT',
+            title: 'the paid payment sent no payment.updated',
             expected: 'payment.updated',
             seen: 'no delivery',
           });
@@ -163,38 +169,40 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
           const s = statusOf(d);
           const at = `attempt ${i + 1} (+${d.receivedAt - ds[0]!.receivedAt} ms)`;
           if (s !== 'SUCCESS' && s !== 'REFUNDED') {
-            failCheck(
-              'WEBHOOK_STATUS_INVALID',
-              'webhook.body.status',
-              `${at} carries status ${String(s)}; a paid payment refunded later is SUCCESS, then REFUNDED`,
-              { expected: 'SUCCESS or REFUNDED', seen: String(s) },
-            );
+            failCheck({
+              code: 'WEBHOOK_STATUS_INVALID',
+              title: `${at} carries status ${String(s)}; a paid payment refunded later is SUCCESS, then REFUNDED`,
+              expected: 'SUCCESS or REFUNDED',
+              seen: String(s),
+            });
           }
           if (s === 'REFUNDED' && d.receivedAt < refundSentAt) {
-            failCheck('WEBHOOK_STATUS_AHEAD', 'webhook.body.status', `${at} carries REFUNDED before the refund was requested`, {
+            failCheck({
+              code: 'WEBHOOK_STATUS_AHEAD',
+              title: `${at} carries REFUNDED before the refund was requested`,
               expected: 'SUCCESS',
               seen: 'REFUNDED',
             });
           }
           if (s === 'SUCCESS' && refundedSeen > 0) {
-            failCheck(
-              'WEBHOOK_STATUS_STALE',
-              'webhook.body.status',
-              `${at} carries SUCCESS after attempt ${refundedSeen} carried REFUNDED: a body shows the status at sending time`,
-              { expected: 'REFUNDED', seen: 'SUCCESS' },
-            );
+            failCheck({
+              code: 'WEBHOOK_STATUS_STALE',
+              title: `${at} carries SUCCESS after attempt ${refundedSeen} carried REFUNDED: a body shows the status at sending time`,
+              expected: 'REFUNDED',
+              seen: 'SUCCESS',
+            });
           }
           if (s === 'REFUNDED' && refundedSeen === 0) refundedSeen = i + 1;
           // The attempt after one that arrived once the refund was done was built after it: it must show REFUNDED.
           if (d.receivedAt > refundedAt) {
             afterRefund += 1;
             if (afterRefund >= 2 && s !== 'REFUNDED') {
-              failCheck(
-                'WEBHOOK_STATUS_STALE',
-                'webhook.body.status',
-                `${at} was sent after the payment was refunded in full but carries ${String(s)}: a body shows the status at sending time`,
-                { expected: 'REFUNDED', seen: String(s) },
-              );
+              failCheck({
+                code: 'WEBHOOK_STATUS_STALE',
+                title: `${at} was sent after the payment was refunded in full but carries ${String(s)}: a body shows the status at sending time`,
+                expected: 'REFUNDED',
+                seen: String(s),
+              });
             }
           }
         });
@@ -226,21 +234,21 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         retryWindowMs(timing),
       );
       if (ds.length < 2)
-        failCheck('WEBHOOK_NOT_RETRIED', 'webhook.retry.unacked', 'an unacknowledged webhook must be sent again', {
+        failCheck('webhook.retry.unacked', {
+          code: 'WEBHOOK_NOT_RETRIED',
+          title: 'an unacknowledged webhook must be sent again',
           expected: '2 attempts',
           seen: describeDeliveries(ds),
         });
       const changes = distinctChanges(ds.map((d) => d.json));
       if (changes.length !== 1) {
-        failCheck(
-          'WEBHOOK_DEDUP_KEY_UNSTABLE',
-          'webhook.dup.key',
-          'attempts of one webhook about an unchanged payment differ in event, order_no or status, so a receiver deduplicating on them sees several changes',
-          {
-            expected: 'one (event, order_no, status)',
-            seen: changes.map((c) => `(${c.event}, ${c.orderNo}, ${c.status})`).join(' ') || 'no keyable body',
-          },
-        );
+        failCheck({
+          code: 'WEBHOOK_DEDUP_KEY_UNSTABLE',
+          title:
+            'attempts of one webhook about an unchanged payment differ in event, order_no or status, so a receiver deduplicating on them sees several changes',
+          expected: 'one (event, order_no, status)',
+          seen: changes.map((c) => `(${c.event}, ${c.orderNo}, ${c.status})`).join(' ') || 'no keyable body',
+        });
       }
     },
   },
@@ -260,20 +268,19 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
           timing.deliveryWaitMs,
         );
         if (ds.length === 0)
-          failCheck('WEBHOOK_NOT_SENT', 'event.payment.updated', 'the paid payment sent no payment.updated', {
+          failCheck('event.payment.updated', {
+            code: 'WEBHOOK_NOT_SENT',
+            title: 'the paid payment sent no payment.updated',
             expected: 'payment.updated',
             seen: 'no delivery',
           });
         const ex = await queryPayment(t, { merchant_order_no: p.merchantOrderNo });
-        const data = expectSuccess(ex, 'webhook.recover-by-query', 'querying the payment whose webhook was missed');
-        expectEqual(
-          pick(data, rec.status),
-          statusOf(ds.at(-1)!),
-          'QUERY_MISSES_CHANGE',
-          'webhook.recover-by-query',
-          'the payment query must show the status the unacknowledged webhook reported',
-          ex,
-        );
+        const data = expectSuccess(ex, { what: 'querying the payment whose webhook was missed' });
+        expectEqual(pick(data, rec.status), statusOf(ds.at(-1)!), {
+          code: 'QUERY_MISSES_CHANGE',
+          title: 'the payment query must show the status the unacknowledged webhook reported',
+          exchange: ex,
+        });
       } finally {
         receiver.script(p.merchantOrderNo, ['success']);
       }
@@ -294,21 +301,20 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
           timing.deliveryWaitMs,
         );
         if (ds.length === 0)
-          failCheck('WEBHOOK_NOT_SENT', 'event.refund.updated', 'the new refund sent no refund.updated', {
+          failCheck('event.refund.updated', {
+            code: 'WEBHOOK_NOT_SENT',
+            title: 'the new refund sent no refund.updated',
             expected: 'refund.updated',
             seen: 'no delivery',
           });
         const ex = await queryRefund(t, { merchantNo: refund.merchantRefundNo });
-        const data = expectSuccess(ex, 'webhook.recover-by-query', 'querying the refund whose webhook was missed');
+        const data = expectSuccess(ex, { what: 'querying the refund whose webhook was missed' });
         const latest = statusOf(receiver.deliveries({ merchantNo: refund.merchantRefundNo, event: 'refund.updated' }).at(-1)!);
-        expectEqual(
-          pick(data, t.profile.refunds!.data.status),
-          latest,
-          'QUERY_MISSES_CHANGE',
-          'webhook.recover-by-query',
-          'the refund query must show the status the unacknowledged webhook reported',
-          ex,
-        );
+        expectEqual(pick(data, t.profile.refunds!.data.status), latest, {
+          code: 'QUERY_MISSES_CHANGE',
+          title: 'the refund query must show the status the unacknowledged webhook reported',
+          exchange: ex,
+        });
       } finally {
         receiver.script(refund.merchantRefundNo, ['success']);
       }
@@ -323,20 +329,20 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const o = await observeFullSchedule(ctx.target);
       recordReading('webhook.attempts', String(o.deliveries.length));
       if (o.deliveries.length < F.attempts) {
-        failCheck(
-          'TOO_FEW_ATTEMPTS',
-          'webhook.retry.max-9',
-          `a webhook never acknowledged was attempted ${o.deliveries.length} times; the interface makes 9 attempts in total`,
-          { expected: `9 attempts within ${fmtMs(fullScheduleWithinMs(timing))}`, seen: describeDeliveries(o.deliveries) },
-        );
+        failCheck({
+          code: 'TOO_FEW_ATTEMPTS',
+          title: `a webhook never acknowledged was attempted ${o.deliveries.length} times; the interface makes 9 attempts in total`,
+          expected: `9 attempts within ${fmtMs(fullScheduleWithinMs(timing))}`,
+          seen: describeDeliveries(o.deliveries),
+        });
       }
       if (o.deliveries.length > F.attempts) {
-        failCheck(
-          'TOO_MANY_ATTEMPTS',
-          'webhook.retry.max-9',
-          `a webhook never acknowledged was attempted ${o.deliveries.length} times; after 9 attempts no more are made`,
-          { expected: `9 attempts, none in the ${fmtMs(o.watchedAfterLastMs)} after the ninth`, seen: describeDeliveries(o.deliveries) },
-        );
+        failCheck({
+          code: 'TOO_MANY_ATTEMPTS',
+          title: `a webhook never acknowledged was attempted ${o.deliveries.length} times; after 9 attempts no more are made`,
+          expected: `9 attempts, none in the ${fmtMs(o.watchedAfterLastMs)} after the ninth`,
+          seen: describeDeliveries(o.deliveries),
+        });
       }
     },
   },
@@ -351,7 +357,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const gaps = arrivalGaps(observed);
       recordReading('webhook.waits', gaps.map(fmtMs).join(', '));
       if (gaps.length < 2)
-        failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.growing-waits', 'fewer than three attempts: no growth of waits can be seen', {
+        failCheck({
+          code: 'TOO_FEW_ATTEMPTS',
+          title: 'fewer than three attempts: no growth of waits can be seen',
           expected: '9 attempts',
           seen: describeDeliveries(o.deliveries),
         });
@@ -360,19 +368,19 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const last = gapBounds(timing, F.lastWaitMs, attemptAllowanceMs(timing, observed.at(-2) ?? observed[0]!));
       const lastGap = gaps.at(-1)!;
       const firstFails = () =>
-        failCheck(
-          'FIRST_WAIT_OFF',
-          'webhook.retry.growing-waits',
-          `the first wait was ${fmtMs(gaps[0]!)}; the document says about 15 s (${scale})`,
-          { expected: fmtBounds(first), seen: gaps.map(fmtMs).join(', ') },
-        );
+        failCheck({
+          code: 'FIRST_WAIT_OFF',
+          title: `the first wait was ${fmtMs(gaps[0]!)}; the document says about 15 s (${scale})`,
+          expected: fmtBounds(first),
+          seen: gaps.map(fmtMs).join(', '),
+        });
       const lastFails = () =>
-        failCheck(
-          'LAST_WAIT_OFF',
-          'webhook.retry.growing-waits',
-          `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`,
-          { expected: `8 waits, the last ${fmtBounds(last)}`, seen: gaps.map(fmtMs).join(', ') },
-        );
+        failCheck({
+          code: 'LAST_WAIT_OFF',
+          title: `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`,
+          expected: `8 waits, the last ${fmtBounds(last)}`,
+          seen: gaps.map(fmtMs).join(', '),
+        });
       const firstOff = !within(gaps[0]!, first);
       const lastOff = gaps.length < F.attempts - 1 || !within(lastGap, last);
       // A miss our lost time explains is judged last: a miss beyond it, elsewhere in the schedule, is charged first.
@@ -388,12 +396,12 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       let longest = 0;
       gaps.forEach((g, i) => {
         if (g < longest * (1 - timing.tolerance)) {
-          failCheck(
-            'WAITS_SHRINK',
-            'webhook.retry.growing-waits',
-            `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (${fmtMs(longest)}) beyond the tolerance: the waits must grow`,
-            { expected: 'non-decreasing waits', seen: gaps.map(fmtMs).join(', ') },
-          );
+          failCheck({
+            code: 'WAITS_SHRINK',
+            title: `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (${fmtMs(longest)}) beyond the tolerance: the waits must grow`,
+            expected: 'non-decreasing waits',
+            seen: gaps.map(fmtMs).join(', '),
+          });
         }
         longest = Math.max(longest, g);
       });
@@ -411,10 +419,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const o = await observeFullSchedule(ctx.target);
       const ds = o.deliveries.slice(0, F.attempts);
       if (ds.length < 2)
-        failCheck('TOO_FEW_ATTEMPTS', 'webhook.retry.total-span', 'the webhook was not retried', {
-          expected: '9 attempts',
-          seen: describeDeliveries(ds),
-        });
+        failCheck({ code: 'TOO_FEW_ATTEMPTS', title: 'the webhook was not retried', expected: '9 attempts', seen: describeDeliveries(ds) });
       const span = ds.at(-1)!.receivedAt - ds[0]!.receivedAt;
       const b = spanBounds(
         timing,
@@ -423,12 +428,12 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       recordReading('webhook.span', fmtMs(span));
       if (!within(span, b)) {
         noteExcuse(lagExcuse(span, b, ds[0]!.receivedAt, ds.at(-1)!.receivedAt, 'the span of the attempts'));
-        failCheck(
-          'SPAN_OFF',
-          'webhook.retry.total-span',
-          `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
-          { expected: fmtBounds(b), seen: `${fmtMs(span)}: ${describeDeliveries(ds)}` },
-        );
+        failCheck({
+          code: 'SPAN_OFF',
+          title: `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          expected: fmtBounds(b),
+          seen: `${fmtMs(span)}: ${describeDeliveries(ds)}`,
+        });
       }
     },
   },

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from '../exchange.js';
 import type { ClauseId } from '../clauses/registry.js';
+import type { ReadingTopic } from '../clauses/topics.js';
 import type { Finding } from './failure.js';
 
 /** Everything a running check accumulates; reports and the kill matrix read it. */
@@ -22,6 +23,8 @@ export interface CheckRecorder {
    * waits, read by runCheck, which retries such a failure and reports a lasting one as no verdict.
    */
   machineBusy: string[];
+  /** The running check's own clauses (first is its main one): what an assertion naming no clause is charged to. */
+  clauses: readonly ClauseId[];
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -29,8 +32,8 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 /** Exchanges kept per check; property runs send thousands and the report needs the last ones. */
 export const MAX_EXCHANGES_KEPT = 60;
 
-export function newRecorder(): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [] };
+export function newRecorder(clauses: readonly ClauseId[] = []): CheckRecorder {
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses };
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {
@@ -39,6 +42,16 @@ export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promi
 
 export function currentRecorder(): CheckRecorder | undefined {
   return storage.getStore();
+}
+
+/**
+ * The clause an assertion that names none is about: the running check's main clause. Outside a check (or in one
+ * that declared none) there is nothing to default to, and guessing would charge a finding to the wrong clause.
+ */
+export function ownClause(): ClauseId {
+  const own = storage.getStore()?.clauses[0];
+  if (own === undefined) throw new Error('an assertion named no clause outside a check: pass the clause it enforces');
+  return own;
 }
 
 export function recordExchange(ex: Exchange): void {
@@ -59,7 +72,7 @@ export function recordFinding(f: Finding): void {
   rec.invariantFindings.push(f);
 }
 
-export function recordReading(topic: string, reading: string): void {
+export function recordReading(topic: ReadingTopic, reading: string): void {
   const rec = storage.getStore();
   if (rec) rec.readings[topic] = reading;
 }

@@ -4,7 +4,8 @@ import { describeExchange, shortJson } from '../describe.js';
 import { headerValue } from '../signing.js';
 import { type ClauseId, clause as registryClause, hasClause } from '../clauses/registry.js';
 import { CheckFailure } from './failure.js';
-import { recordExercised, recordReading } from './context.js';
+import { ownClause, recordExercised, recordReading } from './context.js';
+import type { ReadingTopic } from '../clauses/topics.js';
 
 /**
  * Small named checks: verb + subject + expectation. Each throws a CheckFailure with a stable
@@ -34,13 +35,36 @@ function fail(code: string, clause: ClauseId, message: string, ex: Exchange | un
   });
 }
 
-export function failCheck(
-  code: string,
-  clause: ClauseId,
-  message: string,
-  opts: { expected: string; seen: string; exchange?: Exchange },
-): never {
-  return fail(code, clause, message, opts.exchange, opts.expected, opts.seen);
+/** What a failed check says: the finding's code and title, what the document asks and what the target did. */
+export interface FailOptions {
+  code: string;
+  /** One line saying what is wrong (the finding's title). */
+  title: string;
+  expected: string;
+  seen: string;
+  exchange?: Exchange;
+}
+
+/** The subject of an assertion, in the finding's title ("the refund should succeed"); "the request" when absent. */
+export interface WhatOptions {
+  what?: string;
+}
+
+/**
+ * Assertions take the clause they enforce, then an options object; with no clause they enforce the running check's
+ * main clause (its first), the common case. A string in the clause slot is a clause id, never a subject or topic.
+ */
+function clauseAnd<O>(clauseOrOpts: ClauseId | O | undefined, opts: O | undefined): [ClauseId, O | undefined] {
+  return typeof clauseOrOpts === 'string' ? [clauseOrOpts as ClauseId, opts] : [ownClause(), clauseOrOpts as O | undefined];
+}
+
+/** A failure the check judged by its own condition (`if (wrong) failCheck(…)`), charged to `clause`. */
+export function failCheck(clause: ClauseId, opts: FailOptions): never;
+export function failCheck(opts: FailOptions): never;
+export function failCheck(clauseOrOpts: ClauseId | FailOptions, maybe?: FailOptions): never {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const o = opts!;
+  return fail(o.code, clause, o.title, o.exchange, o.expected, o.seen);
 }
 
 function envelopeOf(
@@ -83,7 +107,11 @@ function seenOutcome(e: { status: number; code: unknown; msg: unknown }): string
 }
 
 /** Success envelope; returns `data`. */
-export function expectSuccess(ex: Exchange, clause: ClauseId, what = 'the request'): Record<string, unknown> {
+export function expectSuccess(ex: Exchange, clause: ClauseId, opts?: WhatOptions): Record<string, unknown>;
+export function expectSuccess(ex: Exchange, opts?: WhatOptions): Record<string, unknown>;
+export function expectSuccess(ex: Exchange, clauseOrOpts?: ClauseId | WhatOptions, maybe?: WhatOptions): Record<string, unknown> {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const what = opts?.what ?? 'the request';
   const e = envelopeOf(ex, clause);
   if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
   if (e.data === null || typeof e.data !== 'object')
@@ -96,7 +124,7 @@ export function expectSuccess(ex: Exchange, clause: ClauseId, what = 'the reques
  * Where one check meets two clauses (a rule, and the catalogue row that answers it), which clause a
  * failure is evidence against depends on how the answer is wrong.
  */
-export interface ErrorClauses {
+export interface ErrorClauses extends WhatOptions {
   /** Charged when the request is accepted (code 0): the rule itself was not applied. */
   ifAccepted?: ClauseId;
   /** Charged when the refusal is half right (see `halfRight`): the rule was applied, the row's answer is wrong. */
@@ -106,7 +134,12 @@ export interface ErrorClauses {
 }
 
 /** A signed business error: HTTP 200, the code and the key. */
-export function expectError(ex: Exchange, want: Outcome, clause: ClauseId, what = 'the request', by: ErrorClauses = {}): void {
+export function expectError(ex: Exchange, want: Outcome, clause: ClauseId, opts?: ErrorClauses): void;
+export function expectError(ex: Exchange, want: Outcome, opts?: ErrorClauses): void;
+export function expectError(ex: Exchange, want: Outcome, clauseOrOpts?: ClauseId | ErrorClauses, maybe?: ErrorClauses): void {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const by = opts ?? {};
+  const what = by.what ?? 'the request';
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.code === want.code && key === want.key && e.status === 200) {
@@ -136,14 +169,22 @@ export function expectError(ex: Exchange, want: Outcome, clause: ClauseId, what 
   );
 }
 
+/** Where the document allows several answers: the topic the target's answer is recorded under (a reading). */
+export interface ReadingOptions extends WhatOptions {
+  topic: ReadingTopic;
+}
+
 /** Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as exercised). */
+export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], clause: ClauseId, opts: ReadingOptions): O;
+export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], opts: ReadingOptions): O;
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
   ex: Exchange,
   wants: O[],
-  clause: ClauseId,
-  topic: string,
-  what = 'the request',
+  clauseOrOpts: ClauseId | ReadingOptions,
+  maybe?: ReadingOptions,
 ): O {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const { topic, what = 'the request' } = opts!;
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   const hit = wants.find((w) => w.code === e.code && w.key === key);
@@ -164,7 +205,11 @@ export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
 }
 
 /** Refused with some non-zero code, when the document says "refused" without naming the key. */
-export function expectRefused(ex: Exchange, clause: ClauseId, what = 'the request', topic?: string): Outcome {
+export function expectRefused(ex: Exchange, clause: ClauseId, opts?: Partial<ReadingOptions>): Outcome;
+export function expectRefused(ex: Exchange, opts?: Partial<ReadingOptions>): Outcome;
+export function expectRefused(ex: Exchange, clauseOrOpts?: ClauseId | Partial<ReadingOptions>, maybe?: Partial<ReadingOptions>): Outcome {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const { topic, what = 'the request' } = opts ?? {};
   const e = envelopeOf(ex, clause);
   if (e.code === 0 || typeof e.code !== 'number')
     fail('ACCEPTED_BUT_SHOULD_REFUSE', clause, `${what} should be refused`, ex, 'a non-zero code', seenOutcome(e));
@@ -174,13 +219,18 @@ export function expectRefused(ex: Exchange, clause: ClauseId, what = 'the reques
   return { code: e.code as number, key };
 }
 
+export interface AuthOutcome {
+  http: number;
+  code: number;
+  key: string;
+}
+
 /** An unsigned authentication error (HTTP 401/403/500 with code and key). */
-export function expectAuthError(
-  ex: Exchange,
-  want: { http: number; code: number; key: string },
-  clause: ClauseId,
-  what = 'the request',
-): void {
+export function expectAuthError(ex: Exchange, want: AuthOutcome, clause: ClauseId, opts?: WhatOptions): void;
+export function expectAuthError(ex: Exchange, want: AuthOutcome, opts?: WhatOptions): void;
+export function expectAuthError(ex: Exchange, want: AuthOutcome, clauseOrOpts?: ClauseId | WhatOptions, maybe?: WhatOptions): void {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const what = opts?.what ?? 'the request';
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   if (e.status !== want.http || e.code !== want.code || key !== want.key) {
@@ -197,7 +247,7 @@ export function expectAuthError(
 }
 
 /** Authentication errors are not signed: no X-Sign on the response. */
-export function expectUnsigned(ex: Exchange, clause: ClauseId): void {
+export function expectUnsigned(ex: Exchange, clause: ClauseId = ownClause()): void {
   const sig = ex.response ? headerValue(ex.response.headers, 'X-Sign') : undefined;
   if (sig !== undefined && sig !== '')
     fail('AUTH_ERROR_SIGNED', clause, 'an authentication error must not be signed', ex, 'no X-Sign header', `X-Sign: ${sig.slice(0, 16)}…`);
@@ -223,15 +273,26 @@ export function expectString(data: Record<string, unknown>, path: string, clause
   return v;
 }
 
-export function expectEqual(seen: unknown, expected: unknown, code: string, clause: ClauseId, message: string, ex?: Exchange): void {
-  if (JSON.stringify(seen) !== JSON.stringify(expected)) fail(code, clause, message, ex, shortJson(expected), shortJson(seen));
+/** What an inequality is reported as: the finding's code and title, and the exchange that showed it. */
+export interface EqualOptions {
+  code: string;
+  title: string;
+  exchange?: Exchange;
+}
+
+export function expectEqual(seen: unknown, expected: unknown, clause: ClauseId, opts: EqualOptions): void;
+export function expectEqual(seen: unknown, expected: unknown, opts: EqualOptions): void;
+export function expectEqual(seen: unknown, expected: unknown, clauseOrOpts: ClauseId | EqualOptions, maybe?: EqualOptions): void {
+  const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
+  const { code, title, exchange } = opts!;
+  if (JSON.stringify(seen) !== JSON.stringify(expected)) fail(code, clause, title, exchange, shortJson(expected), shortJson(seen));
   recordExercised(clause);
 }
 
 /**
  * A rule a check judged by its own condition (`if (wrong) failCheck(…)`) held: say so, so the
- * clause is credited. Call it after the condition was evaluated, never unconditionally.
+ * clause (the check's main one when none is named) is credited. Call it after the condition was evaluated, never unconditionally.
  */
-export function held(clause: ClauseId, ...more: ClauseId[]): void {
-  recordExercised(clause, ...more);
+export function held(...clauses: ClauseId[]): void {
+  recordExercised(...(clauses.length > 0 ? clauses : [ownClause()]));
 }

@@ -288,7 +288,7 @@ export function expectDelivery(
   const d = ds.find((x) => eventOf(x) === want.event && (statuses === undefined || statuses.includes(String(statusOf(x)))));
   const expected = `${want.event}${statuses ? ` with status ${statuses.join(' or ')}` : ''}`;
   if (!d) {
-    failCheck('WEBHOOK_NOT_SENT', clause, `${what}: no ${expected} arrived`, { expected, seen: describeDeliveries(ds) });
+    failCheck(clause, { code: 'WEBHOOK_NOT_SENT', title: `${what}: no ${expected} arrived`, expected, seen: describeDeliveries(ds) });
   }
   const [exchange] = recordDeliveries(t, [d]);
   recordExercised(clause);
@@ -298,7 +298,9 @@ export function expectDelivery(
 export function expectBodyField(body: Body, field: string, expected: unknown, clause: ClauseId, message: string, ex: Exchange): void {
   const seen = body[field];
   if (JSON.stringify(seen) !== JSON.stringify(expected)) {
-    failCheck('WEBHOOK_FIELD_WRONG', clause, message, {
+    failCheck(clause, {
+      code: 'WEBHOOK_FIELD_WRONG',
+      title: message,
       expected: `${field}: ${shortJson(expected)}`,
       seen: `${field}: ${shortJson(seen)}`,
       exchange: ex,
@@ -336,7 +338,9 @@ export async function expectEventArrives(
 export function expectValidBody(body: Body, ex: Exchange, what: string): void {
   const problems = validate('webhook', body);
   if (problems.length > 0) {
-    failCheck('WEBHOOK_BODY_SCHEMA', problemClause(problems[0]!, body), `${what} breaks INTERFACE.md › Events › Body fields`, {
+    failCheck(problemClause(problems[0]!, body), {
+      code: 'WEBHOOK_BODY_SCHEMA',
+      title: `${what} breaks INTERFACE.md › Events › Body fields`,
       expected: 'a body per the Events table',
       seen: problems.join('; '),
       exchange: ex,

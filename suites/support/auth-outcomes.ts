@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../harness/clauses/registry.js';
+import type { ReadingTopic } from '../../harness/clauses/topics.js';
 /**
  * Outcomes of authentication (INTERFACE.md › Authentication, Errors › Authentication errors), for the
  * auth, signing and language suites: "got past authentication", "refused by authentication where the
@@ -48,7 +49,9 @@ export function gotPastAuthentication(ex: Exchange): boolean {
 
 export function expectAuthenticated(ex: Exchange, clause: ClauseId, what: string): void {
   if (!gotPastAuthentication(ex)) {
-    failCheck('CORRECTLY_SIGNED_REQUEST_REFUSED', clause, `${what} is signed correctly and must get past authentication`, {
+    failCheck(clause, {
+      code: 'CORRECTLY_SIGNED_REQUEST_REFUSED',
+      title: `${what} is signed correctly and must get past authentication`,
       expected: 'HTTP 200 with a signed envelope (a success or a business error)',
       seen: outcomeText(ex),
       exchange: ex,
@@ -71,28 +74,26 @@ export function expectAuthRefusalOneOf(
   ex: Exchange,
   allowed: readonly AuthRefusal[],
   clause: ClauseId,
-  topic: string,
-  what: string,
+  { topic, what }: { topic: ReadingTopic; what: string },
 ): AuthRefusal {
   const res = ex.response;
   const seen = answerOf(ex);
   const hit = res ? allowed.find((a) => a.http === seen.status && seen.code === a.code && seen.key === a.key) : undefined;
   const list = allowed.map((a) => `HTTP ${a.http} ${a.key}`).join(' or ');
   if (!hit) {
-    failCheck(
-      res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME',
-      clause,
-      `${what} must be refused by authentication`,
-      {
-        expected: `${list} (the document allows each)`,
-        seen: outcomeText(ex),
-        exchange: ex,
-      },
-    );
+    failCheck(clause, {
+      code: res?.status === 200 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_AUTH_OUTCOME',
+      title: `${what} must be refused by authentication`,
+      expected: `${list} (the document allows each)`,
+      seen: outcomeText(ex),
+      exchange: ex,
+    });
   }
   const sig = headerValue(res!.headers, 'X-Sign');
   if (sig !== undefined && sig !== '') {
-    failCheck('AUTH_ERROR_SIGNED', 'auth.errors.unsigned', 'an authentication error must not be signed', {
+    failCheck('auth.errors.unsigned', {
+      code: 'AUTH_ERROR_SIGNED',
+      title: 'an authentication error must not be signed',
       expected: 'no X-Sign header',
       seen: `X-Sign: ${sig.slice(0, 16)}…`,
       exchange: ex,

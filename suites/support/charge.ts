@@ -19,5 +19,5 @@ export function expectRowError(
   what: string,
   part: RowPart = 'code-or-key',
 ): void {
-  expectError(ex, want, rule, what, { ifHalfRight: row, halfRight: part });
+  expectError(ex, want, rule, { what, ifHalfRight: row, halfRight: part });
 }

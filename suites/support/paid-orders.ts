@@ -82,7 +82,7 @@ export async function payOrder(t: Target, method: string, clause: ClauseId, o: P
   const amount = usd(valueOfCents(cents));
   if (method === cardMethod(t)) {
     const ex = await cardPayment(t, { merchantOrderNo, amount }, { as });
-    const data = expectSuccess(ex, clause, 'paying with the success card');
+    const data = expectSuccess(ex, clause, { what: 'paying with the success card' });
     const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
     return { orderNo, merchantOrderNo, method, cents, as };
   }
@@ -105,7 +105,7 @@ export async function pendingCheckout(t: Target, method: string, clause: ClauseI
   const merchantOrderNo = o.merchantOrderNo ?? t.newNo('order');
   const cents = o.cents ?? defaultCents(t, method);
   const ex = await checkout(t, { method, merchantOrderNo, amount: usd(valueOfCents(cents)) }, { as });
-  const data = expectSuccess(ex, clause, 'creating a checkout');
+  const data = expectSuccess(ex, clause, { what: 'creating a checkout' });
   const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
   return { orderNo, merchantOrderNo, method, cents, as };
 }
@@ -131,7 +131,7 @@ export async function declinedCardPayment(
     { as: o.as ?? 'primary', label: 'pay with the decline card' },
   );
   // The provider's decline is the recorded-then-refused case the document names (422 paymentFailed).
-  expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', 'a payment with the decline card');
+  expectError(ex, { code: 422, key: 'paymentFailed' }, 'err.pay.declined', { what: 'a payment with the decline card' });
   return { merchantOrderNo, method, cents, exchange: ex };
 }
 

@@ -34,7 +34,7 @@ export async function refundAccepted(
     { refundNo: merchantRefundNo, order, amount: usd(valueOfCents(cents)) },
     { as: order.as, label: `refund ${valueOfCents(cents)} of ${valueOfCents(order.cents)}` },
   );
-  const data = expectSuccess(ex, clause, what);
+  const data = expectSuccess(ex, clause, { what });
   const refundNo = expectString(data, r.data.refundNo, clause, ex);
   return { refundNo, merchantRefundNo, status: pick(data, r.data.status), exchange: ex };
 }

@@ -60,7 +60,7 @@ export async function paidCardPayment(
   const merchantOrderNo = scriptedNo(t, 'order', opts.replies);
   const amount = opts.amount ?? usd(defaultAmount(t, method));
   const ex = await cardPayment(t, { merchantOrderNo, amount, ...(opts.metadata !== undefined ? { metadata: opts.metadata } : {}) });
-  const data = expectSuccess(ex, clause, 'creating a card payment');
+  const data = expectSuccess(ex, clause, { what: 'creating a card payment' });
   const orderNo = expectString(data, t.profile.cardPayment!.data.orderNo, clause, ex);
   return { merchantOrderNo, orderNo, method, amount, exchange: ex };
 }
@@ -78,7 +78,7 @@ async function refusedCardPayment(t: Target, kind: keyof typeof CARD_REFUSALS, r
   const amount = usd(defaultAmount(t, method));
   const ex = await cardPayment(t, { merchantOrderNo, amount, card });
   const r = CARD_REFUSALS[kind];
-  expectError(ex, r.want, r.clause, r.what);
+  expectError(ex, r.want, r.clause, { what: r.what });
   return { merchantOrderNo, method, amount, exchange: ex };
 }
 
@@ -179,7 +179,7 @@ export async function acceptedRefund(
     amount,
     reason,
   });
-  const data = expectSuccess(ex, clause, 'creating a refund');
+  const data = expectSuccess(ex, clause, { what: 'creating a refund' });
   const shape = t.profile.refunds!.data;
   const refundNo = expectString(data, shape.refundNo, clause, ex);
   return { merchantRefundNo, refundNo, amount, reason, status: pick(data, shape.status), exchange: ex };
@@ -210,7 +210,7 @@ export async function acceptedPayout(t: Target, clause: ClauseId, opts: { cancel
   const amount = usd(lim ? amountInside(lim) : '10.00');
   const merchantPayoutNo = scriptedNo(t, 'payout', opts.replies);
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method, amount });
-  const data = expectSuccess(ex, clause, 'creating a payout');
+  const data = expectSuccess(ex, clause, { what: 'creating a payout' });
   const payoutNo = expectString(data, p.data.payoutNo, clause, ex);
   return { merchantPayoutNo, payoutNo, method, amount, exchange: ex };
 }
@@ -265,7 +265,9 @@ export async function confirmedByRetrial(trial: (attempt: number) => Promise<Tri
   // Seen twice, the second time while our machine lost the time the target's limit left us: not yet evidence.
   const busy = lagExplains(second);
   if (busy) recordMachineBusy(busy);
-  failCheck(second.code, second.clause, `${second.message} (seen in two trials with different numbers)`, {
+  failCheck(second.clause, {
+    code: second.code,
+    title: `${second.message} (seen in two trials with different numbers)`,
     expected: second.expected,
     seen: `trial 1: ${first.seen}; trial 2: ${second.seen}`,
   });

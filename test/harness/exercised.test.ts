@@ -57,7 +57,7 @@ describe('exercised clauses', () => {
               { code: 422, key: 'amountExceeded', clause: 'err.ref.amount-exceeded' },
             ],
             'err.ref.amount-exceeded',
-            'topic',
+            { topic: 'stateful.refused-refund-queried' },
           );
         },
       },

@@ -27,7 +27,7 @@ export const rawPathQuery: CheckDef = {
   level: 'must',
   async run({ target }) {
     const ex = await target.post(target.path('paymentQuery'), {}, { label: 'query over the raw path', headers: { Connection: 'close' } });
-    expectError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither', 'a query with neither number');
+    expectError(ex, { code: 400, key: 'mutuallyRequiredFieldsMissing' }, 'query.neither', { what: 'a query with neither number' });
   },
 };
 

@@ -75,7 +75,9 @@ export class SpecCommand implements AsyncCommand<Model, Real> {
     await kindOf(s).run(m, r, s);
     const breach = moneyBreaches(m)[0];
     if (breach)
-      failCheck(breach.code, breach.clause, `money invariant broken after "${this.toString()}": ${breach.message}`, {
+      failCheck(breach.clause, {
+        code: breach.code,
+        title: `money invariant broken after "${this.toString()}": ${breach.message}`,
         expected: breach.expected,
         seen: breach.seen,
       });

@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../../harness/clauses/registry.js';
+import type { ReadingTopic } from '../../../harness/clauses/topics.js';
 /**
  * What the interface (and, where it says "not shown", the profile) lets a target answer to the
  * next request, given the model. A prediction lists every refusal the document allows; where it
@@ -27,7 +28,7 @@ export interface Prediction {
   /** The document says "refused" without a key: any non-zero code is acceptable. */
   anyRefusal?: { clause: ClauseId; why: string };
   /** Reading topic under which an open outcome is recorded. */
-  topic: string;
+  topic: ReadingTopic;
 }
 
 type PaySpec = Extract<CommandSpec, { op: 'pay' }>;
@@ -35,7 +36,7 @@ type RefundSpec = Extract<CommandSpec, { op: 'refund' }>;
 type PayoutSpec = Extract<CommandSpec, { op: 'payout' }>;
 type CancelSpec = Extract<CommandSpec, { op: 'cancel-payout' }>;
 
-function decide(must: Refusal[], may: Refusal[], also: Refusal[], successClause: ClauseId, topic: string): Prediction {
+function decide(must: Refusal[], may: Refusal[], also: Refusal[], successClause: ClauseId, topic: ReadingTopic): Prediction {
   return {
     success: must.length > 0 ? 'never' : may.length > 0 ? 'may' : 'must',
     successClause,
@@ -225,7 +226,7 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
 export function expectedPaymentStatus(
   m: Readonly<Model>,
   p: PaymentRec,
-): { values: string[]; clause: ClauseId; topic?: string } | { values?: undefined; topic: string } {
+): { values: string[]; clause: ClauseId; topic?: ReadingTopic } | { values?: undefined; topic: ReadingTopic } {
   switch (p.base) {
     case 'pending': {
       const name = m.caps.pendingStatus ?? p.pendingSeen;

@@ -76,5 +76,5 @@ export async function controlStep(
   clause: ClauseId,
 ): Promise<void> {
   const ex = await send(r, sandboxControl(r.target, control, vars, opts));
-  expectSuccess(ex, clause, `the sandbox control to ${opts.label}`);
+  expectSuccess(ex, clause, { what: `the sandbox control to ${opts.label}` });
 }

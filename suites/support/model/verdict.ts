@@ -30,28 +30,26 @@ export function judge(
   const mainClause = pred.anyRefusal?.clause ?? pred.refusals[0]?.clause ?? pred.successClause;
   if (codeOf(ex) === 0) {
     if (pred.success === 'never') {
-      const data = expectSuccess(ex, mainClause, what);
+      const data = expectSuccess(ex, mainClause, { what });
       const original = replayed?.(data);
       if (original !== undefined) {
-        failCheck(
-          'REPLAYED',
-          'idem.no-replay',
-          `${what} was answered with the record that already holds the number: a repeated request is refused, not replayed${because}`,
-          {
-            expected: pred.anyRefusal ? 'a refusal' : pred.refusals.map((r) => `${r.code} ${r.key}`).join(' or '),
-            seen: `code 0 with the original ${original}: ${shortJson(data)}`,
-            exchange: ex,
-          },
-        );
+        failCheck('idem.no-replay', {
+          code: 'REPLAYED',
+          title: `${what} was answered with the record that already holds the number: a repeated request is refused, not replayed${because}`,
+          expected: pred.anyRefusal ? 'a refusal' : pred.refusals.map((r) => `${r.code} ${r.key}`).join(' or '),
+          seen: `code 0 with the original ${original}: ${shortJson(data)}`,
+          exchange: ex,
+        });
       }
-      if (pred.anyRefusal) expectRefused(ex, pred.anyRefusal.clause, `${what}${because}`);
-      expectOneOf(ex, pred.refusals, mainClause, pred.topic, `${what}${because}`);
+      if (pred.anyRefusal) expectRefused(ex, pred.anyRefusal.clause, { what: `${what}${because}` });
+      expectOneOf(ex, pred.refusals, mainClause, { topic: pred.topic, what: `${what}${because}` });
     }
-    const data = expectSuccess(ex, pred.successClause, what);
+    const data = expectSuccess(ex, pred.successClause, { what });
     if (pred.success === 'may') recordReading(pred.topic, 'accepted');
     return { accepted: true, data };
   }
-  if (pred.success === 'must') expectSuccess(ex, pred.successClause, what);
-  if (pred.anyRefusal) return { accepted: false, outcome: expectRefused(ex, pred.anyRefusal.clause, `${what}${because}`, pred.topic) };
-  return { accepted: false, outcome: expectOneOf(ex, pred.refusals, mainClause, pred.topic, `${what}${because}`) };
+  if (pred.success === 'must') expectSuccess(ex, pred.successClause, { what });
+  if (pred.anyRefusal)
+    return { accepted: false, outcome: expectRefused(ex, pred.anyRefusal.clause, { what: `${what}${because}`, topic: pred.topic }) };
+  return { accepted: false, outcome: expectOneOf(ex, pred.refusals, mainClause, { topic: pred.topic, what: `${what}${because}` }) };
 }

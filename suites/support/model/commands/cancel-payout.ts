@@ -27,7 +27,11 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
   if (verdict.accepted) {
     const seen = pick(verdict.data, t.profile.payouts!.data.status);
     if (seen !== undefined)
-      expectEqual(seen, 'CANCELED', 'WRONG_STATUS', 'state.payout.values', `${what}: a cancelled payout shows CANCELED`, ex);
+      expectEqual(seen, 'CANCELED', 'state.payout.values', {
+        code: 'WRONG_STATUS',
+        title: `${what}: a cancelled payout shows CANCELED`,
+        exchange: ex,
+      });
     po.status = 'CANCELED';
     return;
   }
@@ -35,7 +39,9 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
     const msg = (ex.response?.json as { msg?: unknown } | undefined)?.msg;
     const message = typeof msg === 'string' ? splitMsg(msg).message : '';
     if (!message.toUpperCase().includes(po.status)) {
-      failCheck('STATUS_NOT_NAMED', 'state.payout.not-cancelable', `${what}: the payoutNotCancelable message names the current status`, {
+      failCheck('state.payout.not-cancelable', {
+        code: 'STATUS_NOT_NAMED',
+        title: `${what}: the payoutNotCancelable message names the current status`,
         expected: `a message naming ${po.status}`,
         seen: JSON.stringify(msg),
         exchange: ex,

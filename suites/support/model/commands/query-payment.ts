@@ -31,52 +31,40 @@ async function queryPaymentCmd(m: Model, r: Real, s: Op<'query-payment'>): Promi
       slot.refund || slot.maybeRefund
         ? ` (${s.order} is a refund's number, not a payment's)`
         : ` (${s.order} was never used for a payment)`;
-    expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', `${what}${held}`);
+    expectError(ex, { code: 2002, key: 'orderNotFound' }, 'query.not-found', { what: `${what}${held}` });
     return;
   }
-  const data = expectSuccess(ex, 'query.returns-record', what);
+  const data = expectSuccess(ex, 'query.returns-record', { what });
   checkPaymentRecord(m, t, p, data, ex, what);
 }
 
 function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<string, unknown>, ex: Exchange, what: string): void {
   const rec = t.profile.paymentRecord;
   if (!rec) return;
-  expectEqual(
-    pick(data, rec.merchantOrderNo),
-    p.merchantOrderNo,
-    'WRONG_RECORD',
-    'query.returns-record',
-    `${what} returned another payment's record (merchant_order_no)`,
-    ex,
-  );
+  expectEqual(pick(data, rec.merchantOrderNo), p.merchantOrderNo, 'query.returns-record', {
+    code: 'WRONG_RECORD',
+    title: `${what} returned another payment's record (merchant_order_no)`,
+    exchange: ex,
+  });
   if (p.orderNo === undefined) p.orderNo = expectString(data, rec.orderNo, 'query.returns-record', ex);
   else
-    expectEqual(
-      pick(data, rec.orderNo),
-      p.orderNo,
-      'WRONG_RECORD',
-      'query.returns-record',
-      `${what} returned another payment's record (order_no)`,
-      ex,
-    );
+    expectEqual(pick(data, rec.orderNo), p.orderNo, 'query.returns-record', {
+      code: 'WRONG_RECORD',
+      title: `${what} returned another payment's record (order_no)`,
+      exchange: ex,
+    });
   const amountClause = p.refusedRepeats > 0 ? 'idem.original-unchanged' : 'payment.trans-amount.usd-charged';
   const amountNote = p.refusedRepeats > 0 ? ` after ${p.refusedRepeats} refused repeat(s) of its number` : '';
-  expectEqual(
-    pick(data, `${rec.transAmount}.value`),
-    valueOfCents(p.cents),
-    'WRONG_AMOUNT',
-    amountClause,
-    `${what}: the amount charged is not the amount of ${p.name}${amountNote}`,
-    ex,
-  );
-  expectEqual(
-    pick(data, `${rec.transAmount}.currency`),
-    'USD',
-    'WRONG_AMOUNT',
-    amountClause,
-    `${what}: the amount charged is not in USD`,
-    ex,
-  );
+  expectEqual(pick(data, `${rec.transAmount}.value`), valueOfCents(p.cents), amountClause, {
+    code: 'WRONG_AMOUNT',
+    title: `${what}: the amount charged is not the amount of ${p.name}${amountNote}`,
+    exchange: ex,
+  });
+  expectEqual(pick(data, `${rec.transAmount}.currency`), 'USD', amountClause, {
+    code: 'WRONG_AMOUNT',
+    title: `${what}: the amount charged is not in USD`,
+    exchange: ex,
+  });
   const status = pick(data, rec.status);
   const want = expectedPaymentStatus(m, p);
   if (want.values === undefined) {
@@ -84,7 +72,9 @@ function checkPaymentRecord(m: Model, t: Target, p: PaymentRec, data: Record<str
     return;
   }
   if (typeof status !== 'string' || !want.values.includes(status)) {
-    failCheck('WRONG_STATUS', want.clause, `${what}: the status does not follow from the sequence (${statusStory(p)})`, {
+    failCheck(want.clause, {
+      code: 'WRONG_STATUS',
+      title: `${what}: the status does not follow from the sequence (${statusStory(p)})`,
       expected: want.values.join(' or '),
       seen: JSON.stringify(status),
       exchange: ex,

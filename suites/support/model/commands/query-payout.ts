@@ -28,28 +28,42 @@ async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise
     if (slot.maybe) {
       const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
       if (code === 0) recordReading('stateful.refused-payout-queried', 'found');
-      else expectOneOf(ex, [notFound], 'err.po.query-not-found', 'stateful.refused-payout-queried', what);
+      else expectOneOf(ex, [notFound], 'err.po.query-not-found', { topic: 'stateful.refused-payout-queried', what });
       return;
     }
-    expectError(ex, notFound, 'err.po.query-not-found', `${what} (${s.payout} was never used for a payout)`);
+    expectError(ex, notFound, 'err.po.query-not-found', { what: `${what} (${s.payout} was never used for a payout)` });
     return;
   }
-  const data = expectSuccess(ex, 'payout.ids', what);
+  const data = expectSuccess(ex, 'payout.ids', { what });
   const paths = t.profile.payouts!.data;
-  expectEqual(pick(data, paths.payoutNo), po.payoutNo, 'WRONG_RECORD', 'payout.ids', `${what} returned another payout's record`, ex);
+  expectEqual(pick(data, paths.payoutNo), po.payoutNo, 'payout.ids', {
+    code: 'WRONG_RECORD',
+    title: `${what} returned another payout's record`,
+    exchange: ex,
+  });
   const seen = pick(data, paths.status);
   if (po.status === 'open') {
     if (po.openSeen !== undefined)
-      expectEqual(seen, po.openSeen, 'WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, ex);
+      expectEqual(seen, po.openSeen, 'state.payout.values', {
+        code: 'WRONG_STATUS',
+        title: `${what}: the payout is still open`,
+        exchange: ex,
+      });
     else if (typeof seen === 'string' && FINAL_PAYOUT.has(seen))
-      failCheck('WRONG_STATUS', 'state.payout.values', `${what}: the payout is still open`, {
+      failCheck('state.payout.values', {
+        code: 'WRONG_STATUS',
+        title: `${what}: the payout is still open`,
         expected: 'a status other than SUCCESS, FAILED, CANCELED',
         seen,
         exchange: ex,
       });
     else if (typeof seen === 'string') held('state.payout.values');
   } else {
-    expectEqual(seen, po.status, 'WRONG_STATUS', 'state.payout.values', `${what}: the status does not follow from the sequence`, ex);
+    expectEqual(seen, po.status, 'state.payout.values', {
+      code: 'WRONG_STATUS',
+      title: `${what}: the status does not follow from the sequence`,
+      exchange: ex,
+    });
   }
 }
 

@@ -25,26 +25,28 @@ async function queryRefundCmd(m: Model, r: Real, s: Op<'query-refund'>): Promise
     if (slot.maybeRefund) {
       const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
       if (code === 0) recordReading('stateful.refused-refund-queried', 'found');
-      else expectOneOf(ex, [notFound], 'err.ref.not-found', 'stateful.refused-refund-queried', what);
+      else expectOneOf(ex, [notFound], 'err.ref.not-found', { topic: 'stateful.refused-refund-queried', what });
       return;
     }
-    expectError(ex, notFound, 'err.ref.not-found', `${what} (${s.refund} is not a refund's number)`);
+    expectError(ex, notFound, 'err.ref.not-found', { what: `${what} (${s.refund} is not a refund's number)` });
     return;
   }
-  const data = expectSuccess(ex, 'refund.ids', what);
+  const data = expectSuccess(ex, 'refund.ids', { what });
   const paths = t.profile.refunds!.data;
   if (rec.refundNo === undefined) rec.refundNo = expectString(data, paths.refundNo, 'refund.ids', ex);
-  else expectEqual(pick(data, paths.refundNo), rec.refundNo, 'WRONG_RECORD', 'refund.ids', `${what} returned another refund's record`, ex);
+  else
+    expectEqual(pick(data, paths.refundNo), rec.refundNo, 'refund.ids', {
+      code: 'WRONG_RECORD',
+      title: `${what} returned another refund's record`,
+      exchange: ex,
+    });
   const status = pick(data, paths.status);
   const clause = rec.failedAtCreation ? 'idem.refused-stays-used' : 'state.refund.values';
-  expectEqual(
-    status,
-    rec.status,
-    'WRONG_STATUS',
-    clause,
-    `${what}: the status does not follow from the sequence${rec.failedAtCreation ? ' (recorded as failed and refused)' : ''}`,
-    ex,
-  );
+  expectEqual(status, rec.status, clause, {
+    code: 'WRONG_STATUS',
+    title: `${what}: the status does not follow from the sequence${rec.failedAtCreation ? ' (recorded as failed and refused)' : ''}`,
+    exchange: ex,
+  });
   checkRefundAmount(t, data, rec.cents, ex, what);
 }
 

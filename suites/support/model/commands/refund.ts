@@ -59,7 +59,9 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
     const refundNo = expectString(verdict.data, dataPaths.refundNo, 'refund.ids', ex);
     const status = pick(verdict.data, dataPaths.status);
     if (status !== 'PENDING' && status !== 'SUCCESS') {
-      failCheck('WRONG_STATUS', 'state.refund.values', `${what}: a refund is created as PENDING or SUCCESS`, {
+      failCheck('state.refund.values', {
+        code: 'WRONG_STATUS',
+        title: `${what}: a refund is created as PENDING or SUCCESS`,
         expected: 'PENDING or SUCCESS',
         seen: JSON.stringify(status),
         exchange: ex,
@@ -87,14 +89,11 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
 export function checkRefundAmount(t: Target, data: Record<string, unknown>, cents: number, ex: Exchange, what: string): void {
   const path = t.profile.refunds?.data.amount;
   if (!path) return;
-  expectEqual(
-    pick(data, `${path}.value`),
-    valueOfCents(cents),
-    'WRONG_AMOUNT',
-    'refund.amount.positive-2-decimals',
-    `${what}: the refund record shows another amount`,
-    ex,
-  );
+  expectEqual(pick(data, `${path}.value`), valueOfCents(cents), 'refund.amount.positive-2-decimals', {
+    code: 'WRONG_AMOUNT',
+    title: `${what}: the refund record shows another amount`,
+    exchange: ex,
+  });
 }
 
 export const refundCommand: CommandKind<'refund'> = { describe, applicable, run: refund };
