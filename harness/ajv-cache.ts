@@ -12,23 +12,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyValidateFunction } from 'ajv/dist/core.js';
-import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { COMPILED, KIT_ROOT } from './kit-files.js';
-
-// ajv's standalone entry is CommonJS: under nodenext its default import is the module object.
-const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ?? standaloneCodeModule) as (
-  ajv: object,
-  refs: Record<string, string>,
-) => string;
 
 /** In a clone beside vitest's own cache (node_modules/.vite); installed, in the OS temp folder (the kit's may be read-only). */
 export const AJV_CACHE_DIR = COMPILED ? join(tmpdir(), 'mpsi-conformance-ajv-cache') : join(KIT_ROOT, 'node_modules', '.vite', 'mpsi-ajv');
 
-const AJV_VERSION = (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('ajv/package.json'), 'utf8')) as { version: string })
-  .version;
+/**
+ * The generated code requires ajv's runtime helpers and ajv-formats' formats: resolved as the kit resolves them. ajv's
+ * compiler itself (0.15–0.3 s of loading per process) is required only when a schema must be compiled.
+ */
+export const kitRequire = createRequire(import.meta.url);
 
-/** The generated code requires ajv's runtime helpers and ajv-formats' formats: resolved as the kit resolves them. */
-const kitRequire = createRequire(import.meta.url);
+const AJV_VERSION = (JSON.parse(readFileSync(kitRequire.resolve('ajv/package.json'), 'utf8')) as { version: string }).version;
 
 export interface CachedValidators<K extends string> {
   validators: Record<K, AnyValidateFunction>;
@@ -62,7 +57,8 @@ export function cachedValidators<K extends string>(
     validators[name] = fn;
   }
   try {
-    const code = standaloneCode(ajv, ids);
+    const standalone = kitRequire('ajv/dist/standalone') as { default: (ajv: object, refs: Record<string, string>) => string };
+    const code = standalone.default(ajv, ids);
     mkdirSync(dir, { recursive: true });
     // Written aside and renamed: a process reading the cache never sees half a file.
     const part = `${file}.${process.pid}.part`;

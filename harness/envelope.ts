@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { cachedValidators } from './ajv-cache.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { cachedValidators, kitRequire } from './ajv-cache.js';
 import { kitFile } from './kit-files.js';
-
-// ajv-formats ships CommonJS; under nodenext its default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 let compiled: { envelope: ValidateFunction; amount: ValidateFunction; webhook: ValidateFunction } | undefined;
 
@@ -19,8 +15,8 @@ function validators() {
       JSON.stringify({ options, texts }),
       { amount: 'mpsi:amount', envelope: 'mpsi:envelope', webhook: 'mpsi:webhook' },
       () => {
-        const ajv = new Ajv(options);
-        addFormats(ajv);
+        const ajv = new (kitRequire('ajv') as { Ajv: typeof Ajv }).Ajv(options);
+        (kitRequire('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
         for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
         return ajv;
       },

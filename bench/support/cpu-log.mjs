@@ -33,11 +33,6 @@ if (dir) {
     session.post('Profiler.start');
   }
   const record = () => {
-    // A same-thread inspector session answers synchronously: the profile is written before the process ends.
-    session?.post('Profiler.stop', (err, result) => {
-      if (!err) writeFileSync(join(profileDir, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
-    });
-    session = undefined;
     const { user, system } = process.cpuUsage();
     const entry = {
       pid: process.pid,
@@ -54,6 +49,12 @@ if (dir) {
     } catch {
       // a measurement never changes how a run ends
     }
+    // After the figures: vitest kills a worker that takes long to stop, and the profile takes a while to write.
+    // A same-thread inspector session answers synchronously: the profile is written before the process ends.
+    session?.post('Profiler.stop', (err, result) => {
+      if (!err) writeFileSync(join(profileDir, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    });
+    session = undefined;
   };
   process.on('exit', record);
   // vitest stops its workers (and the CLI the reference) with SIGTERM, which skips 'exit' when no one handles it:

@@ -7,11 +7,9 @@
  * Other values are shown cut to 60 characters.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { pathToFileURL } from 'node:url';
-import { cachedValidators } from '../ajv-cache.js';
+import { cachedValidators, kitRequire } from '../ajv-cache.js';
 import { kitFile } from '../kit-files.js';
 
 /** Where the schema lives; also what a profile's "$schema" usually points to. */
@@ -51,13 +49,8 @@ export function profileValidator(): ValidateFunction {
     const options = { allErrors: true, verbose: true, strict: true, strictRequired: false, code: { source: true } } as const;
     const schema = profileSchema();
     const { validators } = cachedValidators(JSON.stringify({ options, formats: ['uri'], schema }), { profile: String(schema.$id) }, () => {
-      const ajv = new Ajv2020(options);
-      // ajv-formats is CommonJS: under nodenext its default import is the module object.
-      const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-        a: Ajv2020,
-        formats: string[],
-      ) => unknown;
-      addFormats(ajv, ['uri']);
+      const ajv = new (kitRequire('ajv/dist/2020') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options);
+      (kitRequire('ajv-formats') as { default: (a: Ajv2020, formats: string[]) => unknown }).default(ajv, ['uri']);
       ajv.addSchema(schema);
       return ajv;
     });
