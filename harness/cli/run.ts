@@ -13,7 +13,7 @@ import { reportPaths } from '../report/paths.js';
 import { writeRunMeta, readRunMeta, readRunStatus, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
 import { readResults } from '../run/results.js';
-import { finishReports } from '../report/finish.js';
+import { finishReports, historyRunsOf } from '../report/finish.js';
 import { startAllureRenderer } from '../report/allure-render.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
@@ -43,7 +43,8 @@ certificate.md + certificate.json, clauses.html, repro/ (a script per failing ex
   --fault NAME          switch on a fault in the embedded reference (repeatable; for demos and proofs)
   --shard I/N           run only the I-th of N parts of the suites (vitest --shard); merge with \`report --from\`
   --no-html             skip the HTML report (certificate, JUnit and results are still written)
-  --history N           runs kept in <reports>/history/ for the report's trends (default 20; 0 keeps none)
+  --history N           runs kept in <reports>/history/ for the report's trends (default: the profile's
+                        reports.history, else 20; 0 keeps none)
   --keep-allure-results leave allure-results/ as a folder; by default it is packed into allure-results.json.gz
                         once the page is built (\`mpsi-conformance report\` unpacks it)
   --no-doctor           skip the first phase, the profile doctor (see: mpsi-conformance doctor --help), which
@@ -337,7 +338,7 @@ export async function runMain(argv: string[]): Promise<number> {
     redact,
     ...(runStatus ? { runStatus } : {}),
     ...(renderer ? { renderer } : {}),
-    ...(historyRuns === undefined ? {} : { historyRuns }),
+    historyRuns: historyRunsOf(historyRuns, loaded.profile),
     keepAllureResults: flags['keep-allure-results'] === true,
   });
   if (outcome.exitCode !== 0) {

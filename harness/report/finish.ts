@@ -35,6 +35,11 @@ export interface FinishOptions {
 /** Enough runs for a trend; history/ stays bounded in the reports folder (each run adds a line per check). */
 export const DEFAULT_HISTORY_RUNS = 20;
 
+/** Runs kept in history/: the flag, else the profile's `reports.history`, else the default. */
+export function historyRunsOf(flag: number | undefined, profile: { reports?: { history?: number } }): number {
+  return flag ?? profile.reports?.history ?? DEFAULT_HISTORY_RUNS;
+}
+
 export interface FinishOutcome {
   certificate: Certificate;
   exitCode: 0 | 1 | 2;
