@@ -86,7 +86,9 @@ async function once(): Promise<Run> {
   const wallS = round((performance.now() - t0) / 1000, 2);
   const after = reapedMs();
   const entries = readdirSync(cpuLog).map((f) => JSON.parse(readFileSync(join(cpuLog, f), 'utf8')) as Entry);
-  rmSync(reports, { recursive: true, force: true });
+  // A failed run is kept to be read: a verdict must not depend on the machine's load.
+  if (exitCode === 0) rmSync(reports, { recursive: true, force: true });
+  else log(`exit ${exitCode}: reports kept in ${reports}`);
   rmSync(cpuLog, { recursive: true, force: true });
   const byRole = Object.fromEntries(ROLES.map((r) => [r, { cpuS: 0, processes: 0 }])) as Run['byRole'];
   const other: string[] = [];

@@ -7,7 +7,7 @@
  * does not load) falls back to compiling: the cache can make a process faster, never different.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ export function cachedValidators<K extends string>(
   const hash = createHash('sha256').update(AJV_VERSION).update('\0').update(JSON.stringify(ids)).update('\0').update(key).digest('hex');
   const file = join(dir, `${hash.slice(0, 32)}.cjs`);
   try {
-    return { validators: evaluate<K>(readFileSync(file, 'utf8'), ids), from: 'cache' };
+    if (ownFolder(dir)) return { validators: evaluate<K>(readFileSync(file, 'utf8'), ids), from: 'cache' };
   } catch {
     // absent or unreadable: compiled below
   }
@@ -59,7 +59,7 @@ export function cachedValidators<K extends string>(
   try {
     const standalone = kitRequire('ajv/dist/standalone') as { default: (ajv: object, refs: Record<string, string>) => string };
     const code = standalone.default(ajv, ids);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Written aside and renamed: a process reading the cache never sees half a file.
     const part = `${file}.${process.pid}.part`;
     writeFileSync(part, code);
@@ -68,6 +68,17 @@ export function cachedValidators<K extends string>(
     // a cache that cannot be written only costs the next process a compilation
   }
   return { validators, from: 'compiled' };
+}
+
+/**
+ * Code is evaluated only from a folder of this user's that no one else may write to: installed, the cache is under the
+ * OS temp folder, where another user could otherwise plant a file under the expected name.
+ */
+function ownFolder(dir: string): boolean {
+  const st = statSync(dir);
+  if (!st.isDirectory()) return false;
+  if (typeof process.getuid !== 'function') return true;
+  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
 }
 
 function evaluate<K extends string>(code: string, ids: Record<K, string>): Record<K, AnyValidateFunction> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -97,5 +97,14 @@ describe('cachedValidators', () => {
     const unwritable = cachedValidators('k1', { thing: 'test:thing' }, build, join(notADir, 'sub'));
     expect(unwritable.from).toBe('compiled');
     expect(unwritable.validators.thing({ at: 5 })).toBe(false);
+  });
+
+  it('never evaluates code from a folder others may write to', () => {
+    const dir = tempDir();
+    cachedValidators('k1', { thing: 'test:thing' }, build, dir);
+    chmodSync(dir, 0o777);
+    expect(cachedValidators('k1', { thing: 'test:thing' }, build, dir).from).toBe('compiled');
+    chmodSync(dir, 0o700);
+    expect(cachedValidators('k1', { thing: 'test:thing' }, build, dir).from).toBe('cache');
   });
 });
