@@ -73,8 +73,17 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
       // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
       unpackAllureResults(paths.allureResultsPack, paths.allureResults);
       completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer, opts.historyRuns ?? DEFAULT_HISTORY_RUNS);
-      if (!opts.keepAllureResults) packAllureResults(paths.allureResults, paths.allureResultsPack);
+      // Packed before the page is made, and the page made from the pack: the generator reads one file, not thousands.
+      const packed = opts.keepAllureResults ? undefined : packAllureResults(paths.allureResults, paths.allureResultsPack);
+      html = await generateHtml(
+        paths,
+        meta,
+        verdict,
+        certificate.target.url,
+        opts.renderer,
+        opts.historyRuns ?? DEFAULT_HISTORY_RUNS,
+        packed === undefined ? paths.allureResults : { pack: paths.allureResultsPack },
+      );
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
