@@ -15,7 +15,9 @@ function validators() {
       JSON.stringify({ options, texts }),
       { amount: 'mpsi:amount', envelope: 'mpsi:envelope', webhook: 'mpsi:webhook' },
       () => {
-        const ajv = new (kitRequire('ajv') as { Ajv: typeof Ajv }).Ajv(options);
+        // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
+        const { Ajv: Compiler } = kitRequire('ajv') as { Ajv: typeof Ajv };
+        const ajv = new Compiler(options);
         (kitRequire('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
         for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
         return ajv;

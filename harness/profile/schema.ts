@@ -49,7 +49,9 @@ export function profileValidator(): ValidateFunction {
     const options = { allErrors: true, verbose: true, strict: true, strictRequired: false, code: { source: true } } as const;
     const schema = profileSchema();
     const { validators } = cachedValidators(JSON.stringify({ options, formats: ['uri'], schema }), { profile: String(schema.$id) }, () => {
-      const ajv = new (kitRequire('ajv/dist/2020') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options);
+      // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
+      const { Ajv2020: Compiler } = kitRequire('ajv/dist/2020') as { Ajv2020: typeof Ajv2020 };
+      const ajv = new Compiler(options);
       (kitRequire('ajv-formats') as { default: (a: Ajv2020, formats: string[]) => unknown }).default(ajv, ['uri']);
       ajv.addSchema(schema);
       return ajv;
