@@ -21,8 +21,8 @@ const args = process.argv.slice(2);
 const dashes = args.indexOf('--');
 const own = dashes < 0 ? args : args.slice(0, dashes);
 const extra = dashes < 0 ? [] : args.slice(dashes + 1);
-const RUNS = Number(own.find((a) => /^\d+$/.test(a)) ?? 5);
 const seedAt = own.indexOf('--seed');
+const RUNS = Number(own.find((a, i) => /^\d+$/.test(a) && (seedAt < 0 || i !== seedAt + 1)) ?? 5);
 const SEED = seedAt < 0 ? 20261122 : Number(own[seedAt + 1]);
 const NO_DOCTOR = own.includes('--no-doctor');
 
