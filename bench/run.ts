@@ -13,6 +13,7 @@ const ALL = [
   'reference-load',
   'reference-fuzz',
   'quick-run',
+  'cpu',
   'conformance-run',
   'certification',
   'kill-matrix',

@@ -1,29 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { cachedValidators, kitRequire } from './ajv-cache.js';
 import { kitFile } from './kit-files.js';
-
-// ajv-formats ships CommonJS; under nodenext its default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-function loadSchema(name: string): object {
-  return JSON.parse(readFileSync(kitFile('harness', 'schemas', `${name}.schema.json`), 'utf8')) as object;
-}
 
 let compiled: { envelope: ValidateFunction; amount: ValidateFunction; webhook: ValidateFunction } | undefined;
 
-/** Compiled once per process: ajv compilation is the expensive part. */
+/** Compiled once per kit version (harness/ajv-cache.ts), evaluated once per process: ajv compilation is the expensive part. */
 function validators() {
   if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(ajv);
-    const amount = loadSchema('amount');
-    ajv.addSchema(amount);
-    compiled = {
-      amount: ajv.compile(amount),
-      envelope: ajv.compile(loadSchema('envelope')),
-      webhook: ajv.compile(loadSchema('webhook')),
-    };
+    const names = ['amount', 'envelope', 'webhook'] as const;
+    const texts = names.map((n) => readFileSync(kitFile('harness', 'schemas', `${n}.schema.json`), 'utf8'));
+    const options = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { source: true } } as const;
+    const { validators } = cachedValidators(
+      JSON.stringify({ options, texts }),
+      { amount: 'mpsi:amount', envelope: 'mpsi:envelope', webhook: 'mpsi:webhook' },
+      () => {
+        // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
+        const { Ajv: Compiler } = kitRequire('ajv') as { Ajv: typeof Ajv };
+        const ajv = new Compiler(options);
+        (kitRequire('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
+        for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
+        return ajv;
+      },
+    );
+    compiled = validators as typeof compiled & object;
   }
   return compiled;
 }

@@ -13,7 +13,7 @@ import { reportPaths } from '../report/paths.js';
 import { writeRunMeta, readRunMeta, readRunStatus, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
 import { readResults } from '../run/results.js';
-import { finishReports } from '../report/finish.js';
+import { finishReports, historyRunsOf } from '../report/finish.js';
 import { startAllureRenderer } from '../report/allure-render.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
@@ -39,7 +39,11 @@ export const RUN_FLAGS = {
   fault: { kind: 'multi', arg: 'NAME', help: 'switch on a fault in the embedded reference (repeatable; for demos and proofs)' },
   shard: { kind: 'value', arg: 'I/N', help: 'run only the I-th of N parts of the suites (vitest --shard); merge with `report --from`' },
   'no-html': { kind: 'bool', help: 'skip the HTML report (certificate, JUnit and results are still written)' },
-  history: { kind: 'value', arg: 'N', help: "runs kept in <reports>/history/ for the report's trends (default 20; 0 keeps none)" },
+  history: {
+    kind: 'value',
+    arg: 'N',
+    help: "runs kept in <reports>/history/ for the report's trends (default: the profile's reports.history, else 20; 0 keeps none)",
+  },
   'keep-allure-results': {
     kind: 'bool',
     help: 'leave allure-results/ as a folder; by default it is packed into allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
@@ -320,7 +324,7 @@ async function executeRun(plan: RunPlan): Promise<number> {
     redact: makeRedactor(merchantSecrets(loaded)),
     ...(runStatus ? { runStatus } : {}),
     ...(renderer ? { renderer } : {}),
-    ...(plan.historyRuns === undefined ? {} : { historyRuns: plan.historyRuns }),
+    historyRuns: historyRunsOf(plan.historyRuns, loaded.profile),
     keepAllureResults: plan.keepAllureResults,
   });
   if (outcome.exitCode !== 0) {

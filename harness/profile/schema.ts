@@ -7,10 +7,9 @@
  * Other values are shown cut to 60 characters.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { pathToFileURL } from 'node:url';
+import { cachedValidators, kitRequire } from '../ajv-cache.js';
 import { kitFile } from '../kit-files.js';
 
 /** Where the schema lives; also what a profile's "$schema" usually points to. */
@@ -44,17 +43,20 @@ export function profileSchema(): Record<string, unknown> {
   return schemaCache;
 }
 
-/** The compiled validator (compiled once, on first use). */
+/** The compiled validator: compiled once per schema text (harness/ajv-cache.ts), evaluated once per process. */
 export function profileValidator(): ValidateFunction {
   if (!validatorCache) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false });
-    // ajv-formats is CommonJS: under nodenext its default import is the module object.
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-      a: Ajv2020,
-      formats: string[],
-    ) => unknown;
-    addFormats(ajv, ['uri']);
-    validatorCache = ajv.compile(profileSchema());
+    const options = { allErrors: true, verbose: true, strict: true, strictRequired: false, code: { source: true } } as const;
+    const schema = profileSchema();
+    const { validators } = cachedValidators(JSON.stringify({ options, formats: ['uri'], schema }), { profile: String(schema.$id) }, () => {
+      // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
+      const { Ajv2020: Compiler } = kitRequire('ajv/dist/2020') as { Ajv2020: typeof Ajv2020 };
+      const ajv = new Compiler(options);
+      (kitRequire('ajv-formats') as { default: (a: Ajv2020, formats: string[]) => unknown }).default(ajv, ['uri']);
+      ajv.addSchema(schema);
+      return ajv;
+    });
+    validatorCache = validators.profile as ValidateFunction;
   }
   return validatorCache;
 }

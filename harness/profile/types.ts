@@ -32,6 +32,8 @@ export interface Profile {
     /** Field conditions (serve --latency): one-way delay on every exchange and webhook delivery, ms. */
     latencyMs?: number;
   };
+  /** What a run keeps in its reports folder: `history`, the runs kept in history/ (default 20; `run --history` wins). */
+  reports?: { history?: number };
   /** "sandbox" or "production": production-safe runs refuse anything that moves money. */
   environment: 'sandbox' | 'production';
   merchants: {

@@ -159,8 +159,8 @@ export interface HtmlOutcome {
 }
 
 export interface SingleFileReport {
-  /** Allure results to render. */
-  results: string;
+  /** Allure results to render: the folder, or its pack (allure-pack.ts). */
+  results: string | { pack: string };
   /** Folder of the report; its index.html is the single-file page. */
   output: string;
   name: string;
@@ -231,6 +231,7 @@ export function generateHtml(
   targetUrl: string,
   renderer?: AllureRenderer,
   historyLimit?: number,
+  results: SingleFileReport['results'] = paths.allureResults,
 ): Promise<HtmlOutcome> {
   const disputed = new Set(verdict.disputes.map((d) => d.checkId)).size;
   const verdictText =
@@ -243,7 +244,7 @@ export function generateHtml(
           : 'incomplete';
   return renderSingleFileReport(
     {
-      results: paths.allureResults,
+      results,
       output: paths.allureReport,
       name: `MPSI conformance — ${meta.profile.name} — ${verdictText}`,
       history: paths.history,

@@ -36,6 +36,11 @@ export interface FinishOptions {
 /** Enough runs for a trend; history/ stays bounded in the reports folder (each run adds a line per check). */
 export const DEFAULT_HISTORY_RUNS = 20;
 
+/** Runs kept in history/: the flag, else the profile's `reports.history`, else the default. */
+export function historyRunsOf(flag: number | undefined, profile: { reports?: { history?: number } }): number {
+  return flag ?? profile.reports?.history ?? DEFAULT_HISTORY_RUNS;
+}
+
 export interface FinishOutcome {
   certificate: Certificate;
   exitCode: 0 | 1 | 2;
@@ -77,8 +82,17 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
       // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
       unpackAllureResults(paths.allureResultsPack, paths.allureResults);
       completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      html = await generateHtml(paths, meta, verdict, certificate.target.url, opts.renderer, opts.historyRuns ?? DEFAULT_HISTORY_RUNS);
-      if (!opts.keepAllureResults) packAllureResults(paths.allureResults, paths.allureResultsPack);
+      // Packed before the page is made, and the page made from the pack: the generator reads one file, not thousands.
+      const packed = opts.keepAllureResults ? undefined : packAllureResults(paths.allureResults, paths.allureResultsPack);
+      html = await generateHtml(
+        paths,
+        meta,
+        verdict,
+        certificate.target.url,
+        opts.renderer,
+        opts.historyRuns ?? DEFAULT_HISTORY_RUNS,
+        packed === undefined ? paths.allureResults : { pack: paths.allureResultsPack },
+      );
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);

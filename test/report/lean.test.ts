@@ -14,7 +14,10 @@ import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/r
 import { readResults } from '../../harness/run/results.js';
 import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
 import { exchangeText } from '../../harness/report/exchange-text.js';
+import { DEFAULT_HISTORY_RUNS, historyRunsOf } from '../../harness/report/finish.js';
+import { schemaProblems } from '../../harness/profile/schema.js';
 import { runCli, secretHits, SMALL_SUITE, tempReports } from '../cli/helpers.js';
+import { profileWith } from '../doctor/support.js';
 
 function resultsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mpsi-lean-'));
@@ -69,6 +72,41 @@ describe('history/', () => {
     expect(text).toContain('"name":"epic"');
     expect(text).not.toContain('"exercised"');
   }, 60_000);
+});
+
+describe('history/ bound from the profile (reports.history)', () => {
+  it('the flag wins, then the profile, then the default', () => {
+    expect(historyRunsOf(3, { reports: { history: 7 } })).toBe(3);
+    expect(historyRunsOf(0, { reports: { history: 7 } })).toBe(0);
+    expect(historyRunsOf(undefined, { reports: { history: 7 } })).toBe(7);
+    expect(historyRunsOf(undefined, { reports: { history: 0 } })).toBe(0);
+    expect(historyRunsOf(undefined, { reports: {} })).toBe(DEFAULT_HISTORY_RUNS);
+    expect(historyRunsOf(undefined, {})).toBe(20);
+  });
+
+  it('the schema takes a whole number of runs, 0 to 1000, and nothing else under reports', () => {
+    const base = JSON.parse(
+      readFileSync(
+        profileWith(() => undefined),
+        'utf8',
+      ),
+    ) as Record<string, unknown>;
+    expect(schemaProblems({ ...base, reports: { history: 5 } })).toEqual([]);
+    expect(schemaProblems({ ...base, reports: {} })).toEqual([]);
+    for (const bad of [{ history: -1 }, { history: 1.5 }, { history: 1001 }, { history: '5' }, { keep: 5 }])
+      expect(schemaProblems({ ...base, reports: bad }).join('\n'), JSON.stringify(bad)).toMatch(/\breports\b/);
+  });
+
+  it('a run keeps the runs the profile says when no --history is given', async () => {
+    const dir = tempReports('history-profile');
+    const profile = profileWith((p) => (p.reports = { history: 1 }));
+    for (let i = 0; i < 2; i++) {
+      const run = await runCli(['run', '--profile', profile, '--suite', SMALL_SUITE, '--webhooks', 'off', '--reports', dir]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+    }
+    // Without the profile's bound the second run would have added a second line (default 20).
+    expect(historyLines(reportPaths(dir).history)).toBe(1);
+  }, 180_000);
 });
 
 describe('allure-results packed', () => {
