@@ -45,8 +45,19 @@ export function throttleWaitMs(
 export interface PacerOptions {
   /** Requests per second this process may send (the profile's rate divided between processes); absent: no pacing. */
   ratePerSecond?: number;
-  /** The in-flight width the AIMD window grows back to; beyond it the window is lifted. */
+  /** The in-flight width the AIMD window grows back to; beyond it the window is lifted (unless `capped`). */
   concurrency?: number;
+  /**
+   * The width is a budget, never lifted: at most `concurrency` requests in flight at any time (the run-wide pool,
+   * harness/run/pool.ts). Absent: the window applies only while the target throttles.
+   */
+  capped?: boolean;
+}
+
+/** What a client waits on before each send and tells after each answer: a local `Pacer` or the run-wide pool. */
+export interface RequestPacer {
+  acquire(): Promise<void>;
+  release(throttled: boolean): void;
 }
 
 /**
@@ -55,7 +66,7 @@ export interface PacerOptions {
  * answer the window halves (multiplicative decrease, at most once per second); each real answer widens it by
  * 1/window (additive increase); once it is back at `concurrency` it is lifted.
  */
-export class Pacer {
+export class Pacer implements RequestPacer {
   private window: number | undefined;
   private inFlight = 0;
   private readonly waiters: (() => void)[] = [];
@@ -64,12 +75,15 @@ export class Pacer {
   private last = performance.now();
   private readonly rate: number | undefined;
   private readonly ceiling: number;
+  private readonly capped: boolean;
 
   constructor(opts: PacerOptions = {}) {
     this.rate = opts.ratePerSecond && opts.ratePerSecond > 0 ? opts.ratePerSecond : undefined;
     // A burst of one second's worth at most, at least one request: the gateway counts per second too.
     this.tokens = this.rate ? Math.max(1, Math.min(this.rate, 1)) : 0;
     this.ceiling = Math.max(1, opts.concurrency ?? 8);
+    this.capped = opts.capped ?? false;
+    if (this.capped) this.window = this.ceiling;
   }
 
   /** The current in-flight window, or undefined when none applies. */
@@ -111,7 +125,7 @@ export class Pacer {
       }
     } else if (this.window !== undefined) {
       this.window += 1 / this.window;
-      if (this.window >= this.ceiling) this.window = undefined;
+      if (this.window >= this.ceiling) this.window = this.capped ? this.ceiling : undefined;
     }
     this.wake();
   }

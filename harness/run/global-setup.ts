@@ -3,15 +3,22 @@ import type { TestProject } from 'vitest/node';
 import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
+import { type PoolServer, startPoolServer } from './pool.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     mpsiBaseUrl: string;
     mpsiSeed: number;
+    /** The run-wide request pool (harness/run/pool.ts) every worker's client takes its slots from. */
+    mpsiPoolPort: number;
   }
 }
 
 let reference: EmbeddedProcess | undefined;
+let pool: PoolServer | undefined;
+
+/** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
+const DEFAULT_CONCURRENCY = 8;
 
 /**
  * Runs once per conformance run, in vitest's main process: starts the embedded reference (in a process of its own) when
@@ -28,6 +35,11 @@ export async function setup(project: TestProject): Promise<void> {
     reference = started;
     baseUrl = started.url;
   }
+  pool = await startPoolServer({
+    concurrency: profile.http?.concurrency ?? DEFAULT_CONCURRENCY,
+    ...(profile.http?.rateLimit ? { rateLimit: profile.http.rateLimit } : {}),
+  });
+  project.provide('mpsiPoolPort', pool.port);
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
   process.stdout.write(
@@ -60,6 +72,8 @@ function goAhead(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
   await reference?.close();
   reference = undefined;
 }

@@ -85,6 +85,7 @@ export function registerSuite(suite: SuiteDef): void {
     session = openSession({
       loaded,
       baseUrl: inject('mpsiBaseUrl'),
+      poolPort: inject('mpsiPoolPort'),
       receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name),
     });
   });
