@@ -385,8 +385,11 @@ export function createClient(opts: ClientOptions): Client {
     let waitMs = 0;
     let current = req;
     let firstAt: number | undefined;
+    let queuedMs = 0;
     for (;;) {
+      const asked = performance.now();
       await pacer.acquire();
+      queuedMs += performance.now() - asked;
       firstAt ??= performance.now();
       const left = Math.max(1, Math.round(deadlineMs - (performance.now() - firstAt)));
       let ex: Exchange;
@@ -398,6 +401,7 @@ export function createClient(opts: ClientOptions): Client {
       }
       const throttled = ex.response !== undefined && isThrottledAnswer(ex.response.status, ex.response.headers);
       pacer.release(throttled);
+      if (queuedMs >= 1) ex.timings.queuedMs = round(queuedMs);
       if (!throttled) {
         if (answers > 0) ex.throttled = { answers, waitMs: Math.round(waitMs) };
         return ex;

@@ -234,6 +234,7 @@ export async function runMain(argv: string[]): Promise<number> {
     paths.certificateMd,
     paths.clausesHtml,
     paths.traffic,
+    paths.pool,
     paths.junit,
     join(cfg.reportsDir, 'doctor.json'),
     join(cfg.reportsDir, 'doctor.md'),

@@ -3,7 +3,9 @@ import type { TestProject } from 'vitest/node';
 import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
-import { type PoolServer, startPoolServer } from './pool.js';
+import { type PoolOptions, type PoolServer, startPoolServer } from './pool.js';
+import { writePoolFacts } from '../report/floor.js';
+import { reportPaths } from '../report/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +17,7 @@ declare module 'vitest' {
 }
 
 let reference: EmbeddedProcess | undefined;
-let pool: PoolServer | undefined;
+let pool: { server: PoolServer; budget: PoolOptions; factsFile: string } | undefined;
 
 /** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
 const DEFAULT_CONCURRENCY = 8;
@@ -35,11 +37,12 @@ export async function setup(project: TestProject): Promise<void> {
     reference = started;
     baseUrl = started.url;
   }
-  pool = await startPoolServer({
+  const budget: PoolOptions = {
     concurrency: profile.http?.concurrency ?? DEFAULT_CONCURRENCY,
     ...(profile.http?.rateLimit ? { rateLimit: profile.http.rateLimit } : {}),
-  });
-  project.provide('mpsiPoolPort', pool.port);
+  };
+  pool = { server: await startPoolServer(budget), budget, factsFile: reportPaths(cfg.reportsDir).pool };
+  project.provide('mpsiPoolPort', pool.server.port);
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
   process.stdout.write(
@@ -72,7 +75,9 @@ function goAhead(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await pool?.close();
+  // The floor of the run (harness/report/floor.ts) is computed from these when the reports are made.
+  if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, granted: pool.server.granted(), maxInFlight: pool.server.maxInFlight() });
+  await pool?.server.close();
   pool = undefined;
   await reference?.close();
   reference = undefined;
