@@ -185,3 +185,11 @@ export function arrivalGaps(ds: readonly Delivery[]): number[] {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
+
+/**
+ * Why a suite that judges delivery times at the run's time scale runs its checks one after another: at once, their
+ * webhooks crowd the target's delivery queue and our receiver, and a delivery late for that reason — ours — would
+ * be charged to the target (issue 23: a verdict is never about our traffic).
+ */
+export const TIMED_DELIVERIES =
+  'it judges delivery times against the document at the run time scale; checks at once crowd the delivery queue';
