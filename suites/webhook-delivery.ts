@@ -9,7 +9,7 @@ import { awaitDeliveries, describeDeliveries, expectEventArrives, recordDeliveri
 import { anyPaidPayment, scriptedNo } from './support/webhook-scenarios.js';
 
 /** INTERFACE.md › Events › Delivery: how a webhook is sent and signed. */
-export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'webhook', sequential: TIMED }, [
+export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'webhook', sequentialBelowRealTime: TIMED }, [
   {
     title: 'sends webhooks as POST with Content-Type application/json',
     clause: ['webhook.post-json'],

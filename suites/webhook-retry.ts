@@ -89,7 +89,7 @@ async function watchFullSchedule(t: Target, receiver: Receiver): Promise<FullObs
 }
 
 /** INTERFACE.md › Events › Acknowledgement and retries (3), Duplicates and order, Limits. */
-export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webhook', sequential: TIMED }, [
+export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webhook', sequentialBelowRealTime: TIMED }, [
   {
     title: 'sends the first two retries of a webhook that is not acknowledged',
     clause: ['webhook.retry.unacked'],

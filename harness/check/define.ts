@@ -58,7 +58,17 @@ export interface SuiteDef {
   concurrent: boolean;
   /** Why its checks must run one after another (state one check leaves for another); absent: they run at once. */
   sequential?: string;
+  /**
+   * Why its checks run one after another at a compressed time scale (below 1), where a delivery late by our own
+   * crowding is late against the document; at real time (the scale 1 of a vendor's sandbox) they run at once.
+   */
+  sequentialBelowRealTime?: string;
   checks: CheckDef[];
+}
+
+/** Whether the suite's checks run at once at the target's webhook time scale (the profile's `webhooks.timeScale`). */
+export function runsConcurrently(suite: Pick<SuiteDef, 'concurrent' | 'sequentialBelowRealTime'>, timeScale: number): boolean {
+  return suite.concurrent && (suite.sequentialBelowRealTime === undefined || timeScale >= 1);
 }
 
 export interface CheckSpec {
@@ -77,7 +87,11 @@ function slug(title: string): string {
 }
 
 /** Validates clause ids at definition time: a typo fails the import, not a report later. */
-export function defineSuite(name: string, meta: { area: Area; resource: string; sequential?: string }, specs: CheckSpec[]): SuiteDef {
+export function defineSuite(
+  name: string,
+  meta: { area: Area; resource: string; sequential?: string; sequentialBelowRealTime?: string },
+  specs: CheckSpec[],
+): SuiteDef {
   const checks = specs.map((s): CheckDef => {
     const clauses = Array.isArray(s.clause) ? s.clause : [s.clause];
     if (clauses.length === 0) throw new Error(`check "${s.title}" in suite ${name} names no clause`);

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
-import type { SuiteDef, CheckDef } from '../check/define.js';
+import { runsConcurrently, type SuiteDef, type CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { clause, hasClause } from '../clauses/registry.js';
 import { readRunConfig, type RunConfig } from '../run/config.js';
@@ -96,7 +96,8 @@ export function registerSuite(suite: SuiteDef): void {
     await session?.close();
   });
 
-  (suite.concurrent ? describe.concurrent : describe)(suite.name, () => {
+  const concurrent = runsConcurrently(suite, loaded.profile.webhooks?.timeScale ?? 1);
+  (concurrent ? describe.concurrent : describe)(suite.name, () => {
     for (const check of checks) {
       it(check.title, async (ctx) => {
         const meta = ctx.task.meta as Record<string, unknown>;

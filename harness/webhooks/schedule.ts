@@ -187,9 +187,8 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Why a suite that judges delivery times at the run's time scale runs its checks one after another: at once, their
- * webhooks crowd the target's delivery queue and our receiver, and a delivery late for that reason — ours — would
- * be charged to the target (issue 23: a verdict is never about our traffic).
+ * Why a suite that judges delivery times runs its checks one after another at a compressed time scale: at once, their
+ * webhooks crowd the target's delivery queue and our receiver, and a delivery late by that — our traffic — would be
+ * charged to the target (issue 23). At real time the document's waits are seconds and a queue's delay is not.
  */
-export const TIMED_DELIVERIES =
-  'it judges delivery times against the document at the run time scale; checks at once crowd the delivery queue';
+export const TIMED_DELIVERIES = 'it judges delivery times at a compressed time scale; checks at once crowd the delivery queue';
