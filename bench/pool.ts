@@ -39,6 +39,8 @@ interface Outcome {
   seconds: number;
   exitCode: number;
   floor?: RunFloor;
+  traffic?: Record<string, number>;
+  doctorMs?: number;
   longestCheck?: { id: string; seconds: number };
   passed: number;
   failed: string[];
@@ -61,7 +63,11 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     child.on('exit', (code) => resolve(code ?? 1));
   });
   const seconds = round((performance.now() - t0) / 1000, 1);
-  const meta = JSON.parse(readFileSync(join(reports, 'run.json'), 'utf8')) as { floor?: RunFloor };
+  const meta = JSON.parse(readFileSync(join(reports, 'run.json'), 'utf8')) as {
+    floor?: RunFloor;
+    traffic?: Record<string, number>;
+    doctor?: { durationMs?: number };
+  };
   const results = readResults(join(reports, 'results'));
   const longest = [...results].sort((a, b) => b.durationMs - a.durationMs)[0];
   rmSync(dir, { recursive: true, force: true });
@@ -71,6 +77,8 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     seconds,
     exitCode,
     ...(meta.floor ? { floor: meta.floor } : {}),
+    ...(meta.traffic ? { traffic: meta.traffic } : {}),
+    ...(meta.doctor?.durationMs !== undefined ? { doctorMs: meta.doctor.durationMs } : {}),
     ...(longest ? { longestCheck: { id: longest.checkId, seconds: round(longest.durationMs / 1000, 1) } } : {}),
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').map((r) => r.checkId),
@@ -86,6 +94,8 @@ for (const c of CONDITIONS) {
   const f = o.floor;
   log(
     `${c}: ${o.seconds} s wall (load ${o.load1mAtStart}), exit ${o.exitCode}, ${o.passed} passed, ${o.failed.length} failed` +
+      ` [doctor ${round((o.doctorMs ?? 0) / 1000, 1)} s; longest check ${o.longestCheck?.id} ${o.longestCheck?.seconds} s;` +
+      ` requests ${o.traffic?.requests}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
       `${o.failed.length ? ` (${o.failed.join(', ')})` : ''}, ${o.noVerdict} no verdict; ` +
       (f
         ? `floor ${round(f.floorMs / 1000, 1)} s (${f.bound}; longest ${round(f.longestForcedWaitMs / 1000, 1)} s, ` +
