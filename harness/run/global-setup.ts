@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
-import { type PoolOptions, type PoolServer, startPoolServer } from './pool.js';
+import { type PoolOptions, type PoolProcess, startPoolProcess } from './pool.js';
 import { writePoolFacts } from '../report/floor.js';
 import { reportPaths } from '../report/paths.js';
 
@@ -17,7 +17,7 @@ declare module 'vitest' {
 }
 
 let reference: EmbeddedProcess | undefined;
-let pool: { server: PoolServer; budget: PoolOptions; factsFile: string } | undefined;
+let pool: { process: PoolProcess; budget: PoolOptions; factsFile: string } | undefined;
 
 /** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
 const DEFAULT_CONCURRENCY = 8;
@@ -31,18 +31,19 @@ export async function setup(project: TestProject): Promise<void> {
   const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   const starting = baseUrl === 'embedded' ? startEmbeddedReferenceProcess(profile, cfg.faults) : undefined;
-  // The reference starts while the CLI's doctor runs; no check starts before the CLI says go.
-  const [started] = await Promise.all([starting, cfg.holdUntilGo ? goAhead() : undefined]);
-  if (started) {
-    reference = started;
-    baseUrl = started.url;
-  }
   const budget: PoolOptions = {
     concurrency: profile.http?.concurrency ?? DEFAULT_CONCURRENCY,
     ...(profile.http?.rateLimit ? { rateLimit: profile.http.rateLimit } : {}),
   };
-  pool = { server: await startPoolServer(budget), budget, factsFile: reportPaths(cfg.reportsDir).pool };
-  project.provide('mpsiPoolPort', pool.server.port);
+  const pooling = startPoolProcess(budget);
+  // The reference starts while the CLI's doctor runs; no check starts before the CLI says go.
+  const [started, poolProcess] = await Promise.all([starting, pooling, cfg.holdUntilGo ? goAhead() : undefined]);
+  if (started) {
+    reference = started;
+    baseUrl = started.url;
+  }
+  pool = { process: poolProcess, budget, factsFile: reportPaths(cfg.reportsDir).pool };
+  project.provide('mpsiPoolPort', pool.process.port);
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
   process.stdout.write(
@@ -76,8 +77,7 @@ function goAhead(): Promise<void> {
 
 export async function teardown(): Promise<void> {
   // The floor of the run (harness/report/floor.ts) is computed from these when the reports are made.
-  if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, granted: pool.server.granted(), maxInFlight: pool.server.maxInFlight() });
-  await pool?.server.close();
+  if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, ...(await pool.process.close()) });
   pool = undefined;
   await reference?.close();
   reference = undefined;

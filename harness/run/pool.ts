@@ -2,7 +2,7 @@
  * The run-wide request pool (issue 23 item 3). vitest runs the suite files in several worker processes; each used to
  * pace itself alone, with a third of the profile's `http.rateLimit` and its own in-flight window, so the run sent
  * below the limit whenever a worker was idle and above the budget when all were busy. One pool, held by vitest's
- * main process (harness/run/global-setup.ts), now hands out every request's slot and rate token: at most
+ * pool process started by global setup (harness/run/global-setup.ts), now hands out every request's slot and rate token: at most
  * `http.concurrency` requests in flight in the whole run, at most `http.rateLimit` per second, and the AIMD window
  * of harness/throttle.ts narrowed by a throttled answer whichever worker got it.
  *
@@ -10,8 +10,14 @@
  * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a` asks for a slot,
  * `g` grants one (grants are interchangeable, so the worker gives each to its oldest waiter), `r0`/`r1` gives one
  * back (`r1`: the answer was a gateway's throttling). A worker that goes away gives its slots back with its socket.
+ * The pool runs in a process of its own (`startPoolProcess`), started by global setup.
  */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { codeFile, COMPILED } from '../kit-files.js';
+import type { PoolFacts } from '../report/floor.js';
 import { Pacer, type RequestPacer } from '../throttle.js';
 
 export interface PoolOptions {
@@ -154,4 +160,78 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
       socket = undefined;
     },
   };
+}
+
+/** What the pool's process answers when it is told to end (its stdin closed): the facts of the run. */
+type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight'>;
+
+export interface PoolProcess {
+  port: number;
+  /** Ends the pool's process and returns what it counted. */
+  close(): Promise<PoolCounts>;
+}
+
+/**
+ * The pool in a process of its own: vitest's main process transforms modules for the workers and runs the reporters,
+ * and a grant waiting behind that work would be our scheduling's time charged to every request of the run.
+ */
+export function startPoolProcess(opts: PoolOptions): Promise<PoolProcess> {
+  const file = codeFile('harness/run/pool');
+  const execArgv = COMPILED ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+  const child = spawn(process.execPath, [...execArgv, file, JSON.stringify(opts)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // vitest ends an interrupted run with process.exit(), skipping teardown: the pool goes with it.
+  const stopWithUs = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', stopWithUs);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString('utf8')).slice(-2_000);
+  });
+  return new Promise<PoolProcess>((resolve, reject) => {
+    const onOut = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      const m = /^pool listening on (\d+)\n/.exec(out);
+      if (!m) return;
+      out = out.slice(m[0].length);
+      resolve({
+        port: Number(m[1]),
+        close: async () => {
+          process.off('exit', stopWithUs);
+          child.stdin.end();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+          const counts = /^(\{.*\})\n/.exec(out);
+          if (!counts) throw new Error(`the request pool ended without its counts: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+          return JSON.parse(counts[1]!) as PoolCounts;
+        },
+      });
+    };
+    child.stdout.on('data', onOut);
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the request pool exited (${code ?? signal}) before listening: ${err.trim().split('\n').slice(-3).join(' / ')}`)),
+    );
+  });
+}
+
+/** The pool's process: serves until its stdin closes (the run ended, or the process that started it is gone). */
+async function poolMain(arg: string | undefined): Promise<void> {
+  const server = await startPoolServer(JSON.parse(arg ?? '{}') as PoolOptions);
+  process.stdout.write(`pool listening on ${server.port}\n`);
+  process.stdin.resume();
+  process.stdin.once('end', () => {
+    process.stdout.write(`${JSON.stringify({ granted: server.granted(), maxInFlight: server.maxInFlight() })}\n`, () => {
+      void server.close().then(() => process.exit(0));
+    });
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  poolMain(process.argv[2]).catch((e: unknown) => {
+    process.stderr.write(`request pool: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
 }

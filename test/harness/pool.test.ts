@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectPool, type PoolServer, startPoolServer } from '../../harness/run/pool.js';
+import { connectPool, type PoolServer, startPoolProcess, startPoolServer } from '../../harness/run/pool.js';
 import { Pacer } from '../../harness/throttle.js';
 
 const servers: PoolServer[] = [];
@@ -102,5 +102,22 @@ describe('run-wide request pool', () => {
     await closed;
     const a = worker(s.port);
     expect(await settles(a.acquire(), 5_000)).toBe(true);
+  });
+});
+
+describe('the pool in a process of its own', () => {
+  it('serves the workers and, told to end, returns what it counted', async () => {
+    const p = await startPoolProcess({ concurrency: 2 });
+    const a = connectPool(p.port, new Pacer());
+    const b = connectPool(p.port, new Pacer());
+    await a.acquire();
+    await b.acquire();
+    const third = a.acquire();
+    expect(await settles(third)).toBe(false);
+    b.release(false);
+    expect(await settles(third, 5_000)).toBe(true);
+    a.close();
+    b.close();
+    expect(await p.close()).toEqual({ granted: 3, maxInFlight: 2 });
   });
 });
