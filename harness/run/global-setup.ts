@@ -76,9 +76,12 @@ function goAhead(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  // The floor of the run (harness/report/floor.ts) is computed from these when the reports are made.
-  if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, ...(await pool.process.close()) });
-  pool = undefined;
-  await reference?.close();
-  reference = undefined;
+  try {
+    // The floor of the run (harness/report/floor.ts) is computed from these when the reports are made.
+    if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, ...(await pool.process.close()) });
+  } finally {
+    pool = undefined;
+    await reference?.close();
+    reference = undefined;
+  }
 }
