@@ -18,7 +18,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Exchange, ExchangeError } from './exchange.js';
-import { isThrottledAnswer, Pacer, sleep, throttleWaitMs } from './throttle.js';
+import { isThrottledAnswer, Pacer, type RequestPacer, sleep, throttleWaitMs } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
 import { CappedSink, hostHeaderValue, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
@@ -48,6 +48,11 @@ export interface ClientOptions {
   rateLimit?: number;
   /** The in-flight width the window returns to after throttling (the profile's `http.concurrency`). */
   concurrency?: number;
+  /**
+   * Who hands out each request's slot and rate token instead of the client's own pacing (`rateLimit`,
+   * `concurrency` are then unused): the conformance run's run-wide pool (harness/run/pool.ts).
+   */
+  pacer?: RequestPacer;
 }
 
 export interface SendOptions {
@@ -366,7 +371,7 @@ export function createClient(opts: ClientOptions): Client {
     return { headers: Object.fromEntries(lines), lines, halfClose: effective > req.body.length };
   }
 
-  const pacer = new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency });
+  const pacer = opts.pacer ?? new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency });
 
   /**
    * Sends until the answer is the service's (issue 23): a throttled answer (429, or 503 with Retry-After) is waited
@@ -380,8 +385,11 @@ export function createClient(opts: ClientOptions): Client {
     let waitMs = 0;
     let current = req;
     let firstAt: number | undefined;
+    let queuedMs = 0;
     for (;;) {
+      const asked = performance.now();
       await pacer.acquire();
+      queuedMs += performance.now() - asked;
       firstAt ??= performance.now();
       const left = Math.max(1, Math.round(deadlineMs - (performance.now() - firstAt)));
       let ex: Exchange;
@@ -393,6 +401,7 @@ export function createClient(opts: ClientOptions): Client {
       }
       const throttled = ex.response !== undefined && isThrottledAnswer(ex.response.status, ex.response.headers);
       pacer.release(throttled);
+      if (queuedMs >= 1) ex.timings.queuedMs = round(queuedMs);
       if (!throttled) {
         if (answers > 0) ex.throttled = { answers, waitMs: Math.round(waitMs) };
         return ex;

@@ -26,7 +26,11 @@ export interface Exchange {
   };
   /** Set when no complete response was obtained. */
   error?: ExchangeError;
-  timings: { startedAt: string; headersMs?: number; totalMs: number };
+  /**
+   * `totalMs`: the round trip of the recorded (last) send. `queuedMs`: how long the request waited for its slot and rate
+   * token before its sends (our scheduling and the declared rate, never the target's time); absent when it did not wait.
+   */
+  timings: { startedAt: string; headersMs?: number; totalMs: number; queuedMs?: number };
   /** Verdict on the response signature; absent when there was no response or no credentials to check with. */
   signature?: VerifyResult;
   /** Throttled answers (HTTP 429, or 503 with Retry-After) before this one, and the time waited after them; absent when none. */

@@ -42,11 +42,30 @@ export function throttleWaitMs(
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/**
+ * Requests are paced this far under the declared rate: between a grant and the request's arrival at the gateway lies a
+ * time that varies (the sender's event loop, the connection), and two requests that arrive closer than they were sent
+ * would be one too many for a gateway counting the requests of any one second (issue 23: the rate-limited run was
+ * throttled 93 times while sending at exactly the rate).
+ */
+export const RATE_MARGIN = 0.95;
+
 export interface PacerOptions {
   /** Requests per second this process may send (the profile's rate divided between processes); absent: no pacing. */
   ratePerSecond?: number;
-  /** The in-flight width the AIMD window grows back to; beyond it the window is lifted. */
+  /** The in-flight width the AIMD window grows back to; beyond it the window is lifted (unless `capped`). */
   concurrency?: number;
+  /**
+   * The width is a budget, never lifted: at most `concurrency` requests in flight at any time (the run-wide pool,
+   * harness/run/pool.ts). Absent: the window applies only while the target throttles.
+   */
+  capped?: boolean;
+}
+
+/** What a client waits on before each send and tells after each answer: a local `Pacer` or the run-wide pool. */
+export interface RequestPacer {
+  acquire(): Promise<void>;
+  release(throttled: boolean): void;
 }
 
 /**
@@ -55,7 +74,7 @@ export interface PacerOptions {
  * answer the window halves (multiplicative decrease, at most once per second); each real answer widens it by
  * 1/window (additive increase); once it is back at `concurrency` it is lifted.
  */
-export class Pacer {
+export class Pacer implements RequestPacer {
   private window: number | undefined;
   private inFlight = 0;
   private readonly waiters: (() => void)[] = [];
@@ -64,12 +83,15 @@ export class Pacer {
   private last = performance.now();
   private readonly rate: number | undefined;
   private readonly ceiling: number;
+  private readonly capped: boolean;
 
   constructor(opts: PacerOptions = {}) {
-    this.rate = opts.ratePerSecond && opts.ratePerSecond > 0 ? opts.ratePerSecond : undefined;
-    // A burst of one second's worth at most, at least one request: the gateway counts per second too.
-    this.tokens = this.rate ? Math.max(1, Math.min(this.rate, 1)) : 0;
+    this.rate = opts.ratePerSecond && opts.ratePerSecond > 0 ? opts.ratePerSecond * RATE_MARGIN : undefined;
+    // The first request goes at once; every later one waits its turn (tokens never gather beyond one).
+    this.tokens = this.rate ? 1 : 0;
     this.ceiling = Math.max(1, opts.concurrency ?? 8);
+    this.capped = opts.capped ?? false;
+    if (this.capped) this.window = this.ceiling;
   }
 
   /** The current in-flight window, or undefined when none applies. */
@@ -89,7 +111,8 @@ export class Pacer {
   private async token(rate: number): Promise<void> {
     for (;;) {
       const now = performance.now();
-      this.tokens = Math.min(Math.max(1, rate), this.tokens + ((now - this.last) / 1000) * rate);
+      // No burst: a gateway that counts the requests of any one second would count one on top of the steady rate.
+      this.tokens = Math.min(1, this.tokens + ((now - this.last) / 1000) * rate);
       this.last = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
@@ -111,7 +134,7 @@ export class Pacer {
       }
     } else if (this.window !== undefined) {
       this.window += 1 / this.window;
-      if (this.window >= this.ceiling) this.window = undefined;
+      if (this.window >= this.ceiling) this.window = this.capped ? this.ceiling : undefined;
     }
     this.wake();
   }

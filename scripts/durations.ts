@@ -10,13 +10,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../harness/run/results.js';
 import { loadSuites } from '../harness/run/suites.js';
+import { runsConcurrently } from '../harness/check/define.js';
 
 const [quickDir, fullDir] = process.argv.slice(2);
 if (!quickDir) {
   console.error('usage: durations <quick-run reports dir> [<full-run reports dir>]');
   process.exit(2);
 }
-const concurrent = new Set((await loadSuites()).filter((s) => s.concurrent).map((s) => s.name));
+// Measured on the reference, whose webhook time scale is compressed (below 1).
+const concurrent = new Set((await loadSuites()).filter((s) => runsConcurrently(s, 0)).map((s) => s.name));
 
 /**
  * Seconds per suite file (keyed like suites/<key>.test.ts), every file: a 0.4-s file left unknown

@@ -86,7 +86,7 @@ async function resentAfter(
 }
 
 /** INTERFACE.md › Events › Acknowledgement and retries (1, 2) and Limits: what acknowledges a webhook. */
-export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook', concurrent: true }, [
+export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook' }, [
   {
     title: 'does not send a webhook answered with success again',
     clause: ['webhook.retry.acked-not-resent', 'webhook.ack.exact-success'],

@@ -4,11 +4,12 @@ import { cardPayment } from '../harness/ops.js';
 import { describeVerifyFailure, headerValue, verify } from '../harness/signing.js';
 import { signingHeadersOf } from '../harness/webhooks/receiver.js';
 import { gapBounds, INTERFACE_WEBHOOK_FIGURES, retryWindowMs } from '../harness/webhooks/schedule.js';
+import { TIMED_DELIVERIES as TIMED } from '../harness/webhooks/schedule.js';
 import { awaitDeliveries, describeDeliveries, expectEventArrives, recordDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
 import { anyPaidPayment, scriptedNo } from './support/webhook-scenarios.js';
 
 /** INTERFACE.md › Events › Delivery: how a webhook is sent and signed. */
-export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'webhook' }, [
+export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'webhook', sequentialBelowRealTime: TIMED }, [
   {
     title: 'sends webhooks as POST with Content-Type application/json',
     clause: ['webhook.post-json'],

@@ -26,7 +26,7 @@ function retryableChanges(earlier: Delivery[]): Set<string> {
  * instead), when a checkout link expires, or when a chargeback is recorded." Each check watches
  * its own number for the profile's delivery wait.
  */
-export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'webhook', concurrent: true }, [
+export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'webhook' }, [
   {
     title: 'sends refund.updated but no payment.updated when a payment is refunded in full',
     clause: ['state.refunded.refund-event', 'event.none.refunded-payment'],

@@ -22,6 +22,7 @@ import {
   within,
   type WebhookTiming,
 } from '../harness/webhooks/schedule.js';
+import { TIMED_DELIVERIES as TIMED } from '../harness/webhooks/schedule.js';
 import { awaitDeliveries, describeDeliveries, recordDeliveries, statusOf, webhookSetup } from '../harness/webhooks/expect.js';
 import { acceptedRefund, anyPaidPayment, type Payment } from './support/webhook-scenarios.js';
 
@@ -88,7 +89,7 @@ async function watchFullSchedule(t: Target, receiver: Receiver): Promise<FullObs
 }
 
 /** INTERFACE.md › Events › Acknowledgement and retries (3), Duplicates and order, Limits. */
-export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webhook' }, [
+export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webhook', sequentialBelowRealTime: TIMED }, [
   {
     title: 'sends the first two retries of a webhook that is not acknowledged',
     clause: ['webhook.retry.unacked'],

@@ -49,11 +49,26 @@ export interface SuiteDef {
   /** Resource label for the report: payment, refund, payout, request, webhook. */
   resource: string;
   /**
-   * Its checks only wait (on the receiver, each on its own numbers), so they run at once instead of
-   * one after another: a file of 3-second watch windows takes 3 seconds, not 30.
+   * Whether its checks run at once (issue 23 item 3): true unless the suite says why they must not (`sequential`).
+   * Checks already run beside those of other files (vitest's workers), so each works on its own numbers, orders and
+   * receiver filters; running a file's checks at once as well lets a check that waits (a webhook window, a network
+   * round trip) hold nothing back: a file of 3-second watch windows takes 3 seconds, not 30. Their requests share
+   * the run-wide pool (harness/run/pool.ts), so this never sends more than the profile's `http.concurrency`.
    */
-  concurrent?: boolean;
+  concurrent: boolean;
+  /** Why its checks must run one after another (state one check leaves for another); absent: they run at once. */
+  sequential?: string;
+  /**
+   * Why its checks run one after another at a compressed time scale (below 1), where a delivery late by our own
+   * crowding is late against the document; at real time (the scale 1 of a vendor's sandbox) they run at once.
+   */
+  sequentialBelowRealTime?: string;
   checks: CheckDef[];
+}
+
+/** Whether the suite's checks run at once at the target's webhook time scale (the profile's `webhooks.timeScale`). */
+export function runsConcurrently(suite: Pick<SuiteDef, 'concurrent' | 'sequentialBelowRealTime'>, timeScale: number): boolean {
+  return suite.concurrent && (suite.sequentialBelowRealTime === undefined || timeScale >= 1);
 }
 
 export interface CheckSpec {
@@ -72,7 +87,11 @@ function slug(title: string): string {
 }
 
 /** Validates clause ids at definition time: a typo fails the import, not a report later. */
-export function defineSuite(name: string, meta: { area: Area; resource: string; concurrent?: boolean }, specs: CheckSpec[]): SuiteDef {
+export function defineSuite(
+  name: string,
+  meta: { area: Area; resource: string; sequential?: string; sequentialBelowRealTime?: string },
+  specs: CheckSpec[],
+): SuiteDef {
   const checks = specs.map((s): CheckDef => {
     const clauses = Array.isArray(s.clause) ? s.clause : [s.clause];
     if (clauses.length === 0) throw new Error(`check "${s.title}" in suite ${name} names no clause`);
@@ -86,5 +105,5 @@ export function defineSuite(name: string, meta: { area: Area; resource: string; 
     if (seen.has(c.id)) throw new Error(`duplicate check title in suite ${name}: ${c.title}`);
     seen.add(c.id);
   }
-  return { name, ...meta, checks };
+  return { name, ...meta, concurrent: meta.sequential === undefined, checks };
 }

@@ -352,6 +352,7 @@ function clearEarlierRun(reportsDir: string): void {
     paths.certificateMd,
     paths.clausesHtml,
     paths.traffic,
+    paths.pool,
     paths.junit,
     join(reportsDir, 'doctor.json'),
     join(reportsDir, 'doctor.md'),

@@ -5,7 +5,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
-import { readResults } from '../run/results.js';
+import { readResults, type StoredResult } from '../run/results.js';
+import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
 import { packAllureResults, unpackAllureResults } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
@@ -13,7 +14,7 @@ import { buildCertificate, reproDigests, writeCertificate, type Certificate } fr
 import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
 import { renderClausesPage } from './clauses-page.js';
 import type { ReportPaths } from './paths.js';
-import { readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
+import { type RunMeta, readRunMeta, readRunStatus, writeRunMeta } from './run-meta.js';
 import { runTraffic } from './traffic.js';
 import { summaryText } from './summary-table.js';
 import type { RunStatus } from './verdict.js';
@@ -53,11 +54,24 @@ function show(p: string): string {
   return r.startsWith('..') ? p : r;
 }
 
+/** The run's floor, when the run had the request pool and ended (a run rebuilt from older reports gets none). */
+function withFloor(meta: RunMeta, results: readonly StoredResult[], paths: ReportPaths): RunMeta {
+  const pool = readPoolFacts(paths.pool);
+  if (!pool || !meta.finishedAt) return meta;
+  const floor = computeFloor({
+    results,
+    doctorRequests: meta.doctor?.ran ? meta.doctor.requests : 0,
+    pool,
+    wallMs: Date.parse(meta.finishedAt) - Date.parse(meta.startedAt),
+  });
+  return { ...meta, floor };
+}
+
 export async function finishReports(paths: ReportPaths, opts: FinishOptions): Promise<FinishOutcome> {
   const redact = opts.redact ?? ((s: string) => s);
   const results = readResults(paths.results);
   // Summed here, from what every worker left behind; kept in run.json beside the run's settings.
-  const meta = { ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) };
+  const meta = withFloor({ ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) }, results, paths);
   writeRunMeta(paths.runMeta, meta);
   const raw = opts.runStatus ??
     readRunStatus(paths.runStatus) ?? { moduleErrors: [], unhandledErrors: ['vitest ended without reporting its run status'] };
@@ -109,5 +123,6 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
       repro: show(paths.repro),
     }),
   );
+  if (meta.floor) opts.out.write(`${floorLine(meta.floor)}\n`);
   return { certificate, exitCode, html, htmlError };
 }

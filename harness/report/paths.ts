@@ -26,6 +26,8 @@ export interface ReportPaths {
   runPlan: string;
   /** Each suite file's webhook receiver count (harness/report/traffic.ts). */
   traffic: string;
+  /** The run-wide request pool's facts (budget, rate, slots granted), written by global setup when the run ends. */
+  pool: string;
   /** Every registry clause with its status in this run; the report's clause links point here. */
   clausesHtml: string;
 }
@@ -48,6 +50,7 @@ export function reportPaths(dir: string): ReportPaths {
     runPlan: join(dir, 'run-plan.json'),
     clausesHtml: join(dir, 'clauses.html'),
     traffic: join(dir, 'traffic'),
+    pool: join(dir, 'pool.json'),
   };
 }
 

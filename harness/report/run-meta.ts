@@ -3,6 +3,7 @@ import type { Expectations } from './expectations.js';
 import type { RunStatus } from './verdict.js';
 import type { Replay } from '../run/replay.js';
 import type { Traffic } from './traffic.js';
+import type { RunFloor } from './floor.js';
 
 /**
  * An answer against the profile where the document fixes the answer: the profile or the target is
@@ -63,6 +64,8 @@ export interface RunMeta {
   reportsDir?: string;
   /** What the run cost the target, summed from the checks and the receivers when the reports are made. */
   traffic?: Traffic;
+  /** How short the run could have been and how far its wall time was from it (harness/report/floor.ts). */
+  floor?: RunFloor;
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

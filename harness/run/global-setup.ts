@@ -3,6 +3,9 @@ import type { TestProject } from 'vitest/node';
 import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
+import { type PoolOptions, type PoolProcess, startPoolProcess } from './pool.js';
+import { writePoolFacts } from '../report/floor.js';
+import { reportPaths } from '../report/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,10 +13,16 @@ declare module 'vitest' {
     mpsiSeed: number;
     /** The embedded reference's stall file (harness/check/lag.ts stallFile); '' for a target of its own. */
     mpsiTargetLagFile: string;
+    /** The run-wide request pool (harness/run/pool.ts) every worker's client takes its slots from. */
+    mpsiPoolPort: number;
   }
 }
 
 let reference: EmbeddedProcess | undefined;
+let pool: { process: PoolProcess; budget: PoolOptions; factsFile: string } | undefined;
+
+/** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
+const DEFAULT_CONCURRENCY = 8;
 
 /**
  * Runs once per conformance run, in vitest's main process: starts the embedded reference (in a process of its own) when
@@ -24,12 +33,19 @@ export async function setup(project: TestProject): Promise<void> {
   const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   const starting = baseUrl === 'embedded' ? startEmbeddedReferenceProcess(profile, cfg.faults) : undefined;
+  const budget: PoolOptions = {
+    concurrency: profile.http?.concurrency ?? DEFAULT_CONCURRENCY,
+    ...(profile.http?.rateLimit ? { rateLimit: profile.http.rateLimit } : {}),
+  };
+  const pooling = startPoolProcess(budget);
   // The reference starts while the CLI's doctor runs; no check starts before the CLI says go.
-  const [started] = await Promise.all([starting, cfg.holdUntilGo ? goAhead() : undefined]);
+  const [started, poolProcess] = await Promise.all([starting, pooling, cfg.holdUntilGo ? goAhead() : undefined]);
   if (started) {
     reference = started;
     baseUrl = started.url;
   }
+  pool = { process: poolProcess, budget, factsFile: reportPaths(cfg.reportsDir).pool };
+  project.provide('mpsiPoolPort', pool.process.port);
   project.provide('mpsiBaseUrl', baseUrl);
   project.provide('mpsiSeed', cfg.seed);
   project.provide('mpsiTargetLagFile', started?.lagFile ?? '');
@@ -63,6 +79,12 @@ function goAhead(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await reference?.close();
-  reference = undefined;
+  try {
+    // The floor of the run (harness/report/floor.ts) is computed from these when the reports are made.
+    if (pool) writePoolFacts(pool.factsFile, { ...pool.budget, ...(await pool.process.close()) });
+  } finally {
+    pool = undefined;
+    await reference?.close();
+    reference = undefined;
+  }
 }

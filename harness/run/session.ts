@@ -1,6 +1,8 @@
 import { createClient, type Client } from '../client.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
+import { Pacer, type RequestPacer } from '../throttle.js';
+import { connectPool } from './pool.js';
 import type { Receiver } from '../webhooks/types.js';
 
 /** One process's connection to a target: the client, the target facade, and (later) the webhook receiver. */
@@ -19,10 +21,25 @@ export interface SessionOptions {
    * safe-mode guard and request log. Absent: the plain client.
    */
   wrapClient?: (client: Client) => Client;
+  /** The run-wide request pool's port (harness/run/pool.ts); absent: this process paces itself with its share. */
+  poolPort?: number;
+}
+
+/** One connection to the pool per worker process, shared by the sessions of all its suite files. */
+const pools = new Map<number, RequestPacer>();
+
+function poolPacer(port: number, local: Pacer): RequestPacer {
+  let p = pools.get(port);
+  if (!p) {
+    p = connectPool(port, local);
+    pools.set(port, p);
+  }
+  return p;
 }
 
 /**
- * How many processes share the profile's rate: vitest's workers (at most 3, vitest.config.ts), each with its own
+ * Without the run-wide pool (doctor, parity, a vitest run whose main process gave none): how many processes share the
+ * profile's rate: vitest's workers (at most 3, vitest.config.ts), each with its own
  * client. The rate is divided evenly, so the run stays under it whatever number of them is busy.
  */
 function runProcesses(): number {
@@ -32,11 +49,17 @@ function runProcesses(): number {
 
 export function openSession(opts: SessionOptions): Session {
   const http = opts.loaded.profile.http ?? {};
+  const local = {
+    ...(http.concurrency ? { concurrency: http.concurrency } : {}),
+    ...(http.rateLimit ? { rateLimit: http.rateLimit / runProcesses() } : {}),
+  };
   const plain: Client = createClient({
     deadlineMs: http.deadlineMs ?? 10_000,
     maxResponseBytes: http.maxResponseBytes ?? 1_048_576,
-    ...(http.concurrency ? { concurrency: http.concurrency } : {}),
-    ...(http.rateLimit ? { rateLimit: http.rateLimit / runProcesses() } : {}),
+    ...local,
+    ...(opts.poolPort !== undefined
+      ? { pacer: poolPacer(opts.poolPort, new Pacer({ ratePerSecond: local.rateLimit, concurrency: local.concurrency })) }
+      : {}),
   });
   const client = opts.wrapClient ? opts.wrapClient(plain) : plain;
   const target = createTarget({ loaded: opts.loaded, baseUrl: opts.baseUrl, client, receiver: opts.receiver });

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
-import type { SuiteDef, CheckDef } from '../check/define.js';
+import { runsConcurrently, type SuiteDef, type CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { watchStallFile } from '../check/lag.js';
 import { clause, hasClause } from '../clauses/registry.js';
@@ -88,6 +88,7 @@ export function registerSuite(suite: SuiteDef): void {
     session = openSession({
       loaded,
       baseUrl: inject('mpsiBaseUrl'),
+      poolPort: inject('mpsiPoolPort'),
       receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name),
     });
   });
@@ -98,7 +99,8 @@ export function registerSuite(suite: SuiteDef): void {
     await session?.close();
   });
 
-  (suite.concurrent ? describe.concurrent : describe)(suite.name, () => {
+  const concurrent = runsConcurrently(suite, loaded.profile.webhooks?.timeScale ?? 1);
+  (concurrent ? describe.concurrent : describe)(suite.name, () => {
     for (const check of checks) {
       it(check.title, async (ctx) => {
         const meta = ctx.task.meta as Record<string, unknown>;

@@ -185,3 +185,10 @@ export function arrivalGaps(ds: readonly Delivery[]): number[] {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
+
+/**
+ * Why a suite that judges delivery times runs its checks one after another at a compressed time scale: at once, their
+ * webhooks crowd the target's delivery queue and our receiver, and a delivery late by that — our traffic — would be
+ * charged to the target (issue 23). At real time the document's waits are seconds and a queue's delay is not.
+ */
+export const TIMED_DELIVERIES = 'it judges delivery times at a compressed time scale; checks at once crowd the delivery queue';

@@ -207,6 +207,20 @@ describe('pacing', () => {
     expect(performance.now() - t0).toBeGreaterThanOrEqual(450);
   });
 
+  it('sends no burst after an idle time: a gateway counting any one second would see it on top of the rate', async () => {
+    const pacer = new Pacer({ ratePerSecond: 10 });
+    await pacer.acquire();
+    pacer.release(false);
+    await new Promise((r) => setTimeout(r, 600));
+    const t0 = performance.now();
+    for (let i = 0; i < 4; i++) {
+      await pacer.acquire();
+      pacer.release(false);
+    }
+    // One at once (its turn came while idle), then three at under 10/s: at least 300 ms, whatever the idle time saved.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+
   it('narrows the in-flight window on throttling and lifts it once answers come back (AIMD)', async () => {
     const pacer = new Pacer({ concurrency: 8 });
     expect(pacer.currentWindow).toBeUndefined();

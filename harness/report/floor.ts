@@ -1,0 +1,144 @@
+/**
+ * The run's floor (issue 23 item 3): how short the run could be, bounded by the target and the document alone, and
+ * how far its wall time is from it. A ratio near 1 says our scheduling costs nothing; a large one says the run waits
+ * on itself. Computed when the reports are made, from the checks' stored results, run.json and the pool's facts.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+
+/** What the run-wide pool (harness/run/pool.ts) leaves in <reports>/pool.json when the run ends. */
+export interface PoolFacts {
+  /** The in-flight budget the run was held to (the profile's `http.concurrency`, or the default width). */
+  concurrency: number;
+  /** The profile's `http.rateLimit` (requests per second); absent when undeclared. */
+  rateLimit?: number;
+  /** Slots handed out: every send of the checks, throttled resends included. */
+  granted: number;
+  /** Most requests in flight at once. */
+  maxInFlight: number;
+}
+
+export type FloorBound = 'longest-check' | 'rate' | 'round-trips';
+
+/** run.json's `floor`. */
+export interface RunFloor {
+  /**
+   * The longest single check's own time: its duration (retries of a timing finding included) less the time its
+   * requests queued for a slot or rate token. A check's steps follow one another — each waits for the answer, or
+   * for the webhook window or retry schedule the document imposes — so no schedule of the run ends before it.
+   * Queue waits of a check's parallel requests are subtracted summed, so this errs low (the ratio errs high).
+   */
+  longestForcedWaitMs: number;
+  /** The check that sets `longestForcedWaitMs`. */
+  longestCheck?: string;
+  /** Requests that got an answer: the checks' exchanges (webhook deliveries not counted) and the doctor's requests. */
+  requests: number;
+  /** The profile's `http.rateLimit`, requests per second; null when it declares none. */
+  rateLimit: number | null;
+  /** requests ÷ rateLimit: the least time the declared rate allows them in (0 without a rate). */
+  rateFloorMs: number;
+  /** The in-flight budget (`http.concurrency`) the run was held to. */
+  concurrency: number;
+  /**
+   * Σ round trips ÷ concurrency: the least time the checks' requests take if `concurrency` of them are always in
+   * flight. A round trip is an exchange's `totalMs` as the client timed it (its last send; the doctor's are not stored).
+   */
+  sequentialRoundTripsMs: number;
+  /** max(longestForcedWaitMs, rateFloorMs, sequentialRoundTripsMs). */
+  floorMs: number;
+  /** Which of the three sets the floor. */
+  bound: FloorBound;
+  /** run.json's finishedAt − startedAt: start-up, doctor and checks (the reports made afterwards are not counted). */
+  wallMs: number;
+  /** wallMs ÷ floorMs, two decimals; null when the floor is 0 (no check ran). */
+  ratio: number | null;
+}
+
+export interface FloorInput {
+  results: readonly {
+    checkId: string;
+    durationMs: number;
+    exchanges: readonly { id: string; timings: { totalMs: number; queuedMs?: number } }[];
+  }[];
+  doctorRequests: number;
+  pool: Pick<PoolFacts, 'concurrency' | 'rateLimit'>;
+  wallMs: number;
+}
+
+/** Webhook deliveries are recorded as exchanges too (harness/webhooks/expect.ts, ids `wh-…`): the target sent them. */
+function isOurRequest(exchangeId: string): boolean {
+  return !exchangeId.startsWith('wh-');
+}
+
+export function computeFloor(input: FloorInput): RunFloor {
+  let longest = 0;
+  let longestCheck: string | undefined;
+  let requests = input.doctorRequests;
+  let roundTrips = 0;
+  for (const r of input.results) {
+    let queued = 0;
+    for (const ex of r.exchanges) {
+      if (!isOurRequest(ex.id)) continue;
+      requests += 1;
+      roundTrips += ex.timings.totalMs;
+      queued += ex.timings.queuedMs ?? 0;
+    }
+    const own = Math.max(0, r.durationMs - queued);
+    if (own > longest) {
+      longest = own;
+      longestCheck = r.checkId;
+    }
+  }
+  const concurrency = Math.max(1, input.pool.concurrency);
+  const rate = input.pool.rateLimit && input.pool.rateLimit > 0 ? input.pool.rateLimit : null;
+  const terms: [FloorBound, number][] = [
+    ['longest-check', Math.round(longest)],
+    ['rate', rate ? Math.round((requests / rate) * 1000) : 0],
+    ['round-trips', Math.round(roundTrips / concurrency)],
+  ];
+  const [bound, floorMs] = terms.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const wallMs = Math.round(input.wallMs);
+  return {
+    longestForcedWaitMs: terms[0]![1],
+    ...(longestCheck !== undefined ? { longestCheck } : {}),
+    requests,
+    rateLimit: rate,
+    rateFloorMs: terms[1]![1],
+    concurrency,
+    sequentialRoundTripsMs: terms[2]![1],
+    floorMs,
+    bound,
+    wallMs,
+    ratio: floorMs > 0 ? Math.round((wallMs / floorMs) * 100) / 100 : null,
+  };
+}
+
+const BOUND_TEXT: Record<FloorBound, (f: RunFloor) => string> = {
+  'longest-check': (f) => `the longest check${f.longestCheck ? `, ${f.longestCheck}` : ''}`,
+  rate: (f) => `${f.requests} requests at ${f.rateLimit}/s`,
+  'round-trips': (f) => `round trips ÷ ${f.concurrency} in flight`,
+};
+
+/** The summary's line: wall against floor, and the ratio. */
+export function floorLine(f: RunFloor): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const ratio = f.ratio === null ? 'no ratio (no check ran)' : `ratio ${f.ratio.toFixed(2)}`;
+  return `Run time:    ${s(f.wallMs)} against a floor of ${s(f.floorMs)} (${BOUND_TEXT[f.bound](f)}): ${ratio}`;
+}
+
+export function writePoolFacts(file: string, facts: PoolFacts): void {
+  writeFileSync(file, `${JSON.stringify(facts)}\n`);
+}
+
+/** Absent (a run without the pool, or one made before it existed): undefined, and run.json gets no floor. */
+export function readPoolFacts(file: string): PoolFacts | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const v = JSON.parse(raw) as Partial<PoolFacts>;
+  if (typeof v.concurrency !== 'number' || typeof v.granted !== 'number' || typeof v.maxInFlight !== 'number')
+    throw new Error(`${file} is not the request pool's facts`);
+  return v as PoolFacts;
+}

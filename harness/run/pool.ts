@@ -1,0 +1,237 @@
+/**
+ * The run-wide request pool (issue 23 item 3). vitest runs the suite files in several worker processes; each used to
+ * pace itself alone, with a third of the profile's `http.rateLimit` and its own in-flight window, so the run sent
+ * below the limit whenever a worker was idle and above the budget when all were busy. One pool, held by vitest's
+ * pool process started by global setup (harness/run/global-setup.ts), now hands out every request's slot and rate token: at most
+ * `http.concurrency` requests in flight in the whole run, at most `http.rateLimit` per second, and the AIMD window
+ * of harness/throttle.ts narrowed by a throttled answer whichever worker got it.
+ *
+ * A slot is held for one request, from send to answer: a check that waits (a webhook window, a retry schedule)
+ * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a` asks for a slot,
+ * `g` grants one (grants are interchangeable, so the worker gives each to its oldest waiter), `r0`/`r1` gives one
+ * back (`r1`: the answer was a gateway's throttling). A worker that goes away gives its slots back with its socket.
+ * The pool runs in a process of its own (`startPoolProcess`), started by global setup.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { codeFile, COMPILED } from '../kit-files.js';
+import type { PoolFacts } from '../report/floor.js';
+import { Pacer, type RequestPacer } from '../throttle.js';
+
+export interface PoolOptions {
+  /** Most requests in flight in the whole run (the profile's `http.concurrency`). */
+  concurrency: number;
+  /** Requests per second for the whole run (the profile's `http.rateLimit`); absent: no pacing. */
+  rateLimit?: number;
+}
+
+export interface PoolServer {
+  /** Loopback port the workers connect to (passed to them with vitest's provide/inject). */
+  port: number;
+  /** Slots granted so far (one per request sent, resends included). */
+  granted(): number;
+  /** Most slots held at once so far. */
+  maxInFlight(): number;
+  close(): Promise<void>;
+}
+
+export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
+  const pacer = new Pacer({ concurrency: opts.concurrency, ratePerSecond: opts.rateLimit, capped: true });
+  let granted = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    let held = 0;
+    let gone = false;
+    let pending = '';
+    const giveBack = (throttled: boolean) => {
+      held -= 1;
+      inFlight -= 1;
+      pacer.release(throttled);
+    };
+    socket.on('data', (chunk) => {
+      pending += chunk.toString('latin1');
+      let nl = pending.indexOf('\n');
+      while (nl >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf('\n');
+        if (line === 'a') {
+          void pacer.acquire().then(() => {
+            held += 1;
+            inFlight += 1;
+            if (gone) return giveBack(false);
+            granted += 1;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            socket.write('g\n');
+          });
+        } else if ((line === 'r0' || line === 'r1') && held > 0) {
+          giveBack(line === 'r1');
+        } else {
+          // Not our worker: nothing it says is trusted with the run's budget.
+          socket.destroy();
+          return;
+        }
+      }
+    });
+    const drop = () => {
+      if (gone) return;
+      gone = true;
+      sockets.delete(socket);
+      while (held > 0) giveBack(false);
+    };
+    socket.on('close', drop);
+    socket.on('error', drop);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the request pool did not get a TCP port');
+  return {
+    port: address.port,
+    granted: () => granted,
+    maxInFlight: () => maxInFlight,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A worker's end of the pool. If the pool cannot be reached or goes away mid-run (the main process ended), the
+ * worker falls back to `fallback` (its local pacing), so a check never waits for a grant that cannot come.
+ */
+export function connectPool(port: number, fallback: RequestPacer): RequestPacer & { close(): void } {
+  const waiting: (() => void)[] = [];
+  let socket: Socket | undefined = connect({ port, host: '127.0.0.1' });
+  socket.setNoDelay(true);
+  // The pool never keeps a worker alive on its own.
+  socket.unref();
+  let pending = '';
+  /** Slots of the pool held by this worker's requests in flight (after a loss, their releases are not sent). */
+  let poolHeld = 0;
+  const lost = () => {
+    if (!socket) return;
+    socket.destroy();
+    socket = undefined;
+    // Each waiter now paces itself locally instead.
+    for (const w of waiting.splice(0)) void fallback.acquire().then(w);
+  };
+  socket.on('data', (chunk) => {
+    pending += chunk.toString('latin1');
+    let nl = pending.indexOf('\n');
+    while (nl >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf('\n');
+      if (line === 'g') waiting.shift()?.();
+    }
+  });
+  socket.on('error', lost);
+  socket.on('close', lost);
+  return {
+    acquire() {
+      if (!socket) return fallback.acquire();
+      const s = socket;
+      return new Promise<void>((resolve) => {
+        waiting.push(() => {
+          if (socket === s) poolHeld += 1;
+          resolve();
+        });
+        s.write('a\n');
+      });
+    },
+    release(throttled) {
+      if (poolHeld === 0) return fallback.release(throttled);
+      poolHeld -= 1;
+      socket?.write(throttled ? 'r1\n' : 'r0\n');
+    },
+    close() {
+      socket?.destroy();
+      socket = undefined;
+    },
+  };
+}
+
+/** What the pool's process answers when it is told to end (its stdin closed): the facts of the run. */
+type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight'>;
+
+export interface PoolProcess {
+  port: number;
+  /** Ends the pool's process and returns what it counted. */
+  close(): Promise<PoolCounts>;
+}
+
+/**
+ * The pool in a process of its own: vitest's main process transforms modules for the workers and runs the reporters,
+ * and a grant waiting behind that work would be our scheduling's time charged to every request of the run.
+ */
+export function startPoolProcess(opts: PoolOptions): Promise<PoolProcess> {
+  const file = codeFile('harness/run/pool');
+  const execArgv = COMPILED ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+  const child = spawn(process.execPath, [...execArgv, file, JSON.stringify(opts)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // vitest ends an interrupted run with process.exit(), skipping teardown: the pool goes with it.
+  const stopWithUs = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', stopWithUs);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString('utf8')).slice(-2_000);
+  });
+  return new Promise<PoolProcess>((resolve, reject) => {
+    const onOut = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      const m = /^pool listening on (\d+)\n/.exec(out);
+      if (!m) return;
+      out = out.slice(m[0].length);
+      resolve({
+        port: Number(m[1]),
+        close: async () => {
+          process.off('exit', stopWithUs);
+          child.stdin.end();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+          const counts = /^(\{.*\})\n/.exec(out);
+          if (!counts) throw new Error(`the request pool ended without its counts: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+          return JSON.parse(counts[1]!) as PoolCounts;
+        },
+      });
+    };
+    child.stdout.on('data', onOut);
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the request pool exited (${code ?? signal}) before listening: ${err.trim().split('\n').slice(-3).join(' / ')}`)),
+    );
+  });
+}
+
+/** The pool's process: serves until its stdin closes (the run ended, or the process that started it is gone). */
+async function poolMain(arg: string | undefined): Promise<void> {
+  const server = await startPoolServer(JSON.parse(arg ?? '{}') as PoolOptions);
+  process.stdout.write(`pool listening on ${server.port}\n`);
+  process.stdin.resume();
+  process.stdin.once('end', () => {
+    process.stdout.write(`${JSON.stringify({ granted: server.granted(), maxInFlight: server.maxInFlight() })}\n`, () => {
+      void server.close().then(() => process.exit(0));
+    });
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  poolMain(process.argv[2]).catch((e: unknown) => {
+    process.stderr.write(`request pool: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}
