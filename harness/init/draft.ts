@@ -5,9 +5,42 @@ import type { Evidence } from './evidence.js';
 import { amount } from './fields.js';
 import { tierTexts } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
-import type { InitOptions, State } from './run.js';
+import type { Card, ChannelLimits } from '../profile/types.js';
+import type { CardKind } from './cards.js';
+import type { CardResult, RefundResult } from './card-refund.js';
+import type { CheckoutFields, CheckoutShape, MethodFinding } from './checkout.js';
+import type { Found } from './paths.js';
+import type { PayoutResult } from './payouts.js';
+import type { Walked } from './price-points.js';
+import type { WebhookResult } from './webhooks.js';
 
-export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
+/** What the draft says of the run itself, besides what was learnt: the options init was given. */
+export interface DraftOptions {
+  baseUrl: string;
+  merchantId: string;
+  secretEnv: string;
+  /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
+  publicUrl?: string;
+}
+
+/** What discovery learnt, phase by phase (run.ts fills it; the draft is written from it). */
+export interface State {
+  paths: Found;
+  unknownIdOk?: boolean;
+  shape?: CheckoutShape;
+  methods?: MethodFinding[];
+  fields?: CheckoutFields;
+  internal?: Record<string, string>;
+  limits: Record<string, ChannelLimits>;
+  tiers: Record<string, Walked>;
+  card?: CardResult;
+  otherCards?: Partial<Record<CardKind, Card>>;
+  refunds?: RefundResult;
+  payouts?: PayoutResult;
+  webhooks?: WebhookResult;
+}
+
+export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
   const host = (() => {
     try {
       return new URL(opts.baseUrl).host;

@@ -2,44 +2,37 @@
  * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
  * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
  */
-import type { Card, ChannelLimits, Profile } from '../profile/types.js';
-import { type CardKind, learnOtherCards } from './cards.js';
+import type { Profile } from '../profile/types.js';
+import { learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
-import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
+import { learnCard, learnRefunds } from './card-refund.js';
 import {
   checkoutBody,
   classifyMethods,
   learnCheckoutFields,
   learnCheckoutShape,
   learnInternalNames,
-  type CheckoutFields,
-  type CheckoutShape,
   type MethodFinding,
 } from './checkout.js';
 import { Evidence } from './evidence.js';
 import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
-import { discoverPaths, type Found } from './paths.js';
-import { learnPayouts, type PayoutResult } from './payouts.js';
-import { confirmWalk, tierTexts, walkTiers, type Walked } from './price-points.js';
+import { discoverPaths } from './paths.js';
+import { learnPayouts } from './payouts.js';
+import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
 import { BudgetSpent, describe, Prober } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
-import { learnWebhooks, measureAckLimit, type WebhookResult } from './webhooks.js';
-import { draft } from './draft.js';
+import { learnWebhooks, measureAckLimit } from './webhooks.js';
+import { draft, type DraftOptions, type State } from './draft.js';
 
-export interface InitOptions {
-  baseUrl: string;
-  merchantId: string;
+export interface InitOptions extends DraftOptions {
   secret: string;
-  secretEnv: string;
   budget: number;
   timeLimitMs: number;
   deadlineMs?: number;
-  /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
-  publicUrl?: string;
   progress: (line: string) => void;
 }
 
@@ -76,22 +69,6 @@ export function productionReason(opts: { secret: string; environment?: string; b
       return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
   }
   return undefined;
-}
-
-export interface State {
-  paths: Found;
-  unknownIdOk?: boolean;
-  shape?: CheckoutShape;
-  methods?: MethodFinding[];
-  fields?: CheckoutFields;
-  internal?: Record<string, string>;
-  limits: Record<string, ChannelLimits>;
-  tiers: Record<string, Walked>;
-  card?: CardResult;
-  otherCards?: Partial<Record<CardKind, Card>>;
-  refunds?: RefundResult;
-  payouts?: PayoutResult;
-  webhooks?: WebhookResult;
 }
 
 export async function runInit(opts: InitOptions): Promise<InitResult> {
