@@ -38,6 +38,8 @@ export interface State {
   refunds?: RefundResult;
   payouts?: PayoutResult;
   webhooks?: WebhookResult;
+  /** Requests per second the target let through before it throttled (Prober.throttling), proposed as http.rateLimit. */
+  rateLimit?: number;
 }
 
 export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
@@ -68,7 +70,7 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       primary: { id: opts.merchantId, secretEnv: opts.secretEnv },
       unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant',
     },
-    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8 },
+    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8, ...(st.rateLimit ? { rateLimit: st.rateLimit } : {}) },
     endpoints: { ...st.paths },
     methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
   };

@@ -22,7 +22,7 @@ import { discoverPaths } from './paths.js';
 import { learnPayouts } from './payouts.js';
 import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
-import { BudgetSpent, describe, Prober } from './prober.js';
+import { BudgetSpent, describe, Prober, type Throttling } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
@@ -43,6 +43,8 @@ export interface InitResult {
   ms: number;
   /** Why discovery stopped early, when it did. */
   stopped?: string;
+  /** Set when the target throttled init (a gateway's 429 / 503 + Retry-After): what proposes http.rateLimit. */
+  throttling?: Throttling;
   /** The exchanges, reduced (see Prober.log): for a bug report. */
   exchanges: Prober['log'];
 }
@@ -170,6 +172,17 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await receiver.close();
     await p.close();
   }
+  if (p.throttling) {
+    const t = p.throttling;
+    st.rateLimit = t.proposed;
+    ev.learnt(
+      'http.rateLimit',
+      t.proposed,
+      `the target throttled init from request ${t.onsetAfter} on: HTTP 429/503 (a gateway's answer, not the service's) when ${t.onsetRate} ` +
+        `requests had been sent within one second, the ${t.onsetRate - 1} before it let through; ${t.answers} throttled answer(s) ` +
+        `waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost. The kit paces itself under this rate; lower it if the vendor states less`,
+    );
+  }
   if (p.unverified > 0)
     ev.todo(
       '(signatures)',
@@ -185,7 +198,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
-  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log };
+  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
 }
 
 async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {
