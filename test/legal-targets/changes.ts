@@ -87,6 +87,13 @@ export function oneFactChanges(p: Profile): Change[] {
     if (c && typeof c === 'object' && typeof (c as { path?: unknown }).path === 'string')
       change(`sandbox.${k}.path`, 'wrong', `${(c as { path: string }).path}-moved`);
   if (p.checkout?.pendingStatus) change('checkout.pendingStatus', 'wrong', `${p.checkout.pendingStatus}_MOVED`);
+  // A tier the target does not have (half-way between two of its tiers): it rounds the amount or refuses it.
+  const tiers = p.pricePoints?.tiers ?? [];
+  if (tiers.length >= 2) {
+    const i = Math.floor(tiers.length / 2);
+    const between = money(Math.floor((cents(tiers[i - 1]!) + cents(tiers[i]!)) / 2));
+    change('pricePoints.tiers', 'wrong', tiers.with(i, between));
+  }
   // A narrower range than the target's: it accepts an amount the profile calls out of range, which the document says it refuses.
   for (const [method, l] of Object.entries(p.limits?.payments ?? {})) {
     if (l.channels || !l.max) continue;

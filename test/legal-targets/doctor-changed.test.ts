@@ -1,7 +1,7 @@
 /**
  * The doctor on a true profile with one fact changed (issue 24 item 2), over generated targets: a fact only
  * the profile can be wrong about (a path, a data path, an id, a balance, a merchant's methods, a payout
- * method's currency or cancel rule, a sandbox control) exits 2 with a WRONG item naming the field; a fact
+ * method's currency or cancel rule, a sandbox control, a tier) exits 2 with a WRONG item naming the field; a fact
  * whose contrary answer the document fixes (a narrower limit, a partial refund on a full-only method, a
  * method not for payouts, a payout declared not cancellable) gives a doubt naming the field, exit 0, and
  * leaves the verdict to the checks. Fixed changes on the reference's genome, then LEGAL_TARGETS_DOCTOR_RUNS
@@ -25,6 +25,7 @@ const FIXED_FIELDS = [
   'merchants.lowBalance.paymentMethods',
   'payouts.methods.PAYPAL.usdOnly',
   'sandbox.settlePayout.path',
+  'pricePoints.tiers',
   'limits.payments.CARD.max',
   'refunds.support.CASH_APP',
   'payouts.notForPayouts',

@@ -92,6 +92,15 @@ describe('the judgement of a draft (the property can fail)', () => {
     );
   });
 
+  it('takes a lookup field in a spelling the target also takes, and no other', () => {
+    // Found by bench/legal-targets.ts (seed 2027): this target takes refund_no beside refund_order_no.
+    const d = structuredClone(truth);
+    d.refunds!.queryBy!.serviceNo = 'refund_no';
+    expect(judgeDraft(d, [], truth, g).wrong).toEqual([]);
+    d.refunds!.queryBy!.serviceNo = 'refund_id';
+    expect(judgeDraft(d, [], truth, g).wrong).toEqual([expect.stringMatching(/^refunds\.queryBy\.serviceNo/)]);
+  });
+
   it('calls a fact left out untold unless a TODO names it or a field above it', () => {
     const d = structuredClone(truth);
     delete d.sandbox;

@@ -55,6 +55,8 @@ function requestAlternates(g: TargetGenome): Record<string, string[]> {
     refund_reason: ['reason'],
     beneficiary: ['payee'],
     payout_method: ['payment_method'],
+    refund_order_no: ['refund_no'],
+    payout_order_no: ['payout_no'],
   };
 }
 
@@ -89,7 +91,12 @@ const unnamedChannels = (v: unknown) => (Array.isArray(v) ? v.map((c: { min: str
  * Where the document (or the target) lets more than one value be true: whether the drafted value is one.
  * `undefined` for a leaf judged by equality.
  */
-function judgeSpecial(path: string, drafted: unknown, truth: Profile): boolean | undefined {
+function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates: Record<string, string[]>): boolean | undefined {
+  // A lookup's request field: the true name or another spelling the target takes.
+  if (/^(refunds|payouts)\.(queryBy|cancelBy)\./.test(path)) {
+    const v = get(truth, path);
+    return drafted === v || (typeof v === 'string' && (alternates[v] ?? []).includes(String(drafted)));
+  }
   const knownMethods = new Set([
     ...truth.methods.checkout,
     ...(truth.methods.pricePoint ?? []),
@@ -226,7 +233,7 @@ export function judgeDraft(
       continue;
     }
     const d = drafted.get(p);
-    const ok = judgeSpecial(p, d, truth) ?? same(d, v);
+    const ok = judgeSpecial(p, d, truth, alternates) ?? same(d, v);
     if (ok) written += 1;
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
   }
