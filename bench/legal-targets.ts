@@ -118,7 +118,8 @@ if (initFigures)
   log(
     `init: wrong values ${initFigures.wrongValues} (${initFigures.targetsWithWrong}/${N} targets); facts written ` +
       `${(initFigures.factShare * 100).toFixed(1)} % (${initFigures.written}/${initFigures.facts}; every leaf: ` +
-      `${(initFigures.leafShare * 100).toFixed(1)} %); untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
+      `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
+      `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
       `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
@@ -140,8 +141,15 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
       const section = m.split('.').slice(0, 2).join('.');
       missed.set(section, (missed.get(section) ?? 0) + 1);
     }
+  // Facts only the vendor's documentation gives (no answer proves them without guessing its sandbox or its other merchants).
+  const vendorOnly = (m: string) =>
+    /^(sandbox\.|merchants\.(second|frozen|lowBalance)\.|merchants\.primary\.productionSecret$)/.test(m) ||
+    /^(refunds\.(support|failingReason|fee)|payouts\.balances)(\.|$)/.test(m);
+  const undocumented = sum((j) => j.missing.filter(vendorOnly).length);
   return {
     wrongValues: sum((j) => j.wrong.length),
+    vendorOnlyFacts: undocumented,
+    provableShare: sum((j) => j.written) / Math.max(1, sum((j) => j.facts) - undocumented),
     targetsWithWrong: rows.filter((r) => r.j.wrong.length > 0).length,
     untold: sum((j) => j.untold.length),
     facts: sum((j) => j.facts),
