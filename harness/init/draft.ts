@@ -3,7 +3,7 @@ import type { Profile } from '../profile/types.js';
 import { extrasTemplate } from './checkout.js';
 import type { Evidence } from './evidence.js';
 import { amount } from './fields.js';
-import { tierTexts } from './price-points.js';
+import { predict, tierTexts } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
 import type { Card, ChannelLimits } from '../profile/types.js';
 import type { CardKind } from './cards.js';
@@ -94,7 +94,19 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
     const byMethod = Object.fromEntries(
       walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]),
     );
-    const unroundable = [...new Set(walks.flatMap(([, w]) => w.unroundable.map((c) => amount(c).value)))];
+    // One list for every price-point method: an amount one method refused may be another's tier (100.00), so
+    // an amount is kept only where each method refused it or refused an amount below it beyond its top tier.
+    const refusedBy = (w: Walked, c: bigint) =>
+      w.samples.some(([x, r]) => r === undefined && (x === c || (x <= c && predict(w, c) === undefined)));
+    const unroundable = [
+      ...new Set(
+        walks
+          .flatMap(([, w]) => w.unroundable)
+          .filter((c) => walks.every(([, w]) => refusedBy(w, c)))
+          .sort((x, y) => (x < y ? -1 : 1))
+          .map((c) => amount(c).value),
+      ),
+    ];
     profile.pricePoints = { tiers, rounding: w0.rounding, unroundable };
     if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
     if (w0.tie) profile.pricePoints.tie = w0.tie;

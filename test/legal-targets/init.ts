@@ -139,6 +139,8 @@ export interface InitJudgement {
   exit: number;
   wroteDraft: boolean;
   wroteTodo: boolean;
+  /** init found a part of its own draft invalid, left it out as a TODO and wrote `.init-report.json` (a bug in init). */
+  selfReported: boolean;
   /** Facts the draft states otherwise than the target is: each is a false statement of init. */
   wrong: string[];
   /** Facts the draft leaves out with no TODO naming them. */
@@ -285,7 +287,13 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
     };
     const draftText = read(out);
     const todoText = read(`${out}.todo.md`);
-    const base = { exit: cli.code ?? -1, wroteDraft: draftText !== undefined, wroteTodo: todoText !== undefined, stdout: cli.stdout };
+    const base = {
+      exit: cli.code ?? -1,
+      wroteDraft: draftText !== undefined,
+      wroteTodo: todoText !== undefined,
+      selfReported: read(`${out}.init-report.json`) !== undefined,
+      stdout: cli.stdout,
+    };
     if (draftText === undefined || todoText === undefined)
       return {
         ...base,
