@@ -119,7 +119,8 @@ if (initFigures)
     `init: wrong values ${initFigures.wrongValues} (${initFigures.targetsWithWrong}/${N} targets); facts written ` +
       `${(initFigures.factShare * 100).toFixed(1)} % (${initFigures.written}/${initFigures.facts}; every leaf: ` +
       `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
-      `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
+      `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
+      `untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
       `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );

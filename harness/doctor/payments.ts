@@ -225,10 +225,7 @@ async function judgeCheckoutProbes(
   }
 }
 
-/**
- * A declared tier the target accepted: its record shows what was charged. Another amount means the amount is no tier
- * of the target (it rounded it): which amounts are tiers only the vendor states, so only the profile can be wrong.
- */
+/** A declared tier the target accepted: its record shows what was charged, which must be the tier itself. */
 async function judgeTierCharge(
   ctx: DoctorContext,
   method: string,
@@ -260,10 +257,12 @@ async function judgeTierCharge(
   }
   if (cents(charged) === cents(pr.value))
     add(ctx, 'verified', pr.path, `${pr.claim}, charged as asked`, { answered: `charged ${charged}`, ex: [ex, qex] });
+  // A documented tier charged as another amount: the profile's tier list may be wrong, or the target rounds one of its
+  // own tiers away (a price-point violation the checks judge): a doubt, never a stop.
   else
-    add(ctx, 'wrong', pr.path, `${pr.claim}, charged as asked`, {
+    doubt(ctx, pr.path, `${pr.claim}, charged as asked`, ['limit.price-points', 'payment.price-point.round'], {
       expected: `charged ${pr.value}`,
-      answered: `charged ${charged}: the target rounded it, so ${pr.value} is not one of its tiers`,
+      answered: `charged ${charged}: the target rounded it`,
       fix,
       ex: [ex, qex],
     });

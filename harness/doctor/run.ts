@@ -188,11 +188,15 @@ function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: numbe
     'http.rateLimit',
     declared === undefined ? 'the target takes requests as fast as the kit sends them' : `${declared} requests a second go through`,
     {
-      answered: `throttled from request ${t.onsetAfter} on, when ${t.onsetRate} requests had been sent within one second (HTTP 429/503, a gateway's answer, never judged); ${lost}`,
+      answered:
+        `throttled from request ${t.onsetAfter} on, when ${t.onsetRate} requests had been sent within one second ` +
+        `(HTTP 429/503, a gateway's answer, never judged); ${lost}`,
       fix:
         declared === undefined || declared > proposed
-          ? `declare "http": { "rateLimit": ${proposed} } (or the rate the vendor states, if lower): the kit then paces itself under it from the first request`
-          : `the kit stayed under the declared ${declared} requests a second and was still throttled: the gateway's limit is lower, or shared with other clients; lower http.rateLimit`,
+          ? `declare "http": { "rateLimit": ${proposed} } (or the rate the vendor states, if lower): ` +
+            'the kit then paces itself under it from the first request'
+          : `the kit stayed under the declared ${declared} requests a second and was still throttled: ` +
+            "the gateway's limit is lower, or shared with other clients; lower http.rateLimit",
     },
   );
 }

@@ -178,9 +178,11 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     ev.learnt(
       'http.rateLimit',
       t.proposed,
-      `the target throttled init from request ${t.onsetAfter} on: HTTP 429/503 (a gateway's answer, not the service's) when ${t.onsetRate} ` +
+      `the target throttled init from request ${t.onsetAfter} on: HTTP 429/503 (a gateway's answer, not the service's) ` +
+        `when ${t.onsetRate} ` +
         `requests had been sent within one second, the ${t.onsetRate - 1} before it let through; ${t.answers} throttled answer(s) ` +
-        `waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost. The kit paces itself under this rate; lower it if the vendor states less`,
+        `waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost. ` +
+        'The kit paces itself under this rate; lower it if the vendor states less',
     );
   }
   if (p.unverified > 0)

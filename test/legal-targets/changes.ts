@@ -11,6 +11,7 @@
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
+import { decidePricePoint, pricePointRule } from '../../harness/profile/price-points.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { trueProfile } from './genome.js';
@@ -80,7 +81,8 @@ export function oneFactChanges(p: Profile): Change[] {
   }
   for (const [name, pm] of Object.entries(p.payouts?.methods ?? {})) {
     if (pm.usdOnly) change(`payouts.methods.${name}.usdOnly`, 'wrong', false);
-    // Declared cancellable, the target refuses: only the profile can be wrong. Declared not, the target cancels: the document fixes the refusal.
+    // Declared cancellable, the target refuses: only the profile can be wrong.
+    // Declared not, the target cancels: the document fixes the refusal (a doubt).
     change(`payouts.methods.${name}.cancel`, pm.cancel ? 'doubt' : 'wrong', !pm.cancel);
   }
   for (const [k, c] of Object.entries(p.sandbox ?? {}))
@@ -92,7 +94,9 @@ export function oneFactChanges(p: Profile): Change[] {
   if (tiers.length >= 2) {
     const i = Math.floor(tiers.length / 2);
     const between = money(Math.floor((cents(tiers[i - 1]!) + cents(tiers[i]!)) / 2));
-    change('pricePoints.tiers', 'wrong', tiers.with(i, between));
+    // Refused: "accepts the tier" fails, only the profile can be wrong; rounded: a doubt (the target may round its own tier).
+    const refused = decidePricePoint(cents(between), pricePointRule(p.pricePoints!)).kind === 'refused';
+    change('pricePoints.tiers', refused ? 'wrong' : 'doubt', tiers.with(i, between));
   }
   // A narrower range than the target's: it accepts an amount the profile calls out of range, which the document says it refuses.
   for (const [method, l] of Object.entries(p.limits?.payments ?? {})) {

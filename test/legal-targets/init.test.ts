@@ -53,7 +53,8 @@ describe('init over legal targets', () => {
         ];
         seen.push(
           `${g.readings.length} readings: ${r.written}/${r.facts} facts written, ${r.todos.length} TODOs, ${r.probes} requests; ` +
-            `run ${r.run?.passed} passed, ${r.run?.failed.length} failed, ${r.run?.inconclusive.length} no verdict; ${problems.length} problem(s)`,
+            `run ${r.run?.passed} passed, ${r.run?.failed.length} failed, ${r.run?.inconclusive.length} no verdict; ` +
+            `${problems.length} problem(s)`,
         );
         if (problems.length > 0) throw new Error(problems.join('\n'));
       }),
