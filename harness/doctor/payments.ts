@@ -221,9 +221,15 @@ async function judgeCheckoutProbes(
     else if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
     else if (pr.want === 'refused')
       doubt(ctx, pr.path, pr.claim, on.clauses, { expected: 'a refusal', answered, fix: on.doubtFix ?? on.fix(pr), ex: [r.ex] });
+    // A documented tier refused: the profile's tier list may be wrong, or the target refuses one of its own price points.
+    else if (pr.chargedAsAsked)
+      doubt(ctx, pr.path, pr.claim, TIER_CLAUSES, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
     else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
   }
 }
+
+/** What a target breaks when it refuses, or charges otherwise, an amount that is one of its price points. */
+const TIER_CLAUSES = ['limit.price-points', 'payment.price-point.round'];
 
 /** A declared tier the target accepted: its record shows what was charged, which must be the tier itself. */
 async function judgeTierCharge(
@@ -260,7 +266,7 @@ async function judgeTierCharge(
   // A documented tier charged as another amount: the profile's tier list may be wrong, or the target rounds one of its
   // own tiers away (a price-point violation the checks judge): a doubt, never a stop.
   else
-    doubt(ctx, pr.path, `${pr.claim}, charged as asked`, ['limit.price-points', 'payment.price-point.round'], {
+    doubt(ctx, pr.path, `${pr.claim}, charged as asked`, TIER_CLAUSES, {
       expected: `charged ${pr.value}`,
       answered: `charged ${charged}: the target rounded it`,
       fix,

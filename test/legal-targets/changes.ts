@@ -11,7 +11,6 @@
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
-import { decidePricePoint, pricePointRule } from '../../harness/profile/price-points.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { trueProfile } from './genome.js';
@@ -94,9 +93,8 @@ export function oneFactChanges(p: Profile): Change[] {
   if (tiers.length >= 2) {
     const i = Math.floor(tiers.length / 2);
     const between = money(Math.floor((cents(tiers[i - 1]!) + cents(tiers[i]!)) / 2));
-    // Refused: "accepts the tier" fails, only the profile can be wrong; rounded: a doubt (the target may round its own tier).
-    const refused = decidePricePoint(cents(between), pricePointRule(p.pricePoints!)).kind === 'refused';
-    change('pricePoints.tiers', refused ? 'wrong' : 'doubt', tiers.with(i, between));
+    // Refused or rounded, it is a doubt: the target may refuse or round one of its own price points (limit.price-points).
+    change('pricePoints.tiers', 'doubt', tiers.with(i, between));
   }
   // A narrower range than the target's: it accepts an amount the profile calls out of range, which the document says it refuses.
   for (const [method, l] of Object.entries(p.limits?.payments ?? {})) {

@@ -1,12 +1,11 @@
 /**
  * The doctor on a true profile with one fact changed (issue 24 item 2), over generated targets: a fact only the
  * profile can be wrong about (a path, a data path, an id, a balance, a merchant's methods, a payout method's currency
- * or cancel rule, a sandbox control, a tier the target refuses) exits 2 with a WRONG item naming the field; a fact
- * whose contrary answer the document fixes (a narrower limit, a partial refund on a full-only method, a method not
- * for payouts, a payout declared not cancellable, a tier charged as another amount) gives a doubt naming the field,
- * exit 0, and leaves the verdict to the checks. Fixed changes on the reference's genome, then
- * LEGAL_TARGETS_DOCTOR_RUNS (default 4) drawn (genome, change) pairs; the seed is printed, LEGAL_TARGETS_SEED=<seed>
- * replays a run.
+ * or cancel rule, a sandbox control) exits 2 with a WRONG item naming the field; a fact whose contrary answer the
+ * document fixes (a narrower limit, a partial refund on a full-only method, a method not for payouts, a payout
+ * declared not cancellable, a tier refused or charged as another amount) gives a doubt naming the field, exit 0, and
+ * leaves the verdict to the checks. Fixed changes on the reference's genome, then LEGAL_TARGETS_DOCTOR_RUNS (default
+ * 4) drawn (genome, change) pairs; the seed is printed, LEGAL_TARGETS_SEED=<seed> replays a run.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
