@@ -4,10 +4,15 @@
  * verdicts (a check failing on a conformant target) and of doctor WRONG items on a true profile, with
  * every genome that broke (replay one: LEGAL_TARGETS_SEED=<seed> in test/legal-targets, or this script's --seed).
  *
+ * With --init yes (the default), init runs against each target too (test/legal-targets/init.ts): its wrong values
+ * (goal 0), the share of the true profile's facts it writes (goal 80 %), facts left out without a TODO, and whether
+ * its draft, completed from the true profile at its TODOs, runs the quick suite with no failure (goal 100 %); the
+ * facts it misses most are listed, by section.
+ *
  * With --kill K, K faults of the catalogue drawn per genome are laid over its target and must be killed by
  * their own clause (a survivor may be a reading that makes the fault legal: judge it before fixing a check).
  *
- *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K]
+ *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
  */
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
@@ -17,6 +22,7 @@ import { runKillMatrix } from '../harness/proof/kill-matrix.js';
 import { faultCatalogue } from '../reference/index.js';
 import { loadTrueProfile } from '../test/legal-targets/genome.js';
 import { doctorWrong } from '../test/legal-targets/properties.js';
+import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
 import { log, round, writeReport } from './support/report.js';
 
 function flag(name: string, fallback: string): string {
@@ -32,11 +38,13 @@ const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff)))
 const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
 const KILL = Number(flag('kill', '0'));
+const INIT = flag('init', 'yes');
 if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks must be quick or full');
 if (!Number.isInteger(CHECK_RUNS) || CHECK_RUNS < 1) throw new Error('--check-runs must be a positive integer');
 if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-negative integer');
+if (INIT !== 'yes' && INIT !== 'no') throw new Error('--init must be yes or no');
 
 const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
 const faultDraws = fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
@@ -49,6 +57,7 @@ let withDoctorWrong = 0;
 let checksRun = 0;
 let checksFailed = 0;
 const kills: { genome: TargetGenome; fault: string; clause: string; verdict: string; collateral: string[] }[] = [];
+const inits: { genome: TargetGenome; j: InitJudgement }[] = [];
 const started = performance.now();
 for (const [i, g] of genomes.entries()) {
   const run = await conformantRun(loadTrueProfile(g), suites, SEED, CHECK_RUNS, WEBHOOKS);
@@ -70,11 +79,21 @@ for (const [i, g] of genomes.entries()) {
     kills.push({ genome: g, fault: fault.name, clause: fault.clause, verdict: row!.verdict, collateral: row!.collateral });
     log(`  fault ${fault.name} (${fault.clause}): ${row!.verdict}`);
   }
+  if (INIT === 'yes') {
+    const j = await initOverGenome(g, { run: { suites, seed: SEED, numRuns: CHECK_RUNS } });
+    inits.push({ genome: g, j });
+    log(
+      `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.untold.length} untold, ${j.probes} requests; ` +
+        `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed`,
+    );
+    for (const w of [...j.wrong, ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])]) log(`    ${w}`);
+  }
   log(
     `[${i + 1}/${N}] ${g.readings.length} readings: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
   );
 }
 const ms = performance.now() - started;
+const initFigures = inits.length === 0 ? undefined : initSummary(inits);
 const figures = {
   genomes: N,
   seed: SEED,
@@ -85,6 +104,7 @@ const figures = {
   doctorWrongRate: withDoctorWrong / N,
   secondsPerGenome: round(ms / 1000 / N, 2),
   broke,
+  init: initFigures,
   kills: { run: kills.length, notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check') },
 };
 log(
@@ -94,9 +114,65 @@ if (KILL > 0)
   log(
     `kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`,
   );
+if (initFigures)
+  log(
+    `init: wrong values ${initFigures.wrongValues} (${initFigures.targetsWithWrong}/${N} targets); facts written ` +
+      `${(initFigures.factShare * 100).toFixed(1)} % (${initFigures.written}/${initFigures.facts}; every leaf: ` +
+      `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
+      `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
+      `untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
+      `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
+      initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
+  );
 for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check'))
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
 for (const b of broke)
   log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
 log(`wrote ${writeReport('legal-targets', figures)}`);
-process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 ? 1 : 0);
+const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
+process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
+
+/** init over the genomes: wrong values, the share of facts written, and the sections whose facts it misses most. */
+function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
+  const sum = (f: (j: InitJudgement) => number) => rows.reduce((a, r) => a + f(r.j), 0);
+  const missed = new Map<string, number>();
+  for (const { j } of rows)
+    for (const m of j.missing) {
+      // By section (two segments: sandbox.completeCheckout, merchants.second, refunds.support): where the gap is, not which leaf.
+      const section = m.split('.').slice(0, 2).join('.');
+      missed.set(section, (missed.get(section) ?? 0) + 1);
+    }
+  // Facts only the vendor's documentation gives (no answer proves them without guessing its sandbox or its other merchants).
+  const vendorOnly = (m: string) =>
+    /^(sandbox\.|merchants\.(second|frozen|lowBalance)\.|merchants\.primary\.productionSecret$)/.test(m) ||
+    /^(refunds\.(support|failingReason|fee)|payouts\.balances)(\.|$)/.test(m);
+  const undocumented = sum((j) => j.missing.filter(vendorOnly).length);
+  return {
+    wrongValues: sum((j) => j.wrong.length),
+    vendorOnlyFacts: undocumented,
+    provableShare: sum((j) => j.written) / Math.max(1, sum((j) => j.facts) - undocumented),
+    targetsWithWrong: rows.filter((r) => r.j.wrong.length > 0).length,
+    untold: sum((j) => j.untold.length),
+    facts: sum((j) => j.facts),
+    written: sum((j) => j.written),
+    factShare:
+      sum((j) => j.written) /
+      Math.max(
+        1,
+        sum((j) => j.facts),
+      ),
+    leafShare:
+      sum((j) => j.leafShare.equal) /
+      Math.max(
+        1,
+        sum((j) => j.leafShare.total),
+      ),
+    wroteAll: rows.filter((r) => r.j.exit === 0 && r.j.wroteDraft && r.j.wroteTodo).length,
+    conformant: rows.filter((r) => r.j.run !== undefined && r.j.run.failed.length === 0 && r.j.run.passed > 0).length,
+    requestsPerTarget: round(sum((j) => j.probes ?? 0) / rows.length, 0),
+    missedMost: [...missed.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12),
+    broke: rows
+      .filter((r) => r.j.wrong.length > 0 || r.j.untold.length > 0 || (r.j.run?.failed.length ?? 1) > 0)
+      .map((r) => ({ genome: r.genome, wrong: r.j.wrong, untold: r.j.untold, failed: r.j.run?.failed })),
+  };
+}

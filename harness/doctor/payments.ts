@@ -197,6 +197,8 @@ interface CheckoutProbe {
   want: 'accepted' | 'refused';
   path: string;
   claim: string;
+  /** A tier: accepted is not enough, the record must show it charged as asked (every rule charges a tier as itself). */
+  chargedAsAsked?: boolean;
 }
 
 /**
@@ -215,11 +217,62 @@ async function judgeCheckoutProbes(
     if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
     const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
     const answered = describeAnswer(r.a);
-    if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
+    if (ok && pr.chargedAsAsked) await judgeTierCharge(ctx, method, pr, r.a, r.ex, on.fix(pr));
+    else if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
     else if (pr.want === 'refused')
       doubt(ctx, pr.path, pr.claim, on.clauses, { expected: 'a refusal', answered, fix: on.doubtFix ?? on.fix(pr), ex: [r.ex] });
+    // A documented tier refused: the profile's tier list may be wrong, or the target refuses one of its own price points.
+    else if (pr.chargedAsAsked)
+      doubt(ctx, pr.path, pr.claim, TIER_CLAUSES, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
     else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
   }
+}
+
+/** What a target breaks when it refuses, or charges otherwise, an amount that is one of its price points. */
+const TIER_CLAUSES = ['limit.price-points', 'payment.price-point.round'];
+
+/** A declared tier the target accepted: its record shows what was charged, which must be the tier itself. */
+async function judgeTierCharge(
+  ctx: DoctorContext,
+  method: string,
+  pr: CheckoutProbe,
+  a: Answer,
+  ex: Exchange | undefined,
+  fix: string,
+): Promise<void> {
+  const p = ctx.loaded.profile;
+  const orderNo = readPath(a.data, p.checkout?.data.orderNo ?? 'order_no');
+  const transAmount = p.paymentRecord?.transAmount;
+  if (typeof orderNo !== 'string' || transAmount === undefined) {
+    add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(a), ex: [ex] });
+    return;
+  }
+  const qex = await queryPayment(
+    ctx.t,
+    { order_no: orderNo },
+    { label: `doctor: the record of a ${method} payment of the tier ${pr.value}` },
+  );
+  const q = answerOf(qex);
+  const charged = accepted(q) ? (readPath(q.data, transAmount) as { value?: unknown } | undefined)?.value : undefined;
+  if (typeof charged !== 'string') {
+    add(ctx, 'verified', pr.path, pr.claim, {
+      answered: `${describeAnswer(a)} (its record shows no charged amount to compare)`,
+      ex: [ex, qex],
+    });
+    return;
+  }
+  const chargedCents = tryCentsOf(charged);
+  if (chargedCents !== undefined && chargedCents === tryCentsOf(pr.value))
+    add(ctx, 'verified', pr.path, `${pr.claim}, charged as asked`, { answered: `charged ${charged}`, ex: [ex, qex] });
+  // A documented tier charged as another amount: the profile's tier list may be wrong, or the target rounds one of its
+  // own tiers away (a price-point violation the checks judge): a doubt, never a stop.
+  else
+    doubt(ctx, pr.path, `${pr.claim}, charged as asked`, TIER_CLAUSES, {
+      expected: `charged ${pr.value}`,
+      answered: `charged ${charged}: the target rounded it`,
+      fix,
+      ex: [ex, qex],
+    });
 }
 
 /** On every price-point method the primary has: each tier is accepted, each unroundable amount refused; the rounding (and tie) rule. */
@@ -239,6 +292,7 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
         want: 'accepted' as const,
         path: `${tierBase}[${i}]`,
         claim: `${method} accepts the tier ${v}`,
+        chargedAsAsked: true,
       })),
       ...pp.unroundable.map((v, i) => ({
         value: v,

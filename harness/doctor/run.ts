@@ -64,6 +64,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   let count = 0;
   let unknownForm: string | undefined;
   const flawsSeen = new Set<string>();
+  // Throttling (issue 23): when each of the last requests was sent, and what the first throttled answer showed.
+  const recent: number[] = [];
+  let throttling: { answers: number; waitMs: number; onsetRate: number; onsetAfter: number } | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
   let baseUrl = o.baseUrl;
   if (baseUrl === 'embedded') {
@@ -78,7 +81,30 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       if (performance.now() - started > maxMs)
         throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
       count += 1;
-      return inner.send(req, opts).then((ex) => {
+      const sentAt = performance.now();
+      recent.push(sentAt);
+      while (recent.length > 0 && recent[0]! <= sentAt - 1000) recent.shift();
+      const inLastSecond = recent.length;
+      const after = count;
+      // A resend after a throttled answer reaches the gateway too: counted when the client signs it anew.
+      const resign = opts?.resign;
+      const counted = resign
+        ? {
+            ...opts,
+            resign: () => {
+              recent.push(performance.now());
+              return resign();
+            },
+          }
+        : opts;
+      return inner.send(req, counted).then((ex) => {
+        if (ex.throttled) {
+          throttling ??= { answers: 0, waitMs: 0, onsetRate: inLastSecond, onsetAfter: after };
+          // Sent at once, answers come back in any order: each throttled one proves the limit below its own count.
+          if (inLastSecond < throttling.onsetRate) Object.assign(throttling, { onsetRate: inLastSecond, onsetAfter: after });
+          throttling.answers += ex.throttled.answers;
+          throttling.waitMs += ex.throttled.waitMs;
+        }
         if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);
         for (const f of envelopeFlaws(ex)) {
           if (flawsSeen.has(f.clause)) continue;
@@ -122,6 +148,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     await session.close();
     await reference?.close();
   }
+  if (throttling) adviseRateLimit(ctx, throttling);
   sortItems(ctx);
   const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0, doubt: 0 };
   for (const i of ctx.items) counts[i.status] += 1;
@@ -146,10 +173,39 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   };
 }
 
+/**
+ * The target throttled the doctor: a gateway answered HTTP 429 (or 503 with Retry-After) instead of the service.
+ * Never a verdict; the doctor says so and proposes `http.rateLimit`: the first throttled request was the
+ * `onsetRate`-th sent within one second, so the gateway let `onsetRate - 1` through.
+ */
+function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: number; onsetRate: number; onsetAfter: number }): void {
+  const declared = ctx.loaded.profile.http?.rateLimit;
+  const proposed = Math.max(1, t.onsetRate - 1);
+  const lost = `${t.answers} throttled answer(s) waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost`;
+  add(
+    ctx,
+    'warning',
+    'http.rateLimit',
+    declared === undefined ? 'the target takes requests as fast as the kit sends them' : `${declared} requests a second go through`,
+    {
+      answered:
+        `throttled from request ${t.onsetAfter} on, when ${t.onsetRate} requests had been sent within one second ` +
+        `(HTTP 429/503, a gateway's answer, never judged); ${lost}`,
+      fix:
+        declared === undefined || declared > proposed
+          ? `declare "http": { "rateLimit": ${proposed} } (or the rate the vendor states, if lower): ` +
+            'the kit then paces itself under it from the first request'
+          : `the kit stayed under the declared ${declared} requests a second and was still throttled: ` +
+            "the gateway's limit is lower, or shared with other clients; lower http.rateLimit",
+    },
+  );
+}
+
 /** Probes run concurrently; the report lists items in the profile's own order of sections (stable within one). */
 const SECTION_ORDER = [
   'baseUrl',
   'environment',
+  'http',
   'merchants',
   'endpoints',
   'methods',

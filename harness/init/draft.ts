@@ -3,11 +3,46 @@ import type { Profile } from '../profile/types.js';
 import { extrasTemplate } from './checkout.js';
 import type { Evidence } from './evidence.js';
 import { amount } from './fields.js';
-import { tierTexts } from './price-points.js';
+import { predict, tierTexts } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
-import type { InitOptions, State } from './run.js';
+import type { Card, ChannelLimits } from '../profile/types.js';
+import type { CardKind } from './cards.js';
+import type { CardResult, RefundResult } from './card-refund.js';
+import type { CheckoutFields, CheckoutShape, MethodFinding } from './checkout.js';
+import type { Found } from './paths.js';
+import type { PayoutResult } from './payouts.js';
+import type { Walked } from './price-points.js';
+import type { WebhookResult } from './webhooks.js';
 
-export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
+/** What the draft says of the run itself, besides what was learnt: the options init was given. */
+export interface DraftOptions {
+  baseUrl: string;
+  merchantId: string;
+  secretEnv: string;
+  /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
+  publicUrl?: string;
+}
+
+/** What discovery learnt, phase by phase (run.ts fills it; the draft is written from it). */
+export interface State {
+  paths: Found;
+  unknownIdOk?: boolean;
+  shape?: CheckoutShape;
+  methods?: MethodFinding[];
+  fields?: CheckoutFields;
+  internal?: Record<string, string>;
+  limits: Record<string, ChannelLimits>;
+  tiers: Record<string, Walked>;
+  card?: CardResult;
+  otherCards?: Partial<Record<CardKind, Card>>;
+  refunds?: RefundResult;
+  payouts?: PayoutResult;
+  webhooks?: WebhookResult;
+  /** Requests per second the target let through before it throttled (Prober.throttling), proposed as http.rateLimit. */
+  rateLimit?: number;
+}
+
+export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
   const host = (() => {
     try {
       return new URL(opts.baseUrl).host;
@@ -35,7 +70,7 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
       primary: { id: opts.merchantId, secretEnv: opts.secretEnv },
       unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant',
     },
-    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8 },
+    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8, ...(st.rateLimit ? { rateLimit: st.rateLimit } : {}) },
     endpoints: { ...st.paths },
     methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
   };
@@ -59,7 +94,19 @@ export function draft(opts: InitOptions, st: State, ev: Evidence): Profile {
     const byMethod = Object.fromEntries(
       walks.filter(([, w]) => JSON.stringify(tierTexts(w.tiers)) !== JSON.stringify(tiers)).map(([m, w]) => [m, tierTexts(w.tiers)]),
     );
-    const unroundable = [...new Set(walks.flatMap(([, w]) => w.unroundable.map((c) => amount(c).value)))];
+    // One list for every price-point method: an amount one method refused may be another's tier (100.00), so
+    // an amount is kept only where each method refused it or refused an amount below it beyond its top tier.
+    const refusedBy = (w: Walked, c: bigint) =>
+      w.samples.some(([x, r]) => r === undefined && (x === c || (x <= c && predict(w, c) === undefined)));
+    const unroundable = [
+      ...new Set(
+        walks
+          .flatMap(([, w]) => w.unroundable)
+          .filter((c) => walks.every(([, w]) => refusedBy(w, c)))
+          .sort((x, y) => (x < y ? -1 : 1))
+          .map((c) => amount(c).value),
+      ),
+    ];
     profile.pricePoints = { tiers, rounding: w0.rounding, unroundable };
     if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
     if (w0.tie) profile.pricePoints.tie = w0.tie;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient, type Client } from '../client.js';
 import { splitMsg, isEnvelope } from '../envelope.js';
 import { sign } from '../signing.js';
+import { Pacer } from '../throttle.js';
 
 export interface ProberOptions {
   baseUrl: string;
@@ -33,6 +34,22 @@ export interface Answer {
   error?: string;
 }
 
+/**
+ * The target throttled init (issue 23): a gateway answered HTTP 429 (or 503 with Retry-After) instead of the
+ * service. `onsetRate` is what proves a limit: the requests init had sent in the second that ended with the first
+ * throttled answer; the gateway let the ones before it through, so it allows at most `onsetRate - 1` a second.
+ */
+export interface Throttling {
+  /** Throttled answers, waited out and resent (the client's), and the time they cost. */
+  answers: number;
+  waitMs: number;
+  onsetRate: number;
+  /** Requests init had sent when the first throttled answer came. */
+  onsetAfter: number;
+  /** The rate init paced itself at from then on, and proposes as `http.rateLimit`. */
+  proposed: number;
+}
+
 /** Thrown when the budget (count or time) is spent: discovery stops and what is left becomes a TODO. */
 export class BudgetSpent extends Error {}
 
@@ -50,6 +67,11 @@ export class Prober {
   unverified = 0;
   /** Every exchange, reduced (request path and body, the answer described): the evidence a bug report carries. */
   readonly log: { path: string; body: string; answer: string }[] = [];
+  /** Set at the first throttled answer; init paces itself at `proposed` from then on. */
+  throttling: Throttling | undefined;
+  private pacer: Pacer | undefined;
+  /** When each of the last requests was sent (ms), to know the rate at which throttling began. */
+  private readonly recent: number[] = [];
   private counter = 0;
   private readonly started = Date.now();
   private readonly client: Client;
@@ -81,15 +103,32 @@ export class Prober {
     if (this.sent >= this.opts.budget) throw new BudgetSpent(`the probe budget (${this.opts.budget} requests) is spent`);
     if (this.elapsedMs() >= this.opts.timeLimitMs) throw new BudgetSpent(`the time limit (${this.opts.timeLimitMs / 1000} s) is spent`);
     this.sent += 1;
+    if (this.pacer) {
+      await this.pacer.acquire();
+      this.pacer.release(false);
+    }
+    const sentAt = Date.now();
+    this.recent.push(sentAt);
+    while (this.recent.length > 0 && this.recent[0]! <= sentAt - 1000) this.recent.shift();
+    const inLastSecond = this.recent.length;
     const raw = Buffer.from(JSON.stringify(body), 'utf8');
     const creds = as ?? { id: this.opts.merchantId, secret: this.opts.secret };
-    const headers = { ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' };
+    const signed = () => ({ ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' });
     // Answers are checked like a client would (signed with the merchant's own key); a draft is still written, with a warning.
     const verifyWith = as ? undefined : { merchantId: creds.id, secret: creds.secret };
+    // A resend after a throttled answer is signed anew: a fresh timestamp and nonce (the gateway kept the first from the service).
     const ex = await this.client.send(
-      { label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers, body: raw },
-      { verifyWith },
+      { label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers: signed(), body: raw },
+      {
+        verifyWith,
+        // The resend reaches the gateway too: it counts towards the rate the throttling began at.
+        resign: () => {
+          this.recent.push(Date.now());
+          return signed();
+        },
+      },
     );
+    if (ex.throttled) this.noteThrottled(ex.throttled, inLastSecond);
     const a = this.answerOf(ex);
     if (this.log.length < 5000)
       this.log.push({
@@ -100,8 +139,24 @@ export class Prober {
     return a;
   }
 
+  private noteThrottled(t: { answers: number; waitMs: number }, inLastSecond: number): void {
+    if (this.throttling) {
+      this.throttling.answers += t.answers;
+      this.throttling.waitMs += t.waitMs;
+      return;
+    }
+    const proposed = Math.max(1, inLastSecond - 1);
+    this.throttling = { answers: t.answers, waitMs: t.waitMs, onsetRate: inLastSecond, onsetAfter: this.sent, proposed };
+    // Sequential probes cannot slow down by sending fewer at once: init paces itself at the rate the gateway let through.
+    this.pacer = new Pacer({ ratePerSecond: proposed });
+    this.opts.progress(
+      `  the target throttles: HTTP 429/503 answers after ${this.sent} requests, ${inLastSecond} of them in the last second; ` +
+        `init now sends at most ${proposed} a second (proposed as http.rateLimit)`,
+    );
+  }
+
   private answerOf(ex: Awaited<ReturnType<Client['send']>>): Answer {
-    if (!ex.response) return { envelope: false, error: ex.error?.message ?? 'no response' };
+    if (!ex.response || ex.error?.kind === 'throttled') return { envelope: false, error: ex.error?.message ?? 'no response' };
     if (ex.response.status === 200 && ex.signature && !ex.signature.ok) this.unverified += 1;
     const json = ex.response.json;
     if (!isEnvelope(json)) return { http: ex.response.status, envelope: false };

@@ -2,44 +2,37 @@
  * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
  * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
  */
-import type { Card, ChannelLimits, Profile } from '../profile/types.js';
-import { type CardKind, learnOtherCards } from './cards.js';
+import type { Profile } from '../profile/types.js';
+import { learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
-import { learnCard, learnRefunds, type CardResult, type RefundResult } from './card-refund.js';
+import { learnCard, learnRefunds } from './card-refund.js';
 import {
   checkoutBody,
   classifyMethods,
   learnCheckoutFields,
   learnCheckoutShape,
   learnInternalNames,
-  type CheckoutFields,
-  type CheckoutShape,
   type MethodFinding,
 } from './checkout.js';
 import { Evidence } from './evidence.js';
 import { amount } from './fields.js';
 import { bisectLimits, Inconclusive } from './limits.js';
-import { discoverPaths, type Found } from './paths.js';
-import { learnPayouts, type PayoutResult } from './payouts.js';
-import { confirmWalk, tierTexts, walkTiers, type Walked } from './price-points.js';
+import { discoverPaths } from './paths.js';
+import { learnPayouts } from './payouts.js';
+import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
 import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
-import { BudgetSpent, describe, Prober } from './prober.js';
+import { BudgetSpent, describe, Prober, type Throttling } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
-import { learnWebhooks, measureAckLimit, type WebhookResult } from './webhooks.js';
-import { draft } from './draft.js';
+import { learnWebhooks, measureAckLimit } from './webhooks.js';
+import { draft, type DraftOptions, type State } from './draft.js';
 
-export interface InitOptions {
-  baseUrl: string;
-  merchantId: string;
+export interface InitOptions extends DraftOptions {
   secret: string;
-  secretEnv: string;
   budget: number;
   timeLimitMs: number;
   deadlineMs?: number;
-  /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
-  publicUrl?: string;
   progress: (line: string) => void;
 }
 
@@ -50,6 +43,8 @@ export interface InitResult {
   ms: number;
   /** Why discovery stopped early, when it did. */
   stopped?: string;
+  /** Set when the target throttled init (a gateway's 429 / 503 + Retry-After): what proposes http.rateLimit. */
+  throttling?: Throttling;
   /** The exchanges, reduced (see Prober.log): for a bug report. */
   exchanges: Prober['log'];
 }
@@ -76,22 +71,6 @@ export function productionReason(opts: { secret: string; environment?: string; b
       return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
   }
   return undefined;
-}
-
-export interface State {
-  paths: Found;
-  unknownIdOk?: boolean;
-  shape?: CheckoutShape;
-  methods?: MethodFinding[];
-  fields?: CheckoutFields;
-  internal?: Record<string, string>;
-  limits: Record<string, ChannelLimits>;
-  tiers: Record<string, Walked>;
-  card?: CardResult;
-  otherCards?: Partial<Record<CardKind, Card>>;
-  refunds?: RefundResult;
-  payouts?: PayoutResult;
-  webhooks?: WebhookResult;
 }
 
 export async function runInit(opts: InitOptions): Promise<InitResult> {
@@ -193,6 +172,19 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await receiver.close();
     await p.close();
   }
+  if (p.throttling) {
+    const t = p.throttling;
+    st.rateLimit = t.proposed;
+    ev.learnt(
+      'http.rateLimit',
+      t.proposed,
+      `the target throttled init from request ${t.onsetAfter} on: HTTP 429/503 (a gateway's answer, not the service's) ` +
+        `when ${t.onsetRate} ` +
+        `requests had been sent within one second, the ${t.onsetRate - 1} before it let through; ${t.answers} throttled answer(s) ` +
+        `waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost. ` +
+        'The kit paces itself under this rate; lower it if the vendor states less',
+    );
+  }
   if (p.unverified > 0)
     ev.todo(
       '(signatures)',
@@ -208,7 +200,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
-  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log };
+  return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
 }
 
 async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {

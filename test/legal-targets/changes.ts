@@ -1,0 +1,147 @@
+/**
+ * One fact of a true profile changed (issue 24 item 2, doctor): every change this profile allows, each
+ * with what the doctor must do about it. Where only the profile can be wrong (a path, a data path, an
+ * id, a balance the vendor states, which methods a merchant has, a payout's currency or cancel rule that
+ * the target proves by accepting), the doctor exits 2 with a WRONG item naming the field. Where the
+ * document fixes the answer the changed profile now predicts (an out-of-range amount is refused, a
+ * partial refund on a full-only method is refused, a method not for payouts is refused, a payout that
+ * cannot be cancelled is refused), the target's contrary answer could be its own violation: the doctor
+ * exits 0 with a *doubt* naming the field and leaves the verdict to the checks.
+ */
+import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { runDoctor } from '../../harness/doctor/run.js';
+import { parseProfile } from '../../harness/profile/load.js';
+import type { Profile } from '../../harness/profile/types.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
+import { trueProfile } from './genome.js';
+
+export interface Change {
+  /** The profile path changed, dotted as the doctor's items write it. */
+  field: string;
+  expect: 'wrong' | 'doubt';
+  /** The changed value, for messages. */
+  to: unknown;
+  apply(p: Profile): void;
+}
+
+type Obj = Record<string, unknown>;
+
+function get(o: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
+}
+
+function setter(path: string, to: unknown): (p: Profile) => void {
+  return (p) => {
+    const keys = path.split('.');
+    const parent = get(p, keys.slice(0, -1).join('.')) as Obj;
+    parent[keys[keys.length - 1]!] = to;
+  };
+}
+
+const DATA_PATHS = [
+  'checkout.data.orderNo',
+  'checkout.data.status',
+  'paymentRecord.orderNo',
+  'paymentRecord.status',
+  'refunds.data.refundNo',
+  'refunds.data.status',
+  'refunds.queryBy.serviceNo',
+  'payouts.data.payoutNo',
+  'payouts.data.status',
+  'payouts.queryBy.serviceNo',
+];
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+const cents = (v: string) => Math.round(Number(v) * 100);
+
+/** Every one-fact change of `p` this module knows, in a stable order (a property draws one by index). */
+export function oneFactChanges(p: Profile): Change[] {
+  const out: Change[] = [];
+  const change = (field: string, expect: Change['expect'], to: unknown, apply: (q: Profile) => void = setter(field, to)) =>
+    out.push({ field, expect, to, apply });
+  for (const [k, v] of Object.entries(p.endpoints)) if (typeof v === 'string') change(`endpoints.${k}`, 'wrong', `${v}-moved`);
+  for (const path of DATA_PATHS) {
+    const v = get(p, path);
+    if (typeof v === 'string') change(path, 'wrong', `${v}_moved`);
+  }
+  const m = p.merchants;
+  if (m.second) change('merchants.second.id', 'wrong', `${m.second.id}9`);
+  if (m.second) change('merchants.unknownId', 'wrong', m.second.id);
+  const low = m.lowBalance;
+  if (low?.payoutBalance) change('merchants.lowBalance.payoutBalance', 'wrong', money(cents(low.payoutBalance) * 100));
+  const payoutMethods = Object.keys(p.payouts?.methods ?? {});
+  if (low?.paymentMethods) {
+    const more = p.methods.checkout.find((x) => !low.paymentMethods!.includes(x));
+    if (more) change('merchants.lowBalance.paymentMethods', 'wrong', [...low.paymentMethods, more]);
+  }
+  if (low?.payoutMethods) {
+    const more = payoutMethods.find((x) => !low.payoutMethods!.includes(x));
+    if (more) change('merchants.lowBalance.payoutMethods', 'wrong', [...low.payoutMethods, more]);
+  }
+  for (const [name, pm] of Object.entries(p.payouts?.methods ?? {})) {
+    if (pm.usdOnly) change(`payouts.methods.${name}.usdOnly`, 'wrong', false);
+    // Declared cancellable, the target refuses: only the profile can be wrong.
+    // Declared not, the target cancels: the document fixes the refusal (a doubt).
+    change(`payouts.methods.${name}.cancel`, pm.cancel ? 'doubt' : 'wrong', !pm.cancel);
+  }
+  for (const [k, c] of Object.entries(p.sandbox ?? {}))
+    if (c && typeof c === 'object' && typeof (c as { path?: unknown }).path === 'string')
+      change(`sandbox.${k}.path`, 'wrong', `${(c as { path: string }).path}-moved`);
+  if (p.checkout?.pendingStatus) change('checkout.pendingStatus', 'wrong', `${p.checkout.pendingStatus}_MOVED`);
+  // A tier the target does not have (half-way between two of its tiers): it rounds the amount or refuses it.
+  const tiers = p.pricePoints?.tiers ?? [];
+  if (tiers.length >= 2) {
+    const i = Math.floor(tiers.length / 2);
+    const between = money(Math.floor((cents(tiers[i - 1]!) + cents(tiers[i]!)) / 2));
+    // Refused or rounded, it is a doubt: the target may refuse or round one of its own price points (limit.price-points).
+    change('pricePoints.tiers', 'doubt', tiers.with(i, between));
+  }
+  // A narrower range than the target's: it accepts an amount the profile calls out of range, which the document says it refuses.
+  for (const [method, l] of Object.entries(p.limits?.payments ?? {})) {
+    if (l.channels || !l.max) continue;
+    const half = Math.floor((cents(l.min) + cents(l.max)) / 2);
+    if (half > cents(l.min)) change(`limits.payments.${method}.max`, 'doubt', money(half));
+  }
+  // Declared wider than the target's: a refund the vendor documents as taken is refused (only the profile can be wrong),
+  // a partial one on a full-only method is refused as the document says a full-only method refuses it (a doubt).
+  for (const [method, s] of Object.entries(p.refunds?.support ?? {})) {
+    if (s === 'none') change(`refunds.support.${method}`, 'wrong', 'full');
+    if (s === 'full') change(`refunds.support.${method}`, 'doubt', 'partial');
+  }
+  if (p.payouts?.notForPayouts && payoutMethods[0]) change('payouts.notForPayouts', 'doubt', payoutMethods[0]);
+  return out;
+}
+
+/** Whether a doctor item's path names the changed field (or an element or part of it). */
+export function names(itemPath: string, field: string): boolean {
+  return itemPath === field || itemPath.startsWith(`${field}.`) || itemPath.startsWith(`${field}[`);
+}
+
+/**
+ * The doctor on the true profile of `g` with `c` applied, against a fresh target built from `g` (the doctor
+ * moves money: a target another doctor drained is not the genome's any more). Problems, empty when it did
+ * what `c.expect` says: WRONG naming the field and exit 2, or a doubt naming it, exit 0 and nothing WRONG.
+ */
+export async function doctorOnChange(g: TargetGenome, c: Change): Promise<string[]> {
+  const truth = trueProfile(g);
+  const changed = structuredClone(truth);
+  c.apply(changed);
+  const ref = await startEmbeddedReference(truth);
+  try {
+    const report = await runDoctor({ loaded: parseProfile(JSON.stringify(changed), 'changed.json'), baseUrl: ref.url, webhooks: false });
+    const flagged = report.items.filter((i) => i.status === 'wrong' || i.status === 'doubt').map((i) => `${i.status} ${i.path}`);
+    const named = report.items.some((i) => i.status === c.expect && names(i.path, c.field));
+    const problems: string[] = [];
+    const to = JSON.stringify(c.to);
+    if (!named)
+      problems.push(
+        `${c.field} changed to ${to}: no ${c.expect.toUpperCase()} item names it (flagged: ${flagged.join(', ') || 'nothing'})`,
+      );
+    if (c.expect === 'wrong' && report.exitCode !== 2) problems.push(`${c.field} changed to ${to}: exit ${report.exitCode}, not 2`);
+    if (c.expect === 'doubt' && report.exitCode !== 0)
+      problems.push(`${c.field} changed to ${to} (a doubt): exit ${report.exitCode}, not 0 (flagged: ${flagged.join(', ')})`);
+    return problems;
+  } finally {
+    await ref.close();
+  }
+}
