@@ -121,6 +121,8 @@ export interface Behaviour {
   mapError(err: ApiError, path: string): ApiError;
   /** Whether `Accept-Language` asks for plain English messages. */
   plainEnglish(acceptLanguage: string | string[] | undefined): boolean;
+  /** Whether `X-MerchantID` names this merchant: its id, never its name or login (INTERFACE.md). */
+  merchantIdMatches(m: { id: string; name: string; login: string }, headerValue: string): boolean;
   /** Whether the four signing headers count as present. */
   authHeadersPresent(h: SigningHeaders): boolean;
   /** Whether X-Sign verifies the request. */
@@ -236,6 +238,7 @@ export const defaultBehaviour: Behaviour = {
   unsignedPlainText: false,
   mapError: (err) => err,
   plainEnglish: (acceptLanguage) => wantsPlainEnglish(acceptLanguage),
+  merchantIdMatches: (m, v) => m.id === v,
   authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.nonce && h.sign),
   verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign),
   readTimestamp: (text) => (TIMESTAMP_RE.test(text) ? Number(text) : undefined),

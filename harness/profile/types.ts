@@ -31,6 +31,11 @@ export interface Profile {
     rateLimit?: number;
     /** Field conditions (serve --latency): one-way delay on every exchange and webhook delivery, ms. */
     latencyMs?: number;
+    /**
+     * What the reference has instead of its README's fixtures: merchants' balances, names, logins and methods, channels,
+     * cards (reference/target.ts `TargetDescription`, `serve --target`). A generated target's (test/legal-targets).
+     */
+    target?: Record<string, unknown>;
   };
   /** "sandbox" or "production": production-safe runs refuse anything that moves money. */
   environment: 'sandbox' | 'production';

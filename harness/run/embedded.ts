@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
-import { type RunningReference, startReference } from '../../reference/index.js';
+import { type RunningReference, startReference, type TargetDescription } from '../../reference/index.js';
 import type { Profile } from '../profile/types.js';
 
 /**
@@ -17,6 +17,8 @@ export async function startEmbeddedReference(profile: Profile, faults: string[] 
     timeScale: profile.webhooks?.timeScale ?? 1,
     faults,
     readings: e?.readings ?? 'default',
+    // The reference checks the description itself (reference/target.ts) and throws a clear error for one it cannot be.
+    target: e?.target as TargetDescription | undefined,
     latencyMs: e?.latencyMs,
     rateLimit: e?.rateLimit,
   });
@@ -46,6 +48,7 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   const field = [
     ...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []),
     ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : []),
+    ...(e?.target !== undefined ? ['--target', JSON.stringify(e.target)] : []),
   ];
   const args = [
     ...execArgv,
