@@ -70,7 +70,8 @@ function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding
   const pp = t.profile.pricePoints;
   if (!pp || pp.tiers.length === 0)
     throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
-  const tiers = pp.tiers.map((v) => centsOfValue(v)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // The method's own tiers where it has them: a target whose only price-point method has its own tiers (issue 24, a genome) charges those.
+  const tiers = (pp.tiersByMethod?.[method] ?? pp.tiers).map((v) => centsOfValue(v)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => twoDecimals(v))) };
 }
 
