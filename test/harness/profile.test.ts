@@ -799,6 +799,9 @@ const MERCHANT_REF: Req<MerchantRef> = {
   id: true,
   secret: false,
   secretEnv: false,
+  name: false,
+  login: false,
+  payoutBalances: false,
   paymentMethods: false,
   payoutMethods: false,
   productionSecret: false,
@@ -841,7 +844,7 @@ const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = {
   transAmount: true,
   requestedAmount: false,
 };
-const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true };
+const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true, declines: false };
 const CARDS: Req<NN<P['cardPayment']>['cards']> = {
   success: true,
   decline: false,
@@ -852,7 +855,15 @@ const CARDS: Req<NN<P['cardPayment']>['cards']> = {
 };
 const CARD: Req<Card> = { card_number: true, cardholder_name: true, exp_month: true, exp_year: true, cvc: true };
 const CARD_DATA: Req<NN<P['cardPayment']>['data']> = { orderNo: true, status: false };
-const REFUNDS: Req<NN<P['refunds']>> = { template: true, support: true, queryBy: true, data: true, failingReason: false, fee: false };
+const REFUNDS: Req<NN<P['refunds']>> = {
+  template: true,
+  support: true,
+  queryBy: true,
+  data: true,
+  createdStatus: false,
+  failingReason: false,
+  fee: false,
+};
 const QUERY_BY: Req<NN<P['refunds']>['queryBy']> = { serviceNo: true, merchantNo: true };
 const REFUND_DATA: Req<NN<P['refunds']>['data']> = { refundNo: true, status: true, amount: false };
 const PAYOUTS: Req<NN<P['payouts']>> = {
@@ -924,7 +935,7 @@ describe('schema matches types.ts', () => {
     ['merchants.second', at('merchants', 'second'), MERCHANT_REF],
     ['merchants.frozen', at('merchants', 'frozen'), MERCHANT_REF],
     ['merchants.lowBalance', at('merchants', 'lowBalance'), LOW_BALANCE],
-    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false }],
+    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false, target: false }],
     ['http', at('http'), HTTP],
     ['endpoints', at('endpoints'), ENDPOINTS],
     ['methods', at('methods'), METHODS],
