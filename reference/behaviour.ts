@@ -149,6 +149,8 @@ export interface Behaviour {
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
   normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
+  /** Whether the provider declines a card number, given the sandbox's decline cards (in their published order). */
+  declinesCard(cardNumber: string, declineCards: readonly string[]): boolean;
   /** Whether a new refund is created already SUCCESS, given whether its channel settles refunds at once. */
   refundSettlesAtOnce(method: string, channelSettlesAtOnce: boolean): boolean;
   /** What a payment query by another merchant's `merchant_order_no` answers: as not found, or as access denied. */
@@ -254,6 +256,7 @@ export const defaultBehaviour: Behaviour = {
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
   finishView: (_kind, view) => view,
+  declinesCard: (n, cards) => cards.includes(n),
   refundSettlesAtOnce: (_method, channelSettlesAtOnce) => channelSettlesAtOnce,
   foreignMerchantOrderNo: 'not-found',
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,

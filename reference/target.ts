@@ -68,11 +68,13 @@ export interface Target {
   readonly paymentChannels: ReadonlyMap<string, PaymentChannel>;
   readonly payoutChannels: ReadonlyMap<string, PayoutChannel>;
   readonly payeeFields: ReadonlyMap<string, readonly string[]>;
-  readonly declineCards: ReadonlySet<string>;
+  /** In their published order. */
+  readonly declineCards: readonly string[];
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
-export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002'];
+/** Two, as a sandbox may publish several (the document's table has one row: "The provider declined the payment"). */
+export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002', '4000000000000069'];
 
 /** Refuses a description the reference cannot be: a clear error, never a half-built target. */
 export function resolveTarget(d: TargetDescription = {}): Target {
@@ -126,7 +128,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     paymentChannels,
     payoutChannels,
     payeeFields: PAYEE_FIELDS,
-    declineCards: new Set(d.declineCards ?? DEFAULT_DECLINE_CARDS),
+    declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -47,7 +47,7 @@ export const card: Handler = (svc, call) => {
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
 
   // The target's decline cards (the document allows more than one) are declined; the fixture one only when it is one of them.
-  const declines = svc.target.declineCards.has(cardInput.number);
+  const declines = svc.behaviour.declinesCard(cardInput.number, svc.target.declineCards);
   const number = declines ? FIXTURE_CARDS.declined : cardInput.number === FIXTURE_CARDS.declined ? FIXTURE_CARDS.success : cardInput.number;
   switch (number) {
     case FIXTURE_CARDS.noChannel:

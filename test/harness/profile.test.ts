@@ -7,6 +7,8 @@ import { ProfileError, loadProfile, parseProfile, profileSha256, redactProfile }
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
 import type { Card, ChannelRange, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
 
+/** The primary's fields that are not secrets in the reference profile (version 3: its name and login are shown, never redacted). */
+const PRIMARY_PLAIN = { id: 'M100001', name: 'Primary Test Store', login: 'primary.admin' };
 const REFERENCE_PATH = 'fixtures/profiles/reference.json';
 const EXAMPLE_PATH = 'fixtures/profiles/example.annotated.jsonc';
 const referenceText = readFileSync(REFERENCE_PATH, 'utf8');
@@ -531,7 +533,11 @@ describe('secretEnv', () => {
     expect(loaded.merchants.lowBalance).toEqual({ id: 'M100003', secret: 'from-env-lowbal' });
     expect(loaded.merchants.second).toEqual({ id: 'M100002', secret: REFERENCE_SECRETS[1], productionSecret: SECOND_LIVE });
     // The profile is kept as written: the variable name, no secret.
-    expect(loaded.profile.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: PRIMARY_LIVE });
+    expect(loaded.profile.merchants.primary).toEqual({
+      ...PRIMARY_PLAIN,
+      secretEnv: 'MPSI_PRIMARY_SECRET',
+      productionSecret: PRIMARY_LIVE,
+    });
   });
 
   it('resolves a production key from the environment (productionSecretEnv), and reports it unset', () => {
@@ -697,7 +703,7 @@ describe('redactProfile', () => {
     const redacted = redactProfile(profile);
     const text = JSON.stringify(redacted);
     for (const s of [...REFERENCE_SECRETS, PRIMARY_LIVE, SECOND_LIVE]) expect(text).not.toContain(s);
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secret: '***', productionSecret: '***' });
+    expect(redacted.merchants.primary).toEqual({ ...PRIMARY_PLAIN, secret: '***', productionSecret: '***' });
     expect(redacted.merchants.lowBalance).toEqual({
       id: 'M100003',
       secret: '***',
@@ -717,7 +723,7 @@ describe('redactProfile', () => {
     p.merchants.primary.secretEnv = 'MPSI_PRIMARY_SECRET';
     p.payouts.template.auth = { secret: 'nested-secret-value' };
     const redacted = redactProfile(p as Profile) as Json;
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: '***' });
+    expect(redacted.merchants.primary).toEqual({ ...PRIMARY_PLAIN, secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: '***' });
     expect(redacted.payouts.template.auth).toEqual({ secret: '***' });
     expect(p.payouts.template.auth.secret).toBe('nested-secret-value');
   });

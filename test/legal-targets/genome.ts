@@ -71,6 +71,10 @@ const EDITS: Partial<Record<ReadingName, Edit>> = {
     sb.settleRefund!.template = renameKeys(sb.settleRefund!.template, { refund_no: 'refund_order_no' });
     sb.settlePayout!.template = renameKeys(sb.settlePayout!.template, { payout_no: 'payout_order_no' });
   },
+  'refunds-created-pending': (p) => {
+    const created = p.refunds!.createdStatus;
+    if (created) p.refunds!.createdStatus = Object.fromEntries(Object.keys(created).map((m) => [m, 'PENDING' as const]));
+  },
   'google-pay-own-tiers': (p) => {
     p.pricePoints!.tiersByMethod = { GOOGLE_PAY: ALT_TIERS };
   },
@@ -142,21 +146,16 @@ export function targetDescription(t: TargetGenes): TargetDescription {
   };
 }
 
-/** Channels as a version-2 profile says them: overlapping ones are one range (what they accept together), gaps stay. */
+/** Channels as the profile (version 3) says them: each one, ascending by minimum, overlapping or leaving gaps. */
 export function limitsOf(channels: readonly ChannelGene[]): ChannelLimits {
-  const spans: { min: number; max: number }[] = [];
-  for (const c of [...channels].sort((a, b) => a.minCents - b.minCents)) {
-    const last = spans[spans.length - 1];
-    if (last && c.minCents <= last.max) last.max = Math.max(last.max, c.maxCents);
-    else spans.push({ min: c.minCents, max: c.maxCents });
-  }
-  const range = (s: { min: number; max: number }) => ({ min: valueOfCents(s.min), max: valueOfCents(s.max) });
-  const all = range({ min: spans[0]!.min, max: spans[spans.length - 1]!.max });
-  return spans.length > 1 ? { ...all, channels: spans.map(range) } : all;
+  const sorted = [...channels].sort((a, b) => a.minCents - b.minCents);
+  const range = (c: ChannelGene) => ({ min: valueOfCents(c.minCents), max: valueOfCents(c.maxCents) });
+  const all = range({ minCents: sorted[0]!.minCents, maxCents: Math.max(...sorted.map((c) => c.maxCents)) });
+  return sorted.length > 1 ? { ...all, channels: sorted.map(range) } : all;
 }
 
-/** The profile's edits for the genome's accounts and channels (what a version-2 profile can say of them). */
-function editTarget(p: Profile, t: TargetGenes): void {
+/** The profile's edits for the genome's accounts and channels (version 3 says every one of them). */
+function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingName>): void {
   const enabled = enabledMethods(t);
   p.methods.checkout = enabled;
   const pricePoint: string[] = enabled.filter((m) => m === 'APPLE_PAY' || m === 'GOOGLE_PAY');
@@ -203,6 +202,23 @@ function editTarget(p: Profile, t: TargetGenes): void {
   });
   const cards = p.cardPayment!.cards;
   cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
+  // Version 3 from here: what a version-2 profile cannot say.
+  p.profileVersion = 3;
+  if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
+  else delete p.cardPayment!.declines;
+  Object.assign(p.merchants.primary, { name: t.primaryName, login: t.primaryLogin });
+  // Refunds of a method are created as its channel settles them, unless the reading creates every refund PENDING.
+  p.refunds!.createdStatus = Object.fromEntries(
+    RANGE_METHODS.filter((m) => enabled.includes(m) && t.refunds[m].support !== 'none').map((m) => [
+      m,
+      t.refunds[m].createdSuccess && !readings.has('refunds-created-pending') ? 'SUCCESS' : 'PENDING',
+    ]),
+  );
+  if (t.secondOnly) {
+    p.merchants.second!.paymentMethods = [...enabled, t.secondOnly];
+    p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);
+    p.refunds!.support[t.secondOnly] = 'none';
+  }
 }
 
 function renameKeys<T>(o: T, names: Readonly<Record<string, string>>): T {
@@ -228,7 +244,7 @@ export function trueProfile(g: TargetGenome): Profile {
   p.description = `A generated legal target: ${JSON.stringify(g)}`;
   p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
   for (const r of g.readings) EDITS[r]?.(p, set);
-  if (g.target) editTarget(p, g.target);
+  if (g.target) editTarget(p, g.target, set);
   if (p.pricePoints) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   return p;
 }
