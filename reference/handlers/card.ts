@@ -39,7 +39,7 @@ export const card: Handler = (svc, call) => {
 
   ensureActive(call.merchant, svc.behaviour.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, svc.behaviour);
-  ensurePaymentMethod(input.method, svc.target, svc.behaviour.enforces('payment.merchant-methods') ? call.merchant : undefined, ['CARD']);
+  ensurePaymentMethod(input.method, svc.target, call.merchant, svc.behaviour.enforces('payment.merchant-methods'), ['CARD']);
   const priced = priceFor(input.method, cents, svc.behaviour, svc.target);
   if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);

@@ -77,17 +77,20 @@ export function paymentCents(a: AmountInput, b: Behaviour): bigint {
 /**
  * Unknown names are "unsupported"; known but not enabled (or not for this endpoint, or not for this
  * merchant) are "unavailable". A merchant with a list of its own has exactly those methods, which may
- * include one no other merchant has; without `merchant` (a fault skipping that rule) every merchant's list applies.
+ * include one no other merchant has. `ownListEnforced` false (a fault) lets a merchant use every merchant's
+ * methods too, on top of its own: it takes nothing away, so it shows only as a method accepted that should not be.
  */
 export function ensurePaymentMethod(
   method: string,
   target: Target,
-  merchant: MerchantFixture | undefined,
+  merchant: MerchantFixture,
+  ownListEnforced: boolean,
   endpointMethods?: readonly string[],
 ): void {
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
   if (endpointMethods !== undefined && !endpointMethods.includes(method)) throw E.paymentMethodUnavailable(method);
-  const enabled = merchant?.paymentMethods ?? target.paymentMethods;
+  const own = merchant.paymentMethods;
+  const enabled = own === undefined ? target.paymentMethods : ownListEnforced ? own : [...own, ...target.paymentMethods];
   if (!enabled.includes(method)) throw E.paymentMethodUnavailable(method);
 }
 

@@ -50,8 +50,10 @@ describe('legal targets', () => {
   it('no false verdict: the checks with the true profile fail nothing on the target (quick)', async () => {
     await holds('no false verdict', async (g) => {
       const { failed, passed, skipped } = await falseVerdicts(g, suites, SEED, CHECK_RUNS);
-      // Nearly every check runs, as on the alt profile: a true profile that skipped most of the suite would prove nothing.
-      return passed > 190 ? failed : [...failed, `only ${passed} checks passed (${skipped} skipped)`];
+      // Most checks run: a true profile that skipped most of the suite would prove nothing. A genome may take capabilities
+      // away (no price-point method, no refunds, one decline card), and their checks then skip by design: 218 checks,
+      // 215 pass on the reference, 168 on the narrowest genomes seen (bench/legal-targets.ts).
+      return passed > 150 ? failed : [...failed, `only ${passed} checks passed (${skipped} skipped)`];
     });
   }, 900_000);
 
