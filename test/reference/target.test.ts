@@ -2,7 +2,10 @@
  * The reference is configurable from a target description (reference/target.ts): each dimension a generated
  * target varies changes what the server answers, and no description leaves the README's defaults in place.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../harness/profile/types.js';
+import { startEmbeddedReferenceProcess } from '../../harness/run/embedded.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { parseServeArgs } from '../../reference/serve.js';
 import { resolveTarget, type TargetDescription } from '../../reference/target.js';
@@ -99,6 +102,18 @@ describe('a reference built from a target description', () => {
       expect([r.status, keyOf(r)]).toEqual([401, 'merchantNotFound']);
     }
   });
+
+  it("reaches the reference's own process from a profile's embedded.target (as a conformance run starts it)", async () => {
+    const profile = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Profile;
+    const proc = await startEmbeddedReferenceProcess({ ...profile, embedded: { target: TARGET as Record<string, unknown> } });
+    try {
+      const klarna = checkoutBody({ payment_method: 'KLARNA', trans_amount: usd('5.00') });
+      expect(answered(await call(proc.url, '/api/v1/payments/checkout', klarna, { creds: SECOND }))).toBe('ok');
+      expect(answered(await call(proc.url, '/api/v1/payments/card', cardWith('4000000000000069')))).toBe('422 paymentFailed');
+    } finally {
+      await proc.close();
+    }
+  }, 30_000);
 
   it('refuses a description it cannot be, clearly', () => {
     expect(() => resolveTarget({ paymentMethods: ['BITCOIN'] })).toThrow(/unknown method\(s\) BITCOIN/);
