@@ -52,6 +52,13 @@ describe('target genome', () => {
     expect(DECLINE_CARD_POOL.filter((n) => others.includes(n))).toEqual([]);
   });
 
+  it('draws readings only when asked to, on the reference accounts (what a version-2 profile can say)', () => {
+    for (const g of fc.sample(targetGenome({ accounts: false }), { seed: 1, numRuns: 50 })) {
+      expect(g.target).toBeUndefined();
+      expect(loadTrueProfile(g).profile.embedded?.target).toBeUndefined();
+    }
+  });
+
   it('gives every genome a true profile the loader accepts', () => {
     fc.assert(
       fc.property(targetGenome(), (g) => {
