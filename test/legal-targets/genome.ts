@@ -214,6 +214,10 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
       t.refunds[m].createdSuccess && !readings.has('refunds-created-pending') ? 'SUCCESS' : 'PENDING',
     ]),
   );
+  if (t.noChannelListed) {
+    p.merchants.primary.paymentMethods = [...enabled, 'VENMO'];
+    low.paymentMethods = [...low.paymentMethods!, 'VENMO'];
+  }
   if (t.secondOnly) {
     p.merchants.second!.paymentMethods = [...enabled, t.secondOnly];
     p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);

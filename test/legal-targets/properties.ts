@@ -68,6 +68,8 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
         },
         lowBalance: { usdCents: 201, eurCents: 0, refundCoverCents: 50, paymentMethods: ['APPLE_PAY', 'CARD'], payoutMethods: ['PAYPAL'] },
         secondOnly: 'KLARNA',
+        // Issue 24: the doctor called the no-channel method in a merchant's method list WRONG (it is enabled, channels down).
+        noChannelListed: true,
         declineCards: ['4000000000000069', '4000000000000341'],
         primaryName: 'Kettle & Co',
         primaryLogin: 'kettle.ops',
