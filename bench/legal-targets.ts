@@ -1,6 +1,7 @@
 /**
  * The kit over generated legal targets (issue 24): N genomes (default 200), each started as the reference
- * with the genome's readings and checked with its true profile. Prints and writes the rates of false
+ * with the genome's readings and accounts and channels (methods per merchant, overlapping or gapped channels, refund
+ * support and created status, payout channels, balances, decline cards, name and login) and checked with its true profile. Prints and writes the rates of false
  * verdicts (a check failing on a conformant target) and of doctor WRONG items on a true profile, with
  * every genome that broke (replay one: LEGAL_TARGETS_SEED=<seed> in test/legal-targets, or this script's --seed).
  *
@@ -31,6 +32,14 @@ function flag(name: string, fallback: string): string {
   const v = process.argv[i + 1];
   if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
   return v;
+}
+
+/** The accounts and channels of a genome in a few words, for the log. */
+function describeGenes(g: TargetGenome): string {
+  const t = g.target;
+  if (!t) return 'reference accounts';
+  const split = Object.values(t.channels).filter((c) => c.length > 1).length;
+  return `${t.methods.length + 1} methods, ${split} split channel lists, ${t.declineCards.length} decline card(s)${t.secondOnly ? `, ${t.secondOnly} for the second merchant only` : ''}`;
 }
 
 const N = Number(flag('n', '200'));
@@ -89,7 +98,7 @@ for (const [i, g] of genomes.entries()) {
     for (const w of [...j.wrong, ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])]) log(`    ${w}`);
   }
   log(
-    `[${i + 1}/${N}] ${g.readings.length} readings: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
+    `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
   );
 }
 const ms = performance.now() - started;

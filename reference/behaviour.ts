@@ -121,6 +121,8 @@ export interface Behaviour {
   mapError(err: ApiError, path: string): ApiError;
   /** Whether `Accept-Language` asks for plain English messages. */
   plainEnglish(acceptLanguage: string | string[] | undefined): boolean;
+  /** Whether `X-MerchantID` names this merchant: its id, never its name or login (INTERFACE.md). */
+  merchantIdMatches(m: { id: string; name: string; login: string }, headerValue: string): boolean;
   /** Whether the four signing headers count as present. */
   authHeadersPresent(h: SigningHeaders): boolean;
   /** Whether X-Sign verifies the request. */
@@ -147,6 +149,8 @@ export interface Behaviour {
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
   normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
+  /** Whether the provider declines a card number, given the sandbox's decline cards (in their published order). */
+  declinesCard(cardNumber: string, declineCards: readonly string[]): boolean;
   /** Whether a new refund is created already SUCCESS, given whether its channel settles refunds at once. */
   refundSettlesAtOnce(method: string, channelSettlesAtOnce: boolean): boolean;
   /** What a payment query by another merchant's `merchant_order_no` answers: as not found, or as access denied. */
@@ -236,6 +240,7 @@ export const defaultBehaviour: Behaviour = {
   unsignedPlainText: false,
   mapError: (err) => err,
   plainEnglish: (acceptLanguage) => wantsPlainEnglish(acceptLanguage),
+  merchantIdMatches: (m, v) => m.id === v,
   authHeadersPresent: (h) => Boolean(h.id && h.timestamp && h.nonce && h.sign),
   verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign),
   readTimestamp: (text) => (TIMESTAMP_RE.test(text) ? Number(text) : undefined),
@@ -251,6 +256,7 @@ export const defaultBehaviour: Behaviour = {
   formatTime: (ms) => rfc3339(ms),
   normaliseRequest: (body) => body,
   finishView: (_kind, view) => view,
+  declinesCard: (n, cards) => cards.includes(n),
   refundSettlesAtOnce: (_method, channelSettlesAtOnce) => channelSettlesAtOnce,
   foreignMerchantOrderNo: 'not-found',
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,

@@ -5,6 +5,9 @@
 export interface MerchantFixture {
   readonly id: string;
   readonly secret: string;
+  /** The merchant's display name and its users' login: neither is a merchant id (INTERFACE.md, `X-MerchantID`). */
+  readonly name: string;
+  readonly login: string;
   /** A frozen (suspended) merchant may query but not create payments, refunds or payouts. */
   readonly frozen: boolean;
   /** Starting payout balance in cents; payouts reserve from it. */
@@ -27,6 +30,8 @@ export const MERCHANTS: readonly MerchantFixture[] = [
   {
     id: 'M100001',
     secret: 'sk_test_primary_5f2c9a7e41d84b06',
+    name: 'Primary Test Store',
+    login: 'primary.admin',
     frozen: false,
     payoutBalanceCents: LARGE,
     otherPayoutBalancesCents: { EUR: LARGE },
@@ -36,6 +41,8 @@ export const MERCHANTS: readonly MerchantFixture[] = [
   {
     id: 'M100002',
     secret: 'sk_test_second_8b1e6d3c90a24f57',
+    name: 'Second Test Store',
+    login: 'second.admin',
     frozen: false,
     payoutBalanceCents: LARGE,
     otherPayoutBalancesCents: { EUR: LARGE },
@@ -47,6 +54,8 @@ export const MERCHANTS: readonly MerchantFixture[] = [
   {
     id: 'M100003',
     secret: 'sk_test_lowbal_2d7a4f9c6e1b3058',
+    name: 'Low Balance Store',
+    login: 'lowbal.admin',
     frozen: false,
     payoutBalanceCents: 500n,
     otherPayoutBalancesCents: { EUR: 300n },
@@ -54,7 +63,15 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     paymentMethods: ['CARD', 'PAYPAL', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'],
     payoutMethods: ['BANK_TRANSFER'],
   },
-  { id: 'M100009', secret: 'sk_test_frozen_9c4e2b7d1a6f3085', frozen: true, payoutBalanceCents: LARGE, refundCoverCents: LARGE },
+  {
+    id: 'M100009',
+    secret: 'sk_test_frozen_9c4e2b7d1a6f3085',
+    name: 'Frozen Store',
+    login: 'frozen.admin',
+    frozen: true,
+    payoutBalanceCents: LARGE,
+    refundCoverCents: LARGE,
+  },
 ];
 
 export function findMerchant(id: string): MerchantFixture | undefined {

@@ -13,6 +13,7 @@ import { type TamperOptions, Tamperer } from './rough/tamper.js';
 import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
+import { resolveTarget, type TargetDescription } from './target.js';
 import { type ObservedDelivery, Outbox } from './webhooks/outbox.js';
 import { seededRandom } from './rough/tamper.js';
 
@@ -30,6 +31,8 @@ export interface ReferenceOptions {
    * "alt") or reading names (reference/readings/). Default: none. Faults are laid over them.
    */
   readings?: string | string[];
+  /** What this sandbox has (merchants, methods, channels, balances, cards): default, the README's (reference/target.ts). */
+  target?: TargetDescription;
   log?: (line: string) => void;
   /**
    * Longest pause while reading a request body before it counts as unreadable (HTTP 500).
@@ -62,6 +65,7 @@ export interface ReferenceOptions {
 }
 
 export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions };
+export type { TargetDescription } from './target.js';
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */
@@ -98,7 +102,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const rough = opts.rough ? { random: seededRandom(opts.rough.seed ^ 0x27d4eb2d), holdRate: opts.rough.rate } : undefined;
   const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs, rough, observe: opts.onDelivery });
   let baseUrl = '';
-  const svc: Service = { store: new Store(behaviour.formatServiceNo), behaviour, outbox, baseUrl: () => baseUrl };
+  const target = resolveTarget(opts.target);
+  const svc: Service = { store: new Store(behaviour.formatServiceNo, target.merchants), behaviour, outbox, target, baseUrl: () => baseUrl };
   const gateway =
     opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0
       ? createGateway({ rateLimit: opts.rateLimit, latencyMs: opts.latencyMs })

@@ -1,5 +1,5 @@
 /**
- * `serve [--port N] [--host H] [--time-scale X] [--readings SET] [--fault NAME]... [--list-faults] [--list-readings]`: runs the
+ * `serve [--port N] [--host H] [--time-scale X] [--readings SET] [--target JSON] [--fault NAME]... [--list-faults] [--list-readings]`: runs the
  * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
  */
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,7 @@ import { MERCHANTS } from './fixtures.js';
 import { logStalls } from './lag.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS, readingNames } from './readings/index.js';
+import { resolveTarget, type TargetDescription } from './target.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -32,8 +33,8 @@ export const processIO: ServeIO = {
 };
 
 const USAGE =
-  'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--fault NAME]... ' +
-  '[--lag-file FILE] [--list-faults] [--list-readings]';
+  'usage: serve [--port N] [--host H] [--time-scale X] [--rate-limit N] [--latency MS] [--readings SET] [--target JSON]' +
+  ' [--fault NAME]... [--lag-file FILE] [--list-faults] [--list-readings]';
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
@@ -118,6 +119,21 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       case '--lag-file':
         out.lagFile = takeValue();
         break;
+      case '--target': {
+        // A target description (reference/target.ts) as JSON text: what a generated target has instead of the README's fixtures.
+        const v = takeValue();
+        let parsedTarget: unknown;
+        try {
+          parsedTarget = JSON.parse(v);
+        } catch {
+          throw new Error('--target must be a JSON object (a target description, reference/target.ts)');
+        }
+        if (typeof parsedTarget !== 'object' || parsedTarget === null || Array.isArray(parsedTarget))
+          throw new Error('--target must be a JSON object (a target description, reference/target.ts)');
+        resolveTarget(parsedTarget as TargetDescription);
+        out.opts.target = parsedTarget as TargetDescription;
+        break;
+      }
       case '--list-faults':
         out.listFaults = true;
         break;

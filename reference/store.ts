@@ -3,7 +3,7 @@
  * that checks a merchant number and records it without an `await` in between cannot be raced by
  * a parallel request with the same number.
  */
-import { MERCHANTS } from './fixtures.js';
+import { type MerchantFixture, MERCHANTS } from './fixtures.js';
 import type { IdempotencyKind } from './behaviour.js';
 
 export type PaymentStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'REFUNDED';
@@ -119,9 +119,12 @@ export class Store {
   /** How a service number is written (a reading may give it another shape). */
   private readonly formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string;
 
-  constructor(formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string = (p, st, sq) => `${p}${st}${sq}`) {
+  constructor(
+    formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string = (p, st, sq) => `${p}${st}${sq}`,
+    merchants: readonly MerchantFixture[] = MERCHANTS,
+  ) {
     this.formatNo = formatNo;
-    for (const m of MERCHANTS) {
+    for (const m of merchants) {
       this.balances.set(m.id, {
         payoutCents: m.payoutBalanceCents,
         otherPayoutCents: new Map(Object.entries(m.otherPayoutBalancesCents ?? {})),

@@ -1,4 +1,5 @@
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
+import { PreconditionSkip } from '../harness/check/failure.js';
 import { expectAuthError, expectUnsigned } from '../harness/check/expect.js';
 import { SIGNING_HEADERS, type SigningHeader } from '../harness/signing.js';
 import { queryPayment } from '../harness/ops.js';
@@ -53,6 +54,42 @@ export default defineSuite('auth-headers', { area: 'auth', resource: 'request' }
         { what: 'a request with an unknown X-MerchantID' },
       );
       expectUnsigned(ex, 'auth.errors.unsigned');
+    },
+  },
+  {
+    title: "refuses the merchant's name and login as X-MerchantID as merchantNotFound",
+    clause: ['auth.merchant-id', 'auth.unknown-merchant', 'err.auth.merchant-not-found', 'auth.errors.unsigned'],
+    async run({ target }) {
+      // Profile version 3 says who the merchant is besides its id (merchants.<role>.name, .login).
+      const aliases = (['primary', 'second', 'lowBalance', 'frozen'] as const).flatMap((role) => {
+        const ref = target.profile.merchants[role];
+        const m = target.merchants[role];
+        if (!ref || !m) return [];
+        return (['name', 'login'] as const).flatMap((field) => {
+          const v = ref[field];
+          return v !== undefined && v !== ref.id ? [{ role, field, value: v, secret: m.secret }] : [];
+        });
+      });
+      if (aliases.length === 0)
+        throw new PreconditionSkip("the profile declares no merchant's name or login (merchants.primary.name, merchants.primary.login)", {
+          declare: ['merchants.primary.name', 'merchants.primary.login'],
+        });
+      const want = { http: 401, code: 401, key: 'merchantNotFound' };
+      for (const a of aliases) {
+        // Signed with the merchant's own secret: a service taking the alias for the merchant would let it through.
+        const ex = await queryPayment(target, unknownOrderLookup(target), {
+          as: { id: a.value, secret: a.secret },
+          noVerify: true,
+          label: `query an unknown order with the ${a.role} merchant's ${a.field} as X-MerchantID`,
+        });
+        expectAuthError(
+          ex,
+          want,
+          authChargeFor(ex, want, { passed: 'auth.merchant-id', row: 'err.auth.merchant-not-found', rule: 'auth.unknown-merchant' }),
+          { what: `a request whose X-MerchantID is the ${a.role} merchant's ${a.field}, not its id` },
+        );
+        expectUnsigned(ex, 'auth.errors.unsigned');
+      }
     },
   },
   {

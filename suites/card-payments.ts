@@ -1,6 +1,6 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
-import { skipUnless } from '../harness/check/failure.js';
+import { PreconditionSkip, skipUnless } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/envelope.js';
 import { cardFixture, cardPayment, queryPayment } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
@@ -43,6 +43,22 @@ export default defineSuite('card-payments', { area: 'payments', resource: 'payme
     async run({ target }) {
       const ex = await cardPayment(target, { card: cardFixture(target, 'decline') }, { label: 'card payment with the decline card' });
       expectError(ex, { code: 422, key: 'paymentFailed' }, { what: 'a payment with the decline card' });
+    },
+  },
+  {
+    title: 'refuses every other decline card the profile declares as paymentFailed',
+    clause: 'err.pay.declined',
+    async run({ target }) {
+      // Profile version 3: a sandbox may publish several decline cards; each one is a decline the document fixes the answer to.
+      const more = target.profile.cardPayment?.declines ?? [];
+      if (more.length === 0)
+        throw new PreconditionSkip('the profile declares no decline card beside cards.decline (cardPayment.declines)', {
+          declare: ['cardPayment.declines'],
+        });
+      for (const [i, card] of more.entries()) {
+        const ex = await cardPayment(target, { card }, { label: `card payment with decline card ${i + 1} of cardPayment.declines` });
+        expectError(ex, { code: 422, key: 'paymentFailed' }, { what: `a payment with cardPayment.declines[${i}]` });
+      }
     },
   },
   {

@@ -87,6 +87,18 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
           add(ctx, 'verified', m.path, what, { answered: describeAnswer(r.a), ex: [r.ex] });
           if (role === 'primary' && r.endpoint === 'checkout' && m.method === ctx.loaded.profile.methods.checkout[0])
             first = { merchantOrderNo: r.merchantOrderNo, ex: r.ex, a: r.a };
+        } else if (
+          m.method === ctx.loaded.profile.methods.noChannel &&
+          r.a.envelope &&
+          r.a.code === 422 &&
+          r.a.key === 'validationFailed'
+        ) {
+          // Version 3: the no-channel method in a merchant's list is enabled with every channel down; "no payment channel
+          // available" (not 3003) is the answer that shows it enabled (issue 24: the doctor called this true fact wrong).
+          add(ctx, 'verified', m.path, `${m.method} is enabled for ${role}, every channel down`, {
+            answered: describeAnswer(r.a),
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`

@@ -34,6 +34,7 @@ import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
+import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
 
 export interface DoctorOptions {
@@ -257,7 +258,13 @@ async function phases(ctx: DoctorContext): Promise<void> {
     return;
   }
   const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
-  await Promise.all([checkRefunds(ctx, cards.paid), checkRefundSupport(ctx), checkControls(ctx, cards), checkWebhooks(ctx)]);
+  await Promise.all([
+    checkRefunds(ctx, cards.paid),
+    checkRefundSupport(ctx),
+    checkControls(ctx, cards),
+    checkWebhooks(ctx),
+    checkV3Facts(ctx),
+  ]);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
   await checkArmedFailures(ctx);
   notProbed(ctx);

@@ -39,6 +39,17 @@ const V2_FIELDS = [
   'sandbox.armFailure',
 ];
 
+/** Fields of format version 3 (docs/PROFILE.md): facts of a target a version-2 profile cannot say. */
+const V3_FIELDS = [
+  'merchants.*.name',
+  'merchants.*.login',
+  'merchants.primary.payoutBalances',
+  'merchants.second.payoutBalances',
+  'merchants.frozen.payoutBalances',
+  'cardPayment.declines',
+  'refunds.createdStatus',
+];
+
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
   const walk = (node: unknown, segs: string[], at: string[]) => {
@@ -73,13 +84,16 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   const declared = new Set([...checkout, ...card, ...merchantMethods, ...strings(methods['pricePoint'])]);
   for (const k of ['notEnabled', 'noChannel'] as const) if (typeof methods[k] === 'string') declared.add(methods[k] as string);
   const enabledForPrimary = new Set([...checkout, ...card]);
+  const v3 = value['profileVersion'] === 3;
+  // Version 3: another merchant may have a method of its own (one the primary lacks), and a method whose channel is down.
+  if (v3 && typeof methods['noChannel'] === 'string') enabledForPrimary.add(methods['noChannel']);
 
   // Methods per merchant.
   for (const role of ROLES) {
     const m = merchants[role];
     if (!isObj(m)) continue;
     strings(m['paymentMethods']).forEach((method, i) => {
-      if (!enabledForPrimary.has(method))
+      if (!enabledForPrimary.has(method) && !(v3 && role !== 'primary'))
         out.push(
           `merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} is not a method the profile declares (methods.checkout or methods.card)`,
         );
@@ -131,7 +145,7 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
         out.push(
           `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card)`,
         );
-      if (isObj(range)) out.push(...channelProblems(range, at));
+      if (isObj(range)) out.push(...channelProblems(range, at, v3));
     }
   }
 
@@ -169,6 +183,13 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
       for (const path of has(value, pattern))
         out.push(`${path}: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)`);
   }
+  if (value['profileVersion'] === 1 || value['profileVersion'] === 2) {
+    for (const pattern of V3_FIELDS)
+      for (const path of has(value, pattern))
+        out.push(
+          `${path}: is a profile format version 3 field, but the profile says "profileVersion": ${String(value['profileVersion'])} (set it to 3)`,
+        );
+  }
   return out;
 }
 
@@ -183,8 +204,11 @@ function ascending(tiers: string[], at: string[]): string[] {
   return out;
 }
 
-/** channels: each min <= max, in ascending order without overlap, the smallest min and largest max equal to the entry's. */
-function channelProblems(range: Obj, at: string[]): string[] {
+/**
+ * channels: each min <= max, in ascending order without overlap (version 3: by minimum, overlapping allowed: a target may
+ * run channels whose ranges overlap), the smallest min and largest max equal to the entry's.
+ */
+function channelProblems(range: Obj, at: string[], overlapAllowed = false): string[] {
   const out: string[] = [];
   const list = range['channels'];
   if (!Array.isArray(list)) return out;
@@ -197,7 +221,11 @@ function channelProblems(range: Obj, at: string[]): string[] {
     if (centsOf(ch.min) > centsOf(ch.max))
       out.push(`${dotted([...at, 'channels', String(i)])}: min (${ch.min}) must not be greater than max (${ch.max})`);
     const prev = c[i - 1];
-    if (prev && centsOf(ch.min) <= centsOf(prev.max)) {
+    if (prev && overlapAllowed && centsOf(ch.min) < centsOf(prev.min))
+      out.push(
+        `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order of min (${ch.min} follows ${prev.min})`,
+      );
+    if (prev && !overlapAllowed && centsOf(ch.min) <= centsOf(prev.max)) {
       out.push(
         `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`,
       );

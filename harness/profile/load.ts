@@ -154,7 +154,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Fields under `merchants` whose values are not secret (everything else there is treated as one). */
-const MERCHANT_PLAIN_FIELDS = new Set(['id', 'unknownId', 'secretEnv', 'productionSecretEnv', 'payoutBalance', 'refundBalance']);
+// A name and a login identify, they do not authenticate: shown as written (a password never belongs in a profile).
+const MERCHANT_PLAIN_FIELDS = new Set([
+  'id',
+  'unknownId',
+  'secretEnv',
+  'productionSecretEnv',
+  'payoutBalance',
+  'refundBalance',
+  'name',
+  'login',
+]);
 /** Lists (and the balance map) under a merchant whose items are method names or amounts, not secrets. */
 const MERCHANT_PLAIN_LISTS = new Set(['paymentMethods', 'payoutMethods', 'payoutBalances']);
 

@@ -11,9 +11,10 @@ export interface Profile {
   /**
    * Profile format version. 1 (or absent): the first format; 2: adds per-merchant methods, channel lists,
    * rounding distance, armed failures, pending cards, per-method fields (all optional, so a version-1
-   * profile is a valid version-2 profile). See docs/PROFILE.md.
+   * profile is a valid version-2 profile); 3: adds merchants' names and logins, every merchant's balances,
+   * overlapping channels, a method of another merchant only, more decline cards, refunds' created status. See docs/PROFILE.md.
    */
-  profileVersion?: 1 | 2;
+  profileVersion?: 1 | 2 | 3;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
   name: string;
   description?: string;
@@ -31,6 +32,11 @@ export interface Profile {
     rateLimit?: number;
     /** Field conditions (serve --latency): one-way delay on every exchange and webhook delivery, ms. */
     latencyMs?: number;
+    /**
+     * What the reference has instead of its README's fixtures: merchants' balances, names, logins and methods, channels,
+     * cards (reference/target.ts `TargetDescription`, `serve --target`). A generated target's (test/legal-targets).
+     */
+    target?: Record<string, unknown>;
   };
   /** What a run keeps in its reports folder: `history`, the runs kept in history/ (default 20; `run --history` wins). */
   reports?: { history?: number };
@@ -145,6 +151,8 @@ export interface Profile {
       pending?: Card;
     };
     data: { orderNo: string; status?: string };
+    /** Version 3: more cards the provider declines, beside `cards.decline` (each refused 422 paymentFailed). */
+    declines?: Card[];
   };
   refunds?: {
     /** Variables: refundNo, orderNo, merchantOrderNo, amount, reason. */
@@ -154,6 +162,8 @@ export interface Profile {
     /** Query field names: the refund's service number and merchant number. */
     queryBy: { serviceNo: string; merchantNo: string };
     data: { refundNo: string; status: string; amount?: string };
+    /** Version 3: per payment method, the status a new refund is created with ("created (as PENDING or SUCCESS)"). */
+    createdStatus?: Record<string, 'PENDING' | 'SUCCESS'>;
     /** A reason that makes the sandbox record the refund as failed (refundFailed). */
     failingReason?: string;
     /** Fee added to the refund when checking the merchant balance. */
@@ -221,6 +231,11 @@ export type MerchantRef = {
   id: string;
   secret?: string;
   secretEnv?: string;
+  /** Version 3: the merchant's name and a login of its users; neither is a merchant id (auth.merchant-id checks both are refused). */
+  name?: string;
+  login?: string;
+  /** Version 3: its payout balance per currency (lowBalance has had it since version 2). */
+  payoutBalances?: Record<string, string>;
   /** Payment methods enabled for this merchant (default: methods.checkout, plus methods.card). */
   paymentMethods?: string[];
   /** Payout methods enabled for this merchant (default: every key of payouts.methods). */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
-import { type RunningReference, startReference } from '../../reference/index.js';
+import { type RunningReference, startReference, type TargetDescription } from '../../reference/index.js';
 import type { Profile } from '../profile/types.js';
 
 /**
@@ -20,6 +20,8 @@ export async function startEmbeddedReference(profile: Profile, faults: string[] 
     timeScale: profile.webhooks?.timeScale ?? 1,
     faults,
     readings: e?.readings ?? 'default',
+    // The reference checks the description itself (reference/target.ts) and throws a clear error for one it cannot be.
+    target: e?.target as TargetDescription | undefined,
     latencyMs: e?.latencyMs,
     rateLimit: e?.rateLimit,
   });
@@ -53,6 +55,7 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   const field = [
     ...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []),
     ...(e?.latencyMs ? ['--latency', String(e.latencyMs)] : []),
+    ...(e?.target !== undefined ? ['--target', JSON.stringify(e.target)] : []),
   ];
   const args = [
     ...execArgv,

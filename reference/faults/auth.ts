@@ -44,6 +44,13 @@ export const authUnknownMerchantForbidden = defineFault({
     failure === 'unknown-merchant' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct,
 });
 
+export const authLoginAsMerchantId = defineFault({
+  name: 'auth-login-as-merchant-id',
+  clause: 'auth.merchant-id',
+  doc: "The merchant's login (or name) is accepted as X-MerchantID, as an alias of its id, when the request is signed with its secret.",
+  merchantIdMatches: (m, v) => m.id === v || m.login === v || m.name === v,
+});
+
 export const authEmptyHeaderAccepted = defineFault({
   name: 'auth-empty-header-accepted',
   clause: 'auth.missing-header',

@@ -76,6 +76,13 @@ export const declinedAsSystemBusy = defineFault({
   mapError: rewriteError({ key: 'paymentFailed', to: { key: 'systemBusy', detail: 'System busy, please try again later' } }),
 });
 
+export const declineOnlyFirstCard = defineFault({
+  name: 'decline-only-first-card',
+  clause: 'err.pay.declined',
+  doc: "Only the first of the sandbox's published decline cards is declined; a payment with any other is charged.",
+  declinesCard: (n, cards) => cards[0] === n,
+});
+
 export const invalidCardAccepted = defineFault({
   name: 'invalid-card-accepted',
   clause: 'err.pay.invalid-card',

@@ -39,14 +39,17 @@ export const card: Handler = (svc, call) => {
 
   ensureActive(call.merchant, svc.behaviour.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, svc.behaviour);
-  ensurePaymentMethod(input.method, ['CARD'], svc.behaviour.enforces('payment.merchant-methods') ? call.merchant : undefined);
-  const priced = priceFor(input.method, cents, svc.behaviour);
+  ensurePaymentMethod(input.method, svc.target, call.merchant, svc.behaviour.enforces('payment.merchant-methods'), ['CARD']);
+  const priced = priceFor(input.method, cents, svc.behaviour, svc.target);
   if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
 
-  switch (cardInput.number) {
+  // The target's decline cards (the document allows more than one) are declined; the fixture one only when it is one of them.
+  const declines = svc.behaviour.declinesCard(cardInput.number, svc.target.declineCards);
+  const number = declines ? FIXTURE_CARDS.declined : cardInput.number === FIXTURE_CARDS.declined ? FIXTURE_CARDS.success : cardInput.number;
+  switch (number) {
     case FIXTURE_CARDS.noChannel:
       // Refused before anything is recorded, so the number stays free.
       throw E.validationFailed('No payment channel available');

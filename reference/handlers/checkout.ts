@@ -15,8 +15,8 @@ export const checkout: Handler = (svc, call) => {
   const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true, b.enforces('payment.goods-name'));
   ensureActive(call.merchant, b.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, b);
-  ensurePaymentMethod(input.method, undefined, b.enforces('payment.merchant-methods') ? call.merchant : undefined);
-  const priced = priceFor(input.method, cents, b);
+  ensurePaymentMethod(input.method, svc.target, call.merchant, b.enforces('payment.merchant-methods'));
+  const priced = priceFor(input.method, cents, b, svc.target);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);

@@ -7,15 +7,9 @@ import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
-import {
-  channelAccepts,
-  CHECKOUT_REQUIRED_BY_METHOD,
-  ENABLED_PAYMENT_METHODS,
-  isKnownMethod,
-  NO_CHANNEL_METHODS,
-  PAYMENT_CHANNELS,
-} from '../methods.js';
+import { channelAccepts, CHECKOUT_REQUIRED_BY_METHOD, isKnownMethod } from '../methods.js';
 import type { TradeInfo } from '../store.js';
+import type { Target } from '../target.js';
 import type { Fields } from '../validate.js';
 
 export const PAYMENT_KEYS = [
@@ -82,16 +76,22 @@ export function paymentCents(a: AmountInput, b: Behaviour): bigint {
 
 /**
  * Unknown names are "unsupported"; known but not enabled (or not for this endpoint, or not for this
- * merchant) are "unavailable".
+ * merchant) are "unavailable". A merchant with a list of its own has exactly those methods, which may
+ * include one no other merchant has. `ownListEnforced` false (a fault) lets a merchant use every merchant's
+ * methods too, on top of its own: it takes nothing away, so it shows only as a method accepted that should not be.
  */
 export function ensurePaymentMethod(
   method: string,
-  allowed: readonly string[] = ENABLED_PAYMENT_METHODS,
-  merchant?: MerchantFixture,
+  target: Target,
+  merchant: MerchantFixture,
+  ownListEnforced: boolean,
+  endpointMethods?: readonly string[],
 ): void {
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
-  if (!allowed.includes(method)) throw E.paymentMethodUnavailable(method);
-  if (merchant?.paymentMethods !== undefined && !merchant.paymentMethods.includes(method)) throw E.paymentMethodUnavailable(method);
+  if (endpointMethods !== undefined && !endpointMethods.includes(method)) throw E.paymentMethodUnavailable(method);
+  const own = merchant.paymentMethods;
+  const enabled = own === undefined ? target.paymentMethods : ownListEnforced ? own : [...own, ...target.paymentMethods];
+  if (!enabled.includes(method)) throw E.paymentMethodUnavailable(method);
 }
 
 export interface Priced {
@@ -100,12 +100,12 @@ export interface Priced {
 }
 
 /** Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. */
-export function priceFor(method: string, cents: bigint, b: Behaviour): Priced {
-  if (NO_CHANNEL_METHODS.has(method)) {
+export function priceFor(method: string, cents: bigint, b: Behaviour, target: Target): Priced {
+  if (target.noChannelMethods.has(method)) {
     if (b.enforces('payment.no-channel')) throw E.validationFailed('No payment channel available');
     return { chargedCents: cents };
   }
-  const ch = PAYMENT_CHANNELS.get(method);
+  const ch = target.paymentChannels.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
     const tier = cents > MAX_AMOUNT_CENTS ? undefined : b.roundToTier(cents, b.tiersFor(method, ch.tiersCents));

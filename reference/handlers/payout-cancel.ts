@@ -3,7 +3,6 @@
  * otherwise only a PENDING payout can be canceled, and the refusal names the current status.
  */
 import { ApiError } from '../errors.js';
-import { PAYOUT_CHANNELS } from '../methods.js';
 import type { Handler } from '../service.js';
 import { Fields } from '../validate.js';
 import { payoutView } from '../views.js';
@@ -18,7 +17,7 @@ export const payoutCancel: Handler = (svc, call) => {
   };
   // Both rows can apply to a finished payout of a channel without cancel: which is answered is a reading.
   if (svc.behaviour.payoutCancelStatusFirst) status();
-  if (PAYOUT_CHANNELS.get(p.method)?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
+  if (svc.target.payoutChannels.get(p.method)?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
     throw new ApiError(422, 'notSupported', `${p.method} payouts cannot be canceled`);
   }
   status();

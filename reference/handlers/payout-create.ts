@@ -6,7 +6,7 @@
 import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { checkNumberFree, claimNumber } from '../idempotency.js';
-import { isKnownMethod, PAYEE_FIELDS, PAYOUT_CHANNELS } from '../methods.js';
+import { isKnownMethod } from '../methods.js';
 import type { Handler } from '../service.js';
 import { movePayoutBalance, type Payee, type Payout, payoutBalance } from '../store.js';
 import { Fields } from '../validate.js';
@@ -22,14 +22,15 @@ export const payoutCreate: Handler = (svc, call) => {
   const method = f.requiredString('payment_method', { max: 32 });
   const merchantPayoutNo = f.requiredString('merchant_payout_no', { max: 64 });
   const amount = readAmount(f, 'trans_amount');
-  const payee = readPayee(f, method);
+  const payee = readPayee(f, svc.target.payeeFields.get(method) ?? []);
   const notifyUrl = f.url('notify_url', true) ?? '';
 
   ensureActive(call.merchant, b.enforces('payout.merchant-active'));
   const cents = amountCents(amount, b.maxAmountDecimals, 'invalidAmount', b.isPositiveAmount);
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(5007, method);
   // A fault that skips the method rule pays out through the first payout channel.
-  const channel = PAYOUT_CHANNELS.get(method) ?? (b.enforces('payout.method') ? undefined : PAYOUT_CHANNELS.values().next().value);
+  const channels = svc.target.payoutChannels;
+  const channel = channels.get(method) ?? (b.enforces('payout.method') ? undefined : channels.values().next().value);
   // A payout method not enabled for this merchant is, for it, not available for payouts.
   const ownMethods = call.merchant.payoutMethods;
   if (ownMethods !== undefined && !ownMethods.includes(method) && b.enforces('payout.merchant-methods')) {
@@ -68,9 +69,8 @@ export const payoutCreate: Handler = (svc, call) => {
 };
 
 /** The payee fields the method requires (any method: every field optional, none unknown). */
-function readPayee(f: Fields, method: string): Payee {
+function readPayee(f: Fields, need: readonly string[]): Payee {
   const p = f.requiredObject('payee', ['name', 'account', 'email']);
-  const need = PAYEE_FIELDS.get(method) ?? [];
   const read = (k: 'name' | 'account' | 'email', max: number): string | undefined =>
     need.includes(k) ? p.requiredString(k, { max }) : p.optionalString(k, { max });
   const out: Payee = {};

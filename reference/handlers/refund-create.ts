@@ -5,7 +5,7 @@
 import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { afterRecordedRefusal, checkNumberFree, claimNumber } from '../idempotency.js';
-import { PAYMENT_CHANNELS, REFUND_FEE_CENTS } from '../methods.js';
+import { REFUND_FEE_CENTS } from '../methods.js';
 import { emitRefundUpdated, type Call, type Handler, type Service } from '../service.js';
 import type { Payment, Refund } from '../store.js';
 import { Fields } from '../validate.js';
@@ -35,7 +35,7 @@ export const refundCreate: Handler = (svc, call) => {
     throw new ApiError(422, 'refundOrderNotPaid', `Original order is ${payment.status}, not paid`);
   }
   if (payment.chargedBack && b.enforces('refund.not-charged-back')) throw E.validationFailed('Original order was charged back');
-  const channel = PAYMENT_CHANNELS.get(payment.method);
+  const channel = svc.target.paymentChannels.get(payment.method);
   if (channel === undefined) throw notSupported(`${payment.method} does not support refunds`);
   const support = b.refundSupport(payment.method, channel.refunds);
   if (support === 'none' && b.enforces('refund.channel-support')) throw notSupported(`${payment.method} does not support refunds`);

@@ -5,8 +5,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthOutcome, Behaviour } from '../behaviour.js';
-import { findMerchant, type MerchantFixture } from '../fixtures.js';
+import type { MerchantFixture } from '../fixtures.js';
 import type { NonceCache } from '../nonce-cache.js';
+import type { Target } from '../target.js';
 
 /** Allowed difference between X-Timestamp and the server clock (real seconds, never time-scaled). */
 export const TIMESTAMP_TOLERANCE_S = 300;
@@ -24,13 +25,20 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function authenticate(headers: IncomingHttpHeaders, rawBody: Buffer, nonces: NonceCache, b: Behaviour, now: number): AuthResult {
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  rawBody: Buffer,
+  nonces: NonceCache,
+  b: Behaviour,
+  now: number,
+  target: Target,
+): AuthResult {
   const id = header(headers, 'x-merchantid');
   const timestamp = header(headers, 'x-timestamp');
   const nonce = header(headers, 'x-nonce');
   const sign = header(headers, 'x-sign');
   if (!b.authHeadersPresent({ id, timestamp, nonce, sign }) || id === undefined) return { outcome: 'missing-header' };
-  const merchant = findMerchant(id);
+  const merchant = target.merchants.find((m) => b.merchantIdMatches(m, id));
   if (merchant === undefined) return { outcome: 'unknown-merchant' };
 
   // A fault may let an absent header through; it then takes part as an empty string.

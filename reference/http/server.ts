@@ -177,7 +177,7 @@ async function handle(
   body = read.body;
   const now = Date.now();
   const { svc } = opts;
-  const auth = authenticate(req.headers, read.body, opts.nonces, svc.behaviour, now);
+  const auth = authenticate(req.headers, read.body, opts.nonces, svc.behaviour, now, svc.target);
   if (auth.outcome !== 'ok' || auth.merchant === undefined) {
     const failure = authAnswer(svc, auth.outcome === 'missing-header' || auth.outcome === 'unknown-merchant' ? auth.outcome : 'forbidden');
     if (svc.behaviour.signAuthErrors && auth.merchant !== undefined) {

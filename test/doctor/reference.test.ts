@@ -25,8 +25,13 @@ describe('doctor against the reference', () => {
     expect(report.items.filter((i) => i.status === 'not-verifiable').map((i) => i.path)).toEqual([
       'merchants.primary.productionSecret',
       'merchants.second.productionSecret',
+      // Version 3: the interface shows no name or login; created status asked of card refunds only.
+      'merchants.primary.name',
+      'merchants.primary.login',
       'merchants.lowBalance.refundBalance',
       'merchants.lowBalance.payoutBalances',
+      'refunds.createdStatus.PAYPAL',
+      'refunds.createdStatus.CASH_APP',
       'refunds.fee',
       'payouts.balances.primary',
       'webhooks.ackTimeoutMs',
@@ -113,7 +118,7 @@ describe('doctor against the reference', () => {
       expect(verified, path).toContain(path);
     }
     expect(r.stdout).toMatch(
-      /^doctor: \d+ verified, 0 wrong, 8 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m,
+      /^doctor: \d+ verified, 0 wrong, 12 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m,
     );
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
@@ -187,7 +192,7 @@ describe('doctor against the reference', () => {
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
         expect(md).toMatch(
-          /\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 9 not verifiable, 5 warnings \(doctor\.md\) \|/,
+          /\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 13 not verifiable, 5 warnings \(doctor\.md\) \|/,
         );
         expect(readDoctor(reports).exitCode).toBe(0);
       }
@@ -209,7 +214,7 @@ describe('doctor against the reference', () => {
   it('lists a declared production key as not verifiable in a sandbox, sends nothing with it, and never writes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-live-'));
     const file = profileWith((p) => {
-      p.profileVersion = 2;
+      p.profileVersion = 3;
       p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
       delete p.merchants.second.productionSecret;
       p.merchants.second.productionSecretEnv = 'MPSI_DOCTOR_TEST_LIVE';

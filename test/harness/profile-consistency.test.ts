@@ -19,6 +19,18 @@ function problemsOf(edit: (p: Json) => void, env: NodeJS.ProcessEnv = {}): strin
   }
 }
 
+/** The reference profile as version 2 says it (without what only version 3 can say), then `edit`: version 2's rules apply. */
+function asV2(edit: (p: Json) => void): (p: Json) => void {
+  return (p) => {
+    p.profileVersion = 2;
+    delete p.merchants.primary.name;
+    delete p.merchants.primary.login;
+    delete p.cardPayment.declines;
+    delete p.refunds.createdStatus;
+    edit(p);
+  };
+}
+
 describe('profile cross-field rules', () => {
   it('the reference profile has none', () => {
     expect(problemsOf(() => {})).toEqual([]);
@@ -42,7 +54,7 @@ describe('profile cross-field rules', () => {
     ],
     [
       'a merchant payment method not declared',
-      (p) => (p.merchants.second.paymentMethods = ['CARD', 'ZELLE']),
+      asV2((p) => (p.merchants.second.paymentMethods = ['CARD', 'ZELLE'])),
       'merchants.second.paymentMethods[1]: "ZELLE" is not a method the profile declares (methods.checkout or methods.card)',
     ],
     [
@@ -65,20 +77,24 @@ describe('profile cross-field rules', () => {
     ],
     [
       'overlapping channels',
-      (p) =>
-        (p.limits.payments.CARD.channels = [
-          { min: '0.50', max: '100.00' },
-          { min: '50.00', max: '10000.00' },
-        ]),
+      asV2(
+        (p) =>
+          (p.limits.payments.CARD.channels = [
+            { min: '0.50', max: '100.00' },
+            { min: '50.00', max: '10000.00' },
+          ]),
+      ),
       "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 50.00 is not above the previous channel's max 100.00); one range covering both is one channel",
     ],
     [
       'unsorted channels',
-      (p) =>
-        (p.limits.payments.CARD.channels = [
-          { min: '200.00', max: '10000.00' },
-          { min: '0.50', max: '100.00' },
-        ]),
+      asV2(
+        (p) =>
+          (p.limits.payments.CARD.channels = [
+            { min: '200.00', max: '10000.00' },
+            { min: '0.50', max: '100.00' },
+          ]),
+      ),
       "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 0.50 is not above the previous channel's max 10000.00); one range covering both is one channel",
     ],
     [
@@ -140,6 +156,41 @@ describe('profile cross-field rules', () => {
       },
       'merchants.second.paymentMethods: is a profile format version 2 field, but the profile says "profileVersion": 1 (set it to 2)',
     ],
+    [
+      'a version-3 field under "profileVersion": 2',
+      asV2((p) => (p.merchants.primary.login = 'primary.admin')),
+      'merchants.primary.login: is a profile format version 3 field, but the profile says "profileVersion": 2 (set it to 3)',
+    ],
+    [
+      'overlapping channels under "profileVersion": 2',
+      asV2(
+        (p) =>
+          (p.limits.payments.CARD.channels = [
+            { min: '0.50', max: '5000.00' },
+            { min: '100.00', max: '10000.00' },
+          ]),
+      ),
+      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 100.00 is not above the previous channel's max 5000.00); one range covering both is one channel",
+    ],
+    [
+      'version-3 channels out of order',
+      (p) => {
+        p.profileVersion = 3;
+        p.limits.payments.CARD.channels = [
+          { min: '100.00', max: '10000.00' },
+          { min: '0.50', max: '5000.00' },
+        ];
+      },
+      'limits.payments.CARD.channels[1]: channels must be listed in ascending order of min (0.50 follows 100.00)',
+    ],
+    [
+      "a method of the primary's own the profile does not declare, under version 3",
+      (p) => {
+        p.profileVersion = 3;
+        p.merchants.primary.paymentMethods = ['CARD', 'KLARNA'];
+      },
+      'merchants.primary.paymentMethods[1]: "KLARNA" is not a method the profile declares (methods.checkout or methods.card)',
+    ],
   ];
   for (const [what, edit, problem] of cases) {
     it(`refuses ${what}`, () => {
@@ -151,7 +202,25 @@ describe('profile cross-field rules', () => {
     const v1 = JSON.parse(readFileSync(new URL('./fixtures/profile-v1.json', import.meta.url), 'utf8')) as Json;
     expect(() => parseProfile(JSON.stringify(v1), 'v1.json', {})).not.toThrow();
     expect(() => parseProfile(JSON.stringify({ ...v1, profileVersion: 1 }), 'v1.json', {})).not.toThrow();
-    expect(problemsOf((p) => (p.profileVersion = 2))).toEqual([]);
+    // A version-2 profile still loads: the reference profile without what only version 3 says.
+    expect(problemsOf(asV2(() => {}))).toEqual([]);
+  });
+
+  it('version 3 says what version 2 cannot: names, logins, balances, overlapping channels, a method of another merchant only', () => {
+    expect(
+      problemsOf((p) => {
+        p.profileVersion = 3;
+        Object.assign(p.merchants.primary, { name: 'Primary Test Store', login: 'primary.admin', payoutBalances: { USD: '100000.00' } });
+        // KLARNA for the second merchant only (the primary's notEnabled), VENMO (no channel) in a merchant's list.
+        p.merchants.second.paymentMethods = ['CARD', 'KLARNA', 'VENMO'];
+        p.limits.payments.CARD.channels = [
+          { min: '0.50', max: '5000.00' },
+          { min: '100.00', max: '10000.00' },
+        ];
+        p.cardPayment.declines = [{ ...p.cardPayment.cards.decline, card_number: '4000000000000069' }];
+        p.refunds.createdStatus = { CARD: 'PENDING', PAYPAL: 'SUCCESS' };
+      }),
+    ).toEqual([]);
   });
 
   it('never echoes a production key, and counts it among the secrets to redact', () => {

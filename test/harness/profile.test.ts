@@ -7,6 +7,8 @@ import { ProfileError, loadProfile, parseProfile, profileSha256, redactProfile }
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
 import type { Card, ChannelRange, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
 
+/** The primary's fields that are not secrets in the reference profile (version 3: its name and login are shown, never redacted). */
+const PRIMARY_PLAIN = { id: 'M100001', name: 'Primary Test Store', login: 'primary.admin' };
 const REFERENCE_PATH = 'fixtures/profiles/reference.json';
 const EXAMPLE_PATH = 'fixtures/profiles/example.annotated.jsonc';
 const referenceText = readFileSync(REFERENCE_PATH, 'utf8');
@@ -546,7 +548,11 @@ describe('secretEnv', () => {
     expect(loaded.merchants.lowBalance).toEqual({ id: 'M100003', secret: 'from-env-lowbal' });
     expect(loaded.merchants.second).toEqual({ id: 'M100002', secret: REFERENCE_SECRETS[1], productionSecret: SECOND_LIVE });
     // The profile is kept as written: the variable name, no secret.
-    expect(loaded.profile.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: PRIMARY_LIVE });
+    expect(loaded.profile.merchants.primary).toEqual({
+      ...PRIMARY_PLAIN,
+      secretEnv: 'MPSI_PRIMARY_SECRET',
+      productionSecret: PRIMARY_LIVE,
+    });
   });
 
   it('resolves a production key from the environment (productionSecretEnv), and reports it unset', () => {
@@ -712,7 +718,7 @@ describe('redactProfile', () => {
     const redacted = redactProfile(profile);
     const text = JSON.stringify(redacted);
     for (const s of [...REFERENCE_SECRETS, PRIMARY_LIVE, SECOND_LIVE]) expect(text).not.toContain(s);
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secret: '***', productionSecret: '***' });
+    expect(redacted.merchants.primary).toEqual({ ...PRIMARY_PLAIN, secret: '***', productionSecret: '***' });
     expect(redacted.merchants.lowBalance).toEqual({
       id: 'M100003',
       secret: '***',
@@ -732,7 +738,7 @@ describe('redactProfile', () => {
     p.merchants.primary.secretEnv = 'MPSI_PRIMARY_SECRET';
     p.payouts.template.auth = { secret: 'nested-secret-value' };
     const redacted = redactProfile(p as Profile) as Json;
-    expect(redacted.merchants.primary).toEqual({ id: 'M100001', secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: '***' });
+    expect(redacted.merchants.primary).toEqual({ ...PRIMARY_PLAIN, secretEnv: 'MPSI_PRIMARY_SECRET', productionSecret: '***' });
     expect(redacted.payouts.template.auth).toEqual({ secret: '***' });
     expect(p.payouts.template.auth.secret).toBe('nested-secret-value');
   });
@@ -815,6 +821,9 @@ const MERCHANT_REF: Req<MerchantRef> = {
   id: true,
   secret: false,
   secretEnv: false,
+  name: false,
+  login: false,
+  payoutBalances: false,
   paymentMethods: false,
   payoutMethods: false,
   productionSecret: false,
@@ -857,7 +866,7 @@ const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = {
   transAmount: true,
   requestedAmount: false,
 };
-const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true };
+const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true, declines: false };
 const CARDS: Req<NN<P['cardPayment']>['cards']> = {
   success: true,
   decline: false,
@@ -868,7 +877,15 @@ const CARDS: Req<NN<P['cardPayment']>['cards']> = {
 };
 const CARD: Req<Card> = { card_number: true, cardholder_name: true, exp_month: true, exp_year: true, cvc: true };
 const CARD_DATA: Req<NN<P['cardPayment']>['data']> = { orderNo: true, status: false };
-const REFUNDS: Req<NN<P['refunds']>> = { template: true, support: true, queryBy: true, data: true, failingReason: false, fee: false };
+const REFUNDS: Req<NN<P['refunds']>> = {
+  template: true,
+  support: true,
+  queryBy: true,
+  data: true,
+  createdStatus: false,
+  failingReason: false,
+  fee: false,
+};
 const QUERY_BY: Req<NN<P['refunds']>['queryBy']> = { serviceNo: true, merchantNo: true };
 const REFUND_DATA: Req<NN<P['refunds']>['data']> = { refundNo: true, status: true, amount: false };
 const PAYOUTS: Req<NN<P['payouts']>> = {
@@ -940,7 +957,7 @@ describe('schema matches types.ts', () => {
     ['merchants.second', at('merchants', 'second'), MERCHANT_REF],
     ['merchants.frozen', at('merchants', 'frozen'), MERCHANT_REF],
     ['merchants.lowBalance', at('merchants', 'lowBalance'), LOW_BALANCE],
-    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false }],
+    ['embedded', at('embedded'), { readings: false, rateLimit: false, latencyMs: false, target: false }],
     ['reports', at('reports'), { history: false }],
     ['http', at('http'), HTTP],
     ['endpoints', at('endpoints'), ENDPOINTS],

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { READING_NAMES, targetGenome } from '../../fixtures/arbitraries/genome.js';
+import { DECLINE_CARD_POOL, READING_NAMES, REFERENCE_GENES, targetGenome } from '../../fixtures/arbitraries/genome.js';
 import { readingCatalogue, READING_SETS } from '../../reference/readings/index.js';
-import { loadTrueProfile, startOrder, trueProfile } from './genome.js';
+import { loadTrueProfile, startOrder, targetDescription, trueProfile } from './genome.js';
 
 function withoutIdentity(p: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _s, name: _n, description: _d, embedded: _e, ...rest } = p;
@@ -31,10 +31,40 @@ describe('target genome', () => {
     expect(startOrder(altGenome)).toEqual([...READING_SETS['alt']!]);
   });
 
+  it("derives the reference profile from the reference's own accounts and channels, restated as genes", () => {
+    const ref = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Record<string, unknown>;
+    const derived = withoutIdentity(trueProfile({ readings: [], target: REFERENCE_GENES }) as unknown as Record<string, unknown>);
+    // Channel names are labels in findings, not facts of the target: the genes have none.
+    const unnamed = (p: Record<string, unknown>) =>
+      JSON.parse(JSON.stringify(p, (k, v) => (k === 'name' && typeof v === 'string' && v.startsWith('cash-app') ? undefined : v)));
+    expect(unnamed(derived)).toEqual(unnamed(withoutIdentity(ref)));
+  });
+
+  it('draws decline cards that are Luhn-valid and none of the other fixture cards', () => {
+    const luhn = (n: string) =>
+      [...n]
+        .reverse()
+        .reduce((sum, d, i) => sum + (i % 2 === 1 ? ((Number(d) * 2) % 10) + Math.floor((Number(d) * 2) / 10) : Number(d)), 0) %
+        10 ===
+      0;
+    for (const n of DECLINE_CARD_POOL) expect(luhn(n), n).toBe(true);
+    const others = ['4242424242424242', '4000000000009235', '4000000000000119', '4000000000003220'];
+    expect(DECLINE_CARD_POOL.filter((n) => others.includes(n))).toEqual([]);
+  });
+
+  it('draws readings only when asked to, on the reference accounts (what a version-2 profile can say)', () => {
+    for (const g of fc.sample(targetGenome({ accounts: false }), { seed: 1, numRuns: 50 })) {
+      expect(g.target).toBeUndefined();
+      expect(loadTrueProfile(g).profile.embedded?.target).toBeUndefined();
+    }
+  });
+
   it('gives every genome a true profile the loader accepts', () => {
     fc.assert(
       fc.property(targetGenome(), (g) => {
-        expect(loadTrueProfile(g).profile.embedded?.readings).toEqual(startOrder(g));
+        const loaded = loadTrueProfile(g).profile;
+        expect(loaded.embedded?.readings).toEqual(startOrder(g));
+        expect(loaded.embedded?.target).toEqual(g.target ? targetDescription(g.target) : undefined);
       }),
       { numRuns: 200 },
     );

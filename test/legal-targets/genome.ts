@@ -6,9 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import type { ReadingName, TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { valueOfCents } from '../../harness/money.js';
+import {
+  type ChannelGene,
+  PAYOUT_METHODS,
+  RANGE_METHODS,
+  type ReadingName,
+  type TargetGenes,
+  type TargetGenome,
+} from '../../fixtures/arbitraries/genome.js';
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
-import type { Profile } from '../../harness/profile/types.js';
+import type { ChannelLimits, Profile } from '../../harness/profile/types.js';
+import type { TargetDescription } from '../../reference/index.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -62,6 +71,10 @@ const EDITS: Partial<Record<ReadingName, Edit>> = {
     sb.settleRefund!.template = renameKeys(sb.settleRefund!.template, { refund_no: 'refund_order_no' });
     sb.settlePayout!.template = renameKeys(sb.settlePayout!.template, { payout_no: 'payout_order_no' });
   },
+  'refunds-created-pending': (p) => {
+    const created = p.refunds!.createdStatus;
+    if (created) p.refunds!.createdStatus = Object.fromEntries(Object.keys(created).map((m) => [m, 'PENDING' as const]));
+  },
   'google-pay-own-tiers': (p) => {
     p.pricePoints!.tiersByMethod = { GOOGLE_PAY: ALT_TIERS };
   },
@@ -71,10 +84,145 @@ const EDITS: Partial<Record<ReadingName, Edit>> = {
 };
 
 /** Amounts no price-point method charges under the genome's rule and tiers. */
-function unroundable(g: ReadonlySet<ReadingName>): string[] {
+function unroundable(g: ReadonlySet<ReadingName>, methods: readonly string[]): string[] {
   if (g.has('price-point-nearest-within')) return ['3.00', '101.50', '250.00'];
   // Rounding up: above the largest tier of every method (Google Pay's own tiers end at 100.00).
-  return [g.has('google-pay-own-tiers') ? '100.01' : '100.00', '250.00', '9999.99'];
+  return [g.has('google-pay-own-tiers') && methods.includes('GOOGLE_PAY') ? '100.01' : '100.00', '250.00', '9999.99'];
+}
+
+/** The reference's price points (reference/methods.ts TIERS), for the price-point methods a genome enables. */
+const REFERENCE_TIERS_CENTS = [99, 199, 499, 999, 1999, 4999, 9999];
+/** KLARNA's one channel where a genome gives it to the second merchant only. */
+const SECOND_ONLY_CHANNEL: ChannelGene = { minCents: 100, maxCents: 100_000 };
+
+/** The methods every merchant without a list of its own has, in the profile's order (the first is the checks' default). */
+export function enabledMethods(t: TargetGenes): string[] {
+  return ['PAYPAL', 'CASH_APP', 'CARD', 'APPLE_PAY', 'GOOGLE_PAY'].filter(
+    (m) => m === 'CARD' || (t.methods as readonly string[]).includes(m),
+  );
+}
+
+/** What the reference is given to be the genome's target (reference/target.ts), beside its readings. */
+export function targetDescription(t: TargetGenes): TargetDescription {
+  const enabled = enabledMethods(t);
+  const ranged = (m: (typeof RANGE_METHODS)[number]) => ({
+    ranges: t.channels[m],
+    refunds: t.refunds[m].support,
+    refundSettlesImmediately: t.refunds[m].createdSuccess,
+  });
+  const tiers = { tiersCents: REFERENCE_TIERS_CENTS, refunds: 'none' as const, refundSettlesImmediately: false };
+  return {
+    merchants: [
+      { id: 'M100001', name: t.primaryName, login: t.primaryLogin },
+      ...(t.secondOnly ? [{ id: 'M100002', paymentMethods: [...enabled, 'VENMO', t.secondOnly] }] : []),
+      {
+        id: 'M100003',
+        payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
+        refundCoverCents: t.lowBalance.refundCoverCents,
+        paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
+        payoutMethods: t.lowBalance.payoutMethods,
+      },
+    ],
+    paymentMethods: [...enabled, 'VENMO'],
+    noChannelMethods: ['VENMO'],
+    paymentChannels: {
+      CARD: ranged('CARD'),
+      PAYPAL: ranged('PAYPAL'),
+      CASH_APP: ranged('CASH_APP'),
+      APPLE_PAY: tiers,
+      GOOGLE_PAY: tiers,
+      KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
+    },
+    payoutChannels: Object.fromEntries(
+      PAYOUT_METHODS.map((m) => {
+        const o = t.payouts[m];
+        return [
+          m,
+          { currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'], minCents: o.minCents, maxCents: o.maxCents, cancelable: o.cancelable },
+        ];
+      }),
+    ),
+    declineCards: t.declineCards,
+  };
+}
+
+/** Channels as the profile (version 3) says them: each one, ascending by minimum, overlapping or leaving gaps. */
+export function limitsOf(channels: readonly ChannelGene[]): ChannelLimits {
+  const sorted = [...channels].sort((a, b) => a.minCents - b.minCents);
+  const range = (c: ChannelGene) => ({ min: valueOfCents(c.minCents), max: valueOfCents(c.maxCents) });
+  const all = range({ minCents: sorted[0]!.minCents, maxCents: Math.max(...sorted.map((c) => c.maxCents)) });
+  return sorted.length > 1 ? { ...all, channels: sorted.map(range) } : all;
+}
+
+/** The profile's edits for the genome's accounts and channels (version 3 says every one of them). */
+function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingName>): void {
+  const enabled = enabledMethods(t);
+  p.methods.checkout = enabled;
+  const pricePoint: string[] = enabled.filter((m) => m === 'APPLE_PAY' || m === 'GOOGLE_PAY');
+  if (pricePoint.length > 0) {
+    p.methods.pricePoint = pricePoint;
+    const own = p.pricePoints!.tiersByMethod;
+    if (own) {
+      const kept = Object.entries(own).filter(([m]) => pricePoint.includes(m));
+      if (kept.length > 0) p.pricePoints!.tiersByMethod = Object.fromEntries(kept);
+      else delete p.pricePoints!.tiersByMethod;
+    }
+  } else {
+    delete p.methods.pricePoint;
+    delete p.pricePoints;
+  }
+  const extras = p.checkout!.extrasByMethod;
+  if (extras) {
+    const kept = Object.entries(extras).filter(([m]) => enabled.includes(m));
+    if (kept.length > 0) p.checkout!.extrasByMethod = Object.fromEntries(kept);
+    else delete p.checkout!.extrasByMethod;
+  }
+  p.limits!.payments = Object.fromEntries(RANGE_METHODS.filter((m) => enabled.includes(m)).map((m) => [m, limitsOf(t.channels[m])]));
+  const support = { partial: 'partial', 'full-only': 'full', none: 'none' } as const;
+  p.refunds!.support = Object.fromEntries(
+    enabled.map((m) => [
+      m,
+      (RANGE_METHODS as readonly string[]).includes(m) ? support[t.refunds[m as (typeof RANGE_METHODS)[number]].support] : 'none',
+    ]),
+  );
+  const payouts = p.payouts!;
+  payouts.methods = Object.fromEntries(
+    PAYOUT_METHODS.map((m) => [m, { ...payouts.methods[m]!, cancel: t.payouts[m].cancelable, usdOnly: t.payouts[m].usdOnly }]),
+  );
+  p.limits!.payouts = Object.fromEntries(
+    PAYOUT_METHODS.map((m) => [m, { min: valueOfCents(t.payouts[m].minCents), max: valueOfCents(t.payouts[m].maxCents) }]),
+  );
+  const low = p.merchants.lowBalance!;
+  Object.assign(low, {
+    payoutBalance: valueOfCents(t.lowBalance.usdCents),
+    payoutBalances: { EUR: valueOfCents(t.lowBalance.eurCents) },
+    refundBalance: valueOfCents(t.lowBalance.refundCoverCents),
+    paymentMethods: [...t.lowBalance.paymentMethods],
+    payoutMethods: [...t.lowBalance.payoutMethods],
+  });
+  const cards = p.cardPayment!.cards;
+  cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
+  // Version 3 from here: what a version-2 profile cannot say.
+  p.profileVersion = 3;
+  if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
+  else delete p.cardPayment!.declines;
+  Object.assign(p.merchants.primary, { name: t.primaryName, login: t.primaryLogin });
+  // Refunds of a method are created as its channel settles them, unless the reading creates every refund PENDING.
+  p.refunds!.createdStatus = Object.fromEntries(
+    RANGE_METHODS.filter((m) => enabled.includes(m) && t.refunds[m].support !== 'none').map((m) => [
+      m,
+      t.refunds[m].createdSuccess && !readings.has('refunds-created-pending') ? 'SUCCESS' : 'PENDING',
+    ]),
+  );
+  if (t.noChannelListed) {
+    p.merchants.primary.paymentMethods = [...enabled, 'VENMO'];
+    low.paymentMethods = [...low.paymentMethods!, 'VENMO'];
+  }
+  if (t.secondOnly) {
+    p.merchants.second!.paymentMethods = [...enabled, t.secondOnly];
+    p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);
+    p.refunds!.support[t.secondOnly] = 'none';
+  }
 }
 
 function renameKeys<T>(o: T, names: Readonly<Record<string, string>>): T {
@@ -98,9 +246,10 @@ export function trueProfile(g: TargetGenome): Profile {
   const set = new Set(g.readings);
   p.name = `genome-${genomeId(g)}`;
   p.description = `A generated legal target: ${JSON.stringify(g)}`;
-  p.embedded = { readings: startOrder(g) };
+  p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
   for (const r of g.readings) EDITS[r]?.(p, set);
-  p.pricePoints!.unroundable = unroundable(set);
+  if (g.target) editTarget(p, g.target, set);
+  if (p.pricePoints) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   return p;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Properties of the kit over generated legal targets (issue 24): on a target built from a genome, with the
  * true profile derived from the same genome, (1) no check fails (quick webhooks) and (2) the doctor calls
- * nothing WRONG. Every run takes the fixed genomes of properties.ts and LEGAL_TARGETS_RUNS (default 3)
+ * nothing WRONG. Every run takes the fixed genomes of properties.ts and LEGAL_TARGETS_RUNS (default 2)
  * generated ones; the seed is printed, LEGAL_TARGETS_SEED=<seed> replays a run, and a failure is shrunk
  * to the smallest genome (fewest readings) that still breaks, printed as JSON.
  */
@@ -13,7 +13,7 @@ import { loadSuites } from '../../harness/run/suites.js';
 import { doctorWrong, falseVerdicts, FIXED_GENOMES, genomeRunSettings, runSeed } from './properties.js';
 
 const SEED = runSeed();
-const RANDOM = Number(process.env['LEGAL_TARGETS_RUNS'] ?? 3);
+const RANDOM = Number(process.env['LEGAL_TARGETS_RUNS'] ?? 2);
 // Property runs per check within one target: fewer than the kill matrix's 20: each genome is a whole suite run, and the breadth comes from the genomes.
 const CHECK_RUNS = 5;
 let suites: SuiteDef[];
@@ -50,8 +50,10 @@ describe('legal targets', () => {
   it('no false verdict: the checks with the true profile fail nothing on the target (quick)', async () => {
     await holds('no false verdict', async (g) => {
       const { failed, passed, skipped } = await falseVerdicts(g, suites, SEED, CHECK_RUNS);
-      // Nearly every check runs, as on the alt profile: a true profile that skipped most of the suite would prove nothing.
-      return passed > 190 ? failed : [...failed, `only ${passed} checks passed (${skipped} skipped)`];
+      // Most checks run: a true profile that skipped most of the suite would prove nothing. A genome may take capabilities
+      // away (no price-point method, no refunds, one decline card), and their checks then skip by design: 218 checks,
+      // 215 pass on the reference, 168 on the narrowest genomes seen (bench/legal-targets.ts).
+      return passed > 150 ? failed : [...failed, `only ${passed} checks passed (${skipped} skipped)`];
     });
   }, 900_000);
 

@@ -4,7 +4,7 @@
  * test/legal-targets/properties.test.ts and bench/legal-targets.ts.
  */
 import type fc from 'fast-check';
-import { NOT_DRAWN, READING_NAMES, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { NOT_DRAWN, READING_NAMES, REFERENCE_GENES, type TargetGenes, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { conformantRun } from '../../harness/proof/run.js';
@@ -13,6 +13,13 @@ import { loadTrueProfile } from './genome.js';
 
 /** Readings the alt set leaves out (reference/readings/index.ts BY_NAME_ONLY, restated: reference stays out of fixtures). */
 const ALT_LEFT_OUT: ReadonlySet<string> = new Set(['extra-money-fields', 'payout-amount-field']);
+
+/** The reference's accounts and channels with some changed (the low-balance merchant keeps only methods still enabled). */
+function genes(over: Partial<TargetGenes>): TargetGenes {
+  const g = { ...REFERENCE_GENES, ...over };
+  const enabled: readonly string[] = ['CARD', ...g.methods];
+  return { ...g, lowBalance: { ...g.lowBalance, paymentMethods: g.lowBalance.paymentMethods.filter((m) => enabled.includes(m)) } };
+}
 
 /** Fixed genomes every run includes: the reference's own configuration, the alt one, and the issue's findings where the reference can express them. */
 export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
@@ -28,6 +35,47 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   },
   // Price points: Google Pay's own tiers under rounding up (the unroundable amounts move above 100.00).
   { why: 'per-method tiers, rounding up', genome: { readings: ['google-pay-own-tiers'] } },
+  // Found by the wider genomes: webhook-body took the shared tiers for a method with its own (its only price-point method here).
+  {
+    why: 'the only price-point method charges its own tiers',
+    genome: { readings: ['google-pay-own-tiers', 'price-point-nearest-within'], target: genes({ methods: ['CASH_APP', 'GOOGLE_PAY'] }) },
+  },
+  {
+    why: 'accounts and channels the reference fixtures do not have',
+    genome: {
+      readings: ['refund-number-free-of-payments'],
+      target: genes({
+        methods: ['PAYPAL', 'APPLE_PAY'],
+        channels: {
+          CARD: [
+            { minCents: 50, maxCents: 500_000 },
+            { minCents: 10_000, maxCents: 2_000_000 },
+          ],
+          PAYPAL: [
+            { minCents: 300, maxCents: 9_000 },
+            { minCents: 20_000, maxCents: 80_000 },
+          ],
+          CASH_APP: REFERENCE_GENES.channels.CASH_APP,
+        },
+        refunds: {
+          CARD: { support: 'full-only', createdSuccess: true },
+          PAYPAL: { support: 'none', createdSuccess: false },
+          CASH_APP: { support: 'partial', createdSuccess: true },
+        },
+        payouts: {
+          BANK_TRANSFER: { minCents: 1, maxCents: 300_000, usdOnly: true, cancelable: false },
+          PAYPAL: { minCents: 50, maxCents: 2_000_000, usdOnly: false, cancelable: true },
+        },
+        lowBalance: { usdCents: 201, eurCents: 0, refundCoverCents: 50, paymentMethods: ['APPLE_PAY', 'CARD'], payoutMethods: ['PAYPAL'] },
+        secondOnly: 'KLARNA',
+        // Issue 24: the doctor called the no-channel method in a merchant's method list WRONG (it is enabled, channels down).
+        noChannelListed: true,
+        declineCards: ['4000000000000069', '4000000000000341'],
+        primaryName: 'Kettle & Co',
+        primaryLogin: 'kettle.ops',
+      }),
+    },
+  },
 ];
 
 /** The seed of a run: LEGAL_TARGETS_SEED replays one, otherwise a fresh one (printed by the caller). */

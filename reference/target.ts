@@ -1,0 +1,149 @@
+/**
+ * What this sandbox is, as data: its merchants, methods, channels, balances and cards. The default is the
+ * constants of fixtures.ts and methods.ts (the reference README's choices); a `TargetDescription` replaces
+ * any part of it, so one reference can be any of the legal targets the document allows
+ * (test/legal-targets draws them). JSON only (cents as integers), so a profile can carry it.
+ */
+import { type MerchantFixture, MERCHANTS } from './fixtures.js';
+import {
+  type CentsRange,
+  ENABLED_PAYMENT_METHODS,
+  isKnownMethod,
+  NO_CHANNEL_METHODS,
+  PAYEE_FIELDS,
+  PAYMENT_CHANNELS,
+  PAYOUT_CHANNELS,
+  type PaymentChannel,
+  type PayoutChannel,
+  type RefundSupport,
+} from './methods.js';
+
+/** Overrides for one fixture merchant, found by id (ids and secrets stay the fixtures': faults sign with them). */
+export interface MerchantDescription {
+  readonly id: string;
+  readonly name?: string;
+  readonly login?: string;
+  /** Payout balance per currency, in cents; a currency not listed is held at 0. */
+  readonly payoutBalancesCents?: Readonly<Record<string, number>>;
+  readonly refundCoverCents?: number;
+  /** Payment methods enabled for this merchant (replacing every merchant's list for it). */
+  readonly paymentMethods?: readonly string[];
+  readonly payoutMethods?: readonly string[];
+}
+
+export interface PaymentChannelDescription {
+  /** Each channel's inclusive range in cents (overlapping or gapped); absent for price-point methods. */
+  readonly ranges?: readonly { readonly minCents: number; readonly maxCents: number }[];
+  readonly tiersCents?: readonly number[];
+  readonly refunds: RefundSupport;
+  /** Whether a new refund is SUCCESS at once (else PENDING until `refunds/settle`). */
+  readonly refundSettlesImmediately: boolean;
+}
+
+export interface PayoutChannelDescription {
+  readonly currencies: readonly string[];
+  readonly minCents: number;
+  readonly maxCents: number;
+  readonly cancelable: boolean;
+}
+
+export interface TargetDescription {
+  readonly merchants?: readonly MerchantDescription[];
+  /** Methods enabled for every merchant without a list of its own. */
+  readonly paymentMethods?: readonly string[];
+  /** Enabled methods whose every channel is down. */
+  readonly noChannelMethods?: readonly string[];
+  /** Replaces the payment channel table (a method absent here has no channel at all). */
+  readonly paymentChannels?: Readonly<Record<string, PaymentChannelDescription>>;
+  readonly payoutChannels?: Readonly<Record<string, PayoutChannelDescription>>;
+  /** Card numbers the provider declines (422 paymentFailed). */
+  readonly declineCards?: readonly string[];
+}
+
+/** The description resolved against the defaults, in the shapes the handlers use. */
+export interface Target {
+  readonly merchants: readonly MerchantFixture[];
+  readonly paymentMethods: readonly string[];
+  readonly noChannelMethods: ReadonlySet<string>;
+  readonly paymentChannels: ReadonlyMap<string, PaymentChannel>;
+  readonly payoutChannels: ReadonlyMap<string, PayoutChannel>;
+  readonly payeeFields: ReadonlyMap<string, readonly string[]>;
+  /** In their published order. */
+  readonly declineCards: readonly string[];
+  findMerchant(id: string): MerchantFixture | undefined;
+}
+
+/** Two, as a sandbox may publish several (the document's table has one row: "The provider declined the payment"). */
+export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002', '4000000000000069'];
+
+/** Refuses a description the reference cannot be: a clear error, never a half-built target. */
+export function resolveTarget(d: TargetDescription = {}): Target {
+  const known = (where: string, methods: readonly string[]): void => {
+    const bad = methods.filter((m) => !isKnownMethod(m));
+    if (bad.length > 0) throw new Error(`target ${where}: unknown method(s) ${bad.join(', ')}`);
+  };
+  const cents = (where: string, n: number): bigint => {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`target ${where}: cents must be a non-negative integer, got ${n}`);
+    return BigInt(n);
+  };
+  const byId = new Map((d.merchants ?? []).map((m) => [m.id, m]));
+  for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
+  const merchants = MERCHANTS.map((m): MerchantFixture => {
+    const o = byId.get(m.id);
+    if (o === undefined) return m;
+    if (o.paymentMethods) known(`merchants.${m.id}.paymentMethods`, o.paymentMethods);
+    if (o.payoutMethods) known(`merchants.${m.id}.payoutMethods`, o.payoutMethods);
+    const balances = o.payoutBalancesCents;
+    const other = balances && Object.entries(balances).filter(([c]) => c !== 'USD');
+    return {
+      ...m,
+      ...(o.name !== undefined ? { name: o.name } : {}),
+      ...(o.login !== undefined ? { login: o.login } : {}),
+      ...(balances ? { payoutBalanceCents: cents(`${m.id}.USD`, balances['USD'] ?? 0) } : {}),
+      ...(other ? { otherPayoutBalancesCents: Object.fromEntries(other.map(([c, v]) => [c, cents(`${m.id}.${c}`, v)])) } : {}),
+      ...(o.refundCoverCents !== undefined ? { refundCoverCents: cents(`${m.id}.refundCover`, o.refundCoverCents) } : {}),
+      ...(o.paymentMethods ? { paymentMethods: [...o.paymentMethods] } : {}),
+      ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
+    };
+  });
+  const paymentMethods = d.paymentMethods ?? ENABLED_PAYMENT_METHODS;
+  known('paymentMethods', paymentMethods);
+  const paymentChannels = d.paymentChannels
+    ? new Map(Object.entries(d.paymentChannels).map(([method, c]) => [method, paymentChannel(method, c, cents)]))
+    : PAYMENT_CHANNELS;
+  known('paymentChannels', [...paymentChannels.keys()]);
+  const payoutChannels = d.payoutChannels
+    ? new Map(
+        Object.entries(d.payoutChannels).map(([method, c]): [string, PayoutChannel] => [
+          method,
+          { ...c, minCents: cents(`${method}.min`, c.minCents), maxCents: cents(`${method}.max`, c.maxCents) },
+        ]),
+      )
+    : PAYOUT_CHANNELS;
+  known('payoutChannels', [...payoutChannels.keys()]);
+  return {
+    merchants,
+    paymentMethods,
+    noChannelMethods: d.noChannelMethods ? new Set(d.noChannelMethods) : NO_CHANNEL_METHODS,
+    paymentChannels,
+    payoutChannels,
+    payeeFields: PAYEE_FIELDS,
+    declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
+    findMerchant: (id) => merchants.find((m) => m.id === id),
+  };
+}
+
+function paymentChannel(method: string, c: PaymentChannelDescription, cents: (where: string, n: number) => bigint): PaymentChannel {
+  const base = { refunds: c.refunds, refundSettlesImmediately: c.refundSettlesImmediately };
+  if (c.tiersCents !== undefined) return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)) };
+  const ranges: CentsRange[] = (c.ranges ?? []).map((r, i) => ({
+    minCents: cents(`${method}.ranges[${i}].min`, r.minCents),
+    maxCents: cents(`${method}.ranges[${i}].max`, r.maxCents),
+  }));
+  if (ranges.length === 0) throw new Error(`target paymentChannels.${method}: give ranges or tiersCents`);
+  const minCents = ranges.reduce((a, r) => (r.minCents < a ? r.minCents : a), ranges[0]!.minCents);
+  const maxCents = ranges.reduce((a, r) => (r.maxCents > a ? r.maxCents : a), ranges[0]!.maxCents);
+  return { ...base, minCents, maxCents, ...(ranges.length > 1 ? { ranges } : {}) };
+}
+
+export const DEFAULT_TARGET: Target = resolveTarget();

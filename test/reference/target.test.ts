@@ -1,0 +1,124 @@
+/**
+ * The reference is configurable from a target description (reference/target.ts): each dimension a generated
+ * target varies changes what the server answers, and no description leaves the README's defaults in place.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../harness/profile/types.js';
+import { startEmbeddedReferenceProcess } from '../../harness/run/embedded.js';
+import { type RunningReference, startReference } from '../../reference/index.js';
+import { parseServeArgs } from '../../reference/serve.js';
+import { resolveTarget, type TargetDescription } from '../../reference/target.js';
+import { cardBody, checkoutBody, payoutBody, refundBody, usd } from './helpers/builders.js';
+import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send } from './helpers/client.js';
+
+const TARGET: TargetDescription = {
+  merchants: [
+    { id: 'M100001', name: 'Kettle & Co', login: 'kettle.ops' },
+    // KLARNA for the second merchant only: no other merchant has it.
+    { id: 'M100002', paymentMethods: ['CARD', 'KLARNA'] },
+    { id: 'M100003', payoutBalancesCents: { USD: 250, GBP: 700 }, refundCoverCents: 40 },
+  ],
+  paymentMethods: ['CARD', 'PAYPAL'],
+  noChannelMethods: ['PAYPAL'],
+  paymentChannels: {
+    // Overlapping channels: 0.50-50.00 and 20.00-200.00, so 0.50-200.00 in all.
+    CARD: {
+      ranges: [
+        { minCents: 50, maxCents: 5_000 },
+        { minCents: 2_000, maxCents: 20_000 },
+      ],
+      refunds: 'partial',
+      refundSettlesImmediately: true,
+    },
+    KLARNA: { ranges: [{ minCents: 100, maxCents: 1_000 }], refunds: 'none', refundSettlesImmediately: false },
+  },
+  payoutChannels: { BANK_TRANSFER: { currencies: ['USD', 'GBP'], minCents: 100, maxCents: 90_000, cancelable: false } },
+  declineCards: ['4000000000000002', '4000000000000069'],
+};
+
+let ref: RunningReference;
+beforeAll(async () => {
+  ref = await startReference({ target: TARGET });
+});
+afterAll(async () => {
+  await ref.close();
+});
+
+function answered(r: Reply): string {
+  return r.json?.code === 0 ? 'ok' : `${r.json?.code} ${keyOf(r)}`;
+}
+
+const cardWith = (number: string, value = '40.00') =>
+  cardBody({
+    trans_amount: usd(value),
+    card: { card_number: number, cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' },
+  });
+
+describe('a reference built from a target description', () => {
+  it('gives a method to the one merchant that has it, and takes a method off every merchant without its own list', async () => {
+    const klarna = checkoutBody({ payment_method: 'KLARNA', trans_amount: usd('5.00') });
+    expect(answered(await call(ref.url, '/api/v1/payments/checkout', klarna, { creds: SECOND }))).toBe('ok');
+    const again = checkoutBody({ payment_method: 'KLARNA', trans_amount: usd('5.00') });
+    expect(answered(await call(ref.url, '/api/v1/payments/checkout', again))).toBe('3003 paymentMethodUnavailable');
+    const cashApp = checkoutBody({ payment_method: 'CASH_APP' });
+    expect(answered(await call(ref.url, '/api/v1/payments/checkout', cashApp))).toBe('3003 paymentMethodUnavailable');
+  });
+
+  it('has a method whose channel is down, and overlapping channels that accept their union', async () => {
+    expect(answered(await call(ref.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: 'PAYPAL' })))).toBe(
+      '422 validationFailed',
+    );
+    expect(answered(await call(ref.url, '/api/v1/payments/card', cardWith('4242424242424242', '150.00')))).toBe('ok');
+    expect(answered(await call(ref.url, '/api/v1/payments/card', cardWith('4242424242424242', '200.01')))).toBe('2006 amountOutOfRange');
+  });
+
+  it('declines every decline card of the description', async () => {
+    for (const n of ['4000000000000002', '4000000000000069']) {
+      expect(answered(await call(ref.url, '/api/v1/payments/card', cardWith(n)))).toBe('422 paymentFailed');
+    }
+  });
+
+  it('creates refunds SUCCESS at once where the channel settles them so', async () => {
+    const paid = await call(ref.url, '/api/v1/payments/card', cardWith('4242424242424242'));
+    const r = await call(ref.url, '/api/v1/refunds/create', refundBody({ original_order_no: paid.json.data.order_no }));
+    expect(r.json.data.status).toBe('SUCCESS');
+  });
+
+  it('holds the balances of the description, in their own currencies', async () => {
+    const gbp = (value: string) =>
+      payoutBody({ payment_method: 'BANK_TRANSFER', trans_amount: { currency: 'GBP', value }, payee: { name: 'G', account: 'A1' } });
+    expect(answered(await call(ref.url, '/api/v1/payouts/create', gbp('7.01'), { creds: LOWBAL }))).toBe('5004 insufficientFunds');
+    expect(answered(await call(ref.url, '/api/v1/payouts/create', gbp('7.00'), { creds: LOWBAL }))).toBe('ok');
+    const usd3 = payoutBody({ trans_amount: usd('2.51') });
+    expect(answered(await call(ref.url, '/api/v1/payouts/create', usd3, { creds: LOWBAL }))).toBe('5004 insufficientFunds');
+  });
+
+  it("refuses the merchant's name and login as X-MerchantID (401 merchantNotFound)", async () => {
+    for (const id of ['Kettle & Co', 'kettle.ops']) {
+      const raw = Buffer.from(JSON.stringify({ order_no: 'P1' }));
+      const headers = { 'Content-Type': 'application/json', ...signedHeaders({ id, secret: PRIMARY.secret }, raw) };
+      const r = await send(`${ref.url}/api/v1/payments/query`, 'POST', headers, raw);
+      expect([r.status, keyOf(r)]).toEqual([401, 'merchantNotFound']);
+    }
+  });
+
+  it("reaches the reference's own process from a profile's embedded.target (as a conformance run starts it)", async () => {
+    const profile = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Profile;
+    const proc = await startEmbeddedReferenceProcess({ ...profile, embedded: { target: TARGET as Record<string, unknown> } });
+    try {
+      const klarna = checkoutBody({ payment_method: 'KLARNA', trans_amount: usd('5.00') });
+      expect(answered(await call(proc.url, '/api/v1/payments/checkout', klarna, { creds: SECOND }))).toBe('ok');
+      expect(answered(await call(proc.url, '/api/v1/payments/card', cardWith('4000000000000069')))).toBe('422 paymentFailed');
+    } finally {
+      await proc.close();
+    }
+  }, 30_000);
+
+  it('refuses a description it cannot be, clearly', () => {
+    expect(() => resolveTarget({ paymentMethods: ['BITCOIN'] })).toThrow(/unknown method\(s\) BITCOIN/);
+    expect(() => resolveTarget({ merchants: [{ id: 'M1' }] })).toThrow(/no fixture merchant M1/);
+    expect(() => parseServeArgs(['--target', '[1]'])).toThrow(/--target must be a JSON object/);
+    expect(parseServeArgs(['--target', JSON.stringify(TARGET)]).opts.target).toEqual(TARGET);
+  });
+});
