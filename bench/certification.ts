@@ -35,7 +35,8 @@ try {
   const boundS = 100 * 60 * (1 + tolerance) * SCALE;
   const quick = await runCli(['--profile', profilePath, '--seed', String(SEED)]);
   log(
-    `quick run: ${quick.seconds} s wall, exit ${quick.exitCode}; the span bound (100 min × ${1 + tolerance} × ${SCALE}) is ${round(boundS, 1)} s`,
+    `quick run: ${quick.seconds} s wall, exit ${quick.exitCode}; the span ` +
+      `bound (100 min × ${1 + tolerance} × ${SCALE}) is ${round(boundS, 1)} s`,
   );
   const r = await runCli(['--profile', profilePath, '--webhooks', 'full', '--seed', String(SEED)]);
   const goalRatio = (r.seconds - quick.seconds) / boundS;
@@ -46,7 +47,8 @@ try {
     .map((x) => ({ checkId: x.checkId, seconds: round(x.durationMs / 1000, 1), status: x.status }));
   const ratio = r.seconds / scheduleS;
   log(
-    `run: ${r.seconds} s wall = ${round(ratio, 2)} × the schedule; (full − quick) / bound = ${round(goalRatio, 3)} (goal ≤ 1.02); ${r.checks} checks ${JSON.stringify(r.byStatus)}; ${webhookChecks.length} webhook checks; exit ${r.exitCode}`,
+    `run: ${r.seconds} s wall = ${round(ratio, 2)} × the schedule; (full − quick) / bound = ${round(goalRatio, 3)} (goal ` +
+      `≤ 1.02); ${r.checks} checks ${JSON.stringify(r.byStatus)}; ${webhookChecks.length} webhook checks; exit ${r.exitCode}`,
   );
   for (const s of slowest) log(`  slowest: ${s.checkId} ${s.seconds} s (${s.status})`);
   log(

@@ -88,7 +88,8 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     const row: Row = { label, ...rest, slowest, ...(base ? { ratioToBase: round(r.seconds / base, 2) } : {}) };
     rows.push(row);
     log(
-      `${label}: ${r.seconds} s wall${base ? ` (×${round(r.seconds / base, 2)})` : ''}, ${r.checks} checks ${JSON.stringify(r.byStatus)}, ` +
+      `${label}: ${r.seconds} s wall${base ? ` (×${round(r.seconds / base, 2)})` : ''}` +
+        `, ${r.checks} checks ${JSON.stringify(r.byStatus)}, ` +
         `check time summed ${r.checkSecondsSum} s, longest check ${r.longestCheckSeconds} s, exit ${r.exitCode}`,
     );
     return row;
@@ -107,6 +108,10 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     base,
   );
   log(
-    `→ ${writeReport('conformance-run', { seed: SEED, command: 'npx tsx harness/cli/main.ts run --seed S [--runs N] [--webhooks off] [--suite X] --reports TMP', rows })}`,
+    `→ ${writeReport('conformance-run', {
+      seed: SEED,
+      command: 'npx tsx harness/cli/main.ts run --seed S [--runs N] [--webhooks off] [--suite X] --reports TMP',
+      rows,
+    })}`,
   );
 }

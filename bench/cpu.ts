@@ -132,11 +132,28 @@ for (const role of ROLES) {
 table.push(`| unattributed (non-Node children) | ${median(runs.map((r) => r.unattributedS))} | |`);
 const total = runs.map((r) => round(r.allProcesses.userS + r.allProcesses.systemS, 2));
 table.push(
-  `| **all processes** (user + sys) | **${median(total)}** (${median(runs.map((r) => r.allProcesses.userS))} + ${median(runs.map((r) => r.allProcesses.systemS))}) | |`,
+  `| **all processes** (user + sys) | **${median(total)}** (${median(runs.map((r) => r.allProcesses.userS))}` +
+    ` + ${median(runs.map((r) => r.allProcesses.systemS))}) | |`,
 );
 table.push(`| wall | ${median(runs.map((r) => r.wallS))} | |`);
 log(table.join('\n'));
 log(`load (1 min) at the starts: ${runs.map((r) => r.load1mAtStart).join(', ')}`);
+const benchedCommand = [
+  'bin/mpsi-conformance.js',
+  'run',
+  '--seed',
+  'S',
+  '--reports',
+  'TMP',
+  ...(NO_DOCTOR ? ['--no-doctor'] : []),
+  ...extra,
+];
 log(
-  `→ ${writeReport(NO_DOCTOR ? 'cpu-no-doctor' : 'cpu', { seed: SEED, command: `node ${['bin/mpsi-conformance.js', 'run', '--seed', 'S', '--reports', 'TMP', ...(NO_DOCTOR ? ['--no-doctor'] : []), ...extra].join(' ')}`, runs, medianCpuS: median(total), medianWallS: median(runs.map((r) => r.wallS)) })}`,
+  `→ ${writeReport(NO_DOCTOR ? 'cpu-no-doctor' : 'cpu', {
+    seed: SEED,
+    command: `node ${benchedCommand.join(' ')}`,
+    runs,
+    medianCpuS: median(total),
+    medianWallS: median(runs.map((r) => r.wallS)),
+  })}`,
 );

@@ -36,7 +36,9 @@ try {
     const name = safe ? 'safe' : 'sandbox';
     figures[name] = { rounds: ROUNDS, medianMs: percentile(ms, 50), minMs: ms[0], maxMs: ms[ms.length - 1], requests, items: counts };
     log(
-      `doctor (${name}): median ${round(percentile(ms, 50) / 1000, 2)} s (min ${round(ms[0]! / 1000, 2)}, max ${round(ms[ms.length - 1]! / 1000, 2)}) over ${ROUNDS} rounds, ${requests} requests, ${JSON.stringify(counts)}`,
+      `doctor (${name}): median ${round(percentile(ms, 50) / 1000, 2)} s (min ` +
+        `${round(ms[0]! / 1000, 2)}, max ${round(ms[ms.length - 1]! / 1000, 2)}` +
+        `) over ${ROUNDS} rounds, ${requests} requests, ${JSON.stringify(counts)}`,
     );
   }
 } finally {

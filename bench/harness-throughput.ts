@@ -167,8 +167,10 @@ try {
     };
     log(
       `concurrency ${c} (load ${loadStart} → ${loadEnd}): median of ${PAIRS} paired ratios ${round(medianRatio, 3)} ` +
-        `[${pairs.map((x) => round(x.ratio, 2)).join(', ')}]; best of rounds: plain ${round(bestPlain)} req/s, harness ${round(bestHarness)} exchanges/s (${round(bestHarness / bestPlain, 2)}); ` +
-        `client CPU per exchange (median) ${round(plainCpu, 0)} µs plain vs ${round(harnessCpu, 0)} µs harness (×${round(harnessCpu / plainCpu, 2)})`,
+        `[${pairs.map((x) => round(x.ratio, 2)).join(', ')}]; best of rounds: plain ${round(bestPlain)}` +
+        ` req/s, harness ${round(bestHarness)} exchanges/s (${round(bestHarness / bestPlain, 2)}); ` +
+        `client CPU per exchange (median) ${round(plainCpu, 0)} µs plain vs ` +
+        `${round(harnessCpu, 0)} µs harness (×${round(harnessCpu / plainCpu, 2)})`,
     );
   }
   log(`→ ${writeReport('harness-throughput', figures)}`);

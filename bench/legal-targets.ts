@@ -1,7 +1,8 @@
 /**
  * The kit over generated legal targets (issue 24): N genomes (default 200), each started as the reference
  * with the genome's readings and accounts and channels (methods per merchant, overlapping or gapped channels, refund
- * support and created status, payout channels, balances, decline cards, name and login) and checked with its true profile. Prints and writes the rates of false
+ * support and created status, payout channels, balances, decline cards, name and login) and checked with its true profile. Prints and
+ * writes the rates of false
  * verdicts (a check failing on a conformant target) and of doctor WRONG items on a true profile, with
  * every genome that broke (replay one: LEGAL_TARGETS_SEED=<seed> in test/legal-targets, or this script's --seed).
  *
@@ -39,7 +40,10 @@ function describeGenes(g: TargetGenome): string {
   const t = g.target;
   if (!t) return 'reference accounts';
   const split = Object.values(t.channels).filter((c) => c.length > 1).length;
-  return `${t.methods.length + 1} methods, ${split} split channel lists, ${t.declineCards.length} decline card(s)${t.secondOnly ? `, ${t.secondOnly} for the second merchant only` : ''}`;
+  return (
+    `${t.methods.length + 1} methods, ${split} split channel lists, ${t.declineCards.length}` +
+    ` decline card(s)${t.secondOnly ? `, ${t.secondOnly} for the second merchant only` : ''}`
+  );
 }
 
 const N = Number(flag('n', '200'));
@@ -98,7 +102,8 @@ for (const [i, g] of genomes.entries()) {
     for (const w of [...j.wrong, ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])]) log(`    ${w}`);
   }
   log(
-    `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length} failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
+    `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length}` +
+      ` failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
   );
 }
 const ms = performance.now() - started;
@@ -117,11 +122,13 @@ const figures = {
   kills: { run: kills.length, notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check') },
 };
 log(
-  `false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); doctor WRONG: ${withDoctorWrong}/${N} targets; ${round(ms / 1000 / N, 2)} s per target`,
+  `false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); ` +
+    `doctor WRONG: ${withDoctorWrong}/${N} targets; ${round(ms / 1000 / N, 2)} s per target`,
 );
 if (KILL > 0)
   log(
-    `kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`,
+    `kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed ` +
+      `by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`,
   );
 if (initFigures)
   log(

@@ -109,8 +109,14 @@ for (const withAudit of [false, true, false, true]) {
   audit[withAudit ? 'withAuditMs' : 'withoutAuditMs'] = round(ms, 0);
 }
 log(
-  `serve --audit observer: 50 client sessions ${audit['withoutAuditMs']} ms without, ${audit['withAuditMs']} ms with (second of two rounds each)`,
+  `serve --audit observer: 50 client sessions ${audit['withoutAuditMs']} ` +
+    `ms without, ${audit['withAuditMs']} ms with (second of two rounds each)`,
 );
 log(
-  `→ ${writeReport('merchant', { seed: SEED, command: 'npx tsx harness/cli/main.ts receiver --url URL --merchant M100001 --secret-env VAR --seed S --no-html', receiver: rows, audit })}`,
+  `→ ${writeReport('merchant', {
+    seed: SEED,
+    command: 'npx tsx harness/cli/main.ts receiver --url URL --merchant M100001 --secret-env VAR --seed S --no-html',
+    receiver: rows,
+    audit,
+  })}`,
 );

@@ -27,7 +27,8 @@ try {
   }
   log(`${stats.sent} fuzzed requests in ${round(stats.ms / 1000, 1)} s (${round(stats.sent / (stats.ms / 1000))} req/s)`);
   log(
-    `statuses: ${JSON.stringify(byStatus)}; violations: ${stats.violations.length}; internal failures: ${internalFailures}; reference RSS after: ${mb(memory.rss)} MB`,
+    `statuses: ${JSON.stringify(byStatus)}; violations: ${stats.violations.length}; ` +
+      `internal failures: ${internalFailures}; reference RSS after: ${mb(memory.rss)} MB`,
   );
   for (const v of stats.violations.slice(0, 20)) log(`  ✗ ${v}`);
   const file = writeReport('reference-fuzz', {

@@ -119,7 +119,8 @@ try {
   const after = await ref.memory();
   const stats = await ref.stats();
   log(
-    `reference memory after ${TOTAL} requests (${created.length} orders stored): RSS ${mb(after.rss)} MB, heap used ${mb(after.heapUsed)} MB (GC ${after.gcRan ? 'forced' : 'not available'})`,
+    `reference memory after ${TOTAL} requests (${created.length} orders stored): RSS ${mb(after.rss)}` +
+      ` MB, heap used ${mb(after.heapUsed)} MB (GC ${after.gcRan ? 'forced' : 'not available'})`,
   );
   log(`requests not answered with a signed success: ${failures}, internal failures logged: ${stats.internalFailures}`);
   const file = writeReport('reference-load', {

@@ -415,7 +415,9 @@ export function createClient(opts: ClientOptions): Client {
         ex.throttled = { answers, waitMs: Math.round(waitMs) };
         ex.error = {
           kind: 'throttled',
-          message: `throttled ${answers} time(s) (HTTP ${ex.response!.status}) within the deadline of ${deadlineMs} ms; the next wait (${Math.round(wait)} ms) would pass it`,
+          message:
+            `throttled ${answers} time(s) (HTTP ${ex.response!.status}) within the deadline ` +
+            `of ${deadlineMs} ms; the next wait (${Math.round(wait)} ms) would pass it`,
         };
         return ex;
       }

@@ -302,7 +302,8 @@ export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantR
       `the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`,
       {
         declare: [
-          `a payout method${want.cancel === undefined ? '' : ` with "cancel": ${want.cancel}`} (payouts.methods${who ? ", and the merchant's payoutMethods" : ''})`,
+          `a payout method${want.cancel === undefined ? '' : ` with "cancel": ${want.cancel}`}` +
+            ` (payouts.methods${who ? ", and the merchant's payoutMethods" : ''})`,
         ],
       },
     );

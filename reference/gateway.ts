@@ -23,7 +23,8 @@ export interface Gateway {
 }
 
 const THROTTLED_PAGE =
-  '<!DOCTYPE html>\n<html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1><p>Rate limit exceeded. Try again later.</p></body></html>\n';
+  '<!DOCTYPE html>\n<html><head><title>429 Too Many Requests</title></head><body><h1>429 ' +
+  'Too Many Requests</h1><p>Rate limit exceeded. Try again later.</p></body></html>\n';
 
 function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -1,5 +1,6 @@
 /**
- * `serve [--port N] [--host H] [--time-scale X] [--readings SET] [--target JSON] [--fault NAME]... [--list-faults] [--list-readings]`: runs the
+ * `serve [--port N] [--host H] [--time-scale X] [--readings SET] [--target JSON] [--fault NAME]... [--list-faults] [--list-readings]`: runs
+ * the
  * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
  */
 import { pathToFileURL } from 'node:url';
@@ -175,7 +176,9 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
   io.out(`MPSI reference sandbox listening on ${running.url}`);
   if (behind) {
     io.out(
-      `gateway: ${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`,
+      `gateway: ` +
+        `${parsed.rateLimit !== undefined ? `HTTP 429 (HTML, Retry-After: 1) beyond ${parsed.rateLimit} requests/s` : 'no rate limit'}` +
+        `${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`,
     );
   }
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);

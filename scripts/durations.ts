@@ -51,7 +51,8 @@ const quick = secondsPerFile(quickDir);
 const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { full?: Record<string, number> }) : {};
 const durations = {
   $comment:
-    'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite with: npx tsx scripts/durations.ts <reports-dirs-of-quick-runs,comma-separated> [<reports-dir-of-a-full-run>]',
+    'Expected seconds per suite file on the reference (harness/run/sequencer.ts starts the longest first). Rewrite ' +
+    'with: npx tsx scripts/durations.ts <reports-dirs-of-quick-runs,comma-separated> [<reports-dir-of-a-full-run>]',
   quick,
   full: fullDir ? secondsPerFile(fullDir) : (previous.full ?? quick),
   off: {},

@@ -48,7 +48,10 @@ for (const f of report.faults.filter((x) => x.verdict !== 'killed'))
 for (const c of report.conformant) if (c.failed.length > 0) console.log(`conformant seed ${c.seed} ${c.webhooks}: ${c.failed.join('; ')}`);
 for (const v of report.coverage.violations) console.log(`gap (${v.status}): ${v.id} — ${v.text}`);
 console.log(
-  `faults killed ${killed}/${report.faults.length}; must clauses proved ${report.coverage.totals.proved}/${report.coverage.totals.mustService}, restated ${report.coverage.totals.restated}, allowlisted ${report.coverage.totals.allowlisted}, gaps ${report.coverage.totals.violations}; matrix ${(report.matrixMs / 1000).toFixed(1)} s`,
+  `faults killed ${killed}/${report.faults.length}; must clauses proved ${report.coverage.totals.proved}/` +
+    `${report.coverage.totals.mustService}, restated ${report.coverage.totals.restated}` +
+    `, allowlisted ${report.coverage.totals.allowlisted}` +
+    `, gaps ${report.coverage.totals.violations}; matrix ${(report.matrixMs / 1000).toFixed(1)} s`,
 );
 const ok = killed === report.faults.length && report.conformant.every((c) => c.failed.length === 0);
 process.exit(ok ? 0 : 1);

@@ -94,7 +94,9 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
           { currency: 'USD', value: v.shown },
           {
             code: 'AMOUNT_NOT_SHOWN_WITH_TWO_DECIMALS',
-            title: `the record should show the amount sent as ${JSON.stringify(v.sent)} with exactly two decimals at data.${rec.transAmount}`,
+            title:
+              `the record should show the amount sent as ${JSON.stringify(v.sent)}` +
+              ` with exactly two decimals at data.${rec.transAmount}`,
             exchange: ex,
           },
         );

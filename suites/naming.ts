@@ -103,7 +103,8 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       }
       skipUnless(
         compared > 0,
-        'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so a camelCase spelling of them cannot be observed without webhooks',
+        'the target accepts a checkout without notify_url and without return_url (or the profile ' +
+          'sends neither), so a camelCase spelling of them cannot be observed without webhooks',
         { declare: ['as methods.checkout[0] a method that requires notify_url or return_url, if the target has one,'] },
       );
     },

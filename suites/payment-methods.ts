@@ -101,7 +101,8 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
       })[0];
       skipUnless(
         found,
-        'the profile declares no active merchant other than the primary lacking one of the checkout methods (merchants.second / lowBalance .paymentMethods)',
+        'the profile declares no active merchant other than the primary lacking ' +
+          'one of the checkout methods (merchants.second / lowBalance .paymentMethods)',
         { declare: ['merchants.second.paymentMethods or merchants.lowBalance.paymentMethods (without one of methods.checkout)'] },
       );
       const { as, method } = found;

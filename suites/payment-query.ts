@@ -210,7 +210,8 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
       }
       recordReading(
         'ep.content-type.text-plain',
-        `HTTP ${ex.response?.status ?? '-'} code ${shortJson(body?.code)} ${typeof body?.msg === 'string' ? (splitMsg(body.msg).key ?? '') : ''}`,
+        `HTTP ${ex.response?.status ?? '-'} code ${shortJson(body?.code)} ` +
+          `${typeof body?.msg === 'string' ? (splitMsg(body.msg).key ?? '') : ''}`,
       );
     },
   },

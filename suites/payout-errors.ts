@@ -239,7 +239,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsNumberOf(lim.max) > centsNumberOf(balance));
       if (methods.length === 0)
         throw new PreconditionSkip(
-          `no payout method enabled for the low-balance merchant allows an amount above its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`,
+          `no payout method enabled for the low-balance merchant allows an amount above ` +
+            `its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`,
           { declare: ['merchants.lowBalance.payoutMethods', 'limits.payouts'] },
         );
       const arb = fc
@@ -273,7 +274,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const balances = Object.entries(t.profile.merchants.lowBalance?.payoutBalances ?? {}).filter(([currency]) => currency !== 'USD');
       if (balances.length === 0)
         throw new PreconditionSkip(
-          'the profile declares no payout balance of the low-balance merchant in a currency other than USD (merchants.lowBalance.payoutBalances)',
+          'the profile declares no payout balance of the low-balance merchant ' +
+            'in a currency other than USD (merchants.lowBalance.payoutBalances)',
           { declare: ['merchants.lowBalance.payoutBalances'] },
         );
       const own = new Set(payoutMethodsOf(t, 'lowBalance'));
@@ -309,7 +311,9 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
           failCheck({
             code: 'REFUSED_WITHIN_BALANCE',
-            title: `a payout of ${balance} ${currency}, within the declared ${currency} balance, was refused for funds (is the balance checked against another currency's?)`,
+            title:
+              `a payout of ${balance} ${currency}, within the declared ${currency} balance, ` +
+              `was refused for funds (is the balance checked against another currency's?)`,
             expected: 'the payout accepted',
             seen: JSON.stringify(body),
             exchange: within,
@@ -326,7 +330,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       }
       if (tried === 0)
         throw new PreconditionSkip(
-          'no payout method of the low-balance merchant declares it takes other currencies than USD ("usdOnly": false) with a range holding its balance and a cent more',
+          'no payout method of the low-balance merchant declares it takes other currencies ' +
+            'than USD ("usdOnly": false) with a range holding its balance and a cent more',
           { declare: ['payouts.methods.<method>.usdOnly: false (a method in merchants.lowBalance.payoutMethods)', 'limits.payouts'] },
         );
     },

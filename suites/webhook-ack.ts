@@ -125,7 +125,9 @@ export default defineSuite('webhook-ack', { area: 'webhooks', resource: 'webhook
         resentAfter(t, timing, 'in-time', {
           code: 'WEBHOOK_ACK_TIME_SHORT',
           clause: 'limit.ack-time',
-          message: `a webhook answered with \`success\` after half the acknowledgement time (${fmtMs(timing.ackTimeoutMs / 2)} of ${fmtMs(timing.ackTimeoutMs)}) was sent again: the target gives a receiver less than the 5 seconds the interface allows`,
+          message:
+            `a webhook answered with \`success\` after half the acknowledgement time (${fmtMs(timing.ackTimeoutMs / 2)} of ` +
+            `${fmtMs(timing.ackTimeoutMs)}) was sent again: the target gives a receiver less than the 5 seconds the interface allows`,
         }),
       );
     },

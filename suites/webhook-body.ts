@@ -417,7 +417,8 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     async run({ target: t }) {
       webhookSetup(t);
       const { payment, body, exchange } = await refundWithBody(t, 'webhook.body.original-refs');
-      // An absent field is charged to the body field by the delivery rules; a present one naming another number breaks how a refund refers to its payment.
+      // An absent field is charged to the body field by the delivery rules; a present one naming another number breaks how a refund refers
+      // to its payment.
       expectValidBody(body, exchange, 'refund.updated');
       expectBodyField(
         body,

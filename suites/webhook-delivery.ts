@@ -96,7 +96,9 @@ export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'we
       if (!v.ok)
         failCheck({
           code: 'WEBHOOK_SIGNED_FOR_WRONG_MERCHANT',
-          title: `a webhook about the second merchant's payment must be signed with that merchant's id and secret: ${describeVerifyFailure(v)}`,
+          title:
+            `a webhook about the second merchant's payment must be signed ` +
+            `with that merchant's id and secret: ${describeVerifyFailure(v)}`,
           expected: `X-MerchantID ${second.id}, signed with its secret`,
           seen: `X-MerchantID ${String(signingHeadersOf(d).merchantId)}: ${describeVerifyFailure(v)}`,
           exchange,
@@ -147,7 +149,9 @@ export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'we
         if (!(ts >= lastTs))
           failCheck({
             code: 'WEBHOOK_TIMESTAMP_NOT_FRESH',
-            title: `attempt ${i + 1} carries an X-Timestamp older than the attempt before; every attempt is signed again with a new timestamp`,
+            title:
+              `attempt ${i + 1} carries an X-Timestamp older than the attempt ` +
+              `before; every attempt is signed again with a new timestamp`,
             expected: `X-Timestamp >= ${lastTs}`,
             seen: `X-Timestamp ${String(h.timestamp)}`,
             exchange: ex,
@@ -158,9 +162,13 @@ export default defineSuite('webhook-delivery', { area: 'webhooks', resource: 'we
         if (stale >= 0)
           failCheck({
             code: 'WEBHOOK_TIMESTAMP_NOT_FRESH',
-            title: `attempt ${i + 1} arrived ${d.receivedAt - ds[stale]!.receivedAt} ms after attempt ${stale + 1} with no later X-Timestamp`,
+            title:
+              `attempt ${i + 1} arrived ${d.receivedAt - ds[stale]!.receivedAt}` +
+              ` ms after attempt ${stale + 1} with no later X-Timestamp`,
             expected: 'a new X-Timestamp per attempt',
-            seen: `X-Timestamp ${String(h.timestamp)} on attempt ${i + 1}, ${String(signingHeadersOf(ds[stale]!).timestamp)} on attempt ${stale + 1}`,
+            seen:
+              `X-Timestamp ${String(h.timestamp)} on attempt ${i + 1}, ` +
+              `${String(signingHeadersOf(ds[stale]!).timestamp)} on attempt ${stale + 1}`,
             exchange: ex,
           });
       });

@@ -33,7 +33,8 @@ async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
   const status = created.body['status'];
   if (status !== 'PENDING' || refund.status !== 'PENDING') {
     throw new PreconditionSkip(
-      `the target created the ${payment.method} refund as ${String(status)} (response status ${String(refund.status)}), not PENDING: there is no later settlement to observe`,
+      `the target created the ${payment.method} refund as ${String(status)} (response status ` +
+        `${String(refund.status)}), not PENDING: there is no later settlement to observe`,
     );
   }
   return refund;

@@ -118,7 +118,9 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
           code: 'WEBHOOK_ON_CHARGEBACK',
           clause: 'event.none.chargeback',
           message: 'a recorded chargeback sent a webhook; a chargeback is visible only in the merchant portal',
-          expected: `no webhook for ${payment.merchantOrderNo} after the chargeback, every earlier one acknowledged (watched ${timing.deliveryWaitMs} ms)`,
+          expected:
+            `no webhook for ${payment.merchantOrderNo} after the chargeback, ` +
+            `every earlier one acknowledged (watched ${timing.deliveryWaitMs} ms)`,
           seen: describeDeliveries(late),
         };
       });

@@ -134,7 +134,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         noteExcuse(lagExcuse(gap, b, ds[0]!.receivedAt, ds[1]!.receivedAt, 'the first wait'));
         failCheck({
           code: 'FIRST_WAIT_OFF',
-          title: `the first retry came ${fmtMs(gap)} after the first attempt; the document says about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          title:
+            `the first retry came ${fmtMs(gap)} after the first attempt; the document says ` +
+            `about 15 s (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
           expected: fmtBounds(b),
           seen: fmtMs(gap),
         });
@@ -200,7 +202,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
             if (afterRefund >= 2 && s !== 'REFUNDED') {
               failCheck({
                 code: 'WEBHOOK_STATUS_STALE',
-                title: `${at} was sent after the payment was refunded in full but carries ${String(s)}: a body shows the status at sending time`,
+                title:
+                  `${at} was sent after the payment was refunded in full but ` +
+                  `carries ${String(s)}: a body shows the status at sending time`,
                 expected: 'REFUNDED',
                 seen: String(s),
               });
@@ -215,7 +219,8 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         );
         if (afterRefund < 2)
           note(
-            `the target made ${afterRefund} attempt(s) after the refund within ${fmtMs(limit)}: only the statuses of the attempts made were checked`,
+            `the target made ${afterRefund} attempt(s) after the refund within ` +
+              `${fmtMs(limit)}: only the statuses of the attempts made were checked`,
           );
       } finally {
         receiver.script(payment.merchantOrderNo, ['success']);
@@ -246,7 +251,8 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         failCheck({
           code: 'WEBHOOK_DEDUP_KEY_UNSTABLE',
           title:
-            'attempts of one webhook about an unchanged payment differ in event, order_no or status, so a receiver deduplicating on them sees several changes',
+            'attempts of one webhook about an unchanged payment differ in event, ' +
+            'order_no or status, so a receiver deduplicating on them sees several changes',
           expected: 'one (event, order_no, status)',
           seen: changes.map((c) => `(${c.event}, ${c.orderNo}, ${c.status})`).join(' ') || 'no keyable body',
         });
@@ -378,7 +384,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const lastFails = () =>
         failCheck({
           code: 'LAST_WAIT_OFF',
-          title: `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`,
+          title:
+            `the ${gaps.length < F.attempts - 1 ? 'last observed' : 'eighth'} wait was ` +
+            `${fmtMs(lastGap)}; the document says the waits grow to about 40 minutes (${scale})`,
           expected: `8 waits, the last ${fmtBounds(last)}`,
           seen: gaps.map(fmtMs).join(', '),
         });
@@ -399,7 +407,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         if (g < longest * (1 - timing.tolerance)) {
           failCheck({
             code: 'WAITS_SHRINK',
-            title: `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (${fmtMs(longest)}) beyond the tolerance: the waits must grow`,
+            title:
+              `wait ${i + 1} (${fmtMs(g)}) is shorter than an earlier wait (` +
+              `${fmtMs(longest)}) beyond the tolerance: the waits must grow`,
             expected: 'non-decreasing waits',
             seen: gaps.map(fmtMs).join(', '),
           });
@@ -431,7 +441,9 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
         noteExcuse(lagExcuse(span, b, ds[0]!.receivedAt, ds.at(-1)!.receivedAt, 'the span of the attempts'));
         failCheck({
           code: 'SPAN_OFF',
-          title: `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
+          title:
+            `the last attempt came ${fmtMs(span)} after the first (${ds.length} attempts); the document ` +
+            `says about 80 to 100 minutes (× time scale ${timing.timeScale}, tolerance ${timing.tolerance})`,
           expected: fmtBounds(b),
           seen: `${fmtMs(span)}: ${describeDeliveries(ds)}`,
         });

@@ -129,7 +129,10 @@ export interface ErrorClauses extends WhatOptions {
   ifAccepted?: ClauseId;
   /** Charged when the refusal is half right (see `halfRight`): the rule was applied, the row's answer is wrong. */
   ifHalfRight?: ClauseId;
-  /** Which half-right refusals count: the right code with a wrong key (`key`), the right key with a wrong code (`code`), or either (default). */
+  /**
+   * Which half-right refusals count: the right code with a wrong key (`key`), the right key with a wrong code (`code`), or either
+   * (default).
+   */
   halfRight?: 'code-or-key' | 'key' | 'code';
 }
 
@@ -174,7 +177,10 @@ export interface ReadingOptions extends WhatOptions {
   topic: ReadingTopic;
 }
 
-/** Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as exercised). */
+/**
+ * Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as
+ * exercised).
+ */
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], clause: ClauseId, opts: ReadingOptions): O;
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], opts: ReadingOptions): O;
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(

@@ -12,7 +12,9 @@ const TIME_KEY = /(_at|_time)$/;
 // RFC 3339 date-time with a mandatory offset (Z or ±hh:mm).
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Every clause a finding of this module can be charged to (an exchange exercises those it gave something to judge); f() accepts no other. */
+/**
+ * Every clause a finding of this module can be charged to (an exchange exercises those it gave something to judge); f() accepts no other.
+ */
 export const INVARIANT_CLAUSES = [
   'amount.value.two-decimals-out',
   'auth.response.signed',
@@ -56,7 +58,8 @@ export function responseInvariants(ex: Exchange, opts: { verifySignature: boolea
       f(
         'HTTP_STATUS_NOT_ALLOWED',
         'ep.http-200-signed',
-        `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use 200; only authentication failures (401, 403) and an unreadable body (500) use another status`,
+        `HTTP ${status} is not an answer the interface allows: signed responses, errors included, use ` +
+          `200; only authentication failures (401, 403) and an unreadable body (500) use another status`,
         ex,
         '200 (or 401/403/500 unsigned)',
         String(status),

@@ -2,7 +2,8 @@
  * The registry of INTERFACE.md's statements. Ids are stable: never renumber or reuse one;
  * retire an id by marking it, not by deleting it. `party` says who the statement binds:
  * `service` clauses are certified against a target; `client` clauses bind the merchant and are
- * certified by `receiver` (its webhook endpoint) and `serve --audit` (its client), harness/merchant. `unspecified` entries are the "not shown"
+ * certified by `receiver` (its webhook endpoint) and `serve --audit` (its client), harness/merchant. `unspecified` entries are the "not
+ * shown"
  * items: the coverage matrix lists them as what cannot be certified.
  */
 export type Level = 'must' | 'should' | 'unspecified';
@@ -93,7 +94,8 @@ const registry = [
   must(
     'payment.webhook.fields',
     PAY,
-    'A payment in webhooks has order_no, merchant_order_no, payment_method, trans_amount, trade_info, status, metadata, finished_at, created_at.',
+    'A payment in webhooks has order_no, merchant_order_no, payment_method, ' +
+      'trans_amount, trade_info, status, metadata, finished_at, created_at.',
   ),
   must('payment.trans-amount.usd-charged', PAY, '`trans_amount` is the USD amount charged.'),
   must('payment.requested-amount.only-rounded', PAY, '`requested_amount` is present only when the amount was rounded to a price point.'),
@@ -256,7 +258,8 @@ const registry = [
   must(
     'webhook.ack.exact-success',
     ACK,
-    'Only a reply body of exactly `success` (7 lower-case letters, no quotes, no JSON, no newline) acknowledges; any other body is a failure even with HTTP 200.',
+    'Only a reply body of exactly `success` (7 lower-case letters, no quotes, no ' +
+      'JSON, no newline) acknowledges; any other body is a failure even with HTTP 200.',
   ),
   must('webhook.ack.body-only', ACK, 'Only the body of the reply is examined.'),
   must('webhook.ack.within-5s', ACK, 'The receiver replies within 5 seconds.'),
@@ -395,20 +398,23 @@ const registry = [
   must(
     'merchant.ack.success-body',
     ACK,
-    'The receiver replies with a body of exactly `success` (seven lower-case letters, no quotes, no JSON, no trailing newline); any other body is a failure, even with HTTP 200.',
+    'The receiver replies with a body of exactly `success` (seven lower-case letters, no ' +
+      'quotes, no JSON, no trailing newline); any other body is a failure, even with HTTP 200.',
     C,
   ),
   must('merchant.ack.within-5s', ACK, 'The receiver replies within 5 seconds.', C),
   must(
     'merchant.verify.raw-body',
     AUTH,
-    'The receiver verifies over the raw body bytes: JSON equal in meaning but differing in whitespace or key order has its own signature (re-serialising before verifying is wrong).',
+    'The receiver verifies over the raw body bytes: JSON equal in meaning but differing in ' +
+      'whitespace or key order has its own signature (re-serialising before verifying is wrong).',
     C,
   ),
   must(
     'merchant.verify.string-to-sign',
     DEL,
-    'The receiver verifies the string to sign merchant id LF timestamp LF nonce LF raw body (LF, not CR LF; its own merchant id, not another).',
+    'The receiver verifies the string to sign merchant id LF timestamp LF ' +
+      'nonce LF raw body (LF, not CR LF; its own merchant id, not another).',
     C,
   ),
   must(
@@ -420,7 +426,8 @@ const registry = [
   must(
     'merchant.verify.headers-required',
     AUTH,
-    'A webhook missing one of the four signing headers, or with an empty one, is not acknowledged (signed with the same rule and the same four headers).',
+    'A webhook missing one of the four signing headers, or with an empty one, ' +
+      'is not acknowledged (signed with the same rule and the same four headers).',
     C,
   ),
   should('merchant.verify.lower-hex', AUTH, '`X-Sign` is lower-case hex; an upper-case copy of a valid signature is wrong.', C),

@@ -28,7 +28,9 @@ export const AUDIT_FLAGS = {
   reports: {
     kind: 'value',
     arg: 'DIR',
-    help: 'where the client report goes (default ./reports/client-audit):\ncertificate.md/.json, junit.xml, allure-results/, allure-report/index.html',
+    help:
+      'where the client report goes (default ./reports/client-audit):\ncertificate.md/.json, ' +
+      'junit.xml, allure-results/, allure-report/index.html',
   },
   'audit-interval': { kind: 'value', arg: 'S', help: 'also write the report every S seconds while serving' },
   'no-html': { kind: 'bool', help: 'skip the single-file HTML page at exit (allure-report/index.html)' },
@@ -190,14 +192,16 @@ async function executeAudit(request: AuditRequest, io: ServeIO): Promise<number>
   io.out(`MPSI reference sandbox listening on ${running.url} (auditing clients; report: ${reports})`);
   if (rough) {
     io.out(
-      `playing rough (seed ${seed}): about ${Math.round(rough.rate * 100)}% of payment queries answered 500 queryFailed and of payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(rough.rate * 100)}% held back`,
+      `playing rough (seed ${seed}): about ${Math.round(rough.rate * 100)}% of payment queries answered 500 queryFailed and of ` +
+        `payment creates 422 systemBusy, once each; every webhook sent twice, about ${Math.round(rough.rate * 100)}% held back`,
     );
     const readings = request.serve.readings;
     io.out(`readings: ${Array.isArray(readings) ? readings.join(', ') : String(readings)}`);
   }
   if (tamperResponses)
     io.out(
-      `tampering with about ${Math.round(tamperResponses.rate * 100)}% of successful answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
+      `tampering with about ${Math.round(tamperResponses.rate * 100)}% of successful ` +
+        `answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
     );
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = request.intervalS ? setInterval(() => write(), request.intervalS * 1000) : undefined;

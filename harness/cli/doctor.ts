@@ -74,7 +74,8 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
   const redact = redactorFor([o.loaded]);
   const tag = o.tag ? ` (${o.tag})` : '';
   err.write(
-    `doctor${tag}: verifying profile ${o.loaded.profile.name} against ${o.baseUrl === 'embedded' ? 'the embedded reference' : maskUrl(o.baseUrl)}\n`,
+    `doctor${tag}: verifying profile ${o.loaded.profile.name} against ` +
+      `${o.baseUrl === 'embedded' ? 'the embedded reference' : maskUrl(o.baseUrl)}\n`,
   );
   const report = await runDoctor({
     loaded: o.loaded,

@@ -72,7 +72,8 @@ export async function initMain(argv: string[]): Promise<number> {
   const refused = productionReason({ secret, environment, baseUrl: target });
   if (refused)
     throw new UsageError(
-      `init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`,
+      `init refuses this target: ${refused}. init creates orders and moves sandbox money; run it against a sandbox ` +
+        `with a test key, or write a production profile by hand (doctor and run --safe check it without moving money)`,
     );
   const budget = intFlag(flags.budget, 'budget', 20, 100_000) ?? 3000;
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
@@ -81,7 +82,8 @@ export async function initMain(argv: string[]): Promise<number> {
   const redact = makeRedactor([secret]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(
-    `init: probing ${target} as merchant ${String(flags.merchant)} (budget ${budget} requests, ${timeLimitS} s); orders are numbered init-…`,
+    `init: probing ${target} as merchant ${String(flags.merchant)} (budget ` +
+      `${budget} requests, ${timeLimitS} s); orders are numbered init-…`,
   );
   let result: Awaited<ReturnType<typeof runInit>>;
   try {
@@ -108,7 +110,8 @@ export async function initMain(argv: string[]): Promise<number> {
   writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run })));
   progress('');
   progress(
-    `init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes} requests in ${(result.ms / 1000).toFixed(1)} s${result.stopped ? ` (stopped early: ${result.stopped})` : ''}`,
+    `init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes}` +
+      ` requests in ${(result.ms / 1000).toFixed(1)} s${result.stopped ? ` (stopped early: ${result.stopped})` : ''}`,
   );
   progress(`wrote ${out}`);
   if (dropped.length > 0 || invalid.length > 0) {
@@ -126,7 +129,9 @@ export async function initMain(argv: string[]): Promise<number> {
     };
     writeFileSync(bug, `${redact(JSON.stringify(report, null, 2))}\n`);
     progress(
-      `init drafted ${dropped.length + invalid.length} part(s) that did not validate (a bug in init): ${dropped.length ? `left out as TODOs (${dropped.map((d) => d.path).join(', ')})` : ''}${invalid.length ? ` still invalid: ${invalid.join('; ')}` : ''}`,
+      `init drafted ${dropped.length + invalid.length} part(s) that did not validate (a ` +
+        `bug in init): ${dropped.length ? `left out as TODOs (${dropped.map((d) => d.path).join(', ')})` : ''}` +
+        `${invalid.length ? ` still invalid: ${invalid.join('; ')}` : ''}`,
     );
     progress(
       `please report it: send ${bug} (the answers init saw, its draft and the kit version; the secret is redacted) to ${reportTo()}`,

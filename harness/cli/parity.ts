@@ -174,7 +174,8 @@ export async function parityMain(argv: string[]): Promise<number> {
 function parityRequestOf(flags: ParsedFlags<typeof PARITY_FLAGS>): ParityRequest {
   if (flags.a === undefined || flags.b === undefined)
     throw new UsageError(
-      `parity needs both --a PROFILE and --b PROFILE (missing: ${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`,
+      `parity needs both --a PROFILE and --b PROFILE (missing: ` +
+        `${[flags.a === undefined ? '--a' : '', flags.b === undefined ? '--b' : ''].filter(Boolean).join(', ')})`,
     );
   const seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? Math.floor(Math.random() * 0x7fffffff);
   const numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? DEFAULT_NUM_RUNS;
@@ -258,7 +259,10 @@ async function doctorOnEachSide(plan: ParityPlan): Promise<string | undefined> {
     });
     if (report.exitCode !== 0) {
       const wrong = [...new Set(report.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
-      return `profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')} — see ${join(plan.reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`;
+      return (
+        `profile ${s.loaded.profile.name} (side ${n.toUpperCase()}) is wrong about its target (doctor): fix ${wrong.join(', ')}` +
+        ` — see ${join(plan.reportsDir, `doctor-${n}.md`)}; nothing was compared (--no-doctor skips this phase)`
+      );
     }
   }
   return undefined;
@@ -296,7 +300,9 @@ async function executeParity(plan: ParityPlan): Promise<number> {
   const redact = makeRedactor([a, b].flatMap((s) => merchantSecrets(s.loaded)));
   process.stdout.write(
     redact(
-      `mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''} vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`,
+      `mpsi-conformance parity: A ${a.loaded.profile.name}${a.spec.faults!.length ? ` (faults: ${a.spec.faults!.join(', ')})` : ''}` +
+        ` vs B ${b.loaded.profile.name}${b.spec.faults!.length ? ` (faults: ${b.spec.faults!.join(', ')})` : ''}` +
+        `, seed ${seed}${safe ? ', production-safe' : ''} — replay with --seed ${seed}\n`,
     ),
   );
   const result = await runParity({
@@ -333,16 +339,22 @@ function summaryLines(result: ParityResult, safe: boolean): string[] {
   const f = result.figures;
   const compared = f.clauses.equal + f.clauses.different + f.clauses.declared;
   const lines = [
-    `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ${Math.round(result.durationMs)} ms)${f.unstable ? `; ${f.unstable} unstable check(s) not counted (see the report)` : ''}`,
+    `Parity ${(f.ratio * 100).toFixed(1)}%: ${f.clauses.equal}/${compared} compared clauses equal; ` +
+      `${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped ` +
+      `on one side, ${f.clauses['both skipped']} on both (${result.comparisons.length} checks, ` +
+      `${Math.round(result.durationMs)} ms)${f.unstable ? `; ${f.unstable} unstable check(s) not counted (see the report)` : ''}`,
   ];
   for (const row of result.rows.filter((r) => r.verdict === 'different')) {
     lines.push(
-      `  different: ${row.clause} — ${firstLine(row.differences.find((d) => !d.declared)?.detail ?? '')} (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`,
+      `  different: ${row.clause} — ${firstLine(row.differences.find((d) => !d.declared)?.detail ?? '')}` +
+        ` (${[...new Set(row.differences.map((d) => d.checkId))].length} check(s))`,
     );
   }
   if (safe)
     lines.push(
-      `Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ${result.requests.filter((q) => q.side === 'b' && q.sent).length}; refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`,
+      `Requests sent: A ${result.requests.filter((q) => q.side === 'a' && q.sent).length}, B ` +
+        `${result.requests.filter((q) => q.side === 'b' && q.sent).length}; ` +
+        `refused by the safe guard: ${result.requests.filter((q) => !q.sent).length}`,
     );
   return lines;
 }

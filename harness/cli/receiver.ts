@@ -175,7 +175,8 @@ export async function receiverMain(argv: string[], env: NodeJS.ProcessEnv = proc
   if (html.problem) process.stderr.write(`mpsi-conformance: ${html.problem}\n`);
   const lines = results.map(
     (r) =>
-      `${r.status.padEnd(7)} ${r.checkId}${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.title}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`,
+      `${r.status.padEnd(7)} ${r.checkId}` +
+      `${r.findings.length ? ` — ${r.findings.map((f) => `${f.clause}: ${f.title}`).join('; ')}` : r.reason ? ` — ${r.reason}` : ''}`,
   );
   lines.push(
     '',

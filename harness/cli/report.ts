@@ -43,7 +43,8 @@ function mergeShards(into: string, from: string[]): void {
   for (const [i, m] of metas.entries()) {
     if (m.seed !== first.seed || m.profile.name !== first.profile.name)
       throw new UsageError(
-        `--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`,
+        `--from ${from[i]}: seed ${m.seed} / profile ${m.profile.name} differ from ` +
+          `${from[0]} (${first.seed} / ${first.profile.name}): not shards of one run`,
       );
   }
   for (const p of [dst.results, dst.traffic, dst.allureResults, dst.allureResultsPack, dst.repro, dst.allureReport])
@@ -116,7 +117,8 @@ export async function reportMain(argv: string[]): Promise<number> {
   });
   if (outcome.exitCode !== 0)
     process.stderr.write(
-      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ${firstLine(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '')}\n`,
+      `mpsi-conformance: ${outcome.exitCode === 1 ? 'failed' : 'no verdict'}: ` +
+        `${firstLine(outcome.certificate.reasons[0] ?? outcome.htmlError ?? '')}\n`,
     );
   return outcome.exitCode;
 }

@@ -46,7 +46,9 @@ export const RUN_FLAGS = {
   },
   'keep-allure-results': {
     kind: 'bool',
-    help: 'leave allure-results/ as a folder; by default it is packed into allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
+    help:
+      'leave allure-results/ as a folder; by default it is packed into ' +
+      'allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
   },
   'no-doctor': {
     kind: 'bool',
@@ -291,20 +293,24 @@ async function executeRun(plan: RunPlan): Promise<number> {
       await vitest.stop();
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
       return cannotRun(
-        `the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`,
+        `the profile is wrong about this target (doctor): fix ${wrong.join(', ')} — see ` +
+          `${join(cfg.reportsDir, 'doctor.md')}; no check ran (--no-doctor skips this phase)`,
       );
     }
   }
   const meta = runMetaOf(plan, doctor);
   writeRunMeta(paths.runMeta, meta);
   process.stdout.write(
-    `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
+    `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}` +
+      `${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ` +
+      `${files.length} suite file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard}` : ''}\n`,
   );
   if (cfg.webhooks === 'full' && loaded.profile.webhooks) {
     // The 9-attempt schedule decides when a full run ends; everything else runs beside it.
     const longest = fullScheduleWithinMs(webhookTiming(loaded.profile));
     process.stdout.write(
-      `webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`,
+      `webhooks full: the retry schedule is watched for up to ${fmtMs(longest)} (time scale ` +
+        `${loaded.profile.webhooks.timeScale}); expected end by ${clockTime(Date.now() + longest)}\n`,
     );
   }
   let interruptedBy: NodeJS.Signals | undefined;

@@ -28,7 +28,8 @@ export async function verifyMain(argv: string[]): Promise<number> {
     const c = v.certificate!;
     if (v.ok) {
       process.stdout.write(
-        `certificate holds: ${c.verdict} (exit code ${c.exitCode}) for ${c.target.url}, profile ${c.profile.name}, ${c.date}; ${c.results.count} results, sha256 ${c.integrity.resultsSha256}\n`,
+        `certificate holds: ${c.verdict} (exit code ${c.exitCode}) for ${c.target.url}, profile ` +
+          `${c.profile.name}, ${c.date}; ${c.results.count} results, sha256 ${c.integrity.resultsSha256}\n`,
       );
       return 0;
     }

@@ -25,8 +25,12 @@ function keyProblem(ctx: DoctorContext, role: MerchantRole): { answered: string;
   const where = ref?.secretEnv !== undefined ? `the key in $${ref.secretEnv}` : `merchants.${role}.secret`;
   const live = LIVE_KEY.test(key) && ctx.loaded.profile.environment === 'sandbox';
   return {
-    answered: `${where} is not this merchant's key${live ? ' (it looks like a production key; a sandbox has its own test key)' : ''}: the target refused the signature`,
-    fix: `put ${role}'s ${ctx.loaded.profile.environment} API secret key (not the login password${live ? ', not the production key' : ''}) in ${secretPath(ctx, role)}`,
+    answered:
+      `${where} is not this merchant's key` +
+      `${live ? ' (it looks like a production key; a sandbox has its own test key)' : ''}: the target refused the signature`,
+    fix:
+      `put ${role}'s ${ctx.loaded.profile.environment} API secret key (not the login ` +
+      `password${live ? ', not the production key' : ''}) in ${secretPath(ctx, role)}`,
   };
 }
 
@@ -201,7 +205,9 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   if (notFound(c) && a.envelope && (a.http === 403 || a.code === 0)) {
     add(ctx, 'wrong', 'merchants.unknownId', what, {
       expected: 'HTTP 401 merchantNotFound',
-      answered: `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`,
+      answered:
+        `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the ` +
+        `target knows this id (it ${a.code === 0 ? 'answered' : 'checked the signature'})`,
       fix: 'choose an id no merchant of the target has (e.g. M999999)',
       ex: [ex, control],
     });
@@ -228,7 +234,8 @@ function checkProductionKeys(ctx: DoctorContext): void {
     const field = ref.productionSecret !== undefined ? 'productionSecret' : 'productionSecretEnv';
     add(ctx, 'not-verifiable', `merchants.${role}.${field}`, `${role}'s production key`, {
       answered:
-        'no request: a sandbox refuses every key but its own alike, so it cannot confirm that this one is the production key (the auth.env-keys check sends it)',
+        'no request: a sandbox refuses every key but its own alike, so it cannot ' +
+        'confirm that this one is the production key (the auth.env-keys check sends it)',
     });
   }
 }

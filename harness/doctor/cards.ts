@@ -296,7 +296,10 @@ async function completeCheckoutQuietly(ctx: DoctorContext, orderNo: string, merc
   });
 }
 
-/** refunds.support per method: "none" refuses a full refund, "full" refuses a partial one and takes the full one, "partial" takes a partial one. */
+/**
+ * refunds.support per method: "none" refuses a full refund, "full" refuses a partial one and takes the full one, "partial" takes a partial
+ * one.
+ */
 export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
   const r = ctx.loaded.profile.refunds;
   if (!r || !ctx.t.has('refundCreate')) return;
@@ -337,7 +340,13 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
         const { order, ex } = await paidWith(ctx, method, `doctor: a paid ${method} order to refund`);
         if (!order) {
           add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, {
-            answered: `no paid ${method} order could be made (${method === (ctx.loaded.profile.methods.card ?? 'CARD') ? 'cardPayment.cards.success' : 'methods.checkout and sandbox.completeCheckout'})`,
+            answered:
+              `no paid ${method} order could be made (` +
+              `${
+                method === (ctx.loaded.profile.methods.card ?? 'CARD')
+                  ? 'cardPayment.cards.success'
+                  : 'methods.checkout and sandbox.completeCheckout'
+              })`,
             ex: [ex],
           });
           return;

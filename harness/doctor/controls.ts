@@ -201,7 +201,10 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
 
 type FailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
 
-/** Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per merchant. */
+/**
+ * Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per
+ * merchant.
+ */
 export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
   const arm = ctx.loaded.profile.sandbox?.armFailure;
   if (!arm) return;
@@ -209,7 +212,9 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
   for (const [kind, value] of Object.entries(arm.failures) as [FailureKind, string | undefined][]) {
     if (value === undefined) continue;
     const path = `sandbox.armFailure.failures.${kind}`;
-    const claim = `arms a one-shot ${kind}: the next ${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
+    const claim =
+      `arms a one-shot ${kind}: the next ` +
+      `${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
     let order: PaidOrder | undefined;
     if (kind.startsWith('refund')) {
       order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`)).order;

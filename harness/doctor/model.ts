@@ -152,7 +152,10 @@ export const refused = (a: Answer): boolean => a.envelope && a.code !== 0;
 export function describeAnswer(a: Answer): string {
   if (a.error) return `no answer (${a.error})`;
   if (!a.envelope) return `HTTP ${a.http}, not an envelope`;
-  return `HTTP ${a.http}, code ${a.code}${a.code === 0 ? '' : a.key ? ` ${a.key}` : ' (no key)'}${a.likeUnknownPath ? ', the answer the target gives to a path it does not have' : ''}`;
+  return (
+    `HTTP ${a.http}, code ${a.code}${a.code === 0 ? '' : a.key ? ` ${a.key}` : ' (no key)'}` +
+    `${a.likeUnknownPath ? ', the answer the target gives to a path it does not have' : ''}`
+  );
 }
 
 /** The path answered but not with the interface's envelope, or as the target answers a path it does not have. */

@@ -103,7 +103,8 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
             : role === 'primary'
-              ? `remove ${m.method} from ${m.path.startsWith('methods.card') ? 'methods.card' : 'methods.checkout'}, or give merchants.primary.paymentMethods`
+              ? `remove ${m.method} from ${m.path.startsWith('methods.card') ? 'methods.card' : 'methods.checkout'}` +
+                `, or give merchants.primary.paymentMethods`
               : `declare merchants.${role}.paymentMethods: the methods the target enables for ${role} (without ${m.method})`;
           add(ctx, 'wrong', m.path, what, { expected: 'the payment accepted (code 0)', answered: describeAnswer(r.a), fix, ex: [r.ex] });
         }
@@ -549,7 +550,9 @@ async function checkCheckoutData(
       if (orderNo && real !== undefined && holder === undefined)
         doubt(ctx, 'checkout.data.orderNo', 'the new checkout can be queried by its order number', ['checkout.creates'], {
           expected: 'the payment record (code 0)',
-          answered: `${describeAnswer(q)}; the payment, found by its merchant_order_no, has the number ${JSON.stringify(real)}, which the checkout answer does not hold`,
+          answered:
+            `${describeAnswer(q)}; the payment, found by its merchant_order_no, has ` +
+            `the number ${JSON.stringify(real)}, which the checkout answer does not hold`,
           fix: "checkout.data.orderNo must point at the service's order number (order_no), not another field",
           ex: [qex],
         });
@@ -558,7 +561,8 @@ async function checkCheckoutData(
           expected: 'the payment record (code 0)',
           answered: describeAnswer(q),
           fix: orderNo
-            ? `checkout.data.orderNo must point at the service's order number${holder ? ` (data.${holder} holds it)` : ''}, not another field`
+            ? `checkout.data.orderNo must point at the service's order number` +
+              `${holder ? ` (data.${holder} holds it)` : ''}, not another field`
             : undefined,
           ex: [qex],
         });

@@ -181,7 +181,8 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   else if (p.merchants.lowBalance?.payoutBalance !== undefined)
     add(ctx, 'not-verifiable', 'merchants.lowBalance.payoutBalance', "the low-balance merchant's payout balance", {
       answered:
-        'a payout the doctor made for lowBalance could not be given back (no cancel, no sandbox.settlePayout), so its balance is no longer whole',
+        'a payout the doctor made for lowBalance could not be given back (no ' +
+        'cancel, no sandbox.settlePayout), so its balance is no longer whole',
     });
   if (p.sandbox?.settlePayout && first?.payoutNo) {
     // The success outcome on a payout of its own: the smallest amount leaves the primary's sandbox balance.

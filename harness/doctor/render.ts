@@ -26,7 +26,18 @@ export function itemLine(i: DoctorItem): string {
 
 export function summaryLine(r: DoctorReport): string {
   const c = r.counts;
-  return `doctor: ${c.verified} verified, ${c.wrong} wrong, ${c['not-verifiable']} not verifiable, ${c.doubt} doubt${c.doubt === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'} — ${r.requests} request${r.requests === 1 ? '' : 's'} in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production or --safe: queries and authentication probes only)' : r.items.some((i) => /^(methods|limits|cardPayment|refunds|payouts|sandbox)\b/.test(i.path)) ? `; the numbers it created start with ${r.numbersStartWith}` : ''}`;
+  return (
+    `doctor: ${c.verified} verified, ${c.wrong} wrong, ${c['not-verifiable']} not verifiable, ${c.doubt} doubt` +
+    `${c.doubt === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'} — ${r.requests} request` +
+    `${r.requests === 1 ? '' : 's'} in ${(r.durationMs / 1000).toFixed(1)} s` +
+    `${
+      r.movesNoMoney
+        ? ' (production or --safe: queries and authentication probes only)'
+        : r.items.some((i) => /^(methods|limits|cardPayment|refunds|payouts|sandbox)\b/.test(i.path))
+          ? `; the numbers it created start with ${r.numbersStartWith}`
+          : ''
+    }`
+  );
 }
 
 /** Every item (verbose) or only those that are not verified, then the summary. */
@@ -38,7 +49,8 @@ export function terminalText(r: DoctorReport, verbose: boolean): string {
     lines.push(`doctor: the profile is wrong about this target — fix ${[...new Set(wrong)].join(', ')} (no check ran)`);
   } else if (r.counts.doubt > 0) {
     lines.push(
-      `doctor: ${r.counts.doubt} doubt${r.counts.doubt === 1 ? '' : 's'}: the target answered against the profile where the document fixes the answer — the checks judge it, and the certificate shows each doubt beside its clause`,
+      `doctor: ${r.counts.doubt} doubt${r.counts.doubt === 1 ? '' : 's'}: the target answered against the profile ` +
+        `where the document fixes the answer — the checks judge it, and the certificate shows each doubt beside its clause`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -47,15 +59,21 @@ export function terminalText(r: DoctorReport, verbose: boolean): string {
 export function renderDoctorMarkdown(r: DoctorReport): string {
   const L: string[] = ['# MPSI profile doctor', ''];
   L.push(
-    `Profile **${mdCell(r.profile.name)}** (${r.profile.environment}, file ${mdCell(r.profile.file)}) against ${mdCell(r.target)}, ${r.startedAt}.`,
+    `Profile **${mdCell(r.profile.name)}** (${r.profile.environment}, file ` +
+      `${mdCell(r.profile.file)}) against ${mdCell(r.target)}, ${r.startedAt}.`,
     '',
   );
   L.push(
-    "Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None is a conformance verdict: a wrong line means the profile (or the target's setup) must be fixed before the checks can judge anything. A doubt is an answer against the profile where the document fixes the answer: either the profile or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses.",
+    'Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None ' +
+      "is a conformance verdict: a wrong line means the profile (or the target's setup) must be fixed before the checks " +
+      'can judge anything. A doubt is an answer against the profile where the document fixes the answer: either the profile ' +
+      'or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses.',
     '',
   );
   L.push(
-    `**${r.exitCode === 0 ? 'Profile verified' : 'Profile WRONG'}**: ${r.counts.verified} verified, ${r.counts.wrong} wrong, ${r.counts['not-verifiable']} not verifiable, ${r.counts.doubt} doubts, ${r.counts.warning} warnings; ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}.`,
+    `**${r.exitCode === 0 ? 'Profile verified' : 'Profile WRONG'}**: ${r.counts.verified} verified, ${r.counts.wrong} wrong, ` +
+      `${r.counts['not-verifiable']} not verifiable, ${r.counts.doubt} doubts, ${r.counts.warning} warnings; ${r.requests} requests ` +
+      `in ${(r.durationMs / 1000).toFixed(1)} s${r.movesNoMoney ? ' (production: queries and authentication probes only)' : ''}.`,
     '',
   );
   L.push('| | profile path | assumption | expected | target answered | fix | exchanges |', '|---|---|---|---|---|---|---|');
@@ -63,7 +81,9 @@ export function renderDoctorMarkdown(r: DoctorReport): string {
   for (const s of order) {
     for (const i of r.items.filter((x) => x.status === s)) {
       L.push(
-        `| ${MARK[i.status]} ${WORD[i.status]} | \`${mdCell(i.path)}\` | ${mdCell(i.assumption)}${i.clauses?.length ? ` (${i.clauses.map((c) => `\`${c}\``).join(', ')})` : ''} | ${mdCell(i.expected ?? '')} | ${mdCell(i.answered ?? '')} | ${mdCell(i.fix ?? '')} | ${(i.exchanges ?? []).join(', ')} |`,
+        `| ${MARK[i.status]} ${WORD[i.status]} | \`${mdCell(i.path)}\` | ${mdCell(i.assumption)}` +
+          `${i.clauses?.length ? ` (${i.clauses.map((c) => `\`${c}\``).join(', ')})` : ''} | ${mdCell(i.expected ?? '')}` +
+          ` | ${mdCell(i.answered ?? '')} | ${mdCell(i.fix ?? '')} | ${(i.exchanges ?? []).join(', ')} |`,
       );
     }
   }

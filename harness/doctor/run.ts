@@ -244,7 +244,8 @@ async function phases(ctx: DoctorContext): Promise<void> {
         credentialsJudged ? "every assumption but the merchants' credentials" : 'every other assumption',
         {
           answered:
-            "not asked: the envelope at baseUrl or the primary merchant's credentials are wrong (above), and every other answer depends on them",
+            "not asked: the envelope at baseUrl or the primary merchant's " +
+            'credentials are wrong (above), and every other answer depends on them',
         },
       );
     return;
@@ -253,7 +254,8 @@ async function phases(ctx: DoctorContext): Promise<void> {
     await createPathsByAuth(ctx);
     add(ctx, 'not-verifiable', 'environment', 'methods, limits, data paths, cards, sandbox controls, webhooks', {
       answered:
-        'not asked: a production profile (or a --safe run) gets a doctor that moves no money (signed queries and authentication probes only)',
+        'not asked: a production profile (or a --safe run) gets a doctor ' +
+        'that moves no money (signed queries and authentication probes only)',
     });
     return;
   }

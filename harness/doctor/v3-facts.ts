@@ -26,13 +26,15 @@ function namesAndBalances(ctx: DoctorContext): void {
       if (m[field] === undefined) continue;
       add(ctx, 'not-verifiable', `merchants.${role}.${field}`, `the ${role} merchant's ${field}`, {
         answered:
-          'the interface shows no merchant name or login in any answer; the checks send it as X-MerchantID and judge the refusal (auth.merchant-id)',
+          'the interface shows no merchant name or login in any answer; the ' +
+          'checks send it as X-MerchantID and judge the refusal (auth.merchant-id)',
       });
     }
     if (role !== 'lowBalance' && m.payoutBalances !== undefined)
       add(ctx, 'not-verifiable', `merchants.${role}.payoutBalances`, `the ${role} merchant's payout balances`, {
         answered:
-          'only a payout above a balance shows it (5004 insufficientFunds), and the doctor pays out only within the low-balance merchant’s balance',
+          'only a payout above a balance shows it (5004 insufficientFunds), and ' +
+          'the doctor pays out only within the low-balance merchant’s balance',
       });
   }
 }

@@ -53,8 +53,10 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   } else {
     const fix =
       field === 'webhooks.receiver.publicUrl'
-        ? `webhooks.receiver.publicUrl (${receiver.url}) must be an address the target can reach that forwards to the receiver on ${wh.receiver?.host ?? '127.0.0.1'}:${wh.receiver?.port ?? 0}; or raise webhooks.deliveryWaitMs`
-        : `the target cannot reach ${receiver.url}: give webhooks.receiver.publicUrl (a tunnel or public address), or raise webhooks.deliveryWaitMs`;
+        ? `webhooks.receiver.publicUrl (${receiver.url}) must be an address the target can reach that forwards to the ` +
+          `receiver on ${wh.receiver?.host ?? '127.0.0.1'}:${wh.receiver?.port ?? 0}; or raise webhooks.deliveryWaitMs`
+        : `the target cannot reach ${receiver.url}: give webhooks.receiver.publicUrl ` +
+          `(a tunnel or public address), or raise webhooks.deliveryWaitMs`;
     add(ctx, 'wrong', field, claim, {
       expected: 'a delivery',
       answered: `no delivery for ${order.merchantOrderNo} in ${ms} ms (${receiver.deliveries().length} deliveries in all)`,

@@ -113,7 +113,8 @@ export async function learnCard(
   ev.todo(
     'cardPayment',
     tried.length === 0
-      ? `the card payment body and a test card that charges (no card request was sent: no plain accepted checkout method to try${methods.length ? '' : ', as none was found'})`
+      ? `the card payment body and a test card that charges (no card request was sent: no ` +
+          `plain accepted checkout method to try${methods.length ? '' : ', as none was found'})`
       : `the card payment body and a test card that charges (no published test card number charged: ${tried.slice(-6).join('; ')})`,
   );
   return undefined;
@@ -239,7 +240,8 @@ export async function lookUp(
         return {
           path,
           queryBy: { serviceNo: name, merchantNo: merchantName },
-          evidence: `querying ${name} ${JSON.stringify(v)} (from data.${path}) returned ${myNo}; querying ${merchantName} ${describe(byMine)}`,
+          evidence:
+            `querying ${name} ${JSON.stringify(v)} (from data.${path}) ` + `returned ${myNo}; querying ${merchantName} ${describe(byMine)}`,
         };
       }
     }

@@ -76,7 +76,8 @@ export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, 
     ev.learnt(
       'checkout.extras',
       extrasTemplate(extras, notifyUrl),
-      `a ${base.payment_method} checkout: the target answered "required" for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`,
+      `a ${base.payment_method} checkout: the target answered "required" ` +
+        `for ${done.added.join(', ')} (last answer: ${describe(done.answer)})`,
     );
   return { path, extras, byMethod: {}, notifyUrl };
 }
@@ -304,7 +305,8 @@ export async function learnCheckoutFields(
       ev.learnt(
         `paymentRecord.${k}`,
         v,
-        `in the payment query answer for ${acc.no}, this path holds the ${k === 'requestedAmount' ? 'amount asked for a rounded price-point payment' : k === 'transAmount' ? 'amount charged' : k}`,
+        `in the payment query answer for ${acc.no}, this path holds the ` +
+          `${k === 'requestedAmount' ? 'amount asked for a rounded price-point payment' : k === 'transAmount' ? 'amount charged' : k}`,
       );
     else if (k !== 'requestedAmount') ev.todo(`paymentRecord.${k}`, `where a payment query answer puts the ${k}`);
   }
@@ -371,7 +373,8 @@ export async function learnInternalNames(
       } else
         ev.todo(
           `internalFieldNames["${field}"]`,
-          `the name the target's invalidRequest messages give ${field} (a payment query with it of the wrong type was answered ${describe(a)})`,
+          `the name the target's invalidRequest messages give ${field} (a ` +
+            `payment query with it of the wrong type was answered ${describe(a)})`,
         );
     }
   }

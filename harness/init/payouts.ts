@@ -51,7 +51,9 @@ export async function learnPayouts(
   if (named.length > 1 || (named.length === 0 && !read)) {
     ev.todo(
       'payouts.template',
-      `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')} was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}; write the create body from the vendor's documentation`,
+      `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')}` +
+        ` was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}` +
+        `; write the create body from the vendor's documentation`,
     );
     return undefined;
   }
@@ -130,7 +132,9 @@ export async function learnPayouts(
   ev.learnt(
     'payouts.template',
     template,
-    `the target answered "required" for ${shape.added.join(', ') || 'nothing'}${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`,
+    `the target answered "required" for ${shape.added.join(', ') || 'nothing'}` +
+      `${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (` +
+      `${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`,
   );
 
   for (const acc of accepted) {
@@ -166,13 +170,18 @@ export async function learnPayouts(
       ev.learnt(
         `limits.payouts.${acc.method}`,
         b.limits,
-        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}; ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
+        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes` +
+          `${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for ` +
+          `gaps; at the bounds: ${b.edges}; ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
       );
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(
         `limits.payouts.${acc.method}`,
-        `the method's limits (bisection on ${amountField} stopped: ${err.message}; ${rangeFirst ? '' : `insufficientFunds not read as in range, as ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`})`,
+        `the method's limits (bisection on ${amountField} stopped: ${err.message}; ` +
+          `${
+            rangeFirst ? '' : `insufficientFunds not read as in range, as ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`
+          })`,
       );
     }
     p.phase(`payouts: ${acc.method} currency and cancel`);
@@ -185,7 +194,8 @@ export async function learnPayouts(
     else
       ev.todo(
         `payouts.methods.${acc.method}.usdOnly`,
-        `whether ${acc.method} pays out only in USD: ${eurSent} was answered ${describe(eur)}, which names neither the currency nor the range`,
+        `whether ${acc.method} pays out only in USD: ${eurSent} was answered ` +
+          `${describe(eur)}, which names neither the currency nor the range`,
       );
     let cancel = false;
     const data = acc.data;
@@ -237,7 +247,8 @@ export async function learnPayouts(
           ev.learnt(
             'payouts.cancelBy',
             out.cancelBy,
-            `a new ${cancellable.method} payout was cancelled by ${found.queryBy.serviceNo} (${describe(c)}), another by merchant_payout_no`,
+            `a new ${cancellable.method} payout was cancelled by ` +
+              `${found.queryBy.serviceNo} (${describe(c)}), another by merchant_payout_no`,
           );
         }
       }

@@ -50,8 +50,14 @@ export interface InitResult {
 }
 
 /** Host names and addresses that say "not production": sandbox-like words, loopback and private networks. */
-const SANDBOX_HOST =
-  /sandbox|test|staging|stage|(^|[.-])dev([.-]|$)|uat|(^|[.-])qa([.-]|$)|^localhost$|^127\.|^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^\[::1\]$|\.(local|localhost|test|invalid|example|internal)$/i;
+const SANDBOX_HOST = new RegExp(
+  [
+    'sandbox|test|staging|stage|(^|[.-])dev([.-]|$)|uat|(^|[.-])qa([.-]|$)',
+    String.raw`^localhost$|^127\.|^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^\[::1\]$`,
+    String.raw`\.(local|localhost|test|invalid|example|internal)$`,
+  ].join('|'),
+  'i',
+);
 
 /**
  * Refuses what is declared or looks like production: init creates orders. A host that does not look
@@ -68,7 +74,10 @@ export function productionReason(opts: { secret: string; environment?: string; b
       return 'the target URL cannot be read';
     }
     if (!SANDBOX_HOST.test(host))
-      return `the host ${host} does not look like a sandbox (no sandbox, test or staging in its name, not a local address); if it is a sandbox, say so with --environment sandbox`;
+      return (
+        `the host ${host} does not look like a sandbox (no sandbox, test or staging in its ` +
+        `name, not a local address); if it is a sandbox, say so with --environment sandbox`
+      );
   }
   return undefined;
 }
@@ -165,7 +174,8 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     stopped = err.message;
     ev.todo(
       '(budget)',
-      `init stopped early (${stopped}): every field not listed as learnt was not probed; complete it by hand, or run init again with a larger --budget or --time-limit`,
+      `init stopped early (${stopped}): every field not listed as learnt was not probed; ` +
+        `complete it by hand, or run init again with a larger --budget or --time-limit`,
     );
     opts.progress(`init stopped early: ${stopped}; what is left is a TODO`);
   } finally {
@@ -188,14 +198,16 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   if (p.unverified > 0)
     ev.todo(
       '(signatures)',
-      `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's key: the target may sign with another key, or not sign; the conformance run will say which`,
+      `${p.unverified} of ${p.sent} answers carried a signature that did not verify with this merchant's ` +
+        `key: the target may sign with another key, or not sign; the conformance run will say which`,
     );
   if (!(st.methods ?? []).some((m) => m.cls === 'accepted')) {
     // A profile names at least one checkout method; without one there is nothing valid to write.
     throw new Error(
       stopped
         ? `init stopped (${stopped}) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit`
-        : 'the target accepted no payment method init knows of at checkout: nothing is written; write the profile by hand (methods.checkout)',
+        : 'the target accepted no payment method init knows of at checkout: ' +
+            'nothing is written; write the profile by hand (methods.checkout)',
     );
   }
   const profile = draft(opts, st, ev);
@@ -284,7 +296,8 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
       ev.learnt(
         `limits.payments.${m.method}`,
         b.limits,
-        `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`,
+        `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}` +
+          `, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`,
       );
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
@@ -311,7 +324,8 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
         ev.learnt(
           `pricePoints (${m.method})`,
           `as ${earlier[0]}`,
-          `${c.asked} checkouts at the amounts that tell rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as ${earlier[0]}'s rule says`,
+          `${c.asked} checkouts at the amounts that tell rules apart (each tier, a cent either ` +
+            `side, the distance limits, the refused amounts) were charged as ${earlier[0]}'s rule says`,
         );
         continue;
       }

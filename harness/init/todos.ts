@@ -20,7 +20,8 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   );
   t(
     'sandbox',
-    'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor\'s sandbox documentation',
+    'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, ' +
+      "settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor's sandbox documentation",
   );
   const kinds: Record<string, string> = {
     decline: 'the provider declines',
@@ -33,13 +34,15 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.cardPayment && missing.length)
     t(
       'cardPayment.cards',
-      `test cards init could not find among the published numbers it tried: ${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`,
+      `test cards init could not find among the published numbers it tried: ` +
+        `${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`,
     );
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
   if (profile.refunds && methods.length)
     t(
       'refunds.support',
-      `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only a card payment can be paid without a sandbox control, so only it was tried`,
+      `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only ` +
+        `a card payment can be paid without a sandbox control, so only it was tried`,
     );
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
@@ -51,7 +54,8 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs'))
     t(
       'webhooks.ackTimeoutMs',
-      `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): write the target's real acknowledgement limit if it has a floor (e.g. 1000)`,
+      `written as 5 s × the measured time scale (${profile.webhooks.ackTimeoutMs} ms): ` +
+        `write the target's real acknowledgement limit if it has a floor (e.g. 1000)`,
     );
 }
 
@@ -60,7 +64,8 @@ export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[
   const L = [
     `# TODO for ${profilePath}`,
     '',
-    `Drafted by mpsi-conformance init. The profile is valid as it stands; each item below is a field init could not learn by probing. Write it into the profile, then run \`${next.doctor}\` and \`${next.run}\`.`,
+    `Drafted by mpsi-conformance init. The profile is valid as it stands; each item below is a field init ` +
+      `could not learn by probing. Write it into the profile, then run \`${next.doctor}\` and \`${next.run}\`.`,
     '',
   ];
   for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);

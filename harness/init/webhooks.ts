@@ -46,7 +46,8 @@ export async function learnWebhooks(
   if (ds.length === 0) {
     ev.todo(
       'webhooks',
-      `no webhook reached ${receiver.url} within ${waitMs} ms of a charged card payment: check the target can reach the receiver (webhooks.receiver.publicUrl), then write the section`,
+      `no webhook reached ${receiver.url} within ${waitMs} ms of a charged card payment: check ` +
+        `the target can reach the receiver (webhooks.receiver.publicUrl), then write the section`,
     );
     return { arrives: false };
   }
@@ -54,7 +55,9 @@ export async function learnWebhooks(
   ev.learnt(
     'webhooks (arrive)',
     true,
-    `${ds[0]!.json && typeof ds[0]!.json === 'object' ? String((ds[0]!.json as { event?: unknown }).event) : 'a delivery'} for ${no} reached the receiver ${latencyMs} ms after the payment; signature ${ds[0]!.signature.ok ? 'verified' : 'did NOT verify'}`,
+    `${ds[0]!.json && typeof ds[0]!.json === 'object' ? String((ds[0]!.json as { event?: unknown }).event) : 'a delivery'}` +
+      ` for ${no} reached the receiver ${latencyMs} ms ` +
+      `after the payment; signature ${ds[0]!.signature.ok ? 'verified' : 'did NOT verify'}`,
   );
   if (ds.length < 2) {
     ev.todo(
@@ -68,7 +71,8 @@ export async function learnWebhooks(
   ev.learnt(
     'webhooks.timeScale',
     timeScale,
-    `a refused first attempt was retried ${gap} ms later; the document's first wait is about 15 s; the target's own delays are included, so the figure is a little high`,
+    `a refused first attempt was retried ${gap} ms later; the document's first wait is ` +
+      `about 15 s; the target's own delays are included, so the figure is a little high`,
   );
   return { arrives: true, timeScale, latencyMs };
 }
@@ -109,7 +113,11 @@ export async function measureAckLimit(
         ev.learnt(
           'webhooks.ackTimeoutMs',
           ack,
-          `${accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`}, one after ${delay} ms was not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`,
+          `${
+            accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`
+          }` +
+            `, one after ${delay} ms was ` +
+            `not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`,
         );
         return ack;
       }

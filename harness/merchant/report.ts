@@ -72,7 +72,8 @@ export function merchantVerdict(results: MerchantResult[]): MerchantVerdict {
   }
   if (broken.length)
     reasons.push(
-      `${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness error (not a verdict): ${broken.map((r) => r.checkId).join(', ')}`,
+      `${broken.length} check${broken.length === 1 ? '' : 's'} hit a harness ` +
+        `error (not a verdict): ${broken.map((r) => r.checkId).join(', ')}`,
     );
   const nothingJudged = results.every((r) => r.status === 'skipped');
   if (results.length === 0) reasons.push('no check result was recorded');
@@ -110,12 +111,14 @@ function markdown(info: MerchantRunInfo, v: MerchantVerdict, results: MerchantRe
     L.push(
       `### ${r.status === 'passed' ? '✔' : r.status === 'failed' ? '✘' : '–'} \`${r.checkId}\` — ${r.title}`,
       '',
-      `${LABEL[r.status]}, ${r.level}, clauses ${r.clauses.map((c) => `\`${c}\``).join(', ')}, ${Math.round(r.durationMs)} ms${r.reason ? ` — ${r.reason}` : ''}`,
+      `${LABEL[r.status]}, ${r.level}, clauses ${r.clauses.map((c) => `\`${c}\``).join(', ')}` +
+        `, ${Math.round(r.durationMs)} ms${r.reason ? ` — ${r.reason}` : ''}`,
       '',
     );
     for (const f of r.findings)
       L.push(
-        `- **${f.code}** (${f.level}, \`${f.clause}\`): ${f.message.replace(/\n/g, ' ')}${f.expected ? ` — expected ${f.expected}` : ''}${f.seen ? `, seen ${f.seen}` : ''}`,
+        `- **${f.code}** (${f.level}, \`${f.clause}\`): ${f.message.replace(/\n/g, ' ')}` +
+          `${f.expected ? ` — expected ${f.expected}` : ''}${f.seen ? `, seen ${f.seen}` : ''}`,
       );
     if (r.evidence.length)
       L.push('', '```', ...r.evidence.slice(0, 40), ...(r.evidence.length > 40 ? [`… ${r.evidence.length - 40} more`] : []), '```');
@@ -138,16 +141,19 @@ function junit(info: MerchantRunInfo, results: MerchantResult[]): string {
   const skipped = results.filter((r) => r.status === 'skipped').length;
   const L = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(info.title)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(info.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xml(info.title)}" tests="${results.length}" failures="${failures}" ` +
+      `errors="${errors}" skipped="${skipped}" time="${(info.durationMs / 1000).toFixed(3)}">`,
   ];
   L.push(`<testsuite name="${xml(info.kind)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`);
   for (const r of results) {
     L.push(
-      `<testcase classname="${xml(info.kind)}.${xml(r.checkId.split('/')[0] ?? '')}" name="${xml(`${r.checkId} — ${r.title} [${r.clauses.join(', ')}]`)}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      `<testcase classname="${xml(info.kind)}.${xml(r.checkId.split('/')[0] ?? '')}" name="` +
+        `${xml(`${r.checkId} — ${r.title} [${r.clauses.join(', ')}]`)}" time="${(r.durationMs / 1000).toFixed(3)}">`,
     );
     if (r.status === 'failed')
       L.push(
-        `<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('; '))}">${xml(r.evidence.join('\n'))}</failure>`,
+        `<failure message="${xml(r.findings.map((f) => `[${f.code}] ${f.clause}: ${f.title}`).join('; '))}` +
+          `">${xml(r.evidence.join('\n'))}</failure>`,
       );
     if (r.status === 'broken') L.push(`<error message="${xml(r.reason ?? '')}"/>`);
     if (r.status === 'skipped') L.push(`<skipped message="${xml(r.reason ?? '')}"/>`);

@@ -57,7 +57,10 @@ function diffLine(d: Difference): string {
       : d.chargedBy === 'main clause'
         ? ' (no check judged it: charged to the check’s main clause)'
         : '';
-  return `- ${d.declared ? '**declared** ' : ''}\`${d.aspect}\` in \`${d.checkId}\`: ${d.detail.replace(/\n/g, ' ')}${why}${d.declared ? ` — declared: ${d.declared}` : ''}`;
+  return (
+    `- ${d.declared ? '**declared** ' : ''}\`${d.aspect}\` in \`${d.checkId}\`: ` +
+    `${d.detail.replace(/\n/g, ' ')}${why}${d.declared ? ` — declared: ${d.declared}` : ''}`
+  );
 }
 
 function markdown(r: ParityResult, ctx: ReportContext): string {
@@ -66,21 +69,24 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
   L.push('# Sandbox parity report', '');
   L.push(`- **A**: ${sideLine(r.a)}`, `- **B**: ${sideLine(r.b)}`);
   L.push(
-    `- seed ${r.seed}, ${r.numRuns} runs per property, webhooks ${r.webhooks}${r.safe ? ', **production-safe mode** (only requests that move no money were sent)' : ''}`,
+    `- seed ${r.seed}, ${r.numRuns} runs per property, webhooks ${r.webhooks}` +
+      `${r.safe ? ', **production-safe mode** (only requests that move no money were sent)' : ''}`,
   );
-  L.push(
-    `- filters: ${[...ctx.filters.suites.map((s) => `suite ${s}`), ...ctx.filters.clauses.map((c) => `clause ${c}`)].join(', ') || 'none (all checks)'}`,
-  );
+  const filters = [...ctx.filters.suites.map((s) => `suite ${s}`), ...ctx.filters.clauses.map((c) => `clause ${c}`)].join(', ');
+  L.push(`- filters: ${filters || 'none (all checks)'}`);
   L.push(`- replay: \`${ctx.replay}\``, `- kit ${kitInfo().name} ${kitInfo().version}, ${Math.round(r.durationMs)} ms`, '');
   L.push(`## Parity: ${pct(f.ratio)} of compared clauses equal`, '');
   L.push(
-    `Clauses: ${f.clauses.equal} equal, ${f.clauses.different} different, ${f.clauses.declared} different as declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} skipped on both.`,
+    `Clauses: ${f.clauses.equal} equal, ${f.clauses.different} different, ${f.clauses.declared} different as ` +
+      `declared, ${f.clauses['one side skipped']} skipped on one side, ${f.clauses['both skipped']} skipped on both.`,
   );
   L.push(
-    `Checks: ${f.checks.equal} equal, ${f.checks.different} different, ${f.checks['one side skipped']} skipped on one side, ${f.checks['both skipped']} skipped on both.`,
+    `Checks: ${f.checks.equal} equal, ${f.checks.different} different, ${f.checks['one side skipped']}` +
+      ` skipped on one side, ${f.checks['both skipped']} skipped on both.`,
   );
   L.push(
-    `Undeclared differences: ${f.undeclared}. Unstable checks (not counted): ${f.unstable}. Exit code ${ctx.exitCode}${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`,
+    `Undeclared differences: ${f.undeclared}. Unstable checks (not counted): ${f.unstable}. Exit code ${ctx.exitCode}` +
+      `${ctx.exitCode === 0 ? ' (no difference outside the declared ones)' : ' (a difference remains outside the declared ones)'}.`,
     '',
   );
   L.push('| clause | verdict | checks | differences |', '|---|---|---|---|');
@@ -98,7 +104,8 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
       L.push(
         `### \`${c.checkId}\``,
         '',
-        `${c.title} — A ${c.status.a}, B ${c.status.b}${c.moreExchangeDifferences ? `; ${c.moreExchangeDifferences} more exchange differences not listed` : ''}`,
+        `${c.title} — A ${c.status.a}, B ${c.status.b}` +
+          `${c.moreExchangeDifferences ? `; ${c.moreExchangeDifferences} more exchange differences not listed` : ''}`,
         '',
       );
       for (const p of evidencePairs(c, r.evidence.get(c.checkId))) {
@@ -117,7 +124,8 @@ function markdown(r: ParityResult, ctx: ReportContext): string {
     L.push(
       '## Unstable (not counted)',
       '',
-      'These checks differed in one run and compared equal in a confirmation run of the same pair: their outcome depends on timing or on how parallel requests interleave, not on a behaviour the targets reliably differ in.',
+      'These checks differed in one run and compared equal in a confirmation run of the same pair: their outcome ' +
+        'depends on timing or on how parallel requests interleave, not on a behaviour the targets reliably differ in.',
       '',
     );
     for (const c of unstable)
@@ -167,7 +175,8 @@ function requestsMarkdown(r: ParityResult): string {
     L.push('| # | check | method | path | endpoint | authentication | sent |', '|---|---|---|---|---|---|---|');
     for (const [i, q] of list.entries())
       L.push(
-        `| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ${q.auth}${q.authDetail ? `: ${mdCell(q.authDetail)}` : ''} | ${q.sent ? 'yes' : 'no'} |`,
+        `| ${i + 1} | \`${q.checkId}\` | ${q.method} | \`${q.path}\` | ${q.endpoint ?? ''} | ` +
+          `${q.auth}${q.authDetail ? `: ${mdCell(q.authDetail)}` : ''} | ${q.sent ? 'yes' : 'no'} |`,
       );
     L.push('');
   }

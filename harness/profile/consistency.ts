@@ -95,7 +95,8 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     strings(m['paymentMethods']).forEach((method, i) => {
       if (!enabledForPrimary.has(method) && !(v3 && role !== 'primary'))
         out.push(
-          `merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} is not a method the profile declares (methods.checkout or methods.card)`,
+          `merchants.${role}.paymentMethods[${i}]: ${show(method, ['merchants'])} ` +
+            `is not a method the profile declares (methods.checkout or methods.card)`,
         );
     });
     if (m['payoutMethods'] !== undefined && !payouts)
@@ -110,24 +111,28 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
       out.push(`merchants.${role}: must have at most one of "productionSecret" or "productionSecretEnv"`);
     if ((m['productionSecret'] !== undefined || m['productionSecretEnv'] !== undefined) && value['environment'] === 'production') {
       out.push(
-        `merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`,
+        `merchants.${role}.${m['productionSecret'] !== undefined ? 'productionSecret' : 'productionSecretEnv'}: ` +
+          `a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)`,
       );
     }
     if (typeof m['productionSecret'] === 'string' && m['productionSecret'] === m['secret'])
       out.push(
-        `merchants.${role}.secret: is the same key as merchants.${role}.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)`,
+        `merchants.${role}.secret: is the same key as merchants.${role}.productionSecret ` +
+          `(test and production keys differ: the secret of a sandbox profile is the test key)`,
       );
   }
   const low = isObj(merchants['lowBalance']) ? merchants['lowBalance'] : {};
   const usdEntry = isObj(low['payoutBalances']) ? low['payoutBalances']['USD'] : undefined;
   if (isShownValue(usdEntry) && isShownValue(low['payoutBalance']) && centsOf(usdEntry) !== centsOf(low['payoutBalance'])) {
     out.push(
-      `merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`,
+      `merchants.lowBalance.payoutBalances.USD: is ${JSON.stringify(usdEntry)} but merchants.lowBalance.payoutBalance ` +
+        `is ${JSON.stringify(low['payoutBalance'])} (the USD balance is given twice: give it once, or the same in both)`,
     );
   }
   if (typeof methods['noChannel'] === 'string' && checkout.includes(methods['noChannel']))
     out.push(
-      `methods.noChannel: must not be one of methods.checkout (${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`,
+      `methods.noChannel: must not be one of methods.checkout (` +
+        `${echo(methods['noChannel'], ['methods', 'noChannel'], secrets) ?? 'it'} is listed there)`,
     );
 
   // Limits.
@@ -139,11 +144,13 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
       const at = ['limits', kind, method];
       if (kind === 'payouts' && !payoutMethods.has(method))
         out.push(
-          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a key of payouts.methods${payouts ? '' : ' (the profile declares no payouts)'}`,
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a key ` +
+            `of payouts.methods${payouts ? '' : ' (the profile declares no payouts)'}`,
         );
       if (kind === 'payments' && !declared.has(method))
         out.push(
-          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card)`,
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not ` +
+            `a payment method the profile declares (methods.checkout, methods.card)`,
         );
       if (isObj(range)) out.push(...channelProblems(range, at, v3));
     }
@@ -172,7 +179,8 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
       const at = ['checkout', 'extrasByMethod', method];
       if (!declared.has(method))
         out.push(
-          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)`,
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method ` +
+            `the profile declares (methods.checkout, methods.card, a merchant's paymentMethods)`,
         );
     }
   }
@@ -187,7 +195,8 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     for (const pattern of V3_FIELDS)
       for (const path of has(value, pattern))
         out.push(
-          `${path}: is a profile format version 3 field, but the profile says "profileVersion": ${String(value['profileVersion'])} (set it to 3)`,
+          `${path}: is a profile format version 3 field, but the profile says ` +
+            `"profileVersion": ${String(value['profileVersion'])} (set it to 3)`,
         );
   }
   return out;
@@ -227,7 +236,8 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
       );
     if (prev && !overlapAllowed && centsOf(ch.min) <= centsOf(prev.max)) {
       out.push(
-        `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`,
+        `${dotted([...at, 'channels', String(i)])}: channels must be listed in ascending order without overlap (min ` +
+          `${ch.min} is not above the previous channel's max ${prev.max}); one range covering both is one channel`,
       );
     }
   });
@@ -235,11 +245,13 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
   const hi = c.reduce((m, ch) => (centsOf(ch.max) > m ? centsOf(ch.max) : m), centsOf(c[0]!.max));
   if (lo !== centsOf(range['min'] as string))
     out.push(
-      `${dotted([...at, 'min'])}: must be the smallest channel minimum (${dotted([...at, 'channels'])} starts at ${valueOfCents(lo)}, min says ${String(range['min'])})`,
+      `${dotted([...at, 'min'])}: must be the smallest channel minimum (` +
+        `${dotted([...at, 'channels'])} starts at ${valueOfCents(lo)}, min says ${String(range['min'])})`,
     );
   if (hi !== centsOf(range['max'] as string))
     out.push(
-      `${dotted([...at, 'max'])}: must be the largest channel maximum (${dotted([...at, 'channels'])} ends at ${valueOfCents(hi)}, max says ${String(range['max'])})`,
+      `${dotted([...at, 'max'])}: must be the largest channel maximum (` +
+        `${dotted([...at, 'channels'])} ends at ${valueOfCents(hi)}, max says ${String(range['max'])})`,
     );
   return out;
 }

@@ -347,7 +347,8 @@ function unroundableProblems(pp: Profile['pricePoints'], methods: unknown): stri
       if (d.kind !== 'rounded') continue;
       const tier = valueOfCents(d.tier);
       out.push(
-        `pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`,
+        `pricePoints.unroundable[${i}]: ${v} is rounded to the price point ${tier} by the declared rule (` +
+          `${describeRule(rule)}${method ? `, tiers of ${method}` : ''}); list only amounts the rule refuses`,
       );
       return;
     }

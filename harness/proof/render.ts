@@ -31,8 +31,11 @@ export function killMatrixMarkdown(r: ProofReport): string {
   const lines = [
     '# Kill matrix',
     '',
-    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). Seed ${r.seed}, ${r.numRuns} runs per property; matrix ${(r.matrixMs / 1000).toFixed(1)} s.`,
-    'Each fault of the reference runs as its own mutant: first the profile doctor (as `run` has it), then the checks naming its clause; it is killed only when a check fails with a finding charged to that clause. A mutant the doctor calls a profile error (exit 2) is `stopped`: a failure of the matrix, since a run would stop there and advise a profile edit.',
+    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). Seed ${r.seed}` +
+      `, ${r.numRuns} runs per property; matrix ${(r.matrixMs / 1000).toFixed(1)} s.`,
+    'Each fault of the reference runs as its own mutant: first the profile doctor (as `run` has it), then the checks naming ' +
+      'its clause; it is killed only when a check fails with a finding charged to that clause. A mutant the doctor calls a ' +
+      'profile error (exit 2) is `stopped`: a failure of the matrix, since a run would stop there and advise a profile edit.',
     '',
     `**${killed} / ${r.faults.length} faults killed.**`,
     '',
@@ -42,7 +45,8 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '|---|---|---|---|---|---|',
     ...r.conformant.map(
       (c) =>
-        `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : mdCell(c.failed.join(', '))} | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`,
+        `| ${c.seed} | ${c.webhooks} | ${c.passed} | ${c.failed.length === 0 ? 0 : mdCell(c.failed.join(', '))}` +
+        ` | ${c.skipped} | ${(c.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
     '## Faults',
@@ -51,7 +55,10 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '|---|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
-        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || f.errors.join('; ') || '—')} | ${mdCell(f.collateral.join(', ') || '—')} | ${f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'} | ${(f.durationMs / 1000).toFixed(1)} s |`,
+        `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || f.errors.join('; ') || '—')}` +
+        ` | ${mdCell(f.collateral.join(', ') || '—')} | ${
+          f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'
+        } | ${(f.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
   ];
@@ -61,15 +68,21 @@ export function killMatrixMarkdown(r: ProofReport): string {
 export function coverageMarkdown(r: ProofReport): string {
   const c = r.coverage;
   const row = (x: CoverageReport['rows'][number]): string =>
-    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${mdCell(x.reason)}` : ''} | ${x.checks.length} | ${x.exercisedBy === undefined ? '—' : x.exercisedBy.length} | ${mdCell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
+    `| \`${x.id}\` | ${x.level} | ${x.status}${x.reason ? `: ${mdCell(x.reason)}` : ''} | ${x.checks.length} | ` +
+    `${x.exercisedBy === undefined ? '—' : x.exercisedBy.length} | ` +
+    `${mdCell(x.faults.map((f) => `${f.name} (${f.verdict})`).join(', ') || '—')} |`;
   return [
     '# Clause coverage',
     '',
-    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). A must-level service clause is *proved* when it has a check and a fault of that clause the check kills.`,
+    `Generated ${r.generatedAt} by \`npm test\` (test/kill-matrix). A must-level service ` +
+      `clause is *proved* when it has a check and a fault of that clause the check kills.`,
     '',
-    `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ${c.totals.restated} restate proved clauses (harness/clauses/registry.ts restatements); ${c.totals.allowlisted} allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
+    `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ` +
+      `${c.totals.restated} restate proved clauses (harness/clauses/registry.ts restatements); ${c.totals.allowlisted}` +
+      ` allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
     '',
-    'The *exercised* column counts the checks whose assertions evaluated the clause on the conformant reference (the only credit a certificate gives); a proved clause exercised by none is caught by its checks only when a target takes another reading.',
+    'The *exercised* column counts the checks whose assertions evaluated the clause on the conformant reference (the only credit ' +
+      'a certificate gives); a proved clause exercised by none is caught by its checks only when a target takes another reading.',
     '',
     '| clause | level | status | checks | exercised on the reference | faults |',
     '|---|---|---|---|---|---|',

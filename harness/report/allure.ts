@@ -101,7 +101,8 @@ export function completeAllureResults(
   // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
   const readingRows = readings.map((r): [string, string] => [
     `reading ${r.topic}`,
-    `${r.reading} (${r.checks.length} check${r.checks.length === 1 ? '' : 's'}: ${r.checks.slice(0, 3).join(', ')}${r.checks.length > 3 ? ', …' : ''})`,
+    `${r.reading} (${r.checks.length} check${r.checks.length === 1 ? '' : 's'}` +
+      `: ${r.checks.slice(0, 3).join(', ')}${r.checks.length > 3 ? ', …' : ''})`,
   ]);
   const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(
     ([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`,

@@ -6,8 +6,10 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 
-const DATA_SCRIPT =
-  /<script defer>\s*Promise\.allSettled\(\[([\s\S]*?)\]\)\s*\.then\(function\(\)\{\s*window\.allureReportDataReady = true;\s*\}\)\s*<\/script>/;
+const DATA_SCRIPT = new RegExp(
+  String.raw`<script defer>\s*Promise\.allSettled\(\[([\s\S]*?)\]\)\s*` +
+    String.raw`\.then\(function\(\)\{\s*window\.allureReportDataReady = true;\s*\}\)\s*<\/script>`,
+);
 const ENTRY = /d\("([^"\\]+)","([A-Za-z0-9+/=]*)"\)/g;
 const MARK = 'mpsi-compact-data';
 
@@ -52,7 +54,9 @@ export function compactPageData(html: string): string {
   return html.slice(0, m.index) + replacement + html.slice(m.index + m[0].length);
 }
 
-/** The data files of a compacted page, name → bytes (for checks that read what the page carries); undefined when the page is not compacted. */
+/**
+ * The data files of a compacted page, name → bytes (for checks that read what the page carries); undefined when the page is not compacted.
+ */
 export function compactedPageData(html: string): Map<string, Buffer> | undefined {
   const m = new RegExp(`<script type="application/octet-stream" id="${MARK}">([A-Za-z0-9+/=]*)</script>`).exec(html);
   if (!m) return undefined;

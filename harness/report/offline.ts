@@ -53,7 +53,11 @@ const CODE_PATTERNS: { context: string; re: RegExp }[] = [
   { context: 'script element src', re: new RegExp(String.raw`\.src\s*=\s*["'\x60](${URL_RE})`, 'gi') },
   {
     context: 'analytics',
-    re: /((?:https?:)?\/\/(?:www\.)?(?:googletagmanager|google-analytics|doubleclick|segment|hotjar|plausible|fonts\.googleapis|fonts\.gstatic)\.[a-z]+[^\s"'<>)]*)/gi,
+    re: new RegExp(
+      String.raw`((?:https?:)?\/\/(?:www\.)?(?:googletagmanager|google-analytics|doubleclick|segment|hotjar|plausible|` +
+        String.raw`fonts\.googleapis|fonts\.gstatic)\.[a-z]+[^\s"'<>)]*)`,
+      'gi',
+    ),
   },
 ];
 
@@ -88,7 +92,9 @@ export function thirdPartyReferences(html: string): ThirdPartyReference[] {
 
 /** The page's own Content-Security-Policy: nothing may be loaded from anywhere but the page itself. */
 export const OFFLINE_CSP =
-  "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' data: blob:; style-src 'unsafe-inline' data: blob:; img-src data: blob:; font-src data:; connect-src data: blob:; worker-src blob: data:; media-src data: blob:; frame-src data: blob:; form-action 'none'";
+  "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' data: blob:; style-src " +
+  "'unsafe-inline' data: blob:; img-src data: blob:; font-src data:; connect-src data: blob:; " +
+  "worker-src blob: data:; media-src data: blob:; frame-src data: blob:; form-action 'none'";
 
 /**
  * Makes Allure's single-file page self-contained: removes the analytics the stock template always

@@ -106,7 +106,8 @@ export default class ProgressReporter implements Reporter {
     const w = [...this.waits.values()].sort((a, b) => b.until - a.until)[0];
     if (w)
       parts.push(
-        `${w.check} waits for ${w.what} until ${clockTime(w.until)} (${seconds(Math.max(0, w.until - Date.now()))} left)${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`,
+        `${w.check} waits for ${w.what} until ${clockTime(w.until)} (${seconds(Math.max(0, w.until - Date.now()))}` +
+          ` left)${this.waits.size > 1 ? ` (+${this.waits.size - 1} more)` : ''}`,
       );
     return parts.join(' · ');
   }
@@ -195,7 +196,8 @@ export default class ProgressReporter implements Reporter {
       const bits = [`${c.passed} passed`, `${c.failed} failed`, `${c.skipped} skipped`];
       if (c.expected > 0) bits.push(`${c.expected} expected failures`);
       this.line(
-        `${c.failed > 0 ? '✗' : '✓'} ${s.padEnd(22)} ${bits.join(' · ')}  (${seconds(Date.now() - c.started)})   [${this.done}/${this.known} checks, ${this.failed} failed so far]`,
+        `${c.failed > 0 ? '✗' : '✓'} ${s.padEnd(22)} ${bits.join(' · ')}  (${seconds(Date.now() - c.started)}` +
+          `)   [${this.done}/${this.known} checks, ${this.failed} failed so far]`,
       );
     }
     for (const e of m.errors()) this.line(`✗ ${basename(m.moduleId)} could not run: ${firstLine(e)}`);
@@ -266,7 +268,11 @@ export default class ProgressReporter implements Reporter {
     mkdirSync(dirname(this.opts.runStatusFile), { recursive: true });
     writeFileSync(this.opts.runStatusFile, `${JSON.stringify(status, null, 2)}\n`);
     this.out.write(
-      `vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed${this.noVerdict ? `, ${this.noVerdict} without verdict` : ''}${this.throttledAnswers ? `, ${this.throttledAnswers} throttled answers (${seconds(this.throttleWaitMs)} waited)` : ''}${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`,
+      `vitest finished in ${seconds(status.durationMs)}: ${this.done} checks, ${this.failed} failed` +
+        `${this.noVerdict ? `, ${this.noVerdict} without verdict` : ''}` +
+        `${this.throttledAnswers ? `, ${this.throttledAnswers} throttled answers (${seconds(this.throttleWaitMs)} waited)` : ''}` +
+        `${moduleErrors.length ? `, ${moduleErrors.length} suite file errors` : ''}` +
+        `${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`,
     );
   }
 }

@@ -290,7 +290,8 @@ export function buildRepros(
       `Exchange: ${id} (${target.label})`,
       ...findings.map(
         (f) =>
-          `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.title}${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`,
+          `Finding:  [${f.code}] ${f.clause} (${f.level}): ${f.title}` +
+          `${f.expected ? `\n          expected: ${f.expected}` : ''}${f.seen ? `\n          seen:     ${f.seen}` : ''}`,
       ),
       `Seed:     ${result.seed} (check seed)`,
       '',
@@ -303,8 +304,13 @@ export function buildRepros(
       '                          what it needs (implies --recorded-numbers)',
       'Exit: 0 the recorded answer was reproduced (same HTTP status, envelope code and key, response-signature verdict);',
       '      1 a different answer; 2 the request could not be made (missing secret variable, connection error).',
-      `Secrets: ${secretEnvs.length > 0 ? secretEnvs.map((n) => `${n} holds the secret key of ${steps.find((x) => x.secretEnv === n)?.merchantId}`).join('; ') : 'none needed (no request is re-signed)'}.`,
-      'The secret is read from the environment and never printed. Request bodies are the exact bytes sent (Base64 below), but for renewed numbers.',
+      `Secrets: ${
+        secretEnvs.length > 0
+          ? secretEnvs.map((n) => `${n} holds the secret key of ${steps.find((x) => x.secretEnv === n)?.merchantId}`).join('; ')
+          : 'none needed (no request is re-signed)'
+      }.`,
+      'The secret is read from the environment and never printed. Request ' +
+        'bodies are the exact bytes sent (Base64 below), but for renewed numbers.',
       ...(step.scrubbed || context.some((c) => c.scrubbed)
         ? ['NOTE: a secret value inside a request body was replaced by *** here, so those bytes differ from the ones sent.']
         : []),

@@ -58,7 +58,8 @@ export function summaryText(c: Certificate, where: { html?: string; certificate:
     L.push('Failed clauses:');
     for (const x of failed)
       L.push(
-        `  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`,
+        `  ${x.id} (${x.level})${x.knownDeviation ? ' — known deviation' : ''}: ` +
+          `${[...new Set(x.failures.map((f) => f.checkId))].slice(0, 3).join(', ')}`,
       );
     L.push('');
   }

@@ -8,7 +8,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Exchange } from '../exchange.js';
 
-/** run.json's and certificate.json's `traffic`: the checks' and receivers' sums (`runTraffic`) with the throttling figures (`throttleTraffic`). */
+/**
+ * run.json's and certificate.json's `traffic`: the checks' and receivers' sums (`runTraffic`) with the throttling figures
+ * (`throttleTraffic`).
+ */
 export interface Traffic {
   /** Requests the checks sent (doctor requests are counted in `doctor.requests`). */
   requests: number;

@@ -6,7 +6,8 @@
  * Exit code (gate):
  *   1  a must-level finding that no expectation covers, or an expired expectation;
  *   2  otherwise, when the run is incomplete: a harness error (broken check), a must-level check without a
- *      verdict (inconclusive: throttled, machine too busy), the target unreachable during the run, a suite file that failed to load, no result at all;
+ * verdict (inconclusive: throttled, machine too busy), the target unreachable during the run, a suite file that failed to load, no result
+ * at all;
  *   0  otherwise — should-level failures, expected failures and unexpected passes are warnings.
  * Verdict (certificate): non-conformant iff some must-level finding stands (known deviations
  * included: a known deviation is still a deviation); incomplete when the run was; conformant-except-
@@ -457,7 +458,9 @@ function deviationsOf(
   for (const k of checks) {
     if (k.outcome === 'unexpected-pass')
       unexpectedPasses.push(
-        `${k.deviations[0]?.entry ?? `check ${k.checkId}`}: expected to ${active.find((e) => e.check === k.checkId)?.expected === 'skip' ? 'be skipped' : 'fail'}, it passed — remove the entry once this is confirmed`,
+        `${k.deviations[0]?.entry ?? `check ${k.checkId}`}: expected to ` +
+          `${active.find((e) => e.check === k.checkId)?.expected === 'skip' ? 'be skipped' : 'fail'}` +
+          `, it passed — remove the entry once this is confirmed`,
       );
   }
   const notExercised: string[] = [];
@@ -471,7 +474,9 @@ function deviationsOf(
     const basis = clauses.find((c) => c.id === e.clause)?.basis ?? '';
     if (status === 'passed') {
       unexpectedPasses.push(
-        `${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}) — remove the entry once this is confirmed`,
+        `${entryName(e)}: expected to ${e.expected === 'fail' ? 'fail' : 'be skipped'}, it passed (` +
+          `${passedHere.length > 0 ? `${passedHere.length} check${passedHere.length === 1 ? '' : 's'}` : basis}` +
+          `) — remove the entry once this is confirmed`,
       );
     } else if (status === 'not-checked' || status === 'unspecified') notExercised.push(`${entryName(e)}: ${basis}`);
   }
@@ -500,7 +505,8 @@ function warningsOf(
     const used = checks.some((k) => k.disputes.some((d) => d.entry === entryName(e)));
     if (!used)
       warnings.push(
-        `dispute not needed: ${entryName(e)} is disputed but no finding of this run is covered by it — remove the entry if the check now passes`,
+        `dispute not needed: ${entryName(e)} is disputed but no finding of ` +
+          `this run is covered by it — remove the entry if the check now passes`,
       );
   }
   for (const u of deviations.unexpectedPasses) warnings.push(`unexpected pass: ${u}`);
@@ -518,7 +524,8 @@ function warningsOf(
   const shouldNoVerdict = results.filter((r) => r.status === 'inconclusive' && r.level !== 'must');
   if (shouldNoVerdict.length > 0)
     warnings.push(
-      `${shouldNoVerdict.length} should-level check${shouldNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(shouldNoVerdict)})`,
+      `${shouldNoVerdict.length} should-level check${shouldNoVerdict.length === 1 ? '' : 's'}` +
+        ` got no verdict (${noVerdictCauses(shouldNoVerdict)})`,
     );
   return warnings;
 }
@@ -537,7 +544,13 @@ function incompleteReasons(input: VerdictInput, checks: readonly CheckOutcome[])
   const mustNoVerdict = input.results.filter((r) => r.status === 'inconclusive' && r.level === 'must');
   if (mustNoVerdict.length > 0)
     incomplete.push(
-      `${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again${mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled') ? ', declaring http.rateLimit in the profile if the target throttles' : ''}`,
+      `${mustNoVerdict.length} must-level check${mustNoVerdict.length === 1 ? '' : 's'} got no verdict (` +
+        `${noVerdictCauses(mustNoVerdict)}): not a verdict on the target — run again` +
+        `${
+          mustNoVerdict.some((r) => r.inconclusive?.cause === 'throttled')
+            ? ', declaring http.rateLimit in the profile if the target throttles'
+            : ''
+        }`,
     );
   const unreachable = checks.filter((k) => k.outcome === 'unreachable');
   if (unreachable.length > 0)
@@ -553,7 +566,8 @@ function incompleteReasons(input: VerdictInput, checks: readonly CheckOutcome[])
   if (input.runStatus?.reason === 'interrupted') {
     const n = input.runStatus.unfinished?.length;
     incomplete.push(
-      `the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`,
+      `the run was interrupted${input.runStatus.interruptedBy ? ` (${input.runStatus.interruptedBy})` : ''}` +
+        `${n ? `: ${n} check${n === 1 ? '' : 's'} did not finish` : ''}`,
     );
   }
   return incomplete;
@@ -596,7 +610,8 @@ function reasonsFor(
       ...new Set(mustFailures.flatMap((k) => k.findings.filter((f) => f.level === 'must' && !f.disputed).map((f) => f.clause))),
     ];
     reasons.push(
-      `${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length} clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`,
+      `${mustFailures.length} check${mustFailures.length === 1 ? '' : 's'} found must-level deviations from ${clausesHit.length}` +
+        ` clause${clausesHit.length === 1 ? '' : 's'}: ${clausesHit.slice(0, 4).join(', ')}${clausesHit.length > 4 ? ', …' : ''}`,
     );
   }
   if (verdict === 'conformant-except-disputed') {

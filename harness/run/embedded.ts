@@ -50,7 +50,8 @@ export function startEmbeddedReferenceProcess(profile: Profile, faults: string[]
   const lagDir = mkdtempSync(join(tmpdir(), 'mpsi-reference-lag-'));
   const lagFile = join(lagDir, 'stalls.txt');
   const readings = profile.embedded?.readings ?? 'default';
-  // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the default reference.
+  // The profile's readings as the in-process start takes them (startEmbeddedReference): without them a run of the alt profile meets the
+  // default reference.
   const e = profile.embedded;
   const field = [
     ...(e?.rateLimit !== undefined ? ['--rate-limit', String(e.rateLimit)] : []),

@@ -221,7 +221,9 @@ async function annotate(a: AnnotateInput): Promise<void> {
   const deviation = a.x.entries.length > 0 ? `\n\nKnown deviation (${a.outcome}): ${a.x.entries.map((e) => e.comment).join('; ')}` : '';
   await allure.description(
     redact(
-      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay its suite (from any folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }))}\`.${deviation}`,
+      `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n` +
+        `${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay its suite (from any ` +
+        `folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }))}\`.${deviation}`,
     ),
   );
   // Seed and target change from run to run (the embedded reference's port): kept out of the history id.
@@ -245,7 +247,8 @@ async function annotate(a: AnnotateInput): Promise<void> {
     const findings = result.findings.filter((f) => f.exchangeId === ex.id);
     const answer = ex.response ? `HTTP ${ex.response.status}` : `no response (${ex.error?.kind ?? 'error'})`;
     const name = redact(
-      `${ex.id} ${ex.label} → ${answer}; signature ${ex.signature === undefined ? 'not checked' : (ex.signature as { ok: boolean }).ok ? 'ok' : 'INVALID'}`,
+      `${ex.id} ${ex.label} → ${answer}; signature ` +
+        `${ex.signature === undefined ? 'not checked' : (ex.signature as { ok: boolean }).ok ? 'ok' : 'INVALID'}`,
     );
     try {
       await allure.step(name, async (step) => {

@@ -248,12 +248,14 @@ export async function awaitDeliveries(
   const lostAll = lag.lostDuring(startedAt, Date.now());
   if (!holds(pred, ds) && lostAll - granted >= LAG_SIGNIFICANT_MS) {
     recordMachineBusy(
-      `our process lost ${Math.round(lostAll)} ms of a ${Math.round(timeoutMs)} ms webhook window, ${Math.round(granted)} ms given back (at most ${Math.round(allowance)} ms)`,
+      `our process lost ${Math.round(lostAll)} ms of a ${Math.round(timeoutMs)} ms webhook ` +
+        `window, ${Math.round(granted)} ms given back (at most ${Math.round(allowance)} ms)`,
     );
   }
   if (granted > 0)
     note(
-      `the webhook window of ${Math.round(timeoutMs)} ms was extended by ${Math.round(granted)} ms: our process lost that time while waiting`,
+      `the webhook window of ${Math.round(timeoutMs)} ms was extended by ` +
+        `${Math.round(granted)} ms: our process lost that time while waiting`,
     );
   recordDeliveries(t, ds);
   return ds;
@@ -271,7 +273,8 @@ export function describeDeliveries(ds: readonly Delivery[]): string {
   return ds
     .map(
       (d) =>
-        `#${d.seq} ${String(eventOf(d) ?? '?')} ${String(statusOf(d) ?? '?')} at +${d.receivedAt - ds[0]!.receivedAt} ms, answered ${d.reply}`,
+        `#${d.seq} ${String(eventOf(d) ?? '?')} ${String(statusOf(d) ?? '?')}` +
+        ` at +${d.receivedAt - ds[0]!.receivedAt} ms, answered ${d.reply}`,
     )
     .join('; ');
 }

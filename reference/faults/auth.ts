@@ -39,7 +39,9 @@ export const authUnknownMerchantUnauthorized = defineFault({
 export const authUnknownMerchantForbidden = defineFault({
   name: 'auth-unknown-merchant-forbidden',
   clause: 'auth.unknown-merchant',
-  doc: 'An unknown X-MerchantID is answered HTTP 403 forbidden ("Invalid signature") instead of HTTP 401 merchantNotFound, as if the merchant were known.',
+  doc:
+    'An unknown X-MerchantID is answered HTTP 403 forbidden ("Invalid signature") ' +
+    'instead of HTTP 401 merchantNotFound, as if the merchant were known.',
   authAnswer: (failure, correct) =>
     failure === 'unknown-merchant' ? { http: 403, code: 403, key: 'forbidden', message: 'Invalid signature' } : correct,
 });
@@ -158,7 +160,9 @@ export const authForbiddenCode401 = defineFault({
 export const authSignTrimmedBody = defineFault({
   name: 'auth-sign-trimmed-body',
   clause: 'auth.sign.whitespace-variants',
-  doc: 'The request signature is checked over the body with leading and trailing whitespace trimmed, so a body with such whitespace, signed over its own bytes, is refused.',
+  doc:
+    'The request signature is checked over the body with leading and trailing whitespace ' +
+    'trimmed, so a body with such whitespace, signed over its own bytes, is refused.',
   verifyRequest: (r) =>
     signatureMatches(
       r.secret,

@@ -59,7 +59,9 @@ export const noChannelMethodAccepted = defineFault({
 export const merchantPaymentMethodsIgnored = defineFault({
   name: 'merchant-payment-methods-ignored',
   clause: 'err.pay.method-unavailable',
-  doc: 'A payment method the service has but has not enabled for this merchant is accepted instead of refused with 3003 paymentMethodUnavailable.',
+  doc:
+    'A payment method the service has but has not enabled for this merchant ' +
+    'is accepted instead of refused with 3003 paymentMethodUnavailable.',
   enforces: skipRule('payment.merchant-methods'),
 });
 

@@ -59,7 +59,9 @@ export const webhook3Attempts = defineFault({
 export const webhook10Attempts = defineFault({
   name: 'webhook-10-attempts',
   clause: 'webhook.retry.max-9',
-  doc: 'An unacknowledged webhook is attempted 10 times in total instead of 9, its waits still growing from 15 s to 40 min and the tenth still within 100 minutes of the first.',
+  doc:
+    'An unacknowledged webhook is attempted 10 times in total instead of 9, its waits ' +
+    'still growing from 15 s to 40 min and the tenth still within 100 minutes of the first.',
   // 15 s, 1, 2, 4, 7, 10, 15, 20, 40 min: 99.25 min in all, so only the attempt count breaks the document.
   retryWaitsMs: [15_000, 60_000, 120_000, 240_000, 420_000, 600_000, 900_000, 1_200_000, 2_400_000],
 });
@@ -132,7 +134,9 @@ export const webhookOnChargeback = defineFault({
 export const webhookOnChargebackUnchanged = defineFault({
   name: 'webhook-on-chargeback-unchanged',
   clause: 'event.none.chargeback',
-  doc: "A recorded chargeback sends payment.updated with the payment's unchanged status SUCCESS, looking like a resend of the acknowledged one.",
+  doc:
+    "A recorded chargeback sends payment.updated with the payment's " +
+    'unchanged status SUCCESS, looking like a resend of the acknowledged one.',
   sendsWebhookOn: (t) => t !== 'payment-refunded' && t !== 'checkout-expired',
 });
 

@@ -176,7 +176,9 @@ export const checkoutAnswersSessionNo = defineFault({
 export const pricePointRoundDown = defineFault({
   name: 'price-point-round-down',
   clause: 'payment.price-point.round',
-  doc: 'An Apple Pay or Google Pay amount between price points is charged the price point below it instead of the one the rounding rule gives.',
+  doc:
+    'An Apple Pay or Google Pay amount between price points is charged ' +
+    'the price point below it instead of the one the rounding rule gives.',
   roundToTier: (cents, tiers) => [...tiers].reverse().find((t) => t <= cents),
 });
 
@@ -194,7 +196,9 @@ export const pricePointNinetyNine = defineFault({
 export const pricePointAmountsSwapped = defineFault({
   name: 'price-point-amounts-swapped',
   clause: 'payment.trans-amount.usd-charged',
-  doc: 'For a payment rounded to a price point, API responses show the amount asked as trans_amount and the price point charged as requested_amount.',
+  doc:
+    'For a payment rounded to a price point, API responses show the amount ' +
+    'asked as trans_amount and the price point charged as requested_amount.',
   finishEnvelope: (envelope) => {
     const data = envelope['data'] as Record<string, unknown> | undefined;
     return data !== undefined && 'requested_amount' in data

@@ -57,7 +57,9 @@ export const idemPaymentDuplicateAccepted = defineFault({
 export const refundNumberFreeForPayments = defineFault({
   name: 'refund-number-free-for-payments',
   clause: 'idem.refund-blocks-payment',
-  doc: "A new payment's merchant_order_no is checked only against payment numbers, so one equal to a refund number is accepted (refunds still check both).",
+  doc:
+    "A new payment's merchant_order_no is checked only against payment numbers, " +
+    'so one equal to a refund number is accepted (refunds still check both).',
   numberBlocks: (kind, holder) => !(kind === 'payment' && holder === 'refund'),
 });
 

@@ -191,7 +191,9 @@ export const webhookPaymentNoTradeInfo = defineFault({
 export const webhookRefundOriginalRefsSwapped = defineFault({
   name: 'webhook-refund-original-refs-swapped',
   clause: 'refund.original-refs',
-  doc: "refund.updated swaps the payment's numbers: original_order_no holds its merchant_order_no and original_merchant_order_no its order_no.",
+  doc:
+    "refund.updated swaps the payment's numbers: original_order_no holds " +
+    'its merchant_order_no and original_merchant_order_no its order_no.',
   finishWebhookBody: (body) =>
     body['event'] === 'refund.updated'
       ? { ...body, original_order_no: body['original_merchant_order_no'], original_merchant_order_no: body['original_order_no'] }

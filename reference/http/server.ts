@@ -115,7 +115,8 @@ export function createReferenceServer(opts: PipelineOptions): Server {
     const unreadable = authAnswer(opts.svc, 'unreadable');
     const body = JSON.stringify(errorEnvelope(unreadable.err, english.get(socket) ?? false));
     socket.end(
-      `HTTP/1.1 ${unreadable.http} ${unreadable.http === 500 ? 'Internal Server Error' : 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${unreadable.http} ${unreadable.http === 500 ? 'Internal Server Error' : 'Error'}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return server;
@@ -134,7 +135,8 @@ async function handle(
   let tampered: TamperedField[] | undefined;
   const logDone = (status: number, code: number, merchantId = '-', key?: string): void => {
     opts.log(
-      `${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`,
+      `${req.method ?? '?'} ${printable(path)} ${merchantId} -> HTTP ${status} ` +
+        `code ${code}${tampered ? ' (tampered with: signature does not verify)' : ''}`,
     );
     try {
       const x: ObservedExchange = {

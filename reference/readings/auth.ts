@@ -3,7 +3,9 @@ import { defineReading } from './reading.js';
 
 export const badTimestampUnauthorized = defineReading({
   name: 'bad-timestamp-unauthorized',
-  doc: 'An X-Timestamp in milliseconds, as a date or too far from the clock is refused HTTP 401 unauthorized: "Troubleshooting order for 401 and 403: ... seconds timestamp ..." and "Allowed difference between `X-Timestamp` and the server clock: not shown."',
+  doc:
+    'An X-Timestamp in milliseconds, as a date or too far from the clock is refused HTTP 401 unauthorized: "Troubleshooting order ' +
+    'for 401 and 403: ... seconds timestamp ..." and "Allowed difference between `X-Timestamp` and the server clock: not shown."',
   authOutcome: (o) => (o === 'stale-timestamp' ? 'missing-header' : o),
 });
 

@@ -61,7 +61,8 @@ export function methodsWithSupport(t: Target, wants: RefundSupport[]): string[] 
   });
   if (found.length === 0) {
     throw new PreconditionSkip(
-      `the profile declares no payable method (card, or checkout with sandbox.completeCheckout) with refund support ${wants.join(' or ')} (refunds.support)`,
+      `the profile declares no payable method (card, or checkout with ` +
+        `sandbox.completeCheckout) with refund support ${wants.join(' or ')} (refunds.support)`,
       { declare: ['refunds.support'] },
     );
   }

@@ -242,7 +242,10 @@ function lagExplains(f: TrialFinding): string | undefined {
   const left = d.repliedAt ?? d.receivedAt + (wireReply(d.reply, ackTimeoutMs).delayMs ?? 0);
   const replyAfter = left - d.receivedAt + noticedLate;
   if (replyAfter < ackTimeoutMs - jitterMs) return undefined;
-  return `our acknowledgement left ${Math.round(replyAfter)} ms after the webhook could have reached us (limit ${ackTimeoutMs} ms): our process was late`;
+  return (
+    `our acknowledgement left ${Math.round(replyAfter)} ms after the webhook ` +
+    `could have reached us (limit ${ackTimeoutMs} ms): our process was late`
+  );
 }
 
 /**
@@ -255,7 +258,8 @@ export async function confirmedByRetrial(trial: (attempt: number) => Promise<Tri
   const first = await trial(1);
   if (!first) return;
   note(
-    `trial 1 saw: ${first.seen}. Repeated with new numbers, as a resend can follow an acknowledgement that reached the target after its ack limit.`,
+    `trial 1 saw: ${first.seen}. Repeated with new numbers, as a resend can ` +
+      `follow an acknowledgement that reached the target after its ack limit.`,
   );
   const second = await trial(2);
   if (!second) {

@@ -21,7 +21,10 @@ let md: string;
 let cert: Certificate;
 const started: { pid: number }[] = [];
 
-/** Runs a pasted line in `sh` from a folder of its own; a long-lived one (`until`) under `exec`, so the process killed at the end is the command's own. */
+/**
+ * Runs a pasted line in `sh` from a folder of its own; a long-lived one (`until`) under `exec`, so the process killed at the end is the
+ * command's own.
+ */
 function paste(
   line: string,
   opts: { cwd?: string; until?: RegExp; timeoutMs?: number; env?: Record<string, string> } = {},
@@ -62,7 +65,10 @@ function shellBlocks(text: string): string[][] {
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')));
 }
 
-/** What a user exports before pasting: each variable a script says it reads, holding that merchant's secret (MPSI_SECRET_<ROLE> for the reference profile, whose secrets are inline). */
+/**
+ * What a user exports before pasting: each variable a script says it reads, holding that merchant's secret (MPSI_SECRET_<ROLE> for the
+ * reference profile, whose secrets are inline).
+ */
 function exportedSecrets(): Record<string, string> {
   const p = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as { merchants: Record<string, { secret?: string }> };
   const envOf: Record<string, string> = {

@@ -93,7 +93,8 @@ describe('doctor: a target violating what the document fixes is a doubt, and its
     }, 60_000);
   }
 
-  it('a partial refund refused as not supported on a method the profile says takes partial refunds: a doubt (refund.channel-support), the run goes on', async () => {
+  it(`a partial refund refused as not supported on a method the profile says \
+takes partial refunds: a doubt (refund.channel-support), the run goes on`, async () => {
     // Formerly a "wrong profile" case (exit 2): the refusal is one the document names, and a target may give
     // it wrongly on a channel that does take partial refunds, so the doctor cannot call the profile wrong.
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-doubt-'));

@@ -13,7 +13,8 @@ import { profileWith } from './support.js';
 const ALT = fileURLToPath(new URL('../../fixtures/profiles/reference-alt.json', import.meta.url));
 
 describe('doctor: evidence', () => {
-  it("reads insufficientFunds for a merchant whose balance is below the amount as the payout method enabled (the issue's lowBalance case), not as WRONG", async () => {
+  it(`reads insufficientFunds for a merchant whose balance is below the amount \
+as the payout method enabled (the issue's lowBalance case), not as WRONG`, async () => {
     // A payout minimum (10.00) above the low-balance merchant's balance (5.00): its probe meets insufficientFunds.
     const r = await runDoctor({
       loaded: loadProfile(profileWith((p) => (p.limits.payouts.BANK_TRANSFER.min = '10.00'))),
@@ -35,7 +36,8 @@ describe('doctor: evidence', () => {
     }
   }, 30_000);
 
-  it('verifies pricePoints.tie (rounding "nearest"); a tie rule the target does not follow is a doubt on the rounding clause, not a profile error', async () => {
+  it(`verifies pricePoints.tie (rounding "nearest"); a tie rule the target \
+does not follow is a doubt on the rounding clause, not a profile error`, async () => {
     const right = await runDoctor({ loaded: loadProfile(ALT), baseUrl: 'embedded', webhooks: false });
     expect(right.items.filter((i) => i.path === 'pricePoints.tie').map((i) => i.status)).toContain('verified');
     const wrongTie = await runDoctor({
@@ -49,7 +51,8 @@ describe('doctor: evidence', () => {
     expect(wrongTie.exitCode).toBe(0);
   }, 30_000);
 
-  it('verifies payouts.methods.*.usdOnly with a EUR payout: a method said to take EUR that refuses it is WRONG; one said USD-only that takes it is a doubt', async () => {
+  it(`verifies payouts.methods.*.usdOnly with a EUR payout: a method said to take \
+EUR that refuses it is WRONG; one said USD-only that takes it is a doubt`, async () => {
     const right = await runDoctor({ loaded: loadProfile(profileWith(() => {})), baseUrl: 'embedded', webhooks: false });
     expect(
       right.items

@@ -24,7 +24,8 @@ async function doctorWith(edit: (p: Json) => void = () => {}) {
 }
 
 describe('doctor: version-2 profile sections on a fake target', () => {
-  it('verifies the true profile: methods per merchant, each channel and the gap, the pending card, complete-card, armed failures', async () => {
+  it(`verifies the true profile: methods per merchant, each channel \
+and the gap, the pending card, complete-card, armed failures`, async () => {
     const r = await doctorWith();
     expect(
       r.items.filter((i) => i.status === 'wrong'),

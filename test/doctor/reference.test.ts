@@ -118,7 +118,11 @@ describe('doctor against the reference', () => {
       expect(verified, path).toContain(path);
     }
     expect(r.stdout).toMatch(
-      /^doctor: \d+ verified, 0 wrong, 12 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; the numbers it created start with K[0-9A-Z]+$/m,
+      new RegExp(
+        String.raw`^doctor: \d+ verified, 0 wrong, 12 not verifiable, 0 doubts, 5 warnings — \d+ requests in [\d.]+ s; ` +
+          'the numbers it created start with K[0-9A-Z]+$',
+        'm',
+      ),
     );
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
@@ -131,7 +135,8 @@ describe('doctor against the reference', () => {
       expect(text).not.toContain(secret);
   }, 30_000);
 
-  it('gives back what it takes: six doctors in a row on one reference (each paying out 2.00 for the low-balance merchant, whose balance is 5.00) all find it intact', async () => {
+  it(`gives back what it takes: six doctors in a row on one reference (each paying \
+out 2.00 for the low-balance merchant, whose balance is 5.00) all find it intact`, async () => {
     const loaded = loadProfile(REFERENCE_PROFILE);
     const ref = await startEmbeddedReference(loaded.profile);
     try {
@@ -192,7 +197,10 @@ describe('doctor against the reference', () => {
         expect(existsSync(join(reports, 'doctor.json'))).toBe(false);
       } else {
         expect(md).toMatch(
-          /\| Profile doctor \| the profile's assumptions were verified against the target before the checks: \d+ verified, 13 not verifiable, 5 warnings \(doctor\.md\) \|/,
+          new RegExp(
+            String.raw`\| Profile doctor \| the profile's assumptions were verified against the target before the checks: ` +
+              String.raw`\d+ verified, 13 not verifiable, 5 warnings \(doctor\.md\) \|`,
+          ),
         );
         expect(readDoctor(reports).exitCode).toBe(0);
       }
@@ -234,7 +242,8 @@ describe('doctor against the reference', () => {
     }
   }, 30_000);
 
-  it('verifies the alternative-readings profile against the reference started with those readings (other paths, names, statuses, rounding)', async () => {
+  it(`verifies the alternative-readings profile against the reference \
+started with those readings (other paths, names, statuses, rounding)`, async () => {
     const loaded = loadProfile(fileURLToPath(new URL('../../fixtures/profiles/reference-alt.json', import.meta.url)));
     const r = await runDoctor({ loaded, baseUrl: 'embedded' });
     expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);

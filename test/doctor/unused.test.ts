@@ -37,7 +37,8 @@ describe('doctor: entries no check reads', () => {
     expect([...read].sort()).toEqual([...INTERNAL_NAMES_READ].sort());
   });
 
-  it('warns (exit 0) about a complete-card control without a pending card, a price-point method that is no checkout method, and tiers nothing uses', async () => {
+  it(`warns (exit 0) about a complete-card control without a pending card, \
+a price-point method that is no checkout method, and tiers nothing uses`, async () => {
     const file = profileWith((p) => {
       p.profileVersion = 3;
       p.sandbox.completeCard = { ...p.sandbox.completeCheckout, path: '/sandbox/v1/cards/complete' };

@@ -19,7 +19,8 @@ async function doctorOn(edit: (p: Json) => void, faults: string[] = []): Promise
 const statusOf = (r: DoctorReport, path: string) => r.items.filter((i) => i.path === path).map((i) => i.status);
 
 describe('doctor: version-3 facts', () => {
-  it('verifies the reference profile’s second decline card and card refunds created PENDING; names and logins are not verifiable', async () => {
+  it(`verifies the reference profile’s second decline card and card \
+refunds created PENDING; names and logins are not verifiable`, async () => {
     const r = await doctorOn(() => {});
     expect(statusOf(r, 'cardPayment.declines[0]')).toEqual(['verified']);
     expect(statusOf(r, 'refunds.createdStatus.CARD')).toEqual(['verified']);

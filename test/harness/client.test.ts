@@ -281,7 +281,8 @@ describe('client: declared Content-Length larger than the body (unreadable body)
         if (answered || socket.destroyed) return;
         answered = true;
         socket.end(
-          `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${errBody.length}\r\nConnection: close\r\n\r\n${errBody}`,
+          `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ` +
+            `${errBody.length}\r\nConnection: close\r\n\r\n${errBody}`,
         );
       };
       const readTimeout = (): void => {

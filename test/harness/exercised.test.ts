@@ -41,7 +41,8 @@ describe('exercised clauses', () => {
     expect(r.exercised).toEqual(['err.ref.amount-exceeded', 'err.ref.codes']);
   });
 
-  it('credits only recorded evidence for a check that opts out of own-clause credit (a clause catalogue, like the stateful suite)', async () => {
+  it(`credits only recorded evidence for a check that opts out of \
+own-clause credit (a clause catalogue, like the stateful suite)`, async () => {
     const [check] = defineSuite('x', { area: 'stateful', resource: 'payment' }, [
       {
         title: 'random sequences',

@@ -80,7 +80,8 @@ describe('precondition skips name what to declare', () => {
     /^the \S+ maximum does not reach above/,
   ];
 
-  it('every PreconditionSkip thrown in suites/ and harness/ops.ts, harness/target.ts declares a profile path, or is known not to be declarable', () => {
+  it(`every PreconditionSkip thrown in suites/ and harness/ops.ts, \
+harness/target.ts declares a profile path, or is known not to be declarable`, () => {
     const files = [join(ROOT, 'harness/ops.ts'), join(ROOT, 'harness/target.ts'), ...walk(join(ROOT, 'suites'))];
     const missing: string[] = [];
     for (const f of files) {

@@ -84,7 +84,8 @@ describe('profile cross-field rules', () => {
             { min: '50.00', max: '10000.00' },
           ]),
       ),
-      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 50.00 is not above the previous channel's max 100.00); one range covering both is one channel",
+      'limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min ' +
+        "50.00 is not above the previous channel's max 100.00); one range covering both is one channel",
     ],
     [
       'unsorted channels',
@@ -95,7 +96,8 @@ describe('profile cross-field rules', () => {
             { min: '0.50', max: '100.00' },
           ]),
       ),
-      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 0.50 is not above the previous channel's max 10000.00); one range covering both is one channel",
+      'limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min ' +
+        "0.50 is not above the previous channel's max 10000.00); one range covering both is one channel",
     ],
     [
       'tiersByMethod for a method that is no price-point method',
@@ -115,7 +117,8 @@ describe('profile cross-field rules', () => {
     [
       'extrasByMethod for an unknown method',
       (p) => (p.checkout.extrasByMethod = { ZELLE: { phone: '1' } }),
-      'checkout.extrasByMethod.ZELLE: "ZELLE" is not a payment method the profile declares (methods.checkout, methods.card, a merchant\'s paymentMethods)',
+      'checkout.extrasByMethod.ZELLE: "ZELLE" is not a payment method the profile ' +
+        "declares (methods.checkout, methods.card, a merchant's paymentMethods)",
     ],
     [
       'noChannel among the checkout methods',
@@ -128,12 +131,14 @@ describe('profile cross-field rules', () => {
         p.environment = 'production';
         p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
       },
-      "merchants.primary.productionSecret: a production profile's key is its secret; productionSecret belongs in a sandbox profile only (remove it)",
+      "merchants.primary.productionSecret: a production profile's key is its " +
+        'secret; productionSecret belongs in a sandbox profile only (remove it)',
     ],
     [
       'the production key as the sandbox key',
       (p) => (p.merchants.primary.secret = p.merchants.primary.productionSecret),
-      'merchants.primary.secret: is the same key as merchants.primary.productionSecret (test and production keys differ: the secret of a sandbox profile is the test key)',
+      'merchants.primary.secret: is the same key as merchants.primary.productionSecret ' +
+        '(test and production keys differ: the secret of a sandbox profile is the test key)',
     ],
     [
       'both productionSecret and productionSecretEnv',
@@ -170,7 +175,8 @@ describe('profile cross-field rules', () => {
             { min: '100.00', max: '10000.00' },
           ]),
       ),
-      "limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min 100.00 is not above the previous channel's max 5000.00); one range covering both is one channel",
+      'limits.payments.CARD.channels[1]: channels must be listed in ascending order without overlap (min ' +
+        "100.00 is not above the previous channel's max 5000.00); one range covering both is one channel",
     ],
     [
       'version-3 channels out of order',

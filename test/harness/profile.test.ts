@@ -287,7 +287,8 @@ describe('schema errors', () => {
         p.merchants.lowBalance.payoutBalances = { USD: '4.00', EUR: '3.00' };
       },
       expected:
-        'merchants.lowBalance.payoutBalances.USD: is "4.00" but merchants.lowBalance.payoutBalance is "5.00" (the USD balance is given twice: give it once, or the same in both)',
+        'merchants.lowBalance.payoutBalances.USD: is "4.00" but merchants.lowBalance.payoutBalance ' +
+        'is "5.00" (the USD balance is given twice: give it once, or the same in both)',
     },
     {
       name: 'refund fee not decimal',
@@ -400,7 +401,8 @@ describe('schema errors', () => {
         };
       },
       expected:
-        'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
+        'pricePoints.unroundable[1]: 5.40 is rounded to the price point 4.99 by the ' +
+        'declared rule (nearest within 0.50 ties up); list only amounts the rule refuses',
     },
     {
       // The schema reports the value; the unroundable examples are then not judged (no amount to read), and nothing throws.

@@ -58,7 +58,8 @@ const webhook = () => {
 };
 
 describe('replies that are more than success', () => {
-  it('success followed by 64 KiB is no acknowledgement: the certification fails merchant.ack.success-body with the true length', async () => {
+  it(`success followed by 64 KiB is no acknowledgement: the \
+certification fails merchant.ack.success-body with the true length`, async () => {
     const url = await listen(createServer((req, res) => req.resume().on('end', () => streaming(7 + 64 * 1024, res))));
     const results = await runReceiver({ url, ...ID, seed: 1, ackLimitMs: 1000, numRuns: 1, only: ['acknowledges-every-valid-payment'] });
     expect(results).toHaveLength(1);

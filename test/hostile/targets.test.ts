@@ -92,7 +92,8 @@ async function runAgainstUrl(url: string, server: HostileServer): Promise<Outcom
   if (process.env['HOSTILE_DEBUG']) {
     for (const r of [...suiteResults.map((x) => x.result), raw]) {
       console.log(
-        `${r.checkId} ${r.status} ${Math.round(r.durationMs)}ms :: ${r.findings.map((f) => `${f.code} [${f.clause}] ${f.seen ?? ''}`).join(' | ')}`,
+        `${r.checkId} ${r.status} ${Math.round(r.durationMs)}ms :: ` +
+          `${r.findings.map((f) => `${f.code} [${f.clause}] ${f.seen ?? ''}`).join(' | ')}`,
       );
     }
   }
@@ -127,7 +128,10 @@ describe('a target that never answers', () => {
     expectClearFailures(
       o,
       'NO_RESPONSE',
-      /deadline: no complete response within 1500 ms; stopped before any response byte|deadline: no complete response within 1500 ms; stopped before the response head/,
+      new RegExp(
+        'deadline: no complete response within 1500 ms; stopped before any response byte|' +
+          'deadline: no complete response within 1500 ms; stopped before the response head',
+      ),
     );
     await expectBoundedAndClosed(o);
   });

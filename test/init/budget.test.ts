@@ -19,7 +19,8 @@ describe('init under a small budget', () => {
     await expect(
       runInit({ baseUrl: ref.url, merchantId: 'M100001', secret: SECRET, secretEnv: 'X', budget, timeLimitMs: 60_000, progress: () => {} }),
     ).rejects.toThrow(
-      `init stopped (the probe budget (${budget} requests) is spent) before it learnt a single accepted payment method: nothing is written; raise --budget or --time-limit`,
+      `init stopped (the probe budget (${budget} requests) is spent) before it learnt a ` +
+        `single accepted payment method: nothing is written; raise --budget or --time-limit`,
     );
   });
 

@@ -76,7 +76,8 @@ describe('mpsi-conformance init', () => {
     expect(readFileSync(`${out}.todo.md`, 'utf8')).toContain('- [ ] `merchants.second`');
   });
 
-  it('drafts a valid profile with progress and evidence, keeps the secret out of every output, and does not overwrite without --force', async () => {
+  it(`drafts a valid profile with progress and evidence, keeps the \
+secret out of every output, and does not overwrite without --force`, async () => {
     const dir = tempReports('init-full');
     const out = join(dir, 'p.json');
     const r = await runCli([...base(), '--out', out], { env: ENV, timeoutMs: 120_000 });

@@ -110,7 +110,8 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     expect(result.profile.paymentRecord).toEqual(truth.paymentRecord);
   });
 
-  it('finds a charging test card, the other outcomes among published cards, the card answer fields and the card body fields the target requires', () => {
+  it(`finds a charging test card, the other outcomes among published cards, \
+the card answer fields and the card body fields the target requires`, () => {
     const c = result.profile.cardPayment!;
     expect(c.cards.success.card_number).toBe(truth.cardPayment?.cards.success.card_number);
     // Other outcomes: the README's cards where init tried them; an invalid card is any number failing the Luhn check.
@@ -150,7 +151,8 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     expect(p.data).toEqual(t.data);
   });
 
-  it('sees webhooks arrive, measures the time scale within the bounds the kit judges a wait by, and brackets the acknowledgement limit', () => {
+  it(`sees webhooks arrive, measures the time scale within the bounds \
+the kit judges a wait by, and brackets the acknowledgement limit`, () => {
     const w = result.profile.webhooks!;
     // The first retry wait (about 15 s) on the measured and on the true scale differ by no more than a check allows: tolerance plus jitter.
     const measured = 15_000 * w.timeScale;
@@ -171,7 +173,9 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
     const share = discoveredShare(result.profile, truth);
     const c = completedShare(profile, filled);
     console.log(
-      `${cfg.name}: ${share.equal}/${share.total} fields of the README's profile discovered with the same value; of the completed profile, ${c.byInit}/${c.byInit + c.byUser} fields written by init; ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs; ${result.probes} probes in ${(result.ms / 1000).toFixed(1)} s`,
+      `${cfg.name}: ${share.equal}/${share.total} fields of the README's profile discovered with the same value; of the ` +
+        `completed profile, ${c.byInit}/${c.byInit + c.byUser} fields written by init; ${result.evidence.values.length} ` +
+        `values learnt, ${result.evidence.todos.length} TODOs; ${result.probes} probes in ${(result.ms / 1000).toFixed(1)} s`,
     );
     expect(share.equal).toBeGreaterThan(0);
   });

@@ -81,7 +81,8 @@ function payoutTarget(): { p: Prober; sent: Record<string, unknown>[] } {
 }
 
 describe('payouts against issue 24 target', () => {
-  it('discovers the amount field, assumes no literal amount, reads usdOnly only from a currency refusal, and writes no limit the balance hid', async () => {
+  it(`discovers the amount field, assumes no literal amount, reads usdOnly \
+only from a currency refusal, and writes no limit the balance hid`, async () => {
     const { p, sent } = payoutTarget();
     const ev = new Evidence(() => {});
     const r = await learnPayouts(p, ev, { create: '/api/v1/payouts/create' }, 'http://127.0.0.1:1/hook');

@@ -46,7 +46,8 @@ describe('kill matrix', () => {
       .filter((f) => f.verdict !== 'killed')
       .map(
         (f) =>
-          `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'} ${f.errors.join('; ')}${f.inconclusive ? ` no verdict: ${f.inconclusive.join('; ')}` : ''}`,
+          `${f.name} (${f.clause}): ${f.verdict}; ran ${f.checksRun.length} checks; collateral ${f.collateral.join(', ') || 'none'}` +
+          ` ${f.errors.join('; ')}${f.inconclusive ? ` no verdict: ${f.inconclusive.join('; ')}` : ''}`,
       );
     expect(survivors).toEqual([]);
   });

@@ -88,7 +88,10 @@ function hasGap(channels: readonly ChannelGene[]): boolean {
   return false;
 }
 
-/** Kill-matrix rows that fail the property: a fault the genome can show, not killed by its clause (stopped by the doctor, broken or survived). */
+/**
+ * Kill-matrix rows that fail the property: a fault the genome can show, not killed by its clause (stopped by the doctor, broken or
+ * survived).
+ */
 function unkilled(rows: readonly FaultRow[]): string[] {
   return rows
     .filter((r) => r.verdict !== 'killed')
@@ -101,7 +104,8 @@ describe('faults over random genomes', () => {
   const genomes: TargetGenome[] = [FIXED_GENOMES[FIXED_GENOMES.length - 1]!.genome, ...fc.sample(targetGenome(), { seed, numRuns: 1 })];
   const shows = (g: TargetGenome, fault: string): boolean => VARIED[fault]!(g.target ?? REFERENCE_GENES);
 
-  it(`kills each fault of a varied rule by its own clause wherever the genome can show it (seed ${seed}, replay: LEGAL_TARGETS_SEED=${seed})`, async () => {
+  it(`kills each fault of a varied rule by its own clause wherever the ` +
+    `genome can show it (seed ${seed}, replay: LEGAL_TARGETS_SEED=${seed})`, async () => {
     const varied = faultCatalogue.filter((f) => f.name in VARIED);
     expect(varied.map((f) => f.name).sort()).toEqual(Object.keys(VARIED).sort());
     const suites = await loadSuites();

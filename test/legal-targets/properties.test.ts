@@ -14,7 +14,8 @@ import { doctorWrong, falseVerdicts, FIXED_GENOMES, genomeRunSettings, runSeed }
 
 const SEED = runSeed();
 const RANDOM = Number(process.env['LEGAL_TARGETS_RUNS'] ?? 2);
-// Property runs per check within one target: fewer than the kill matrix's 20: each genome is a whole suite run, and the breadth comes from the genomes.
+// Property runs per check within one target: fewer than the kill matrix's 20: each genome is a whole suite run, and the breadth comes from
+// the genomes.
 const CHECK_RUNS = 5;
 let suites: SuiteDef[];
 
@@ -39,8 +40,10 @@ async function holds(name: string, predicate: (g: TargetGenome) => Promise<strin
   if (details.failed) {
     const shrunk = details.counterexample?.[0];
     throw new Error(
-      `${name} broke on seed ${details.seed} (replay: LEGAL_TARGETS_SEED=${details.seed}) after ${details.numRuns} genome(s), ${details.numShrinks} shrink(s).\n` +
-        `smallest genome: ${JSON.stringify(shrunk)}\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
+      `${name} broke on seed ${details.seed} (replay: LEGAL_TARGETS_SEED=${details.seed}` +
+        `) after ${details.numRuns} genome(s), ${details.numShrinks} shrink(s).\n` +
+        `smallest genome: ${JSON.stringify(shrunk)}\n` +
+        `${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
     );
   }
   expect(seen.length).toBe(FIXED_GENOMES.length + RANDOM);

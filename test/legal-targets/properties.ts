@@ -21,7 +21,10 @@ function genes(over: Partial<TargetGenes>): TargetGenes {
   return { ...g, lowBalance: { ...g.lowBalance, paymentMethods: g.lowBalance.paymentMethods.filter((m) => enabled.includes(m)) } };
 }
 
-/** Fixed genomes every run includes: the reference's own configuration, the alt one, and the findings where the reference can express them. */
+/**
+ * Fixed genomes every run includes: the reference's own configuration, the alt one, and the issue's findings where the reference can
+ * express them.
+ */
 export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   { why: "the reference's own configuration", genome: { readings: [] } },
   { why: 'the alt set (fixtures/profiles/reference-alt.json)', genome: { readings: READING_NAMES.filter((n) => !ALT_LEFT_OUT.has(n)) } },

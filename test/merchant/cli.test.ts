@@ -250,7 +250,8 @@ describe('mpsi-conformance serve --audit', () => {
     expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
   });
 
-  it('without --tamper-responses and --rough, what a client does with an unverifiable or transient answer is skipped, not passed', async () => {
+  it(`without --tamper-responses and --rough, what a client does \
+with an unverifiable or transient answer is skipped, not passed`, async () => {
     const dir = tmp();
     expect((await auditRun([], dir, false)).code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };

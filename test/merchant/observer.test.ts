@@ -68,7 +68,8 @@ describe('startReference({ tamperResponses })', () => {
       .update(`${res.headers.get('x-merchantid')}\n${res.headers.get('x-timestamp')}\n${res.headers.get('x-nonce')}\n${raw}`)
       .digest('hex') === res.headers.get('x-sign');
 
-  it('alters the number and status of a successful answer under a signature that does not verify, and tells only the observer', async () => {
+  it(`alters the number and status of a successful answer under a \
+signature that does not verify, and tells only the observer`, async () => {
     const seen: ObservedExchange[] = [];
     const ref = await startReference({ onExchange: (x) => seen.push(x), tamperResponses: { seed: 1, rate: 1 } });
     try {

@@ -115,7 +115,8 @@ export const receiverFaults: readonly ReceiverFault[] = [
   f(
     'ignores-merchant-id-header',
     'merchant.verify.merchant-id',
-    'Verifies over its own configured merchant id and never looks at X-MerchantID: a webhook addressed to another merchant, signed with its key, passes.',
+    'Verifies over its own configured merchant id and never looks at X-MerchantID: ' +
+      'a webhook addressed to another merchant, signed with its key, passes.',
     {
       ownIdOnly: false,
       signsWith: 'own-id',
@@ -149,7 +150,8 @@ export const receiverFaults: readonly ReceiverFault[] = [
   f(
     'ack-with-trailing-bytes',
     'merchant.ack.success-body',
-    'Acknowledges with success, flushes it, then writes 1 MiB more (a template that renders its page after the word), Content-Length honest.',
+    'Acknowledges with success, flushes it, then writes 1 MiB more (a ' +
+      'template that renders its page after the word), Content-Length honest.',
     {
       reply: (res, ok) => {
         if (!ok) return correct.reply(res, ok, 0);

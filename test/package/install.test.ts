@@ -151,7 +151,8 @@ describe('installed in pnpm’s isolated layout (npm --install-strategy=linked)'
 });
 
 describe('installed by npm, as examples/github-actions.yml runs it', () => {
-  it('runs every kit command of the CI example: relative --profile and --expectations in shards, report --from, verify-certificate', async () => {
+  it(`runs every kit command of the CI example: relative --profile \
+and --expectations in shards, report --from, verify-certificate`, async () => {
     const p = projects.hoisted;
     const used: string[][] = [];
     const step = async (...args: string[]): Promise<Result> => {

@@ -49,7 +49,8 @@ describe('parallel creates', () => {
     }
   });
 
-  it('300 parallel 1.00 refunds of a 100.00 payment, 30 of them repeats: 100 succeed, the rest are duplicates or exceed the amount', async () => {
+  it(`300 parallel 1.00 refunds of a 100.00 payment, 30 of them \
+repeats: 100 succeed, the rest are duplicates or exceed the amount`, async () => {
     const orderNo = uniq('RFP');
     const paid = await call(agent, ref.url, '/api/v1/payments/card', cardBody(orderNo, 'https://merchant.invalid/notify', '100.00'));
     expect(codeOf(paid.json)).toBe(0);

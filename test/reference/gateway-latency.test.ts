@@ -20,7 +20,8 @@ afterAll(async () => {
 describe('the reference behind a gateway latency', () => {
   it('answers an unreadable body in plain English when the request asked for it', async () => {
     const head =
-      'POST /api/v1/payments/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept-Language: en\r\nContent-Length: 100\r\n\r\n{"a":1';
+      'POST /api/v1/payments/query HTTP/1.1\r\nHost: x\r\nContent-Type: ' +
+      'application/json\r\nAccept-Language: en\r\nContent-Length: 100\r\n\r\n{"a":1';
     const answer = await rawExchange(ref.url, head, true);
     expect(answer.startsWith('HTTP/1.1 500')).toBe(true);
     expect(answer).toContain('"msg":"Internal server error"');

@@ -135,8 +135,10 @@ describe('robustness', () => {
       '{"__proto__":{"polluted":1},"order_no":"P1"}',
       '{"constructor":{"prototype":{"x":1}}}',
       '{"order_no":"P1","order_no":"P2"}',
-      '{"payment_method":"constructor","merchant_order_no":"x","trans_amount":{"currency":"USD","value":"1.00"},"trade_info":{"goods_name":"g"},"notify_url":"http://a.b/","return_url":"http://a.b/"}',
-      '{"payment_method":"toString","merchant_order_no":"x","trans_amount":{"currency":"USD","value":"1.00"},"trade_info":{"goods_name":"g"},"notify_url":"http://a.b/","return_url":"http://a.b/"}',
+      '{"payment_method":"constructor","merchant_order_no":"x","trans_amount":{"currency":"USD","value"' +
+        ':"1.00"},"trade_info":{"goods_name":"g"},"notify_url":"http://a.b/","return_url":"http://a.b/"}',
+      '{"payment_method":"toString","merchant_order_no":"x","trans_amount":{"currency":"USD","value":' +
+        '"1.00"},"trade_info":{"goods_name":"g"},"notify_url":"http://a.b/","return_url":"http://a.b/"}',
       '{"trans_amount":{"currency":"USD","value":1e309}}',
       '{"order_no":"\\ud800"}',
       `{"order_no":"${'x'.repeat(900_000)}"}`,

@@ -218,7 +218,9 @@ describe('traffic', () => {
 
 describe('the page data, compacted', () => {
   const page = (entries: [string, string][]) =>
-    `<html><body><script>window.allureReportData = {};</script>\n<script defer>\n      Promise.allSettled([${entries.map(([n, v]) => `d("${n}","${Buffer.from(v).toString('base64')}")`).join(',')}])\n        .then(function(){\n          window.allureReportDataReady = true;\n        })\n    </script></body></html>`;
+    `<html><body><script>window.allureReportData = {};</script>\n<script defer>\n      Promise.allSettled([` +
+    `${entries.map(([n, v]) => `d("${n}","${Buffer.from(v).toString('base64')}")`).join(',')}])\n        ` +
+    `.then(function(){\n          window.allureReportDataReady = true;\n        })\n    </script></body></html>`;
 
   it('carries every data file byte for byte, in less room', () => {
     const entries: [string, string][] = Array.from({ length: 50 }, (_, i) => [
@@ -258,7 +260,8 @@ describe('an exchange in the report', () => {
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"code":0}', truncated: false },
     });
     expect(text).toBe(
-      'POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)',
+      'POST http://h/p\nX-Sign: ab\n\n{"a":1}\n\n──── response ────\nHTTP 200\ncontent-type: ' +
+        'application/json\n\n{"code":0}\n\nresponse signature: not checked (no response, or an unsigned answer)',
     );
   });
 });

@@ -18,7 +18,8 @@ describe('thirdPartyReferences', () => {
 
   it('looks inside inlined data: scripts for fetch(), import(), beacons and sockets', () => {
     const js =
-      'fetch("https://api.example.com/track");import("https://esm.sh/x");navigator.sendBeacon("https://b.example/e");new WebSocket("wss://ws.example/s")';
+      'fetch("https://api.example.com/track");import("https://esm.sh/x");navigator.sendBeacon("https://b.example/e");new ' +
+      'WebSocket("wss://ws.example/s")';
     const found = thirdPartyReferences(`<script src="data:text/javascript;base64,${b64(js)}"></script>`);
     expect(found.map((r) => r.context).sort()).toEqual(['WebSocket/EventSource/Worker', 'fetch()', 'import()', 'sendBeacon()']);
     expect(found.every((r) => r.where.startsWith('data:text/javascript'))).toBe(true);

@@ -120,7 +120,8 @@ describe('a reproduction script', () => {
     });
   }
 
-  it('sends fresh merchant numbers and the order_no the fresh answer gave, so it reproduces on a target that never saw the recorded ones', async () => {
+  it(`sends fresh merchant numbers and the order_no the fresh answer \
+gave, so it reproduces on a target that never saw the recorded ones`, async () => {
     const first = await node(['--base-url', url]);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain('REPRODUCED');

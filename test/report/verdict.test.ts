@@ -199,7 +199,8 @@ describe('computeVerdict', () => {
     expect(partial.clauses.find((c) => c.id === 'query.transient')?.basis).toBe('no check of it was selected in this run');
   });
 
-  it('reads the level of a finding from one place: a should-level finding on a must clause is not met, not failed, and the verdict agrees', () => {
+  it(`reads the level of a finding from one place: a should-level finding \
+on a must clause is not met, not failed, and the verdict agrees`, () => {
     const r = result('payment-query/z', 'failed', {
       clauses: ['ep.post-json'],
       level: 'should',

@@ -76,7 +76,8 @@ export class ClientAudit {
         this.warned.add(d.name);
       }
       this.log(
-        `audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`,
+        `audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}` +
+          `) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`,
       );
     }
   }
@@ -95,7 +96,9 @@ export class ClientAudit {
         out.push({
           name: 'trusted-unverified-response',
           clause: 'auth.response.verify',
-          detail: `${path} ${v} came only from the answer to request #${t.n}, whose signature did not verify (the sandbox had altered its ${t.field}, genuinely ${t.genuine}); a response that does not verify is untrustworthy`,
+          detail:
+            `${path} ${v} came only from the answer to request #${t.n}, whose signature did not verify (the sandbox ` +
+            `had altered its ${t.field}, genuinely ${t.genuine}); a response that does not verify is untrustworthy`,
           requests: [t.n, n],
         });
       });
@@ -123,12 +126,15 @@ export class ClientAudit {
     const acked = new Set(this.deliveries.filter((d) => d.acked && !d.copy).map(key));
     for (const d of this.deliveries) {
       if (!d.replied || d.acked) continue;
-      const what = `${d.event} ${d.orderNo} ${d.status}${d.copy ? ' (sent again)' : d.attempt > 1 ? ` (attempt ${d.attempt})` : ''} to ${d.url}`;
+      const what =
+        `${d.event} ${d.orderNo} ${d.status}` + `${d.copy ? ' (sent again)' : d.attempt > 1 ? ` (attempt ${d.attempt})` : ''} to ${d.url}`;
       if (d.copy && acked.has(key(d)))
         out.push({
           name: 'duplicate-not-acknowledged',
           clause: 'webhook.dup.may-repeat',
-          detail: `${what} was answered ${d.summary}, after the first copy was acknowledged; the same webhook can arrive more than once: acknowledge it with success (and process it once)`,
+          detail:
+            `${what} was answered ${d.summary}, after the first copy was acknowledged; the same ` +
+            `webhook can arrive more than once: acknowledge it with success (and process it once)`,
           requests: [],
         });
       else
@@ -164,7 +170,10 @@ export class ClientAudit {
     const kinds = new Map<string, number>();
     for (const d of should) kinds.set(d.name, (kinds.get(d.name) ?? 0) + d.requests.length);
     const warnings = [...kinds].map(([name, k]) => `${name} on ${k} request${k === 1 ? '' : 's'}`);
-    return `${this.count} request${this.count === 1 ? '' : 's'}, ${must} must-level mistake${must === 1 ? '' : 's'}${warnings.length ? `, should-level warnings: ${warnings.join(', ')}` : ''}`;
+    return (
+      `${this.count} request${this.count === 1 ? '' : 's'}, ${must} must-level mistake` +
+      `${must === 1 ? '' : 's'}${warnings.length ? `, should-level warnings: ${warnings.join(', ')}` : ''}`
+    );
   }
 
   /** Should-level diagnoses of one kind become one, naming every request they concern. */
@@ -219,13 +228,21 @@ export class ClientAudit {
       };
       const relevant = counts[scope];
       const findings: Finding[] = mine.map((d) => {
-        const message = `${d.requests.length ? `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}` : 'webhook'}: ${d.name} — ${d.detail}`;
+        const message =
+          `${d.requests.length ? `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}` : 'webhook'}` +
+          `: ${d.name} — ${d.detail}`;
         return { code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, title: message, message };
       });
       // A webhook's diagnosis is about no request of the client's.
       const evidence = mine.map((d) =>
         d.requests.length
-          ? `#${d.requests.join(', #')} ${d.requests.map((i) => `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`).join('; ')}: ${d.name}: ${d.detail}`
+          ? `#${d.requests.join(', #')} ${d.requests
+              .map(
+                (i) =>
+                  `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}` +
+                  `${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`,
+              )
+              .join('; ')}: ${d.name}: ${d.detail}`
           : `webhook: ${d.name}: ${d.detail}`,
       );
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
@@ -248,12 +265,14 @@ export class ClientAudit {
         }
         if (scope === 'tampered') {
           const why =
-            'no answer was tampered with (serve --audit --tamper-responses alters some; without it, what a client does with a response that does not verify cannot be observed)';
+            'no answer was tampered with (serve --audit --tamper-responses alters some; without ' +
+            'it, what a client does with a response that does not verify cannot be observed)';
           return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
         }
         const reason =
           scope === 'creates' && refusedCreates
-            ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'} refused before reaching an order, so the sequence of numbers could not be judged)`
+            ? `no create request passed authentication (${refusedCreates} ${refusedCreates === 1 ? 'was' : 'were'}` +
+              ` refused before reaching an order, so the sequence of numbers could not be judged)`
             : `no ${scope === 'creates' ? 'create request' : scope === 'json' ? 'request with a body' : 'request'} was observed`;
         return { ...base, status: 'skipped', reason: `precondition: ${reason}`, findings: [] };
       }

@@ -71,7 +71,9 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
       out.push({
         name: 'parallel-creates',
         clause: 'idem.create-once',
-        detail: `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time (parallel creates with one number); create requests are sent once and not in parallel`,
+        detail:
+          `two ${later.op}s with the same ${field} ${later.number} were in flight at the same time ` +
+          `(parallel creates with one number); create requests are sent once and not in parallel`,
         requests: [together.n, later.n],
       });
       continue;
@@ -87,13 +89,16 @@ export function sequenceMistakes(c: readonly Classified[]): Diagnosis[] {
         ? {
             name: 'create-repeated',
             clause: 'idem.create-once',
-            detail: `${later.op} with ${field} ${later.number} was sent again after a query; a repeated number is refused, use a new number`,
+            detail:
+              `${later.op} with ${field} ${later.number} was sent again ` + `after a query; a repeated number is refused, use a new number`,
             requests: [first.n, later.n],
           }
         : {
             name: 'retry-without-query',
             clause: 'idem.create-once',
-            detail: `${later.op} with ${field} ${later.number} was sent again without a query by that number in between; after a timeout, query by your own number before trying a new number`,
+            detail:
+              `${later.op} with ${field} ${later.number} was sent again without a query by that ` +
+              `number in between; after a timeout, query by your own number before trying a new number`,
             requests: [first.n, later.n],
           },
     );
@@ -142,7 +147,10 @@ export function transientMistakes(
       out.push({
         name: 'new-number-without-query',
         clause: 'idem.create-once',
-        detail: `after ${busy.op} with ${field} ${busy.number} was answered systemBusy, a new ${field} ${next.number} was tried without a query by ${busy.number} answered in between; the first request may have created an order: query by your own number first`,
+        detail:
+          `after ${busy.op} with ${field} ${busy.number} was answered systemBusy, a new ` +
+          `${field} ${next.number} was tried without a query by ${busy.number} answered in ` +
+          `between; the first request may have created an order: query by your own number first`,
         requests: [busy.n, next.n],
       });
   }

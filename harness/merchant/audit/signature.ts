@@ -127,7 +127,8 @@ function bodies(raw: Buffer): SignedBody[] {
           name: 're-serialised-body',
           clause: 'client.sign.raw-body',
           detail:
-            'the signature is over the JSON with its keys in another order, not the bytes sent (keys re-ordered after signing): sign the exact bytes you send',
+            'the signature is over the JSON with its keys in another order, not the ' +
+            'bytes sent (keys re-ordered after signing): sign the exact bytes you send',
         },
       });
     }
@@ -220,7 +221,9 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
     out.push({
       name: 'wrong-merchant-id',
       clause: 'client.sign.merchant-id',
-      detail: `X-MerchantID ${JSON.stringify(id.slice(0, 40))} is not an identifier the service assigned (not a merchant name, login or internal user id)`,
+      detail:
+        `X-MerchantID ${JSON.stringify(id.slice(0, 40))} is not an identifier ` +
+        `the service assigned (not a merchant name, login or internal user id)`,
     });
   const candidates: Candidate[] = [];
   if (own) candidates.push({ key: own.test });
@@ -298,7 +301,9 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
       name: 'unexplained-signature',
       clause: 'client.sign.verifies',
       detail:
-        'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, upper-case hex, Base64, MD5): check the secret key and the exact string to sign',
+        'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, ' +
+        'test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, ' +
+        'upper-case hex, Base64, MD5): check the secret key and the exact string to sign',
     },
   ];
 }

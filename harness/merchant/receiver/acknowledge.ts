@@ -29,7 +29,8 @@ function ackProperty(kind: Kind) {
       expectAck(
         await post(ctx, 'valid', raw, signed(ctx.id, raw)),
         clause,
-        `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`,
+        `a valid ${body['event']} ${body['status']} webhook (metadata ${body['metadata'] === '' ? 'empty' : 'set'}` +
+          `${kind === 'payment' ? `, requested_amount ${'requested_amount' in body ? 'present' : 'absent'}` : ''})`,
         ctx,
       );
     }

@@ -127,7 +127,10 @@ export function replyLength(r: Reply): string {
 export function describeReply(r: Reply): string {
   const head = r.body ? JSON.stringify(r.body.subarray(0, 80).toString('latin1')) + ((r.size ?? 0) > 80 ? '…' : '') : '';
   if (r.error)
-    return `no complete reply (${r.error})${r.status !== undefined ? `, HTTP ${r.status}, body starting ${head}` : ''} after ${Math.round(r.ms)} ms`;
+    return (
+      `no complete reply (${r.error})` +
+      `${r.status !== undefined ? `, HTTP ${r.status}, body starting ${head}` : ''} after ${Math.round(r.ms)} ms`
+    );
   return `HTTP ${r.status}, body ${head} (${replyLength(r)}), ${Math.round(r.ms)} ms`;
 }
 

@@ -36,7 +36,8 @@ function refusal(
       const { raw, twin } = await control(ctx, sampleBody('payment', seed, 'SUCCESS'));
       if (twin.error || twin.ms > ctx.ackLimitMs)
         throw new PreconditionSkip(
-          `the correctly signed twin got ${twin.error ? 'no complete reply' : 'a late reply'} (${describeReply(twin)}): no forgery sent, refusal not judged`,
+          `the correctly signed twin got ${twin.error ? 'no complete reply' : 'a late reply'}` +
+            ` (${describeReply(twin)}): no forgery sent, refusal not judged`,
         );
       const rest = title.replace(/^refuses /, '');
       const what = rest.startsWith('a webhook') ? rest : `a webhook with ${rest}`;
@@ -47,13 +48,15 @@ function refusal(
           fail(
             clause,
             'ACKNOWLEDGED_FORGERY_ONLY',
-            `${what} was acknowledged while the correctly signed twin was not (${describeReply(twin)}): the receiver verifies the wrong way`,
+            `${what} was acknowledged while the correctly signed twin was ` +
+              `not (${describeReply(twin)}): the receiver verifies the wrong way`,
           );
         if (isSuccess(twin)) expectRefused(r, clause, what, ctx);
       }
       if (!isSuccess(twin))
         throw new PreconditionSkip(
-          `the correctly signed twin was not acknowledged (${describeReply(twin)}) and the first forgery was not either: refusal not judged`,
+          `the correctly signed twin was not acknowledged (${describeReply(twin)}` +
+            `) and the first forgery was not either: refusal not judged`,
         );
     },
   };
@@ -100,7 +103,8 @@ function verifiesFirst(
         fail(
           'webhook.receiver-verifies',
           'BROKEN_BY_UNVERIFIED_INPUT',
-          `${first} a genuine webhook was not acknowledged: ${describeReply(next)}; input that does not verify must be refused before it is read as JSON, and change nothing`,
+          `${first} a genuine webhook was not acknowledged: ${describeReply(next)}; input ` +
+            `that does not verify must be refused before it is read as JSON, and change nothing`,
           { expected: 'body exactly "success"', seen: describeReply(next) },
         );
       }

@@ -134,7 +134,8 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
       422,
       'refundAmountExceeded',
       'err.ref.amount-exceeded',
-      `${valueOfCents(cents)} is more than the ${valueOfCents(p.cents - committed)} of ${s.order} (paid ${valueOfCents(p.cents)}) not yet refunded`,
+      `${valueOfCents(cents)} is more than the ${valueOfCents(p.cents - committed)}` +
+        ` of ${s.order} (paid ${valueOfCents(p.cents)}) not yet refunded`,
     );
     if (cents > p.cents - committed) must.push(exceeded);
     // Whether a failed refund still counts against the amount is not shown.
@@ -166,7 +167,8 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
     why:
       balance === undefined
         ? 'the profile declares no payout balance for this merchant'
-        : `this sequence holds ${valueOfCents(holding)}${withRefunds} of the ${valueOfCents(balance)} declared balance, and the balance is shared with every other check`,
+        : `this sequence holds ${valueOfCents(holding)}${withRefunds} of the ${valueOfCents(balance)}` +
+          ` declared balance, and the balance is shared with every other check`,
   };
   // Other checks draw on the same balance, so only "above the balance" is certain.
   if (balance !== undefined && holding + s.cents > balance) must.push(funds);

@@ -18,7 +18,10 @@ import { type Model, type ModelCaps, newModel } from './state.js';
 
 /** Sequences of one check run in at most this many lanes at once. */
 export const MAX_LANES = 4;
-/** Most commands a sequence runs (fast-check generates up to three times as many; those that make no sense in the state reached are skipped). */
+/**
+ * Most commands a sequence runs (fast-check generates up to three times as many; those that make no sense in the state reached are
+ * skipped).
+ */
 export const MAX_COMMANDS = 12;
 
 export interface SequencePlan {
@@ -177,12 +180,14 @@ export function sequenceFailure(f: LaneFailure, failedLanes: number, lanes: numb
   const message = [
     head,
     '',
-    `shrunk sequence, ${f.steps.length} command${f.steps.length === 1 ? '' : 's'} (lane ${f.lane + 1} of ${lanes}${failedLanes > 1 ? `; ${failedLanes} lanes failed, the shortest is shown` : ''}):`,
+    `shrunk sequence, ${f.steps.length} command${f.steps.length === 1 ? '' : 's'} (lane ${f.lane + 1}` +
+      ` of ${lanes}${failedLanes > 1 ? `; ${failedLanes} lanes failed, the shortest is shown` : ''}):`,
     formatSteps(f.steps),
     '',
     `fast-check: seed ${f.seed}, path "${f.path}"`,
     `fast-check counterexample: ${f.counterexample}`,
-    `replay: npx mpsi-conformance run --suite ${suite} --seed S   (S = the run seed printed at the start of this run; it regenerates lane ${f.lane + 1}'s seed ${f.seed}, and the path above points at this counterexample)`,
+    `replay: npx mpsi-conformance run --suite ${suite} --seed S   (S = the run seed printed at the start of this ` +
+      `run; it regenerates lane ${f.lane + 1}'s seed ${f.seed}, and the path above points at this counterexample)`,
   ].join('\n');
   return new CheckFailure({ ...finding, message });
 }

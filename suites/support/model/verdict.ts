@@ -35,7 +35,9 @@ export function judge(
       if (original !== undefined) {
         failCheck('idem.no-replay', {
           code: 'REPLAYED',
-          title: `${what} was answered with the record that already holds the number: a repeated request is refused, not replayed${because}`,
+          title:
+            `${what} was answered with the record that already holds the ` +
+            `number: a repeated request is refused, not replayed${because}`,
           expected: pred.anyRefusal ? 'a refusal' : pred.refusals.map((r) => `${r.code} ${r.key}`).join(' or '),
           seen: `code 0 with the original ${original}: ${shortJson(data)}`,
           exchange: ex,
