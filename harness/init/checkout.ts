@@ -310,6 +310,12 @@ export async function learnCheckoutFields(
       );
     else if (k !== 'requestedAmount') ev.todo(`paymentRecord.${k}`, `where a payment query answer puts the ${k}`);
   }
+  // A price-point method was found but no rounded payment identified the asked-for amount in its record: say so.
+  if (rounded && !r.requestedAmount)
+    ev.todo(
+      'paymentRecord.requestedAmount',
+      `where a payment query answer puts the amount asked for a rounded ${rounded.method} payment (no rounded payment identified it)`,
+    );
   out.record = r;
   return out;
 }

@@ -18,6 +18,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
     'merchants.primary.productionSecretEnv',
     "the variable holding this merchant's production key (auth.env-keys checks the sandbox refuses it); never the key itself in the file",
   );
+  // Version 3 facts (docs/PROFILE.md) only the vendor's documentation or dashboard can give.
+  t('merchants.primary.name', "the merchant's name as the vendor shows it (auth.merchant-id checks it is refused as a merchant id)");
+  t('merchants.primary.login', "a login of the merchant's users (auth.merchant-id checks it is refused as a merchant id)");
   t(
     'sandbox',
     'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, ' +
@@ -37,6 +40,8 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
       `test cards init could not find among the published numbers it tried: ` +
         `${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`,
     );
+  if (profile.cardPayment)
+    t('cardPayment.declines', "more card numbers the provider declines, beyond cards.decline, from the vendor's test-card list");
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
   if (profile.refunds && methods.length)
     t(
@@ -47,6 +52,11 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
     t('refunds.fee', 'the fee added to a refund when the merchant balance is checked, if any');
+    t(
+      'refunds.createdStatus',
+      'per method, whether a new refund is created PENDING or SUCCESS, as the vendor documents it ' +
+        '(init does not infer it from one refund: a sandbox may settle some at once)',
+    );
   }
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");

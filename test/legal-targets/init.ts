@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { OPTIONAL_METHODS, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import type { Todo } from '../../harness/init/evidence.js';
 import { parseProfile } from '../../harness/profile/load.js';
@@ -108,6 +108,12 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
   if (path === 'merchants.unknownId')
     return !Object.values(truth.merchants).some((m) => m && typeof m === 'object' && (m as { id: string }).id === drafted);
   if (path === 'methods.unknown') return typeof drafted === 'string' && !knownMethods.has(drafted);
+  if (path === 'methods.notEnabled') {
+    // Any method of the target that the primary merchant has not enabled is one (a genome may leave PAYPAL off too).
+    const primary = truth.merchants.primary.paymentMethods ?? [...truth.methods.checkout, truth.methods.card];
+    const catalogue = new Set<string>([...OPTIONAL_METHODS, 'KLARNA', ...[...knownMethods].filter((m) => m !== undefined)]);
+    return typeof drafted === 'string' && catalogue.has(drafted) && !primary.includes(drafted) && drafted !== truth.methods.noChannel;
+  }
   if (path === 'methods.checkout' || path === 'methods.pricePoint') return sameSet(drafted, get(truth, path));
   if (path === 'payouts.notForPayouts') return typeof drafted === 'string' && !(drafted in (truth.payouts?.methods ?? {}));
   if (path === 'cardPayment.cards.invalid.card_number') return typeof drafted === 'string' && !luhnValid(drafted);
