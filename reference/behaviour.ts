@@ -10,14 +10,12 @@ import { roundUpToTier } from './methods.js';
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
-import type { Payment, Payout, Refund } from './store.js';
+import type { IdempotencyKind, Payment, Payout, Refund } from './store.js';
 
 /** Where a formatted value goes: a signed API response or a webhook body. */
 export type Channel = 'response' | 'webhook';
 
 export type AuthOutcome = 'ok' | 'missing-header' | 'unknown-merchant' | 'bad-signature' | 'stale-timestamp' | 'nonce-reused';
-
-export type IdempotencyKind = 'payment' | 'refund' | 'payout';
 
 /** Business rules of the interface; the correct behaviour enforces every one of them. */
 export type Rule =

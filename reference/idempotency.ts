@@ -3,7 +3,7 @@
  * merchant, payouts have their own; which namespace a kind uses is a behaviour hook so the
  * "separate namespaces" mutant is one line. A repeat is refused, never replayed.
  */
-import type { IdempotencyKind } from './behaviour.js';
+import type { IdempotencyKind } from './store.js';
 import { ApiError } from './errors.js';
 import type { Service } from './service.js';
 import { checkoutView, paymentView, payoutView, refundView } from './views.js';

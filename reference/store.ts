@@ -4,7 +4,9 @@
  * a parallel request with the same number.
  */
 import { type MerchantFixture, MERCHANTS } from './fixtures.js';
-import type { IdempotencyKind } from './behaviour.js';
+
+/** The kinds of record a merchant order number identifies (each in its own namespace unless a reading joins them). */
+export type IdempotencyKind = 'payment' | 'refund' | 'payout';
 
 export type PaymentStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'REFUNDED';
 export type RefundStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
