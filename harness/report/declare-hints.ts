@@ -1,3 +1,4 @@
+import { declareHint } from '../check/failure.js';
 import type { Certificate } from './certificate-build.js';
 
 /**
@@ -9,8 +10,8 @@ export function declareHints(c: Certificate): { hint: string; clauses: string[] 
   const byHint = new Map<string, string[]>();
   for (const x of c.clauses) {
     if (x.status !== 'skipped-precondition') continue;
-    // A skip no profile entry can lift (a run flag, the target's own behaviour) is shown by its reason.
-    const hint = / — (declare .+ in the profile to run it)$/.exec(x.basis)?.[1] ?? x.basis.replace(/^precondition: /, '');
+    // A skip no profile entry can lift (a run flag, the target's own behaviour) is shown by its reason, whole.
+    const hint = x.declare?.length ? declareHint(x.declare) : x.basis.replace(/^precondition: /, '');
     byHint.set(hint, [...(byHint.get(hint) ?? []), x.id]);
   }
   return [...byHint.entries()].map(([hint, clauses]) => ({ hint, clauses }));

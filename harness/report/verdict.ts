@@ -83,6 +83,8 @@ export interface CheckOutcome {
   status: StoredResult['status'];
   outcome: Outcome;
   reason?: string;
+  /** Skipped for a precondition: the profile paths that would let it run (PreconditionSkip's `declare`). */
+  declare?: string[];
   findings: FindingSummary[];
   /** Comments of the expectation entries that applied. */
   deviations: { entry: string; comment: string; expires?: string }[];
@@ -103,6 +105,8 @@ export interface ClauseOutcome {
   status: ClauseStatus;
   /** How the status was reached, in a few words. */
   basis: string;
+  /** Skipped for a precondition: the profile paths whose declaration would let its checks run (as data, never parsed from `basis`). */
+  declare?: string[];
   /** Checks naming the clause that ran. */
   checks: string[];
   /** Checks that exercised the clause (evidence), whether or not they name it. */
@@ -275,6 +279,7 @@ function judgeCheck(r: StoredResult, { active, disputes }: Applicable): CheckOut
     status: r.status,
     outcome: outcomeOf(r, findings, x),
     reason: r.reason,
+    ...(r.declare?.length ? { declare: r.declare } : {}),
     findings,
     deviations: x.entries.map((e) => ({ entry: entryName(e), comment: e.comment, expires: e.expires })),
     disputes: usedDisputes.map((e) => ({ entry: entryName(e), reason: e.comment, link: e.link ?? '' })),
@@ -356,12 +361,18 @@ function unexercised(
   c: Clause,
   naming: readonly CheckOutcome[],
   input: VerdictInput,
-): { status: 'skipped-precondition' | 'not-checked'; basis: string } {
+): { status: 'skipped-precondition' | 'not-checked'; basis: string; declare?: string[] } {
   const skipped = naming.filter((k) => k.outcome === 'skipped' || k.outcome === 'expected-skip');
   const ranHere = naming.filter((k) => COMPLETED.has(k.outcome));
   if (skipped.length > 0) {
     const also = ranHere.length > 0 ? `; ${plural(ranHere.length, 'other check')} naming it ran, none exercised it` : '';
-    return { status: 'skipped-precondition', basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}` };
+    // The hint the basis shows is the first skipped check's; its paths go along as data.
+    const declare = skipped[0]!.declare;
+    return {
+      status: 'skipped-precondition',
+      basis: `${firstLine(skipped[0]!.reason ?? 'precondition')}${also}`,
+      ...(declare?.length ? { declare } : {}),
+    };
   }
   const broken = naming.filter((k) => k.outcome === 'broken' || k.outcome === 'unreachable' || k.outcome === 'inconclusive');
   if (broken.length > 0 && ranHere.length === 0) {

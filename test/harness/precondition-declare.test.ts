@@ -48,12 +48,20 @@ describe('precondition skips name what to declare', () => {
   });
 
   it('groups the skipped clauses by what to declare (or, for a skip no profile entry lifts, by its reason)', () => {
-    const clause = (id: string, basis: string) => ({ id, status: 'skipped-precondition', basis });
+    const clause = (id: string, basis: string, declare?: string[]) => ({
+      id,
+      status: 'skipped-precondition',
+      basis,
+      ...(declare ? { declare } : {}),
+    });
     const c = {
       clauses: [
-        clause('a.one', 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it'),
+        clause('a.one', 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it', [
+          'sandbox.chargeback',
+        ]),
         { id: 'a.two', status: 'passed', basis: 'ok' },
-        clause('a.three', 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it'),
+        // The paths are read from the data, never from the text: this basis names no path at all.
+        clause('a.three', 'precondition: no chargeback control', ['sandbox.chargeback']),
         clause('a.four', 'precondition: webhooks mode is not full (run with --webhooks full to run it)'),
       ],
     } as unknown as Certificate;

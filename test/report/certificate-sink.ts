@@ -89,6 +89,7 @@ export function kitchenSink(): CertificateInput {
     result('a/skipped', 'skipped', {
       clauses: [MUST[2]!],
       reason: 'precondition: no chargeback control — declare sandbox.chargeback in the profile to run it',
+      declare: ['sandbox.chargeback'],
     }),
     result('a/flag', 'skipped', { clauses: [MUST[3]!], reason: 'precondition: webhooks are off (--webhooks off)\nmore' }),
     result('b/disputed', 'failed', { findings: [finding('query.neither', 'DISPUTED_ONE', 'x-000009')] }),
