@@ -63,10 +63,9 @@ const VARIED: Readonly<Record<string, (t: TargetGenes) => boolean>> = {
   'refund-unsupported-channel-accepted': (t) =>
     enabledMethods(t).some((m) => !(RANGE_METHODS as readonly string[]).includes(m)) ||
     enabledRanged(t).some((m) => t.refunds[m].support === 'none'),
-  'refund-balance-ignored': (t) =>
-    t.lowBalance.paymentMethods.some(
-      (m) => (RANGE_METHODS as readonly string[]).includes(m) && t.refunds[m as RangeMethod].support !== 'none',
-    ),
+  // The check pays by card as the low-balance merchant (suites/refund-errors.ts): without CARD in its list it is skipped.
+  // Found by npm test's random genome (LEGAL_TARGETS_SEED=927210037): the low-balance merchant had PAYPAL only.
+  'refund-balance-ignored': (t) => t.lowBalance.paymentMethods.includes('CARD') && t.refunds.CARD.support !== 'none',
   'payout-insufficient-funds-ignored': () => true,
   'payout-cancel-unsupported-accepted': (t) => PAYOUT_METHODS.some((m) => !t.payouts[m].cancelable),
   'decline-only-first-card': (t) => t.declineCards.length > 1,
