@@ -17,6 +17,8 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --latency MS      one-way delay on every exchange and every webhook delivery (MS each way)
   --readings SET    take another set of readings where the document allows several answers
                     (default | alt; alt is described by fixtures/profiles/reference-alt.json)
+  --target JSON     what the sandbox has instead of its fixtures (merchants, methods, channels, cards:
+                    reference/target.ts), as a profile's embedded.target gives it
   --fault NAME      switch on a fault of the reference (repeatable)
   --lag-file FILE   append this process's own scheduling stalls to FILE (the kit excuses a timing it caused)
   --list-faults     list the faults and the clause each one breaks
