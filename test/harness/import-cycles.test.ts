@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
 }
 
 /** Relative imports of each file, resolved to the .ts file they name. */
-export function importGraph(files: readonly string[]): Map<string, string[]> {
+function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const f of files) {
     const deps = [...readFileSync(f, 'utf8').matchAll(IMPORT)]
@@ -31,7 +31,7 @@ export function importGraph(files: readonly string[]): Map<string, string[]> {
 }
 
 /** Tarjan's strongly connected components of more than one file: the circles. */
-export function circles(graph: Map<string, string[]>): string[][] {
+function circles(graph: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
