@@ -167,12 +167,12 @@ export default class ProgressReporter implements Reporter {
     if (outcome === 'inconclusive') {
       // Thrown in vitest so that it never reads as passed; not the target's doing, so never counted as failed.
       this.noVerdict += 1;
-      const first = firstLine(error ?? '');
+      const first = headlineOf(meta, error);
       this.line(`  ? ${s} › ${t.name} — ${first}`);
     } else if (r.state === 'failed') {
       this.failed += 1;
       counts.failed += 1;
-      const first = firstLine(error ?? '');
+      const first = headlineOf(meta, error);
       this.line(`  ✗ ${s} › ${t.name}\n      ${first}`);
     } else if (r.state === 'skipped') counts.skipped += 1;
     else if (outcome === 'expected-fail') {
@@ -275,4 +275,12 @@ export default class ProgressReporter implements Reporter {
         `${unhandledErrors.length ? `, ${unhandledErrors.length} unhandled errors` : ''}\n`,
     );
   }
+}
+
+/**
+ * A check's headline as the worker made it from the result (`mpsiHeadline`); only an error vitest raised without one
+ * (a hook, a crash: foreign text) is cut to its first line.
+ */
+function headlineOf(meta: Record<string, unknown>, error: string | undefined): string {
+  return typeof meta.mpsiHeadline === 'string' ? meta.mpsiHeadline : firstLine(error ?? '');
 }

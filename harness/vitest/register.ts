@@ -15,7 +15,7 @@ import type { Receiver } from '../webhooks/types.js';
 import { exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
-import { formatResultFailure } from './format.js';
+import { failureHeadline, formatResultFailure } from './format.js';
 import {
   activeDisputes,
   activeEntries,
@@ -158,6 +158,11 @@ export function registerSuite(suite: SuiteDef): void {
           return;
         }
         if (x.unexpectedPass) await ctx.annotate(`unexpected pass: the expectations file says "${comments}"`, 'unexpected-pass');
+        if (result.status !== 'passed' && result.status !== 'skipped') {
+          const covering = disputed.filter((e) => result.findings.some((f) => disputeFor(result, f.clause, [e])));
+          const dispute = covering.map((e) => `${e.comment} (${e.link})`).join('; ');
+          meta.mpsiHeadline = redact(failureHeadline(result, dispute || undefined));
+        }
         if (result.status === 'broken') throw new HarnessError(redact(formatResultFailure(result)));
         if (result.status === 'inconclusive') throw new NoVerdictError(redact(formatResultFailure(result)));
         const disputes = disputed.filter((e) => result.findings.some((f) => disputeFor(result, f.clause, [e])));
