@@ -48,36 +48,29 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     socket.setNoDelay(true);
     let held = 0;
     let gone = false;
-    let pending = '';
     const giveBack = (throttled: boolean) => {
       held -= 1;
       inFlight -= 1;
       pacer.release(throttled);
     };
-    socket.on('data', (chunk) => {
-      pending += chunk.toString('latin1');
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
-        if (line === 'a') {
-          void pacer.acquire().then(() => {
-            held += 1;
-            inFlight += 1;
-            if (gone) return giveBack(false);
-            granted += 1;
-            maxInFlight = Math.max(maxInFlight, inFlight);
-            socket.write('g\n');
-          });
-        } else if ((line === 'r0' || line === 'r1') && held > 0) {
-          giveBack(line === 'r1');
-        } else {
-          // Not our worker: nothing it says is trusted with the run's budget.
-          socket.destroy();
-          return;
-        }
+    onLines(socket, (line) => {
+      if (line === 'a') {
+        void pacer.acquire().then(() => {
+          held += 1;
+          inFlight += 1;
+          if (gone) return giveBack(false);
+          granted += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          socket.write('g\n');
+        });
+      } else if ((line === 'r0' || line === 'r1') && held > 0) {
+        giveBack(line === 'r1');
+      } else {
+        // Not our worker: nothing it says is trusted with the run's budget.
+        socket.destroy();
+        return false;
       }
+      return true;
     });
     const drop = () => {
       if (gone) return;
@@ -116,7 +109,6 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
   socket.setNoDelay(true);
   // The pool never keeps a worker alive on its own.
   socket.unref();
-  let pending = '';
   /** Slots of the pool held by this worker's requests in flight (after a loss, their releases are not sent). */
   let poolHeld = 0;
   const lost = () => {
@@ -126,15 +118,9 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
     // Each waiter now paces itself locally instead.
     for (const w of waiting.splice(0)) void fallback.acquire().then(w);
   };
-  socket.on('data', (chunk) => {
-    pending += chunk.toString('latin1');
-    let nl = pending.indexOf('\n');
-    while (nl >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      nl = pending.indexOf('\n');
-      if (line === 'g') waiting.shift()?.();
-    }
+  onLines(socket, (line) => {
+    if (line === 'g') waiting.shift()?.();
+    return true;
   });
   socket.on('error', lost);
   socket.on('close', lost);
@@ -233,5 +219,18 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   poolMain(process.argv[2]).catch((e: unknown) => {
     process.stderr.write(`request pool: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
+  });
+}
+
+/** Calls `each` with every whole line the socket sends (the pool's protocol is one word a line); `false` stops reading. */
+function onLines(socket: Socket, each: (line: string) => boolean): void {
+  let pending = '';
+  socket.on('data', (chunk) => {
+    pending += chunk.toString('latin1');
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (!each(line)) return;
+    }
   });
 }
