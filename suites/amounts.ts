@@ -38,6 +38,17 @@ function expectAmountErrorNotAuth(ex: Exchange, what: string): void {
  * Fixed cases run before the generated ones: the document's own "12.5" and "12.50", and the same
  * amount with no decimals, each where the method's range holds it; else the minimum in all spellings.
  */
+/** A checkout of `value` (more than two decimals) refused as validationFailed, the row err.pay.decimals answers. */
+async function expectDecimalsRefused(target: Target, method: string, value: string): Promise<void> {
+  const what = `a checkout with value ${JSON.stringify(value)}`;
+  const ex = await checkout(
+    target,
+    { method, amount: { currency: 'USD', value } },
+    { label: `checkout with value ${JSON.stringify(value)}` },
+  );
+  expectRowError(ex, { code: 422, key: 'validationFailed' }, 'amount.value.max-2-decimals', 'err.pay.decimals', what);
+}
+
 function fixedAcceptedValues(range: CentsRange): AmountValueCase[] {
   const twelve: AmountValueCase[] = [
     { sent: '12.5', shown: '12.50', cents: 1250 },
@@ -112,18 +123,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       await property(ctx, amountValueWithThreeOrMoreDecimals(range), async (value) => {
-        const ex = await checkout(
-          target,
-          { method, amount: { currency: 'USD', value } },
-          { label: `checkout with value ${JSON.stringify(value)}` },
-        );
-        expectRowError(
-          ex,
-          { code: 422, key: 'validationFailed' },
-          'amount.value.max-2-decimals',
-          'err.pay.decimals',
-          `a checkout with value ${JSON.stringify(value)}`,
-        );
+        await expectDecimalsRefused(target, method, value);
       });
     },
   },
@@ -133,18 +133,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run({ target }) {
       const { method } = rangedCheckoutMethodHolding(target, [1010, 1250, 1251]);
       for (const value of ['12.500', '10.100']) {
-        const ex = await checkout(
-          target,
-          { method, amount: { currency: 'USD', value } },
-          { label: `checkout with value ${JSON.stringify(value)}` },
-        );
-        expectRowError(
-          ex,
-          { code: 422, key: 'validationFailed' },
-          'amount.value.max-2-decimals',
-          'err.pay.decimals',
-          `a checkout with value ${JSON.stringify(value)}`,
-        );
+        await expectDecimalsRefused(target, method, value);
       }
     },
   },

@@ -4,7 +4,13 @@ import { failCheck } from '../harness/check/expect.js';
 import type { ReplyKind } from '../harness/webhooks/types.js';
 import { fmtMs, quietWindowMs, retryWindowMs, type WebhookTiming } from '../harness/webhooks/schedule.js';
 import { awaitDeliveries, describeDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
-import { anyPaidPayment, confirmedByRetrial, type TrialFinding } from './support/webhook-scenarios.js';
+import {
+  anyPaidPayment,
+  confirmedByRetrial,
+  firstPaymentUpdated,
+  paymentUpdatedNotSent,
+  type TrialFinding,
+} from './support/webhook-scenarios.js';
 import type { Target } from '../harness/target.js';
 
 const DESCRIBED: Record<ReplyKind, string> = {
@@ -31,13 +37,7 @@ function retriesAfter(kind: ReplyKind, title: string, clause: ClauseId[]): Check
       const p = await anyPaidPayment(t, clause[0]!, { replies: [kind, 'success'] });
       const within = retryWindowMs(timing);
       const ds = await awaitDeliveries(t, { merchantNo: p.merchantOrderNo, event: 'payment.updated' }, (x) => x.length >= 2, within);
-      if (ds.length === 0)
-        failCheck('event.payment.updated', {
-          code: 'WEBHOOK_NOT_SENT',
-          title: 'the paid payment sent no payment.updated',
-          expected: 'payment.updated',
-          seen: 'no delivery',
-        });
+      if (ds.length === 0) paymentUpdatedNotSent();
       if (ds.length < 2) {
         failCheck(clause[0]!, {
           code: 'WEBHOOK_NOT_RETRIED',
@@ -63,14 +63,7 @@ async function resentAfter(
   const p = await anyPaidPayment(t, what.clause, { replies: [kind] });
   const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
   try {
-    const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-    if (first.length === 0)
-      failCheck('event.payment.updated', {
-        code: 'WEBHOOK_NOT_SENT',
-        title: 'the paid payment sent no payment.updated',
-        expected: 'payment.updated',
-        seen: 'no delivery',
-      });
+    const first = await firstPaymentUpdated(t, p.merchantOrderNo, timing);
     const quiet = quietWindowMs(timing);
     const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, first[0]!.receivedAt + quiet - Date.now());
     if (ds.length < 2) return undefined;

@@ -24,11 +24,25 @@ import {
 } from '../harness/webhooks/schedule.js';
 import { TIMED_DELIVERIES as TIMED } from '../harness/webhooks/schedule.js';
 import { awaitDeliveries, describeDeliveries, recordDeliveries, statusOf, webhookSetup } from '../harness/webhooks/expect.js';
-import { acceptedRefund, anyPaidPayment, type Payment } from './support/webhook-scenarios.js';
+import { acceptedRefund, anyPaidPayment, firstPaymentUpdated, type Payment } from './support/webhook-scenarios.js';
 
 /** Longest the first two retries may take to arrive after the first attempt, by the document's figures. */
 function twoRetriesWithinMs(timing: WebhookTiming): number {
   return retryWindowMs(timing) + gapBounds(timing, F.lastWaitMs).max + timing.ackTimeoutMs;
+}
+
+/** The payment's first two payment.updated attempts (its first reply refused), within the retry window; else WEBHOOK_NOT_RETRIED. */
+async function retriedOnce(t: Target, p: Payment, timing: WebhookTiming): Promise<Delivery[]> {
+  const filter = { merchantNo: p.merchantOrderNo, event: 'payment.updated' };
+  const ds = await awaitDeliveries(t, filter, (x) => x.length >= 2, retryWindowMs(timing));
+  if (ds.length < 2)
+    failCheck('webhook.retry.unacked', {
+      code: 'WEBHOOK_NOT_RETRIED',
+      title: 'an unacknowledged webhook must be sent again',
+      expected: '2 attempts',
+      seen: describeDeliveries(ds),
+    });
+  return ds;
 }
 
 function requireFull(ctx: CheckContext): void {
@@ -114,19 +128,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
       const p = await anyPaidPayment(t, 'webhook.retry.growing-waits', { replies: ['reject', 'success'] });
-      const ds = await awaitDeliveries(
-        t,
-        { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
-        (x) => x.length >= 2,
-        retryWindowMs(timing),
-      );
-      if (ds.length < 2)
-        failCheck('webhook.retry.unacked', {
-          code: 'WEBHOOK_NOT_RETRIED',
-          title: 'an unacknowledged webhook must be sent again',
-          expected: '2 attempts',
-          seen: describeDeliveries(ds),
-        });
+      const ds = await retriedOnce(t, p, timing);
       const gap = arrivalGaps(ds)[0]!;
       const b = gapBounds(timing, F.firstWaitMs, attemptAllowanceMs(timing, ds[0]!));
       recordReading('webhook.first-wait', fmtMs(gap));
@@ -151,14 +153,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const payment = await anyPaidPayment(t, 'webhook.body.status', { replies: ['reject'] });
       const filter = { merchantNo: payment.merchantOrderNo, event: 'payment.updated' };
       try {
-        const first = await awaitDeliveries(t, filter, (x) => x.length >= 1, timing.deliveryWaitMs);
-        if (first.length === 0)
-          failCheck('event.payment.updated', {
-            code: 'WEBHOOK_NOT_SENT',
-            title: 'the paid payment sent no payment.updated',
-            expected: 'payment.updated',
-            seen: 'no delivery',
-          });
+        await firstPaymentUpdated(t, payment.merchantOrderNo, timing);
         const refundSentAt = Date.now();
         const refund = await acceptedRefund(t, 'webhook.body.status', payment);
         if (refund.status === 'PENDING') await settleRefund(t, refund, 'success', 'webhook.body.status');
@@ -233,19 +228,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
       const p = await anyPaidPayment(t, 'webhook.dup.key', { replies: ['reject', 'success'] });
-      const ds = await awaitDeliveries(
-        t,
-        { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
-        (x) => x.length >= 2,
-        retryWindowMs(timing),
-      );
-      if (ds.length < 2)
-        failCheck('webhook.retry.unacked', {
-          code: 'WEBHOOK_NOT_RETRIED',
-          title: 'an unacknowledged webhook must be sent again',
-          expected: '2 attempts',
-          seen: describeDeliveries(ds),
-        });
+      const ds = await retriedOnce(t, p, timing);
       const changes = distinctChanges(ds.map((d) => d.json));
       if (changes.length !== 1) {
         failCheck({
@@ -268,19 +251,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       if (!rec) throw new PreconditionSkip('the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
       const p = await anyPaidPayment(t, 'webhook.recover-by-query', { replies: ['reject'] });
       try {
-        const ds = await awaitDeliveries(
-          t,
-          { merchantNo: p.merchantOrderNo, event: 'payment.updated' },
-          (x) => x.length >= 1,
-          timing.deliveryWaitMs,
-        );
-        if (ds.length === 0)
-          failCheck('event.payment.updated', {
-            code: 'WEBHOOK_NOT_SENT',
-            title: 'the paid payment sent no payment.updated',
-            expected: 'payment.updated',
-            seen: 'no delivery',
-          });
+        const ds = await firstPaymentUpdated(t, p.merchantOrderNo, timing);
         const ex = await queryPayment(t, { merchant_order_no: p.merchantOrderNo });
         const data = expectSuccess(ex, { what: 'querying the payment whose webhook was missed' });
         expectEqual(pick(data, rec.status), statusOf(ds.at(-1)!), {

@@ -11,6 +11,8 @@ import { expectError, expectSuccess, expectString, failCheck, pick } from '../..
 import { note, recordMachineBusy, recordReading } from '../../harness/check/context.js';
 import { processLag } from '../../harness/check/lag.js';
 import { wireReply } from '../../harness/webhooks/receiver.js';
+import type { WebhookTiming } from '../../harness/webhooks/schedule.js';
+import { awaitDeliveries } from '../../harness/webhooks/expect.js';
 import {
   cardFixture,
   cardPayment,
@@ -275,4 +277,21 @@ export async function confirmedByRetrial(trial: (attempt: number) => Promise<Tri
     expected: second.expected,
     seen: `trial 1: ${first.seen}; trial 2: ${second.seen}`,
   });
+}
+
+/** A paid payment whose payment.updated never came: the finding is charged to the event, not to the check's clause. */
+export function paymentUpdatedNotSent(): never {
+  return failCheck('event.payment.updated', {
+    code: 'WEBHOOK_NOT_SENT',
+    title: 'the paid payment sent no payment.updated',
+    expected: 'payment.updated',
+    seen: 'no delivery',
+  });
+}
+
+/** The payment's first payment.updated within the profile's delivery wait (at least one delivery), else WEBHOOK_NOT_SENT. */
+export async function firstPaymentUpdated(t: Target, merchantNo: string, timing: WebhookTiming): Promise<Delivery[]> {
+  const ds = await awaitDeliveries(t, { merchantNo, event: 'payment.updated' }, (x) => x.length >= 1, timing.deliveryWaitMs);
+  if (ds.length === 0) paymentUpdatedNotSent();
+  return ds;
 }
