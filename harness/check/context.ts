@@ -93,3 +93,18 @@ export function recordMachineBusy(detail: string): void {
   const rec = storage.getStore();
   if (rec && !rec.machineBusy.includes(detail)) rec.machineBusy.push(detail);
 }
+
+/**
+ * Adds what `from` recorded to `into`, as if it had been recorded there in that order: one property example's
+ * recordings joined to its check's, in generation order, whichever example finished first.
+ */
+export function mergeRecorder(into: CheckRecorder, from: CheckRecorder): void {
+  storage.run(into, () => {
+    for (const ex of from.exchanges) recordExchange(ex);
+    for (const f of from.invariantFindings) recordFinding(f);
+    for (const n of from.notes) note(n);
+    for (const c of from.exercised) into.exercised.add(c);
+  });
+  Object.assign(into.readings, from.readings);
+  for (const m of from.machineBusy) if (!into.machineBusy.includes(m)) into.machineBusy.push(m);
+}
