@@ -71,12 +71,20 @@ export async function assertIndependent<T>(
   width: number,
 ): Promise<void> {
   const values: T[] = [];
-  await fc.check(
-    fc.asyncProperty(arb, async (v) => {
-      values.push(v);
-    }),
-    params,
-  );
+  const drawn = await fc
+    .check(
+      fc.asyncProperty(arb, async (v) => {
+        values.push(v);
+      }),
+      params,
+    )
+    .catch(() => undefined);
+  // The arbitrary itself threw while drawing: the sequential run sends the examples drawn before it, one of
+  // which may fail first, and then lets fast-check report the arbitrary's error its own way.
+  if (drawn === undefined || drawn.failed || values.length !== params.numRuns) {
+    await fc.assert(fc.asyncProperty(arb, predicate), params);
+    return;
+  }
   const parent = currentRecorder();
   const recorders: (CheckRecorder | undefined)[] = [];
   const errors = new Map<number, unknown>();

@@ -118,6 +118,30 @@ describe('independent property examples', () => {
     });
   }
 
+  for (const failsFirst of [false, true]) {
+    it(`leaves an arbitrary that throws to the sequential run (an example fails before: ${failsFirst})`, async () => {
+      // With this seed the 13th value is the first in 350..399 and the 7th the first in 700..799.
+      const throwing = fc.integer({ min: 0, max: 1_000 }).map((n) => {
+        if (n >= 350 && n < 400) throw new Error(`cannot draw ${n}`);
+        return n;
+      });
+      const sent: number[][] = [[], []];
+      const body = (into: number[]) => async (n: number) => {
+        into.push(n);
+        if (failsFirst && n >= 700 && n < 800) throw new Error(`fails at ${n}`);
+      };
+      const sequential = await failureOf(() => fc.assert(fc.asyncProperty(throwing, body(sent[0]!)), params));
+      const independent = await failureOf(() => assertIndependent(throwing, body(sent[1]!), params, 4));
+      expect(failsFirst ? (sequential.cause as Error).message : sequential.message).toMatch(
+        failsFirst ? /fails at 7\d\d/ : /cannot draw 3\d\d/,
+      );
+      expect(String(independent.cause)).toBe(String(sequential.cause));
+      expect(independent.message).toBe(sequential.message);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(sent[0]!.length).toBe(failsFirst ? 7 : 12);
+    });
+  }
+
   it('refuses fc.pre, which would change the values fast-check draws after it', async () => {
     const err = await failureOf(() =>
       assertIndependent(
