@@ -4,7 +4,7 @@
  * of the run and the time of its property checks, which is what running independent examples at once changes.
  * Give another clone of the kit as ROOT to measure it the same way (before/after in one sitting).
  *
- *   npx tsx bench/property-examples.ts [ROOT=.] [conditions=loopback,latency] [seed=1]
+ *   npx tsx bench/property-examples.ts [ROOT=.] [conditions=loopback,latency] [seed=1] [suites=all that hold properties]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { readResults } from '../harness/run/results.js';
 const KIT = resolve(process.argv[2] ?? '.');
 const CONDITIONS = (process.argv[3] ?? 'loopback,latency').split(',');
 const SEED = Number(process.argv[4] ?? 1);
-const SUITES = 'amounts,signing,price-points,idempotency,mutual-exclusion,payment-methods,refund-errors,refunds,payout-errors';
+const SUITES =
+  process.argv[5] ?? 'amounts,signing,price-points,idempotency,mutual-exclusion,payment-methods,refund-errors,refunds,payout-errors';
 
 const base = JSON.parse(readFileSync(join(KIT, 'fixtures/profiles/reference.json'), 'utf8')) as Record<string, unknown>;
 const source = (id: string) => readFileSync(join(KIT, 'suites', `${id.split('/')[0]}.ts`), 'utf8');
