@@ -81,7 +81,7 @@ describe('independent property examples', () => {
   });
 
   for (const endOnFailure of [true, false]) {
-    it(`fails with fast-check's sequential report (endOnFailure ${endOnFailure}): the first failing value in generation order`, async () => {
+    it(`fails with the sequential report (endOnFailure ${endOnFailure}): the first failing value in generation order`, async () => {
       const p = { ...params, numRuns: 60, endOnFailure };
       // Several examples fail; an early one takes longest, so a later failure finishes first under concurrency.
       const fails = (v: V) => v.n > 300;
