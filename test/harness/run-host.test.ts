@@ -39,7 +39,8 @@ describe('the run host', () => {
       blockFor(150);
       await new Promise((r) => setTimeout(r, 50));
       const lines = readFileSync(host.facts.lagFile, 'utf8').trim().split('\n');
-      expect(Number(lines.at(-1)!.split(' ')[1])).toBeGreaterThanOrEqual(100);
+      // The block is one stall of at least its length (a loaded machine may add others around it).
+      expect(Math.max(...lines.map((l) => Number(l.split(' ')[1])))).toBeGreaterThanOrEqual(100);
     } finally {
       facts = await host.close();
     }
@@ -57,7 +58,7 @@ describe('the run host', () => {
     await host.close();
   });
 
-  it('starts the reference with the faults asked for', async () => {
+  it("fails with the reference's own message for a fault it does not know", async () => {
     const host = await startRunHost({ profile, faults: ['no-such-fault'], embedded: true }).then(
       (h) => h,
       (e: unknown) => e as Error,
