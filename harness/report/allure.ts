@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { levelOfFinding } from '../check/failure.js';
+import type { AllureFiles } from './allure-pack.js';
 import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
 import { compactPageData } from './compact-page.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
@@ -86,18 +87,17 @@ interface AllureResultFile {
 }
 
 /**
- * Completes allure-vitest's results: the environment file, and each expected failure turned back
- * into what it is — a failure, marked known (Allure shows it as "accepted"), with its finding — while
- * vitest and JUnit count it as passing.
+ * Completes allure-vitest's results (in memory, allure-pack.ts): the environment file, and each
+ * expected failure turned back into what it is — a failure, marked known (Allure shows it as
+ * "accepted"), with its finding — while vitest and JUnit count it as passing.
  */
 export function completeAllureResults(
-  paths: ReportPaths,
+  files: AllureFiles,
   meta: RunMeta,
   targetUrl: string,
   results: StoredResult[],
   readings: { topic: string; reading: string; checks: string[] }[] = [],
 ): void {
-  mkdirSync(paths.allureResults, { recursive: true });
   // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
   const readingRows = readings.map((r): [string, string] => [
     `reading ${r.topic}`,
@@ -107,12 +107,11 @@ export function completeAllureResults(
   const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(
     ([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`,
   );
-  writeFileSync(join(paths.allureResults, 'environment.properties'), `${env.join('\n')}\n`);
+  files.set('environment.properties', Buffer.from(`${env.join('\n')}\n`));
   const byId = new Map(results.map((r) => [r.checkId, r]));
-  for (const f of readdirSync(paths.allureResults)) {
+  for (const [f, content] of files) {
     if (!f.endsWith('-result.json')) continue;
-    const file = join(paths.allureResults, f);
-    const r = JSON.parse(readFileSync(file, 'utf8')) as AllureResultFile;
+    const r = JSON.parse(content.toString('utf8')) as AllureResultFile;
     const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
     const outcome = label('outcome');
     // Allure guesses failed vs broken from the error's text; the check's own outcome is what counts.
@@ -120,7 +119,7 @@ export function completeAllureResults(
     const status = outcome === 'inconclusive' ? 'broken' : outcome;
     if ((status === 'broken' || status === 'failed') && r.status !== status) {
       r.status = status;
-      writeFileSync(file, JSON.stringify(r));
+      files.set(f, Buffer.from(JSON.stringify(r)));
       continue;
     }
     if (outcome !== 'expected-fail') continue;
@@ -132,7 +131,7 @@ export function completeAllureResults(
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };
-    writeFileSync(file, JSON.stringify(r));
+    files.set(f, Buffer.from(JSON.stringify(r)));
   }
 }
 

@@ -2,13 +2,20 @@
  * After the checks ran (or to rebuild from a reports directory): the verdict, the certificate
  * (.json + .md), the clauses page, the single-file HTML report, the terminal summary and the exit code.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults, type StoredResult } from '../run/results.js';
 import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
-import { packAllureResults, unpackAllureResults } from './allure-pack.js';
+import {
+  type AllureFiles,
+  readAllureFolder,
+  readAllurePack,
+  unpackAllureResults,
+  writeAllureFolder,
+  writeAllurePack,
+} from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
@@ -93,11 +100,21 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   let htmlError: string | undefined;
   if (opts.html) {
     try {
-      // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
-      unpackAllureResults(paths.allureResultsPack, paths.allureResults);
-      completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      // Packed before the page is made, and the page made from the pack: the generator reads one file, not thousands.
-      const packed = opts.keepAllureResults ? undefined : packAllureResults(paths.allureResults, paths.allureResultsPack);
+      // The folder when there is one (kept by an earlier run, or merged from shards), else the pack vitest wrote.
+      const folder = readAllureFolder(paths.allureResults);
+      const files: AllureFiles =
+        folder?.files ?? (existsSync(paths.allureResultsPack) ? readAllurePack(paths.allureResultsPack) : new Map());
+      completeAllureResults(files, meta, certificate.target.url, results, certificate.readings);
+      // The page is made from the pack (one file for the generator to read, not thousands), or from the folder when
+      // it is kept; either way the results are written once. A folder that is not allure-vitest's flat one stays.
+      const keep = opts.keepAllureResults || folder?.nested === true;
+      if (keep) {
+        writeAllureFolder(files, paths.allureResults);
+        rmSync(paths.allureResultsPack, { force: true });
+      } else {
+        writeAllurePack(files, paths.allureResultsPack);
+        rmSync(paths.allureResults, { recursive: true, force: true });
+      }
       html = await generateHtml(
         paths,
         meta,
@@ -105,14 +122,14 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
         certificate.target.url,
         opts.renderer,
         opts.historyRuns ?? DEFAULT_HISTORY_RUNS,
-        packed === undefined ? paths.allureResults : { pack: paths.allureResultsPack },
+        keep ? paths.allureResults : { pack: paths.allureResultsPack },
       );
     } catch (err) {
       htmlError = redact((err as Error).message);
       opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
       if (exitCode === 0) exitCode = 2;
     }
-  }
+  } else if (opts.keepAllureResults) unpackAllureResults(paths.allureResultsPack, paths.allureResults);
   // A generator that got no job (no page wanted, or the results could not be completed) ends here.
   opts.renderer?.dispose();
   opts.out.write(

@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completeAllureResults } from '../../harness/report/allure.js';
-import { reportPaths } from '../../harness/report/paths.js';
 import type { RunMeta } from '../../harness/report/run-meta.js';
-import { tempReports } from '../cli/helpers.js';
 
 describe('the Allure report', () => {
   it('lists the readings the target took beside the run settings', () => {
-    const paths = reportPaths(tempReports('allure-readings'));
     const meta: RunMeta = {
       kit: { name: 'k', version: '1' },
       startedAt: '2026-01-01T00:00:00Z',
@@ -20,14 +15,15 @@ describe('the Allure report', () => {
       filters: { suites: [], clauses: [] },
       faults: [],
     };
+    const files = new Map<string, Buffer>();
     completeAllureResults(
-      paths,
+      files,
       meta,
       'http://t',
       [],
       [{ topic: 'price-point.unroundable', reading: '422 notSupported', checks: ['price-points/a', 'stateful/b'] }],
     );
-    const env = readFileSync(join(paths.allureResults, 'environment.properties'), 'utf8');
+    const env = files.get('environment.properties')!.toString('utf8');
     expect(env).toContain('reading.price-point.unroundable=422 notSupported (2 checks\\: price-points/a, stateful/b)');
   });
 });

@@ -2,7 +2,7 @@
  * A reports folder that stays small (issue 27): history/ keeps the last N runs, allure-results/ is
  * packed into one file once the page is built, and `report` rebuilds the page from the pack.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -133,8 +133,17 @@ describe('allure-results packed', () => {
   it('a run leaves the pack, not the folder; `report` rebuilds the page from it; --keep-allure-results keeps the folder', async () => {
     const dir = tempReports('lean');
     const paths = reportPaths(dir);
+    const made: string[] = [];
+    const watcher = watch(dir, (_event, name) => {
+      if (name) made.push(String(name));
+    });
     const run = await runCli(['run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--reports', dir, '--history', '1']);
+    watcher.close();
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    // vitest keeps the Allure results in memory and writes them once, packed: no folder of small files is made during the
+    // run, then read and deleted.
+    expect(made).not.toContain('allure-results');
+    expect(made).toContain('allure-results.json.gz');
     expect(existsSync(paths.allureResults)).toBe(false);
     expect(existsSync(paths.allureResultsPack)).toBe(true);
     expect(existsSync(paths.allureHtml)).toBe(true);
