@@ -13,6 +13,7 @@ import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
 import { compactPageData } from './compact-page.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
+import { diskScanCache } from './scan-cache.js';
 import type { RunMeta } from './run-meta.js';
 import type { Verdict } from './verdict.js';
 
@@ -204,23 +205,37 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
     rmSync(tmp, { recursive: true, force: true });
   }
   if (o.history) slimHistory(o.history);
-  const html = makeOffline(readFileSync(htmlPath, 'utf8'));
-  const left = thirdPartyReferences(html);
-  if (left.length > 0) {
+  let page: string;
+  try {
+    page = offlinePage(readFileSync(htmlPath, 'utf8'));
+  } catch (err) {
+    // A page that would call a third party is not left where a reader would open it.
     rmSync(htmlPath, { force: true });
+    throw err;
+  }
+  writeFileSync(htmlPath, page);
+  // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
+  for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
+  return { file: htmlPath, bytes: Buffer.byteLength(page), ms: Date.now() - started };
+}
+
+/**
+ * The generator's page made self-contained and checked (offline.ts), its data files in one gzipped blob the page
+ * inflates itself (compact-page.ts); an error, naming what it found, when the page would still call a third party.
+ * Compacted first: the data files are Base64 before and after (no ':', so no URL can hide in them), and the
+ * analytics removal and the check then go over half the text for the same result.
+ */
+export function offlinePage(generated: string): string {
+  const page = makeOffline(compactPageData(generated));
+  const left = thirdPartyReferences(page, diskScanCache());
+  if (left.length > 0)
     throw new Error(
       `the generated report still refers to third-party hosts, so it was not kept: ${left
         .slice(0, 3)
         .map((r) => `${r.context} ${r.url}`)
         .join('; ')}`,
     );
-  }
-  // Checked above in full; then its data files go into one gzipped blob the page inflates itself.
-  const page = compactPageData(html);
-  writeFileSync(htmlPath, page);
-  // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
-  for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
-  return { file: htmlPath, bytes: Buffer.byteLength(page), ms: Date.now() - started };
+  return page;
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { renderSingleFileReport } from '../../harness/report/allure.js';
+import { offlinePage, renderSingleFileReport } from '../../harness/report/allure.js';
+import { makeOffline } from '../../harness/report/offline.js';
 import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
@@ -250,6 +251,21 @@ describe('the page data, compacted', () => {
   it('leaves a page it does not recognise as it is', () => {
     const html = page([['a', 'b']]).replace('d("a"', 'other("a"');
     expect(compactPageData(html)).toBe(html);
+  });
+
+  it('made offline after compaction: the same page as made offline before it, and a third-party call still refused', () => {
+    const stock = page([
+      ['data/test-results/1.json', JSON.stringify({ name: 'fetch("https://x.example/y") gtag(1)', steps: 'x'.repeat(300) })],
+      ['data/attachments/a.txt', 'GET https://api.example.com/p\n<script src="https://evil.example/a.js"></script>'],
+    ]).replace(
+      '<html>',
+      '<html><head><script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>' +
+        "<script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());</script></head>",
+    );
+    expect(offlinePage(stock)).toBe(compactPageData(makeOffline(stock)));
+    expect(compactedPageData(offlinePage(stock))?.size).toBe(2);
+    const calling = stock.replace('<body>', '<body><img src="https://cdn.example.com/logo.png">');
+    expect(() => offlinePage(calling)).toThrow(/third-party hosts.*<img src> https:\/\/cdn\.example\.com\/logo\.png/);
   });
 
   it('the secret scan finds a secret inside the compacted data', () => {
