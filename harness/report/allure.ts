@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Redactor } from '../redact.js';
 import type { StoredResult } from '../run/results.js';
+import { exchangeText, markedExchange } from './exchange-text.js';
 import { levelOfFinding } from '../check/failure.js';
 import type { AllureFiles } from './allure-pack.js';
 import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
@@ -81,14 +83,45 @@ function propertiesEscape(s: string): string {
     .replace(/([=:#!])/g, '\\$1');
 }
 
-interface AllureResultFile {
+interface AllureAttachment {
+  name: string;
+  source: string;
+}
+
+interface AllureStep {
+  attachments?: AllureAttachment[];
+  steps?: AllureStep[];
+}
+
+interface AllureResultFile extends AllureStep {
   status?: string;
   statusDetails?: { message?: string; trace?: string; known?: boolean };
   labels?: { name: string; value: string }[];
 }
 
+/** Writes the text of every exchange a check's steps stand for (exchangeMark), from the check's stored result. */
+function writeExchangeTexts(files: AllureFiles, r: AllureResultFile, stored: StoredResult | undefined, redact: Redactor): void {
+  const walk = (step: AllureStep): void => {
+    for (const a of step.attachments ?? []) {
+      const content = files.get(a.source);
+      const id = content && markedExchange(content);
+      if (id === undefined) continue;
+      const ex = stored?.exchanges.find((x) => x.id === id);
+      files.set(
+        a.source,
+        Buffer.from(
+          ex ? redact(exchangeText(ex)) : `exchange ${id}: not in the check's stored result (results/), so its text cannot be shown`,
+        ),
+      );
+    }
+    for (const s of step.steps ?? []) walk(s);
+  };
+  walk(r);
+}
+
 /**
- * Completes allure-vitest's results (in memory, allure-pack.ts): the environment file, and each
+ * Completes allure-vitest's results (in memory, allure-pack.ts): the environment file, the text of each exchange
+ * shown (written here from the stored results, not sent by the workers), and each
  * expected failure turned back into what it is — a failure, marked known (Allure shows it as
  * "accepted"), with its finding — while vitest and JUnit count it as passing.
  */
@@ -98,6 +131,7 @@ export function completeAllureResults(
   targetUrl: string,
   results: StoredResult[],
   readings: { topic: string; reading: string; checks: string[] }[] = [],
+  redact: Redactor = (text) => text,
 ): void {
   // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
   const readingRows = readings.map((r): [string, string] => [
@@ -114,6 +148,8 @@ export function completeAllureResults(
     if (!f.endsWith('-result.json')) continue;
     const r = JSON.parse(content.toString('utf8')) as AllureResultFile;
     const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
+    const stored = byId.get(label('checkId') ?? '');
+    writeExchangeTexts(files, r, stored, redact);
     const outcome = label('outcome');
     // Allure guesses failed vs broken from the error's text; the check's own outcome is what counts.
     // No verdict is never a failure: Allure's broken (not the target's doing), in its own category.
@@ -124,7 +160,6 @@ export function completeAllureResults(
       continue;
     }
     if (outcome !== 'expected-fail') continue;
-    const stored = byId.get(label('checkId') ?? '');
     const message = stored
       ? stored.findings
           .map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.title}`)

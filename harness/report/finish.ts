@@ -8,14 +8,7 @@ import type { Redactor } from '../redact.js';
 import { readResults, type StoredResult } from '../run/results.js';
 import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
-import {
-  type AllureFiles,
-  readAllureFolder,
-  readAllurePack,
-  unpackAllureResults,
-  writeAllureFolder,
-  writeAllurePack,
-} from './allure-pack.js';
+import { type AllureFiles, readAllureFolder, readAllurePack, writeAllureFolder, writeAllurePack } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
@@ -98,23 +91,22 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   let exitCode = certificate.exitCode;
   let html: HtmlOutcome | undefined;
   let htmlError: string | undefined;
-  if (opts.html) {
-    try {
-      // The folder when there is one (kept by an earlier run, or merged from shards), else the pack vitest wrote.
-      const folder = readAllureFolder(paths.allureResults);
-      const files: AllureFiles =
-        folder?.files ?? (existsSync(paths.allureResultsPack) ? readAllurePack(paths.allureResultsPack) : new Map());
-      completeAllureResults(files, meta, certificate.target.url, results, certificate.readings);
-      // The page is made from the pack (one file for the generator to read, not thousands), or from the folder when
-      // it is kept; either way the results are written once. A folder that is not allure-vitest's flat one stays.
-      const keep = opts.keepAllureResults || folder?.nested === true;
-      if (keep) {
-        writeAllureFolder(files, paths.allureResults);
-        rmSync(paths.allureResultsPack, { force: true });
-      } else {
-        writeAllurePack(files, paths.allureResultsPack);
-        rmSync(paths.allureResults, { recursive: true, force: true });
-      }
+  try {
+    // The folder when there is one (kept by an earlier run, or merged from shards), else the pack vitest wrote.
+    const folder = readAllureFolder(paths.allureResults);
+    const files: AllureFiles = folder?.files ?? (existsSync(paths.allureResultsPack) ? readAllurePack(paths.allureResultsPack) : new Map());
+    completeAllureResults(files, meta, certificate.target.url, results, certificate.readings, redact);
+    // The page is made from the pack (one file for the generator to read, not thousands), or from the folder when
+    // it is kept; either way the results are written once. A folder that is not allure-vitest's flat one stays.
+    const keep = opts.keepAllureResults || folder?.nested === true;
+    if (keep) {
+      writeAllureFolder(files, paths.allureResults);
+      rmSync(paths.allureResultsPack, { force: true });
+    } else {
+      writeAllurePack(files, paths.allureResultsPack);
+      rmSync(paths.allureResults, { recursive: true, force: true });
+    }
+    if (opts.html)
       html = await generateHtml(
         paths,
         meta,
@@ -124,12 +116,14 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
         opts.historyRuns ?? DEFAULT_HISTORY_RUNS,
         keep ? paths.allureResults : { pack: paths.allureResultsPack },
       );
-    } catch (err) {
-      htmlError = redact((err as Error).message);
-      opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
+  } catch (err) {
+    const why = redact((err as Error).message);
+    opts.err.write(`mpsi-conformance: the ${opts.html ? 'HTML report' : 'Allure results'} could not be made: ${why}\n`);
+    if (opts.html) {
+      htmlError = why;
       if (exitCode === 0) exitCode = 2;
     }
-  } else if (opts.keepAllureResults) unpackAllureResults(paths.allureResultsPack, paths.allureResults);
+  }
   // A generator that got no job (no page wanted, or the results could not be completed) ends here.
   opts.renderer?.dispose();
   opts.out.write(

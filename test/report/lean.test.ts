@@ -172,6 +172,23 @@ describe('allure-results packed', () => {
     expect(steps.length).toBeGreaterThan(0);
     // allure-vitest keeps each attachment as a sub-step of the exchange's step.
     for (const st of steps) expect(st.steps.map((x) => x.name).filter((n) => !n.startsWith('repro '))).toEqual(['request and response']);
+    // Each one is the text of the exchange as stored in results/ (written after the run, not sent by the workers).
+    const stored = new Map(readResults(paths.results).map((r) => [r.checkId, r]));
+    let texts = 0;
+    for (const f of readdirSync(paths.allureResults).filter((n) => n.endsWith('-result.json'))) {
+      const r = JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as {
+        labels: { name: string; value: string }[];
+        steps: { name: string; steps: { name: string; attachments?: { source: string }[] }[] }[];
+      };
+      const check = stored.get(r.labels.find((l) => l.name === 'checkId')!.value)!;
+      for (const st of r.steps.filter((x) => /^x-\d+ /.test(x.name))) {
+        const source = st.steps.find((x) => x.name === 'request and response')!.attachments![0]!.source;
+        const ex = check.exchanges.find((x) => x.id === st.name.split(' ')[0])!;
+        expect(readFileSync(join(paths.allureResults, source), 'utf8')).toBe(exchangeText(ex));
+        texts += 1;
+      }
+    }
+    expect(texts).toBe(steps.length);
     // The run's traffic is the sum of every check's exchanges, in run.json and in the certificate alike.
     const results = readResults(paths.results);
     const traffic = JSON.parse(readFileSync(paths.runMeta, 'utf8')).traffic;
