@@ -33,7 +33,20 @@ export default class StreamingAllureReporter extends AllureVitestReporter {
     // The base class builds its runtime with allure's own writer (a file per result, fsync each): results stay in memory.
     const runtime = (this as unknown as { allureReporterRuntime: ReporterRuntime & { writer: Writer } }).allureReporterRuntime;
     runtime.writer = this.writer;
+    // Interrupted (vitest ends itself with process.exit on SIGINT/SIGTERM, before any run end): the checks that finished
+    // still reach the pack, as they reached the folder when each result was a file of its own.
+    process.once('exit', this.writeOnce);
   }
+
+  private packed = false;
+
+  private readonly writeOnce = (): void => {
+    if (this.packed) return;
+    this.packed = true;
+    process.off('exit', this.writeOnce);
+    for (const task of this.queue.splice(0)) this.handleTask(task);
+    this.writer.writePack(this.pack);
+  };
 
   onTestCaseResult(test: TestCase): void {
     // TestCase.task is vitest's own task object: the one the base class reads at the end of the run.
@@ -64,6 +77,6 @@ export default class StreamingAllureReporter extends AllureVitestReporter {
   override onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     for (const task of this.queue.splice(0)) this.handleTask(task);
     super.onTestRunEnd(modules);
-    this.writer.writePack(this.pack);
+    this.writeOnce();
   }
 }
