@@ -51,7 +51,7 @@ export default defineConfig({
     reporters: [
       new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
       ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],
-      new StreamingAllureReporter({ resultsDir: paths.allureResults, reportMatchers: false }),
+      new StreamingAllureReporter({ pack: paths.allureResultsPack, reportMatchers: false }),
     ],
   },
 });

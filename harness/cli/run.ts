@@ -49,8 +49,8 @@ export const RUN_FLAGS = {
   'keep-allure-results': {
     kind: 'bool',
     help:
-      'leave allure-results/ as a folder; by default it is packed into ' +
-      'allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
+      'write allure-results/ as a folder; by default the results are written ' +
+      'packed,\ninto allure-results.json.gz (`mpsi-conformance report` reads it back)',
   },
   'no-doctor': {
     kind: 'bool',
