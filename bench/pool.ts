@@ -8,7 +8,7 @@
  *   npx tsx bench/pool.ts [conditions=loopback,latency,rate,realtime] [seed=1]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, ROOT, round, writeReport } from './support/report.js';
@@ -41,6 +41,8 @@ interface Outcome {
   floor?: RunFloor;
   traffic?: Record<string, number>;
   doctorMs?: number;
+  /** Most requests in flight at once (the pool's count, <reports>/pool.json). */
+  maxInFlight?: number;
   longestCheck?: { id: string; seconds: number };
   passed: number;
   failed: string[];
@@ -69,6 +71,9 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     doctor?: { durationMs?: number };
   };
   const results = readResults(join(reports, 'results'));
+  const pool = existsSync(join(reports, 'pool.json'))
+    ? (JSON.parse(readFileSync(join(reports, 'pool.json'), 'utf8')) as { maxInFlight?: number })
+    : {};
   const longest = [...results].sort((a, b) => b.durationMs - a.durationMs)[0];
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -79,6 +84,7 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     ...(meta.floor ? { floor: meta.floor } : {}),
     ...(meta.traffic ? { traffic: meta.traffic } : {}),
     ...(meta.doctor?.durationMs !== undefined ? { doctorMs: meta.doctor.durationMs } : {}),
+    ...(pool.maxInFlight !== undefined ? { maxInFlight: pool.maxInFlight } : {}),
     ...(longest ? { longestCheck: { id: longest.checkId, seconds: round(longest.durationMs / 1000, 1) } } : {}),
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').map((r) => r.checkId),
@@ -95,7 +101,7 @@ for (const c of CONDITIONS) {
   log(
     `${c}: ${o.seconds} s wall (load ${o.load1mAtStart}), exit ${o.exitCode}, ${o.passed} passed, ${o.failed.length} failed` +
       ` [doctor ${round((o.doctorMs ?? 0) / 1000, 1)} s; longest check ${o.longestCheck?.id} ${o.longestCheck?.seconds} s;` +
-      ` requests ${o.traffic?.requests}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
+      ` requests ${o.traffic?.requests}, most in flight ${o.maxInFlight}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
       `${o.failed.length ? ` (${o.failed.join(', ')})` : ''}, ${o.noVerdict} no verdict; ` +
       (f
         ? `floor ${round(f.floorMs / 1000, 1)} s (${f.bound}; longest ${round(f.longestForcedWaitMs / 1000, 1)} s, ` +
