@@ -79,17 +79,15 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
   };
   const results = readResults(join(reports, 'results'));
   const pool = existsSync(join(reports, 'pool.json'))
-    ? (JSON.parse(readFileSync(join(reports, 'pool.json'), 'utf8')) as { maxInFlight?: number })
+    ? (JSON.parse(readFileSync(join(reports, 'pool.json'), 'utf8')) as {
+        maxInFlight?: number;
+        firstGrantAt?: number;
+        lastReleaseAt?: number;
+      })
     : {};
-  let firstSent = Number.POSITIVE_INFINITY;
-  let lastAnswered = 0;
-  for (const r of results)
-    for (const ex of r.exchanges) {
-      if (ex.id.startsWith('wh-')) continue;
-      const at = Date.parse(ex.timings.startedAt);
-      firstSent = Math.min(firstSent, at);
-      lastAnswered = Math.max(lastAnswered, at + ex.timings.totalMs);
-    }
+  // The pool's first grant and last release: the checks' sending phase (a check's stored exchanges are its last ones).
+  const firstSent = pool.firstGrantAt ?? Number.NaN;
+  const lastAnswered = pool.lastReleaseAt ?? 0;
   const spawnedAt = exitedAt - seconds * 1000;
   const longest = [...results].sort((a, b) => b.durationMs - a.durationMs)[0];
   rmSync(dir, { recursive: true, force: true });

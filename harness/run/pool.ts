@@ -43,6 +43,9 @@ export interface PoolServer {
   granted(): number;
   /** Most slots held at once so far. */
   maxInFlight(): number;
+  /** When the first slot was granted and the last given back (epoch ms); undefined before. */
+  firstGrantAt(): number | undefined;
+  lastReleaseAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -89,6 +92,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
   let granted = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let firstGrantAt: number | undefined;
+  let lastReleaseAt: number | undefined;
   let seq = 0;
   const queue = new AskQueue();
   let dispatching = false;
@@ -108,6 +113,7 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
         }
         inFlight += 1;
         granted += 1;
+        firstGrantAt ??= Date.now();
         maxInFlight = Math.max(maxInFlight, inFlight);
         ask.grant();
       }
@@ -124,6 +130,7 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     const giveBack = (throttled: boolean) => {
       held -= 1;
       inFlight -= 1;
+      lastReleaseAt = Date.now();
       pacer.release(throttled);
     };
     onLines(socket, (line) => {
@@ -167,6 +174,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     port: address.port,
     granted: () => granted,
     maxInFlight: () => maxInFlight,
+    firstGrantAt: () => firstGrantAt,
+    lastReleaseAt: () => lastReleaseAt,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -234,7 +243,7 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
 }
 
 /** What the pool's process answers when it is told to end (its stdin closed): the facts of the run. */
-type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight'>;
+type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight' | 'firstGrantAt' | 'lastReleaseAt'>;
 
 export interface PoolProcess {
   port: number;
@@ -294,7 +303,13 @@ async function poolMain(arg: string | undefined): Promise<void> {
   process.stdout.write(`pool listening on ${server.port}\n`);
   process.stdin.resume();
   process.stdin.once('end', () => {
-    process.stdout.write(`${JSON.stringify({ granted: server.granted(), maxInFlight: server.maxInFlight() })}\n`, () => {
+    const counts: PoolCounts = {
+      granted: server.granted(),
+      maxInFlight: server.maxInFlight(),
+      firstGrantAt: server.firstGrantAt(),
+      lastReleaseAt: server.lastReleaseAt(),
+    };
+    process.stdout.write(`${JSON.stringify(counts)}\n`, () => {
       void server.close().then(() => process.exit(0));
     });
   });

@@ -186,6 +186,11 @@ describe('the pool in a process of its own', () => {
     expect(await settles(third, 5_000)).toBe(true);
     a.close();
     b.close();
-    expect(await p.close()).toEqual({ granted: 3, maxInFlight: 2 });
+    const t0 = Date.now();
+    const counts = await p.close();
+    expect(counts).toMatchObject({ granted: 3, maxInFlight: 2 });
+    // The checks' sending phase: from the first grant to the last release (a's, as its connection closed).
+    expect(counts.firstGrantAt).toBeLessThan(t0);
+    expect(counts.firstGrantAt).toBeLessThanOrEqual(counts.lastReleaseAt!);
   });
 });
