@@ -25,6 +25,11 @@ export interface CheckRecorder {
   machineBusy: string[];
   /** The running check's own clauses (first is its main one): what an assertion naming no clause is charged to. */
   clauses: readonly ClauseId[];
+  /**
+   * When the check started, epoch ms: the run-wide pool (harness/run/pool.ts) grants the requests of the
+   * earliest-started check first, so a long chain of sequential requests is not queued behind every later check's.
+   */
+  startedAt: number;
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -32,8 +37,8 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 /** Exchanges kept per check; property runs send thousands and the report needs the last ones. */
 export const MAX_EXCHANGES_KEPT = 60;
 
-export function newRecorder(clauses: readonly ClauseId[] = []): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses };
+export function newRecorder(clauses: readonly ClauseId[] = [], startedAt = performance.timeOrigin + performance.now()): CheckRecorder {
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses, startedAt };
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {

@@ -128,6 +128,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     loaded: o.loaded,
     baseUrl,
     receiver,
+    // The doctor sends alone (a run's checks wait for it): the whole of the profile's rate is its own.
+    rateShares: 1,
     // The production guard judges the bytes about to be sent, whatever a probe meant to do.
     wrapClient: (c) => counting(production ? loggingClient(c, { side: 'a', loaded: o.loaded, baseUrl, safe: true, log }) : c),
   });
