@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../../harness/profile/load.js';
+import { REFERENCE_PROFILE } from '../../harness/run/config.js';
 import { runCli, SMALL_SUITE, tempReports } from './helpers.js';
 
 describe('the embedded reference of a CLI run', () => {
@@ -20,6 +22,7 @@ describe('the embedded reference of a CLI run', () => {
     // The pool, hosted by the CLI, counted the checks' requests for the run's floor.
     const pool = JSON.parse(readFileSync(join(reports, 'pool.json'), 'utf8')) as { granted: number; concurrency: number };
     expect(pool.granted).toBeGreaterThan(0);
-    expect(pool.concurrency).toBe(8);
+    // The pool's width is the in-flight budget the reference profile declares.
+    expect(pool.concurrency).toBe(loadProfile(REFERENCE_PROFILE).profile.http?.concurrency);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_CONFIG_ENV, REFERENCE_PROFILE, type RunConfig } from '../../harness/run/config.js';
 import { setup, teardown } from '../../harness/run/global-setup.js';
+import { loadProfile } from '../../harness/profile/load.js';
 
 const saved = process.env[RUN_CONFIG_ENV];
 const dirs: string[] = [];
@@ -55,7 +56,10 @@ describe("the conformance run's global setup", () => {
     } finally {
       await teardown();
     }
-    expect(JSON.parse(readFileSync(join(reportsDir, 'pool.json'), 'utf8'))).toMatchObject({ concurrency: 8, granted: 0 });
+    expect(JSON.parse(readFileSync(join(reportsDir, 'pool.json'), 'utf8'))).toMatchObject({
+      concurrency: loadProfile(REFERENCE_PROFILE).profile.http?.concurrency,
+      granted: 0,
+    });
     await expect(fetch(url, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
   }, 30_000);
 });

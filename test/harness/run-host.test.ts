@@ -44,7 +44,7 @@ describe('the run host', () => {
     } finally {
       facts = await host.close();
     }
-    expect(facts).toMatchObject({ concurrency: 8, granted: 1, maxInFlight: 1 });
+    expect(facts).toMatchObject({ concurrency: altProfile.http?.concurrency, granted: 1, maxInFlight: 1 });
     await expect(fetch(url!, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     expect(existsSync(dirname(host.facts.lagFile))).toBe(false);
     // A second close (the CLI's finally after its own close) is the same close.
