@@ -161,6 +161,17 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
         "written as payouts.queryBy (no payout could be cancelled by its service number to check): write the cancel request's field names",
       );
   }
+  // A section init probed but could not complete is left out whole: say so, whatever else was learnt of it.
+  if (!profile.refunds && st.paths.refundCreate)
+    ev.todo(
+      'refunds',
+      'the refunds section: init did not learn enough of it to write it (see the refund lines above and the TODOs for refunds.*)',
+    );
+  if (!profile.payouts && st.paths.payoutCreate)
+    ev.todo(
+      'payouts',
+      'the payouts section: init did not learn enough of it to write it (see the payout lines above and the TODOs for payouts.*)',
+    );
   const wh = st.webhooks;
   if (wh?.arrives) {
     const scale = wh.timeScale ?? 1;
