@@ -46,7 +46,7 @@ class Inconclusive extends Error {}
 
 /** Coarse grid over the whole span, and the finer one within a decade of the accepted amounts found. */
 export const COARSE_RATIO = 1.25;
-export const FINE_RATIO = 1.03;
+export const FINE_RATIO = 1.05;
 
 /** Amounts from `lo` to `hi` (cents, inclusive), each at most `ratio` times the previous (and at least a cent apart). */
 export function geometric(lo: bigint, hi: bigint, ratio: number): bigint[] {

@@ -119,6 +119,15 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
   if (path === 'methods.checkout' || path === 'methods.pricePoint') return sameSet(drafted, get(truth, path));
   if (path === 'payouts.notForPayouts') return typeof drafted === 'string' && !(drafted in (truth.payouts?.methods ?? {}));
   if (path === 'cardPayment.cards.invalid.card_number') return typeof drafted === 'string' && !luhnValid(drafted);
+  // A decline card's number is the fact; its holder, expiry and cvc are the merchant's choice (as for cards.*).
+  if (path === 'cardPayment.declines')
+    return (
+      Array.isArray(drafted) &&
+      sameSet(
+        drafted.map((c: { card_number: string }) => c.card_number),
+        declineNumbers(truth),
+      )
+    );
   if (/^limits\.\w+\.\w+\.channels$/.test(path)) return same(unnamedChannels(drafted), unnamedChannels(get(truth, path)));
   if (path === 'pricePoints.unroundable') {
     // Every amount listed must be refused by the true rule, for every price-point method.
@@ -140,6 +149,10 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
     return Number(drafted) / 2 < t && 3 * Number(drafted) + 200 > t;
   }
   return undefined;
+}
+
+function declineNumbers(truth: Profile): string[] {
+  return (truth.cardPayment?.declines ?? []).map((c) => c.card_number);
 }
 
 export interface InitJudgement {
