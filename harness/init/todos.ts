@@ -47,11 +47,12 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
         "from the vendor's test-card list (init tried the published numbers it knows)",
     );
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
-  if (profile.refunds && methods.length)
+  // Also asked when every method of the primary's is known: another merchant may have a method the primary lacks.
+  if (profile.refunds)
     t(
       'refunds.support',
-      `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only ` +
-        `a card payment can be paid without a sandbox control, so only it was tried`,
+      `refund support ("none", "full" or "partial") of ${methods.length ? methods.join(', ') : 'no method of this merchant'}` +
+        ' and of any method only another merchant has: only a card payment can be paid without a sandbox control, so only it was tried',
     );
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');

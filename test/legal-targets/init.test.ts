@@ -186,6 +186,20 @@ describe('the judgement of a draft (the property can fail)', () => {
     expect(j.unseen).toEqual([expect.stringMatching(/^limits\.payments\.CARD\.max/)]);
   });
 
+  it("judges price points by each method's tiers: the global tiers no enabled method uses are no fact", () => {
+    // Found by bench/legal-targets.ts (seed 2411): Google Pay alone, with its own tiers; init drafted them as the tiers.
+    const gp: TargetGenome = { readings: ['google-pay-own-tiers'], target: { ...REFERENCE_GENES, methods: ['GOOGLE_PAY'] } };
+    const t = trueProfile(gp);
+    expect(t.pricePoints!.tiersByMethod).toEqual({ GOOGLE_PAY: expect.any(Array) });
+    const d = structuredClone(t);
+    d.pricePoints!.tiers = t.pricePoints!.tiersByMethod!['GOOGLE_PAY']!;
+    delete d.pricePoints!.tiersByMethod;
+    expect(judgeDraft(d, [], t, gp).wrong).toEqual([]);
+    expect(judgeDraft(d, [], t, gp).untold).toEqual([]);
+    d.pricePoints!.tiers = t.pricePoints!.tiers;
+    expect(judgeDraft(d, [], t, gp).wrong).toEqual([expect.stringMatching(/^pricePoints \(GOOGLE_PAY's tiers\)/)]);
+  });
+
   it('calls a fact left out untold unless a TODO names it or a field above it', () => {
     const d = structuredClone(truth);
     delete d.sandbox;

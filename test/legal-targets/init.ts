@@ -296,8 +296,18 @@ export function judgeDraft(
       const d = draft.limits?.[kind]?.[m];
       if (d && !same(acceptedRanges(d), acceptedRanges(t)) && onlyUnseenRanges(d, t)) unseenLimits.add(`limits.${kind}.${m}.`);
     }
+  // Price points are judged per price-point method, by the tiers it rounds to (tiersByMethod[m], else tiers): where every
+  // such method has its own, the profile's global `tiers` describes no method and no answer can show it.
+  const tiersOf = (pr: Profile, m: string) => pr.pricePoints?.tiersByMethod?.[m] ?? pr.pricePoints?.tiers;
+  for (const m of truth.methods.pricePoint ?? []) {
+    facts += 1;
+    const d = tiersOf(draft, m);
+    if (d === undefined) missing.push(`pricePoints.tiersByMethod.${m}`);
+    else if (same(d, tiersOf(truth, m))) written += 1;
+    else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
+  }
   for (const [p, v] of leaves(truth)) {
-    if (isChoice(p) || isTemplate(p)) continue;
+    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.)/.test(p)) continue;
     facts += 1;
     if (!drafted.has(p)) {
       missing.push(p);
