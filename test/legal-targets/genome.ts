@@ -8,8 +8,11 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { valueOfCents } from '../../harness/money.js';
 import {
+  type BalanceGene,
   type ChannelGene,
   PAYOUT_METHODS,
+  PRICE_POINT_METHODS,
+  type PricePointMethod,
   RANGE_METHODS,
   type ReadingName,
   type TargetGenes,
@@ -90,8 +93,34 @@ function unroundable(g: ReadonlySet<ReadingName>, methods: readonly string[]): s
   return [g.has('google-pay-own-tiers') && methods.includes('GOOGLE_PAY') ? '100.01' : '100.00', '250.00', '9999.99'];
 }
 
+/**
+ * Amounts no price-point method charges, from each method's tiers in cents and the rule (rounding up, or the nearest
+ * tier within 0.50, reference/readings/amounts.ts): for rounding up, above every method's largest tier; for the
+ * nearest, farther than 0.50 from every tier of every method.
+ */
+export function unroundableOf(tiersCents: readonly (readonly number[])[], nearest: boolean): string[] {
+  const all = [...new Set(tiersCents.flat())].sort((a, b) => a - b);
+  const top = all[all.length - 1]!;
+  if (!nearest) return [top + 1, top + 15_001, 999_999].map((c) => valueOfCents(c));
+  const far = (c: number) => all.every((t) => Math.abs(t - c) > NEAREST_WITHIN_CENTS);
+  const gaps = all.slice(1).map((t, i) => Math.floor((t + all[i]!) / 2));
+  const picked = [...gaps.filter(far).slice(0, 1), top + 150, top + 15_000, 999_999].filter(far).slice(0, 3);
+  return picked.map((c) => valueOfCents(c));
+}
+
+/** reference/readings/amounts.ts PRICE_POINT_MAX_DISTANCE_CENTS. */
+const NEAREST_WITHIN_CENTS = 50;
+
 /** The reference's price points (reference/methods.ts TIERS), for the price-point methods a genome enables. */
 const REFERENCE_TIERS_CENTS = [99, 199, 499, 999, 1999, 4999, 9999];
+/** Google Pay's own tiers under `google-pay-own-tiers` (reference/readings/amounts.ts), whatever the genome draws. */
+const ALT_TIERS_CENTS = [100, 200, 500, 1000, 2000, 5000, 10000];
+
+/** The tiers a price-point method charges on the genome's target: its drawn ones, unless a reading replaces them. */
+function tiersCharged(t: TargetGenes, method: PricePointMethod, readings: ReadonlySet<ReadingName>): readonly number[] {
+  if (method === 'GOOGLE_PAY' && readings.has('google-pay-own-tiers')) return ALT_TIERS_CENTS;
+  return t.tiersCents?.[method] ?? REFERENCE_TIERS_CENTS;
+}
 /** KLARNA's one channel where a genome gives it to the second merchant only. */
 const SECOND_ONLY_CHANNEL: ChannelGene = { minCents: 100, maxCents: 100_000 };
 
@@ -110,11 +139,25 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     refunds: t.refunds[m].support,
     refundSettlesImmediately: t.refunds[m].createdSuccess,
   });
-  const tiers = { tiersCents: REFERENCE_TIERS_CENTS, refunds: 'none' as const, refundSettlesImmediately: false };
+  const tiers = (m: PricePointMethod) => ({
+    tiersCents: t.tiersCents?.[m] ?? REFERENCE_TIERS_CENTS,
+    refunds: 'none' as const,
+    refundSettlesImmediately: false,
+  });
+  const balances = (b: BalanceGene) => ({ payoutBalancesCents: { USD: b.usdCents, EUR: b.eurCents } });
   return {
     merchants: [
       { id: 'M100001', name: t.primaryName, login: t.primaryLogin },
-      ...(t.secondOnly ? [{ id: 'M100002', paymentMethods: [...enabled, 'VENMO', t.secondOnly] }] : []),
+      ...(t.secondOnly || t.secondBalance
+        ? [
+            {
+              id: 'M100002',
+              ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
+              ...(t.secondBalance ? balances(t.secondBalance) : {}),
+            },
+          ]
+        : []),
+      ...(t.frozenBalance ? [{ id: 'M100009', ...balances(t.frozenBalance) }] : []),
       {
         id: 'M100003',
         payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
@@ -129,8 +172,8 @@ export function targetDescription(t: TargetGenes): TargetDescription {
       CARD: ranged('CARD'),
       PAYPAL: ranged('PAYPAL'),
       CASH_APP: ranged('CASH_APP'),
-      APPLE_PAY: tiers,
-      GOOGLE_PAY: tiers,
+      APPLE_PAY: tiers('APPLE_PAY'),
+      GOOGLE_PAY: tiers('GOOGLE_PAY'),
       KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
     },
     payoutChannels: Object.fromEntries(
@@ -158,15 +201,21 @@ export function limitsOf(channels: readonly ChannelGene[]): ChannelLimits {
 function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingName>): void {
   const enabled = enabledMethods(t);
   p.methods.checkout = enabled;
-  const pricePoint: string[] = enabled.filter((m) => m === 'APPLE_PAY' || m === 'GOOGLE_PAY');
+  const pricePoint = PRICE_POINT_METHODS.filter((m) => enabled.includes(m));
   if (pricePoint.length > 0) {
-    p.methods.pricePoint = pricePoint;
-    const own = p.pricePoints!.tiersByMethod;
-    if (own) {
-      const kept = Object.entries(own).filter(([m]) => pricePoint.includes(m));
-      if (kept.length > 0) p.pricePoints!.tiersByMethod = Object.fromEntries(kept);
-      else delete p.pricePoints!.tiersByMethod;
-    }
+    p.methods.pricePoint = [...pricePoint];
+    // The shared tiers are the first method's; a method charging others says its own.
+    const charged = pricePoint.map((m) => [m, tiersCharged(t, m, readings).map((c) => valueOfCents(c))] as const);
+    const shared = charged[0]![1];
+    const pp = p.pricePoints!;
+    pp.tiers = [...shared];
+    const own = charged.filter(([, tiers]) => tiers.join() !== shared.join());
+    if (own.length > 0) pp.tiersByMethod = Object.fromEntries(own.map(([m, tiers]) => [m, [...tiers]]));
+    else delete pp.tiersByMethod;
+    pp.unroundable = unroundableOf(
+      pricePoint.map((m) => tiersCharged(t, m, readings)),
+      readings.has('price-point-nearest-within'),
+    );
   } else {
     delete p.methods.pricePoint;
     delete p.pricePoints;
@@ -200,6 +249,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     paymentMethods: [...t.lowBalance.paymentMethods],
     payoutMethods: [...t.lowBalance.payoutMethods],
   });
+  if (t.secondBalance) p.merchants.second!.payoutBalances = balanceEntries(t.secondBalance);
+  if (t.frozenBalance) p.merchants.frozen!.payoutBalances = balanceEntries(t.frozenBalance);
   const cards = p.cardPayment!.cards;
   cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
   // Version 3 from here: what a version-2 profile cannot say.
@@ -223,6 +274,10 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);
     p.refunds!.support[t.secondOnly] = 'none';
   }
+}
+
+function balanceEntries(b: BalanceGene): Record<string, string> {
+  return { USD: valueOfCents(b.usdCents), EUR: valueOfCents(b.eurCents) };
 }
 
 function renameKeys<T>(o: T, names: Readonly<Record<string, string>>): T {
@@ -249,7 +304,7 @@ export function trueProfile(g: TargetGenome): Profile {
   p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
   for (const r of g.readings) EDITS[r]?.(p, set);
   if (g.target) editTarget(p, g.target, set);
-  if (p.pricePoints) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
+  if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   return p;
 }
 
