@@ -50,6 +50,8 @@ export type Trigger =
   | 'checkout-failed'
   | 'risk-decline'
   | 'refund-created'
+  /** A refund created already SUCCESS (its channel settles at once): sent beside 'refund-created'. */
+  | 'refund-created-settled'
   | 'payout-canceled'
   | 'payment-refunded'
   | 'checkout-expired'
@@ -151,6 +153,11 @@ export interface Behaviour {
   declinesCard(cardNumber: string, declineCards: readonly string[]): boolean;
   /** Whether a new refund is created already SUCCESS, given whether its channel settles refunds at once. */
   refundSettlesAtOnce(method: string, channelSettlesAtOnce: boolean): boolean;
+  /**
+   * The merchant whose payout balance a payout is checked against, given the merchant sending it and the service's
+   * first merchant account: its own.
+   */
+  payoutFundsOf(merchantId: string, firstMerchantId: string): string;
   /** What a payment query by another merchant's `merchant_order_no` answers: as not found, or as access denied. */
   foreignMerchantOrderNo: 'not-found' | 'access-denied';
   /** Last touch on a record shown in `data` (field names, status names). */
@@ -256,6 +263,7 @@ export const defaultBehaviour: Behaviour = {
   finishView: (_kind, view) => view,
   declinesCard: (n, cards) => cards.includes(n),
   refundSettlesAtOnce: (_method, channelSettlesAtOnce) => channelSettlesAtOnce,
+  payoutFundsOf: (merchantId) => merchantId,
   foreignMerchantOrderNo: 'not-found',
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,

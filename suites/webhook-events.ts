@@ -12,6 +12,7 @@ import {
   anyPaidPayment,
   completedCheckout,
   declinedCardPayment,
+  paidCardPayment,
   partOf,
   riskDeclinedCardPayment,
   scriptedNo,
@@ -166,6 +167,46 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
         'event.sent-on-change',
         'refund.updated must name the refund that changed (its refund_no)',
         exchange,
+      );
+    },
+  },
+  {
+    title: 'sends refund.updated with status SUCCESS when a refund is created already settled',
+    clause: ['event.refund.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      // "refund.updated is sent when a refund is created (as PENDING or SUCCESS)": the SUCCESS case needs a method whose
+      // refunds the vendor says are created SUCCESS; the check above may only ever see PENDING ones.
+      const created = t.profile.refunds?.createdStatus ?? {};
+      const support = t.profile.refunds?.support ?? {};
+      const cardMethod = t.profile.cardPayment ? (t.profile.methods.card ?? 'CARD') : undefined;
+      const checkoutMethods = t.profile.sandbox?.completeCheckout ? t.profile.methods.checkout : [];
+      const primary = t.profile.merchants.primary.paymentMethods;
+      const method = Object.keys(created).find(
+        (m) =>
+          created[m] === 'SUCCESS' &&
+          (support[m] === 'partial' || support[m] === 'full') &&
+          (m === cardMethod || checkoutMethods.includes(m)) &&
+          (!primary || primary.includes(m)),
+      );
+      if (!method)
+        throw new PreconditionSkip(
+          'the profile declares no method whose refunds are created SUCCESS that the kit can pay and refund ' +
+            '(refunds.createdStatus, refunds.support, cardPayment or sandbox.completeCheckout)',
+          { declare: ['refunds.createdStatus'] },
+        );
+      const payment =
+        method === cardMethod
+          ? await paidCardPayment(t, 'event.refund.updated')
+          : await completedCheckout(t, 'event.refund.updated', 'success', { method });
+      const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
+      await expectEventArrives(
+        t,
+        refund.merchantRefundNo,
+        'refund.updated',
+        'SUCCESS',
+        'event.refund.updated',
+        `a ${method} refund just created, which refunds.createdStatus declares SUCCESS at creation`,
       );
     },
   },
