@@ -58,6 +58,12 @@ export interface TargetDescription {
   readonly payoutChannels?: Readonly<Record<string, PayoutChannelDescription>>;
   /** Card numbers the provider declines (422 paymentFailed). */
   readonly declineCards?: readonly string[];
+  /**
+   * Waits between webhook attempts, ms at time scale 1 (one fewer than the attempts): the document says they "grow from
+   * about 15 seconds to about 40 minutes" and the last attempt is "about 80 to 100 minutes after the first". Absent:
+   * behaviour.ts RETRY_WAITS_MS.
+   */
+  readonly retryWaitsMs?: readonly number[];
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -70,6 +76,7 @@ export interface Target {
   readonly payeeFields: ReadonlyMap<string, readonly string[]>;
   /** In their published order. */
   readonly declineCards: readonly string[];
+  readonly retryWaitsMs?: readonly number[];
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -121,6 +128,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       )
     : PAYOUT_CHANNELS;
   known('payoutChannels', [...payoutChannels.keys()]);
+  const waits = d.retryWaitsMs;
+  if (waits !== undefined && (waits.length === 0 || waits.length > 8 || waits.some((w) => !Number.isSafeInteger(w) || w <= 0)))
+    throw new Error(`target retryWaitsMs: give 1 to 8 positive integer waits in ms (9 attempts at most), got ${JSON.stringify(waits)}`);
   return {
     merchants,
     paymentMethods,
@@ -129,6 +139,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     payoutChannels,
     payeeFields: PAYEE_FIELDS,
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
+    ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -186,6 +186,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
       }),
     ),
     declineCards: t.declineCards,
+    ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
   };
 }
 

@@ -115,9 +115,30 @@ describe('a reference built from a target description', () => {
     }
   }, 30_000);
 
+  it('retries a webhook on the schedule of the description: as many attempts as its waits allow, then none', async () => {
+    const seen: number[] = [];
+    // Two waits of 1 s at a thousandth of real time: three attempts within milliseconds; the README's schedule (eight waits,
+    // 1.2 s for the first six at this scale) would make more in the time watched.
+    const two = await startReference({
+      target: { retryWaitsMs: [1_000, 1_000] },
+      timeScale: 0.001,
+      onDelivery: (d) => seen.push(d.attempt),
+    });
+    try {
+      const paid = await call(two.url, '/api/v1/payments/card', cardWith('4242424242424242'));
+      expect(paid.json.code).toBe(0);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(seen).toEqual([1, 2, 3]);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('refuses a description it cannot be, clearly', () => {
     expect(() => resolveTarget({ paymentMethods: ['BITCOIN'] })).toThrow(/unknown method\(s\) BITCOIN/);
     expect(() => resolveTarget({ merchants: [{ id: 'M1' }] })).toThrow(/no fixture merchant M1/);
+    expect(() => resolveTarget({ retryWaitsMs: [15_000, -1] })).toThrow(/retryWaitsMs: give 1 to 8 positive integer waits/);
+    expect(() => resolveTarget({ retryWaitsMs: new Array<number>(9).fill(1_000) })).toThrow(/9 attempts at most/);
     expect(() => parseServeArgs(['--target', '[1]'])).toThrow(/--target must be a JSON object/);
     expect(parseServeArgs(['--target', JSON.stringify(TARGET)]).opts.target).toEqual(TARGET);
   });
