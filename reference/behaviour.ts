@@ -78,6 +78,10 @@ export interface SigningHeaders {
 export interface RequestToVerify {
   merchantId: string;
   secret: string;
+  /** The production key of the X-MerchantID merchant, if it has one (this sandbox must refuse it). */
+  productionSecret?: string;
+  /** Every merchant's test key on this target (only a fault looks beyond the merchant's own). */
+  allSecrets: readonly string[];
   timestamp: string;
   nonce: string;
   rawBody: Buffer;
@@ -103,8 +107,8 @@ export interface Behaviour {
   responseStamp(nowMs: number): { timestamp: string; nonce: string };
   /** Last touch on the headers of a signed response, after signing. */
   finishResponseHeaders(headers: Record<string, string>): Record<string, string>;
-  /** The merchant a response or webhook is signed as, for the merchant it belongs to. */
-  signAs(merchantId: string, channel: Channel): string;
+  /** The merchant a response or webhook is signed as, for the merchant it belongs to (and the service's first merchant account). */
+  signAs(merchantId: string, channel: Channel, firstMerchantId: string): string;
   /** Last touch on a response envelope before it is serialised. */
   finishEnvelope(envelope: Record<string, unknown>): Record<string, unknown>;
   /** Whether business-error envelopes carry the four signing headers. */

@@ -18,9 +18,14 @@ import {
   type RefundSupport,
 } from './methods.js';
 
-/** Overrides for one fixture merchant, found by id (ids and secrets stay the fixtures': faults sign with them). */
+/** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
   readonly id: string;
+  /** The X-MerchantID this target assigns it instead of the fixture's (the description still names it by `id`). */
+  readonly assignedId?: string;
+  /** Its test key and production key on this target. */
+  readonly secret?: string;
+  readonly productionSecret?: string;
   readonly name?: string;
   readonly login?: string;
   /** Payout balance per currency, in cents; a currency not listed is held at 0. */
@@ -102,8 +107,18 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     if (o.payoutMethods) known(`merchants.${m.id}.payoutMethods`, o.payoutMethods);
     const balances = o.payoutBalancesCents;
     const other = balances && Object.entries(balances).filter(([c]) => c !== 'USD');
+    for (const [k, v] of [
+      ['assignedId', o.assignedId],
+      ['secret', o.secret],
+      ['productionSecret', o.productionSecret],
+    ] as const)
+      if (v !== undefined && (typeof v !== 'string' || v.trim() === '' || v !== v.trim()))
+        throw new Error(`target merchants.${m.id}.${k}: a non-empty string without surrounding spaces`);
     return {
       ...m,
+      ...(o.assignedId !== undefined ? { id: o.assignedId } : {}),
+      ...(o.secret !== undefined ? { secret: o.secret } : {}),
+      ...(o.productionSecret !== undefined ? { productionSecret: o.productionSecret } : {}),
       ...(o.name !== undefined ? { name: o.name } : {}),
       ...(o.login !== undefined ? { login: o.login } : {}),
       ...(balances ? { payoutBalanceCents: cents(`${m.id}.USD`, balances['USD'] ?? 0) } : {}),
@@ -113,6 +128,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
     };
   });
+  const ids = merchants.map((m) => m.id);
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (twice.length > 0) throw new Error(`target merchants: the id ${twice[0]} is given to two merchants`);
+  const secrets = merchants.flatMap((m) => [m.secret, ...(m.productionSecret !== undefined ? [m.productionSecret] : [])]);
+  if (new Set(secrets).size !== secrets.length)
+    throw new Error('target merchants: two keys are the same (each merchant and environment has its own)');
   const paymentMethods = d.paymentMethods ?? ENABLED_PAYMENT_METHODS;
   known('paymentMethods', paymentMethods);
   const paymentChannels = d.paymentChannels

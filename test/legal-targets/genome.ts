@@ -10,6 +10,8 @@ import { valueOfCents } from '../../harness/money.js';
 import {
   type BalanceGene,
   type ChannelGene,
+  MERCHANT_ROLES,
+  type MerchantRole,
   PAYOUT_METHODS,
   PRICE_POINT_METHODS,
   type PricePointMethod,
@@ -121,6 +123,15 @@ function tiersCharged(t: TargetGenes, method: PricePointMethod, readings: Readon
   if (method === 'GOOGLE_PAY' && readings.has('google-pay-own-tiers')) return ALT_TIERS_CENTS;
   return t.tiersCents?.[method] ?? REFERENCE_TIERS_CENTS;
 }
+type MerchantEntry = NonNullable<TargetDescription['merchants']>[number];
+/** reference/fixtures.ts: the merchant of each role, as a target description names it. */
+const FIXTURE_IDS: Readonly<Record<MerchantRole, string>> = {
+  primary: 'M100001',
+  second: 'M100002',
+  lowBalance: 'M100003',
+  frozen: 'M100009',
+};
+
 /** KLARNA's one channel where a genome gives it to the second merchant only. */
 const SECOND_ONLY_CHANNEL: ChannelGene = { minCents: 100, maxCents: 100_000 };
 
@@ -145,27 +156,29 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     refundSettlesImmediately: false,
   });
   const balances = (b: BalanceGene) => ({ payoutBalancesCents: { USD: b.usdCents, EUR: b.eurCents } });
+  const entries: Record<MerchantRole, Omit<MerchantEntry, 'id'>> = {
+    primary: { name: t.primaryName, login: t.primaryLogin },
+    second: {
+      ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
+      ...(t.secondBalance ? balances(t.secondBalance) : {}),
+    },
+    lowBalance: {
+      payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
+      refundCoverCents: t.lowBalance.refundCoverCents,
+      paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
+      payoutMethods: t.lowBalance.payoutMethods,
+    },
+    frozen: t.frozenBalance ? balances(t.frozenBalance) : {},
+  };
+  const keysOf = (role: MerchantRole): Omit<MerchantEntry, 'id'> => {
+    const k = t.keys?.[role];
+    if (!k) return {};
+    return { assignedId: k.id, secret: k.secret, ...(k.productionSecret !== undefined ? { productionSecret: k.productionSecret } : {}) };
+  };
   return {
-    merchants: [
-      { id: 'M100001', name: t.primaryName, login: t.primaryLogin },
-      ...(t.secondOnly || t.secondBalance
-        ? [
-            {
-              id: 'M100002',
-              ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
-              ...(t.secondBalance ? balances(t.secondBalance) : {}),
-            },
-          ]
-        : []),
-      ...(t.frozenBalance ? [{ id: 'M100009', ...balances(t.frozenBalance) }] : []),
-      {
-        id: 'M100003',
-        payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
-        refundCoverCents: t.lowBalance.refundCoverCents,
-        paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
-        payoutMethods: t.lowBalance.payoutMethods,
-      },
-    ],
+    merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
+      (e) => Object.keys(e).length > 1,
+    ),
     paymentMethods: [...enabled, 'VENMO'],
     noChannelMethods: ['VENMO'],
     paymentChannels: {
@@ -250,6 +263,14 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     paymentMethods: [...t.lowBalance.paymentMethods],
     payoutMethods: [...t.lowBalance.payoutMethods],
   });
+  for (const role of MERCHANT_ROLES) {
+    const k = t.keys?.[role];
+    const m = p.merchants[role];
+    if (!k || !m) continue;
+    Object.assign(m, { id: k.id, secret: k.secret });
+    if (k.productionSecret !== undefined) m.productionSecret = k.productionSecret;
+    else delete m.productionSecret;
+  }
   if (t.secondBalance) p.merchants.second!.payoutBalances = balanceEntries(t.secondBalance);
   if (t.frozenBalance) p.merchants.frozen!.payoutBalances = balanceEntries(t.frozenBalance);
   const cards = p.cardPayment!.cards;

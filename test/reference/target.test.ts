@@ -10,7 +10,7 @@ import { type RunningReference, startReference } from '../../reference/index.js'
 import { parseServeArgs } from '../../reference/serve.js';
 import { resolveTarget, type TargetDescription } from '../../reference/target.js';
 import { cardBody, checkoutBody, payoutBody, refundBody, usd } from './helpers/builders.js';
-import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send } from './helpers/client.js';
+import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send, verifies } from './helpers/client.js';
 
 const TARGET: TargetDescription = {
   merchants: [
@@ -114,6 +114,32 @@ describe('a reference built from a target description', () => {
       await proc.close();
     }
   }, 30_000);
+
+  it("answers to the ids and keys the description assigns, signs with them, and no longer knows the fixtures'", async () => {
+    const own = { id: 'MCH20417', secret: 'sk_test_0f9e8d7c6b5a4f3e2d1c0b9a' };
+    const other = await startReference({
+      target: {
+        merchants: [
+          { id: 'M100001', assignedId: own.id, secret: own.secret, productionSecret: 'live_11aa22bb33cc44dd55ee66ff' },
+          { id: 'M100002', assignedId: 'MCH20424', secret: 'sk_test_a1b2c3d4e5f6a7b8c9d0e1f2' },
+        ],
+      },
+    });
+    try {
+      const q = { order_no: 'P1' };
+      const mine = await call(other.url, '/api/v1/payments/query', q, { creds: own });
+      expect(answered(mine)).toBe('2002 orderNotFound');
+      expect(verifies(mine.headers, mine.raw, own)).toBe(true);
+      expect(answered(await call(other.url, '/api/v1/payments/query', q, { creds: PRIMARY }))).toBe('401 merchantNotFound');
+      const wrongKey = await call(other.url, '/api/v1/payments/query', q, { creds: { id: own.id, secret: PRIMARY.secret } });
+      expect(answered(wrongKey)).toBe('403 forbidden');
+    } finally {
+      await other.close();
+    }
+    expect(() => resolveTarget({ merchants: [{ id: 'M100002', assignedId: 'M100001' }] })).toThrow(
+      /the id M100001 is given to two merchants/,
+    );
+  });
 
   it('retries a webhook on the schedule of the description: as many attempts as its waits allow, then none', async () => {
     const seen: number[] = [];
