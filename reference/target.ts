@@ -69,6 +69,8 @@ export interface TargetDescription {
    * behaviour.ts RETRY_WAITS_MS.
    */
   readonly retryWaitsMs?: readonly number[];
+  /** Per payout method, the payee fields it requires (of name, account, email; the others are optional). */
+  readonly payeeFields?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -84,6 +86,9 @@ export interface Target {
   readonly retryWaitsMs?: readonly number[];
   findMerchant(id: string): MerchantFixture | undefined;
 }
+
+/** The payee fields a payout request may carry (reference/handlers/payout-create.ts). */
+const PAYEE_FIELD_NAMES: readonly string[] = ['name', 'account', 'email'];
 
 /** Two, as a sandbox may publish several (the document's table has one row: "The provider declined the payment"). */
 export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002', '4000000000000069'];
@@ -152,13 +157,18 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const waits = d.retryWaitsMs;
   if (waits !== undefined && (waits.length === 0 || waits.length > 8 || waits.some((w) => !Number.isSafeInteger(w) || w <= 0)))
     throw new Error(`target retryWaitsMs: give 1 to 8 positive integer waits in ms (9 attempts at most), got ${JSON.stringify(waits)}`);
+  const payee = d.payeeFields;
+  for (const [method, fields] of Object.entries(payee ?? {})) {
+    const bad = fields.filter((f) => !PAYEE_FIELD_NAMES.includes(f));
+    if (bad.length > 0) throw new Error(`target payeeFields.${method}: ${bad.join(', ')} is not one of ${PAYEE_FIELD_NAMES.join(', ')}`);
+  }
   return {
     merchants,
     paymentMethods,
     noChannelMethods: d.noChannelMethods ? new Set(d.noChannelMethods) : NO_CHANNEL_METHODS,
     paymentChannels,
     payoutChannels,
-    payeeFields: PAYEE_FIELDS,
+    payeeFields: payee ? new Map(Object.entries(payee).map(([m, f]) => [m, [...f]])) : PAYEE_FIELDS,
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
     ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),

@@ -12,6 +12,7 @@ import {
   type ChannelGene,
   MERCHANT_ROLES,
   type MerchantRole,
+  type PayeeField,
   PAYOUT_METHODS,
   PRICE_POINT_METHODS,
   type PricePointMethod,
@@ -123,6 +124,13 @@ function tiersCharged(t: TargetGenes, method: PricePointMethod, readings: Readon
   if (method === 'GOOGLE_PAY' && readings.has('google-pay-own-tiers')) return ALT_TIERS_CENTS;
   return t.tiersCents?.[method] ?? REFERENCE_TIERS_CENTS;
 }
+/** A payee's fields as the reference profile fills them. */
+const PAYEE_SAMPLE: Readonly<Record<PayeeField, string>> = {
+  name: 'Grace Hopper',
+  account: 'US00BANK0000000001',
+  email: 'grace@merchant.invalid',
+};
+
 type MerchantEntry = NonNullable<TargetDescription['merchants']>[number];
 /** reference/fixtures.ts: the merchant of each role, as a target description names it. */
 const FIXTURE_IDS: Readonly<Record<MerchantRole, string>> = {
@@ -200,6 +208,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     ),
     declineCards: t.declineCards,
     ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
+    ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
   };
 }
 
@@ -252,6 +261,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   payouts.methods = Object.fromEntries(
     PAYOUT_METHODS.map((m) => [m, { ...payouts.methods[m]!, cancel: t.payouts[m].cancelable, usdOnly: t.payouts[m].usdOnly }]),
   );
+  if (t.payeeFields)
+    for (const m of PAYOUT_METHODS) payouts.methods[m]!.payee = Object.fromEntries(t.payeeFields[m].map((f) => [f, PAYEE_SAMPLE[f]]));
   p.limits!.payouts = Object.fromEntries(
     PAYOUT_METHODS.map((m) => [m, { min: valueOfCents(t.payouts[m].minCents), max: valueOfCents(t.payouts[m].maxCents) }]),
   );

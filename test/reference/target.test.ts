@@ -141,6 +141,21 @@ describe('a reference built from a target description', () => {
     );
   });
 
+  it('requires the payee fields the description gives a payout method, and no others', async () => {
+    const other = await startReference({ target: { payeeFields: { PAYPAL: ['email', 'name'], BANK_TRANSFER: ['account'] } } });
+    try {
+      const paypal = (payee: Record<string, string>) => payoutBody({ payment_method: 'PAYPAL', trans_amount: usd('5.00'), payee });
+      const bank = (payee: Record<string, string>) => payoutBody({ trans_amount: usd('5.00'), payee });
+      const create = async (body: Record<string, unknown>) => answered(await call(other.url, '/api/v1/payouts/create', body));
+      expect(await create(paypal({ email: 'a@b.invalid' }))).toBe('400 invalidRequest');
+      expect(await create(paypal({ email: 'a@b.invalid', name: 'Ada' }))).toBe('ok');
+      expect(await create(bank({ account: 'US00BANK0000000002' }))).toBe('ok');
+    } finally {
+      await other.close();
+    }
+    expect(() => resolveTarget({ payeeFields: { PAYPAL: ['iban'] } })).toThrow(/payeeFields.PAYPAL: iban is not one of/);
+  });
+
   it('retries a webhook on the schedule of the description: as many attempts as its waits allow, then none', async () => {
     const seen: number[] = [];
     // Two waits of 1 s at a thousandth of real time: three attempts within milliseconds; the README's schedule (eight waits,
