@@ -6,7 +6,7 @@
 import { rfc3339, unixSeconds } from './clock.js';
 import type { ApiError } from './errors.js';
 import { wantsPlainEnglish } from './http/language.js';
-import { roundUpToTier } from './methods.js';
+import { roundToNearestTier, roundUpToTier, type TierRounding } from './methods.js';
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
@@ -145,8 +145,8 @@ export interface Behaviour {
   maxRefundAmountDecimals: number;
   /** The price points of a method, given the channel table's. */
   tiersFor(method: string, tiers: readonly bigint[]): readonly bigint[];
-  /** The price point an amount is charged at, or undefined when it cannot be rounded to one. */
-  roundToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined;
+  /** The price point an amount is charged at, or undefined when it cannot be rounded to one (`rule`: the channel's own). */
+  roundToTier(cents: bigint, tiers: readonly bigint[], rule?: TierRounding): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
@@ -259,7 +259,8 @@ export const defaultBehaviour: Behaviour = {
   maxAmountDecimals: 2,
   maxRefundAmountDecimals: 2,
   tiersFor: (_method, tiers) => tiers,
-  roundToTier: (cents, tiers) => roundUpToTier(cents, tiers),
+  roundToTier: (cents, tiers, rule) =>
+    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents) : roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),

@@ -40,6 +40,8 @@ export interface PaymentChannelDescription {
   /** Each channel's inclusive range in cents (overlapping or gapped); absent for price-point methods. */
   readonly ranges?: readonly { readonly minCents: number; readonly maxCents: number }[];
   readonly tiersCents?: readonly number[];
+  /** How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher. */
+  readonly rounding?: { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: number };
   readonly refunds: RefundSupport;
   /** Whether a new refund is SUCCESS at once (else PENDING until `refunds/settle`). */
   readonly refundSettlesImmediately: boolean;
@@ -177,7 +179,14 @@ export function resolveTarget(d: TargetDescription = {}): Target {
 
 function paymentChannel(method: string, c: PaymentChannelDescription, cents: (where: string, n: number) => bigint): PaymentChannel {
   const base = { refunds: c.refunds, refundSettlesImmediately: c.refundSettlesImmediately };
-  if (c.tiersCents !== undefined) return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)) };
+  if (c.tiersCents !== undefined) {
+    const r = c.rounding;
+    const rounding =
+      r?.mode === 'nearest'
+        ? { mode: 'nearest' as const, maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents) }
+        : undefined;
+    return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)), ...(rounding ? { rounding } : {}) };
+  }
   const ranges: CentsRange[] = (c.ranges ?? []).map((r, i) => ({
     minCents: cents(`${method}.ranges[${i}].min`, r.minCents),
     maxCents: cents(`${method}.ranges[${i}].max`, r.maxCents),

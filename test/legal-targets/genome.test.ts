@@ -16,7 +16,7 @@ import {
   targetGenome,
 } from '../../fixtures/arbitraries/genome.js';
 import { centsNumberOf } from '../../harness/money.js';
-import { roundUpToTier } from '../../reference/methods.js';
+import { defaultBehaviour } from '../../reference/behaviour.js';
 import { pricePointNearestWithin } from '../../reference/readings/amounts.js';
 import { readingCatalogue, READING_SETS } from '../../reference/readings/index.js';
 import { loadTrueProfile, startOrder, targetDescription, trueProfile, unroundableOf } from './genome.js';
@@ -86,18 +86,24 @@ describe('target genome', () => {
     );
   });
 
-  it("derives unroundable amounts the reference's own rounding (up, or nearest within 0.50) charges no tier for", () => {
-    const nearest = pricePointNearestWithin.roundToTier!;
+  it("derives unroundable amounts the reference's own rounding (each method's, or the reading's nearest within 0.50) charges no tier for", () => {
+    const reading = pricePointNearestWithin.roundToTier!;
     fc.assert(
       fc.property(targetGenes(), fc.boolean(), (t, near) => {
-        const tiers = Object.values(t.tiersCents!);
-        const amounts = unroundableOf(tiers, near);
+        const methods = (['APPLE_PAY', 'GOOGLE_PAY'] as const).map((m) => {
+          const within = near ? 50 : t.roundingByMethod![m].nearestWithinCents;
+          return { tiers: t.tiersCents![m], ...(within !== undefined ? { nearestWithinCents: within } : {}) };
+        });
+        const amounts = unroundableOf(methods);
         expect(amounts.length).toBeGreaterThan(0);
         for (const a of amounts)
-          for (const m of tiers) {
+          for (const m of methods) {
             const cents = BigInt(centsNumberOf(a));
-            const big = m.map((c) => BigInt(c));
-            expect(near ? nearest(cents, big) : roundUpToTier(cents, big), `${a} on ${m.join()}`).toBeUndefined();
+            const big = m.tiers.map((c) => BigInt(c));
+            const rule =
+              m.nearestWithinCents === undefined ? undefined : { mode: 'nearest' as const, maxDistanceCents: BigInt(m.nearestWithinCents) };
+            const charged = near ? reading(cents, big) : defaultBehaviour.roundToTier(cents, big, rule);
+            expect(charged, `${a} on ${m.tiers.join()} (${m.nearestWithinCents ?? 'up'})`).toBeUndefined();
           }
       }),
       { numRuns: 300 },

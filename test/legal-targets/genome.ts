@@ -96,19 +96,42 @@ function unroundable(g: ReadonlySet<ReadingName>, methods: readonly string[]): s
   return [g.has('google-pay-own-tiers') && methods.includes('GOOGLE_PAY') ? '100.01' : '100.00', '250.00', '9999.99'];
 }
 
+/** One price-point method as charged: its tiers in cents and its rounding (up, or the nearest within so many cents). */
+export interface ChargedRule {
+  readonly tiers: readonly number[];
+  readonly nearestWithinCents?: number;
+}
+
 /**
- * Amounts no price-point method charges, from each method's tiers in cents and the rule (rounding up, or the nearest
- * tier within 0.50, reference/readings/amounts.ts): for rounding up, above every method's largest tier; for the
- * nearest, farther than 0.50 from every tier of every method.
+ * Amounts no price-point method charges, from each method's tiers and rounding: above every tier of a method that
+ * rounds up, farther than its distance from every tier of a method that rounds to the nearest.
  */
-export function unroundableOf(tiersCents: readonly (readonly number[])[], nearest: boolean): string[] {
-  const all = [...new Set(tiersCents.flat())].sort((a, b) => a - b);
+export function unroundableOf(methods: readonly ChargedRule[]): string[] {
+  const all = [...new Set(methods.flatMap((m) => m.tiers))].sort((a, b) => a - b);
   const top = all[all.length - 1]!;
-  if (!nearest) return [top + 1, top + 15_001, 999_999].map((c) => valueOfCents(c));
-  const far = (c: number) => all.every((t) => Math.abs(t - c) > NEAREST_WITHIN_CENTS);
+  const refusedBy = (c: number, m: ChargedRule) =>
+    m.nearestWithinCents === undefined ? c > Math.max(...m.tiers) : m.tiers.every((t) => Math.abs(t - c) > m.nearestWithinCents!);
+  const refused = (c: number) => methods.every((m) => refusedBy(c, m));
   const gaps = all.slice(1).map((t, i) => Math.floor((t + all[i]!) / 2));
-  const picked = [...gaps.filter(far).slice(0, 1), top + 150, top + 15_000, 999_999].filter(far).slice(0, 3);
-  return picked.map((c) => valueOfCents(c));
+  const picked = [...gaps.filter(refused).slice(0, 1), top + 1, top + 150, top + 15_001, 999_999].filter(refused);
+  // The reference profile's own three (rounding up everywhere): just above the top tier, 250.00 and 9999.99.
+  const up = methods.every((m) => m.nearestWithinCents === undefined);
+  return (up ? [top + 1, top + 15_001, 999_999] : picked.slice(0, 3)).map((c) => valueOfCents(c));
+}
+
+/** The rule a price-point method charges by on the genome's target: the reading's, else its own drawn one. */
+function ruleCharged(t: TargetGenes, method: PricePointMethod, readings: ReadonlySet<ReadingName>): ChargedRule {
+  const tiers = tiersCharged(t, method, readings);
+  if (readings.has('price-point-nearest-within')) return { tiers, nearestWithinCents: NEAREST_WITHIN_CENTS };
+  const own = t.roundingByMethod?.[method]?.nearestWithinCents;
+  return own === undefined ? { tiers } : { tiers, nearestWithinCents: own };
+}
+
+/** A charged rule as the profile says it (`rounding`, `maxDistance`, `tie` of pricePoints or of ruleByMethod). */
+function profileRule(r: ChargedRule): { rounding: 'up' | 'nearest'; maxDistance?: string; tie?: 'up' } {
+  return r.nearestWithinCents === undefined
+    ? { rounding: 'up' }
+    : { rounding: 'nearest', maxDistance: valueOfCents(r.nearestWithinCents), tie: 'up' };
 }
 
 /** reference/readings/amounts.ts PRICE_POINT_MAX_DISTANCE_CENTS. */
@@ -160,6 +183,9 @@ export function targetDescription(t: TargetGenes): TargetDescription {
   });
   const tiers = (m: PricePointMethod) => ({
     tiersCents: t.tiersCents?.[m] ?? REFERENCE_TIERS_CENTS,
+    ...(t.roundingByMethod?.[m]?.nearestWithinCents !== undefined
+      ? { rounding: { mode: 'nearest' as const, maxDistanceCents: t.roundingByMethod[m].nearestWithinCents } }
+      : {}),
     refunds: 'none' as const,
     refundSettlesImmediately: false,
   });
@@ -235,10 +261,16 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     const own = charged.filter(([, tiers]) => tiers.join() !== shared.join());
     if (own.length > 0) pp.tiersByMethod = Object.fromEntries(own.map(([m, tiers]) => [m, [...tiers]]));
     else delete pp.tiersByMethod;
-    pp.unroundable = unroundableOf(
-      pricePoint.map((m) => tiersCharged(t, m, readings)),
-      readings.has('price-point-nearest-within'),
-    );
+    // The shared rule is the first method's too; a method rounding otherwise says its own (version 3).
+    const rules = pricePoint.map((m) => [m, profileRule(ruleCharged(t, m, readings))] as const);
+    const sharedRule = rules[0]![1];
+    delete pp.maxDistance;
+    delete pp.tie;
+    Object.assign(pp, sharedRule);
+    const ownRules = rules.filter(([, r]) => JSON.stringify(r) !== JSON.stringify(sharedRule));
+    if (ownRules.length > 0) pp.ruleByMethod = Object.fromEntries(ownRules.map(([m, r]) => [m, r]));
+    else delete pp.ruleByMethod;
+    pp.unroundable = unroundableOf(pricePoint.map((m) => ruleCharged(t, m, readings)));
   } else {
     delete p.methods.pricePoint;
     delete p.pricePoints;

@@ -141,6 +141,29 @@ describe('a reference built from a target description', () => {
     );
   });
 
+  it("rounds a price-point method's amount by its channel's own rule: the nearest tier within its distance, else refused", async () => {
+    const tiered = (rounding?: { mode: 'nearest'; maxDistanceCents: number }) => ({
+      tiersCents: [100, 300],
+      refunds: 'none' as const,
+      refundSettlesImmediately: false,
+      ...(rounding ? { rounding } : {}),
+    });
+    const other = await startReference({
+      target: { paymentChannels: { APPLE_PAY: tiered({ mode: 'nearest', maxDistanceCents: 20 }), GOOGLE_PAY: tiered() } },
+    });
+    try {
+      const pay = async (method: string, value: string) => {
+        const r = await call(other.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: method, trans_amount: usd(value) }));
+        return r.json?.code === 0 ? `charged ${r.json.data.trans_amount.value}` : answered(r);
+      };
+      expect(await pay('APPLE_PAY', '1.15')).toBe('charged 1.00');
+      expect(await pay('APPLE_PAY', '1.50')).toBe('422 notSupported');
+      expect(await pay('GOOGLE_PAY', '1.15')).toBe('charged 3.00');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('requires the payee fields the description gives a payout method, and no others', async () => {
     const other = await startReference({ target: { payeeFields: { PAYPAL: ['email', 'name'], BANK_TRANSFER: ['account'] } } });
     try {
