@@ -66,6 +66,7 @@ describe('parity pinpoints the clause of a fault', () => {
       expect(different, `${fault} breaks ${info!.clause}; suites ${picked.map((s) => s.name).join(', ')}`).toContain(info!.clause);
       expect(different.filter((c) => c !== info!.clause).sort()).toEqual([...alsoDifferent].sort());
       expect(r.figures.undeclared).toBeGreaterThan(0);
-    }, 20_000);
+      // About 3 s on an idle machine; a clean-clone CI beside seven other processes on two cores took more than 20 s.
+    }, 90_000);
   }
 });
