@@ -49,6 +49,30 @@ describe('faults over a generated target', () => {
 });
 
 /**
+ * A fault laid over a reading keeps the reading (reference/faults/index.ts composes the hooks both set). Found by
+ * bench/legal-targets.ts --kill 3 (seed 7): these three faults rewrite the request, and replaced the reading's renaming
+ * of refund and payout fields, so the mutant no longer took the fields its true profile names and the doctor stopped
+ * the run (exit 2) on refunds.template and payouts.methods: a mutant of another target, not this one with a fault.
+ */
+describe('faults over a target that reads requests its own way', () => {
+  it('kills each request-rewriting fault by its own clause with the doctor on', async () => {
+    const names = ['trans-amount-defaults-to-zero', 'method-defaults-to-card', 'amount-json-number-accepted'];
+    const faults = faultCatalogue.filter((f) => names.includes(f.name));
+    expect(faults).toHaveLength(names.length);
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile({ readings: ['other-request-field-names'] }),
+      suites: await loadSuites(),
+      seed: 1,
+      numRuns: 5,
+      faults,
+      parallel: 2,
+    });
+    expect(unkilled(rows)).toEqual([]);
+    expect(rows.every((r) => r.doctor?.exitCode === 0)).toBe(true);
+  }, 300_000);
+});
+
+/**
  * Faults of the rules a genome varies, each with when a target built from the genome can show it: a fault whose effect
  * the genome leaves nothing to act on (a second decline card, a full-only method, a method the low-balance merchant
  * lacks) is not a survivor there. Restated from the genome's own terms, never from a run's outcome.
