@@ -20,7 +20,7 @@ import {
 
 /** A refund still PENDING after creation, so its settlement can be observed; skips when the target settled it at once. */
 async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
-  const payment = await anyPaidPayment(t, clause);
+  const payment = await anyPaidPayment(t, clause, { refundable: true });
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
   const created = await expectEventArrives(
     t,
@@ -148,7 +148,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated', 'event.sent-on-change'],
     async run({ target: t }) {
       webhookSetup(t);
-      const payment = await anyPaidPayment(t, 'event.refund.updated');
+      const payment = await anyPaidPayment(t, 'event.refund.updated', { refundable: true });
       const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
       const { body, exchange } = await expectEventArrives(
         t,
