@@ -36,13 +36,14 @@ describe('which genome can show which fault', () => {
   });
 
   it('a refund fault needs a refundable payment; a partial-refund check is blind to a target refunding in full only', () => {
-    expect(showing(genome({ refunds: refunds('none') }), 'refund-duplicate-merchant-order-key')).toMatchObject({
+    expect(showing(genome({ refunds: refunds('none') }), 'refund-decimals-invalid-amount-key')).toMatchObject({
       kind: 'nothing-to-show',
     });
-    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-duplicate-merchant-order-key')).toMatchObject({
+    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-decimals-invalid-amount-key')).toMatchObject({
       kind: 'check-blind',
     });
-    expect(showing(genome({ refunds: refunds('partial') }), 'refund-duplicate-merchant-order-key')).toEqual({ show: true });
+    expect(showing(genome({ refunds: refunds('partial') }), 'refund-decimals-invalid-amount-key')).toEqual({ show: true });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-duplicate-merchant-order-key')).toEqual({ show: true });
     expect(showing(genome({ refunds: refunds('none') }), 'refund-charged-back-accepted')).toMatchObject({ kind: 'nothing-to-show' });
     const cardless = { ...refunds('partial'), CARD: { support: 'none' as const, createdSuccess: false } };
     expect(showing(genome({ refunds: cardless }), 'webhook-refund-status-processing')).toEqual({ show: true });

@@ -98,7 +98,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   'decline-only-first-card': (t) => (t.declineCards.length > 1 ? SHOWS : nothing('the target has one decline card')),
   'auth-login-as-merchant-id': () => SHOWS,
   // Judged from bench/legal-targets.ts --kill 3 --seed 7 (session 17), each survivor replayed with the reasons its checks skipped.
-  'refund-duplicate-merchant-order-key': needsPartialRefund,
+  // Its check repeats the number on a second payment where the target refunds only in full.
+  'refund-duplicate-merchant-order-key': needsRefund,
   'refund-decimals-invalid-amount-key': needsPartialRefund,
   'refund-charged-back-accepted': needsRefund,
   // Its check refunds a card payment, or a completed checkout of a method that takes refunds where the card takes none.
