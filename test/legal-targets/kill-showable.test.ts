@@ -47,6 +47,10 @@ describe('which genome can show which fault', () => {
     expect(showing(genome({ refunds: refunds('none') }), 'refund-charged-back-accepted')).toMatchObject({ kind: 'nothing-to-show' });
     const cardless = { ...refunds('partial'), CARD: { support: 'none' as const, createdSuccess: false } };
     expect(showing(genome({ refunds: cardless }), 'webhook-refund-status-processing')).toEqual({ show: true });
+    const atOnce = { support: 'partial' as const, createdSuccess: true };
+    const settled = { CARD: atOnce, PAYPAL: atOnce, CASH_APP: atOnce };
+    expect(showing(genome({ refunds: settled }), 'webhook-refund-status-processing')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: settled }, ['refunds-created-pending']), 'webhook-refund-status-processing')).toEqual({ show: true });
   });
 
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
