@@ -58,6 +58,12 @@ const needsPartialRefund: Rule = (t) => {
 const needsRefund: Rule = (t) =>
   refundable(t, ['partial', 'full-only']).length > 0 ? SHOWS : nothing('no payment of this target can be refunded');
 
+/** The method whose payment the webhook checks refund: the card, else the first checkout method that takes refunds. */
+function webhookRefundMethod(t: TargetGenes): RangeMethod | undefined {
+  const takes = refundable(t, ['partial', 'full-only']);
+  return takes.includes('CARD') ? 'CARD' : takes[0];
+}
+
 const needsPricePoint: Rule = (t) =>
   t.methods.some((m) => m === 'APPLE_PAY' || m === 'GOOGLE_PAY')
     ? SHOWS
@@ -106,17 +112,26 @@ const RULES: Readonly<Record<string, Rule>> = {
   'refund-3-decimals-accepted': needsPartialRefund,
   'refund-exceed-allowed': needsPartialRefund,
   'webhook-none-on-refund-create': needsRefund,
-  'webhook-refund-amount-of-payment': needsRefund,
+  // It writes the payment's amount for the refund's: a full refund's amount is the payment's, so it needs a partial
+  // refund of the method the webhook checks refund (kill.test.ts, LEGAL_TARGETS_SEED=1606475159: card refunds full-only).
+  'webhook-refund-amount-of-payment': (t) => {
+    const used = webhookRefundMethod(t);
+    if (used === undefined) return nothing('no payment of this target can be refunded');
+    if (t.refunds[used].support === 'partial') return SHOWS;
+    const partial = refundable(t, ['partial']);
+    return partial.length > 0
+      ? blind(`the check refunds ${used} in full (its amount is the payment's); ${partial.join(', ')} refund in part`)
+      : nothing("every refund of this target is of the whole payment, whose amount is the payment's");
+  },
   // It renames PENDING in refund.updated: it needs a refund created pending, of the method its check refunds (the card,
   // else the first checkout method that takes refunds: suites/support/webhook-scenarios.ts anyPaidPayment). Found by
   // kill.test.ts (LEGAL_TARGETS_SEED=793264271): the wide genome's refunds are all created SUCCESS.
   'webhook-refund-status-processing': (t, g) => {
     const pending = (m: RangeMethod) => g.readings.includes('refunds-created-pending') || !t.refunds[m].createdSuccess;
-    const takes = refundable(t, ['partial', 'full-only']);
-    const used = takes.includes('CARD') ? 'CARD' : takes[0];
+    const used = webhookRefundMethod(t);
     if (used === undefined) return nothing('no payment of this target can be refunded');
     if (pending(used)) return SHOWS;
-    const others = takes.filter(pending);
+    const others = refundable(t, ['partial', 'full-only']).filter(pending);
     return others.length > 0
       ? blind(`the check refunds ${used}, whose refunds are created SUCCESS; ${others.join(', ')} create them PENDING`)
       : nothing('every refund of this target is created SUCCESS: none is ever PENDING');
