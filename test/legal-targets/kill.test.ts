@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { targetGenome, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { REFERENCE_GENES, targetGenome, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import { type FaultRow, runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { loadSuites } from '../../harness/run/suites.js';
 import { faultCatalogue } from '../../reference/index.js';
@@ -61,6 +61,27 @@ describe('faults over a target that reads requests its own way', () => {
     });
     expect(unkilled(rows)).toEqual([]);
     expect(rows.every((r) => r.doctor?.exitCode === 0)).toBe(true);
+  }, 300_000);
+});
+
+/**
+ * A refusal's key read from an envelope whose msg breaks the format: found by bench/legal-targets.ts --kill 3 --seed 11,
+ * where env-key-before-message ("key|message") made the doctor read a sentence as the key of the no-channel method's
+ * refusal and call merchants.primary.paymentMethods WRONG (exit 2). The doctor now reads a key written first, and doubts.
+ */
+describe('a fault in the envelope the doctor reads', () => {
+  it('kills env-key-before-message by its own clause on a target whose merchant lists its no-channel method', async () => {
+    const faults = faultCatalogue.filter((f) => f.name === 'env-key-before-message');
+    const [row] = await runKillMatrix({
+      loaded: loadTrueProfile({ readings: [], target: { ...REFERENCE_GENES, noChannelListed: true } }),
+      suites: await loadSuites(),
+      seed: 1,
+      numRuns: 5,
+      faults,
+      parallel: 1,
+    });
+    expect(unkilled([row!])).toEqual([]);
+    expect(row!.doctor).toMatchObject({ exitCode: 0, doubts: ['baseUrl'] });
   }, 300_000);
 });
 
