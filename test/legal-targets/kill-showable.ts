@@ -112,6 +112,25 @@ const RULES: Readonly<Record<string, Rule>> = {
   'refund-3-decimals-accepted': needsPartialRefund,
   'refund-exceed-allowed': needsPartialRefund,
   'webhook-none-on-refund-create': needsRefund,
+  // Judged from the same bench with --seed 11 --n 20 (session 17).
+  // Its check (suites/webhook-retry.ts) refunds a card payment (kill.test.ts, LEGAL_TARGETS_SEED=1291603365).
+  'webhook-body-at-change': (t) => {
+    if (t.refunds.CARD.support !== 'none') return SHOWS;
+    const other = refundable(t, ['partial', 'full-only']);
+    return other.length > 0
+      ? blind(`the check refunds a card payment; the target refunds ${other.join(', ')} only`)
+      : nothing('no payment of this target can be refunded');
+  },
+  'webhook-refund-order-no-of-payment': needsRefund,
+  'duplicate-refund-wrong-key': needsPartialRefund,
+  'refund-partial-refused': (t) =>
+    refundable(t, ['partial']).length > 0 ? SHOWS : nothing('no enabled method refunds in part: refusing a partial refund is right'),
+  'payout-cancel-success': (t, g) => {
+    if (PAYOUT_METHODS.some((m) => t.payouts[m].cancelable)) return SHOWS;
+    return g.readings.includes('payout-cancel-status-first')
+      ? blind('no payout method cancels, so its checks skip; the target judges the status first and would show it')
+      : nothing('no payout method cancels: every cancel is refused for its channel before its status is read');
+  },
   // It writes the payment's amount for the refund's: a full refund's amount is the payment's, so it needs a partial
   // refund of the method the webhook checks refund (kill.test.ts, LEGAL_TARGETS_SEED=1606475159: card refunds full-only).
   'webhook-refund-amount-of-payment': (t) => {
