@@ -34,9 +34,11 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Three on two cores: the two longest files (webhook watch windows) mostly wait, the third worker
-    // runs the rest beside them.
-    maxWorkers: 3,
+    // Two on two cores (issue 27, BENCHMARKS.md §20): each worker loads the whole harness (about 0.7 s of CPU), and
+    // the run-wide request pool (harness/run/pool.ts) keeps both busy with concurrent checks. A third worker let the
+    // rest run beside the two longest files (webhook watch windows) while they wait, but on two cores the CPU it
+    // costs is wall time too.
+    maxWorkers: 2,
     // One module graph per worker: the harness is imported twice per run, not once per suite file.
     isolate: false,
     // Longest files first (harness/run/sequencer.ts); a concurrent suite's checks all start at once.
@@ -49,7 +51,7 @@ export default defineConfig({
     reporters: [
       new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
       ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],
-      new StreamingAllureReporter({ resultsDir: paths.allureResults, reportMatchers: false }),
+      new StreamingAllureReporter({ pack: paths.allureResultsPack, reportMatchers: false }),
     ],
   },
 });

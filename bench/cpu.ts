@@ -7,8 +7,10 @@
  *   npx tsx bench/cpu.ts [runs=5] [--no-doctor] [--seed S] [-- extra run flags]
  *
  * The doctor runs inside the CLI's process: its share is the CLI's CPU with the doctor minus the CLI's CPU of a
- * `--no-doctor` run. "all processes" is what this bench reaped (the kernel's count for the whole tree, esbuild's
- * service included); "unattributed" is that minus the Node processes' own figures.
+ * `--no-doctor` run. Since session 17 the CLI's process also hosts the embedded reference and the request pool
+ * (harness/run/host.ts): their CPU is the CLI's; a "reference" or "other" (pool) row appears only for a kit before it.
+ * "all processes" is what this bench reaped (the kernel's count for the whole tree, esbuild's service included);
+ * "unattributed" is that minus the Node processes' own figures.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -105,10 +105,12 @@ for (const [i, g] of genomes.entries()) {
     const j = await initOverGenome(g, { run: { suites, seed: SEED, numRuns: CHECK_RUNS } });
     inits.push({ genome: g, j });
     log(
-      `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.untold.length} untold, ${j.probes} requests; ` +
+      `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.unseen.length} unseen, ` +
+        `${j.untold.length} untold, ${j.probes} requests; ` +
         `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed`,
     );
-    for (const w of [...j.wrong, ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])]) log(`    ${w}`);
+    for (const w of [...j.wrong, ...j.unseen.map((u) => `unseen ${u}`), ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])])
+      log(`    ${w}`);
   }
   log(
     `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length}` +
@@ -149,7 +151,8 @@ if (KILL > 0)
   );
 if (initFigures)
   log(
-    `init: wrong values ${initFigures.wrongValues} (${initFigures.targetsWithWrong}/${N} targets); facts written ` +
+    `init: wrong values ${initFigures.wrongValues} (${initFigures.targetsWithWrong}/${N} targets); unseen limits ` +
+      `${initFigures.unseen} (${initFigures.targetsWithUnseen}/${N} targets); facts written ` +
       `${(initFigures.factShare * 100).toFixed(1)} % (${initFigures.written}/${initFigures.facts}; every leaf: ` +
       `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
       `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
@@ -177,15 +180,19 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
       missed.set(section, (missed.get(section) ?? 0) + 1);
     }
   // Facts only the vendor's documentation gives (no answer proves them without guessing its sandbox or its other merchants).
+  // The card method's refund support and created status are provable (init pays by card); another method's need a sandbox
+  // control to pay. Whether the vendor lists the primary's methods (and the no-channel one in them) is the vendor's wording.
   const vendorOnly = (m: string) =>
-    /^(sandbox\.|merchants\.(second|frozen|lowBalance)\.|merchants\.primary\.productionSecret$)/.test(m) ||
-    /^(refunds\.(support|failingReason|fee)|payouts\.balances)(\.|$)/.test(m);
+    /^(sandbox\.|merchants\.(second|frozen|lowBalance)\.|merchants\.primary\.(productionSecret|name|login|paymentMethods)$)/.test(m) ||
+    /^(refunds\.(support|createdStatus)\.(?!CARD$)|refunds\.(failingReason|fee)|payouts\.balances)(\.|$)/.test(m);
   const undocumented = sum((j) => j.missing.filter(vendorOnly).length);
   return {
     wrongValues: sum((j) => j.wrong.length),
     vendorOnlyFacts: undocumented,
     provableShare: sum((j) => j.written) / Math.max(1, sum((j) => j.facts) - undocumented),
     targetsWithWrong: rows.filter((r) => r.j.wrong.length > 0).length,
+    unseen: sum((j) => j.unseen.length),
+    targetsWithUnseen: rows.filter((r) => r.j.unseen.length > 0).length,
     untold: sum((j) => j.untold.length),
     facts: sum((j) => j.facts),
     written: sum((j) => j.written),
@@ -207,6 +214,6 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
     missedMost: [...missed.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12),
     broke: rows
       .filter((r) => r.j.wrong.length > 0 || r.j.untold.length > 0 || (r.j.run?.failed.length ?? 1) > 0)
-      .map((r) => ({ genome: r.genome, wrong: r.j.wrong, untold: r.j.untold, failed: r.j.run?.failed })),
+      .map((r) => ({ genome: r.genome, wrong: r.j.wrong, unseen: r.j.unseen, untold: r.j.untold, failed: r.j.run?.failed })),
   };
 }

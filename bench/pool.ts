@@ -8,7 +8,7 @@
  *   npx tsx bench/pool.ts [conditions=loopback,latency,rate,realtime] [seed=1]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, ROOT, round, writeReport } from './support/report.js';
@@ -41,6 +41,14 @@ interface Outcome {
   floor?: RunFloor;
   traffic?: Record<string, number>;
   doctorMs?: number;
+  /** Most requests in flight at once (the pool's count, <reports>/pool.json). */
+  maxInFlight?: number;
+  /**
+   * Seconds from the run's start (run.json startedAt) to the first check's first request, and from the last answer
+   * to a check to the CLI's exit: the start-up (doctor included) and report time around the checks.
+   */
+  beforeChecks?: number;
+  afterChecks?: number;
   longestCheck?: { id: string; seconds: number };
   passed: number;
   failed: string[];
@@ -63,12 +71,24 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     child.on('exit', (code) => resolve(code ?? 1));
   });
   const seconds = round((performance.now() - t0) / 1000, 1);
+  const exitedAt = Date.now();
   const meta = JSON.parse(readFileSync(join(reports, 'run.json'), 'utf8')) as {
     floor?: RunFloor;
     traffic?: Record<string, number>;
     doctor?: { durationMs?: number };
   };
   const results = readResults(join(reports, 'results'));
+  const pool = existsSync(join(reports, 'pool.json'))
+    ? (JSON.parse(readFileSync(join(reports, 'pool.json'), 'utf8')) as {
+        maxInFlight?: number;
+        firstGrantAt?: number;
+        lastReleaseAt?: number;
+      })
+    : {};
+  // The pool's first grant and last release: the checks' sending phase (a check's stored exchanges are its last ones).
+  const firstSent = pool.firstGrantAt ?? Number.NaN;
+  const lastAnswered = pool.lastReleaseAt ?? 0;
+  const spawnedAt = exitedAt - seconds * 1000;
   const longest = [...results].sort((a, b) => b.durationMs - a.durationMs)[0];
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -79,6 +99,10 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
     ...(meta.floor ? { floor: meta.floor } : {}),
     ...(meta.traffic ? { traffic: meta.traffic } : {}),
     ...(meta.doctor?.durationMs !== undefined ? { doctorMs: meta.doctor.durationMs } : {}),
+    ...(pool.maxInFlight !== undefined ? { maxInFlight: pool.maxInFlight } : {}),
+    ...(lastAnswered > 0
+      ? { beforeChecks: round((firstSent - spawnedAt) / 1000, 1), afterChecks: round((exitedAt - lastAnswered) / 1000, 1) }
+      : {}),
     ...(longest ? { longestCheck: { id: longest.checkId, seconds: round(longest.durationMs / 1000, 1) } } : {}),
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').map((r) => r.checkId),
@@ -95,7 +119,7 @@ for (const c of CONDITIONS) {
   log(
     `${c}: ${o.seconds} s wall (load ${o.load1mAtStart}), exit ${o.exitCode}, ${o.passed} passed, ${o.failed.length} failed` +
       ` [doctor ${round((o.doctorMs ?? 0) / 1000, 1)} s; longest check ${o.longestCheck?.id} ${o.longestCheck?.seconds} s;` +
-      ` requests ${o.traffic?.requests}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
+      ` before the checks ${o.beforeChecks} s, after them ${o.afterChecks} s; requests ${o.traffic?.requests}, most in flight ${o.maxInFlight}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
       `${o.failed.length ? ` (${o.failed.join(', ')})` : ''}, ${o.noVerdict} no verdict; ` +
       (f
         ? `floor ${round(f.floorMs / 1000, 1)} s (${f.bound}; longest ${round(f.longestForcedWaitMs / 1000, 1)} s, ` +

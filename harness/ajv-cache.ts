@@ -74,7 +74,7 @@ export function cachedValidators<K extends string>(
  * Code is evaluated only from a folder of this user's that no one else may write to: installed, the cache is under the
  * OS temp folder, where another user could otherwise plant a file under the expected name.
  */
-function ownFolder(dir: string): boolean {
+export function ownFolder(dir: string): boolean {
   const st = statSync(dir);
   if (!st.isDirectory()) return false;
   if (typeof process.getuid !== 'function') return true;

@@ -6,7 +6,7 @@
 import { rfc3339, unixSeconds } from './clock.js';
 import type { ApiError } from './errors.js';
 import { wantsPlainEnglish } from './http/language.js';
-import { roundUpToTier } from './methods.js';
+import { roundToNearestTier, roundUpToTier, type TierRounding } from './methods.js';
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
@@ -50,6 +50,8 @@ export type Trigger =
   | 'checkout-failed'
   | 'risk-decline'
   | 'refund-created'
+  /** A refund created already SUCCESS (its channel settles at once): sent beside 'refund-created'. */
+  | 'refund-created-settled'
   | 'payout-canceled'
   | 'payment-refunded'
   | 'checkout-expired'
@@ -76,6 +78,10 @@ export interface SigningHeaders {
 export interface RequestToVerify {
   merchantId: string;
   secret: string;
+  /** The production key of the X-MerchantID merchant, if it has one (this sandbox must refuse it). */
+  productionSecret?: string;
+  /** Every merchant's test key on this target (only a fault looks beyond the merchant's own). */
+  allSecrets: readonly string[];
   timestamp: string;
   nonce: string;
   rawBody: Buffer;
@@ -101,8 +107,8 @@ export interface Behaviour {
   responseStamp(nowMs: number): { timestamp: string; nonce: string };
   /** Last touch on the headers of a signed response, after signing. */
   finishResponseHeaders(headers: Record<string, string>): Record<string, string>;
-  /** The merchant a response or webhook is signed as, for the merchant it belongs to. */
-  signAs(merchantId: string, channel: Channel): string;
+  /** The merchant a response or webhook is signed as, for the merchant it belongs to (and the service's first merchant account). */
+  signAs(merchantId: string, channel: Channel, firstMerchantId: string): string;
   /** Last touch on a response envelope before it is serialised. */
   finishEnvelope(envelope: Record<string, unknown>): Record<string, unknown>;
   /** Whether business-error envelopes carry the four signing headers. */
@@ -139,8 +145,8 @@ export interface Behaviour {
   maxRefundAmountDecimals: number;
   /** The price points of a method, given the channel table's. */
   tiersFor(method: string, tiers: readonly bigint[]): readonly bigint[];
-  /** The price point an amount is charged at, or undefined when it cannot be rounded to one. */
-  roundToTier(cents: bigint, tiers: readonly bigint[]): bigint | undefined;
+  /** The price point an amount is charged at, or undefined when it cannot be rounded to one (`rule`: the channel's own). */
+  roundToTier(cents: bigint, tiers: readonly bigint[], rule?: TierRounding): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
   formatAmount(cents: bigint, channel: Channel): string;
@@ -151,6 +157,11 @@ export interface Behaviour {
   declinesCard(cardNumber: string, declineCards: readonly string[]): boolean;
   /** Whether a new refund is created already SUCCESS, given whether its channel settles refunds at once. */
   refundSettlesAtOnce(method: string, channelSettlesAtOnce: boolean): boolean;
+  /**
+   * The merchant whose payout balance a payout is checked against, given the merchant sending it and the service's
+   * first merchant account: its own.
+   */
+  payoutFundsOf(merchantId: string, firstMerchantId: string): string;
   /** What a payment query by another merchant's `merchant_order_no` answers: as not found, or as access denied. */
   foreignMerchantOrderNo: 'not-found' | 'access-denied';
   /** Last touch on a record shown in `data` (field names, status names). */
@@ -248,7 +259,8 @@ export const defaultBehaviour: Behaviour = {
   maxAmountDecimals: 2,
   maxRefundAmountDecimals: 2,
   tiersFor: (_method, tiers) => tiers,
-  roundToTier: (cents, tiers) => roundUpToTier(cents, tiers),
+  roundToTier: (cents, tiers, rule) =>
+    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents) : roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
@@ -256,6 +268,7 @@ export const defaultBehaviour: Behaviour = {
   finishView: (_kind, view) => view,
   declinesCard: (n, cards) => cards.includes(n),
   refundSettlesAtOnce: (_method, channelSettlesAtOnce) => channelSettlesAtOnce,
+  payoutFundsOf: (merchantId) => merchantId,
   foreignMerchantOrderNo: 'not-found',
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,

@@ -44,8 +44,9 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     name: 'Second Test Store',
     login: 'second.admin',
     frozen: false,
-    payoutBalanceCents: LARGE,
-    otherPayoutBalancesCents: { EUR: LARGE },
+    // Below the largest payout a method takes, so a payout above this merchant's own balance (the primary's covers it) can be tried.
+    payoutBalanceCents: 250_000n,
+    otherPayoutBalancesCents: { EUR: 100_000n },
     refundCoverCents: LARGE,
     productionSecret: 'sk_live_second_3a8c6e1f9b2d7054',
   },

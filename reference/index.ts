@@ -2,6 +2,7 @@
  * The reference implementation of the Merchant Payment Service Interface: the embedded default
  * target of the conformance kit and the base every fault mutant is derived from.
  */
+import { defaultBehaviour } from './behaviour.js';
 import { createGateway } from './gateway.js';
 import type { AddressInfo } from 'node:net';
 import { behaviourWith, faultCatalogue as catalogue } from './faults/index.js';
@@ -88,7 +89,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const readTimeoutMs = opts.readTimeoutMs ?? 2000;
   if (!Number.isFinite(readTimeoutMs) || readTimeoutMs <= 0) throw new Error('readTimeoutMs must be a positive number');
   const host = opts.host ?? '127.0.0.1';
-  const behaviour = behaviourWith(opts.faults ?? [], behaviourWithReadings(readingNames(opts.readings)));
+  const target = resolveTarget(opts.target);
+  // The target's own retry schedule is its correct behaviour; a reading or a fault that sets another one wins.
+  const base = target.retryWaitsMs ? { ...defaultBehaviour, retryWaitsMs: target.retryWaitsMs } : defaultBehaviour;
+  const behaviour = behaviourWith(opts.faults ?? [], behaviourWithReadings(readingNames(opts.readings), base));
   const userLog = opts.log;
   // A throwing log callback must never take a request or a webhook delivery down with it.
   const log = (line: string): void => {
@@ -102,7 +106,6 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const rough = opts.rough ? { random: seededRandom(opts.rough.seed ^ 0x27d4eb2d), holdRate: opts.rough.rate } : undefined;
   const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs, rough, observe: opts.onDelivery });
   let baseUrl = '';
-  const target = resolveTarget(opts.target);
   const svc: Service = { store: new Store(behaviour.formatServiceNo, target.merchants), behaviour, outbox, target, baseUrl: () => baseUrl };
   const gateway =
     opts.rateLimit !== undefined || (opts.latencyMs ?? 0) > 0

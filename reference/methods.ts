@@ -42,6 +42,8 @@ export interface PaymentChannel {
   readonly ranges?: readonly CentsRange[];
   /** Price points in cents, ascending; present for wallet channels that charge fixed tiers. */
   readonly tiersCents?: readonly bigint[];
+  /** The channel's own rounding to its tiers (absent: up to the next tier). */
+  readonly rounding?: TierRounding;
   readonly refunds: RefundSupport;
   /** Refunds on some channels settle later (sandbox `refunds/settle`), others at once. */
   readonly refundSettlesImmediately: boolean;
@@ -87,6 +89,21 @@ export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<strin
 export function channelAccepts(ch: { minCents?: bigint; maxCents?: bigint; ranges?: readonly CentsRange[] }, cents: bigint): boolean {
   const ranges = ch.ranges ?? [{ minCents: ch.minCents ?? 0n, maxCents: ch.maxCents ?? cents }];
   return ranges.some((r) => cents >= r.minCents && cents <= r.maxCents);
+}
+
+/** How a channel rounds to its tiers: up, or to the nearest within a distance (ties to the higher). */
+export type TierRounding = { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: bigint };
+
+/** The nearest tier within `maxDistance` cents (the higher one at a tie), or undefined. */
+export function roundToNearestTier(cents: bigint, tiers: readonly bigint[], maxDistance: bigint): bigint | undefined {
+  let best: bigint | undefined;
+  for (const t of tiers) {
+    const d = t > cents ? t - cents : cents - t;
+    if (d > maxDistance) continue;
+    const bd = best === undefined ? undefined : best > cents ? best - cents : cents - best;
+    if (bd === undefined || d < bd || (d === bd && t > best!)) best = t;
+  }
+  return best;
 }
 
 /** Smallest tier at or above the amount, or undefined when the amount is above every tier. */

@@ -4,7 +4,6 @@
  * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
  */
 import { pathToFileURL } from 'node:url';
-import { MERCHANTS } from './fixtures.js';
 import { logStalls } from './lag.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS, readingNames } from './readings/index.js';
@@ -181,7 +180,8 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
         `${parsed.latencyMs ? `; ${parsed.latencyMs} ms one-way delay on every exchange and webhook delivery` : ''}`,
     );
   }
-  io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
+  const merchants = resolveTarget(parsed.opts.target).merchants;
+  io.out(`merchants: ${merchants.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   if (parsed.opts.readings !== undefined && parsed.opts.readings !== 'default')
     io.out(`readings: ${[parsed.opts.readings].flat().join(',')}`);
   if (parsed.opts.faults.length > 0) io.out(`faults: ${parsed.opts.faults.join(', ')}`);

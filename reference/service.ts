@@ -3,7 +3,7 @@
  * functions of (service, call) that return `data` or throw an ApiError.
  */
 import type { Behaviour } from './behaviour.js';
-import { findMerchant, type MerchantFixture } from './fixtures.js';
+import type { MerchantFixture } from './fixtures.js';
 import type { Payment, Payout, Refund, Store } from './store.js';
 import type { Target } from './target.js';
 import { paymentWebhookBody, payoutWebhookBody, refundWebhookBody } from './webhooks/bodies.js';
@@ -30,7 +30,7 @@ export type Handler = (svc: Service, call: Call) => Record<string, unknown>;
 
 /** Who signs a webhook of this merchant, and with which secret. */
 function signerOf(svc: Service, merchantId: string): { merchantId: string; secret: string } | undefined {
-  const signer = findMerchant(svc.behaviour.signAs(merchantId, 'webhook'));
+  const signer = svc.target.findMerchant(svc.behaviour.signAs(merchantId, 'webhook', svc.target.merchants[0]!.id));
   return signer === undefined ? undefined : { merchantId: signer.id, secret: signer.secret };
 }
 

@@ -18,9 +18,14 @@ import {
   type RefundSupport,
 } from './methods.js';
 
-/** Overrides for one fixture merchant, found by id (ids and secrets stay the fixtures': faults sign with them). */
+/** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
   readonly id: string;
+  /** The X-MerchantID this target assigns it instead of the fixture's (the description still names it by `id`). */
+  readonly assignedId?: string;
+  /** Its test key and production key on this target. */
+  readonly secret?: string;
+  readonly productionSecret?: string;
   readonly name?: string;
   readonly login?: string;
   /** Payout balance per currency, in cents; a currency not listed is held at 0. */
@@ -35,6 +40,8 @@ export interface PaymentChannelDescription {
   /** Each channel's inclusive range in cents (overlapping or gapped); absent for price-point methods. */
   readonly ranges?: readonly { readonly minCents: number; readonly maxCents: number }[];
   readonly tiersCents?: readonly number[];
+  /** How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher. */
+  readonly rounding?: { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: number };
   readonly refunds: RefundSupport;
   /** Whether a new refund is SUCCESS at once (else PENDING until `refunds/settle`). */
   readonly refundSettlesImmediately: boolean;
@@ -58,6 +65,14 @@ export interface TargetDescription {
   readonly payoutChannels?: Readonly<Record<string, PayoutChannelDescription>>;
   /** Card numbers the provider declines (422 paymentFailed). */
   readonly declineCards?: readonly string[];
+  /**
+   * Waits between webhook attempts, ms at time scale 1 (one fewer than the attempts): the document says they "grow from
+   * about 15 seconds to about 40 minutes" and the last attempt is "about 80 to 100 minutes after the first". Absent:
+   * behaviour.ts RETRY_WAITS_MS.
+   */
+  readonly retryWaitsMs?: readonly number[];
+  /** Per payout method, the payee fields it requires (of name, account, email; the others are optional). */
+  readonly payeeFields?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -70,8 +85,12 @@ export interface Target {
   readonly payeeFields: ReadonlyMap<string, readonly string[]>;
   /** In their published order. */
   readonly declineCards: readonly string[];
+  readonly retryWaitsMs?: readonly number[];
   findMerchant(id: string): MerchantFixture | undefined;
 }
+
+/** The payee fields a payout request may carry (reference/handlers/payout-create.ts). */
+const PAYEE_FIELD_NAMES: readonly string[] = ['name', 'account', 'email'];
 
 /** Two, as a sandbox may publish several (the document's table has one row: "The provider declined the payment"). */
 export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002', '4000000000000069'];
@@ -95,8 +114,18 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     if (o.payoutMethods) known(`merchants.${m.id}.payoutMethods`, o.payoutMethods);
     const balances = o.payoutBalancesCents;
     const other = balances && Object.entries(balances).filter(([c]) => c !== 'USD');
+    for (const [k, v] of [
+      ['assignedId', o.assignedId],
+      ['secret', o.secret],
+      ['productionSecret', o.productionSecret],
+    ] as const)
+      if (v !== undefined && (typeof v !== 'string' || v.trim() === '' || v !== v.trim()))
+        throw new Error(`target merchants.${m.id}.${k}: a non-empty string without surrounding spaces`);
     return {
       ...m,
+      ...(o.assignedId !== undefined ? { id: o.assignedId } : {}),
+      ...(o.secret !== undefined ? { secret: o.secret } : {}),
+      ...(o.productionSecret !== undefined ? { productionSecret: o.productionSecret } : {}),
       ...(o.name !== undefined ? { name: o.name } : {}),
       ...(o.login !== undefined ? { login: o.login } : {}),
       ...(balances ? { payoutBalanceCents: cents(`${m.id}.USD`, balances['USD'] ?? 0) } : {}),
@@ -106,6 +135,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
     };
   });
+  const ids = merchants.map((m) => m.id);
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (twice.length > 0) throw new Error(`target merchants: the id ${twice[0]} is given to two merchants`);
+  const secrets = merchants.flatMap((m) => [m.secret, ...(m.productionSecret !== undefined ? [m.productionSecret] : [])]);
+  if (new Set(secrets).size !== secrets.length)
+    throw new Error('target merchants: two keys are the same (each merchant and environment has its own)');
   const paymentMethods = d.paymentMethods ?? ENABLED_PAYMENT_METHODS;
   known('paymentMethods', paymentMethods);
   const paymentChannels = d.paymentChannels
@@ -121,21 +156,37 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       )
     : PAYOUT_CHANNELS;
   known('payoutChannels', [...payoutChannels.keys()]);
+  const waits = d.retryWaitsMs;
+  if (waits !== undefined && (waits.length === 0 || waits.length > 8 || waits.some((w) => !Number.isSafeInteger(w) || w <= 0)))
+    throw new Error(`target retryWaitsMs: give 1 to 8 positive integer waits in ms (9 attempts at most), got ${JSON.stringify(waits)}`);
+  const payee = d.payeeFields;
+  for (const [method, fields] of Object.entries(payee ?? {})) {
+    const bad = fields.filter((f) => !PAYEE_FIELD_NAMES.includes(f));
+    if (bad.length > 0) throw new Error(`target payeeFields.${method}: ${bad.join(', ')} is not one of ${PAYEE_FIELD_NAMES.join(', ')}`);
+  }
   return {
     merchants,
     paymentMethods,
     noChannelMethods: d.noChannelMethods ? new Set(d.noChannelMethods) : NO_CHANNEL_METHODS,
     paymentChannels,
     payoutChannels,
-    payeeFields: PAYEE_FIELDS,
+    payeeFields: payee ? new Map(Object.entries(payee).map(([m, f]) => [m, [...f]])) : PAYEE_FIELDS,
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
+    ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }
 
 function paymentChannel(method: string, c: PaymentChannelDescription, cents: (where: string, n: number) => bigint): PaymentChannel {
   const base = { refunds: c.refunds, refundSettlesImmediately: c.refundSettlesImmediately };
-  if (c.tiersCents !== undefined) return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)) };
+  if (c.tiersCents !== undefined) {
+    const r = c.rounding;
+    const rounding =
+      r?.mode === 'nearest'
+        ? { mode: 'nearest' as const, maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents) }
+        : undefined;
+    return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)), ...(rounding ? { rounding } : {}) };
+  }
   const ranges: CentsRange[] = (c.ranges ?? []).map((r, i) => ({
     minCents: cents(`${method}.ranges[${i}].min`, r.minCents),
     maxCents: cents(`${method}.ranges[${i}].max`, r.maxCents),

@@ -86,7 +86,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         expectSuccess(ex, { what: `a checkout with value ${JSON.stringify(v.sent)}` });
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
-      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe);
+      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe, { independent: true });
     },
   },
   {
@@ -113,7 +113,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         );
       };
       for (const v of fixedAcceptedValues(range)) await probe(v);
-      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe, { numRuns: Math.min(ctx.numRuns, 12) });
+      await property(ctx, amountValueWithAtMostTwoDecimals(range), probe, { numRuns: Math.min(ctx.numRuns, 12), independent: true });
     },
   },
   {
@@ -122,9 +122,14 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
-      await property(ctx, amountValueWithThreeOrMoreDecimals(range), async (value) => {
-        await expectDecimalsRefused(target, method, value);
-      });
+      await property(
+        ctx,
+        amountValueWithThreeOrMoreDecimals(range),
+        async (value) => {
+          await expectDecimalsRefused(target, method, value);
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -143,15 +148,20 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
-      await property(ctx, amountValueAsJsonNumber(range), async (value) => {
-        const ex = await checkout(
-          target,
-          { method, amount: { currency: 'USD', value } },
-          { label: `checkout with value ${value} as a JSON number` },
-        );
-        // The document says "refused" without naming the error; which one the target uses is recorded.
-        expectRefused(ex, { what: `a checkout whose value is the JSON number ${value}`, topic: 'amount.value.json-number' });
-      });
+      await property(
+        ctx,
+        amountValueAsJsonNumber(range),
+        async (value) => {
+          const ex = await checkout(
+            target,
+            { method, amount: { currency: 'USD', value } },
+            { label: `checkout with value ${value} as a JSON number` },
+          );
+          // The document says "refused" without naming the error; which one the target uses is recorded.
+          expectRefused(ex, { what: `a checkout whose value is the JSON number ${value}`, topic: 'amount.value.json-number' });
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -175,7 +185,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         );
       };
       for (const value of ['0', '0.00', '-1.00', '-0.01']) await probe(value);
-      await property(ctx, amountValueNotPositive(), probe);
+      await property(ctx, amountValueNotPositive(), probe, { independent: true });
     },
   },
   {
@@ -185,16 +195,21 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
       const arb = fc.record({ currency: currencyCodeOtherThanUsd(), value: amountValueWithAtMostTwoDecimals(range).map((v) => v.shown) });
-      await property(ctx, arb, async (amount) => {
-        const ex = await checkout(target, { method, amount }, { label: `checkout in ${amount.currency}` });
-        expectRowError(
-          ex,
-          { code: 422, key: 'notSupported' },
-          'amount.currency.usd-only',
-          'err.pay.currency',
-          `a checkout of ${amount.value} ${amount.currency}`,
-        );
-      });
+      await property(
+        ctx,
+        arb,
+        async (amount) => {
+          const ex = await checkout(target, { method, amount }, { label: `checkout in ${amount.currency}` });
+          expectRowError(
+            ex,
+            { code: 422, key: 'notSupported' },
+            'amount.currency.usd-only',
+            'err.pay.currency',
+            `a checkout of ${amount.value} ${amount.currency}`,
+          );
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -215,7 +230,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       };
       // USD itself misspelt first: a target that normalises the spelling would accept exactly these.
       for (const currency of ['usd', 'Usd', 'US', 'USDD', '']) await probe(currency);
-      await property(ctx, currencyCodeMalformed(), probe);
+      await property(ctx, currencyCodeMalformed(), probe, { independent: true });
     },
   },
   {
@@ -251,7 +266,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const arb = fc
         .constantFrom(...methods)
         .chain((m) => amountValueOutsideChannels(m.range, m.gaps).map((v) => ({ method: m.method, value: v.sent })));
-      await property(ctx, arb, probe);
+      await property(ctx, arb, probe, { independent: true });
     },
   },
   {
@@ -280,7 +295,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
       const arb = fc
         .constantFrom(...methods)
         .chain((m) => amountValueInsideChannels(m.channels).map((v) => ({ method: m.method, value: v.sent })));
-      await property(ctx, arb, probe);
+      await property(ctx, arb, probe, { independent: true });
     },
   },
 ]);

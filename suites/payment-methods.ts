@@ -46,14 +46,19 @@ export default defineSuite('payment-methods', { area: 'payments', resource: 'pay
     clause: ['payment.method.unknown', 'err.req.unsupported-method'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, paymentMethodNameUnknown(declaredMethods(target)), async (method) => {
-        const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
-        expectError(
-          ex,
-          { code: 3003, key: 'unsupportedPaymentMethod' },
-          { what: `a checkout with the unknown method ${method}`, ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
-        );
-      });
+      await property(
+        ctx,
+        paymentMethodNameUnknown(declaredMethods(target)),
+        async (method) => {
+          const ex = await checkout(target, { method, amount: usd('10.00') }, { label: `checkout with unknown method ${method}` });
+          expectError(
+            ex,
+            { code: 3003, key: 'unsupportedPaymentMethod' },
+            { what: `a checkout with the unknown method ${method}`, ifHalfRight: 'err.req.unsupported-method', halfRight: 'code' },
+          );
+        },
+        { independent: true },
+      );
     },
   },
   {

@@ -337,6 +337,59 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: "checks a payout against the sending merchant's own balance: a cent above the second merchant's is refused with 5004",
+    clause: ['err.po.insufficient-funds'],
+    async run({ target: t }) {
+      t.merchant('second');
+      // The second merchant, not the low-balance one: its balance is not the smallest, so a check against any other account's
+      // (the primary's, a pooled one) would let it through. No other check pays out as the second merchant, so it is intact.
+      const balances = Object.entries(t.profile.merchants.second?.payoutBalances ?? {});
+      if (balances.length === 0)
+        throw new PreconditionSkip('the profile declares no payout balance of the second merchant (merchants.second.payoutBalances)', {
+          declare: ['merchants.second.payoutBalances'],
+        });
+      const own = new Set(payoutMethodsOf(t, 'second'));
+      let tried = 0;
+      for (const [currency, balance] of balances) {
+        const above = valueOfCents(centsNumberOf(balance) + 1);
+        // A method that takes the currency and whose declared range holds a cent above the balance: only the balance can refuse.
+        const found = Object.entries(payoutsOf(t).methods).find(([name, m]) => {
+          const lim = t.profile.limits?.payouts?.[name];
+          const takes = currency === 'USD' || m.usdOnly === false;
+          return (
+            own.has(name) &&
+            takes &&
+            lim &&
+            centsNumberOf(lim.min) <= centsNumberOf(above) &&
+            centsNumberOf(above) <= centsNumberOf(lim.max)
+          );
+        });
+        if (!found) continue;
+        const [method] = found;
+        tried++;
+        const ex = await createPayout(
+          t,
+          { method, amount: { currency, value: above } },
+          {
+            as: 'second',
+            label: `${method} payout of ${above} ${currency} by the second merchant, whose ${currency} balance is ${balance}`,
+          },
+        );
+        expectError(
+          ex,
+          { code: 5004, key: 'insufficientFunds' },
+          { what: `a payout of ${above} ${currency} by the second merchant, whose own ${currency} payout balance is ${balance}` },
+        );
+      }
+      if (tried === 0)
+        throw new PreconditionSkip(
+          'no payout method of the second merchant takes a cent above one of its declared balances within its limits ' +
+            '(merchants.second.payoutBalances, limits.payouts, payouts.methods.<method>.usdOnly)',
+          { declare: ['merchants.second.payoutBalances (below a payout maximum)', 'limits.payouts'] },
+        );
+    },
+  },
+  {
     title: 'answers a query for a payout that does not exist with 5002 notFound',
     clause: ['err.po.query-not-found'],
     async run({ target: t }) {

@@ -155,7 +155,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       const first = withCases[0]!.method;
       for (const c of amountsNextToPricePoints(ruleOf(first), pp.unroundable)) await probe({ method: first, c });
       const cases = fc.constantFrom(...withCases).chain(({ method, between }) => between.map((c) => ({ method, c })));
-      await property(ctx, cases, probe, { numRuns: Math.min(ctx.numRuns, 12) });
+      await property(ctx, cases, probe, { numRuns: Math.min(ctx.numRuns, 12), independent: true });
     },
   },
   {
@@ -190,7 +190,7 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       // The first cents the declared rule refuses next to a tier or a distance limit, for each method.
       for (const method of methods)
         for (const value of amountsNextToRefusal(ruleOf(method), pp.unroundable).slice(0, 6)) await probe({ method, value });
-      await property(ctx, fc.oneof(...sources), probe);
+      await property(ctx, fc.oneof(...sources), probe, { independent: true });
     },
   },
 ]);

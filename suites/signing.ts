@@ -73,10 +73,15 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.string', 'auth.sign.raw-body', 'auth.sign.secret-key', 'auth.sign.lower-hex'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, lookupBodyWithUnicodeExtras(), async (plan) => {
-        const ex = await sendLookup(target, plan, { label: 'query an unknown order, correctly signed' });
-        expectAuthenticated(ex, 'auth.sign.string', 'a request');
-      });
+      await property(
+        ctx,
+        lookupBodyWithUnicodeExtras(),
+        async (plan) => {
+          const ex = await sendLookup(target, plan, { label: 'query an unknown order, correctly signed' });
+          expectAuthenticated(ex, 'auth.sign.string', 'a request');
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -96,7 +101,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           );
           expectSuccess(ex, { what: 'a checkout with non-ASCII text, signed over its UTF-8 bytes' });
         },
-        { numRuns: Math.min(ctx.numRuns, 10) },
+        { numRuns: Math.min(ctx.numRuns, 10), independent: true },
       );
     },
   },
@@ -123,7 +128,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             );
           }
         },
-        { numRuns: Math.min(ctx.numRuns, 10) },
+        { numRuns: Math.min(ctx.numRuns, 10), independent: true },
       );
     },
   },
@@ -132,18 +137,23 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.raw-body', 'auth.bad-signature', 'err.auth.forbidden', 'auth.errors.unsigned'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), change: oneByteChangeOfBody() }), async ({ plan, change }) => {
-        const signed = lookupBodyBytes(plan, target.newNo('order'));
-        const changed = changeOneByteKeepingJsonObject(signed, change);
-        if (!changed) throw new Error(`no single byte of ${JSON.stringify(signed.toString('utf8'))} can change and leave a JSON object`);
-        const what = `byte ${changed.index} changed from 0x${changed.from.toString(16)} to 0x${changed.to.toString(16)}`;
-        const ex = await target.post(target.path('paymentQuery'), signed, {
-          sendBody: changed.bytes,
-          label: `query with the body's ${what} after signing`,
-        });
-        // The plainest mismatch: letting it through breaks the mismatch rule, not a reading of the signature.
-        expectForbidden(ex, 'auth.bad-signature', `a body with ${what} after signing`);
-      });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), change: oneByteChangeOfBody() }),
+        async ({ plan, change }) => {
+          const signed = lookupBodyBytes(plan, target.newNo('order'));
+          const changed = changeOneByteKeepingJsonObject(signed, change);
+          if (!changed) throw new Error(`no single byte of ${JSON.stringify(signed.toString('utf8'))} can change and leave a JSON object`);
+          const what = `byte ${changed.index} changed from 0x${changed.from.toString(16)} to 0x${changed.to.toString(16)}`;
+          const ex = await target.post(target.path('paymentQuery'), signed, {
+            sendBody: changed.bytes,
+            label: `query with the body's ${what} after signing`,
+          });
+          // The plainest mismatch: letting it through breaks the mismatch rule, not a reading of the signature.
+          expectForbidden(ex, 'auth.bad-signature', `a body with ${what} after signing`);
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -151,25 +161,30 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     clause: ['auth.sign.raw-body', 'auth.bad-signature', 'err.auth.forbidden'],
     async run(ctx) {
       const { target } = ctx;
-      await property(ctx, fc.record({ plan: lookupBodyWithUnicodeExtras(), how: reserialisationAfterSigning() }), async ({ plan, how }) => {
-        const signed = lookupBodyBytes(plan, target.newNo('order'));
-        const sent = reserialiseChangingBytes(signed.toString('utf8'), how);
-        const ex = await target.post(target.path('paymentQuery'), signed, {
-          sendBody: Buffer.from(sent.text, 'utf8'),
-          label: `query with the body re-written (${sent.how}) after signing`,
-        });
-        expectForbidden(ex, 'auth.sign.raw-body', `a body re-written (${sent.how}) after signing`);
-        // Signed in the canonical compact form and sent pretty-printed: a target that verifies over
-        // its own re-serialisation of the parsed body, not the bytes received, lets this through.
-        const value = JSON.parse(signed.toString('utf8')) as unknown;
-        const canonical = Buffer.from(JSON.stringify(value), 'utf8');
-        const pretty = Buffer.from(JSON.stringify(value, null, 2), 'utf8');
-        const ex2 = await target.post(target.path('paymentQuery'), canonical, {
-          sendBody: pretty,
-          label: 'query signed compact, sent pretty-printed',
-        });
-        expectForbidden(ex2, 'auth.sign.raw-body', 'a body signed in compact form and sent pretty-printed');
-      });
+      await property(
+        ctx,
+        fc.record({ plan: lookupBodyWithUnicodeExtras(), how: reserialisationAfterSigning() }),
+        async ({ plan, how }) => {
+          const signed = lookupBodyBytes(plan, target.newNo('order'));
+          const sent = reserialiseChangingBytes(signed.toString('utf8'), how);
+          const ex = await target.post(target.path('paymentQuery'), signed, {
+            sendBody: Buffer.from(sent.text, 'utf8'),
+            label: `query with the body re-written (${sent.how}) after signing`,
+          });
+          expectForbidden(ex, 'auth.sign.raw-body', `a body re-written (${sent.how}) after signing`);
+          // Signed in the canonical compact form and sent pretty-printed: a target that verifies over
+          // its own re-serialisation of the parsed body, not the bytes received, lets this through.
+          const value = JSON.parse(signed.toString('utf8')) as unknown;
+          const canonical = Buffer.from(JSON.stringify(value), 'utf8');
+          const pretty = Buffer.from(JSON.stringify(value, null, 2), 'utf8');
+          const ex2 = await target.post(target.path('paymentQuery'), canonical, {
+            sendBody: pretty,
+            label: 'query signed compact, sent pretty-printed',
+          });
+          expectForbidden(ex2, 'auth.sign.raw-body', 'a body signed in compact form and sent pretty-printed');
+        },
+        { independent: true },
+      );
     },
   },
   {
@@ -193,6 +208,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           fc.pre(upper !== upper.toLowerCase());
           expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in upper-case hex');
         },
+        // Not independent: fc.pre makes fast-check draw another value, which only a sequential run reproduces.
         { numRuns: Math.min(ctx.numRuns, 8) },
       );
     },
@@ -212,7 +228,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is the right HMAC in Base64');
         },
-        { numRuns: Math.min(ctx.numRuns, 8) },
+        { numRuns: Math.min(ctx.numRuns, 8), independent: true },
       );
     },
   },
@@ -234,7 +250,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           expectForbidden(ex, 'auth.sign.lower-hex', 'a request whose X-Sign is an HMAC-MD5');
         },
-        { numRuns: Math.min(ctx.numRuns, 8) },
+        { numRuns: Math.min(ctx.numRuns, 8), independent: true },
       );
     },
   },
@@ -257,7 +273,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           expectForbidden(ex, 'auth.sign.string', 'a request signed over a string whose separators include CR LF');
         },
-        { numRuns: Math.min(ctx.numRuns, 8) },
+        { numRuns: Math.min(ctx.numRuns, 8), independent: true },
       );
     },
   },
@@ -279,7 +295,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           expectForbidden(ex, 'auth.sign.secret-key', "a request signed with a secret that is not the merchant's");
         },
-        { numRuns: Math.min(ctx.numRuns, 8) },
+        { numRuns: Math.min(ctx.numRuns, 8), independent: true },
       );
     },
   },
@@ -309,7 +325,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           expectForbidden(ex, 'auth.sign.secret-key', "a request with the primary merchant's id signed with the second merchant's secret");
         },
-        { numRuns: Math.min(ctx.numRuns, 5) },
+        { numRuns: Math.min(ctx.numRuns, 5), independent: true },
       );
     },
   },
@@ -333,7 +349,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
             what: `a request with X-Timestamp in milliseconds (${timestamp})`,
           });
         },
-        { numRuns: Math.min(ctx.numRuns, 5) },
+        { numRuns: Math.min(ctx.numRuns, 5), independent: true },
       );
     },
   },
@@ -358,9 +374,10 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
           });
           seen.add(ts.name);
         },
-        { numRuns: Math.min(ctx.numRuns, 10) },
+        { numRuns: Math.min(ctx.numRuns, 10), independent: true },
       );
-      note(`date formats tried: ${[...seen].join(', ')}`);
+      // Sorted: the examples run at once, so the order they finished in is not the order they were drawn in.
+      note(`date formats tried: ${[...seen].sort().join(', ')}`);
     },
   },
 ]);

@@ -12,15 +12,42 @@ import {
   anyPaidPayment,
   completedCheckout,
   declinedCardPayment,
+  paidCardPayment,
   partOf,
   riskDeclinedCardPayment,
+  type Payment,
   scriptedNo,
   type Refund,
 } from './support/webhook-scenarios.js';
 
-/** A refund still PENDING after creation, so its settlement can be observed; skips when the target settled it at once. */
+/**
+ * A method the kit can pay at once and refund whose new refunds are declared with `status` (refunds.createdStatus),
+ * the card method first; undefined when the profile declares none.
+ */
+function methodCreatingRefundsAs(t: Target, status: 'PENDING' | 'SUCCESS'): string | undefined {
+  const created = t.profile.refunds?.createdStatus ?? {};
+  const support = t.profile.refunds?.support ?? {};
+  const cardMethod = t.profile.cardPayment ? (t.profile.methods.card ?? 'CARD') : undefined;
+  const checkoutMethods = t.profile.sandbox?.completeCheckout ? t.profile.methods.checkout : [];
+  const primary = t.profile.merchants.primary.paymentMethods;
+  const payable = (m: string) => (m === cardMethod || checkoutMethods.includes(m)) && (!primary || primary.includes(m));
+  const candidates = [...(cardMethod ? [cardMethod] : []), ...Object.keys(created)];
+  return candidates.find((m) => created[m] === status && (support[m] === 'partial' || support[m] === 'full') && payable(m));
+}
+
+/** A payment of `method` paid at once: by card for the card method, else a checkout completed through the sandbox. */
+function paidWith(t: Target, method: string, clause: ClauseId): Promise<Payment> {
+  const card = t.profile.cardPayment ? (t.profile.methods.card ?? 'CARD') : undefined;
+  return method === card ? paidCardPayment(t, clause) : completedCheckout(t, clause, 'success', { method });
+}
+
+/**
+ * A refund still PENDING after creation, so its settlement can be observed: of a method refunds.createdStatus declares
+ * PENDING where there is one, else of any paid payment; skips when the target settled it at once.
+ */
 async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
-  const payment = await anyPaidPayment(t, clause, { refundable: true });
+  const declared = methodCreatingRefundsAs(t, 'PENDING');
+  const payment = declared ? await paidWith(t, declared, clause) : await anyPaidPayment(t, clause, { refundable: true });
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
   const created = await expectEventArrives(
     t,
@@ -166,6 +193,32 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
         'event.sent-on-change',
         'refund.updated must name the refund that changed (its refund_no)',
         exchange,
+      );
+    },
+  },
+  {
+    title: 'sends refund.updated with status SUCCESS when a refund is created already settled',
+    clause: ['event.refund.updated'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      // "refund.updated is sent when a refund is created (as PENDING or SUCCESS)": the SUCCESS case needs a method whose
+      // refunds the vendor says are created SUCCESS; the check above may only ever see PENDING ones.
+      const method = methodCreatingRefundsAs(t, 'SUCCESS');
+      if (!method)
+        throw new PreconditionSkip(
+          'the profile declares no method whose refunds are created SUCCESS that the kit can pay and refund ' +
+            '(refunds.createdStatus, refunds.support, cardPayment or sandbox.completeCheckout)',
+          { declare: ['refunds.createdStatus'] },
+        );
+      const payment = await paidWith(t, method, 'event.refund.updated');
+      const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
+      await expectEventArrives(
+        t,
+        refund.merchantRefundNo,
+        'refund.updated',
+        'SUCCESS',
+        'event.refund.updated',
+        `a ${method} refund just created, which refunds.createdStatus declares SUCCESS at creation`,
       );
     },
   },

@@ -25,6 +25,11 @@ export interface CheckRecorder {
   machineBusy: string[];
   /** The running check's own clauses (first is its main one): what an assertion naming no clause is charged to. */
   clauses: readonly ClauseId[];
+  /**
+   * When the check started, epoch ms: the run-wide pool (harness/run/pool.ts) grants the requests of the
+   * earliest-started check first, so a long chain of sequential requests is not queued behind every later check's.
+   */
+  startedAt: number;
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -32,8 +37,8 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 /** Exchanges kept per check; property runs send thousands and the report needs the last ones. */
 export const MAX_EXCHANGES_KEPT = 60;
 
-export function newRecorder(clauses: readonly ClauseId[] = []): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses };
+export function newRecorder(clauses: readonly ClauseId[] = [], startedAt = performance.timeOrigin + performance.now()): CheckRecorder {
+  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses, startedAt };
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {
@@ -92,4 +97,19 @@ export function recordExercised(...clauses: (ClauseId | undefined)[]): void {
 export function recordMachineBusy(detail: string): void {
   const rec = storage.getStore();
   if (rec && !rec.machineBusy.includes(detail)) rec.machineBusy.push(detail);
+}
+
+/**
+ * Adds what `from` recorded to `into`, as if it had been recorded there in that order: one property example's
+ * recordings joined to its check's, in generation order, whichever example finished first.
+ */
+export function mergeRecorder(into: CheckRecorder, from: CheckRecorder): void {
+  storage.run(into, () => {
+    for (const ex of from.exchanges) recordExchange(ex);
+    for (const f of from.invariantFindings) recordFinding(f);
+    for (const n of from.notes) note(n);
+    for (const c of from.exercised) into.exercised.add(c);
+  });
+  Object.assign(into.readings, from.readings);
+  for (const m of from.machineBusy) if (!into.machineBusy.includes(m)) into.machineBusy.push(m);
 }

@@ -63,6 +63,8 @@ export interface DoctorPhaseOptions {
   tag?: string;
   /** Faults of the embedded reference: the doctor meets the same target as the checks. */
   faults?: string[];
+  /** With baseUrl "embedded": the run's reference, already started (harness/run/host.ts). */
+  embeddedUrl?: string;
   out?: NodeJS.WritableStream;
   err?: NodeJS.WritableStream;
 }
@@ -83,6 +85,7 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
     webhooks: o.webhooks,
     safe: o.safe,
     faults: o.faults,
+    ...(o.embeddedUrl !== undefined ? { embeddedUrl: o.embeddedUrl } : {}),
     onProgress: (phase) => err.write(`doctor${tag}: ${phase}…\n`),
   });
   const files = writeDoctorReport(o.reportsDir, report, redact, o.name ?? 'doctor');

@@ -21,6 +21,8 @@ import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
+import { type HostedFacts, startRunHost } from '../run/host.js';
+import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
@@ -47,8 +49,8 @@ export const RUN_FLAGS = {
   'keep-allure-results': {
     kind: 'bool',
     help:
-      'leave allure-results/ as a folder; by default it is packed into ' +
-      'allure-results.json.gz\nonce the page is built (`mpsi-conformance report` unpacks it)',
+      'write allure-results/ as a folder; by default the results are written ' +
+      'packed,\ninto allure-results.json.gz (`mpsi-conformance report` reads it back)',
   },
   'no-doctor': {
     kind: 'bool',
@@ -276,19 +278,41 @@ async function checkedExpectations(
 }
 
 async function executeRun(plan: RunPlan): Promise<number> {
+  const { cfg, loaded } = plan;
+  clearEarlierRun(cfg.reportsDir);
+  // One embedded reference for the doctor and the checks, and the run-wide request pool, in this process: two Node
+  // processes fewer to start (harness/run/host.ts says why this process may hold them).
+  const host = await startRunHost({
+    profile: loaded.profile,
+    faults: cfg.faults,
+    embedded: loaded.profile.baseUrl === 'embedded' && cfg.targetUrl === undefined,
+  });
+  let hostClosed = false;
+  const closeHost = async (): Promise<PoolFacts> => {
+    hostClosed = true;
+    return host.close();
+  };
+  try {
+    return await executeHostedRun(plan, host.facts, closeHost);
+  } finally {
+    // Every way out (the doctor's stop, an error): the reference and the pool never keep this process alive.
+    if (!hostClosed) await host.close();
+  }
+}
+
+async function executeHostedRun(plan: RunPlan, hosted: HostedFacts, closeHost: () => Promise<PoolFacts>): Promise<number> {
   const { cfg, loaded, files, shard } = plan;
   const paths = reportPaths(cfg.reportsDir);
-  clearEarlierRun(cfg.reportsDir);
-  // vitest starts now, beside the doctor: its start-up (and the embedded reference's) overlaps the
-  // doctor's requests, and its global setup holds every check until the CLI says go.
+  // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
+  // check until the CLI says go.
   const vitest = startVitest(
-    { ...cfg, holdUntilGo: true },
+    { ...cfg, holdUntilGo: true, hosted },
     files.map((f) => relative(CODE_ROOT, f.testFile)),
     shard,
   );
   let doctor: DoctorReport | undefined;
   if (plan.doctor) {
-    doctor = await doctorBeforeChecks(plan, vitest);
+    doctor = await doctorBeforeChecks(plan, vitest, hosted.referenceUrl);
     if (doctor.exitCode !== 0) {
       await vitest.stop();
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
@@ -320,6 +344,8 @@ async function executeRun(plan: RunPlan): Promise<number> {
     if (!interruptedBy) process.stderr.write(`mpsi-conformance: ${signal}: stopping the checks; writing the results so far\n`);
     interruptedBy ??= signal;
   });
+  // The checks are over: the reference stops sending webhooks before the reports are made in this process.
+  writePoolFacts(paths.pool, await closeHost());
   writeRunMeta(paths.runMeta, { ...readRunMeta(paths.runMeta), finishedAt: new Date().toISOString() });
   const runStatus = await runStatusAfter(plan, code, interruptedBy);
   const outcome = await finishReports(paths, {
@@ -369,7 +395,7 @@ function clearEarlierRun(reportsDir: string): void {
 }
 
 /** The first phase; vitest is stopped when the doctor itself fails, so no check runs on its own. */
-async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest): Promise<DoctorReport> {
+async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl: string | undefined): Promise<DoctorReport> {
   const { cfg, loaded } = plan;
   // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
   try {
@@ -380,6 +406,7 @@ async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest): Promise<Do
       verbose: false,
       webhooks: cfg.webhooks !== 'off',
       faults: cfg.faults,
+      ...(embeddedUrl !== undefined ? { embeddedUrl } : {}),
     });
   } catch (err) {
     await vitest.stop();

@@ -44,6 +44,8 @@ export interface DoctorOptions {
   baseUrl: string;
   /** Faults of the embedded reference: the doctor meets the target the checks meet. */
   faults?: string[];
+  /** With baseUrl "embedded": the URL of a reference already started (the CLI run's own, harness/run/host.ts). */
+  embeddedUrl?: string;
   /** Open the profile's webhook receiver (default true). */
   webhooks?: boolean;
   onProgress?: (phase: string) => void;
@@ -71,7 +73,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   let throttling: { answers: number; waitMs: number; onsetRate: number; onsetAfter: number } | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
   let baseUrl = o.baseUrl;
-  if (baseUrl === 'embedded') {
+  if (baseUrl === 'embedded' && o.embeddedUrl !== undefined) baseUrl = o.embeddedUrl;
+  else if (baseUrl === 'embedded') {
     reference = await startEmbeddedReference(o.loaded.profile, o.faults ?? []);
     baseUrl = reference.url;
   }
@@ -126,6 +129,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     loaded: o.loaded,
     baseUrl,
     receiver,
+    // The doctor sends alone (a run's checks wait for it): the whole of the profile's rate is its own.
+    rateShares: 1,
     // The production guard judges the bytes about to be sent, whatever a probe meant to do.
     wrapClient: (c) => counting(production ? loggingClient(c, { side: 'a', loaded: o.loaded, baseUrl, safe: true, log }) : c),
   });

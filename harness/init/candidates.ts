@@ -86,6 +86,10 @@ export const SUCCESS_CARD_CANDIDATES = ['4242424242424242', '4111111111111111', 
  */
 export const OTHER_CARD_CANDIDATES = [
   '4000000000000002',
+  // More published decline numbers (expired card, incorrect CVC, declined after attaching): a sandbox may decline several.
+  '4000000000000069',
+  '4000000000000127',
+  '4000000000000341',
   '4000000000009995',
   '4000000000009235',
   '4100000000000019',

@@ -45,12 +45,14 @@ export async function learnCard(
   methods: string[],
   orderNoKey: string | undefined,
   notifyUrl: string,
+  /** Per method, an amount its checkout accepted: 10.00 may lie outside every channel of a method (issue 24). */
+  acceptedCents: Readonly<Record<string, bigint>> = {},
 ): Promise<CardResult | undefined> {
   p.phase('card payments: body, test card, answer');
-  const cents = 1000n;
   // What each method's last card request was answered: the TODO says what was tried, never more.
   const tried: string[] = [];
   for (const method of methods) {
+    const cents = acceptedCents[method] ?? 1000n;
     for (const number of SUCCESS_CARD_CANDIDATES) {
       const base: Record<string, unknown> = {
         payment_method: method,
@@ -126,6 +128,8 @@ export interface RefundResult {
   data: { refundNo?: string; status?: string; amount?: string };
   queryBy?: { serviceNo: string; merchantNo: string };
   cardSupport?: 'none' | 'full' | 'partial';
+  /** The status two new card refunds were created with, when they agree on PENDING or SUCCESS. */
+  createdStatus?: 'PENDING' | 'SUCCESS';
 }
 
 export async function learnRefunds(
@@ -137,7 +141,8 @@ export async function learnRefunds(
   notifyUrl: string,
 ): Promise<RefundResult | undefined> {
   p.phase('refunds: body, amount field, answer, card refund support');
-  const part = 100n;
+  // A part of the payment: 1.00, or half of a payment too small for it (the card's amount follows its channels).
+  const part = card.paid.cents >= 200n ? 100n : card.paid.cents / 2n > 0n ? card.paid.cents / 2n : 1n;
   const base: Record<string, unknown> = { merchant_refund_no: '', original_merchant_order_no: card.paid.no };
   const done = await completeBody(
     p,
@@ -168,17 +173,44 @@ export async function learnRefunds(
   ev.learnt('refunds.template', template, `completed from the target's "required" answers: ${done.added.join(', ')}`);
   const out: RefundResult = { template, amountField, data: {} };
   let cardSupport: RefundResult['cardSupport'];
-  if (a.code === 0 && a.data) {
-    cardSupport = 'partial';
-    ev.learnt(
-      `refunds.support.${card.method}`,
-      'partial',
-      `a refund of ${amount(part).value} of a ${amount(card.paid.cents).value} payment was accepted`,
+  let first: Record<string, unknown> | undefined;
+  /**
+   * The status a new card refund has, when two new refunds agree on one of the document's words: one could have been
+   * settled at once by chance; two that agree are the method's rule as far as init can see, and the evidence says both.
+   */
+  const createdStatus = async (
+    firstData: Record<string, unknown>,
+    support: 'partial' | 'full',
+    statusPath: string,
+  ): Promise<'PENDING' | 'SUCCESS' | undefined> => {
+    const again =
+      support === 'partial'
+        ? { no: card.paid.no, cents: part }
+        : await pay(card.paid.cents).then((no) => (no ? { no, cents: card.paid.cents } : undefined));
+    if (!again) return undefined;
+    const b = await p.post(paths.create, {
+      ...structuredClone(done.body),
+      merchant_refund_no: p.newNo('r'),
+      original_merchant_order_no: again.no,
+      [amountField]: amount(again.cents),
+    });
+    const seen = [getPath(firstData, statusPath), b.code === 0 && b.data ? getPath(b.data, statusPath) : undefined];
+    const evidence = `two new ${card.method} refunds (${support}) were created with status ${seen.map((x) => JSON.stringify(x)).join(' and ')}`;
+    if (seen[0] === seen[1] && (seen[0] === 'PENDING' || seen[0] === 'SUCCESS')) {
+      ev.learnt(`refunds.createdStatus.${card.method}`, seen[0], evidence);
+      return seen[0];
+    }
+    ev.todo(
+      `refunds.createdStatus.${card.method}`,
+      `whether a new ${card.method} refund is PENDING or SUCCESS: ${evidence} (${describe(b)})`,
     );
-    const myNo = done.body.merchant_refund_no as string;
-    out.data.amount = pathsOf(a.data, amount(part)).sort((x, y) => x.length - y.length)[0];
-    out.data.status = entries(a.data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
-    const candidates = entries(a.data).filter(
+    return undefined;
+  };
+  /** The fields of a refund answer: where its number, status and amount are, and how a refund is looked up. */
+  const readRecord = async (data: Record<string, unknown>, myNo: string, refunded: bigint, what: string) => {
+    out.data.amount = pathsOf(data, amount(refunded)).sort((x, y) => x.length - y.length)[0];
+    out.data.status = entries(data).find(([k, v]) => typeof v === 'string' && STATUS_KEYS.includes(k.split('.').pop()!))?.[0];
+    const candidates = entries(data).filter(
       ([k, v]) => typeof v === 'string' && v !== myNo && v !== card.paid.no && /_no$|(^|\.)id$/.test(k) && !/original/.test(k),
     );
     const found = paths.query ? await lookUp(p, paths.query, candidates, myNo, 'refund_no', 'merchant_refund_no') : undefined;
@@ -192,9 +224,19 @@ export async function learnRefunds(
       ev.learnt(
         'refunds.data.status',
         out.data.status,
-        `status-named field (${JSON.stringify(getPath(a.data, out.data.status))} for a new card refund)`,
+        `status-named field (${JSON.stringify(getPath(data, out.data.status))} for ${what})`,
       );
-    if (out.data.amount) ev.learnt('refunds.data.amount', out.data.amount, `holds the ${amount(part).value} refunded`);
+    if (out.data.amount) ev.learnt('refunds.data.amount', out.data.amount, `holds the ${amount(refunded).value} refunded (${what})`);
+  };
+  if (a.code === 0 && a.data) {
+    cardSupport = 'partial';
+    ev.learnt(
+      `refunds.support.${card.method}`,
+      'partial',
+      `a refund of ${amount(part).value} of a ${amount(card.paid.cents).value} payment was accepted`,
+    );
+    await readRecord(a.data, done.body.merchant_refund_no as string, part, 'a new partial card refund');
+    first = a.data;
   } else if (a.key === 'notSupported') {
     // Partial refused: try the full amount on a fresh payment.
     const no = await pay(card.paid.cents);
@@ -212,8 +254,14 @@ export async function learnRefunds(
         cardSupport,
         `a partial refund was refused (notSupported); a full one: ${full ? describe(full) : 'not sent'}`,
       );
+    if (full?.code === 0 && full.data) {
+      await readRecord(full.data, body.merchant_refund_no, card.paid.cents, 'a new full card refund');
+      first = full.data;
+    }
   }
   out.cardSupport = cardSupport;
+  if (first && out.data.status && (cardSupport === 'partial' || cardSupport === 'full'))
+    out.createdStatus = await createdStatus(first, cardSupport, out.data.status);
   if (!out.data.refundNo) ev.todo('refunds.data.refundNo', "where a refund answer puts the service's refund number (and refunds.queryBy)");
   return out;
 }

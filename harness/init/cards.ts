@@ -35,9 +35,10 @@ export async function learnOtherCards(
   card: CardResult,
   successStatus: unknown,
   notifyUrl: string,
-): Promise<Partial<Record<CardKind, Card>>> {
+): Promise<OtherCards> {
   p.phase(`card payments: ${OTHER_CARD_CANDIDATES.length} published test cards and a Luhn-broken one`);
   const found: Partial<Record<CardKind, Card>> = {};
+  const declines: Card[] = [];
   const send = async (number: string): Promise<Answer> => {
     const body = card.body(p.newNo('o'), card.paid.cents, notifyUrl);
     body.card = { ...card.card, card_number: number };
@@ -49,6 +50,9 @@ export async function learnOtherCards(
     if (kind && !found[kind]) {
       found[kind] = { ...card.card, card_number: number };
       ev.learnt(`cardPayment.cards.${kind}`, number, `a published test number; a card payment with it was answered ${describe(a)}`);
+    } else if (kind === 'decline') {
+      declines.push({ ...card.card, card_number: number });
+      ev.learnt('cardPayment.declines', number, `another published test number; a card payment with it was answered ${describe(a)}`);
     }
   }
   const broken = luhnBroken(card.card.card_number);
@@ -61,5 +65,11 @@ export async function learnOtherCards(
       `the success card with its last digit changed (fails the Luhn check) was answered ${describe(a)}`,
     );
   }
-  return found;
+  return { cards: found, declines };
+}
+
+export interface OtherCards {
+  cards: Partial<Record<CardKind, Card>>;
+  /** Decline cards beyond the first (profile version 3 `cardPayment.declines`). */
+  declines: Card[];
 }

@@ -316,6 +316,12 @@ export async function learnCheckoutFields(
       'paymentRecord.requestedAmount',
       `where a payment query answer puts the amount asked for a rounded ${rounded.method} payment (no rounded payment identified it)`,
     );
+  else if (!rounded)
+    ev.todo(
+      'paymentRecord.requestedAmount',
+      'where a payment query answer puts the amount asked for (requested_amount, present only when a payment was rounded to a ' +
+        'price point): no method of this merchant rounded an amount, so no record showed it',
+    );
   out.record = r;
   return out;
 }

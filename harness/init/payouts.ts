@@ -6,7 +6,7 @@
 import { FIRST_AMOUNTS_CENTS, MAX_AMOUNT_CENTS, METHOD_CANDIDATES, STATUS_KEYS, UNKNOWN_METHOD } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
-import { bisectLimits, Inconclusive } from './limits.js';
+import { bisectLimits, channelsTodo, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
 import { lookUp } from './card-refund.js';
 import type { ChannelLimits } from '../profile/types.js';
@@ -170,10 +170,11 @@ export async function learnPayouts(
       ev.learnt(
         `limits.payouts.${acc.method}`,
         b.limits,
-        `bisection on the 5008 boundary (${amountField}), ${b.probes} probes` +
-          `${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}, ${b.sampled} amounts sampled between the bounds for ` +
-          `gaps; at the bounds: ${b.edges}; ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
+        `the 5008 boundary (${amountField}), ${b.probes} probes` +
+          `${b.reusedNumber ? ' reusing one payout number (nothing created)' : ''}; ${b.resolution}; ` +
+          `at the edges: ${b.edges}; ${valueOfCents(MAX_AMOUNT_CENTS)} was answered ${describe(huge)}`,
       );
+      if (!b.limits.channels) channelsTodo(ev, `limits.payouts.${acc.method}`, b);
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(

@@ -17,7 +17,8 @@ import {
 } from './checkout.js';
 import { Evidence } from './evidence.js';
 import { amount } from './fields.js';
-import { bisectLimits, Inconclusive } from './limits.js';
+import { centsOf } from '../money.js';
+import { bisectLimits, COARSE_RATIO, channelsTodo, FINE_RATIO, Inconclusive } from './limits.js';
 import { discoverPaths } from './paths.js';
 import { learnPayouts } from './payouts.js';
 import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
@@ -112,6 +113,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     st.methods = [];
     await classifyMethods(p, ev, st.shape, st.methods);
     reportMethods(ev, st.methods);
+    methodsTodos(ev, st.methods);
     const plain = st.methods.find((m) => m.cls === 'accepted' && m.accepted && !m.pricePoint);
     const rounded = st.methods.find((m) => m.cls === 'accepted' && m.accepted && m.pricePoint);
     if (plain && st.paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, st.paths.paymentQuery, plain, rounded);
@@ -127,6 +129,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted,
         st.fields?.orderNo,
         receiver.url,
+        cardAmounts(st),
       );
     }
     if (st.card && st.paths.cardPayment)
@@ -140,6 +143,12 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       };
       st.refunds = await learnRefunds(p, ev, { create: st.paths.refundCreate, query: st.paths.refundQuery }, card, pay, receiver.url);
     }
+    if (!st.card && st.paths.refundCreate)
+      ev.todo(
+        'refunds',
+        `the refund request, its answer's fields and each method's support: init pays the payment it refunds by card, ` +
+          'and no card payment charged (see cardPayment)',
+      );
     if (st.paths.payoutCreate)
       st.payouts = await learnPayouts(
         p,
@@ -272,8 +281,47 @@ function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
   }
 }
 
+/**
+ * What the answers cannot settle about the methods: whether the vendor lists the primary merchant's methods (and
+ * which: a method enabled with every channel down answers like one no channel serves), and the channels of a method
+ * the target knows but this merchant has not enabled (another merchant's, probed only as that merchant).
+ */
+function methodsTodos(ev: Evidence, ms: MethodFinding[]): void {
+  const named = (c: string) => ms.filter((m) => m.cls === c && m.method !== UNKNOWN_METHOD).map((m) => m.method);
+  ev.todo(
+    'merchants.primary.paymentMethods',
+    `the primary merchant's own method list, only if the vendor documents one: it accepted ${named('accepted').join(', ') || 'none'}` +
+      `${named('noChannel').length ? `; ${named('noChannel').join(', ')} enabled with no channel available` : ''}` +
+      `${named('notEnabled').length ? `; ${named('notEnabled').join(', ')} not enabled for it` : ''}`,
+  );
+  for (const m of named('notEnabled'))
+    ev.todo(
+      `limits.payments.${m}`,
+      `${m} is known to the target but not enabled for the primary merchant (${ms.find((x) => x.method === m)!.evidence}): ` +
+        'its limits, if another merchant has it, from the vendor (or run init as that merchant)',
+    );
+}
+
+/** An amount each method's card payment can be: 10.00 where its limits hold it, else the amount its checkout accepted. */
+function cardAmounts(st: State): Record<string, bigint> {
+  const out: Record<string, bigint> = {};
+  for (const m of st.methods ?? []) {
+    if (!m.accepted) continue;
+    const lim = st.limits[m.method];
+    const holds = (c: bigint) => (lim?.channels ?? (lim ? [lim] : [])).some((r) => centsOf(r.min) <= c && c <= centsOf(r.max));
+    out[m.method] = holds(1000n) ? 1000n : m.accepted.cents;
+  }
+  return out;
+}
+
 async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> {
   const shape = st.shape!;
+  ev.todo(
+    '(limits)',
+    "confirm the limits below against the vendor's channel table: init probed amounts from 0.01 up, each at most " +
+      `${Math.round((COARSE_RATIO - 1) * 100)} % above the last (${Math.round((FINE_RATIO - 1) * 100)} % near the ranges it found), ` +
+      'and bisected every change to the cent; an accepted range narrower than that spacing, between two refused probes, would not be seen',
+  );
   for (const m of st.methods ?? []) {
     if (m.cls !== 'accepted' || m.pricePoint) continue;
     if (!m.accepted) {
@@ -296,9 +344,11 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
       ev.learnt(
         `limits.payments.${m.method}`,
         b.limits,
-        `bisection on the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}` +
-          `, ${b.sampled} amounts sampled between the bounds for gaps; at the bounds: ${b.edges}`,
+        `the 2006 boundary, ${b.probes} probes${b.reusedNumber ? ' reusing one order number (nothing created)' : ''}; ` +
+          `${b.resolution}; at the edges: ${b.edges}` +
+          (b.limits.channels ? '; as channels: the ranges accepted (a range served by overlapping channels answers alike)' : ''),
       );
+      if (!b.limits.channels) channelsTodo(ev, `limits.payments.${m.method}`, b);
     } catch (err) {
       if (!(err instanceof Inconclusive)) throw err;
       ev.todo(`limits.payments.${m.method}`, `the method's limits (bisection stopped: ${err.message})`);

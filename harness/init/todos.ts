@@ -41,21 +41,27 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
         `${missing.map((k) => `${k} (${kinds[k]})`).join(', ')} — from the vendor's test-card list, if it has them`,
     );
   if (profile.cardPayment)
-    t('cardPayment.declines', "more card numbers the provider declines, beyond cards.decline, from the vendor's test-card list");
+    t(
+      'cardPayment.declines',
+      `more card numbers the provider declines, beyond cards.decline${profile.cardPayment.declines?.length ? ' and those init found' : ''}, ` +
+        "from the vendor's test-card list (init tried the published numbers it knows)",
+    );
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
-  if (profile.refunds && methods.length)
+  // Also asked when every method of the primary's is known: another merchant may have a method the primary lacks.
+  if (profile.refunds)
     t(
       'refunds.support',
-      `refund support ("none", "full" or "partial") of ${methods.join(', ')}: only ` +
-        `a card payment can be paid without a sandbox control, so only it was tried`,
+      `refund support ("none", "full" or "partial") of ${methods.length ? methods.join(', ') : 'no method of this merchant'}` +
+        ' and of any method only another merchant has: only a card payment can be paid without a sandbox control, so only it was tried',
     );
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
     t('refunds.fee', 'the fee added to a refund when the merchant balance is checked, if any');
+    const known = Object.keys(profile.refunds.createdStatus ?? {});
     t(
       'refunds.createdStatus',
-      'per method, whether a new refund is created PENDING or SUCCESS, as the vendor documents it ' +
-        '(init does not infer it from one refund: a sandbox may settle some at once)',
+      `per method${known.length ? ` other than ${known.join(', ')}` : ''}, whether a new refund is created PENDING or SUCCESS, ` +
+        'as the vendor documents it (init refunds only card payments: paying another method needs a sandbox control)',
     );
   }
   if (profile.payouts) {

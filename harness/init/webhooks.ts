@@ -7,7 +7,7 @@ import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import type { CardResult } from './card-refund.js';
 import type { Evidence } from './evidence.js';
-import { describe, type Prober } from './prober.js';
+import { type Answer, describe, type Prober } from './prober.js';
 
 const FIRST_RETRY_MS = 15_000;
 
@@ -34,15 +34,23 @@ export async function learnWebhooks(
   waitMs: number,
 ): Promise<WebhookResult> {
   p.phase(`webhooks: a card payment notified to the kit's receiver (waiting up to ${Math.round(waitMs / 1000)} s)`);
-  const no = p.newNo('o');
-  receiver.script(no, ['reject', 'success']);
+  // Three payments at once, each refused on its first delivery: load on either side only ever lengthens a retry's
+  // wait, so the shortest of three is the measure (one alone, on a busy machine, was 2.4 times the true scale).
+  const nos = [p.newNo('o'), p.newNo('o'), p.newNo('o')];
+  for (const n of nos) receiver.script(n, ['reject', 'success']);
+  const no = nos[0]!;
   const sent = Date.now();
-  const a = await p.post(cardPath, card.body(no, card.paid.cents, receiver.url));
+  const answers: Answer[] = [];
+  for (const n of nos) answers.push(await p.post(cardPath, card.body(n, card.paid.cents, receiver.url)));
+  const a = answers[0]!;
   if (a.code !== 0) {
     ev.todo('webhooks', `whether webhooks arrive (the card payment meant to trigger one was answered ${describe(a)})`);
     return { arrives: false };
   }
-  const ds = await receiver.waitFor({ merchantNo: no }, (x) => x.length >= 2, waitMs);
+  const all = await Promise.all(
+    nos.filter((_, i) => answers[i]!.code === 0).map((n) => receiver.waitFor({ merchantNo: n }, (x) => x.length >= 2, waitMs)),
+  );
+  const ds = all[0]!;
   if (ds.length === 0) {
     ev.todo(
       'webhooks',
@@ -59,20 +67,21 @@ export async function learnWebhooks(
       ` for ${no} reached the receiver ${latencyMs} ms ` +
       `after the payment; signature ${ds[0]!.signature.ok ? 'verified' : 'did NOT verify'}`,
   );
-  if (ds.length < 2) {
+  const gaps = all.filter((d) => d.length >= 2).map((d) => d[1]!.receivedAt - d[0]!.receivedAt);
+  if (gaps.length === 0) {
     ev.todo(
       'webhooks.timeScale',
       `the target's clock ratio (no retry came within ${waitMs} ms of a refused first attempt; 1 means real time)`,
     );
     return { arrives: true, latencyMs };
   }
-  const gap = ds[1]!.receivedAt - ds[0]!.receivedAt;
+  const gap = Math.min(...gaps);
   const timeScale = twoDigits(gap / FIRST_RETRY_MS);
   ev.learnt(
     'webhooks.timeScale',
     timeScale,
-    `a refused first attempt was retried ${gap} ms later; the document's first wait is ` +
-      `about 15 s; the target's own delays are included, so the figure is a little high`,
+    `${gaps.length} refused first attempts were retried ${gaps.join(', ')} ms later; the document's first wait is about 15 s; ` +
+      "load and the target's own delays only lengthen a wait, so the shortest is taken (still a little high)",
   );
   return { arrives: true, timeScale, latencyMs };
 }

@@ -48,6 +48,7 @@ const V3_FIELDS = [
   'merchants.frozen.payoutBalances',
   'cardPayment.declines',
   'refunds.createdStatus',
+  'pricePoints.ruleByMethod',
 ];
 
 function has(value: Obj, pattern: string): string[] {
@@ -170,6 +171,15 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
     }
     if (pp['tie'] !== undefined && pp['rounding'] !== 'nearest')
       out.push(`pricePoints.tie: applies only with "rounding": "nearest" (rounding is ${JSON.stringify(pp['rounding'])})`);
+    if (isObj(pp['ruleByMethod'])) {
+      for (const [method, rule] of Object.entries(pp['ruleByMethod'])) {
+        const at = ['pricePoints', 'ruleByMethod', method];
+        if (!ppMethods.has(method))
+          out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not one of methods.pricePoint`);
+        if (isObj(rule) && rule['tie'] !== undefined && rule['rounding'] !== 'nearest')
+          out.push(`${dotted([...at, 'tie'])}: applies only with "rounding": "nearest" (rounding is ${JSON.stringify(rule['rounding'])})`);
+      }
+    }
   }
 
   // Per-method extras.

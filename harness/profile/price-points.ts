@@ -23,15 +23,24 @@ export type PricePointDecision = { kind: 'rounded'; tier: number } | { kind: 're
 
 /** The rule for one method, from the profile's pricePoints section. */
 export function pricePointRule(
-  pp: { tiers: string[]; rounding: Rounding; maxDistance?: string; tie?: 'up' | 'down'; tiersByMethod?: Record<string, string[]> },
+  pp: {
+    tiers: string[];
+    rounding: Rounding;
+    maxDistance?: string;
+    tie?: 'up' | 'down';
+    tiersByMethod?: Record<string, string[]>;
+    ruleByMethod?: Record<string, { rounding: Rounding; maxDistance?: string; tie?: 'up' | 'down' }>;
+  },
   method?: string,
 ): PricePointRule {
   const tiers = (method !== undefined ? (pp.tiersByMethod?.[method] ?? pp.tiers) : pp.tiers).map(centsNumberOf);
+  // A method's own rule replaces the shared rounding, distance and tie together.
+  const r = (method !== undefined ? pp.ruleByMethod?.[method] : undefined) ?? pp;
   return {
     tiers: [...new Set(tiers)].sort((a, b) => a - b),
-    rounding: pp.rounding,
-    ...(pp.maxDistance !== undefined ? { maxDistance: centsNumberOf(pp.maxDistance) } : {}),
-    ...(pp.tie !== undefined ? { tie: pp.tie } : {}),
+    rounding: r.rounding,
+    ...(r.maxDistance !== undefined ? { maxDistance: centsNumberOf(r.maxDistance) } : {}),
+    ...(r.tie !== undefined ? { tie: r.tie } : {}),
   };
 }
 

@@ -120,6 +120,11 @@ export interface Profile {
     tie?: 'up' | 'down';
     /** Per-method tiers where methods differ (overrides `tiers` for that method). */
     tiersByMethod?: Record<string, string[]>;
+    /**
+     * Version 3: per method, a rounding rule other than the shared one (`rounding`, `maxDistance`, `tie` replaced
+     * together for that method), e.g. one wallet rounds up and another to the nearest tier within 0.25.
+     */
+    ruleByMethod?: Record<string, { rounding: 'up' | 'down' | 'nearest'; maxDistance?: string; tie?: 'up' | 'down' }>;
     /** Amounts that cannot be rounded to any tier. */
     unroundable: string[];
   };

@@ -6,31 +6,47 @@
  *
  * One check is written per turn of the event loop: this process also answers the workers (module
  * requests, task updates), which must not wait behind a burst of writes when many concurrent checks
- * end together. The files themselves go through PlainResultsWriter (allure-writer.ts).
+ * end together. The results stay in memory (MemoryResultsWriter, allure-writer.ts) and are written
+ * once, as one pack, when the run ends.
  */
 import type { ReporterRuntime, Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { TestCase, TestModule, Vitest } from 'vitest/node';
-import { PlainResultsWriter } from './allure-writer.js';
+import { MemoryResultsWriter } from './allure-writer.js';
 
 export default class StreamingAllureReporter extends AllureVitestReporter {
   private readonly written = new Set<string>();
   private readonly queue: RunnerTask[] = [];
   private draining = false;
-  private readonly resultsDir: string;
+  private readonly pack: string;
+  private readonly writer = new MemoryResultsWriter();
 
-  constructor(config: ConstructorParameters<typeof AllureVitestReporter>[0] & { resultsDir: string }) {
+  /** `pack`: the file the results are written to when the run ends (allure-pack.ts). */
+  constructor(config: Omit<ConstructorParameters<typeof AllureVitestReporter>[0], 'resultsDir'> & { pack: string }) {
     super(config);
-    this.resultsDir = config.resultsDir;
+    this.pack = config.pack;
   }
 
   override onInit(vitest: Vitest): void {
     super.onInit(vitest);
-    // The base class builds its runtime with allure's own writer (fsync per file): results go through the plain one.
+    // The base class builds its runtime with allure's own writer (a file per result, fsync each): results stay in memory.
     const runtime = (this as unknown as { allureReporterRuntime: ReporterRuntime & { writer: Writer } }).allureReporterRuntime;
-    runtime.writer = new PlainResultsWriter(this.resultsDir, runtime.writer);
+    runtime.writer = this.writer;
+    // Interrupted (vitest ends itself with process.exit on SIGINT/SIGTERM, before any run end): the checks that finished
+    // still reach the pack, as they reached the folder when each result was a file of its own.
+    process.once('exit', this.writeOnce);
   }
+
+  private packed = false;
+
+  private readonly writeOnce = (): void => {
+    if (this.packed) return;
+    this.packed = true;
+    process.off('exit', this.writeOnce);
+    for (const task of this.queue.splice(0)) this.handleTask(task);
+    this.writer.writePack(this.pack);
+  };
 
   onTestCaseResult(test: TestCase): void {
     // TestCase.task is vitest's own task object: the one the base class reads at the end of the run.
@@ -61,5 +77,6 @@ export default class StreamingAllureReporter extends AllureVitestReporter {
   override onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     for (const task of this.queue.splice(0)) this.handleTask(task);
     super.onTestRunEnd(modules);
+    this.writeOnce();
   }
 }

@@ -1,58 +1,49 @@
 /**
- * Where a run's Allure results go: allure-js-commons' FileSystemWriter publishes every file through a
- * temporary file, fsync and a rename, synchronously, in vitest's main process. For the ~2,400 files of
- * a quick run that was 1.0 s of fsync and 0.7 s of open on the thread that also answers the workers.
- * Nothing reads these files while the run writes them (the report is made after the run, on this
- * machine), and a crash loses the run however they were written: results, containers and attachments
- * are written once, plainly. The rare files (environment, categories, globals, copied attachments)
- * still go through allure's own writer.
+ * Where a run's Allure results go: into vitest main's memory, and onto the disk once, as the pack
+ * (allure-pack.ts) the CLI completes and renders. allure-js-commons' FileSystemWriter published every
+ * file through a temporary file, fsync and a rename; even written plainly, the ~1,400 files of a quick
+ * run cost vitest's main process (the thread that also answers the workers) their open, write and
+ * close, and the CLI their read and delete. Nothing reads them while the run goes on, and a run that
+ * crashes has no report either way. The file names and contents are the ones allure's writer gives.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TestResult, TestResultContainer } from 'allure-js-commons';
-import type { Writer } from 'allure-js-commons/sdk/reporter';
+import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
+import { readFileSync } from 'node:fs';
+import { type AllureFiles, writeAllurePack } from './allure-pack.js';
 
-export class PlainResultsWriter implements Writer {
-  private made = false;
-
-  constructor(
-    private readonly resultsDir: string,
-    private readonly rare: Writer,
-  ) {}
-
-  private path(name: string): string {
-    if (!this.made) {
-      mkdirSync(this.resultsDir, { recursive: true });
-      this.made = true;
-    }
-    return join(this.resultsDir, name);
-  }
+export class MemoryResultsWriter implements Writer {
+  readonly files: AllureFiles = new Map();
 
   writeResult(result: TestResult): void {
-    writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result));
+    this.files.set(`${result.uuid}-result.json`, Buffer.from(JSON.stringify(result)));
   }
 
   writeGroup(result: TestResultContainer): void {
-    writeFileSync(this.path(`${result.uuid}-container.json`), JSON.stringify(result));
+    this.files.set(`${result.uuid}-container.json`, Buffer.from(JSON.stringify(result)));
   }
 
   writeAttachment(distFileName: string, content: Buffer): void {
-    writeFileSync(this.path(distFileName), content);
+    this.files.set(distFileName, content);
   }
 
   writeAttachmentFromPath(distFileName: string, from: string): void {
-    this.rare.writeAttachmentFromPath(distFileName, from);
+    this.files.set(distFileName, readFileSync(from));
   }
 
   writeEnvironmentInfo(info: Parameters<Writer['writeEnvironmentInfo']>[0]): void {
-    this.rare.writeEnvironmentInfo(info);
+    this.files.set('environment.properties', Buffer.from(stringifyEnvInfo(info)));
   }
 
   writeCategoriesDefinitions(categories: Parameters<Writer['writeCategoriesDefinitions']>[0]): void {
-    this.rare.writeCategoriesDefinitions(categories);
+    this.files.set('categories.json', Buffer.from(JSON.stringify(categories)));
   }
 
   writeGlobals(distFileName: string, info: Parameters<Writer['writeGlobals']>[1]): void {
-    this.rare.writeGlobals(distFileName, info);
+    this.files.set(distFileName, Buffer.from(JSON.stringify(info)));
+  }
+
+  /** Writes what was collected as the pack; the CLI rewrites it once completed, hence the fastest gzip level. */
+  writePack(packFile: string): number {
+    return writeAllurePack(this.files, packFile, 1);
   }
 }

@@ -6,12 +6,16 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Redactor } from '../redact.js';
 import type { StoredResult } from '../run/results.js';
+import { exchangeText, markedExchange } from './exchange-text.js';
 import { levelOfFinding } from '../check/failure.js';
+import type { AllureFiles } from './allure-pack.js';
 import { type AllureRenderer, startAllureRenderer } from './allure-render.js';
 import { compactPageData } from './compact-page.js';
 import { makeOffline, thirdPartyReferences } from './offline.js';
 import type { ReportPaths } from './paths.js';
+import { diskScanCache } from './scan-cache.js';
 import type { RunMeta } from './run-meta.js';
 import type { Verdict } from './verdict.js';
 
@@ -79,25 +83,56 @@ function propertiesEscape(s: string): string {
     .replace(/([=:#!])/g, '\\$1');
 }
 
-interface AllureResultFile {
+interface AllureAttachment {
+  name: string;
+  source: string;
+}
+
+interface AllureStep {
+  attachments?: AllureAttachment[];
+  steps?: AllureStep[];
+}
+
+interface AllureResultFile extends AllureStep {
   status?: string;
   statusDetails?: { message?: string; trace?: string; known?: boolean };
   labels?: { name: string; value: string }[];
 }
 
+/** Writes the text of every exchange a check's steps stand for (exchangeMark), from the check's stored result. */
+function writeExchangeTexts(files: AllureFiles, r: AllureResultFile, stored: StoredResult | undefined, redact: Redactor): void {
+  const walk = (step: AllureStep): void => {
+    for (const a of step.attachments ?? []) {
+      const content = files.get(a.source);
+      const id = content && markedExchange(content);
+      if (id === undefined) continue;
+      const ex = stored?.exchanges.find((x) => x.id === id);
+      files.set(
+        a.source,
+        Buffer.from(
+          ex ? redact(exchangeText(ex)) : `exchange ${id}: not in the check's stored result (results/), so its text cannot be shown`,
+        ),
+      );
+    }
+    for (const s of step.steps ?? []) walk(s);
+  };
+  walk(r);
+}
+
 /**
- * Completes allure-vitest's results: the environment file, and each expected failure turned back
- * into what it is — a failure, marked known (Allure shows it as "accepted"), with its finding — while
- * vitest and JUnit count it as passing.
+ * Completes allure-vitest's results (in memory, allure-pack.ts): the environment file, the text of each exchange
+ * shown (written here from the stored results, not sent by the workers), and each
+ * expected failure turned back into what it is — a failure, marked known (Allure shows it as
+ * "accepted"), with its finding — while vitest and JUnit count it as passing.
  */
 export function completeAllureResults(
-  paths: ReportPaths,
+  files: AllureFiles,
   meta: RunMeta,
   targetUrl: string,
   results: StoredResult[],
   readings: { topic: string; reading: string; checks: string[] }[] = [],
+  redact: Redactor = (text) => text,
 ): void {
-  mkdirSync(paths.allureResults, { recursive: true });
   // The readings the target took, run-wide, beside the settings (each test also shows its own as parameters).
   const readingRows = readings.map((r): [string, string] => [
     `reading ${r.topic}`,
@@ -107,24 +142,24 @@ export function completeAllureResults(
   const env = [...environmentEntries(meta, targetUrl), ...readingRows].map(
     ([k, v]) => `${propertiesEscape(k.replace(/ /g, '.'))}=${propertiesEscape(v)}`,
   );
-  writeFileSync(join(paths.allureResults, 'environment.properties'), `${env.join('\n')}\n`);
+  files.set('environment.properties', Buffer.from(`${env.join('\n')}\n`));
   const byId = new Map(results.map((r) => [r.checkId, r]));
-  for (const f of readdirSync(paths.allureResults)) {
+  for (const [f, content] of files) {
     if (!f.endsWith('-result.json')) continue;
-    const file = join(paths.allureResults, f);
-    const r = JSON.parse(readFileSync(file, 'utf8')) as AllureResultFile;
+    const r = JSON.parse(content.toString('utf8')) as AllureResultFile;
     const label = (n: string) => r.labels?.find((l) => l.name === n)?.value;
+    const stored = byId.get(label('checkId') ?? '');
+    writeExchangeTexts(files, r, stored, redact);
     const outcome = label('outcome');
     // Allure guesses failed vs broken from the error's text; the check's own outcome is what counts.
     // No verdict is never a failure: Allure's broken (not the target's doing), in its own category.
     const status = outcome === 'inconclusive' ? 'broken' : outcome;
     if ((status === 'broken' || status === 'failed') && r.status !== status) {
       r.status = status;
-      writeFileSync(file, JSON.stringify(r));
+      files.set(f, Buffer.from(JSON.stringify(r)));
       continue;
     }
     if (outcome !== 'expected-fail') continue;
-    const stored = byId.get(label('checkId') ?? '');
     const message = stored
       ? stored.findings
           .map((x, i) => `${i === 0 ? 'FAILED' : 'ALSO'} ${x.clause} (${levelOfFinding(x, stored.level)}) [${x.code}] ${x.title}`)
@@ -132,7 +167,7 @@ export function completeAllureResults(
       : 'failed as expected';
     r.status = 'failed';
     r.statusDetails = { message: `KNOWN DEVIATION (expected failure)\n${message}`, known: true };
-    writeFileSync(file, JSON.stringify(r));
+    files.set(f, Buffer.from(JSON.stringify(r)));
   }
 }
 
@@ -205,23 +240,37 @@ export async function renderSingleFileReport(o: SingleFileReport, renderer: Allu
     rmSync(tmp, { recursive: true, force: true });
   }
   if (o.history) slimHistory(o.history);
-  const html = makeOffline(readFileSync(htmlPath, 'utf8'));
-  const left = thirdPartyReferences(html);
-  if (left.length > 0) {
+  let page: string;
+  try {
+    page = offlinePage(readFileSync(htmlPath, 'utf8'));
+  } catch (err) {
+    // A page that would call a third party is not left where a reader would open it.
     rmSync(htmlPath, { force: true });
+    throw err;
+  }
+  writeFileSync(htmlPath, page);
+  // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
+  for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
+  return { file: htmlPath, bytes: Buffer.byteLength(page), ms: Date.now() - started };
+}
+
+/**
+ * The generator's page made self-contained and checked (offline.ts), its data files in one gzipped blob the page
+ * inflates itself (compact-page.ts); an error, naming what it found, when the page would still call a third party.
+ * Compacted first: the data files are Base64 before and after (no ':', so no URL can hide in them), and the
+ * analytics removal and the check then go over half the text for the same result.
+ */
+export function offlinePage(generated: string): string {
+  const page = makeOffline(compactPageData(generated));
+  const left = thirdPartyReferences(page, diskScanCache());
+  if (left.length > 0)
     throw new Error(
       `the generated report still refers to third-party hosts, so it was not kept: ${left
         .slice(0, 3)
         .map((r) => `${r.context} ${r.url}`)
         .join('; ')}`,
     );
-  }
-  // Checked above in full; then its data files go into one gzipped blob the page inflates itself.
-  const page = compactPageData(html);
-  writeFileSync(htmlPath, page);
-  // The awesome plugin writes summary/test-results JSON beside the page; the page needs neither.
-  for (const f of readdirSync(o.output)) if (f !== 'index.html') rmSync(join(o.output, f), { recursive: true, force: true });
-  return { file: htmlPath, bytes: Buffer.byteLength(page), ms: Date.now() - started };
+  return page;
 }
 
 /** The conformance run's report: verdict in the title, run settings as variables, failure categories. */

@@ -49,7 +49,8 @@ export function compactPageData(html: string): string {
   const head = Buffer.from(JSON.stringify({ names, sizes: parts.map((p) => p.length) }));
   const len = Buffer.alloc(4);
   len.writeUInt32BE(head.length);
-  const blob = gzipSync(Buffer.concat([len, head, ...parts]), { level: 9 }).toString('base64');
+  // zlib's default level: level 9 took half as long again for 2 % less (a quick run's 4 MB of data: 0.54 → 0.55 MB).
+  const blob = gzipSync(Buffer.concat([len, head, ...parts]), { level: 6 }).toString('base64');
   const replacement = `<script type="application/octet-stream" id="${MARK}">${blob}</script>\n    <script>${LOADER}</script>`;
   return html.slice(0, m.index) + replacement + html.slice(m.index + m[0].length);
 }

@@ -35,3 +35,20 @@ export function responseText(ex: StoredExchange): string {
 export function exchangeText(ex: StoredExchange): string {
   return `${requestText(ex)}\n\n──── response ────\n${responseText(ex)}`;
 }
+
+/**
+ * What a check attaches to its report step in place of an exchange's text: the text is written after the run, from the
+ * stored result (completeAllureResults in allure.ts), instead of being built in the worker, sent to vitest's main
+ * process in Base64 and kept twice. A NUL starts no text an exchange makes.
+ */
+const EXCHANGE_MARK = '\u0000mpsi-exchange\u0000';
+
+export function exchangeMark(exchangeId: string): string {
+  return `${EXCHANGE_MARK}${exchangeId}`;
+}
+
+/** The exchange id an attachment stands for, when it is a mark. */
+export function markedExchange(content: Buffer): string | undefined {
+  const s = content.length < 200 ? content.toString('utf8') : '';
+  return s.startsWith(EXCHANGE_MARK) ? s.slice(EXCHANGE_MARK.length) : undefined;
+}

@@ -2,13 +2,13 @@
  * After the checks ran (or to rebuild from a reports directory): the verdict, the certificate
  * (.json + .md), the clauses page, the single-file HTML report, the terminal summary and the exit code.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { readResults, type StoredResult } from '../run/results.js';
 import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
-import { packAllureResults, unpackAllureResults } from './allure-pack.js';
+import { type AllureFiles, readAllureFolder, readAllurePack, writeAllureFolder, writeAllurePack } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
@@ -91,13 +91,22 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
   let exitCode = certificate.exitCode;
   let html: HtmlOutcome | undefined;
   let htmlError: string | undefined;
-  if (opts.html) {
-    try {
-      // A folder rebuilt from (or moved with) a packed run gets its Allure results back first.
-      unpackAllureResults(paths.allureResultsPack, paths.allureResults);
-      completeAllureResults(paths, meta, certificate.target.url, results, certificate.readings);
-      // Packed before the page is made, and the page made from the pack: the generator reads one file, not thousands.
-      const packed = opts.keepAllureResults ? undefined : packAllureResults(paths.allureResults, paths.allureResultsPack);
+  try {
+    // The folder when there is one (kept by an earlier run, or merged from shards), else the pack vitest wrote.
+    const folder = readAllureFolder(paths.allureResults);
+    const files: AllureFiles = folder?.files ?? (existsSync(paths.allureResultsPack) ? readAllurePack(paths.allureResultsPack) : new Map());
+    completeAllureResults(files, meta, certificate.target.url, results, certificate.readings, redact);
+    // The page is made from the pack (one file for the generator to read, not thousands), or from the folder when
+    // it is kept; either way the results are written once. A folder that is not allure-vitest's flat one stays.
+    const keep = opts.keepAllureResults || folder?.nested === true;
+    if (keep) {
+      writeAllureFolder(files, paths.allureResults);
+      rmSync(paths.allureResultsPack, { force: true });
+    } else {
+      writeAllurePack(files, paths.allureResultsPack);
+      rmSync(paths.allureResults, { recursive: true, force: true });
+    }
+    if (opts.html)
       html = await generateHtml(
         paths,
         meta,
@@ -105,11 +114,13 @@ export async function finishReports(paths: ReportPaths, opts: FinishOptions): Pr
         certificate.target.url,
         opts.renderer,
         opts.historyRuns ?? DEFAULT_HISTORY_RUNS,
-        packed === undefined ? paths.allureResults : { pack: paths.allureResultsPack },
+        keep ? paths.allureResults : { pack: paths.allureResultsPack },
       );
-    } catch (err) {
-      htmlError = redact((err as Error).message);
-      opts.err.write(`mpsi-conformance: the HTML report could not be made: ${htmlError}\n`);
+  } catch (err) {
+    const why = redact((err as Error).message);
+    opts.err.write(`mpsi-conformance: the ${opts.html ? 'HTML report' : 'Allure results'} could not be made: ${why}\n`);
+    if (opts.html) {
+      htmlError = why;
       if (exitCode === 0) exitCode = 2;
     }
   }

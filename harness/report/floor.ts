@@ -15,6 +15,9 @@ export interface PoolFacts {
   granted: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** When the first slot was granted and the last given back, epoch ms: the checks' sending phase. */
+  firstGrantAt?: number;
+  lastReleaseAt?: number;
 }
 
 export type FloorBound = 'longest-check' | 'rate' | 'round-trips';

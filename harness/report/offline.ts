@@ -6,6 +6,8 @@
  * in the HTML and inside every inlined data: script or stylesheet. Plain links (<a href>) a
  * reader may click are not requests and are not reported.
  */
+import { createHash } from 'node:crypto';
+
 export interface ThirdPartyReference {
   /** Where it was found: "html", or "data:text/javascript #2". */
   where: string;
@@ -74,18 +76,45 @@ function scan(text: string, where: string, patterns: { context: string; re: RegE
   return out;
 }
 
-/** Every third-party reference a browser would follow by itself when opening this HTML. */
-export function thirdPartyReferences(html: string): ThirdPartyReference[] {
+/**
+ * What a scan of one inlined data: document found, kept between runs (scan-cache.ts): Allure's app script is 2.6 MB
+ * of JavaScript that changes only with Allure, and scanning it was most of the check's time.
+ */
+export interface ScanCache {
+  get(key: string): Omit<ThirdPartyReference, 'where'>[] | undefined;
+  set(key: string, found: Omit<ThirdPartyReference, 'where'>[]): void;
+}
+
+/** Changes with the patterns: a cached scan made with other patterns is not used. */
+const SCAN_VERSION = createHash('sha256')
+  .update([...HTML_PATTERNS, ...CODE_PATTERNS].map((p) => `${p.context}\0${p.re.source}\0${p.re.flags}`).join('\n'))
+  .update(LOCAL_HOST.source)
+  .digest('hex');
+
+/**
+ * Every third-party reference a browser would follow by itself when opening this HTML. With a cache, an inlined
+ * document already scanned (same type, same bytes, same patterns) is not decoded and scanned again.
+ */
+export function thirdPartyReferences(html: string, cache?: ScanCache): ThirdPartyReference[] {
   const out = [...scan(html, 'html', HTML_PATTERNS), ...scan(html, 'html', CODE_PATTERNS)];
   let n = 0;
   for (const m of html.matchAll(
     /data:(text\/javascript|application\/javascript|text\/css|text\/html|image\/svg\+xml)(?:;charset=[\w-]+)?;base64,([A-Za-z0-9+/=]+)/g,
   )) {
     n += 1;
-    const inner = Buffer.from(m[2]!, 'base64').toString('utf8');
     const where = `data:${m[1]} #${n}`;
-    out.push(...scan(inner, where, CODE_PATTERNS));
-    if (m[1] === 'text/html' || m[1] === 'image/svg+xml') out.push(...scan(inner, where, HTML_PATTERNS));
+    const key = cache && createHash('sha256').update(SCAN_VERSION).update('\0').update(m[1]!).update('\0').update(m[2]!).digest('hex');
+    let found = key === undefined ? undefined : cache?.get(key);
+    if (!found) {
+      const inner = Buffer.from(m[2]!, 'base64').toString('utf8');
+      const markup = m[1] === 'text/html' || m[1] === 'image/svg+xml';
+      found = [...scan(inner, where, CODE_PATTERNS), ...(markup ? scan(inner, where, HTML_PATTERNS) : [])].map(({ context, url }) => ({
+        context,
+        url,
+      }));
+      if (key !== undefined) cache?.set(key, found);
+    }
+    out.push(...found.map((r) => ({ where, ...r })));
   }
   return out;
 }

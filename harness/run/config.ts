@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { kitFile } from '../kit-files.js';
+import type { HostedFacts } from './host.js';
 
 /**
  * The settings of one conformance run. The CLI writes them into MPSI_RUN_CONFIG (JSON) for the
@@ -33,6 +34,8 @@ export interface RunConfig {
   profileSha256?: string;
   /** The CLI's run: global setup waits for "go" on fd 3 before any check starts (the doctor runs meanwhile). */
   holdUntilGo?: boolean;
+  /** The CLI's run: the embedded reference (if any) and the request pool are in the CLI's process (harness/run/host.ts). */
+  hosted?: HostedFacts;
 }
 
 export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
 import { type RunningReference, startReference, type TargetDescription } from '../../reference/index.js';
+import { logStalls } from '../../reference/lag.js';
 import type { Profile } from '../profile/types.js';
 
 /**
@@ -25,6 +26,29 @@ export async function startEmbeddedReference(profile: Profile, faults: string[] 
     latencyMs: e?.latencyMs,
     rateLimit: e?.rateLimit,
   });
+}
+
+/**
+ * The reference in this process, writing this process's scheduling stalls to a lag file as `serve --lag-file` does: for a
+ * process that does nothing timing-sensitive of its own while the checks run (the CLI, harness/run/host.ts).
+ */
+export async function startEmbeddedReferenceHere(profile: Profile, faults: string[] = []): Promise<EmbeddedProcess> {
+  const reference = await startEmbeddedReference(profile, faults);
+  const lagDir = mkdtempSync(join(tmpdir(), 'mpsi-reference-lag-'));
+  const lagFile = join(lagDir, 'stalls.txt');
+  const stopStallLog = logStalls(lagFile);
+  return {
+    url: reference.url,
+    lagFile,
+    close: async () => {
+      stopStallLog();
+      try {
+        await reference.close();
+      } finally {
+        rmSync(lagDir, { recursive: true, force: true });
+      }
+    },
+  };
 }
 
 /** The reference's own command (`serve`), as TypeScript under tsx or as compiled JavaScript. */

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { type EmbeddedProcess, startEmbeddedReferenceProcess } from './embedded.js';
+import type { EmbeddedProcess } from './embedded.js';
 import { loadProfile } from '../profile/load.js';
 import { readRunConfig } from './config.js';
-import { type PoolOptions, type PoolProcess, startPoolProcess } from './pool.js';
+import type { PoolOptions, PoolProcess } from './pool.js';
 import { writePoolFacts } from '../report/floor.js';
 import { reportPaths } from '../report/paths.js';
 
@@ -21,22 +21,35 @@ declare module 'vitest' {
 let reference: EmbeddedProcess | undefined;
 let pool: { process: PoolProcess; budget: PoolOptions; factsFile: string } | undefined;
 
-/** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
-const DEFAULT_CONCURRENCY = 8;
-
 /**
- * Runs once per conformance run, in vitest's main process: starts the embedded reference (in a process of its own) when
- * the profile says "embedded" and no --target was given, and fixes the seed every worker uses.
+ * Runs once per conformance run, in vitest's main process, and fixes the seed every worker uses. The CLI's run hosts
+ * the embedded reference and the request pool itself (harness/run/host.ts) and says where they are; run otherwise, this
+ * starts each in a process of its own: the reference when the profile says "embedded" and no --target was given.
  */
 export async function setup(project: TestProject): Promise<void> {
   const cfg = readRunConfig();
   const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
+  const hosted = cfg.hosted;
+  if (hosted) {
+    if (baseUrl === 'embedded') {
+      if (hosted.referenceUrl === undefined)
+        throw new Error('the CLI hosts no embedded reference for a profile whose baseUrl is "embedded"');
+      baseUrl = hosted.referenceUrl;
+    }
+    if (cfg.holdUntilGo) await goAhead();
+    provideAll(project, baseUrl, cfg.seed, hosted.lagFile, hosted.poolPort);
+    announce(baseUrl, profile.name, cfg.seed);
+    return;
+  }
+  // Imported only here: a CLI run's vitest main process never loads the reference's modules (about 0.2 s of CPU).
+  const [{ startEmbeddedReferenceProcess }, { startPoolProcess }, { poolBudget }] = await Promise.all([
+    import('./embedded.js'),
+    import('./pool.js'),
+    import('./host.js'),
+  ]);
   const starting = baseUrl === 'embedded' ? startEmbeddedReferenceProcess(profile, cfg.faults) : undefined;
-  const budget: PoolOptions = {
-    concurrency: profile.http?.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(profile.http?.rateLimit ? { rateLimit: profile.http.rateLimit } : {}),
-  };
+  const budget = poolBudget(profile);
   const pooling = startPoolProcess(budget);
   // The reference starts while the CLI's doctor runs; no check starts before the CLI says go.
   const [started, poolProcess] = await Promise.all([starting, pooling, cfg.holdUntilGo ? goAhead() : undefined]);
@@ -45,13 +58,19 @@ export async function setup(project: TestProject): Promise<void> {
     baseUrl = started.url;
   }
   pool = { process: poolProcess, budget, factsFile: reportPaths(cfg.reportsDir).pool };
-  project.provide('mpsiPoolPort', pool.process.port);
+  provideAll(project, baseUrl, cfg.seed, started?.lagFile ?? '', pool.process.port);
+  announce(baseUrl, profile.name, cfg.seed);
+}
+
+function provideAll(project: TestProject, baseUrl: string, seed: number, lagFile: string, poolPort: number): void {
+  project.provide('mpsiPoolPort', poolPort);
   project.provide('mpsiBaseUrl', baseUrl);
-  project.provide('mpsiSeed', cfg.seed);
-  project.provide('mpsiTargetLagFile', started?.lagFile ?? '');
-  process.stdout.write(
-    `mpsi-conformance: target ${baseUrl} (profile ${profile.name}), seed ${cfg.seed} — replay with --seed ${cfg.seed}\n`,
-  );
+  project.provide('mpsiSeed', seed);
+  project.provide('mpsiTargetLagFile', lagFile);
+}
+
+function announce(baseUrl: string, profileName: string, seed: number): void {
+  process.stdout.write(`mpsi-conformance: target ${baseUrl} (profile ${profileName}), seed ${seed} — replay with --seed ${seed}\n`);
 }
 
 /** Resolves on "go" from the CLI (fd 3); a pipe that closes without it means the CLI stopped the run. */

@@ -7,15 +7,24 @@
  * of harness/throttle.ts narrowed by a throttled answer whichever worker got it.
  *
  * A slot is held for one request, from send to answer: a check that waits (a webhook window, a retry schedule)
- * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a` asks for a slot,
- * `g` grants one (grants are interchangeable, so the worker gives each to its oldest waiter), `r0`/`r1` gives one
- * back (`r1`: the answer was a gateway's throttling). A worker that goes away gives its slots back with its socket.
- * The pool runs in a process of its own (`startPoolProcess`), started by global setup.
+ * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a<key>` asks for a slot,
+ * `g` grants one, `r0`/`r1` gives one back (`r1`: the answer was a gateway's throttling). A worker that goes away
+ * gives its slots back with its socket. The pool runs in a process of its own (`startPoolProcess`), started by global
+ * setup.
+ *
+ * Who gets a slot that comes free: the ask with the lowest key, which is the start time (epoch ms) of the check that
+ * asks (`a` alone: the time the pool got the ask). Earliest-started check first: a check's requests follow one another
+ * in chains, and a chain whose every request queued behind every later check's would end last (issue 23: behind a
+ * gateway at 50 requests/s the stateful check's sequences waited for a rate token on each step, and set the run's
+ * tail). The earliest check holds at most its own chains' width, so later checks get every slot it leaves; and the
+ * suite files start longest first (harness/run/sequencer.ts), so the long chains are the early ones. A worker gives a
+ * grant to its own lowest-keyed waiter, which is the ask the pool chose.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { currentRecorder } from '../check/context.js';
 import { codeFile, COMPILED } from '../kit-files.js';
 import type { PoolFacts } from '../report/floor.js';
 import { Pacer, type RequestPacer } from '../throttle.js';
@@ -34,14 +43,84 @@ export interface PoolServer {
   granted(): number;
   /** Most slots held at once so far. */
   maxInFlight(): number;
+  /** When the first slot was granted and the last given back (epoch ms); undefined before. */
+  firstGrantAt(): number | undefined;
+  lastReleaseAt(): number | undefined;
   close(): Promise<void>;
 }
+
+/** An ask waiting for a slot: its key (lower first), its arrival (ties in order), and its worker's connection. */
+interface Ask {
+  key: number;
+  seq: number;
+  grant: () => void;
+  gone: () => boolean;
+}
+
+/** The waiting asks, lowest key first; `take` removes and returns the first whose worker is still there. */
+export class AskQueue {
+  private readonly asks: Ask[] = [];
+
+  get size(): number {
+    return this.asks.length;
+  }
+
+  add(ask: Ask): void {
+    // Binary search for the first ask that comes after this one: the queue is short and mostly appended to.
+    let lo = 0;
+    let hi = this.asks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.asks[mid]!;
+      if (m.key < ask.key || (m.key === ask.key && m.seq < ask.seq)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.asks.splice(lo, 0, ask);
+  }
+
+  take(): Ask | undefined {
+    for (let a = this.asks.shift(); a !== undefined; a = this.asks.shift()) if (!a.gone()) return a;
+    return undefined;
+  }
+}
+
+/** An ask line: `a`, or `a` and its key (whole milliseconds). */
+const ASK = /^a(\d{1,16})?$/;
 
 export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
   const pacer = new Pacer({ concurrency: opts.concurrency, ratePerSecond: opts.rateLimit, capped: true });
   let granted = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let firstGrantAt: number | undefined;
+  let lastReleaseAt: number | undefined;
+  let seq = 0;
+  const queue = new AskQueue();
+  let dispatching = false;
+  // One slot and rate token at a time, and only then the choice of who gets it: the ask that is best when the slot
+  // comes free, not the one that was best when the wait began.
+  const dispatch = async (): Promise<void> => {
+    if (dispatching) return;
+    dispatching = true;
+    try {
+      while (queue.size > 0) {
+        await pacer.acquire();
+        const ask = queue.take();
+        if (!ask) {
+          // Every waiter's worker went away while the slot came free.
+          pacer.release(false);
+          break;
+        }
+        inFlight += 1;
+        granted += 1;
+        firstGrantAt ??= Date.now();
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        ask.grant();
+      }
+    } finally {
+      dispatching = false;
+    }
+  };
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -51,18 +130,22 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     const giveBack = (throttled: boolean) => {
       held -= 1;
       inFlight -= 1;
+      lastReleaseAt = Date.now();
       pacer.release(throttled);
     };
     onLines(socket, (line) => {
-      if (line === 'a') {
-        void pacer.acquire().then(() => {
-          held += 1;
-          inFlight += 1;
-          if (gone) return giveBack(false);
-          granted += 1;
-          maxInFlight = Math.max(maxInFlight, inFlight);
-          socket.write('g\n');
+      const ask = ASK.exec(line);
+      if (ask) {
+        queue.add({
+          key: ask[1] === undefined ? Date.now() : Number(ask[1]),
+          seq: seq++,
+          gone: () => gone,
+          grant: () => {
+            held += 1;
+            socket.write('g\n');
+          },
         });
+        void dispatch();
       } else if ((line === 'r0' || line === 'r1') && held > 0) {
         giveBack(line === 'r1');
       } else {
@@ -91,6 +174,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     port: address.port,
     granted: () => granted,
     maxInFlight: () => maxInFlight,
+    firstGrantAt: () => firstGrantAt,
+    lastReleaseAt: () => lastReleaseAt,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -104,7 +189,9 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
  * worker falls back to `fallback` (its local pacing), so a check never waits for a grant that cannot come.
  */
 export function connectPool(port: number, fallback: RequestPacer): RequestPacer & { close(): void } {
-  const waiting: (() => void)[] = [];
+  /** This worker's waiters, lowest key first (the pool grants its best ask, and that is this worker's first). */
+  const waiting = new AskQueue();
+  let seq = 0;
   let socket: Socket | undefined = connect({ port, host: '127.0.0.1' });
   socket.setNoDelay(true);
   // The pool never keeps a worker alive on its own.
@@ -116,10 +203,10 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
     socket.destroy();
     socket = undefined;
     // Each waiter now paces itself locally instead.
-    for (const w of waiting.splice(0)) void fallback.acquire().then(w);
+    for (let w = waiting.take(); w !== undefined; w = waiting.take()) void fallback.acquire().then(w.grant);
   };
   onLines(socket, (line) => {
-    if (line === 'g') waiting.shift()?.();
+    if (line === 'g') waiting.take()?.grant();
     return true;
   });
   socket.on('error', lost);
@@ -128,12 +215,19 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
     acquire() {
       if (!socket) return fallback.acquire();
       const s = socket;
+      // The running check's start (harness/check/context.ts); outside a check, now: the order of asking.
+      const key = Math.floor(currentRecorder()?.startedAt ?? Date.now());
       return new Promise<void>((resolve) => {
-        waiting.push(() => {
-          if (socket === s) poolHeld += 1;
-          resolve();
+        waiting.add({
+          key,
+          seq: seq++,
+          gone: () => false,
+          grant: () => {
+            if (socket === s) poolHeld += 1;
+            resolve();
+          },
         });
-        s.write('a\n');
+        s.write(`a${key}\n`);
       });
     },
     release(throttled) {
@@ -149,7 +243,7 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
 }
 
 /** What the pool's process answers when it is told to end (its stdin closed): the facts of the run. */
-type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight'>;
+type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight' | 'firstGrantAt' | 'lastReleaseAt'>;
 
 export interface PoolProcess {
   port: number;
@@ -209,7 +303,13 @@ async function poolMain(arg: string | undefined): Promise<void> {
   process.stdout.write(`pool listening on ${server.port}\n`);
   process.stdin.resume();
   process.stdin.once('end', () => {
-    process.stdout.write(`${JSON.stringify({ granted: server.granted(), maxInFlight: server.maxInFlight() })}\n`, () => {
+    const counts: PoolCounts = {
+      granted: server.granted(),
+      maxInFlight: server.maxInFlight(),
+      firstGrantAt: server.firstGrantAt(),
+      lastReleaseAt: server.lastReleaseAt(),
+    };
+    process.stdout.write(`${JSON.stringify(counts)}\n`, () => {
       void server.close().then(() => process.exit(0));
     });
   });

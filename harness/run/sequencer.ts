@@ -12,7 +12,8 @@ import { basename, dirname } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { kitFile } from '../kit-files.js';
 import { reportPaths } from '../report/paths.js';
-import { readRunConfig } from './config.js';
+import { loadProfile } from '../profile/load.js';
+import { type RunConfig, readRunConfig } from './config.js';
 
 /** Beside the sources in a clone; shipped as is (not compiled) in the package, like harness/schemas. */
 const DURATIONS = kitFile('harness', 'run', 'durations.json');
@@ -35,10 +36,50 @@ export function longestFirst<T>(items: readonly T[], key: (t: T) => string, seco
   return [...items].sort((a, b) => (seconds[key(b)] ?? 0) - (seconds[key(a)] ?? 0) || key(a).localeCompare(key(b)));
 }
 
+/** The profile's webhook time scale (1 when it declares none, or cannot be read here: the run reports that itself). */
+function timeScaleOf(cfg: RunConfig): number {
+  try {
+    return loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 }).profile.webhooks?.timeScale ?? 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** The webhook suites: their checks mostly wait (watch windows, retry schedules) and send few requests. */
+export function waitsMostly(key: string): boolean {
+  return key.startsWith('webhook-');
+}
+
+/**
+ * Longest first, except that below real time the first `workers` files are never all webhook files: one worker starts
+ * the longest file that sends (the stateful check's chains, in quick mode). On loopback the three longest files are
+ * webhook files that take seconds and the next one a second, so this costs nothing; behind a gateway's rate limit or a
+ * network's round trip the files that send take far longer than durations.json says, and three workers that only
+ * waited left the run's budget idle for their whole length (issue 23: 20 s of a rate-limited run sent 90 requests).
+ * At real time (`timeScale` ≥ 1) the webhook files' waits (75 s) set the run: they all start first, as before.
+ */
+export function startOrder<T>(
+  items: readonly T[],
+  key: (t: T) => string,
+  seconds: Record<string, number>,
+  workers: number,
+  timeScale: number,
+): T[] {
+  const sorted = longestFirst(items, key, seconds);
+  const head = Math.min(workers, sorted.length);
+  if (timeScale >= 1 || head < 2 || !sorted.slice(0, head).every((t) => waitsMostly(key(t)))) return sorted;
+  const sender = sorted.findIndex((t) => !waitsMostly(key(t)));
+  if (sender < 0) return sorted;
+  const [moved] = sorted.splice(sender, 1);
+  sorted.splice(head - 1, 0, moved!);
+  return sorted;
+}
+
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cfg = readRunConfig();
-    const sorted = longestFirst(files, (f) => fileKey(f.moduleId), readDurations()[cfg.webhooks] ?? {});
+    const workers = Number(this.ctx.config.maxWorkers) || 1;
+    const sorted = startOrder(files, (f) => fileKey(f.moduleId), readDurations()[cfg.webhooks] ?? {}, workers, timeScaleOf(cfg));
     // The files this run (or shard) will run, in order: an interrupted run names the checks that did not finish from it.
     const plan = reportPaths(cfg.reportsDir).runPlan;
     mkdirSync(dirname(plan), { recursive: true });

@@ -23,6 +23,11 @@ export interface SessionOptions {
   wrapClient?: (client: Client) => Client;
   /** The run-wide request pool's port (harness/run/pool.ts); absent: this process paces itself with its share. */
   poolPort?: number;
+  /**
+   * How many processes share the profile's rate while this session sends, without the pool: 1 for a session that
+   * sends alone (the doctor: a run's checks are held until it is done). Absent: `runProcesses()`.
+   */
+  rateShares?: number;
 }
 
 /** One connection to the pool per worker process, shared by the sessions of all its suite files. */
@@ -51,7 +56,7 @@ export function openSession(opts: SessionOptions): Session {
   const http = opts.loaded.profile.http ?? {};
   const local = {
     ...(http.concurrency ? { concurrency: http.concurrency } : {}),
-    ...(http.rateLimit ? { rateLimit: http.rateLimit / runProcesses() } : {}),
+    ...(http.rateLimit ? { rateLimit: http.rateLimit / (opts.rateShares ?? runProcesses()) } : {}),
   };
   const plain: Client = createClient({
     deadlineMs: http.deadlineMs ?? 10_000,

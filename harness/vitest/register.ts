@@ -29,7 +29,7 @@ import {
 import { emitProgress, narrateReceiver } from '../report/progress.js';
 import { buildRepros, writeRepros, type ReproFile } from '../report/repro.js';
 import { clauseHref, reportPaths, reproHref } from '../report/paths.js';
-import { exchangeText, signatureText } from '../report/exchange-text.js';
+import { exchangeMark, signatureText } from '../report/exchange-text.js';
 import { maskUrl } from '../report/mask.js';
 import { kitInfo } from '../report/kit.js';
 import type { Outcome } from '../report/verdict.js';
@@ -258,7 +258,8 @@ async function annotate(a: AnnotateInput): Promise<void> {
     try {
       await allure.step(name, async (step) => {
         await step.parameter('signature', signatureText(ex.signature));
-        await allure.attachment('request and response', redact(exchangeText(ex)), 'text/plain');
+        // The text itself is written from the stored result once the run is over (exchange-text.ts).
+        await allure.attachment('request and response', exchangeMark(ex.id), 'text/plain');
         const repro = a.repros.find((r) => r.exchangeId === ex.id);
         if (repro) await allure.attachment(`repro ${repro.name}`, repro.text, 'text/plain');
         if (findings.length > 0) {

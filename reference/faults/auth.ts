@@ -1,5 +1,4 @@
 /** Faults in how requests are authenticated: the outcomes of the Authentication section. */
-import { MERCHANTS } from '../fixtures.js';
 import { signatureMatches, signingInput } from '../signing.js';
 import { defineFault } from './fault.js';
 
@@ -101,8 +100,7 @@ export const authAnyMerchantSecret = defineFault({
   name: 'auth-any-merchant-secret',
   clause: 'auth.sign.secret-key',
   doc: "A request signed with any merchant's secret key is accepted, not only with the X-MerchantID merchant's own.",
-  verifyRequest: (r) =>
-    MERCHANTS.some((m) => signatureMatches(m.secret, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign)),
+  verifyRequest: (r) => r.allSecrets.some((s) => signatureMatches(s, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign)),
 });
 
 export const authErrorsSigned = defineFault({

@@ -2,7 +2,6 @@
  * Faults in behaviour that a version-2 profile describes: per-merchant methods, methods without a
  * channel, several channels per method, armed transient failures, pending cards, production keys.
  */
-import { MERCHANTS } from '../fixtures.js';
 import { STATUS_REASONS } from '../handlers/payout-state.js';
 import { signatureMatches, signingInput } from '../signing.js';
 import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
@@ -12,7 +11,7 @@ export const sandboxAcceptsProductionKey = defineFault({
   clause: 'auth.env-keys',
   doc: "The sandbox accepts a request signed with the merchant's production key as well as with its test key.",
   verifyRequest: (r) => {
-    const keys = [r.secret, MERCHANTS.find((m) => m.id === r.merchantId)?.productionSecret].filter((k): k is string => k !== undefined);
+    const keys = [r.secret, r.productionSecret].filter((k): k is string => k !== undefined);
     return keys.some((k) => signatureMatches(k, signingInput(r.merchantId, r.timestamp, r.nonce, r.rawBody), r.sign));
   },
 });

@@ -172,6 +172,15 @@ export const webhookNoneOnRefundCreate = defineFault({
   sendsWebhookOn: (t) => t !== 'refund-created' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
 });
 
+export const webhookNoneOnRefundCreatedSettled = defineFault({
+  name: 'webhook-none-on-refund-created-settled',
+  clause: 'event.refund.updated',
+  doc:
+    'A refund created already SUCCESS (its channel settles at once) sends no refund.updated: only a PENDING one is ' +
+    'notified at creation, as if SUCCESS were sent only on a later change.',
+  sendsWebhookOn: (t) => t !== 'refund-created-settled' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
 export const webhookNoneOnPayoutCancel = defineFault({
   name: 'webhook-none-on-payout-cancel',
   clause: 'event.payout.updated',

@@ -111,6 +111,15 @@ export const payoutBalanceUsdOnly = defineFault({
   enforces: skipRule('payout.balance-currency'),
 });
 
+export const payoutFundsOfFirstMerchant = defineFault({
+  name: 'payout-funds-of-first-merchant',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    "A payout is checked against the payout balance of the service's first merchant account (the primary), " +
+    'whichever merchant sends it: one above its own balance is accepted while the primary holds enough.',
+  payoutFundsOf: (_merchantId, firstMerchantId) => firstMerchantId,
+});
+
 export const payoutQueryNotFound422 = defineFault({
   name: 'payout-query-not-found-422',
   clause: 'err.po.query-not-found',

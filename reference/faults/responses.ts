@@ -27,7 +27,7 @@ export const respWrongMerchantId = defineFault({
   name: 'resp-wrong-merchant-id',
   clause: 'auth.response.signed',
   doc: 'Every response is signed as the first configured merchant (its X-MerchantID and secret), whoever called.',
-  signAs: (merchantId, channel) => (channel === 'response' ? 'M100001' : merchantId),
+  signAs: (merchantId, channel, first) => (channel === 'response' ? first : merchantId),
 });
 
 export const respNoNonce = defineFault({

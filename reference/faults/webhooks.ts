@@ -98,7 +98,7 @@ export const webhookSignedAsPrimary = defineFault({
   name: 'webhook-signed-as-primary',
   clause: 'webhook.signed',
   doc: 'Every webhook is signed as the first configured merchant (its X-MerchantID and secret), whoever owns the order.',
-  signAs: (merchantId, channel) => (channel === 'webhook' ? 'M100001' : merchantId),
+  signAs: (merchantId, channel, first) => (channel === 'webhook' ? first : merchantId),
 });
 
 export const webhookContentTypeText = defineFault({

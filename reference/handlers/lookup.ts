@@ -4,7 +4,6 @@
  * numbers are per merchant, so another merchant's is simply not found.
  */
 import { ApiError } from '../errors.js';
-import { MERCHANTS } from '../fixtures.js';
 import type { Call, Service } from '../service.js';
 import type { Payment, Payout, Refund } from '../store.js';
 import type { Fields } from '../validate.js';
@@ -23,7 +22,7 @@ export function findPayment(svc: Service, call: Call, f: Fields): Payment {
   if (
     p === undefined &&
     svc.behaviour.foreignMerchantOrderNo === 'access-denied' &&
-    MERCHANTS.some((m) => m.id !== call.merchant.id && svc.store.paymentByMerchantNo(m.id, ref.value) !== undefined)
+    svc.target.merchants.some((m) => m.id !== call.merchant.id && svc.store.paymentByMerchantNo(m.id, ref.value) !== undefined)
   ) {
     throw new ApiError(403, 'orderAccessDenied', 'Order belongs to another merchant');
   }

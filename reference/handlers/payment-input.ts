@@ -108,7 +108,7 @@ export function priceFor(method: string, cents: bigint, b: Behaviour, target: Ta
   const ch = target.paymentChannels.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
-    const tier = cents > MAX_AMOUNT_CENTS ? undefined : b.roundToTier(cents, b.tiersFor(method, ch.tiersCents));
+    const tier = cents > MAX_AMOUNT_CENTS ? undefined : b.roundToTier(cents, b.tiersFor(method, ch.tiersCents), ch.rounding);
     if (tier === undefined && !b.enforces('payment.price-point')) return { chargedCents: cents };
     if (tier === undefined) {
       throw new ApiError(422, 'notSupported', `Amount cannot be rounded to a ${method} price point`);

@@ -47,7 +47,8 @@ export const payoutCreate: Handler = (svc, call) => {
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
   const pot = balanceCurrency(svc, amount.currency);
-  if (payoutBalance(balances, pot) < cents && b.enforces('payout.balance'))
+  const funds = svc.store.balancesOf(b.payoutFundsOf(call.merchant.id, svc.target.merchants[0]!.id));
+  if (payoutBalance(funds, pot) < cents && b.enforces('payout.balance'))
     throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
 
   const payout: Payout = {

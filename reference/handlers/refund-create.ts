@@ -71,7 +71,8 @@ export const refundCreate: Handler = (svc, call) => {
   balances.refundCoverCents -= refund.coverCents;
   svc.store.addRefund(refund);
   claimNumber(svc, call.merchant.id, 'refund', merchantRefundNo, refund.refundNo);
-  if (b.sendsWebhookOn('refund-created')) emitRefundUpdated(svc, refund);
+  const settled = refund.status === 'SUCCESS' ? b.sendsWebhookOn('refund-created-settled') : true;
+  if (b.sendsWebhookOn('refund-created') && settled) emitRefundUpdated(svc, refund);
   if (failing) {
     afterRecordedRefusal(svc, call.merchant.id, 'refund', merchantRefundNo);
     throw new ApiError(422, 'refundFailed', 'Refund request failed');

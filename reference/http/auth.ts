@@ -44,7 +44,20 @@ export function authenticate(
   // A fault may let an absent header through; it then takes part as an empty string.
   const [ts, nc, sg] = [timestamp ?? '', nonce ?? '', sign ?? ''];
   const steps: Array<[AuthOutcome, () => boolean]> = [
-    ['bad-signature', () => b.verifyRequest({ merchantId: id, secret: merchant.secret, timestamp: ts, nonce: nc, rawBody, sign: sg })],
+    [
+      'bad-signature',
+      () =>
+        b.verifyRequest({
+          merchantId: id,
+          secret: merchant.secret,
+          ...(merchant.productionSecret !== undefined ? { productionSecret: merchant.productionSecret } : {}),
+          allSecrets: target.merchants.map((m) => m.secret),
+          timestamp: ts,
+          nonce: nc,
+          rawBody,
+          sign: sg,
+        }),
+    ],
     [
       'stale-timestamp',
       () => {

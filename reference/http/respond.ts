@@ -5,7 +5,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Behaviour } from '../behaviour.js';
 import { type ApiError, envelopeMessage } from '../errors.js';
-import { findMerchant, type MerchantFixture } from '../fixtures.js';
+import type { MerchantFixture } from '../fixtures.js';
+import type { Target } from '../target.js';
 import { hmacDigest, signingInput } from '../signing.js';
 
 export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {
@@ -59,10 +60,11 @@ export function sendSigned(
   res: ServerResponse,
   merchant: MerchantFixture,
   envelope: Record<string, unknown>,
-  b: Behaviour,
+  svc: { readonly behaviour: Behaviour; readonly target: Target },
   httpStatus?: number,
   signedOver?: Record<string, unknown>,
 ): number {
+  const { behaviour: b, target } = svc;
   const code = typeof envelope['code'] === 'number' ? envelope['code'] : 0;
   const status = httpStatus ?? b.httpStatusFor(code, typeof envelope['msg'] === 'string' ? envelope['msg'] : '');
   const raw = Buffer.from(JSON.stringify(b.finishEnvelope(envelope)), b.responseEncoding);
@@ -70,7 +72,7 @@ export function sendSigned(
     write(res, status, {}, raw, false);
     return status;
   }
-  const signer = findMerchant(b.signAs(merchant.id, 'response')) ?? merchant;
+  const signer = target.findMerchant(b.signAs(merchant.id, 'response', target.merchants[0]!.id)) ?? merchant;
   const { timestamp, nonce } = b.responseStamp(Date.now());
   const signedRaw = signedOver ? Buffer.from(JSON.stringify(b.finishEnvelope(signedOver)), b.responseEncoding) : raw;
   const digest = hmacDigest(signer.secret, signingInput(signer.id, timestamp, nonce, b.responseSigningBytes(signedRaw)));

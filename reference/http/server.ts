@@ -183,7 +183,7 @@ async function handle(
   if (auth.outcome !== 'ok' || auth.merchant === undefined) {
     const failure = authAnswer(svc, auth.outcome === 'missing-header' || auth.outcome === 'unknown-merchant' ? auth.outcome : 'forbidden');
     if (svc.behaviour.signAuthErrors && auth.merchant !== undefined) {
-      sendSigned(res, auth.merchant, errorEnvelope(failure.err, english), svc.behaviour, failure.http);
+      sendSigned(res, auth.merchant, errorEnvelope(failure.err, english), svc, failure.http);
     } else {
       sendUnsigned(res, failure.http, failure.err, english, false, {}, svc.behaviour.unsignedPlainText);
     }
@@ -210,9 +210,7 @@ async function handle(
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
   const altered = opts.tamper?.tamper(envelope);
   tampered = altered?.fields;
-  const status = altered
-    ? sendSigned(res, merchant, altered.envelope, svc.behaviour, undefined, envelope)
-    : sendSigned(res, merchant, envelope, svc.behaviour);
+  const status = altered ? sendSigned(res, merchant, altered.envelope, svc, undefined, envelope) : sendSigned(res, merchant, envelope, svc);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
   logDone(
     status,

@@ -63,9 +63,9 @@ export function readingNames(sel: string | readonly string[] | undefined): reado
 
 const INFO_KEYS: ReadonlySet<string> = new Set(['name', 'doc']);
 
-/** The correct behaviour answering the named readings the other way. */
-export function behaviourWithReadings(names: readonly string[]): Behaviour {
-  let b: Behaviour = { ...defaultBehaviour };
+/** The correct behaviour (`base`: the target's own choices on top of it) answering the named readings the other way. */
+export function behaviourWithReadings(names: readonly string[], base: Behaviour = defaultBehaviour): Behaviour {
+  let b: Behaviour = { ...base };
   for (const name of names) {
     const r = READINGS.find((x) => x.name === name)!;
     const prev = b;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { connectPool, type PoolServer, startPoolProcess, startPoolServer } from '../../harness/run/pool.js';
 import { Pacer } from '../../harness/throttle.js';
 
@@ -20,6 +21,11 @@ function worker(port: number, fallback = new Pacer()) {
   const c = connectPool(port, fallback);
   clients.push(c);
   return c;
+}
+
+/** Runs `fn` as part of a check that started at `startedAt` (epoch ms): its asks carry that key. */
+function inCheck<T>(startedAt: number, fn: () => Promise<T>): Promise<T> {
+  return withRecorder(newRecorder([], startedAt), fn);
 }
 
 /** Whether the promise settled within a few event-loop turns plus `ms` (a grant travels over loopback). */
@@ -52,6 +58,68 @@ describe('run-wide request pool', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).acquire().then(() => (i % 2 ? b : a).release(false))));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
     expect(s.granted()).toBe(20);
+  });
+
+  it("grants a freed slot to the earliest-started check's request, not to the first to ask", async () => {
+    const s = await pool({ concurrency: 1 });
+    const a = worker(s.port);
+    const b = worker(s.port);
+    const c = worker(s.port);
+    await a.acquire();
+    const later = inCheck(2_000_000, () => b.acquire());
+    // Asked after the later check's request has reached the pool: a pool that serves in order of asking grants b.
+    await new Promise((r) => setTimeout(r, 50));
+    const earlier = inCheck(1_000_000, () => c.acquire());
+    await new Promise((r) => setTimeout(r, 50));
+    a.release(false);
+    expect(await settles(earlier, 5_000)).toBe(true);
+    expect(await settles(later)).toBe(false);
+    c.release(false);
+    expect(await settles(later, 5_000)).toBe(true);
+  });
+
+  it("gives a worker's grant to its own earliest-started check's waiter", async () => {
+    const s = await pool({ concurrency: 1 });
+    const a = worker(s.port);
+    await a.acquire();
+    const later = inCheck(2_000_000, () => a.acquire());
+    const earlier = inCheck(1_000_000, () => a.acquire());
+    await new Promise((r) => setTimeout(r, 50));
+    a.release(false);
+    expect(await settles(earlier, 5_000)).toBe(true);
+    expect(await settles(later)).toBe(false);
+  });
+
+  it("under the rate limit, an earlier check's chain of sequential requests goes before a later check's queued burst", async () => {
+    const s = await pool({ concurrency: 100, rateLimit: 20 });
+    const flood = worker(s.port);
+    const chain = worker(s.port);
+    const order: string[] = [];
+    const burst = inCheck(2_000_000, () =>
+      Promise.all(
+        Array.from({ length: 20 }, () =>
+          flood.acquire().then(() => {
+            order.push('burst');
+            flood.release(false);
+          }),
+        ),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    // Each step asks only once the previous one's answer is back, as a stateful sequence does.
+    const steps = inCheck(1_000_000, async () => {
+      for (let i = 0; i < 5; i++) {
+        await chain.acquire();
+        order.push('chain');
+        chain.release(false);
+      }
+    });
+    await Promise.all([burst, steps]);
+    // In order of asking, the chain's first step would come after all 20 of the burst. At 20 per second a step's way
+    // to the pool and back (well under the 50 ms between tokens) costs it at most a token or two each.
+    const lastChain = order.lastIndexOf('chain');
+    expect(lastChain, order.join(' ')).toBeLessThan(15);
+    expect(s.granted()).toBe(25);
   });
 
   it('takes back the slots of a worker that went away', async () => {
@@ -118,6 +186,11 @@ describe('the pool in a process of its own', () => {
     expect(await settles(third, 5_000)).toBe(true);
     a.close();
     b.close();
-    expect(await p.close()).toEqual({ granted: 3, maxInFlight: 2 });
+    const t0 = Date.now();
+    const counts = await p.close();
+    expect(counts).toMatchObject({ granted: 3, maxInFlight: 2 });
+    // The checks' sending phase: from the first grant to the last release (a's, as its connection closed).
+    expect(counts.firstGrantAt).toBeLessThan(t0);
+    expect(counts.firstGrantAt).toBeLessThanOrEqual(counts.lastReleaseAt!);
   });
 });

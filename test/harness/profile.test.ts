@@ -857,6 +857,7 @@ const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
   maxDistance: false,
   tie: false,
   tiersByMethod: false,
+  ruleByMethod: false,
   unroundable: true,
 };
 const CHECKOUT: Req<NN<P['checkout']>> = { extras: false, extrasByMethod: false, data: true, pendingStatus: false };

@@ -47,6 +47,12 @@ export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): 
       continue;
     }
     copy(path);
+    // A method's channels and its min/max go together (the loader refuses channels whose extremes are not min and max):
+    // a user who writes the vendor's channel table writes its extremes too.
+    if (path.at(-1) === 'channels' && get(truth, path) !== undefined) {
+      copy([...path.slice(0, -1), 'min']);
+      copy([...path.slice(0, -1), 'max']);
+    }
   }
   return { profile: out as unknown as Profile, filled };
 }

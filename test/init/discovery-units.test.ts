@@ -57,6 +57,44 @@ describe('bisectLimits', () => {
     });
   });
 
+  it('finds a second range beyond a decade of refusals above the first (issue 24, LEGAL_TARGETS_SEED=716206771)', async () => {
+    // The old search went up by tens from the accepted amount and stopped at the first refusal: 50.64 was written as the max.
+    const t = rangeTarget([
+      [50n, 5_064n],
+      [20_000n, 20_755n],
+    ]);
+    await t.send(1000n, 'first');
+    const b = await bisectLimits(t, 1000n, 'first');
+    expect(b.limits).toEqual({
+      min: '0.50',
+      max: '207.55',
+      channels: [
+        { min: '0.50', max: '50.64' },
+        { min: '200.00', max: '207.55' },
+      ],
+    });
+    expect(b.probes).toBeLessThan(400);
+    expect(b.resolution).toMatch(/narrower than that/);
+  });
+
+  it('finds a range below the accepted one, and an overlap reads as one range', async () => {
+    const t = rangeTarget([
+      [7n, 90n],
+      [5_000n, 80_000n],
+      [60_000n, 150_000n],
+    ]);
+    await t.send(10_000n, 'first');
+    const b = await bisectLimits(t, 10_000n, 'first');
+    expect(b.limits).toEqual({
+      min: '0.07',
+      max: '1500.00',
+      channels: [
+        { min: '0.07', max: '0.90' },
+        { min: '50.00', max: '1500.00' },
+      ],
+    });
+  });
+
   it('uses fresh numbers when the target checks duplicates before limits', async () => {
     const t = rangeTarget([[100n, 250_000n]], false);
     await t.send(1000n, 'first');

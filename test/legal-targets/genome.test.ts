@@ -7,9 +7,19 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECLINE_CARD_POOL, READING_NAMES, REFERENCE_GENES, targetGenome } from '../../fixtures/arbitraries/genome.js';
+import {
+  DECLINE_CARD_POOL,
+  READING_NAMES,
+  REFERENCE_GENES,
+  retryWaitsGene,
+  targetGenes,
+  targetGenome,
+} from '../../fixtures/arbitraries/genome.js';
+import { centsNumberOf } from '../../harness/money.js';
+import { defaultBehaviour } from '../../reference/behaviour.js';
+import { pricePointNearestWithin } from '../../reference/readings/amounts.js';
 import { readingCatalogue, READING_SETS } from '../../reference/readings/index.js';
-import { loadTrueProfile, startOrder, targetDescription, trueProfile } from './genome.js';
+import { loadTrueProfile, startOrder, targetDescription, trueProfile, unroundableOf } from './genome.js';
 
 function withoutIdentity(p: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _s, name: _n, description: _d, embedded: _e, ...rest } = p;
@@ -57,6 +67,47 @@ describe('target genome', () => {
       expect(g.target).toBeUndefined();
       expect(loadTrueProfile(g).profile.embedded?.target).toBeUndefined();
     }
+  });
+
+  it("draws retry schedules inside the document's figures: 8 growing waits from about 15 s to about 40 min, 80 to 100 min in all", () => {
+    fc.assert(
+      fc.property(retryWaitsGene(), (w) => {
+        expect(w).toHaveLength(8);
+        expect(w[0]).toBeGreaterThanOrEqual(13_000);
+        expect(w[0]).toBeLessThanOrEqual(17_000);
+        expect(w[7]).toBeGreaterThanOrEqual(35 * 60_000);
+        expect(w[7]).toBeLessThanOrEqual(45 * 60_000);
+        for (let i = 1; i < 8; i++) expect(w[i]).toBeGreaterThanOrEqual(w[i - 1]!);
+        const span = w.reduce((a, b) => a + b, 0);
+        expect(span).toBeGreaterThanOrEqual(83 * 60_000);
+        expect(span).toBeLessThanOrEqual(97 * 60_000);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("derives unroundable amounts the reference's own rounding (each method's, or the reading's nearest within 0.50) charges no tier for", () => {
+    const reading = pricePointNearestWithin.roundToTier!;
+    fc.assert(
+      fc.property(targetGenes(), fc.boolean(), (t, near) => {
+        const methods = (['APPLE_PAY', 'GOOGLE_PAY'] as const).map((m) => {
+          const within = near ? 50 : t.roundingByMethod![m].nearestWithinCents;
+          return { tiers: t.tiersCents![m], ...(within !== undefined ? { nearestWithinCents: within } : {}) };
+        });
+        const amounts = unroundableOf(methods);
+        expect(amounts.length).toBeGreaterThan(0);
+        for (const a of amounts)
+          for (const m of methods) {
+            const cents = BigInt(centsNumberOf(a));
+            const big = m.tiers.map((c) => BigInt(c));
+            const rule =
+              m.nearestWithinCents === undefined ? undefined : { mode: 'nearest' as const, maxDistanceCents: BigInt(m.nearestWithinCents) };
+            const charged = near ? reading(cents, big) : defaultBehaviour.roundToTier(cents, big, rule);
+            expect(charged, `${a} on ${m.tiers.join()} (${m.nearestWithinCents ?? 'up'})`).toBeUndefined();
+          }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('gives every genome a true profile the loader accepts', () => {

@@ -8,8 +8,14 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { valueOfCents } from '../../harness/money.js';
 import {
+  type BalanceGene,
   type ChannelGene,
+  MERCHANT_ROLES,
+  type MerchantRole,
+  type PayeeField,
   PAYOUT_METHODS,
+  PRICE_POINT_METHODS,
+  type PricePointMethod,
   RANGE_METHODS,
   type ReadingName,
   type TargetGenes,
@@ -90,8 +96,73 @@ function unroundable(g: ReadonlySet<ReadingName>, methods: readonly string[]): s
   return [g.has('google-pay-own-tiers') && methods.includes('GOOGLE_PAY') ? '100.01' : '100.00', '250.00', '9999.99'];
 }
 
+/** One price-point method as charged: its tiers in cents and its rounding (up, or the nearest within so many cents). */
+export interface ChargedRule {
+  readonly tiers: readonly number[];
+  readonly nearestWithinCents?: number;
+}
+
+/**
+ * Amounts no price-point method charges, from each method's tiers and rounding: above every tier of a method that
+ * rounds up, farther than its distance from every tier of a method that rounds to the nearest.
+ */
+export function unroundableOf(methods: readonly ChargedRule[]): string[] {
+  const all = [...new Set(methods.flatMap((m) => m.tiers))].sort((a, b) => a - b);
+  const top = all[all.length - 1]!;
+  const refusedBy = (c: number, m: ChargedRule) =>
+    m.nearestWithinCents === undefined ? c > Math.max(...m.tiers) : m.tiers.every((t) => Math.abs(t - c) > m.nearestWithinCents!);
+  const refused = (c: number) => methods.every((m) => refusedBy(c, m));
+  const gaps = all.slice(1).map((t, i) => Math.floor((t + all[i]!) / 2));
+  const picked = [...gaps.filter(refused).slice(0, 1), top + 1, top + 150, top + 15_001, 999_999].filter(refused);
+  // The reference profile's own three (rounding up everywhere): just above the top tier, 250.00 and 9999.99.
+  const up = methods.every((m) => m.nearestWithinCents === undefined);
+  return (up ? [top + 1, top + 15_001, 999_999] : picked.slice(0, 3)).map((c) => valueOfCents(c));
+}
+
+/** The rule a price-point method charges by on the genome's target: the reading's, else its own drawn one. */
+function ruleCharged(t: TargetGenes, method: PricePointMethod, readings: ReadonlySet<ReadingName>): ChargedRule {
+  const tiers = tiersCharged(t, method, readings);
+  if (readings.has('price-point-nearest-within')) return { tiers, nearestWithinCents: NEAREST_WITHIN_CENTS };
+  const own = t.roundingByMethod?.[method]?.nearestWithinCents;
+  return own === undefined ? { tiers } : { tiers, nearestWithinCents: own };
+}
+
+/** A charged rule as the profile says it (`rounding`, `maxDistance`, `tie` of pricePoints or of ruleByMethod). */
+function profileRule(r: ChargedRule): { rounding: 'up' | 'nearest'; maxDistance?: string; tie?: 'up' } {
+  return r.nearestWithinCents === undefined
+    ? { rounding: 'up' }
+    : { rounding: 'nearest', maxDistance: valueOfCents(r.nearestWithinCents), tie: 'up' };
+}
+
+/** reference/readings/amounts.ts PRICE_POINT_MAX_DISTANCE_CENTS. */
+const NEAREST_WITHIN_CENTS = 50;
+
 /** The reference's price points (reference/methods.ts TIERS), for the price-point methods a genome enables. */
 const REFERENCE_TIERS_CENTS = [99, 199, 499, 999, 1999, 4999, 9999];
+/** Google Pay's own tiers under `google-pay-own-tiers` (reference/readings/amounts.ts), whatever the genome draws. */
+const ALT_TIERS_CENTS = [100, 200, 500, 1000, 2000, 5000, 10000];
+
+/** The tiers a price-point method charges on the genome's target: its drawn ones, unless a reading replaces them. */
+function tiersCharged(t: TargetGenes, method: PricePointMethod, readings: ReadonlySet<ReadingName>): readonly number[] {
+  if (method === 'GOOGLE_PAY' && readings.has('google-pay-own-tiers')) return ALT_TIERS_CENTS;
+  return t.tiersCents?.[method] ?? REFERENCE_TIERS_CENTS;
+}
+/** A payee's fields as the reference profile fills them. */
+const PAYEE_SAMPLE: Readonly<Record<PayeeField, string>> = {
+  name: 'Grace Hopper',
+  account: 'US00BANK0000000001',
+  email: 'grace@merchant.invalid',
+};
+
+type MerchantEntry = NonNullable<TargetDescription['merchants']>[number];
+/** reference/fixtures.ts: the merchant of each role, as a target description names it. */
+const FIXTURE_IDS: Readonly<Record<MerchantRole, string>> = {
+  primary: 'M100001',
+  second: 'M100002',
+  lowBalance: 'M100003',
+  frozen: 'M100009',
+};
+
 /** KLARNA's one channel where a genome gives it to the second merchant only. */
 const SECOND_ONLY_CHANNEL: ChannelGene = { minCents: 100, maxCents: 100_000 };
 
@@ -110,27 +181,46 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     refunds: t.refunds[m].support,
     refundSettlesImmediately: t.refunds[m].createdSuccess,
   });
-  const tiers = { tiersCents: REFERENCE_TIERS_CENTS, refunds: 'none' as const, refundSettlesImmediately: false };
+  const tiers = (m: PricePointMethod) => ({
+    tiersCents: t.tiersCents?.[m] ?? REFERENCE_TIERS_CENTS,
+    ...(t.roundingByMethod?.[m]?.nearestWithinCents !== undefined
+      ? { rounding: { mode: 'nearest' as const, maxDistanceCents: t.roundingByMethod[m].nearestWithinCents } }
+      : {}),
+    refunds: 'none' as const,
+    refundSettlesImmediately: false,
+  });
+  const balances = (b: BalanceGene) => ({ payoutBalancesCents: { USD: b.usdCents, EUR: b.eurCents } });
+  const entries: Record<MerchantRole, Omit<MerchantEntry, 'id'>> = {
+    primary: { name: t.primaryName, login: t.primaryLogin },
+    second: {
+      ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
+      ...(t.secondBalance ? balances(t.secondBalance) : {}),
+    },
+    lowBalance: {
+      payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
+      refundCoverCents: t.lowBalance.refundCoverCents,
+      paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
+      payoutMethods: t.lowBalance.payoutMethods,
+    },
+    frozen: t.frozenBalance ? balances(t.frozenBalance) : {},
+  };
+  const keysOf = (role: MerchantRole): Omit<MerchantEntry, 'id'> => {
+    const k = t.keys?.[role];
+    if (!k) return {};
+    return { assignedId: k.id, secret: k.secret, ...(k.productionSecret !== undefined ? { productionSecret: k.productionSecret } : {}) };
+  };
   return {
-    merchants: [
-      { id: 'M100001', name: t.primaryName, login: t.primaryLogin },
-      ...(t.secondOnly ? [{ id: 'M100002', paymentMethods: [...enabled, 'VENMO', t.secondOnly] }] : []),
-      {
-        id: 'M100003',
-        payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
-        refundCoverCents: t.lowBalance.refundCoverCents,
-        paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
-        payoutMethods: t.lowBalance.payoutMethods,
-      },
-    ],
+    merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
+      (e) => Object.keys(e).length > 1,
+    ),
     paymentMethods: [...enabled, 'VENMO'],
     noChannelMethods: ['VENMO'],
     paymentChannels: {
       CARD: ranged('CARD'),
       PAYPAL: ranged('PAYPAL'),
       CASH_APP: ranged('CASH_APP'),
-      APPLE_PAY: tiers,
-      GOOGLE_PAY: tiers,
+      APPLE_PAY: tiers('APPLE_PAY'),
+      GOOGLE_PAY: tiers('GOOGLE_PAY'),
       KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
     },
     payoutChannels: Object.fromEntries(
@@ -143,6 +233,8 @@ export function targetDescription(t: TargetGenes): TargetDescription {
       }),
     ),
     declineCards: t.declineCards,
+    ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
+    ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
   };
 }
 
@@ -158,15 +250,27 @@ export function limitsOf(channels: readonly ChannelGene[]): ChannelLimits {
 function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingName>): void {
   const enabled = enabledMethods(t);
   p.methods.checkout = enabled;
-  const pricePoint: string[] = enabled.filter((m) => m === 'APPLE_PAY' || m === 'GOOGLE_PAY');
+  const pricePoint = PRICE_POINT_METHODS.filter((m) => enabled.includes(m));
   if (pricePoint.length > 0) {
-    p.methods.pricePoint = pricePoint;
-    const own = p.pricePoints!.tiersByMethod;
-    if (own) {
-      const kept = Object.entries(own).filter(([m]) => pricePoint.includes(m));
-      if (kept.length > 0) p.pricePoints!.tiersByMethod = Object.fromEntries(kept);
-      else delete p.pricePoints!.tiersByMethod;
-    }
+    p.methods.pricePoint = [...pricePoint];
+    // The shared tiers are the first method's; a method charging others says its own.
+    const charged = pricePoint.map((m) => [m, tiersCharged(t, m, readings).map((c) => valueOfCents(c))] as const);
+    const shared = charged[0]![1];
+    const pp = p.pricePoints!;
+    pp.tiers = [...shared];
+    const own = charged.filter(([, tiers]) => tiers.join() !== shared.join());
+    if (own.length > 0) pp.tiersByMethod = Object.fromEntries(own.map(([m, tiers]) => [m, [...tiers]]));
+    else delete pp.tiersByMethod;
+    // The shared rule is the first method's too; a method rounding otherwise says its own (version 3).
+    const rules = pricePoint.map((m) => [m, profileRule(ruleCharged(t, m, readings))] as const);
+    const sharedRule = rules[0]![1];
+    delete pp.maxDistance;
+    delete pp.tie;
+    Object.assign(pp, sharedRule);
+    const ownRules = rules.filter(([, r]) => JSON.stringify(r) !== JSON.stringify(sharedRule));
+    if (ownRules.length > 0) pp.ruleByMethod = Object.fromEntries(ownRules.map(([m, r]) => [m, r]));
+    else delete pp.ruleByMethod;
+    pp.unroundable = unroundableOf(pricePoint.map((m) => ruleCharged(t, m, readings)));
   } else {
     delete p.methods.pricePoint;
     delete p.pricePoints;
@@ -189,6 +293,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   payouts.methods = Object.fromEntries(
     PAYOUT_METHODS.map((m) => [m, { ...payouts.methods[m]!, cancel: t.payouts[m].cancelable, usdOnly: t.payouts[m].usdOnly }]),
   );
+  if (t.payeeFields)
+    for (const m of PAYOUT_METHODS) payouts.methods[m]!.payee = Object.fromEntries(t.payeeFields[m].map((f) => [f, PAYEE_SAMPLE[f]]));
   p.limits!.payouts = Object.fromEntries(
     PAYOUT_METHODS.map((m) => [m, { min: valueOfCents(t.payouts[m].minCents), max: valueOfCents(t.payouts[m].maxCents) }]),
   );
@@ -200,6 +306,16 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     paymentMethods: [...t.lowBalance.paymentMethods],
     payoutMethods: [...t.lowBalance.payoutMethods],
   });
+  for (const role of MERCHANT_ROLES) {
+    const k = t.keys?.[role];
+    const m = p.merchants[role];
+    if (!k || !m) continue;
+    Object.assign(m, { id: k.id, secret: k.secret });
+    if (k.productionSecret !== undefined) m.productionSecret = k.productionSecret;
+    else delete m.productionSecret;
+  }
+  if (t.secondBalance) p.merchants.second!.payoutBalances = balanceEntries(t.secondBalance);
+  if (t.frozenBalance) p.merchants.frozen!.payoutBalances = balanceEntries(t.frozenBalance);
   const cards = p.cardPayment!.cards;
   cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
   // Version 3 from here: what a version-2 profile cannot say.
@@ -223,6 +339,10 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);
     p.refunds!.support[t.secondOnly] = 'none';
   }
+}
+
+function balanceEntries(b: BalanceGene): Record<string, string> {
+  return { USD: valueOfCents(b.usdCents), EUR: valueOfCents(b.eurCents) };
 }
 
 function renameKeys<T>(o: T, names: Readonly<Record<string, string>>): T {
@@ -249,7 +369,7 @@ export function trueProfile(g: TargetGenome): Profile {
   p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
   for (const r of g.readings) EDITS[r]?.(p, set);
   if (g.target) editTarget(p, g.target, set);
-  if (p.pricePoints) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
+  if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   return p;
 }
 

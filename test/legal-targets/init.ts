@@ -15,9 +15,11 @@ import { join } from 'node:path';
 import { OPTIONAL_METHODS, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import type { Todo } from '../../harness/init/evidence.js';
+import { COARSE_RATIO, FINE_RATIO } from '../../harness/init/limits.js';
+import { centsNumberOf } from '../../harness/money.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { decidePricePoint, pricePointRule } from '../../harness/profile/price-points.js';
-import type { Profile } from '../../harness/profile/types.js';
+import type { ChannelLimits, Profile } from '../../harness/profile/types.js';
 import { runInProcess } from '../../harness/run/inprocess.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { callMain } from '../cli/helpers.js';
@@ -117,6 +119,15 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
   if (path === 'methods.checkout' || path === 'methods.pricePoint') return sameSet(drafted, get(truth, path));
   if (path === 'payouts.notForPayouts') return typeof drafted === 'string' && !(drafted in (truth.payouts?.methods ?? {}));
   if (path === 'cardPayment.cards.invalid.card_number') return typeof drafted === 'string' && !luhnValid(drafted);
+  // A decline card's number is the fact; its holder, expiry and cvc are the merchant's choice (as for cards.*).
+  if (path === 'cardPayment.declines')
+    return (
+      Array.isArray(drafted) &&
+      sameSet(
+        drafted.map((c: { card_number: string }) => c.card_number),
+        declineNumbers(truth),
+      )
+    );
   if (/^limits\.\w+\.\w+\.channels$/.test(path)) return same(unnamedChannels(drafted), unnamedChannels(get(truth, path)));
   if (path === 'pricePoints.unroundable') {
     // Every amount listed must be refused by the true rule, for every price-point method.
@@ -140,6 +151,10 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
   return undefined;
 }
 
+function declineNumbers(truth: Profile): string[] {
+  return (truth.cardPayment?.declines ?? []).map((c) => c.card_number);
+}
+
 export interface InitJudgement {
   /** The CLI's exit code, and whether it wrote the draft and its TODO file. */
   exit: number;
@@ -149,6 +164,11 @@ export interface InitJudgement {
   selfReported: boolean;
   /** Facts the draft states otherwise than the target is: each is a false statement of init. */
   wrong: string[];
+  /**
+   * Limits the draft states otherwise than the target only because a true accepted range is narrower than the spacing
+   * of init's probes there (onlyUnseenRanges): neither written nor wrong, counted apart.
+   */
+  unseen: string[];
   /** Facts the draft leaves out with no TODO naming them. */
   untold: string[];
   /** Leaves the draft writes that the true profile does not state (not judged: the truth is silent). */
@@ -183,14 +203,50 @@ function covered(path: string, todos: Todo[]): boolean {
   });
 }
 
+/** The amounts a method accepts, as disjoint ranges in cents: overlapping or touching channels are one range. */
+function acceptedRanges(lim: ChannelLimits): { min: number; max: number }[] {
+  const raw = (lim.channels ?? [lim]).map((c) => ({ min: centsNumberOf(c.min), max: centsNumberOf(c.max) })).sort((a, b) => a.min - b.min);
+  const out: { min: number; max: number }[] = [];
+  for (const r of raw) {
+    const last = out.at(-1);
+    if (last && r.min <= last.max + 1) last.max = Math.max(last.max, r.max);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/**
+ * Whether a drafted method's limits differ from the truth only by accepted ranges no probe of init's could reach: every
+ * drafted range is a true one, and every true range the draft lacks is narrower than the spacing init's search states
+ * between its probes there (harness/init/limits.ts: COARSE_RATIO, FINE_RATIO within a decade of what it found). init
+ * says in its evidence that such a range would not be seen; a wider one missed is a wrong value.
+ */
+export function onlyUnseenRanges(drafted: ChannelLimits, truth: ChannelLimits): boolean {
+  const d = acceptedRanges(drafted);
+  const t = acceptedRanges(truth);
+  const key = (r: { min: number; max: number }) => `${r.min}-${r.max}`;
+  const trueKeys = new Set(t.map(key));
+  if (!d.every((r) => trueKeys.has(key(r)))) return false;
+  const lo = d[0]!.min;
+  const hi = d.at(-1)!.max;
+  const draftedKeys = new Set(d.map(key));
+  return t
+    .filter((r) => !draftedKeys.has(key(r)))
+    .every((r) => {
+      const ratio = r.min >= lo / 10 && r.max <= hi * 10 ? FINE_RATIO : COARSE_RATIO;
+      return r.max - r.min + 1 < r.min * (ratio - 1);
+    });
+}
+
 /** Judges a draft against the true profile: wrong values, facts left out without a TODO, the share written. */
 export function judgeDraft(
   draft: Profile,
   todos: Todo[],
   truth: Profile,
   g: TargetGenome,
-): Pick<InitJudgement, 'wrong' | 'untold' | 'beyond' | 'facts' | 'written' | 'missing'> {
+): Pick<InitJudgement, 'wrong' | 'untold' | 'beyond' | 'facts' | 'written' | 'missing' | 'unseen'> {
   const wrong: string[] = [];
+  const unseen: string[] = [];
   const missing: string[] = [];
   let facts = 0;
   let written = 0;
@@ -233,8 +289,25 @@ export function judgeDraft(
   }
   const isTemplate = (p: string) => [...templateKeys].some((k) => p === k || p.startsWith(`${k}.`));
   const drafted = new Map(leaves(draft));
+  // Methods whose drafted limits differ from the truth only by ranges too narrow for init's probes (onlyUnseenRanges).
+  const unseenLimits = new Set<string>();
+  for (const kind of ['payments', 'payouts'] as const)
+    for (const [m, t] of Object.entries(truth.limits?.[kind] ?? {})) {
+      const d = draft.limits?.[kind]?.[m];
+      if (d && !same(acceptedRanges(d), acceptedRanges(t)) && onlyUnseenRanges(d, t)) unseenLimits.add(`limits.${kind}.${m}.`);
+    }
+  // Price points are judged per price-point method, by the tiers it rounds to (tiersByMethod[m], else tiers): where every
+  // such method has its own, the profile's global `tiers` describes no method and no answer can show it.
+  const tiersOf = (pr: Profile, m: string) => pr.pricePoints?.tiersByMethod?.[m] ?? pr.pricePoints?.tiers;
+  for (const m of truth.methods.pricePoint ?? []) {
+    facts += 1;
+    const d = tiersOf(draft, m);
+    if (d === undefined) missing.push(`pricePoints.tiersByMethod.${m}`);
+    else if (same(d, tiersOf(truth, m))) written += 1;
+    else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
+  }
   for (const [p, v] of leaves(truth)) {
-    if (isChoice(p) || isTemplate(p)) continue;
+    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.)/.test(p)) continue;
     facts += 1;
     if (!drafted.has(p)) {
       missing.push(p);
@@ -243,6 +316,7 @@ export function judgeDraft(
     const d = drafted.get(p);
     const ok = judgeSpecial(p, d, truth, alternates) ?? same(d, v);
     if (ok) written += 1;
+    else if ([...unseenLimits].some((u) => p.startsWith(u))) unseen.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
   }
   const truthPaths = new Set(leaves(truth).map(([p]) => p));
@@ -250,7 +324,7 @@ export function judgeDraft(
     (p) => !truthPaths.has(p) && !isChoice(p) && !/^(refunds|payouts)\.template\./.test(p) && !/^payouts\.methods\.\w+\.payee\./.test(p),
   );
   const untold = missing.filter((p) => !covered(p, todos));
-  return { wrong, untold, beyond, facts, written, missing };
+  return { wrong, untold, beyond, facts, written, missing, unseen };
 }
 
 export interface InitOverGenomeOptions {
@@ -304,6 +378,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       return {
         ...base,
         wrong: [],
+        unseen: [],
         untold: [],
         beyond: [],
         facts: 0,

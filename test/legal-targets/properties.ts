@@ -76,6 +76,19 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
         declineCards: ['4000000000000069', '4000000000000341'],
         primaryName: 'Kettle & Co',
         primaryLogin: 'kettle.ops',
+        // Session 17: whole-dollar tiers, a second merchant whose balance a payout can exceed, ids and keys of
+        // another shape, a PayPal payee that needs a name, and a retry schedule of the target's own.
+        tiersCents: { APPLE_PAY: [100, 300, 1_000, 5_000], GOOGLE_PAY: [99, 199, 499] },
+        secondBalance: { usdCents: 12_345, eurCents: 6_789 },
+        frozenBalance: { usdCents: 1_000, eurCents: 0 },
+        keys: {
+          primary: { id: 'MCH10001', secret: 'sk_test_0a1b2c3d4e5f60718293a4b5', productionSecret: 'live_5b4a3928170f6e5d4c3b2a10' },
+          second: { id: 'MCH10008', secret: 'sk_test_1f2e3d4c5b6a79881726354a', productionSecret: 'live_a4536271889a6b5c4d3e2f10' },
+          lowBalance: { id: 'MCH10015', secret: 'sk_test_2c3d4e5f60718293a4b5c6d7' },
+          frozen: { id: 'MCH10022', secret: 'sk_test_3d4e5f60718293a4b5c6d7e8' },
+        },
+        payeeFields: { BANK_TRANSFER: ['account'], PAYPAL: ['email', 'name'] },
+        retryWaitsMs: [14_000, 50_000, 200_000, 400_000, 700_000, 1_000_000, 1_200_000, 2_100_000],
       }),
     },
   },

@@ -10,7 +10,7 @@ import { type RunningReference, startReference } from '../../reference/index.js'
 import { parseServeArgs } from '../../reference/serve.js';
 import { resolveTarget, type TargetDescription } from '../../reference/target.js';
 import { cardBody, checkoutBody, payoutBody, refundBody, usd } from './helpers/builders.js';
-import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send } from './helpers/client.js';
+import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send, verifies } from './helpers/client.js';
 
 const TARGET: TargetDescription = {
   merchants: [
@@ -115,9 +115,94 @@ describe('a reference built from a target description', () => {
     }
   }, 30_000);
 
+  it("answers to the ids and keys the description assigns, signs with them, and no longer knows the fixtures'", async () => {
+    const own = { id: 'MCH20417', secret: 'sk_test_0f9e8d7c6b5a4f3e2d1c0b9a' };
+    const other = await startReference({
+      target: {
+        merchants: [
+          { id: 'M100001', assignedId: own.id, secret: own.secret, productionSecret: 'live_11aa22bb33cc44dd55ee66ff' },
+          { id: 'M100002', assignedId: 'MCH20424', secret: 'sk_test_a1b2c3d4e5f6a7b8c9d0e1f2' },
+        ],
+      },
+    });
+    try {
+      const q = { order_no: 'P1' };
+      const mine = await call(other.url, '/api/v1/payments/query', q, { creds: own });
+      expect(answered(mine)).toBe('2002 orderNotFound');
+      expect(verifies(mine.headers, mine.raw, own)).toBe(true);
+      expect(answered(await call(other.url, '/api/v1/payments/query', q, { creds: PRIMARY }))).toBe('401 merchantNotFound');
+      const wrongKey = await call(other.url, '/api/v1/payments/query', q, { creds: { id: own.id, secret: PRIMARY.secret } });
+      expect(answered(wrongKey)).toBe('403 forbidden');
+    } finally {
+      await other.close();
+    }
+    expect(() => resolveTarget({ merchants: [{ id: 'M100002', assignedId: 'M100001' }] })).toThrow(
+      /the id M100001 is given to two merchants/,
+    );
+  });
+
+  it("rounds a price-point method's amount by its channel's own rule: the nearest tier within its distance, else refused", async () => {
+    const tiered = (rounding?: { mode: 'nearest'; maxDistanceCents: number }) => ({
+      tiersCents: [100, 300],
+      refunds: 'none' as const,
+      refundSettlesImmediately: false,
+      ...(rounding ? { rounding } : {}),
+    });
+    const other = await startReference({
+      target: { paymentChannels: { APPLE_PAY: tiered({ mode: 'nearest', maxDistanceCents: 20 }), GOOGLE_PAY: tiered() } },
+    });
+    try {
+      const pay = async (method: string, value: string) => {
+        const r = await call(other.url, '/api/v1/payments/checkout', checkoutBody({ payment_method: method, trans_amount: usd(value) }));
+        return r.json?.code === 0 ? `charged ${r.json.data.trans_amount.value}` : answered(r);
+      };
+      expect(await pay('APPLE_PAY', '1.15')).toBe('charged 1.00');
+      expect(await pay('APPLE_PAY', '1.50')).toBe('422 notSupported');
+      expect(await pay('GOOGLE_PAY', '1.15')).toBe('charged 3.00');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('requires the payee fields the description gives a payout method, and no others', async () => {
+    const other = await startReference({ target: { payeeFields: { PAYPAL: ['email', 'name'], BANK_TRANSFER: ['account'] } } });
+    try {
+      const paypal = (payee: Record<string, string>) => payoutBody({ payment_method: 'PAYPAL', trans_amount: usd('5.00'), payee });
+      const bank = (payee: Record<string, string>) => payoutBody({ trans_amount: usd('5.00'), payee });
+      const create = async (body: Record<string, unknown>) => answered(await call(other.url, '/api/v1/payouts/create', body));
+      expect(await create(paypal({ email: 'a@b.invalid' }))).toBe('400 invalidRequest');
+      expect(await create(paypal({ email: 'a@b.invalid', name: 'Ada' }))).toBe('ok');
+      expect(await create(bank({ account: 'US00BANK0000000002' }))).toBe('ok');
+    } finally {
+      await other.close();
+    }
+    expect(() => resolveTarget({ payeeFields: { PAYPAL: ['iban'] } })).toThrow(/payeeFields.PAYPAL: iban is not one of/);
+  });
+
+  it('retries a webhook on the schedule of the description: as many attempts as its waits allow, then none', async () => {
+    const seen: number[] = [];
+    // Two waits of 1 s at a thousandth of real time: three attempts within milliseconds; the README's schedule (eight waits,
+    // 1.2 s for the first six at this scale) would make more in the time watched.
+    const two = await startReference({
+      target: { retryWaitsMs: [1_000, 1_000] },
+      timeScale: 0.001,
+      onDelivery: (d) => seen.push(d.attempt),
+    });
+    try {
+      const paid = await call(two.url, '/api/v1/payments/card', cardWith('4242424242424242'));
+      expect(paid.json.code).toBe(0);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(seen).toEqual([1, 2, 3]);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('refuses a description it cannot be, clearly', () => {
     expect(() => resolveTarget({ paymentMethods: ['BITCOIN'] })).toThrow(/unknown method\(s\) BITCOIN/);
     expect(() => resolveTarget({ merchants: [{ id: 'M1' }] })).toThrow(/no fixture merchant M1/);
+    expect(() => resolveTarget({ retryWaitsMs: [15_000, -1] })).toThrow(/retryWaitsMs: give 1 to 8 positive integer waits/);
+    expect(() => resolveTarget({ retryWaitsMs: new Array<number>(9).fill(1_000) })).toThrow(/9 attempts at most/);
     expect(() => parseServeArgs(['--target', '[1]'])).toThrow(/--target must be a JSON object/);
     expect(parseServeArgs(['--target', JSON.stringify(TARGET)]).opts.target).toEqual(TARGET);
   });

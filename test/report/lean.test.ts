@@ -2,12 +2,13 @@
  * A reports folder that stays small (issue 27): history/ keeps the last N runs, allure-results/ is
  * packed into one file once the page is built, and `report` rebuilds the page from the pack.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { renderSingleFileReport } from '../../harness/report/allure.js';
+import { offlinePage, renderSingleFileReport } from '../../harness/report/allure.js';
+import { makeOffline } from '../../harness/report/offline.js';
 import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
@@ -133,8 +134,17 @@ describe('allure-results packed', () => {
   it('a run leaves the pack, not the folder; `report` rebuilds the page from it; --keep-allure-results keeps the folder', async () => {
     const dir = tempReports('lean');
     const paths = reportPaths(dir);
+    const made: string[] = [];
+    const watcher = watch(dir, (_event, name) => {
+      if (name) made.push(String(name));
+    });
     const run = await runCli(['run', '--suite', SMALL_SUITE, '--webhooks', 'off', '--reports', dir, '--history', '1']);
+    watcher.close();
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    // vitest keeps the Allure results in memory and writes them once, packed: no folder of small files is made during the
+    // run, then read and deleted.
+    expect(made).not.toContain('allure-results');
+    expect(made).toContain('allure-results.json.gz');
     expect(existsSync(paths.allureResults)).toBe(false);
     expect(existsSync(paths.allureResultsPack)).toBe(true);
     expect(existsSync(paths.allureHtml)).toBe(true);
@@ -162,6 +172,23 @@ describe('allure-results packed', () => {
     expect(steps.length).toBeGreaterThan(0);
     // allure-vitest keeps each attachment as a sub-step of the exchange's step.
     for (const st of steps) expect(st.steps.map((x) => x.name).filter((n) => !n.startsWith('repro '))).toEqual(['request and response']);
+    // Each one is the text of the exchange as stored in results/ (written after the run, not sent by the workers).
+    const stored = new Map(readResults(paths.results).map((r) => [r.checkId, r]));
+    let texts = 0;
+    for (const f of readdirSync(paths.allureResults).filter((n) => n.endsWith('-result.json'))) {
+      const r = JSON.parse(readFileSync(join(paths.allureResults, f), 'utf8')) as {
+        labels: { name: string; value: string }[];
+        steps: { name: string; steps: { name: string; attachments?: { source: string }[] }[] }[];
+      };
+      const check = stored.get(r.labels.find((l) => l.name === 'checkId')!.value)!;
+      for (const st of r.steps.filter((x) => /^x-\d+ /.test(x.name))) {
+        const source = st.steps.find((x) => x.name === 'request and response')!.attachments![0]!.source;
+        const ex = check.exchanges.find((x) => x.id === st.name.split(' ')[0])!;
+        expect(readFileSync(join(paths.allureResults, source), 'utf8')).toBe(exchangeText(ex));
+        texts += 1;
+      }
+    }
+    expect(texts).toBe(steps.length);
     // The run's traffic is the sum of every check's exchanges, in run.json and in the certificate alike.
     const results = readResults(paths.results);
     const traffic = JSON.parse(readFileSync(paths.runMeta, 'utf8')).traffic;
@@ -241,6 +268,21 @@ describe('the page data, compacted', () => {
   it('leaves a page it does not recognise as it is', () => {
     const html = page([['a', 'b']]).replace('d("a"', 'other("a"');
     expect(compactPageData(html)).toBe(html);
+  });
+
+  it('made offline after compaction: the same page as made offline before it, and a third-party call still refused', () => {
+    const stock = page([
+      ['data/test-results/1.json', JSON.stringify({ name: 'fetch("https://x.example/y") gtag(1)', steps: 'x'.repeat(300) })],
+      ['data/attachments/a.txt', 'GET https://api.example.com/p\n<script src="https://evil.example/a.js"></script>'],
+    ]).replace(
+      '<html>',
+      '<html><head><script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>' +
+        "<script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());</script></head>",
+    );
+    expect(offlinePage(stock)).toBe(compactPageData(makeOffline(stock)));
+    expect(compactedPageData(offlinePage(stock))?.size).toBe(2);
+    const calling = stock.replace('<body>', '<body><img src="https://cdn.example.com/logo.png">');
+    expect(() => offlinePage(calling)).toThrow(/third-party hosts.*<img src> https:\/\/cdn\.example\.com\/logo\.png/);
   });
 
   it('the secret scan finds a secret inside the compacted data', () => {

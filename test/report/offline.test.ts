@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isLocalUrl, makeOffline, thirdPartyReferences } from '../../harness/report/offline.js';
+import { chmodSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isLocalUrl, makeOffline, type ScanCache, thirdPartyReferences } from '../../harness/report/offline.js';
+import { diskScanCache } from '../../harness/report/scan-cache.js';
 import { maskUrl } from '../../harness/report/mask.js';
 import { parseProgress, PROGRESS_MARKER } from '../../harness/report/progress.js';
 
@@ -32,6 +36,52 @@ describe('thirdPartyReferences', () => {
     expect(thirdPartyReferences(html)).toEqual([]);
     expect(isLocalUrl('http://127.0.0.1:1/x')).toBe(true);
     expect(isLocalUrl('https://example.com')).toBe(false);
+  });
+});
+
+describe('thirdPartyReferences with a cache of scans', () => {
+  const page = (js: string) => `<html><script src="data:text/javascript;base64,${b64(js)}"></script></html>`;
+  const recording = (): ScanCache & { keys: string[]; planted: Map<string, { context: string; url: string }[]> } => {
+    const planted = new Map<string, { context: string; url: string }[]>();
+    const keys: string[] = [];
+    return {
+      keys,
+      planted,
+      get: (k) => planted.get(k),
+      set: (k, found) => {
+        keys.push(k);
+        planted.set(k, found);
+      },
+    };
+  };
+
+  it('scans an inlined script once: the same script again is answered from the cache, another one is scanned', () => {
+    const cache = recording();
+    const js = 'fetch("https://api.example.com/track")';
+    expect(thirdPartyReferences(page(js), cache).map((r) => r.url)).toEqual(['https://api.example.com/track']);
+    expect(cache.keys).toHaveLength(1);
+    // What the cache says for that script is what a later scan reports (the script is not decoded and scanned again).
+    cache.planted.set(cache.keys[0]!, [{ context: 'fetch()', url: 'https://planted.example/x' }]);
+    const again = thirdPartyReferences(page(js), cache);
+    expect(again).toEqual([{ where: 'data:text/javascript #1', context: 'fetch()', url: 'https://planted.example/x' }]);
+    // One byte more is another script: scanned, not taken from the cache.
+    expect(thirdPartyReferences(page(`${js};`), cache).map((r) => r.url)).toEqual(['https://api.example.com/track']);
+    expect(cache.keys).toHaveLength(2);
+  });
+
+  it('keeps scans on disk, and reads none from a folder others may write to', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mpsi-scan-')), 'cache');
+    const js = 'new WebSocket("wss://ws.example/s")';
+    expect(thirdPartyReferences(page(js), diskScanCache(dir))).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    const disk = diskScanCache(dir);
+    const [file] = readdirSync(dir);
+    const key = file!.replace(/\.json$/, '');
+    expect(disk.get(key)).toEqual([{ context: 'WebSocket/EventSource/Worker', url: 'wss://ws.example/s' }]);
+    chmodSync(dir, 0o777);
+    expect(disk.get(key)).toBeUndefined();
+    chmodSync(dir, 0o700);
+    expect(disk.get('0'.repeat(64))).toBeUndefined();
   });
 });
 

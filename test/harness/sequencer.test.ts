@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { readDurations, startOrder } from '../../harness/run/sequencer.js';
+
+const id = (k: string): string => k;
+
+describe('the order suite files start in', () => {
+  const quick = readDurations().quick;
+  const files = Object.keys(quick);
+
+  it('keeps one of the first workers for a file that sends: the longest one, in place of the shortest webhook file', () => {
+    const order = startOrder(files, id, quick, 3, 0.005);
+    // durations.json: the three longest quick files are webhook files (watch windows); stateful is next.
+    expect(order.slice(0, 4)).toEqual(['webhook-ack', 'webhook-no-event', 'stateful', 'webhook-retry']);
+    expect([...order].sort()).toEqual([...files].sort());
+  });
+
+  it('is longest first when a file that sends is already among the first workers, or with one worker', () => {
+    const seconds = { 'webhook-ack': 3, stateful: 2, 'webhook-retry': 1, amounts: 0.5 };
+    expect(startOrder(Object.keys(seconds), id, seconds, 3, 0.005)).toEqual(['webhook-ack', 'stateful', 'webhook-retry', 'amounts']);
+    const waits = { 'webhook-ack': 3, 'webhook-retry': 1, amounts: 0.5 };
+    expect(startOrder(Object.keys(waits), id, waits, 1, 0.005)).toEqual(['webhook-ack', 'webhook-retry', 'amounts']);
+  });
+
+  it('starts the webhook files first at real time, where their waits set the run', () => {
+    expect(startOrder(files, id, quick, 3, 1).slice(0, 3)).toEqual(['webhook-ack', 'webhook-no-event', 'webhook-retry']);
+  });
+
+  it('keeps the longest webhook file first in full mode, where the retry schedule sets the run', () => {
+    const full = readDurations().full;
+    const order = startOrder(Object.keys(full), id, full, 3, 0.02);
+    expect(order[0]).toBe('webhook-retry');
+    expect(order.slice(0, 3).some((k) => !k.startsWith('webhook-'))).toBe(true);
+  });
+});
