@@ -133,6 +133,11 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
       "not probed: the doctor asks a payout method's overall minimum and maximum only; a gap between payout channels is the checks'",
   },
   'pricePoints.maxDistance': { notVerifiable: 'not asked: the price-point checks probe it' },
+  'pricePoints.ruleByMethod': {
+    notVerifiable:
+      "not asked by its own rule: the doctor judges every price-point method's rounding by the shared rule " +
+      "(pricePoints.rounding, tie), so a method's own rule shows there as a doubt, not a verification",
+  },
   'checkout.extras': { verifiedWith: 'methods.checkout.[]' },
   'checkout.extrasByMethod': { verifiedWith: 'methods.checkout.[]' },
   'cardPayment.template': { verifiedWith: 'cardPayment.cards.success' },
