@@ -158,7 +158,6 @@ const RULES: Readonly<Record<string, Rule>> = {
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
-  'price-point-ninety-nine': needsPricePoint,
   'price-point-amounts-swapped': needsPricePoint,
   'unroundable-validation-failed': needsPricePoint,
 };
