@@ -101,6 +101,20 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             answered: describeAnswer(r.a),
             ex: [r.ex],
           });
+        } else if (
+          m.method === ctx.loaded.profile.methods.noChannel &&
+          refused(r.a) &&
+          r.a.key !== 'paymentMethodUnavailable' &&
+          r.a.key !== 'unsupportedPaymentMethod'
+        ) {
+          // Refused, but not as a method the merchant lacks: the document fixes the no-channel answer, so another one is
+          // first of all the target's (bench --kill 3 --seed 13: no-channel-as-system-busy was stopped as a profile error).
+          doubt(ctx, m.path, `${m.method} is enabled for ${role}, every channel down`, ['err.pay.no-channel'], {
+            expected: 'HTTP 200, code 422 validationFailed (no payment channel available)',
+            answered: describeAnswer(r.a),
+            fix: `remove ${m.method} from the merchant's list if the target does not enable it`,
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
