@@ -12,7 +12,8 @@
  * facts it misses most are listed, by section.
  *
  * With --kill K, K faults of the catalogue drawn per genome are laid over its target and must be killed by
- * their own clause (a survivor may be a reading that makes the fault legal: judge it before fixing a check).
+ * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
+ * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
  *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
  */
@@ -25,6 +26,7 @@ import { faultCatalogue } from '../reference/index.js';
 import { loadTrueProfile } from '../test/legal-targets/genome.js';
 import { doctorWrong } from '../test/legal-targets/properties.js';
 import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
+import { showing } from '../test/legal-targets/kill-showable.js';
 import { log, round, writeReport } from './support/report.js';
 
 function flag(name: string, fallback: string): string {
@@ -70,6 +72,7 @@ let withDoctorWrong = 0;
 let checksRun = 0;
 let checksFailed = 0;
 const kills: { genome: TargetGenome; fault: string; clause: string; verdict: string; collateral: string[] }[] = [];
+const unshown: { genome: TargetGenome; fault: string; kind: string; why: string }[] = [];
 const inits: { genome: TargetGenome; j: InitJudgement }[] = [];
 const started = performance.now();
 for (const [i, g] of genomes.entries()) {
@@ -81,6 +84,12 @@ for (const [i, g] of genomes.entries()) {
   if (doctor.wrong.length > 0) withDoctorWrong += 1;
   if (run.failed.length > 0 || doctor.wrong.length > 0) broke.push({ genome: g, falseVerdicts: run.failed, doctorWrong: doctor.wrong });
   for (const fault of KILL > 0 ? faultDraws[i]! : []) {
+    const shows = showing(g, fault.name);
+    if (!shows.show) {
+      unshown.push({ genome: g, fault: fault.name, kind: shows.kind, why: shows.why });
+      log(`  fault ${fault.name} (${fault.clause}): not run, ${shows.kind}: ${shows.why}`);
+      continue;
+    }
     const [row] = await runKillMatrix({
       loaded: loadTrueProfile(g),
       suites,
@@ -121,7 +130,14 @@ const figures = {
   secondsPerGenome: round(ms / 1000 / N, 2),
   broke,
   init: initFigures,
-  kills: { run: kills.length, notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check') },
+  kills: {
+    run: kills.length,
+    killed: kills.filter((k) => k.verdict === 'killed').length,
+    stopped: kills.filter((k) => k.verdict === 'stopped').length,
+    notShowable: unshown.filter((u) => u.kind === 'nothing-to-show').length,
+    checkBlind: unshown.filter((u) => u.kind === 'check-blind').map((u) => `${u.fault}: ${u.why}`),
+    notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check'),
+  },
 };
 log(
   `false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); ` +
@@ -129,8 +145,9 @@ log(
 );
 if (KILL > 0)
   log(
-    `kill: ${kills.filter((k) => k.verdict === 'killed').length}/${kills.length} faults killed ` +
-      `by their own clause (${kills.filter((k) => k.verdict === 'no-check').length} with no check)`,
+    `kill: ${figures.kills.killed}/${kills.length} faults run killed by their own clause, ${figures.kills.stopped} stopped by ` +
+      `the doctor, ${kills.filter((k) => k.verdict === 'no-check').length} with no check; not run: ` +
+      `${figures.kills.notShowable} the genome cannot show, ${figures.kills.checkBlind.length} a check is known blind to`,
   );
 if (initFigures)
   log(
@@ -143,6 +160,7 @@ if (initFigures)
       `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
+for (const u of unshown.filter((x) => x.kind === 'check-blind')) log(`check blind: ${u.fault}: ${u.why}`);
 for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check'))
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
 for (const b of broke)

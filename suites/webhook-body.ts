@@ -112,7 +112,7 @@ function sentBody(p: Payment): Record<string, unknown> {
 
 /** A refund of part of a paid payment (the whole where only full refunds are allowed) and its first refund.updated. */
 async function refundWithBody(t: Target, clause: ClauseId, reason?: string) {
-  const payment = await anyPaidPayment(t, clause);
+  const payment = await anyPaidPayment(t, clause, { refundable: true });
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment), ...(reason ? { reason } : {}) });
   const got = await expectEventArrives(
     t,
@@ -479,7 +479,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     clause: ['webhook.body.order-no', 'webhook.body.merchant-order-no', 'refund.ids'],
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
-      const payment = await anyPaidPayment(t, 'webhook.body.order-no');
+      const payment = await anyPaidPayment(t, 'webhook.body.order-no', { refundable: true });
       const refund = await acceptedRefund(t, 'webhook.body.order-no', payment, { amount: partOf(t, payment) });
       const all = await awaitDeliveries(
         t,

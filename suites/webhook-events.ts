@@ -47,7 +47,7 @@ function paidWith(t: Target, method: string, clause: ClauseId): Promise<Payment>
  */
 async function pendingRefund(t: Target, clause: ClauseId): Promise<Refund> {
   const declared = methodCreatingRefundsAs(t, 'PENDING');
-  const payment = declared ? await paidWith(t, declared, clause) : await anyPaidPayment(t, clause);
+  const payment = declared ? await paidWith(t, declared, clause) : await anyPaidPayment(t, clause, { refundable: true });
   const refund = await acceptedRefund(t, clause, payment, { amount: partOf(t, payment) });
   const created = await expectEventArrives(
     t,
@@ -175,7 +175,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.refund.updated', 'event.sent-on-change'],
     async run({ target: t }) {
       webhookSetup(t);
-      const payment = await anyPaidPayment(t, 'event.refund.updated');
+      const payment = await anyPaidPayment(t, 'event.refund.updated', { refundable: true });
       const refund = await acceptedRefund(t, 'event.refund.updated', payment, { amount: partOf(t, payment) });
       const { body, exchange } = await expectEventArrives(
         t,

@@ -33,7 +33,7 @@ export default defineSuite('webhook-no-event', { area: 'webhooks', resource: 'we
     async run({ target: t }) {
       const { timing } = webhookSetup(t);
       await confirmedByRetrial(async () => {
-        const payment = await anyPaidPayment(t, 'state.refunded.refund-event');
+        const payment = await anyPaidPayment(t, 'state.refunded.refund-event', { refundable: true });
         // The payment's own SUCCESS webhook comes first and is acknowledged, so nothing of it is left to retry.
         await expectEventArrives(t, payment.merchantOrderNo, 'payment.updated', 'SUCCESS', 'event.payment.updated', 'the paid payment');
         // By arrival order, not time: the SUCCESS delivery can arrive in the same millisecond the refund starts.

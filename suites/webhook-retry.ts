@@ -269,7 +269,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
     clause: ['webhook.recover-by-query'],
     async run({ target: t }) {
       const { timing, receiver } = webhookSetup(t);
-      const payment = await anyPaidPayment(t, 'webhook.recover-by-query');
+      const payment = await anyPaidPayment(t, 'webhook.recover-by-query', { refundable: true });
       const refund = await acceptedRefund(t, 'webhook.recover-by-query', payment, { replies: ['reject'] });
       try {
         const ds = await awaitDeliveries(

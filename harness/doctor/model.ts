@@ -106,9 +106,24 @@ export function answerOf(ex: Exchange): Answer {
     http: ex.response.status,
     envelope: true,
     code,
-    key: splitMsg((j as Record<string, unknown>)['msg'] as string).key,
+    key: keyOf((j as Record<string, unknown>)['msg'] as string),
     data,
   };
+}
+
+/** A key as the document writes them: one camelCase word (`validationFailed`), never a sentence. */
+const KEY_RE = /^[a-z][A-Za-z0-9]*$/;
+
+/**
+ * The msg's key, read leniently: after the last `|` as the document fixes, else a key written first ("key|message"),
+ * which breaks env.msg.message-key (its check judges it; envelopeFlaws reports it as a doubt) but still tells the doctor
+ * which refusal it is (bench/legal-targets.ts --kill, seed 11: env-key-before-message was stopped as a profile error).
+ */
+function keyOf(msg: string): string | undefined {
+  const { key } = splitMsg(msg);
+  if (key === undefined || KEY_RE.test(key)) return key;
+  const first = msg.slice(0, msg.indexOf('|'));
+  return KEY_RE.test(first) ? first : key;
 }
 
 /**
@@ -139,6 +154,9 @@ export function envelopeFlaws(ex: Exchange): { clause: string; what: string }[] 
   const out: { clause: string; what: string }[] = [];
   if (typeof j['code'] === 'string')
     out.push({ clause: 'env.code.integer', what: `the envelope's code is a JSON string (${JSON.stringify(j['code'])}), not an integer` });
+  const msg = j['msg'];
+  if (typeof msg === 'string' && keyOf(msg) !== splitMsg(msg).key)
+    out.push({ clause: 'env.msg.message-key', what: `the msg puts the key first (${JSON.stringify(msg.slice(0, 80))})` });
   if (envelopeCode(j) === 0 && !('data' in j) && Object.keys(j).some((k) => k !== 'code' && k !== 'msg'))
     out.push({ clause: 'env.data.on-success', what: 'a success answer has no data object: its fields are at the top level of the body' });
   return out;

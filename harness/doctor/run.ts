@@ -30,6 +30,7 @@ import {
   type DoctorReport,
   type ItemStatus,
 } from './model.js';
+import { checkInternalNames } from './internal-names.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
@@ -271,6 +272,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
     checkControls(ctx, cards),
     checkWebhooks(ctx),
     checkV3Facts(ctx),
+    checkInternalNames(ctx),
   ]);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
   await checkArmedFailures(ctx);

@@ -50,16 +50,31 @@ export const faultCatalogue: ReadonlyArray<FaultInfo> = Object.freeze(
 
 const INFO_KEYS: ReadonlySet<string> = new Set(['name', 'clause', 'doc']);
 
-/** `base` is the behaviour the faults are laid over: the correct one, or one answering other readings. */
+/**
+ * Hooks that a reading of the base behaviour also sets are composed, not replaced: a fault is a mistake of the
+ * service's core, a reading how the service legally takes requests and renders answers. A request is read by the
+ * reading first (its field names), then by the fault; an answer is made by the fault first, then rendered by the
+ * reading. Replaced, a fault would also undo the reading (bench/legal-targets.ts --kill: `method-defaults-to-card`
+ * dropped `other-request-field-names`' renaming, and the doctor rightly found the refund and payout fields wrong).
+ * `base` is the behaviour the faults are laid over: the correct one, or one answering other readings.
+ */
 export function behaviourWith(names: readonly string[], base: Behaviour = defaultBehaviour): Behaviour {
-  let b: Behaviour = { ...base };
+  let overlay: Partial<Behaviour> = {};
   for (const name of names) {
     const fault = FAULTS.find((f) => f.name === name);
     if (fault === undefined) {
       throw new Error(`Unknown fault ${JSON.stringify(name)}. Known faults: ${FAULTS.map((f) => f.name).join(', ')}`);
     }
     const overrides = Object.fromEntries(Object.entries(fault).filter(([k]) => !INFO_KEYS.has(k)));
-    b = { ...b, ...overrides };
+    overlay = { ...overlay, ...overrides };
   }
+  const b: Behaviour = { ...base, ...overlay };
+  const read = (k: keyof Behaviour) => overlay[k] !== undefined && base[k] !== defaultBehaviour[k];
+  const f = overlay;
+  if (read('normaliseRequest')) b.normaliseRequest = (body, route) => f.normaliseRequest!(base.normaliseRequest(body, route), route);
+  if (read('authOutcome')) b.authOutcome = (o) => f.authOutcome!(base.authOutcome(o));
+  if (read('mapError')) b.mapError = (err, path) => base.mapError(f.mapError!(err, path), path);
+  if (read('finishView')) b.finishView = (kind, view) => base.finishView(kind, f.finishView!(kind, view));
+  if (read('finishWebhookBody')) b.finishWebhookBody = (body, source) => base.finishWebhookBody(f.finishWebhookBody!(body, source), source);
   return b;
 }

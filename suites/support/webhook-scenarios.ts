@@ -16,6 +16,7 @@ import { awaitDeliveries } from '../../harness/webhooks/expect.js';
 import {
   cardFixture,
   cardPayment,
+  checkoutMethodsOf,
   completeCheckout,
   createCheckout,
   createPayout,
@@ -135,10 +136,26 @@ export async function completedCheckout(
   return p;
 }
 
-/** Whichever way the profile declares to get a payment paid at once: a card payment, else a completed checkout. */
-export async function anyPaidPayment(t: Target, clause: ClauseId, opts: { replies?: ReplyKind[] } = {}): Promise<Payment> {
-  if (t.profile.cardPayment) return paidCardPayment(t, clause, opts);
-  return completedCheckout(t, clause, 'success', opts);
+/**
+ * Whichever way the profile declares to get a payment paid at once: a card payment, else a completed checkout. With
+ * `refundable`, a payment of a method the profile says takes refunds: a target whose card takes none is still asked
+ * about refunds through a checkout method that does (found by bench/legal-targets.ts --kill: such targets hid
+ * refund-webhook faults).
+ */
+export async function anyPaidPayment(
+  t: Target,
+  clause: ClauseId,
+  opts: { replies?: ReplyKind[]; refundable?: boolean } = {},
+): Promise<Payment> {
+  const { refundable, ...rest } = opts;
+  const takesRefunds = (m: string) => (t.profile.refunds?.support[m] ?? 'none') !== 'none';
+  if (t.profile.cardPayment && !(refundable && !takesRefunds(cardMethod(t)))) return paidCardPayment(t, clause, rest);
+  const method = refundable ? checkoutMethodsOf(t).find(takesRefunds) : undefined;
+  if (refundable && method === undefined)
+    throw new PreconditionSkip('the profile declares no payable method that takes refunds (refunds.support)', {
+      declare: ['refunds.support'],
+    });
+  return completedCheckout(t, clause, 'success', { ...rest, ...(method ? { method } : {}) });
 }
 
 export interface Refund {

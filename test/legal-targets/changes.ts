@@ -11,6 +11,7 @@
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
+import { dotted } from '../../harness/profile/schema.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { trueProfile } from './genome.js';
@@ -109,6 +110,15 @@ export function oneFactChanges(p: Profile): Change[] {
     if (s === 'full') change(`refunds.support.${method}`, 'doubt', 'partial');
   }
   if (p.payouts?.notForPayouts && payoutMethods[0]) change('payouts.notForPayouts', 'doubt', payoutMethods[0]);
+  // A price-point method left out: the target rounds an amount the profile calls any amount of a ranged method.
+  const pricePoint = p.methods.pricePoint ?? [];
+  if (pricePoint.length > 0) change('methods.pricePoint', 'wrong', pricePoint.slice(1));
+  // Another internal name than the target's: its invalidRequest text, which the document says names the field by its
+  // internal name, does not name the declared one (the profile's wrong name, or the target's failure: a doubt).
+  for (const [key, name] of Object.entries(p.internalFieldNames ?? {}))
+    change(dotted(['internalFieldNames', key]), 'doubt', `${name}Moved`, (q) => {
+      q.internalFieldNames![key] = `${name}Moved`;
+    });
   return out;
 }
 

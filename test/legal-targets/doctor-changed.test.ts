@@ -29,6 +29,8 @@ const FIXED_FIELDS = [
   'limits.payments.CARD.max',
   'refunds.support.CASH_APP',
   'payouts.notForPayouts',
+  'methods.pricePoint',
+  'internalFieldNames["trade_info.goods_name"]',
 ];
 
 describe('doctor: one fact of a true profile changed', () => {

@@ -1,0 +1,196 @@
+/**
+ * Every fact a profile can state, and what the doctor does with it (issue 24 item 4): the schema's leaves, each either
+ * verified by an item of the doctor (test/doctor/facts.test.ts runs it and matches its items to the leaves) or listed
+ * here with the reason it is not, so that a new profile field cannot slip through unseen.
+ */
+import { profileSchema } from '../profile/schema.js';
+
+type Schema = Record<string, unknown>;
+
+/** A leaf of the profile schema: segments, `*` for any key of a map, `[]` for any element of a list. */
+export type Leaf = readonly string[];
+
+function resolve(s: Schema, root: Schema): Schema {
+  const ref = s['$ref'];
+  if (typeof ref !== 'string') return s;
+  const name = ref.replace('#/$defs/', '');
+  const target = (root['$defs'] as Record<string, Schema>)[name];
+  if (!target) throw new Error(`profile schema: unresolved ${ref}`);
+  return resolve({ ...target, ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$ref')) }, root);
+}
+
+/** The leaves of the profile schema, in its order: scalars, lists of scalars, and open objects (templates, extras). */
+export function profileLeaves(root: Schema = profileSchema()): Leaf[] {
+  const out: Leaf[] = [];
+  const seen = new Set<string>();
+  const walk = (raw: Schema, at: string[]): void => {
+    const s = resolve(raw, root);
+    const alternatives = [...((s['oneOf'] as Schema[]) ?? []), ...((s['anyOf'] as Schema[]) ?? [])];
+    const props = { ...((s['properties'] as Record<string, Schema>) ?? {}) };
+    for (const alt of alternatives) Object.assign(props, (resolve(alt, root)['properties'] as Record<string, Schema>) ?? {});
+    const extra = s['additionalProperties'];
+    const items = s['items'] as Schema | undefined;
+    if (Object.keys(props).length > 0 || (extra && typeof extra === 'object')) {
+      for (const [k, v] of Object.entries(props)) walk(v, [...at, k]);
+      if (extra && typeof extra === 'object') walk(extra as Schema, [...at, '*']);
+      return;
+    }
+    if (items) {
+      walk(items, [...at, '[]']);
+      return;
+    }
+    const key = at.join('\u0000');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(at);
+    }
+  };
+  walk(root, []);
+  return out;
+}
+
+/** A doctor item's path (`limits.payments.CARD.channels[0].min`, `internalFieldNames["a.b"]`) as segments. */
+export function itemSegments(path: string): string[] {
+  const out: string[] = [];
+  const re = /\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\.?([^.[\]]+)/g;
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push(JSON.parse(m[1]) as string);
+    else if (m[2] !== undefined) out.push('[]');
+    else out.push(m[3]!);
+  }
+  return out;
+}
+
+/** Whether an item at `segs` speaks of `leaf`: the leaf itself, or a part of it (an element, a field of a template). */
+export function itemNamesLeaf(segs: readonly string[], leaf: Leaf): boolean {
+  // An item on a whole list (methods.pricePoint) names its elements' leaf (methods.pricePoint[]).
+  if (leaf[leaf.length - 1] === '[]' && segs.length === leaf.length - 1) return itemNamesLeaf([...segs, '[]'], leaf);
+  if (segs.length < leaf.length) return false;
+  return leaf.every((l, i) => l === '*' || l === segs[i] || (l === '[]' && segs[i] === '[]'));
+}
+
+/** How a leaf's pattern is written in the list below: dotted, `*` and `[]` kept. */
+export function leafName(leaf: Leaf): string {
+  return leaf.map((s, i) => (s === '[]' ? s : i === 0 ? s : `.${s}`)).join('');
+}
+
+/**
+ * What the doctor does with a leaf it names no item for: `verifiedWith` an item naming a larger part (a merchant's
+ * credentials are verified as one, a card as one, a sandbox control as one), or `notVerifiable` with the reason, or
+ * `choice`: not a fact about the target at all (the file's metadata, the kit's own settings and allowances, labels).
+ * A pattern names the leaves it is a prefix of; `*` stands for any one key.
+ */
+export type LeafFate = { verifiedWith: string } | { notVerifiable: string } | { choice: string };
+
+export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
+  $schema: { choice: "the file's own metadata" },
+  profileVersion: { choice: "the file's format version" },
+  name: { choice: "the profile's name, shown in reports" },
+  description: { choice: "the profile's description" },
+  embedded: { choice: 'how the kit starts its own reference: a real target has no such section' },
+  reports: { choice: 'where the kit keeps its reports' },
+  environment: {
+    notVerifiable:
+      'sandbox or production is what the user says the target is: no answer shows it; ' +
+      'production makes the doctor move no money (its parity guard), which is the point of saying it',
+  },
+  'merchants.*.id': { verifiedWith: 'merchants.*' },
+  'merchants.*.secret': { verifiedWith: 'merchants.*' },
+  'merchants.*.secretEnv': { verifiedWith: 'merchants.*' },
+  'merchants.*.productionSecret': {
+    notVerifiable:
+      'a sandbox refuses every key but its own alike, so it cannot confirm a production key (the auth.env-keys check sends it)',
+  },
+  'merchants.*.productionSecretEnv': {
+    notVerifiable:
+      'a sandbox refuses every key but its own alike, so it cannot confirm a production key (the auth.env-keys check sends it)',
+  },
+  'merchants.*.name': {
+    notVerifiable: "a name is shown by no answer of the interface; the auth.merchant-id check uses the primary's only",
+  },
+  'merchants.*.login': {
+    notVerifiable: "a login is shown by no answer of the interface; the auth.merchant-id check uses the primary's only",
+  },
+  'merchants.*.payoutBalances': { notVerifiable: 'a balance could be shown only by spending it' },
+  'merchants.frozen.paymentMethods': {
+    notVerifiable: "a disabled merchant's methods are shown by nothing: every payment of it is refused",
+  },
+  'merchants.frozen.payoutMethods': { notVerifiable: "a disabled merchant's methods are shown by nothing: every payout of it is refused" },
+  'merchants.primary.payoutMethods': { verifiedWith: 'payouts.methods.*' },
+  http: {
+    choice: "the kit's own pace and allowances (deadline, body size, requests in flight, rate); the doctor proposes a rate when throttled",
+  },
+  'endpoints.checkout': { verifiedWith: 'methods.checkout.[]' },
+  'endpoints.cardPayment': { verifiedWith: 'cardPayment.cards.success' },
+  'endpoints.payoutCreate': { verifiedWith: 'payouts.methods.*' },
+  'endpoints.payoutCancel': { verifiedWith: 'payouts.methods.*.cancel' },
+  'methods.card': { verifiedWith: 'cardPayment.cards.success' },
+  'limits.payments.*.name': { choice: "a channel's label, shown in findings" },
+  'limits.payments.*.channels.[].name': { choice: "a channel's label, shown in findings" },
+  'limits.payouts.*.name': { choice: "a channel's label, shown in findings" },
+  'limits.payouts.*.channels': {
+    notVerifiable:
+      "not probed: the doctor asks a payout method's overall minimum and maximum only; a gap between payout channels is the checks'",
+  },
+  'pricePoints.maxDistance': { notVerifiable: 'not asked: the price-point checks probe it' },
+  'pricePoints.ruleByMethod': {
+    notVerifiable:
+      "not asked by its own rule: the doctor judges every price-point method's rounding by the shared rule " +
+      "(pricePoints.rounding, tie), so a method's own rule shows there as a doubt, not a verification",
+  },
+  'checkout.extras': { verifiedWith: 'methods.checkout.[]' },
+  'checkout.extrasByMethod': { verifiedWith: 'methods.checkout.[]' },
+  'cardPayment.template': { verifiedWith: 'cardPayment.cards.success' },
+  'cardPayment.cards.*': { verifiedWith: 'cardPayment.cards.*' },
+  'cardPayment.declines': { verifiedWith: 'cardPayment.declines.[]' },
+  'refunds.template': { verifiedWith: 'refunds.support.*' },
+  'payouts.template': { verifiedWith: 'payouts.methods.*' },
+  'payouts.methods.*.payee': { verifiedWith: 'payouts.methods.*' },
+  'payouts.cancelBy': { verifiedWith: 'payouts.methods.*.cancel' },
+  'payouts.sharedBalance': { notVerifiable: 'it could be shown only by spending a balance' },
+  'sandbox.*': { verifiedWith: 'sandbox.*' },
+  'webhooks.receiver': { choice: "the kit's own receiver's address" },
+  'webhooks.tolerance': { choice: "the kit's allowance on a webhook's timing" },
+  'webhooks.jitterMs': { choice: "the kit's allowance on a webhook's timing" },
+};
+
+function matches(pattern: readonly string[], segs: readonly string[]): boolean {
+  return pattern.length <= segs.length && pattern.every((p, i) => p === '*' || p === segs[i]);
+}
+
+/** The fate stated for a leaf (the longest pattern that is a prefix of it), if any. */
+export function fateOf(leaf: Leaf): { pattern: string; fate: LeafFate } | undefined {
+  let best: { pattern: string; fate: LeafFate; n: number } | undefined;
+  for (const [pattern, fate] of Object.entries(LEAF_FATES)) {
+    const segs = pattern.split('.');
+    if (matches(segs, leaf) && (!best || segs.length > best.n)) best = { pattern, fate, n: segs.length };
+  }
+  return best && { pattern: best.pattern, fate: best.fate };
+}
+
+/** Whether an item path (segments) is named by a `verifiedWith` pattern: the same path, `*` any one key. */
+export function itemMatches(pattern: string, segs: readonly string[]): boolean {
+  const p = pattern.split('.');
+  return p.length === segs.length && p.every((x, i) => x === '*' || x === segs[i]);
+}
+
+/** Each leaf with how it is covered (`line`), or why not (`problem`), given the doctor's item paths as segments. */
+export function coverage(leaves: readonly Leaf[], items: readonly (readonly string[])[]): { lines: string[]; problems: string[] } {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  for (const leaf of leaves) {
+    const name = leafName(leaf);
+    if (items.some((segs) => itemNamesLeaf(segs, leaf))) {
+      lines.push(`${name}: verified (an item names it)`);
+      continue;
+    }
+    const f = fateOf(leaf);
+    if (!f) problems.push(`${name}: no item of the doctor names it, and harness/doctor/facts.ts LEAF_FATES gives no reason`);
+    else if ('verifiedWith' in f.fate) {
+      const w = f.fate.verifiedWith;
+      if (items.some((segs) => itemMatches(w, segs))) lines.push(`${name}: verified with ${w}`);
+      else problems.push(`${name}: said verified with ${w} (${f.pattern}), but no item of the doctor names ${w}`);
+    } else lines.push(`${name}: ${'choice' in f.fate ? `not a fact (${f.fate.choice})` : `not verifiable (${f.fate.notVerifiable})`}`);
+  }
+  return { lines, problems };
+}

@@ -1,0 +1,69 @@
+/**
+ * The predicate "can a target built from this genome show this fault" (kill-showable.ts), which the kill property and
+ * bench/legal-targets.ts --kill use not to count what no check could kill: each reason on a genome that has it and one
+ * that has not, and, run, a fault it calls nothing-to-show survives there while it is killed where it shows (a predicate
+ * that hid a killable fault would fail this).
+ */
+import { describe, expect, it } from 'vitest';
+import { REFERENCE_GENES, type TargetGenes, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
+import { loadSuites } from '../../harness/run/suites.js';
+import { faultCatalogue } from '../../reference/index.js';
+import { loadTrueProfile } from './genome.js';
+import { GENOME_DEPENDENT_FAULTS, showing } from './kill-showable.js';
+
+const genome = (t: Partial<TargetGenes>, readings: TargetGenome['readings'] = []): TargetGenome => ({
+  readings,
+  // The low-balance merchant pays by card only: its list must stay within the methods a drawn genome enables.
+  target: { ...REFERENCE_GENES, lowBalance: { ...REFERENCE_GENES.lowBalance, paymentMethods: ['CARD'] }, ...t },
+});
+const refunds = (support: 'partial' | 'full-only' | 'none'): TargetGenes['refunds'] => ({
+  CARD: { support, createdSuccess: false },
+  PAYPAL: { support, createdSuccess: false },
+  CASH_APP: { support, createdSuccess: false },
+});
+
+describe('which genome can show which fault', () => {
+  it('names only faults of the catalogue, and every other fault shows on any genome', () => {
+    const names = new Set(faultCatalogue.map((f) => f.name));
+    expect(GENOME_DEPENDENT_FAULTS.filter((f) => !names.has(f))).toEqual([]);
+    expect(showing(genome({ methods: [] }), 'method-defaults-to-card')).toEqual({ show: true });
+  });
+
+  it('a price-point fault needs an enabled price-point method', () => {
+    expect(showing(genome({ methods: ['PAYPAL'] }), 'price-point-round-down')).toMatchObject({ show: false, kind: 'nothing-to-show' });
+    expect(showing(genome({ methods: ['GOOGLE_PAY'] }), 'price-point-round-down')).toEqual({ show: true });
+  });
+
+  it('a refund fault needs a refundable payment; a partial-refund check is blind to a target refunding in full only', () => {
+    expect(showing(genome({ refunds: refunds('none') }), 'refund-decimals-invalid-amount-key')).toMatchObject({
+      kind: 'nothing-to-show',
+    });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-decimals-invalid-amount-key')).toMatchObject({
+      kind: 'check-blind',
+    });
+    expect(showing(genome({ refunds: refunds('partial') }), 'refund-decimals-invalid-amount-key')).toEqual({ show: true });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-duplicate-merchant-order-key')).toEqual({ show: true });
+    expect(showing(genome({ refunds: refunds('none') }), 'refund-charged-back-accepted')).toMatchObject({ kind: 'nothing-to-show' });
+    const cardless = { ...refunds('partial'), CARD: { support: 'none' as const, createdSuccess: false } };
+    expect(showing(genome({ refunds: cardless }), 'webhook-refund-status-processing')).toEqual({ show: true });
+    const atOnce = { support: 'partial' as const, createdSuccess: true };
+    const settled = { CARD: atOnce, PAYPAL: atOnce, CASH_APP: atOnce };
+    expect(showing(genome({ refunds: settled }), 'webhook-refund-status-processing')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: settled }, ['refunds-created-pending']), 'webhook-refund-status-processing')).toEqual({ show: true });
+  });
+
+  it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
+    expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
+  });
+
+  it('run: a fault called nothing-to-show survives where it is said so, and is killed where it shows', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'price-point-round-down');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const [none] = await run(genome({ methods: ['PAYPAL'] }));
+    const [some] = await run(genome({ methods: ['APPLE_PAY'] }));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+});
