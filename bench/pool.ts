@@ -119,7 +119,8 @@ for (const c of CONDITIONS) {
   log(
     `${c}: ${o.seconds} s wall (load ${o.load1mAtStart}), exit ${o.exitCode}, ${o.passed} passed, ${o.failed.length} failed` +
       ` [doctor ${round((o.doctorMs ?? 0) / 1000, 1)} s; longest check ${o.longestCheck?.id} ${o.longestCheck?.seconds} s;` +
-      ` before the checks ${o.beforeChecks} s, after them ${o.afterChecks} s; requests ${o.traffic?.requests}, most in flight ${o.maxInFlight}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
+      ` before the checks ${o.beforeChecks} s, after them ${o.afterChecks} s; requests ${o.traffic?.requests},` +
+      ` most in flight ${o.maxInFlight}, throttled ${o.traffic?.throttledAnswers}, ${o.traffic?.throttleWaitMs} ms waited]` +
       `${o.failed.length ? ` (${o.failed.join(', ')})` : ''}, ${o.noVerdict} no verdict; ` +
       (f
         ? `floor ${round(f.floorMs / 1000, 1)} s (${f.bound}; longest ${round(f.longestForcedWaitMs / 1000, 1)} s, ` +

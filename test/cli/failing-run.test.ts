@@ -114,8 +114,13 @@ describe('a run against a faulty reference', () => {
 
     // 3. A stored result changed after the run.
     writeFileSync(certPath, original);
-    const resultFile = join(copy, 'results', readdirSync(join(copy, 'results'))[0]!);
-    writeFileSync(resultFile, readFileSync(resultFile, 'utf8').replace('"status": "failed"', '"status": "passed"'));
+    // A failed result turned passed (results are one-line JSON: edited as data, not as text).
+    const resultFile = readdirSync(join(copy, 'results'))
+      .map((f) => join(copy, 'results', f))
+      .find((f) => (JSON.parse(readFileSync(f, 'utf8')) as { status: string }).status === 'failed')!;
+    const edited = JSON.parse(readFileSync(resultFile, 'utf8')) as { status: string };
+    edited.status = 'passed';
+    writeFileSync(resultFile, JSON.stringify(edited));
     v = await callMain(['verify-certificate', certPath]);
     expect(v.code).toBe(1);
     expect(v.stdout).toContain('not the ones certified');

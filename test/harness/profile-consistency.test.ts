@@ -27,6 +27,7 @@ function asV2(edit: (p: Json) => void): (p: Json) => void {
     delete p.merchants.primary.login;
     delete p.cardPayment.declines;
     delete p.refunds.createdStatus;
+    delete p.merchants.second.payoutBalances;
     edit(p);
   };
 }

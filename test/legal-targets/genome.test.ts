@@ -86,7 +86,9 @@ describe('target genome', () => {
     );
   });
 
-  it("derives unroundable amounts the reference's own rounding (each method's, or the reading's nearest within 0.50) charges no tier for", () => {
+  const unroundableTitle =
+    "derives unroundable amounts the reference's own rounding (each method's, or the reading's nearest within 0.50) charges no tier for";
+  it(unroundableTitle, () => {
     const reading = pricePointNearestWithin.roundToTier!;
     fc.assert(
       fc.property(targetGenes(), fc.boolean(), (t, near) => {
