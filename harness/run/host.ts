@@ -59,7 +59,13 @@ export async function startRunHost(o: { profile: Profile; faults: string[]; embe
     facts: { ...(ref ? { referenceUrl: ref.url } : {}), lagFile: ref?.lagFile ?? '', poolPort: server.port },
     close() {
       closing ??= (async () => {
-        const facts: PoolFacts = { ...budget, granted: server.granted(), maxInFlight: server.maxInFlight() };
+        const facts: PoolFacts = {
+          ...budget,
+          granted: server.granted(),
+          maxInFlight: server.maxInFlight(),
+          firstGrantAt: server.firstGrantAt(),
+          lastReleaseAt: server.lastReleaseAt(),
+        };
         await Promise.all([server.close(), ref?.close()]);
         return facts;
       })();

@@ -45,6 +45,9 @@ describe('the run host', () => {
       facts = await host.close();
     }
     expect(facts).toMatchObject({ concurrency: altProfile.http?.concurrency, granted: 1, maxInFlight: 1 });
+    // When the checks' first request went out and their last came back: the run's fixed start-up and report time.
+    expect(facts.firstGrantAt).toBeGreaterThan(0);
+    expect(facts.lastReleaseAt).toBeGreaterThanOrEqual(facts.firstGrantAt!);
     await expect(fetch(url!, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     expect(existsSync(dirname(host.facts.lagFile))).toBe(false);
     // A second close (the CLI's finally after its own close) is the same close.
