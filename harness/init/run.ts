@@ -380,7 +380,11 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
         continue;
       }
     }
-    const w = await walkTiers(charge, 10_000_000n);
+    // The checkout probe's rounded answer: a tier the walk must reach even where the tiers are far apart.
+    const seen: [bigint, bigint][] = m.accepted
+      ? [[m.accepted.cents, chargedOtherThan(m.accepted.data, m.accepted.cents) ?? m.accepted.cents]]
+      : [];
+    const w = await walkTiers(charge, 10_000_000n, 40, seen);
     st.tiers[m.method] = w;
     const shown = w.samples.map(([x, c]) => `${amount(x).value}→${c === undefined ? 'refused' : amount(c).value}`).join(', ');
     ev.learnt(

@@ -306,8 +306,24 @@ export function judgeDraft(
     else if (same(d, tiersOf(truth, m))) written += 1;
     else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
   }
+  // So is each method's rule (ruleByMethod[m], else the shared rounding, distance and tie): whether the draft says it
+  // shared or per method is its choice, what it says of each method is the fact.
+  for (const m of truth.methods.pricePoint ?? []) {
+    const t = pricePointRule(truth.pricePoints!, m);
+    const d = draft.pricePoints ? pricePointRule(draft.pricePoints, m) : undefined;
+    for (const k of ['rounding', 'maxDistance', 'tie'] as const) {
+      if (k === 'tie' && t.rounding !== 'nearest') continue;
+      const path = k === 'rounding' ? 'pricePoints.rounding' : `pricePoints.${k}`;
+      if (t[k] === undefined && d?.[k] === undefined) continue;
+      facts += 1;
+      if (d?.[k] === undefined) missing.push(`${path} (${m})`);
+      else if (d[k] === t[k]) written += 1;
+      else wrong.push(`pricePoints (${m}'s ${k}): drafted ${JSON.stringify(d[k])}, true ${JSON.stringify(t[k])}`);
+    }
+  }
   for (const [p, v] of leaves(truth)) {
-    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.)/.test(p)) continue;
+    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.|rounding$|maxDistance$|tie$|ruleByMethod\.)/.test(p))
+      continue;
     facts += 1;
     if (!drafted.has(p)) {
       missing.push(p);
@@ -321,7 +337,12 @@ export function judgeDraft(
   }
   const truthPaths = new Set(leaves(truth).map(([p]) => p));
   const beyond = [...drafted.keys()].filter(
-    (p) => !truthPaths.has(p) && !isChoice(p) && !/^(refunds|payouts)\.template\./.test(p) && !/^payouts\.methods\.\w+\.payee\./.test(p),
+    (p) =>
+      !truthPaths.has(p) &&
+      !isChoice(p) &&
+      !/^(refunds|payouts)\.template\./.test(p) &&
+      !/^payouts\.methods\.\w+\.payee\./.test(p) &&
+      !/^pricePoints\.(tiersByMethod|ruleByMethod)\./.test(p),
   );
   const untold = missing.filter((p) => !covered(p, todos));
   return { wrong, untold, beyond, facts, written, missing, unseen };
