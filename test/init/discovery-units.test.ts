@@ -188,3 +188,21 @@ describe('walkTiers with a maximum distance and nearest rounding (the alternativ
     for (const u of w.unroundable) expect(await charge(u)).toBeUndefined();
   });
 });
+
+describe('walkTiers over tiers far apart with a narrow window (LEGAL_TARGETS_SEED=1780717439)', () => {
+  // Apple Pay of that genome: 2.00, 15.00, 30.00, 50.00, each charged within 0.13 of an amount, every other amount refused.
+  const tiers = [200n, 1500n, 3000n, 5000n];
+  const charge = async (c: bigint): Promise<bigint | undefined> => tiers.find((t) => (t > c ? t - c : c - t) <= 13n);
+
+  it('reaches a tier the checkout probe saw charged, and says where its steps began to grow', async () => {
+    const blind = await walkTiers(charge, 1_000_000n);
+    expect(blind.tiers).toEqual([]);
+    const w = await walkTiers(charge, 1_000_000n, 40, [[203n, 200n]]);
+    expect(w.tiers[0]).toBe(200n);
+    expect(w.maxDistance).toBe(13n);
+    // The list found is not the whole one, and the walk says from where it could have stepped over a tier.
+    expect(w.tiers).not.toEqual(tiers);
+    expect(w.coarseFrom).toBeDefined();
+    expect(w.coarseFrom!).toBeLessThan(1500n);
+  });
+});
