@@ -138,6 +138,13 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       walks.filter(([, w]) => JSON.stringify(ruleOf(w)) !== JSON.stringify(ruleOf(w0))).map(([m, w]) => [m, ruleOf(w)]),
     );
     if (Object.keys(ruleByMethod).length) profile.pricePoints.ruleByMethod = ruleByMethod;
+    const untied = walks.filter(([, w]) => w.rounding === 'nearest' && w.tie === undefined).map(([m]) => m);
+    if (untied.length)
+      ev.todo(
+        'pricePoints.tie',
+        `which tier ${untied.join(', ')} rounds an amount midway between two tiers to: no two of its tiers found lie an ` +
+          'even number of cents apart within its distance, so no amount asked was a midpoint',
+      );
     if (unroundable.length === 0)
       ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
   }

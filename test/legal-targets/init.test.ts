@@ -222,7 +222,7 @@ describe('the judgement of a draft (the property can fail)', () => {
     const shared = structuredClone(t);
     delete shared.pricePoints!.ruleByMethod;
     expect(judgeDraft(shared, [], t, rounded).wrong).toEqual([expect.stringMatching(/^pricePoints \(GOOGLE_PAY's rounding\)/)]);
-    expect(judgeDraft(shared, [], t, rounded).untold).toEqual(['pricePoints.maxDistance (GOOGLE_PAY)', 'pricePoints.tie (GOOGLE_PAY)']);
+    expect(judgeDraft(shared, [], t, rounded).untold).toEqual(['pricePoints.maxDistance.GOOGLE_PAY', 'pricePoints.tie.GOOGLE_PAY']);
     const off = structuredClone(t);
     off.pricePoints!.ruleByMethod!['GOOGLE_PAY']!.maxDistance = '0.21';
     expect(judgeDraft(off, [], t, rounded).wrong).toEqual([expect.stringMatching(/^pricePoints \(GOOGLE_PAY's maxDistance\)/)]);

@@ -316,7 +316,7 @@ export function judgeDraft(
       const path = k === 'rounding' ? 'pricePoints.rounding' : `pricePoints.${k}`;
       if (t[k] === undefined && d?.[k] === undefined) continue;
       facts += 1;
-      if (d?.[k] === undefined) missing.push(`${path} (${m})`);
+      if (d?.[k] === undefined) missing.push(`${path}.${m}`);
       else if (d[k] === t[k]) written += 1;
       else wrong.push(`pricePoints (${m}'s ${k}): drafted ${JSON.stringify(d[k])}, true ${JSON.stringify(t[k])}`);
     }
