@@ -185,7 +185,7 @@ export interface InitJudgement {
   probes?: number;
   stdout: string;
   /** The draft completed from the true profile at its TODOs, run (quick) against the very target init probed. */
-  run?: { passed: number; failed: string[]; skipped: number; inconclusive: string[] };
+  run?: { passed: number; failed: string[]; skipped: number; inconclusive: string[]; truthPassed: number };
 }
 
 /** The `.todo.md` items: "- [ ] `path` — what". */
@@ -417,12 +417,12 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
     if (opts.run) {
       const { profile } = completeAtTodos(draft, todos, truth);
       const loaded = parseProfile(JSON.stringify(profile), 'completed.json', { [SECRET_ENV]: secret });
-      const res = await runInProcess({
-        loaded,
-        baseUrl: ref.url,
-        suites: opts.run.suites,
-        settings: { seed: opts.run.seed, numRuns: opts.run.numRuns, webhooks: 'quick' },
-      });
+      const settings = { seed: opts.run.seed, numRuns: opts.run.numRuns, webhooks: 'quick' as const };
+      const res = await runInProcess({ loaded, baseUrl: ref.url, suites: opts.run.suites, settings });
+      // What the true profile itself runs on this target: a genome with few methods or features skips many checks whoever
+      // wrote the profile, so the completed draft is measured against it, not against a fixed count.
+      const truthLoaded = parseProfile(JSON.stringify(truth), 'truth.json', { [SECRET_ENV]: secret });
+      const truthRes = await runInProcess({ loaded: truthLoaded, baseUrl: ref.url, suites: opts.run.suites, settings });
       result.run = {
         passed: res.filter((r) => r.result.status === 'passed').length,
         failed: res
@@ -430,6 +430,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
           .map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
         skipped: res.filter((r) => r.result.status === 'skipped').length,
         inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => r.result.checkId),
+        truthPassed: truthRes.filter((r) => r.result.status === 'passed').length,
       };
     }
     return result;
