@@ -82,10 +82,11 @@ describe('init over legal targets', () => {
           ...r.wrong.map((w) => `wrong value: ${w}`),
           ...r.untold.map((u) => `left out without a TODO: ${u}`),
           ...(r.run?.failed ?? []).map((f) => `completed draft, check failed: ${f}`),
-          // A completed draft that skipped checks the true profile runs would prove less than it claims (the truth's own
-          // count, not a fixed one: a genome with the card alone skips some 50 checks whatever the profile).
-          ...(r.run && r.run.passed < r.run.truthPassed
-            ? [`completed draft: only ${r.run.passed} checks passed (${r.run.skipped} skipped), the true profile ${r.run.truthPassed}`]
+          // A completed draft that skipped checks the true profile passes would prove less than it claims (measured against the
+          // truth's own run, not a fixed count: a genome with the card alone skips some 50 checks whatever the profile).
+          // By check, not by count: which checks pass can vary by one between two runs on a target whose state they change.
+          ...(r.run && r.run.skippedTruthPassed.length > 0
+            ? [`completed draft skipped checks the true profile passes: ${r.run.skippedTruthPassed.join(', ')}`]
             : []),
         ];
         seen.push(

@@ -185,7 +185,15 @@ export interface InitJudgement {
   probes?: number;
   stdout: string;
   /** The draft completed from the true profile at its TODOs, run (quick) against the very target init probed. */
-  run?: { passed: number; failed: string[]; skipped: number; inconclusive: string[]; truthPassed: number };
+  run?: {
+    passed: number;
+    failed: string[];
+    skipped: number;
+    inconclusive: string[];
+    /** Checks the true profile itself passes on this target, and those of them the completed draft skipped. */
+    truthPassed: number;
+    skippedTruthPassed: string[];
+  };
 }
 
 /** The `.todo.md` items: "- [ ] `path` — what". */
@@ -431,6 +439,10 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
         skipped: res.filter((r) => r.result.status === 'skipped').length,
         inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => r.result.checkId),
         truthPassed: truthRes.filter((r) => r.result.status === 'passed').length,
+        skippedTruthPassed: truthRes
+          .filter((r) => r.result.status === 'passed')
+          .map((r) => r.result.checkId)
+          .filter((id) => res.some((r) => r.result.checkId === id && r.result.status === 'skipped')),
       };
     }
     return result;
