@@ -21,8 +21,8 @@ export interface Walked {
   /** Asked → charged, for the evidence. */
   samples: [bigint, bigint | undefined][];
   /**
-   * Where, with refusals between tiers, the search began to double its step: above it a tier whose window of
-   * accepted amounts is narrower than a step could be jumped over, so the tiers are a complete list only below it.
+   * Where, with refusals between tiers, the search began to double its step (or ran out of probes): above it a tier
+   * whose window of accepted amounts is narrower than a step could be missed, so the tiers are a complete list only below it.
    */
   coarseFrom?: bigint;
 }
@@ -32,7 +32,13 @@ const NARROW_SPAN = 3n;
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
 
-export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40, known: readonly [bigint, bigint][] = []): Promise<Walked> {
+export async function walkTiers(
+  charge: Charge,
+  cap: bigint,
+  maxTiers = 40,
+  known: readonly [bigint, bigint][] = [],
+  maxProbes = Number.POSITIVE_INFINITY,
+): Promise<Walked> {
   // Amounts already seen charged (the checkout probe's): each charge is a tier the search must not step over.
   const samples: [bigint, bigint | undefined][] = known.map(([x, c]) => [x, c]);
   const memo = new Map<bigint, bigint | undefined>(known);
@@ -62,6 +68,11 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40, know
     const narrowUntil = NARROW_SPAN * (prev ?? a) + 100n;
     let step = narrow ? widest() + 1n : a / 4n > 0n ? a / 4n : 1n;
     while (lo + step <= cap) {
+      // Out of probes: what lies above is unsearched, said as where the search stopped being tight.
+      if (samples.length - known.length >= maxProbes) {
+        coarseFrom ??= lo;
+        return undefined;
+      }
       const k = nextKnown(lo, prev);
       const x = k !== undefined && k < lo + step ? k : lo + step;
       const rx = await ask(x);
