@@ -206,3 +206,17 @@ describe('walkTiers over tiers far apart with a narrow window (LEGAL_TARGETS_SEE
     expect(w.coarseFrom!).toBeLessThan(1500n);
   });
 });
+
+describe('walkTiers within a probe budget (LEGAL_TARGETS_SEED=1160150158)', () => {
+  // Google Pay's own tiers, each charged within 0.11: walked to 3× each tier by 12-cent steps, some 2,600 checkouts.
+  const tiers = [100n, 200n, 500n, 1000n, 2000n, 5000n, 10000n];
+  const charge = async (c: bigint): Promise<bigint | undefined> => tiers.find((t) => (t > c ? t - c : c - t) <= 11n);
+
+  it('stops at its budget and says from where the tiers are unsearched', async () => {
+    const w = await walkTiers(charge, 10_000_000n, 40, [], 400);
+    expect(w.samples.length).toBeLessThanOrEqual(400);
+    expect(w.coarseFrom).toBeDefined();
+    // What it found below that point is true.
+    for (const t of w.tiers) expect(tiers).toContain(t);
+  });
+});
