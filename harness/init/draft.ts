@@ -88,7 +88,24 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
     if (Object.keys(payoutLimits).length) profile.limits.payouts = payoutLimits;
   }
   const walks = Object.entries(st.tiers);
-  if (walks.length) {
+  // A tier list is a fact only where the walk proves it whole: some tier found, and no stretch where, with refusals
+  // between tiers, the search doubled its step (a tier's window of accepted amounts could lie between two probes).
+  const unproven = walks.filter(([, w]) => w.tiers.length === 0 || (w.maxDistance !== undefined && w.coarseFrom !== undefined));
+  if (unproven.length)
+    ev.todo(
+      'pricePoints',
+      `the price points of ${unproven.map(([m]) => m).join(', ')}, from the vendor: ` +
+        unproven
+          .map(([m, w]) =>
+            w.tiers.length === 0
+              ? `${m}: no amount probed was charged a price point`
+              : `${m}: tiers ${tierTexts(w.tiers).join(', ')} found, ${w.rounding}` +
+                `${w.maxDistance !== undefined ? ` within ${amount(w.maxDistance).value}` : ''}; above ` +
+                `${amount(w.coarseFrom!).value} the search doubled its step, so a tier there could lie between two probes`,
+          )
+          .join('; '),
+    );
+  else if (walks.length) {
     const [, w0] = walks[0]!;
     const tiers = tierTexts(w0.tiers);
     const byMethod = Object.fromEntries(
@@ -111,6 +128,23 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
     if (w0.maxDistance !== undefined) profile.pricePoints.maxDistance = amount(w0.maxDistance).value;
     if (w0.tie) profile.pricePoints.tie = w0.tie;
     if (Object.keys(byMethod).length) profile.pricePoints.tiersByMethod = byMethod;
+    // A method rounding otherwise than the first says its own rule (rounding, distance and tie replace the shared ones together).
+    const ruleOf = (w: Walked) => ({
+      rounding: w.rounding,
+      ...(w.maxDistance !== undefined ? { maxDistance: amount(w.maxDistance).value } : {}),
+      ...(w.tie ? { tie: w.tie } : {}),
+    });
+    const ruleByMethod = Object.fromEntries(
+      walks.filter(([, w]) => JSON.stringify(ruleOf(w)) !== JSON.stringify(ruleOf(w0))).map(([m, w]) => [m, ruleOf(w)]),
+    );
+    if (Object.keys(ruleByMethod).length) profile.pricePoints.ruleByMethod = ruleByMethod;
+    const untied = walks.filter(([, w]) => w.rounding === 'nearest' && w.tie === undefined).map(([m]) => m);
+    if (untied.length)
+      ev.todo(
+        'pricePoints.tie',
+        `which tier ${untied.join(', ')} rounds an amount midway between two tiers to: no two of its tiers found lie an ` +
+          'even number of cents apart within its distance, so no amount asked was a midpoint',
+      );
     if (unroundable.length === 0)
       ev.todo('pricePoints.unroundable', 'amounts the target refuses to round (none was refused below the probe cap)');
   }

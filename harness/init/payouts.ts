@@ -124,16 +124,16 @@ export async function learnPayouts(
     if (!done) accepted.push({ method, cents: 0n, no: '' });
   }
 
-  // One shape for every method: literal in the template; several: "${payee}" and each method's own.
-  const shapes = new Set(accepted.filter((a) => own[a.method] !== undefined).map((a) => JSON.stringify(own[a.method])));
-  const distinct = perMethod !== undefined && shapes.size > 1;
-  if (perMethod && !distinct && shapes.size === 1) template[perMethod] = JSON.parse([...shapes][0]!);
+  // An object the target asked for field by field is bound to "${payee}", each method's own fields in
+  // payouts.methods.<m>.payee: which fields a method requires is a fact of that method, even where two methods
+  // happen to ask for the same ones (the values are init's fillers, the merchant's to replace).
+  const distinct = perMethod !== undefined;
   if (distinct) template[perMethod] = variable('payee');
   ev.learnt(
     'payouts.template',
     template,
     `the target answered "required" for ${shape.added.join(', ') || 'nothing'}` +
-      `${distinct ? `; ${perMethod} differs per method (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (` +
+      `${distinct ? `; ${perMethod} is each method's own (payouts.methods.*.payee)` : ''}; the payout amount is ${amountField} (` +
       `${named.length ? 'the target named it as required' : `the target read it: ${describe(shape.answer)}`})`,
   );
 
@@ -143,6 +143,12 @@ export async function learnPayouts(
         `payouts.methods.${acc.method}.payee`,
         own[acc.method],
         `a ${acc.method} payout started with an empty ${perMethod}: the target asked for these fields`,
+      );
+    else if (distinct)
+      ev.todo(
+        `payouts.methods.${acc.method}.payee`,
+        `the ${perMethod} fields ${acc.method} requires: no ${acc.method} payout started with an empty ${perMethod} was ` +
+          'accepted, so its answers never showed them complete',
       );
     if (acc.cents === 0n) {
       ev.todo(`limits.payouts.${acc.method}`, `${acc.method} refused every probe amount for its range: write its limits`);

@@ -20,6 +20,11 @@ export interface Walked {
   unroundable: bigint[];
   /** Asked → charged, for the evidence. */
   samples: [bigint, bigint | undefined][];
+  /**
+   * Where, with refusals between tiers, the search began to double its step (or ran out of probes): above it a tier
+   * whose window of accepted amounts is narrower than a step could be missed, so the tiers are a complete list only below it.
+   */
+  coarseFrom?: bigint;
 }
 
 /** Narrow steps go on up to this multiple of the last tier, then the search doubles its step. */
@@ -27,9 +32,24 @@ const NARROW_SPAN = 3n;
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
 
-export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Promise<Walked> {
-  const samples: [bigint, bigint | undefined][] = [];
-  const memo = new Map<bigint, bigint | undefined>();
+export async function walkTiers(
+  charge: Charge,
+  cap: bigint,
+  maxTiers = 40,
+  known: readonly [bigint, bigint][] = [],
+  maxProbes = Number.POSITIVE_INFINITY,
+): Promise<Walked> {
+  // Amounts already seen charged (the checkout probe's): each charge is a tier the search must not step over.
+  const samples: [bigint, bigint | undefined][] = known.map(([x, c]) => [x, c]);
+  const memo = new Map<bigint, bigint | undefined>(known);
+  let coarseFrom: bigint | undefined;
+  const tiers: bigint[] = [];
+  /** The smallest tier seen charged above `lo` and not yet walked to: no step may pass it. */
+  const nextKnown = (lo: bigint, prev: bigint | undefined): bigint | undefined =>
+    samples
+      .map(([, c]) => c)
+      .filter((c): c is bigint => c !== undefined && c > lo && c !== prev && !tiers.includes(c))
+      .reduce<bigint | undefined>((m, c) => (m === undefined || c < m ? c : m), undefined);
   const ask = async (c: bigint): Promise<bigint | undefined> => {
     if (memo.has(c)) return memo.get(c);
     const r = await charge(c);
@@ -48,7 +68,13 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
     const narrowUntil = NARROW_SPAN * (prev ?? a) + 100n;
     let step = narrow ? widest() + 1n : a / 4n > 0n ? a / 4n : 1n;
     while (lo + step <= cap) {
-      const x = lo + step;
+      // Out of probes: what lies above is unsearched, said as where the search stopped being tight.
+      if (samples.length - known.length >= maxProbes) {
+        coarseFrom ??= lo;
+        return undefined;
+      }
+      const k = nextKnown(lo, prev);
+      const x = k !== undefined && k < lo + step ? k : lo + step;
       const rx = await ask(x);
       if (rx !== undefined && rx !== prev) {
         hi = x;
@@ -57,6 +83,7 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
       }
       if (rx === undefined && !narrow) return 'narrow';
       lo = x;
+      if (narrow && x > narrowUntil && refusals() && coarseFrom === undefined) coarseFrom = x;
       step = narrow && x <= narrowUntil ? widest() + 1n : step * 2n;
     }
     if (hi === undefined || rHi === undefined) return undefined;
@@ -72,7 +99,6 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
     return [hi, rHi];
   };
 
-  const tiers: bigint[] = [];
   /** The first amount above a tier charged the next one. */
   const switchPoints: { from: bigint; at: bigint; to: bigint }[] = [];
   let prev: bigint | undefined;
@@ -101,6 +127,7 @@ export async function walkTiers(charge: Charge, cap: bigint, maxTiers = 40): Pro
     .sort((x, y) => (x < y ? -1 : 1))
     .slice(0, 3);
   const out: Walked = { tiers: sorted, rounding, unroundable, samples };
+  if (coarseFrom !== undefined) out.coarseFrom = coarseFrom;
   // A maximum distance shows as refusals between tiers; the widest distance accepted is then the limit
   // (bisection reached each window's edge).
   if (samples.some(([x, c]) => c === undefined && x < top)) out.maxDistance = widest();

@@ -356,6 +356,12 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
   }
 }
 
+/**
+ * Checkouts one price-point walk may spend. Measured on the walk alone (test-double targets, the reference's tiers): rounding
+ * up, 22; nearest within 0.50 (the alt reading), 691 uncapped; Google Pay's own tiers within 0.11, 2,632 uncapped.
+ */
+const WALK_PROBES = 400;
+
 async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
   const shape = st.shape!;
   for (const m of st.methods ?? []) {
@@ -380,7 +386,13 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
         continue;
       }
     }
-    const w = await walkTiers(charge, 10_000_000n);
+    // The checkout probe's rounded answer: a tier the walk must reach even where the tiers are far apart.
+    const seen: [bigint, bigint][] = m.accepted
+      ? [[m.accepted.cents, chargedOtherThan(m.accepted.data, m.accepted.cents) ?? m.accepted.cents]]
+      : [];
+    // A walk that meets refusals between tiers steps by the widest distance accepted: where that is a few cents, walking
+    // to 3× each tier costs thousands of checkouts. Capped, so the rest of init keeps its budget; the list is then a TODO.
+    const w = await walkTiers(charge, 10_000_000n, 40, seen, WALK_PROBES);
     st.tiers[m.method] = w;
     const shown = w.samples.map(([x, c]) => `${amount(x).value}→${c === undefined ? 'refused' : amount(c).value}`).join(', ');
     ev.learnt(

@@ -188,3 +188,35 @@ describe('walkTiers with a maximum distance and nearest rounding (the alternativ
     for (const u of w.unroundable) expect(await charge(u)).toBeUndefined();
   });
 });
+
+describe('walkTiers over tiers far apart with a narrow window (LEGAL_TARGETS_SEED=1780717439)', () => {
+  // Apple Pay of that genome: 2.00, 15.00, 30.00, 50.00, each charged within 0.13 of an amount, every other amount refused.
+  const tiers = [200n, 1500n, 3000n, 5000n];
+  const charge = async (c: bigint): Promise<bigint | undefined> => tiers.find((t) => (t > c ? t - c : c - t) <= 13n);
+
+  it('reaches a tier the checkout probe saw charged, and says where its steps began to grow', async () => {
+    const blind = await walkTiers(charge, 1_000_000n);
+    expect(blind.tiers).toEqual([]);
+    const w = await walkTiers(charge, 1_000_000n, 40, [[203n, 200n]]);
+    expect(w.tiers[0]).toBe(200n);
+    expect(w.maxDistance).toBe(13n);
+    // The list found is not the whole one, and the walk says from where it could have stepped over a tier.
+    expect(w.tiers).not.toEqual(tiers);
+    expect(w.coarseFrom).toBeDefined();
+    expect(w.coarseFrom!).toBeLessThan(1500n);
+  });
+});
+
+describe('walkTiers within a probe budget (LEGAL_TARGETS_SEED=1160150158)', () => {
+  // Google Pay's own tiers, each charged within 0.11: walked to 3× each tier by 12-cent steps, some 2,600 checkouts.
+  const tiers = [100n, 200n, 500n, 1000n, 2000n, 5000n, 10000n];
+  const charge = async (c: bigint): Promise<bigint | undefined> => tiers.find((t) => (t > c ? t - c : c - t) <= 11n);
+
+  it('stops at its budget and says from where the tiers are unsearched', async () => {
+    const w = await walkTiers(charge, 10_000_000n, 40, [], 400);
+    expect(w.samples.length).toBeLessThanOrEqual(400);
+    expect(w.coarseFrom).toBeDefined();
+    // What it found below that point is true.
+    for (const t of w.tiers) expect(tiers).toContain(t);
+  });
+});

@@ -87,8 +87,17 @@ describe.each(CONFIGURATIONS)('init against $name', (cfg) => {
   });
 
   it('finds the price-point tiers and rounding rule, and only refused amounts as unroundable', () => {
-    const pp = result.profile.pricePoints!;
     const t = truth.pricePoints!;
+    if (t.maxDistance !== undefined) {
+      // With refusals between tiers, no search short of every amount proves the list whole (a tier's window of accepted
+      // amounts can lie between two probes where the steps grow): the section is a TODO naming every tier and the rule found.
+      expect(result.profile.pricePoints).toBeUndefined();
+      const todo = result.evidence.todos.find((x) => x.path === 'pricePoints');
+      expect(todo?.what).toContain(`tiers ${t.tiers.join(', ')} found, ${t.rounding} within ${t.maxDistance}`);
+      for (const [m, tiers] of Object.entries(t.tiersByMethod ?? {})) expect(todo?.what).toContain(`${m}: tiers ${tiers.join(', ')} found`);
+      return;
+    }
+    const pp = result.profile.pricePoints!;
     expect(pp.tiers).toEqual(t.tiers);
     expect(pp.rounding).toBe(t.rounding);
     expect(pp.maxDistance).toBe(t.maxDistance);

@@ -185,7 +185,15 @@ export interface InitJudgement {
   probes?: number;
   stdout: string;
   /** The draft completed from the true profile at its TODOs, run (quick) against the very target init probed. */
-  run?: { passed: number; failed: string[]; skipped: number; inconclusive: string[] };
+  run?: {
+    passed: number;
+    failed: string[];
+    skipped: number;
+    inconclusive: string[];
+    /** Checks the true profile itself passes on this target, and those of them the completed draft skipped. */
+    truthPassed: number;
+    skippedTruthPassed: string[];
+  };
 }
 
 /** The `.todo.md` items: "- [ ] `path` — what". */
@@ -306,8 +314,24 @@ export function judgeDraft(
     else if (same(d, tiersOf(truth, m))) written += 1;
     else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
   }
+  // So is each method's rule (ruleByMethod[m], else the shared rounding, distance and tie): whether the draft says it
+  // shared or per method is its choice, what it says of each method is the fact.
+  for (const m of truth.methods.pricePoint ?? []) {
+    const t = pricePointRule(truth.pricePoints!, m);
+    const d = draft.pricePoints ? pricePointRule(draft.pricePoints, m) : undefined;
+    for (const k of ['rounding', 'maxDistance', 'tie'] as const) {
+      if (k === 'tie' && t.rounding !== 'nearest') continue;
+      const path = k === 'rounding' ? 'pricePoints.rounding' : `pricePoints.${k}`;
+      if (t[k] === undefined && d?.[k] === undefined) continue;
+      facts += 1;
+      if (d?.[k] === undefined) missing.push(`${path}.${m}`);
+      else if (d[k] === t[k]) written += 1;
+      else wrong.push(`pricePoints (${m}'s ${k}): drafted ${JSON.stringify(d[k])}, true ${JSON.stringify(t[k])}`);
+    }
+  }
   for (const [p, v] of leaves(truth)) {
-    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.)/.test(p)) continue;
+    if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.|rounding$|maxDistance$|tie$|ruleByMethod\.)/.test(p))
+      continue;
     facts += 1;
     if (!drafted.has(p)) {
       missing.push(p);
@@ -321,7 +345,12 @@ export function judgeDraft(
   }
   const truthPaths = new Set(leaves(truth).map(([p]) => p));
   const beyond = [...drafted.keys()].filter(
-    (p) => !truthPaths.has(p) && !isChoice(p) && !/^(refunds|payouts)\.template\./.test(p) && !/^payouts\.methods\.\w+\.payee\./.test(p),
+    (p) =>
+      !truthPaths.has(p) &&
+      !isChoice(p) &&
+      !/^(refunds|payouts)\.template\./.test(p) &&
+      !/^payouts\.methods\.\w+\.payee\./.test(p) &&
+      !/^pricePoints\.(tiersByMethod|ruleByMethod)\./.test(p),
   );
   const untold = missing.filter((p) => !covered(p, todos));
   return { wrong, untold, beyond, facts, written, missing, unseen };
@@ -396,12 +425,12 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
     if (opts.run) {
       const { profile } = completeAtTodos(draft, todos, truth);
       const loaded = parseProfile(JSON.stringify(profile), 'completed.json', { [SECRET_ENV]: secret });
-      const res = await runInProcess({
-        loaded,
-        baseUrl: ref.url,
-        suites: opts.run.suites,
-        settings: { seed: opts.run.seed, numRuns: opts.run.numRuns, webhooks: 'quick' },
-      });
+      const settings = { seed: opts.run.seed, numRuns: opts.run.numRuns, webhooks: 'quick' as const };
+      const res = await runInProcess({ loaded, baseUrl: ref.url, suites: opts.run.suites, settings });
+      // What the true profile itself runs on this target: a genome with few methods or features skips many checks whoever
+      // wrote the profile, so the completed draft is measured against it, not against a fixed count.
+      const truthLoaded = parseProfile(JSON.stringify(truth), 'truth.json', { [SECRET_ENV]: secret });
+      const truthRes = await runInProcess({ loaded: truthLoaded, baseUrl: ref.url, suites: opts.run.suites, settings });
       result.run = {
         passed: res.filter((r) => r.result.status === 'passed').length,
         failed: res
@@ -409,6 +438,11 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
           .map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
         skipped: res.filter((r) => r.result.status === 'skipped').length,
         inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => r.result.checkId),
+        truthPassed: truthRes.filter((r) => r.result.status === 'passed').length,
+        skippedTruthPassed: truthRes
+          .filter((r) => r.result.status === 'passed')
+          .map((r) => r.result.checkId)
+          .filter((id) => res.some((r) => r.result.checkId === id && r.result.status === 'skipped')),
       };
     }
     return result;
