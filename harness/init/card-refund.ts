@@ -195,7 +195,8 @@ export async function learnRefunds(
       [amountField]: amount(again.cents),
     });
     const seen = [getPath(firstData, statusPath), b.code === 0 && b.data ? getPath(b.data, statusPath) : undefined];
-    const evidence = `two new ${card.method} refunds (${support}) were created with status ${seen.map((x) => JSON.stringify(x)).join(' and ')}`;
+    const statuses = seen.map((x) => JSON.stringify(x)).join(' and ');
+    const evidence = `two new ${card.method} refunds (${support}) were created with status ${statuses}`;
     if (seen[0] === seen[1] && (seen[0] === 'PENDING' || seen[0] === 'SUCCESS')) {
       ev.learnt(`refunds.createdStatus.${card.method}`, seen[0], evidence);
       return seen[0];

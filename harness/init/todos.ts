@@ -43,7 +43,8 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.cardPayment)
     t(
       'cardPayment.declines',
-      `more card numbers the provider declines, beyond cards.decline${profile.cardPayment.declines?.length ? ' and those init found' : ''}, ` +
+      `more card numbers the provider declines, beyond cards.decline` +
+        `${profile.cardPayment.declines?.length ? ' and those init found' : ''}, ` +
         "from the vendor's test-card list (init tried the published numbers it knows)",
     );
   const methods = profile.methods.checkout.filter((m) => !profile.refunds?.support[m]);
