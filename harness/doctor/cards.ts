@@ -126,9 +126,15 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
 }
 
 /** A paid order of the primary: a charged card payment, else a checkout completed by the sandbox. */
-export async function paidOrder(ctx: DoctorContext, label: string): Promise<{ order?: PaidOrder; ex?: Exchange }> {
+export async function paidOrder(
+  ctx: DoctorContext,
+  label: string,
+  opts: { refundable?: boolean } = {},
+): Promise<{ order?: PaidOrder; ex?: Exchange }> {
   const p = ctx.loaded.profile;
-  if (p.cardPayment?.cards.success && ctx.t.has('cardPayment')) {
+  // A refund probe needs a method the profile says takes refunds: on a target whose card refunds nothing, another one.
+  const refundable = (m: string): boolean => !opts.refundable || (p.refunds?.support[m] ?? 'partial') !== 'none';
+  if (p.cardPayment?.cards.success && ctx.t.has('cardPayment') && refundable(p.methods.card ?? 'CARD')) {
     const method = p.methods.card ?? 'CARD';
     const value = amountFor(ctx, method);
     const merchantOrderNo = ctx.t.newNo('order');
@@ -137,8 +143,10 @@ export async function paidOrder(ctx: DoctorContext, label: string): Promise<{ or
     const orderNo = readPath(a.data, p.cardPayment.data.orderNo);
     return { order: accepted(a) && typeof orderNo === 'string' ? { orderNo, merchantOrderNo, method, value } : undefined, ex };
   }
-  if (p.sandbox?.completeCheckout) {
-    const method = p.methods.checkout.find((m) => !p.methods.pricePoint?.includes(m)) ?? p.methods.checkout[0]!;
+  const primaryHas = (m: string): boolean => p.merchants.primary.paymentMethods?.includes(m) ?? true;
+  const methods = p.methods.checkout.filter((m) => refundable(m) && primaryHas(m));
+  if (p.sandbox?.completeCheckout && methods.length > 0) {
+    const method = methods.find((m) => !p.methods.pricePoint?.includes(m)) ?? methods[0]!;
     const value = amountFor(ctx, method);
     const r = await pay(ctx, 'primary', method, value, label);
     const orderNo = readPath(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
@@ -159,10 +167,12 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   const r = ctx.loaded.profile.refunds;
   if (!r || !ctx.t.has('refundCreate')) return;
   ctx.progress('refunds');
-  const order = paid ?? (await paidOrder(ctx, 'doctor: a paid order to refund')).order;
+  const takesRefunds = (m: string): boolean => (r.support[m] ?? 'partial') !== 'none';
+  const order =
+    paid && takesRefunds(paid.method) ? paid : (await paidOrder(ctx, 'doctor: a paid order to refund', { refundable: true })).order;
   if (!order) {
     add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', {
-      answered: 'no paid order could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
+      answered: 'no paid order of a method that takes refunds could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
     });
     return;
   }

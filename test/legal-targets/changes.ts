@@ -60,8 +60,17 @@ export function oneFactChanges(p: Profile): Change[] {
   const out: Change[] = [];
   const change = (field: string, expect: Change['expect'], to: unknown, apply: (q: Profile) => void = setter(field, to)) =>
     out.push({ field, expect, to, apply });
-  for (const [k, v] of Object.entries(p.endpoints)) if (typeof v === 'string') change(`endpoints.${k}`, 'wrong', `${v}-moved`);
+  // Where no method of the primary takes refunds, no refund can be made: the refund paths are not verifiable (the doctor
+  // says so), so no change of them is drawn.
+  const enabled = [...p.methods.checkout, ...(p.methods.card ? [p.methods.card] : [])].filter(
+    (m) => p.merchants.primary.paymentMethods?.includes(m) ?? true,
+  );
+  const refundable = enabled.some((m) => (p.refunds?.support[m] ?? 'partial') !== 'none');
+  const refundPath = (path: string): boolean => /^(refunds\.|endpoints\.refund)/.test(path);
+  for (const [k, v] of Object.entries(p.endpoints))
+    if (typeof v === 'string' && (refundable || !refundPath(`endpoints.${k}`))) change(`endpoints.${k}`, 'wrong', `${v}-moved`);
   for (const path of DATA_PATHS) {
+    if (!refundable && refundPath(path)) continue;
     const v = get(p, path);
     if (typeof v === 'string') change(path, 'wrong', `${v}_moved`);
   }
