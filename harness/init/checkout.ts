@@ -208,8 +208,15 @@ export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutSh
       }
       break;
     }
-    // Refused for its amount at every probe: known and enabled, limits not found at these amounts.
-    finding ??= { method, cls: 'accepted', pricePoint: false, evidence: seen.join('; ') };
+    // Refused for its amount at every probe: known and enabled, limits not found at these amounts. Whether it rounds to
+    // price points is not proven either way (a price-point method refuses every amount no tier takes): a TODO.
+    if (!finding) {
+      finding = { method, cls: 'accepted', pricePoint: false, evidence: seen.join('; ') };
+      ev.todo(
+        `methods.pricePoint (${method})`,
+        `whether ${method} rounds to price points: every amount probed was refused for its amount (${seen.join('; ')})`,
+      );
+    }
     out.push(finding);
   }
   return out;
