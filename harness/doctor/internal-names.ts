@@ -4,27 +4,18 @@
  * request with that field of the wrong type (a checkout, or a payment query for `order_no`).
  */
 import type { Exchange } from '../exchange.js';
+import { INTERNAL_NAME_FIELDS, QUERY_INTERNAL_NAME_FIELDS } from '../init/candidates.js';
 import { checkoutBody, queryPayment } from '../ops.js';
 import { dotted } from '../profile/schema.js';
 import { add, doubt, pool, unanswered, type DoctorContext } from './context.js';
 import { answerOf, describeAnswer } from './model.js';
 
-/** The request fields a checkout carries (dotted), which a wrong-typed value in the checkout makes the target name. */
-const CHECKOUT_FIELDS: ReadonlySet<string> = new Set([
-  'payment_method',
-  'merchant_order_no',
-  'trans_amount',
-  'trans_amount.value',
-  'trans_amount.currency',
-  'trade_info',
-  'trade_info.goods_name',
-  'notify_url',
-  'return_url',
-]);
+/** The request fields a checkout carries (dotted), which a wrong-typed value in the checkout makes the target name: init's list. */
+const CHECKOUT_FIELDS: ReadonlySet<string> = new Set(INTERNAL_NAME_FIELDS);
 
 /** The JSON paths whose internal name some request of the doctor makes the target name. */
 export function internalNameProbeable(key: string): boolean {
-  return CHECKOUT_FIELDS.has(key) || key === 'order_no';
+  return CHECKOUT_FIELDS.has(key) || (QUERY_INTERNAL_NAME_FIELDS as readonly string[]).includes(key);
 }
 
 function withWrongType(body: Record<string, unknown>, key: string): Record<string, unknown> {
