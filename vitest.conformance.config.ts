@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { readRunConfig } from './harness/run/config.js';
 import { reportPaths } from './harness/report/paths.js';
 import ProgressReporter from './harness/report/progress-reporter.js';
-import LongestFirstSequencer from './harness/run/sequencer.js';
+import LongestFirstSequencer, { runWorkers } from './harness/run/sequencer.js';
 import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
@@ -37,8 +37,8 @@ export default defineConfig({
     // Two on two cores (issue 27, BENCHMARKS.md §20): each worker loads the whole harness (about 0.7 s of CPU), and
     // the run-wide request pool (harness/run/pool.ts) keeps both busy with concurrent checks. A third worker let the
     // rest run beside the two longest files (webhook watch windows) while they wait, but on two cores the CPU it
-    // costs is wall time too.
-    maxWorkers: 2,
+    // costs is wall time too. At real time a third (harness/run/sequencer.ts, workersFor): the waits set the run there.
+    maxWorkers: runWorkers(cfg),
     // One module graph per worker: the harness is imported twice per run, not once per suite file.
     isolate: false,
     // Longest files first (harness/run/sequencer.ts); a concurrent suite's checks all start at once.

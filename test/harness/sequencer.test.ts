@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDurations, startOrder } from '../../harness/run/sequencer.js';
+import { expectedSeconds, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
 
 const id = (k: string): string => k;
 
@@ -23,6 +23,18 @@ describe('the order suite files start in', () => {
 
   it('starts the webhook files first at real time, where their waits set the run', () => {
     expect(startOrder(files, id, quick, 3, 1).slice(0, 3)).toEqual(['webhook-ack', 'webhook-no-event', 'webhook-retry']);
+  });
+
+  it('at real time starts both 75-s webhook files at once, with a third worker for the rest beside them', () => {
+    const d = readDurations();
+    const realtime = expectedSeconds(d, 'quick', 1);
+    expect(realtime).toBe(d.realtime);
+    expect(expectedSeconds(d, 'quick', 0.005)).toBe(d.quick);
+    const workers = workersFor(1);
+    expect(workers).toBe(3);
+    expect(workersFor(0.005)).toBe(2);
+    const head = startOrder(Object.keys(realtime), id, realtime, workers, 1).slice(0, workers - 1);
+    expect(head.sort()).toEqual(['webhook-delivery', 'webhook-retry']);
   });
 
   it('keeps the longest webhook file first in full mode, where the retry schedule sets the run', () => {
