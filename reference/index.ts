@@ -47,6 +47,8 @@ export interface ReferenceOptions {
   onExchange?: (x: ObservedExchange) => void;
   /** Field conditions (serve --latency): one-way delay, ms, on every exchange and every webhook delivery. */
   latencyMs?: number;
+  /** Told when each webhook attempt was written whole (reference/lag.ts, logWrites). */
+  onWebhookWritten?: (nonce: string, at: number) => void;
   /** Field conditions (serve --rate-limit): a gateway in front answers HTTP 429 beyond this many requests per second. */
   rateLimit?: number;
   /**
@@ -104,7 +106,15 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   };
 
   const rough = opts.rough ? { random: seededRandom(opts.rough.seed ^ 0x27d4eb2d), holdRate: opts.rough.rate } : undefined;
-  const outbox = new Outbox({ behaviour, timeScale, log, latencyMs: opts.latencyMs, rough, observe: opts.onDelivery });
+  const outbox = new Outbox({
+    behaviour,
+    timeScale,
+    log,
+    latencyMs: opts.latencyMs,
+    rough,
+    observe: opts.onDelivery,
+    ...(opts.onWebhookWritten ? { onWritten: opts.onWebhookWritten } : {}),
+  });
   let baseUrl = '';
   const svc: Service = { store: new Store(behaviour.formatServiceNo, target.merchants), behaviour, outbox, target, baseUrl: () => baseUrl };
   const gateway =

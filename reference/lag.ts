@@ -30,3 +30,25 @@ export function logStalls(file: string): () => void {
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * When each webhook attempt was written whole, for the same kit (`serve --lag-file FILE` writes them to `FILE.writes`):
+ * one line per attempt, `<written at, ms since the epoch> <X-Nonce>`. Its receiver notes an arrival later than this only
+ * by time our machine lost between the two processes (loopback), which is never the sandbox's to answer for.
+ */
+export function logWrites(file: string): (nonce: string, at: number) => void {
+  let writable = true;
+  return (nonce, at) => {
+    if (!writable || !/^[\x21-\x7e]{1,128}$/.test(nonce)) return;
+    try {
+      appendFileSync(file, `${at} ${nonce}\n`);
+    } catch {
+      writable = false;
+    }
+  };
+}
+
+/** Where the attempts' write times go beside a stall file (logWrites). */
+export function writesFileOf(lagFile: string): string {
+  return `${lagFile}.writes`;
+}

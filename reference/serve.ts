@@ -4,7 +4,7 @@
  * reference sandbox until SIGINT or SIGTERM. Prints merchant ids but never their secrets.
  */
 import { pathToFileURL } from 'node:url';
-import { logStalls } from './lag.js';
+import { logStalls, logWrites, writesFileOf } from './lag.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS, readingNames } from './readings/index.js';
 import { resolveTarget, type TargetDescription } from './target.js';
@@ -166,7 +166,13 @@ export async function serveMain(argv: string[], io: ServeIO = processIO): Promis
   let running: RunningReference;
   const behind = parsed.rateLimit !== undefined || (parsed.latencyMs ?? 0) > 0;
   try {
-    running = await startReference({ ...parsed.opts, latencyMs: parsed.latencyMs, rateLimit: parsed.rateLimit, log: io.out });
+    running = await startReference({
+      ...parsed.opts,
+      latencyMs: parsed.latencyMs,
+      rateLimit: parsed.rateLimit,
+      log: io.out,
+      ...(parsed.lagFile !== undefined ? { onWebhookWritten: logWrites(writesFileOf(parsed.lagFile)) } : {}),
+    });
   } catch (e) {
     io.err(`serve: could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;

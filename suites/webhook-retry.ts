@@ -133,7 +133,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const b = gapBounds(timing, F.firstWaitMs, attemptAllowanceMs(timing, ds[0]!));
       recordReading('webhook.first-wait', fmtMs(gap));
       if (!within(gap, b)) {
-        noteExcuse(lagExcuse(gap, b, ds[0]!.receivedAt, ds[1]!.receivedAt, 'the first wait'));
+        noteExcuse(lagExcuse(gap, b, ds[0]!.receivedAt, ds[1]!.receivedAt, 'the first wait', [ds[0]!, ds[1]!]));
         failCheck({
           code: 'FIRST_WAIT_OFF',
           title:
@@ -365,11 +365,14 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       const lastOff = gaps.length < F.attempts - 1 || !within(lastGap, last);
       // A miss our lost time explains is judged last: a miss beyond it, elsewhere in the schedule, is charged first.
       const firstExcuse = firstOff
-        ? lagExcuse(gaps[0]!, first, observed[0]!.receivedAt, observed[1]!.receivedAt, 'the first wait')
+        ? lagExcuse(gaps[0]!, first, observed[0]!.receivedAt, observed[1]!.receivedAt, 'the first wait', [observed[0]!, observed[1]!])
         : undefined;
       const lastExcuse =
         lastOff && gaps.length >= F.attempts - 1
-          ? lagExcuse(lastGap, last, observed.at(-2)!.receivedAt, observed.at(-1)!.receivedAt, 'the last wait')
+          ? lagExcuse(lastGap, last, observed.at(-2)!.receivedAt, observed.at(-1)!.receivedAt, 'the last wait', [
+              observed.at(-2)!,
+              observed.at(-1)!,
+            ])
           : undefined;
       if (firstOff && !firstExcuse) firstFails();
       if (lastOff && !lastExcuse) lastFails();
@@ -409,7 +412,7 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
       );
       recordReading('webhook.span', fmtMs(span));
       if (!within(span, b)) {
-        noteExcuse(lagExcuse(span, b, ds[0]!.receivedAt, ds.at(-1)!.receivedAt, 'the span of the attempts'));
+        noteExcuse(lagExcuse(span, b, ds[0]!.receivedAt, ds.at(-1)!.receivedAt, 'the span of the attempts', [ds[0]!, ds.at(-1)!]));
         failCheck({
           code: 'SPAN_OFF',
           title:

@@ -6,6 +6,7 @@
  * when the reference runs in this process, its webhook sent late). Node built-ins only.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { writesFileOf } from '../../reference/lag.js';
 
 export interface LagSample {
   /** When the tick fired, ms since the epoch (Date.now(), the clock deliveries are stamped with). */
@@ -169,10 +170,62 @@ export function parseStalls(text: string): LagSample[] {
 }
 
 const watched = new Set<string>();
+const writeSources: (() => ReadonlyMap<string, readonly number[]>)[] = [];
 
-/** This process's meter also counts the stalls in `path` (once per path; '' is no file). */
+/**
+ * This process's meter also counts the stalls in `path` (once per path; '' is no file), and the embedded sandbox's
+ * write times of its webhook attempts beside it (`path`.writes, reference/lag.ts logWrites).
+ */
 export function watchStallFile(path: string): void {
   if (path === '' || watched.has(path)) return;
   watched.add(path);
   processLag().addSource(stallFile(path));
+  writeSources.push(writesFile(writesFileOf(path)));
+}
+
+/** The write times in `path` by X-Nonce (`<written at> <nonce>` per line), read again only when the file has grown. */
+export function writesFile(path: string): () => ReadonlyMap<string, readonly number[]> {
+  let size = -1;
+  let cached = new Map<string, number[]>();
+  return () => {
+    try {
+      const now = statSync(path).size;
+      if (now === size) return cached;
+      size = now;
+      cached = parseWrites(readFileSync(path, 'utf8'));
+    } catch {
+      cached = new Map();
+    }
+    return cached;
+  };
+}
+
+export function parseWrites(text: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const line of text.split('\n')) {
+    const m = /^(\d+) (\S+)$/.exec(line);
+    if (m) out.set(m[2]!, [...(out.get(m[2]!) ?? []), Number(m[1])]);
+  }
+  return out;
+}
+
+/** Tests: write times to answer from instead of the watched files (undefined restores them). */
+let writesOverride: ReadonlyMap<string, readonly number[]> | undefined;
+export function useWriteTimes(writes: ReadonlyMap<string, readonly number[]> | undefined): void {
+  writesOverride = writes;
+}
+
+/**
+ * How long after the embedded sandbox wrote an attempt whole our receiver noted it (its latest write of that X-Nonce
+ * not after the arrival): time our machine lost between two processes of ours on loopback — the receiving process
+ * waiting for a CPU, or many short turns of its event loop, which the timer-drift meter does not see as one stall. 0
+ * when the sandbox is not ours (no write file) or the attempt is not in it: then it excuses nothing.
+ */
+export function arrivalLateMs(nonce: string | undefined, receivedAt: number): number {
+  if (nonce === undefined) return 0;
+  let written: number | undefined;
+  for (const read of writesOverride ? [() => writesOverride!] : writeSources) {
+    for (const at of read().get(nonce) ?? []) if (at <= receivedAt && (written === undefined || at > written)) written = at;
+  }
+  return written === undefined ? 0 : receivedAt - written;
 }

@@ -7,16 +7,21 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
 import { type RunningReference, startReference, type TargetDescription } from '../../reference/index.js';
-import { logStalls } from '../../reference/lag.js';
+import { logStalls, logWrites, writesFileOf } from '../../reference/lag.js';
 import type { Profile } from '../profile/types.js';
 
 /**
  * On port 0, at the profile's webhook time scale, with the profile's readings and the named faults switched on; behind
  * a gateway (reference/gateway.ts) when the profile's embedded section asks for field conditions (rateLimit, latencyMs).
  */
-export async function startEmbeddedReference(profile: Profile, faults: string[] = []): Promise<RunningReference> {
+export async function startEmbeddedReference(
+  profile: Profile,
+  faults: string[] = [],
+  onWebhookWritten?: (nonce: string, at: number) => void,
+): Promise<RunningReference> {
   const e = profile.embedded;
   return startReference({
+    ...(onWebhookWritten ? { onWebhookWritten } : {}),
     port: 0,
     timeScale: profile.webhooks?.timeScale ?? 1,
     faults,
@@ -33,9 +38,16 @@ export async function startEmbeddedReference(profile: Profile, faults: string[] 
  * process that does nothing timing-sensitive of its own while the checks run (the CLI, harness/run/host.ts).
  */
 export async function startEmbeddedReferenceHere(profile: Profile, faults: string[] = []): Promise<EmbeddedProcess> {
-  const reference = await startEmbeddedReference(profile, faults);
   const lagDir = mkdtempSync(join(tmpdir(), 'mpsi-reference-lag-'));
   const lagFile = join(lagDir, 'stalls.txt');
+  // Each attempt's write time beside its stalls: the kit tells the time its receiver lost from the sandbox's.
+  let reference: RunningReference;
+  try {
+    reference = await startEmbeddedReference(profile, faults, logWrites(writesFileOf(lagFile)));
+  } catch (err) {
+    rmSync(lagDir, { recursive: true, force: true });
+    throw err;
+  }
   const stopStallLog = logStalls(lagFile);
   return {
     url: reference.url,

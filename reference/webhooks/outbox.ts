@@ -76,6 +76,11 @@ export interface OutboxOptions {
   rough?: RoughDelivery;
   /** Told of every attempt; a throwing observer is ignored. */
   observe?: (d: ObservedDelivery) => void;
+  /**
+   * Told when an attempt's request was written whole (its X-Nonce, and the time, ms since the epoch): a kit that
+   * started this sandbox on its own machine tells the time its receiver lost from the time the sandbox took.
+   */
+  onWritten?: (nonce: string, at: number) => void;
 }
 
 /** Longest hold of a first delivery, and latest second copy, at time scale 1. */
@@ -178,7 +183,16 @@ export class Outbox {
     const latency = this.opts.latencyMs ?? 0;
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;
-    const result = await postOnce(d.url, headers, raw, limitMs, b.isAck, this.stop.signal);
+    const onWritten = this.opts.onWritten;
+    const result = await postOnce(
+      d.url,
+      headers,
+      raw,
+      limitMs,
+      b.isAck,
+      this.stop.signal,
+      onWritten && ((at) => onWritten(stamp.nonce, at)),
+    );
     // The reply's way back; the acknowledgement limit is judged on the receiver's answer time, as before.
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;

@@ -26,6 +26,7 @@ export function postOnce(
   limitMs: number,
   isAck: (reply: Buffer, status: number) => boolean,
   signal: AbortSignal,
+  onWritten?: (at: number) => void,
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let req: ReturnType<typeof httpRequest> | undefined;
@@ -88,6 +89,11 @@ export function postOnce(
     );
     req.on('finish', () => {
       if (limitReached || settled) return;
+      try {
+        onWritten?.(Date.now());
+      } catch {
+        // A failing observer must never reach a delivery.
+      }
       clearTimeout(timer);
       scheduledAt = Date.now() + limitMs;
       timer = setTimeout(onLimit, limitMs);

@@ -11,7 +11,7 @@ import { expectError, expectSuccess, expectString, failCheck, pick } from '../..
 import { note, recordMachineBusy, recordReading } from '../../harness/check/context.js';
 import { processLag } from '../../harness/check/lag.js';
 import { wireReply } from '../../harness/webhooks/receiver.js';
-import type { WebhookTiming } from '../../harness/webhooks/schedule.js';
+import { arrivalLate, type WebhookTiming } from '../../harness/webhooks/schedule.js';
 import { awaitDeliveries } from '../../harness/webhooks/expect.js';
 import {
   cardFixture,
@@ -244,19 +244,23 @@ export interface TrialFinding {
    * The delivery whose acknowledgement was not honoured, and the target's limit: when our reply to it
    * left too late because our own process lost time, the resend is not charged without a retry (issue 23).
    */
-  acknowledged?: { delivery: Pick<Delivery, 'receivedAt' | 'repliedAt' | 'reply'>; ackTimeoutMs: number; jitterMs: number };
+  acknowledged?: {
+    delivery: Pick<Delivery, 'receivedAt' | 'repliedAt' | 'reply'> & Partial<Pick<Delivery, 'headers'>>;
+    ackTimeoutMs: number;
+    jitterMs: number;
+  };
 }
 
 /**
  * Whether our own machine could explain a resend after our acknowledgement: our reply left (repliedAt)
  * later than the limit allows, counting the stall our process had just before it noted the arrival
- * (the delivery may have waited for us). A detail when it could; a reply of ours that left in time
- * leaves the resend to the target.
+ * (the delivery may have waited for us), or, where the sandbox is ours, how long after its write we noted
+ * it (arrivalLate). A detail when it could; a reply of ours that left in time leaves the resend to the target.
  */
-function lagExplains(f: TrialFinding): string | undefined {
+export function lagExplains(f: TrialFinding): string | undefined {
   if (!f.acknowledged) return undefined;
   const { delivery: d, ackTimeoutMs, jitterMs } = f.acknowledged;
-  const noticedLate = processLag().longestStallDuring(d.receivedAt - ackTimeoutMs, d.receivedAt);
+  const noticedLate = Math.max(processLag().longestStallDuring(d.receivedAt - ackTimeoutMs, d.receivedAt), arrivalLate(d));
   // No reply written: the target hung up before our reply was due (a late timer of ours runs before the hang-up is read).
   const left = d.repliedAt ?? d.receivedAt + (wireReply(d.reply, ackTimeoutMs).delayMs ?? 0);
   const replyAfter = left - d.receivedAt + noticedLate;
