@@ -6,7 +6,6 @@
  * when the reference runs in this process, its webhook sent late). Node built-ins only.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { writesFileOf } from '../../reference/lag.js';
 
 export interface LagSample {
   /** When the tick fired, ms since the epoch (Date.now(), the clock deliveries are stamped with). */
@@ -180,7 +179,8 @@ export function watchStallFile(path: string): void {
   if (path === '' || watched.has(path)) return;
   watched.add(path);
   processLag().addSource(stallFile(path));
-  writeSources.push(writesFile(writesFileOf(path)));
+  // reference/lag.ts writesFileOf's name, spelled here: only harness/run/embedded.ts and a few others import reference/.
+  writeSources.push(writesFile(`${path}.writes`));
 }
 
 /** The write times in `path` by X-Nonce (`<written at> <nonce>` per line), read again only when the file has grown. */
@@ -207,6 +207,22 @@ export function parseWrites(text: string): Map<string, number[]> {
     if (m) out.set(m[2]!, [...(out.get(m[2]!) ?? []), Number(m[1])]);
   }
   return out;
+}
+
+/** Most write times kept from a reference in this process (noteWebhookWritten); the oldest go first. */
+const MAX_LOCAL_WRITES = 50_000;
+const localWrites = new Map<string, number[]>();
+let localWatched = false;
+
+/**
+ * For a reference started in this process (the proof's conformant runs and kill matrix, harness/proof/): its
+ * `onWebhookWritten`, so the same excuses see how late we noted each attempt there too.
+ */
+export function noteWebhookWritten(nonce: string, at: number): void {
+  if (!localWatched) writeSources.push(() => localWrites);
+  localWatched = true;
+  localWrites.set(nonce, [...(localWrites.get(nonce) ?? []), at]);
+  if (localWrites.size > MAX_LOCAL_WRITES) localWrites.delete(localWrites.keys().next().value!);
 }
 
 /** Tests: write times to answer from instead of the watched files (undefined restores them). */

@@ -9,6 +9,7 @@ import type { CheckDef, SuiteDef } from '../check/define.js';
 import type { CheckResult } from '../check/run.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
+import { noteWebhookWritten } from '../check/lag.js';
 import { runDoctor } from '../doctor/run.js';
 
 /** A fault as the reference's catalogue lists it. */
@@ -96,7 +97,7 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
   const ids = new Set(base.checksRun);
   let ref: RunningReference | undefined;
   try {
-    ref = await startEmbeddedReference(opts.loaded.profile, [fault.name]);
+    ref = await startEmbeddedReference(opts.loaded.profile, [fault.name], noteWebhookWritten);
     if (opts.doctor !== false) {
       // The doctor meets the mutant before the checks, on the same state, as a run against this target would.
       const d = await runDoctor({ loaded: opts.loaded, baseUrl: ref.url, webhooks: webhooks === 'quick' });

@@ -8,6 +8,7 @@ import { startEmbeddedReference } from '../run/embedded.js';
 import type { SuiteDef } from '../check/define.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
+import { noteWebhookWritten } from '../check/lag.js';
 import { type Allowlist, clauseCoverage } from './coverage.js';
 import { type FaultInfo, runKillMatrix } from './kill-matrix.js';
 import { type ConformantRun, coverageMarkdown, killMatrixMarkdown, type ProofReport } from './render.js';
@@ -22,7 +23,8 @@ export async function conformantRun(
   webhooks: 'quick' | 'full',
 ): Promise<ConformantRun> {
   const started = performance.now();
-  const ref = await startEmbeddedReference(loaded.profile);
+  // In this process: its write times go straight to the excuses (harness/check/lag.ts).
+  const ref = await startEmbeddedReference(loaded.profile, [], noteWebhookWritten);
   try {
     const res = await runInProcess({ loaded, baseUrl: ref.url, suites, settings: { seed, numRuns, webhooks } });
     const failed = res.filter((r) => r.result.status === 'failed' || r.result.status === 'broken');

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { CheckFailure } from '../../harness/check/failure.js';
-import { arrivalLateMs, LagMeter, parseWrites, useLagMeter, useWriteTimes } from '../../harness/check/lag.js';
+import { arrivalLateMs, LagMeter, noteWebhookWritten, parseWrites, useLagMeter, useWriteTimes } from '../../harness/check/lag.js';
 import { arrivalLate, gapBounds, lagExcuse, type WebhookTiming } from '../../harness/webhooks/schedule.js';
 import { confirmedByRetrial, lagExplains, type TrialFinding } from '../../suites/support/webhook-scenarios.js';
 import { logWrites, writesFileOf } from '../../reference/lag.js';
@@ -53,6 +53,11 @@ describe('arrivalLateMs: how late our receiver noted an attempt the embedded san
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('takes the write times of a reference in this process (the proof: conformant runs, kill matrix)', () => {
+    noteWebhookWritten('local-1', T0 + 80);
+    expect(arrivalLateMs('local-1', T0 + 794)).toBe(714);
   });
 });
 
