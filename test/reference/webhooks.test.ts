@@ -241,3 +241,25 @@ describe('events the interface rules out', () => {
     expect(hooks.hits.filter((h) => h.json.event === 'payment.updated' && h.json.order_no === d['order_no'])).toHaveLength(1);
   });
 });
+
+describe('write times for a kit on the same machine (issue 23)', () => {
+  it('tells onWebhookWritten each attempt, by its X-Nonce, with the time it was written', async () => {
+    const written: { nonce: string; at: number }[] = [];
+    const ref = await startReference({ timeScale: 0.005, onWebhookWritten: (nonce, at) => written.push({ nonce, at }) });
+    const hooks = await startReceiver(NEVER_ACK);
+    cleanups.push(
+      () => ref.close(),
+      () => hooks.close(),
+    );
+    const before = Date.now();
+    await cardPayment(ref, hooks.url);
+    const hits = await hooks.waitFor(2);
+    const after = Date.now();
+    for (const hit of hits.slice(0, 2)) {
+      const w = written.find((x) => x.nonce === hit.headers['x-nonce']);
+      expect(w, 'a write time for every attempt').toBeDefined();
+      expect(w!.at).toBeGreaterThanOrEqual(before);
+      expect(w!.at).toBeLessThanOrEqual(after);
+    }
+  });
+});
