@@ -15,7 +15,7 @@ describe('harness/client.ts loading', () => {
       "const server = createServer((_q, s) => s.end('{}')).listen(0);",
       "await new Promise((r) => server.once('listening', r));",
       'const client = createClient({ deadlineMs: 5000, maxResponseBytes: 1024 });',
-      'const url = `http://127.0.0.1:${server.address().port}/x`;',
+      "const url = 'http://127.0.0.1:' + server.address().port + '/x';",
       "const ex = await client.send({ label: 'x', url, method: 'GET', headers: {}, body: Buffer.alloc(0) });",
       'await client.close(); server.close();',
       "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/undici/'));",
