@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
 import { runsConcurrently, type SuiteDef, type CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { watchStallFile } from '../check/lag.js';
+import { currentRecorder } from '../check/context.js';
 import { clause, hasClause } from '../clauses/registry.js';
 import { readRunConfig, type RunConfig } from '../run/config.js';
 import { replayLine, replayOf } from '../run/replay.js';
@@ -68,8 +68,6 @@ export function registerSuite(suite: SuiteDef): void {
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
   let receiver: Receiver | undefined;
-  // Concurrent checks share the receiver: each wait is narrated under the check that is waiting.
-  const currentCheck = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
@@ -89,7 +87,8 @@ export function registerSuite(suite: SuiteDef): void {
       loaded,
       baseUrl: inject('mpsiBaseUrl'),
       poolPort: inject('mpsiPoolPort'),
-      receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name),
+      // Concurrent checks share the receiver: each wait is narrated under the check that is waiting (its recorder's).
+      receiver: receiver && narrateReceiver(receiver, () => currentRecorder()?.checkId ?? suite.name),
     });
   });
   afterAll(async () => {
@@ -107,9 +106,7 @@ export function registerSuite(suite: SuiteDef): void {
         meta.mpsiCheckId = check.id;
         const seed = inject('mpsiSeed');
         const target = session!.target;
-        const result = await currentCheck.run(check.id, () =>
-          runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks }),
-        );
+        const result = await runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
         const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
         const reproNames = writeRepros(paths.repro, repros);
         const stored = {
