@@ -7,9 +7,13 @@ import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
 import { CODE_EXT, VITE_CACHE_DIR, VITEST_MODULE_CACHE_DIR } from './harness/kit-files.js';
+import { warmValidatorCache } from './harness/envelope.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
+// The workers' schema validators compiled here, once, when the cache lacks them (a kit's first run): otherwise each
+// worker compiles the same ones at the same time (issue 27).
+warmValidatorCache();
 
 /** What the terminal shows goes through the same redactor as every file the run writes. */
 function terminalRedactor(): (text: string) => string {

@@ -31,6 +31,12 @@ export interface CachedValidators<K extends string> {
   from: 'cache' | 'compiled';
 }
 
+/** Where the validators of `ids` built under `key` are kept: the name hashes everything the code depends on. */
+export function cacheFile(key: string, ids: Record<string, string>, dir: string = AJV_CACHE_DIR): string {
+  const hash = createHash('sha256').update(AJV_VERSION).update('\0').update(JSON.stringify(ids)).update('\0').update(key).digest('hex');
+  return join(dir, `${hash.slice(0, 32)}.cjs`);
+}
+
 /**
  * The validators of the schemas with the given `$id`s (export name → `$id`). `build` makes the ajv instance with every
  * schema added (and `code: { source: true }` among its options); `key` is everything else the code depends on (the
@@ -42,8 +48,7 @@ export function cachedValidators<K extends string>(
   build: () => { getSchema(id: string): AnyValidateFunction | undefined },
   dir: string = AJV_CACHE_DIR,
 ): CachedValidators<K> {
-  const hash = createHash('sha256').update(AJV_VERSION).update('\0').update(JSON.stringify(ids)).update('\0').update(key).digest('hex');
-  const file = join(dir, `${hash.slice(0, 32)}.cjs`);
+  const file = cacheFile(key, ids, dir);
   try {
     if (ownFolder(dir)) return { validators: evaluate<K>(readFileSync(file, 'utf8'), ids), from: 'cache' };
   } catch {

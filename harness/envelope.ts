@@ -1,31 +1,59 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { cachedValidators, kitRequire } from './ajv-cache.js';
+import { cacheFile, cachedValidators, kitRequire } from './ajv-cache.js';
 import { kitFile } from './kit-files.js';
 
 let compiled: { envelope: ValidateFunction; amount: ValidateFunction; webhook: ValidateFunction } | undefined;
 
+const IDS = { amount: 'mpsi:amount', envelope: 'mpsi:envelope', webhook: 'mpsi:webhook' } as const;
+const OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { source: true } } as const;
+
+/** The schema texts and options: what the compiled code depends on besides ajv's version. */
+function cacheKey(): { key: string; texts: string[] } {
+  const texts = (['amount', 'envelope', 'webhook'] as const).map((n) =>
+    readFileSync(kitFile('harness', 'schemas', `${n}.schema.json`), 'utf8'),
+  );
+  return { key: JSON.stringify({ options: OPTIONS, texts }), texts };
+}
+
+function load(dir?: string) {
+  const { key, texts } = cacheKey();
+  return cachedValidators(
+    key,
+    IDS,
+    () => {
+      // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
+      const { Ajv: Compiler } = kitRequire('ajv') as { Ajv: typeof Ajv };
+      const ajv = new Compiler(OPTIONS);
+      (kitRequire('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
+      for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
+      return ajv;
+    },
+    dir,
+  );
+}
+
 /** Compiled once per kit version (harness/ajv-cache.ts), evaluated once per process: ajv compilation is the expensive part. */
 function validators() {
-  if (!compiled) {
-    const names = ['amount', 'envelope', 'webhook'] as const;
-    const texts = names.map((n) => readFileSync(kitFile('harness', 'schemas', `${n}.schema.json`), 'utf8'));
-    const options = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { source: true } } as const;
-    const { validators } = cachedValidators(
-      JSON.stringify({ options, texts }),
-      { amount: 'mpsi:amount', envelope: 'mpsi:envelope', webhook: 'mpsi:webhook' },
-      () => {
-        // Named first: tsc drops the parentheses of `new (require(…) as T).C()`, which then calls require with new.
-        const { Ajv: Compiler } = kitRequire('ajv') as { Ajv: typeof Ajv };
-        const ajv = new Compiler(options);
-        (kitRequire('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
-        for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
-        return ajv;
-      },
-    );
-    compiled = validators as typeof compiled & object;
-  }
+  compiled ??= load().validators as typeof compiled & object;
   return compiled;
+}
+
+/**
+ * Compiles the validators into the cache unless they are there already (issue 27): called by vitest's main process
+ * before any worker starts, so that on a kit's first run (a fresh clone, CI) one process compiles them instead of
+ * every worker at once, and no worker loads ajv's compiler. Never throws: a cache that cannot be warmed costs the
+ * workers their compilation, as before.
+ */
+export function warmValidatorCache(dir?: string): 'cached' | 'compiled' | 'failed' {
+  try {
+    const file = cacheFile(cacheKey().key, IDS, dir);
+    if (existsSync(file)) return 'cached';
+    load(dir);
+    return existsSync(file) ? 'compiled' : 'failed';
+  } catch {
+    return 'failed';
+  }
 }
 
 export type SchemaName = 'envelope' | 'amount' | 'webhook';

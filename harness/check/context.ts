@@ -30,6 +30,12 @@ export interface CheckRecorder {
    * earliest-started check first, so a long chain of sequential requests is not queued behind every later check's.
    */
   startedAt: number;
+  /**
+   * The running check's id (a property example's recorder has its check's): what a webhook wait is narrated under.
+   * Kept here rather than in an AsyncLocalStorage of its own (issue 27): every storage enabled in a process costs
+   * every promise it creates, and one per suite file made a worker's awaits several times dearer.
+   */
+  checkId?: string;
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -37,8 +43,23 @@ const storage = new AsyncLocalStorage<CheckRecorder>();
 /** Exchanges kept per check; property runs send thousands and the report needs the last ones. */
 export const MAX_EXCHANGES_KEPT = 60;
 
-export function newRecorder(clauses: readonly ClauseId[] = [], startedAt = performance.timeOrigin + performance.now()): CheckRecorder {
-  return { exchanges: [], invariantFindings: [], readings: {}, notes: [], exercised: new Set(), machineBusy: [], clauses, startedAt };
+export function newRecorder(
+  clauses: readonly ClauseId[] = [],
+  startedAt = performance.timeOrigin + performance.now(),
+  checkId?: string,
+): CheckRecorder {
+  const rec: CheckRecorder = {
+    exchanges: [],
+    invariantFindings: [],
+    readings: {},
+    notes: [],
+    exercised: new Set(),
+    machineBusy: [],
+    clauses,
+    startedAt,
+  };
+  if (checkId !== undefined) rec.checkId = checkId;
+  return rec;
 }
 
 export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promise<T> {

@@ -93,7 +93,7 @@ export async function assertIndependent<T>(
   const lane = async (): Promise<void> => {
     while (next < values.length && next < first) {
       const k = next++;
-      const rec = parent ? newRecorder(parent.clauses) : undefined;
+      const rec = parent ? newRecorder(parent.clauses, undefined, parent.checkId) : undefined;
       recorders[k] = rec;
       const run = () => Promise.resolve().then(() => predicate(values[k]!));
       try {

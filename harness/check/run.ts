@@ -100,7 +100,7 @@ async function runCheckOnce(check: CheckDef, target: Target, settings: RunSettin
 }
 
 async function runCheckBody(check: CheckDef, target: Target, settings: RunSettings): Promise<CheckResult & { recorder: CheckRecorder }> {
-  const rec = newRecorder(check.clauses);
+  const rec = newRecorder(check.clauses, undefined, check.id);
   const seed = checkSeed(settings.seed, check.id);
   const started = performance.now();
   let status: CheckStatus = 'passed';

@@ -1,12 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
 import { runsConcurrently, type SuiteDef, type CheckDef } from '../check/define.js';
 import { runCheck, type CheckResult } from '../check/run.js';
 import { watchStallFile } from '../check/lag.js';
+import { currentRecorder } from '../check/context.js';
 import { clause, hasClause } from '../clauses/registry.js';
-import { readRunConfig, type RunConfig } from '../run/config.js';
+import { RUN_CONFIG_ENV, readRunConfig, type RunConfig } from '../run/config.js';
 import { replayLine, replayOf } from '../run/replay.js';
 import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
@@ -55,21 +55,35 @@ class NoVerdictError extends Error {
   override readonly name = 'NoVerdict';
 }
 
-/** Turns a suite definition into vitest tests, with Allure labels and a stored result per check. */
-export function registerSuite(suite: SuiteDef): void {
+/** The run's configuration, profile, redactor and expectations: the same for every suite file of a run. */
+function readRunContext() {
   const cfg = readRunConfig();
   const paths = reportPaths(cfg.reportsDir);
   const loaded = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
   const redact = makeRedactor(merchantSecrets(loaded));
   const today = dayOf(cfg.startedAt ?? new Date().toISOString());
   const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;
-  const active = activeEntries(expectations, today);
-  const disputed = activeDisputes(expectations, today);
+  return { cfg, paths, loaded, redact, active: activeEntries(expectations, today), disputed: activeDisputes(expectations, today) };
+}
+
+let shared: { raw: string | undefined; context: ReturnType<typeof readRunContext> } | undefined;
+
+/**
+ * Read and checked once per worker, not once per suite file (issue 27: a worker runs about fourteen of them, each
+ * loading and validating the profile again). Read again if the run's configuration is another one.
+ */
+export function runContext(): ReturnType<typeof readRunContext> {
+  const raw = process.env[RUN_CONFIG_ENV];
+  if (shared?.raw !== raw || shared === undefined) shared = { raw, context: readRunContext() };
+  return shared.context;
+}
+
+/** Turns a suite definition into vitest tests, with Allure labels and a stored result per check. */
+export function registerSuite(suite: SuiteDef): void {
+  const { cfg, paths, loaded, redact, active, disputed } = runContext();
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
   let session: Session | undefined;
   let receiver: Receiver | undefined;
-  // Concurrent checks share the receiver: each wait is narrated under the check that is waiting.
-  const currentCheck = new AsyncLocalStorage<string>();
 
   beforeAll(async () => {
     const wh = loaded.profile.webhooks;
@@ -89,7 +103,8 @@ export function registerSuite(suite: SuiteDef): void {
       loaded,
       baseUrl: inject('mpsiBaseUrl'),
       poolPort: inject('mpsiPoolPort'),
-      receiver: receiver && narrateReceiver(receiver, () => currentCheck.getStore() ?? suite.name),
+      // Concurrent checks share the receiver: each wait is narrated under the check that is waiting (its recorder's).
+      receiver: receiver && narrateReceiver(receiver, () => currentRecorder()?.checkId ?? suite.name),
     });
   });
   afterAll(async () => {
@@ -107,9 +122,7 @@ export function registerSuite(suite: SuiteDef): void {
         meta.mpsiCheckId = check.id;
         const seed = inject('mpsiSeed');
         const target = session!.target;
-        const result = await currentCheck.run(check.id, () =>
-          runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks }),
-        );
+        const result = await runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
         const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
         const reproNames = writeRepros(paths.repro, repros);
         const stored = {
