@@ -7,6 +7,7 @@ import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
 import { describe, expect, it } from 'vitest';
 import { readAllurePack } from '../../harness/report/allure-pack.js';
 import { MemoryResultsWriter, sourceNamed } from '../../harness/report/allure-writer.js';
+import { sourceNamedJunit } from '../../harness/report/source-names.js';
 
 describe('MemoryResultsWriter', () => {
   it('keeps the files allure writes, under the same names and with the same bytes, and writes them as one pack', () => {
@@ -80,5 +81,20 @@ describe('sourceNamed', () => {
     const mem = new MemoryResultsWriter();
     mem.writeResult(FROM_DIST);
     expect(JSON.parse(mem.files.get('d-result.json')!.toString('utf8')).fullName).toBe(FROM_SOURCES.fullName);
+  });
+});
+
+describe('sourceNamedJunit', () => {
+  it("names compiled suite files as their sources in JUnit's testsuite names and testcase class names, nothing else", () => {
+    const xml =
+      '<testsuite name="suites/amounts.test.js" tests="1">\n' +
+      '<testcase classname="suites/amounts.test.js" name="amounts accepts suites/x.test.js as text" time="0.1">\n' +
+      '</testcase>\n</testsuite>\n<testsuite name="other/y.test.js" tests="0">\n</testsuite>\n';
+    expect(sourceNamedJunit(xml)).toBe(
+      '<testsuite name="suites/amounts.test.ts" tests="1">\n' +
+        '<testcase classname="suites/amounts.test.ts" name="amounts accepts suites/x.test.js as text" time="0.1">\n' +
+        '</testcase>\n</testsuite>\n<testsuite name="other/y.test.js" tests="0">\n</testsuite>\n',
+    );
+    expect(sourceNamedJunit(sourceNamedJunit(xml))).toBe(sourceNamedJunit(xml));
   });
 });
