@@ -83,7 +83,8 @@ describe('the bin in a clone', () => {
   });
 });
 
-describe('scripts/build.mjs', () => {
+// Each build is a real tsc run (seconds on a busy machine).
+describe('scripts/build.mjs', { timeout: 180_000 }, () => {
   it('compiles, records the sources, leaves a fresh build alone, and rebuilds a stale one', () => {
     const root = kit();
     expect(build(root).status).toBe(0);
