@@ -10,6 +10,7 @@ import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';
 import { type AllureFiles, readAllureFolder, readAllurePack, writeAllureFolder, writeAllurePack } from './allure-pack.js';
 import type { AllureRenderer } from './allure-render.js';
+import { sourceNameJunitFile } from './source-names.js';
 import { buildCertificate, reproDigests, writeCertificate, type Certificate } from './certificate.js';
 import { kitProofFor, readKitProof } from './certificate-kit-proof.js';
 import { renderClausesPage } from './clauses-page.js';
@@ -69,6 +70,7 @@ function withFloor(meta: RunMeta, results: readonly StoredResult[], paths: Repor
 
 export async function finishReports(paths: ReportPaths, opts: FinishOptions): Promise<FinishOutcome> {
   const redact = opts.redact ?? ((s: string) => s);
+  sourceNameJunitFile(paths.junit);
   const results = readResults(paths.results);
   // Summed here, from what every worker left behind; kept in run.json beside the run's settings.
   const meta = withFloor({ ...readRunMeta(paths.runMeta), traffic: runTraffic(results, paths.traffic) }, results, paths);
