@@ -9,6 +9,7 @@
  * exits 0 with a *doubt* naming the field and leaves the verdict to the checks.
  */
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { isPathField } from '../../harness/doctor/model.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { dotted } from '../../harness/profile/schema.js';
@@ -157,6 +158,20 @@ export async function doctorOnChange(g: TargetGenome, c: Change): Promise<string
         `${c.field} changed to ${to}: no ${c.expect.toUpperCase()} item names it (flagged: ${flagged.join(', ') || 'nothing'})`,
       );
     if (c.expect === 'wrong' && report.exitCode !== 2) problems.push(`${c.field} changed to ${to}: exit ${report.exitCode}, not 2`);
+    // A moved path answers every probe "no such path": no other fact may be judged from it (refused() read that answer as
+    // a refusal, so "not enabled", "not cancellable", "the armed failure happened" were verified through a missing path).
+    // Exempt: the envelope at baseUrl and a merchant's credentials, which the query's first answer shows before its path is
+    // known (a signed envelope past the 401/403 of authentication), and the paths themselves.
+    if (isPathField(c.field) && typeof c.to === 'string') {
+      const moved = new Set(report.exchanges.filter((e) => e.request.split(' ')[1] === c.to).map((e) => e.id));
+      const judged = (i: (typeof report.items)[number]) =>
+        i.status !== 'not-verifiable' && i.status !== 'warning' && !isPathField(i.path) && !/^merchants\.[A-Za-z]+$/.test(i.path);
+      for (const i of report.items)
+        if (judged(i) && i.exchanges?.some((id) => moved.has(id)))
+          problems.push(
+            `${c.field} changed to ${to}: ${i.status.toUpperCase()} ${i.path} judged from the moved path (${i.answered ?? ''})`,
+          );
+    }
     if (c.expect === 'doubt' && report.exitCode !== 0)
       problems.push(`${c.field} changed to ${to} (a doubt): exit ${report.exitCode}, not 0 (flagged: ${flagged.join(', ')})`);
     return problems;

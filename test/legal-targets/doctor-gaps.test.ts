@@ -9,10 +9,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { isPathField } from '../../harness/doctor/model.js';
+import { pool } from '../../harness/doctor/context.js';
 import { doctorOnChange, oneFactChanges } from './changes.js';
 import { trueProfile } from './genome.js';
 
-const NO_CANCEL = JSON.parse(readFileSync(new URL('./fixtures/genome-no-payout-cancel.json', import.meta.url), 'utf8')) as TargetGenome;
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as TargetGenome;
+const NO_CANCEL = fixture('genome-no-payout-cancel');
+/** No method of the primary takes refunds, refunds created settled (fc.sample(targetGenome(), { seed: 1 })[0]). */
+const NO_REFUNDS = fixture('genome-no-refunds');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -36,4 +41,27 @@ describe('the doctor on targets the reference is not', () => {
     };
     expect(await doctorOnChange(g, change(g, 'refunds.data.refundNo'))).toEqual([]);
   }, 180_000);
+
+  // The refused() blind spot: a moved endpoint's "no such path" is an envelope with a non-zero code, which every probe
+  // that reads a refusal as a fact took for one (an armed failure "happened" at a moved checkout or refund path, a payout
+  // "cannot be cancelled" at a moved cancel path). Every path of each genome moved in turn: WRONG naming it, exit 2, and
+  // no other fact judged from the moved path (changes.ts). Fails on the old helper (armed failures on all three genomes,
+  // the cancel path on NO_CANCEL, the settle-refund path on NO_REFUNDS).
+  it.each([
+    ['the reference', { readings: [] } as TargetGenome],
+    ['no payout method cancels', NO_CANCEL],
+    ['no method takes refunds', NO_REFUNDS],
+  ])(
+    'names every moved path and reads no fact through it: %s',
+    async (_, g) => {
+      const moves = oneFactChanges(trueProfile(g)).filter((c) => isPathField(c.field));
+      expect(moves.length).toBeGreaterThan(10);
+      const problems = await pool(
+        moves.map((c) => () => doctorOnChange(g, c)),
+        3,
+      );
+      expect(problems.flat()).toEqual([]);
+    },
+    300_000,
+  );
 });
