@@ -151,6 +151,15 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? SHOWS
       : nothing('every refund of this target is created SUCCESS (or none can be made): none is ever PENDING');
   },
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 18), each survivor replayed on its genome.
+  // Its check (suites/refund-errors.ts) refunds a payment refundable in part, as refund-decimals-invalid-amount-key's.
+  'refund-invalid-amount-key': needsPartialRefund,
+  // It drops refund.updated for a refund created SUCCESS: it needs one (suites/webhook-events.ts refunds a method the
+  // profile's refunds.createdStatus declares SUCCESS); seed 13's genome refunded nothing, and created every refund PENDING.
+  'webhook-none-on-refund-created-settled': (t, g) =>
+    refundable(t, ['partial', 'full-only']).some((m) => !g.readings.includes('refunds-created-pending') && t.refunds[m].createdSuccess)
+      ? SHOWS
+      : nothing('no refund of this target is created SUCCESS (or none can be made)'),
   'checkout-answers-session-no': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
