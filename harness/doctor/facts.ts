@@ -112,6 +112,12 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     notVerifiable: "a login is shown by no answer of the interface; the auth.merchant-id check uses the primary's only",
   },
   'merchants.*.payoutBalances': { notVerifiable: 'a balance could be shown only by spending it' },
+  'merchants.frozen.payoutBalances.*': {
+    notVerifiable:
+      'a disabled merchant is refused merchantFrozen, which shows no balance; used by no check yet: ' +
+      "err.po.merchant-frozen's check pays out its default amount; a payout within this balance would rule out a " +
+      'refusal for funds (docs/OPEN-ITEMS.md)',
+  },
   'merchants.frozen.paymentMethods': {
     notVerifiable: "a disabled merchant's methods are shown by nothing: every payment of it is refused",
   },
