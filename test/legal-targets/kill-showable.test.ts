@@ -68,6 +68,21 @@ describe('which genome can show which fault', () => {
     expect(showing(genome({ refunds: settled, methods: ['PAYPAL'] }), fault)).toMatchObject({ kind: 'nothing-to-show' });
   });
 
+  it('judged from seed 31: a not-cancelable code needs a payout method that cancels; a per-currency balance a non-USD payout', () => {
+    const { BANK_TRANSFER, PAYPAL } = REFERENCE_GENES.payouts;
+    const noCancel = { BANK_TRANSFER: { ...BANK_TRANSFER, cancelable: false }, PAYPAL: { ...PAYPAL, cancelable: false } };
+    expect(showing(genome({}), 'payout-not-cancelable-code-422')).toEqual({ show: true });
+    expect(showing(genome({ payouts: noCancel }), 'payout-not-cancelable-code-422')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), 'payout-not-cancelable-code-422')).toMatchObject({
+      kind: 'check-blind',
+    });
+    expect(showing(genome({}), 'payout-balance-usd-only')).toEqual({ show: true });
+    const usdOnly = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: true }, PAYPAL };
+    expect(showing(genome({ payouts: usdOnly }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
+    const noEur = { ...REFERENCE_GENES.lowBalance, eurCents: 0 };
+    expect(showing(genome({ lowBalance: noEur }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
+  });
+
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
     expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
