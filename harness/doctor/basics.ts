@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../exchange.js';
 import { queryPayment, queryRefund, payoutLookup } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
-import type { EndpointName, MerchantRole } from '../target.js';
+import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { answerForm, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 
@@ -262,6 +262,27 @@ async function checkQueryEndpoints(ctx: DoctorContext): Promise<void> {
       pathItem(ctx, q.name, a, ex);
     }),
   );
+}
+
+/**
+ * The profile's path a request went to, named WRONG when the answer is the one the target gives to a path it does not
+ * have, whichever probe sent it (run.ts calls it on every such answer): a probe that meant to read a refusal as a fact
+ * (not enabled, not cancellable, an armed failure) gets no fact from it (refused, add) and the path is still named.
+ */
+export function nameUnknownPath(ctx: DoctorContext, ex: Exchange): void {
+  if (!ex.request.url.startsWith(ctx.t.baseUrl)) return;
+  const path = ex.request.url.slice(ctx.t.baseUrl.length).split('?')[0];
+  const a = answerOf(ex);
+  for (const name of Object.keys(endpointPaths(ctx.loaded.profile)) as EndpointName[])
+    if (ctx.t.has(name) && ctx.t.path(name) === path) {
+      pathItem(ctx, name, a, ex);
+      return;
+    }
+  for (const [name, c] of Object.entries(ctx.loaded.profile.sandbox ?? {}))
+    if (c && typeof c === 'object' && (c as { path?: unknown }).path === path) {
+      pathItem(ctx, `sandbox.${name}`, a, ex);
+      return;
+    }
 }
 
 /** An endpoint path: an envelope (success or refusal) means it exists; anything else names the path. */

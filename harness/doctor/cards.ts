@@ -162,6 +162,19 @@ export async function paidOrder(
   return {};
 }
 
+/**
+ * With no pending refund to settle, the settle control's path is still asked, for a refund nobody made: a refusal in
+ * the envelope shows the path, "no such path" names it (the one-fact-changed property found a moved path unnoticed
+ * where every refund is created settled, or no method takes refunds).
+ */
+async function settleRefundPath(ctx: DoctorContext): Promise<void> {
+  const settle = ctx.loaded.profile.sandbox?.settleRefund;
+  if (!settle) return;
+  const no = ctx.t.newNo('refund');
+  const ex = await control(ctx, 'settleRefund', { refundNo: no, merchantRefundNo: no, outcome: settle.outcomes.success });
+  pathItem(ctx, 'sandbox.settleRefund', answerOf(ex), ex);
+}
+
 /** Refund data paths and query fields, settlement of a pending refund, and the failing reason, on one paid order. */
 export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefined): Promise<void> {
   const r = ctx.loaded.profile.refunds;
@@ -171,6 +184,7 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   const order =
     paid && takesRefunds(paid.method) ? paid : (await paidOrder(ctx, 'doctor: a paid order to refund', { refundable: true })).order;
   if (!order) {
+    await settleRefundPath(ctx);
     add(ctx, 'not-verifiable', 'refunds', 'refunds: data paths and query fields', {
       answered: 'no paid order of a method that takes refunds could be made (cardPayment.cards.success, or sandbox.completeCheckout)',
     });
@@ -250,11 +264,13 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
           );
         }
       }
-    } else
+    } else {
+      await settleRefundPath(ctx);
       add(ctx, 'not-verifiable', 'sandbox.settleRefund', 'settles a pending refund', {
         answered: `the refund was created ${JSON.stringify(status)}, not PENDING`,
         ex: [ex],
       });
+    }
   }
   if (r.failingReason !== undefined && support === 'partial') {
     const fex = await createRefund(

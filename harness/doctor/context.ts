@@ -5,7 +5,7 @@
 import type { Exchange } from '../exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { MerchantRole, Target } from '../target.js';
-import { describeAnswer, unknownPath, type Answer, type DoctorItem, type ItemStatus } from './model.js';
+import { describeAnswer, isPathField, likeUnknownPath, unknownPath, type Answer, type DoctorItem, type ItemStatus } from './model.js';
 
 export interface DoctorContext {
   t: Target;
@@ -45,6 +45,26 @@ export function add(
       fix: undefined,
       answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}`,
     };
+  }
+  // Evidence from a path the target does not have shows nothing about any other fact (a refusal there is no refusal of
+  // the method, payout or control the probe meant): the path is named by its own item (run.ts), this one is not judged.
+  const pathless = (more.ex ?? []).find((e) => e !== undefined && likeUnknownPath(e));
+  if (status !== 'not-verifiable' && status !== 'warning' && pathless && !isPathField(path)) {
+    status = 'not-verifiable';
+    more = {
+      ...more,
+      expected: undefined,
+      fix: undefined,
+      answered: `${more.answered ?? ''} (the answer the target gives to a path it does not have: ${pathless.request.method} ${
+        new URL(pathless.request.url).pathname
+      }; see that path's own line)`,
+    };
+  }
+  // One line per wrong path, whichever probe met it first (run.ts names a path on any probe's "no such path").
+  const same = status === 'wrong' && isPathField(path) ? ctx.items.find((i) => i.status === 'wrong' && i.path === path) : undefined;
+  if (same) {
+    for (const e of more.ex ?? []) if (e && !ctx.exchanges.includes(e)) ctx.exchanges.push(e);
+    return same;
   }
   const ids = (more.ex ?? []).flatMap((e) => (e ? [e.id] : []));
   for (const e of more.ex ?? []) if (e && !ctx.exchanges.includes(e)) ctx.exchanges.push(e);

@@ -217,7 +217,8 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       `${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
     let order: PaidOrder | undefined;
     if (kind.startsWith('refund')) {
-      order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`)).order;
+      // An order the target refunds, refunded as it takes refunds: a "not supported" refusal is no armed failure.
+      order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`, { refundable: true })).order;
       if (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate')) {
         add(ctx, 'not-verifiable', path, claim, { answered: 'no paid order and refund could be made (cardPayment, refunds)' });
         continue;
@@ -252,7 +253,14 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       ex = (
         await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)
       ).ex;
-    } else ex = await createRefund(ctx.t, { order: order!, amount: usd('1.00') }, { label: `doctor: the refund after ${kind} was armed` });
+    } else {
+      const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
+      ex = await createRefund(
+        ctx.t,
+        { order: order!, amount: usd(full ? order!.value : '1.00') },
+        { label: `doctor: the refund after ${kind} was armed` },
+      );
+    }
     const a = answerOf(ex);
     if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
     else

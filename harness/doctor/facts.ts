@@ -112,6 +112,12 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     notVerifiable: "a login is shown by no answer of the interface; the auth.merchant-id check uses the primary's only",
   },
   'merchants.*.payoutBalances': { notVerifiable: 'a balance could be shown only by spending it' },
+  'merchants.frozen.payoutBalances.*': {
+    notVerifiable:
+      'a disabled merchant is refused merchantFrozen, which shows no balance; used by no check yet: ' +
+      "err.po.merchant-frozen's check pays out its default amount; a payout within this balance would rule out a " +
+      'refusal for funds (docs/OPEN-ITEMS.md)',
+  },
   'merchants.frozen.paymentMethods': {
     notVerifiable: "a disabled merchant's methods are shown by nothing: every payment of it is refused",
   },
@@ -135,9 +141,10 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'pricePoints.maxDistance': { notVerifiable: 'not asked: the price-point checks probe it' },
   'pricePoints.ruleByMethod': {
     notVerifiable:
-      "not asked by its own rule: the doctor judges every price-point method's rounding by the shared rule " +
-      "(pricePoints.rounding, tie), so a method's own rule shows there as a doubt, not a verification",
+      "asked where an item names it: a method's own rounding (and tie) by a rounded payment of that method; not asked " +
+      'for a method the primary lacks, with fewer than two tiers, or (tie) without two tiers an even number of cents apart',
   },
+  'pricePoints.ruleByMethod.*.maxDistance': { notVerifiable: 'not asked: the price-point checks probe it' },
   'checkout.extras': { verifiedWith: 'methods.checkout.[]' },
   'checkout.extrasByMethod': { verifiedWith: 'methods.checkout.[]' },
   'cardPayment.template': { verifiedWith: 'cardPayment.cards.success' },

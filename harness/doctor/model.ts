@@ -163,8 +163,12 @@ export function envelopeFlaws(ex: Exchange): { clause: string; what: string }[] 
 }
 
 export const accepted = (a: Answer): boolean => a.envelope && a.code === 0;
-/** A refusal in the envelope: the path exists and the target read the request. */
-export const refused = (a: Answer): boolean => a.envelope && a.code !== 0;
+/**
+ * A refusal in the envelope: the path exists and the target read the request. The answer the target gives to a path
+ * it does not have is no refusal of anything: a moved endpoint's "no such path" read as "not enabled", "not
+ * cancellable", "the armed failure happened"… would verify a fact through a path that does not exist (issue 24).
+ */
+export const refused = (a: Answer): boolean => a.envelope && a.code !== 0 && a.likeUnknownPath !== true;
 
 /** "HTTP 403, code 403 forbidden", "HTTP 200, code 0", "HTTP 404, not an envelope", "no answer (deadline: …)". */
 export function describeAnswer(a: Answer): string {
@@ -178,6 +182,13 @@ export function describeAnswer(a: Answer): string {
 
 /** The path answered but not with the interface's envelope, or as the target answers a path it does not have. */
 export const unknownPath = (a: Answer): boolean => !a.error && (!a.envelope || a.likeUnknownPath === true);
+
+/** Whether the exchange's answer has the form the target gives to a path it does not have (markUnknownPath). */
+export const likeUnknownPath = (ex: Exchange): boolean => (ex as unknown as Record<symbol, boolean>)[UNKNOWN_PATH] === true;
+
+/** The profile fields that say where a request goes: an item about one of them is judged by "no such path" itself. */
+export const isPathField = (path: string): boolean =>
+  path === 'baseUrl' || path.startsWith('endpoints.') || /^sandbox\.[^.]+\.path$/.test(path);
 
 const CLIP = 400;
 function clip(s: string): string {

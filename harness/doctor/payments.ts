@@ -386,25 +386,44 @@ async function checkPricePoints(ctx: DoctorContext): Promise<void> {
   }
 }
 
-/** paymentRecord.requestedAmount resolves in the record of a payment rounded to a tier. */
+/** The rounding rule the profile gives a method (its own in pricePoints.ruleByMethod, else the shared one), and where. */
+export function ruleOf(ctx: DoctorContext, method: string): Rule {
+  const pp = ctx.loaded.profile.pricePoints!;
+  const own = pp.ruleByMethod?.[method];
+  if (own)
+    return {
+      rounding: own.rounding,
+      tie: own.tie,
+      at: `pricePoints.ruleByMethod.${method}.rounding`,
+      tieAt: `pricePoints.ruleByMethod.${method}.tie`,
+    };
+  return { rounding: pp.rounding, tie: pp.tie, at: 'pricePoints.rounding', tieAt: 'pricePoints.tie' };
+}
+
+interface Rule {
+  rounding: 'up' | 'down' | 'nearest';
+  tie: 'up' | 'down' | undefined;
+  /** The item's path for the rounding, and for the tie. */
+  at: string;
+  tieAt: string;
+}
+
+/**
+ * paymentRecord.requestedAmount resolves in the record of a payment rounded to a tier; the method's rounding (its own
+ * rule where pricePoints.ruleByMethod gives one, version 3) and tie.
+ */
 async function checkRequestedAmount(ctx: DoctorContext, method: string, tiers: string[], recordPaths: boolean): Promise<void> {
   const p = ctx.loaded.profile;
   const rec = p.paymentRecord;
   if (!rec || tiers.length < 2) return;
-  const value = p.pricePoints!.rounding === 'down' ? valueOfCents(centsOf(tiers[1]!) - 1n) : valueOfCents(centsOf(tiers[0]!) + 1n);
-  await roundingProbe(ctx, method, tiers, value, recordPaths ? rec.requestedAmount : undefined);
-  if (p.pricePoints!.rounding !== 'nearest') return;
+  const rule = ruleOf(ctx, method);
+  const value = rule.rounding === 'down' ? valueOfCents(centsOf(tiers[1]!) - 1n) : valueOfCents(centsOf(tiers[0]!) + 1n);
+  await roundingProbe(ctx, method, tiers, value, recordPaths ? rec.requestedAmount : undefined, rule);
+  if (rule.rounding !== 'nearest') return;
   // The tie rule: an amount exactly between two tiers whose distance is an even number of cents.
   const pair = tiers.findIndex((t, i) => i + 1 < tiers.length && (centsOf(tiers[i + 1]!) - centsOf(t)) % 2n === 0n);
   if (pair >= 0)
-    await roundingProbe(
-      ctx,
-      method,
-      tiers,
-      valueOfCents((centsOf(tiers[pair]!) + centsOf(tiers[pair + 1]!)) / 2n),
-      undefined,
-      'pricePoints.tie',
-    );
+    await roundingProbe(ctx, method, tiers, valueOfCents((centsOf(tiers[pair]!) + centsOf(tiers[pair + 1]!)) / 2n), undefined, rule, true);
 }
 
 /** One rounded checkout of a price-point method and its record: the charged tier against the profile's rule. */
@@ -414,9 +433,11 @@ async function roundingProbe(
   tiers: string[],
   value: string,
   requestedPath: string | undefined,
-  rulePath = 'pricePoints.rounding',
+  rule: Rule,
+  tieProbe = false,
 ): Promise<void> {
   const p = ctx.loaded.profile;
+  const rulePath = tieProbe ? rule.tieAt : rule.at;
   const rec = p.paymentRecord!;
   const r = await pay(ctx, 'primary', method, value, `doctor: ${method} ${value}, rounded to a tier`);
   const orderNo = readPath(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
@@ -467,19 +488,18 @@ async function roundingProbe(
       );
   }
   const charged = (readPath(data, rec.transAmount) as { value?: unknown } | undefined)?.value;
-  const want = roundedTier(tiers, value, p.pricePoints!.rounding, p.pricePoints!.tie);
+  const want = roundedTier(tiers, value, rule.rounding, rule.tie);
   if (typeof charged !== 'string' || want === undefined) return;
-  const claim =
-    rulePath === 'pricePoints.tie'
-      ? `${value}, half-way between two tiers, is rounded ${p.pricePoints!.tie ?? 'up'} to ${want}`
-      : `${value} is rounded ${p.pricePoints!.rounding} to ${want}`;
+  const claim = tieProbe
+    ? `${method}: ${value}, half-way between two tiers, is rounded ${rule.tie ?? 'up'} to ${want}`
+    : `${method}: ${value} is rounded ${rule.rounding} to ${want}`;
   if (tryCentsOf(charged) === centsOf(want)) add(ctx, 'verified', rulePath, claim, { answered: `charged ${charged}`, ex: [r.ex, qex] });
   // The charge of a rounded payment is what the document's rounding clauses judge: a doubt, not the profile's fault alone.
   else
     doubt(ctx, rulePath, claim, ['payment.price-point.round', 'payment.trans-amount.usd-charged'], {
       expected: want,
       answered: `charged ${charged}`,
-      fix: 'give in pricePoints.rounding (and tie) the rule the vendor documents',
+      fix: `give in ${rule.at} (and its tie) the rule the vendor documents for ${method}`,
       ex: [r.ex, qex],
     });
 }

@@ -159,9 +159,8 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
         { label: `doctor: a ${m.method} payout cannot be cancelled` },
       );
       const a = answerOf(ex);
-      // A moved cancel path is refused too, as no path: that refusal says nothing of the method, everything of the path.
-      if (unknownPath(a)) pathItem(ctx, 'payoutCancel', a, ex);
-      else if (refused(a))
+      // A moved cancel path's "no such path" is no refusal (refused): run.ts names the path, nothing is said of the method.
+      if (refused(a))
         add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, {
           answered: describeAnswer(a),
           ex: [ex],

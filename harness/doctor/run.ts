@@ -15,7 +15,7 @@ import { openRunReceiver } from '../run/open-receiver.js';
 import { openSession } from '../run/session.js';
 import { maskUrl } from '../report/mask.js';
 import type { EndpointName } from '../target.js';
-import { checkBasics } from './basics.js';
+import { checkBasics, nameUnknownPath } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { checkArmedFailures, checkControls } from './controls.js';
@@ -110,7 +110,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
           throttling.answers += ex.throttled.answers;
           throttling.waitMs += ex.throttled.waitMs;
         }
-        if (unknownForm !== undefined && answerForm(ex) === unknownForm) markUnknownPath(ex);
+        if (unknownForm !== undefined && answerForm(ex) === unknownForm) {
+          markUnknownPath(ex);
+          // Only a form that names the request's own path tells this path from any other refusal of the same words.
+          if (unknownForm.includes('<path>')) nameUnknownPath(ctx, ex);
+        }
         for (const f of envelopeFlaws(ex)) {
           if (flawsSeen.has(f.clause)) continue;
           flawsSeen.add(f.clause);

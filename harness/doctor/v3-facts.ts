@@ -33,8 +33,10 @@ function namesAndBalances(ctx: DoctorContext): void {
     if (role !== 'lowBalance' && m.payoutBalances !== undefined)
       add(ctx, 'not-verifiable', `merchants.${role}.payoutBalances`, `the ${role} merchant's payout balances`, {
         answered:
-          'only a payout above a balance shows it (5004 insufficientFunds), and ' +
-          'the doctor pays out only within the low-balance merchant’s balance',
+          role === 'frozen'
+            ? 'no answer shows it (a disabled merchant is refused merchantFrozen), and no check uses it yet'
+            : 'only a payout above a balance shows it (5004 insufficientFunds), and ' +
+              'the doctor pays out only within the low-balance merchant’s balance',
       });
   }
 }

@@ -9,6 +9,7 @@
  * exits 0 with a *doubt* naming the field and leaves the verdict to the checks.
  */
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { isPathField } from '../../harness/doctor/model.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { dotted } from '../../harness/profile/schema.js';
@@ -119,6 +120,25 @@ export function oneFactChanges(p: Profile): Change[] {
     if (s === 'full') change(`refunds.support.${method}`, 'doubt', 'partial');
   }
   if (p.payouts?.notForPayouts && payoutMethods[0]) change('payouts.notForPayouts', 'doubt', payoutMethods[0]);
+  // A method's own rounding rule changed (version 3): its rounded payment is charged otherwise than the changed rule says.
+  // A doubt, as for the shared rule: a target charging another tier than its vendor documents breaks the rounding clauses
+  // (price-point faults must stay the checks' to kill). "up" becomes "nearest within a cent" (the doctor's probe, a cent
+  // above the first tier, is then claimed rounded down); "nearest within d" becomes "up within d" (claimed rounded up).
+  // The changed rule keeps every unroundable example refused (the loader requires it): up within d refuses what nearest
+  // within d does, and nearest within a cent refuses whatever is more than a cent from a tier.
+  // Drawn only where the doctor makes a rounded payment of the method (enabled for the primary, two tiers, a record).
+  for (const [method, rule] of Object.entries(p.pricePoints?.ruleByMethod ?? {})) {
+    const tiersOf = p.pricePoints?.tiersByMethod?.[method] ?? p.pricePoints?.tiers ?? [];
+    if (!enabled.includes(method) || !p.methods.checkout.includes(method) || tiersOf.length < 2 || !p.paymentRecord) continue;
+    const to =
+      rule.rounding === 'up'
+        ? { rounding: 'nearest' as const, maxDistance: '0.01', tie: 'up' as const }
+        : { rounding: 'up' as const, ...(rule.maxDistance !== undefined ? { maxDistance: rule.maxDistance } : {}) };
+    const apply = (q: Profile) => {
+      q.pricePoints!.ruleByMethod![method] = to;
+    };
+    if (loads(p, apply)) change(`pricePoints.ruleByMethod.${method}`, 'doubt', to, apply);
+  }
   // A price-point method left out: the target rounds an amount the profile calls any amount of a ranged method.
   const pricePoint = p.methods.pricePoint ?? [];
   if (pricePoint.length > 0) change('methods.pricePoint', 'wrong', pricePoint.slice(1));
@@ -129,6 +149,18 @@ export function oneFactChanges(p: Profile): Change[] {
       q.internalFieldNames![key] = `${name}Moved`;
     });
   return out;
+}
+
+/** Whether the profile changed by `apply` still loads (a change the loader refuses is no profile a user could run). */
+function loads(p: Profile, apply: (q: Profile) => void): boolean {
+  const q = structuredClone(p);
+  apply(q);
+  try {
+    parseProfile(JSON.stringify(q), 'changed.json');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a doctor item's path names the changed field (or an element or part of it). */
@@ -157,6 +189,20 @@ export async function doctorOnChange(g: TargetGenome, c: Change): Promise<string
         `${c.field} changed to ${to}: no ${c.expect.toUpperCase()} item names it (flagged: ${flagged.join(', ') || 'nothing'})`,
       );
     if (c.expect === 'wrong' && report.exitCode !== 2) problems.push(`${c.field} changed to ${to}: exit ${report.exitCode}, not 2`);
+    // A moved path answers every probe "no such path": no other fact may be judged from it (refused() read that answer as
+    // a refusal, so "not enabled", "not cancellable", "the armed failure happened" were verified through a missing path).
+    // Exempt: the envelope at baseUrl and a merchant's credentials, which the query's first answer shows before its path is
+    // known (a signed envelope past the 401/403 of authentication), and the paths themselves.
+    if (isPathField(c.field) && typeof c.to === 'string') {
+      const moved = new Set(report.exchanges.filter((e) => e.request.split(' ')[1] === c.to).map((e) => e.id));
+      const judged = (i: (typeof report.items)[number]) =>
+        i.status !== 'not-verifiable' && i.status !== 'warning' && !isPathField(i.path) && !/^merchants\.[A-Za-z]+$/.test(i.path);
+      for (const i of report.items)
+        if (judged(i) && i.exchanges?.some((id) => moved.has(id)))
+          problems.push(
+            `${c.field} changed to ${to}: ${i.status.toUpperCase()} ${i.path} judged from the moved path (${i.answered ?? ''})`,
+          );
+    }
     if (c.expect === 'doubt' && report.exitCode !== 0)
       problems.push(`${c.field} changed to ${to} (a doubt): exit ${report.exitCode}, not 0 (flagged: ${flagged.join(', ')})`);
     return problems;

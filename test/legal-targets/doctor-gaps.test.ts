@@ -9,10 +9,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { isPathField } from '../../harness/doctor/model.js';
+import { pool } from '../../harness/doctor/context.js';
+import { runDoctor } from '../../harness/doctor/run.js';
+import { parseProfile } from '../../harness/profile/load.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { doctorOnChange, oneFactChanges } from './changes.js';
 import { trueProfile } from './genome.js';
 
-const NO_CANCEL = JSON.parse(readFileSync(new URL('./fixtures/genome-no-payout-cancel.json', import.meta.url), 'utf8')) as TargetGenome;
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as TargetGenome;
+const NO_CANCEL = fixture('genome-no-payout-cancel');
+/** No method of the primary takes refunds, refunds created settled (fc.sample(targetGenome(), { seed: 1 })[0]). */
+const NO_REFUNDS = fixture('genome-no-refunds');
+/** Google Pay rounds by its own rule, up (the shared rule, Apple Pay's, is nearest), and nearest within 0.31 (shared: up). */
+const OWN_RULE_UP = fixture('genome-own-rule-up');
+const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -36,4 +47,53 @@ describe('the doctor on targets the reference is not', () => {
     };
     expect(await doctorOnChange(g, change(g, 'refunds.data.refundNo'))).toEqual([]);
   }, 180_000);
+
+  // The refused() blind spot: a moved endpoint's "no such path" is an envelope with a non-zero code, which every probe
+  // that reads a refusal as a fact took for one (an armed failure "happened" at a moved checkout or refund path, a payout
+  // "cannot be cancelled" at a moved cancel path). Every path of each genome moved in turn: WRONG naming it, exit 2, and
+  // no other fact judged from the moved path (changes.ts). Fails on the old helper (armed failures on all three genomes,
+  // the cancel path on NO_CANCEL, the settle-refund path on NO_REFUNDS).
+  it.each([
+    ['the reference', { readings: [] } as TargetGenome],
+    ['no payout method cancels', NO_CANCEL],
+    ['no method takes refunds', NO_REFUNDS],
+  ])(
+    'names every moved path and reads no fact through it: %s',
+    async (_, g) => {
+      const moves = oneFactChanges(trueProfile(g)).filter((c) => isPathField(c.field));
+      expect(moves.length).toBeGreaterThan(10);
+      const problems = await pool(
+        moves.map((c) => () => doctorOnChange(g, c)),
+        3,
+      );
+      expect(problems.flat()).toEqual([]);
+    },
+    300_000,
+  );
+
+  // pricePoints.ruleByMethod (version 3) was judged by the shared rule: a true profile got a doubt on pricePoints.rounding
+  // for the method with its own rule, and a changed own rule went unnamed. Both fail on the old doctor.
+  it.each([
+    ['up', OWN_RULE_UP],
+    ['nearest within a distance', OWN_RULE_NEAREST],
+  ])(
+    "verifies a method's own rounding rule (%s) and names it changed",
+    async (_, g) => {
+      const truth = trueProfile(g);
+      const [method] = Object.keys(truth.pricePoints?.ruleByMethod ?? {});
+      expect(method).toBeDefined();
+      const ref = await startEmbeddedReference(truth);
+      try {
+        const report = await runDoctor({ loaded: parseProfile(JSON.stringify(truth), 'true.json'), baseUrl: ref.url, webhooks: false });
+        const flagged = report.items.filter((i) => i.status === 'wrong' || i.status === 'doubt').map((i) => `${i.status} ${i.path}`);
+        expect(flagged).toEqual([]);
+        const own = report.items.filter((i) => i.path === `pricePoints.ruleByMethod.${method}.rounding`).map((i) => i.status);
+        expect(own).toEqual(['verified']);
+      } finally {
+        await ref.close();
+      }
+      expect(await doctorOnChange(g, change(g, `pricePoints.ruleByMethod.${method}`))).toEqual([]);
+    },
+    180_000,
+  );
 });

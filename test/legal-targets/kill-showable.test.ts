@@ -53,6 +53,36 @@ describe('which genome can show which fault', () => {
     expect(showing(genome({ refunds: settled }, ['refunds-created-pending']), 'webhook-refund-status-processing')).toEqual({ show: true });
   });
 
+  it('judged from seed 13: a non-positive refund amount needs a partial refund; a settled-at-creation webhook a settled refund', () => {
+    expect(showing(genome({ refunds: refunds('none') }), 'refund-invalid-amount-key')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'refund-invalid-amount-key')).toMatchObject({ kind: 'check-blind' });
+    expect(showing(genome({ refunds: refunds('partial') }), 'refund-invalid-amount-key')).toEqual({ show: true });
+    const fault = 'webhook-none-on-refund-created-settled';
+    const atOnce = { support: 'full-only' as const, createdSuccess: true };
+    const settled = { ...refunds('none'), CASH_APP: atOnce };
+    expect(showing(genome({ refunds: refunds('partial') }), fault)).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: settled, methods: ['CASH_APP'] }), fault)).toEqual({ show: true });
+    expect(showing(genome({ refunds: settled, methods: ['CASH_APP'] }, ['refunds-created-pending']), fault)).toMatchObject({
+      kind: 'nothing-to-show',
+    });
+    expect(showing(genome({ refunds: settled, methods: ['PAYPAL'] }), fault)).toMatchObject({ kind: 'nothing-to-show' });
+  });
+
+  it('judged from seed 31: a not-cancelable code needs a payout method that cancels; a per-currency balance a non-USD payout', () => {
+    const { BANK_TRANSFER, PAYPAL } = REFERENCE_GENES.payouts;
+    const noCancel = { BANK_TRANSFER: { ...BANK_TRANSFER, cancelable: false }, PAYPAL: { ...PAYPAL, cancelable: false } };
+    expect(showing(genome({}), 'payout-not-cancelable-code-422')).toEqual({ show: true });
+    expect(showing(genome({ payouts: noCancel }), 'payout-not-cancelable-code-422')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), 'payout-not-cancelable-code-422')).toMatchObject({
+      kind: 'check-blind',
+    });
+    expect(showing(genome({}), 'payout-balance-usd-only')).toEqual({ show: true });
+    const usdOnly = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: true }, PAYPAL };
+    expect(showing(genome({ payouts: usdOnly }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
+    const noEur = { ...REFERENCE_GENES.lowBalance, eurCents: 0 };
+    expect(showing(genome({ lowBalance: noEur }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
+  });
+
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
     expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
@@ -64,6 +94,16 @@ describe('which genome can show which fault', () => {
     const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
     const [none] = await run(genome({ methods: ['PAYPAL'] }));
     const [some] = await run(genome({ methods: ['APPLE_PAY'] }));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+
+  it('run: webhook-none-on-refund-created-settled survives where no refund is created settled, killed where one is', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'webhook-none-on-refund-created-settled');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const atOnce = { support: 'full-only' as const, createdSuccess: true };
+    const [none] = await run(genome({ refunds: refunds('partial') }));
+    const [some] = await run(genome({ refunds: { ...refunds('none'), CASH_APP: atOnce }, methods: ['CASH_APP'] }));
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 });

@@ -142,6 +142,25 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? blind(`the check refunds ${used} in full (its amount is the payment's); ${partial.join(', ')} refund in part`)
       : nothing("every refund of this target is of the whole payment, whose amount is the payment's");
   },
+  // Judged from bench/legal-targets.ts --kill 3 --seed 31 (session 18), each survivor replayed on its genome.
+  // Its code is that of a cancel refused for the payout's status: where no payout method cancels, every cancel is refused
+  // for its channel first (as payout-cancel-success).
+  'payout-not-cancelable-code-422': (t, g) => {
+    if (PAYOUT_METHODS.some((m) => t.payouts[m].cancelable)) return SHOWS;
+    return g.readings.includes('payout-cancel-status-first')
+      ? blind('no payout method cancels, so its checks skip; the target judges the status first and would show it')
+      : nothing('no payout method cancels: every cancel is refused for its channel before its status is read');
+  },
+  // It draws every payout on the USD balance: its check (suites/payout-errors.ts) pays out just above the low-balance
+  // merchant's balance in another currency, with a payout method of its own that is not USD-only and whose range holds it.
+  'payout-balance-usd-only': (t) =>
+    t.lowBalance.payoutMethods.some(
+      (m) => !t.payouts[m].usdOnly && t.payouts[m].minCents <= t.lowBalance.eurCents && t.lowBalance.eurCents + 1 <= t.payouts[m].maxCents,
+    )
+      ? SHOWS
+      : nothing(
+          'no payout of the low-balance merchant in another currency than USD can reach its balance (USD-only methods, or out of range)',
+        ),
   // It renames PENDING in refund.updated: it needs a refund created pending. Its check refunds a method the profile's
   // refunds.createdStatus declares PENDING where there is one (suites/webhook-events.ts); found by kill.test.ts
   // (LEGAL_TARGETS_SEED=793264271): the wide genome's refunds are all created SUCCESS.
@@ -151,6 +170,15 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? SHOWS
       : nothing('every refund of this target is created SUCCESS (or none can be made): none is ever PENDING');
   },
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 18), each survivor replayed on its genome.
+  // Its check (suites/refund-errors.ts) refunds a payment refundable in part, as refund-decimals-invalid-amount-key's.
+  'refund-invalid-amount-key': needsPartialRefund,
+  // It drops refund.updated for a refund created SUCCESS: it needs one (suites/webhook-events.ts refunds a method the
+  // profile's refunds.createdStatus declares SUCCESS); seed 13's genome refunded nothing, and created every refund PENDING.
+  'webhook-none-on-refund-created-settled': (t, g) =>
+    refundable(t, ['partial', 'full-only']).some((m) => !g.readings.includes('refunds-created-pending') && t.refunds[m].createdSuccess)
+      ? SHOWS
+      : nothing('no refund of this target is created SUCCESS (or none can be made)'),
   'checkout-answers-session-no': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
@@ -159,6 +187,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
   'price-point-amounts-swapped': needsPricePoint,
+  // Back in since session 18: it survived on drawn tiers while the price-point checks judged its first wrong charge (another
+  // tier, a refusal); they now judge a charge of no tier first (kill.test.ts LEGAL_TARGETS_SEED=1495603823, both genomes).
+  'price-point-ninety-nine': needsPricePoint,
   'unroundable-validation-failed': needsPricePoint,
 };
 
