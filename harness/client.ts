@@ -19,7 +19,7 @@ import type { Socket } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Duplex } from 'node:stream';
 import type { Exchange, ExchangeError } from './exchange.js';
-import { isThrottledAnswer, Pacer, type RequestPacer, sleep, throttleWaitMs } from './throttle.js';
+import { isThrottledAnswer, Pacer, type RequestPacer, sleep, throttleWaitMs, type WireAttempt } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
 import { CappedSink, hostHeaderValue, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
@@ -73,6 +73,8 @@ export interface SendOptions {
    * headers again — the gateway refused the request, so the service never saw its nonce.
    */
   resign?: () => Record<string, string>;
+  /** Told of every attempt once it is answered, with when it went on the wire (`http.rateLimit` proposals, throttle.ts). */
+  onAttempt?: (attempt: WireAttempt) => void;
 }
 
 export interface Client {
@@ -398,17 +400,24 @@ export function createClient(opts: ClientOptions): Client {
       const asked = performance.now();
       await pacer.acquire();
       queuedMs += performance.now() - asked;
-      firstAt ??= performance.now();
+      const onWire = performance.now();
+      firstAt ??= onWire;
       const left = Math.max(1, Math.round(deadlineMs - (performance.now() - firstAt)));
       let ex: Exchange;
       try {
         ex = await sendOnce(current, { ...sendOpts, deadlineMs: left });
       } catch (err) {
         pacer.release(false);
+        sendOpts.onAttempt?.({ at: onWire, answeredAt: performance.now(), answer: 'none' });
         throw err;
       }
       const throttled = ex.response !== undefined && isThrottledAnswer(ex.response.status, ex.response.headers);
       pacer.release(throttled);
+      sendOpts.onAttempt?.({
+        at: onWire,
+        answeredAt: performance.now(),
+        answer: throttled ? 'throttled' : ex.response ? 'admitted' : 'none',
+      });
       if (queuedMs >= 1) ex.timings.queuedMs = round(queuedMs);
       if (!throttled) {
         if (answers > 0) ex.throttled = { answers, waitMs: Math.round(waitMs) };

@@ -7,6 +7,7 @@
  */
 import type { Client } from '../client.js';
 import type { Exchange } from '../exchange.js';
+import { throttleOnset, type ThrottleOnset, type WireAttempt } from '../throttle.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { loggingClient, type LoggedRequest } from '../parity/safe.js';
 import type { LoadedProfile } from '../profile/load.js';
@@ -68,9 +69,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   let count = 0;
   let unknownForm: string | undefined;
   const flawsSeen = new Set<string>();
-  // Throttling (issue 23): when each of the last requests was sent, and what the first throttled answer showed.
-  const recent: number[] = [];
-  let throttling: { answers: number; waitMs: number; onsetRate: number; onsetAfter: number } | undefined;
+  // Throttling (issue 23): every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
+  const attempts: WireAttempt[] = [];
+  let throttled: { answers: number; waitMs: number } | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
   let baseUrl = o.baseUrl;
   if (baseUrl === 'embedded' && o.embeddedUrl !== undefined) baseUrl = o.embeddedUrl;
@@ -86,29 +87,15 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       if (performance.now() - started > maxMs)
         throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
       count += 1;
-      const sentAt = performance.now();
-      recent.push(sentAt);
-      while (recent.length > 0 && recent[0]! <= sentAt - 1000) recent.shift();
-      const inLastSecond = recent.length;
-      const after = count;
-      // A resend after a throttled answer reaches the gateway too: counted when the client signs it anew.
-      const resign = opts?.resign;
-      const counted = resign
-        ? {
-            ...opts,
-            resign: () => {
-              recent.push(performance.now());
-              return resign();
-            },
-          }
-        : opts;
-      return inner.send(req, counted).then((ex) => {
+      const onAttempt = (a: WireAttempt) => {
+        attempts.push(a);
+        opts?.onAttempt?.(a);
+      };
+      return inner.send(req, { ...opts, onAttempt }).then((ex) => {
         if (ex.throttled) {
-          throttling ??= { answers: 0, waitMs: 0, onsetRate: inLastSecond, onsetAfter: after };
-          // Sent at once, answers come back in any order: each throttled one proves the limit below its own count.
-          if (inLastSecond < throttling.onsetRate) Object.assign(throttling, { onsetRate: inLastSecond, onsetAfter: after });
-          throttling.answers += ex.throttled.answers;
-          throttling.waitMs += ex.throttled.waitMs;
+          throttled ??= { answers: 0, waitMs: 0 };
+          throttled.answers += ex.throttled.answers;
+          throttled.waitMs += ex.throttled.waitMs;
         }
         if (unknownForm !== undefined && answerForm(ex) === unknownForm) {
           markUnknownPath(ex);
@@ -159,7 +146,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     await session.close();
     await reference?.close();
   }
-  if (throttling) adviseRateLimit(ctx, throttling);
+  const onset = throttleOnset(attempts);
+  if (throttled && onset) adviseRateLimit(ctx, { ...throttled, ...onset });
   sortItems(ctx);
   const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0, doubt: 0 };
   for (const i of ctx.items) counts[i.status] += 1;
@@ -186,12 +174,12 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 
 /**
  * The target throttled the doctor: a gateway answered HTTP 429 (or 503 with Retry-After) instead of the service.
- * Never a verdict; the doctor says so and proposes `http.rateLimit`: the first throttled request was the
- * `onsetRate`-th sent within one second, so the gateway let `onsetRate - 1` through.
+ * Never a verdict; the doctor says so and proposes `http.rateLimit`: the requests the gateway let through in the
+ * second before a throttled one, counted when they went on the wire (harness/throttle.ts `throttleOnset`).
  */
-function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: number; onsetRate: number; onsetAfter: number }): void {
+function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: number } & ThrottleOnset): void {
   const declared = ctx.loaded.profile.http?.rateLimit;
-  const proposed = Math.max(1, t.onsetRate - 1);
+  const proposed = t.proposed;
   const lost = `${t.answers} throttled answer(s) waited out and resent, ${(t.waitMs / 1000).toFixed(1)} s lost`;
   add(
     ctx,
@@ -200,7 +188,7 @@ function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: numbe
     declared === undefined ? 'the target takes requests as fast as the kit sends them' : `${declared} requests a second go through`,
     {
       answered:
-        `throttled from request ${t.onsetAfter} on, when ${t.onsetRate} requests had been sent within one second ` +
+        `throttled from request ${t.onsetAfter} on, when ${t.onsetRate} requests had gone on the wire within one second ` +
         `(HTTP 429/503, a gateway's answer, never judged); ${lost}`,
       fix:
         declared === undefined || declared > proposed

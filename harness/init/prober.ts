@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient, type Client } from '../client.js';
 import { splitMsg, isEnvelope } from '../envelope.js';
 import { sign } from '../signing.js';
-import { Pacer } from '../throttle.js';
+import { Pacer, throttleOnset, type WireAttempt } from '../throttle.js';
 
 export interface ProberOptions {
   baseUrl: string;
@@ -36,8 +36,8 @@ export interface Answer {
 
 /**
  * The target throttled init (issue 23): a gateway answered HTTP 429 (or 503 with Retry-After) instead of the
- * service. `onsetRate` is what proves a limit: the requests init had sent in the second that ended with the first
- * throttled answer; the gateway let the ones before it through, so it allows at most `onsetRate - 1` a second.
+ * service. `onsetRate` is what proves a limit: the requests on the wire in the second that ended with a throttled
+ * one (harness/throttle.ts `throttleOnset`); the gateway let the ones before it through, so it allows `onsetRate - 1`.
  */
 export interface Throttling {
   /** Throttled answers, waited out and resent (the client's), and the time they cost. */
@@ -70,8 +70,8 @@ export class Prober {
   /** Set at the first throttled answer; init paces itself at `proposed` from then on. */
   throttling: Throttling | undefined;
   private pacer: Pacer | undefined;
-  /** When each of the last requests was sent (ms), to know the rate at which throttling began. */
-  private readonly recent: number[] = [];
+  /** Every attempt as the gateway met it (when it went on the wire), to know the rate at which throttling began. */
+  private readonly attempts: WireAttempt[] = [];
   private counter = 0;
   private readonly started = Date.now();
   private readonly client: Client;
@@ -107,10 +107,6 @@ export class Prober {
       await this.pacer.acquire();
       this.pacer.release(false);
     }
-    const sentAt = Date.now();
-    this.recent.push(sentAt);
-    while (this.recent.length > 0 && this.recent[0]! <= sentAt - 1000) this.recent.shift();
-    const inLastSecond = this.recent.length;
     const raw = Buffer.from(JSON.stringify(body), 'utf8');
     const creds = as ?? { id: this.opts.merchantId, secret: this.opts.secret };
     const signed = () => ({ ...sign({ merchantId: creds.id, secret: creds.secret }, raw), 'Content-Type': 'application/json' });
@@ -121,14 +117,12 @@ export class Prober {
       { label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers: signed(), body: raw },
       {
         verifyWith,
-        // The resend reaches the gateway too: it counts towards the rate the throttling began at.
-        resign: () => {
-          this.recent.push(Date.now());
-          return signed();
-        },
+        resign: signed,
+        // Resends included: they reach the gateway too, and count towards the rate the throttling began at.
+        onAttempt: (a) => this.attempts.push(a),
       },
     );
-    if (ex.throttled) this.noteThrottled(ex.throttled, inLastSecond);
+    if (ex.throttled) this.noteThrottled(ex.throttled);
     const a = this.answerOf(ex);
     if (this.log.length < 5000)
       this.log.push({
@@ -139,18 +133,20 @@ export class Prober {
     return a;
   }
 
-  private noteThrottled(t: { answers: number; waitMs: number }, inLastSecond: number): void {
+  private noteThrottled(t: { answers: number; waitMs: number }): void {
     if (this.throttling) {
       this.throttling.answers += t.answers;
       this.throttling.waitMs += t.waitMs;
       return;
     }
-    const proposed = Math.max(1, inLastSecond - 1);
-    this.throttling = { answers: t.answers, waitMs: t.waitMs, onsetRate: inLastSecond, onsetAfter: this.sent, proposed };
+    const onset = throttleOnset(this.attempts);
+    if (!onset) return;
+    const { onsetRate, proposed } = onset;
+    this.throttling = { answers: t.answers, waitMs: t.waitMs, onsetRate, onsetAfter: this.sent, proposed };
     // Sequential probes cannot slow down by sending fewer at once: init paces itself at the rate the gateway let through.
     this.pacer = new Pacer({ ratePerSecond: proposed });
     this.opts.progress(
-      `  the target throttles: HTTP 429/503 answers after ${this.sent} requests, ${inLastSecond} of them in the last second; ` +
+      `  the target throttles: HTTP 429/503 answers after ${this.sent} requests, ${onsetRate} of them in the last second; ` +
         `init now sends at most ${proposed} a second (proposed as http.rateLimit)`,
     );
   }

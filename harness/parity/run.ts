@@ -7,6 +7,7 @@ import { faultCatalogue, type RunningReference } from '../../reference/index.js'
 import { startEmbeddedReference } from '../run/embedded.js';
 import type { CheckDef, SuiteDef } from '../check/define.js';
 import { runCheck, type CheckResult, type RunSettings } from '../check/run.js';
+import type { Client } from '../client.js';
 import type { Exchange } from '../exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { endpointPaths } from '../target.js';
@@ -23,6 +24,11 @@ export interface SideSpec {
   baseUrl: string;
   /** Faults of an embedded reference. */
   faults?: string[];
+  /**
+   * Wraps this side's client inside parity's own logging (tests: delays that change the order in which the requests
+   * of parallel lanes reach the target, to prove that a verdict does not depend on it).
+   */
+  wrapClient?: (client: Client) => Client;
 }
 
 export interface ParityOptions {
@@ -86,7 +92,8 @@ async function openSide(which: 'a' | 'b', spec: SideSpec, o: ParityOptions, log:
     loaded: spec.loaded,
     baseUrl,
     receiver,
-    wrapClient: (c) => loggingClient(c, { side: which, loaded: spec.loaded, baseUrl, safe: o.safe, log }),
+    wrapClient: (c) =>
+      loggingClient(spec.wrapClient ? spec.wrapClient(c) : c, { side: which, loaded: spec.loaded, baseUrl, safe: o.safe, log }),
   });
   const merchantIds: Record<string, string> = {};
   for (const [role, m] of Object.entries(spec.loaded.merchants)) merchantIds[typeof m === 'object' ? m.id : m] = role;

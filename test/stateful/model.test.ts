@@ -11,7 +11,7 @@ import {
   predictRefund,
   refundCents,
 } from '../../suites/support/model/predict.js';
-import { formatSteps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
+import { formatSteps, laneCaps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
 import { type Model, type ModelCaps, newModel, type PaymentRec, type PayoutRec, type RefundRec } from '../../suites/support/model/state.js';
 
 const caps: ModelCaps = {
@@ -321,6 +321,16 @@ describe('sequences', () => {
     );
     expect(laneSeed(42, 0)).toBe(42);
     expect(new Set([0, 1, 2, 3].map((l) => laneSeed(42, l))).size).toBe(4);
+  });
+
+  it("leave the low-balance merchant's payouts to the first lane: side by side, whose payout is refused would be our scheduling", () => {
+    const low: CommandSpec = { op: 'payout', merchant: 'lowBalance', method: 'BANK_TRANSFER', cents: 300, as: 'payout#1' };
+    const primary: CommandSpec = { ...low, merchant: 'primary' };
+    expect(applicable(newModel(laneCaps(caps, 0)), low)).toBe(true);
+    for (const lane of [1, 2, 3]) {
+      expect(applicable(newModel(laneCaps(caps, lane)), low)).toBe(false);
+      expect(applicable(newModel(laneCaps(caps, lane)), primary)).toBe(true);
+    }
   });
 
   it('report a numbered list of commands with their requests and responses, marking the failing one', () => {
