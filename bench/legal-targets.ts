@@ -15,7 +15,7 @@
  * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
- *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
+ *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no] [--name legal-targets]
  */
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
@@ -54,6 +54,8 @@ const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
 const KILL = Number(flag('kill', '0'));
 const INIT = flag('init', 'yes');
+// Chunks run side by side with distinct seeds each keep their figures (reports/bench/<name>.json).
+const NAME = flag('name', 'legal-targets');
 if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks must be quick or full');
@@ -165,7 +167,7 @@ for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
 for (const b of broke)
   log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
-log(`wrote ${writeReport('legal-targets', figures)}`);
+log(`wrote ${writeReport(NAME, figures)}`);
 const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
 
