@@ -109,9 +109,16 @@ for (const [i, g] of genomes.entries()) {
     log(
       `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.unseen.length} unseen, ` +
         `${j.untold.length} untold, ${j.probes} requests; ` +
-        `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed`,
+        `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed, ` +
+        `${j.run?.skippedTruthPassed.length} skipped that the true profile passes`,
     );
-    for (const w of [...j.wrong, ...j.unseen.map((u) => `unseen ${u}`), ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])])
+    for (const w of [
+      ...j.wrong,
+      ...j.unseen.map((u) => `unseen ${u}`),
+      ...j.untold.map((u) => `untold ${u}`),
+      ...(j.run?.failed ?? []),
+      ...(j.run?.skippedTruthPassed ?? []).map((c) => `skipped, the true profile passes: ${c}`),
+    ])
       log(`    ${w}`);
   }
   log(
@@ -159,7 +166,8 @@ if (initFigures)
       `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
       `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
       `untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
-      `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
+      `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N} ` +
+      `(${initFigures.skippedTruthPassed} skipping checks the true profile passes); missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
 for (const u of unshown.filter((x) => x.kind === 'check-blind')) log(`check blind: ${u.fault}: ${u.why}`);
@@ -212,6 +220,8 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
       ),
     wroteAll: rows.filter((r) => r.j.exit === 0 && r.j.wroteDraft && r.j.wroteTodo).length,
     conformant: rows.filter((r) => r.j.run !== undefined && r.j.run.failed.length === 0 && r.j.run.passed > 0).length,
+    // As the init property asks: a completed draft that skips checks the true profile passes proves less than it claims.
+    skippedTruthPassed: rows.filter((r) => (r.j.run?.skippedTruthPassed.length ?? 0) > 0).length,
     requestsPerTarget: round(sum((j) => j.probes ?? 0) / rows.length, 0),
     missedMost: [...missed.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12),
     broke: rows
