@@ -15,7 +15,7 @@
  * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
- *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
+ *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no] [--name legal-targets]
  */
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
@@ -54,6 +54,8 @@ const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
 const KILL = Number(flag('kill', '0'));
 const INIT = flag('init', 'yes');
+// Chunks run side by side with distinct seeds each keep their figures (reports/bench/<name>.json).
+const NAME = flag('name', 'legal-targets');
 if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks must be quick or full');
@@ -107,9 +109,16 @@ for (const [i, g] of genomes.entries()) {
     log(
       `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.unseen.length} unseen, ` +
         `${j.untold.length} untold, ${j.probes} requests; ` +
-        `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed`,
+        `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed, ` +
+        `${j.run?.skippedTruthPassed.length} skipped that the true profile passes`,
     );
-    for (const w of [...j.wrong, ...j.unseen.map((u) => `unseen ${u}`), ...j.untold.map((u) => `untold ${u}`), ...(j.run?.failed ?? [])])
+    for (const w of [
+      ...j.wrong,
+      ...j.unseen.map((u) => `unseen ${u}`),
+      ...j.untold.map((u) => `untold ${u}`),
+      ...(j.run?.failed ?? []),
+      ...(j.run?.skippedTruthPassed ?? []).map((c) => `skipped, the true profile passes: ${c}`),
+    ])
       log(`    ${w}`);
   }
   log(
@@ -157,7 +166,8 @@ if (initFigures)
       `${(initFigures.leafShare * 100).toFixed(1)} %; of the facts an answer can prove: ` +
       `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
       `untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
-      `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N}; missed most: ` +
+      `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N} ` +
+      `(${initFigures.skippedTruthPassed} skipping checks the true profile passes); missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
 for (const u of unshown.filter((x) => x.kind === 'check-blind')) log(`check blind: ${u.fault}: ${u.why}`);
@@ -165,7 +175,7 @@ for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
 for (const b of broke)
   log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
-log(`wrote ${writeReport('legal-targets', figures)}`);
+log(`wrote ${writeReport(NAME, figures)}`);
 const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
 
@@ -210,6 +220,8 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
       ),
     wroteAll: rows.filter((r) => r.j.exit === 0 && r.j.wroteDraft && r.j.wroteTodo).length,
     conformant: rows.filter((r) => r.j.run !== undefined && r.j.run.failed.length === 0 && r.j.run.passed > 0).length,
+    // As the init property asks: a completed draft that skips checks the true profile passes proves less than it claims.
+    skippedTruthPassed: rows.filter((r) => (r.j.run?.skippedTruthPassed.length ?? 0) > 0).length,
     requestsPerTarget: round(sum((j) => j.probes ?? 0) / rows.length, 0),
     missedMost: [...missed.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12),
     broke: rows

@@ -7,6 +7,7 @@
  * with no check failing. Five fixed genomes and LEGAL_TARGETS_INIT_RUNS (default 2) generated ones, with accounts and channels; the seed is
  * printed and LEGAL_TARGETS_SEED=<seed> replays a run; a failure is shrunk to the smallest genome that still breaks.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -231,6 +232,41 @@ describe('the judgement of a draft (the property can fail)', () => {
     const off = structuredClone(t);
     off.pricePoints!.ruleByMethod!['GOOGLE_PAY']!.maxDistance = '0.21';
     expect(judgeDraft(off, [], t, rounded).wrong).toEqual([expect.stringMatching(/^pricePoints \(GOOGLE_PAY's maxDistance\)/)]);
+  });
+
+  it("leaves a price-point method the draft does not list out of the shared tiers' judgement (it says nothing of it)", () => {
+    // Found by bench/legal-targets.ts --seed 3002 (its 5th genome): Apple Pay (tiers 1.00 and 50.00, nearest within 0.24)
+    // refused every amount init probed, so init listed Google Pay alone, drafted its tiers as the shared ones and asked about
+    // Apple Pay in two TODOs; the judge read the shared tiers and rule as Apple Pay's and called them wrong.
+    const gp = JSON.parse(
+      readFileSync(new URL('./fixtures/genome-price-point-method-refused-beside-another.json', import.meta.url), 'utf8'),
+    ) as TargetGenome;
+    const t = trueProfile(gp);
+    expect(t.methods.pricePoint).toEqual(['APPLE_PAY', 'GOOGLE_PAY']);
+    const d = structuredClone(t);
+    d.methods.pricePoint = ['GOOGLE_PAY'];
+    d.pricePoints = { tiers: t.pricePoints!.tiersByMethod!['GOOGLE_PAY']!, rounding: 'up', unroundable: ['100.01', '150.01', '200.01'] };
+    const todos = [
+      { path: 'methods.pricePoint (APPLE_PAY)', what: '' },
+      { path: 'pricePoints (APPLE_PAY)', what: '' },
+    ];
+    const j = judgeDraft(d, todos, t, gp);
+    expect(j.wrong).toEqual([]);
+    expect(j.untold).toEqual([]);
+    expect(j.missing).toEqual(expect.arrayContaining(['methods.pricePoint', 'pricePoints.tiersByMethod.APPLE_PAY']));
+    // Without its TODOs the list is wrong; and listed, Apple Pay is judged by the shared tiers, which are not its own.
+    const bare = judgeDraft(d, [], t, gp);
+    expect(bare.wrong).toEqual([expect.stringMatching(/^methods\.pricePoint:/)]);
+    expect(bare.untold).toEqual([
+      'pricePoints.tiersByMethod.APPLE_PAY',
+      'pricePoints.rounding.APPLE_PAY',
+      'pricePoints.maxDistance.APPLE_PAY',
+      'pricePoints.tie.APPLE_PAY',
+    ]);
+    d.methods.pricePoint = ['APPLE_PAY', 'GOOGLE_PAY'];
+    expect(judgeDraft(d, todos, t, gp).wrong).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^pricePoints \(APPLE_PAY's tiers\)/)]),
+    );
   });
 
   it('calls a fact left out untold unless a TODO names it or a field above it', () => {

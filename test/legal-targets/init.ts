@@ -306,10 +306,14 @@ export function judgeDraft(
     }
   // Price points are judged per price-point method, by the tiers it rounds to (tiersByMethod[m], else tiers): where every
   // such method has its own, the profile's global `tiers` describes no method and no answer can show it.
+  // A method the draft does not list as a price-point one has no tiers or rule in it: the shared ones are another method's
+  // (bench/legal-targets.ts --seed 3002, its 5th genome: Apple Pay refused at every probe, Google Pay's tiers drafted as the shared ones).
+  // Whether leaving it out is right is judged on methods.pricePoint.
+  const drafts = (m: string) => (draft.methods.pricePoint ?? []).includes(m);
   const tiersOf = (pr: Profile, m: string) => pr.pricePoints?.tiersByMethod?.[m] ?? pr.pricePoints?.tiers;
   for (const m of truth.methods.pricePoint ?? []) {
     facts += 1;
-    const d = tiersOf(draft, m);
+    const d = drafts(m) ? tiersOf(draft, m) : undefined;
     if (d === undefined) missing.push(`pricePoints.tiersByMethod.${m}`);
     else if (same(d, tiersOf(truth, m))) written += 1;
     else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
@@ -318,7 +322,7 @@ export function judgeDraft(
   // shared or per method is its choice, what it says of each method is the fact.
   for (const m of truth.methods.pricePoint ?? []) {
     const t = pricePointRule(truth.pricePoints!, m);
-    const d = draft.pricePoints ? pricePointRule(draft.pricePoints, m) : undefined;
+    const d = draft.pricePoints && drafts(m) ? pricePointRule(draft.pricePoints, m) : undefined;
     for (const k of ['rounding', 'maxDistance', 'tie'] as const) {
       if (k === 'tie' && t.rounding !== 'nearest') continue;
       const path = k === 'rounding' ? 'pricePoints.rounding' : `pricePoints.${k}`;
