@@ -15,7 +15,8 @@
  * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
- *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no] [--name legal-targets]
+ *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
+ *     [--name legal-targets]
  */
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
