@@ -92,8 +92,11 @@ const ACK_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 12_800];
 /**
  * The target's acknowledgement limit, bracketed: the receiver answers `success` after a growing delay
  * until the target stops waiting and sends the webhook again. The limit lies between the last delay
- * accepted and the first not; ackTimeoutMs is written at three quarters of the latter, so the kit's
- * "in time" reply (half of it) comes before the limit and its "slow" one (three times it) after.
+ * accepted and the first not. ackTimeoutMs is written as the last delay accepted: only that is proved
+ * (our reply left no earlier than the delay, so the target waited at least as long), while a refused
+ * delay may only mean our machine replied late. Since the delays double, the limit is below twice it:
+ * the kit's "in time" reply (half of it) keeps half the limit as margin, its "slow" one (three times it,
+ * plus 200 ms) comes after. Only when even the shortest delay is refused is it ¾ of that delay.
  */
 export async function measureAckLimit(
   p: Prober,
@@ -118,15 +121,15 @@ export async function measureAckLimit(
       const ds = await receiver.waitFor({ merchantNo: no }, (x) => x.length >= 2, waitMs);
       if (ds.length === 0) break;
       if (ds.length >= 2) {
-        const ack = Math.round(0.75 * delay);
+        const ack = accepted ?? Math.round(0.75 * delay);
         ev.learnt(
           'webhooks.ackTimeoutMs',
           ack,
-          `${
-            accepted === undefined ? 'even the shortest delay was too long' : `a reply after ${accepted} ms was taken as an acknowledgement`
-          }` +
-            `, one after ${delay} ms was ` +
-            `not (the webhook came again): the limit lies between; written at ¾ of ${delay} ms`,
+          accepted === undefined
+            ? `even the shortest delay was too long: a reply after ${delay} ms was not taken (the webhook came again); ` +
+                `written at ¾ of ${delay} ms`
+            : `a reply after ${accepted} ms was taken as an acknowledgement, one after ${delay} ms was not (the webhook ` +
+                `came again): the limit lies between; written as the delay the target was seen to wait`,
         );
         return ack;
       }

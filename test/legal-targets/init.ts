@@ -144,9 +144,10 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
     return Math.abs(15_000 * Number(drafted) - 15_000 * w.timeScale) <= w.tolerance * 15_000 * w.timeScale + (w.jitterMs ?? 250);
   }
   if (path === 'webhooks.ackTimeoutMs') {
-    // Bracketed: the kit's "in time" reply (half of it) comes before the true limit, its "slow" one (3× + 200 ms) after.
+    // A delay the target was seen to wait (no more than the true limit: the kit's "in time" reply, half of it, keeps half
+    // the limit as margin), and its "slow" reply (3× + 200 ms) comes after the true limit.
     const t = truth.webhooks!.ackTimeoutMs;
-    return Number(drafted) / 2 < t && 3 * Number(drafted) + 200 > t;
+    return Number(drafted) <= t && 3 * Number(drafted) + 200 > t;
   }
   return undefined;
 }
