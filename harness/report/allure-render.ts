@@ -19,13 +19,75 @@ export interface RenderJob {
   results: string | { pack: string };
 }
 
+/**
+ * Module hooks of the generator's child (issue 27). @allurereport/core's modules import, whatever the report, every
+ * reader (the XML ones, the xcresult tools), the Allure service client (axios), glob, zip streams and the summary
+ * page (handlebars): about 0.5 s of CPU to load, none of it used by a single-file report from allure-js results. The
+ * hooks hand core's own modules stand-ins for those packages: what a report of ours calls loads the real module
+ * when called (the JSON readers at once; the XML readers, glob, xcresult and the summary on first use); what it never
+ * calls (service clients, zip dumps) throws a named error, so a configuration that needs them fails loudly instead of
+ * making another report. Only imports from core's (and ci's) dist/ are redirected; the stand-ins import the real files
+ * by URL.
+ */
+const HOOKS = `
+let dists = [];
+export function initialize(data) { dists = data.dists; }
+const absent = (what) => 'class { constructor() { throw new Error("the Allure generator of the kit does not load ' + what + '"); } }';
+const stand = {
+  '@allurereport/service': (real) => [
+    'export const AllureRemoteHistory = ' + absent('the Allure service (history)') + ';',
+    'export const AllureServiceClient = ' + absent('the Allure service client') + ';',
+    'export const AllureTestOpsClient = ' + absent('the TestOps client') + ';',
+    'export class KnownError extends Error {}',
+    'export class UnknownError extends Error {}',
+  ].join(' '),
+  'zip-stream': () => 'export default ' + absent('zip-stream (report dumps)') + ';',
+  'node-stream-zip': () => 'export default { async: ' + absent('node-stream-zip (report dumps)') + ' };',
+  glob: (real) => 'export async function glob(...a) { return (await import(' + JSON.stringify(real) + ')).glob(...a); }',
+  '@allurereport/summary': (real) =>
+    'export async function generateSummary(...a) { return (await import(' + JSON.stringify(real) + ')).generateSummary(...a); }',
+  '@allurereport/reader': (real) => {
+    const dir = real.slice(0, real.lastIndexOf('/') + 1);
+    const at = JSON.stringify(real);
+    // Both XML readers match only names ending in .xml: other files never load them, .xml files ask the real reader.
+    const xml = (name) =>
+      '{ readerId: () => ' + JSON.stringify(name === 'allure1' ? 'allure1' : 'junit') + ', ' +
+      'matches: async (d) => d.getOriginalFileName().endsWith(".xml") && (await import(' + at + '))[' + JSON.stringify(name) +
+      '].matches(d), read: async (v, d) => (await import(' + at + '))[' + JSON.stringify(name) + '].read(v, d) }';
+    return [
+      'export * from ' + JSON.stringify(dir + 'allure2/index.js') + ';',
+      'export * from ' + JSON.stringify(dir + 'attachments/index.js') + ';',
+      'export * from ' + JSON.stringify(dir + 'cucumberjson/index.js') + ';',
+      'export const allure1 = ' + xml('allure1') + ';',
+      'export const junitXml = ' + xml('junitXml') + ';',
+      // The real function first asks isXcResultBundle too, and answers false when it says no.
+      'import { isXcResultBundle } from ' + JSON.stringify(dir + 'xcresult/bundle.js') + ';',
+      'export async function readXcResultBundle(v, d) {',
+      '  return (await isXcResultBundle(d)) ? (await import(' + at + ')).readXcResultBundle(v, d) : false;',
+      '}',
+    ].join(' ');
+  },
+};
+export async function resolve(specifier, context, next) {
+  const make = stand[specifier];
+  if (!make || !context.parentURL || !dists.some((d) => context.parentURL.startsWith(d))) return next(specifier, context);
+  const real = (await next(specifier, context)).url;
+  return { url: 'data:text/javascript,' + encodeURIComponent(make(real)), format: 'module', shortCircuit: true };
+}
+`;
+
 /** Plain ESM for `node --input-type=module -e`: nothing to compile, in a clone or installed. */
 const CHILD = `
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const req = createRequire(process.env.MPSI_ALLURE_PACKAGE_JSON);
 const load = (name) => import(pathToFileURL(req.resolve(name)).href);
-const core = await load('@allurereport/core');
+const coreEntry = pathToFileURL(req.resolve('@allurereport/core')).href;
+// @allurereport/ci (imported by core) loads glob for a summary search a report of ours never makes.
+const ciEntry = pathToFileURL(createRequire(req.resolve('@allurereport/core')).resolve('@allurereport/ci')).href;
+const dists = [coreEntry, ciEntry].map((u) => u.slice(0, u.lastIndexOf('/') + 1));
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: { dists } });
+const core = await import(coreEntry);
 // readConfig loads the report's plugin; load it now, while the run still runs.
 await load('@allurereport/plugin-awesome').catch(() => undefined);
 let input = '';
