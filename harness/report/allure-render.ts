@@ -26,10 +26,10 @@ export interface RenderJob {
  * report.js's own text with those imports swapped for stand-ins, and every other import resolved to the file core
  * itself would get (relative ones beside report.js, packages as core resolves them): what a report of ours calls
  * loads the real module when called (the JSON readers at once; the XML readers, xcresult and the summary on first
- * use); what it never calls (service clients, zip dumps) throws a named error, so a
- * configuration that needs them fails loudly instead of making another report. A report.js whose imports are not the
- * ones expected (another Allure version) is imported unchanged: slower, never different. Module hooks would do the
- * same without touching the text, but Node 20 runs them on a thread every import waits for: 0.5 s more, not less.
+ * use); what it never calls (service clients, zip dumps) throws a named error, so a configuration that needs them
+ * fails loudly instead of making another report. A report.js whose imports are not the ones expected (another Allure
+ * version) is imported unchanged: slower, never different. Module hooks would do the same without touching the text,
+ * but Node 20 runs them on a thread every import waits for: 0.5 s more, not less.
  */
 const LEAN_CORE = `
 const absent = (what) => 'class { constructor() { throw new Error("the Allure generator of the kit does not load ' + what + '"); } }';
@@ -68,13 +68,15 @@ const standIns = {
     ].join(' ');
   },
 };
-// core's AllureReport and readConfig; lean: whether report.js was loaded without the modules above.
+// core's AllureReport and readConfig.
 async function loadCore(coreEntry) {
   const coreReq = createRequire(fileURLToPath(coreEntry));
   const reportUrl = new URL('./report.js', coreEntry).href;
   const { readConfig } = await import(new URL('./config.js', coreEntry).href);
   try {
     const text = readFileSync(new URL(reportUrl), 'utf8');
+    // Imports the rewrite below would not see (bare side-effect or dynamic ones) would not resolve from a data: URL.
+    if (/^import ["']|import[(]|require[(]/m.test(text)) throw new Error('report.js imports in a way the rewrite does not handle');
     const swapped = new Set();
     const lean = text
       .replace(/^(import [^;]*? from |export [^;]*? from )"([^"]+)";$/gms, (line, head, spec) => {
@@ -83,17 +85,18 @@ async function loadCore(coreEntry) {
         if (spec.startsWith('./') || spec.startsWith('../')) url = new URL(spec, reportUrl).href;
         else if (standIns[spec]) {
           swapped.add(spec);
-          url = 'data:text/javascript,' + encodeURIComponent(standIns[spec](pathToFileURL(coreReq.resolve(spec)).href));
+          const make = standIns[spec];
+          url = 'data:text/javascript,' + encodeURIComponent(make(make.length > 0 ? pathToFileURL(coreReq.resolve(spec)).href : ''));
         } else url = pathToFileURL(coreReq.resolve(spec)).href;
         return head + JSON.stringify(url) + ';';
       })
       .replaceAll('import.meta.url', JSON.stringify(reportUrl));
     if (swapped.size !== Object.keys(standIns).length) throw new Error('report.js imports other modules than expected');
     const { AllureReport } = await import('data:text/javascript,' + encodeURIComponent(lean));
-    return { AllureReport, readConfig, lean: true };
+    return { AllureReport, readConfig };
   } catch {
     const { AllureReport } = await import(reportUrl);
-    return { AllureReport, readConfig, lean: false };
+    return { AllureReport, readConfig };
   }
 }
 `;
