@@ -19,13 +19,97 @@ export interface RenderJob {
   results: string | { pack: string };
 }
 
+/**
+ * How the generator's child loads @allurereport/core (issue 27). Core's report.js imports, whatever the report, every
+ * reader (the XML ones, the xcresult tools), the Allure service client (axios), zip streams and the summary page:
+ * about 0.4 s of CPU to load, none of it used by a single-file report from allure-js results. The child imports
+ * report.js's own text with those imports swapped for stand-ins, and every other import resolved to the file core
+ * itself would get (relative ones beside report.js, packages as core resolves them): what a report of ours calls
+ * loads the real module when called (the JSON readers at once; the XML readers, xcresult and the summary on first
+ * use); what it never calls (service clients, zip dumps) throws a named error, so a configuration that needs them
+ * fails loudly instead of making another report. A report.js whose imports are not the ones expected (another Allure
+ * version) is imported unchanged: slower, never different. Module hooks would do the same without touching the text,
+ * but Node 20 runs them on a thread every import waits for: 0.5 s more, not less.
+ */
+const LEAN_CORE = `
+const absent = (what) => 'class { constructor() { throw new Error("the Allure generator of the kit does not load ' + what + '"); } }';
+const lazy = (real, name) =>
+  'export async function ' + name + '(...a) { return (await import(' + JSON.stringify(real) + ')).' + name + '(...a); }';
+const standIns = {
+  '@allurereport/service': () => [
+    'export const AllureRemoteHistory = ' + absent('the Allure service (history)') + ';',
+    'export const AllureServiceClient = ' + absent('the Allure service client') + ';',
+    'export const AllureTestOpsClient = ' + absent('the TestOps client') + ';',
+    'export class KnownError extends Error {}',
+    'export class UnknownError extends Error {}',
+  ].join(' '),
+  'zip-stream': () => 'export default ' + absent('zip-stream (report dumps)') + ';',
+  'node-stream-zip': () => 'export default { async: ' + absent('node-stream-zip (report dumps)') + ' };',
+  '@allurereport/summary': (real) => lazy(real, 'generateSummary'),
+  '@allurereport/reader': (real) => {
+    const dir = real.slice(0, real.lastIndexOf('/') + 1);
+    const at = JSON.stringify(real);
+    // Both XML readers match only names ending in .xml: other files never load them, .xml files ask the real reader.
+    const xml = (name, id) =>
+      '{ readerId: () => ' + JSON.stringify(id) + ', matches: async (d) => d.getOriginalFileName().endsWith(".xml") && ' +
+      '(await import(' + at + '))[' + JSON.stringify(name) + '].matches(d), ' +
+      'read: async (v, d) => (await import(' + at + '))[' + JSON.stringify(name) + '].read(v, d) }';
+    return [
+      'export * from ' + JSON.stringify(dir + 'allure2/index.js') + ';',
+      'export * from ' + JSON.stringify(dir + 'attachments/index.js') + ';',
+      'export * from ' + JSON.stringify(dir + 'cucumberjson/index.js') + ';',
+      'export const allure1 = ' + xml('allure1', 'allure1') + ';',
+      'export const junitXml = ' + xml('junitXml', 'junit') + ';',
+      // The real function asks isXcResultBundle first too, and answers false when it says no.
+      'import { isXcResultBundle } from ' + JSON.stringify(dir + 'xcresult/bundle.js') + ';',
+      'export async function readXcResultBundle(v, d) {',
+      '  return (await isXcResultBundle(d)) ? (await import(' + at + ')).readXcResultBundle(v, d) : false;',
+      '}',
+    ].join(' ');
+  },
+};
+// core's AllureReport and readConfig.
+async function loadCore(coreEntry) {
+  const coreReq = createRequire(fileURLToPath(coreEntry));
+  const reportUrl = new URL('./report.js', coreEntry).href;
+  const { readConfig } = await import(new URL('./config.js', coreEntry).href);
+  try {
+    const text = readFileSync(new URL(reportUrl), 'utf8');
+    // Imports the rewrite below would not see (bare side-effect or dynamic ones) would not resolve from a data: URL.
+    if (/^import ["']|import[(]|require[(]/m.test(text)) throw new Error('report.js imports in a way the rewrite does not handle');
+    const swapped = new Set();
+    const lean = text
+      .replace(/^(import [^;]*? from |export [^;]*? from )"([^"]+)";$/gms, (line, head, spec) => {
+        if (spec.startsWith('node:')) return line;
+        let url;
+        if (spec.startsWith('./') || spec.startsWith('../')) url = new URL(spec, reportUrl).href;
+        else if (standIns[spec]) {
+          swapped.add(spec);
+          const make = standIns[spec];
+          url = 'data:text/javascript,' + encodeURIComponent(make(make.length > 0 ? pathToFileURL(coreReq.resolve(spec)).href : ''));
+        } else url = pathToFileURL(coreReq.resolve(spec)).href;
+        return head + JSON.stringify(url) + ';';
+      })
+      .replaceAll('import.meta.url', JSON.stringify(reportUrl));
+    if (swapped.size !== Object.keys(standIns).length) throw new Error('report.js imports other modules than expected');
+    const { AllureReport } = await import('data:text/javascript,' + encodeURIComponent(lean));
+    return { AllureReport, readConfig };
+  } catch {
+    const { AllureReport } = await import(reportUrl);
+    return { AllureReport, readConfig };
+  }
+}
+`;
+
 /** Plain ESM for `node --input-type=module -e`: nothing to compile, in a clone or installed. */
 const CHILD = `
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+${LEAN_CORE}
 const req = createRequire(process.env.MPSI_ALLURE_PACKAGE_JSON);
 const load = (name) => import(pathToFileURL(req.resolve(name)).href);
-const core = await load('@allurereport/core');
+const core = await loadCore(pathToFileURL(req.resolve('@allurereport/core')).href);
 // readConfig loads the report's plugin; load it now, while the run still runs.
 await load('@allurereport/plugin-awesome').catch(() => undefined);
 let input = '';
@@ -45,7 +129,6 @@ process.stdin.on('end', async () => {
       const readerApi = createRequire(req.resolve('@allurereport/core')).resolve('@allurereport/reader-api');
       const { BufferResultFile } = await import(pathToFileURL(readerApi).href);
       const { gunzipSync } = await import('node:zlib');
-      const { readFileSync } = await import('node:fs');
       const pack = JSON.parse(gunzipSync(readFileSync(job.results.pack)).toString('utf8'));
       if (pack.format !== 'mpsi-allure-results/1') throw new Error(job.results.pack + ' is not a packed allure-results folder');
       const names = Object.keys(pack.files).filter((n) => !n.endsWith('.tmp')).sort((a, b) => a.localeCompare(b));

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderSingleFileReport } from '../../harness/report/allure.js';
 import { startAllureRenderer } from '../../harness/report/allure-render.js';
@@ -74,6 +75,60 @@ describe('the Allure renderer started ahead', () => {
     const text = [...fromPack.values()].join('\n');
     expect(text).toContain('renders a check titled for this test');
     expect(text).toContain('POST /api/v1/payments/checkout HTTP/1.1');
+  });
+
+  it('loads only the Allure modules a report of ours uses (issue 27)', async () => {
+    const dir = resultsDir();
+    const pack = join(dir, 'allure-results.json.gz');
+    expect(packAllureResults(join(dir, 'allure-results'), pack)).toBeGreaterThan(0);
+    // Every module the child loads, written by a hook of its own (registered first, so it sees the child's stand-ins).
+    const seen = join(dir, 'loaded.txt');
+    const hooks = join(dir, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(seen)}, url.slice(0, 300) + '\\n'); ` +
+          'return next(url, context); }',
+      ].join('\n'),
+    );
+    const preload = join(dir, 'preload.mjs');
+    writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const before = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--import ${pathToFileURL(preload).href}`;
+    let renderer: ReturnType<typeof startAllureRenderer>;
+    try {
+      renderer = startAllureRenderer();
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+    const out = await renderSingleFileReport(
+      { results: { pack }, output: join(dir, 'allure-report'), name: 'loading test page' },
+      renderer,
+    );
+    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    expect(text).toContain('renders a check titled for this test');
+    const loaded = readFileSync(seen, 'utf8').split('\n');
+    // Not vacuous: the hook saw the generator and its readers load.
+    expect(loaded.some((u) => u.endsWith('/@allurereport/core/dist/store/store.js'))).toBe(true);
+    expect(loaded.some((u) => u.endsWith('/@allurereport/reader/dist/allure2/index.js'))).toBe(true);
+    const unused = ['/node_modules/axios/', '/@allurereport/service/', '/node-stream-zip/', '/zip-stream/'];
+    unused.push('/@allurereport/summary/', '/reader/dist/index.js', '/reader/dist/xcresult/index.js');
+    expect(loaded.filter((u) => unused.some((m) => u.includes(m)))).toEqual([]);
+  });
+
+  it('reads the results it loads a reader for only when they come (a JUnit file, a folder)', async () => {
+    const dir = resultsDir();
+    const results = join(dir, 'allure-results');
+    writeFileSync(
+      join(results, 'junit.xml'),
+      '<testsuite name="s"><testcase name="a JUnit case read on demand" classname="c"/></testsuite>',
+    );
+    const out = await renderSingleFileReport({ results, output: join(dir, 'allure-report'), name: 'junit test page' });
+    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    expect(text).toContain('renders a check titled for this test');
+    expect(text).toContain('a JUnit case read on demand');
   });
 
   it('says why when the generator fails, and the page is not there', async () => {
