@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { newRecorder, note, recordReading, withRecorder } from '../../harness/check/context.js';
 import type { CommandSpec, NumberName } from '../../fixtures/arbitraries/commands.js';
 import { applicable, describeCommand } from '../../suites/support/model/commands.js';
 import {
@@ -11,7 +12,7 @@ import {
   predictRefund,
   refundCents,
 } from '../../suites/support/model/predict.js';
-import { formatSteps, laneCaps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
+import { formatSteps, inLaneOrder, laneCaps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
 import { type Model, type ModelCaps, newModel, type PaymentRec, type PayoutRec, type RefundRec } from '../../suites/support/model/state.js';
 
 const caps: ModelCaps = {
@@ -330,6 +331,26 @@ describe('sequences', () => {
     for (const lane of [1, 2, 3]) {
       expect(applicable(newModel(laneCaps(caps, lane)), low)).toBe(false);
       expect(applicable(newModel(laneCaps(caps, lane)), primary)).toBe(true);
+    }
+  });
+
+  it("join the lanes' readings and notes in lane order, whichever lane finished last", async () => {
+    // Lane 0 finishes last or first: a shared recorder would end with the last finisher's reading.
+    for (const delays of [
+      [40, 0],
+      [0, 40],
+    ]) {
+      const rec = newRecorder(['state.refund.values'], 0, 'stateful/x');
+      const lane = (k: number, reading: string) => async () => {
+        await new Promise((resolve) => setTimeout(resolve, delays[k]));
+        recordReading('stateful.refund-open-outcome', reading);
+        note(`lane ${k + 1}`);
+        return k;
+      };
+      const out = await withRecorder(rec, () => inLaneOrder([lane(0, '422 validationFailed'), lane(1, '422 duplicateRefundOrder')]));
+      expect(out).toEqual([0, 1]);
+      expect(rec.readings['stateful.refund-open-outcome']).toBe('422 duplicateRefundOrder');
+      expect(rec.notes).toEqual(['lane 1', 'lane 2']);
     }
   });
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { CommandSpec } from '../../../fixtures/arbitraries/commands.js';
-import { note } from '../../../harness/check/context.js';
+import { type CheckRecorder, currentRecorder, mergeRecorder, newRecorder, note, withRecorder } from '../../../harness/check/context.js';
 import type { CheckContext } from '../../../harness/check/define.js';
 import { CheckFailure, PreconditionSkip } from '../../../harness/check/failure.js';
 import type { Exchange } from '../../../harness/exchange.js';
@@ -60,7 +60,7 @@ export async function runSequences(ctx: CheckContext, plan: SequencePlan): Promi
   const total = Math.max(1, ctx.numRuns);
   const lanes = Math.min(MAX_LANES, total);
   const runs = laneRuns(total, lanes);
-  const outcomes = await Promise.all(runs.map((n, lane) => runLane(ctx, plan, weighted, lane, n)));
+  const outcomes = await inLaneOrder(runs.map((n, lane) => () => runLane(ctx, plan, weighted, lane, n)));
   note(`${total} sequences of up to ${plan.maxCommands ?? MAX_COMMANDS} commands, in ${lanes} parallel lanes`);
   const error = outcomes.find((o): o is { kind: 'error'; error: unknown } => o.kind === 'error');
   if (error) throw error.error;
@@ -69,6 +69,23 @@ export async function runSequences(ctx: CheckContext, plan: SequencePlan): Promi
     .map((o) => o.f)
     .sort((a, b) => a.steps.length - b.steps.length);
   if (failures.length > 0) throw sequenceFailure(failures[0]!, failures.length, lanes, plan.suite);
+}
+
+/**
+ * Runs the lanes side by side, each recording into a recorder of its own, joined to the check's in lane order once all
+ * have finished. In one shared recorder, the reading a topic ends with (the last one written) would be that of whichever
+ * lane happened to answer last: our scheduling, not the target (a parity run compared 422 duplicateRefundOrder with
+ * 422 validationFailed for stateful.refund-open-outcome, each side's lanes having finished in another order).
+ */
+export async function inLaneOrder<T>(lanes: (() => Promise<T>)[]): Promise<T[]> {
+  const parent = currentRecorder();
+  if (!parent) return Promise.all(lanes.map((run) => run()));
+  const recorders: CheckRecorder[] = lanes.map(() => newRecorder(parent.clauses, parent.startedAt, parent.checkId));
+  try {
+    return await Promise.all(lanes.map((run, lane) => withRecorder(recorders[lane]!, run)));
+  } finally {
+    for (const rec of recorders) mergeRecorder(parent, rec);
+  }
 }
 
 async function runLane(
