@@ -35,22 +35,37 @@ export function parseProgress(line: string): ProgressEvent | undefined {
 
 let waitSeq = 0;
 
-/** Says, for each wait on the receiver, what is awaited and for how long — and when it ended. */
-export function narrateReceiver(receiver: Receiver, currentCheck: () => string): Receiver {
+/**
+ * How long a wait goes unnarrated: most waits end within a few ms (the webhook is already there), and each
+ * narrated wait costs two console lines through vitest's console capture in the worker and the main process
+ * (issue 27). A wait shorter than this is no silence a reader needs explained.
+ */
+export const NARRATE_AFTER_MS = 250;
+
+/** Says, for each wait on the receiver that lasts `graceMs` or more, what is awaited and for how long — and when it ended. */
+export function narrateReceiver(receiver: Receiver, currentCheck: () => string, graceMs = NARRATE_AFTER_MS): Receiver {
   return new Proxy(receiver, {
     get(target, prop, _recv) {
       if (prop === 'waitFor') {
         const waitFor: Receiver['waitFor'] = async (filter, pred, timeoutMs, purpose) => {
           const id = `${process.pid}-${++waitSeq}`;
+          // Taken now: the timer's callback runs outside the waiting check's context.
           const check = currentCheck();
-          const about = `${filter.event ?? 'any webhook'}${filter.merchantNo ? ` for ${filter.merchantNo}` : ''}`;
-          const what = purpose ? `${purpose} (${about})` : about;
           const started = Date.now();
-          emitProgress({ kind: 'wait', id, check, what, timeoutMs, until: started + Math.max(0, timeoutMs) });
+          let narrated = false;
+          const narrate = () => {
+            narrated = true;
+            const about = `${filter.event ?? 'any webhook'}${filter.merchantNo ? ` for ${filter.merchantNo}` : ''}`;
+            const what = purpose ? `${purpose} (${about})` : about;
+            emitProgress({ kind: 'wait', id, check, what, timeoutMs, until: started + Math.max(0, timeoutMs) });
+          };
+          const timer = graceMs > 0 ? setTimeout(narrate, graceMs) : undefined;
+          if (!timer) narrate();
           try {
             return await target.waitFor(filter, pred, timeoutMs, purpose);
           } finally {
-            emitProgress({ kind: 'wait-end', id, check, got: target.deliveries(filter).length, ms: Date.now() - started });
+            clearTimeout(timer);
+            if (narrated) emitProgress({ kind: 'wait-end', id, check, got: target.deliveries(filter).length, ms: Date.now() - started });
           }
         };
         return waitFor;

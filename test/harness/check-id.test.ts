@@ -59,7 +59,7 @@ describe("the running check's id", () => {
       },
       deliveries: () => [],
     } as unknown as Receiver;
-    const receiver = narrateReceiver(inner, () => currentRecorder()?.checkId ?? 'the suite');
+    const receiver = narrateReceiver(inner, () => currentRecorder()?.checkId ?? 'the suite', 0);
     const [a, b] = defineSuite('waits', { area: 'amounts', resource: 'payment' }, [
       { title: 'waits first', clause: 'amount.value.max-2-decimals', run: () => receiver.waitFor({}, () => false, 5).then(() => {}) },
       { title: 'waits second', clause: 'amount.value.max-2-decimals', run: () => receiver.waitFor({}, () => false, 5).then(() => {}) },
@@ -67,5 +67,30 @@ describe("the running check's id", () => {
     await Promise.all([runCheck(a!, target, settings), runCheck(b!, target, settings)]);
     const waits = lines.map(parseProgress).filter((e) => e?.kind === 'wait');
     expect(waits.map((e) => (e as { check: string }).check).sort()).toEqual([a!.id, b!.id].sort());
+  });
+});
+
+describe('narrated receiver waits', () => {
+  const inner = (ms: number) =>
+    ({
+      waitFor: async () => {
+        await new Promise<void>((resolve) => setTimeout(resolve, ms));
+        return [];
+      },
+      deliveries: () => [],
+    }) as unknown as Receiver;
+
+  it('says nothing of a wait that ends within the grace (issue 27: two console lines per wait), and both ends of a longer one', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    await narrateReceiver(inner(0), () => 'quick', 200).waitFor({}, () => false, 10_000);
+    expect(lines.map(parseProgress).filter(Boolean)).toEqual([]);
+    await narrateReceiver(inner(60), () => 'slow', 20).waitFor({ event: 'payment.updated' }, () => false, 10_000);
+    const events = lines.map(parseProgress);
+    expect(events.map((e) => e?.kind)).toEqual(['wait', 'wait-end']);
+    expect(events[0]).toMatchObject({ check: 'slow', what: 'payment.updated', timeoutMs: 10_000 });
+    vi.restoreAllMocks();
   });
 });
