@@ -80,7 +80,7 @@ describe('narrated receiver waits', () => {
       deliveries: () => [],
     }) as unknown as Receiver;
 
-  it('says nothing of a wait that ends within the grace (issue 27: two console lines per wait), and both ends of a longer one', async () => {
+  it('says nothing of a wait that ends within the grace (issue 27: two console lines a wait), and both ends of a longer one', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: string) => {
       lines.push(line);
