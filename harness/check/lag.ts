@@ -144,16 +144,21 @@ export const LAG_SIGNIFICANT_MS = 50;
  * again only when the file has grown. A file that cannot be read gives no stalls: it can excuse nothing.
  */
 export function stallFile(path: string): () => readonly LagSample[] {
+  return grownFile(path, parseStalls, () => []);
+}
+
+/** `parse` of the file at `path`, parsed again only when its size changed; `empty()` while it cannot be read. */
+function grownFile<T>(path: string, parse: (text: string) => T, empty: () => T): () => T {
   let size = -1;
-  let cached: LagSample[] = [];
+  let cached = empty();
   return () => {
     try {
       const now = statSync(path).size;
       if (now === size) return cached;
       size = now;
-      cached = parseStalls(readFileSync(path, 'utf8'));
+      cached = parse(readFileSync(path, 'utf8'));
     } catch {
-      cached = [];
+      cached = empty();
     }
     return cached;
   };
@@ -185,19 +190,7 @@ export function watchStallFile(path: string): void {
 
 /** The write times in `path` by X-Nonce (`<written at> <nonce>` per line), read again only when the file has grown. */
 export function writesFile(path: string): () => ReadonlyMap<string, readonly number[]> {
-  let size = -1;
-  let cached = new Map<string, number[]>();
-  return () => {
-    try {
-      const now = statSync(path).size;
-      if (now === size) return cached;
-      size = now;
-      cached = parseWrites(readFileSync(path, 'utf8'));
-    } catch {
-      cached = new Map();
-    }
-    return cached;
-  };
+  return grownFile<ReadonlyMap<string, readonly number[]>>(path, parseWrites, () => new Map());
 }
 
 export function parseWrites(text: string): Map<string, number[]> {
