@@ -7,6 +7,7 @@ import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
 import { CODE_EXT, VITE_CACHE_DIR, VITEST_MODULE_CACHE_DIR } from './harness/kit-files.js';
+import { nativeModules } from './harness/run/native-modules.js';
 import { warmValidatorCache } from './harness/envelope.js';
 
 const cfg = readRunConfig();
@@ -51,6 +52,7 @@ export default defineConfig({
     // The transformed harness and suites are kept on disk between runs (keyed on each file's content):
     // a run transforms only what changed since the last one, instead of every module (about 1.5 s of
     // the main process's time, which the workers wait on at start-up).
+    server: { deps: { external: nativeModules() } },
     experimental: { fsModuleCache: true, ...(VITEST_MODULE_CACHE_DIR ? { fsModuleCachePath: VITEST_MODULE_CACHE_DIR } : {}) },
     reporters: [
       new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
