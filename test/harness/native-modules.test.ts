@@ -36,7 +36,8 @@ describe('modules left to Node in a conformance run', () => {
       [
         "import { appendFileSync } from 'node:fs';",
         'export async function load(url, context, next) {',
-        `  if (url.startsWith(${JSON.stringify(pathToFileURL(join(dir, 'kit')).href)})) appendFileSync(${JSON.stringify(seen)}, url + '\\n');`,
+        `  const kit = ${JSON.stringify(pathToFileURL(join(dir, 'kit')).href)};`,
+        `  if (url.startsWith(kit)) appendFileSync(${JSON.stringify(seen)}, url + '\\n');`,
         '  return next(url, context);',
         '}',
       ].join('\n'),
