@@ -45,7 +45,7 @@ function roleOf(e: Entry): Role {
   const first = e.argv.find((a) => !a.startsWith('-')) ?? '';
   if (e.allure) return 'allure';
   if (first.endsWith('bin/mpsi-conformance.js')) return 'cli';
-  if (first.endsWith('vitest.mjs')) return 'vitest main';
+  if (first.endsWith('vitest.mjs') || /harness\/run\/vitest-main\.(ts|js)$/.test(first)) return 'vitest main';
   if (/vitest\/dist\/workers\//.test(first)) return 'worker';
   if (e.argv.some((a) => /reference\/serve\.(ts|js)$/.test(a))) return 'reference';
   return 'other';

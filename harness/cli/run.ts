@@ -483,7 +483,8 @@ function startVitest(cfg: RunConfig, files: string[], shard: string | undefined)
   // temporary file beside it, which an installed kit's folder may not allow).
   const loader = COMPILED ? ['--configLoader', 'native'] : [];
   const args = [
-    dependencyBin('vitest'),
+    // Compiled, vitest's command through harness/run/vitest-main.ts: the same command without vite's module hook.
+    COMPILED ? codeFile('harness/run/vitest-main') : dependencyBin('vitest'),
     'run',
     '--config',
     codeFile('vitest.conformance.config'),
