@@ -307,9 +307,11 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
   },
   {
     title: 'refuses a payment whose merchant_order_no equals a refund number with duplicateMerchantOrder',
-    clause: ['idem.refund-blocks-payment', 'idem.payment.shared-with-refunds', 'err.pay.duplicate-order'],
+    // The table's scope, "shared with refund numbers", is what a payment accepted under a refund's number breaks first;
+    // rule 3 ("can block") restates it to the merchant (harness/clauses/registry.ts restatements).
+    clause: ['idem.payment.shared-with-refunds', 'idem.refund-blocks-payment', 'err.pay.duplicate-order'],
     async run({ target: t }) {
-      const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.refund-blocks-payment');
+      const paid = await paidOrderWithSupport(t, ['partial', 'full'], 'idem.payment.shared-with-refunds');
       const refundNo = t.newNo('refund');
       expectSuccess(await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(paid.cents)) }), { what: 'the refund' });
       for (const route of routes(t)) {

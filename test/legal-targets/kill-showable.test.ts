@@ -83,6 +83,11 @@ describe('which genome can show which fault', () => {
     expect(showing(genome({ lowBalance: noEur }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
   });
 
+  it('judged from seed 13: a payment under a refund number needs a refund, in part or in full', () => {
+    expect(showing(genome({ refunds: refunds('none') }), 'idem-separate-namespaces')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'idem-separate-namespaces')).toEqual({ show: true });
+  });
+
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
     expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
@@ -104,6 +109,18 @@ describe('which genome can show which fault', () => {
     const atOnce = { support: 'full-only' as const, createdSuccess: true };
     const [none] = await run(genome({ refunds: refunds('partial') }));
     const [some] = await run(genome({ refunds: { ...refunds('none'), CASH_APP: atOnce }, methods: ['CASH_APP'] }));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+
+  // Seed 13's survivor (BENCHMARKS §28): where the only refundable method is a checkout refunded in full, the idempotency
+  // check was the one to see it and charged idem.refund-blocks-payment; it charges the table's shared scope now.
+  it('run: idem-separate-namespaces survives where nothing is refundable, killed where a checkout refunds in full only', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'idem-separate-namespaces');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const fullOnly = { support: 'full-only' as const, createdSuccess: false };
+    const [none] = await run(genome({ refunds: refunds('none'), methods: ['CASH_APP'] }));
+    const [some] = await run(genome({ refunds: { ...refunds('none'), CASH_APP: fullOnly }, methods: ['CASH_APP'] }));
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 });

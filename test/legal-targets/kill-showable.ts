@@ -179,6 +179,9 @@ const RULES: Readonly<Record<string, Rule>> = {
     refundable(t, ['partial', 'full-only']).some((m) => !g.readings.includes('refunds-created-pending') && t.refunds[m].createdSuccess)
       ? SHOWS
       : nothing('no refund of this target is created SUCCESS (or none can be made)'),
+  // Its one violation is a payment accepted under a refund's number: without a refund, no number to take. Seed 13's survivor
+  // (BENCHMARKS §28) refunded in full only: the idempotency check that shows it now charges its own clause (issue 24).
+  'idem-separate-namespaces': needsRefund,
   'checkout-answers-session-no': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
