@@ -91,6 +91,8 @@ describe('which genome can show which fault', () => {
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
     expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
+    expect(showing(genome({}, ['other-record-field-names']), 'query-record-nested')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({}), 'query-record-nested')).toEqual({ show: true });
   });
 
   it('run: a fault called nothing-to-show survives where it is said so, and is killed where it shows', async () => {

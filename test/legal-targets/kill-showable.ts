@@ -186,6 +186,12 @@ const RULES: Readonly<Record<string, Rule>> = {
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
       : SHOWS,
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 19; a catalogue of 198 draws other faults than §28's):
+  // it nests a payment record it knows by its `status` and `order_no`, which other-record-field-names renames.
+  'query-record-nested': (_t, g) =>
+    g.readings.includes('other-record-field-names')
+      ? nothing('the fault knows a payment record by status and order_no, which other-record-field-names renames: the mutant is the target')
+      : SHOWS,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
