@@ -77,6 +77,14 @@ describe('which genome can show which fault', () => {
       kind: 'check-blind',
     });
     expect(showing(genome({}), 'payout-balance-usd-only')).toEqual({ show: true });
+    for (const fault of ['webhook-payout-status-cancelled', 'webhook-none-on-payout-cancel', 'payout-cancel-canceled-accepted']) {
+      expect(showing(genome({}), fault)).toEqual({ show: true });
+      expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), fault)).toMatchObject({ kind: 'nothing-to-show' });
+    }
+    expect(showing(genome({ payouts: noCancel }), 'payout-not-cancelable-no-status')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), 'payout-not-cancelable-no-status')).toEqual({
+      show: true,
+    });
     const usdOnly = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: true }, PAYPAL };
     expect(showing(genome({ payouts: usdOnly }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
     const noEur = { ...REFERENCE_GENES.lowBalance, eurCents: 0 };

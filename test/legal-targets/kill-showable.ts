@@ -69,6 +69,10 @@ const needsPricePoint: Rule = (t) =>
     ? SHOWS
     : nothing('no price-point method is enabled (Apple Pay and Google Pay are not among its methods)');
 
+/** A fault of a CANCELED payout: only a cancel makes one, and none succeeds where no payout method cancels. */
+const needsCanceledPayout: Rule = (t) =>
+  PAYOUT_METHODS.some((m) => t.payouts[m].cancelable) ? SHOWS : nothing('no payout method cancels: no payout is ever CANCELED');
+
 const RULES: Readonly<Record<string, Rule>> = {
   'amount-channel-range-ignored': () => SHOWS,
   'channel-gap-accepted': (t) =>
@@ -192,6 +196,17 @@ const RULES: Readonly<Record<string, Rule>> = {
     g.readings.includes('other-record-field-names')
       ? nothing('the fault knows a payment record by status and order_no, which other-record-field-names renames: the mutant is the target')
       : SHOWS,
+  // Judged from bench/legal-targets.ts --kill 3 --seed 31 (session 19) and replayed with the other faults of a canceled payout on the
+  // reference's accounts with no payout method cancelling: each survived, with and without payout-cancel-status-first.
+  'webhook-payout-status-cancelled': needsCanceledPayout,
+  'webhook-none-on-payout-cancel': needsCanceledPayout,
+  'payout-cancel-canceled-accepted': needsCanceledPayout,
+  // Its refusal of a cancel for the payout's status: where the target judges the channel first, no such refusal is made; where it
+  // judges the status first, the stateful payout sequences see it (killed on that replay).
+  'payout-not-cancelable-no-status': (t, g) =>
+    PAYOUT_METHODS.some((m) => t.payouts[m].cancelable) || g.readings.includes('payout-cancel-status-first')
+      ? SHOWS
+      : nothing('no payout method cancels: every cancel is refused for its channel before its status is read'),
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
