@@ -85,6 +85,11 @@ describe('which genome can show which fault', () => {
     expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), 'payout-not-cancelable-no-status')).toEqual({
       show: true,
     });
+    const anyCurrency = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: false }, PAYPAL: { ...PAYPAL, usdOnly: false } };
+    expect(showing(genome({ payouts: anyCurrency }), 'payout-eur-accepted')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: { ...anyCurrency, PAYPAL: { ...PAYPAL, usdOnly: true } } }), 'payout-eur-accepted')).toEqual({
+      show: true,
+    });
     const usdOnly = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: true }, PAYPAL };
     expect(showing(genome({ payouts: usdOnly }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
     const noEur = { ...REFERENCE_GENES.lowBalance, eurCents: 0 };
@@ -94,6 +99,10 @@ describe('which genome can show which fault', () => {
   it('judged from seed 13: a payment under a refund number needs a refund, in part or in full', () => {
     expect(showing(genome({ refunds: refunds('none') }), 'idem-separate-namespaces')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({ refunds: refunds('full-only') }), 'idem-separate-namespaces')).toEqual({ show: true });
+    for (const fault of ['webhook-refund-goods-name-not-reason', 'webhook-refund-original-refs-swapped']) {
+      expect(showing(genome({ refunds: refunds('none') }), fault)).toMatchObject({ kind: 'nothing-to-show' });
+      expect(showing(genome({ refunds: refunds('full-only') }), fault)).toEqual({ show: true });
+    }
   });
 
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {

@@ -207,6 +207,15 @@ const RULES: Readonly<Record<string, Rule>> = {
     PAYOUT_METHODS.some((m) => t.payouts[m].cancelable) || g.readings.includes('payout-cancel-status-first')
       ? SHOWS
       : nothing('no payout method cancels: every cancel is refused for its channel before its status is read'),
+  // Judged from bench/legal-targets.ts --kill 3 --seed 47 (session 19): no payout method of that target was USD-only.
+  'payout-eur-accepted': (t) =>
+    PAYOUT_METHODS.some((m) => t.payouts[m].usdOnly) ? SHOWS : nothing('no payout method is USD-only: a payout in EUR is allowed'),
+  // The same run: a fault of refund.updated bodies, on a target where no enabled method takes refunds; the other faults that
+  // rewrite only refund.updated bodies read the same way.
+  'webhook-refund-goods-name-not-reason': needsRefund,
+  'webhook-refund-no-original-order-no': needsRefund,
+  'webhook-refund-merchant-no-of-payment': needsRefund,
+  'webhook-refund-original-refs-swapped': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
