@@ -99,7 +99,11 @@ describe('which genome can show which fault', () => {
   it('judged from seed 13: a payment under a refund number needs a refund, in part or in full', () => {
     expect(showing(genome({ refunds: refunds('none') }), 'idem-separate-namespaces')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({ refunds: refunds('full-only') }), 'idem-separate-namespaces')).toEqual({ show: true });
-    for (const fault of ['webhook-refund-goods-name-not-reason', 'webhook-refund-original-refs-swapped']) {
+    for (const fault of [
+      'webhook-refund-goods-name-not-reason',
+      'webhook-refund-original-refs-swapped',
+      'refund-query-merchant-no-as-refund-no',
+    ]) {
       expect(showing(genome({ refunds: refunds('none') }), fault)).toMatchObject({ kind: 'nothing-to-show' });
       expect(showing(genome({ refunds: refunds('full-only') }), fault)).toEqual({ show: true });
     }

@@ -216,6 +216,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   'webhook-refund-no-original-order-no': needsRefund,
   'webhook-refund-merchant-no-of-payment': needsRefund,
   'webhook-refund-original-refs-swapped': needsRefund,
+  // Judged from bench/legal-targets.ts --kill 3 --seed 71 (session 19): no enabled method took refunds, so no refund to look up.
+  'refund-query-merchant-no-as-refund-no': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
