@@ -179,23 +179,30 @@ export interface ReadingOptions extends WhatOptions {
 
 /**
  * Any of several outcomes the document allows; records which one the target took (and the outcome's own clause, when it names one, as
- * exercised).
+ * exercised). A caller whose outcomes are, this time, one answer (the stateful model's forced refusals) passes no topic: there is
+ * nothing open to read, and a topic written anyway would read the last forced answer.
  */
-export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], clause: ClauseId, opts: ReadingOptions): O;
+export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
+  ex: Exchange,
+  wants: O[],
+  clause: ClauseId,
+  opts: ReadingOptions | WhatOptions,
+): O;
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(ex: Exchange, wants: O[], opts: ReadingOptions): O;
 export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
   ex: Exchange,
   wants: O[],
   clauseOrOpts: ClauseId | ReadingOptions,
-  maybe?: ReadingOptions,
+  maybe?: ReadingOptions | WhatOptions,
 ): O {
   const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
-  const { topic, what = 'the request' } = opts!;
+  const topic = opts !== undefined && 'topic' in opts ? opts.topic : undefined;
+  const what = opts?.what ?? 'the request';
   const e = envelopeOf(ex, clause);
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   const hit = wants.find((w) => w.code === e.code && w.key === key);
   if (hit && e.status === 200) {
-    recordReading(topic, `${hit.code} ${hit.key}`);
+    if (topic !== undefined) recordReading(topic, `${hit.code} ${hit.key}`);
     recordExercised(hit.clause ?? clause);
     return hit;
   }

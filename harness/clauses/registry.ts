@@ -503,6 +503,10 @@ export const restatements: Readonly<Record<string, readonly string[]>> = {
   'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],
   'payout.fields': ['webhook.body.status-reason', 'webhook.body.finished-at', 'webhook.body.trans-amount'],
   'version.no-camelcase': ['conv.snake-case'],
+  // Idempotency rule 3 tells the merchant what the table's scope of payment numbers ("the merchant's account, shared with
+  // refund numbers"; a repeat "refused with 422 duplicateMerchantOrder") already binds the service to; its other half is
+  // the merchant's (client.numbers.distinct). A payment accepted under a refund's number breaks the table first.
+  'idem.refund-blocks-payment': ['idem.payment.shared-with-refunds'],
 };
 
 const byId = new Map<string, Clause<ClauseId>>(clauses.map((c) => [c.id, c]));

@@ -8,6 +8,9 @@ export const idemReplay = defineFault({
   duplicatePolicy: 'replay',
 });
 
+// The one mutant of the shared scope. `refund-number-free-for-payments` (payments checked against payment numbers only,
+// refunds against both) was dropped as its duplicate (issue 24): the two differ only in a refund numbered like a payment,
+// which the document lets a target accept or refuse, so no violation tells them apart.
 export const idemSeparateNamespaces = defineFault({
   name: 'idem-separate-namespaces',
   clause: 'idem.payment.shared-with-refunds',
@@ -52,15 +55,6 @@ export const idemPaymentDuplicateAccepted = defineFault({
   clause: 'idem.payment.refused',
   doc: 'A repeated merchant_order_no creates a second payment instead of being refused.',
   enforces: skipRule('payment.unique-number'),
-});
-
-export const refundNumberFreeForPayments = defineFault({
-  name: 'refund-number-free-for-payments',
-  clause: 'idem.refund-blocks-payment',
-  doc:
-    "A new payment's merchant_order_no is checked only against payment numbers, " +
-    'so one equal to a refund number is accepted (refunds still check both).',
-  numberBlocks: (kind, holder) => !(kind === 'payment' && holder === 'refund'),
 });
 
 export const repeatFailsOriginal = defineFault({

@@ -77,15 +77,43 @@ describe('which genome can show which fault', () => {
       kind: 'check-blind',
     });
     expect(showing(genome({}), 'payout-balance-usd-only')).toEqual({ show: true });
+    for (const fault of ['webhook-payout-status-cancelled', 'webhook-none-on-payout-cancel', 'payout-cancel-canceled-accepted']) {
+      expect(showing(genome({}), fault)).toEqual({ show: true });
+      expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), fault)).toMatchObject({ kind: 'nothing-to-show' });
+    }
+    expect(showing(genome({ payouts: noCancel }), 'payout-not-cancelable-no-status')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: noCancel }, ['payout-cancel-status-first']), 'payout-not-cancelable-no-status')).toEqual({
+      show: true,
+    });
+    const anyCurrency = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: false }, PAYPAL: { ...PAYPAL, usdOnly: false } };
+    expect(showing(genome({ payouts: anyCurrency }), 'payout-eur-accepted')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ payouts: { ...anyCurrency, PAYPAL: { ...PAYPAL, usdOnly: true } } }), 'payout-eur-accepted')).toEqual({
+      show: true,
+    });
     const usdOnly = { BANK_TRANSFER: { ...BANK_TRANSFER, usdOnly: true }, PAYPAL };
     expect(showing(genome({ payouts: usdOnly }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
     const noEur = { ...REFERENCE_GENES.lowBalance, eurCents: 0 };
     expect(showing(genome({ lowBalance: noEur }), 'payout-balance-usd-only')).toMatchObject({ kind: 'nothing-to-show' });
   });
 
+  it('judged from seed 13: a payment under a refund number needs a refund, in part or in full', () => {
+    expect(showing(genome({ refunds: refunds('none') }), 'idem-separate-namespaces')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({ refunds: refunds('full-only') }), 'idem-separate-namespaces')).toEqual({ show: true });
+    for (const fault of [
+      'webhook-refund-goods-name-not-reason',
+      'webhook-refund-original-refs-swapped',
+      'refund-query-merchant-no-as-refund-no',
+    ]) {
+      expect(showing(genome({ refunds: refunds('none') }), fault)).toMatchObject({ kind: 'nothing-to-show' });
+      expect(showing(genome({ refunds: refunds('full-only') }), fault)).toEqual({ show: true });
+    }
+  });
+
   it('a fault that rewrites a record field a reading renames has nothing to act on', () => {
     expect(showing(genome({}, ['other-record-field-names']), 'checkout-answers-session-no')).toMatchObject({ kind: 'nothing-to-show' });
     expect(showing(genome({}), 'checkout-answers-session-no')).toEqual({ show: true });
+    expect(showing(genome({}, ['other-record-field-names']), 'query-record-nested')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({}), 'query-record-nested')).toEqual({ show: true });
   });
 
   it('run: a fault called nothing-to-show survives where it is said so, and is killed where it shows', async () => {
@@ -104,6 +132,18 @@ describe('which genome can show which fault', () => {
     const atOnce = { support: 'full-only' as const, createdSuccess: true };
     const [none] = await run(genome({ refunds: refunds('partial') }));
     const [some] = await run(genome({ refunds: { ...refunds('none'), CASH_APP: atOnce }, methods: ['CASH_APP'] }));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+
+  // Seed 13's survivor (BENCHMARKS §28): where the only refundable method is a checkout refunded in full, the idempotency
+  // check was the one to see it and charged idem.refund-blocks-payment; it charges the table's shared scope now.
+  it('run: idem-separate-namespaces survives where nothing is refundable, killed where a checkout refunds in full only', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'idem-separate-namespaces');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const fullOnly = { support: 'full-only' as const, createdSuccess: false };
+    const [none] = await run(genome({ refunds: refunds('none'), methods: ['CASH_APP'] }));
+    const [some] = await run(genome({ refunds: { ...refunds('none'), CASH_APP: fullOnly }, methods: ['CASH_APP'] }));
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 });

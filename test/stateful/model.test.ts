@@ -13,6 +13,8 @@ import {
   refundCents,
 } from '../../suites/support/model/predict.js';
 import { formatSteps, inLaneOrder, laneCaps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
+import { judge } from '../../suites/support/model/verdict.js';
+import type { Exchange } from '../../harness/exchange.js';
 import { type Model, type ModelCaps, newModel, type PaymentRec, type PayoutRec, type RefundRec } from '../../suites/support/model/state.js';
 
 const caps: ModelCaps = {
@@ -352,6 +354,36 @@ describe('sequences', () => {
       expect(rec.readings['stateful.refund-open-outcome']).toBe('422 duplicateRefundOrder');
       expect(rec.notes).toEqual(['lane 1', 'lane 2']);
     }
+  });
+
+  it("read a payment's topic only where its answer is open, not from a forced refusal (a repeat, a decline)", async () => {
+    const refused = (key: string): Exchange => {
+      const json = { code: 422, msg: `Refused|${key}` };
+      return {
+        id: 'x-1',
+        label: 'l',
+        request: { method: 'POST', url: 'http://127.0.0.1:1/api/v1/payments/card', headers: {}, body: Buffer.from('{}') },
+        response: { status: 200, headers: {}, body: Buffer.from(JSON.stringify(json)), json, truncated: false },
+        timings: { startedAt: '', totalMs: 1 },
+      } as Exchange;
+    };
+    const m = newModel(caps);
+    paid(m, 'order#1', 1000);
+    m.numbers.set('refund#1', { name: 'refund#1', no: 'X', maybeRefund: true });
+    const topic = 'stateful.payment-under-refused-refund-number';
+    // Forced: a repeated payment number, then the decline card on a fresh number. Each sequence's last forced refusal
+    // used to be the reading, whatever the question the topic names.
+    const rec = newRecorder(['idem.payment.shared-with-refunds'], 0, 'stateful/x');
+    await withRecorder(rec, async () => {
+      judge(refused('duplicateMerchantOrder'), predictPayment(m, pay('order#1')), 'a repeat');
+      judge(refused('paymentFailed'), predictPayment(m, pay('order#2', 'card-decline')), 'a decline');
+    });
+    expect(rec.readings[topic]).toBeUndefined();
+    // Open: a payment under the number of a refund that was refused and may have been recorded.
+    await withRecorder(rec, async () => judge(refused('duplicateMerchantOrder'), predictPayment(m, pay('refund#1')), 'open'));
+    expect(rec.readings[topic]).toBe('422 duplicateMerchantOrder');
+    await withRecorder(rec, async () => judge(refused('paymentFailed'), predictPayment(m, pay('order#3', 'card-decline')), 'forced'));
+    expect(rec.readings[topic]).toBe('422 duplicateMerchantOrder');
   });
 
   it('report a numbered list of commands with their requests and responses, marking the failing one', () => {
