@@ -105,6 +105,12 @@ const RATE_CUT_MOST = 0.5;
  * 50, from the cut below it), and in proportion, so that a low limit is probed no faster than a high one.
  */
 const RATE_INCREASE = 0.02;
+/**
+ * ... and by this much until the target first throttles a request sent under it: the onset's count is a sure one, and
+ * on a loaded machine it is far below the limit (27–32 for 50 at load 10), where 2 % a second would take half a minute
+ * to come back. A cut is to what the onset of that throttling shows, close below the limit: from there, 2 %.
+ */
+const RATE_INCREASE_FAST = 0.1;
 /** Attempts kept for the onset: the gateway's second before the first throttled answer, with room for slow answers. */
 const ATTEMPTS_KEPT_MS = 3_000;
 
@@ -120,7 +126,7 @@ const ATTEMPTS_KEPT_MS = 3_000;
  * onset (`throttleOnset` over the attempts it saw), waits out the throttled answer's Retry-After (the gateway's second
  * is full) and paces every later request under it. Then it adapts the rate itself: a request sent under it and
  * throttled cuts it (to what that throttling's onset shows, by a tenth to a half, at most once per Retry-After), and a
- * second of requests held back by it with nothing throttled raises it by 2 %. A declared rate is the profile's word
+ * second of requests held back by it with nothing throttled raises it: by 10 % until the first cut, by 2 % after. A declared rate is the profile's word
  * and never changes.
  *
  * Who goes first: a resend (its wait over) before any fresh request, each in order of asking; the choice is made when
@@ -148,7 +154,9 @@ export class Pacer implements RequestPacer {
   private notBefore = 0;
   /** Whether an ask waited for a token since the rate last rose: the rate, not the demand, held requests back. */
   private heldBack = false;
+  /** The attempts answered in the last ATTEMPTS_KEPT_MS or so, in order of answer: what `throttleOnset` reads. */
   private readonly attempts: WireAttempt[] = [];
+  private prunedAt = 0;
   private readonly now: () => number;
 
   constructor(opts: PacerOptions = {}, now: () => number = () => performance.now()) {
@@ -252,7 +260,13 @@ export class Pacer implements RequestPacer {
     const a = opts.attempt;
     if (a !== undefined) {
       this.attempts.push(a);
-      while (this.attempts.length > 0 && this.attempts[0]!.answeredAt < now - ATTEMPTS_KEPT_MS) this.attempts.shift();
+      // Pruned now and then, not on every answer: a run that is never throttled sends thousands a second on loopback.
+      if (now - this.prunedAt >= ATTEMPTS_KEPT_MS / 4) {
+        this.prunedAt = now;
+        let old = 0;
+        while (old < this.attempts.length && this.attempts[old]!.answeredAt < now - ATTEMPTS_KEPT_MS) old += 1;
+        this.attempts.splice(0, old);
+      }
     }
     if (this.learnt === undefined) {
       if (!throttled || a === undefined) return;
@@ -273,7 +287,7 @@ export class Pacer implements RequestPacer {
       this.rateChanged(now, opts.waitMs);
     } else if (this.heldBack && now - this.rateChangedAt >= 1_000 && now - this.lastThrottledAt >= 1_000) {
       // A second of requests held back by the rate and none throttled: the target may take more.
-      this.learnt.current *= 1 + RATE_INCREASE;
+      this.learnt.current *= 1 + (this.learnt.decreases === 0 ? RATE_INCREASE_FAST : RATE_INCREASE);
       this.rateChangedAt = now;
       this.heldBack = false;
     }

@@ -72,8 +72,9 @@ describe('a rate learnt from the throttling onset (no rate declared)', () => {
     const pacer = new Pacer({ concurrency: 8 });
     const r = await drive(pacer, gateway({ value: 20 }), { workers: 8, ms: 4_000, retryMs: 1_000 });
     // The window alone (the old pacer): 32 of 120 sends throttled, one request 4 times in a row. Learnt: 8 of 74, none
-    // twice: the onset's burst (at most the 8 in flight when the gateway's second filled), then nothing, since a rise
-    // of 2 % a second does not pass the limit again within 4 s. 12 leaves room for a probe or two on a slow machine.
+    // twice: the onset's burst (at most the 8 in flight when the gateway's second filled), then a probe at most: the
+    // rate rises by 10 % a second from the onset's sure count (13) and passes 20 once within 4 s if at all. 12 leaves
+    // room for a probe's answer or two on a slow machine.
     expect(r.throttled, JSON.stringify({ ...r, throttledAt: undefined })).toBeLessThanOrEqual(12);
     expect(r.worst).toBeLessThanOrEqual(2);
     const learnt = pacer.learntRate;
