@@ -125,7 +125,7 @@ const ATTEMPTS_KEPT_MS = 3_000;
  * ten times within its deadline). So when no rate is declared and the target throttles, the pacer learns one from the
  * onset (`throttleOnset` over the attempts it saw), waits out the throttled answer's Retry-After (the gateway's second
  * is full) and paces every later request under it. Then it adapts the rate itself: a request sent under it and
- * throttled cuts it (to what that throttling's onset shows, by a tenth to a half, at most once per Retry-After), and a
+ * throttled cuts it (to what that throttling's onset shows, by a tenth to a half, at most once a second), and a
  * second of requests held back by it with nothing throttled raises it: by 10 % until the first cut, by 2 % after. A declared rate is the profile's word
  * and never changes.
  *
@@ -273,38 +273,51 @@ export class Pacer implements RequestPacer {
       const onset = throttleOnset(this.attempts);
       if (onset === undefined) return;
       this.learnt = { proposed: onset.proposed, current: onset.proposed, decreases: 0 };
-      this.rateChanged(now, opts.waitMs);
+      this.rateCut(now);
+      // The onset was a burst: the gateway's second is full, and whatever goes before its Retry-After is throttled
+      // again. Then one goes at once. (A cut later needs no wait: sent at a steady rate just above the limit, a request
+      // finds room as soon as the rate is below it, since one of the gateway's second leaves it at every 1/limit.)
+      if (opts.waitMs !== undefined && opts.waitMs > 0) {
+        this.notBefore = Math.max(this.notBefore, now + opts.waitMs);
+        this.tokens = 1;
+        this.last = this.notBefore;
+      }
       return;
     }
+    const l = this.learnt;
     if (throttled) {
       this.lastThrottledAt = now;
-      // Only a request sent after the rate was last lowered says it is still too high; those before say nothing new.
-      if (a === undefined || a.at < this.rateCutAt) return;
-      const l = this.learnt;
+      if (a === undefined) return;
+      if (a.at < this.rateCutAt) {
+        // Sent before the rate was learnt (the rest of the onset's burst): each shows a sure count too, the best is kept.
+        const best = l.decreases === 0 ? (throttleOnset(this.attempts)?.proposed ?? 0) : 0;
+        if (best > l.proposed) {
+          l.proposed = best;
+          l.current = Math.max(l.current, best);
+        }
+        return;
+      }
+      // Only a request sent after the last cut says the rate is still too high, and a second after it: the gateway's
+      // count of it is complete.
+      if (now - this.rateCutAt < 1_000) return;
       const shown = throttleOnset(this.attempts.filter((x) => x.at >= this.rateCutAt))?.proposed ?? l.current;
       l.current = Math.max(1, l.current * RATE_CUT_MOST, Math.min(l.current * RATE_CUT_LEAST, shown));
       l.decreases += 1;
-      this.rateChanged(now, opts.waitMs);
+      this.rateCut(now);
     } else if (this.heldBack && now - this.rateChangedAt >= 1_000 && now - this.lastThrottledAt >= 1_000) {
       // A second of requests held back by the rate and none throttled: the target may take more.
-      this.learnt.current *= 1 + (this.learnt.decreases === 0 ? RATE_INCREASE_FAST : RATE_INCREASE);
+      l.current *= 1 + (l.decreases === 0 ? RATE_INCREASE_FAST : RATE_INCREASE);
       this.rateChangedAt = now;
       this.heldBack = false;
     }
   }
 
   /** The rate was learnt or lowered after a throttled answer. */
-  private rateChanged(now: number, waitMs: number | undefined): void {
+  private rateCut(now: number): void {
     this.rateCutAt = now;
     this.rateChangedAt = now;
     this.lastThrottledAt = now;
     this.heldBack = false;
-    if (waitMs !== undefined && waitMs > 0) {
-      // The gateway's second is full: whatever goes before its Retry-After is throttled again. Then one goes at once.
-      this.notBefore = Math.max(this.notBefore, now + waitMs);
-      this.tokens = 1;
-      this.last = this.notBefore;
-    }
   }
 
   private wake(): void {
