@@ -101,8 +101,8 @@ const RATE_CUT_LEAST = 0.9;
 const RATE_CUT_MOST = 0.5;
 /**
  * A learnt rate rises by this fraction of itself each second it held requests back and nothing was throttled: a probe
- * past the limit costs a throttled answer or two and a Retry-After, so it comes seldom (about every 5 s at a limit of
- * 50, from the cut below it), and in proportion, so that a low limit is probed no faster than a high one.
+ * past the limit costs a throttled answer or two (each waits its Retry-After), so it comes seldom (about every 5–7 s
+ * at a limit of 50, from the cut below it), and in proportion, so that a low limit is probed no faster than a high one.
  */
 const RATE_INCREASE = 0.02;
 /**
@@ -126,8 +126,8 @@ const ATTEMPTS_KEPT_MS = 3_000;
  * onset (`throttleOnset` over the attempts it saw), waits out the throttled answer's Retry-After (the gateway's second
  * is full) and paces every later request under it. Then it adapts the rate itself: a request sent under it and
  * throttled cuts it (to what that throttling's onset shows, by a tenth to a half, at most once a second), and a
- * second of requests held back by it with nothing throttled raises it: by 10 % until the first cut, by 2 % after. A declared rate is the profile's word
- * and never changes.
+ * second of requests held back by it with nothing throttled raises it: by 10 % until the first cut, by 2 % after.
+ * A declared rate is the profile's word and never changes.
  *
  * Who goes first: a resend (its wait over) before any fresh request, each in order of asking; the choice is made when
  * a slot and a token are there, so a resend that comes back meanwhile still goes first.
@@ -150,21 +150,18 @@ export class Pacer implements RequestPacer {
   private rateCutAt = 0;
   private rateChangedAt = 0;
   private lastThrottledAt = 0;
-  /** No request goes before this time (performance.now()): a throttled answer's Retry-After, when the rate changed. */
+  /** No request goes before this time (performance.now()): the Retry-After of the answer the rate was learnt from. */
   private notBefore = 0;
   /** Whether an ask waited for a token since the rate last rose: the rate, not the demand, held requests back. */
   private heldBack = false;
   /** The attempts answered in the last ATTEMPTS_KEPT_MS or so, in order of answer: what `throttleOnset` reads. */
   private readonly attempts: WireAttempt[] = [];
   private prunedAt = 0;
-  private readonly now: () => number;
 
-  constructor(opts: PacerOptions = {}, now: () => number = () => performance.now()) {
-    this.now = now;
+  constructor(opts: PacerOptions = {}) {
     this.declared = opts.ratePerSecond && opts.ratePerSecond > 0 ? opts.ratePerSecond : undefined;
     // The first request goes at once; every later one waits its turn (tokens never gather beyond one).
     this.tokens = this.declared ? 1 : 0;
-    this.last = now();
     this.ceiling = Math.max(1, opts.concurrency ?? 8);
     this.capped = opts.capped ?? false;
     if (this.capped) this.window = this.ceiling;
@@ -223,7 +220,7 @@ export class Pacer implements RequestPacer {
 
   /** Ms until the next request may go: 0 takes the token. */
   private turnIn(): number {
-    const now = this.now();
+    const now = performance.now();
     if (now < this.notBefore) return Math.ceil(this.notBefore - now);
     const rate = this.rate;
     if (rate === undefined) return 0;
@@ -241,7 +238,7 @@ export class Pacer implements RequestPacer {
   /** The request's answer came back: `throttled` when it was a gateway's refusal. */
   release(throttled: boolean, opts: ReleaseOptions = {}): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    const now = this.now();
+    const now = performance.now();
     if (throttled) {
       if (now - this.lastDecrease >= 1_000 || this.window === undefined) {
         const from = this.window ?? Math.min(this.ceiling, this.inFlight + 1);
