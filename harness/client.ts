@@ -398,7 +398,7 @@ export function createClient(opts: ClientOptions): Client {
     let queuedMs = 0;
     for (;;) {
       const asked = performance.now();
-      await pacer.acquire();
+      await pacer.acquire({ resend: answers > 0 });
       queuedMs += performance.now() - asked;
       const onWire = performance.now();
       firstAt ??= onWire;
@@ -407,24 +407,26 @@ export function createClient(opts: ClientOptions): Client {
       try {
         ex = await sendOnce(current, { ...sendOpts, deadlineMs: left });
       } catch (err) {
-        pacer.release(false);
-        sendOpts.onAttempt?.({ at: onWire, answeredAt: performance.now(), answer: 'none' });
+        const attempt: WireAttempt = { at: onWire, answeredAt: performance.now(), answer: 'none' };
+        pacer.release(false, { attempt });
+        sendOpts.onAttempt?.(attempt);
         throw err;
       }
       const throttled = ex.response !== undefined && isThrottledAnswer(ex.response.status, ex.response.headers);
-      pacer.release(throttled);
-      sendOpts.onAttempt?.({
+      const attempt: WireAttempt = {
         at: onWire,
         answeredAt: performance.now(),
         answer: throttled ? 'throttled' : ex.response ? 'admitted' : 'none',
-      });
+      };
+      const wait = throttled ? throttleWaitMs(ex.response!.headers, answers + 1) : 0;
+      pacer.release(throttled, throttled ? { attempt, waitMs: wait } : { attempt });
+      sendOpts.onAttempt?.(attempt);
       if (queuedMs >= 1) ex.timings.queuedMs = round(queuedMs);
       if (!throttled) {
         if (answers > 0) ex.throttled = { answers, waitMs: Math.round(waitMs) };
         return ex;
       }
       answers += 1;
-      const wait = throttleWaitMs(ex.response!.headers, answers);
       const spent = performance.now() - firstAt;
       if (closed || spent + wait >= deadlineMs) {
         // Never a verdict: the gateway's answer is kept for the record, the signature is not the service's to judge.

@@ -4,6 +4,7 @@
  * on itself. Computed when the reports are made, from the checks' stored results, run.json and the pool's facts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { LearntRate } from '../throttle.js';
 
 /** What the run-wide pool (harness/run/pool.ts) leaves in <reports>/pool.json when the run ends. */
 export interface PoolFacts {
@@ -18,6 +19,8 @@ export interface PoolFacts {
   /** When the first slot was granted and the last given back, epoch ms: the checks' sending phase. */
   firstGrantAt?: number;
   lastReleaseAt?: number;
+  /** The rate the pool learnt from the target's throttling when none was declared (harness/throttle.ts `Pacer`). */
+  learntRate?: LearntRate;
 }
 
 export type FloorBound = 'longest-check' | 'rate' | 'round-trips';
@@ -54,6 +57,8 @@ export interface RunFloor {
   wallMs: number;
   /** wallMs ÷ floorMs, two decimals; null when the floor is 0 (no check ran). */
   ratio: number | null;
+  /** The target throttled and no rate was declared: the rate the run learnt and paced itself at (PoolFacts). */
+  learntRate?: LearntRate;
 }
 
 export interface FloorInput {
@@ -63,7 +68,7 @@ export interface FloorInput {
     exchanges: readonly { id: string; timings: { totalMs: number; queuedMs?: number } }[];
   }[];
   doctorRequests: number;
-  pool: Pick<PoolFacts, 'concurrency' | 'rateLimit'>;
+  pool: Pick<PoolFacts, 'concurrency' | 'rateLimit' | 'learntRate'>;
   wallMs: number;
 }
 
@@ -112,6 +117,7 @@ export function computeFloor(input: FloorInput): RunFloor {
     bound,
     wallMs,
     ratio: floorMs > 0 ? Math.round((wallMs / floorMs) * 100) / 100 : null,
+    ...(input.pool.learntRate ? { learntRate: input.pool.learntRate } : {}),
   };
 }
 
@@ -125,7 +131,21 @@ const BOUND_TEXT: Record<FloorBound, (f: RunFloor) => string> = {
 export function floorLine(f: RunFloor): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const ratio = f.ratio === null ? 'no ratio (no check ran)' : `ratio ${f.ratio.toFixed(2)}`;
-  return `Run time:    ${s(f.wallMs)} against a floor of ${s(f.floorMs)} (${BOUND_TEXT[f.bound](f)}): ${ratio}`;
+  const line = `Run time:    ${s(f.wallMs)} against a floor of ${s(f.floorMs)} (${BOUND_TEXT[f.bound](f)}): ${ratio}`;
+  return f.learntRate ? `${line}\n${learntRateLine(f.learntRate)}` : line;
+}
+
+/** The target throttled with no rate declared: say what the run learnt, so that the user can declare it. */
+export function learntRateLine(l: LearntRate): string {
+  const cuts = l.decreases > 0 ? `, lowered ${l.decreases} time(s) when the target throttled under it` : '';
+  const after = l.current !== l.proposed ? ` (${l.current}/s at the end${cuts})` : '';
+  // The onset's count is what the gateway surely let through; a rate it later throttled under is lower still.
+  const declare = Math.max(1, Math.floor(Math.min(l.proposed, l.current)));
+  return (
+    `Pacing:      the target throttled and no http.rateLimit is declared: the run learnt ${l.proposed} requests/s ` +
+    `from the throttling onset and paced itself under it${after}; declare "http": { "rateLimit": ${declare} } ` +
+    '(or the rate the vendor states, if lower) to pace from the first request'
+  );
 }
 
 export function writePoolFacts(file: string, facts: PoolFacts): void {

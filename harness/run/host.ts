@@ -59,12 +59,14 @@ export async function startRunHost(o: { profile: Profile; faults: string[]; embe
     facts: { ...(ref ? { referenceUrl: ref.url } : {}), lagFile: ref?.lagFile ?? '', poolPort: server.port },
     close() {
       closing ??= (async () => {
+        const learnt = server.learntRate();
         const facts: PoolFacts = {
           ...budget,
           granted: server.granted(),
           maxInFlight: server.maxInFlight(),
           firstGrantAt: server.firstGrantAt(),
           lastReleaseAt: server.lastReleaseAt(),
+          ...(learnt ? { learntRate: learnt } : {}),
         };
         await Promise.all([server.close(), ref?.close()]);
         return facts;

@@ -8,8 +8,10 @@
  *
  * A slot is held for one request, from send to answer: a check that waits (a webhook window, a retry schedule)
  * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a<key>` asks for a slot,
- * `g` grants one, `r0`/`r1` gives one back (`r1`: the answer was a gateway's throttling). A worker that goes away
- * gives its slots back with its socket. The pool runs in a process of its own (`startPoolProcess`), started by global
+ * `g` grants one, `r0`/`r1` gives one back (`r1`: the answer was a gateway's throttling), optionally followed by when
+ * the attempt went on the wire and when its answer came (epoch ms) and, for `r1`, the Retry-After wait (ms): the pool's
+ * pacer learns a rate from them when the target throttles and the profile declares none (harness/throttle.ts). A
+ * worker that goes away gives its slots back with its socket. The pool runs in a process of its own (`startPoolProcess`), started by global
  * setup.
  *
  * Who gets a slot that comes free: the ask with the lowest key, which is the start time (epoch ms) of the check that
@@ -18,7 +20,8 @@
  * gateway at 50 requests/s the stateful check's sequences waited for a rate token on each step, and set the run's
  * tail). The earliest check holds at most its own chains' width, so later checks get every slot it leaves; and the
  * suite files start longest first (harness/run/sequencer.ts), so the long chains are the early ones. A worker gives a
- * grant to its own lowest-keyed waiter, which is the ask the pool chose.
+ * grant to its own lowest-keyed waiter, which is the ask the pool chose. A resend after a throttled answer asks with
+ * key 0: before every fresh request, so that fresh requests cannot take the gateway's next second from it.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -27,7 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { currentRecorder } from '../check/context.js';
 import { codeFile, COMPILED } from '../kit-files.js';
 import type { PoolFacts } from '../report/floor.js';
-import { Pacer, type RequestPacer } from '../throttle.js';
+import { type LearntRate, Pacer, type ReleaseOptions, type RequestPacer } from '../throttle.js';
 
 export interface PoolOptions {
   /** Most requests in flight in the whole run (the profile's `http.concurrency`). */
@@ -46,6 +49,8 @@ export interface PoolServer {
   /** When the first slot was granted and the last given back (epoch ms); undefined before. */
   firstGrantAt(): number | undefined;
   lastReleaseAt(): number | undefined;
+  /** The rate learnt from the target's throttling when the profile declares none; undefined when none was. */
+  learntRate(): LearntRate | undefined;
   close(): Promise<void>;
 }
 
@@ -86,6 +91,34 @@ export class AskQueue {
 
 /** An ask line: `a`, or `a` and its key (whole milliseconds). */
 const ASK = /^a(\d{1,16})?$/;
+/** A release line: `r0`/`r1`, then optionally the attempt's wire times (epoch ms) and, throttled, its wait (ms). */
+const RELEASE = /^r([01])(?: (\d{1,16}(?:\.\d{1,6})?) (\d{1,16}(?:\.\d{1,6})?)(?: (\d{1,9}))?)?$/;
+/** The longest Retry-After a worker's word may hold the whole run for (harness/throttle.ts bounds one resend's wait so). */
+const MAX_RELEASE_WAIT_MS = 60_000;
+
+/** What a release line tells the pool's pacer, its times on the pool's own clock (performance.now()). */
+export function parseRelease(line: string): { throttled: boolean; opts: ReleaseOptions } | undefined {
+  const m = RELEASE.exec(line);
+  if (!m) return undefined;
+  const throttled = m[1] === '1';
+  if (m[2] === undefined || m[3] === undefined) return { throttled, opts: {} };
+  const at = Number(m[2]) - performance.timeOrigin;
+  const answeredAt = Number(m[3]) - performance.timeOrigin;
+  const opts: ReleaseOptions = { attempt: { at, answeredAt, answer: throttled ? 'throttled' : 'admitted' } };
+  if (throttled && m[4] !== undefined) opts.waitMs = Math.min(MAX_RELEASE_WAIT_MS, Number(m[4]));
+  return { throttled, opts };
+}
+
+/** The release line for an answer: its wire times on the shared clock (epoch ms), so the pool can set them side by side. */
+export function releaseLine(throttled: boolean, opts: ReleaseOptions = {}): string {
+  const head = throttled ? 'r1' : 'r0';
+  const a = opts.attempt;
+  // An attempt without an answer tells nothing of the gateway's count.
+  if (a === undefined || a.answer === 'none') return `${head}\n`;
+  const epoch = (t: number) => (performance.timeOrigin + t).toFixed(3);
+  const wait = throttled && opts.waitMs !== undefined ? ` ${Math.round(opts.waitMs)}` : '';
+  return `${head} ${epoch(a.at)} ${epoch(a.answeredAt)}${wait}\n`;
+}
 
 export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
   const pacer = new Pacer({ concurrency: opts.concurrency, ratePerSecond: opts.rateLimit, capped: true });
@@ -127,14 +160,15 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     socket.setNoDelay(true);
     let held = 0;
     let gone = false;
-    const giveBack = (throttled: boolean) => {
+    const giveBack = (throttled: boolean, released: ReleaseOptions = {}) => {
       held -= 1;
       inFlight -= 1;
       lastReleaseAt = Date.now();
-      pacer.release(throttled);
+      pacer.release(throttled, released);
     };
     onLines(socket, (line) => {
       const ask = ASK.exec(line);
+      const released = ask ? undefined : parseRelease(line);
       if (ask) {
         queue.add({
           key: ask[1] === undefined ? Date.now() : Number(ask[1]),
@@ -146,8 +180,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
           },
         });
         void dispatch();
-      } else if ((line === 'r0' || line === 'r1') && held > 0) {
-        giveBack(line === 'r1');
+      } else if (released && held > 0) {
+        giveBack(released.throttled, released.opts);
       } else {
         // Not our worker: nothing it says is trusted with the run's budget.
         socket.destroy();
@@ -176,6 +210,7 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     maxInFlight: () => maxInFlight,
     firstGrantAt: () => firstGrantAt,
     lastReleaseAt: () => lastReleaseAt,
+    learntRate: () => pacer.learntRate,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -228,11 +263,11 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
   socket.on('error', lost);
   socket.on('close', lost);
   return {
-    acquire() {
-      if (!socket) return fallback.acquire();
+    acquire(opts = {}) {
+      if (!socket) return fallback.acquire(opts);
       const s = socket;
-      // The running check's start (harness/check/context.ts); outside a check, now: the order of asking.
-      const key = Math.floor(currentRecorder()?.startedAt ?? Date.now());
+      // The running check's start (harness/check/context.ts); outside a check, now: the order of asking. A resend: 0.
+      const key = opts.resend ? 0 : Math.floor(currentRecorder()?.startedAt ?? Date.now());
       return new Promise<void>((resolve) => {
         waiting.add({
           key,
@@ -246,10 +281,10 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
         send(`a${key}\n`);
       });
     },
-    release(throttled) {
-      if (poolHeld === 0) return fallback.release(throttled);
+    release(throttled, opts = {}) {
+      if (poolHeld === 0) return fallback.release(throttled, opts);
       poolHeld -= 1;
-      if (socket) send(throttled ? 'r1\n' : 'r0\n');
+      if (socket) send(releaseLine(throttled, opts));
     },
     close() {
       socket?.destroy();
@@ -259,7 +294,7 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
 }
 
 /** What the pool's process answers when it is told to end (its stdin closed): the facts of the run. */
-type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight' | 'firstGrantAt' | 'lastReleaseAt'>;
+type PoolCounts = Pick<PoolFacts, 'granted' | 'maxInFlight' | 'firstGrantAt' | 'lastReleaseAt' | 'learntRate'>;
 
 export interface PoolProcess {
   port: number;
@@ -325,6 +360,8 @@ async function poolMain(arg: string | undefined): Promise<void> {
       firstGrantAt: server.firstGrantAt(),
       lastReleaseAt: server.lastReleaseAt(),
     };
+    const learnt = server.learntRate();
+    if (learnt) counts.learntRate = learnt;
     process.stdout.write(`${JSON.stringify(counts)}\n`, () => {
       void server.close().then(() => process.exit(0));
     });
