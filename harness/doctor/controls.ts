@@ -3,9 +3,11 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
+import { armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
+import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';
 import { add, doubt, type DoctorContext } from './context.js';
-import { accepted, answerOf, describeAnswer, refused } from './model.js';
+import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { control, controlItem, type ControlName } from './control.js';
 import { amountFor, pay, readPath } from './payments.js';
 import type { PaidOrder } from './cards.js';
@@ -199,24 +201,24 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
   await Promise.all(tasks);
 }
 
-type FailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
-
 /**
  * Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per
- * merchant.
+ * merchant. A refund kind is armed with the number the refund is then created with (the switch may match it: refundSubject).
  */
 export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
   const arm = ctx.loaded.profile.sandbox?.armFailure;
   if (!arm) return;
   ctx.progress('armed failures');
-  for (const [kind, value] of Object.entries(arm.failures) as [FailureKind, string | undefined][]) {
+  for (const [kind, value] of Object.entries(arm.failures) as [ArmFailureKind, ArmFailureValue | undefined][]) {
     if (value === undefined) continue;
     const path = `sandbox.armFailure.failures.${kind}`;
+    const refundKind = REFUND_KINDS.includes(kind);
+    const bySubject = refundKind && subjectOf(arm, kind) === 'merchantRefundNo' ? ' (matched by the refund number)' : '';
     const claim =
-      `arms a one-shot ${kind}: the next ` +
-      `${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
+      `arms a one-shot ${kind}${bySubject}: the next ` +
+      `${refundKind ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
     let order: PaidOrder | undefined;
-    if (kind.startsWith('refund')) {
+    if (refundKind) {
       // An order the target refunds, refunded as it takes refunds: a "not supported" refusal is no armed failure.
       order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`, { refundable: true })).order;
       if (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate')) {
@@ -239,9 +241,19 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       };
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
-    const armEx = await control(ctx, 'armFailure', { failure: value, merchantOrderNo: subjectNo });
-    if (!accepted(answerOf(armEx))) {
-      controlItem(ctx, 'armFailure', claim, armEx);
+    const refundNo = refundKind ? ctx.t.newNo('refund') : undefined;
+    const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
+    const armed = answerOf(armEx);
+    if (!accepted(armed)) {
+      // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
+      if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
+      else
+        add(ctx, 'wrong', path, claim, {
+          expected: 'code 0',
+          answered: `arm: ${describeAnswer(armed)}`,
+          fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
+          ex: [armEx],
+        });
       continue;
     }
     let ex: Exchange;
@@ -257,7 +269,7 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
       ex = await createRefund(
         ctx.t,
-        { order: order!, amount: usd(full ? order!.value : '1.00') },
+        { refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
         { label: `doctor: the refund after ${kind} was armed` },
       );
     }
@@ -267,7 +279,9 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       add(ctx, 'wrong', path, claim, {
         expected: 'the next request refused',
         answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
-        fix: `give in ${path} the value the vendor's control takes for ${kind}`,
+        fix:
+          `give in ${path} the value the vendor's control takes for ${kind}` +
+          (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
         ex: [armEx, ex],
       });
   }
