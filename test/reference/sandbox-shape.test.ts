@@ -52,7 +52,7 @@ describe('sandbox controls of a described shape', () => {
       return_url: 'https://merchant.invalid/r',
     });
     expect(answered(checkout)).toBe('ok');
-    const orderNo = (checkout.json?.data as { order_no: string }).order_no;
+    const orderNo = (checkout.json?.data as { order_no?: string } | undefined)?.order_no;
     expect(answered(await call(ref.url, '/sandbox/v1/checkout/complete', { order_no: orderNo, outcome: 'SUCCESS' }))).toBe(
       '400 invalidRequest',
     );
