@@ -17,6 +17,7 @@ export const SANDBOX_ROUTES = [
   '/sandbox/v1/failures/arm',
 ] as const;
 export type SandboxRoute = (typeof SANDBOX_ROUTES)[number];
+const ARM_ROUTE: SandboxRoute = '/sandbox/v1/failures/arm';
 
 /** The failure switch: which body values arm which failure, and what a refund failure is matched by. */
 export interface ArmSwitchDescription {
@@ -37,7 +38,10 @@ export interface ArmSwitchDescription {
 export interface SandboxDescription {
   /** The target's path of each control it moves (keyed by the reference's route); a moved route is not served. */
   readonly paths?: Readonly<Partial<Record<SandboxRoute, string>>>;
-  /** Body field names of the controls: the target's name → the reference's (e.g. trade_no → order_no, result → outcome). */
+  /**
+   * Body field names of the controls but the failure switch: the target's name → the reference's (e.g. trade_no →
+   * order_no, result → outcome).
+   */
   readonly fieldNames?: Readonly<Record<string, string>>;
   /** The outcome values (absent: SUCCESS and FAILED). */
   readonly outcomes?: { readonly success: string; readonly failed: string };
@@ -94,7 +98,8 @@ export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
   return {
     route: (path) => moved.get(path) ?? (movedAway.has(path) ? undefined : path),
     body: (route, body) => {
-      if (!(SANDBOX_ROUTES as readonly string[]).includes(route) || Object.keys(names).length === 0) return body;
+      // The switch's fields are named by its own description (armFailure), never renamed.
+      if (!(SANDBOX_ROUTES as readonly string[]).includes(route) || route === ARM_ROUTE || Object.keys(names).length === 0) return body;
       return Object.fromEntries(Object.entries(body).map(([k, v]) => [names[k] ?? k, v]));
     },
     outcomes: o ?? { success: 'SUCCESS', failed: 'FAILED' },
