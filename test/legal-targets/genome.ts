@@ -301,12 +301,14 @@ function sandboxDescription(g: SandboxGene): NonNullable<TargetDescription['sand
 /** The profile's sandbox section for the gene: every control at its path, with its field names and values. */
 function editSandbox(p: Profile, g: SandboxGene): void {
   const sb = p.sandbox!;
+  // A profile template's variable, "${name}" (harness/template.ts).
+  const v = (name: string) => `\${${name}}`;
   const [success, failed] = OUTCOME_PAIRS[g.outcomes]!;
   const outcomes = { success, failed };
-  const order = { [g.orderField]: '${orderNo}' };
+  const order = { [g.orderField]: v('orderNo') };
   const withOutcome = (template: Record<string, unknown>) => renameKeys(template, { outcome: g.outcomeField });
-  sb.completeCheckout = { path: controlPath(g, 'completeCheckout'), template: { ...order, [g.outcomeField]: '${outcome}' }, outcomes };
-  sb.completeCard = { path: controlPath(g, 'completeCard'), template: { ...order, [g.outcomeField]: '${outcome}' }, outcomes };
+  sb.completeCheckout = { path: controlPath(g, 'completeCheckout'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
+  sb.completeCard = { path: controlPath(g, 'completeCard'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
   sb.chargeback = { path: controlPath(g, 'chargeback'), template: order };
   sb.expireCheckout = { path: controlPath(g, 'expireCheckout'), template: order };
   // The refund and payout controls keep the numbers' fields the readings give them; their outcome is the gene's.
@@ -324,15 +326,13 @@ function editSandbox(p: Profile, g: SandboxGene): void {
   };
   const values = switchValues(g);
   const one = g.armSwitch.form === 'one-value' ? ONE_VALUE_SWITCHES[g.armSwitch.index]! : undefined;
-  const valueTemplate = one
-    ? { [one.field]: '${failure}' }
-    : Object.fromEntries(Object.keys(values[0]!).map((field) => [field, `\${${field}}`]));
+  const valueTemplate = one ? { [one.field]: v('failure') } : Object.fromEntries(Object.keys(values[0]!).map((field) => [field, v(field)]));
   const subjectTemplate =
     g.subjectField !== null
-      ? { [g.subjectField]: '${subject}' }
+      ? { [g.subjectField]: v('subject') }
       : {
-          merchant_order_no: '${merchantOrderNo}',
-          ...(g.refundSubject === 'merchantRefundNo' ? { merchant_refund_no: '${merchantRefundNo}' } : {}),
+          merchant_order_no: v('merchantOrderNo'),
+          ...(g.refundSubject === 'merchantRefundNo' ? { merchant_refund_no: v('merchantRefundNo') } : {}),
         };
   sb.armFailure = {
     path: controlPath(g, 'armFailure'),
