@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_GENES, type SandboxGene, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import { runDoctor } from '../../harness/doctor/run.js';
+import { Evidence } from '../../harness/init/evidence.js';
+import { addStandingTodos } from '../../harness/init/todos.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
@@ -88,6 +90,17 @@ describe('the true profile of a target with its own failure switch', () => {
     const typo = structuredClone(p);
     typo.sandbox!.armFailure!.template = { ...typo.sandbox!.armFailure!.template, error: v('eror') };
     expect(() => parseProfile(JSON.stringify(typo), 'typo.json')).toThrow(/armFailure\.template: \$\{eror\} is not a variable/);
+  });
+});
+
+describe('init on such a target', () => {
+  it('asks for the sandbox controls as a TODO that says how to write both switch forms (init learns no control)', () => {
+    const ev = new Evidence(() => {});
+    addStandingTodos(ev, trueProfile(TWO_VALUES));
+    const what = ev.todos.find((t) => t.path === 'sandbox')?.what ?? '';
+    expect(what).toMatch(/an object whose keys are template variables/);
+    expect(what).toMatch(/"refundSubject": "merchantRefundNo"/);
+    expect(what).toContain(v('merchantRefundNo'));
   });
 });
 
