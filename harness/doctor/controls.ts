@@ -3,7 +3,7 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
-import { armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
+import { type ArmFailureControl, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
 import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';
 import { add, doubt, type DoctorContext } from './context.js';
@@ -275,7 +275,7 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
     }
     const a = answerOf(ex);
     if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
-    else
+    else if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
       add(ctx, 'wrong', path, claim, {
         expected: 'the next request refused',
         answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
@@ -285,4 +285,39 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
         ex: [armEx, ex],
       });
   }
+}
+
+/**
+ * A refund failure armed and not seen: armed for the other number (the payment's instead of the refund's, or the reverse)
+ * on a fresh paid order, does it happen? Then the profile is wrong about what the switch matches (refundSubject): WRONG
+ * naming it. False when it does not happen either (the kind's values are then in question).
+ */
+async function otherSubjectArms(ctx: DoctorContext, arm: ArmFailureControl, kind: ArmFailureKind, before: Exchange[]): Promise<boolean> {
+  const other = subjectOf(arm, kind) === 'merchantRefundNo' ? 'merchantOrderNo' : 'merchantRefundNo';
+  const flipped: ArmFailureControl = { ...arm, refundSubject: other };
+  // A template that sends both numbers sends the same body either way: nothing to tell apart.
+  const body = (a: ArmFailureControl) =>
+    JSON.stringify(ctx.t.fill(arm.template, armVariables(a, kind, { merchantOrderNo: 'O', merchantRefundNo: 'R' })));
+  if (body(flipped) === body(arm)) return false;
+  const order = (await paidOrder(ctx, `doctor: a paid order for ${kind}, armed by the other number`, { refundable: true })).order;
+  if (!order) return false;
+  const refundNo = ctx.t.newNo('refund');
+  const nums = { merchantOrderNo: order.merchantOrderNo, merchantRefundNo: refundNo };
+  const armEx = await control(ctx, 'armFailure', armVariables(flipped, kind, nums));
+  if (!accepted(answerOf(armEx))) return false;
+  const full = ctx.loaded.profile.refunds?.support[order.method] === 'full';
+  const ex = await createRefund(
+    ctx.t,
+    { refundNo, order, amount: usd(full ? order.value : '1.00') },
+    { label: `doctor: the refund after ${kind} was armed by the other number` },
+  );
+  const a = answerOf(ex);
+  if (!refused(a)) return false;
+  add(ctx, 'wrong', 'sandbox.armFailure.refundSubject', `a refund failure is matched by the ${subjectOf(arm, kind)}`, {
+    expected: `the refund armed by its ${subjectOf(arm, kind)} refused`,
+    answered: `it was not; armed by its ${other}, the next refund: ${describeAnswer(a)}`,
+    fix: `set sandbox.armFailure.refundSubject to "${other}"`,
+    ex: [...before, armEx, ex],
+  });
+  return true;
 }

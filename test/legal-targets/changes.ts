@@ -110,6 +110,11 @@ export function oneFactChanges(p: Profile): Change[] {
       change(field, 'wrong', { ...value, [key]: `${v}_MOVED` });
     }
   }
+  // What the switch matches a refund by, where the template's ${subject} carries it (a template sending both numbers
+  // arms the same either way: nothing tells them apart).
+  const arm = p.sandbox?.armFailure;
+  if (arm && refundable && JSON.stringify(arm.template).includes(`\${subject}`))
+    change('sandbox.armFailure.refundSubject', 'wrong', arm.refundSubject === 'merchantRefundNo' ? 'merchantOrderNo' : 'merchantRefundNo');
   if (p.checkout?.pendingStatus) change('checkout.pendingStatus', 'wrong', `${p.checkout.pendingStatus}_MOVED`);
   // A tier the target does not have (half-way between two of its tiers): it rounds the amount or refuses it.
   const tiers = p.pricePoints?.tiers ?? [];

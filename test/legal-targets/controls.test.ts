@@ -93,6 +93,16 @@ describe('the true profile of a target with its own failure switch', () => {
   });
 });
 
+describe('the doctor on what the switch matches a refund by', () => {
+  it('names sandbox.armFailure.refundSubject when the profile says the other number', async () => {
+    const c = oneFactChanges(trueProfile(TWO_VALUES)).find((x) => x.field === 'sandbox.armFailure.refundSubject');
+    expect(c?.to).toBe('merchantOrderNo');
+    expect(await doctorOnChange(TWO_VALUES, c!)).toEqual([]);
+    // Nothing to tell apart where the template sends both numbers: no such change is drawn.
+    expect(oneFactChanges(trueProfile(REFUND_NUMBER)).some((x) => x.field === 'sandbox.armFailure.refundSubject')).toBe(false);
+  }, 300_000);
+});
+
 describe('init on such a target', () => {
   it('asks for the sandbox controls as a TODO that says how to write both switch forms (init learns no control)', () => {
     const ev = new Evidence(() => {});
