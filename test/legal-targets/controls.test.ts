@@ -9,7 +9,9 @@ import { REFERENCE_GENES, type SandboxGene, type TargetGenome } from '../../fixt
 import { runDoctor } from '../../harness/doctor/run.js';
 import { Evidence } from '../../harness/init/evidence.js';
 import { addStandingTodos } from '../../harness/init/todos.js';
+import { armVariables } from '../../harness/profile/arm-failure.js';
 import { parseProfile } from '../../harness/profile/load.js';
+import { fillTemplate } from '../../harness/template.js';
 import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { runInProcess } from '../../harness/run/inprocess.js';
@@ -90,6 +92,27 @@ describe('the true profile of a target with its own failure switch', () => {
     const typo = structuredClone(p);
     typo.sandbox!.armFailure!.template = { ...typo.sandbox!.armFailure!.template, error: v('eror') };
     expect(() => parseProfile(JSON.stringify(typo), 'typo.json')).toThrow(/armFailure\.template: \$\{eror\} is not a variable/);
+  });
+});
+
+describe('the switch template variables (harness/profile/arm-failure.ts)', () => {
+  it("fills one kind's values, leaves out a key only another kind gives, and picks the subject by refundSubject", () => {
+    const arm = {
+      path: '/faults',
+      template: { op: v('operation'), err: v('error'), detail: v('detail'), ref: v('subject'), order: v('merchantOrderNo') },
+      refundSubject: 'merchantRefundNo' as const,
+      failures: { queryFailed: { operation: 'query', error: '500' }, refundFailed: { operation: 'refund', error: 'failed', detail: 'x' } },
+    };
+    const nums = { merchantOrderNo: 'O1', merchantRefundNo: 'R1' };
+    expect(fillTemplate(arm.template, armVariables(arm, 'queryFailed', nums))).toEqual({ op: 'query', err: '500', ref: 'O1', order: 'O1' });
+    expect(fillTemplate(arm.template, armVariables(arm, 'refundFailed', nums))).toEqual({
+      op: 'refund',
+      err: 'failed',
+      detail: 'x',
+      ref: 'R1',
+      order: 'O1',
+    });
+    expect(armVariables({ ...arm, refundSubject: 'merchantOrderNo' }, 'refundFailed', nums)['subject']).toBe('O1');
   });
 });
 
