@@ -92,6 +92,12 @@ describe('the true profile of a target with its own failure switch', () => {
     const typo = structuredClone(p);
     typo.sandbox!.armFailure!.template = { ...typo.sandbox!.armFailure!.template, error: v('eror') };
     expect(() => parseProfile(JSON.stringify(typo), 'typo.json')).toThrow(/armFailure\.template: \$\{eror\} is not a variable/);
+    const noNumber = structuredClone(p);
+    noNumber.sandbox!.armFailure!.template = { operation: v('operation'), error: v('error'), order: v('merchantOrderNo') };
+    expect(() => parseProfile(JSON.stringify(noNumber), 'no-number.json')).toThrow(/refundSubject: .*neither/);
+    const shadow = structuredClone(p);
+    shadow.sandbox!.armFailure!.failures.queryFailed = { operation: 'query', subject: '500' };
+    expect(() => parseProfile(JSON.stringify(shadow), 'shadow.json')).toThrow(/queryFailed\.subject: is a variable the kit provides/);
   });
 });
 
