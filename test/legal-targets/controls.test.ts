@@ -30,13 +30,18 @@ const TWO_VALUES = genome({
   prefix: '/test/v1',
   leaves: 'other',
   orderField: 'trade_no',
+  refundField: 'refund_id',
+  payoutField: 'merchant_payout_no',
   outcomeField: 'result',
   outcomes: 1,
   armSwitch: { form: 'two-values', index: 0 },
   refundSubject: 'merchantRefundNo',
   subjectField: 'reference',
 });
-/** A switch of one value that matches a refund by its number in merchant_refund_no, beside other request and path readings. */
+/**
+ * A switch of one value that matches a refund by its number in merchant_refund_no, beside other request and path readings;
+ * the payment and refund controls name their record by its merchant number.
+ */
 const REFUND_NUMBER: TargetGenome = {
   readings: ['other-endpoint-paths', 'other-request-field-names'],
   target: {
@@ -44,7 +49,9 @@ const REFUND_NUMBER: TargetGenome = {
     sandbox: {
       prefix: '/api/v1/sandbox',
       leaves: 'reference',
-      orderField: 'payment_id',
+      orderField: 'out_trade_no',
+      refundField: 'merchant_refund_no',
+      payoutField: 'payout_id',
       outcomeField: 'action',
       outcomes: 3,
       armSwitch: { form: 'one-value', index: 2 },

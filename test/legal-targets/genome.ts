@@ -13,6 +13,7 @@ import {
   type ChannelGene,
   CONTROL_LEAVES,
   type ControlName,
+  MERCHANT_NUMBER_FIELDS,
   ONE_VALUE_SWITCHES,
   OUTCOME_PAIRS,
   type SandboxGene,
@@ -282,7 +283,9 @@ function sandboxDescription(g: SandboxGene): NonNullable<TargetDescription['sand
     paths,
     fieldNames: Object.fromEntries(
       [
-        [g.orderField, 'order_no'],
+        [g.orderField, MERCHANT_NUMBER_FIELDS.has(g.orderField) ? 'merchant_order_no' : 'order_no'],
+        ...(g.refundField ? [[g.refundField, MERCHANT_NUMBER_FIELDS.has(g.refundField) ? 'merchant_refund_no' : 'refund_no']] : []),
+        ...(g.payoutField ? [[g.payoutField, MERCHANT_NUMBER_FIELDS.has(g.payoutField) ? 'merchant_payout_no' : 'payout_no']] : []),
         [g.outcomeField, 'outcome'],
       ].filter(([theirs, ours]) => theirs !== ours),
     ),
@@ -305,25 +308,31 @@ function editSandbox(p: Profile, g: SandboxGene): void {
   const v = (name: string) => `\${${name}}`;
   const [success, failed] = OUTCOME_PAIRS[g.outcomes]!;
   const outcomes = { success, failed };
-  const order = { [g.orderField]: v('orderNo') };
+  const order = { [g.orderField]: v(MERCHANT_NUMBER_FIELDS.has(g.orderField) ? 'merchantOrderNo' : 'orderNo') };
   const withOutcome = (template: Record<string, unknown>) => renameKeys(template, { outcome: g.outcomeField });
   sb.completeCheckout = { path: controlPath(g, 'completeCheckout'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
   sb.completeCard = { path: controlPath(g, 'completeCard'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
   sb.chargeback = { path: controlPath(g, 'chargeback'), template: order };
   sb.expireCheckout = { path: controlPath(g, 'expireCheckout'), template: order };
-  // The refund and payout controls keep the numbers' fields the readings give them; their outcome is the gene's.
+  // The refund and payout controls name their record by the gene's field (absent: the one the readings give them).
+  const record = (template: Record<string, unknown>, field: string | undefined, service: string, merchant: string) => {
+    if (field === undefined) return withOutcome(template);
+    const rest = Object.entries(withOutcome(template)).filter(([, x]) => x !== v(service) && x !== v(merchant));
+    return { [field]: v(MERCHANT_NUMBER_FIELDS.has(field) ? merchant : service), ...Object.fromEntries(rest) };
+  };
   sb.settleRefund = {
     ...sb.settleRefund!,
     path: controlPath(g, 'settleRefund'),
-    template: withOutcome(sb.settleRefund!.template),
+    template: record(sb.settleRefund!.template, g.refundField, 'refundNo', 'merchantRefundNo'),
     outcomes,
   };
   sb.settlePayout = {
     ...sb.settlePayout!,
     path: controlPath(g, 'settlePayout'),
-    template: withOutcome(sb.settlePayout!.template),
+    template: record(sb.settlePayout!.template, g.payoutField, 'payoutNo', 'merchantPayoutNo'),
     outcomes,
   };
+
   const values = switchValues(g);
   const one = g.armSwitch.form === 'one-value' ? ONE_VALUE_SWITCHES[g.armSwitch.index]! : undefined;
   const valueTemplate = one ? { [one.field]: v('failure') } : Object.fromEntries(Object.keys(values[0]!).map((field) => [field, v(field)]));
