@@ -1,6 +1,7 @@
 import type { ClauseId } from './clauses/registry.js';
 import type { Exchange } from './exchange.js';
-import type { Card } from './profile/types.js';
+import { type ArmSubjects, armVariables } from './profile/arm-failure.js';
+import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
@@ -411,26 +412,29 @@ export async function completeCard(
   return ex;
 }
 
-export type ArmableFailure = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
+export type ArmableFailure = ArmFailureKind;
 
-/** Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind fails once. */
+/**
+ * Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind (about `merchantOrderNo`,
+ * or for a refund kind the refund numbered `merchantRefundNo` where the switch matches refunds by number) fails once.
+ */
 export async function armFailure(
   t: Target,
   failure: ArmableFailure,
   clause: ClauseId,
-  opts: { as?: MerchantRole; merchantOrderNo?: string } = {},
+  opts: { as?: MerchantRole } & ArmSubjects = {},
 ): Promise<Exchange> {
   const c = t.profile.sandbox?.armFailure;
   if (!c)
     throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', {
       declare: ['sandbox.armFailure'],
     });
-  const value = c.failures[failure];
-  if (!value)
+  if (c.failures[failure] === undefined)
     throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, {
       declare: [`sandbox.armFailure.failures.${failure}`],
     });
-  const ex = await t.post(c.path, t.fill(c.template, { failure: value, merchantOrderNo: opts.merchantOrderNo }), {
+  const vars = armVariables(c, failure, { merchantOrderNo: opts.merchantOrderNo, merchantRefundNo: opts.merchantRefundNo });
+  const ex = await t.post(c.path, t.fill(c.template, vars), {
     as: opts.as,
     label: `sandbox: arm a one-shot ${failure}`,
   });

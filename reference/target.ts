@@ -17,6 +17,7 @@ import {
   type PayoutChannel,
   type RefundSupport,
 } from './methods.js';
+import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
@@ -73,6 +74,8 @@ export interface TargetDescription {
   readonly retryWaitsMs?: readonly number[];
   /** Per payout method, the payee fields it requires (of name, account, email; the others are optional). */
   readonly payeeFields?: Readonly<Record<string, readonly string[]>>;
+  /** The sandbox controls' paths, body field names, outcome values and failure switch (reference/sandbox-shape.ts). */
+  readonly sandbox?: SandboxDescription;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -86,6 +89,7 @@ export interface Target {
   /** In their published order. */
   readonly declineCards: readonly string[];
   readonly retryWaitsMs?: readonly number[];
+  readonly sandbox: SandboxShape;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -173,6 +177,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     payeeFields: payee ? new Map(Object.entries(payee).map(([m, f]) => [m, [...f]])) : PAYEE_FIELDS,
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
     ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
+    sandbox: resolveSandbox(d.sandbox),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -114,8 +114,10 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
           { declare: ['sandbox.armFailure.failures.refundSystemBusy'] },
         );
       const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
-      await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo });
-      const ex = await createRefund(t, { order: paid, amount }, { label: 'refund whose creation fails' });
+      // Numbered before arming: a switch may match the refund by its own number (sandbox.armFailure.refundSubject).
+      const refundNo = t.newNo('refund');
+      await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo });
+      const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund whose creation fails' });
       expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a refund whose creation fails' });
     },
   },
@@ -128,8 +130,10 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
           declare: ['sandbox.armFailure.failures.refundFailed'],
         });
       const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
-      await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo });
-      const ex = await createRefund(t, { order: paid, amount }, { label: 'refund the sandbox makes fail' });
+      // Numbered before arming: a switch may match the refund by its own number (sandbox.armFailure.refundSubject).
+      const refundNo = t.newNo('refund');
+      await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo });
+      const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund the sandbox makes fail' });
       expectError(ex, { code: 422, key: 'refundFailed' }, { what: 'a refund request that failed' });
     },
   },

@@ -3,9 +3,11 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
+import { type ArmFailureControl, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
+import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';
 import { add, doubt, type DoctorContext } from './context.js';
-import { accepted, answerOf, describeAnswer, refused } from './model.js';
+import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { control, controlItem, type ControlName } from './control.js';
 import { amountFor, pay, readPath } from './payments.js';
 import type { PaidOrder } from './cards.js';
@@ -199,24 +201,24 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
   await Promise.all(tasks);
 }
 
-type FailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
-
 /**
  * Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per
- * merchant.
+ * merchant. A refund kind is armed with the number the refund is then created with (the switch may match it: refundSubject).
  */
 export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
   const arm = ctx.loaded.profile.sandbox?.armFailure;
   if (!arm) return;
   ctx.progress('armed failures');
-  for (const [kind, value] of Object.entries(arm.failures) as [FailureKind, string | undefined][]) {
+  for (const [kind, value] of Object.entries(arm.failures) as [ArmFailureKind, ArmFailureValue | undefined][]) {
     if (value === undefined) continue;
     const path = `sandbox.armFailure.failures.${kind}`;
+    const refundKind = REFUND_KINDS.includes(kind);
+    const bySubject = refundKind && subjectOf(arm, kind) === 'merchantRefundNo' ? ' (matched by the refund number)' : '';
     const claim =
-      `arms a one-shot ${kind}: the next ` +
-      `${kind.startsWith('refund') ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
+      `arms a one-shot ${kind}${bySubject}: the next ` +
+      `${refundKind ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
     let order: PaidOrder | undefined;
-    if (kind.startsWith('refund')) {
+    if (refundKind) {
       // An order the target refunds, refunded as it takes refunds: a "not supported" refusal is no armed failure.
       order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`, { refundable: true })).order;
       if (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate')) {
@@ -239,9 +241,19 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       };
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
-    const armEx = await control(ctx, 'armFailure', { failure: value, merchantOrderNo: subjectNo });
-    if (!accepted(answerOf(armEx))) {
-      controlItem(ctx, 'armFailure', claim, armEx);
+    const refundNo = refundKind ? ctx.t.newNo('refund') : undefined;
+    const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
+    const armed = answerOf(armEx);
+    if (!accepted(armed)) {
+      // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
+      if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
+      else
+        add(ctx, 'wrong', path, claim, {
+          expected: 'code 0',
+          answered: `arm: ${describeAnswer(armed)}`,
+          fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
+          ex: [armEx],
+        });
       continue;
     }
     let ex: Exchange;
@@ -257,18 +269,55 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
       const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
       ex = await createRefund(
         ctx.t,
-        { order: order!, amount: usd(full ? order!.value : '1.00') },
+        { refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
         { label: `doctor: the refund after ${kind} was armed` },
       );
     }
     const a = answerOf(ex);
     if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
-    else
+    else if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
       add(ctx, 'wrong', path, claim, {
         expected: 'the next request refused',
         answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
-        fix: `give in ${path} the value the vendor's control takes for ${kind}`,
+        fix:
+          `give in ${path} the value the vendor's control takes for ${kind}` +
+          (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
         ex: [armEx, ex],
       });
   }
+}
+
+/**
+ * A refund failure armed and not seen: armed for the other number (the payment's instead of the refund's, or the reverse)
+ * on a fresh paid order, does it happen? Then the profile is wrong about what the switch matches (refundSubject): WRONG
+ * naming it. False when it does not happen either (the kind's values are then in question).
+ */
+async function otherSubjectArms(ctx: DoctorContext, arm: ArmFailureControl, kind: ArmFailureKind, before: Exchange[]): Promise<boolean> {
+  const other = subjectOf(arm, kind) === 'merchantRefundNo' ? 'merchantOrderNo' : 'merchantRefundNo';
+  const flipped: ArmFailureControl = { ...arm, refundSubject: other };
+  // A template that sends both numbers sends the same body either way: nothing to tell apart.
+  const body = (a: ArmFailureControl) =>
+    JSON.stringify(ctx.t.fill(arm.template, armVariables(a, kind, { merchantOrderNo: 'O', merchantRefundNo: 'R' })));
+  if (body(flipped) === body(arm)) return false;
+  const order = (await paidOrder(ctx, `doctor: a paid order for ${kind}, armed by the other number`, { refundable: true })).order;
+  if (!order) return false;
+  const refundNo = ctx.t.newNo('refund');
+  const nums = { merchantOrderNo: order.merchantOrderNo, merchantRefundNo: refundNo };
+  const armEx = await control(ctx, 'armFailure', armVariables(flipped, kind, nums));
+  if (!accepted(answerOf(armEx))) return false;
+  const full = ctx.loaded.profile.refunds?.support[order.method] === 'full';
+  const ex = await createRefund(
+    ctx.t,
+    { refundNo, order, amount: usd(full ? order.value : '1.00') },
+    { label: `doctor: the refund after ${kind} was armed by the other number` },
+  );
+  const a = answerOf(ex);
+  if (!refused(a)) return false;
+  add(ctx, 'wrong', 'sandbox.armFailure.refundSubject', `a refund failure is matched by the ${subjectOf(arm, kind)}`, {
+    expected: `the refund armed by its ${subjectOf(arm, kind)} refused`,
+    answered: `it was not; armed by its ${other}, the next refund: ${describeAnswer(a)}`,
+    fix: `set sandbox.armFailure.refundSubject to "${other}"`,
+    ex: [...before, armEx, ex],
+  });
+  return true;
 }

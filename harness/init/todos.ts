@@ -21,10 +21,16 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   // Version 3 facts (docs/PROFILE.md) only the vendor's documentation or dashboard can give.
   t('merchants.primary.name', "the merchant's name as the vendor shows it (auth.merchant-id checks it is refused as a merchant id)");
   t('merchants.primary.login', "a login of the merchant's users (auth.merchant-id checks it is refused as a merchant id)");
+  // A profile template's variable as the user writes it, "${name}".
+  const v = (name: string) => `\${${name}}`;
   t(
     'sandbox',
     'the sandbox controls, each { "path", "template", "outcomes"? }: completeCheckout, expireCheckout, chargeback, ' +
-      "settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor's sandbox documentation",
+      "settleRefund, settlePayout (and completeCard, armFailure if the sandbox has them) — from the vendor's sandbox documentation. " +
+      `armFailure.failures gives each failure its switch value, one string (${v('failure')}) or, for a switch of several values, ` +
+      `an object whose keys are template variables ({ "operation": "query", "error": "500" } fills ${v('operation')}, ${v('error')}); ` +
+      `a switch that matches a refund by its refund number: "refundSubject": "merchantRefundNo" and ${v('merchantRefundNo')} ` +
+      `(or ${v('subject')}) in its template`,
   );
   const kinds: Record<string, string> = {
     decline: 'the provider declines',

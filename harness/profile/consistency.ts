@@ -10,6 +10,7 @@
  */
 import { dotted, echo } from './schema.js';
 import { centsOf, isShownValue, valueOfCents } from '../money.js';
+import { armFailureProblems } from './arm-failure.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -49,6 +50,7 @@ const V3_FIELDS = [
   'cardPayment.declines',
   'refunds.createdStatus',
   'pricePoints.ruleByMethod',
+  'sandbox.armFailure.refundSubject',
 ];
 
 function has(value: Obj, pattern: string): string[] {
@@ -194,6 +196,10 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
         );
     }
   }
+
+  // The failure switch: every variable its template uses is one the kit fills (harness/profile/arm-failure.ts).
+  const sandbox = isObj(value['sandbox']) ? value['sandbox'] : {};
+  out.push(...armFailureProblems(sandbox['armFailure'], 'sandbox.armFailure', value['profileVersion']));
 
   // Version.
   if (value['profileVersion'] === 1) {

@@ -12,7 +12,8 @@ export interface Profile {
    * Profile format version. 1 (or absent): the first format; 2: adds per-merchant methods, channel lists,
    * rounding distance, armed failures, pending cards, per-method fields (all optional, so a version-1
    * profile is a valid version-2 profile); 3: adds merchants' names and logins, every merchant's balances,
-   * overlapping channels, a method of another merchant only, more decline cards, refunds' created status. See docs/PROFILE.md.
+   * overlapping channels, a method of another merchant only, more decline cards, refunds' created status, a sandbox failure
+   * switch of several values or matching a refund by its number. See docs/PROFILE.md.
    */
   profileVersion?: 1 | 2 | 3;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
@@ -209,12 +210,23 @@ export interface Profile {
     completeCard?: Control & { outcomes: { success: string; failed: string } };
     /**
      * Arms a one-shot failure: the merchant's next request of that kind fails once, then the target
-     * behaves normally. Variables: failure (the value named below for the failure wanted), merchantOrderNo.
-     * Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy, refund
-     * systemBusy, refundFailed) that no ordinary request provokes.
+     * behaves normally. Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy,
+     * refund systemBusy, refundFailed) that no ordinary request provokes. Variables (harness/profile/arm-failure.ts):
+     * - `failure`: the kind's value, when `failures.<kind>` is one string;
+     * - each key of `failures.<kind>`, when it is an object (version 3: a switch that takes several values, e.g.
+     *   `{ "operation": "query", "error": "500" }` fills `${operation}` and `${error}`); a key another kind gives and
+     *   this one does not is left out of the body, as an undefined variable is;
+     * - `merchantOrderNo`: the payment's number (for a refund kind, the refunded payment's);
+     * - `merchantRefundNo`: for a refund kind, the number the refund will be created with (absent otherwise);
+     * - `subject`: the number the switch matches, `merchantOrderNo`, or for a refund kind the one `refundSubject` names.
      */
     armFailure?: Control & {
-      failures: Partial<Record<'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed', string>>;
+      failures: Partial<Record<ArmFailureKind, ArmFailureValue>>;
+      /**
+       * Version 3: what the switch matches a refund failure by: the refunded payment's merchant order number (default)
+       * or the refund's own merchant refund number.
+       */
+      refundSubject?: 'merchantOrderNo' | 'merchantRefundNo';
     };
   };
   webhooks?: {
@@ -273,6 +285,10 @@ export interface Card {
   exp_year: number;
   cvc: string;
 }
+/** The failures a sandbox switch may arm (sandbox.armFailure.failures). */
+export type ArmFailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
+/** One value (the `failure` variable) or, version 3, several named ones (each key a template variable). */
+export type ArmFailureValue = string | Record<string, string>;
 export interface Control {
   path: string;
   template: Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * One-shot failures armed by the sandbox control /sandbox/v1/failures/arm: the merchant's next
+ * One-shot failures armed by the sandbox control /sandbox/v1/failures/arm (or the target's own, sandbox-shape.ts): the merchant's next
  * request of that kind fails once, the way a transient failure of a real service would, and the
  * service behaves normally again. Nothing is recorded by a request that failed this way.
  */
@@ -8,11 +8,12 @@ import type { Service } from '../service.js';
 import type { ArmedFailure } from '../store.js';
 
 /**
- * Whether the failure is armed for the merchant's request about `merchantOrderNo` (the payment's
- * number; for a refund, the original payment's), and disarms it unless a fault makes it stick.
+ * Whether the failure is armed for the merchant's request about `subject` (the payment's number; for a refund,
+ * the original payment's, or the refund's own where the sandbox matches refunds by number), and disarms it unless a
+ * fault makes it stick.
  */
-export function armed(svc: Service, merchantId: string, failure: ArmedFailure, merchantOrderNo: string): boolean {
-  return svc.store.takeArmed(merchantId, failure, merchantOrderNo, svc.behaviour.armedFailureOneShot);
+export function armed(svc: Service, merchantId: string, failure: ArmedFailure, subject: string): boolean {
+  return svc.store.takeArmed(merchantId, failure, subject, svc.behaviour.armedFailureOneShot);
 }
 
 /** Payment query: 500 queryFailed (try again). */
@@ -26,6 +27,6 @@ export function failCreationIfArmed(svc: Service, merchantId: string, merchantOr
 }
 
 /** Refund creation: 422 systemBusy (order creation failed). */
-export function failRefundIfArmed(svc: Service, merchantId: string, merchantOrderNo: string): void {
-  if (armed(svc, merchantId, 'REFUND_SYSTEM_BUSY', merchantOrderNo)) throw new ApiError(422, 'systemBusy', 'Order creation failed');
+export function failRefundIfArmed(svc: Service, merchantId: string, subject: string): void {
+  if (armed(svc, merchantId, 'REFUND_SYSTEM_BUSY', subject)) throw new ApiError(422, 'systemBusy', 'Order creation failed');
 }

@@ -11,6 +11,7 @@ import type { Payment, Refund } from '../store.js';
 import { Fields } from '../validate.js';
 import { refundView } from '../views.js';
 import { armed, failRefundIfArmed } from './armed.js';
+import { refundSubjectKey } from '../sandbox-shape.js';
 import { ensureActive } from './payment-input.js';
 import { committedRefundCents, markRefundedIfComplete } from './refund-state.js';
 
@@ -52,9 +53,11 @@ export const refundCreate: Handler = (svc, call) => {
   const cover = cents + REFUND_FEE_CENTS;
   if (balances.refundCoverCents < cover && b.enforces('refund.balance'))
     throw E.validationFailed('Merchant balance does not cover the refund and its fee');
-  failRefundIfArmed(svc, call.merchant.id, payment.merchantOrderNo);
+  // A sandbox may arm a refund's failure for its own number rather than its payment's (reference/sandbox-shape.ts).
+  const armedFor = svc.target.sandbox.refundsByNumber ? refundSubjectKey(merchantRefundNo) : payment.merchantOrderNo;
+  failRefundIfArmed(svc, call.merchant.id, armedFor);
 
-  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', payment.merchantOrderNo);
+  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', armedFor);
   const immediate = failing || b.refundSettlesAtOnce(payment.method, channel.refundSettlesImmediately);
   const refund: Refund = {
     refundNo: svc.store.nextServiceNo('R', call.now),

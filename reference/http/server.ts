@@ -235,6 +235,8 @@ function respondTo(
   let route = path;
   try {
     route = opts.svc.behaviour.routePath(path);
+    // The target's own sandbox control paths (reference/sandbox-shape.ts); a control moved elsewhere is not served here.
+    route = opts.svc.target.sandbox.route(route) ?? '/unknown';
     const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type'))
@@ -243,7 +245,11 @@ function respondTo(
     const transient = opts.transient?.pick(route, merchant.id, body);
     if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
     if (transient === 'busy-not-created') throw E.systemBusy();
-    const data = handler(opts.svc, { merchant, body: opts.svc.behaviour.normaliseRequest(body, route), now });
+    const data = handler(opts.svc, {
+      merchant,
+      body: opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, body), route),
+      now,
+    });
     // Recorded, and answered as if it might not have been.
     if (transient === 'busy-created') throw E.systemBusy();
     return successEnvelope(data);

@@ -98,6 +98,23 @@ export function oneFactChanges(p: Profile): Change[] {
   for (const [k, c] of Object.entries(p.sandbox ?? {}))
     if (c && typeof c === 'object' && typeof (c as { path?: unknown }).path === 'string')
       change(`sandbox.${k}.path`, 'wrong', `${(c as { path: string }).path}-moved`);
+  // The failure switch's value for one failure (one string, or one of several values): the switch refuses it, or arms
+  // nothing; only the profile can be wrong about a sandbox control.
+  for (const [kind, value] of Object.entries(p.sandbox?.armFailure?.failures ?? {})) {
+    // A refund's failure shows only on a refund the target makes (the doctor lists it not verifiable otherwise).
+    if (value === undefined || (!refundable && kind.startsWith('refund'))) continue;
+    const field = `sandbox.armFailure.failures.${kind}`;
+    if (typeof value === 'string') change(field, 'wrong', `${value}_MOVED`);
+    else {
+      const [key, v] = Object.entries(value)[0]!;
+      change(field, 'wrong', { ...value, [key]: `${v}_MOVED` });
+    }
+  }
+  // What the switch matches a refund by, where the template's ${subject} carries it (a template sending both numbers
+  // arms the same either way: nothing tells them apart).
+  const arm = p.sandbox?.armFailure;
+  if (arm && refundable && JSON.stringify(arm.template).includes(`\${subject}`))
+    change('sandbox.armFailure.refundSubject', 'wrong', arm.refundSubject === 'merchantRefundNo' ? 'merchantOrderNo' : 'merchantRefundNo');
   if (p.checkout?.pendingStatus) change('checkout.pendingStatus', 'wrong', `${p.checkout.pendingStatus}_MOVED`);
   // A tier the target does not have (half-way between two of its tiers): it rounds the amount or refuses it.
   const tiers = p.pricePoints?.tiers ?? [];

@@ -25,6 +25,7 @@ const FIXED_FIELDS = [
   'merchants.lowBalance.paymentMethods',
   'payouts.methods.PAYPAL.usdOnly',
   'sandbox.settlePayout.path',
+  'sandbox.armFailure.failures.queryFailed',
   'pricePoints.tiers',
   'limits.payments.CARD.max',
   'refunds.support.CASH_APP',

@@ -8,8 +8,16 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { valueOfCents } from '../../harness/money.js';
 import {
+  ARMED_FAILURES,
   type BalanceGene,
   type ChannelGene,
+  CONTROL_LEAVES,
+  type ControlName,
+  MERCHANT_NUMBER_FIELDS,
+  ONE_VALUE_SWITCHES,
+  OUTCOME_PAIRS,
+  type SandboxGene,
+  TWO_VALUE_SWITCHES,
   MERCHANT_ROLES,
   type MerchantRole,
   type PayeeField,
@@ -235,6 +243,111 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     declineCards: t.declineCards,
     ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
     ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
+    ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
+  };
+}
+
+/** The reference's route of each control (reference/sandbox-shape.ts SANDBOX_ROUTES), by the profile's name. */
+const CONTROL_ROUTES: Readonly<Record<ControlName, string>> = Object.fromEntries(
+  Object.entries(CONTROL_LEAVES.reference).map(([name, leaf]) => [name, `/sandbox/v1/${leaf}`]),
+) as Record<ControlName, string>;
+
+/** The path of a control on the gene's target. */
+function controlPath(g: SandboxGene, name: ControlName): string {
+  return `${g.prefix}/${CONTROL_LEAVES[g.leaves][name]}`;
+}
+
+/** The profile's name of each failure the switch arms, in ARMED_FAILURES order. */
+const FAILURE_KINDS = ['queryFailed', 'orderCreationFailed', 'refundSystemBusy', 'refundFailed'] as const;
+
+/** Each failure's body values on the gene's switch (the target's field names), in ARMED_FAILURES order. */
+function switchValues(g: SandboxGene): Record<string, string>[] {
+  if (g.armSwitch.form === 'one-value') {
+    const sw = ONE_VALUE_SWITCHES[g.armSwitch.index]!;
+    return sw.values.map((v) => ({ [sw.field]: v }));
+  }
+  const sw = TWO_VALUE_SWITCHES[g.armSwitch.index]!;
+  return sw.values.map(([a, b]) => ({ [sw.fields[0]]: a, [sw.fields[1]]: b }));
+}
+
+/** What the reference is given to be the gene's sandbox (reference/sandbox-shape.ts). */
+function sandboxDescription(g: SandboxGene): NonNullable<TargetDescription['sandbox']> {
+  const paths = Object.fromEntries(
+    (Object.keys(CONTROL_ROUTES) as ControlName[])
+      .map((name) => [CONTROL_ROUTES[name], controlPath(g, name)] as const)
+      .filter(([route, path]) => route !== path),
+  );
+  const [success, failed] = OUTCOME_PAIRS[g.outcomes]!;
+  const values = switchValues(g);
+  return {
+    paths,
+    fieldNames: Object.fromEntries(
+      [
+        [g.orderField, MERCHANT_NUMBER_FIELDS.has(g.orderField) ? 'merchant_order_no' : 'order_no'],
+        ...(g.refundField ? [[g.refundField, MERCHANT_NUMBER_FIELDS.has(g.refundField) ? 'merchant_refund_no' : 'refund_no']] : []),
+        ...(g.payoutField ? [[g.payoutField, MERCHANT_NUMBER_FIELDS.has(g.payoutField) ? 'merchant_payout_no' : 'payout_no']] : []),
+        [g.outcomeField, 'outcome'],
+      ].filter(([theirs, ours]) => theirs !== ours),
+    ),
+    outcomes: { success, failed },
+    armFailure: {
+      values: Object.fromEntries(ARMED_FAILURES.map((f, i) => [f, values[i]!])) as Record<
+        (typeof ARMED_FAILURES)[number],
+        Record<string, string>
+      >,
+      refundSubject: g.refundSubject,
+      ...(g.subjectField !== null ? { subjectField: g.subjectField } : {}),
+    },
+  };
+}
+
+/** The profile's sandbox section for the gene: every control at its path, with its field names and values. */
+function editSandbox(p: Profile, g: SandboxGene): void {
+  const sb = p.sandbox!;
+  // A profile template's variable, "${name}" (harness/template.ts).
+  const v = (name: string) => `\${${name}}`;
+  const [success, failed] = OUTCOME_PAIRS[g.outcomes]!;
+  const outcomes = { success, failed };
+  const order = { [g.orderField]: v(MERCHANT_NUMBER_FIELDS.has(g.orderField) ? 'merchantOrderNo' : 'orderNo') };
+  const withOutcome = (template: Record<string, unknown>) => renameKeys(template, { outcome: g.outcomeField });
+  sb.completeCheckout = { path: controlPath(g, 'completeCheckout'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
+  sb.completeCard = { path: controlPath(g, 'completeCard'), template: { ...order, [g.outcomeField]: v('outcome') }, outcomes };
+  sb.chargeback = { path: controlPath(g, 'chargeback'), template: order };
+  sb.expireCheckout = { path: controlPath(g, 'expireCheckout'), template: order };
+  // The refund and payout controls name their record by the gene's field (absent: the one the readings give them).
+  const record = (template: Record<string, unknown>, field: string | undefined, service: string, merchant: string) => {
+    if (field === undefined) return withOutcome(template);
+    const rest = Object.entries(withOutcome(template)).filter(([, x]) => x !== v(service) && x !== v(merchant));
+    return { [field]: v(MERCHANT_NUMBER_FIELDS.has(field) ? merchant : service), ...Object.fromEntries(rest) };
+  };
+  sb.settleRefund = {
+    ...sb.settleRefund!,
+    path: controlPath(g, 'settleRefund'),
+    template: record(sb.settleRefund!.template, g.refundField, 'refundNo', 'merchantRefundNo'),
+    outcomes,
+  };
+  sb.settlePayout = {
+    ...sb.settlePayout!,
+    path: controlPath(g, 'settlePayout'),
+    template: record(sb.settlePayout!.template, g.payoutField, 'payoutNo', 'merchantPayoutNo'),
+    outcomes,
+  };
+
+  const values = switchValues(g);
+  const one = g.armSwitch.form === 'one-value' ? ONE_VALUE_SWITCHES[g.armSwitch.index]! : undefined;
+  const valueTemplate = one ? { [one.field]: v('failure') } : Object.fromEntries(Object.keys(values[0]!).map((field) => [field, v(field)]));
+  const subjectTemplate =
+    g.subjectField !== null
+      ? { [g.subjectField]: v('subject') }
+      : {
+          merchant_order_no: v('merchantOrderNo'),
+          ...(g.refundSubject === 'merchantRefundNo' ? { merchant_refund_no: v('merchantRefundNo') } : {}),
+        };
+  sb.armFailure = {
+    path: controlPath(g, 'armFailure'),
+    template: { ...valueTemplate, ...subjectTemplate },
+    ...(g.refundSubject === 'merchantRefundNo' ? { refundSubject: 'merchantRefundNo' as const } : {}),
+    failures: Object.fromEntries(FAILURE_KINDS.map((k, i) => [k, one ? one.values[i]! : values[i]!])),
   };
 }
 
@@ -323,6 +436,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
   else delete p.cardPayment!.declines;
   Object.assign(p.merchants.primary, { name: t.primaryName, login: t.primaryLogin });
+  if (t.sandbox) editSandbox(p, t.sandbox);
   // Refunds of a method are created as its channel settles them, unless the reading creates every refund PENDING.
   p.refunds!.createdStatus = Object.fromEntries(
     RANGE_METHODS.filter((m) => enabled.includes(m) && t.refunds[m].support !== 'none').map((m) => [

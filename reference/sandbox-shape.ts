@@ -1,0 +1,109 @@
+/**
+ * The shape of this sandbox's controls, as data: the document says nothing of sandbox controls, so their paths, body
+ * field names, outcome values and the failure switch's form are the vendor's to choose. The default is the README's
+ * (/sandbox/v1/..., order_no, outcome SUCCESS / FAILED, one `failure` value); a `SandboxDescription` (a target
+ * description's `sandbox`) replaces any part of it, and the handlers keep working on the reference's own names.
+ */
+import { ARMABLE_FAILURES, type ArmedFailure } from './store.js';
+
+/** The reference's own control routes (reference/routes.ts). */
+export const SANDBOX_ROUTES = [
+  '/sandbox/v1/checkout/complete',
+  '/sandbox/v1/checkout/expire',
+  '/sandbox/v1/payments/chargeback',
+  '/sandbox/v1/refunds/settle',
+  '/sandbox/v1/payouts/settle',
+  '/sandbox/v1/payments/complete-card',
+  '/sandbox/v1/failures/arm',
+] as const;
+export type SandboxRoute = (typeof SANDBOX_ROUTES)[number];
+const ARM_ROUTE: SandboxRoute = '/sandbox/v1/failures/arm';
+
+/** The failure switch: which body values arm which failure, and what a refund failure is matched by. */
+export interface ArmSwitchDescription {
+  /** Per failure, the body fields (the target's names) and values that arm it: one field or several. */
+  readonly values: Readonly<Record<ArmedFailure, Readonly<Record<string, string>>>>;
+  /**
+   * What a refund failure is armed for: the refunded payment's merchant order number (default) or the refund's own
+   * merchant refund number.
+   */
+  readonly refundSubject?: 'merchantOrderNo' | 'merchantRefundNo';
+  /**
+   * One body field that carries the number armed for, whichever it is (the order's, or the refund's where refunds are
+   * matched by number). Absent: merchant_order_no, and merchant_refund_no for a refund matched by its number.
+   */
+  readonly subjectField?: string;
+}
+
+export interface SandboxDescription {
+  /** The target's path of each control it moves (keyed by the reference's route); a moved route is not served. */
+  readonly paths?: Readonly<Partial<Record<SandboxRoute, string>>>;
+  /**
+   * Body field names of the controls but the failure switch: the target's name → the reference's (e.g. trade_no →
+   * order_no, result → outcome).
+   */
+  readonly fieldNames?: Readonly<Record<string, string>>;
+  /** The outcome values (absent: SUCCESS and FAILED). */
+  readonly outcomes?: { readonly success: string; readonly failed: string };
+  /** Absent: one `failure` field whose value is the failure's name (QUERY_FAILED, …), and merchant_order_no. */
+  readonly armFailure?: ArmSwitchDescription;
+}
+
+/** What an arm request asked for. */
+export interface ArmRequest {
+  readonly failure: ArmedFailure;
+  /** The store's key of the number it is armed for (a refund's number is kept apart from order numbers), if any. */
+  readonly subject?: string;
+}
+
+export interface SandboxShape {
+  /** The reference's route a path is served by; undefined for a route this target moved elsewhere. */
+  route(path: string): string | undefined;
+  /** The control's body in the reference's own field names. */
+  body(route: string, body: Record<string, unknown>): Record<string, unknown>;
+  readonly outcomes: { readonly success: string; readonly failed: string };
+  readonly armSwitch?: ArmSwitchDescription;
+  /** Whether refund failures are matched by the refund's own number. */
+  readonly refundsByNumber: boolean;
+}
+
+/** The store key a refund numbered `merchantRefundNo` is armed under (apart from any merchant order number). */
+export const refundSubjectKey = (merchantRefundNo: string): string => `refund:${merchantRefundNo}`;
+
+/** Refuses a description the reference cannot be: a clear error, never a half-built sandbox. */
+export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
+  const moved = new Map<string, string>();
+  for (const [route, path] of Object.entries(d.paths ?? {})) {
+    if (!(SANDBOX_ROUTES as readonly string[]).includes(route)) throw new Error(`target sandbox.paths: ${route} is not a sandbox control`);
+    if (typeof path !== 'string' || !path.startsWith('/')) throw new Error(`target sandbox.paths.${route}: a path starting with /`);
+    if (moved.has(path)) throw new Error(`target sandbox.paths: ${path} is given to two controls`);
+    moved.set(path, route);
+  }
+  const movedAway = new Set(moved.values());
+  const names = d.fieldNames ?? {};
+  const o = d.outcomes;
+  if (o !== undefined && (o.success === o.failed || o.success === '' || o.failed === ''))
+    throw new Error('target sandbox.outcomes: two different non-empty values');
+  const arm = d.armFailure;
+  if (arm !== undefined) {
+    const seen = new Set<string>();
+    for (const f of ARMABLE_FAILURES) {
+      const v = arm.values[f];
+      if (v === undefined || Object.keys(v).length === 0) throw new Error(`target sandbox.armFailure.values.${f}: give its body values`);
+      const key = JSON.stringify(Object.entries(v).sort());
+      if (seen.has(key)) throw new Error(`target sandbox.armFailure.values.${f}: the same values as another failure`);
+      seen.add(key);
+    }
+  }
+  return {
+    route: (path) => moved.get(path) ?? (movedAway.has(path) ? undefined : path),
+    body: (route, body) => {
+      // The switch's fields are named by its own description (armFailure), never renamed.
+      if (!(SANDBOX_ROUTES as readonly string[]).includes(route) || route === ARM_ROUTE || Object.keys(names).length === 0) return body;
+      return Object.fromEntries(Object.entries(body).map(([k, v]) => [names[k] ?? k, v]));
+    },
+    outcomes: o ?? { success: 'SUCCESS', failed: 'FAILED' },
+    ...(arm !== undefined ? { armSwitch: arm } : {}),
+    refundsByNumber: arm?.refundSubject === 'merchantRefundNo',
+  };
+}
