@@ -18,6 +18,7 @@
  *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
  *     [--name legal-targets]
  */
+import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
 import { loadSuites } from '../harness/run/suites.js';
@@ -30,12 +31,38 @@ import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.j
 import { showing } from '../test/legal-targets/kill-showable.js';
 import { log, round, writeReport } from './support/report.js';
 
+const USAGE =
+  'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]' +
+  ' [--name legal-targets]';
+// Strict: an option this script does not know (a typo, or --help read as nothing) would otherwise start a 200-target run.
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      n: { type: 'string' },
+      seed: { type: 'string' },
+      webhooks: { type: 'string' },
+      'check-runs': { type: 'string' },
+      kill: { type: 'string' },
+      init: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (e) {
+  console.error(`${(e as Error).message}\nusage: ${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`usage: ${USAGE}`);
+  process.exit(0);
+}
+
 function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = process.argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
-  return v;
+  const v = values[name];
+  return typeof v === 'string' ? v : fallback;
 }
 
 /** The accounts and channels of a genome in a few words, for the log. */
@@ -74,6 +101,8 @@ let withFalseVerdict = 0;
 let withDoctorWrong = 0;
 let checksRun = 0;
 let checksFailed = 0;
+// Checks without a verdict (throttled, machine too busy): neither a pass nor a false verdict, so counted and shown apart.
+const noVerdict: { genome: TargetGenome; checks: string[] }[] = [];
 const kills: { genome: TargetGenome; fault: string; clause: string; verdict: string; collateral: string[] }[] = [];
 const unshown: { genome: TargetGenome; fault: string; kind: string; why: string }[] = [];
 const inits: { genome: TargetGenome; j: InitJudgement }[] = [];
@@ -84,6 +113,7 @@ for (const [i, g] of genomes.entries()) {
   checksRun += run.passed + run.failed.length;
   checksFailed += run.failed.length;
   if (run.failed.length > 0) withFalseVerdict += 1;
+  if ((run.inconclusive ?? []).length > 0) noVerdict.push({ genome: g, checks: run.inconclusive ?? [] });
   if (doctor.wrong.length > 0) withDoctorWrong += 1;
   if (run.failed.length > 0 || doctor.wrong.length > 0) broke.push({ genome: g, falseVerdicts: run.failed, doctorWrong: doctor.wrong });
   for (const fault of KILL > 0 ? faultDraws[i]! : []) {
@@ -111,20 +141,21 @@ for (const [i, g] of genomes.entries()) {
       `  init: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ${j.unseen.length} unseen, ` +
         `${j.untold.length} untold, ${j.probes} requests; ` +
         `completed: ${j.run?.passed} passed, ${j.run?.failed.length} failed, ` +
-        `${j.run?.skippedTruthPassed.length} skipped that the true profile passes`,
+        `${j.run?.inconclusive.length} without verdict, ${j.run?.skippedTruthPassed.length} skipped that the true profile passes`,
     );
     for (const w of [
       ...j.wrong,
       ...j.unseen.map((u) => `unseen ${u}`),
       ...j.untold.map((u) => `untold ${u}`),
       ...(j.run?.failed ?? []),
+      ...(j.run?.inconclusive ?? []).map((c) => `without verdict: ${c}`),
       ...(j.run?.skippedTruthPassed ?? []).map((c) => `skipped, the true profile passes: ${c}`),
     ])
       log(`    ${w}`);
   }
   log(
     `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length}` +
-      ` failed, ${run.skipped} skipped; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
+      ` failed, ${run.skipped} skipped${run.inconclusive?.length ? `, ${run.inconclusive.length} without verdict` : ''}; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
   );
 }
 const ms = performance.now() - started;
@@ -136,6 +167,7 @@ const figures = {
   checkRuns: CHECK_RUNS,
   falseVerdictRate: withFalseVerdict / N,
   falseVerdictChecks: { failed: checksFailed, run: checksRun },
+  noVerdict,
   doctorWrongRate: withDoctorWrong / N,
   secondsPerGenome: round(ms / 1000 / N, 2),
   broke,
@@ -151,6 +183,7 @@ const figures = {
 };
 log(
   `false verdicts: ${withFalseVerdict}/${N} targets (${checksFailed} of ${checksRun} checks); ` +
+    `without verdict: ${noVerdict.reduce((a, n) => a + n.checks.length, 0)} checks on ${noVerdict.length} targets; ` +
     `doctor WRONG: ${withDoctorWrong}/${N} targets; ${round(ms / 1000 / N, 2)} s per target`,
 );
 if (KILL > 0)
@@ -168,12 +201,14 @@ if (initFigures)
       `${(initFigures.provableShare * 100).toFixed(1)} %, ${initFigures.vendorOnlyFacts} only in the vendor's documentation); ` +
       `untold ${initFigures.untold}; exit 0 with draft and TODO file ` +
       `${initFigures.wroteAll}/${N}; CONFORMANT after completion ${initFigures.conformant}/${N} ` +
+      `(${initFigures.noVerdict} incomplete: a check without verdict) ` +
       `(${initFigures.skippedTruthPassed} skipping checks the true profile passes); missed most: ` +
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
 for (const u of unshown.filter((x) => x.kind === 'check-blind')) log(`check blind: ${u.fault}: ${u.why}`);
 for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check'))
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
+for (const n of noVerdict) log(`without verdict (true profile): ${n.checks.join(', ')} on ${JSON.stringify(n.genome)}`);
 for (const b of broke)
   log(`broke: ${JSON.stringify(b.genome)}\n  ${[...b.falseVerdicts, ...b.doctorWrong.map((w) => `doctor WRONG ${w}`)].join('\n  ')}`);
 log(`wrote ${writeReport(NAME, figures)}`);
@@ -220,13 +255,27 @@ function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {
         sum((j) => j.leafShare.total),
       ),
     wroteAll: rows.filter((r) => r.j.exit === 0 && r.j.wroteDraft && r.j.wroteTodo).length,
-    conformant: rows.filter((r) => r.j.run !== undefined && r.j.run.failed.length === 0 && r.j.run.passed > 0).length,
+    // A check without a verdict makes the kit's run incomplete (exit 2), not CONFORMANT: counted apart, never as conformant.
+    conformant: rows.filter(
+      (r) => r.j.run !== undefined && r.j.run.failed.length === 0 && r.j.run.inconclusive.length === 0 && r.j.run.passed > 0,
+    ).length,
+    noVerdict: rows.filter((r) => (r.j.run?.inconclusive.length ?? 0) > 0).length,
     // As the init property asks: a completed draft that skips checks the true profile passes proves less than it claims.
     skippedTruthPassed: rows.filter((r) => (r.j.run?.skippedTruthPassed.length ?? 0) > 0).length,
     requestsPerTarget: round(sum((j) => j.probes ?? 0) / rows.length, 0),
     missedMost: [...missed.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12),
     broke: rows
-      .filter((r) => r.j.wrong.length > 0 || r.j.untold.length > 0 || (r.j.run?.failed.length ?? 1) > 0)
-      .map((r) => ({ genome: r.genome, wrong: r.j.wrong, unseen: r.j.unseen, untold: r.j.untold, failed: r.j.run?.failed })),
+      .filter(
+        (r) =>
+          r.j.wrong.length > 0 || r.j.untold.length > 0 || (r.j.run?.failed.length ?? 1) > 0 || (r.j.run?.inconclusive.length ?? 0) > 0,
+      )
+      .map((r) => ({
+        genome: r.genome,
+        wrong: r.j.wrong,
+        unseen: r.j.unseen,
+        untold: r.j.untold,
+        failed: r.j.run?.failed,
+        inconclusive: r.j.run?.inconclusive,
+      })),
   };
 }

@@ -269,6 +269,31 @@ describe('the judgement of a draft (the property can fail)', () => {
     );
   });
 
+  it('judges the unroundable amounts by the price-point methods the draft lists, not one it leaves out with its TODOs', () => {
+    // Found by bench/legal-targets.ts --seed 4013 (its 1st genome): Apple Pay (top tier 99.99, nearest within 0.10) refused
+    // every amount init probed, so init listed Google Pay alone (rounding up, top tier 99.99) with 100.00, 150.00 and 200.00
+    // as unroundable; the judge asked Apple Pay's rule too, which rounds 100.00 to 99.99, and called the list wrong.
+    const gp = JSON.parse(
+      readFileSync(new URL('./fixtures/genome-price-point-method-refused-unroundable-near-its-tier.json', import.meta.url), 'utf8'),
+    ) as TargetGenome;
+    const t = trueProfile(gp);
+    expect(t.methods.pricePoint).toEqual(['APPLE_PAY', 'GOOGLE_PAY']);
+    const d = structuredClone(t);
+    d.methods.pricePoint = ['GOOGLE_PAY'];
+    d.pricePoints = { tiers: t.pricePoints!.tiersByMethod!['GOOGLE_PAY']!, rounding: 'up', unroundable: ['100.00', '150.00', '200.00'] };
+    const todos = [
+      { path: 'methods.pricePoint (APPLE_PAY)', what: '' },
+      { path: 'pricePoints (APPLE_PAY)', what: '' },
+    ];
+    expect(judgeDraft(d, todos, t, gp).wrong).toEqual([]);
+    // An amount the listed method rounds is still wrong; and with Apple Pay listed, its rule judges the amounts too.
+    const rounded = structuredClone(d);
+    rounded.pricePoints!.unroundable = ['50.00'];
+    expect(judgeDraft(rounded, todos, t, gp).wrong).toEqual([expect.stringMatching(/^pricePoints\.unroundable:/)]);
+    d.methods.pricePoint = ['APPLE_PAY', 'GOOGLE_PAY'];
+    expect(judgeDraft(d, todos, t, gp).wrong).toEqual(expect.arrayContaining([expect.stringMatching(/^pricePoints\.unroundable:/)]));
+  });
+
   it('calls a fact left out untold unless a TODO names it or a field above it', () => {
     const d = structuredClone(truth);
     delete d.sandbox;

@@ -93,7 +93,13 @@ const unnamedChannels = (v: unknown) => (Array.isArray(v) ? v.map((c: { min: str
  * Where the document (or the target) lets more than one value be true: whether the drafted value is one.
  * `undefined` for a leaf judged by equality.
  */
-function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates: Record<string, string[]>): boolean | undefined {
+function judgeSpecial(
+  path: string,
+  drafted: unknown,
+  truth: Profile,
+  alternates: Record<string, string[]>,
+  draft: Profile,
+): boolean | undefined {
   // A lookup's request field: the true name or another spelling the target takes.
   if (/^(refunds|payouts)\.(queryBy|cancelBy)\./.test(path)) {
     const v = get(truth, path);
@@ -130,10 +136,16 @@ function judgeSpecial(path: string, drafted: unknown, truth: Profile, alternates
     );
   if (/^limits\.\w+\.\w+\.channels$/.test(path)) return same(unnamedChannels(drafted), unnamedChannels(get(truth, path)));
   if (path === 'pricePoints.unroundable') {
-    // Every amount listed must be refused by the true rule, for every price-point method.
+    // Every amount listed must be refused by the true rule, for every price-point method the draft lists. One it leaves out
+    // (refused at every probe, asked about in its TODOs) has no rule in the draft for these amounts to contradict: the loader
+    // refuses the completed profile if the user's rule for it rounds one (bench/legal-targets.ts --seed 4013, 1st genome:
+    // Apple Pay, 99.99 within 0.10, left out; the draft's 100.00 is unroundable for Google Pay, the method it lists).
     const pp = truth.pricePoints;
     if (!pp || !Array.isArray(drafted)) return false;
-    const methods = truth.methods.pricePoint ?? [];
+    const listed = draft.methods.pricePoint ?? [];
+    const truthList = truth.methods.pricePoint ?? [];
+    const both = truthList.filter((m) => listed.includes(m));
+    const methods = both.length > 0 ? both : truthList;
     return drafted.every((a) =>
       methods.every((m) => decidePricePoint(Math.round(Number(a) * 100), pricePointRule(pp, m)).kind === 'refused'),
     );
@@ -343,7 +355,7 @@ export function judgeDraft(
       continue;
     }
     const d = drafted.get(p);
-    const ok = judgeSpecial(p, d, truth, alternates) ?? same(d, v);
+    const ok = judgeSpecial(p, d, truth, alternates, draft) ?? same(d, v);
     // A price-point list init could not finish: every method it lists is one, and each it left out has a TODO of its own
     // (a method refused for its amount at every probe may be a price-point one): not wrong, left out with a TODO.
     const partialList =
