@@ -90,6 +90,8 @@ export interface LearntRate {
   current: number;
   /** Times the rate was lowered after it was learnt (the target throttled under it). */
   decreases: number;
+  /** Who learnt it: the doctor, before the checks (handed on with `seedRate`), or this pacer. Absent: this pacer. */
+  from?: 'doctor';
 }
 
 /**
@@ -175,6 +177,21 @@ export class Pacer implements RequestPacer {
   /** The rate learnt from the target's throttling (none declared, none throttled: undefined). */
   get learntRate(): LearntRate | undefined {
     return this.learnt === undefined ? undefined : { ...this.learnt, current: Math.round(this.learnt.current * 10) / 10 };
+  }
+
+  /**
+   * A rate another pacer of the run learnt (the doctor's, before any check: `throttleOnset` over its own requests),
+   * taken as if learnt here, so that the checks do not have to be throttled again to find it: without it they start
+   * at full speed and the first burst is throttled (about 30 answers of a run's 35 behind a 50/s gateway). It then
+   * adapts as a rate learnt here does. Nothing changes with a declared rate, a rate learnt already, or no rate.
+   */
+  seedRate(ratePerSecond: number, from: 'doctor'): void {
+    if (this.declared !== undefined || this.learnt !== undefined || !(ratePerSecond > 0)) return;
+    this.learnt = { proposed: ratePerSecond, current: ratePerSecond, decreases: 0, from };
+    const now = performance.now();
+    this.rateCut(now);
+    this.tokens = 1;
+    this.last = now;
   }
 
   /** The rate requests are paced at, per second (under the declared or learnt one by RATE_MARGIN); undefined: none. */

@@ -21,7 +21,7 @@ import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
-import { type HostedFacts, startRunHost } from '../run/host.js';
+import { type RunHost, startRunHost } from '../run/host.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
@@ -293,15 +293,16 @@ async function executeRun(plan: RunPlan): Promise<number> {
     return host.close();
   };
   try {
-    return await executeHostedRun(plan, host.facts, closeHost);
+    return await executeHostedRun(plan, host, closeHost);
   } finally {
     // Every way out (the doctor's stop, an error): the reference and the pool never keep this process alive.
     if (!hostClosed) await host.close();
   }
 }
 
-async function executeHostedRun(plan: RunPlan, hosted: HostedFacts, closeHost: () => Promise<PoolFacts>): Promise<number> {
+async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => Promise<PoolFacts>): Promise<number> {
   const { cfg, loaded, files, shard } = plan;
+  const hosted = host.facts;
   const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
@@ -322,6 +323,8 @@ async function executeHostedRun(plan: RunPlan, hosted: HostedFacts, closeHost: (
       );
     }
   }
+  // A rate the doctor learnt paces the checks from their first request (none declared: harness/throttle.ts seedRate).
+  if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
   const meta = runMetaOf(plan, doctor);
   writeRunMeta(paths.runMeta, meta);
   process.stdout.write(

@@ -58,6 +58,11 @@ export interface DoctorReport {
   counts: Record<ItemStatus, number>;
   items: DoctorItem[];
   exchanges: DoctorExchange[];
+  /**
+   * The target throttled the doctor: the requests per second its gateway surely let through (`throttleOnset`, what
+   * the `http.rateLimit` warning proposes). A run hands it to the checks' pacing when the profile declares no rate.
+   */
+  proposedRate?: number;
 }
 
 /** The part of an answer the doctor reads: never judged, only compared with the profile's claim. */

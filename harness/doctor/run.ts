@@ -169,6 +169,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     counts,
     items: ctx.items,
     exchanges: ctx.exchanges.filter((e) => used.has(e.id)).map((e: Exchange) => doctorExchange(e, baseUrl)),
+    ...(throttled && onset ? { proposedRate: onset.proposed } : {}),
   };
 }
 

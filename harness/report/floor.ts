@@ -139,11 +139,12 @@ export function floorLine(f: RunFloor): string {
 export function learntRateLine(l: LearntRate): string {
   const cuts = l.decreases > 0 ? `, lowered ${l.decreases} time(s) when the target throttled under it` : '';
   const after = l.current !== l.proposed ? ` (${l.current}/s at the end${cuts})` : '';
+  const onset = l.from === 'doctor' ? "the doctor's throttling onset" : 'the throttling onset';
   // The onset's count is what the gateway surely let through; a rate it later throttled under is lower still.
   const declare = Math.max(1, Math.floor(Math.min(l.proposed, l.current)));
   return (
     `Pacing:      the target throttled and no http.rateLimit is declared: the run learnt ${l.proposed} requests/s ` +
-    `from the throttling onset and paced itself under it${after}; declare "http": { "rateLimit": ${declare} } ` +
+    `from ${onset} and paced itself under it${after}; declare "http": { "rateLimit": ${declare} } ` +
     '(or the rate the vendor states, if lower) to pace from the first request'
   );
 }

@@ -38,6 +38,8 @@ export interface RunHost {
   facts: HostedFacts;
   /** Stops the reference and the pool; resolves with the pool's facts for the run's floor (harness/report/floor.ts). Idempotent. */
   close(): Promise<PoolFacts>;
+  /** The rate the doctor learnt from the target's throttling, handed to the run-wide pool before the checks start. */
+  seedRate(ratePerSecond: number): void;
 }
 
 /** Starts the pool, and the embedded reference when `embedded`; on a failure, what started is stopped again. */
@@ -57,6 +59,7 @@ export async function startRunHost(o: { profile: Profile; faults: string[]; embe
   let closing: Promise<PoolFacts> | undefined;
   return {
     facts: { ...(ref ? { referenceUrl: ref.url } : {}), lagFile: ref?.lagFile ?? '', poolPort: server.port },
+    seedRate: (rate) => server.seedRate(rate),
     close() {
       closing ??= (async () => {
         const learnt = server.learntRate();

@@ -51,6 +51,8 @@ export interface PoolServer {
   lastReleaseAt(): number | undefined;
   /** The rate learnt from the target's throttling when the profile declares none; undefined when none was. */
   learntRate(): LearntRate | undefined;
+  /** Hands the pool a rate the doctor learnt before the checks (`Pacer.seedRate`). */
+  seedRate(ratePerSecond: number): void;
   close(): Promise<void>;
 }
 
@@ -211,6 +213,7 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     firstGrantAt: () => firstGrantAt,
     lastReleaseAt: () => lastReleaseAt,
     learntRate: () => pacer.learntRate,
+    seedRate: (rate) => pacer.seedRate(rate, 'doctor'),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -143,6 +143,43 @@ describe('a rate learnt from the throttling onset (no rate declared)', () => {
   });
 });
 
+describe("a rate handed on from the doctor's onset", () => {
+  it('paces from the first request: the onset burst a fresh pacer is throttled for does not happen', async () => {
+    // Under a second: a learnt rate rises by a tenth after a second held back with nothing throttled, a probe that may
+    // cost a throttled answer; what is compared here is the start.
+    const o = { workers: 8, ms: 900, retryMs: 100 };
+    const fresh = await drive(new Pacer(), gateway({ value: 20 }), o);
+    const seeded = new Pacer();
+    seeded.seedRate(20, 'doctor');
+    const handed = await drive(seeded, gateway({ value: 20 }), o);
+    // A fresh pacer learns only from throttled answers: its 8 loops in flight past the 20th request are the burst.
+    expect(fresh.throttled).toBeGreaterThanOrEqual(4);
+    expect(handed.throttled).toBe(0);
+    expect(handed.sent).toBeGreaterThanOrEqual(10);
+    expect(seeded.learntRate).toMatchObject({ proposed: 20, decreases: 0, from: 'doctor' });
+  });
+
+  it('leaves a declared rate, and a rate learnt already, as they are', () => {
+    const declared = new Pacer({ ratePerSecond: 40 });
+    declared.seedRate(20, 'doctor');
+    expect(declared.learntRate).toBeUndefined();
+    const seeded = new Pacer();
+    seeded.seedRate(20, 'doctor');
+    seeded.seedRate(5, 'doctor');
+    expect(seeded.learntRate?.proposed).toBe(20);
+  });
+
+  it("says in the run's output whose onset the rate came from", () => {
+    const floor = computeFloor({
+      results: [],
+      doctorRequests: 10,
+      pool: { concurrency: 8, learntRate: { proposed: 48, current: 48, decreases: 0, from: 'doctor' } },
+      wallMs: 1000,
+    });
+    expect(floorLine(floor)).toMatch(/learnt 48 requests\/s from the doctor's throttling onset/);
+  });
+});
+
 describe('resends before fresh requests', () => {
   it('in a pacer: a resend whose wait is over goes before the fresh requests that asked earlier', async () => {
     const pacer = new Pacer({ ratePerSecond: 20 });
