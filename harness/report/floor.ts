@@ -38,9 +38,15 @@ export interface RunFloor {
   longestCheck?: string;
   /** Requests that got an answer: the checks' exchanges (webhook deliveries not counted) and the doctor's requests. */
   requests: number;
-  /** The profile's `http.rateLimit`, requests per second; null when it declares none. */
+  /**
+   * The rate the floor counts, requests per second: the profile's `http.rateLimit`, or, when it declares none and the
+   * target throttled, the highest the run learnt (`rateLearnt`: the gateway let at least its onset count through, and
+   * the rate rose past it only while nothing was throttled). null when neither.
+   */
   rateLimit: number | null;
-  /** requests ÷ rateLimit: the least time the declared rate allows them in (0 without a rate). */
+  /** `rateLimit` is the rate learnt from the target's throttling, not a declared one. */
+  rateLearnt?: true;
+  /** requests ÷ rateLimit: the least time that rate allows them in (0 without a rate). */
   rateFloorMs: number;
   /** The in-flight budget (`http.concurrency`) the run was held to. */
   concurrency: number;
@@ -97,7 +103,9 @@ export function computeFloor(input: FloorInput): RunFloor {
     }
   }
   const concurrency = Math.max(1, input.pool.concurrency);
-  const rate = input.pool.rateLimit && input.pool.rateLimit > 0 ? input.pool.rateLimit : null;
+  const declared = input.pool.rateLimit && input.pool.rateLimit > 0 ? input.pool.rateLimit : null;
+  const learnt = input.pool.learntRate;
+  const rate = declared ?? (learnt ? Math.max(learnt.proposed, learnt.current) : null);
   const terms: [FloorBound, number][] = [
     ['longest-check', Math.round(longest)],
     ['rate', rate ? Math.round((requests / rate) * 1000) : 0],
@@ -110,6 +118,7 @@ export function computeFloor(input: FloorInput): RunFloor {
     ...(longestCheck !== undefined ? { longestCheck } : {}),
     requests,
     rateLimit: rate,
+    ...(declared === null && rate !== null ? { rateLearnt: true as const } : {}),
     rateFloorMs: terms[1]![1],
     concurrency,
     sequentialRoundTripsMs: terms[2]![1],
@@ -123,7 +132,7 @@ export function computeFloor(input: FloorInput): RunFloor {
 
 const BOUND_TEXT: Record<FloorBound, (f: RunFloor) => string> = {
   'longest-check': (f) => `the longest check${f.longestCheck ? `, ${f.longestCheck}` : ''}`,
-  rate: (f) => `${f.requests} requests at ${f.rateLimit}/s`,
+  rate: (f) => `${f.requests} requests at ${f.rateLimit}/s${f.rateLearnt ? ' (learnt)' : ''}`,
   'round-trips': (f) => `round trips ÷ ${f.concurrency} in flight`,
 };
 

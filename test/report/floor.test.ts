@@ -50,6 +50,22 @@ describe('run floor', () => {
     expect(floorLine(f)).toContain('100 requests at 50/s');
   });
 
+  it('counts the rate the run learnt when none is declared, and says it was learnt', () => {
+    const results = Array.from({ length: 100 }, (_, i) => ({
+      checkId: `c/${i}`,
+      durationMs: 50,
+      exchanges: [ex(`x-${i}`, 10)],
+    }));
+    const learntRate = { proposed: 40, current: 50, decreases: 1 };
+    const f = computeFloor({ results, doctorRequests: 0, pool: { concurrency: 8, learntRate }, wallMs: 2_600 });
+    expect(f).toMatchObject({ rateLimit: 50, rateLearnt: true, rateFloorMs: 2_000, bound: 'rate', ratio: 1.3 });
+    expect(floorLine(f)).toContain('100 requests at 50/s (learnt)');
+    // A declared rate is the profile's word: a rate learnt beside it (none is, today) would not replace it.
+    const declared = computeFloor({ results, doctorRequests: 0, pool: { concurrency: 8, rateLimit: 25, learntRate }, wallMs: 2_600 });
+    expect(declared.rateLimit).toBe(25);
+    expect(declared.rateLearnt).toBeUndefined();
+  });
+
   it('is Σ round trips ÷ concurrency when many short checks wait on the network', () => {
     const results = Array.from({ length: 40 }, (_, i) => ({
       checkId: `c/${i}`,
