@@ -2,10 +2,11 @@
  * Issue 23 item 3: quick runs of the embedded reference under field conditions, each with its floor and ratio
  * (run.json `floor`, harness/report/floor.ts), the 1-minute load average at its start, its verdict and its longest
  * check. Conditions: loopback; 100 ms round trip (`embedded.latencyMs` 50, as `serve --latency 50`); a gateway at
- * 50 requests/s (`embedded.rateLimit` 50 with `http.rateLimit` 50, as `serve --rate-limit 50`); real time (webhooks
+ * 50 requests/s (`embedded.rateLimit` 50 with `http.rateLimit` 50, as `serve --rate-limit 50`); the same gateway
+ * with no rate declared (`learnt`: the run learns one from the throttling onset); real time (webhooks
  * `timeScale` 1, ackTimeoutMs 5000). Same seed for all; the machine may be shared: compare ratios within one sitting.
  *
- *   npx tsx bench/pool.ts [conditions=loopback,latency,rate,realtime] [seed=1]
+ *   npx tsx bench/pool.ts [conditions=loopback,latency,rate,realtime; also: learnt] [seed=1]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { log, ROOT, round, writeReport } from './support/report.js';
 import type { RunFloor } from '../harness/report/floor.js';
 import { readResults } from '../harness/run/results.js';
 
-type Condition = 'loopback' | 'latency' | 'rate' | 'realtime';
+type Condition = 'loopback' | 'latency' | 'rate' | 'learnt' | 'realtime';
 const CONDITIONS = (process.argv[2] ?? 'loopback,latency,rate,realtime').split(',') as Condition[];
 const SEED = Number(process.argv[3] ?? 1);
 
@@ -29,6 +30,7 @@ function variant(c: Condition, base: Profile): Profile {
     p.embedded = { ...(p.embedded as object), rateLimit: 50 };
     p.http.rateLimit = 50;
   }
+  if (c === 'learnt') p.embedded = { ...(p.embedded as object), rateLimit: 50 };
   if (c === 'realtime') p.webhooks = { ...p.webhooks, timeScale: 1, ackTimeoutMs: 5000 };
   return p;
 }
