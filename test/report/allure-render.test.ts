@@ -160,6 +160,18 @@ describe('the Allure renderer started ahead', () => {
     expect(readFileSync(count, 'utf8')).toBe('0');
   });
 
+  it('reads an allurerc.ts through the TypeScript loader it loads only then', async () => {
+    const dir = resultsDir();
+    const output = join(dir, 'ts-report');
+    const configFile = join(dir, 'allurerc.ts');
+    const config = { name: 'ts config page', output, plugins: { awesome: { options: { singleFile: true } } } };
+    writeFileSync(configFile, `const config: Record<string, unknown> = ${JSON.stringify(config)};\nexport default config;\n`);
+    const renderer = startAllureRenderer();
+    await renderer.render({ cwd: dir, configFile, results: join(dir, 'allure-results') });
+    expect(readFileSync(join(output, 'index.html'), 'utf8')).toContain('ts config page');
+    expect(await renderer.ended).toBe(0);
+  });
+
   it('reads the results it loads a reader for only when they come (a JUnit file, a folder)', async () => {
     const dir = resultsDir();
     const results = join(dir, 'allure-results');
