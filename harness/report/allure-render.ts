@@ -68,36 +68,53 @@ const standIns = {
     ].join(' ');
   },
 };
-// core's AllureReport and readConfig.
-async function loadCore(coreEntry) {
-  const coreReq = createRequire(fileURLToPath(coreEntry));
-  const reportUrl = new URL('./report.js', coreEntry).href;
-  const { readConfig } = await import(new URL('./config.js', coreEntry).href);
+// config.js's TypeScript loader (jiti, 0.2 MB) serves an allurerc.ts only; ours is an .mjs. Called, it loads the real
+// module then, synchronously as the real import would have. (Its YAML parser is not swapped: the agent plugin core adds
+// to every report imports it too.)
+const syncLater = (name) => (real) =>
+  'import { createRequire } from "node:module"; import { fileURLToPath } from "node:url"; ' +
+  'const at = fileURLToPath(' + JSON.stringify(real) + '); ' +
+  'export function ' + name + '(...a) { return createRequire(at)(at).' + name + '(...a); }';
+const configStandIns = { jiti: syncLater('createJiti') };
+// A module of core imported from its own text with the imports in standIns swapped and every other one resolved to the
+// file core itself would get; undefined when its imports are not the expected ones (another Allure version).
+async function leanImport(moduleUrl, swaps, coreReq, dynamicAllowed = []) {
   try {
-    const text = readFileSync(new URL(reportUrl), 'utf8');
+    const text = readFileSync(new URL(moduleUrl), 'utf8');
     // Imports the rewrite below would not see (bare side-effect or dynamic ones) would not resolve from a data: URL.
-    if (/^import ["']|import[(]|require[(]/m.test(text)) throw new Error('report.js imports in a way the rewrite does not handle');
+    let rest = text;
+    for (const ok of dynamicAllowed) rest = rest.replaceAll(ok, '');
+    if (/^import ["']|import[(]|require[(]/m.test(rest)) throw new Error('the module imports in a way the rewrite does not handle');
     const swapped = new Set();
     const lean = text
       .replace(/^(import [^;]*? from |export [^;]*? from )"([^"]+)";$/gms, (line, head, spec) => {
         if (spec.startsWith('node:')) return line;
         let url;
-        if (spec.startsWith('./') || spec.startsWith('../')) url = new URL(spec, reportUrl).href;
-        else if (standIns[spec]) {
+        if (spec.startsWith('./') || spec.startsWith('../')) url = new URL(spec, moduleUrl).href;
+        else if (swaps[spec]) {
           swapped.add(spec);
-          const make = standIns[spec];
+          const make = swaps[spec];
           url = 'data:text/javascript,' + encodeURIComponent(make(make.length > 0 ? pathToFileURL(coreReq.resolve(spec)).href : ''));
         } else url = pathToFileURL(coreReq.resolve(spec)).href;
         return head + JSON.stringify(url) + ';';
       })
-      .replaceAll('import.meta.url', JSON.stringify(reportUrl));
-    if (swapped.size !== Object.keys(standIns).length) throw new Error('report.js imports other modules than expected');
-    const { AllureReport } = await import('data:text/javascript,' + encodeURIComponent(lean));
-    return { AllureReport, readConfig };
+      .replaceAll('import.meta.url', JSON.stringify(moduleUrl));
+    if (swapped.size !== Object.keys(swaps).length) throw new Error('the module imports other modules than expected');
+    return await import('data:text/javascript,' + encodeURIComponent(lean));
   } catch {
-    const { AllureReport } = await import(reportUrl);
-    return { AllureReport, readConfig };
+    return undefined;
   }
+}
+// core's AllureReport and readConfig.
+async function loadCore(coreEntry) {
+  const coreReq = createRequire(fileURLToPath(coreEntry));
+  const reportUrl = new URL('./report.js', coreEntry).href;
+  const configUrl = new URL('./config.js', coreEntry).href;
+  // A .js config is imported by its absolute file: URL, which a data: module may import; jiti.import is a method.
+  const dynamic = ['import(normalizeImportPath(configPath))', 'jiti.import('];
+  const config = (await leanImport(configUrl, configStandIns, coreReq, dynamic)) ?? (await import(configUrl));
+  const report = (await leanImport(reportUrl, standIns, coreReq)) ?? (await import(reportUrl));
+  return { AllureReport: report.AllureReport, readConfig: config.readConfig };
 }
 `;
 
@@ -132,7 +149,14 @@ process.stdin.on('end', async () => {
       const pack = JSON.parse(gunzipSync(readFileSync(job.results.pack)).toString('utf8'));
       if (pack.format !== 'mpsi-allure-results/1') throw new Error(job.results.pack + ' is not a packed allure-results folder');
       const names = Object.keys(pack.files).filter((n) => !n.endsWith('.tmp')).sort((a, b) => a.localeCompare(b));
-      for (const name of names) await report.readResult(new BufferResultFile(Buffer.from(pack.files[name], 'base64'), name));
+      // The reader's BufferResultFile hands its bytes out through a stream, copied chunk by chunk into a new buffer,
+      // for each of ~1,500 files: the same bytes given back as they are (a copy, as the stream's would be).
+      class PackFile extends BufferResultFile {
+        async asBuffer() { return Buffer.from(this.buffer); }
+        async asUtf8String() { return this.buffer.toString('utf8'); }
+        async asJson() { return JSON.parse(this.buffer.toString('utf8')); }
+      }
+      for (const name of names) await report.readResult(new PackFile(Buffer.from(pack.files[name], 'base64'), name));
     }
     await report.done();
     process.exit(0);

@@ -115,7 +115,61 @@ describe('the Allure renderer started ahead', () => {
     expect(loaded.some((u) => u.endsWith('/@allurereport/reader/dist/allure2/index.js'))).toBe(true);
     const unused = ['/node_modules/axios/', '/@allurereport/service/', '/node-stream-zip/', '/zip-stream/'];
     unused.push('/@allurereport/summary/', '/reader/dist/index.js', '/reader/dist/xcresult/index.js');
+    // readConfig's TypeScript loader: our config is an .mjs.
+    unused.push('/node_modules/jiti/');
     expect(loaded.filter((u) => unused.some((m) => u.includes(m)))).toEqual([]);
+  });
+
+  it('hands the packed files to the reader as bytes, not through a stream each (issue 27)', async () => {
+    const dir = resultsDir();
+    const results = join(dir, 'allure-results');
+    writeFileSync(join(results, 'a1-attachment.txt'), 'GET /api/v1/payments/query HTTP/1.1');
+    const raw = JSON.parse(readFileSync(join(results, '0b7e2f6a-1111-4222-8333-944455556666-result.json'), 'utf8'));
+    raw.attachments = [{ name: 'request and response', source: 'a1-attachment.txt', type: 'text/plain' }];
+    writeFileSync(join(results, '0b7e2f6a-1111-4222-8333-944455556666-result.json'), JSON.stringify(raw));
+    const pack = join(dir, 'allure-results.json.gz');
+    expect(packAllureResults(results, pack)).toBeGreaterThan(0);
+    // The reader's BufferResultFile streams its bytes through fs.ReadStream.from: counted in the child, written at its end.
+    const count = join(dir, 'streams.txt');
+    const preload = join(dir, 'count-streams.mjs');
+    writeFileSync(
+      preload,
+      [
+        "import fs, { writeFileSync } from 'node:fs';",
+        'let n = 0;',
+        'const from = fs.ReadStream.from;',
+        'fs.ReadStream.from = function (...a) { n++; return from.apply(this, a); };',
+        `process.on('exit', () => writeFileSync(${JSON.stringify(count)}, String(n)));`,
+      ].join('\n'),
+    );
+    const before = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--import ${pathToFileURL(preload).href}`;
+    let renderer: ReturnType<typeof startAllureRenderer>;
+    try {
+      renderer = startAllureRenderer();
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+    const out = await renderSingleFileReport({ results: { pack }, output: join(dir, 'allure-report'), name: 'bytes test page' }, renderer);
+    await renderer.ended;
+    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    // The result and its attachment both reached the page.
+    expect(text).toContain('renders a check titled for this test');
+    expect(text).toContain('GET /api/v1/payments/query HTTP/1.1');
+    expect(readFileSync(count, 'utf8')).toBe('0');
+  });
+
+  it('reads an allurerc.ts through the TypeScript loader it loads only then', async () => {
+    const dir = resultsDir();
+    const output = join(dir, 'ts-report');
+    const configFile = join(dir, 'allurerc.ts');
+    const config = { name: 'ts config page', output, plugins: { awesome: { options: { singleFile: true } } } };
+    writeFileSync(configFile, `const config: Record<string, unknown> = ${JSON.stringify(config)};\nexport default config;\n`);
+    const renderer = startAllureRenderer();
+    await renderer.render({ cwd: dir, configFile, results: join(dir, 'allure-results') });
+    expect(readFileSync(join(output, 'index.html'), 'utf8')).toContain('ts config page');
+    expect(await renderer.ended).toBe(0);
   });
 
   it('reads the results it loads a reader for only when they come (a JUnit file, a folder)', async () => {
