@@ -155,7 +155,8 @@ for (const [i, g] of genomes.entries()) {
   }
   log(
     `[${i + 1}/${N}] ${g.readings.length} readings, ${describeGenes(g)}: ${run.passed} passed, ${run.failed.length}` +
-      ` failed, ${run.skipped} skipped${run.inconclusive?.length ? `, ${run.inconclusive.length} without verdict` : ''}; doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
+      ` failed, ${run.skipped} skipped${run.inconclusive?.length ? `, ${run.inconclusive.length} without verdict` : ''}; ` +
+      `doctor ${doctor.verified} verified, ${doctor.wrong.length} wrong`,
   );
 }
 const ms = performance.now() - started;

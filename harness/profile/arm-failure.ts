@@ -80,7 +80,8 @@ export function armFailureProblems(arm: unknown, at: string, version: unknown): 
       );
   if (a.refundSubject === 'merchantRefundNo' && !used.includes('merchantRefundNo') && !used.includes('subject'))
     out.push(
-      `${at}.refundSubject: the switch matches refunds by their number, but the template sends neither \${merchantRefundNo} nor \${subject}`,
+      `${at}.refundSubject: the switch matches refunds by their number, ` +
+        'but the template sends neither ${merchantRefundNo} nor ${subject}',
     );
   return out;
 }
