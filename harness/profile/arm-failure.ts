@@ -81,7 +81,7 @@ export function armFailureProblems(arm: unknown, at: string, version: unknown): 
   if (a.refundSubject === 'merchantRefundNo' && !used.includes('merchantRefundNo') && !used.includes('subject'))
     out.push(
       `${at}.refundSubject: the switch matches refunds by their number, ` +
-        'but the template sends neither ${merchantRefundNo} nor ${subject}',
+        `but the template sends neither \${merchantRefundNo} nor \${subject}`,
     );
   return out;
 }
