@@ -47,3 +47,30 @@ export interface ExchangeError {
   kind: ExchangeErrorKind;
   message: string;
 }
+
+/** Webhook deliveries are recorded as exchanges too (harness/webhooks/expect.ts, ids `wh-…`): the target sent them. */
+export function isOurRequest(ex: Pick<Exchange, 'id'>): boolean {
+  return !ex.id.startsWith('wh-');
+}
+
+function headerBytes(headers: Record<string, string | string[]>): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) n += Buffer.byteLength(`${k}: ${one}\r\n`);
+  return n + 2;
+}
+
+/** HTTP/1.1 bytes of an exchange as it went on the wire: request line, headers and body each way (the answer as read). */
+export function wireBytes(ex: Exchange): { sent: number; received: number } {
+  let path = ex.request.url;
+  try {
+    const u = new URL(ex.request.url);
+    path = u.pathname + u.search;
+  } catch {
+    // Not a URL we can split: counted whole.
+  }
+  const sent = Buffer.byteLength(`${ex.request.method} ${path} HTTP/1.1\r\n`) + headerBytes(ex.request.headers) + ex.request.body.length;
+  const received = ex.response
+    ? Buffer.byteLength(`HTTP/1.1 ${ex.response.status}\r\n`) + headerBytes(ex.response.headers) + ex.response.body.length
+    : 0;
+  return { sent, received };
+}

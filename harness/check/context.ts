@@ -1,8 +1,33 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Exchange } from '../exchange.js';
+import { type Exchange, isOurRequest, wireBytes } from '../exchange.js';
 import type { ClauseId } from '../clauses/registry.js';
 import type { ReadingTopic } from '../clauses/topics.js';
 import type { Finding } from './failure.js';
+
+/**
+ * What a check sent, counted for every request (the recorder keeps only the last MAX_EXCHANGES_KEPT exchanges): the
+ * run's traffic (issue 27: a vendor budgets a run by it) and its floor's request count and round trips (issue 23).
+ */
+export interface SentTally {
+  requests: number;
+  bytesSent: number;
+  bytesReceived: number;
+  /** Σ of each request's round trip (its last send's `totalMs`) and of its wait for a slot or rate token (`queuedMs`). */
+  roundTripMs: number;
+  queuedMs: number;
+}
+
+export function emptyTally(): SentTally {
+  return { requests: 0, bytesSent: 0, bytesReceived: 0, roundTripMs: 0, queuedMs: 0 };
+}
+
+export function addTally(into: SentTally, from: SentTally): void {
+  into.requests += from.requests;
+  into.bytesSent += from.bytesSent;
+  into.bytesReceived += from.bytesReceived;
+  into.roundTripMs += from.roundTripMs;
+  into.queuedMs += from.queuedMs;
+}
 
 /** Everything a running check accumulates; reports and the kill matrix read it. */
 export interface CheckRecorder {
@@ -36,6 +61,8 @@ export interface CheckRecorder {
    * every promise it creates, and one per suite file made a worker's awaits several times dearer.
    */
   checkId?: string;
+  /** Every request the check sent, kept or not (webhook deliveries are the target's, not counted). */
+  sent: SentTally;
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -57,6 +84,7 @@ export function newRecorder(
     machineBusy: [],
     clauses,
     startedAt,
+    sent: emptyTally(),
   };
   if (checkId !== undefined) rec.checkId = checkId;
   return rec;
@@ -83,6 +111,19 @@ export function ownClause(): ClauseId {
 export function recordExchange(ex: Exchange): void {
   const rec = storage.getStore();
   if (!rec) return;
+  if (isOurRequest(ex)) {
+    const b = wireBytes(ex);
+    rec.sent.requests += 1;
+    rec.sent.bytesSent += b.sent;
+    rec.sent.bytesReceived += b.received;
+    rec.sent.roundTripMs += ex.timings.totalMs;
+    rec.sent.queuedMs += ex.timings.queuedMs ?? 0;
+  }
+  keepExchange(rec, ex);
+}
+
+/** The last MAX_EXCHANGES_KEPT exchanges, for the report. */
+function keepExchange(rec: CheckRecorder, ex: Exchange): void {
   rec.exchanges.push(ex);
   const over = rec.exchanges.length - MAX_EXCHANGES_KEPT;
   // One over on every exchange past the limit: shift() drops it without a removed-elements array.
@@ -125,8 +166,9 @@ export function recordMachineBusy(detail: string): void {
  * recordings joined to its check's, in generation order, whichever example finished first.
  */
 export function mergeRecorder(into: CheckRecorder, from: CheckRecorder): void {
+  for (const ex of from.exchanges) keepExchange(into, ex);
+  addTally(into.sent, from.sent);
   storage.run(into, () => {
-    for (const ex of from.exchanges) recordExchange(ex);
     for (const f of from.invariantFindings) recordFinding(f);
     for (const n of from.notes) note(n);
     for (const c of from.exercised) into.exercised.add(c);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CheckContext } from './define.js';
-import { type CheckRecorder, currentRecorder, mergeRecorder, newRecorder, withRecorder } from './context.js';
+import { addTally, type CheckRecorder, currentRecorder, mergeRecorder, newRecorder, withRecorder } from './context.js';
 
 /** The in-flight budget a target gets when its profile names none (the client's and the run-wide pool's default). */
 const DEFAULT_WIDTH = 8;
@@ -106,6 +106,8 @@ export async function assertIndependent<T>(
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, width), values.length) }, lane));
   if (parent) for (let k = 0; k <= Math.min(first, values.length - 1); k++) mergeRecorder(parent, recorders[k]!);
+  // Examples run beside the first failing one are not the check's evidence, but their requests were sent all the same.
+  if (parent) for (let k = first + 1; k < recorders.length; k++) if (recorders[k]) addTally(parent.sent, recorders[k]!.sent);
   if (first === values.length) return;
   const failure = errors.get(first);
   // fast-check would have skipped the value and drawn another, so the values after it would not be those we ran.

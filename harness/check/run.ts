@@ -3,7 +3,7 @@ import type { Target } from '../target.js';
 import type { Exchange } from '../exchange.js';
 import type { CheckDef } from './define.js';
 import { CheckFailure, declareHint, NoVerdict, type NoVerdictCause, PreconditionSkip, type Finding } from './failure.js';
-import { newRecorder, withRecorder, type CheckRecorder } from './context.js';
+import { addTally, type CheckRecorder, emptyTally, newRecorder, type SentTally, withRecorder } from './context.js';
 
 /** `inconclusive`: no verdict, for a cause that is not the target's (`NoVerdict`); a must-level one makes the run exit 2. */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'broken' | 'inconclusive';
@@ -23,6 +23,8 @@ export interface CheckResult {
   /** The check's own assertion first, then invariant findings. */
   findings: Finding[];
   exchanges: Exchange[];
+  /** Every request the check sent (its tries summed), kept in `exchanges` or not: its traffic (stored as `traffic`). */
+  sent?: SentTally;
   readings: Record<string, string>;
   notes: string[];
   /** Clauses the check's assertions evaluated and found kept (sorted): the only clauses it is credited with. */
@@ -74,6 +76,7 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     return {
       ...r,
       notes: [`first try: ${firstSaw}; run again with new numbers, as our machine lost that time`, ...r.notes],
+      sent: bothTries(first.result, r),
       durationMs: first.result.durationMs + r.durationMs,
     };
   }
@@ -86,8 +89,16 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
     reason: `no verdict (machine too busy): ${detail}`,
     findings: [],
     exercised: [],
+    sent: bothTries(first.result, r),
     durationMs: first.result.durationMs + r.durationMs,
   };
+}
+
+function bothTries(a: CheckResult, b: CheckResult): SentTally {
+  const t = emptyTally();
+  if (a.sent) addTally(t, a.sent);
+  if (b.sent) addTally(t, b.sent);
+  return t;
 }
 
 /** One run of a check; `busy` when it failed on a timing finding within our machine's measured lag. */
@@ -149,6 +160,7 @@ async function runCheckBody(check: CheckDef, target: Target, settings: RunSettin
     ...(inconclusive ? { inconclusive } : {}),
     findings,
     exchanges: rec.exchanges,
+    sent: rec.sent,
     readings: rec.readings,
     notes: rec.notes,
     exercised: exercisedOf(check, status, rec, findings),

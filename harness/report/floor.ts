@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { LearntRate } from '../throttle.js';
+import { isOurRequest } from '../exchange.js';
 
 /** What the run-wide pool (harness/run/pool.ts) leaves in <reports>/pool.json when the run ends. */
 export interface PoolFacts {
@@ -72,15 +73,12 @@ export interface FloorInput {
     checkId: string;
     durationMs: number;
     exchanges: readonly { id: string; timings: { totalMs: number; queuedMs?: number } }[];
+    /** The check's tally of every request it sent; without it (results of an older kit) its kept exchanges are counted. */
+    traffic?: { requests: number; roundTripMs?: number; queuedMs?: number };
   }[];
   doctorRequests: number;
   pool: Pick<PoolFacts, 'concurrency' | 'rateLimit' | 'learntRate'>;
   wallMs: number;
-}
-
-/** Webhook deliveries are recorded as exchanges too (harness/webhooks/expect.ts, ids `wh-…`): the target sent them. */
-function isOurRequest(exchangeId: string): boolean {
-  return !exchangeId.startsWith('wh-');
 }
 
 export function computeFloor(input: FloorInput): RunFloor {
@@ -90,11 +88,19 @@ export function computeFloor(input: FloorInput): RunFloor {
   let roundTrips = 0;
   for (const r of input.results) {
     let queued = 0;
-    for (const ex of r.exchanges) {
-      if (!isOurRequest(ex.id)) continue;
-      requests += 1;
-      roundTrips += ex.timings.totalMs;
-      queued += ex.timings.queuedMs ?? 0;
+    const t = r.traffic;
+    if (t?.roundTripMs !== undefined) {
+      // A check keeps only its last exchanges (MAX_EXCHANGES_KEPT); its tally counts every request it sent.
+      requests += t.requests;
+      roundTrips += t.roundTripMs;
+      queued = t.queuedMs ?? 0;
+    } else {
+      for (const ex of r.exchanges) {
+        if (!isOurRequest(ex)) continue;
+        requests += 1;
+        roundTrips += ex.timings.totalMs;
+        queued += ex.timings.queuedMs ?? 0;
+      }
     }
     const own = Math.max(0, r.durationMs - queued);
     if (own > longest) {

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from '../exchange.js';
+import { type Exchange, isOurRequest, wireBytes } from '../exchange.js';
 
 /**
  * run.json's and certificate.json's `traffic`: the checks' and receivers' sums (`runTraffic`) with the throttling figures
@@ -30,30 +30,44 @@ export interface CheckTraffic {
   requests: number;
   bytesSent: number;
   bytesReceived: number;
+  /** Σ round trips and Σ waits for a slot or rate token of those requests, ms (the run's floor); absent before session 19. */
+  roundTripMs?: number;
+  queuedMs?: number;
 }
 
-function headerBytes(headers: Record<string, string | string[]>): number {
-  let n = 0;
-  for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) n += Buffer.byteLength(`${k}: ${one}\r\n`);
-  return n + 2;
-}
-
+/**
+ * One check's share from the exchanges given: the requests we sent (webhook deliveries are the target's) and their bytes.
+ * A check keeps only its last exchanges (MAX_EXCHANGES_KEPT): its whole share is the recorder's tally (`CheckResult.sent`).
+ */
 export function exchangeTraffic(exchanges: readonly Exchange[]): CheckTraffic {
+  let requests = 0;
   let bytesSent = 0;
   let bytesReceived = 0;
   for (const ex of exchanges) {
-    let path = ex.request.url;
-    try {
-      const u = new URL(ex.request.url);
-      path = u.pathname + u.search;
-    } catch {
-      // Not a URL we can split: counted whole.
-    }
-    bytesSent += Buffer.byteLength(`${ex.request.method} ${path} HTTP/1.1\r\n`) + headerBytes(ex.request.headers) + ex.request.body.length;
-    if (ex.response)
-      bytesReceived += Buffer.byteLength(`HTTP/1.1 ${ex.response.status}\r\n`) + headerBytes(ex.response.headers) + ex.response.body.length;
+    if (!isOurRequest(ex)) continue;
+    const b = wireBytes(ex);
+    requests += 1;
+    bytesSent += b.sent;
+    bytesReceived += b.received;
   }
-  return { requests: exchanges.length, bytesSent, bytesReceived };
+  return { requests, bytesSent, bytesReceived };
+}
+
+/** A check's stored share from its recorder's tally (every request, not only the exchanges kept). */
+export function checkTraffic(t: {
+  requests: number;
+  bytesSent: number;
+  bytesReceived: number;
+  roundTripMs: number;
+  queuedMs: number;
+}): CheckTraffic {
+  return {
+    requests: t.requests,
+    bytesSent: t.bytesSent,
+    bytesReceived: t.bytesReceived,
+    roundTripMs: Math.round(t.roundTripMs),
+    queuedMs: Math.round(t.queuedMs),
+  };
 }
 
 /** Written by each suite file's receiver when it closes. */

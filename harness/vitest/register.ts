@@ -12,7 +12,7 @@ import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
-import { exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
+import { checkTraffic, exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { failureHeadline, formatResultFailure } from './format.js';
@@ -125,13 +125,14 @@ export function registerSuite(suite: SuiteDef): void {
         const result = await runCheck(check, target, { seed, numRuns: cfg.numRuns, webhooks: cfg.webhooks });
         const repros = buildRepros(result, target.baseUrl, loaded, redact, { kitVersion: kitInfo().version, profile: loaded.profile.name });
         const reproNames = writeRepros(paths.repro, repros);
+        const { sent, ...kept } = result;
         const stored = {
-          ...result,
+          ...kept,
           suite: suite.name,
           target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
-          traffic: exchangeTraffic(result.exchanges),
+          traffic: sent ? checkTraffic(sent) : exchangeTraffic(result.exchanges),
           ...(reproNames.length > 0
             ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) }
             : {}),

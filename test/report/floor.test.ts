@@ -50,6 +50,17 @@ describe('run floor', () => {
     expect(floorLine(f)).toContain('100 requests at 50/s');
   });
 
+  it("counts a check's tally of every request it sent, not only the exchanges it kept", () => {
+    const results = [
+      { checkId: 'p/1', durationMs: 5_000, exchanges: [ex('x-1', 10)], traffic: { requests: 500, roundTripMs: 4_000, queuedMs: 1_000 } },
+    ];
+    const f = computeFloor({ results, doctorRequests: 100, pool: { concurrency: 2, rateLimit: 50 }, wallMs: 15_000 });
+    expect(f.requests).toBe(600);
+    expect(f.rateFloorMs).toBe(12_000);
+    expect(f.sequentialRoundTripsMs).toBe(2_000);
+    expect(f.longestForcedWaitMs).toBe(4_000);
+  });
+
   it('counts the rate the run learnt when none is declared, and says it was learnt', () => {
     const results = Array.from({ length: 100 }, (_, i) => ({
       checkId: `c/${i}`,

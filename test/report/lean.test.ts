@@ -11,7 +11,9 @@ import { offlinePage, renderSingleFileReport } from '../../harness/report/allure
 import { makeOffline } from '../../harness/report/offline.js';
 import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
 import { reportPaths } from '../../harness/report/paths.js';
-import { exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
+import { checkTraffic, exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
+import { MAX_EXCHANGES_KEPT, mergeRecorder, newRecorder, recordExchange, withRecorder } from '../../harness/check/context.js';
+import type { Exchange } from '../../harness/exchange.js';
 import { readResults } from '../../harness/run/results.js';
 import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
 import { exchangeText } from '../../harness/report/exchange-text.js';
@@ -221,6 +223,43 @@ describe('traffic', () => {
     ]);
     // "POST /p?q=1 HTTP/1.1\r\n" 22 + "a: b\r\n" 6 + "\r\n" 2 + 3; "GET / HTTP/1.1\r\n" 16 + 2
     expect(t).toEqual({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
+  });
+
+  const sentEx = (id: string, totalMs = 2): Exchange => ({
+    id,
+    label: id,
+    timings: { startedAt: '', totalMs, queuedMs: 1 },
+    request: { method: 'POST', url: 'http://h:1/p', headers: {}, body: Buffer.from('xyz') },
+    response: { status: 200, headers: {}, body: Buffer.from('ok'), truncated: false },
+  });
+
+  it("leaves out the webhook deliveries a check recorded: they are the target's requests, not ours", () => {
+    const t = exchangeTraffic([sentEx('x-1'), sentEx('wh-1'), sentEx('wh-2')]);
+    expect(t.requests).toBe(1);
+    expect(t).toEqual(exchangeTraffic([sentEx('x-1')]));
+  });
+
+  it('counts every request a check sent, not only the exchanges it keeps for the report', async () => {
+    const rec = newRecorder(['env.code.integer']);
+    const n = MAX_EXCHANGES_KEPT + 40;
+    await withRecorder(rec, async () => {
+      for (let i = 0; i < n; i++) recordExchange(sentEx(`x-${i}`));
+      recordExchange(sentEx('wh-1'));
+    });
+    expect(rec.exchanges).toHaveLength(MAX_EXCHANGES_KEPT);
+    const one = exchangeTraffic([sentEx('x-0')]);
+    expect(rec.sent).toEqual({
+      requests: n,
+      bytesSent: n * one.bytesSent,
+      bytesReceived: n * one.bytesReceived,
+      roundTripMs: 2 * n,
+      queuedMs: n,
+    });
+    // Joined from a property example's or a lane's recorder: its tally too, not only what it kept.
+    const parent = newRecorder(['env.code.integer']);
+    mergeRecorder(parent, rec);
+    expect(parent.sent.requests).toBe(n);
+    expect(checkTraffic(parent.sent)).toMatchObject({ requests: n, roundTripMs: 2 * n, queuedMs: n });
   });
 
   it('sums the checks of every worker and the receivers of every suite file', () => {
