@@ -22,6 +22,7 @@ import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { type RunHost, startRunHost } from '../run/host.js';
+import { measureRoundTrip } from '../run/round-trip.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
@@ -306,8 +307,10 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
+  // A far target keeps a third worker (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
+  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   const vitest = startVitest(
-    { ...cfg, holdUntilGo: true, hosted },
+    { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
     files.map((f) => relative(CODE_ROOT, f.testFile)),
     shard,
   );
