@@ -328,7 +328,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   }
   // A rate the doctor learnt paces the checks from their first request (none declared: harness/throttle.ts seedRate).
   if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
-  const meta = runMetaOf(plan, doctor);
+  const meta = runMetaOf(plan, doctor, roundTripMs);
   writeRunMeta(paths.runMeta, meta);
   process.stdout.write(
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}` +
@@ -420,7 +420,7 @@ async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl
   }
 }
 
-function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined): RunMeta {
+function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined, roundTripMs: number | undefined): RunMeta {
   const { cfg, loaded, shard, expectations } = plan;
   const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
   const readings = embedded ? loaded.profile.embedded?.readings : undefined;
@@ -433,6 +433,7 @@ function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined): RunMeta {
     profile: { name: loaded.profile.name, file: basename(loaded.path), environment: loaded.profile.environment },
     target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : embedded ? 'embedded' : maskUrl(loaded.profile.baseUrl),
     timeScale: loaded.profile.webhooks?.timeScale,
+    ...(roundTripMs !== undefined ? { roundTripMs } : {}),
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
     ...(readings && readings !== 'default' ? { readings: [readings].flat().join(',') } : {}),
