@@ -3,6 +3,7 @@ import { type Exchange, isOurRequest, wireBytes } from '../exchange.js';
 import type { ClauseId } from '../clauses/registry.js';
 import type { ReadingTopic } from '../clauses/topics.js';
 import type { Finding } from './failure.js';
+import { traceExchange } from '../trace.js';
 
 /**
  * What a check sent, counted for every request (the recorder keeps only the last MAX_EXCHANGES_KEPT exchanges): the
@@ -110,6 +111,7 @@ export function ownClause(): ClauseId {
 
 export function recordExchange(ex: Exchange): void {
   const rec = storage.getStore();
+  traceExchange(ex, rec?.checkId);
   if (!rec) return;
   if (isOurRequest(ex)) {
     const b = wireBytes(ex);

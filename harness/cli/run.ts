@@ -22,6 +22,7 @@ import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { type RunHost, startRunHost } from '../run/host.js';
+import { measureRoundTrip } from '../run/round-trip.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
@@ -306,8 +307,10 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
+  // A far target keeps a third worker (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
+  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   const vitest = startVitest(
-    { ...cfg, holdUntilGo: true, hosted },
+    { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
     files.map((f) => relative(CODE_ROOT, f.testFile)),
     shard,
   );
@@ -325,7 +328,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   }
   // A rate the doctor learnt paces the checks from their first request (none declared: harness/throttle.ts seedRate).
   if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
-  const meta = runMetaOf(plan, doctor);
+  const meta = runMetaOf(plan, doctor, roundTripMs);
   writeRunMeta(paths.runMeta, meta);
   process.stdout.write(
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}` +
@@ -417,7 +420,7 @@ async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl
   }
 }
 
-function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined): RunMeta {
+function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined, roundTripMs: number | undefined): RunMeta {
   const { cfg, loaded, shard, expectations } = plan;
   const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
   const readings = embedded ? loaded.profile.embedded?.readings : undefined;
@@ -430,6 +433,7 @@ function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined): RunMeta {
     profile: { name: loaded.profile.name, file: basename(loaded.path), environment: loaded.profile.environment },
     target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : embedded ? 'embedded' : maskUrl(loaded.profile.baseUrl),
     timeScale: loaded.profile.webhooks?.timeScale,
+    ...(roundTripMs !== undefined ? { roundTripMs } : {}),
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,
     ...(readings && readings !== 'default' ? { readings: [readings].flat().join(',') } : {}),

@@ -131,6 +131,24 @@ export function actingRoles(ctx: DoctorContext): MerchantRole[] {
 }
 
 /** Runs tasks with at most n in flight; results in order. */
+/**
+ * Chains of probes that run side by side while their items read in a fixed order (a report must not depend on which
+ * answer came first): each chain adds to a context of its own, and `flush` appends their items to `ctx` in the chains'
+ * order. Issue 23: behind a 100 ms round trip, chains that ran one after another held the doctor for seconds.
+ */
+export function sideBySide(
+  ctx: DoctorContext,
+  chains: readonly ((own: DoctorContext) => Promise<void>)[],
+): { tasks: (() => Promise<void>)[]; flush(): void } {
+  const owns = chains.map((): DoctorContext => ({ ...ctx, items: [] }));
+  return {
+    tasks: chains.map((chain, i) => () => chain(owns[i]!)),
+    flush() {
+      for (const own of owns) ctx.items.push(...own.items.splice(0));
+    },
+  };
+}
+
 export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {
   const out: T[] = new Array(tasks.length);
   let next = 0;

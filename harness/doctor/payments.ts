@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, doubt, pool, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
 import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
 
@@ -129,9 +129,13 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
   }
   tasks.push(() => checkRefusedMethods(ctx));
   tasks.push(() => checkFrozen(ctx));
-  tasks.push(() => checkLimits(ctx));
-  tasks.push(() => checkPricePoints(ctx));
-  await pool(tasks, 6);
+  // The longest chains (each price-point method's tiers, each ranged method's limits) start first, side by side.
+  const chains = sideBySide(ctx, [...pricePointChains(ctx), ...limitChains(ctx)]);
+  try {
+    await pool([...chains.tasks, ...tasks], 6);
+  } finally {
+    chains.flush();
+  }
   await checkCheckoutData(ctx, first);
 }
 
@@ -221,49 +225,56 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
     });
 }
 
-/** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
-async function checkLimits(ctx: DoctorContext): Promise<void> {
+/** Each ranged method the primary has: its limits, one chain per method. */
+function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>)[] {
   const p = ctx.loaded.profile;
   const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
+  const chains: ((own: DoctorContext) => Promise<void>)[] = [];
   for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
     if (!primary.has(method) || p.methods.pricePoint?.includes(method)) continue;
-    const base = `limits.payments.${method}`;
-    const probes: CheckoutProbe[] = [];
-    const channels = lim.channels ?? [lim];
-    channels.forEach((c, i) => {
-      const at = lim.channels ? `${base}.channels[${i}]` : base;
-      probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
-      probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
-      const next = channels[i + 1];
-      if (next && centsOf(c.max) + 1n < centsOf(next.min)) {
-        const gap = valueOfCents(centsOf(c.max) + 1n);
-        probes.push({
-          value: gap,
-          want: 'refused',
-          path: `${base}.channels`,
-          claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})`,
-        });
-      }
-    });
-    if (centsOf(lim.min) > 1n)
-      probes.push({
-        value: valueOfCents(centsOf(lim.min) - 1n),
-        want: 'refused',
-        path: `${base}.min`,
-        claim: `${method} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
-      });
-    probes.push({
-      value: valueOfCents(centsOf(lim.max) + 1n),
-      want: 'refused',
-      path: `${base}.max`,
-      claim: `${method} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
-    });
-    await judgeCheckoutProbes(ctx, method, probes, {
-      // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
-      clauses: ['limit.amount.channel-range'],
-      fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
-    });
+    chains.push((own) => checkLimitsOf(own, method, lim));
   }
+  return chains;
+}
+
+/** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
+async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits): Promise<void> {
+  const base = `limits.payments.${method}`;
+  const probes: CheckoutProbe[] = [];
+  const channels = lim.channels ?? [lim];
+  channels.forEach((c, i) => {
+    const at = lim.channels ? `${base}.channels[${i}]` : base;
+    probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
+    probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
+    const next = channels[i + 1];
+    if (next && centsOf(c.max) + 1n < centsOf(next.min)) {
+      const gap = valueOfCents(centsOf(c.max) + 1n);
+      probes.push({
+        value: gap,
+        want: 'refused',
+        path: `${base}.channels`,
+        claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})`,
+      });
+    }
+  });
+  if (centsOf(lim.min) > 1n)
+    probes.push({
+      value: valueOfCents(centsOf(lim.min) - 1n),
+      want: 'refused',
+      path: `${base}.min`,
+      claim: `${method} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
+    });
+  probes.push({
+    value: valueOfCents(centsOf(lim.max) + 1n),
+    want: 'refused',
+    path: `${base}.max`,
+    claim: `${method} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
+  });
+  await judgeCheckoutProbes(ctx, method, probes, {
+    // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
+    clauses: ['limit.amount.channel-range'],
+    fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
+  });
 }
 
 interface CheckoutProbe {
@@ -350,40 +361,46 @@ async function judgeTierCharge(
 }
 
 /** On every price-point method the primary has: each tier is accepted, each unroundable amount refused; the rounding (and tie) rule. */
-async function checkPricePoints(ctx: DoctorContext): Promise<void> {
+function pricePointChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>)[] {
   const p = ctx.loaded.profile;
   const pp = p.pricePoints;
   const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
   const methods = (p.methods.pricePoint ?? []).filter((m) => primary.has(m) && p.methods.checkout.includes(m));
-  if (!pp) return;
-  let rounded = false;
-  for (const method of methods) {
-    const tiers = tiersOf(ctx, method);
-    const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
-    const probes = [
-      ...tiers.map((v, i) => ({
-        value: v,
-        want: 'accepted' as const,
-        path: `${tierBase}[${i}]`,
-        claim: `${method} accepts the tier ${v}`,
-        chargedAsAsked: true,
-      })),
-      ...pp.unroundable.map((v, i) => ({
-        value: v,
-        want: 'refused' as const,
-        path: `pricePoints.unroundable[${i}]`,
-        claim: `${method} refuses ${v}, which rounds to no tier`,
-      })),
-    ];
-    await judgeCheckoutProbes(ctx, method, probes, {
-      // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
-      clauses: ['payment.price-point.refuse'],
-      doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
-      fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
-    });
-    await checkRequestedAmount(ctx, method, tiers, !rounded);
-    rounded = true;
-  }
+  if (!pp) return [];
+  // The record's paths are judged once, on the first method's rounded payment, as when the methods ran in turn.
+  return methods.map((method, i) => (own) => checkPricePointsOf(own, pp, method, i === 0));
+}
+
+async function checkPricePointsOf(
+  ctx: DoctorContext,
+  pp: NonNullable<DoctorContext['loaded']['profile']['pricePoints']>,
+  method: string,
+  recordPaths: boolean,
+): Promise<void> {
+  const tiers = tiersOf(ctx, method);
+  const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
+  const probes = [
+    ...tiers.map((v, i) => ({
+      value: v,
+      want: 'accepted' as const,
+      path: `${tierBase}[${i}]`,
+      claim: `${method} accepts the tier ${v}`,
+      chargedAsAsked: true,
+    })),
+    ...pp.unroundable.map((v, i) => ({
+      value: v,
+      want: 'refused' as const,
+      path: `pricePoints.unroundable[${i}]`,
+      claim: `${method} refuses ${v}, which rounds to no tier`,
+    })),
+  ];
+  await judgeCheckoutProbes(ctx, method, probes, {
+    // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
+    clauses: ['payment.price-point.refuse'],
+    doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
+    fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
+  });
+  await checkRequestedAmount(ctx, method, tiers, recordPaths);
 }
 
 /** The rounding rule the profile gives a method (its own in pricePoints.ruleByMethod, else the shared one), and where. */

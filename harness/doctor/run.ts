@@ -38,6 +38,7 @@ import { checkUnused, notProbed } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
+import { tracePhase } from '../trace.js';
 
 export interface DoctorOptions {
   loaded: LoadedProfile;
@@ -135,7 +136,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     learnUnknownPath: (form) => {
       unknownForm = form;
     },
-    progress: (phase) => o.onProgress?.(phase),
+    progress: (phase) => {
+      tracePhase(phase);
+      o.onProgress?.(phase);
+    },
   };
   try {
     await phases(ctx);

@@ -36,6 +36,8 @@ export interface RunConfig {
   holdUntilGo?: boolean;
   /** The CLI's run: the embedded reference (if any) and the request pool are in the CLI's process (harness/run/host.ts). */
   hosted?: HostedFacts;
+  /** The target's round trip, ms, as the CLI measured it before vitest started (harness/run/round-trip.ts): sets the workers. */
+  roundTripMs?: number;
 }
 
 export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');

@@ -46,13 +46,21 @@ export const WORKERS = 2;
  * workers every other file waited for one of them, and the run took their length twice over (issue 23: 110 s against
  * a longest check of 75 s). A third worker runs the rest beside them; its CPU (about 0.7 s) is not the run's bound there.
  */
-export function workersFor(timeScale: number): number {
-  return timeScale >= 1 ? WORKERS + 1 : WORKERS;
+export function workersFor(timeScale: number, roundTripMs?: number): number {
+  return timeScale >= 1 || (roundTripMs ?? 0) >= FAR_ROUND_TRIP_MS ? WORKERS + 1 : WORKERS;
 }
 
-/** The run's worker count, from its profile's time scale (the conformance config's `maxWorkers`). */
+/**
+ * A target this far away (its round trip, ms, as the CLI measured it before vitest started) keeps a third worker too
+ * (issue 23, BENCHMARKS.md §41): behind a 100 ms round trip each worker's files ran one after another, a file as long
+ * as its longest chain of round trips, while the pool had fewer than 13 requests in flight for 85 % of the checks'
+ * time. The requests wait on the network there, not on our CPU. Loopback answers in a few ms, even on a busy machine.
+ */
+export const FAR_ROUND_TRIP_MS = 40;
+
+/** The run's worker count, from its profile's time scale and the target's round trip (the conformance config's `maxWorkers`). */
 export function runWorkers(cfg: RunConfig = readRunConfig()): number {
-  return workersFor(timeScaleOf(cfg));
+  return workersFor(timeScaleOf(cfg), cfg.roundTripMs);
 }
 
 /** suites/<concern>.test.ts → <concern> (the key of durations.json). */

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_PROFILE, runCli, tempReports } from './helpers.js';
+import { FAR_ROUND_TRIP_MS } from '../../harness/run/sequencer.js';
 
 interface Stored {
   checkId: string;
@@ -63,6 +64,10 @@ describe('the reference behind serve --rate-limit 50', () => {
       { timeoutMs: 240_000 },
     );
     expect(plain.code, plain.stdout.slice(-3000) + plain.stderr).toBe(0);
+    // Loopback: the round trip the CLI measured before vitest started is near, so the run kept its two workers (issue 23).
+    const near = JSON.parse(readFileSync(join(loopback, 'run.json'), 'utf8')) as { roundTripMs?: number };
+    expect(near.roundTripMs).toBeTypeOf('number');
+    expect(near.roundTripMs!).toBeLessThan(FAR_ROUND_TRIP_MS);
 
     const gated = tempReports('ratelimit');
     const r = await runCli(

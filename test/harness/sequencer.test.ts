@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedSeconds, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
+import { expectedSeconds, FAR_ROUND_TRIP_MS, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
 
 const id = (k: string): string => k;
 
@@ -35,6 +35,14 @@ describe('the order suite files start in', () => {
     expect(workersFor(0.005)).toBe(2);
     const head = startOrder(Object.keys(realtime), id, realtime, workers, 1).slice(0, workers - 1);
     expect(head.sort()).toEqual(['webhook-delivery', 'webhook-retry']);
+  });
+
+  it('keeps a third worker for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
+    expect(workersFor(0.005, 100)).toBe(3);
+    expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(3);
+    expect(workersFor(0.005, 3)).toBe(2);
+    expect(workersFor(0.005, undefined)).toBe(2);
+    expect(workersFor(1, 3)).toBe(3);
   });
 
   it('keeps the longest webhook file first in full mode, where the retry schedule sets the run', () => {
