@@ -364,15 +364,18 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
       // Each try on a paid order of its own: an accepted partial refund would make the full one exceed the rest.
       for (const t of tries) {
         const { order, ex } = await paidWith(ctx, method, `doctor: a paid ${method} order to refund`);
+        const primaryLacks = ctx.loaded.profile.merchants.primary.paymentMethods?.includes(method) === false;
         if (!order) {
           add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, {
-            answered:
-              `no paid ${method} order could be made (` +
-              `${
-                method === (ctx.loaded.profile.methods.card ?? 'CARD')
-                  ? 'cardPayment.cards.success'
-                  : 'methods.checkout and sandbox.completeCheckout'
-              })`,
+            answered: primaryLacks
+              ? `${method} is not a method of the primary merchant (merchants.primary.paymentMethods), ` +
+                'and the doctor pays as the primary'
+              : `no paid ${method} order could be made (` +
+                `${
+                  method === (ctx.loaded.profile.methods.card ?? 'CARD')
+                    ? 'cardPayment.cards.success'
+                    : 'methods.checkout and sandbox.completeCheckout'
+                })`,
             ex: [ex],
           });
           return;

@@ -132,7 +132,10 @@ export function oneFactChanges(p: Profile): Change[] {
   }
   // Declared wider than the target's: a refund the vendor documents as taken is refused (only the profile can be wrong),
   // a partial one on a full-only method is refused as the document says a full-only method refuses it (a doubt).
+  // Only for a method the primary pays with: the doctor pays as the primary, so another merchant's method (a method only
+  // the second merchant has) is not verifiable there, and says so.
   for (const [method, s] of Object.entries(p.refunds?.support ?? {})) {
+    if (!enabled.includes(method)) continue;
     if (s === 'none') change(`refunds.support.${method}`, 'wrong', 'full');
     if (s === 'full') change(`refunds.support.${method}`, 'doubt', 'partial');
   }
