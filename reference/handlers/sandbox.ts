@@ -58,7 +58,7 @@ export const chargeback: Handler = (svc, call) => {
 
 export const settleRefund: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_refund_no', 'refund_no', 'outcome']);
-  const r = findRefund(svc, call, f);
+  const r = findRefund(svc, call, f, { control: true });
   const outcome = outcomeOf(svc, f);
   const payment = svc.store.payments.get(r.orderNo);
   if (r.status !== 'PENDING' || payment === undefined) refuseTransition('Refund', r.status, 'settled');
@@ -73,7 +73,7 @@ export const settleRefund: Handler = (svc, call) => {
 /** `reason` (optional) is the status_reason recorded instead of the default one. */
 export const settlePayout: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_payout_no', 'payout_no', 'outcome', 'reason']);
-  const p = findPayout(svc, call, f, 5002);
+  const p = findPayout(svc, call, f, 5002, { control: true });
   const outcome = outcomeOf(svc, f);
   const reason = f.optionalString('reason', { max: 256 });
   if (p.status !== 'PENDING') refuseTransition('Payout', p.status, 'settled');
