@@ -161,6 +161,5 @@ log(`  ${JSON.stringify(inFlight)}`);
 for (const w of workers) log(`  worker ${w.pid}: ${w.files.join(', ')}`);
 for (const c of perCheck.slice(0, 10))
   log(`  ${c.durationS} s, ${c.requests} requests, chain ${c.sequentialRoundTrips}: ${c.id.slice(0, 100)}`);
-log(
-  `→ ${writeReport('latency-where', { condition: CONDITION, seed: SEED, load1mAtStart, wallS, exitCode, doctorPhases, longStems, files, inFlight, perCheck })}`,
-);
+const report = { condition: CONDITION, seed: SEED, load1mAtStart, wallS, exitCode, doctorPhases, longStems, files, inFlight, perCheck };
+log(`→ ${writeReport('latency-where', report)}`);
