@@ -7,11 +7,11 @@
  *
  *   npx tsx bench/latency-where.ts [condition=latency|loopback] [seed=1]
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, ROOT, round, writeReport } from './support/report.js';
+import { timedRun } from './support/run-kit.js';
 import type { TraceLine } from '../harness/trace.js';
 import { readResults } from '../harness/run/results.js';
 
@@ -27,17 +27,7 @@ const trace = join(dir, 'trace.jsonl');
 const reports = join(dir, 'reports');
 writeFileSync(profile, JSON.stringify(base, null, 2));
 writeFileSync(trace, '');
-const load1mAtStart = round(loadavg()[0]!, 2);
-const t0 = performance.now();
-const exitCode = await new Promise<number>((resolve) => {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin/mpsi-conformance.js'), 'run', '--profile', profile, '--seed', String(SEED), '--reports', reports, '--no-html'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, MPSI_TRACE_EXCHANGES: trace } },
-  );
-  child.on('exit', (code) => resolve(code ?? 1));
-});
-const wallS = round((performance.now() - t0) / 1000, 1);
+const { exitCode, seconds: wallS, load1mAtStart } = await timedRun({ profile, seed: SEED, reports, env: { MPSI_TRACE_EXCHANGES: trace } });
 const lines = readFileSync(trace, 'utf8')
   .split('\n')
   .filter((l) => l !== '')

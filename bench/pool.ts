@@ -8,11 +8,11 @@
  *
  *   npx tsx bench/pool.ts [conditions=loopback,latency,rate,realtime; also: learnt] [seed=1]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, ROOT, round, writeReport } from './support/report.js';
+import { timedRun } from './support/run-kit.js';
 import type { RunFloor } from '../harness/report/floor.js';
 import { readResults } from '../harness/run/results.js';
 
@@ -62,17 +62,7 @@ async function once(c: Condition, base: Profile): Promise<Outcome> {
   const profile = join(dir, 'profile.json');
   writeFileSync(profile, JSON.stringify(variant(c, base), null, 2));
   const reports = join(dir, 'reports');
-  const load1mAtStart = round(loadavg()[0]!, 2);
-  const t0 = performance.now();
-  const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, 'bin/mpsi-conformance.js'), 'run', '--profile', profile, '--seed', String(SEED), '--reports', reports, '--no-html'],
-      { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
-  const seconds = round((performance.now() - t0) / 1000, 1);
+  const { exitCode, seconds, load1mAtStart } = await timedRun({ profile, seed: SEED, reports });
   const exitedAt = Date.now();
   const meta = JSON.parse(readFileSync(join(reports, 'run.json'), 'utf8')) as {
     floor?: RunFloor;
