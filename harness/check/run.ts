@@ -24,7 +24,7 @@ export interface CheckResult {
   findings: Finding[];
   exchanges: Exchange[];
   /** Every request the check sent (its tries summed), kept in `exchanges` or not: its traffic (stored as `traffic`). */
-  sent?: SentTally;
+  sent: SentTally;
   readings: Record<string, string>;
   notes: string[];
   /** Clauses the check's assertions evaluated and found kept (sorted): the only clauses it is credited with. */
@@ -96,8 +96,8 @@ export async function runCheck(check: CheckDef, target: Target, settings: RunSet
 
 function bothTries(a: CheckResult, b: CheckResult): SentTally {
   const t = emptyTally();
-  if (a.sent) addTally(t, a.sent);
-  if (b.sent) addTally(t, b.sent);
+  addTally(t, a.sent);
+  addTally(t, b.sent);
   return t;
 }
 

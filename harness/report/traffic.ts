@@ -6,7 +6,6 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Exchange, isOurRequest, wireBytes } from '../exchange.js';
 
 /**
  * run.json's and certificate.json's `traffic`: the checks' and receivers' sums (`runTraffic`) with the throttling figures
@@ -33,24 +32,6 @@ export interface CheckTraffic {
   /** Σ round trips and Σ waits for a slot or rate token of those requests, ms (the run's floor); absent before session 19. */
   roundTripMs?: number;
   queuedMs?: number;
-}
-
-/**
- * One check's share from the exchanges given: the requests we sent (webhook deliveries are the target's) and their bytes.
- * A check keeps only its last exchanges (MAX_EXCHANGES_KEPT): its whole share is the recorder's tally (`CheckResult.sent`).
- */
-export function exchangeTraffic(exchanges: readonly Exchange[]): CheckTraffic {
-  let requests = 0;
-  let bytesSent = 0;
-  let bytesReceived = 0;
-  for (const ex of exchanges) {
-    if (!isOurRequest(ex)) continue;
-    const b = wireBytes(ex);
-    requests += 1;
-    bytesSent += b.sent;
-    bytesReceived += b.received;
-  }
-  return { requests, bytesSent, bytesReceived };
 }
 
 /** A check's stored share from its recorder's tally (every request, not only the exchanges kept). */

@@ -6,7 +6,7 @@ import type { Redactor } from '../redact.js';
 import type { CheckTraffic } from '../report/traffic.js';
 
 /** The on-disk form of a check result: what the certificate, coverage and parity read back. */
-export interface StoredResult extends Omit<CheckResult, 'exchanges'> {
+export interface StoredResult extends Omit<CheckResult, 'exchanges' | 'sent'> {
   suite: string;
   target: string;
   profile: string;

@@ -4,7 +4,7 @@ import { isUnreachable } from '../report/verdict.js';
 import { firstLine } from '../text.js';
 
 /** The failure text a target's developer reads first: clause, level, finding, expected vs. seen. */
-export function formatResultFailure(r: CheckResult): string {
+export function formatResultFailure(r: Omit<CheckResult, 'sent'>): string {
   if (r.status === 'broken') return `HARNESS ERROR (not a target verdict): ${r.reason}`;
   if (r.status === 'inconclusive') return `NO VERDICT (not a verdict on the target): ${r.reason}\n\ncheck ${r.checkId}, seed ${r.seed}`;
   const head = isUnreachable({ ...r, exchanges: r.exchanges }) ? 'TARGET UNREACHABLE (not a verdict on the target)\n' : '';

@@ -12,7 +12,7 @@ import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
-import { checkTraffic, exchangeTraffic, writeSuiteWebhooks } from '../report/traffic.js';
+import { checkTraffic, writeSuiteWebhooks } from '../report/traffic.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { failureHeadline, formatResultFailure } from './format.js';
@@ -132,7 +132,7 @@ export function registerSuite(suite: SuiteDef): void {
           target: maskUrl(target.baseUrl),
           profile: loaded.profile.name,
           exchanges: result.exchanges.map(storeExchange),
-          traffic: sent ? checkTraffic(sent) : exchangeTraffic(result.exchanges),
+          traffic: checkTraffic(sent),
           ...(reproNames.length > 0
             ? { repro: reproNames, reproSecretEnvs: Object.fromEntries(repros.map((r) => [r.name, r.secretEnvs])) }
             : {}),

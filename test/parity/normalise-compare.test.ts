@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptyTally } from '../../harness/check/context.js';
 import type { CheckResult } from '../../harness/check/run.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { compareCheck, type Difference, type Side } from '../../harness/parity/compare.js';
@@ -69,6 +70,7 @@ function result(over: Partial<CheckResult> = {}): CheckResult {
     exercised: [],
     seed: 1,
     durationMs: 1,
+    sent: emptyTally(),
     ...over,
   };
 }

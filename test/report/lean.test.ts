@@ -11,9 +11,9 @@ import { offlinePage, renderSingleFileReport } from '../../harness/report/allure
 import { makeOffline } from '../../harness/report/offline.js';
 import { packAllureResults, unpackAllureResults } from '../../harness/report/allure-pack.js';
 import { reportPaths } from '../../harness/report/paths.js';
-import { checkTraffic, exchangeTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
+import { checkTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
 import { MAX_EXCHANGES_KEPT, mergeRecorder, newRecorder, recordExchange, withRecorder } from '../../harness/check/context.js';
-import type { Exchange } from '../../harness/exchange.js';
+import { type Exchange, wireBytes } from '../../harness/exchange.js';
 import { readResults } from '../../harness/run/results.js';
 import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
 import { exchangeText } from '../../harness/report/exchange-text.js';
@@ -204,8 +204,17 @@ describe('allure-results packed', () => {
 });
 
 describe('traffic', () => {
-  it('counts the wire bytes of each exchange, a response only when there was one', () => {
-    const t = exchangeTraffic([
+  /** What a recorder tallies of the exchanges given, recorded as a check's client records them. */
+  async function tallied(exchanges: Exchange[]) {
+    const rec = newRecorder(['env.code.integer']);
+    await withRecorder(rec, async () => {
+      for (const ex of exchanges) recordExchange(ex);
+    });
+    return rec.sent;
+  }
+
+  it('counts the wire bytes of each exchange, a response only when there was one', async () => {
+    const t = await tallied([
       {
         id: 'x-1',
         label: 'a',
@@ -222,7 +231,7 @@ describe('traffic', () => {
       },
     ]);
     // "POST /p?q=1 HTTP/1.1\r\n" 22 + "a: b\r\n" 6 + "\r\n" 2 + 3; "GET / HTTP/1.1\r\n" 16 + 2
-    expect(t).toEqual({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
+    expect(t).toMatchObject({ requests: 2, bytesSent: 22 + 6 + 2 + 3 + 16 + 2, bytesReceived: 'HTTP/1.1 200\r\n'.length + 12 + 2 + 2 });
   });
 
   const sentEx = (id: string, totalMs = 2): Exchange => ({
@@ -233,10 +242,10 @@ describe('traffic', () => {
     response: { status: 200, headers: {}, body: Buffer.from('ok'), truncated: false },
   });
 
-  it("leaves out the webhook deliveries a check recorded: they are the target's requests, not ours", () => {
-    const t = exchangeTraffic([sentEx('x-1'), sentEx('wh-1'), sentEx('wh-2')]);
+  it("leaves out the webhook deliveries a check recorded: they are the target's requests, not ours", async () => {
+    const t = await tallied([sentEx('x-1'), sentEx('wh-1'), sentEx('wh-2')]);
     expect(t.requests).toBe(1);
-    expect(t).toEqual(exchangeTraffic([sentEx('x-1')]));
+    expect(t).toEqual(await tallied([sentEx('x-1')]));
   });
 
   it('counts every request a check sent, not only the exchanges it keeps for the report', async () => {
@@ -247,11 +256,11 @@ describe('traffic', () => {
       recordExchange(sentEx('wh-1'));
     });
     expect(rec.exchanges).toHaveLength(MAX_EXCHANGES_KEPT);
-    const one = exchangeTraffic([sentEx('x-0')]);
+    const one = wireBytes(sentEx('x-0'));
     expect(rec.sent).toEqual({
       requests: n,
-      bytesSent: n * one.bytesSent,
-      bytesReceived: n * one.bytesReceived,
+      bytesSent: n * one.sent,
+      bytesReceived: n * one.received,
       roundTripMs: 2 * n,
       queuedMs: n,
     });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyTally } from '../../harness/check/context.js';
 import type { CheckResult } from '../../harness/check/run.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { loadProfile } from '../../harness/profile/load.js';
@@ -91,6 +92,7 @@ describe('a reproduction script', () => {
     durationMs: 1,
     findings: [{ code: 'X', clause: 'query.returns-record', level: 'must', title: 'x', message: 'x', exchangeId: 'x-000002' }],
     exchanges: [created, failing],
+    sent: emptyTally(),
   };
   let file: string;
 
