@@ -63,9 +63,12 @@ export function runWorkers(cfg: RunConfig = readRunConfig()): number {
   return workersFor(timeScaleOf(cfg), cfg.roundTripMs);
 }
 
-/** suites/<concern>.test.ts → <concern> (the key of durations.json). */
+/**
+ * suites/<concern>.test.ts, or the built kit's dist/suites/<concern>.test.js → <concern> (the key of durations.json).
+ * Keyed by `.test.ts` only, every built run's file counted as unknown and the files started by name (BENCHMARKS §42).
+ */
 export function fileKey(moduleId: string): string {
-  return basename(moduleId).replace(/\.test\.ts$/, '');
+  return basename(moduleId).replace(/\.test\.[cm]?[jt]s$/, '');
 }
 
 /** Longest expected first; unknown files (0 s) last; ties by name, so the order is the same every run. */

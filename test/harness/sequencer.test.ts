@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedSeconds, FAR_ROUND_TRIP_MS, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
+import { expectedSeconds, FAR_ROUND_TRIP_MS, fileKey, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
 
 const id = (k: string): string => k;
 
@@ -19,6 +19,14 @@ describe('the order suite files start in', () => {
     expect(startOrder(Object.keys(seconds), id, seconds, 3, 0.005)).toEqual(['webhook-ack', 'stateful', 'webhook-retry', 'amounts']);
     const waits = { 'webhook-ack': 3, 'webhook-retry': 1, amounts: 0.5 };
     expect(startOrder(Object.keys(waits), id, waits, 1, 0.005)).toEqual(['webhook-ack', 'webhook-retry', 'amounts']);
+  });
+
+  it('keys a file alike from the sources and from the build, so a built run starts its files longest first too', () => {
+    expect(fileKey('/kit/suites/stateful.test.ts')).toBe('stateful');
+    expect(fileKey('/kit/dist/suites/stateful.test.js')).toBe('stateful');
+    const built = files.map((k) => `/kit/dist/suites/${k}.test.js`);
+    const order = startOrder(built, fileKey, quick, 3, 0.005).map(fileKey);
+    expect(order.slice(0, 3)).toEqual(['webhook-ack', 'webhook-no-event', 'stateful']);
   });
 
   it('starts the webhook files first at real time, where their waits set the run', () => {
