@@ -21,11 +21,10 @@ function once(url: URL, timeoutMs: number): Promise<number | undefined> {
   });
 }
 
-// Five: the doctor's requests go beside the tries now (harness/cli/run.ts), to the same target and, embedded, through the
-// same process. The fewest of three was 21 ms on loopback at load 8 with the doctor beside (7 ms at load 5 before it
-// was): under the 40 ms of a far target, but with less room (BENCHMARKS §42). Behind a far target more tries cost
-// nothing, the doctor runs meanwhile.
-export async function measureRoundTrip(baseUrl: string, tries = 5, timeoutMs = 1000): Promise<number | undefined> {
+// Three, one after another: vitest starts once they are done (it reads its worker count at start), and behind a 100 ms
+// round trip vitest's start-up, not the doctor beside the tries, is what the checks wait for (BENCHMARKS §42: five tries
+// started it 0.35 s later). On loopback, the doctor beside them, the fewest of three was 21 ms once at load 8 (< 40).
+export async function measureRoundTrip(baseUrl: string, tries = 3, timeoutMs = 1000): Promise<number | undefined> {
   let url: URL;
   try {
     url = new URL(baseUrl);

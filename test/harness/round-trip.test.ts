@@ -31,7 +31,7 @@ describe('measureRoundTrip', () => {
   it('reads a target on loopback that answers at once as near', async () => {
     const ms = await measureRoundTrip(await serve(0));
     expect(ms).toBeDefined();
-    // The fewest of five: a busy machine would have to delay every one of them by 40 ms.
+    // The fewest of three: a busy machine would have to delay every one of them by 40 ms.
     expect(ms!).toBeLessThan(FAR_ROUND_TRIP_MS);
   });
 
