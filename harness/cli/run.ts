@@ -311,7 +311,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   // The doctor starts first: the round trip's tries (one after another, a few hundred ms behind a far target) go
   // beside its requests instead of before them (issue 23).
   const doctorAsked = plan.doctor ? settled(doctorBeforeChecks(plan, hosted.referenceUrl)) : undefined;
-  // A far target keeps a third worker (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
+  // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);

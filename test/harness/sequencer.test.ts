@@ -45,12 +45,14 @@ describe('the order suite files start in', () => {
     expect(head.sort()).toEqual(['webhook-delivery', 'webhook-retry']);
   });
 
-  it('keeps a third worker for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
-    expect(workersFor(0.005, 100)).toBe(3);
-    expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(3);
+  it('keeps four workers for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
+    expect(workersFor(0.005, 100)).toBe(4);
+    expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(4);
     expect(workersFor(0.005, 3)).toBe(2);
     expect(workersFor(0.005, undefined)).toBe(2);
+    // At real time the waits set the run: three, far or not.
     expect(workersFor(1, 3)).toBe(3);
+    expect(workersFor(1, 100)).toBe(3);
   });
 
   it('keeps the longest webhook file first in full mode, where the retry schedule sets the run', () => {
