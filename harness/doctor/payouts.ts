@@ -8,7 +8,7 @@ import type { Exchange } from '../exchange.js';
 import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, doubt, lookupItem, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, flushInto, lookupItem, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
@@ -159,7 +159,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
       })(),
     ]);
   } finally {
-    for (const part of Object.values(parts)) ctx.items.push(...part.items.splice(0));
+    flushInto(ctx, Object.values(parts));
   }
 }
 

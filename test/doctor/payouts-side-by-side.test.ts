@@ -10,7 +10,7 @@ import type { DoctorReport } from '../../harness/doctor/model.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
-import { REFERENCE_PROFILE } from './support.js';
+import { profileWith, REFERENCE_PROFILE } from './support.js';
 
 interface Seen {
   path: string;
@@ -104,4 +104,19 @@ describe('doctor: the payouts’ independent probes side by side', () => {
     ]);
     expect(said.filter((x) => x.startsWith('merchants.lowBalance.payoutBalance:'))).toHaveLength(2);
   });
+
+  it('names a moved cancel path once when the payouts released side by side both meet it', async () => {
+    const r = await runDoctor({
+      loaded: loadProfile(
+        profileWith((p) => {
+          p.endpoints.payoutCancel = '/api/v1/payouts/cancel-moved';
+          // Both methods verified through a cancel: two releases side by side meet the moved path.
+          p.payouts.methods.PAYPAL.cancel = true;
+        }),
+      ),
+      baseUrl: 'embedded',
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.items.filter((i) => i.path === 'endpoints.payoutCancel' && i.status === 'wrong')).toHaveLength(1);
+  }, 60_000);
 });
