@@ -308,10 +308,9 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
-  // The doctor starts first: the round trip's tries (one after another, a few hundred ms behind a far target) go
-  // beside its requests instead of before them (issue 23).
-  const doctorAsked = plan.doctor ? settled(doctorBeforeChecks(plan, hosted.referenceUrl)) : undefined;
-  // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
+  // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
+  // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
+  // sources), past the 40 ms of a far target (BENCHMARKS §42).
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);
@@ -321,14 +320,8 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
     shard,
   );
   let doctor: DoctorReport | undefined;
-  if (doctorAsked) {
-    const asked = await doctorAsked;
-    // vitest is stopped when the doctor itself fails, so no check runs on its own.
-    if (!asked.ok) {
-      await vitest.stop();
-      throw asked.error;
-    }
-    doctor = asked.value;
+  if (plan.doctor) {
+    doctor = await doctorBeforeChecks(plan, vitest, hosted.referenceUrl);
     if (doctor.exitCode !== 0) {
       await vitest.stop();
       const wrong = [...new Set(doctor.items.filter((i) => i.status === 'wrong').map((i) => i.path))];
@@ -412,27 +405,24 @@ function clearEarlierRun(reportsDir: string): void {
   mkdirSync(reportsDir, { recursive: true });
 }
 
-/** The first phase. */
-function doctorBeforeChecks(plan: RunPlan, embeddedUrl: string | undefined): Promise<DoctorReport> {
+/** The first phase; vitest is stopped when the doctor itself fails, so no check runs on its own. */
+async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl: string | undefined): Promise<DoctorReport> {
   const { cfg, loaded } = plan;
   // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
-  return doctorPhase({
-    loaded,
-    baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl,
-    reportsDir: cfg.reportsDir,
-    verbose: false,
-    webhooks: cfg.webhooks !== 'off',
-    faults: cfg.faults,
-    ...(embeddedUrl !== undefined ? { embeddedUrl } : {}),
-  });
-}
-
-/** A promise's outcome as a value, so a failure while other work goes on is never an unhandled rejection. */
-function settled<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  return p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
+  try {
+    return await doctorPhase({
+      loaded,
+      baseUrl: cfg.targetUrl ?? loaded.profile.baseUrl,
+      reportsDir: cfg.reportsDir,
+      verbose: false,
+      webhooks: cfg.webhooks !== 'off',
+      faults: cfg.faults,
+      ...(embeddedUrl !== undefined ? { embeddedUrl } : {}),
+    });
+  } catch (err) {
+    await vitest.stop();
+    throw err;
+  }
 }
 
 function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined, roundTripMs: number | undefined): RunMeta {

@@ -21,9 +21,6 @@ function once(url: URL, timeoutMs: number): Promise<number | undefined> {
   });
 }
 
-// Three, one after another: vitest starts once they are done (it reads its worker count at start), and behind a 100 ms
-// round trip vitest's start-up, not the doctor beside the tries, is what the checks wait for (BENCHMARKS §42: five tries
-// started it 0.35 s later). On loopback, the doctor beside them, the fewest of three was 21 ms once at load 8 (< 40).
 export async function measureRoundTrip(baseUrl: string, tries = 3, timeoutMs = 1000): Promise<number | undefined> {
   let url: URL;
   try {

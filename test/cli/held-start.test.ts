@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TraceLine } from '../../harness/trace.js';
 import { profileWith } from '../doctor/support.js';
 import { BIN, ROOT, runCli, SMALL_SUITE, tempReports } from './helpers.js';
 
@@ -52,27 +51,6 @@ describe('the held start of vitest', () => {
     expect(r.stdout).not.toContain('mpsi-conformance: target');
     expect(await noneLeft(reports)).toEqual([]);
   }, 60_000);
-
-  it('starts the doctor beside the round trip’s tries, not after them (issue 23)', async () => {
-    const reports = tempReports('held-beside');
-    const trace = join(reports, 'trace.jsonl');
-    // 50 ms each way: the three tries, one after another, take at least 300 ms; the doctor's first request goes out first.
-    const profile = profileWith((p) => (p.embedded = { ...p.embedded, latencyMs: 50 }), reports);
-    const r = await runCli(
-      ['run', '--profile', profile, '--suite', SMALL_SUITE, '--webhooks', 'off', '--no-html', '--reports', join(reports, 'out')],
-      { env: { MPSI_TRACE_EXCHANGES: trace } },
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const lines = readFileSync(trace, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as TraceLine);
-    const tried = lines.find((l) => l.roundTrip !== undefined)?.roundTrip;
-    expect(tried?.ms).toBeGreaterThanOrEqual(100);
-    const doctor = lines.filter((l) => l.startedAt !== undefined && l.checkId === undefined).map((l) => l.startedAt!);
-    expect(doctor.length).toBeGreaterThan(10);
-    expect(Math.min(...doctor)).toBeLessThan(tried!.endedAt);
-  }, 120_000);
 
   it('ends with the CLI when it is interrupted during the doctor', async () => {
     const reports = tempReports('held-interrupt');
