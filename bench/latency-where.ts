@@ -27,6 +27,7 @@ const trace = join(dir, 'trace.jsonl');
 const reports = join(dir, 'reports');
 writeFileSync(profile, JSON.stringify(base, null, 2));
 writeFileSync(trace, '');
+const spawnedAt = Date.now();
 const { exitCode, seconds: wallS, load1mAtStart } = await timedRun({ profile, seed: SEED, reports, env: { MPSI_TRACE_EXCHANGES: trace } });
 const lines = readFileSync(trace, 'utf8')
   .split('\n')
@@ -141,7 +142,20 @@ const workers = [...new Set(checks.map((x) => x.pid))].map((pid) => ({
   files: files.filter((f) => f.pids.includes(pid)).map((f) => `${f.file} ${f.firstRequestS}–${f.lastAnswerS}`),
 }));
 
+// Where the wall goes around the two phases: start-up until the doctor's first request, the doctor, its last answer
+// until the first check's request (vitest's workers held until go), the checks, and their last answer until the exit.
+const cEnd = Math.max(...checks.map((x) => x.end));
+const tried = lines.find((l) => l.roundTrip !== undefined)?.roundTrip;
+const around = {
+  startUpS: s(d0 - spawnedAt),
+  doctorS: s(dEnd - d0),
+  doctorToChecksS: s(c0 - dEnd),
+  checksS: s(cEnd - c0),
+  afterChecksS: s(spawnedAt + wallS * 1000 - cEnd),
+  ...(tried ? { roundTripTriesS: [s(tried.startedAt - spawnedAt), s(tried.endedAt - spawnedAt)] } : {}),
+};
 log(`${CONDITION}: ${wallS} s wall (load ${load1mAtStart}), exit ${exitCode}`);
+log(`  ${JSON.stringify(around)}`);
 log(`doctor: ${doctor.length} requests over ${s(dEnd - d0)} s, ${chainOf(doctor)} round trips one after another`);
 for (const p of doctorPhases) log(`  ${p.startS} s, ${p.wallS} s: ${p.phase}: ${p.requests} requests, chain ${p.sequentialRoundTrips}`);
 const longStems = [...stems].map(([stem, xs]) => ({ stem, requests: xs.length, chain: chainOf(xs) })).sort((a, b) => b.chain - a.chain);
@@ -151,5 +165,17 @@ log(`  ${JSON.stringify(inFlight)}`);
 for (const w of workers) log(`  worker ${w.pid}: ${w.files.join(', ')}`);
 for (const c of perCheck.slice(0, 10))
   log(`  ${c.durationS} s, ${c.requests} requests, chain ${c.sequentialRoundTrips}: ${c.id.slice(0, 100)}`);
-const report = { condition: CONDITION, seed: SEED, load1mAtStart, wallS, exitCode, doctorPhases, longStems, files, inFlight, perCheck };
+const report = {
+  condition: CONDITION,
+  seed: SEED,
+  load1mAtStart,
+  wallS,
+  exitCode,
+  around,
+  doctorPhases,
+  longStems,
+  files,
+  inFlight,
+  perCheck,
+};
 log(`→ ${writeReport('latency-where', report)}`);

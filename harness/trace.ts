@@ -21,6 +21,8 @@ export interface TraceLine {
   startedAt?: number;
   totalMs?: number;
   queuedMs?: number;
+  /** The CLI's round-trip tries before vitest starts (harness/run/round-trip.ts): when they began and ended, epoch ms. */
+  roundTrip?: { startedAt: number; endedAt: number; ms?: number };
 }
 
 export function tracing(): boolean {
@@ -47,4 +49,8 @@ export function traceExchange(ex: Exchange, checkId: string | undefined): void {
 
 export function tracePhase(phase: string): void {
   write({ phase });
+}
+
+export function traceRoundTrip(startedAt: number, ms: number | undefined): void {
+  write({ roundTrip: { startedAt, endedAt: Date.now(), ...(ms !== undefined ? { ms } : {}) } });
 }

@@ -23,6 +23,7 @@ import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from 
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { type RunHost, startRunHost } from '../run/host.js';
 import { measureRoundTrip } from '../run/round-trip.js';
+import { traceRoundTrip } from '../trace.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
@@ -307,8 +308,12 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
-  // A far target keeps a third worker (harness/run/sequencer.ts workersFor): vitest reads its worker count at start.
+  // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
+  // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
+  // sources), past the 40 ms of a far target (BENCHMARKS §42).
+  const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
+  traceRoundTrip(triedAt, roundTripMs);
   const vitest = startVitest(
     { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
     files.map((f) => relative(CODE_ROOT, f.testFile)),

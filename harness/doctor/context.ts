@@ -144,9 +144,17 @@ export function sideBySide(
   return {
     tasks: chains.map((chain, i) => () => chain(owns[i]!)),
     flush() {
-      for (const own of owns) ctx.items.push(...own.items.splice(0));
+      flushInto(ctx, owns);
     },
   };
+}
+
+/** Appends the contexts' items to `ctx` in the contexts' order, one line per wrong path as `add` keeps it. */
+export function flushInto(ctx: DoctorContext, owns: readonly DoctorContext[]): void {
+  const wrongPath = (i: DoctorItem) => i.status === 'wrong' && isPathField(i.path);
+  for (const own of owns)
+    for (const item of own.items.splice(0))
+      if (!(wrongPath(item) && ctx.items.some((i) => wrongPath(i) && i.path === item.path))) ctx.items.push(item);
 }
 
 export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {

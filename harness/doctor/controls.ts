@@ -201,14 +201,48 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
   await Promise.all(tasks);
 }
 
+/** What each armed failure is tried on: a paid order for a refund kind, an unpaid checkout for queryFailed. */
+export type ArmSubjects = ReadonlyMap<ArmFailureKind, PaidOrder | undefined>;
+
+/**
+ * The orders the armed failures need, made before any is armed, side by side and beside the stage before them (they
+ * are plain payments: nothing is armed yet). Issue 23: made between the arms, they lengthened the doctor's one chain
+ * that must stay alone by 3 round trips.
+ */
+export async function armSubjects(ctx: DoctorContext): Promise<ArmSubjects> {
+  const arm = ctx.loaded.profile.sandbox?.armFailure;
+  const kinds = (Object.entries(arm?.failures ?? {}) as [ArmFailureKind, ArmFailureValue | undefined][])
+    .filter(([kind, value]) => value !== undefined && (REFUND_KINDS.includes(kind) || kind === 'queryFailed'))
+    .map(([kind]) => kind);
+  const made = await Promise.all(
+    kinds.map(async (kind): Promise<PaidOrder | undefined> => {
+      // An order the target refunds, refunded as it takes refunds: a "not supported" refusal is no armed failure.
+      if (kind !== 'queryFailed') return (await paidOrder(ctx, `doctor: a paid order for ${kind}`, { refundable: true })).order;
+      // The query must be one that succeeds unarmed: it asks for an order that exists.
+      const fresh = await freshCheckout(ctx, 'doctor: an order to query with queryFailed armed');
+      return (
+        fresh && {
+          orderNo: fresh.orderNo,
+          merchantOrderNo: fresh.merchantOrderNo,
+          method: ctx.loaded.profile.methods.checkout[0]!,
+          value: '',
+        }
+      );
+    }),
+  );
+  return new Map(kinds.map((kind, i) => [kind, made[i]]));
+}
+
 /**
  * Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per
  * merchant. A refund kind is armed with the number the refund is then created with (the switch may match it: refundSubject).
+ * `subjects`: the orders made for them beforehand (armSubjects), else made here before the first is armed.
  */
-export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
+export async function checkArmedFailures(ctx: DoctorContext, subjects?: ArmSubjects): Promise<void> {
   const arm = ctx.loaded.profile.sandbox?.armFailure;
   if (!arm) return;
   ctx.progress('armed failures');
+  const made = subjects ?? (await armSubjects(ctx));
   for (const [kind, value] of Object.entries(arm.failures) as [ArmFailureKind, ArmFailureValue | undefined][]) {
     if (value === undefined) continue;
     const path = `sandbox.armFailure.failures.${kind}`;
@@ -217,28 +251,14 @@ export async function checkArmedFailures(ctx: DoctorContext): Promise<void> {
     const claim =
       `arms a one-shot ${kind}${bySubject}: the next ` +
       `${refundKind ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
-    let order: PaidOrder | undefined;
-    if (refundKind) {
-      // An order the target refunds, refunded as it takes refunds: a "not supported" refusal is no armed failure.
-      order = (await paidOrder(ctx, `doctor: a paid order for ${kind}`, { refundable: true })).order;
-      if (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate')) {
-        add(ctx, 'not-verifiable', path, claim, { answered: 'no paid order and refund could be made (cardPayment, refunds)' });
-        continue;
-      }
+    const order = made.get(kind);
+    if (refundKind && (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate'))) {
+      add(ctx, 'not-verifiable', path, claim, { answered: 'no paid order and refund could be made (cardPayment, refunds)' });
+      continue;
     }
-    if (kind === 'queryFailed') {
-      // The query must be one that succeeds unarmed: it asks for an order that exists.
-      const fresh = await freshCheckout(ctx, 'doctor: an order to query with queryFailed armed');
-      if (!fresh) {
-        add(ctx, 'not-verifiable', path, claim, { answered: 'no checkout could be created (see above)' });
-        continue;
-      }
-      order = {
-        orderNo: fresh.orderNo,
-        merchantOrderNo: fresh.merchantOrderNo,
-        method: ctx.loaded.profile.methods.checkout[0]!,
-        value: '',
-      };
+    if (kind === 'queryFailed' && !order) {
+      add(ctx, 'not-verifiable', path, claim, { answered: 'no checkout could be created (see above)' });
+      continue;
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
     const refundNo = refundKind ? ctx.t.newNo('refund') : undefined;

@@ -297,20 +297,40 @@ async function judgeCheckoutProbes(
   probes: readonly CheckoutProbe[],
   on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
 ): Promise<void> {
-  for (const pr of probes) {
-    const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
-    if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
-    const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
-    const answered = describeAnswer(r.a);
-    if (ok && pr.chargedAsAsked) await judgeTierCharge(ctx, method, pr, r.a, r.ex, on.fix(pr));
-    else if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
-    else if (pr.want === 'refused')
-      doubt(ctx, pr.path, pr.claim, on.clauses, { expected: 'a refusal', answered, fix: on.doubtFix ?? on.fix(pr), ex: [r.ex] });
-    // A documented tier refused: the profile's tier list may be wrong, or the target refuses one of its own price points.
-    else if (pr.chargedAsAsked)
-      doubt(ctx, pr.path, pr.claim, TIER_CLAUSES, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
-    else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
+  // Each probe is a checkout of its own (no balance, no order between them): side by side, their items in the probes'
+  // order. Issue 23: one method's seven tiers, each accepted then its record read, were a chain of 20 round trips.
+  const side = sideBySide(
+    ctx,
+    probes.map((pr) => (own: DoctorContext) => judgeCheckoutProbe(own, method, pr, on)),
+  );
+  try {
+    await pool(side.tasks, PROBES_AT_ONCE);
+  } finally {
+    side.flush();
   }
+}
+
+/** Probes of one method in flight at once: beside the stage's other chains, within the target's in-flight budget. */
+const PROBES_AT_ONCE = 4;
+
+async function judgeCheckoutProbe(
+  ctx: DoctorContext,
+  method: string,
+  pr: CheckoutProbe,
+  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+): Promise<void> {
+  const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+  if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) return;
+  const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
+  const answered = describeAnswer(r.a);
+  if (ok && pr.chargedAsAsked) await judgeTierCharge(ctx, method, pr, r.a, r.ex, on.fix(pr));
+  else if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
+  else if (pr.want === 'refused')
+    doubt(ctx, pr.path, pr.claim, on.clauses, { expected: 'a refusal', answered, fix: on.doubtFix ?? on.fix(pr), ex: [r.ex] });
+  // A documented tier refused: the profile's tier list may be wrong, or the target refuses one of its own price points.
+  else if (pr.chargedAsAsked)
+    doubt(ctx, pr.path, pr.claim, TIER_CLAUSES, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
+  else add(ctx, 'wrong', pr.path, pr.claim, { expected: 'the checkout accepted', answered, fix: on.fix(pr), ex: [r.ex] });
 }
 
 /** What a target breaks when it refuses, or charges otherwise, an amount that is one of its price points. */
@@ -394,13 +414,22 @@ async function checkPricePointsOf(
       claim: `${method} refuses ${v}, which rounds to no tier`,
     })),
   ];
-  await judgeCheckoutProbes(ctx, method, probes, {
-    // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
-    clauses: ['payment.price-point.refuse'],
-    doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
-    fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
-  });
-  await checkRequestedAmount(ctx, method, tiers, recordPaths);
+  // The rounding probes are payments of their own too: beside the tiers, their items after the tiers' as before.
+  const side = sideBySide(ctx, [
+    (own) =>
+      judgeCheckoutProbes(own, method, probes, {
+        // An amount that rounds to no tier must be refused: an acceptance may be the target's violation.
+        clauses: ['payment.price-point.refuse'],
+        doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
+        fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
+      }),
+    (own) => checkRequestedAmount(own, method, tiers, recordPaths),
+  ]);
+  try {
+    await Promise.all(side.tasks.map((task) => task()));
+  } finally {
+    side.flush();
+  }
 }
 
 /** The rounding rule the profile gives a method (its own in pricePoints.ruleByMethod, else the shared one), and where. */

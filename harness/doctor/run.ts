@@ -19,7 +19,7 @@ import type { EndpointName } from '../target.js';
 import { checkBasics, nameUnknownPath } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
-import { checkArmedFailures, checkControls } from './controls.js';
+import { armSubjects, checkArmedFailures, checkControls } from './controls.js';
 import {
   answerForm,
   answerOf,
@@ -263,7 +263,8 @@ async function phases(ctx: DoctorContext): Promise<void> {
     return;
   }
   const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
-  await Promise.all([
+  const [subjects] = await Promise.all([
+    armSubjects(ctx),
     checkRefunds(ctx, cards.paid),
     checkRefundSupport(ctx),
     checkControls(ctx, cards),
@@ -272,7 +273,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
     checkInternalNames(ctx),
   ]);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
-  await checkArmedFailures(ctx);
+  await checkArmedFailures(ctx, subjects);
   notProbed(ctx);
 }
 

@@ -47,25 +47,37 @@ export const WORKERS = 2;
  * a longest check of 75 s). A third worker runs the rest beside them; its CPU (about 0.7 s) is not the run's bound there.
  */
 export function workersFor(timeScale: number, roundTripMs?: number): number {
-  return timeScale >= 1 || (roundTripMs ?? 0) >= FAR_ROUND_TRIP_MS ? WORKERS + 1 : WORKERS;
+  if (timeScale >= 1) return WORKERS + 1;
+  return (roundTripMs ?? 0) >= FAR_ROUND_TRIP_MS ? FAR_WORKERS : WORKERS;
 }
 
 /**
- * A target this far away (its round trip, ms, as the CLI measured it before vitest started) keeps a third worker too
+ * A target this far away (its round trip, ms, as the CLI measured it before vitest started) keeps more workers
  * (issue 23, BENCHMARKS.md §41): behind a 100 ms round trip each worker's files ran one after another, a file as long
  * as its longest chain of round trips, while the pool had fewer than 13 requests in flight for 85 % of the checks'
  * time. The requests wait on the network there, not on our CPU. Loopback answers in a few ms, even on a busy machine.
  */
 export const FAR_ROUND_TRIP_MS = 40;
 
+/**
+ * Workers for a far target below real time: four. With the files started longest first (a built run started them by
+ * name until §42), a fourth worker took the checks of a 100 ms run from 15.7–16.5 s to 12.1–13.2 s (load 4.5–5.5,
+ * alternated): the three workers ended within 0.3 s of each other, the phase being the sum of the files' lengths
+ * shared out. Its CPU (about 0.7 s) is not that run's bound.
+ */
+export const FAR_WORKERS = WORKERS + 2;
+
 /** The run's worker count, from its profile's time scale and the target's round trip (the conformance config's `maxWorkers`). */
 export function runWorkers(cfg: RunConfig = readRunConfig()): number {
   return workersFor(timeScaleOf(cfg), cfg.roundTripMs);
 }
 
-/** suites/<concern>.test.ts → <concern> (the key of durations.json). */
+/**
+ * suites/<concern>.test.ts, or the built kit's dist/suites/<concern>.test.js → <concern> (the key of durations.json).
+ * Keyed by `.test.ts` only, every built run's file counted as unknown and the files started by name (BENCHMARKS §42).
+ */
 export function fileKey(moduleId: string): string {
-  return basename(moduleId).replace(/\.test\.ts$/, '');
+  return basename(moduleId).replace(/\.test\.[cm]?[jt]s$/, '');
 }
 
 /** Longest expected first; unknown files (0 s) last; ties by name, so the order is the same every run. */

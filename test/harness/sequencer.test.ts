@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedSeconds, FAR_ROUND_TRIP_MS, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
+import { expectedSeconds, FAR_ROUND_TRIP_MS, fileKey, readDurations, startOrder, workersFor } from '../../harness/run/sequencer.js';
 
 const id = (k: string): string => k;
 
@@ -21,6 +21,14 @@ describe('the order suite files start in', () => {
     expect(startOrder(Object.keys(waits), id, waits, 1, 0.005)).toEqual(['webhook-ack', 'webhook-retry', 'amounts']);
   });
 
+  it('keys a file alike from the sources and from the build, so a built run starts its files longest first too', () => {
+    expect(fileKey('/kit/suites/stateful.test.ts')).toBe('stateful');
+    expect(fileKey('/kit/dist/suites/stateful.test.js')).toBe('stateful');
+    const built = files.map((k) => `/kit/dist/suites/${k}.test.js`);
+    const order = startOrder(built, fileKey, quick, 3, 0.005).map(fileKey);
+    expect(order.slice(0, 3)).toEqual(['webhook-ack', 'webhook-no-event', 'stateful']);
+  });
+
   it('starts the webhook files first at real time, where their waits set the run', () => {
     expect(startOrder(files, id, quick, 3, 1).slice(0, 3)).toEqual(['webhook-ack', 'webhook-no-event', 'webhook-retry']);
   });
@@ -37,12 +45,14 @@ describe('the order suite files start in', () => {
     expect(head.sort()).toEqual(['webhook-delivery', 'webhook-retry']);
   });
 
-  it('keeps a third worker for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
-    expect(workersFor(0.005, 100)).toBe(3);
-    expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(3);
+  it('keeps four workers for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
+    expect(workersFor(0.005, 100)).toBe(4);
+    expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(4);
     expect(workersFor(0.005, 3)).toBe(2);
     expect(workersFor(0.005, undefined)).toBe(2);
+    // At real time the waits set the run: three, far or not.
     expect(workersFor(1, 3)).toBe(3);
+    expect(workersFor(1, 100)).toBe(3);
   });
 
   it('keeps the longest webhook file first in full mode, where the retry schedule sets the run', () => {
