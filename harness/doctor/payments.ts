@@ -225,27 +225,34 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
     });
 }
 
-/** Each ranged method the primary has: its limits, one chain per method. */
+/**
+ * Each ranged method a merchant has: its limits, one chain per method, paid by the first merchant (primary, second,
+ * low-balance) that has it. A method only another merchant has (version 3: KLARNA of the second merchant only) is
+ * paid as that merchant: its declared limits are facts like the primary's (issue 24, LEGAL_TARGETS_SEED=1001 in
+ * doctor-changed: a narrower limit of the second merchant's only method went unnoticed, the doctor paying as the primary).
+ */
 function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>)[] {
   const p = ctx.loaded.profile;
-  const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
   const chains: ((own: DoctorContext) => Promise<void>)[] = [];
   for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
-    if (!primary.has(method) || p.methods.pricePoint?.includes(method)) continue;
-    chains.push((own) => checkLimitsOf(own, method, lim));
+    if (p.methods.pricePoint?.includes(method)) continue;
+    const role = actingRoles(ctx).find((r) => paymentMethodsOf(ctx, r).some((m) => m.method === method));
+    if (role === undefined) continue;
+    chains.push((own) => checkLimitsOf(own, method, lim, role));
   }
   return chains;
 }
 
 /** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
-async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits): Promise<void> {
+async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits, role: MerchantRole): Promise<void> {
   const base = `limits.payments.${method}`;
   const probes: CheckoutProbe[] = [];
   const channels = lim.channels ?? [lim];
+  const of = role === 'primary' ? method : `${method} (for ${role})`;
   channels.forEach((c, i) => {
     const at = lim.channels ? `${base}.channels[${i}]` : base;
-    probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
-    probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
+    probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${of} accepts its minimum ${c.min}` });
+    probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${of} accepts its maximum ${c.max}` });
     const next = channels[i + 1];
     if (next && centsOf(c.max) + 1n < centsOf(next.min)) {
       const gap = valueOfCents(centsOf(c.max) + 1n);
@@ -253,7 +260,7 @@ async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLim
         value: gap,
         want: 'refused',
         path: `${base}.channels`,
-        claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})`,
+        claim: `${of} has no channel for ${gap} (between ${c.max} and ${next.min})`,
       });
     }
   });
@@ -262,19 +269,25 @@ async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLim
       value: valueOfCents(centsOf(lim.min) - 1n),
       want: 'refused',
       path: `${base}.min`,
-      claim: `${method} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
+      claim: `${of} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
     });
   probes.push({
     value: valueOfCents(centsOf(lim.max) + 1n),
     want: 'refused',
     path: `${base}.max`,
-    claim: `${method} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
+    claim: `${of} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
   });
-  await judgeCheckoutProbes(ctx, method, probes, {
-    // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
-    clauses: ['limit.amount.channel-range'],
-    fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
-  });
+  await judgeCheckoutProbes(
+    ctx,
+    method,
+    probes,
+    {
+      // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
+      clauses: ['limit.amount.channel-range'],
+      fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
+    },
+    role,
+  );
 }
 
 interface CheckoutProbe {
@@ -296,9 +309,10 @@ async function judgeCheckoutProbes(
   method: string,
   probes: readonly CheckoutProbe[],
   on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  role: MerchantRole = 'primary',
 ): Promise<void> {
   for (const pr of probes) {
-    const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+    const r = await pay(ctx, role, method, pr.value, `doctor: ${pr.claim}`);
     if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) continue;
     const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
     const answered = describeAnswer(r.a);

@@ -24,6 +24,8 @@ const NO_REFUNDS = fixture('genome-no-refunds');
 /** Google Pay rounds by its own rule, up (the shared rule, Apple Pay's, is nearest), and nearest within 0.31 (shared: up). */
 const OWN_RULE_UP = fixture('genome-own-rule-up');
 const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
+/** KLARNA for the second merchant only (doctor-changed LEGAL_TARGETS_SEED=1001, shrunk). */
+const SECOND_ONLY = fixture('genome-second-only-method');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -96,4 +98,25 @@ describe('the doctor on targets the reference is not', () => {
     },
     180_000,
   );
+
+  // The limits of a method only the second merchant has were skipped (the doctor paid limits as the primary only), so a
+  // narrower maximum went unnamed (doctor-changed, LEGAL_TARGETS_SEED=1001). They are now paid as the second merchant:
+  // verified on the true profile, a doubt naming the changed maximum. Both fail on the old doctor.
+  it("verifies the limits of the second merchant's only method and doubts a narrower maximum", async () => {
+    const g = SECOND_ONLY;
+    expect(g.target!.secondOnly).toBe('KLARNA');
+    const truth = trueProfile(g);
+    const ref = await startEmbeddedReference(truth);
+    try {
+      const report = await runDoctor({ loaded: parseProfile(JSON.stringify(truth), 'true.json'), baseUrl: ref.url, webhooks: false });
+      expect(report.items.filter((i) => i.status === 'wrong' || i.status === 'doubt').map((i) => `${i.status} ${i.path}`)).toEqual([]);
+      const klarna = report.items.filter((i) => i.path.startsWith('limits.payments.KLARNA.')).map((i) => `${i.status} ${i.path}`);
+      // Each bound accepted, then one cent outside each refused.
+      const bounds = ['verified limits.payments.KLARNA.min', 'verified limits.payments.KLARNA.max'];
+      expect(klarna).toEqual([...bounds, ...bounds]);
+    } finally {
+      await ref.close();
+    }
+    expect(await doctorOnChange(g, change(g, 'limits.payments.KLARNA.max'))).toEqual([]);
+  }, 180_000);
 });
