@@ -102,7 +102,7 @@ describe('the doctor on targets the reference is not', () => {
   // The limits of a method only the second merchant has were skipped (the doctor paid limits as the primary only), so a
   // narrower maximum went unnamed (doctor-changed, LEGAL_TARGETS_SEED=1001). They are now paid as the second merchant:
   // verified on the true profile, a doubt naming the changed maximum. Both fail on the old doctor.
-  it("verifies the limits of the second merchant's only method and doubts a narrower maximum", async () => {
+  it("verifies the limits of the second merchant's only method, doubts a narrower maximum, advises nothing false of it", async () => {
     const g = SECOND_ONLY;
     expect(g.target!.secondOnly).toBe('KLARNA');
     const truth = trueProfile(g);
@@ -114,6 +114,19 @@ describe('the doctor on targets the reference is not', () => {
       // Each bound accepted, then one cent outside each refused.
       const bounds = ['verified limits.payments.KLARNA.min', 'verified limits.payments.KLARNA.max'];
       expect(klarna).toEqual([...bounds, ...bounds]);
+      // What the doctor says of the method's other entries is true of this profile: never "add KLARNA to methods.checkout"
+      // (the checks would then pay it as the primary, which lacks it), and its refunds are not verifiable for that reason.
+      const said = report.items
+        .filter((i) => /^(limits\.payments|refunds\.support)\.KLARNA$/.test(i.path))
+        .map((i) => `${i.status} ${i.path}: ${i.answered} (${i.fix ?? ''})`);
+      expect(said).toEqual([
+        'warning limits.payments.KLARNA: no check can use them: KLARNA is a method of merchants.second (its paymentMethods), ' +
+          'not of methods.checkout (keep as documentation: the checks pay with methods.checkout)',
+        'warning refunds.support.KLARNA: no check can use it: KLARNA is a method of merchants.second (its paymentMethods), ' +
+          'not of methods.checkout (keep as documentation: the checks pay with methods.checkout)',
+        'not-verifiable refunds.support.KLARNA: KLARNA is not a method of the primary merchant ' +
+          '(merchants.primary.paymentMethods), and the doctor pays as the primary ()',
+      ]);
     } finally {
       await ref.close();
     }
