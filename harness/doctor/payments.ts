@@ -115,6 +115,21 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             fix: `remove ${m.method} from the merchant's list if the target does not enable it`,
             ex: [r.ex],
           });
+        } else if (refusesTheAmount(ctx, m.method, r.a)) {
+          // The amount refused (2006, or 422 notSupported: "cannot be rounded to a price point"), not the method: the amount
+          // was the profile's guess for a method it calls ranged with no declared range, so what is wrong is that method's
+          // kind (or its missing limits), not the merchant's list (doctor-changed LEGAL_TARGETS_SEED=4004: a price-point
+          // method left out of methods.pricePoint was called not enabled for every merchant).
+          add(ctx, 'wrong', 'methods.pricePoint', `${m.method} takes any amount (not a price-point method): ${value} is accepted`, {
+            expected: 'the payment accepted (code 0)',
+            answered: `${describeAnswer(r.a)}: the amount is refused, as one no channel takes or no price point rounds to`,
+            fix: `add ${m.method} to methods.pricePoint (and give its tiers in pricePoints), or give limits.payments.${m.method}`,
+            ex: [r.ex],
+          });
+          add(ctx, 'not-verifiable', m.path, what, {
+            answered: `${describeAnswer(r.a)}: the amount was refused, not the method`,
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
@@ -137,6 +152,18 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
     chains.flush();
   }
   await checkCheckoutData(ctx, first);
+}
+
+/**
+ * A refusal of the amount (2006 amountOutOfRange, or 422 notSupported: an amount no price point rounds to) for a method the
+ * profile calls ranged but gives no range: the doctor guessed the amount, so the refusal shows nothing of the method's
+ * being enabled. With a declared range the amount is the profile's own, and its refusal is judged as before.
+ */
+function refusesTheAmount(ctx: DoctorContext, method: string, a: Answer): boolean {
+  const p = ctx.loaded.profile;
+  if ((p.methods.pricePoint ?? []).includes(method) || p.limits?.payments?.[method] !== undefined || method === p.methods.noChannel)
+    return false;
+  return a.envelope && (a.key === 'amountOutOfRange' || (a.code === 422 && a.key === 'notSupported') || a.code === 2006);
 }
 
 /** A checkout method the profile does not call a price-point method (methods.pricePoint), paid by the checkout. */

@@ -26,6 +26,8 @@ const OWN_RULE_UP = fixture('genome-own-rule-up');
 const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
 /** KLARNA for the second merchant only (doctor-changed LEGAL_TARGETS_SEED=1001, shrunk). */
 const SECOND_ONLY = fixture('genome-second-only-method');
+/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (doctor-changed LEGAL_TARGETS_SEED=4004). */
+const NEAREST_ONLY_PRICE_POINT = fixture('genome-price-point-method-nearest');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -98,6 +100,15 @@ describe('the doctor on targets the reference is not', () => {
     },
     180_000,
   );
+
+  // A price-point method left out of methods.pricePoint is paid an amount the doctor guesses (10.37 as the primary, 10.00 as
+  // another merchant); one rounding to the nearest tier refuses it (2006), which the doctor read as the method not enabled
+  // for every merchant (WRONG merchants.*.paymentMethods) and never named methods.pricePoint. Fails on the old doctor.
+  it('names methods.pricePoint, not the merchants, when a method left out of it refuses the guessed amount', async () => {
+    const g = NEAREST_ONLY_PRICE_POINT;
+    expect(trueProfile(g).methods.pricePoint).toEqual(['GOOGLE_PAY']);
+    expect(await doctorOnChange(g, change(g, 'methods.pricePoint'))).toEqual([]);
+  }, 180_000);
 
   // The limits of a method only the second merchant has were skipped (the doctor paid limits as the primary only), so a
   // narrower maximum went unnamed (doctor-changed, LEGAL_TARGETS_SEED=1001). They are now paid as the second merchant:
