@@ -26,8 +26,10 @@ const OWN_RULE_UP = fixture('genome-own-rule-up');
 const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
 /** KLARNA for the second merchant only (doctor-changed LEGAL_TARGETS_SEED=1001, shrunk). */
 const SECOND_ONLY = fixture('genome-second-only-method');
-/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (doctor-changed LEGAL_TARGETS_SEED=4004). */
+/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (the doctor-changed sweep, BENCHMARKS §43). */
 const NEAREST_ONLY_PRICE_POINT = fixture('genome-price-point-method-nearest');
+/** Shared tiers 2.99, 14.99, 99.99 rounded to the nearest within 0.32: 8.99, half-way, is an unroundable example. */
+const UNROUNDABLE_HALF_WAY = fixture('genome-unroundable-half-way');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -108,6 +110,14 @@ describe('the doctor on targets the reference is not', () => {
     const g = NEAREST_ONLY_PRICE_POINT;
     expect(trueProfile(g).methods.pricePoint).toEqual(['GOOGLE_PAY']);
     expect(await doctorOnChange(g, change(g, 'methods.pricePoint'))).toEqual([]);
+  }, 180_000);
+
+  // The tier change moved a tier half-way, onto an unroundable example: a profile the loader refuses, on which the property
+  // threw instead of judging the doctor. The change is now a tier that loads, and the doctor doubts it. Fails before.
+  it('moves a tier to an amount that is no unroundable example, and doubts it', async () => {
+    const g = UNROUNDABLE_HALF_WAY;
+    expect(trueProfile(g).pricePoints?.unroundable).toContain('8.99');
+    expect(await doctorOnChange(g, change(g, 'pricePoints.tiers'))).toEqual([]);
   }, 180_000);
 
   // The limits of a method only the second merchant has were skipped (the doctor paid limits as the primary only), so a
