@@ -125,6 +125,19 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
+  // bench --kill 8 --seed 4343 (session 20): under invalid-json-unreadable the fault's refusal is never made.
+  it('run: bad-json-http-400 survives where a body that is not JSON is unreadable, killed where it is refused signed', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'bad-json-http-400');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const unreadable = genome({}, ['invalid-json-unreadable']);
+    expect(showing(unreadable, 'bad-json-http-400')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({}), 'bad-json-http-400')).toEqual({ show: true });
+    const [none] = await run(unreadable);
+    const [some] = await run(genome({}));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+
   it('run: webhook-none-on-refund-created-settled survives where no refund is created settled, killed where one is', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'webhook-none-on-refund-created-settled');
     const suites = await loadSuites();

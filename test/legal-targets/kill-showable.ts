@@ -190,6 +190,13 @@ const RULES: Readonly<Record<string, Rule>> = {
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
       : SHOWS,
+  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343 (session 20, BENCHMARKS §43): it sets the HTTP status of
+  // the signed invalidRequest a body that is not JSON gets; invalid-json-unreadable answers such a body as unreadable (HTTP
+  // 500, unsigned) before it is parsed, so that refusal is never made.
+  'bad-json-http-400': (_t, g) =>
+    g.readings.includes('invalid-json-unreadable')
+      ? nothing('invalid-json-unreadable answers a body that is not JSON as unreadable before parsing: the mutant is the target')
+      : SHOWS,
   // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 19; a catalogue of 198 draws other faults than §28's):
   // it nests a payment record it knows by its `status` and `order_no`, which other-record-field-names renames.
   'query-record-nested': (_t, g) =>
