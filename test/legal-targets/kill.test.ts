@@ -125,7 +125,7 @@ describe('faults over random genomes', () => {
 
 /**
  * A check whose draws could miss its fault: the CR LF signing check drew eight of the seven mixes of separators, and on
- * this genome (bench/legal-targets.ts --n 8 --kill 12 --init no --seed 5151, its second) none was all three, the only join
+ * this genome (bench/legal-targets.ts --n 8 --kill 12 --init no --seed 5151, its third) none was all three, the only join
  * auth-crlf-accepted accepts: it survived. The check now sends that join on every run; fails before (survived).
  */
 describe('a fault only one draw of its check shows', () => {
