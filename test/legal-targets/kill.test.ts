@@ -143,3 +143,28 @@ describe('a fault only one draw of its check shows', () => {
     expect(unkilled(rows)).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * A fault of the payment query's lookup reached a sandbox control: query-merchant-no-ignored emptied every body holding
+ * merchant_order_no alone, and this genome's controls name their payment by the merchant's number (out_trade_no), so the
+ * doctor found checkouts it could not expire or charge back and stopped the fault (bench/legal-targets.ts --n 8 --kill 12
+ * --init no --seed 6262). The fault now rewrites the query only; stopped before, killed after.
+ */
+describe('a query fault beside controls that take the merchant order number', () => {
+  it('kills query-merchant-no-ignored by its own clause with the doctor on', async () => {
+    const g = JSON.parse(
+      readFileSync(new URL('./fixtures/genome-control-by-merchant-order-no.json', import.meta.url), 'utf8'),
+    ) as TargetGenome;
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 6262,
+      numRuns: 10,
+      faults: faultCatalogue.filter((f) => f.name === 'query-merchant-no-ignored'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+    expect(rows[0]!.doctor?.exitCode).toBe(0);
+  }, 120_000);
+});
