@@ -138,6 +138,23 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
+  // bench --kill 12 --seed 8484 (session 20): the armed refund failures are reached only on a refund the channel supports.
+  it('run: the armed refund failures survive where nothing is refundable, killed where the card refunds in part', async () => {
+    const names = ['refund-failed-validation-failed', 'refund-system-busy-code-500'];
+    const faults = faultCatalogue.filter((f) => names.includes(f.name));
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults, parallel: 1 });
+    const none = genome({ methods: [], refunds: refunds('none') });
+    expect(names.map((n) => showing(none, n).show)).toEqual([false, false]);
+    expect(names.map((n) => showing(genome({ methods: [], refunds: refunds('partial') }), n).show)).toEqual([true, true]);
+    const before = await run(none);
+    const after = await run(genome({ methods: [], refunds: refunds('partial') }));
+    expect([...before, ...after].map((r) => `${r.name}: ${r.verdict}`)).toEqual([
+      ...names.map((n) => `${n}: survived`),
+      ...names.map((n) => `${n}: killed`),
+    ]);
+  }, 300_000);
+
   it('run: webhook-none-on-refund-created-settled survives where no refund is created settled, killed where one is', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'webhook-none-on-refund-created-settled');
     const suites = await loadSuites();

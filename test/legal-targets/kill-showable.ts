@@ -223,6 +223,11 @@ const RULES: Readonly<Record<string, Rule>> = {
   'webhook-refund-no-original-order-no': needsRefund,
   'webhook-refund-merchant-no-of-payment': needsRefund,
   'webhook-refund-original-refs-swapped': needsRefund,
+  // Judged from bench/legal-targets.ts --n 8 --kill 12 --init no --seed 8484 (session 20): an armed refund failure is reached
+  // only past the channel's refund support (reference/handlers/refund-create.ts); the card, that genome's only method,
+  // took no refunds.
+  'refund-failed-validation-failed': needsRefund,
+  'refund-system-busy-code-500': needsRefund,
   // Judged from bench/legal-targets.ts --kill 3 --seed 71 (session 19): no enabled method took refunds, so no refund to look up.
   'refund-query-merchant-no-as-refund-no': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
