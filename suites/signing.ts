@@ -260,19 +260,24 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
     async run(ctx) {
       const { target } = ctx;
       const me = target.merchant('primary');
+      const sendCrLf = async (plan: LookupBodyPlan, crlf: boolean[]) => {
+        const so = freshSignOptions();
+        const ex = await sendLookup(target, plan, {
+          signOptions: so,
+          signTransform: (_hex, { body }) =>
+            hmacOverCrLfString(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }, crlf),
+          label: `query signed with CR LF at separators ${crlf.map((c, i) => (c ? i + 1 : '')).join('')}`,
+        });
+        expectForbidden(ex, 'auth.sign.string', 'a request signed over a string whose separators include CR LF');
+      };
+      // Every separator CR LF (the string joined as Windows lines) is sent on every run, whatever the draws: eight draws of
+      // the seven mixes can miss it (bench/legal-targets.ts --kill 12 --seed 5151: auth-crlf-accepted, which accepts only
+      // that join, survived on a drawn genome).
+      await sendCrLf(fc.sample(lookupBodyWithUnicodeExtras(), { seed: ctx.seed, numRuns: 1 })[0]!, [true, true, true]);
       await property(
         ctx,
         fc.record({ plan: lookupBodyWithUnicodeExtras(), crlf: stringToSignWithCrLfSeparators() }),
-        async ({ plan, crlf }) => {
-          const so = freshSignOptions();
-          const ex = await sendLookup(target, plan, {
-            signOptions: so,
-            signTransform: (_hex, { body }) =>
-              hmacOverCrLfString(me.secret, { merchantId: me.id, timestamp: so.timestamp, nonce: so.nonce, body }, crlf),
-            label: `query signed with CR LF at separators ${crlf.map((c, i) => (c ? i + 1 : '')).join('')}`,
-          });
-          expectForbidden(ex, 'auth.sign.string', 'a request signed over a string whose separators include CR LF');
-        },
+        ({ plan, crlf }) => sendCrLf(plan, crlf),
         { numRuns: Math.min(ctx.numRuns, 8), independent: true },
       );
     },

@@ -9,7 +9,7 @@ import type { Card, Profile } from '../profile/types.js';
 import { add, doubt, lookupItem, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import { pathItem } from './basics.js';
-import { amountFor, dataPathItem, pay, readPath } from './payments.js';
+import { amountFor, dataPathItem, pay, paymentMethodsOf, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../money.js';
 
@@ -364,7 +364,8 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
       // Each try on a paid order of its own: an accepted partial refund would make the full one exceed the rest.
       for (const t of tries) {
         const { order, ex } = await paidWith(ctx, method, `doctor: a paid ${method} order to refund`);
-        const primaryLacks = ctx.loaded.profile.merchants.primary.paymentMethods?.includes(method) === false;
+        // The primary's methods as the doctor pays them (its own list, else methods.checkout and methods.card).
+        const primaryLacks = !paymentMethodsOf(ctx, 'primary').some((m) => m.method === method);
         if (!order) {
           add(ctx, 'not-verifiable', path, `${method} refunds: ${support}`, {
             answered: primaryLacks

@@ -115,6 +115,21 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             fix: `remove ${m.method} from the merchant's list if the target does not enable it`,
             ex: [r.ex],
           });
+        } else if (refusesTheAmount(ctx, m.method, r.a)) {
+          // The amount refused (2006, or 422 notSupported: "cannot be rounded to a price point"), not the method: the amount
+          // was the profile's guess for a method it calls ranged with no declared range, so what is wrong is that method's
+          // kind (or its missing limits), not the merchant's list (the doctor-changed sweep of BENCHMARKS §43: a price-point
+          // method left out of methods.pricePoint was called not enabled for every merchant).
+          add(ctx, 'wrong', 'methods.pricePoint', `${m.method} takes any amount (not a price-point method): ${value} is accepted`, {
+            expected: 'the payment accepted (code 0)',
+            answered: `${describeAnswer(r.a)}: the amount is refused, as one no channel takes or no price point rounds to`,
+            fix: `add ${m.method} to methods.pricePoint (and give its tiers in pricePoints), or give limits.payments.${m.method}`,
+            ex: [r.ex],
+          });
+          add(ctx, 'not-verifiable', m.path, what, {
+            answered: `${describeAnswer(r.a)}: the amount was refused, not the method`,
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`
@@ -137,6 +152,18 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
     chains.flush();
   }
   await checkCheckoutData(ctx, first);
+}
+
+/**
+ * A refusal of the amount (2006 amountOutOfRange, or 422 notSupported: an amount no price point rounds to) for a method the
+ * profile calls ranged but gives no range: the doctor guessed the amount, so the refusal shows nothing of the method's
+ * being enabled. With a declared range the amount is the profile's own, and its refusal is judged as before.
+ */
+function refusesTheAmount(ctx: DoctorContext, method: string, a: Answer): boolean {
+  const p = ctx.loaded.profile;
+  if ((p.methods.pricePoint ?? []).includes(method) || p.limits?.payments?.[method] !== undefined || method === p.methods.noChannel)
+    return false;
+  return a.envelope && (a.key === 'amountOutOfRange' || (a.code === 422 && a.key === 'notSupported') || a.code === 2006);
 }
 
 /** A checkout method the profile does not call a price-point method (methods.pricePoint), paid by the checkout. */
@@ -225,27 +252,34 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
     });
 }
 
-/** Each ranged method the primary has: its limits, one chain per method. */
+/**
+ * Each ranged method a merchant has: its limits, one chain per method, paid by the first merchant (primary, second,
+ * low-balance) that has it. A method only another merchant has (version 3: KLARNA of the second merchant only) is
+ * paid as that merchant: its declared limits are facts like the primary's (issue 24, LEGAL_TARGETS_SEED=1001 in
+ * doctor-changed: a narrower limit of the second merchant's only method went unnoticed, the doctor paying as the primary).
+ */
 function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>)[] {
   const p = ctx.loaded.profile;
-  const primary = new Set(paymentMethodsOf(ctx, 'primary').map((m) => m.method));
   const chains: ((own: DoctorContext) => Promise<void>)[] = [];
   for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
-    if (!primary.has(method) || p.methods.pricePoint?.includes(method)) continue;
-    chains.push((own) => checkLimitsOf(own, method, lim));
+    if (p.methods.pricePoint?.includes(method)) continue;
+    const role = actingRoles(ctx).find((r) => paymentMethodsOf(ctx, r).some((m) => m.method === method));
+    if (role === undefined) continue;
+    chains.push((own) => checkLimitsOf(own, method, lim, role));
   }
   return chains;
 }
 
 /** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
-async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits): Promise<void> {
+async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits, role: MerchantRole): Promise<void> {
   const base = `limits.payments.${method}`;
   const probes: CheckoutProbe[] = [];
   const channels = lim.channels ?? [lim];
+  const of = role === 'primary' ? method : `${method} (for ${role})`;
   channels.forEach((c, i) => {
     const at = lim.channels ? `${base}.channels[${i}]` : base;
-    probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${method} accepts its minimum ${c.min}` });
-    probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${method} accepts its maximum ${c.max}` });
+    probes.push({ value: c.min, want: 'accepted', path: `${at}.min`, claim: `${of} accepts its minimum ${c.min}` });
+    probes.push({ value: c.max, want: 'accepted', path: `${at}.max`, claim: `${of} accepts its maximum ${c.max}` });
     const next = channels[i + 1];
     if (next && centsOf(c.max) + 1n < centsOf(next.min)) {
       const gap = valueOfCents(centsOf(c.max) + 1n);
@@ -253,7 +287,7 @@ async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLim
         value: gap,
         want: 'refused',
         path: `${base}.channels`,
-        claim: `${method} has no channel for ${gap} (between ${c.max} and ${next.min})`,
+        claim: `${of} has no channel for ${gap} (between ${c.max} and ${next.min})`,
       });
     }
   });
@@ -262,19 +296,25 @@ async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLim
       value: valueOfCents(centsOf(lim.min) - 1n),
       want: 'refused',
       path: `${base}.min`,
-      claim: `${method} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
+      claim: `${of} refuses ${valueOfCents(centsOf(lim.min) - 1n)}, below its minimum`,
     });
   probes.push({
     value: valueOfCents(centsOf(lim.max) + 1n),
     want: 'refused',
     path: `${base}.max`,
-    claim: `${method} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
+    claim: `${of} refuses ${valueOfCents(centsOf(lim.max) + 1n)}, above its maximum`,
   });
-  await judgeCheckoutProbes(ctx, method, probes, {
-    // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
-    clauses: ['limit.amount.channel-range'],
-    fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
-  });
+  await judgeCheckoutProbes(
+    ctx,
+    method,
+    probes,
+    {
+      // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
+      clauses: ['limit.amount.channel-range'],
+      fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
+    },
+    role,
+  );
 }
 
 interface CheckoutProbe {
@@ -296,12 +336,13 @@ async function judgeCheckoutProbes(
   method: string,
   probes: readonly CheckoutProbe[],
   on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  role: MerchantRole = 'primary',
 ): Promise<void> {
   // Each probe is a checkout of its own (no balance, no order between them): side by side, their items in the probes'
   // order. Issue 23: one method's seven tiers, each accepted then its record read, were a chain of 20 round trips.
   const side = sideBySide(
     ctx,
-    probes.map((pr) => (own: DoctorContext) => judgeCheckoutProbe(own, method, pr, on)),
+    probes.map((pr) => (own: DoctorContext) => judgeCheckoutProbe(own, method, pr, on, role)),
   );
   try {
     await pool(side.tasks, PROBES_AT_ONCE);
@@ -318,8 +359,9 @@ async function judgeCheckoutProbe(
   method: string,
   pr: CheckoutProbe,
   on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  role: MerchantRole,
 ): Promise<void> {
-  const r = await pay(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
+  const r = await pay(ctx, role, method, pr.value, `doctor: ${pr.claim}`);
   if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) return;
   const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
   const answered = describeAnswer(r.a);

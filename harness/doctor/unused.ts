@@ -43,19 +43,44 @@ export function checkUnused(ctx: DoctorContext): void {
       });
   }
   const payable = new Set([...p.methods.checkout, ...(p.methods.card ? [p.methods.card] : [])]);
+  // A method another merchant lists (version 3: KLARNA of the second merchant only) is a true fact the checks, paying with
+  // methods.checkout, cannot use: adding it to methods.checkout would make them pay it as the primary, which lacks it.
+  const ownerOf = (m: string): string | undefined =>
+    (['second', 'lowBalance'] as const).find((r) => p.merchants[r]?.paymentMethods?.includes(m) && !payable.has(m));
+  const otherMerchant = (m: string, what: string) => {
+    const role = ownerOf(m);
+    return role === undefined
+      ? undefined
+      : {
+          answered: `no check can use ${what}: ${m} is a method of merchants.${role} (its paymentMethods), not of methods.checkout`,
+          fix: 'keep as documentation: the checks pay with methods.checkout',
+        };
+  };
   for (const m of Object.keys(p.limits?.payments ?? {})) {
     if (!payable.has(m))
-      add(ctx, 'warning', dotted(['limits', 'payments', m]), `the payment limits of ${m}`, {
-        answered: `no check can use them: ${m} is not one of methods.checkout or methods.card`,
-        fix: `add ${m} to methods.checkout, or remove them`,
-      });
+      add(
+        ctx,
+        'warning',
+        dotted(['limits', 'payments', m]),
+        `the payment limits of ${m}`,
+        otherMerchant(m, 'them') ?? {
+          answered: `no check can use them: ${m} is not one of methods.checkout or methods.card`,
+          fix: `add ${m} to methods.checkout, or remove them`,
+        },
+      );
   }
   for (const m of Object.keys(p.refunds?.support ?? {})) {
     if (!payable.has(m))
-      add(ctx, 'warning', dotted(['refunds', 'support', m]), `the refund support of ${m}`, {
-        answered: `no check can use it: no payment with ${m} can be made (not one of methods.checkout or methods.card)`,
-        fix: `add ${m} to methods.checkout, or remove it`,
-      });
+      add(
+        ctx,
+        'warning',
+        dotted(['refunds', 'support', m]),
+        `the refund support of ${m}`,
+        otherMerchant(m, 'it') ?? {
+          answered: `no check can use it: no payment with ${m} can be made (not one of methods.checkout or methods.card)`,
+          fix: `add ${m} to methods.checkout, or remove it`,
+        },
+      );
   }
   for (const m of Object.keys(p.limits?.payouts ?? {})) {
     if (!p.payouts?.methods[m])

@@ -133,9 +133,12 @@ export const queryMerchantNoIgnored = defineFault({
   name: 'query-merchant-no-ignored',
   clause: 'query.exactly-one',
   doc: 'A payment query reads only order_no: one by merchant_order_no alone is answered as if no number was sent.',
-  normaliseRequest: (body) => {
+  // The query only: a sandbox control that names its payment by the merchant's number alone (a drawn sandbox shape) is the
+  // vendor's tooling, not the query (bench/legal-targets.ts --kill 12 --seed 6262: the doctor stopped the fault as
+  // sandbox.expireCheckout and sandbox.chargeback WRONG).
+  normaliseRequest: (body, route) => {
     const keys = Object.keys(body);
-    return keys.length === 1 && keys[0] === 'merchant_order_no' ? {} : body;
+    return route === PATHS.paymentQuery && keys.length === 1 && keys[0] === 'merchant_order_no' ? {} : body;
   },
 });
 

@@ -120,9 +120,14 @@ export function oneFactChanges(p: Profile): Change[] {
   const tiers = p.pricePoints?.tiers ?? [];
   if (tiers.length >= 2) {
     const i = Math.floor(tiers.length / 2);
-    const between = money(Math.floor((cents(tiers[i - 1]!) + cents(tiers[i]!)) / 2));
+    const [lo, hi] = [cents(tiers[i - 1]!), cents(tiers[i]!)];
+    // Half-way may be one of the unroundable examples (rounding to the nearest tier within a distance puts them there), and
+    // the loader refuses a tier the rule would round an unroundable example to: the first fraction of the way that loads
+    // (the doctor-changed sweep, BENCHMARKS §43).
+    const between = [1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4].map((f) => Math.floor(lo + (hi - lo) * f)).filter((c) => c > lo && c < hi);
+    const to = between.map((c) => tiers.with(i, money(c))).find((t) => loads(p, setter('pricePoints.tiers', t)));
     // Refused or rounded, it is a doubt: the target may refuse or round one of its own price points (limit.price-points).
-    change('pricePoints.tiers', 'doubt', tiers.with(i, between));
+    if (to) change('pricePoints.tiers', 'doubt', to);
   }
   // A narrower range than the target's: it accepts an amount the profile calls out of range, which the document says it refuses.
   for (const [method, l] of Object.entries(p.limits?.payments ?? {})) {

@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { targetGenome, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
+import { parseProfile } from '../../harness/profile/load.js';
 import { doctorOnChange, oneFactChanges } from './changes.js';
 import { trueProfile } from './genome.js';
 import { runSeed } from './properties.js';
@@ -35,6 +36,25 @@ const FIXED_FIELDS = [
 ];
 
 describe('doctor: one fact of a true profile changed', () => {
+  // A changed profile the loader refuses is no profile a user could run: the property threw on it instead of judging the
+  // doctor (the doctor-changed sweep, BENCHMARKS §43: a tier moved half-way between two tiers, onto an unroundable example).
+  it(`every change drawn is a profile that loads (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(targetGenome(), (g) => {
+        for (const c of oneFactChanges(trueProfile(g))) {
+          const changed = structuredClone(trueProfile(g));
+          c.apply(changed);
+          try {
+            parseProfile(JSON.stringify(changed), 'changed.json');
+          } catch (e) {
+            throw new Error(`${c.field} changed to ${JSON.stringify(c.to)} does not load: ${(e as Error).message}`);
+          }
+        }
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+
   it('names the changed field: WRONG and exit 2, or a doubt and exit 0 where the document fixes the answer', async () => {
     const all = oneFactChanges(trueProfile(REFERENCE));
     const fixed = FIXED_FIELDS.map((f) => all.findIndex((c) => c.field === f));

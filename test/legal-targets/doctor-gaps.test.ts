@@ -24,6 +24,12 @@ const NO_REFUNDS = fixture('genome-no-refunds');
 /** Google Pay rounds by its own rule, up (the shared rule, Apple Pay's, is nearest), and nearest within 0.31 (shared: up). */
 const OWN_RULE_UP = fixture('genome-own-rule-up');
 const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
+/** KLARNA for the second merchant only (doctor-changed LEGAL_TARGETS_SEED=1001, shrunk). */
+const SECOND_ONLY = fixture('genome-second-only-method');
+/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (the doctor-changed sweep, BENCHMARKS §43). */
+const NEAREST_ONLY_PRICE_POINT = fixture('genome-price-point-method-nearest');
+/** Shared tiers 2.99, 14.99, 99.99 rounded to the nearest within 0.32: 8.99, half-way, is an unroundable example. */
+const UNROUNDABLE_HALF_WAY = fixture('genome-unroundable-half-way');
 
 function change(g: TargetGenome, field: string) {
   const c = oneFactChanges(trueProfile(g)).find((x) => x.field === field);
@@ -96,4 +102,55 @@ describe('the doctor on targets the reference is not', () => {
     },
     180_000,
   );
+
+  // A price-point method left out of methods.pricePoint is paid an amount the doctor guesses (10.37 as the primary, 10.00 as
+  // another merchant); one rounding to the nearest tier refuses it (2006), which the doctor read as the method not enabled
+  // for every merchant (WRONG merchants.*.paymentMethods) and never named methods.pricePoint. Fails on the old doctor.
+  it('names methods.pricePoint, not the merchants, when a method left out of it refuses the guessed amount', async () => {
+    const g = NEAREST_ONLY_PRICE_POINT;
+    expect(trueProfile(g).methods.pricePoint).toEqual(['GOOGLE_PAY']);
+    expect(await doctorOnChange(g, change(g, 'methods.pricePoint'))).toEqual([]);
+  }, 180_000);
+
+  // The tier change moved a tier half-way, onto an unroundable example: a profile the loader refuses, on which the property
+  // threw instead of judging the doctor. The change is now a tier that loads, and the doctor doubts it. Fails before.
+  it('moves a tier to an amount that is no unroundable example, and doubts it', async () => {
+    const g = UNROUNDABLE_HALF_WAY;
+    expect(trueProfile(g).pricePoints?.unroundable).toContain('8.99');
+    expect(await doctorOnChange(g, change(g, 'pricePoints.tiers'))).toEqual([]);
+  }, 180_000);
+
+  // The limits of a method only the second merchant has were skipped (the doctor paid limits as the primary only), so a
+  // narrower maximum went unnamed (doctor-changed, LEGAL_TARGETS_SEED=1001). They are now paid as the second merchant:
+  // verified on the true profile, a doubt naming the changed maximum. Both fail on the old doctor.
+  it("verifies the limits of the second merchant's only method, doubts a narrower maximum, advises nothing false of it", async () => {
+    const g = SECOND_ONLY;
+    expect(g.target!.secondOnly).toBe('KLARNA');
+    const truth = trueProfile(g);
+    const ref = await startEmbeddedReference(truth);
+    try {
+      const report = await runDoctor({ loaded: parseProfile(JSON.stringify(truth), 'true.json'), baseUrl: ref.url, webhooks: false });
+      expect(report.items.filter((i) => i.status === 'wrong' || i.status === 'doubt').map((i) => `${i.status} ${i.path}`)).toEqual([]);
+      const klarna = report.items.filter((i) => i.path.startsWith('limits.payments.KLARNA.')).map((i) => `${i.status} ${i.path}`);
+      // Each bound accepted, then one cent outside each refused.
+      const bounds = ['verified limits.payments.KLARNA.min', 'verified limits.payments.KLARNA.max'];
+      expect(klarna).toEqual([...bounds, ...bounds]);
+      // What the doctor says of the method's other entries is true of this profile: never "add KLARNA to methods.checkout"
+      // (the checks would then pay it as the primary, which lacks it), and its refunds are not verifiable for that reason.
+      const said = report.items
+        .filter((i) => /^(limits\.payments|refunds\.support)\.KLARNA$/.test(i.path))
+        .map((i) => `${i.status} ${i.path}: ${i.answered} (${i.fix ?? ''})`);
+      expect(said).toEqual([
+        'warning limits.payments.KLARNA: no check can use them: KLARNA is a method of merchants.second (its paymentMethods), ' +
+          'not of methods.checkout (keep as documentation: the checks pay with methods.checkout)',
+        'warning refunds.support.KLARNA: no check can use it: KLARNA is a method of merchants.second (its paymentMethods), ' +
+          'not of methods.checkout (keep as documentation: the checks pay with methods.checkout)',
+        'not-verifiable refunds.support.KLARNA: KLARNA is not a method of the primary merchant ' +
+          '(merchants.primary.paymentMethods), and the doctor pays as the primary ()',
+      ]);
+    } finally {
+      await ref.close();
+    }
+    expect(await doctorOnChange(g, change(g, 'limits.payments.KLARNA.max'))).toEqual([]);
+  }, 180_000);
 });

@@ -125,6 +125,36 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
+  // bench --kill 8 --seed 4343 (session 20): under invalid-json-unreadable the fault's refusal is never made.
+  it('run: bad-json-http-400 survives where a body that is not JSON is unreadable, killed where it is refused signed', async () => {
+    const fault = faultCatalogue.filter((f) => f.name === 'bad-json-http-400');
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults: fault, parallel: 1 });
+    const unreadable = genome({}, ['invalid-json-unreadable']);
+    expect(showing(unreadable, 'bad-json-http-400')).toMatchObject({ kind: 'nothing-to-show' });
+    expect(showing(genome({}), 'bad-json-http-400')).toEqual({ show: true });
+    const [none] = await run(unreadable);
+    const [some] = await run(genome({}));
+    expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
+  }, 300_000);
+
+  // bench --kill 12 --seed 8484 (session 20): the armed refund failures are reached only on a refund the channel supports.
+  it('run: the armed refund failures survive where nothing is refundable, killed where the card refunds in part', async () => {
+    const names = ['refund-failed-validation-failed', 'refund-system-busy-code-500'];
+    const faults = faultCatalogue.filter((f) => names.includes(f.name));
+    const suites = await loadSuites();
+    const run = (g: TargetGenome) => runKillMatrix({ loaded: loadTrueProfile(g), suites, seed: 1, numRuns: 5, faults, parallel: 1 });
+    const none = genome({ methods: [], refunds: refunds('none') });
+    expect(names.map((n) => showing(none, n).show)).toEqual([false, false]);
+    expect(names.map((n) => showing(genome({ methods: [], refunds: refunds('partial') }), n).show)).toEqual([true, true]);
+    const before = await run(none);
+    const after = await run(genome({ methods: [], refunds: refunds('partial') }));
+    expect([...before, ...after].map((r) => `${r.name}: ${r.verdict}`)).toEqual([
+      ...names.map((n) => `${n}: survived`),
+      ...names.map((n) => `${n}: killed`),
+    ]);
+  }, 300_000);
+
   it('run: webhook-none-on-refund-created-settled survives where no refund is created settled, killed where one is', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'webhook-none-on-refund-created-settled');
     const suites = await loadSuites();

@@ -190,6 +190,13 @@ const RULES: Readonly<Record<string, Rule>> = {
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
       : SHOWS,
+  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343 (session 20, BENCHMARKS §43): it sets the HTTP status of
+  // the signed invalidRequest a body that is not JSON gets; invalid-json-unreadable answers such a body as unreadable (HTTP
+  // 500, unsigned) before it is parsed, so that refusal is never made.
+  'bad-json-http-400': (_t, g) =>
+    g.readings.includes('invalid-json-unreadable')
+      ? nothing('invalid-json-unreadable answers a body that is not JSON as unreadable before parsing: the mutant is the target')
+      : SHOWS,
   // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 19; a catalogue of 198 draws other faults than §28's):
   // it nests a payment record it knows by its `status` and `order_no`, which other-record-field-names renames.
   'query-record-nested': (_t, g) =>
@@ -216,6 +223,11 @@ const RULES: Readonly<Record<string, Rule>> = {
   'webhook-refund-no-original-order-no': needsRefund,
   'webhook-refund-merchant-no-of-payment': needsRefund,
   'webhook-refund-original-refs-swapped': needsRefund,
+  // Judged from bench/legal-targets.ts --n 8 --kill 12 --init no --seed 8484 (session 20): an armed refund failure is reached
+  // only past the channel's refund support (reference/handlers/refund-create.ts); the card, that genome's only method,
+  // took no refunds.
+  'refund-failed-validation-failed': needsRefund,
+  'refund-system-busy-code-500': needsRefund,
   // Judged from bench/legal-targets.ts --kill 3 --seed 71 (session 19): no enabled method took refunds, so no refund to look up.
   'refund-query-merchant-no-as-refund-no': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,

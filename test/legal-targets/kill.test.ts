@@ -4,6 +4,7 @@
  * matched the request path, so with other endpoint paths (a legal target) they never fired and survived.
  * Error hooks now see the route; these faults, on the smallest genome that showed it, fail without that.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_GENES, targetGenome, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
@@ -120,4 +121,50 @@ describe('faults over random genomes', () => {
     // The wide fixed genome shows most of them: a property that judged next to nothing would prove nothing.
     expect(judged).toBeGreaterThanOrEqual(10);
   }, 600_000);
+});
+
+/**
+ * A check whose draws could miss its fault: the CR LF signing check drew eight of the seven mixes of separators, and on
+ * this genome (bench/legal-targets.ts --n 8 --kill 12 --init no --seed 5151, its third) none was all three, the only join
+ * auth-crlf-accepted accepts: it survived. The check now sends that join on every run; fails before (survived).
+ */
+describe('a fault only one draw of its check shows', () => {
+  it('kills auth-crlf-accepted on the genome and seed whose draws missed it', async () => {
+    const g = JSON.parse(readFileSync(new URL('./fixtures/genome-crlf-draws.json', import.meta.url), 'utf8')) as TargetGenome;
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 5151,
+      numRuns: 10,
+      faults: faultCatalogue.filter((f) => f.name === 'auth-crlf-accepted'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+  }, 120_000);
+});
+
+/**
+ * A fault of the payment query's lookup reached a sandbox control: query-merchant-no-ignored emptied every body holding
+ * merchant_order_no alone, and this genome's controls name their payment by the merchant's number (out_trade_no), so the
+ * doctor found checkouts it could not expire or charge back and stopped the fault (bench/legal-targets.ts --n 8 --kill 12
+ * --init no --seed 6262). The fault now rewrites the query only; stopped before, killed after.
+ */
+describe('a query fault beside controls that take the merchant order number', () => {
+  it('kills query-merchant-no-ignored by its own clause with the doctor on', async () => {
+    const g = JSON.parse(
+      readFileSync(new URL('./fixtures/genome-control-by-merchant-order-no.json', import.meta.url), 'utf8'),
+    ) as TargetGenome;
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 6262,
+      numRuns: 10,
+      faults: faultCatalogue.filter((f) => f.name === 'query-merchant-no-ignored'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+    expect(rows[0]!.doctor?.exitCode).toBe(0);
+  }, 120_000);
 });
