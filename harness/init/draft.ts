@@ -211,8 +211,16 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       'the payouts section: init did not learn enough of it to write it (see the payout lines above and the TODOs for payouts.*)',
     );
   const wh = st.webhooks;
-  if (wh?.arrives) {
-    const scale = wh.timeScale ?? 1;
+  // Without a measured clock ratio every figure of the section would be a guess (a real-time 1 on a fast sandbox makes
+  // every webhook check wait 200 times too long, or judge its waits wrong): it is left out whole and asked for.
+  if (wh?.arrives && wh.timeScale === undefined)
+    ev.todo(
+      'webhooks',
+      "the webhooks section: webhooks arrive, but init could not measure the target's clock ratio (see webhooks.timeScale); " +
+        "write timeScale, ackTimeoutMs (the document's 5 s times the scale), deliveryWaitMs and tolerance",
+    );
+  if (wh?.arrives && wh.timeScale !== undefined) {
+    const scale = wh.timeScale;
     profile.webhooks = {
       receiver: { host: '127.0.0.1', port: 0, ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) },
       timeScale: scale,
