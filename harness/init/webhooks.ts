@@ -26,6 +26,9 @@ function twoDigits(x: number): number {
   return Number(x.toPrecision(2));
 }
 
+/** A first round whose shortest wait is below this (a clock 5 times real time or faster) is followed by a second. */
+const SECOND_ROUND_BELOW_MS = 3000;
+
 /** Rounds of three refused first attempts at most: a round whose every retry wait our machine's stalls overlap is taken again. */
 const MAX_ROUNDS = 3;
 
@@ -89,7 +92,10 @@ export async function learnWebhooks(
       .map((d) => ({ gapMs: d[1]!.receivedAt - d[0]!.receivedAt, lostMs: Math.round(lag.lostDuring(d[0]!.receivedAt, d[1]!.receivedAt)) }));
     if (measured.length === 0) break;
     waits.push(...measured);
-    if (measured.some((w) => measuresTheTarget(w.gapMs, w.lostMs))) break;
+    // The three waits of a round run side by side, so one stall the meter missed (the kernel, another hop) stretches all
+    // three: on a fast clock a second round, later, costs a second at most and is not stretched by the same stall.
+    const fastClock = Math.min(...measured.map((w) => w.gapMs)) < SECOND_ROUND_BELOW_MS;
+    if (waits.some((w) => measuresTheTarget(w.gapMs, w.lostMs)) && !(round === 0 && fastClock)) break;
   }
   return { arrives: true, latencyMs, ...judgeRetryWaits(ev, waits, waitMs) };
 }

@@ -41,6 +41,15 @@ describe("init's clock ratio on a busy machine", () => {
     expect(j.run?.failed).toEqual([]);
   }, 300_000);
 
+  it('takes a second round on a fast clock even when no stall was seen: one stall the meter missed stretches a round', async () => {
+    const meter = new BusyFirst(0).start();
+    useLagMeter(meter);
+    const j = await initOverGenome(REFERENCE, {});
+    meter.stop();
+    expect([j.exit, j.wrong, j.untold]).toEqual([0, [], []]);
+    expect(j.stdout).toMatch(/webhooks\.timeScale = [\d.]+ +\(6 refused first attempts were retried /);
+  }, 300_000);
+
   it('writes no clock ratio when every wait was stretched: a TODO, the section left out, the completed draft green', async () => {
     // Three rounds of three waits, every one of them stretched.
     const meter = new BusyFirst(9).start();
