@@ -130,7 +130,6 @@ export function actingRoles(ctx: DoctorContext): MerchantRole[] {
   return (['primary', 'second', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
 }
 
-/** Runs tasks with at most n in flight; results in order. */
 /**
  * Chains of probes that run side by side while their items read in a fixed order (a report must not depend on which
  * answer came first): each chain adds to a context of its own, and `flush` appends their items to `ctx` in the chains'
@@ -140,13 +139,18 @@ export function sideBySide(
   ctx: DoctorContext,
   chains: readonly ((own: DoctorContext) => Promise<void>)[],
 ): { tasks: (() => Promise<void>)[]; flush(): void } {
-  const owns = chains.map((): DoctorContext => ({ ...ctx, items: [] }));
+  const owns = chains.map(() => ownContext(ctx));
   return {
     tasks: chains.map((chain, i) => () => chain(owns[i]!)),
     flush() {
       flushInto(ctx, owns);
     },
   };
+}
+
+/** A context sharing everything with `ctx` but its items: a chain run beside others adds to it, `flushInto` joins them. */
+export function ownContext(ctx: DoctorContext): DoctorContext {
+  return { ...ctx, items: [] };
 }
 
 /** Appends the contexts' items to `ctx` in the contexts' order, one line per wrong path as `add` keeps it. */
@@ -157,6 +161,7 @@ export function flushInto(ctx: DoctorContext, owns: readonly DoctorContext[]): v
       if (!(wrongPath(item) && ctx.items.some((i) => wrongPath(i) && i.path === item.path))) ctx.items.push(item);
 }
 
+/** Runs tasks with at most n in flight; results in order. */
 export async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {
   const out: T[] = new Array(tasks.length);
   let next = 0;

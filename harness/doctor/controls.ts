@@ -236,13 +236,12 @@ export async function armSubjects(ctx: DoctorContext): Promise<ArmSubjects> {
 /**
  * Each armed failure: the control answers code 0, and the next request of its kind is refused. One at a time: they are one-shot per
  * merchant. A refund kind is armed with the number the refund is then created with (the switch may match it: refundSubject).
- * `subjects`: the orders made for them beforehand (armSubjects), else made here before the first is armed.
+ * `subjects`: the orders made for them beforehand (armSubjects), beside the stage before this one.
  */
-export async function checkArmedFailures(ctx: DoctorContext, subjects?: ArmSubjects): Promise<void> {
+export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjects): Promise<void> {
   const arm = ctx.loaded.profile.sandbox?.armFailure;
   if (!arm) return;
   ctx.progress('armed failures');
-  const made = subjects ?? (await armSubjects(ctx));
   for (const [kind, value] of Object.entries(arm.failures) as [ArmFailureKind, ArmFailureValue | undefined][]) {
     if (value === undefined) continue;
     const path = `sandbox.armFailure.failures.${kind}`;
@@ -251,7 +250,7 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects?: ArmSubje
     const claim =
       `arms a one-shot ${kind}${bySubject}: the next ` +
       `${refundKind ? 'refund' : kind === 'queryFailed' ? 'payment query' : 'checkout'} fails`;
-    const order = made.get(kind);
+    const order = subjects.get(kind);
     if (refundKind && (!order || !ctx.loaded.profile.refunds || !ctx.t.has('refundCreate'))) {
       add(ctx, 'not-verifiable', path, claim, { answered: 'no paid order and refund could be made (cardPayment, refunds)' });
       continue;

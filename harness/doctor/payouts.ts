@@ -8,7 +8,7 @@ import type { Exchange } from '../exchange.js';
 import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
-import { actingRoles, add, doubt, flushInto, lookupItem, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
+import { actingRoles, add, doubt, flushInto, lookupItem, ownContext, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath } from './model.js';
 import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
@@ -141,7 +141,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   // now run beside the record and the releases (themselves side by side); what needs money given back starts after its
   // release (the low-balance probes, the EUR payouts, the payout settled as success), so the primary never holds more
   // at once than when every payout made above was still held during the limit probes. Items keep their former order.
-  const own = (): DoctorContext => ({ ...ctx, items: [] });
+  const own = () => ownContext(ctx);
   const parts = { record: own(), limits: own(), usdOnly: own(), releases: own(), lowBalance: own(), success: own() };
   try {
     await Promise.all([
