@@ -25,14 +25,22 @@ class BusyFirst extends LagMeter {
 
 const REFERENCE: TargetGenome = { readings: [] };
 
+/** init over the reference's genome while the meter reports the first `n` windows it is asked about as lost. */
+async function initBusyFirst(n: number, opts: Parameters<typeof initOverGenome>[1] = {}) {
+  const meter = new BusyFirst(n).start();
+  useLagMeter(meter);
+  try {
+    return await initOverGenome(REFERENCE, opts);
+  } finally {
+    meter.stop();
+  }
+}
+
 afterEach(() => useLagMeter(undefined));
 
 describe("init's clock ratio on a busy machine", () => {
   it('takes the retry waits again when our machine lost time within every one of the first three', async () => {
-    const meter = new BusyFirst(3).start();
-    useLagMeter(meter);
-    const j = await initOverGenome(REFERENCE, { run: { suites: await loadSuites(), seed: 1, numRuns: 5 } });
-    meter.stop();
+    const j = await initBusyFirst(3, { run: { suites: await loadSuites(), seed: 1, numRuns: 5 } });
     expect([j.exit, j.wrong, j.untold]).toEqual([0, [], []]);
     expect(j.draft?.webhooks?.timeScale).toBeGreaterThan(0);
     expect(j.todos.map((t) => t.path)).not.toContain('webhooks.timeScale');
@@ -42,20 +50,14 @@ describe("init's clock ratio on a busy machine", () => {
   }, 300_000);
 
   it('takes a second round on a fast clock even when no stall was seen: one stall the meter missed stretches a round', async () => {
-    const meter = new BusyFirst(0).start();
-    useLagMeter(meter);
-    const j = await initOverGenome(REFERENCE, {});
-    meter.stop();
+    const j = await initBusyFirst(0);
     expect([j.exit, j.wrong, j.untold]).toEqual([0, [], []]);
     expect(j.stdout).toMatch(/webhooks\.timeScale = [\d.]+ +\(6 refused first attempts were retried /);
   }, 300_000);
 
   it('writes no clock ratio when every wait was stretched: a TODO, the section left out, the completed draft green', async () => {
     // Three rounds of three waits, every one of them stretched.
-    const meter = new BusyFirst(9).start();
-    useLagMeter(meter);
-    const j = await initOverGenome(REFERENCE, { run: { suites: await loadSuites(), seed: 1, numRuns: 5 } });
-    meter.stop();
+    const j = await initBusyFirst(9, { run: { suites: await loadSuites(), seed: 1, numRuns: 5 } });
     expect([j.exit, j.wrong, j.untold]).toEqual([0, [], []]);
     expect(j.draft?.webhooks).toBeUndefined();
     const todos = j.todos.map((t) => t.path);

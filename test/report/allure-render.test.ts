@@ -36,6 +36,23 @@ function resultsDir(): string {
   return dir;
 }
 
+/** A renderer whose child process loads `preload` first (through NODE_OPTIONS, restored at once: the child has it). */
+function rendererWithPreload(preload: string): ReturnType<typeof startAllureRenderer> {
+  const before = process.env.NODE_OPTIONS;
+  process.env.NODE_OPTIONS = `--import ${pathToFileURL(preload).href}`;
+  try {
+    return startAllureRenderer();
+  } finally {
+    if (before === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = before;
+  }
+}
+
+/** Every data block of a single-file page, as text. */
+function pageText(file: string): string {
+  return [...compactedPageData(readFileSync(file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+}
+
 describe('the Allure renderer started ahead', () => {
   it('renders the page once the job comes, after its modules loaded', async () => {
     const dir = resultsDir();
@@ -94,20 +111,12 @@ describe('the Allure renderer started ahead', () => {
     );
     const preload = join(dir, 'preload.mjs');
     writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    const before = process.env.NODE_OPTIONS;
-    process.env.NODE_OPTIONS = `--import ${pathToFileURL(preload).href}`;
-    let renderer: ReturnType<typeof startAllureRenderer>;
-    try {
-      renderer = startAllureRenderer();
-    } finally {
-      if (before === undefined) delete process.env.NODE_OPTIONS;
-      else process.env.NODE_OPTIONS = before;
-    }
+    const renderer = rendererWithPreload(preload);
     const out = await renderSingleFileReport(
       { results: { pack }, output: join(dir, 'allure-report'), name: 'loading test page' },
       renderer,
     );
-    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    const text = pageText(out.file);
     expect(text).toContain('renders a check titled for this test');
     const loaded = readFileSync(seen, 'utf8').split('\n');
     // Not vacuous: the hook saw the generator and its readers load.
@@ -142,18 +151,10 @@ describe('the Allure renderer started ahead', () => {
         `process.on('exit', () => writeFileSync(${JSON.stringify(count)}, String(n)));`,
       ].join('\n'),
     );
-    const before = process.env.NODE_OPTIONS;
-    process.env.NODE_OPTIONS = `--import ${pathToFileURL(preload).href}`;
-    let renderer: ReturnType<typeof startAllureRenderer>;
-    try {
-      renderer = startAllureRenderer();
-    } finally {
-      if (before === undefined) delete process.env.NODE_OPTIONS;
-      else process.env.NODE_OPTIONS = before;
-    }
+    const renderer = rendererWithPreload(preload);
     const out = await renderSingleFileReport({ results: { pack }, output: join(dir, 'allure-report'), name: 'bytes test page' }, renderer);
     await renderer.ended;
-    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    const text = pageText(out.file);
     // The result and its attachment both reached the page.
     expect(text).toContain('renders a check titled for this test');
     expect(text).toContain('GET /api/v1/payments/query HTTP/1.1');
@@ -180,7 +181,7 @@ describe('the Allure renderer started ahead', () => {
       '<testsuite name="s"><testcase name="a JUnit case read on demand" classname="c"/></testsuite>',
     );
     const out = await renderSingleFileReport({ results, output: join(dir, 'allure-report'), name: 'junit test page' });
-    const text = [...compactedPageData(readFileSync(out.file, 'utf8'))!.values()].map((b) => b.toString('utf8')).join('\n');
+    const text = pageText(out.file);
     expect(text).toContain('renders a check titled for this test');
     expect(text).toContain('a JUnit case read on demand');
   });
