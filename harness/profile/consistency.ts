@@ -53,6 +53,13 @@ const V3_FIELDS = [
   'sandbox.armFailure.refundSubject',
 ];
 
+/**
+ * Fields of format version 4 (docs/PROFILE.md): facts of services written apart from the kit that a version-3 profile
+ * cannot say. One dotted path a line; every field a version-4 change adds is listed here, so that an older profile
+ * naming it is refused with the version to set.
+ */
+const V4_FIELDS: string[] = [];
+
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
   const walk = (node: unknown, segs: string[], at: string[]) => {
@@ -87,7 +94,7 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   const declared = new Set([...checkout, ...card, ...merchantMethods, ...strings(methods['pricePoint'])]);
   for (const k of ['notEnabled', 'noChannel'] as const) if (typeof methods[k] === 'string') declared.add(methods[k] as string);
   const enabledForPrimary = new Set([...checkout, ...card]);
-  const v3 = value['profileVersion'] === 3;
+  const v3 = typeof value['profileVersion'] === 'number' && value['profileVersion'] >= 3;
   // Version 3: another merchant may have a method of its own (one the primary lacks), and a method whose channel is down.
   if (v3 && typeof methods['noChannel'] === 'string') enabledForPrimary.add(methods['noChannel']);
 
@@ -213,6 +220,14 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
         out.push(
           `${path}: is a profile format version 3 field, but the profile says ` +
             `"profileVersion": ${String(value['profileVersion'])} (set it to 3)`,
+        );
+  }
+  if (value['profileVersion'] === 1 || value['profileVersion'] === 2 || value['profileVersion'] === 3) {
+    for (const pattern of V4_FIELDS)
+      for (const path of has(value, pattern))
+        out.push(
+          `${path}: is a profile format version 4 field, but the profile says ` +
+            `"profileVersion": ${String(value['profileVersion'])} (set it to 4)`,
         );
   }
   return out;

@@ -13,9 +13,10 @@ export interface Profile {
    * rounding distance, armed failures, pending cards, per-method fields (all optional, so a version-1
    * profile is a valid version-2 profile); 3: adds merchants' names and logins, every merchant's balances,
    * overlapping channels, a method of another merchant only, more decline cards, refunds' created status, a sandbox failure
-   * switch of several values or matching a refund by its number. See docs/PROFILE.md.
+   * switch of several values or matching a refund by its number; 4: the facts of services written apart from the kit
+   * (fees, templated paths, how balances move, a failure switch's scope, …). See docs/PROFILE.md.
    */
-  profileVersion?: 1 | 2 | 3;
+  profileVersion?: 1 | 2 | 3 | 4;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
   name: string;
   description?: string;
