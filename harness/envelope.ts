@@ -40,7 +40,7 @@ function validators() {
 }
 
 /**
- * Compiles the validators into the cache unless they are there already (issue 27): called by vitest's main process
+ * Compiles the validators into the cache unless they are there already: called by vitest's main process
  * before any worker starts, so that on a kit's first run (a fresh clone, CI) one process compiles them instead of
  * every worker at once, and no worker loads ajv's compiler. Never throws: a cache that cannot be warmed costs the
  * workers their compilation, as before.

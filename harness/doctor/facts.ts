@@ -1,5 +1,5 @@
 /**
- * Every fact a profile can state, and what the doctor does with it (issue 24 item 4): the schema's leaves, each either
+ * Every fact a profile can state, and what the doctor does with it: the schema's leaves, each either
  * verified by an item of the doctor (test/doctor/facts.test.ts runs it and matches its items to the leaves) or listed
  * here with the reason it is not, so that a new profile field cannot slip through unseen.
  */

@@ -1,5 +1,5 @@
 /**
- * Which of the kit's own modules vitest leaves to Node (issue 27). Compiled, the harness, the reference, the fixtures
+ * Which of the kit's own modules vitest leaves to Node. Compiled, the harness, the reference, the fixtures
  * and the suites' support modules are plain JavaScript that Node imports as it is; given to vitest's module runner
  * they are transformed (or read from vitest's module cache) by vitest's main process, sent over IPC to each worker
  * and evaluated there by vitest's module runner (BENCHMARKS.md §34). Only the test files themselves stay with the runner,

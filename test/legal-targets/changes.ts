@@ -1,5 +1,5 @@
 /**
- * One fact of a true profile changed (issue 24 item 2, doctor): every change this profile allows, each
+ * One fact of a true profile changed (doctor): every change this profile allows, each
  * with what the doctor must do about it. Where only the profile can be wrong (a path, a data path, an
  * id, a balance the vendor states, which methods a merchant has, a payout's currency or cancel rule that
  * the target proves by accepting), the doctor exits 2 with a WRONG item naming the field. Where the

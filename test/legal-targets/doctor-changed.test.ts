@@ -1,5 +1,5 @@
 /**
- * The doctor on a true profile with one fact changed (issue 24 item 2), over generated targets: a fact only the
+ * The doctor on a true profile with one fact changed, over generated targets: a fact only the
  * profile can be wrong about (a path, a data path, an id, a balance, a merchant's methods, a payout method's currency
  * or cancel rule, a sandbox control) exits 2 with a WRONG item naming the field; a fact whose contrary answer the
  * document fixes (a narrower limit, a partial refund on a full-only method, a method not for payouts, a payout

@@ -83,7 +83,7 @@ describe('the packed kit', () => {
       'README.md',
       'examples/github-actions.yml',
       'examples/expectations.json',
-      // The kit's own proof, which every certificate carries (issue 24 item 5).
+      // The kit's own proof, which every certificate carries.
       'proof/kit-proof.json',
     ]) {
       expect(tar, f).toContain(f);
