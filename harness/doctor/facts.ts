@@ -116,7 +116,7 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     notVerifiable:
       'a disabled merchant is refused merchantFrozen, which shows no balance; used by no check yet: ' +
       "err.po.merchant-frozen's check pays out its default amount; a payout within this balance would rule out a " +
-      'refusal for funds (docs/OPEN-ITEMS.md)',
+      'refusal for funds (docs/ROADMAP.md)',
   },
   'merchants.frozen.paymentMethods': {
     notVerifiable: "a disabled merchant's methods are shown by nothing: every payment of it is refused",

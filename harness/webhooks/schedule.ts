@@ -133,7 +133,7 @@ export function lagExcuse(
   // the longest single stall along it, and one too short only by the stall that made us note its first arrival late.
   const stall = late ? processLag().longestStallDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
   // Under heavy load our receiver's process notes an arrival up to 700 ms after the sandbox wrote it, in many short
-  // stalls that none is significant alone (OPEN-ITEMS "Timing under load"). Where the sandbox is ours its
+  // stalls that none is significant alone (docs/ROADMAP.md, "Timing verdicts on a starved machine"). Where the sandbox is ours its
   // write time says exactly how late the arrival that moved the span was noted: the later one for a span too long,
   // the earlier one for a span too short. Never summed over the window, so a sender that waited too long still is.
   const noted = arrivals ? arrivalLate(late ? arrivals[1] : arrivals[0]) : 0;
