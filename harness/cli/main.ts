@@ -1,3 +1,8 @@
+/**
+ * The CLI's entry: one command table, from which dispatch, the general help and the unknown-command message are made.
+ * Each command declares its flags once, as a `FlagTable` (harness/cli/args.ts) from which both its parser and its help's
+ * option list are made; scripts/gen-reference.ts renders docs/reference/cli.md from the same tables.
+ */
 import { UsageError } from './args.js';
 import { firstLine } from '../text.js';
 

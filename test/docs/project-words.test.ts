@@ -10,11 +10,11 @@
  *      "in this", "of this" before the word "session" (but "this session" alone, "the doctor's session", "an HTTP
  *      session" and session.ts are the code's own: a run's session of requests);
  *   3. a helper sitting or a helper's work: "helper" next to "session", "sweep", "branch", "report" or "running";
- *   4. a team's unit of work or branch: the words "workstream", "team branch", and the word "branch" followed by a name
- *      in backquotes;
+ *   4. a team's unit of work or branch: the word made of "work" and "stream", the word "branch" after "team", and the
+ *      word "branch" followed by a name in backquotes;
  *   5. a tracker's issue used as history: "issue" followed by a number, with or without "#" ("issue N", "issues N–M",
  *      "(issue N item M)"), in a line or in a file's path;
- *   6. the one who merges: "the lead" as a person.
+ *   6. the one who merges: the word "lead" after "the", as a person (not "the lead time").
  *
  * This file states the rules without matching them: each pattern is assembled from parts below, so the file is not
  * exempt and a rule it breaks is still found here.
@@ -40,7 +40,7 @@ const RULES: readonly { rule: string; re: RegExp }[] = [
     re: new RegExp(`\\bhelpers?'?s?[ -](${S}s?|sweeps?|branch(es)?|reports?|running|working)\\b|\\b(other|two|three) helpers\\b`, 'i'),
   },
   { rule: "a team's unit of work", re: new RegExp(`\\bwork${'stream'}s?\\b|\\bteam ${'bra'}nch`, 'i') },
-  { rule: 'a team branch named', re: new RegExp(`\\b${'bra'}nch(es)? \`[a-z0-9][a-z0-9-]*\``, 'i') },
+  { rule: 'a branch of the team named', re: new RegExp(`\\b${'bra'}nch(es)? \`[a-z0-9][a-z0-9-]*\``, 'i') },
   { rule: "a tracker's issue as history", re: new RegExp(`\\b${I}s?[ _#-]*\\d+`, 'i') },
   { rule: 'the one who merges', re: new RegExp(`\\b(the|by the) ${'le'}ad\\b(?! (time|to|of|in|and)\\b)`, 'i') },
 ];
@@ -87,7 +87,7 @@ describe("the repository speaks of the project, not of the team's way of working
       `before this ${S}`,
       `at the end of the ${S}`,
       `a helper ${S} ran it`,
-      `the other helpers' sweeps`,
+      `the other ${'help'}ers' sweeps`,
       `from ${'bra'}nch \`pace\``,
       `(${I} 23 item 3)`,
       `${I} #19's done-when`,
