@@ -39,7 +39,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two on two cores (BENCHMARKS.md §20): each worker loads the whole harness (about 0.7 s of CPU), and
+    // Two on two cores: each worker loads the whole harness (about 0.7 s of CPU), and
     // the run-wide request pool (harness/run/pool.ts) keeps both busy with concurrent checks. A third worker let the
     // rest run beside the two longest files (webhook watch windows) while they wait, but on two cores the CPU it
     // costs is wall time too. At real time a third (harness/run/sequencer.ts, workersFor): the waits set the run there.

@@ -331,7 +331,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   // check until the CLI says go.
   // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
   // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
-  // sources), past the 40 ms of a far target (BENCHMARKS §42).
+  // sources), past the 40 ms of a far target.
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);

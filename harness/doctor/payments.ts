@@ -118,7 +118,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
         } else if (refusesTheAmount(ctx, m.method, r.a)) {
           // The amount refused (2006, or 422 notSupported: "cannot be rounded to a price point"), not the method: the amount
           // was the profile's guess for a method it calls ranged with no declared range, so what is wrong is that method's
-          // kind (or its missing limits), not the merchant's list (the doctor-changed sweep of BENCHMARKS §43: a price-point
+          // kind (or its missing limits), not the merchant's list (the doctor-changed sweep: a price-point
           // method left out of methods.pricePoint was called not enabled for every merchant).
           add(ctx, 'wrong', 'methods.pricePoint', `${m.method} takes any amount (not a price-point method): ${value} is accepted`, {
             expected: 'the payment accepted (code 0)',

@@ -86,7 +86,7 @@ describe('the reference behind serve --rate-limit 50', () => {
     expect(cert.traffic.throttledAnswers).toBeGreaterThan(0);
     expect(cert.traffic.throttleWaitMs).toBeGreaterThan(0);
     // No rate is declared: the run learns one from the throttling onset and paces under it. Paced only by its in-flight
-    // window, it got 832–1,194 throttled answers for 1,338 requests (BENCHMARKS §33) and a request throttled ten times
+    // window, it got 832–1,194 throttled answers for 1,338 requests and a request throttled ten times
     // within its deadline (exit 2, 1 run in 9 there); paced, 34–40: the onset's burst (at most the 32 in flight) and a
     // probe's answer or two every few seconds. 5 % of the requests (67) holds that with room; the spiral cannot return.
     expect(cert.traffic.throttledAnswers, JSON.stringify(cert.traffic)).toBeLessThanOrEqual(cert.traffic.requests * 0.05);

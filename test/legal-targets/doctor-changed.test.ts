@@ -37,7 +37,7 @@ const FIXED_FIELDS = [
 
 describe('doctor: one fact of a true profile changed', () => {
   // A changed profile the loader refuses is no profile a user could run: the property threw on it instead of judging the
-  // doctor (the doctor-changed sweep, BENCHMARKS §43: a tier moved half-way between two tiers, onto an unroundable example).
+  // doctor (the doctor-changed sweep: a tier moved half-way between two tiers, onto an unroundable example).
   it(`every change drawn is a profile that loads (seed ${SEED})`, () => {
     fc.assert(
       fc.property(targetGenome(), (g) => {

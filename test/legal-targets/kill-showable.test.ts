@@ -165,7 +165,7 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
-  // Seed 13's survivor (BENCHMARKS §28): where the only refundable method is a checkout refunded in full, the idempotency
+  // Seed 13's survivor: where the only refundable method is a checkout refunded in full, the idempotency
   // check was the one to see it and charged idem.refund-blocks-payment; it charges the table's shared scope now.
   it('run: idem-separate-namespaces survives where nothing is refundable, killed where a checkout refunds in full only', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'idem-separate-namespaces');

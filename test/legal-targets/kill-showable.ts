@@ -184,20 +184,20 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? SHOWS
       : nothing('no refund of this target is created SUCCESS (or none can be made)'),
   // Its one violation is a payment accepted under a refund's number: without a refund, no number to take. Seed 13's survivor
-  // (BENCHMARKS §28) refunded in full only: the idempotency check that shows it now charges its own clause.
+  // refunded in full only: the idempotency check that shows it now charges its own clause.
   'idem-separate-namespaces': needsRefund,
   'checkout-answers-session-no': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
       : SHOWS,
-  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343 (BENCHMARKS §43): it sets the HTTP status of
+  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343: it sets the HTTP status of
   // the signed invalidRequest a body that is not JSON gets; invalid-json-unreadable answers such a body as unreadable (HTTP
   // 500, unsigned) before it is parsed, so that refusal is never made.
   'bad-json-http-400': (_t, g) =>
     g.readings.includes('invalid-json-unreadable')
       ? nothing('invalid-json-unreadable answers a body that is not JSON as unreadable before parsing: the mutant is the target')
       : SHOWS,
-  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (a catalogue of 198 draws other faults than §28's):
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (a catalogue of 198 draws other faults than one of 197):
   // it nests a payment record it knows by its `status` and `order_no`, which other-record-field-names renames.
   'query-record-nested': (_t, g) =>
     g.readings.includes('other-record-field-names')
