@@ -23,6 +23,7 @@ import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from 
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { type RunHost, startRunHost } from '../run/host.js';
 import { measureRoundTrip } from '../run/round-trip.js';
+import { openRunModuleCache, type RunModuleCache } from '../run/module-cache.js';
 import { traceRoundTrip } from '../trace.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
@@ -305,7 +306,6 @@ async function executeRun(plan: RunPlan): Promise<number> {
 async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => Promise<PoolFacts>): Promise<number> {
   const { cfg, loaded, files, shard } = plan;
   const hosted = host.facts;
-  const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
   // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
@@ -314,11 +314,44 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);
-  const vitest = startVitest(
-    { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
-    files.map((f) => relative(CODE_ROOT, f.testFile)),
-    shard,
-  );
+  const moduleCache = openModuleCache();
+  try {
+    const vitest = startVitest(
+      {
+        ...cfg,
+        holdUntilGo: true,
+        hosted,
+        ...(roundTripMs !== undefined ? { roundTripMs } : {}),
+        ...(moduleCache ? { moduleCacheDir: moduleCache.dir } : {}),
+      },
+      files.map((f) => relative(CODE_ROOT, f.testFile)),
+      shard,
+    );
+    return await checksAndReports(plan, host, closeHost, vitest, roundTripMs);
+  } finally {
+    moduleCache?.close();
+  }
+}
+
+/** This run's folder for vitest's transformed modules; none (vitest transforms every module) when it cannot be made. */
+function openModuleCache(): RunModuleCache | undefined {
+  try {
+    return openRunModuleCache();
+  } catch {
+    return undefined;
+  }
+}
+
+async function checksAndReports(
+  plan: RunPlan,
+  host: RunHost,
+  closeHost: () => Promise<PoolFacts>,
+  vitest: HeldVitest,
+  roundTripMs: number | undefined,
+): Promise<number> {
+  const { cfg, loaded, files, shard } = plan;
+  const paths = reportPaths(cfg.reportsDir);
+  const hosted = host.facts;
   let doctor: DoctorReport | undefined;
   if (plan.doctor) {
     doctor = await doctorBeforeChecks(plan, vitest, hosted.referenceUrl);

@@ -298,3 +298,46 @@ describe('installed globally (npm i -g: the dependencies nested in the kit’s o
     expect(written).toEqual([]);
   });
 });
+
+describe('runs side by side on one machine: two installs and the clone', () => {
+  /** One run of one envelope suite, from its own folder, with the OS temp folder the three runs share. */
+  const sideRun = (who: 'hoisted' | 'linked' | 'clone', tmp: string, reports: string): Promise<Result> => {
+    const [cmd, args, cwd] =
+      who === 'clone'
+        ? [process.execPath, [join(KIT, 'bin/mpsi-conformance.js')], KIT]
+        : ['npx', ['--no-install', 'mpsi-conformance'], projects[who]];
+    return new Promise((resolve) => {
+      execFile(
+        cmd,
+        [...args, 'run', '--suite', 'envelope', '--no-html', '--reports', reports],
+        { cwd, encoding: 'utf8', timeout: STEP, maxBuffer: 32 << 20, env: { ...OFFLINE_ENV, CI: '1', TMPDIR: tmp } },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
+      );
+    });
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('each reaches its own verdict, started seconds apart and at the same moment', async () => {
+    const tmp = mkdtempSync(join(dir, 'shared-tmp-'));
+    const who = ['hoisted', 'linked', 'clone'] as const;
+    for (const [round, gapMs] of [
+      ['apart', 3000],
+      ['together', 0],
+    ] as const) {
+      const runs = who.map(async (w, i) => {
+        await sleep(i * gapMs);
+        return sideRun(w, tmp, join(dir, `side-${round}-${w}`));
+      });
+      const results = await Promise.all(runs);
+      results.forEach((r, i) => {
+        const label = `${round}: ${who[i]}`;
+        expect(r.stdout + r.stderr, label).not.toMatch(/could not run|ENOENT/);
+        expect(r.code, `${label}\n${r.stdout}${r.stderr}`).toBe(0);
+        expect(r.stdout, label).toContain('Verdict: CONFORMANT');
+      });
+    }
+    // Nothing of a run's own is left behind in the shared temp folder once the runs are over.
+    expect(readdirSync(join(tmp, 'mpsi-conformance-modules', 'runs'))).toEqual([]);
+  }, 4 * STEP);
+});
+
