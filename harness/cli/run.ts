@@ -439,6 +439,11 @@ function clearEarlierRun(reportsDir: string): void {
 }
 
 /** The first phase; vitest is stopped when the doctor itself fails, so no check runs on its own. */
+/** The webhook suites (webhook-ack, webhook-retry, …): every one of them times its waits by webhooks.timeScale. */
+function waitsOnWebhooks(f: SuiteFile): boolean {
+  return f.name.startsWith('webhook-');
+}
+
 async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl: string | undefined): Promise<DoctorReport> {
   const { cfg, loaded } = plan;
   // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
@@ -449,6 +454,7 @@ async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl
       reportsDir: cfg.reportsDir,
       verbose: false,
       webhooks: cfg.webhooks !== 'off',
+      webhookClock: cfg.webhooks !== 'off' && plan.files.some(waitsOnWebhooks),
       faults: cfg.faults,
       ...(embeddedUrl !== undefined ? { embeddedUrl } : {}),
     });

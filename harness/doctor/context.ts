@@ -18,6 +18,8 @@ export interface DoctorContext {
   learnUnknownPath(form: string): void;
   /** Requests sent so far. */
   sent(): number;
+  /** A selected check depends on the target's webhook clock (webhooks.timeScale): the doctor measures it. */
+  webhookClock: boolean;
   progress(phase: string): void;
 }
 

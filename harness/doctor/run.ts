@@ -57,6 +57,11 @@ export interface DoctorOptions {
   maxRequests?: number;
   /** No request starts after this many ms (default 60 s plus webhooks.deliveryWaitMs); what is left is not verifiable. */
   maxMs?: number;
+  /**
+   * A selected check depends on the target's webhook clock (default true: the doctor alone judges the whole profile):
+   * the doctor measures the ratio (harness/doctor/webhooks.ts). False when no selected check waits on a webhook.
+   */
+  webhookClock?: boolean;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -133,6 +138,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     items: [],
     exchanges: [],
     sent: () => count,
+    webhookClock: o.webhookClock ?? true,
     learnUnknownPath: (form) => {
       unknownForm = form;
     },

@@ -143,7 +143,6 @@ export function notProbed(ctx: DoctorContext): void {
       "the target's acknowledgement limit after scaling",
       'not asked: the webhook acknowledgement checks measure it',
     ],
-    [p.webhooks !== undefined, 'webhooks.timeScale', "the target's clock ratio", 'not asked: the webhook retry checks measure it'],
   ];
   for (const [declared, path, what, why] of list) if (declared) add(ctx, 'not-verifiable', path, what, { answered: why });
 }
