@@ -21,6 +21,7 @@ import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
+import { doubtResults, writeDoubtResults } from '../doctor/evidence.js';
 import { type RunHost, startRunHost } from '../run/host.js';
 import { measureRoundTrip } from '../run/round-trip.js';
 import { openRunModuleCache, type RunModuleCache } from '../run/module-cache.js';
@@ -368,6 +369,14 @@ async function checksAndReports(
   if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
   const meta = runMetaOf(plan, doctor, roundTripMs);
   writeRunMeta(paths.runMeta, meta);
+  // The doctor's doubts are evidence: each fails its clauses beside the checks' results (harness/doctor/evidence.ts).
+  // A sharded run's doctor ran in every shard: its first shard alone brings them, so a merge counts each once.
+  if (doctor && (!shard || shard.startsWith('1/')))
+    writeDoubtResults(
+      paths.results,
+      doubtResults(doctor, { target: meta.target, profile: meta.profile.name, seed: cfg.seed }),
+      makeRedactor(merchantSecrets(loaded)),
+    );
   process.stdout.write(
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}` +
       `${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ` +

@@ -38,6 +38,7 @@ import { checkUnused, notProbed } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
+import { storeExchange } from '../run/results.js';
 import { tracePhase } from '../trace.js';
 
 export interface DoctorOptions {
@@ -162,6 +163,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0, doubt: 0 };
   for (const i of ctx.items) counts[i.status] += 1;
   const used = new Set(ctx.items.flatMap((i) => i.exchanges ?? []));
+  const doubted = new Set(ctx.items.filter((i) => i.status === 'doubt').flatMap((i) => i.exchanges ?? []));
   return {
     format: 'mpsi-conformance-doctor/1',
     profile: {
@@ -180,6 +182,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     items: ctx.items,
     exchanges: ctx.exchanges.filter((e) => used.has(e.id)).map((e: Exchange) => doctorExchange(e, baseUrl)),
     ...(throttled && onset ? { proposedRate: onset.proposed } : {}),
+    ...(doubted.size ? { evidence: ctx.exchanges.filter((e) => doubted.has(e.id)).map(storeExchange) } : {}),
   };
 }
 
