@@ -103,6 +103,9 @@ export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): Non
   const doubts = r.items
     .filter((i) => i.status === 'doubt')
     .map((i) => ({ path: i.path, assumption: i.assumption, clauses: i.clauses ?? [], answered: i.answered ?? '', fix: i.fix ?? '' }));
+  const unverified = r.items
+    .filter((i) => i.status === 'not-verifiable' && i.decides?.length)
+    .map((i) => ({ path: i.path, answered: i.answered ?? '', findingCodes: i.decides ?? [] }));
   return {
     ran: true,
     verified: r.counts.verified,
@@ -113,6 +116,7 @@ export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): Non
     durationMs: r.durationMs,
     report: file,
     ...(doubts.length ? { doubts } : {}),
+    ...(unverified.length ? { unverified } : {}),
   };
 }
 

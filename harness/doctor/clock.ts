@@ -13,6 +13,7 @@
  * never evidence of a slow clock, and then the ratio is not verifiable.
  */
 import { LAG_SIGNIFICANT_MS, measuresTheTarget, processLag } from '../check/lag.js';
+import { TIMING_CODES } from '../check/run.js';
 import { gapBounds, INTERFACE_WEBHOOK_FIGURES, webhookTiming, within } from '../webhooks/schedule.js';
 import type { Delivery, Receiver } from '../webhooks/types.js';
 import { add, type DoctorContext } from './context.js';
@@ -34,6 +35,9 @@ export function clockWaitMs(ctx: DoctorContext): number {
 }
 
 const PATH = 'webhooks.timeScale';
+
+/** A clock the doctor could not measure: every timing finding of a webhook check may be the profile's (a wrong scale). */
+export const CLOCK_DECIDES: readonly string[] = [...TIMING_CODES];
 
 /** What the fix says: the scale measured and the figures that follow from it. */
 function fixFor(ratio: number): string {
@@ -68,6 +72,7 @@ export async function judgeClock(ctx: DoctorContext, receiver: Receiver, merchan
     else
       add(ctx, 'not-verifiable', PATH, claim, {
         answered: `no retry within ${waited} ms of the refused delivery (the retry checks judge a webhook that is not retried)`,
+        decides: [...CLOCK_DECIDES],
       });
     return;
   }
@@ -92,6 +97,7 @@ export async function judgeClock(ctx: DoctorContext, receiver: Receiver, merchan
   if (gap > expected.max && (!measuresTheTarget(gap, lost) || lost >= LAG_SIGNIFICANT_MS)) {
     add(ctx, 'not-verifiable', PATH, claim, {
       answered: `${seen}; this machine lost time within that wait, so it measures the machine as much as the target`,
+      decides: [...CLOCK_DECIDES],
     });
     return;
   }

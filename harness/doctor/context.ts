@@ -36,6 +36,7 @@ export function add(
     ex?: (Exchange | undefined)[];
     noAnswerIsWrong?: boolean;
     clauses?: string[];
+    decides?: string[];
   } = {},
 ): DoctorItem {
   // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
@@ -79,6 +80,7 @@ export function add(
     ...(more.fix !== undefined ? { fix: more.fix } : {}),
     ...(ids.length ? { exchanges: ids } : {}),
     ...(status === 'doubt' && more.clauses?.length ? { clauses: more.clauses } : {}),
+    ...(status === 'not-verifiable' && more.decides?.length ? { decides: more.decides } : {}),
   };
   ctx.items.push(item);
   return item;

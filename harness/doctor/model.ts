@@ -31,6 +31,11 @@ export interface DoctorItem {
   exchanges?: string[];
   /** A doubt: the clauses the answer breaks if the profile is right. */
   clauses?: string[];
+  /**
+   * Not verifiable, of a fact a verdict depends on: the finding codes a check can only reach through it. A run's failure
+   * whose every finding is one of these gets no verdict (harness/report/verdict.ts): it may be the profile's.
+   */
+  decides?: string[];
 }
 
 /** An exchange as the doctor shows it: bodies clipped, everything redacted when written. */

@@ -6,7 +6,7 @@
  */
 import { add, type DoctorContext } from './context.js';
 import { paidOrder } from './cards.js';
-import { judgeClock } from './clock.js';
+import { CLOCK_DECIDES, judgeClock } from './clock.js';
 
 export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   const wh = ctx.loaded.profile.webhooks;
@@ -80,5 +80,6 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
 
 /** The clock a selected check depends on could not be measured: said so, with why. */
 function clockNotAsked(ctx: DoctorContext, why: string): void {
-  if (ctx.webhookClock) add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", { answered: `not measured: ${why}` });
+  if (ctx.webhookClock)
+    add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", { answered: `not measured: ${why}`, decides: [...CLOCK_DECIDES] });
 }
