@@ -55,7 +55,12 @@ export async function judgeClock(ctx: DoctorContext, receiver: Receiver, merchan
   const expected = gapBounds(t, FIRST_WAIT_MS, t.ackTimeoutMs);
   const waitMs = clockWaitMs(ctx);
   ctx.progress(`webhooks: the target's clock (a refused webhook's retry, waiting up to ${Math.round(waitMs / 100) / 10} s)`);
-  const ds = await receiver.waitFor({ merchantNo: merchantOrderNo }, (x) => x.length >= 2, first.receivedAt + waitMs - Date.now(), 'the first retry');
+  const ds = await receiver.waitFor(
+    { merchantNo: merchantOrderNo },
+    (x) => x.length >= 2,
+    first.receivedAt + waitMs - Date.now(),
+    'the first retry',
+  );
   const lag = processLag();
   if (ds.length < 2) {
     const until = Date.now();

@@ -12,7 +12,9 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   const wh = ctx.loaded.profile.webhooks;
   if (!wh) return;
   if (!ctx.webhookClock)
-    add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", { answered: 'not asked: no selected check waits on a webhook' });
+    add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", {
+      answered: 'not asked: no selected check waits on a webhook',
+    });
   let receiver: ReturnType<typeof ctx.t.receiver>;
   try {
     receiver = ctx.t.receiver();
@@ -81,5 +83,8 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
 /** The clock a selected check depends on could not be measured: said so, with why. */
 function clockNotAsked(ctx: DoctorContext, why: string): void {
   if (ctx.webhookClock)
-    add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", { answered: `not measured: ${why}`, decides: [...CLOCK_DECIDES] });
+    add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", {
+      answered: `not measured: ${why}`,
+      decides: [...CLOCK_DECIDES],
+    });
 }

@@ -32,7 +32,6 @@ const SECOND_ROUND_BELOW_MS = 3000;
 /** Rounds of three refused first attempts at most: a round whose every retry wait our machine's stalls overlap is taken again. */
 const MAX_ROUNDS = 3;
 
-
 interface RetryWait {
   gapMs: number;
   /** Time this process lost within the wait (its stalls delay the arrival we note, and an embedded target's timers). */

@@ -12,24 +12,16 @@
  * the run. Any trouble with the store itself (not writable, another user's) means a run without the shared entries.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  copyFileSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-} from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ownFolder } from '../ajv-cache.js';
 import { COMPILED, KIT_ROOT } from '../kit-files.js';
 
 /** In a clone beside vitest's own cache (node_modules/.vite); installed, in the OS temp folder (the kit's may be read-only). */
-export const MODULE_STORE_DIR = COMPILED ? join(tmpdir(), 'mpsi-conformance-modules') : join(KIT_ROOT, 'node_modules', '.vite', 'mpsi-modules');
+export const MODULE_STORE_DIR = COMPILED
+  ? join(tmpdir(), 'mpsi-conformance-modules')
+  : join(KIT_ROOT, 'node_modules', '.vite', 'mpsi-modules');
 
 /** A run's folder left behind by a run that did not end (killed) is removed by a later run after this long. */
 const STALE_RUN_MS = 24 * 3600_000;

@@ -318,29 +318,32 @@ describe('runs side by side on one machine: two installs and the clone', () => {
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('each reaches its own verdict, started seconds apart and at the same moment', async () => {
-    const tmp = mkdtempSync(join(dir, 'shared-tmp-'));
-    const who = ['hoisted', 'linked', 'clone'] as const;
-    for (const [round, gapMs] of [
-      ['apart', 3000],
-      ['together', 0],
-    ] as const) {
-      const runs = who.map(async (w, i) => {
-        await sleep(i * gapMs);
-        return sideRun(w, tmp, join(dir, `side-${round}-${w}`));
-      });
-      const results = await Promise.all(runs);
-      // Every run's outcome at once: one run's failure must not hide what the others did.
-      const outcomes = results.map((r, i) => ({
-        run: `${round}: ${who[i]}`,
-        code: r.code,
-        verdict: /Verdict: [A-Z-]+/.exec(r.stdout)?.[0] ?? (r.stdout + r.stderr).slice(-2000),
-      }));
-      expect(outcomes).toEqual(who.map((w) => ({ run: `${round}: ${w}`, code: 0, verdict: 'Verdict: CONFORMANT' })));
-      for (const r of results) expect(r.stdout + r.stderr).not.toMatch(/could not run|ENOENT/);
-    }
-    // Nothing of a run's own is left behind in the shared temp folder once the runs are over.
-    expect(readdirSync(join(tmp, 'mpsi-conformance-modules', 'runs'))).toEqual([]);
-  }, 7 * STEP);
+  it(
+    'each reaches its own verdict, started seconds apart and at the same moment',
+    async () => {
+      const tmp = mkdtempSync(join(dir, 'shared-tmp-'));
+      const who = ['hoisted', 'linked', 'clone'] as const;
+      for (const [round, gapMs] of [
+        ['apart', 3000],
+        ['together', 0],
+      ] as const) {
+        const runs = who.map(async (w, i) => {
+          await sleep(i * gapMs);
+          return sideRun(w, tmp, join(dir, `side-${round}-${w}`));
+        });
+        const results = await Promise.all(runs);
+        // Every run's outcome at once: one run's failure must not hide what the others did.
+        const outcomes = results.map((r, i) => ({
+          run: `${round}: ${who[i]}`,
+          code: r.code,
+          verdict: /Verdict: [A-Z-]+/.exec(r.stdout)?.[0] ?? (r.stdout + r.stderr).slice(-2000),
+        }));
+        expect(outcomes).toEqual(who.map((w) => ({ run: `${round}: ${w}`, code: 0, verdict: 'Verdict: CONFORMANT' })));
+        for (const r of results) expect(r.stdout + r.stderr).not.toMatch(/could not run|ENOENT/);
+      }
+      // Nothing of a run's own is left behind in the shared temp folder once the runs are over.
+      expect(readdirSync(join(tmp, 'mpsi-conformance-modules', 'runs'))).toEqual([]);
+    },
+    7 * STEP,
+  );
 });
-

@@ -48,7 +48,9 @@ function expectations(entries: unknown[]): Expectations {
 
 describe('computeVerdict', () => {
   it('withholds the verdict on failures reached only through a fact the doctor could not verify, and only on those', () => {
-    const unverified = [{ path: 'webhooks.timeScale', answered: 'not measured: no webhook arrived', findingCodes: ['WEBHOOK_NOT_RETRIED'] }];
+    const unverified = [
+      { path: 'webhooks.timeScale', answered: 'not measured: no webhook arrived', findingCodes: ['WEBHOOK_NOT_RETRIED'] },
+    ];
     const timing = result('webhook-retry/one', 'failed', {
       clauses: ['webhook.retry.unacked'],
       findings: [finding('webhook.retry.unacked', 'WEBHOOK_NOT_RETRIED')],
