@@ -22,6 +22,9 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
     add(ctx, 'not-verifiable', 'webhooks.receiver', 'webhooks reach the receiver', {
       answered: 'not asked: no receiver runs (--webhooks off)',
     });
+    // No webhook check runs without a receiver: nothing depends on the clock then.
+    if (ctx.webhookClock)
+      add(ctx, 'not-verifiable', 'webhooks.timeScale', "the target's clock ratio", { answered: 'not asked: no receiver runs' });
     return;
   }
   ctx.progress('webhooks reach the receiver');
