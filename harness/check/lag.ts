@@ -140,6 +140,15 @@ export function lagAllowanceMs(windowMs: number): number {
 export const LAG_SIGNIFICANT_MS = 50;
 
 /**
+ * Our own lost time a timed wait may hold and still measure the target: timer noise and ordinary work. Beyond it the wait
+ * shows our machine as much as the target's clock (issue 23: a CI runner beside a busy core measured 450 ms for a 75 ms
+ * wait, three times at once, since one stall of this process covered the three waits measured side by side).
+ */
+export function measuresTheTarget(gapMs: number, lostMs: number): boolean {
+  return lostMs < Math.max(LAG_SIGNIFICANT_MS, 0.1 * gapMs);
+}
+
+/**
  * The stalls another process of ours wrote down (reference/lag.ts's format: `<ended at> <ms late>` per line), read
  * again only when the file has grown. A file that cannot be read gives no stalls: it can excuse nothing.
  */

@@ -217,6 +217,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   // Judged from bench/legal-targets.ts --kill 3 --seed 47: no payout method of that target was USD-only.
   'payout-eur-accepted': (t) =>
     PAYOUT_METHODS.some((m) => t.payouts[m].usdOnly) ? SHOWS : nothing('no payout method is USD-only: a payout in EUR is allowed'),
+  'payout-usd-only-takes-eur': (t) =>
+    PAYOUT_METHODS.some((m) => t.payouts[m].usdOnly) ? SHOWS : nothing('no payout method is USD-only: a payout in EUR is allowed'),
   // The same run: a fault of refund.updated bodies, on a target where no enabled method takes refunds; the other faults that
   // rewrite only refund.updated bodies read the same way.
   'webhook-refund-goods-name-not-reason': needsRefund,
