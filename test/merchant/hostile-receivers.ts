@@ -14,7 +14,7 @@ export const HOSTILE_KINDS: readonly HostileKind[] = ['streamer', 'resetter', 'c
 /** What each one does, and the words its certificate must use for it. */
 export const HOSTILE_DOC: Record<HostileKind, { does: string; finding: RegExp }> = {
   streamer: {
-    does: 'answers HTTP 200 with a body starting "success" and streams up to 1 GiB after it',
+    does: 'answers HTTP 200 with a body starting "success" and streams up to 1 GiB after it, 64 KiB every 10 ms',
     finding: /still sending after \d+ bytes at the deadline/,
   },
   resetter: { does: 'accepts every connection, then resets it (TCP RST) without reading', finding: /reset/ },
@@ -55,17 +55,22 @@ export async function startHostile(kind: HostileKind): Promise<Hostile> {
         timers.add(t);
         return;
       }
+      // Paced (64 KiB every 10 ms, about 6 MB/s) so that a test run does not load the machine; the unpaced 1 GiB reply, and
+      // the deadline holding while it keeps the event loop busy, are test/hostile/merchant-receivers.test.ts's.
       const chunk = Buffer.alloc(64 * 1024, 'x');
       res.write('success');
       let sent = 7;
-      const pump = (): void => {
-        while (sent < GIB && !res.destroyed) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
+      const t = setInterval(() => {
+        if (sent >= GIB || res.destroyed) {
+          clearInterval(t);
+          timers.delete(t);
+          res.end();
+          return;
         }
-        res.end();
-      };
-      pump();
+        sent += chunk.length;
+        res.write(chunk);
+      }, 10);
+      timers.add(t);
     });
   } else {
     server = createServer((socket) => {

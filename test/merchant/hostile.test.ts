@@ -86,11 +86,16 @@ describe('receiver certification of hostile receivers', () => {
     30_000,
   );
 
-  it.each(['resetter', 'closer', 'garbage'] as const)(
-    'a %s gets a failing certificate naming what it did, every run (10 runs)',
-    async (kind) => {
-      for (let i = 0; i < 10; i++) {
-        const c = await certify(kind);
+  // The resetter's reset could reach the reachability probe before its connect event: run after run, never "unreachable".
+  it.each([
+    ['resetter', 10],
+    ['closer', 3],
+    ['garbage', 3],
+  ] as const)(
+    'a %s gets a failing certificate naming what it did, every run (%i runs, the first with every check)',
+    async (kind, runs) => {
+      for (let i = 0; i < runs; i++) {
+        const c = await certify(kind, i === 0 ? [] : SAMPLE);
         expectCertified(kind, c);
         await closers.pop()?.();
       }
