@@ -29,6 +29,8 @@ import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
 import { firstLine } from '../text.js';
+import { createClient } from '../client.js';
+import { makeNetwork, type Network } from '../network.js';
 
 export const RUN_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
@@ -246,7 +248,7 @@ async function checkTarget(cfg: RunConfig, loaded: LoadedProfile): Promise<void>
   const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
   if (!embedded && cfg.faults.length > 0)
     throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
-  if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
+  if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl, makeNetwork(loaded.tls));
   else if (cfg.faults.length > 0) {
     const { faultCatalogue } = await import('../../reference/index.js');
     const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
@@ -312,7 +314,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
   // sources), past the 40 ms of a far target (BENCHMARKS §42).
   const triedAt = Date.now();
-  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
+  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl, makeNetwork(loaded.tls));
   traceRoundTrip(triedAt, roundTripMs);
   const vitest = startVitest(
     { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
@@ -467,13 +469,22 @@ async function runStatusAfter(plan: RunPlan, code: number, interruptedBy: NodeJS
   return undefined;
 }
 
-/** A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. */
-export async function ensureReachable(url: string): Promise<void> {
+/**
+ * A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. Asked over the
+ * network the checks use (the profile's TLS, the environment's proxies): a connection it refuses is said with its fix.
+ */
+export async function ensureReachable(url: string, network: Network = makeNetwork(undefined)): Promise<void> {
+  const client = createClient({ deadlineMs: 5000, maxResponseBytes: 64 * 1024, network });
   try {
-    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
-  } catch (err) {
-    const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
-    throw new UsageError(`target unreachable: ${maskUrl(url)} (${cause})`);
+    const ex = await client.send({ label: 'is the target reachable', url, method: 'HEAD', headers: {}, body: Buffer.alloc(0) });
+    const e = ex.error;
+    if (e && (e.kind === 'unreachable' || e.kind === 'deadline' || !ex.response)) {
+      throw new UsageError(
+        `target unreachable: ${maskUrl(url)} (${e.network ? e.network.what : e.message})${e.network ? `; fix: ${e.network.fix}` : ''}`,
+      );
+    }
+  } finally {
+    await client.close();
   }
 }
 
