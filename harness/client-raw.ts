@@ -110,15 +110,15 @@ function hostPort(url: URL): { host: string; port: number } {
 /** TLS to the target over `socket` (a proxy's tunnel) or a new connection, with the profile's options. */
 function tlsToTarget(url: URL, network: Network | undefined, socket?: Socket): Socket {
   const { host, port } = hostPort(url);
-  const servername = network?.tls?.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
-  return tlsConnect({ ...network?.tls, host, port, ...(socket ? { socket } : {}), ...(servername ? { servername } : {}) });
+  const servername = network?.tls?.connect.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  return tlsConnect({ ...network?.tls?.connect, host, port, ...(socket ? { socket } : {}), ...(servername ? { servername } : {}) });
 }
 
 /** What a failure on this request's connection is evidence of: its client certificate, its proxy. */
 export function problemContext(url: URL, network: Network | undefined): ProblemContext {
   const proxy = network ? proxyOf(url, network.proxy) : undefined;
   return {
-    clientCert: network?.tls?.cert !== undefined || network?.tls?.pfx !== undefined,
+    clientCert: network?.tls?.clientCert === true,
     ...(proxy ? { proxy: proxy.url, proxyVar: proxy.variable } : {}),
   };
 }

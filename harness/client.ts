@@ -45,7 +45,7 @@ function dispatcherFor(network: Network | undefined): Dispatcher {
   const base = { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 4_000 };
   const tls = network?.tls;
   const { http, https, noProxy } = network?.proxy ?? {};
-  if (!http && !https) return new Agent({ ...base, ...(tls ? { connect: { ...tls } } : {}) });
+  if (!http && !https) return new Agent({ ...base, ...(tls ? { connect: { ...tls.connect } } : {}) });
   // The whole package here: its proxy agent tunnels with the dispatcher API (`connect`) its index adds to every dispatcher.
   const { EnvHttpProxyAgent } = kitRequire('undici') as typeof import('undici');
   return new EnvHttpProxyAgent({
@@ -53,7 +53,7 @@ function dispatcherFor(network: Network | undefined): Dispatcher {
     ...(http ? { httpProxy: http } : {}),
     ...(https ? { httpsProxy: https } : {}),
     noProxy: [noProxy ?? '', ...LOOPBACK_NO_PROXY].filter(Boolean).join(','),
-    ...(tls ? { connect: { ...tls }, requestTls: { ...tls } } : {}),
+    ...(tls ? { connect: { ...tls.connect }, requestTls: { ...tls.connect } } : {}),
   });
 }
 

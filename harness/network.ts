@@ -12,16 +12,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { connect as tlsConnect, createSecureContext, rootCertificates } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 
-/** What `tls.connect` takes from the profile, resolved (file contents, never paths). */
-export interface TlsOptions {
-  ca?: string[];
-  cert?: string;
-  key?: string;
-  pfx?: Buffer;
-  passphrase?: string;
+/** What `tls.connect` takes: one secure context, made once (a context per connection costs up to 0.3 s with a CA). */
+export interface TlsConnect {
+  secureContext: SecureContext;
   servername?: string;
+}
+
+/** The profile's `http.tls`, resolved (file contents, never paths), for every connection to the target. */
+export interface TlsOptions {
+  connect: TlsConnect;
+  /**
+   * For the probe that tells a refused certificate from another failure: the same trust, with or without the client
+   * certificate, capped at a TLS version (a version cap is the context's, so a context of its own, made when asked).
+   */
+  probe(maxVersion: 'TLSv1.2' | 'TLSv1.3', withIdentity: boolean): TlsConnect;
+  /** A client certificate (cert or pfx) is presented. */
+  clientCert: boolean;
 }
 
 /** The profile's `http.tls` as written (version 4). */
@@ -172,24 +180,26 @@ export function resolveTls(tls: TlsProfile | undefined, env: NodeJS.ProcessEnv, 
   const pfx = read('pfx');
   const passphrase = read('passphrase');
   if (out.problems.length) return out;
-  const options: TlsOptions = {};
-  if (typeof ca === 'string') options.ca = [...rootCertificates, ...extraCaCerts(env), ca];
-  if (typeof cert === 'string') options.cert = cert;
+  // Node's `ca` replaces its whole trust: the profile's CA goes beside Node's own and NODE_EXTRA_CA_CERTS's.
+  const trust = typeof ca === 'string' ? { ca: [...rootCertificates, ...extraCaCerts(env), ca] } : {};
+  const identity: { cert?: string; key?: string; pfx?: Buffer; passphrase?: string } = {};
+  if (typeof cert === 'string') identity.cert = cert;
   if (typeof key === 'string') {
-    options.key = key;
+    identity.key = key;
     out.secrets.push(key);
   }
   if (pfx !== undefined) {
-    options.pfx = Buffer.isBuffer(pfx) ? pfx : Buffer.from(pfx);
-    out.secrets.push(options.pfx.toString('base64'));
+    identity.pfx = Buffer.isBuffer(pfx) ? pfx : Buffer.from(pfx);
+    out.secrets.push(identity.pfx.toString('base64'));
   }
   if (typeof passphrase === 'string') {
-    options.passphrase = passphrase;
+    identity.passphrase = passphrase;
     out.secrets.push(passphrase);
   }
-  if (tls.servername !== undefined) options.servername = tls.servername;
+  const servername = tls.servername !== undefined ? { servername: tls.servername } : {};
+  let secureContext: SecureContext;
   try {
-    createSecureContext(options);
+    secureContext = createSecureContext({ ...trust, ...identity });
   } catch (err) {
     // OpenSSL's reason names what is wrong (key values mismatch, bad decrypt, no start line), never the material.
     const reason = String((err as Error).message)
@@ -198,7 +208,17 @@ export function resolveTls(tls: TlsProfile | undefined, env: NodeJS.ProcessEnv, 
     out.problems.push(`http.tls: the certificate, key and passphrase do not make a TLS identity: ${scrubbed(reason, out.secrets)}`);
     return out;
   }
-  out.options = options;
+  const probes = new Map<string, TlsConnect>();
+  out.options = {
+    connect: { secureContext, ...servername },
+    probe: (maxVersion, withIdentity) => {
+      const k = `${maxVersion} ${withIdentity}`;
+      if (!probes.has(k))
+        probes.set(k, { secureContext: createSecureContext({ ...trust, ...(withIdentity ? identity : {}), maxVersion }), ...servername });
+      return probes.get(k)!;
+    },
+    clientCert: identity.cert !== undefined || identity.pfx !== undefined,
+  };
   return out;
 }
 
@@ -359,17 +379,16 @@ export function networkProblem(code: string, message: string, c: ProblemContext)
  */
 export async function tlsAlertProbe(url: URL, network: Network, ms = 1500): Promise<NetworkProblem | undefined> {
   if (url.protocol !== 'https:' || proxyFor(url, network.proxy)) return undefined;
-  const ctx: ProblemContext = { clientCert: network.tls?.cert !== undefined || network.tls?.pfx !== undefined };
-  const tls12 = await handshake(url, network.tls, 'TLSv1.2', ms);
+  const ctx: ProblemContext = { clientCert: network.tls?.clientCert === true };
+  const tls12 = await handshake(url, network.tls?.probe('TLSv1.2', true), 'TLSv1.2', ms);
   const named = tls12.code ? networkProblem(tls12.code, tls12.message, ctx) : undefined;
   if (named) return named;
   if (tls12.code === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION' || tls12.code === 'ERR_SSL_UNSUPPORTED_PROTOCOL') {
-    const tls13 = await handshake(url, network.tls, 'TLSv1.3', ms);
+    const tls13 = await handshake(url, network.tls?.probe('TLSv1.3', true), 'TLSv1.3', ms);
     return tls13.code ? networkProblem(tls13.code, tls13.message, ctx) : undefined;
   }
   if (ctx.clientCert && !tls12.secure && (tls12.code === 'ECONNRESET' || tls12.code === undefined)) {
-    const { cert: _c, key: _k, pfx: _p, passphrase: _s, ...anonymous } = network.tls ?? {};
-    const without = await handshake(url, anonymous, 'TLSv1.2', ms);
+    const without = await handshake(url, network.tls?.probe('TLSv1.2', false), 'TLSv1.2', ms);
     const asked = without.code ? networkProblem(without.code, without.message, { clientCert: false }) : undefined;
     if (without.secure || asked?.kind === 'client-certificate-refused') {
       return {
@@ -392,7 +411,7 @@ interface Handshake {
 }
 
 /** One TLS connection with these options, capped at a version, read until it fails, closes, or `ms` passes. */
-function handshake(url: URL, tls: TlsOptions | undefined, maxVersion: 'TLSv1.2' | 'TLSv1.3', ms: number): Promise<Handshake> {
+function handshake(url: URL, tls: TlsConnect | undefined, maxVersion: 'TLSv1.2' | 'TLSv1.3', ms: number): Promise<Handshake> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port) || 443;
   const servername = tls?.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
@@ -410,6 +429,9 @@ function handshake(url: URL, tls: TlsOptions | undefined, maxVersion: 'TLSv1.2' 
     const timer = setTimeout(finish, ms);
     socket.on('secureConnect', () => {
       seen.secure = true;
+      // TLS 1.2 has checked the client's certificate in the handshake; TLS 1.3 says so one round trip after it.
+      if (socket.getProtocol() !== 'TLSv1.3') finish();
+      else setTimeout(finish, Math.min(ms, 300)).unref();
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
       seen.code = err.code;

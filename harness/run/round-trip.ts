@@ -50,7 +50,8 @@ export async function measureRoundTrip(
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   const proxied = proxyFor(url, network.proxy) !== undefined;
-  const agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...network.tls }) : new HttpAgent({ keepAlive: true });
+  const agent =
+    url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...network.tls?.connect }) : new HttpAgent({ keepAlive: true });
   let best: number | undefined;
   try {
     for (let i = 0; i < tries; i++) {

@@ -209,7 +209,7 @@ run('http.tls in a profile', () => {
     const keyPem = pki.read(pki.client.key);
     const r = resolveTls({ ca: 'test-ca.pem', certEnv: 'C', keyEnv: 'K' }, { C: pki.client.cert, K: keyPem }, pki.dir);
     expect(r.problems).toEqual([]);
-    expect(r.options?.key).toBe(keyPem);
+    expect(r.options?.clientCert).toBe(true);
     expect(r.secrets).toContain(keyPem);
   });
 
