@@ -29,6 +29,7 @@ import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
 import { firstLine } from '../text.js';
+import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 import { createClient } from '../client.js';
 import { makeNetwork, type Network } from '../network.js';
 
@@ -44,6 +45,7 @@ export const RUN_FLAGS = {
   reports: { kind: 'value', arg: 'DIR', help: 'where everything goes (default ./reports)' },
   fault: { kind: 'multi', arg: 'NAME', help: 'switch on a fault in the embedded reference (repeatable; for demos and proofs)' },
   shard: { kind: 'value', arg: 'I/N', help: 'run only the I-th of N parts of the suites (vitest --shard); merge with `report --from`' },
+  tunnel: TUNNEL_FLAG,
   'no-html': { kind: 'bool', help: 'skip the HTML report (certificate, JUnit and results are still written)' },
   history: {
     kind: 'value',
@@ -142,6 +144,8 @@ interface RunRequest {
   html: boolean;
   doctor: boolean;
   keepAllureResults: boolean;
+  /** `--tunnel`: the user's tunnel program for the webhook receivers (harness/cli/tunnel.ts). */
+  tunnel?: string;
 }
 
 /** The request resolved against the profile, the target, the suites and the expectations file: what will run. */
@@ -214,6 +218,7 @@ function requestOf(flags: ParsedFlags<typeof RUN_FLAGS>): RunRequest {
     html: !flags['no-html'],
     doctor: !flags['no-doctor'],
     keepAllureResults: flags['keep-allure-results'] === true,
+    ...(flags.tunnel !== undefined ? { tunnel: flags.tunnel } : {}),
   };
 }
 
@@ -281,7 +286,12 @@ async function checkedExpectations(
   return expectations;
 }
 
-async function executeRun(plan: RunPlan): Promise<number> {
+/** The run, inside the tunnel when --tunnel asks for one (the doctor and vitest's workers register their receivers). */
+function executeRun(plan: RunPlan): Promise<number> {
+  return withTunnel(plan.tunnel, process.stderr, () => executeRunHere(plan));
+}
+
+async function executeRunHere(plan: RunPlan): Promise<number> {
   const { cfg, loaded } = plan;
   clearEarlierRun(cfg.reportsDir);
   // One embedded reference for the doctor and the checks, and the run-wide request pool, in this process: two Node
