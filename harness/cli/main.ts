@@ -81,17 +81,17 @@ const COMMANDS: Record<string, { usage: string; summary: string; help: () => Pro
       help: async () => (await import('./receiver.js')).RECEIVER_HELP,
       main: async (rest) => (await import('./receiver.js')).receiverMain(rest),
     },
-    'ci-summary': {
-      usage: 'ci-summary [--reports DIR]',
-      summary: "a run's verdict for CI: step outputs, job summary, one annotation per failed clause",
-      help: async () => (await import('./ci.js')).CI_HELP,
-      main: async (rest) => (await import('./ci.js')).ciMain(rest),
-    },
     init: {
       usage: 'init --target URL --merchant ID --secret-env VAR',
       summary: 'draft a profile by probing a sandbox',
       help: async () => (await import('./init.js')).INIT_HELP,
       main: async (rest) => (await import('./init.js')).initMain(rest),
+    },
+    'ci-summary': {
+      usage: 'ci-summary [--reports DIR]',
+      summary: "a run's verdict for CI: step outputs, job summary, one annotation per failed clause",
+      help: async () => (await import('./ci.js')).CI_HELP,
+      main: async (rest) => (await import('./ci.js')).ciMain(rest),
     },
   };
 
