@@ -155,13 +155,14 @@ export function parseProfile(
   };
 }
 
-/** A deep copy with every `secret` field, at any depth, replaced by "***". */
+/** A deep copy with every `secret` field (and http.tls's literal `passphrase`), at any depth, replaced by "***". */
 export function redactProfile(profile: Profile): Profile {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, sub] of Object.entries(v)) out[k] = k === 'secret' || k === 'productionSecret' ? '***' : walk(sub);
+      for (const [k, sub] of Object.entries(v))
+        out[k] = k === 'secret' || k === 'productionSecret' || k === 'passphrase' ? '***' : walk(sub);
       return out;
     }
     return v;

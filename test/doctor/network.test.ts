@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorPhase } from '../../harness/cli/doctor.js';
 import { createClient } from '../../harness/client.js';
 import { makeNetwork, resolveTls } from '../../harness/network.js';
-import { loadProfile, merchantSecrets, ProfileError } from '../../harness/profile/load.js';
+import { loadProfile, merchantSecrets, ProfileError, redactProfile } from '../../harness/profile/load.js';
 import { makeRedactor } from '../../harness/redact.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import type { RunningReference } from '../../reference/index.js';
@@ -137,6 +137,8 @@ run('the doctor over TLS', () => {
     const file = tlsProfile({ ca: 'test-ca.pem', pfx: 'client.p12', passphraseEnv: 'MPSI_TEST_PFX_PASS' });
     const loaded = loadProfile(file, { ...process.env, MPSI_TEST_PFX_PASS: pki.pfxPassphrase });
     expect(makeRedactor(merchantSecrets(loaded))(`x ${pki.pfxPassphrase} y`)).toBe('x *** y');
+    const literal = loadProfile(tlsProfile({ ca: 'test-ca.pem', pfx: 'client.p12', passphrase: pki.pfxPassphrase }));
+    expect(JSON.stringify(redactProfile(literal.profile))).not.toContain(pki.pfxPassphrase);
   });
 });
 
