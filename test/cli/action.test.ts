@@ -58,7 +58,7 @@ function play(inputs: Record<string, string>): Played {
       cwd: work,
       env: { ...process.env, ...env, GITHUB_OUTPUT: outFile, GITHUB_STEP_SUMMARY: sumFile, RUNNER_TEMP: work, CI: '1' },
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: 220_000,
     });
     codes[step.name] = r.status ?? -1;
     stdout += r.stdout;
@@ -107,7 +107,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(p.summary).toBe(readFileSync(p.outputs.certificate!, 'utf8'));
     expect(p.stdout).not.toMatch(/^::error/m);
     expect(p.codes['Gate on the verdict']).toBe(0);
-  });
+  }, 240_000);
 
   it('a failing run (a fault of the embedded reference): one error annotation per failed clause, the gate fails', () => {
     const p = play({
@@ -130,7 +130,7 @@ describe('the GitHub Action (action.yml)', () => {
     const gate = action.runs.steps.find((s) => s.name === 'Gate on the verdict')!;
     expect(decide(gate.if, false, { 'inputs.fail-on-verdict': 'false' })).toBe(false);
     expect(decide(gate.if, false, { 'inputs.fail-on-verdict': 'true' })).toBe(true);
-  });
+  }, 240_000);
 
   it('a run that cannot be made (no such profile): verdict "none", exit code 2, one annotation saying so', () => {
     const p = play({ 'kit-version': 'checkout', profile: 'no-such-profile.json', webhooks: 'off' });
@@ -139,7 +139,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(p.outputs.certificate).toBe('');
     expect(p.stdout).toMatch(/^::error title=mpsi-conformance%3A no verdict::/m);
     expect(p.codes['Gate on the verdict']).toBe(2);
-  });
+  }, 240_000);
 });
 
 describe('ci-summary annotations', () => {
