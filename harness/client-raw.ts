@@ -10,6 +10,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ExchangeError } from './exchange.js';
+import { type Network, networkProblem, type ProblemContext, proxyOf } from './network.js';
 
 /** What came back over the wire, before it is turned into an Exchange. Shared by both send paths. */
 export interface WireResult {
@@ -66,6 +67,8 @@ export interface RawSendParams {
   signal: AbortSignal;
   /** Called with the socket so the owning client can destroy it on close(); returns the untrack function. */
   track: (socket: Socket) => () => void;
+  /** TLS options and proxies (harness/network.ts); absent: a direct connection with Node's defaults. */
+  network?: Network;
 }
 
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -99,16 +102,101 @@ type ChunkState = 'size' | 'data' | 'data-crlf' | 'trailers';
 
 class ProtocolError extends Error {}
 
-export function rawSend(p: RawSendParams): Promise<WireResult> {
+function hostPort(url: URL): { host: string; port: number } {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return { host, port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 };
+}
+
+/** TLS to the target over `socket` (a proxy's tunnel) or a new connection, with the profile's options. */
+function tlsToTarget(url: URL, network: Network | undefined, socket?: Socket): Socket {
+  const { host, port } = hostPort(url);
+  const servername = network?.tls?.connect.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  return tlsConnect({ ...network?.tls?.connect, host, port, ...(socket ? { socket } : {}), ...(servername ? { servername } : {}) });
+}
+
+/** What a failure on this request's connection is evidence of: its client certificate, its proxy. */
+export function problemContext(url: URL, network: Network | undefined): ProblemContext {
+  const proxy = network ? proxyOf(url, network.proxy) : undefined;
+  return {
+    clientCert: network?.tls?.clientCert === true,
+    ...(proxy ? { proxy: proxy.url, proxyVar: proxy.variable } : {}),
+  };
+}
+
+/**
+ * A tunnel through the proxy: CONNECT host:port, the proxy's answer read up to its blank line; a 2xx gives the socket
+ * (TLS to the target over it for https), anything else an error naming the proxy's status.
+ */
+function tunnel(p: RawSendParams, proxy: URL): Promise<{ socket: Socket } | { error: ExchangeError }> {
+  const { host, port } = hostPort(p.url);
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const ctx = problemContext(p.url, p.network);
+  return new Promise((resolve) => {
+    const proxyPort = Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80);
+    const s =
+      proxy.protocol === 'https:'
+        ? tlsConnect({ host: proxy.hostname, port: proxyPort, servername: proxy.hostname })
+        : netConnect({ host: proxy.hostname, port: proxyPort });
+    const untrack = p.track(s);
+    let head = Buffer.alloc(0);
+    const done = (r: { socket: Socket } | { error: ExchangeError }) => {
+      s.off('data', onData);
+      s.off('error', onError);
+      p.signal.removeEventListener('abort', onAbort);
+      untrack();
+      if ('error' in r) s.destroy();
+      resolve(r);
+    };
+    const onAbort = () => done({ error: { kind: 'deadline', message: `no tunnel from the proxy within ${p.deadlineMs} ms` } });
+    const onError = (err: NodeJS.ErrnoException) => done({ error: socketError(err, false, 'while connecting to the proxy', ctx) });
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf(HEAD_END);
+      if (end < 0) {
+        if (head.length > MAX_HEAD_BYTES) done({ error: { kind: 'protocol', message: 'the proxy answered CONNECT with an endless head' } });
+        return;
+      }
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1] ?? '000';
+      if (!status.startsWith('2')) {
+        const message = `proxy answered CONNECT with HTTP ${status}`;
+        const network = networkProblem('', message, ctx);
+        done({ error: { kind: 'unreachable', message: network ? network.what : message, ...(network ? { network } : {}) } });
+        return;
+      }
+      if (head.length > end + 4) s.unshift(head.subarray(end + 4));
+      done({ socket: p.url.protocol === 'https:' ? tlsToTarget(p.url, p.network, s) : s });
+    };
+    if (p.signal.aborted) return onAbort();
+    p.signal.addEventListener('abort', onAbort, { once: true });
+    s.on('data', onData);
+    s.on('error', onError);
+    const auth =
+      proxy.username || proxy.password
+        ? `proxy-authorization: Basic ` +
+          `${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
+        : '';
+    s.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n${auth}\r\n`);
+  });
+}
+
+export async function rawSend(p: RawSendParams): Promise<WireResult> {
+  const proxy = p.network ? proxyOf(p.url, p.network.proxy) : undefined;
+  if (!proxy) return rawSendOn(p);
+  const t = await tunnel(p, proxy.url);
+  if ('error' in t) return { error: t.error };
+  return rawSendOn(p, t.socket);
+}
+
+/** One exchange on `given` (a proxy's tunnel: connected already, TLS under way for https) or on a new connection. */
+function rawSendOn(p: RawSendParams, given?: Socket): Promise<WireResult> {
   return new Promise<WireResult>((resolve) => {
     const { url } = p;
     const tls = url.protocol === 'https:';
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const port = url.port ? Number(url.port) : tls ? 443 : 80;
+    const ctx = problemContext(url, p.network);
 
     let socket: Socket;
     try {
-      socket = tls ? tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host }) : netConnect({ host, port });
+      socket = given ?? (tls ? tlsToTarget(url, p.network) : netConnect(hostPort(url)));
     } catch (err) {
       resolve({ error: { kind: 'connection', message: `could not open a socket: ${(err as Error).message}` } });
       return;
@@ -116,7 +204,8 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
     const untrack = p.track(socket);
 
     let settled = false;
-    let connected = false;
+    // A plain tunnel is connected already; TLS over it still has its handshake to make.
+    let connected = given !== undefined && !tls;
     let bytesIn = 0;
     let state: 'head' | 'body' | 'done' = 'head';
     let pending: Buffer = Buffer.alloc(0);
@@ -322,7 +411,7 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
 
     const onError = (err: NodeJS.ErrnoException): void => {
       if (settled) return;
-      finish(socketError(err, connected, where()));
+      finish(socketError(err, connected, where(), ctx));
     };
 
     if (p.signal.aborted) {
@@ -349,14 +438,15 @@ export function rawSend(p: RawSendParams): Promise<WireResult> {
   });
 }
 
-/** A short, secret-free description of a socket-level failure. */
 /**
  * What a socket error says about the exchange. `unreachable` when no connection to the target could be made
  * (refused, no such host, no route, connect timeout): the run then has no verdict on the target, which is
  * told by this kind and never by reading the message again.
  */
-export function socketError(err: NodeJS.ErrnoException, connected: boolean, where: string): ExchangeError {
+export function socketError(err: NodeJS.ErrnoException, connected: boolean, where: string, ctx?: ProblemContext): ExchangeError {
   const code = err.code ?? '';
+  const network = ctx ? networkProblem(code, err.message ?? '', ctx) : undefined;
+  if (network) return { kind: 'unreachable', message: `${network.what}; ${network.fix}`, network };
   switch (code) {
     case 'ECONNREFUSED':
       return { kind: 'unreachable', message: `connection refused (ECONNREFUSED)` };

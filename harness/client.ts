@@ -22,14 +22,40 @@ import type { Exchange, ExchangeError } from './exchange.js';
 import { isThrottledAnswer, Pacer, type RequestPacer, sleep, throttleWaitMs, type WireAttempt } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
-import { CappedSink, hostHeaderValue, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
+import { CappedSink, hostHeaderValue, problemContext, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
+import { makeNetwork, type Network, type ProblemContext, tlsAlertProbe } from './network.js';
 
 /**
  * undici's Agent alone: the package's index also loads its fetch, WebSocket, cookies, cache and mock
  * modules (and Node's own bundled undici), about 0.1 s of CPU in every process that sends, for a client that only
  * dispatches. The same class the index exports (`module.exports.Agent = require('./lib/dispatcher/agent')`).
  */
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const kitRequire = createRequire(import.meta.url);
+const Agent = kitRequire('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+
+/** Hosts never sent through a proxy: the embedded reference and anything else on this machine (harness/network.ts). */
+const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '::1', '[::1]'];
+
+/**
+ * The dispatcher for a network: undici's Agent with the profile's TLS options, or, when a proxy variable is set, its
+ * EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY) with the same options for the TLS to the target.
+ */
+function dispatcherFor(network: Network | undefined): Dispatcher {
+  // Timeouts are ours (one deadline per exchange); undici's own would only blur the error kinds.
+  const base = { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 4_000 };
+  const tls = network?.tls;
+  const { http, https, noProxy } = network?.proxy ?? {};
+  if (!http && !https) return new Agent({ ...base, ...(tls ? { connect: { ...tls.connect } } : {}) });
+  // The whole package here: its proxy agent tunnels with the dispatcher API (`connect`) its index adds to every dispatcher.
+  const { EnvHttpProxyAgent } = kitRequire('undici') as typeof import('undici');
+  return new EnvHttpProxyAgent({
+    ...base,
+    ...(http ? { httpProxy: http } : {}),
+    ...(https ? { httpsProxy: https } : {}),
+    noProxy: [noProxy ?? '', ...LOOPBACK_NO_PROXY].filter(Boolean).join(','),
+    ...(tls ? { connect: { ...tls.connect }, requestTls: { ...tls.connect } } : {}),
+  });
+}
 
 export interface RawRequest {
   /** What the check meant, copied into the exchange. */
@@ -61,6 +87,8 @@ export interface ClientOptions {
    * `concurrency` are then unused): the conformance run's run-wide pool (harness/run/pool.ts).
    */
   pacer?: RequestPacer;
+  /** The profile's TLS options and the environment's proxies (harness/network.ts); absent: direct, Node's defaults. */
+  network?: Network;
 }
 
 export interface SendOptions {
@@ -142,7 +170,7 @@ function errorMessage(err: unknown): string {
   return String(err).slice(0, 200);
 }
 
-function classifyUndiciError(err: unknown, where: string): ExchangeError {
+function classifyUndiciError(err: unknown, where: string, ctx: ProblemContext): ExchangeError {
   const code = errorCode(err) ?? '';
   const name = typeof err === 'object' && err !== null ? (err as ErrorLike).name : undefined;
   const msg = errorMessage(err);
@@ -166,7 +194,7 @@ function classifyUndiciError(err: unknown, where: string): ExchangeError {
       return { kind: 'connection', message: `connection aborted (${msg}) ${where}` };
     default: {
       const e = { message: msg, code: code || undefined } as NodeJS.ErrnoException;
-      return socketError(e, true, where);
+      return socketError(e, true, where, ctx);
     }
   }
 }
@@ -239,6 +267,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
     private readonly deadline: Deadline,
     private readonly cap: number,
     private readonly resolve: (r: WireResult | 'refused') => void,
+    private readonly ctx: ProblemContext,
   ) {
     deadline.onExpire = this;
   }
@@ -315,17 +344,16 @@ class UndiciExchange implements Dispatcher.DispatchHandler {
     if (!sink) {
       if (deadline.expired) this.settle({ error: deadlineError(deadline.ms, 'before the response head') });
       else if (UNDICI_REFUSALS.has(errorCode(err) ?? '')) this.settle('refused');
-      else this.settle({ error: classifyUndiciError(err, 'before the response head') });
+      else this.settle({ error: classifyUndiciError(err, 'before the response head', this.ctx) });
       return;
     }
     const where = `mid-response body (${sink.length} bytes read)`;
-    this.settle(this.withResponse(sink, deadline.expired ? deadlineError(deadline.ms, where) : classifyUndiciError(err, where)));
+    this.settle(this.withResponse(sink, deadline.expired ? deadlineError(deadline.ms, where) : classifyUndiciError(err, where, this.ctx)));
   }
 }
 
 export function createClient(opts: ClientOptions): Client {
-  // Timeouts are ours (one deadline per exchange); undici's own would only blur the error kinds.
-  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 4_000 });
+  const agent = dispatcherFor(opts.network);
   const rawSockets = new Set<Socket>();
   let closed = false;
 
@@ -359,7 +387,7 @@ export function createClient(opts: ClientOptions): Client {
     // agent.request refused CONNECT before sending anything (dispatch would treat it as a tunnel): raw socket.
     if (method === 'CONNECT') return Promise.resolve('refused');
     return new Promise((resolve) => {
-      const handler = new UndiciExchange(deadline, cap, resolve);
+      const handler = new UndiciExchange(deadline, cap, resolve, problemContext(url, opts.network));
       agent.dispatch({ origin: url.origin, path: requestTarget(url), method, headers: req.headers, body }, handler);
     });
   }
@@ -483,11 +511,18 @@ export function createClient(opts: ClientOptions): Client {
           deadlineMs,
           signal: ac.signal,
           track,
+          ...(opts.network ? { network: opts.network } : {}),
         });
       }
       wire = outcome;
     } finally {
       deadline.clear();
+    }
+    // A TLS connection closed before any answer: a server that refused our client certificate says so by an alert,
+    // which a request in TLS 1.3 does not get to read. Asked once more, on a connection of its own (harness/network.ts).
+    if (wire.error?.kind === 'connection' && !wire.response && !wire.error.network && url.protocol === 'https:' && !closed) {
+      const network = await tlsAlertProbe(url, opts.network ?? makeNetwork(undefined, {}));
+      if (network) wire = { error: { kind: 'unreachable', message: `${network.what}; ${network.fix}`, network } };
     }
     const t1 = performance.now();
 

@@ -1,3 +1,4 @@
+import type { NetworkProblem } from './network.js';
 import type { VerifyResult } from './signing.js';
 
 /** One request sent to a target and what came back; the unit every check and report works on. */
@@ -46,6 +47,8 @@ export type ExchangeErrorKind = 'deadline' | 'unreachable' | 'connection' | 'too
 export interface ExchangeError {
   kind: ExchangeErrorKind;
   message: string;
+  /** A connection this network refused (TLS, proxy: harness/network.ts), named with the field to fix; kind `unreachable`. */
+  network?: NetworkProblem;
 }
 
 /** Webhook deliveries are recorded as exchanges too (harness/webhooks/expect.ts, ids `wh-…`): the target sent them. */

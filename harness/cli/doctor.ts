@@ -8,15 +8,17 @@ import { REFERENCE_PROFILE } from '../run/config.js';
 import { maskUrl } from '../report/mask.js';
 import type { RunMeta } from '../report/run-meta.js';
 import { flagsHelp, parseFlags, UsageError, type FlagTable } from './args.js';
+import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 
 export const DOCTOR_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
   target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
   reports: { kind: 'value', arg: 'DIR', help: 'where doctor.json and doctor.md go (default ./reports)' },
   quiet: { kind: 'bool', help: 'print only the lines that are not verified' },
+  tunnel: TUNNEL_FLAG,
 } as const satisfies FlagTable;
 
-export const DOCTOR_HELP = `mpsi-conformance doctor [--profile FILE] [--target URL] [--reports DIR]
+export const DOCTOR_HELP = `mpsi-conformance doctor [--profile FILE] [--target URL] [--reports DIR] [--tunnel CMD]
 
 Verifies, against the target, each assumption of the profile about what INTERFACE.md leaves open —
 never a conformance rule: the envelope at baseUrl; each merchant's id and key (a wrong secret, a
@@ -143,11 +145,13 @@ export async function doctorMain(argv: string[]): Promise<number> {
     if (!/^https?:\/\/[^/]+/.test(u)) throw new UsageError(`--target must be an http(s) URL, got ${JSON.stringify(maskUrl(u))}`);
     baseUrl = u.replace(/\/+$/, '');
   }
-  const report = await doctorPhase({
-    loaded,
-    baseUrl,
-    reportsDir: resolve(flags.reports ?? 'reports'),
-    verbose: flags.quiet !== true,
-  });
+  const report = await withTunnel(flags.tunnel, process.stderr, () =>
+    doctorPhase({
+      loaded,
+      baseUrl,
+      reportsDir: resolve(flags.reports ?? 'reports'),
+      verbose: flags.quiet !== true,
+    }),
+  );
   return report.exitCode;
 }

@@ -2,8 +2,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { Profile } from '../profile/types.js';
 import type { Todo } from '../init/evidence.js';
 import { kitCommand, kitVersion, reportTo } from '../invocation.js';
-import { resolve } from 'node:path';
-import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
+import { dirname, relative, resolve } from 'node:path';
+import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
+import { makeNetwork, resolveTls, type TlsOptions, type TlsProfile } from '../network.js';
 import { parseProfile, ProfileError } from '../profile/load.js';
 import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
@@ -30,6 +31,12 @@ export const INIT_FLAGS = {
     ].join('\n'),
   },
   'public-url': { kind: 'value', arg: 'URL', help: 'URL the target must call for webhooks when it cannot reach this machine' },
+  ca: { kind: 'value', arg: 'FILE', help: "PEM file of the CA that signed the sandbox's certificate (written as http.tls.ca)" },
+  cert: { kind: 'value', arg: 'FILE', help: 'PEM client certificate for mutual TLS, with --key (http.tls.cert)' },
+  key: { kind: 'value', arg: 'FILE', help: 'PEM private key of --cert (http.tls.key; its content is never shown)' },
+  pfx: { kind: 'value', arg: 'FILE', help: 'PKCS#12 file with the client certificate and key, instead of --cert/--key' },
+  'passphrase-env': { kind: 'value', arg: 'VAR', help: 'environment variable holding the passphrase of --key or --pfx' },
+  servername: { kind: 'value', arg: 'NAME', help: "the host name the sandbox's certificate names, when not the URL's" },
   force: { kind: 'bool', help: 'overwrite --out' },
 } as const satisfies FlagTable;
 
@@ -46,6 +53,30 @@ Exit codes: 0 a draft was written (a part init drafted that does not validate is
 FILE.init-report.json is written to report it), 2 nothing was written (bad flags, production target,
 refused credentials, unreachable target).
 `;
+
+/**
+ * The TLS flags as the draft's http.tls (paths relative to the draft's folder, so the profile works wherever the pair
+ * is moved together) and resolved for init's own probes; a file that cannot be read stops init before any request.
+ */
+function tlsOf(flags: ParsedFlags<typeof INIT_FLAGS>, out: string): { profile?: TlsProfile; options?: TlsOptions; secrets: string[] } {
+  const rel = (f: string | undefined) => (f === undefined ? undefined : relative(dirname(out), resolve(f)) || '.');
+  const profile: TlsProfile = {};
+  const set = (k: keyof TlsProfile, v: string | undefined) => {
+    if (v !== undefined) profile[k] = v;
+  };
+  set('ca', rel(flags.ca));
+  set('cert', rel(flags.cert));
+  set('key', rel(flags.key));
+  set('pfx', rel(flags.pfx));
+  set('passphraseEnv', flags['passphrase-env']);
+  set('servername', flags.servername);
+  if (Object.keys(profile).length === 0) return { secrets: [] };
+  if ((flags.cert === undefined) !== (flags.key === undefined)) throw new UsageError('--cert and --key go together');
+  if (flags.pfx !== undefined && flags.cert !== undefined) throw new UsageError('--pfx replaces --cert and --key: give one or the other');
+  const r = resolveTls(profile, process.env, dirname(out));
+  if (r.problems.length) throw new UsageError(`the TLS files cannot be used: ${r.problems.join('; ').replace(/http\.tls\./g, '--')}`);
+  return { profile, ...(r.options ? { options: r.options } : {}), secrets: r.secrets };
+}
 
 export async function initMain(argv: string[]): Promise<number> {
   const { flags, rest } = parseFlags(argv, INIT_FLAGS);
@@ -79,7 +110,8 @@ export async function initMain(argv: string[]): Promise<number> {
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
-  const redact = makeRedactor([secret]);
+  const tls = tlsOf(flags, out);
+  const redact = makeRedactor([secret, ...tls.secrets]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(
     `init: probing ${target} as merchant ${String(flags.merchant)} (budget ` +
@@ -95,6 +127,8 @@ export async function initMain(argv: string[]): Promise<number> {
       budget,
       timeLimitMs: timeLimitS * 1000,
       publicUrl: flags['public-url'],
+      ...(tls.profile ? { tls: tls.profile } : {}),
+      network: makeNetwork(tls.options),
       progress,
     });
   } catch (err) {

@@ -98,6 +98,12 @@ export const COMMANDS: Record<string, Command> = {
     help: async () => (await import('./init.js')).INIT_HELP,
     main: async (rest) => (await import('./init.js')).initMain(rest),
   },
+  'ci-summary': {
+    usage: 'ci-summary [--reports DIR]',
+    summary: "a run's verdict for CI: step outputs, job summary, one annotation per failed clause",
+    help: async () => (await import('./ci.js')).CI_HELP,
+    main: async (rest) => (await import('./ci.js')).ciMain(rest),
+  },
 };
 
 const HELP_USAGE = 'help [command]';

@@ -13,6 +13,7 @@ import { DEFAULT_NUM_RUNS } from '../run/config.js';
 import { loadSuites } from '../run/suites.js';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 import { ensureReachable } from './run.js';
+import { makeNetwork } from '../network.js';
 import { doctorPhase } from './doctor.js';
 import { firstLine } from '../text.js';
 
@@ -236,7 +237,7 @@ async function planParity(request: ParityRequest): Promise<ParityPlan> {
       isCheck: (id) => ids.has(id),
     });
   }
-  for (const s of [a, b]) if (s.spec.baseUrl !== 'embedded') await ensureReachable(s.spec.baseUrl);
+  for (const s of [a, b]) if (s.spec.baseUrl !== 'embedded') await ensureReachable(s.spec.baseUrl, makeNetwork(s.loaded.tls));
   return { ...request, a, b, suiteDefs, declared };
 }
 

@@ -52,6 +52,9 @@ import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
 import { firstLine } from '../text.js';
+import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
+import { createClient } from '../client.js';
+import { makeNetwork, type Network } from '../network.js';
 
 export const RUN_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
@@ -65,6 +68,7 @@ export const RUN_FLAGS = {
   reports: { kind: 'value', arg: 'DIR', help: 'where everything goes (default ./reports)' },
   fault: { kind: 'multi', arg: 'NAME', help: 'switch on a fault in the embedded reference (repeatable; for demos and proofs)' },
   shard: { kind: 'value', arg: 'I/N', help: 'run only the I-th of N parts of the suites (vitest --shard); merge with `report --from`' },
+  tunnel: TUNNEL_FLAG,
   'no-html': { kind: 'bool', help: 'skip the HTML report (certificate, JUnit and results are still written)' },
   history: {
     kind: 'value',
@@ -163,6 +167,8 @@ interface RunRequest {
   html: boolean;
   doctor: boolean;
   keepAllureResults: boolean;
+  /** `--tunnel`: the user's tunnel program for the webhook receivers (harness/cli/tunnel.ts). */
+  tunnel?: string;
 }
 
 /** The request resolved against the profile, the target, the suites and the expectations file: what will run. */
@@ -235,6 +241,7 @@ function requestOf(flags: ParsedFlags<typeof RUN_FLAGS>): RunRequest {
     html: !flags['no-html'],
     doctor: !flags['no-doctor'],
     keepAllureResults: flags['keep-allure-results'] === true,
+    ...(flags.tunnel !== undefined ? { tunnel: flags.tunnel } : {}),
   };
 }
 
@@ -269,7 +276,7 @@ async function checkTarget(cfg: RunConfig, loaded: LoadedProfile): Promise<void>
   const embedded = loaded.profile.baseUrl === 'embedded' && !cfg.targetUrl;
   if (!embedded && cfg.faults.length > 0)
     throw new UsageError('--fault applies to the embedded reference only (this run has another target)');
-  if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl);
+  if (!embedded) await ensureReachable(cfg.targetUrl ?? loaded.profile.baseUrl, makeNetwork(loaded.tls));
   else if (cfg.faults.length > 0) {
     const { faultCatalogue } = await import('../../reference/index.js');
     const unknown = cfg.faults.filter((f) => !faultCatalogue.some((k) => k.name === f));
@@ -302,7 +309,12 @@ async function checkedExpectations(
   return expectations;
 }
 
-async function executeRun(plan: RunPlan): Promise<number> {
+/** The run, inside the tunnel when --tunnel asks for one (the doctor and vitest's workers register their receivers). */
+function executeRun(plan: RunPlan): Promise<number> {
+  return withTunnel(plan.tunnel, process.stderr, () => executeRunHere(plan));
+}
+
+async function executeRunHere(plan: RunPlan): Promise<number> {
   const { cfg, loaded } = plan;
   clearEarlierRun(cfg.reportsDir);
   // One embedded reference for the doctor and the checks, and the run-wide request pool, in this process: two Node
@@ -334,7 +346,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
   // sources), past the 40 ms of a far target.
   const triedAt = Date.now();
-  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
+  const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl, makeNetwork(loaded.tls));
   traceRoundTrip(triedAt, roundTripMs);
   const moduleCache = openModuleCache();
   try {
@@ -536,13 +548,22 @@ async function runStatusAfter(plan: RunPlan, code: number, interruptedBy: NodeJS
   return undefined;
 }
 
-/** A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. */
-export async function ensureReachable(url: string): Promise<void> {
+/**
+ * A target that does not answer at all is a reason not to run (exit 2), not a failure of every check. Asked over the
+ * network the checks use (the profile's TLS, the environment's proxies): a connection it refuses is said with its fix.
+ */
+export async function ensureReachable(url: string, network: Network = makeNetwork(undefined)): Promise<void> {
+  const client = createClient({ deadlineMs: 5000, maxResponseBytes: 64 * 1024, network });
   try {
-    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
-  } catch (err) {
-    const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
-    throw new UsageError(`target unreachable: ${maskUrl(url)} (${cause})`);
+    const ex = await client.send({ label: 'is the target reachable', url, method: 'HEAD', headers: {}, body: Buffer.alloc(0) });
+    const e = ex.error;
+    if (e && (e.kind === 'unreachable' || e.kind === 'deadline' || !ex.response)) {
+      throw new UsageError(
+        `target unreachable: ${maskUrl(url)} (${e.network ? e.network.what : e.message})${e.network ? `; fix: ${e.network.fix}` : ''}`,
+      );
+    }
+  } finally {
+    await client.close();
   }
 }
 

@@ -48,6 +48,18 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   const pathField =
     p.endpoints.paymentQuery !== undefined && p.endpoints.paymentQuery !== DOCUMENT_QUERY_PATH ? 'endpoints.paymentQuery' : 'baseUrl';
   const primary = await probeMerchant(ctx, 'primary');
+  const network = primary.ex.error?.network;
+  if (network) {
+    // The network refused the connection (TLS, proxy): the field to fix is that one, not baseUrl (harness/network.ts).
+    add(ctx, 'wrong', network.field, 'the kit connects to the target (TLS, proxy)', {
+      expected: 'a connection',
+      answered: network.what,
+      fix: network.fix,
+      ex: [primary.ex],
+      noAnswerIsWrong: true,
+    });
+    return false;
+  }
   if (primary.a.error) {
     add(ctx, 'wrong', 'baseUrl', 'the target answers at baseUrl', {
       expected: 'an answer',

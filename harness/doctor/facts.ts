@@ -126,6 +126,9 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   http: {
     choice: "the kit's own pace and allowances (deadline, body size, requests in flight, rate); the doctor proposes a rate when throttled",
   },
+  // Every connection proves it: the doctor's first request (its baseUrl item) is verified only over this TLS, and a
+  // connection it refuses is WRONG on the field to fix (http.tls.ca, .cert, .servername: harness/network.ts).
+  'http.tls': { verifiedWith: 'baseUrl' },
   'endpoints.checkout': { verifiedWith: 'methods.checkout.[]' },
   'endpoints.cardPayment': { verifiedWith: 'cardPayment.cards.success' },
   'endpoints.payoutCreate': { verifiedWith: 'payouts.methods.*' },

@@ -7,6 +7,7 @@
 import { add, type DoctorContext } from './context.js';
 import { paidOrder } from './cards.js';
 import { CLOCK_DECIDES, judgeClock } from './clock.js';
+import { relayPublicUrlFor } from '../webhooks/relay.js';
 
 export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
   const wh = ctx.loaded.profile.webhooks;
@@ -28,7 +29,8 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
     return;
   }
   ctx.progress('webhooks reach the receiver');
-  const field = wh.receiver?.publicUrl !== undefined ? 'webhooks.receiver.publicUrl' : 'webhooks.receiver';
+  const tunnel = relayPublicUrlFor() !== undefined;
+  const field = wh.receiver?.publicUrl !== undefined && !tunnel ? 'webhooks.receiver.publicUrl' : 'webhooks.receiver';
   const claim = `a webhook reaches the receiver at ${receiver.url} within webhooks.deliveryWaitMs (${wh.deliveryWaitMs} ms)`;
   const started = Date.now();
   const merchantOrderNo = ctx.t.newNo('order');
@@ -68,8 +70,10 @@ export async function checkWebhooks(ctx: DoctorContext): Promise<void> {
     if (ctx.webhookClock) await judgeClock(ctx, receiver, order.merchantOrderNo, got[0]!);
   } else {
     clockNotAsked(ctx, 'no webhook arrived');
-    const fix =
-      field === 'webhooks.receiver.publicUrl'
+    const fix = tunnel
+      ? `the tunnel (--tunnel) did not bring a delivery to ${receiver.url}: check that its program forwards to the {url} ` +
+        'it was given and that the target may call its public address; or raise webhooks.deliveryWaitMs'
+      : field === 'webhooks.receiver.publicUrl'
         ? `webhooks.receiver.publicUrl (${receiver.url}) must be an address the target can reach that forwards to the ` +
           `receiver on ${wh.receiver?.host ?? '127.0.0.1'}:${wh.receiver?.port ?? 0}; or raise webhooks.deliveryWaitMs`
         : `the target cannot reach ${receiver.url}: give webhooks.receiver.publicUrl ` +

@@ -1,4 +1,5 @@
 /** The draft profile from what init learnt: only learnt values; what is missing stays out (see todos.ts). */
+import type { TlsProfile } from '../network.js';
 import type { Profile } from '../profile/types.js';
 import { extrasTemplate } from './checkout.js';
 import type { Evidence } from './evidence.js';
@@ -21,6 +22,8 @@ export interface DraftOptions {
   secretEnv: string;
   /** URL the target must call for webhooks when it cannot reach 127.0.0.1 (tunnel). */
   publicUrl?: string;
+  /** The TLS files init connected with (--ca, --cert, …), paths relative to the draft's folder: its http.tls (version 4). */
+  tls?: TlsProfile;
 }
 
 /** What discovery learnt, phase by phase (run.ts fills it; the draft is written from it). */
@@ -61,7 +64,7 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       ? UNKNOWN_METHOD
       : (st.methods ?? []).find((m) => m.cls === cls)?.method;
   const profile: Profile = {
-    profileVersion: 3,
+    profileVersion: opts.tls ? 4 : 3,
     name: `${host} (drafted by init)`,
     description: `Drafted by mpsi-conformance init on ${new Date().toISOString()}; see the .todo.md file beside it for what to complete.`,
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
@@ -70,7 +73,13 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       primary: { id: opts.merchantId, secretEnv: opts.secretEnv },
       unknownId: st.unknownIdOk ? UNKNOWN_MERCHANT_ID : 'TODO-unknown-merchant',
     },
-    http: { deadlineMs: 10000, maxResponseBytes: 1048576, concurrency: 8, ...(st.rateLimit ? { rateLimit: st.rateLimit } : {}) },
+    http: {
+      deadlineMs: 10000,
+      maxResponseBytes: 1048576,
+      concurrency: 8,
+      ...(st.rateLimit ? { rateLimit: st.rateLimit } : {}),
+      ...(opts.tls ? { tls: opts.tls } : {}),
+    },
     endpoints: { ...st.paths },
     methods: { checkout, unknown: first('unknown') ?? 'INIT_NO_SUCH_METHOD_ZZ' },
   };

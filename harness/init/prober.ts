@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient, type Client } from '../client.js';
+import type { Network } from '../network.js';
 import { splitMsg, isEnvelope } from '../envelope.js';
 import { sign } from '../signing.js';
 import { Pacer, throttleOnset, type WireAttempt } from '../throttle.js';
@@ -20,6 +21,8 @@ export interface ProberOptions {
   /** Per request. */
   deadlineMs: number;
   progress: (line: string) => void;
+  /** TLS options and proxies (harness/network.ts); absent: a direct connection with Node's defaults. */
+  network?: Network;
 }
 
 /** What came back, reduced to what discovery reads. */
@@ -77,7 +80,11 @@ export class Prober {
   private readonly client: Client;
 
   constructor(readonly opts: ProberOptions) {
-    this.client = createClient({ deadlineMs: opts.deadlineMs, maxResponseBytes: 1024 * 1024 });
+    this.client = createClient({
+      deadlineMs: opts.deadlineMs,
+      maxResponseBytes: 1024 * 1024,
+      ...(opts.network ? { network: opts.network } : {}),
+    });
     this.runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   }
 

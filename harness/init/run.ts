@@ -28,9 +28,12 @@ import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
+import type { Network } from '../network.js';
 
 export interface InitOptions extends DraftOptions {
   secret: string;
+  /** TLS options (the draft's http.tls, resolved) and the environment's proxies: every probe goes over them. */
+  network?: Network;
   budget: number;
   timeLimitMs: number;
   deadlineMs?: number;
@@ -94,6 +97,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     timeLimitMs: opts.timeLimitMs,
     deadlineMs: opts.deadlineMs ?? 10_000,
     progress: opts.progress,
+    ...(opts.network ? { network: opts.network } : {}),
   });
   const receiver: Receiver = await startReceiver({
     host: '127.0.0.1',

@@ -15,6 +15,8 @@ import { centsNumberOf, centsOf, isAmountValue, isShownValue, valueOfCents } fro
 import { consistencyProblems } from './consistency.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 import { lineColumn, scanJson } from './json-scan.js';
+import { dirname } from 'node:path';
+import { resolveTls, type TlsOptions, type TlsProfile } from '../network.js';
 
 export interface ResolvedMerchant {
   id: string;
@@ -24,11 +26,17 @@ export interface ResolvedMerchant {
   productionSecret?: string;
 }
 
-/** Every secret a loaded profile holds (test and production keys): what a redactor must hide. */
-export function merchantSecrets(loaded: Pick<LoadedProfile, 'merchants'>): string[] {
-  return Object.values(loaded.merchants).flatMap((m) =>
-    typeof m === 'object' ? [m.secret, ...(m.productionSecret ? [m.productionSecret] : [])] : [],
-  );
+/**
+ * Every secret a loaded profile holds (test and production keys, and since version 4 the TLS client key, PKCS#12 file
+ * and passphrase of http.tls): what a redactor must hide.
+ */
+export function merchantSecrets(loaded: Pick<LoadedProfile, 'merchants'> & { tlsSecrets?: string[] }): string[] {
+  return [
+    ...Object.values(loaded.merchants).flatMap((m) =>
+      typeof m === 'object' ? [m.secret, ...(m.productionSecret ? [m.productionSecret] : [])] : [],
+    ),
+    ...(loaded.tlsSecrets ?? []),
+  ];
 }
 
 export interface LoadedProfile {
@@ -45,6 +53,10 @@ export interface LoadedProfile {
     lowBalance?: ResolvedMerchant;
     unknownId: string;
   };
+  /** http.tls resolved (version 4): the files read, for every connection to the target (harness/network.ts). */
+  tls?: TlsOptions;
+  /** The key material and passphrase among them, for the redactor (merchantSecrets). */
+  tlsSecrets?: string[];
 }
 
 /** A profile that cannot be used. `message` is `problems` joined by newlines. */
@@ -123,22 +135,34 @@ export function parseProfile(
   problems.push(...consistencyProblems(value, secrets));
 
   const merchants = resolveMerchants(value, env, problems);
+  // The files http.tls names, read only once the profile is otherwise sound (a schema problem there is said already).
+  const tls = problems.length === 0 ? resolveTls(tlsSection(value), env, dirname(resolve(sourceName))) : undefined;
+  if (tls) problems.push(...tls.problems);
   if (problems.length > 0 || merchants === undefined) {
-    throw new ProfileError(scrub(problems.length > 0 ? problems : ['merchants: invalid'], secrets), sourceName);
+    throw new ProfileError(
+      scrub(problems.length > 0 ? problems : ['merchants: invalid'], [...secrets, ...(tls?.secrets ?? [])]),
+      sourceName,
+    );
   }
 
   const profile = { ...(value as Record<string, unknown>) };
   delete profile['$schema'];
-  return { profile: profile as unknown as Profile, path: sourceName, merchants };
+  return {
+    profile: profile as unknown as Profile,
+    path: sourceName,
+    merchants,
+    ...(tls?.options ? { tls: tls.options, tlsSecrets: tls.secrets } : {}),
+  };
 }
 
-/** A deep copy with every `secret` field, at any depth, replaced by "***". */
+/** A deep copy with every `secret` field (and http.tls's literal `passphrase`), at any depth, replaced by "***". */
 export function redactProfile(profile: Profile): Profile {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, sub] of Object.entries(v)) out[k] = k === 'secret' || k === 'productionSecret' ? '***' : walk(sub);
+      for (const [k, sub] of Object.entries(v))
+        out[k] = k === 'secret' || k === 'productionSecret' || k === 'passphrase' ? '***' : walk(sub);
       return out;
     }
     return v;
@@ -148,6 +172,14 @@ export function redactProfile(profile: Profile): Profile {
 
 // ---------------------------------------------------------------------------------------------
 // Secrets
+
+function tlsSection(value: unknown): TlsProfile | undefined {
+  if (!isObject(value) || !isObject(value['http']) || !isObject(value['http']['tls'])) return undefined;
+  return value['http']['tls'] as TlsProfile;
+}
+
+/** Fields of http.tls whose variables hold a secret (a private key, a PKCS#12 file, a passphrase). */
+const TLS_SECRET_ENVS = new Set(['keyEnv', 'pfxEnv', 'passphraseEnv']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -181,8 +213,10 @@ function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
       const inPlainList = segs.length >= 2 && MERCHANT_PLAIN_LISTS.has(segs[segs.length - 2]!);
       if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last) && !inPlainList) out.add(v);
       // The value of every variable a secretEnv names is a secret too.
-      const fromEnv =
-        (last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants' && ENV_NAME_RE.test(v) ? env[v] : undefined;
+      const named =
+        ((last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants') ||
+        (TLS_SECRET_ENVS.has(last) && segs[0] === 'http' && segs[1] === 'tls');
+      const fromEnv = named && ENV_NAME_RE.test(v) ? env[v] : undefined;
       if (fromEnv) out.add(fromEnv);
       return;
     }

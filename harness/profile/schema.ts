@@ -29,7 +29,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
 
 const MAX_ECHO = 60;
 /** Field names whose values are never echoed, wherever they are. */
-const SECRETISH_KEY = /secret|passw|token|credential|api[-_]?key|private|auth/i;
+const SECRETISH_KEY = /secret|passw|passphrase|token|credential|api[-_]?key|private|auth/i;
 /** Values that look like API keys are never echoed either. */
 const SECRETISH_VALUE = /^(sk|rk|pk|whsec)_/i;
 
@@ -108,6 +108,10 @@ function describeError(e: ErrorObject, secrets: readonly string[]): string | und
       }
       return `${where}: must match exactly one of the allowed forms`;
     }
+    case 'not':
+      if (where === 'http.tls')
+        return `${where}: each file once: not a field and its …Env together, and pfx (or pfxEnv) instead of cert and key, not beside them`;
+      return `${where}: ${e.message ?? 'must not match'}`;
     case 'type': {
       const t = String((e.params as { type: string }).type);
       return `${where}: must be ${TYPE_WORDS[t] ?? t} (got ${jsonType(e.data)})`;

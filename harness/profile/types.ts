@@ -7,6 +7,8 @@
  * value of `name` (any JSON type, e.g. an Amount object); "${name}" inside a longer string is
  * replaced by its text. Paths into response data are dotted ("data.order_no" is written "order_no").
  */
+import type { TlsProfile } from '../network.js';
+
 export interface Profile {
   /**
    * Profile format version. 1 (or absent): the first format; 2: adds per-merchant methods, channel lists,
@@ -70,6 +72,11 @@ export interface Profile {
     concurrency?: number;
     /** Requests per second the target's gateway allows: the kit paces itself under it from the first request. */
     rateLimit?: number;
+    /**
+     * Version 4: TLS to the target (a private CA, a client certificate for mutual TLS, the name to verify), each file a
+     * path or an `…Env` variable holding a path or the PEM; resolved when the profile loads (harness/network.ts).
+     */
+    tls?: TlsProfile;
   };
   /** Paths after baseUrl. paymentQuery and checkout are fixed by the interface but may be overridden. */
   endpoints: {

@@ -3,14 +3,19 @@
  * (harness/run/sequencer.ts workersFor). A HEAD of the base URL, whatever it answers: only the time is read. The
  * fewest milliseconds of a few tries, one after another: the first pays for the connection, and a busy machine only
  * ever adds time. undefined when the target did not answer: the run then keeps its usual workers and says nothing.
+ *
+ * Over the network the checks use (harness/network.ts): the profile's TLS options on a direct connection; through a
+ * proxy, the kit's own client (each try then pays for its tunnel, which a proxied run's requests pay too).
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createClient } from '../client.js';
+import { makeNetwork, type Network, proxyFor } from '../network.js';
 
-function once(url: URL, timeoutMs: number): Promise<number | undefined> {
+function once(url: URL, timeoutMs: number, agent: HttpAgent): Promise<number | undefined> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'HEAD', timeout: timeoutMs }, (res) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'HEAD', timeout: timeoutMs, agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(performance.now() - t0));
       res.on('error', () => resolve(undefined));
@@ -21,7 +26,22 @@ function once(url: URL, timeoutMs: number): Promise<number | undefined> {
   });
 }
 
-export async function measureRoundTrip(baseUrl: string, tries = 3, timeoutMs = 1000): Promise<number | undefined> {
+function viaClient(network: Network, timeoutMs: number): (url: URL) => Promise<number | undefined> {
+  const client = createClient({ deadlineMs: timeoutMs, maxResponseBytes: 64 * 1024, network });
+  return async (url) => {
+    const t0 = performance.now();
+    const ex = await client.send({ label: 'round trip', url: url.href, method: 'HEAD', headers: {}, body: Buffer.alloc(0) });
+    void client.close();
+    return ex.response ? performance.now() - t0 : undefined;
+  };
+}
+
+export async function measureRoundTrip(
+  baseUrl: string,
+  network: Network = makeNetwork(undefined),
+  tries = 3,
+  timeoutMs = 1000,
+): Promise<number | undefined> {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -29,11 +49,18 @@ export async function measureRoundTrip(baseUrl: string, tries = 3, timeoutMs = 1
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const proxied = proxyFor(url, network.proxy) !== undefined;
+  const agent =
+    url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...network.tls?.connect }) : new HttpAgent({ keepAlive: true });
   let best: number | undefined;
-  for (let i = 0; i < tries; i++) {
-    const ms = await once(url, timeoutMs);
-    if (ms === undefined) return best;
-    best = Math.min(best ?? ms, ms);
+  try {
+    for (let i = 0; i < tries; i++) {
+      const ms = proxied ? await viaClient(network, timeoutMs)(url) : await once(url, timeoutMs, agent);
+      if (ms === undefined) return best;
+      best = Math.min(best ?? ms, ms);
+    }
+  } finally {
+    agent.destroy();
   }
   return best === undefined ? undefined : Math.round(best);
 }

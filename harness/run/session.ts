@@ -1,4 +1,5 @@
 import { createClient, type Client } from '../client.js';
+import { makeNetwork } from '../network.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
 import { Pacer, type RequestPacer } from '../throttle.js';
@@ -59,6 +60,8 @@ export function openSession(opts: SessionOptions): Session {
     ...(http.rateLimit ? { rateLimit: http.rateLimit / (opts.rateShares ?? runProcesses()) } : {}),
   };
   const plain: Client = createClient({
+    // The profile's TLS and this process's proxies: every request of the session goes over them.
+    network: makeNetwork(opts.loaded.tls),
     deadlineMs: http.deadlineMs ?? 10_000,
     maxResponseBytes: http.maxResponseBytes ?? 1_048_576,
     ...local,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { publicUrlThroughTunnel } from '../run/open-receiver.js';
 import * as allure from 'allure-js-commons';
 import { join } from 'node:path';
 import { runsConcurrently, type SuiteDef, type CheckDef } from '../check/define.js';
@@ -93,6 +94,7 @@ export function registerSuite(suite: SuiteDef): void {
             host: wh.receiver?.host ?? '127.0.0.1',
             port: wh.receiver?.port ?? 0,
             publicUrl: wh.receiver?.publicUrl,
+            ...publicUrlThroughTunnel(),
             merchants: Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [m] : [])),
             ackTimeoutMs: wh.ackTimeoutMs,
           })

@@ -25,6 +25,11 @@ export interface ReceiverOptions {
   port: number;
   /** What the target must call, when it cannot reach host:port directly (tunnel, proxy). */
   publicUrl?: string;
+  /**
+   * The public URL of this receiver, asked once it listens (its local URL given): a run's `--tunnel` relay
+   * (harness/webhooks/relay.ts) gives each receiver one of its own. Wins over `publicUrl`.
+   */
+  publicUrlFor?: (localUrl: string) => Promise<string>;
   /** Merchants whose signatures the receiver accepts. */
   merchants: { id: string; secret: string }[];
   /** The target's effective ack limit (profile webhooks.ackTimeoutMs): `slow` replies exceed it. */
@@ -322,7 +327,17 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       resolve();
     });
   });
-  const url = opts.publicUrl ?? urlFor(opts.host, (server.address() as AddressInfo).port);
+  const local = urlFor(opts.host, (server.address() as AddressInfo).port);
+  let url = opts.publicUrl ?? local;
+  if (opts.publicUrlFor) {
+    try {
+      url = await opts.publicUrlFor(local);
+    } catch (err) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw err;
+    }
+  }
 
   return {
     url,

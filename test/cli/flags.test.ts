@@ -73,7 +73,7 @@ describe('the command table', () => {
     const general = await callMain(['--help']);
     expect(general.code).toBe(0);
     const names = [...general.stdout.matchAll(/^ {2}mpsi-conformance ([a-z-]+)/gm)].map((m) => m[1]!);
-    expect(names).toEqual(['run', 'doctor', 'report', 'verify-certificate', 'parity', 'serve', 'receiver', 'init', 'help']);
+    expect(names).toEqual(['run', 'doctor', 'report', 'verify-certificate', 'parity', 'serve', 'receiver', 'init', 'ci-summary', 'help']);
     for (const name of names.filter((n) => n !== 'help')) {
       const byHelp = await callMain(['help', name]);
       const byFlag = await callMain(name === 'serve' ? ['serve', '--help'] : [name, '--help']);

@@ -837,7 +837,20 @@ const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = {
   payoutBalances: false,
   refundBalance: false,
 };
-const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false, rateLimit: false };
+const HTTP: Req<NN<P['http']>> = { deadlineMs: false, maxResponseBytes: false, concurrency: false, rateLimit: false, tls: false };
+const TLS: Req<NN<NN<P['http']>['tls']>> = {
+  ca: false,
+  caEnv: false,
+  cert: false,
+  certEnv: false,
+  key: false,
+  keyEnv: false,
+  pfx: false,
+  pfxEnv: false,
+  passphrase: false,
+  passphraseEnv: false,
+  servername: false,
+};
 const ENDPOINTS: Req<P['endpoints']> = {
   paymentQuery: false,
   checkout: false,
@@ -998,6 +1011,7 @@ describe('schema matches types.ts', () => {
     ['sandbox.completeCheckout.outcomes', at('sandbox', 'completeCheckout', 'outcomes'), OUTCOMES],
     ['webhooks', at('webhooks'), WEBHOOKS],
     ['webhooks.receiver', at('webhooks', 'receiver'), RECEIVER],
+    ['http.tls', at('http', 'tls'), TLS],
   ];
 
   it.each(table)('%s', (_name, node, keys) => {

@@ -48,7 +48,7 @@ describe('measureRoundTrip', () => {
     servers.push(s);
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     const t0 = performance.now();
-    expect(await measureRoundTrip(`http://127.0.0.1:${(s.address() as AddressInfo).port}/`, 3, 200)).toBeUndefined();
+    expect(await measureRoundTrip(`http://127.0.0.1:${(s.address() as AddressInfo).port}/`, undefined, 3, 200)).toBeUndefined();
     expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
