@@ -86,7 +86,13 @@ export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<strin
   // Its EUR range is narrower than its USD one (a method's limits may differ per currency).
   [
     'BANK_TRANSFER',
-    { currencies: ['USD', 'EUR'], minCents: 100n, maxCents: 5_000_000n, cancelable: true, byCurrency: new Map([['EUR', { minCents: 100n, maxCents: 4_000_000n }]]) },
+    {
+      currencies: ['USD', 'EUR'],
+      minCents: 100n,
+      maxCents: 5_000_000n,
+      cancelable: true,
+      byCurrency: new Map([['EUR', { minCents: 100n, maxCents: 4_000_000n }]]),
+    },
   ],
   ['PAYPAL', { currencies: ['USD'], minCents: 100n, maxCents: 1_000_000n, cancelable: false }],
 ]);

@@ -111,7 +111,11 @@ export interface Target {
   readonly declineCards: readonly string[];
   readonly retryWaitsMs?: readonly number[];
   readonly sandbox: SandboxShape;
-  readonly fees: { readonly payments: ReadonlyMap<string, Fee>; readonly refunds: ReadonlyMap<string, Fee>; readonly payouts: ReadonlyMap<string, Fee> };
+  readonly fees: {
+    readonly payments: ReadonlyMap<string, Fee>;
+    readonly refunds: ReadonlyMap<string, Fee>;
+    readonly payouts: ReadonlyMap<string, Fee>;
+  };
   readonly paymentsCredit: { readonly payout: boolean; readonly refund: boolean };
   findMerchant(id: string): MerchantFixture | undefined;
 }
@@ -216,7 +220,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     fees: {
       payments: feeTable('payments', d.fees?.payments, cents),
       refunds: feeTable('refunds', d.fees?.refunds, cents),
-      payouts: d.fees ? feeTable('payouts', d.fees.payouts, cents) : DEFAULT_PAYOUT_FEES,
+      payouts: d.fees || d.payoutChannels ? feeTable('payouts', d.fees?.payouts, cents) : DEFAULT_PAYOUT_FEES,
     },
     paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
     findMerchant: (id) => merchants.find((m) => m.id === id),
@@ -231,7 +235,10 @@ function feeTable(
   return new Map(
     Object.entries(t ?? {}).map(([method, f]): [string, Fee] => [
       method,
-      { fixedCents: cents(`fees.${kind}.${method}.fixed`, f.fixedCents), percentMillionths: cents(`fees.${kind}.${method}.percent`, f.percentMillionths ?? 0) },
+      {
+        fixedCents: cents(`fees.${kind}.${method}.fixed`, f.fixedCents),
+        percentMillionths: cents(`fees.${kind}.${method}.percent`, f.percentMillionths ?? 0),
+      },
     ]),
   );
 }

@@ -291,7 +291,9 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
           for (const [currency, r] of Object.entries(byCurrency)) {
             if (!isObject(r)) continue;
             if (isShownValue(r['min']) && isShownValue(r['max']) && centsOf(r['min']) > centsOf(r['max']))
-              out.push(`${dotted(['limits', kind, method, 'byCurrency', currency])}: min (${r['min']}) must not be greater than max (${r['max']})`);
+              out.push(
+                `${dotted(['limits', kind, method, 'byCurrency', currency])}: min (${r['min']}) must not be greater than max (${r['max']})`,
+              );
           }
       }
     }
