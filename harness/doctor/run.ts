@@ -57,6 +57,8 @@ export interface DoctorOptions {
   maxRequests?: number;
   /** No request starts after this many ms (default 60 s plus webhooks.deliveryWaitMs); what is left is not verifiable. */
   maxMs?: number;
+  /** Sees every exchange the doctor makes (bench/doctor-money.ts measures what it moves). */
+  onExchange?: (ex: Exchange) => void;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -93,6 +95,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
         opts?.onAttempt?.(a);
       };
       return inner.send(req, { ...opts, onAttempt }).then((ex) => {
+        o.onExchange?.(ex);
         if (ex.throttled) {
           throttled ??= { answers: 0, waitMs: 0 };
           throttled.answers += ex.throttled.answers;
