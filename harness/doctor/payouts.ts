@@ -29,8 +29,8 @@ const METHOD_KEYS = new Set(['unsupportedPayoutMethod', 'unsupportedPaymentMetho
 /** Payouts the doctor could not give back, per doctor run (its contexts share one list of exchanges), with why. */
 const keptBack = new WeakMap<object, string[]>();
 function kept(ctx: Ctx): string[] {
-  let list = keptBack.get(ctx.exchanges);
-  if (!list) keptBack.set(ctx.exchanges, (list = []));
+  const list = keptBack.get(ctx.exchanges) ?? [];
+  keptBack.set(ctx.exchanges, list);
   return list;
 }
 
@@ -139,7 +139,7 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
     why.push(`its cancel was answered ${describeAnswer(a)}`);
   }
   const settle = p.sandbox?.settlePayout;
-  const needsServiceNo = settle !== undefined && JSON.stringify(settle.template).includes('${payoutNo}');
+  const needsServiceNo = settle !== undefined && JSON.stringify(settle.template).includes(`\${payoutNo}`);
   if (settle && (m.payoutNo || !needsServiceNo)) {
     const ex = await control(
       ctx,
