@@ -180,13 +180,8 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
         const lim = p.limits?.payouts?.[m.method];
         const value = lim ? lim.min : '1.00';
         const what = `${m.method} payouts are enabled for ${role} (${value} USD)`;
-        // Inside the declared balance, fee included: a payout the balance may not cover is not sent.
-        if (!balanceCovers(ctx, role, m.method, value)) {
-          add(ctx, 'not-verifiable', m.path, what, {
-            answered: `not asked: ${role}'s declared payout balance does not cover ${value} and its fee (fees.payouts), and the doctor spends only what it holds`,
-          });
-          return;
-        }
+        // A payout the role's balance does not cover with its fee is refused by a correct target (insufficientFunds, after
+        // the method check: nothing moves); one let through is given back like any other.
         const r = await payout(ctx, role, m.method, value, `doctor: ${m.method} payout for ${role}`);
         const a = answerOf(r.ex);
         if (unknownPath(a)) {
@@ -494,12 +489,21 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
         fix,
         ex: [r.ex],
       });
-    else if (a.key === 'amountOutOfRange')
-      // "Amount or currency not accepted": a range of the method's own in EUR the profile does not give explains it too.
-      add(ctx, 'not-verifiable', path, claim, {
+    else if (a.key === 'amountOutOfRange' && lim)
+      // "Amount or currency not accepted", at the minimum of the range the profile declares for EUR: one of the two
+      // declared facts is wrong, and the answer does not say which.
+      add(ctx, 'wrong', path, claim, {
+        expected: 'the payout accepted',
         answered:
-          `${describeAnswer(a)}: amount or currency refused — the method may take EUR within a range of its own ` +
-          `(limits.payouts.${method}.byCurrency.EUR)`,
+          `${describeAnswer(a)}: amount or currency refused at ${value} EUR, the minimum the profile declares for EUR — ` +
+          `either the method takes USD only, or its EUR range is another (limits.payouts.${method}.byCurrency.EUR)`,
+        fix: `${fix}, or give in limits.payouts.${method}.byCurrency.EUR the method's EUR range`,
+        ex: [r.ex],
+      });
+    else if (a.key === 'amountOutOfRange')
+      // No declared range: an undeclared minimum above the probe's amount explains the refusal as well as the currency.
+      add(ctx, 'not-verifiable', path, claim, {
+        answered: `${describeAnswer(a)}: amount or currency refused, and the profile declares no limits.payouts.${method} (its minimum may be above ${value})`,
         ex: [r.ex],
       });
     else
