@@ -406,7 +406,9 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             over,
             { code: 5004, key: 'insufficientFunds' },
             {
-              what: `a payout of ${above} ${currency}${feeNote(t, method, above, currency)} by a merchant whose ${currency} payout balance is ${declared}`,
+              what:
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)}` +
+                ` by a merchant whose ${currency} payout balance is ${declared}`,
             },
           );
           const merchantPayoutNo = t.newNo('payout');
@@ -423,7 +425,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             failCheck({
               code: 'REFUSED_WITHIN_BALANCE',
               title:
-                `a payout of ${whole} ${currency}${feeNote(t, method, whole, currency)}, within the declared ${currency} balance ${declared}, ` +
+                `a payout of ${whole} ${currency}${feeNote(t, method, whole, currency)}` +
+                `, within the declared ${currency} balance ${declared}, ` +
                 `was refused for funds (is the balance checked against another currency's?)`,
               expected: 'the payout accepted',
               seen: JSON.stringify(body),
@@ -501,7 +504,9 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             ex,
             { code: 5004, key: 'insufficientFunds' },
             {
-              what: `a payout of ${above} ${currency}${feeNote(t, method, above, currency)} by the second merchant, whose own ${currency} payout balance is ${balance}`,
+              what:
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)} by ` +
+                `the second merchant, whose own ${currency} payout balance is ${balance}`,
             },
           );
         });

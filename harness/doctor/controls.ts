@@ -78,7 +78,9 @@ async function stillPending(
   return true;
 }
 
-/** The key of the refusal each armed failure is (INTERFACE.md › Errors: queryFailed; order creation and refund systemBusy; refundFailed). */
+/**
+ * The key of the refusal each armed failure is (INTERFACE.md › Errors: queryFailed; order creation and refund systemBusy; refundFailed).
+ */
 const ARMED_KEYS: Readonly<Record<ArmFailureKind, string>> = {
   queryFailed: 'queryFailed',
   orderCreationFailed: 'systemBusy',

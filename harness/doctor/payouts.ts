@@ -131,7 +131,9 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
       // other refusal about something else again.
       else
         add(ctx, 'not-verifiable', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, {
-          answered: `${describeAnswer(a)}: a refusal that does not say the channel cannot cancel (check payouts.cancelBy and endpoints.payoutCancel)`,
+          answered:
+            `${describeAnswer(a)}: a refusal that does not say the channel ` +
+            `cannot cancel (check payouts.cancelBy and endpoints.payoutCancel)`,
           ex: [ex],
         });
     }
@@ -163,7 +165,9 @@ function sayKeptBack(ctx: DoctorContext): void {
   if (list.length === 0) return;
   add(ctx, 'warning', 'sandbox.settlePayout', 'every payout the doctor made is given back before the checks start', {
     answered: `not given back: ${list.join(' | ')}`,
-    fix: 'declare a way to give a payout back (payouts.methods.<method>.cancel with payouts.cancelBy, or sandbox.settlePayout), or reset the balances on the target',
+    fix:
+      'declare a way to give a payout back (payouts.methods.<method>.cancel with ' +
+      'payouts.cancelBy, or sandbox.settlePayout), or reset the balances on the target',
   });
 }
 
@@ -202,7 +206,9 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
           // A refusal that names no method (the amount out of range, a currency, a field) says nothing of the method
           // being enabled: an undeclared minimum above the probe's amount explains an amountOutOfRange.
           add(ctx, 'not-verifiable', m.path, what, {
-            answered: `${describeAnswer(a)}: a refusal whose key does not name the method${lim ? '' : ` (the profile declares no limits.payouts.${m.method}: the method's minimum may be above ${value})`}`,
+            answered:
+              `${describeAnswer(a)}: a refusal whose key does not name the method` +
+              `${lim ? '' : ` (the profile declares no limits.payouts.${m.method}: the method's minimum may be above ${value})`}`,
             ex: [r.ex],
           });
         } else {
@@ -387,7 +393,8 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   if (!method) {
     add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, {
       answered:
-        'no payout method of lowBalance holds the amount its balance covers (its fee included) in its limits and can be given back (cancel, or sandbox.settlePayout)',
+        'no payout method of lowBalance holds the amount its balance covers (its fee ' +
+        'included) in its limits and can be given back (cancel, or sandbox.settlePayout)',
     });
     return;
   }
@@ -503,7 +510,9 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
     else if (a.key === 'amountOutOfRange')
       // No declared range: an undeclared minimum above the probe's amount explains the refusal as well as the currency.
       add(ctx, 'not-verifiable', path, claim, {
-        answered: `${describeAnswer(a)}: amount or currency refused, and the profile declares no limits.payouts.${method} (its minimum may be above ${value})`,
+        answered:
+          `${describeAnswer(a)}: amount or currency refused, and the profile ` +
+          `declares no limits.payouts.${method} (its minimum may be above ${value})`,
         ex: [r.ex],
       });
     else
