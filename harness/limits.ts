@@ -4,7 +4,7 @@
  * (INTERFACE.md › Limits: "inside the minimum and maximum of at least one enabled channel").
  */
 import { centsNumberOf, valueOfCents } from './money.js';
-import type { ChannelLimits } from './profile/types.js';
+import type { ChannelLimits, PayoutLimits } from './profile/types.js';
 
 export interface CentsSpan {
   min: number;
@@ -42,4 +42,12 @@ export function amountInside(lim: ChannelLimits, preferred = '10.00'): string {
   const spans = channelSpans(lim);
   const above = spans.find((s) => s.min > want);
   return valueOfCents(above ? above.min : spans[spans.length - 1]!.max);
+}
+
+/** A payout method's limits in `currency`: its own range there (`byCurrency`, version 4), else its USD ones. */
+export function payoutLimitsIn(lim: PayoutLimits, currency: string): ChannelLimits {
+  const own = currency === 'USD' ? undefined : lim.byCurrency?.[currency];
+  if (own) return own;
+  const { byCurrency: _, ...usd } = lim;
+  return usd;
 }

@@ -37,6 +37,8 @@ export type Rule =
   | 'payout.currency'
   | 'payout.balance'
   | 'payout.balance-currency'
+  | 'payout.fee'
+  | 'payout.currency-range'
   | 'payout.cancel-support'
   | 'payout.unique-number'
   | 'payment.unique-number'

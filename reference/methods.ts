@@ -78,10 +78,22 @@ export interface PayoutChannel {
   readonly minCents: bigint;
   readonly maxCents: bigint;
   readonly cancelable: boolean;
+  /** The range in a currency other than USD where it differs (that currency's cents); else minCents..maxCents. */
+  readonly byCurrency?: ReadonlyMap<string, { readonly minCents: bigint; readonly maxCents: bigint }>;
 }
 
 export const PAYOUT_CHANNELS: ReadonlyMap<string, PayoutChannel> = new Map<string, PayoutChannel>([
-  ['BANK_TRANSFER', { currencies: ['USD', 'EUR'], minCents: 100n, maxCents: 5_000_000n, cancelable: true }],
+  // Its EUR range is narrower than its USD one (a method's limits may differ per currency).
+  [
+    'BANK_TRANSFER',
+    {
+      currencies: ['USD', 'EUR'],
+      minCents: 100n,
+      maxCents: 5_000_000n,
+      cancelable: true,
+      byCurrency: new Map([['EUR', { minCents: 100n, maxCents: 4_000_000n }]]),
+    },
+  ],
   ['PAYPAL', { currencies: ['USD'], minCents: 100n, maxCents: 1_000_000n, cancelable: false }],
 ]);
 

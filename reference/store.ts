@@ -72,6 +72,8 @@ export interface Payout {
   readonly merchantPayoutNo: string;
   readonly method: string;
   readonly amountCents: bigint;
+  /** What creation took from the payout balance: the amount and its fee (given back if the payout fails or is canceled). */
+  readonly reservedCents?: bigint;
   readonly currency: string;
   readonly payee: Payee;
   readonly notifyUrl: string;
@@ -87,7 +89,7 @@ export interface NumberHolder {
   readonly serviceNo: string;
 }
 
-interface Balances {
+export interface Balances {
   /** The USD payout balance. */
   payoutCents: bigint;
   /** Payout balances in other currencies; a currency absent is held at 0. */

@@ -17,6 +17,7 @@ import {
   type PayoutChannel,
   type RefundSupport,
 } from './methods.js';
+import { DEFAULT_PAYOUT_FEES, type Fee } from './fees.js';
 import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
@@ -53,6 +54,22 @@ export interface PayoutChannelDescription {
   readonly minCents: number;
   readonly maxCents: number;
   readonly cancelable: boolean;
+  /** The range in a currency other than USD, in that currency's cents, where it differs from minCents..maxCents. */
+  readonly byCurrency?: Readonly<Record<string, { readonly minCents: number; readonly maxCents: number }>>;
+}
+
+/** One fee: a fixed part plus millionths of the amount (1 % is 10000), rounded half up to the cent. */
+export interface FeeDescription {
+  readonly fixedCents: number;
+  readonly percentMillionths?: number;
+}
+
+/** Fees per payment method, per kind of operation. */
+export interface FeesDescription {
+  readonly payments?: Readonly<Record<string, FeeDescription>>;
+  /** A refund's fee, per method of the refunded payment (absent: the README's flat refund fee). */
+  readonly refunds?: Readonly<Record<string, FeeDescription>>;
+  readonly payouts?: Readonly<Record<string, FeeDescription>>;
 }
 
 export interface TargetDescription {
@@ -76,6 +93,10 @@ export interface TargetDescription {
   readonly payeeFields?: Readonly<Record<string, readonly string[]>>;
   /** The sandbox controls' paths, body field names, outcome values and failure switch (reference/sandbox-shape.ts). */
   readonly sandbox?: SandboxDescription;
+  /** Fees on payments, refunds and payouts (absent: the README's: a payout fee on BANK_TRANSFER, the flat refund fee). */
+  readonly fees?: FeesDescription;
+  /** The balances a successful payment credits with its amount less its payment fee (absent: none). */
+  readonly paymentsCredit?: readonly ('payout' | 'refund')[];
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -90,6 +111,12 @@ export interface Target {
   readonly declineCards: readonly string[];
   readonly retryWaitsMs?: readonly number[];
   readonly sandbox: SandboxShape;
+  readonly fees: {
+    readonly payments: ReadonlyMap<string, Fee>;
+    readonly refunds: ReadonlyMap<string, Fee>;
+    readonly payouts: ReadonlyMap<string, Fee>;
+  };
+  readonly paymentsCredit: { readonly payout: boolean; readonly refund: boolean };
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -153,10 +180,22 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   known('paymentChannels', [...paymentChannels.keys()]);
   const payoutChannels = d.payoutChannels
     ? new Map(
-        Object.entries(d.payoutChannels).map(([method, c]): [string, PayoutChannel] => [
-          method,
-          { ...c, minCents: cents(`${method}.min`, c.minCents), maxCents: cents(`${method}.max`, c.maxCents) },
-        ]),
+        Object.entries(d.payoutChannels).map(([method, c]): [string, PayoutChannel] => {
+          const { byCurrency, ...rest } = c;
+          const ranges = Object.entries(byCurrency ?? {}).map(([cur, r]): [string, { minCents: bigint; maxCents: bigint }] => [
+            cur,
+            { minCents: cents(`${method}.${cur}.min`, r.minCents), maxCents: cents(`${method}.${cur}.max`, r.maxCents) },
+          ]);
+          return [
+            method,
+            {
+              ...rest,
+              minCents: cents(`${method}.min`, c.minCents),
+              maxCents: cents(`${method}.max`, c.maxCents),
+              ...(ranges.length > 0 ? { byCurrency: new Map(ranges) } : {}),
+            },
+          ];
+        }),
       )
     : PAYOUT_CHANNELS;
   known('payoutChannels', [...payoutChannels.keys()]);
@@ -178,8 +217,30 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
     ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
     sandbox: resolveSandbox(d.sandbox),
+    fees: {
+      payments: feeTable('payments', d.fees?.payments, cents),
+      refunds: feeTable('refunds', d.fees?.refunds, cents),
+      payouts: d.fees || d.payoutChannels ? feeTable('payouts', d.fees?.payouts, cents) : DEFAULT_PAYOUT_FEES,
+    },
+    paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
+}
+
+function feeTable(
+  kind: string,
+  t: Readonly<Record<string, FeeDescription>> | undefined,
+  cents: (where: string, n: number) => bigint,
+): ReadonlyMap<string, Fee> {
+  return new Map(
+    Object.entries(t ?? {}).map(([method, f]): [string, Fee] => [
+      method,
+      {
+        fixedCents: cents(`fees.${kind}.${method}.fixed`, f.fixedCents),
+        percentMillionths: cents(`fees.${kind}.${method}.percent`, f.percentMillionths ?? 0),
+      },
+    ]),
+  );
 }
 
 function paymentChannel(method: string, c: PaymentChannelDescription, cents: (where: string, n: number) => bigint): PaymentChannel {

@@ -6,10 +6,13 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { splitMsg } from '../harness/envelope.js';
 import { cancelPayout, createPayout, payoutMethod, payoutMethodsOf, queryPayout, settlePayout, usd } from '../harness/ops.js';
-import type { ChannelLimits } from '../harness/profile/types.js';
+import type { PayoutLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
-import { centsNumberOf, valueOfCents } from '../harness/money.js';
+import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
+import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/fees.js';
+import { withBalanceHeld } from '../harness/balance-hold.js';
+import { payoutLimitsIn } from '../harness/limits.js';
 import {
   currenciesKnownFirst,
   currencyCodeOtherThanUsd,
@@ -34,7 +37,7 @@ function methodsWithLimits(
   t: Target,
   filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true,
   as: MerchantRole = 'primary',
-): { method: string; lim: ChannelLimits }[] {
+): { method: string; lim: PayoutLimits }[] {
   const own = new Set(payoutMethodsOf(t, as));
   const out = Object.entries(payoutsOf(t).methods)
     .filter(([name, m]) => own.has(name) && filter(m) && t.profile.limits?.payouts?.[name])
@@ -75,6 +78,35 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
 
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
 const BALANCE_MARGIN_CENTS = 1_000_000;
+
+/** What a `method` payout of `cents` in `currency` draws from the balance: the amount and its fee (profile `fees`). */
+function costOf(t: Target, method: string, currency: string): (cents: bigint) => bigint | undefined {
+  return (cents) => payoutCost(t.profile, method, cents, currency);
+}
+
+/**
+ * "A cent above the balance", fee included: the smallest amount whose cost exceeds `balance`, and the largest whose cost
+ * fits it; undefined when the fee cannot be added to the amount (another currency's).
+ */
+function aroundBalance(t: Target, method: string, currency: string, balance: string): { above: string; within?: string } | undefined {
+  const cost = costOf(t, method, currency);
+  const above = smallestAbove(cost, centsOf(balance));
+  if (above === undefined) return undefined;
+  const within = largestWithin(cost, centsOf(balance));
+  return { above: valueOfCents(above), ...(within !== undefined ? { within: valueOfCents(within) } : {}) };
+}
+
+/** ", whose fee is 0.28 (0.53 in all)", when the method charges a payout fee the balance must cover; else nothing. */
+function feeNote(t: Target, method: string, value: string, currency: string): string {
+  const cost = payoutCost(t.profile, method, centsOf(value), currency);
+  const fee = cost === undefined ? undefined : cost - centsOf(value);
+  return fee === undefined || fee === 0n ? '' : ` (fee ${valueOfCents(fee)}, ${valueOfCents(cost!)} from the balance)`;
+}
+
+/** Why a balance is not judged: the profile says payments credit it while the kit runs (`balances.paymentsCredit`). */
+const MOVING_BALANCE =
+  'the profile says successful payments credit the USD payout balance (balances.paymentsCredit), and the interface shows ' +
+  'no balance, so a declared USD balance is only where it started and is not judged as a constant';
 
 /** INTERFACE.md › Errors › Payout errors, States and transitions (2). */
 export default defineSuite('payout-errors', { area: 'errors', resource: 'payout' }, [
@@ -207,7 +239,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             { label: `${method} payout of ${value} (limits ${lim.min}..${lim.max})` },
           );
           const above = centsNumberOf(value) > centsNumberOf(lim.max);
-          if (above && !(balance && centsNumberOf(value) + BALANCE_MARGIN_CENTS <= centsNumberOf(balance))) {
+          const cost = payoutCost(t.profile, method, centsOf(value), 'USD');
+          if (above && !(balance && cost !== undefined && Number(cost) + BALANCE_MARGIN_CENTS <= centsNumberOf(balance))) {
             // Above the maximum and possibly above the balance too: the document orders neither error first.
             expectOneOf(
               ex,
@@ -230,6 +263,65 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: "refuses a payout outside the method's own range in its currency with 5008 amountOutOfRange",
+    clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
+    async run(ctx) {
+      const t = ctx.target;
+      const ranges = methodsWithLimits(t, (m) => m.usdOnly === false).flatMap(({ method, lim }) =>
+        Object.keys(lim.byCurrency ?? {})
+          .filter((currency) => currency !== 'USD')
+          .map((currency) => ({ method, currency, usd: lim, own: payoutLimitsIn(lim, currency) })),
+      );
+      if (ranges.length === 0)
+        throw new PreconditionSkip(
+          'the profile declares no payout range of its own in a currency other than USD (limits.payouts.<method>.byCurrency)',
+          { declare: ['limits.payouts.<method>.byCurrency (a method with "usdOnly": false)'] },
+        );
+      // Mostly where the two ranges differ (outside the currency's, inside the USD one), where a range read in USD lets it through.
+      const arb = fc.constantFrom(...ranges).chain((r) => {
+        const between = [
+          ...(centsOf(r.own.max) < centsOf(r.usd.max)
+            ? [payoutValueInsideLimits({ min: valueOfCents(centsOf(r.own.max) + 1n), max: r.usd.max })]
+            : []),
+          ...(centsOf(r.own.min) > centsOf(r.usd.min) && centsOf(r.own.min) > 1n
+            ? [payoutValueInsideLimits({ min: r.usd.min, max: valueOfCents(centsOf(r.own.min) - 1n) })]
+            : []),
+        ];
+        return fc.oneof(...between, payoutValueOutsideLimits(r.own, 100_000)).map((value) => ({ ...r, value }));
+      });
+      const balances = t.profile.merchants.primary.payoutBalances ?? {};
+      await property(
+        ctx,
+        arb,
+        async ({ method, currency, own, value }) => {
+          const ex = await createPayout(
+            t,
+            { method, amount: { currency, value } },
+            { label: `${method} payout of ${value} ${currency} (its ${currency} range ${own.min}..${own.max})` },
+          );
+          const above = centsOf(value) > centsOf(own.max);
+          const balance = balances[currency];
+          const cost = payoutCost(t.profile, method, centsOf(value), currency);
+          const covered =
+            balance !== undefined && cost !== undefined && !balanceMoves(t.profile, 'payout', currency) && cost <= centsOf(balance);
+          const what = `a ${method} payout of ${value} ${currency} outside its ${currency} range ${own.min}..${own.max}`;
+          // Above the maximum and perhaps above a balance the profile does not declare: the document orders neither error first.
+          if (above && !covered)
+            expectOneOf(
+              ex,
+              [
+                { code: 5008, key: 'amountOutOfRange' },
+                { code: 5004, key: 'insufficientFunds' },
+              ],
+              { topic: 'payout.above-max-and-balance', what },
+            );
+          else expectError(ex, { code: 5008, key: 'amountOutOfRange' }, { what });
+        },
+        { numRuns: 8 },
+      );
+    },
+  },
+  {
     title: 'refuses a payout above the merchant payout balance with 5004 insufficientFunds',
     clause: ['err.po.insufficient-funds'],
     async run(ctx) {
@@ -241,32 +333,39 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           'the profile declares no payout balance of the low-balance merchant (merchants.lowBalance.payoutBalance)',
           { declare: ['merchants.lowBalance.payoutBalance'] },
         );
-      const methods = methodsWithLimits(t, () => true, 'lowBalance').filter(({ lim }) => centsNumberOf(lim.max) > centsNumberOf(balance));
+      if (balanceMoves(t.profile, 'payout', 'USD')) throw new PreconditionSkip(MOVING_BALANCE, { declare: ['balances.paymentsCredit'] });
+      // The first amount above the balance with its fee, per method (the fee is the method's).
+      const methods = methodsWithLimits(t, () => true, 'lowBalance').flatMap(({ method, lim }) => {
+        const around = aroundBalance(t, method, 'USD', balance);
+        return around && centsNumberOf(lim.max) >= centsNumberOf(around.above) ? [{ method, lim, above: around.above }] : [];
+      });
       if (methods.length === 0)
         throw new PreconditionSkip(
           `no payout method enabled for the low-balance merchant allows an amount above ` +
-            `its balance ${balance} (merchants.lowBalance.payoutMethods, limits.payouts)`,
+            `its balance ${balance}, fee included (merchants.lowBalance.payoutMethods, limits.payouts, fees.payouts)`,
           { declare: ['merchants.lowBalance.payoutMethods', 'limits.payouts'] },
         );
       const arb = fc
         .constantFrom(...methods)
-        .chain(({ method, lim }) => payoutValueAboveBalance(lim, balance).map((value) => ({ method, value })));
-      await property(
-        ctx,
-        arb,
-        async ({ method, value }) => {
-          const ex = await createPayout(
-            t,
-            { method, amount: usd(value) },
-            { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
-          );
-          expectError(
-            ex,
-            { code: 5004, key: 'insufficientFunds' },
-            { what: `a payout of ${value} by a merchant whose payout balance is ${balance}` },
-          );
-        },
-        { numRuns: 6 },
+        .chain(({ method, lim, above }) => payoutValueAboveBalance(lim, balance, above).map((value) => ({ method, value })));
+      await withBalanceHeld(t, 'lowBalance', () =>
+        property(
+          ctx,
+          arb,
+          async ({ method, value }) => {
+            const ex = await createPayout(
+              t,
+              { method, amount: usd(value) },
+              { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
+            );
+            expectError(
+              ex,
+              { code: 5004, key: 'insufficientFunds' },
+              { what: `a payout of ${value}${feeNote(t, method, value, 'USD')} by a merchant whose payout balance is ${balance}` },
+            );
+          },
+          { numRuns: 6 },
+        ),
       );
     },
   },
@@ -286,52 +385,72 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const own = new Set(payoutMethodsOf(t, 'lowBalance'));
       const methods = Object.entries(payoutsOf(t).methods).filter(([name, m]) => own.has(name) && m.usdOnly === false);
       let tried = 0;
-      for (const [currency, balance] of balances) {
-        const above = valueOfCents(centsNumberOf(balance) + 1);
-        // A method whose declared range holds both the balance and a cent more, so only the balance can refuse.
-        const found = methods.find(([name]) => {
-          const lim = t.profile.limits?.payouts?.[name];
-          return !lim || (centsNumberOf(lim.min) <= centsNumberOf(balance) && centsNumberOf(above) <= centsNumberOf(lim.max));
-        });
+      for (const [currency, declared] of balances) {
+        if (balanceMoves(t.profile, 'payout', currency)) continue;
+        // A method whose range in this currency holds both the largest payout the balance covers with its fee and the
+        // smallest it does not, so only the balance can refuse.
+        const found = methods.flatMap(([name, m]) => {
+          const around = aroundBalance(t, name, currency, declared);
+          if (!around?.within) return [];
+          const full = t.profile.limits?.payouts?.[name];
+          const lim = full && payoutLimitsIn(full, currency);
+          const fits = !lim || (centsOf(lim.min) <= centsOf(around.within) && centsOf(around.above) <= centsOf(lim.max));
+          return fits ? [{ method: name, m, ...around, within: around.within }] : [];
+        })[0];
         if (!found) continue;
-        const [method, m] = found;
+        const { method, m, above, within: whole } = found;
         tried++;
         const amount = (value: string) => ({ currency, value });
-        const over = await createPayout(
-          t,
-          { method, amount: amount(above) },
-          { as: 'lowBalance', label: `${method} payout of ${above} ${currency} with a ${currency} balance of ${balance}` },
-        );
-        expectError(
-          over,
-          { code: 5004, key: 'insufficientFunds' },
-          { what: `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}` },
-        );
-        const within = await createPayout(
-          t,
-          { method, amount: amount(balance) },
-          { as: 'lowBalance', label: `${method} payout of ${balance} ${currency}, its whole ${currency} balance` },
-        );
-        const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
-        if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
-          failCheck({
-            code: 'REFUSED_WITHIN_BALANCE',
-            title:
-              `a payout of ${balance} ${currency}, within the declared ${currency} balance, ` +
-              `was refused for funds (is the balance checked against another currency's?)`,
-            expected: 'the payout accepted',
-            seen: JSON.stringify(body),
-            exchange: within,
-          });
-        }
-        const data = expectSuccess(within, { what: `a payout of ${balance} ${currency} within the ${currency} balance` });
-        // Give the balance back for the next run; how cancel answers is judged by the cancel checks.
-        if (m.cancel)
-          await cancelPayout(
+        await withBalanceHeld(t, 'lowBalance', async () => {
+          const over = await createPayout(
             t,
-            { serviceNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within) },
-            { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` },
+            { method, amount: amount(above) },
+            { as: 'lowBalance', label: `${method} payout of ${above} ${currency} with a ${currency} balance of ${declared}` },
           );
+          expectError(
+            over,
+            { code: 5004, key: 'insufficientFunds' },
+            {
+              what:
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)}` +
+                ` by a merchant whose ${currency} payout balance is ${declared}`,
+            },
+          );
+          const merchantPayoutNo = t.newNo('payout');
+          const within = await createPayout(
+            t,
+            { payoutNo: merchantPayoutNo, method, amount: amount(whole) },
+            {
+              as: 'lowBalance',
+              label: `${method} payout of ${whole} ${currency}, its whole ${currency} balance${feeNote(t, method, whole, currency)}`,
+            },
+          );
+          const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
+          if (body?.code === 5004 || (typeof body?.msg === 'string' && splitMsg(body.msg).key === 'insufficientFunds')) {
+            failCheck({
+              code: 'REFUSED_WITHIN_BALANCE',
+              title:
+                `a payout of ${whole} ${currency}${feeNote(t, method, whole, currency)}` +
+                `, within the declared ${currency} balance ${declared}, ` +
+                `was refused for funds (is the balance checked against another currency's?)`,
+              expected: 'the payout accepted',
+              seen: JSON.stringify(body),
+              exchange: within,
+            });
+          }
+          const data = expectSuccess(within, { what: `a payout of ${whole} ${currency} within the ${currency} balance` });
+          // Give the balance back for the next run: cancel it, or have the sandbox fail it; how either answers is judged by
+          // their own checks.
+          const payoutNo = expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within);
+          if (m.cancel)
+            await cancelPayout(
+              t,
+              { serviceNo: payoutNo },
+              { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` },
+            );
+          else if (t.profile.sandbox?.settlePayout)
+            await settlePayout(t, { payoutNo, merchantPayoutNo, as: 'lowBalance' }, 'failed', 'err.po.insufficient-funds');
+        });
       }
       if (tried === 0)
         throw new PreconditionSkip(
@@ -355,37 +474,52 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         });
       const own = new Set(payoutMethodsOf(t, 'second'));
       let tried = 0;
+      let moving = 0;
       for (const [currency, balance] of balances) {
-        const above = valueOfCents(centsNumberOf(balance) + 1);
-        // A method that takes the currency and whose declared range holds a cent above the balance: only the balance can refuse.
-        const found = Object.entries(payoutsOf(t).methods).find(([name, m]) => {
-          const lim = t.profile.limits?.payouts?.[name];
+        // A balance payments credit is only where it started: another check's payment may have raised it since.
+        if (balanceMoves(t.profile, 'payout', currency)) {
+          moving++;
+          continue;
+        }
+        // A method that takes the currency and whose range in it holds a cent above the balance, fee included: only the
+        // balance can refuse.
+        const found = Object.entries(payoutsOf(t).methods).flatMap(([name, m]) => {
+          const full = t.profile.limits?.payouts?.[name];
           const takes = currency === 'USD' || m.usdOnly === false;
-          return (
-            own.has(name) &&
-            takes &&
-            lim &&
-            centsNumberOf(lim.min) <= centsNumberOf(above) &&
-            centsNumberOf(above) <= centsNumberOf(lim.max)
+          if (!own.has(name) || !takes || !full) return [];
+          const lim = payoutLimitsIn(full, currency);
+          const above = aroundBalance(t, name, currency, balance)?.above;
+          return above !== undefined && centsOf(lim.min) <= centsOf(above) && centsOf(above) <= centsOf(lim.max)
+            ? [{ method: name, above }]
+            : [];
+        })[0];
+        if (!found) continue;
+        const { method, above } = found;
+        tried++;
+        await withBalanceHeld(t, 'second', async () => {
+          const ex = await createPayout(
+            t,
+            { method, amount: { currency, value: above } },
+            {
+              as: 'second',
+              label: `${method} payout of ${above} ${currency} by the second merchant, whose ${currency} balance is ${balance}`,
+            },
+          );
+          expectError(
+            ex,
+            { code: 5004, key: 'insufficientFunds' },
+            {
+              what:
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)} by ` +
+                `the second merchant, whose own ${currency} payout balance is ${balance}`,
+            },
           );
         });
-        if (!found) continue;
-        const [method] = found;
-        tried++;
-        const ex = await createPayout(
-          t,
-          { method, amount: { currency, value: above } },
-          {
-            as: 'second',
-            label: `${method} payout of ${above} ${currency} by the second merchant, whose ${currency} balance is ${balance}`,
-          },
-        );
-        expectError(
-          ex,
-          { code: 5004, key: 'insufficientFunds' },
-          { what: `a payout of ${above} ${currency} by the second merchant, whose own ${currency} payout balance is ${balance}` },
-        );
       }
+      if (tried === 0 && moving > 0 && moving === balances.length)
+        throw new PreconditionSkip(MOVING_BALANCE, {
+          declare: ['balances.paymentsCredit', 'merchants.second.payoutBalances (another currency)'],
+        });
       if (tried === 0)
         throw new PreconditionSkip(
           'no payout method of the second merchant takes a cent above one of its declared balances within its limits ' +

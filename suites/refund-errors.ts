@@ -6,7 +6,9 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { completeCheckout, createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { centsNumberOf, valueOfCents } from '../harness/money.js';
+import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
+import { balanceMoves, refundCost, smallestAbove } from '../harness/fees.js';
+import { withBalanceHeld } from '../harness/balance-hold.js';
 import {
   cumulativeRefundsExceedingCents,
   notPositiveRefundValue,
@@ -373,7 +375,13 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           'the profile declares no refund balance of the low-balance merchant (merchants.lowBalance.refundBalance)',
           { declare: ['merchants.lowBalance.refundBalance'] },
         );
-      const fee = centsNumberOf(t.profile.refunds?.fee ?? '0');
+      // A balance successful payments credit moves with this check's own payment, and with every other one of the merchant.
+      if (balanceMoves(t.profile, 'refund'))
+        throw new PreconditionSkip(
+          'the profile says successful payments credit the refund balance (balances.paymentsCredit), and the interface shows no ' +
+            'balance, so the declared refund balance is only where it started and is not judged as a constant',
+          { declare: ['balances.paymentsCredit'] },
+        );
       const card = t.profile.methods.card ?? 'CARD';
       if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
         throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', {
@@ -385,23 +393,34 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const total = Math.max(defaultCents(t, card), centsNumberOf(balance) + 100);
       if (lim && total > centsNumberOf(lim.max))
         throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
-      const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
-      // Any refund above balance minus fee, up to the amount paid; partial ones only where the method allows them.
-      const floor = Math.max(1, centsNumberOf(balance) - fee + 1);
-      const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
-      await property(
-        ctx,
-        amounts,
-        async (cents) => {
-          const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
-          expectError(ex, refusal('validationFailed'), {
-            what: `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`,
-            ifHalfRight: 'err.ref.codes',
-            halfRight: 'code',
-          });
-        },
-        { numRuns: 4 },
-      );
+      // The smallest refund the balance does not cover with its fee (the method's, profile fees.refunds or refunds.fee).
+      const cost = (cents: bigint) => refundCost(t.profile, card, cents);
+      const first = smallestAbove(cost, centsOf(balance));
+      if (first === undefined)
+        throw new PreconditionSkip(`the profile's ${card} refund fee is in another currency than the refund (fees.refunds)`, {
+          declare: ['fees.refunds'],
+        });
+      const floor = Number(first);
+      if (floor > total) throw new PreconditionSkip(`a ${card} payment the check can make is covered by the refund balance with its fee`);
+      await withBalanceHeld(t, 'lowBalance', async () => {
+        const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
+        // Any refund the balance does not cover with its fee, up to the amount paid; partial ones only where the method allows them.
+        const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
+        await property(
+          ctx,
+          amounts,
+          async (cents) => {
+            const fee = (cost(BigInt(cents)) ?? BigInt(cents)) - BigInt(cents);
+            const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} with a refund balance of ${balance}`);
+            expectError(ex, refusal('validationFailed'), {
+              what: `a refund of ${valueOfCents(cents)} by a merchant whose refund balance is ${balance} (fee ${valueOfCents(fee)})`,
+              ifHalfRight: 'err.ref.codes',
+              halfRight: 'code',
+            });
+          },
+          { numRuns: 4 },
+        );
+      });
     },
   },
 ]);

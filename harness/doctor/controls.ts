@@ -78,6 +78,15 @@ async function stillPending(
   return true;
 }
 
+/**
+ * The key of the refusal each armed failure is (INTERFACE.md › Errors: queryFailed; order creation and refund systemBusy; refundFailed).
+ */
+const ARMED_KEYS: Readonly<Record<ArmFailureKind, string>> = {
+  queryFailed: 'queryFailed',
+  orderCreationFailed: 'systemBusy',
+  refundSystemBusy: 'systemBusy',
+  refundFailed: 'refundFailed',
+};
 export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrder; pending?: PaidOrder }): Promise<void> {
   const s = ctx.loaded.profile.sandbox;
   if (!s) return;
@@ -293,7 +302,15 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
       );
     }
     const a = answerOf(ex);
-    if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
+    // Only the refusal the armed kind names shows the switch worked; another (the amount, a field, a balance) is about
+    // something else and proves nothing either way.
+    if (refused(a) && a.key === ARMED_KEYS[kind])
+      add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
+    else if (refused(a))
+      add(ctx, 'not-verifiable', path, claim, {
+        answered: `arm: code 0; then ${describeAnswer(a)}: a refusal whose key is not the armed failure's (${ARMED_KEYS[kind]})`,
+        ex: [armEx, ex],
+      });
     else if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
       add(ctx, 'wrong', path, claim, {
         expected: 'the next request refused',

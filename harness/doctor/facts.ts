@@ -141,6 +141,25 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     notVerifiable:
       "not probed: the doctor asks a payout method's overall minimum and maximum only; a gap between payout channels is the checks'",
   },
+  'limits.payouts.*.byCurrency': {
+    notVerifiable:
+      "not probed: the doctor pays out in USD within a method's overall range; a range in another currency is judged by " +
+      "the amount-range checks (err.po.amount-out-of-range), and the doctor's probes in that currency stay inside it",
+  },
+  fees: {
+    notVerifiable:
+      'a fee is shown by no answer of the interface: only a payout or refund just above a balance less its fee shows it, ' +
+      "and the doctor spends no balance to find it (the payout-errors and refund-errors balance checks judge it); the doctor's own " +
+      'payouts add it to what they must fit in',
+  },
+  'balances.paymentsCredit': {
+    notVerifiable:
+      'a credit is shown by no answer: only a payout above the balance it raised would show it; ' +
+      'the checks never judge a balance it moves as a constant',
+  },
+  'balances.payoutFee': {
+    notVerifiable: 'where a fee is taken is shown only by a payout just above the balance less its fee, which the doctor does not spend',
+  },
   'pricePoints.maxDistance': { notVerifiable: 'not asked: the price-point checks probe it' },
   'pricePoints.ruleByMethod': {
     notVerifiable:

@@ -130,6 +130,13 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             answered: `${describeAnswer(r.a)}: the amount was refused, not the method`,
             ex: [r.ex],
           });
+        } else if (refused(r.a) && r.a.key !== 'paymentMethodUnavailable' && r.a.key !== 'unsupportedPaymentMethod') {
+          // A refusal whose key does not name the method (a decline, a risk check, a busy system, a field) says nothing of
+          // the method being enabled for the merchant: only 3003 does.
+          add(ctx, 'not-verifiable', m.path, what, {
+            answered: `${describeAnswer(r.a)}: a refusal whose key does not name the method`,
+            ex: [r.ex],
+          });
         } else {
           const fix = m.declared
             ? `remove ${m.method} from merchants.${role}.paymentMethods (or enable it for this merchant on the target)`

@@ -1,8 +1,13 @@
 /**
  * Payout methods per merchant, payout limits, the payout answer's data paths, the query and cancel
  * fields, each method's cancel flag, the method not for payouts, and the settle control. Every
- * payout the doctor makes is released again (cancelled, or settled as failed) where the profile
- * gives a way, so merchant balances stay as they were.
+ * payout the doctor makes is released again (cancelled, or settled as failed through sandbox.settlePayout when the
+ * cancel is not possible or refused) before the checks start, and one it could not release is named in a warning with
+ * the reason. Money discipline: every probe stays inside the declared ranges (in its currency) and balances, its fee
+ * (profile `fees`) included. Strict reading: a refusal is evidence only for the fact its key names — an
+ * `amountOutOfRange` never shows a method not enabled or a currency refused, a cancel's `notFound` never shows a
+ * method that cannot cancel — and where a fact the profile cannot say could explain an answer, the item is not
+ * verifiable, never wrong.
  */
 import type { Exchange } from '../exchange.js';
 import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
@@ -14,6 +19,42 @@ import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../money.js';
+import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../fees.js';
+import { payoutLimitsIn } from '../limits.js';
+import type { DoctorContext as Ctx } from './context.js';
+
+/** Keys of a refusal that name the payout method (unknown, not available for payouts, not enabled for the merchant). */
+const METHOD_KEYS = new Set(['unsupportedPayoutMethod', 'unsupportedPaymentMethod', 'paymentMethodUnavailable']);
+
+/** Payouts the doctor could not give back, per doctor run (its contexts share one list of exchanges), with why. */
+const keptBack = new WeakMap<object, string[]>();
+function kept(ctx: Ctx): string[] {
+  const list = keptBack.get(ctx.exchanges) ?? [];
+  keptBack.set(ctx.exchanges, list);
+  return list;
+}
+
+/** What a `method` payout of `value` in `currency` takes from the balance: the amount and its fee; undefined when unknown. */
+function costCents(ctx: Ctx, method: string, value: string, currency = 'USD'): bigint | undefined {
+  return payoutCost(ctx.loaded.profile, method, centsOf(value), currency);
+}
+
+/** The declared USD (or `currency`) payout balance of a role, where the profile gives one. */
+function declaredBalance(ctx: Ctx, role: MerchantRole, currency = 'USD'): string | undefined {
+  const p = ctx.loaded.profile;
+  const ref = p.merchants[role] as (MerchantRef & { payoutBalance?: string }) | undefined;
+  if (currency === 'USD' && role === 'primary' && p.payouts?.balances?.primary !== undefined) return p.payouts.balances.primary;
+  if (currency === 'USD' && ref?.payoutBalance !== undefined) return ref.payoutBalance;
+  return ref?.payoutBalances?.[currency];
+}
+
+/** Whether the role's declared balance covers the payout and its fee (true when none is declared: nothing to stay inside). */
+function balanceCovers(ctx: Ctx, role: MerchantRole, method: string, value: string, currency = 'USD'): boolean {
+  const balance = declaredBalance(ctx, role, currency);
+  if (balance === undefined) return true;
+  const cost = costCents(ctx, method, value, currency);
+  return cost !== undefined && cost <= centsOf(balance);
+}
 
 export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
   const p = ctx.loaded.profile;
@@ -33,6 +74,9 @@ interface Made {
   method: string;
   role: MerchantRole;
   ex: Exchange;
+  /** What it moved: its amount, in its currency. */
+  value: string;
+  currency: string;
 }
 
 async function payout(
@@ -52,38 +96,53 @@ async function payout(
   const a = answerOf(ex);
   if (!accepted(a)) return { ex };
   const no = readPath(a.data, ctx.loaded.profile.payouts!.data.payoutNo);
-  return { made: { payoutNo: typeof no === 'string' ? no : undefined, merchantPayoutNo, method, role, ex }, ex };
+  return { made: { payoutNo: typeof no === 'string' ? no : undefined, merchantPayoutNo, method, role, ex, value, currency }, ex };
 }
 
-/** Gives the money back: cancel where the method cancels, else settle as failed. False when neither is possible. */
+/**
+ * Gives the money back: cancel where the method cancels, else (or when the cancel is refused) settle as failed through
+ * sandbox.settlePayout. False when neither gave it back; the reason is then kept for the doctor's warning.
+ */
 async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<boolean> {
   const p = ctx.loaded.profile;
+  const why: string[] = [];
   if (p.payouts!.methods[m.method]?.cancel && ctx.t.has('payoutCancel')) {
     const ex = await cancelPayout(
       ctx.t,
       p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo },
       { as: m.role, label: 'doctor: release the payout (cancel)' },
     );
+    const a = answerOf(ex);
     if (verify) {
-      const a = answerOf(ex);
       if (accepted(a))
         add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled (cancelBy fields included)`, {
           answered: describeAnswer(a),
           ex: [ex],
         });
       else if (unknownPath(a)) pathItem(ctx, 'payoutCancel', a, ex);
-      else
+      else if (a.key === 'notSupported')
         add(ctx, 'wrong', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, {
           expected: 'code 0',
           answered: describeAnswer(a),
-          fix: `set payouts.methods.${m.method}.cancel to false if the method does not cancel, or check payouts.cancelBy`,
+          fix: `set payouts.methods.${m.method}.cancel to false if the method does not cancel`,
+          ex: [ex],
+        });
+      // Only notSupported says the channel does not cancel; notFound is about the number sent (payouts.cancelBy), any
+      // other refusal about something else again.
+      else
+        add(ctx, 'not-verifiable', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout can be cancelled`, {
+          answered:
+            `${describeAnswer(a)}: a refusal that does not say the channel ` +
+            `cannot cancel (check payouts.cancelBy and endpoints.payoutCancel)`,
           ex: [ex],
         });
     }
-    return accepted(answerOf(ex));
+    if (accepted(a)) return true;
+    why.push(`its cancel was answered ${describeAnswer(a)}`);
   }
   const settle = p.sandbox?.settlePayout;
-  if (settle && m.payoutNo) {
+  const needsServiceNo = settle !== undefined && JSON.stringify(settle.template).includes(`\${payoutNo}`);
+  if (settle && (m.payoutNo || !needsServiceNo)) {
     const ex = await control(
       ctx,
       'settlePayout',
@@ -91,9 +150,25 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
       m.role,
     );
     if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
-    return accepted(answerOf(ex));
-  }
+    if (accepted(answerOf(ex))) return true;
+    why.push(`sandbox.settlePayout (${settle.outcomes.failed}) was answered ${describeAnswer(answerOf(ex))}`);
+  } else if (settle) why.push('sandbox.settlePayout needs the payout_no, which the creation answer did not show at payouts.data.payoutNo');
+  else why.push('the profile declares no sandbox.settlePayout');
+  if (!p.payouts!.methods[m.method]?.cancel) why.unshift(`${m.method} does not cancel (payouts.methods.${m.method}.cancel)`);
+  kept(ctx).push(`${m.role}'s ${m.method} payout ${m.payoutNo ?? m.merchantPayoutNo} of ${m.value} ${m.currency}: ${why.join('; ')}`);
   return false;
+}
+
+/** Says, before the checks start, every payout the doctor made and could not give back (and why). */
+function sayKeptBack(ctx: DoctorContext): void {
+  const list = kept(ctx);
+  if (list.length === 0) return;
+  add(ctx, 'warning', 'sandbox.settlePayout', 'every payout the doctor made is given back before the checks start', {
+    answered: `not given back: ${list.join(' | ')}`,
+    fix:
+      'declare a way to give a payout back (payouts.methods.<method>.cancel with ' +
+      'payouts.cancelBy, or sandbox.settlePayout), or reset the balances on the target',
+  });
 }
 
 export async function checkPayouts(ctx: DoctorContext): Promise<void> {
@@ -108,6 +183,9 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
       tasks.push(async () => {
         const lim = p.limits?.payouts?.[m.method];
         const value = lim ? lim.min : '1.00';
+        const what = `${m.method} payouts are enabled for ${role} (${value} USD)`;
+        // A payout the role's balance does not cover with its fee is refused by a correct target (insufficientFunds, after
+        // the method check: nothing moves); one let through is given back like any other.
         const r = await payout(ctx, role, m.method, value, `doctor: ${m.method} payout for ${role}`);
         const a = answerOf(r.ex);
         if (unknownPath(a)) {
@@ -115,7 +193,6 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
           pathSeen = true;
           return;
         }
-        const what = `${m.method} payouts are enabled for ${role} (${value} USD)`;
         if (r.made) {
           made.push(r.made);
           add(ctx, 'verified', m.path, what, { answered: describeAnswer(a), ex: [r.ex] });
@@ -123,6 +200,15 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
           // The balance is checked after the method: a merchant short of funds has the method enabled.
           add(ctx, 'verified', m.path, `${m.method} payouts are enabled for ${role}`, {
             answered: `${describeAnswer(a)}: a refusal that comes after the method check (${role}'s balance is below ${value})`,
+            ex: [r.ex],
+          });
+        } else if (!METHOD_KEYS.has(a.key ?? '')) {
+          // A refusal that names no method (the amount out of range, a currency, a field) says nothing of the method
+          // being enabled: an undeclared minimum above the probe's amount explains an amountOutOfRange.
+          add(ctx, 'not-verifiable', m.path, what, {
+            answered:
+              `${describeAnswer(a)}: a refusal whose key does not name the method` +
+              `${lim ? '' : ` (the profile declares no limits.payouts.${m.method}: the method's minimum may be above ${value})`}`,
             ex: [r.ex],
           });
         } else {
@@ -161,6 +247,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   } finally {
     flushInto(ctx, Object.values(parts));
   }
+  sayKeptBack(ctx);
 }
 
 /**
@@ -199,12 +286,19 @@ async function releaseAll(ctx: DoctorContext, made: readonly Made[]): Promise<bo
 
 /** A payout of a method that does not cancel, cancelled: false when the target cancelled it (nothing left to release). */
 async function refusesCancel(ctx: DoctorContext, m: Made): Promise<boolean> {
-  const ex = await cancelPayout(ctx.t, { merchantNo: m.merchantPayoutNo }, { label: `doctor: a ${m.method} payout cannot be cancelled` });
+  const by = ctx.loaded.profile.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo };
+  const ex = await cancelPayout(ctx.t, by, { as: m.role, label: `doctor: a ${m.method} payout cannot be cancelled` });
   const a = answerOf(ex);
   // A moved cancel path's "no such path" is no refusal (refused): run.ts names the path, nothing is said of the method.
-  if (refused(a))
+  // Only notSupported ("Payout channel does not support cancel") shows it; notFound is about the number sent.
+  if (refused(a) && a.key === 'notSupported')
     add(ctx, 'verified', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, {
       answered: describeAnswer(a),
+      ex: [ex],
+    });
+  else if (refused(a))
+    add(ctx, 'not-verifiable', `payouts.methods.${m.method}.cancel`, `a ${m.method} payout cannot be cancelled`, {
+      answered: `${describeAnswer(a)}: a refusal whose key does not say the channel cannot cancel (422 notSupported does)`,
       ex: [ex],
     });
   else if (accepted(a)) {
@@ -225,9 +319,9 @@ async function checkLowBalanceAfter(ctx: DoctorContext, lowBalanceKept: boolean)
   if (lowBalanceKept) await checkLowBalance(ctx);
   else if (p.merchants.lowBalance?.payoutBalance !== undefined)
     add(ctx, 'not-verifiable', 'merchants.lowBalance.payoutBalance', "the low-balance merchant's payout balance", {
-      answered:
-        'a payout the doctor made for lowBalance could not be given back (no ' +
-        'cancel, no sandbox.settlePayout), so its balance is no longer whole',
+      answered: `a payout the doctor made for lowBalance could not be given back, so its balance is no longer whole: ${kept(ctx)
+        .filter((k) => k.startsWith('lowBalance'))
+        .join(' | ')}`,
     });
 }
 
@@ -254,61 +348,93 @@ async function settleAsSuccess(ctx: DoctorContext, first: Made | undefined): Pro
 }
 
 /**
- * merchants.lowBalance.payoutBalance: a payout one cent above it is refused and one of exactly it
- * accepted (then released). Run after every other payout is released, so the balance is whole.
+ * merchants.lowBalance.payoutBalance: the smallest payout whose fee takes it above the balance is refused, and the largest
+ * the balance covers with its fee accepted (then released). Run after every other payout is released, so the balance is
+ * whole. A balance the profile says payments credit is not asked: it is only where it started.
  */
 async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
   const balance = p.merchants.lowBalance?.payoutBalance;
   if (!ctx.loaded.merchants.lowBalance || balance === undefined) return;
+  const path = 'merchants.lowBalance.payoutBalance';
+  if (balanceMoves(p, 'payout', 'USD')) {
+    add(ctx, 'not-verifiable', path, "the low-balance merchant's payout balance", {
+      answered: 'not asked: the profile says successful payments credit it (balances.paymentsCredit), so it is only where it started',
+    });
+    return;
+  }
   const fits = (method: string, v: string) => {
     const lim = p.limits?.payouts?.[method];
     return !lim || (centsOf(lim.min) <= centsOf(v) && centsOf(v) <= centsOf(lim.max));
   };
-  const above = valueOfCents(centsOf(balance) + 1n);
+  const cost = (m: string) => (c: bigint) => payoutCost(p, m, c, 'USD');
+  const aboveOf = (m: string): string | undefined => {
+    const c = smallestAbove(cost(m), centsOf(balance));
+    return c === undefined ? undefined : valueOfCents(c);
+  };
+  const wholeOf = (m: string): string | undefined => {
+    const c = largestWithin(cost(m), centsOf(balance));
+    return c === undefined ? undefined : valueOfCents(c);
+  };
   const releasable = (m: string) => (p.payouts!.methods[m]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
   // A balance above a method's maximum is still shown by a payout of that maximum, which it covers (a random genome of
   // test/legal-targets/doctor-changed.test.ts: a balance declared 100 times too high went unnoticed there).
   const within = (m: string): string | undefined => {
-    if (fits(m, balance)) return balance;
+    const whole = wholeOf(m);
+    if (whole === undefined) return undefined;
+    if (fits(m, whole)) return whole;
     const max = p.limits?.payouts?.[m]?.max;
-    return max !== undefined && centsOf(max) < centsOf(balance) && fits(m, max) ? max : undefined;
+    return max !== undefined && centsOf(max) < centsOf(whole) && fits(m, max) ? max : undefined;
   };
   const candidates = payoutMethodsOf(ctx, 'lowBalance')
     .map((m) => m.method)
     .filter((m) => releasable(m) && within(m) !== undefined);
-  const method = candidates.find((m) => fits(m, above) && within(m) === balance) ?? candidates[0];
-  const path = 'merchants.lowBalance.payoutBalance';
+  const method = candidates.find((m) => aboveOf(m) !== undefined && fits(m, aboveOf(m)!) && within(m) === wholeOf(m)) ?? candidates[0];
   if (!method) {
     add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, {
-      answered: 'no payout method of lowBalance holds the amount in its limits and can be given back (cancel, or sandbox.settlePayout)',
+      answered:
+        'no payout method of lowBalance holds the amount its balance covers (its fee ' +
+        'included) in its limits and can be given back (cancel, or sandbox.settlePayout)',
     });
     return;
   }
   const covered = within(method)!;
+  const above = aboveOf(method);
+  const feeSaid = (v: string) => {
+    const c = payoutCost(p, method, centsOf(v), 'USD');
+    return c === undefined || c === centsOf(v) ? '' : ` (${valueOfCents(c)} with its fee)`;
+  };
   const probes: [string, 'refused' | 'accepted'][] = [
-    ...(fits(method, above) ? [[above, 'refused'] as [string, 'refused']] : []),
+    ...(above !== undefined && fits(method, above) ? [[above, 'refused'] as [string, 'refused']] : []),
     [covered, 'accepted'],
   ];
   for (const [value, want] of probes) {
     const claim =
       want === 'refused'
-        ? `a payout of ${above}, above the low-balance merchant's ${balance}, is refused`
-        : covered === balance
-          ? `the low-balance merchant can pay out its whole ${balance}`
+        ? `a payout of ${value}${feeSaid(value)}, above the low-balance merchant's ${balance}, is refused`
+        : covered === wholeOf(method)
+          ? `the low-balance merchant can pay out ${covered}${feeSaid(covered)} of its ${balance}`
           : `the low-balance merchant can pay out ${covered} (${method}'s maximum), which its ${balance} covers`;
     const r = await payout(ctx, 'lowBalance', method, value, `doctor: ${claim}`);
     const a = answerOf(r.ex);
     if (unanswered(ctx, path, claim, a, r.ex)) continue;
-    const ok = want === 'accepted' ? accepted(a) : refused(a);
-    if (ok) add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
-    else {
-      const fix = "give in merchants.lowBalance.payoutBalance the merchant's payout balance on the target (a sandbox may need it reset)";
+    const fix =
+      "give in merchants.lowBalance.payoutBalance the merchant's payout balance on the target (a sandbox may need it reset), " +
+      'and in fees.payouts the fee it takes with a payout';
+    if (want === 'refused') {
+      if (refused(a) && a.key === 'insufficientFunds') add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+      else if (refused(a))
+        add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal whose key is not about funds`, ex: [r.ex] });
       // A payout above the balance must be refused (insufficientFunds): letting it through may be the target's violation.
-      if (want === 'refused')
-        doubt(ctx, path, claim, ['err.po.insufficient-funds'], { expected: 'a refusal', answered: describeAnswer(a), fix, ex: [r.ex] });
-      else add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix, ex: [r.ex] });
-    }
+      else doubt(ctx, path, claim, ['err.po.insufficient-funds'], { expected: 'a refusal', answered: describeAnswer(a), fix, ex: [r.ex] });
+    } else if (accepted(a)) add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else if (a.key === 'insufficientFunds')
+      add(ctx, 'wrong', path, claim, { expected: 'the payout accepted', answered: describeAnswer(a), fix, ex: [r.ex] });
+    else
+      add(ctx, 'not-verifiable', path, claim, {
+        answered: `${describeAnswer(a)}: a refusal whose key is not about funds says nothing of the balance`,
+        ex: [r.ex],
+      });
     if (r.made) await release(ctx, r.made, false);
   }
 }
@@ -326,7 +452,15 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
   for (const [method, m] of Object.entries(p.payouts!.methods)) {
     if (m.usdOnly === undefined || !primary.has(method)) continue;
     const path = `payouts.methods.${method}.usdOnly`;
-    const value = p.limits?.payouts?.[method]?.min ?? '1.00';
+    // The method's minimum in EUR (its own EUR range where the profile gives one): inside every declared range.
+    const lim = p.limits?.payouts?.[method];
+    const value = lim ? payoutLimitsIn(lim, 'EUR').min : '1.00';
+    if (!m.usdOnly && !balanceCovers(ctx, 'primary', method, value, 'EUR')) {
+      add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, {
+        answered: `not asked: the primary's declared EUR payout balance does not cover ${value} EUR and its fee`,
+      });
+      continue;
+    }
     if (!m.usdOnly && !releasable(method)) {
       add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, {
         answered: 'not asked: a EUR payout could not be given back (no cancel, no sandbox.settlePayout)',
@@ -341,8 +475,13 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
     if (unanswered(ctx, path, claim, a, r.ex)) continue;
     if (r.made) await release(ctx, r.made, false);
     const fix = `set ${path} to what the vendor documents for ${method}`;
-    if (m.usdOnly ? refused(a) : accepted(a) || a.key === 'insufficientFunds')
+    // A USD-only method refuses with one of the payout rows that name a currency (5008 amountOutOfRange, "for example a
+    // non-USD payout where only USD is accepted", or notSupported); another refusal says nothing of the currency.
+    const currencyKey = a.key === 'amountOutOfRange' || a.key === 'notSupported';
+    if (m.usdOnly ? refused(a) && currencyKey : accepted(a) || a.key === 'insufficientFunds')
       add(ctx, 'verified', path, claim, { answered: describeAnswer(a), ex: [r.ex] });
+    else if (m.usdOnly && refused(a))
+      add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
     else if (m.usdOnly)
       doubt(ctx, path, claim, ['payout.usd-only-methods'], {
         expected: 'a refusal',
@@ -350,11 +489,30 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
         fix,
         ex: [r.ex],
       });
-    else if (a.key === 'amountOutOfRange' || a.key === 'notSupported')
+    else if (a.key === 'notSupported')
       add(ctx, 'wrong', path, claim, {
         expected: 'the payout accepted',
-        answered: `${describeAnswer(a)}: the method takes USD only`,
+        answered: `${describeAnswer(a)}: the payout currency is not supported`,
         fix,
+        ex: [r.ex],
+      });
+    else if (a.key === 'amountOutOfRange' && lim)
+      // "Amount or currency not accepted", at the minimum of the range the profile declares for EUR: one of the two
+      // declared facts is wrong, and the answer does not say which.
+      add(ctx, 'wrong', path, claim, {
+        expected: 'the payout accepted',
+        answered:
+          `${describeAnswer(a)}: amount or currency refused at ${value} EUR, the minimum the profile declares for EUR — ` +
+          `either the method takes USD only, or its EUR range is another (limits.payouts.${method}.byCurrency.EUR)`,
+        fix: `${fix}, or give in limits.payouts.${method}.byCurrency.EUR the method's EUR range`,
+        ex: [r.ex],
+      });
+    else if (a.key === 'amountOutOfRange')
+      // No declared range: an undeclared minimum above the probe's amount explains the refusal as well as the currency.
+      add(ctx, 'not-verifiable', path, claim, {
+        answered:
+          `${describeAnswer(a)}: amount or currency refused, and the profile ` +
+          `declares no limits.payouts.${method} (its minimum may be above ${value})`,
         ex: [r.ex],
       });
     else
@@ -419,9 +577,14 @@ async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
     if (!primary.has(method)) continue;
     const base = `limits.payouts.${method}`;
     const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
-    // The minimum was paid out per merchant above; the maximum only where the doctor can give it back.
-    if (releasable(method))
+    // The minimum was paid out per merchant above; the maximum only where the doctor can give it back and the primary's
+    // declared balance covers it with its fee.
+    if (releasable(method) && balanceCovers(ctx, 'primary', method, lim.max))
       probes.push({ value: lim.max, want: 'accepted', path: `${base}.max`, claim: `${method} pays out its maximum ${lim.max}` });
+    else if (releasable(method))
+      add(ctx, 'not-verifiable', `${base}.max`, `${method} pays out its maximum ${lim.max}`, {
+        answered: "not asked: the primary's declared payout balance does not cover the maximum and its fee (fees.payouts)",
+      });
     if (centsOf(lim.min) > 1n)
       probes.push({
         value: valueOfCents(centsOf(lim.min) - 1n),
@@ -439,8 +602,18 @@ async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
       const r = await payout(ctx, 'primary', method, pr.value, `doctor: ${pr.claim}`);
       const a = answerOf(r.ex);
       if (unanswered(ctx, pr.path, pr.claim, a, r.ex)) continue;
-      const ok = pr.want === 'accepted' ? accepted(a) : refused(a);
+      // A range is shown by 5008 amountOutOfRange only: a refusal for funds or anything else says nothing of it.
+      const ok = pr.want === 'accepted' ? accepted(a) : refused(a) && a.key === 'amountOutOfRange';
       if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered: describeAnswer(a), ex: [r.ex] });
+      else if (refused(a) && a.key !== 'amountOutOfRange')
+        add(ctx, 'not-verifiable', pr.path, pr.claim, {
+          answered:
+            `${describeAnswer(a)}: a refusal whose key is not about the range` +
+            (a.key === 'insufficientFunds'
+              ? ' (the balance does not cover the amount and its fee: fees.payouts, payouts.balances.primary)'
+              : ''),
+          ex: [r.ex],
+        });
       else if (pr.want === 'refused')
         doubt(ctx, pr.path, pr.claim, ['limit.amount.channel-range', 'err.po.amount-out-of-range'], {
           expected: 'a refusal',

@@ -63,6 +63,8 @@ export interface DoctorOptions {
    * the doctor measures the ratio (harness/doctor/webhooks.ts). False when no selected check waits on a webhook.
    */
   webhookClock?: boolean;
+  /** Sees every exchange the doctor makes (bench/doctor-money.ts measures what it moves). */
+  onExchange?: (ex: Exchange) => void;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -99,6 +101,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
         opts?.onAttempt?.(a);
       };
       return inner.send(req, { ...opts, onAttempt }).then((ex) => {
+        o.onExchange?.(ex);
         if (ex.throttled) {
           throttled ??= { answers: 0, waitMs: 0 };
           throttled.answers += ex.throttled.answers;

@@ -58,7 +58,7 @@ const V3_FIELDS = [
  * cannot say. One dotted path a line; every field a version-4 change adds is listed here, so that an older profile
  * naming it is refused with the version to set.
  */
-const V4_FIELDS: string[] = ['http.tls'];
+const V4_FIELDS: string[] = ['http.tls', 'fees', 'balances', 'limits.payouts.*.byCurrency'];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
@@ -163,6 +163,29 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
             `a payment method the profile declares (methods.checkout, methods.card)`,
         );
       if (isObj(range)) out.push(...channelProblems(range, at, v3));
+      if (kind === 'payouts' && isObj(range) && isObj(range['byCurrency']))
+        for (const [currency, r] of Object.entries(range['byCurrency'])) {
+          const rat = [...at, 'byCurrency', currency];
+          if (currency === 'USD') out.push(`${dotted(rat)}: USD is the method's own min and max; byCurrency names other currencies`);
+          if (isObj(r)) out.push(...channelProblems(r, rat, v3));
+        }
+    }
+  }
+
+  // Fees: every method named is one the profile declares for that kind of operation ("*" is every other).
+  const fees = isObj(value['fees']) ? value['fees'] : {};
+  for (const kind of ['payments', 'refunds', 'payouts'] as const) {
+    const table = fees[kind];
+    if (!isObj(table)) continue;
+    for (const method of Object.keys(table)) {
+      if (method === '*') continue;
+      const at = ['fees', kind, method];
+      const known = kind === 'payouts' ? payoutMethods.has(method) : declared.has(method);
+      if (!known)
+        out.push(
+          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a ` +
+            (kind === 'payouts' ? 'key of payouts.methods' : 'payment method the profile declares (methods.checkout, methods.card)'),
+        );
     }
   }
 

@@ -320,6 +320,15 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
         if (isShownValue(min) && isShownValue(max) && centsOf(min) > centsOf(max)) {
           out.push(`${dotted(['limits', kind, method])}: min (${min}) must not be greater than max (${max})`);
         }
+        const byCurrency = range['byCurrency'];
+        if (isObject(byCurrency))
+          for (const [currency, r] of Object.entries(byCurrency)) {
+            if (!isObject(r)) continue;
+            if (isShownValue(r['min']) && isShownValue(r['max']) && centsOf(r['min']) > centsOf(r['max']))
+              out.push(
+                `${dotted(['limits', kind, method, 'byCurrency', currency])}: min (${r['min']}) must not be greater than max (${r['max']})`,
+              );
+          }
       }
     }
   }

@@ -114,7 +114,27 @@ export interface Profile {
    */
   limits?: {
     payments?: Record<string, ChannelLimits>;
-    payouts?: Record<string, ChannelLimits>;
+    payouts?: Record<string, PayoutLimits>;
+  };
+  /**
+   * Version 4: the fees the target charges, per kind of operation and payment method ("*": every method not named).
+   * harness/fees.ts computes them; every amount just above or within a balance includes them.
+   */
+  fees?: {
+    payments?: Record<string, FeeModel>;
+    /** Replaces `refunds.fee` for the methods it names. */
+    refunds?: Record<string, FeeModel>;
+    payouts?: Record<string, FeeModel>;
+  };
+  /**
+   * Version 4: how the merchants' balances move while the kit runs. Absent: only by the kit's own payouts and refunds,
+   * each given back, so a declared balance is a constant.
+   */
+  balances?: {
+    /** The balances a successful payment credits with its amount less its fee: "payout" (USD payout balance), "refund". */
+    paymentsCredit?: ('payout' | 'refund')[];
+    /** Where a payout's fee is taken from: the payout balance of its currency (default) or elsewhere. */
+    payoutFee?: 'payoutBalance' | 'elsewhere';
   };
   pricePoints?: {
     tiers: string[];
@@ -286,6 +306,21 @@ export interface ChannelRange {
  * not `min` and `max`.
  */
 export type ChannelLimits = ChannelRange & { channels?: ChannelRange[] };
+/**
+ * A payout method's limits: USD as `ChannelLimits`, and version 4 `byCurrency`, the method's range in another currency
+ * (in that currency's units) where it differs; a currency not listed has the method's own min and max.
+ */
+export type PayoutLimits = ChannelLimits & { byCurrency?: Record<string, ChannelLimits> };
+/**
+ * Version 4: one fee: `fixed` (in `currency`, default the amount's) plus `percent` % of the amount, the percentage part
+ * rounded to the cent as `rounding` says (default halfUp). An absent part counts as zero.
+ */
+export interface FeeModel {
+  fixed?: string;
+  percent?: string;
+  rounding?: 'up' | 'down' | 'halfUp';
+  currency?: string;
+}
 export interface Card {
   card_number: string;
   cardholder_name: string;

@@ -120,6 +120,24 @@ export const payoutFundsOfFirstMerchant = defineFault({
   payoutFundsOf: (_merchantId, firstMerchantId) => firstMerchantId,
 });
 
+export const payoutFeeNotCharged = defineFault({
+  name: 'payout-fee-not-charged',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    "Insufficient merchant payout balance: a payout's funds are checked against its amount alone, without the method's payout fee, " +
+    'so one whose amount fits the balance and whose fee does not is accepted.',
+  enforces: skipRule('payout.fee'),
+});
+
+export const payoutRangeIgnoresCurrency = defineFault({
+  name: 'payout-range-ignores-currency',
+  clause: 'err.po.amount-out-of-range',
+  doc:
+    'Amount or currency not accepted by the method: a payout in another currency is checked against the USD range, ' +
+    "not the method's own range in that currency.",
+  enforces: skipRule('payout.currency-range'),
+});
+
 export const payoutQueryNotFound422 = defineFault({
   name: 'payout-query-not-found-422',
   clause: 'err.po.query-not-found',

@@ -2,6 +2,7 @@
  * POST /api/v1/payments/card: a direct card payment, decided at once. Fixture card numbers
  * produce the interface's refusal cases; any other Luhn-valid card succeeds.
  */
+import { creditPayment } from '../fees.js';
 import { ApiError, E } from '../errors.js';
 import { afterRecordedRefusal, checkNumberFree, claimNumber } from '../idempotency.js';
 import { emitPaymentUpdated, type Call, type Handler, type Service } from '../service.js';
@@ -71,6 +72,7 @@ export const card: Handler = (svc, call) => {
       return paymentView(record(svc, call, input, priced, 'PENDING'), svc.behaviour);
     default: {
       const p = record(svc, call, input, priced, 'SUCCESS');
+      creditPayment(svc, p);
       emitPaymentUpdated(svc, p);
       return paymentView(p, svc.behaviour);
     }

@@ -1,11 +1,13 @@
 /**
- * POST /api/v1/payouts/create. The amount is reserved from the payout balance on creation and
- * released if the payout fails or is canceled. A new payout is PENDING and sends no webhook:
+ * POST /api/v1/payouts/create. The amount and the method's payout fee (when the target description gives one) are
+ * reserved from the payout balance of the payout's currency on creation and released if the payout fails or is canceled.
+ * A method may have its own range in a currency other than USD. A new payout is PENDING and sends no webhook:
  * the interface lists payout.updated only for SUCCESS, FAILED and CANCELED.
  */
 import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { checkNumberFree, claimNumber } from '../idempotency.js';
+import { feeOn } from '../fees.js';
 import { isKnownMethod } from '../methods.js';
 import type { Handler } from '../service.js';
 import { movePayoutBalance, type Payee, type Payout, payoutBalance } from '../store.js';
@@ -40,7 +42,8 @@ export const payoutCreate: Handler = (svc, call) => {
   if (!b.payoutCurrencies(method, channel.currencies).includes(amount.currency) && b.enforces('payout.currency')) {
     throw new ApiError(5008, 'amountOutOfRange', `Currency ${amount.currency} is not accepted by ${method}`);
   }
-  if (cents < channel.minCents || cents > channel.maxCents) {
+  const range = (b.enforces('payout.currency-range') ? channel.byCurrency?.get(amount.currency) : undefined) ?? channel;
+  if (cents < range.minCents || cents > range.maxCents) {
     throw new ApiError(5008, 'amountOutOfRange', `Amount is outside the ${method} payout range`);
   }
   const replay = checkNumberFree(svc, call.merchant.id, 'payout', merchantPayoutNo);
@@ -48,7 +51,9 @@ export const payoutCreate: Handler = (svc, call) => {
   const balances = svc.store.balancesOf(call.merchant.id);
   const pot = balanceCurrency(svc, amount.currency);
   const funds = svc.store.balancesOf(b.payoutFundsOf(call.merchant.id, svc.target.merchants[0]!.id));
-  if (payoutBalance(funds, pot) < cents && b.enforces('payout.balance'))
+  const fee = feeOn(svc.target.fees.payouts.get(method), cents);
+  const cost = cents + (b.enforces('payout.fee') ? fee : 0n);
+  if (payoutBalance(funds, pot) < cost && b.enforces('payout.balance'))
     throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');
 
   const payout: Payout = {
@@ -57,13 +62,14 @@ export const payoutCreate: Handler = (svc, call) => {
     merchantPayoutNo,
     method,
     amountCents: cents,
+    reservedCents: cents + fee,
     currency: amount.currency,
     payee,
     notifyUrl,
     status: 'PENDING',
     createdAt: call.now,
   };
-  movePayoutBalance(balances, pot, -cents);
+  movePayoutBalance(balances, pot, -(cents + fee));
   svc.store.addPayout(payout);
   claimNumber(svc, call.merchant.id, 'payout', merchantPayoutNo, payout.payoutNo);
   return payoutView(payout, b);

@@ -15,7 +15,7 @@ export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStat
   p.finishedAt = now;
   // Money reserved at creation goes back unless it was actually paid out.
   if (wasReserved && status !== 'SUCCESS')
-    movePayoutBalance(svc.store.balancesOf(p.merchantId), balanceCurrency(svc, p.currency), p.amountCents);
+    movePayoutBalance(svc.store.balancesOf(p.merchantId), balanceCurrency(svc, p.currency), p.reservedCents ?? p.amountCents);
   if (status !== 'CANCELED' || svc.behaviour.sendsWebhookOn('payout-canceled')) emitPayoutUpdated(svc, p);
 }
 

@@ -5,6 +5,7 @@
 import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { afterRecordedRefusal, checkNumberFree, claimNumber } from '../idempotency.js';
+import { feeOn } from '../fees.js';
 import { REFUND_FEE_CENTS } from '../methods.js';
 import { emitRefundUpdated, type Call, type Handler, type Service } from '../service.js';
 import type { Payment, Refund } from '../store.js';
@@ -50,7 +51,8 @@ export const refundCreate: Handler = (svc, call) => {
   const replay = checkNumberFree(svc, call.merchant.id, 'refund', merchantRefundNo);
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
-  const cover = cents + REFUND_FEE_CENTS;
+  const ownFee = svc.target.fees.refunds.get(payment.method);
+  const cover = cents + (ownFee ? feeOn(ownFee, cents) : REFUND_FEE_CENTS);
   if (balances.refundCoverCents < cover && b.enforces('refund.balance'))
     throw E.validationFailed('Merchant balance does not cover the refund and its fee');
   // A sandbox may arm a refund's failure for its own number rather than its payment's (reference/sandbox-shape.ts).

@@ -5,6 +5,7 @@
  * not allowed from the current status is refused with 422 validationFailed.
  */
 import { E } from '../errors.js';
+import { creditPayment } from '../fees.js';
 import { ARMABLE_FAILURES, type ArmedFailure } from '../store.js';
 import { refundSubjectKey, type ArmSwitchDescription } from '../sandbox-shape.js';
 import { emitPaymentUpdated, emitRefundUpdated, type Handler, type Service } from '../service.js';
@@ -33,6 +34,7 @@ export const completeCheckout: Handler = (svc, call) => {
   if (p.status !== 'PENDING') refuseTransition('Payment', p.status, 'completed');
   p.status = outcome;
   p.finishedAt = call.now;
+  if (outcome === 'SUCCESS') creditPayment(svc, p);
   if (outcome === 'SUCCESS' || svc.behaviour.sendsWebhookOn('checkout-failed')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour);
 };
@@ -90,6 +92,7 @@ export const completeCard: Handler = (svc, call) => {
     refuseTransition(p.via === 'card' ? 'Card payment' : 'Checkout payment', p.status, 'completed as a card payment');
   p.status = outcome;
   p.finishedAt = call.now;
+  if (outcome === 'SUCCESS') creditPayment(svc, p);
   if (svc.behaviour.sendsWebhookOn('card-completed')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour);
 };

@@ -75,7 +75,8 @@ EUR that refuses it is WRONG; one said USD-only that takes it is a doubt`, async
     expect(bank?.clauses).toEqual(['payout.usd-only-methods']);
     const paypal = swapped.items.find((i) => i.path === 'payouts.methods.PAYPAL.usdOnly');
     expect(paypal?.status).toBe('wrong');
-    expect(paypal?.answered).toMatch(/code 5008 amountOutOfRange: the method takes USD only/);
+    expect(paypal?.answered).toMatch(/code 5008 amountOutOfRange: amount or currency refused at 1\.00 EUR/);
+    expect(paypal?.answered).toMatch(/either the method takes USD only/);
   }, 30_000);
 
   it('warns of entries no check can use, and says of an unread internal name only that no check reads it', async () => {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProfileError, loadProfile, parseProfile, profileSha256, redactProfile } from '../../harness/profile/load.js';
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
-import type { Card, ChannelRange, Control, MerchantRef, Profile } from '../../harness/profile/types.js';
+import type { Card, ChannelRange, Control, FeeModel, MerchantRef, Profile } from '../../harness/profile/types.js';
 
 /** The primary's fields that are not secrets in the reference profile (version 3: its name and login are shown, never redacted). */
 const PRIMARY_PLAIN = { id: 'M100001', name: 'Primary Test Store', login: 'primary.admin' };
@@ -809,6 +809,8 @@ const PROFILE: Req<P> = {
   internalFieldNames: false,
   methods: true,
   limits: false,
+  fees: false,
+  balances: false,
   pricePoints: false,
   checkout: false,
   paymentRecord: false,
@@ -864,6 +866,10 @@ const ENDPOINTS: Req<P['endpoints']> = {
 const METHODS: Req<P['methods']> = { checkout: true, card: false, notEnabled: false, unknown: true, pricePoint: false, noChannel: false };
 const LIMITS: Req<NN<P['limits']>> = { payments: false, payouts: false };
 const RANGE: Req<NN<NN<P['limits']>['payments']>[string]> = { min: true, max: true, name: false, channels: false };
+const PAYOUT_RANGE: Req<NN<NN<P['limits']>['payouts']>[string]> = { ...RANGE, byCurrency: false };
+const FEES: Req<NN<P['fees']>> = { payments: false, refunds: false, payouts: false };
+const FEE: Req<FeeModel> = { fixed: false, percent: false, rounding: false, currency: false };
+const MONEY_BALANCES: Req<NN<P['balances']>> = { paymentsCredit: false, payoutFee: false };
 const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
   tiers: true,
   rounding: true,
@@ -980,7 +986,13 @@ describe('schema matches types.ts', () => {
     ['methods', at('methods'), METHODS],
     ['limits', at('limits'), LIMITS],
     ['limits.payments.*', at('limits', 'payments', '*'), RANGE],
-    ['limits.payouts.*', at('limits', 'payouts', '*'), RANGE],
+    ['limits.payouts.*', at('limits', 'payouts', '*'), PAYOUT_RANGE],
+    ['limits.payouts.*.byCurrency.*', at('limits', 'payouts', '*', 'byCurrency', '*'), RANGE],
+    ['fees', at('fees'), FEES],
+    ['fees.payments.*', at('fees', 'payments', '*'), FEE],
+    ['fees.refunds.*', at('fees', 'refunds', '*'), FEE],
+    ['fees.payouts.*', at('fees', 'payouts', '*'), FEE],
+    ['balances', at('balances'), MONEY_BALANCES],
     ['pricePoints', at('pricePoints'), PRICE_POINTS],
     ['checkout', at('checkout'), CHECKOUT],
     ['checkout.data', at('checkout', 'data'), CHECKOUT_DATA],

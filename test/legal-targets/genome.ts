@@ -11,6 +11,7 @@ import {
   ARMED_FAILURES,
   type BalanceGene,
   type ChannelGene,
+  type FeeGene,
   CONTROL_LEAVES,
   type ControlName,
   MERCHANT_NUMBER_FIELDS,
@@ -30,7 +31,7 @@ import {
   type TargetGenome,
 } from '../../fixtures/arbitraries/genome.js';
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
-import type { ChannelLimits, Profile } from '../../harness/profile/types.js';
+import type { ChannelLimits, FeeModel, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
@@ -234,9 +235,16 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     payoutChannels: Object.fromEntries(
       PAYOUT_METHODS.map((m) => {
         const o = t.payouts[m];
+        const eur = t.money?.eurRanges[m];
         return [
           m,
-          { currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'], minCents: o.minCents, maxCents: o.maxCents, cancelable: o.cancelable },
+          {
+            currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'],
+            minCents: o.minCents,
+            maxCents: o.maxCents,
+            cancelable: o.cancelable,
+            ...(eur ? { byCurrency: { EUR: eur } } : {}),
+          },
         ];
       }),
     ),
@@ -244,7 +252,55 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
     ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
     ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
+    ...moneyDescription(t),
   };
+}
+
+/** What the reference is given for the gene's fees, credits and EUR ranges (reference/target.ts). */
+function moneyDescription(t: TargetGenes): Pick<TargetDescription, 'fees' | 'paymentsCredit'> {
+  const g = t.money;
+  if (!g) return {};
+  const every = (f: FeeGene | undefined, methods: readonly string[]) => (f ? Object.fromEntries(methods.map((m) => [m, f])) : undefined);
+  const paid = [...enabledMethods(t), ...(t.secondOnly ? [t.secondOnly] : [])];
+  const refunds = every(g.refundFee, paid);
+  const payments = every(g.paymentFee, paid);
+  return {
+    fees: { payouts: { ...g.payoutFees }, ...(payments ? { payments } : {}), ...(refunds ? { refunds } : {}) },
+    ...(g.paymentsCredit.length > 0 ? { paymentsCredit: [...g.paymentsCredit] } : {}),
+  };
+}
+
+/** A fee as the profile writes it: the fixed part with two decimals, the percentage as a decimal ("2.9"). */
+function feeModel(f: FeeGene): FeeModel {
+  const whole = Math.floor(f.percentMillionths / 10_000);
+  const frac = String(f.percentMillionths % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
+  return {
+    ...(f.fixedCents > 0 || f.percentMillionths === 0 ? { fixed: valueOfCents(f.fixedCents) } : {}),
+    ...(f.percentMillionths > 0 ? { percent: frac ? `${whole}.${frac}` : `${whole}` } : {}),
+    rounding: 'halfUp',
+  };
+}
+
+/** The profile's fees, balances and EUR ranges for the gene (version 4); none of them when the gene has none. */
+function editMoney(p: Profile, t: TargetGenes): void {
+  delete p.fees;
+  delete p.balances;
+  const g = t.money;
+  if (!g) return;
+  const payouts = Object.fromEntries(Object.entries(g.payoutFees).map(([m, f]) => [m, feeModel(f)]));
+  p.fees = {
+    ...(Object.keys(payouts).length > 0 ? { payouts } : {}),
+    ...(g.paymentFee ? { payments: { '*': feeModel(g.paymentFee) } } : {}),
+    ...(g.refundFee ? { refunds: { '*': feeModel(g.refundFee) } } : {}),
+  };
+  if (Object.keys(p.fees).length === 0) delete p.fees;
+  if (g.paymentsCredit.length > 0) p.balances = { paymentsCredit: [...g.paymentsCredit] };
+  for (const [m, r] of Object.entries(g.eurRanges)) {
+    const lim = p.limits!.payouts![m]!;
+    lim.byCurrency = { EUR: { min: valueOfCents(r.minCents), max: valueOfCents(r.maxCents) } };
+  }
 }
 
 /** The reference's route of each control (reference/sandbox-shape.ts SANDBOX_ROUTES), by the profile's name. */
@@ -431,8 +487,9 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   if (t.frozenBalance) p.merchants.frozen!.payoutBalances = balanceEntries(t.frozenBalance);
   const cards = p.cardPayment!.cards;
   cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
-  // Version 3 from here: what a version-2 profile cannot say.
-  p.profileVersion = 3;
+  // Version 3 from here: what a version-2 profile cannot say; version 4 when the target has fees or moving balances.
+  editMoney(p, t);
+  p.profileVersion = p.fees || p.balances || Object.values(p.limits!.payouts!).some((l) => l.byCurrency) ? 4 : 3;
   if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
   else delete p.cardPayment!.declines;
   Object.assign(p.merchants.primary, { name: t.primaryName, login: t.primaryLogin });

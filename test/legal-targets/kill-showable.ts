@@ -96,6 +96,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   // The check pays by card as the low-balance merchant (suites/refund-errors.ts): without CARD in its list it is skipped.
   // Found by npm test's random genome (LEGAL_TARGETS_SEED=927210037): the low-balance merchant had PAYPAL only.
   'refund-balance-ignored': (t) => {
+    // A refund balance payments credit is never judged as a constant (profile balances.paymentsCredit): its check skips.
+    if (t.money?.paymentsCredit.includes('refund'))
+      return blind('payments credit the refund balance, which the interface does not show: no check judges it as a constant');
     if (t.lowBalance.paymentMethods.includes('CARD') && t.refunds.CARD.support !== 'none') return SHOWS;
     const other = refundable(t, ['partial', 'full-only']).filter((m) => t.lowBalance.paymentMethods.includes(m));
     return other.length > 0
@@ -103,6 +106,32 @@ const RULES: Readonly<Record<string, Rule>> = {
       : nothing('the low-balance merchant has no refundable method');
   },
   'payout-insufficient-funds-ignored': () => SHOWS,
+  // A payout fee shows only where a method charges one; the checks judge it against the balances payments do not move.
+  'payout-fee-not-charged': (t) => {
+    const money = t.money ?? REFERENCE_GENES.money!;
+    const charged = PAYOUT_METHODS.filter((m) => {
+      const f = money.payoutFees[m];
+      return f !== undefined && (f.fixedCents > 0 || f.percentMillionths > 0);
+    });
+    if (charged.length === 0) return nothing('no payout method charges a fee');
+    const moving = money.paymentsCredit.includes('payout');
+    return moving && charged.every((m) => t.payouts[m].usdOnly)
+      ? blind('the only balances the fee could show against are USD ones, which payments credit (never judged as constants)')
+      : SHOWS;
+  },
+  // A EUR range of a method's own shows only where it leaves out amounts its USD range takes.
+  'payout-range-ignores-currency': (t) => {
+    const money = t.money ?? REFERENCE_GENES.money!;
+    const narrower = PAYOUT_METHODS.filter((m) => {
+      const r = money.eurRanges[m];
+      return r !== undefined && !t.payouts[m].usdOnly && (r.minCents > t.payouts[m].minCents || r.maxCents < t.payouts[m].maxCents);
+    });
+    if (narrower.length > 0) return SHOWS;
+    const other = PAYOUT_METHODS.filter((m) => money.eurRanges[m] !== undefined && !t.payouts[m].usdOnly);
+    return other.length > 0
+      ? blind('a EUR range wider than the USD one: the check pays out outside the EUR range, never inside it beyond the USD one')
+      : nothing('no payout method has a EUR range of its own');
+  },
   'payout-cancel-unsupported-accepted': (t) =>
     PAYOUT_METHODS.some((m) => !t.payouts[m].cancelable) ? SHOWS : nothing('every payout method can be cancelled'),
   'decline-only-first-card': (t) => (t.declineCards.length > 1 ? SHOWS : nothing('the target has one decline card')),

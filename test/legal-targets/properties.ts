@@ -23,7 +23,7 @@ function genes(over: Partial<TargetGenes>): TargetGenes {
 
 /**
  * Fixed genomes every run includes: the reference's own configuration, the alt one, and the issue's findings where the reference can
- * express them.
+ * express them. The wide accounts genome stays last (test/doctor/facts.test.ts runs the doctor on it).
  */
 export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   { why: "the reference's own configuration", genome: { readings: [] } },
@@ -42,6 +42,29 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   {
     why: 'the only price-point method charges its own tiers',
     genome: { readings: ['google-pay-own-tiers', 'price-point-nearest-within'], target: genes({ methods: ['CASH_APP', 'GOOGLE_PAY'] }) },
+  },
+  // A vendor's money: each successful payment credits the payout and refund balances (amount less a 0.30 + 2.9 % fee),
+  // a 15.00 fee on every BANK_TRANSFER payout and 1 % on PayPal's, a refund fee of its own, and a EUR range narrower
+  // than the USD one. No balance payments move is judged as a constant; every "a cent above" includes the fee.
+  {
+    why: 'payments credit the balances, fees on payments, refunds and payouts, a EUR payout range of its own',
+    genome: {
+      readings: [],
+      target: genes({
+        payouts: {
+          BANK_TRANSFER: { minCents: 100, maxCents: 5_000_000, usdOnly: false, cancelable: true },
+          PAYPAL: { minCents: 100, maxCents: 1_000_000, usdOnly: false, cancelable: false },
+        },
+        lowBalance: { ...REFERENCE_GENES.lowBalance, usdCents: 2_000, eurCents: 1_800, payoutMethods: ['BANK_TRANSFER', 'PAYPAL'] },
+        money: {
+          payoutFees: { BANK_TRANSFER: { fixedCents: 1_500, percentMillionths: 0 }, PAYPAL: { fixedCents: 0, percentMillionths: 10_000 } },
+          paymentFee: { fixedCents: 30, percentMillionths: 29_000 },
+          refundFee: { fixedCents: 15, percentMillionths: 5_000 },
+          paymentsCredit: ['payout', 'refund'],
+          eurRanges: { BANK_TRANSFER: { minCents: 100, maxCents: 3_000_000 }, PAYPAL: { minCents: 200, maxCents: 500_000 } },
+        },
+      }),
+    },
   },
   {
     why: 'accounts and channels the reference fixtures do not have',

@@ -2,6 +2,7 @@
  * What a sequence may do and predict, from the target's profile: the command space (which
  * commands are generated) and the model's capabilities (what predictions rest on).
  */
+import { balanceMoves } from '../../../harness/fees.js';
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
 import { type CentsSpan, channelSpans } from '../../../harness/limits.js';
 import { payoutMethodsOf } from '../../../harness/ops.js';
@@ -53,10 +54,13 @@ function limitsInCents(src: Record<string, ChannelLimits> | undefined): Record<s
 export function modelCapsOf(t: Target): ModelCaps {
   const p = t.profile;
   const balances: ModelCaps['balances'] = {};
+  // A USD payout balance payments credit (balances.paymentsCredit) is only where it started: the model judges none. A payout
+  // fee (fees.payouts) only makes the target refuse sooner than the model's sum of amounts, which stays a sound bound.
+  const moving = balanceMoves(p, 'payout', 'USD');
   const primary = p.payouts?.balances?.primary;
-  if (primary !== undefined) balances.primary = centsNumberOf(primary);
+  if (primary !== undefined && !moving) balances.primary = centsNumberOf(primary);
   const low = p.merchants.lowBalance?.payoutBalance;
-  if (low !== undefined) balances.lowBalance = centsNumberOf(low);
+  if (low !== undefined && !moving) balances.lowBalance = centsNumberOf(low);
   const payoutCancel: Record<string, boolean> = {};
   for (const [method, m] of Object.entries(p.payouts?.methods ?? {})) payoutCancel[method] = m.cancel;
   return {

@@ -1,0 +1,40 @@
+/**
+ * Fees and moving balances, when a target description gives them (reference/target.ts `fees`, `paymentsCredit`): a fee
+ * is a fixed part plus a percentage of the amount, rounded half up to the cent; a successful payment may credit the
+ * merchant's USD payout balance and/or its refund balance with its amount less its fee (a vendor's choice the document
+ * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/fees.ts; this is
+ * the reference's (a bug shared by both would cancel out).
+ */
+import type { Payment } from './store.js';
+import type { Service } from './service.js';
+
+/** One fee: `fixedCents` plus `percentMillionths` millionths of the amount (1 % is 10000), rounded half up. */
+export interface Fee {
+  readonly fixedCents: bigint;
+  readonly percentMillionths: bigint;
+}
+
+export function feeOn(fee: Fee | undefined, amountCents: bigint): bigint {
+  if (!fee) return 0n;
+  const scaled = amountCents * fee.percentMillionths;
+  const down = scaled / 1_000_000n;
+  const rest = scaled % 1_000_000n;
+  return fee.fixedCents + (rest * 2n >= 1_000_000n ? down + 1n : down);
+}
+
+/** A payment has just become SUCCESS: the balances the target credits take its amount less its fee. */
+export function creditPayment(svc: Service, p: Payment): void {
+  const credit = svc.target.paymentsCredit;
+  if (credit.payout === false && credit.refund === false) return;
+  const net = p.chargedCents - feeOn(svc.target.fees.payments.get(p.method), p.chargedCents);
+  if (net <= 0n) return;
+  const b = svc.store.balancesOf(p.merchantId);
+  if (credit.payout) b.payoutCents += net;
+  if (credit.refund) b.refundCoverCents += net;
+}
+
+/**
+ * The README's payout fee: 0.25 plus 0.5 % (half up) on every BANK_TRANSFER payout, taken from the payout balance of the
+ * payout's currency with the amount (a payout whose amount fits the balance and whose fee does not is refused 5004).
+ */
+export const DEFAULT_PAYOUT_FEES: ReadonlyMap<string, Fee> = new Map([['BANK_TRANSFER', { fixedCents: 25n, percentMillionths: 5000n }]]);
