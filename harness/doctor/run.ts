@@ -116,6 +116,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       });
     },
     close: () => inner.close(),
+    openSection: (spec, holds) => inner.openSection(spec, holds),
   });
   const session = openSession({
     loaded: o.loaded,
