@@ -190,7 +190,10 @@ export class SectionBook<O> {
   /** A request went (admitted by `blocked`): in flight until `done`. */
   sent(owner: O, rid: number, cls: RequestClass): void {
     let m = this.inFlight.get(owner);
-    if (!m) this.inFlight.set(owner, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.inFlight.set(owner, m);
+    }
     m.set(rid, { merchant: cls.merchant, operation: cls.operation });
   }
 

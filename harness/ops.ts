@@ -1,6 +1,8 @@
 import type { ClauseId } from './clauses/registry.js';
 import type { Exchange } from './exchange.js';
-import { type ArmSubjects, armVariables } from './profile/arm-failure.js';
+import { type ArmFailureControl, type ArmSubjects, armCount, armSection, armVariables } from './profile/arm-failure.js';
+import { currentRecorder } from './check/context.js';
+import type { Operation } from './exclusive.js';
 import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectSuccess, expectString, pick } from './check/expect.js';
@@ -414,16 +416,8 @@ export async function completeCard(
 
 export type ArmableFailure = ArmFailureKind;
 
-/**
- * Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind (about `merchantOrderNo`,
- * or for a refund kind the refund numbered `merchantRefundNo` where the switch matches refunds by number) fails once.
- */
-export async function armFailure(
-  t: Target,
-  failure: ArmableFailure,
-  clause: ClauseId,
-  opts: { as?: MerchantRole } & ArmSubjects = {},
-): Promise<Exchange> {
+/** The profile's failure switch, when it can arm `failure`; otherwise the check is skipped, naming what to declare. */
+function armControl(t: Target, failure: ArmableFailure): ArmFailureControl {
   const c = t.profile.sandbox?.armFailure;
   if (!c)
     throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', {
@@ -433,6 +427,21 @@ export async function armFailure(
     throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, {
       declare: [`sandbox.armFailure.failures.${failure}`],
     });
+  return c;
+}
+
+/**
+ * Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind (about `merchantOrderNo`,
+ * or for a refund kind the refund numbered `merchantRefundNo` where the switch matches refunds by number) fails once.
+ * Call it only inside the switch's exclusive section: `underArmedFailure` does both.
+ */
+export async function armFailure(
+  t: Target,
+  failure: ArmableFailure,
+  clause: ClauseId,
+  opts: { as?: MerchantRole } & ArmSubjects = {},
+): Promise<Exchange> {
+  const c = armControl(t, failure);
   const vars = armVariables(c, failure, { merchantOrderNo: opts.merchantOrderNo, merchantRefundNo: opts.merchantRefundNo });
   const ex = await t.post(c.path, t.fill(c.template, vars), {
     as: opts.as,
@@ -440,4 +449,80 @@ export async function armFailure(
   });
   expectSuccess(ex, clause, { what: `the sandbox control arming ${failure}` });
   return ex;
+}
+
+export interface ArmedRun extends ArmSubjects {
+  as?: MerchantRole;
+  /**
+   * Sends one more request of the failure's kind (one the switch may hit: for a query, the same one; for a creation, a
+   * new one): used, inside the section, until every failure the arming armed was seen.
+   */
+  again: () => Promise<Exchange>;
+}
+
+/**
+ * Arms `failure` and runs `fn`, which sends the request it was armed for, inside the exclusive section the switch
+ * needs (harness/exclusive.ts; sandbox.armFailure.scope, default every request to the target): no request of another
+ * check that the switch could hit is sent meanwhile. Before the section closes, the failures the arming left
+ * (sandbox.armFailure.count, less those the section's requests of that kind already met) are used up with `again`, so
+ * that no other check's request meets one.
+ */
+export async function underArmedFailure<T>(
+  t: Target,
+  failure: ArmableFailure,
+  clause: ClauseId,
+  run: ArmedRun,
+  fn: (armed: Exchange) => Promise<T>,
+): Promise<T> {
+  const c = armControl(t, failure);
+  const section = armSection(c, failure, t.merchant(run.as ?? 'primary').id);
+  return t.exclusive(section, async () => {
+    const armed = await armFailure(t, failure, clause, run);
+    let done = false;
+    try {
+      const out = await fn(armed);
+      done = true;
+      return out;
+    } finally {
+      // Only a switch of the check's own numbers leaves nothing another check's request could meet.
+      if (section.scope !== 'subject') {
+        const used = useUp(t, section.operation, armCount(c), armed, run.again);
+        if (done) await used;
+        else await used.catch(() => undefined);
+      }
+    }
+  });
+}
+
+/** Sends `again` until `count` refusals of `operation` were seen since `armed` in this check (or one is not refused). */
+async function useUp(t: Target, operation: Operation, count: number, armed: Exchange, again: () => Promise<Exchange>): Promise<void> {
+  const after = exchangeNumber(armed.id);
+  const own = currentRecorder()?.exchanges ?? [];
+  let seen = own.filter(
+    (x) =>
+      exchangeNumber(x.id) > after &&
+      t.operationOf(new URL(x.request.url).pathname.slice(basePath(t).length)) === operation &&
+      refusedAnswer(x),
+  ).length;
+  while (seen < count) {
+    const ex = await again();
+    if (!refusedAnswer(ex)) return;
+    seen += 1;
+  }
+}
+
+/** The path part of the target's base URL (a base URL may carry one: https://host/gateway). */
+function basePath(t: Target): string {
+  return new URL(t.baseUrl).pathname.replace(/\/+$/, '');
+}
+
+/** The sequence number of an exchange of this process (`x-000123`). */
+function exchangeNumber(id: string): number {
+  return Number(id.replace(/^x-/, ''));
+}
+
+/** Whether the answer is a refusal (a code other than 0), whatever its code and key. */
+function refusedAnswer(ex: Exchange): boolean {
+  const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code !== 0;
 }
