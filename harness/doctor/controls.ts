@@ -3,7 +3,7 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
-import { type ArmFailureControl, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
+import { type ArmFailureControl, armCount, armSection, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
 import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';
 import { add, doubt, type DoctorContext } from './context.js';
@@ -261,48 +261,71 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
     const refundNo = refundKind ? ctx.t.newNo('refund') : undefined;
-    const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
-    const armed = answerOf(armEx);
-    if (!accepted(armed)) {
-      // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
-      if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
-      else
-        add(ctx, 'wrong', path, claim, {
-          expected: 'code 0',
-          answered: `arm: ${describeAnswer(armed)}`,
-          fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
-          ex: [armEx],
+    // Alone for what the switch may hit (sandbox.armFailure.scope): from arming until every failure it armed was met.
+    const section = armSection(arm, kind, ctx.loaded.merchants.primary.id);
+    await ctx.t.exclusive(section, async () => {
+      const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
+      const armed = answerOf(armEx);
+      if (!accepted(armed)) {
+        // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
+        if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
+        else
+          add(ctx, 'wrong', path, claim, {
+            expected: 'code 0',
+            answered: `arm: ${describeAnswer(armed)}`,
+            fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
+            ex: [armEx],
+          });
+        return;
+      }
+      // The request it was armed for; then, for a switch that fails several (sandbox.armFailure.count), the same kind
+      // again: about the same numbers where the switch matches only those, about new ones otherwise.
+      const probe = async (first: boolean): Promise<Exchange> => {
+        const same = first || section.scope === 'subject';
+        if (kind === 'queryFailed')
+          return queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
+        if (kind === 'orderCreationFailed') {
+          const method = ctx.loaded.profile.methods.checkout[0]!;
+          // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
+          const label = 'doctor: the checkout after orderCreationFailed was armed';
+          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, same ? subjectNo : ctx.t.newNo('order'))).ex;
+        }
+        const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
+        return createRefund(
+          ctx.t,
+          { refundNo: same ? refundNo : ctx.t.newNo('refund'), order: order!, amount: usd(full ? order!.value : '1.00') },
+          { label: `doctor: the refund after ${kind} was armed` },
+        );
+      };
+      const ex = await probe(true);
+      const a = answerOf(ex);
+      if (!refused(a)) {
+        if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
+          add(ctx, 'wrong', path, claim, {
+            expected: 'the next request refused',
+            answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
+            fix:
+              `give in ${path} the value the vendor's control takes for ${kind}` +
+              (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
+            ex: [armEx, ex],
+          });
+        return;
+      }
+      const more: Exchange[] = [];
+      for (let n = 1; n < armCount(arm); n++) {
+        const next = await probe(false);
+        more.push(next);
+        if (refused(answerOf(next))) continue;
+        add(ctx, 'wrong', 'sandbox.armFailure.count', `one arming fails ${armCount(arm)} requests`, {
+          expected: `${armCount(arm)} requests of its kind refused after one arming`,
+          answered: `arm: code 0; then ${n} refused, and the next ${describeAnswer(answerOf(next))}`,
+          fix: `set sandbox.armFailure.count to ${n}`,
+          ex: [armEx, ex, ...more],
         });
-      continue;
-    }
-    let ex: Exchange;
-    if (kind === 'queryFailed')
-      ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
-    else if (kind === 'orderCreationFailed') {
-      const method = ctx.loaded.profile.methods.checkout[0]!;
-      // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
-      ex = (
-        await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)
-      ).ex;
-    } else {
-      const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
-      ex = await createRefund(
-        ctx.t,
-        { refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
-        { label: `doctor: the refund after ${kind} was armed` },
-      );
-    }
-    const a = answerOf(ex);
-    if (refused(a)) add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
-    else if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
-      add(ctx, 'wrong', path, claim, {
-        expected: 'the next request refused',
-        answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
-        fix:
-          `give in ${path} the value the vendor's control takes for ${kind}` +
-          (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
-        ex: [armEx, ex],
-      });
+        return;
+      }
+      add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex, ...more] });
+    });
   }
 }
 
