@@ -5,7 +5,7 @@ import { currentRecorder } from './check/context.js';
 import type { Operation } from './exclusive.js';
 import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
-import { expectSuccess, expectString, pick } from './check/expect.js';
+import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
 import { amountInside } from './limits.js';
 
@@ -212,7 +212,7 @@ export async function completeCheckout(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete checkout as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control completing the checkout' });
+  expectControlDone(ex, clause, { what: 'the sandbox control completing the checkout' });
   return ex;
 }
 
@@ -228,7 +228,7 @@ export async function sandboxOrderControl(
     as: order.as,
     label: `sandbox: ${control}`,
   });
-  expectSuccess(ex, clause, { what: `the sandbox control ${control}` });
+  expectControlDone(ex, clause, { what: `the sandbox control ${control}` });
   return ex;
 }
 
@@ -281,7 +281,7 @@ export async function settleRefund(
     t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }),
     { as: refund.as, label: `sandbox: settle refund as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control settling the refund' });
+  expectControlDone(ex, clause, { what: 'the sandbox control settling the refund' });
   return ex;
 }
 
@@ -386,7 +386,7 @@ export async function settlePayout(
     }),
     { as: payout.as, label: `sandbox: settle payout as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control settling the payout' });
+  expectControlDone(ex, clause, { what: 'the sandbox control settling the payout' });
   return ex;
 }
 
@@ -410,7 +410,7 @@ export async function completeCard(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control completing the pending card payment' });
+  expectControlDone(ex, clause, { what: 'the sandbox control completing the pending card payment' });
   return ex;
 }
 
@@ -447,7 +447,7 @@ export async function armFailure(
     as: opts.as,
     label: `sandbox: arm a one-shot ${failure}`,
   });
-  expectSuccess(ex, clause, { what: `the sandbox control arming ${failure}` });
+  expectControlDone(ex, clause, { what: `the sandbox control arming ${failure}` });
   return ex;
 }
 
