@@ -56,6 +56,12 @@ export interface SandboxDescription {
   readonly armReach?: ArmReach;
   /** How many requests one arming fails (default 1). */
   readonly armCount?: number;
+  /**
+   * What a control answers on success: the record it moved (`reference`, the default), or the vendor's own report of
+   * what it did, in its own names (`vendor`: camelCase and dotted keys, an epoch time, a three-decimal amount), as a
+   * sandbox written apart from the document may: the interface's rules do not bind a control.
+   */
+  readonly answers?: 'reference' | 'vendor';
 }
 
 export const ARM_REACHES = ['subject', 'merchant-operation', 'operation'] as const;
@@ -79,6 +85,19 @@ export interface SandboxShape {
   readonly refundsByNumber: boolean;
   readonly armReach: ArmReach;
   readonly armCount: number;
+  /** Whether a control answers with the vendor's own report instead of the record (`answers: 'vendor'`). */
+  readonly vendorAnswers: boolean;
+}
+
+/** A vendor's report of what a control did, in names of its own (e.g. `/api/v1/sandbox/failures`'s `data.armed.payments.create`). */
+export function vendorAnswer(route: string, now: number): Record<string, unknown> {
+  const what = route === ARM_ROUTE ? { armed: { 'payments.create': 1, 'refunds.create': 0 } } : { controlName: route.split('/').pop() };
+  return {
+    ...what,
+    acceptedAt: Math.floor(now / 1000),
+    requestedBy: { merchantId: 'sandbox' },
+    feeCharged: { currency: 'USD', value: '0.000' },
+  };
 }
 
 /** The store key a refund numbered `merchantRefundNo` is armed under (apart from any merchant order number). */
@@ -125,5 +144,6 @@ export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
     refundsByNumber: arm?.refundSubject === 'merchantRefundNo',
     armReach: d.armReach ?? 'subject',
     armCount: d.armCount ?? 1,
+    vendorAnswers: d.answers === 'vendor',
   };
 }
