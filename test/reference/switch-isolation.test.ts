@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
+import { runCheck } from '../../harness/check/run.js';
 import { createClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/exchange.js';
 import { GatedPacer } from '../../harness/exclusive.js';
@@ -31,6 +32,8 @@ import { createTarget, type MerchantRole, type Target } from '../../harness/targ
 import { Pacer } from '../../harness/throttle.js';
 import { startReference } from '../../reference/index.js';
 import type { ArmReach } from '../../reference/sandbox-shape.js';
+import naming from '../../suites/naming.js';
+import transientFailures from '../../suites/transient-failures.js';
 
 type Scope = NonNullable<NonNullable<NonNullable<Profile['sandbox']>['armFailure']>['scope']>;
 
@@ -207,6 +210,32 @@ for (const c of CONFIGS) {
     }, 120_000);
   });
 }
+
+describe('readings beside armed failures', () => {
+  let env: Awaited<ReturnType<typeof setUp>>;
+  beforeAll(async () => {
+    env = await setUp(CONFIGS[0]!, CONFIGS[0]!.scope);
+  });
+  afterAll(() => env?.close());
+
+  it("records a reading only from the check's own answers: none from a failure another check armed", async () => {
+    const [a, b] = env.workers.map((w) => w.target) as [Target, Target];
+    const settings = { seed: 35, numRuns: 5, webhooks: 'off' as const };
+    // The naming check reads whether a checkout without notify_url is refused: a stolen systemBusy would read "required".
+    const optional = naming.checks.find((c) => c.title.startsWith('refuses a checkout with notify_url or return_url'))!;
+    const alone = (await runCheck(optional, b, settings)).readings;
+    expect(Object.keys(alone).length).toBeGreaterThan(0);
+    const results = await Promise.all([
+      ...transientFailures.checks.map((c) => runCheck(c, a, settings)),
+      ...Array.from({ length: 4 }, () => runCheck(optional, b, settings)),
+      ...transientFailures.checks.map((c) => runCheck(c, b, settings)),
+    ]);
+    const transient = results.filter((r) => r.checkId.startsWith('transient-failures/'));
+    expect(transient.map((r) => `${r.checkId} ${r.status}`)).toEqual(transient.map((r) => `${r.checkId} passed`));
+    // Each the same as the check's readings alone, with nothing armed.
+    expect(results.filter((r) => r.checkId === optional.id).map((r) => r.readings)).toEqual(Array(4).fill(alone));
+  }, 60_000);
+});
 
 describe('the same switch with a profile that says a narrower scope than it has', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
