@@ -29,7 +29,8 @@ try {
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
   console.error(
-    `kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... [--reports DIR] [--profile FILE]`,
+    `kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... ` +
+      '[--reports DIR] [--profile FILE]',
   );
   process.exit(2);
 }
