@@ -278,26 +278,25 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
           });
         return;
       }
-      // The request it was armed for; then, for a switch that fails several (sandbox.armFailure.count), the same kind
-      // again: about the same numbers where the switch matches only those, about new ones otherwise.
-      const probe = async (first: boolean): Promise<Exchange> => {
-        const same = first || section.scope === 'subject';
+      // The request it was armed for; then, for a switch that fails several (sandbox.armFailure.count), the same request
+      // again: whatever the switch's scope, a request about the number it was armed for is one it hits.
+      const probe = async (): Promise<Exchange> => {
         if (kind === 'queryFailed')
           return queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
         if (kind === 'orderCreationFailed') {
           const method = ctx.loaded.profile.methods.checkout[0]!;
           // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
           const label = 'doctor: the checkout after orderCreationFailed was armed';
-          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, same ? subjectNo : ctx.t.newNo('order'))).ex;
+          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, subjectNo)).ex;
         }
         const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
         return createRefund(
           ctx.t,
-          { refundNo: same ? refundNo : ctx.t.newNo('refund'), order: order!, amount: usd(full ? order!.value : '1.00') },
+          { refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
           { label: `doctor: the refund after ${kind} was armed` },
         );
       };
-      const ex = await probe(true);
+      const ex = await probe();
       const a = answerOf(ex);
       if (!refused(a)) {
         if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
@@ -313,7 +312,7 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
       }
       const more: Exchange[] = [];
       for (let n = 1; n < armCount(arm); n++) {
-        const next = await probe(false);
+        const next = await probe();
         more.push(next);
         if (refused(answerOf(next))) continue;
         add(ctx, 'wrong', 'sandbox.armFailure.count', `one arming fails ${armCount(arm)} requests`, {
