@@ -24,7 +24,7 @@
  * key 0: before every fresh request, so that fresh requests cannot take the gateway's next second from it.
  *
  * Exclusive sections (harness/exclusive.ts): a request to the target asks with what it is, `a<key> <rid> <merchant>
- * <operation> <holds>` (the merchant id URI-encoded, the operation from the profile's endpoints, the ids of the sections
+ * <operation> <holds>` (the merchant id URI-encoded after an `m`, the operation from the profile's endpoints, the ids of the sections
  * its sender holds, comma-separated, or `-`), is granted by `g<rid>`, and gives its slot back with `r0@<rid> …` so the
  * pool knows which request ended. `x+<id> <scope> <merchant> <operation> <holds>` asks for a section, which the pool
  * grants with `x<id>` once no other section overlaps it and no request it covers is in flight; from the ask on, the
@@ -164,7 +164,12 @@ export function parseRelease(line: string): { throttled: boolean; opts: ReleaseO
 
 /** The request's class and holds on an ask line, after its key. */
 function askTail(tag: RequestTag): string {
-  return ` ${tag.rid} ${encodeURIComponent(tag.merchant)} ${tag.operation} ${tag.holds.length > 0 ? tag.holds.join(',') : '-'}`;
+  return ` ${tag.rid} ${encodeMerchant(tag.merchant)} ${tag.operation} ${tag.holds.length > 0 ? tag.holds.join(',') : '-'}`;
+}
+
+/** A merchant id on a line: URI-encoded after an `m`, so that even an empty one is a word. */
+function encodeMerchant(id: string): string {
+  return `m${encodeURIComponent(id)}`;
 }
 
 function parseOperation(s: string): Operation | undefined {
@@ -172,8 +177,9 @@ function parseOperation(s: string): Operation | undefined {
 }
 
 function decodeMerchant(s: string): string | undefined {
+  if (!s.startsWith('m')) return undefined;
   try {
-    return decodeURIComponent(s);
+    return decodeURIComponent(s.slice(1));
   } catch {
     return undefined;
   }
@@ -476,7 +482,7 @@ export function connectPool(
       const id = `w${(++sectionSeq).toString(36)}`;
       return new Promise<boolean>((resolve) => {
         opening.set(id, () => resolve(socket === s));
-        send(`x+${id} ${spec.scope} ${encodeURIComponent(spec.merchant)} ${spec.operation} ${holds.length > 0 ? holds.join(',') : '-'}\n`);
+        send(`x+${id} ${spec.scope} ${encodeMerchant(spec.merchant)} ${spec.operation} ${holds.length > 0 ? holds.join(',') : '-'}\n`);
       }).then((onPool) => {
         if (!onPool) return viaFallback();
         return {

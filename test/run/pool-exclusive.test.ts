@@ -206,6 +206,22 @@ describe('exclusive sections of the run-wide pool', () => {
     b.release(false, { request: r });
   });
 
+  it('carries any merchant id, an empty one and one with spaces included', async () => {
+    const s = await pool();
+    const a = worker(s.port);
+    const b = worker(s.port);
+    const held = await a.openSection(section('merchant', ''), []);
+    const empty = tag('', 'payment.query');
+    const waiting = b.acquire({ request: empty });
+    expect(await settles(waiting)).toBe(false);
+    const spaced = tag('M 1 é', 'payment.query');
+    expect(await settles(b.acquire({ request: spaced }), 5_000)).toBe(true);
+    b.release(false, { request: spaced });
+    held.close();
+    expect(await settles(waiting, 5_000)).toBe(true);
+    b.release(false, { request: empty });
+  });
+
   it('drops a connection whose section line is not the protocol', async () => {
     const s = await pool();
     const rogue = connect({ port: s.port, host: '127.0.0.1' });
