@@ -34,7 +34,7 @@ describe("a sandbox whose controls answer in the vendor's own names", () => {
     const ex = await withRecorder(rec, () =>
       armFailure(session.target, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo: session.target.newNo('order') }),
     );
-    const data = (ex.response?.json as { data: Record<string, unknown> }).data;
+    const data = (ex.response!.json as { data: Record<string, unknown> }).data;
     expect(data['armed']).toEqual({ 'payments.create': 1, 'refunds.create': 0 });
     expect(Object.keys(data)).toContain('acceptedAt');
     expect(rec.invariantFindings).toEqual([]);
