@@ -494,21 +494,32 @@ export async function underArmedFailure<T>(
   });
 }
 
-/** Sends `again` until `count` refusals of `operation` were seen since `armed` in this check (or one is not refused). */
+/**
+ * Sends `again` until `count` answers of `operation` since `armed` in this check were the armed failure: the same
+ * refusal (code and key) as the first one met, whatever it is (a broken target may give another than the document's).
+ * A refusal for another reason is no failure used up: tried again, within `count + 2` tries; an acceptance ends it
+ * (the switch has no more).
+ */
 async function useUp(t: Target, operation: Operation, count: number, armed: Exchange, again: () => Promise<Exchange>): Promise<void> {
   const after = exchangeNumber(armed.id);
-  const own = currentRecorder()?.exchanges ?? [];
-  let seen = own.filter(
-    (x) =>
-      exchangeNumber(x.id) > after &&
-      t.operationOf(new URL(x.request.url).pathname.slice(basePath(t).length)) === operation &&
-      refusedAnswer(x),
-  ).length;
-  while (seen < count) {
-    const ex = await again();
-    if (!refusedAnswer(ex)) return;
-    seen += 1;
+  const base = basePath(t);
+  const own = (currentRecorder()?.exchanges ?? []).filter(
+    (x) => exchangeNumber(x.id) > after && t.operationOf(new URL(x.request.url).pathname.slice(base.length)) === operation,
+  );
+  const failure = own.map(refusalOf).find((r) => r !== undefined);
+  let seen = failure === undefined ? 0 : own.filter((x) => refusalOf(x) === failure).length;
+  for (let tries = 0; seen < count && tries < count + 2; tries++) {
+    const answer = refusalOf(await again());
+    if (answer === undefined) return;
+    if (failure === undefined || answer === failure) seen += 1;
   }
+}
+
+/** A refusal's code and key (`422 systemBusy`); undefined for an acceptance or no envelope. */
+function refusalOf(ex: Exchange): string | undefined {
+  const j = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
+  if (typeof j?.code !== 'number' || j.code === 0) return undefined;
+  return `${j.code} ${typeof j.msg === 'string' ? j.msg.split('|').pop() : ''}`;
 }
 
 /** The path part of the target's base URL (a base URL may carry one: https://host/gateway). */
@@ -519,10 +530,4 @@ function basePath(t: Target): string {
 /** The sequence number of an exchange of this process (`x-000123`). */
 function exchangeNumber(id: string): number {
   return Number(id.replace(/^x-/, ''));
-}
-
-/** Whether the answer is a refusal (a code other than 0), whatever its code and key. */
-function refusedAnswer(ex: Exchange): boolean {
-  const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
-  return typeof code === 'number' && code !== 0;
 }
