@@ -281,20 +281,24 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
       // The request it was armed for; then, for a switch that fails several (sandbox.armFailure.count), the same kind
       // again about the number it was armed for (a request any switch of that arming hits): the same query, the same
       // order number, a refund of the same payment (numbered anew, unless the switch matches refunds by their number).
-      const probe = async (again: boolean): Promise<Exchange> => {
+      const probe = async (again: boolean, fresh = false): Promise<Exchange> => {
         if (kind === 'queryFailed')
           return queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
         if (kind === 'orderCreationFailed') {
           const method = ctx.loaded.profile.methods.checkout[0]!;
           // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
           const label = 'doctor: the checkout after orderCreationFailed was armed';
-          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, subjectNo)).ex;
+          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, fresh ? ctx.t.newNo('order') : subjectNo)).ex;
         }
         const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
         const byNumber = subjectOf(arm, kind) === 'merchantRefundNo';
         return createRefund(
           ctx.t,
-          { refundNo: again && !byNumber ? ctx.t.newNo('refund') : refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
+          {
+            refundNo: fresh || (again && !byNumber) ? ctx.t.newNo('refund') : refundNo,
+            order: order!,
+            amount: usd(full ? order!.value : '1.00'),
+          },
           { label: `doctor: the refund after ${kind} was armed` },
         );
       };
@@ -316,8 +320,14 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
       // Each further failure the arming armed is the same refusal as the first (whatever its code and key).
       const same = describeAnswer(a);
       for (let n = 1; n < armCount(arm); n++) {
-        const next = await probe(true);
+        let next = await probe(true);
         more.push(next);
+        // Refused for another reason (the same number again: a duplicate): a request about new numbers, which a switch
+        // of the merchant's operation or of the target hits, and one of those numbers does not.
+        if (refused(answerOf(next)) && describeAnswer(answerOf(next)) !== same && kind !== 'queryFailed') {
+          next = await probe(true, true);
+          more.push(next);
+        }
         const b = answerOf(next);
         if (refused(b) && describeAnswer(b) === same) continue;
         if (refused(b)) {
