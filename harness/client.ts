@@ -19,6 +19,7 @@ import type { Socket } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Duplex } from 'node:stream';
 import type { Exchange, ExchangeError } from './exchange.js';
+import { gated, type RequestTag, type SectionGate } from './exclusive.js';
 import { isThrottledAnswer, Pacer, type RequestPacer, sleep, throttleWaitMs, type WireAttempt } from './throttle.js';
 import type { Credentials } from './signing.js';
 import { verify } from './signing.js';
@@ -103,10 +104,17 @@ export interface SendOptions {
   resign?: () => Record<string, string>;
   /** Told of every attempt once it is answered, with when it went on the wire (`http.rateLimit` proposals, throttle.ts). */
   onAttempt?: (attempt: WireAttempt) => void;
+  /**
+   * A request to the target: who signs it, what it is, the sections its sender holds (harness/exclusive.ts). Held back
+   * while another's exclusive section covers it. Absent: not a request to the target, never held.
+   */
+  request?: RequestTag;
 }
 
 export interface Client {
   send(req: RawRequest, opts?: SendOptions): Promise<Exchange>;
+  /** Opens an exclusive section over the requests this client's pacer sees (the run-wide pool's, or its own). */
+  openSection: SectionGate['openSection'];
   /** Destroys the keep-alive agent and any raw socket still open. */
   close(): Promise<void>;
 }
@@ -409,7 +417,7 @@ export function createClient(opts: ClientOptions): Client {
     return { headers: Object.fromEntries(lines), lines, halfClose: effective > req.body.length };
   }
 
-  const pacer = opts.pacer ?? new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency });
+  const pacer = gated(opts.pacer ?? new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency }));
 
   /**
    * Sends until the answer is the service's: a throttled answer (429, or 503 with Retry-After) is waited
@@ -426,7 +434,9 @@ export function createClient(opts: ClientOptions): Client {
     let queuedMs = 0;
     for (;;) {
       const asked = performance.now();
-      await pacer.acquire({ resend: answers > 0 });
+      // One tag per attempt: a resend is another request in flight for the gate.
+      const request = sendOpts.request && { ...sendOpts.request };
+      await pacer.acquire({ resend: answers > 0, ...(request ? { request } : {}) });
       queuedMs += performance.now() - asked;
       const onWire = performance.now();
       firstAt ??= onWire;
@@ -436,7 +446,7 @@ export function createClient(opts: ClientOptions): Client {
         ex = await sendOnce(current, { ...sendOpts, deadlineMs: left });
       } catch (err) {
         const attempt: WireAttempt = { at: onWire, answeredAt: performance.now(), answer: 'none' };
-        pacer.release(false, { attempt });
+        pacer.release(false, { attempt, ...(request ? { request } : {}) });
         sendOpts.onAttempt?.(attempt);
         throw err;
       }
@@ -447,7 +457,7 @@ export function createClient(opts: ClientOptions): Client {
         answer: throttled ? 'throttled' : ex.response ? 'admitted' : 'none',
       };
       const wait = throttled ? throttleWaitMs(ex.response!.headers, answers + 1) : 0;
-      pacer.release(throttled, throttled ? { attempt, waitMs: wait } : { attempt });
+      pacer.release(throttled, { attempt, ...(throttled ? { waitMs: wait } : {}), ...(request ? { request } : {}) });
       sendOpts.onAttempt?.(attempt);
       if (queuedMs >= 1) ex.timings.queuedMs = round(queuedMs);
       if (!throttled) {
@@ -555,7 +565,7 @@ export function createClient(opts: ClientOptions): Client {
     await agent.destroy();
   }
 
-  return { send, close };
+  return { send, close, openSection: (spec, holds) => pacer.openSection(spec, holds) };
 }
 
 function round(ms: number): number {

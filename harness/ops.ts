@@ -1,9 +1,11 @@
 import type { ClauseId } from './clauses/registry.js';
 import type { Exchange } from './exchange.js';
-import { type ArmSubjects, armVariables } from './profile/arm-failure.js';
+import { type ArmFailureControl, type ArmSubjects, armCount, armSection, armVariables } from './profile/arm-failure.js';
+import { currentRecorder } from './check/context.js';
+import type { Operation } from './exclusive.js';
 import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
-import { expectSuccess, expectString, pick } from './check/expect.js';
+import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
 import { amountInside } from './limits.js';
 
@@ -210,7 +212,7 @@ export async function completeCheckout(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete checkout as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control completing the checkout' });
+  expectControlDone(ex, clause, { what: 'the sandbox control completing the checkout' });
   return ex;
 }
 
@@ -226,7 +228,7 @@ export async function sandboxOrderControl(
     as: order.as,
     label: `sandbox: ${control}`,
   });
-  expectSuccess(ex, clause, { what: `the sandbox control ${control}` });
+  expectControlDone(ex, clause, { what: `the sandbox control ${control}` });
   return ex;
 }
 
@@ -279,7 +281,7 @@ export async function settleRefund(
     t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }),
     { as: refund.as, label: `sandbox: settle refund as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control settling the refund' });
+  expectControlDone(ex, clause, { what: 'the sandbox control settling the refund' });
   return ex;
 }
 
@@ -384,7 +386,7 @@ export async function settlePayout(
     }),
     { as: payout.as, label: `sandbox: settle payout as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control settling the payout' });
+  expectControlDone(ex, clause, { what: 'the sandbox control settling the payout' });
   return ex;
 }
 
@@ -408,22 +410,14 @@ export async function completeCard(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete the pending card payment as ${outcome}` },
   );
-  expectSuccess(ex, clause, { what: 'the sandbox control completing the pending card payment' });
+  expectControlDone(ex, clause, { what: 'the sandbox control completing the pending card payment' });
   return ex;
 }
 
 export type ArmableFailure = ArmFailureKind;
 
-/**
- * Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind (about `merchantOrderNo`,
- * or for a refund kind the refund numbered `merchantRefundNo` where the switch matches refunds by number) fails once.
- */
-export async function armFailure(
-  t: Target,
-  failure: ArmableFailure,
-  clause: ClauseId,
-  opts: { as?: MerchantRole } & ArmSubjects = {},
-): Promise<Exchange> {
+/** The profile's failure switch, when it can arm `failure`; otherwise the check is skipped, naming what to declare. */
+function armControl(t: Target, failure: ArmableFailure): ArmFailureControl {
   const c = t.profile.sandbox?.armFailure;
   if (!c)
     throw new PreconditionSkip('the profile declares no sandbox control that arms a one-shot failure (sandbox.armFailure)', {
@@ -433,11 +427,107 @@ export async function armFailure(
     throw new PreconditionSkip(`the profile's sandbox.armFailure cannot arm ${failure} (sandbox.armFailure.failures.${failure})`, {
       declare: [`sandbox.armFailure.failures.${failure}`],
     });
+  return c;
+}
+
+/**
+ * Arms a one-shot failure through sandbox.armFailure: the merchant's next request of that kind (about `merchantOrderNo`,
+ * or for a refund kind the refund numbered `merchantRefundNo` where the switch matches refunds by number) fails once.
+ * Call it only inside the switch's exclusive section: `underArmedFailure` does both.
+ */
+export async function armFailure(
+  t: Target,
+  failure: ArmableFailure,
+  clause: ClauseId,
+  opts: { as?: MerchantRole } & ArmSubjects = {},
+): Promise<Exchange> {
+  const c = armControl(t, failure);
   const vars = armVariables(c, failure, { merchantOrderNo: opts.merchantOrderNo, merchantRefundNo: opts.merchantRefundNo });
   const ex = await t.post(c.path, t.fill(c.template, vars), {
     as: opts.as,
     label: `sandbox: arm a one-shot ${failure}`,
   });
-  expectSuccess(ex, clause, { what: `the sandbox control arming ${failure}` });
+  expectControlDone(ex, clause, { what: `the sandbox control arming ${failure}` });
   return ex;
+}
+
+export interface ArmedRun extends ArmSubjects {
+  as?: MerchantRole;
+  /**
+   * Sends one more request of the failure's kind (one the switch may hit: for a query, the same one; for a creation, a
+   * new one): used, inside the section, until every failure the arming armed was seen.
+   */
+  again: () => Promise<Exchange>;
+}
+
+/**
+ * Arms `failure` and runs `fn`, which sends the request it was armed for, inside the exclusive section the switch
+ * needs (harness/exclusive.ts; sandbox.armFailure.scope, default every request to the target): no request of another
+ * check that the switch could hit is sent meanwhile. Before the section closes, the failures the arming left
+ * (sandbox.armFailure.count, less those the section's requests of that kind already met) are used up with `again`, so
+ * that no other check's request meets one.
+ */
+export async function underArmedFailure<T>(
+  t: Target,
+  failure: ArmableFailure,
+  clause: ClauseId,
+  run: ArmedRun,
+  fn: (armed: Exchange) => Promise<T>,
+): Promise<T> {
+  const c = armControl(t, failure);
+  const section = armSection(c, failure, t.merchant(run.as ?? 'primary').id);
+  return t.exclusive(section, async () => {
+    const armed = await armFailure(t, failure, clause, run);
+    let done = false;
+    try {
+      const out = await fn(armed);
+      done = true;
+      return out;
+    } finally {
+      // Only a switch of the check's own numbers leaves nothing another check's request could meet.
+      if (section.scope !== 'subject') {
+        const used = useUp(t, section.operation, armCount(c), armed, run.again);
+        if (done) await used;
+        else await used.catch(() => undefined);
+      }
+    }
+  });
+}
+
+/**
+ * Sends `again` until `count` answers of `operation` since `armed` in this check were the armed failure: the same
+ * refusal (code and key) as the first one met, whatever it is (a broken target may give another than the document's).
+ * A refusal for another reason is no failure used up: tried again, within `count + 2` tries; an acceptance ends it
+ * (the switch has no more).
+ */
+async function useUp(t: Target, operation: Operation, count: number, armed: Exchange, again: () => Promise<Exchange>): Promise<void> {
+  const after = exchangeNumber(armed.id);
+  const base = basePath(t);
+  const own = (currentRecorder()?.exchanges ?? []).filter(
+    (x) => exchangeNumber(x.id) > after && t.operationOf(new URL(x.request.url).pathname.slice(base.length)) === operation,
+  );
+  const failure = own.map(refusalOf).find((r) => r !== undefined);
+  let seen = failure === undefined ? 0 : own.filter((x) => refusalOf(x) === failure).length;
+  for (let tries = 0; seen < count && tries < count + 2; tries++) {
+    const answer = refusalOf(await again());
+    if (answer === undefined) return;
+    if (failure === undefined || answer === failure) seen += 1;
+  }
+}
+
+/** A refusal's code and key (`422 systemBusy`); undefined for an acceptance or no envelope. */
+function refusalOf(ex: Exchange): string | undefined {
+  const j = ex.response?.json as { code?: unknown; msg?: unknown } | undefined;
+  if (typeof j?.code !== 'number' || j.code === 0) return undefined;
+  return `${j.code} ${typeof j.msg === 'string' ? j.msg.split('|').pop() : ''}`;
+}
+
+/** The path part of the target's base URL (a base URL may carry one: https://host/gateway). */
+function basePath(t: Target): string {
+  return new URL(t.baseUrl).pathname.replace(/\/+$/, '');
+}
+
+/** The sequence number of an exchange of this process (`x-000123`). */
+function exchangeNumber(id: string): number {
+  return Number(id.replace(/^x-/, ''));
 }

@@ -10,7 +10,8 @@ import type { Exchange } from './exchange.js';
 import type { LoadedProfile, ResolvedMerchant } from './profile/load.js';
 import type { Profile } from './profile/types.js';
 import { sign, type SignOptions } from './signing.js';
-import { recordExchange, recordExercised, recordFinding } from './check/context.js';
+import { asHolder, currentHolds, recordExchange, recordExercised, recordFinding } from './check/context.js';
+import { EXCLUSIVE_HOLD_MS, EXCLUSIVE_WAIT_MS, type Operation, operationClassifier, type SectionSpec } from './exclusive.js';
 import { responseInvariants } from './check/invariants.js';
 import { NoVerdict, PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './template.js';
@@ -70,6 +71,13 @@ export interface Target {
   receiver(): Receiver;
   /** Fills a profile template with variables. */
   fill(template: Record<string, unknown>, vars: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Runs `fn` inside an exclusive section (harness/exclusive.ts): while it runs, no other request the section covers is
+   * sent, by any check of the run or the doctor; `fn`'s own requests go. Scope `subject`: `fn` just runs.
+   */
+  exclusive<T>(section: SectionSpec, fn: () => Promise<T>): Promise<T>;
+  /** What a request to `path` is (from the profile's endpoints and sandbox controls). */
+  operationOf(path: string): Operation;
   /** Prefix of every number this run creates, printed so a run's orders can be found on the target. */
   readonly runPrefix: string;
 }
@@ -89,6 +97,10 @@ export function createTarget(opts: TargetOptions): Target {
   const runPrefix = `K${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
   let counter = 0;
   const paths = endpointPaths(profile);
+  const operationOf = operationClassifier(
+    paths,
+    Object.values(profile.sandbox ?? {}).flatMap((c) => (c && typeof c === 'object' && 'path' in c ? [String(c.path)] : [])),
+  );
 
   function merchant(role: MerchantRole): ResolvedMerchant {
     const m = loaded.merchants[role];
@@ -147,14 +159,46 @@ export function createTarget(opts: TargetOptions): Target {
     // The service signs with the merchant's own secret, whatever secret the request was signed with.
     const own = ownMerchant(creds.id);
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
-    const ex = await client.send(req, { verifyWith, resign: buildHeaders });
+    const request = { merchant: creds.id, operation: operationOf(p), holds: currentHolds() };
+    const ex = await client.send(req, { verifyWith, resign: buildHeaders, request });
     recordExchange(ex);
     // The gateway kept refusing until the deadline: the service never answered, so there is nothing to judge.
     if (ex.error?.kind === 'throttled') throw new NoVerdict('throttled', `${ex.label}: ${ex.error.message}`);
+    // A sandbox control is the vendor's, outside the document: the interface's rules judge only the interface's
+    // exchanges (its answer is judged for what the profile says of it: expectControlDone).
+    if (request.operation === 'sandbox') return ex;
     const examined = new Set<ClauseId>();
     for (const finding of responseInvariants(ex, { verifySignature: verifyWith !== undefined, examined })) recordFinding(finding);
     recordExercised(...examined);
     return ex;
+  }
+
+  async function exclusive<T>(spec: SectionSpec, fn: () => Promise<T>): Promise<T> {
+    if (spec.scope === 'subject') return fn();
+    const what = `the exclusive section "${spec.label ?? spec.operation}" (scope ${spec.scope})`;
+    const opening = client.openSection(spec, currentHolds());
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), EXCLUSIVE_WAIT_MS);
+    });
+    const section = await Promise.race([opening, late]);
+    clearTimeout(timer);
+    if (section === undefined) {
+      void opening.then((s) => s.close());
+      throw new Error(`${what} could not be opened within ${EXCLUSIVE_WAIT_MS / 1000} s: other checks held what it covers`);
+    }
+    const over = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${what} was held longer than ${EXCLUSIVE_HOLD_MS / 1000} s: closed, and this check not judged`)),
+        EXCLUSIVE_HOLD_MS,
+      );
+    });
+    try {
+      return await Promise.race([asHolder(section.id, fn), over]);
+    } finally {
+      clearTimeout(timer);
+      section.close();
+    }
   }
 
   return {
@@ -189,5 +233,7 @@ export function createTarget(opts: TargetOptions): Target {
       return opts.receiver;
     },
     fill: (template, vars) => fillTemplate(template, vars),
+    exclusive,
+    operationOf,
   };
 }

@@ -3,6 +3,7 @@
  * to send at all (the profile's `http.rateLimit`, a token bucket) and how many requests to keep in flight while the
  * target throttles (AIMD). A throttled answer is the gateway's, never the service's: it is never judged.
  */
+import type { RequestTag, SectionGate } from './exclusive.js';
 
 /** HTTP 429, or 503 with Retry-After: a gateway refused the request; the service never saw it. */
 export function isThrottledAnswer(status: number, headers: Record<string, string | string[]>): boolean {
@@ -66,6 +67,11 @@ export interface PacerOptions {
 export interface AcquireOptions {
   /** A resend after a throttled answer, its wait over: it goes before every fresh request (it must not starve). */
   resend?: boolean;
+  /**
+   * A request to the target: who signs it, what it is and the sections its sender holds (harness/exclusive.ts); the
+   * gate holds it back while another's exclusive section covers it. The same object is passed to `release`.
+   */
+  request?: RequestTag;
 }
 
 /** What a client tells when an answer came back. */
@@ -74,12 +80,16 @@ export interface ReleaseOptions {
   attempt?: WireAttempt;
   /** A throttled answer's wait (Retry-After), ms: the gateway's own word on when its second has room again. */
   waitMs?: number;
+  /** The request this answers, as given to `acquire`. */
+  request?: RequestTag;
 }
 
 /** What a client waits on before each send and tells after each answer: a local `Pacer` or the run-wide pool. */
 export interface RequestPacer {
   acquire(opts?: AcquireOptions): Promise<void>;
   release(throttled: boolean, opts?: ReleaseOptions): void;
+  /** Present on a pacer that also keeps the exclusive sections (the pool's client, `GatedPacer`). */
+  openSection?: SectionGate['openSection'];
 }
 
 /** The rate a pacer learnt from a target that throttled while no rate was declared (requests per second). */

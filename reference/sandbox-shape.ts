@@ -47,7 +47,25 @@ export interface SandboxDescription {
   readonly outcomes?: { readonly success: string; readonly failed: string };
   /** Absent: one `failure` field whose value is the failure's name (QUERY_FAILED, …), and merchant_order_no. */
   readonly armFailure?: ArmSwitchDescription;
+  /**
+   * What an armed failure hits (the switch is the vendor's, "not shown" by the document): the next request about the
+   * number it was armed for, or of its kind when armed for none (`subject`, the default); the arming merchant's next
+   * request of its kind, whatever number it carries (`merchant-operation`); the next request of its kind from any
+   * merchant (`operation`).
+   */
+  readonly armReach?: ArmReach;
+  /** How many requests one arming fails (default 1). */
+  readonly armCount?: number;
+  /**
+   * What a control answers on success: the record it moved (`reference`, the default), or the vendor's own report of
+   * what it did, in its own names (`vendor`: camelCase and dotted keys, an epoch time, a three-decimal amount), as a
+   * sandbox written apart from the document may: the interface's rules do not bind a control.
+   */
+  readonly answers?: 'reference' | 'vendor';
 }
+
+export const ARM_REACHES = ['subject', 'merchant-operation', 'operation'] as const;
+export type ArmReach = (typeof ARM_REACHES)[number];
 
 /** What an arm request asked for. */
 export interface ArmRequest {
@@ -65,6 +83,21 @@ export interface SandboxShape {
   readonly armSwitch?: ArmSwitchDescription;
   /** Whether refund failures are matched by the refund's own number. */
   readonly refundsByNumber: boolean;
+  readonly armReach: ArmReach;
+  readonly armCount: number;
+  /** Whether a control answers with the vendor's own report instead of the record (`answers: 'vendor'`). */
+  readonly vendorAnswers: boolean;
+}
+
+/** A vendor's report of what a control did, in names of its own (e.g. `/api/v1/sandbox/failures`'s `data.armed.payments.create`). */
+export function vendorAnswer(route: string, now: number): Record<string, unknown> {
+  const what = route === ARM_ROUTE ? { armed: { 'payments.create': 1, 'refunds.create': 0 } } : { controlName: route.split('/').pop() };
+  return {
+    ...what,
+    acceptedAt: Math.floor(now / 1000),
+    requestedBy: { merchantId: 'sandbox' },
+    feeCharged: { currency: 'USD', value: '0.000' },
+  };
 }
 
 /** The store key a refund numbered `merchantRefundNo` is armed under (apart from any merchant order number). */
@@ -95,6 +128,10 @@ export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
       seen.add(key);
     }
   }
+  if (d.armReach !== undefined && !(ARM_REACHES as readonly string[]).includes(d.armReach))
+    throw new Error(`target sandbox.armReach: one of ${ARM_REACHES.join(', ')}`);
+  if (d.armCount !== undefined && !(Number.isInteger(d.armCount) && d.armCount >= 1 && d.armCount <= 20))
+    throw new Error('target sandbox.armCount: a whole number from 1 to 20');
   return {
     route: (path) => moved.get(path) ?? (movedAway.has(path) ? undefined : path),
     body: (route, body) => {
@@ -105,5 +142,8 @@ export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
     outcomes: o ?? { success: 'SUCCESS', failed: 'FAILED' },
     ...(arm !== undefined ? { armSwitch: arm } : {}),
     refundsByNumber: arm?.refundSubject === 'merchantRefundNo',
+    armReach: d.armReach ?? 'subject',
+    armCount: d.armCount ?? 1,
+    vendorAnswers: d.answers === 'vendor',
   };
 }

@@ -62,6 +62,9 @@ export interface Payee {
   email?: string;
 }
 
+/** Who an armed failure is for when a switch fails the next request of its kind from any merchant. */
+export const ANY_MERCHANT = '*';
+
 /** One-shot failures the sandbox can arm for a merchant's next request of that kind. */
 export const ARMABLE_FAILURES = ['QUERY_FAILED', 'ORDER_CREATION_FAILED', 'REFUND_SYSTEM_BUSY', 'REFUND_FAILED'] as const;
 export type ArmedFailure = (typeof ARMABLE_FAILURES)[number];
@@ -117,8 +120,11 @@ export class Store {
   private readonly refundsOfOrder = new Map<string, string[]>();
   private readonly balances = new Map<string, Balances>();
   private sequence = Math.floor(Math.random() * 500_000);
-  /** Armed failures per merchant: `failure` alone, or `failure` + LF + the merchant order number it is scoped to. */
-  private readonly armed = new Map<string, Set<string>>();
+  /**
+   * Armed failures per merchant (`ANY_MERCHANT`: for any merchant's request): `failure` alone, or `failure` + LF + the
+   * merchant order number it is scoped to, and how many requests it still fails.
+   */
+  private readonly armed = new Map<string, Map<string, number>>();
 
   /** How a service number is written (a reading may give it another shape). */
   private readonly formatNo: (prefix: 'P' | 'R' | 'T', stamp: string, sequence: string) => string;
@@ -206,20 +212,31 @@ export class Store {
     return out;
   }
 
-  /** Arms a failure for the merchant's next request of that kind; with `merchantOrderNo`, only for requests about that order. */
-  arm(merchantId: string, failure: ArmedFailure, merchantOrderNo?: string): void {
-    const set = this.armed.get(merchantId) ?? new Set<string>();
-    set.add(merchantOrderNo === undefined ? failure : `${failure}\n${merchantOrderNo}`);
-    this.armed.set(merchantId, set);
+  /**
+   * Arms a failure for the merchant's next `count` requests of that kind (`ANY_MERCHANT`: any merchant's); with
+   * `merchantOrderNo`, only for requests about that order.
+   */
+  arm(merchantId: string, failure: ArmedFailure, merchantOrderNo?: string, count = 1): void {
+    const armed = this.armed.get(merchantId) ?? new Map<string, number>();
+    const key = merchantOrderNo === undefined ? failure : `${failure}\n${merchantOrderNo}`;
+    armed.set(key, (armed.get(key) ?? 0) + count);
+    this.armed.set(merchantId, armed);
   }
 
-  /** Whether the failure is armed for this request (about `merchantOrderNo`); `oneShot` disarms it (a transient failure happens once). */
+  /** Whether the failure is armed for this request (about `merchantOrderNo`); `oneShot` disarms one (a transient failure happens once). */
   takeArmed(merchantId: string, failure: ArmedFailure, merchantOrderNo: string, oneShot = true): boolean {
-    const set = this.armed.get(merchantId);
-    const key = [`${failure}\n${merchantOrderNo}`, failure].find((k) => set?.has(k));
-    if (key === undefined || set === undefined) return false;
-    if (oneShot) set.delete(key);
-    return true;
+    for (const owner of [merchantId, ANY_MERCHANT]) {
+      const armed = this.armed.get(owner);
+      const key = [`${failure}\n${merchantOrderNo}`, failure].find((k) => armed?.has(k));
+      if (key === undefined || armed === undefined) continue;
+      if (oneShot) {
+        const left = armed.get(key)! - 1;
+        if (left > 0) armed.set(key, left);
+        else armed.delete(key);
+      }
+      return true;
+    }
+    return false;
   }
 
   balancesOf(merchantId: string): Balances {

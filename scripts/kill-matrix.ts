@@ -1,6 +1,8 @@
 /**
- * `npx tsx scripts/kill-matrix.ts [--seed N] [--fault NAME]... [--clause ID]... [--reports DIR]`:
- * the proof that npm test runs (test/kill-matrix), by hand, with progress; exit 1 when a gate fails.
+ * `npx tsx scripts/kill-matrix.ts [--seed N] [--fault NAME]... [--clause ID]... [--reports DIR] [--profile FILE]`:
+ * the proof that npm test runs (test/kill-matrix), by hand, with progress; exit 1 when a gate fails. `--profile`: an
+ * embedded profile of the reference other than fixtures/profiles/reference.json (its `embedded.target`: e.g. a failure
+ * switch that reaches the merchant's next request of an operation, `sandbox.armReach`), each mutant started from it.
  */
 import { faultCatalogue } from '../reference/index.js';
 import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
@@ -12,14 +14,24 @@ let flags: ReturnType<typeof parseArgs>['flags'];
 let seed: number;
 let numRuns: number;
 try {
-  const parsed = parseArgs(process.argv.slice(2), { seed: 'value', runs: 'value', fault: 'multi', clause: 'multi', reports: 'value' });
+  const parsed = parseArgs(process.argv.slice(2), {
+    seed: 'value',
+    runs: 'value',
+    fault: 'multi',
+    clause: 'multi',
+    reports: 'value',
+    profile: 'value',
+  });
   if (parsed.rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.rest[0])}`);
   flags = parsed.flags;
   seed = intFlag(flags.seed, 'seed', -0x80000000, 0x7fffffff) ?? 1;
   numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? 20;
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
-  console.error(`kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... [--reports DIR]`);
+  console.error(
+    `kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... ` +
+      '[--reports DIR] [--profile FILE]',
+  );
   process.exit(2);
 }
 const names = (flags.fault as string[] | undefined) ?? [];
@@ -33,7 +45,7 @@ const faults = faultCatalogue.filter(
   (f) => (names.length === 0 || names.includes(f.name)) && (clauses.length === 0 || clauses.includes(f.clause)),
 );
 const report = await runProof({
-  loaded: loadProfile('fixtures/profiles/reference.json'),
+  loaded: loadProfile((flags.profile as string | undefined) ?? 'fixtures/profiles/reference.json'),
   suites: await loadSuites(),
   seeds: [seed],
   numRuns,

@@ -3,14 +3,16 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import type { Exchange } from '../harness/exchange.js';
-import { armFailure, checkout, createCheckout, createRefund, queryPayment, usd } from '../harness/ops.js';
+import { checkout, createCheckout, createRefund, queryPayment, underArmedFailure, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { valueOfCents } from '../harness/money.js';
 import { methodsWithSupport, payOrder } from './support/paid-orders.js';
 
 /**
- * Transient failures no ordinary request provokes: the profile's sandbox control (sandbox.armFailure)
- * arms one for the next request about one order, so the document's rows for them can be checked.
+ * Transient failures no ordinary request provokes: the profile's sandbox control (sandbox.armFailure) arms one for the
+ * next request of its kind, so the document's rows for them can be checked. Each is armed and met inside the exclusive
+ * section the switch needs (harness/ops.ts `underArmedFailure`, sandbox.armFailure.scope): no request of another check
+ * that the switch could hit is sent meanwhile, and what one arming leaves (sandbox.armFailure.count) is used up there.
  */
 
 /** Whether the answer is a refusal (code other than 0), whatever its code and key. */
@@ -19,15 +21,18 @@ function refused(ex: Exchange): boolean {
   return typeof code === 'number' && code !== 0;
 }
 
-/** A checkout that exists, with its query failure armed. */
-async function orderWithArmedQueryFailure(t: Target, clause: ClauseId) {
+/** A checkout that exists, to query while its query failure is armed. */
+async function orderForQueryFailure(t: Target, clause: ClauseId) {
   if (!t.profile.sandbox?.armFailure?.failures.queryFailed)
     throw new PreconditionSkip("the profile's sandbox control cannot arm a query failure (sandbox.armFailure.failures.queryFailed)", {
       declare: ['sandbox.armFailure.failures.queryFailed'],
     });
-  const order = await createCheckout(t, clause);
-  await armFailure(t, 'queryFailed', clause, { merchantOrderNo: order.merchantOrderNo });
-  return order;
+  return createCheckout(t, clause);
+}
+
+/** How many requests one arming fails (sandbox.armFailure.count). */
+function armedCount(t: Target): number {
+  return t.profile.sandbox?.armFailure?.count ?? 1;
 }
 
 /** A paid payment whose method refunds (partially or in full), and the amount to refund. */
@@ -47,35 +52,48 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
     title: 'answers a payment query that fails transiently with 500 queryFailed',
     clause: ['err.pay.query-failed', 'query.transient'],
     async run({ target: t }) {
-      const order = await orderWithArmedQueryFailure(t, 'err.pay.query-failed');
-      const ex = await queryPayment(
+      const order = await orderForQueryFailure(t, 'err.pay.query-failed');
+      const query = (label: string) => queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label });
+      await underArmedFailure(
         t,
-        { merchant_order_no: order.merchantOrderNo },
-        { label: 'query the order while a transient failure is armed' },
+        'queryFailed',
+        'err.pay.query-failed',
+        { ...order, again: () => query('query the order again') },
+        async () => {
+          const ex = await query('query the order while a transient failure is armed');
+          expectError(ex, { code: 500, key: 'queryFailed' }, { what: 'a payment query that fails transiently' });
+        },
       );
-      expectError(ex, { code: 500, key: 'queryFailed' }, { what: 'a payment query that fails transiently' });
     },
   },
   {
     title: 'answers the same payment query with the record when it is tried again after a transient failure',
     clause: 'query.transient',
     async run({ target: t }) {
-      const order = await orderWithArmedQueryFailure(t, 'query.transient');
-      const first = await queryPayment(
+      const order = await orderForQueryFailure(t, 'query.transient');
+      const query = (label: string) => queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label });
+      const again = await underArmedFailure(
         t,
-        { merchant_order_no: order.merchantOrderNo },
-        { label: 'query the order while a transient failure is armed' },
+        'queryFailed',
+        'query.transient',
+        { ...order, again: () => query('query the order again') },
+        async () => {
+          const first = await query('query the order while a transient failure is armed');
+          if (!refused(first)) {
+            failCheck('err.pay.query-failed', {
+              code: 'ARMED_FAILURE_NOT_SEEN',
+              title: 'the query a transient failure was armed for should fail (500 queryFailed)',
+              expected: 'code 500, key queryFailed',
+              seen: 'a successful answer',
+              exchange: first,
+            });
+          }
+          // One arming may fail several queries (sandbox.armFailure.count): "try again" until the failures it armed are over.
+          let next = await query('try the same query again');
+          for (let tries = 1; tries < armedCount(t) && refused(next); tries++) next = await query('try the same query again');
+          return next;
+        },
       );
-      if (!refused(first)) {
-        failCheck('err.pay.query-failed', {
-          code: 'ARMED_FAILURE_NOT_SEEN',
-          title: 'the query a transient failure was armed for should fail (500 queryFailed)',
-          expected: 'code 500, key queryFailed',
-          seen: 'a successful answer',
-          exchange: first,
-        });
-      }
-      const again = await queryPayment(t, { merchant_order_no: order.merchantOrderNo }, { label: 'try the same query again' });
       const data = expectSuccess(again, { what: 'the same payment query tried again after a transient failure ("try again")' });
       const rec = t.profile.paymentRecord;
       if (rec && pick(data, rec.merchantOrderNo) !== order.merchantOrderNo) {
@@ -99,9 +117,12 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
           { declare: ['sandbox.armFailure.failures.orderCreationFailed'] },
         );
       const merchantOrderNo = t.newNo('order');
-      await armFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo });
-      const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a checkout whose order creation fails' });
+      // Another checkout the switch may fail (a switch of the check's own number fails none but that one).
+      const again = () => checkout(t, { merchantOrderNo: t.newNo('order') }, { label: 'another checkout while the failure may be armed' });
+      await underArmedFailure(t, 'orderCreationFailed', 'err.pay.creation-failed', { merchantOrderNo, again }, async () => {
+        const ex = await checkout(t, { merchantOrderNo }, { label: 'checkout whose order creation fails' });
+        expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a checkout whose order creation fails' });
+      });
     },
   },
   {
@@ -116,9 +137,12 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
       const { paid, amount } = await refundablePayment(t, 'err.ref.system-busy');
       // Numbered before arming: a switch may match the refund by its own number (sandbox.armFailure.refundSubject).
       const refundNo = t.newNo('refund');
-      await armFailure(t, 'refundSystemBusy', 'err.ref.system-busy', { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo });
-      const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund whose creation fails' });
-      expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a refund whose creation fails' });
+      const again = () => createRefund(t, { order: paid, amount }, { label: 'another refund while the failure may be armed' });
+      const subjects = { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo, again };
+      await underArmedFailure(t, 'refundSystemBusy', 'err.ref.system-busy', subjects, async () => {
+        const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund whose creation fails' });
+        expectError(ex, { code: 422, key: 'systemBusy' }, { what: 'a refund whose creation fails' });
+      });
     },
   },
   {
@@ -132,9 +156,12 @@ export default defineSuite('transient-failures', { area: 'errors', resource: 'pa
       const { paid, amount } = await refundablePayment(t, 'err.ref.failed');
       // Numbered before arming: a switch may match the refund by its own number (sandbox.armFailure.refundSubject).
       const refundNo = t.newNo('refund');
-      await armFailure(t, 'refundFailed', 'err.ref.failed', { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo });
-      const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund the sandbox makes fail' });
-      expectError(ex, { code: 422, key: 'refundFailed' }, { what: 'a refund request that failed' });
+      const again = () => createRefund(t, { order: paid, amount }, { label: 'another refund while the failure may be armed' });
+      const subjects = { merchantOrderNo: paid.merchantOrderNo, merchantRefundNo: refundNo, again };
+      await underArmedFailure(t, 'refundFailed', 'err.ref.failed', subjects, async () => {
+        const ex = await createRefund(t, { refundNo, order: paid, amount }, { label: 'refund the sandbox makes fail' });
+        expectError(ex, { code: 422, key: 'refundFailed' }, { what: 'a refund request that failed' });
+      });
     },
   },
 ]);

@@ -64,6 +64,13 @@ export interface CheckRecorder {
   checkId?: string;
   /** Every request the check sent, kept or not (webhook deliveries are the target's, not counted). */
   sent: SentTally;
+  /**
+   * The exclusive sections the running code holds (harness/exclusive.ts, `Target.exclusive`): its requests pass them.
+   * Set on the copy of the recorder `exclusive` runs its function under (the copy shares every record with the
+   * check's), and handed on to a property's examples; kept here rather than in an AsyncLocalStorage of its own, as
+   * `checkId` is.
+   */
+  holds?: readonly string[];
 }
 
 const storage = new AsyncLocalStorage<CheckRecorder>();
@@ -97,6 +104,21 @@ export function withRecorder<T>(rec: CheckRecorder, fn: () => Promise<T>): Promi
 
 export function currentRecorder(): CheckRecorder | undefined {
   return storage.getStore();
+}
+
+/** The exclusive sections the running code holds (none outside a check, or outside every section). */
+export function currentHolds(): readonly string[] {
+  return storage.getStore()?.holds ?? NO_HOLDS;
+}
+const NO_HOLDS: readonly string[] = [];
+
+/**
+ * Runs `fn` as the holder of section `id`: the running check's recorder (every record shared) with the section added
+ * to its holds; outside a check, a recorder of its own that nobody reads, as nothing was recorded there before.
+ */
+export function asHolder<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  const outer = storage.getStore() ?? newRecorder();
+  return storage.run({ ...outer, holds: [...(outer.holds ?? NO_HOLDS), id] }, fn);
 }
 
 /**

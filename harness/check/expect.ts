@@ -121,6 +121,18 @@ export function expectSuccess(ex: Exchange, clauseOrOpts?: ClauseId | WhatOption
 }
 
 /**
+ * A sandbox control's answer (the profile's `sandbox.*`): the vendor's, outside the document, so judged only for what
+ * the profile says of it: the control did what it was asked (code 0, as every control the profile declares answers).
+ * No rule of the interface (data on success, `msg`, snake_case keys, a signature, HTTP 200) applies to it: a failure
+ * here means the check could not set up what it judges, charged to that check's clause as a refused setup step.
+ */
+export function expectControlDone(ex: Exchange, clause: ClauseId, opts?: WhatOptions): void {
+  const what = opts?.what ?? 'the sandbox control';
+  const e = envelopeOf(ex, clause);
+  if (e.code !== 0) fail('CONTROL_REFUSED', clause, `${what} should succeed`, ex, 'code 0', seenOutcome(e));
+}
+
+/**
  * Where one check meets two clauses (a rule, and the catalogue row that answers it), which clause a
  * failure is evidence against depends on how the answer is wrong.
  */

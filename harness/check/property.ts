@@ -94,6 +94,8 @@ export async function assertIndependent<T>(
     while (next < values.length && next < first) {
       const k = next++;
       const rec = parent ? newRecorder(parent.clauses, undefined, parent.checkId) : undefined;
+      // Inside an exclusive section, its examples are the section's own requests.
+      if (rec && parent?.holds) rec.holds = parent.holds;
       recorders[k] = rec;
       const run = () => Promise.resolve().then(() => predicate(values[k]!));
       try {

@@ -3,7 +3,7 @@
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
 import type { Exchange } from '../exchange.js';
-import { type ArmFailureControl, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
+import { type ArmFailureControl, armCount, armSection, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
 import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';
 import { add, doubt, type DoctorContext } from './context.js';
@@ -270,56 +270,101 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
     }
     const subjectNo = order?.merchantOrderNo ?? ctx.t.newNo('order');
     const refundNo = refundKind ? ctx.t.newNo('refund') : undefined;
-    const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
-    const armed = answerOf(armEx);
-    if (!accepted(armed)) {
-      // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
-      if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
-      else
-        add(ctx, 'wrong', path, claim, {
-          expected: 'code 0',
-          answered: `arm: ${describeAnswer(armed)}`,
-          fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
-          ex: [armEx],
+    // Alone for what the switch may hit (sandbox.armFailure.scope): from arming until every failure it armed was met.
+    const section = armSection(arm, kind, ctx.loaded.merchants.primary.id);
+    await ctx.t.exclusive(section, async () => {
+      const armEx = await control(ctx, 'armFailure', armVariables(arm, kind, { merchantOrderNo: subjectNo, merchantRefundNo: refundNo }));
+      const armed = answerOf(armEx);
+      if (!accepted(armed)) {
+        // Refused by the target's own envelope: the switch did not take this kind's values (a missing path is the path's).
+        if (unknownPath(armed)) controlItem(ctx, 'armFailure', claim, armEx);
+        else
+          add(ctx, 'wrong', path, claim, {
+            expected: 'code 0',
+            answered: `arm: ${describeAnswer(armed)}`,
+            fix: `give in ${path} the value(s) the vendor's control takes for ${kind} (and check sandbox.armFailure.template)`,
+            ex: [armEx],
+          });
+        return;
+      }
+      // The request it was armed for; then, for a switch that fails several (sandbox.armFailure.count), the same kind
+      // again about the number it was armed for (a request any switch of that arming hits): the same query, the same
+      // order number, a refund of the same payment (numbered anew, unless the switch matches refunds by their number).
+      const probe = async (again: boolean, fresh = false): Promise<Exchange> => {
+        if (kind === 'queryFailed')
+          return queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
+        if (kind === 'orderCreationFailed') {
+          const method = ctx.loaded.profile.methods.checkout[0]!;
+          // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
+          const label = 'doctor: the checkout after orderCreationFailed was armed';
+          return (await pay(ctx, 'primary', method, amountFor(ctx, method), label, fresh ? ctx.t.newNo('order') : subjectNo)).ex;
+        }
+        const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
+        const byNumber = subjectOf(arm, kind) === 'merchantRefundNo';
+        return createRefund(
+          ctx.t,
+          {
+            refundNo: fresh || (again && !byNumber) ? ctx.t.newNo('refund') : refundNo,
+            order: order!,
+            amount: usd(full ? order!.value : '1.00'),
+          },
+          { label: `doctor: the refund after ${kind} was armed` },
+        );
+      };
+      const ex = await probe(false);
+      const a = answerOf(ex);
+      // Only the refusal the armed kind names shows the switch worked; another (the amount, a field, a balance) is about
+      // something else and proves nothing either way.
+      if (refused(a) && a.key !== ARMED_KEYS[kind]) {
+        add(ctx, 'not-verifiable', path, claim, {
+          answered: `arm: code 0; then ${describeAnswer(a)}: a refusal whose key is not the armed failure's (${ARMED_KEYS[kind]})`,
+          ex: [armEx, ex],
         });
-      continue;
-    }
-    let ex: Exchange;
-    if (kind === 'queryFailed')
-      ex = await queryPayment(ctx.t, { merchant_order_no: subjectNo }, { label: 'doctor: the query after queryFailed was armed' });
-    else if (kind === 'orderCreationFailed') {
-      const method = ctx.loaded.profile.methods.checkout[0]!;
-      // A target may arm the failure for one order number (the template's merchantOrderNo): use that one.
-      ex = (
-        await pay(ctx, 'primary', method, amountFor(ctx, method), 'doctor: the checkout after orderCreationFailed was armed', subjectNo)
-      ).ex;
-    } else {
-      const full = ctx.loaded.profile.refunds?.support[order!.method] === 'full';
-      ex = await createRefund(
-        ctx.t,
-        { refundNo, order: order!, amount: usd(full ? order!.value : '1.00') },
-        { label: `doctor: the refund after ${kind} was armed` },
-      );
-    }
-    const a = answerOf(ex);
-    // Only the refusal the armed kind names shows the switch worked; another (the amount, a field, a balance) is about
-    // something else and proves nothing either way.
-    if (refused(a) && a.key === ARMED_KEYS[kind])
-      add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex] });
-    else if (refused(a))
-      add(ctx, 'not-verifiable', path, claim, {
-        answered: `arm: code 0; then ${describeAnswer(a)}: a refusal whose key is not the armed failure's (${ARMED_KEYS[kind]})`,
-        ex: [armEx, ex],
-      });
-    else if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
-      add(ctx, 'wrong', path, claim, {
-        expected: 'the next request refused',
-        answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
-        fix:
-          `give in ${path} the value the vendor's control takes for ${kind}` +
-          (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
-        ex: [armEx, ex],
-      });
+        return;
+      }
+      if (!refused(a)) {
+        if (!(refundKind && (await otherSubjectArms(ctx, arm, kind, [armEx, ex]))))
+          add(ctx, 'wrong', path, claim, {
+            expected: 'the next request refused',
+            answered: `arm: code 0; then ${describeAnswer(a)}: the armed failure did not happen`,
+            fix:
+              `give in ${path} the value the vendor's control takes for ${kind}` +
+              (refundKind ? ' (or in sandbox.armFailure.refundSubject the number its switch matches a refund by)' : ''),
+            ex: [armEx, ex],
+          });
+        return;
+      }
+      const more: Exchange[] = [];
+      // Each further failure the arming armed is the same refusal as the first (whatever its code and key).
+      const same = describeAnswer(a);
+      for (let n = 1; n < armCount(arm); n++) {
+        let next = await probe(true);
+        more.push(next);
+        // Refused for another reason (the same number again: a duplicate): a request about new numbers, which a switch
+        // of the merchant's operation or of the target hits, and one of those numbers does not.
+        if (refused(answerOf(next)) && describeAnswer(answerOf(next)) !== same && kind !== 'queryFailed') {
+          next = await probe(true, true);
+          more.push(next);
+        }
+        const b = answerOf(next);
+        if (refused(b) && describeAnswer(b) === same) continue;
+        if (refused(b)) {
+          add(ctx, 'not-verifiable', 'sandbox.armFailure.count', `one arming fails ${armCount(arm)} requests`, {
+            answered: `arm: code 0; then ${n} refused as armed, and the next ${describeAnswer(b)}, for another reason`,
+            ex: [armEx, ex, ...more],
+          });
+          break;
+        }
+        add(ctx, 'wrong', 'sandbox.armFailure.count', `one arming fails ${armCount(arm)} requests`, {
+          expected: `${armCount(arm)} requests of its kind refused after one arming`,
+          answered: `arm: code 0; then ${n} refused, and the next ${describeAnswer(b)}`,
+          fix: `set sandbox.armFailure.count to ${n}`,
+          ex: [armEx, ex, ...more],
+        });
+        return;
+      }
+      add(ctx, 'verified', path, claim, { answered: `arm: code 0; then ${describeAnswer(a)}`, ex: [armEx, ex, ...more] });
+    });
   }
 }
 

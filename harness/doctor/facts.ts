@@ -178,6 +178,13 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'payouts.cancelBy': { verifiedWith: 'payouts.methods.*.cancel' },
   'payouts.sharedBalance': { notVerifiable: 'it could be shown only by spending a balance' },
   'sandbox.*': { verifiedWith: 'sandbox.*' },
+  'sandbox.armFailure.scope': {
+    notVerifiable:
+      'a switch broader than declared fails only a request the kit does not send meanwhile (harness/exclusive.ts); ' +
+      'the doctor arms each failure inside a section of the declared scope',
+  },
+  // Each failure is armed and that many requests of its kind must be refused (harness/doctor/controls.ts).
+  'sandbox.armFailure.count': { verifiedWith: 'sandbox.armFailure.failures.*' },
   'webhooks.receiver': { choice: "the kit's own receiver's address" },
   'webhooks.tolerance': { choice: "the kit's allowance on a webhook's timing" },
   'webhooks.jitterMs': { choice: "the kit's allowance on a webhook's timing" },

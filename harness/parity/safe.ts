@@ -168,5 +168,6 @@ export function loggingClient(inner: Client, o: LogOptions): Client {
       return ex;
     },
     close: () => inner.close(),
+    openSection: (spec, holds) => inner.openSection(spec, holds),
   };
 }

@@ -3,6 +3,7 @@
  * doctor and the loader, so the three agree on what a switch of one value, of several values, or matching a refund by
  * its refund number is sent.
  */
+import type { ExclusiveScope, Operation, SectionSpec } from '../exclusive.js';
 import type { ArmFailureKind, ArmFailureValue, Profile } from './types.js';
 
 export type ArmFailureControl = NonNullable<NonNullable<Profile['sandbox']>['armFailure']>;
@@ -12,6 +13,29 @@ export const REFUND_KINDS: readonly ArmFailureKind[] = ['refundSystemBusy', 'ref
 
 /** Variables the kit itself provides: a key of a several-values failure cannot take one of these names. */
 export const PROVIDED_VARIABLES = ['failure', 'merchantOrderNo', 'merchantRefundNo', 'subject'] as const;
+
+/** The operation of the request each failure is armed for (harness/exclusive.ts `Operation`). */
+export const ARM_OPERATIONS: Readonly<Record<ArmFailureKind, Operation>> = {
+  queryFailed: 'payment.query',
+  orderCreationFailed: 'payment.create',
+  refundSystemBusy: 'refund.create',
+  refundFailed: 'refund.create',
+};
+
+/** Which requests an armed failure may hit: the profile's word (version 4), or any request to the target. */
+export function armScope(arm: ArmFailureControl): ExclusiveScope {
+  return arm.scope ?? 'target';
+}
+
+/** How many requests one arming fails. */
+export function armCount(arm: ArmFailureControl): number {
+  return arm.count ?? 1;
+}
+
+/** The exclusive section arming `kind` as `merchantId` needs: from arming until every failure it armed was seen. */
+export function armSection(arm: ArmFailureControl, kind: ArmFailureKind, merchantId: string): SectionSpec {
+  return { scope: armScope(arm), merchant: merchantId, operation: ARM_OPERATIONS[kind], label: `an armed ${kind}` };
+}
 
 /** The numbers a switch may be armed for. */
 export interface ArmSubjects {

@@ -58,7 +58,14 @@ const V3_FIELDS = [
  * cannot say. One dotted path a line; every field a version-4 change adds is listed here, so that an older profile
  * naming it is refused with the version to set.
  */
-const V4_FIELDS: string[] = ['http.tls', 'fees', 'balances', 'limits.payouts.*.byCurrency'];
+const V4_FIELDS: string[] = [
+  'http.tls',
+  'fees',
+  'balances',
+  'limits.payouts.*.byCurrency',
+  'sandbox.armFailure.scope',
+  'sandbox.armFailure.count',
+];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];

@@ -255,6 +255,15 @@ export interface Profile {
        * or the refund's own merchant refund number.
        */
       refundSubject?: 'merchantOrderNo' | 'merchantRefundNo';
+      /**
+       * Version 4: which requests an armed failure may hit (harness/exclusive.ts): only those about the number it was
+       * armed for (`subject`), the arming merchant's requests of its operation (`operation`), any of the arming
+       * merchant's requests (`merchant`), or any request to the target (`target`, the default: the document does not
+       * show the switch, so nothing narrower is assumed unless the profile says so).
+       */
+      scope?: 'subject' | 'operation' | 'merchant' | 'target';
+      /** Version 4: how many requests one arming fails (default 1). */
+      count?: number;
     };
   };
   webhooks?: {

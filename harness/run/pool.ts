@@ -22,15 +22,34 @@
  * suite files start longest first (harness/run/sequencer.ts), so the long chains are the early ones. A worker gives a
  * grant to its own lowest-keyed waiter, which is the ask the pool chose. A resend after a throttled answer asks with
  * key 0: before every fresh request, so that fresh requests cannot take the gateway's next second from it.
+ *
+ * Exclusive sections (harness/exclusive.ts): a request to the target asks with what it is, `a<key> <rid> <merchant>
+ * <operation> <holds>` (the merchant id URI-encoded after an `m`, the operation from the profile's endpoints, the ids of the sections
+ * its sender holds, comma-separated, or `-`), is granted by `g<rid>`, and gives its slot back with `r0@<rid> …` so the
+ * pool knows which request ended. `x+<id> <scope> <merchant> <operation> <holds>` asks for a section, which the pool
+ * grants with `x<id>` once no other section overlaps it and no request it covers is in flight; from the ask on, the
+ * pool holds back every request the section covers, but a request of another section's holder (so none deadlocks);
+ * `x-<id>` closes it (or withdraws the ask). A worker that goes away closes its sections with its socket. A plain
+ * `a<key>` (no class) is never held: it is not a request to the target.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { currentRecorder } from '../check/context.js';
+import {
+  EXCLUSIVE_SCOPES,
+  type ExclusiveScope,
+  type HeldSection,
+  OPERATIONS,
+  type Operation,
+  type RequestTag,
+  SectionBook,
+  type SectionSpec,
+} from '../exclusive.js';
 import { codeFile, COMPILED } from '../kit-files.js';
 import type { PoolFacts } from '../report/floor.js';
-import { type LearntRate, Pacer, type ReleaseOptions, type RequestPacer } from '../throttle.js';
+import { type AcquireOptions, type LearntRate, Pacer, type ReleaseOptions, type RequestPacer } from '../throttle.js';
 
 export interface PoolOptions {
   /** Most requests in flight in the whole run (the profile's `http.concurrency`). */
@@ -62,6 +81,8 @@ interface Ask {
   seq: number;
   grant: () => void;
   gone: () => boolean;
+  /** Whether an exclusive section holds it back now (absent: never). */
+  held?: () => boolean;
 }
 
 /** The waiting asks, lowest key first; `take` removes and returns the first whose worker is still there. */
@@ -89,31 +110,89 @@ export class AskQueue {
     for (let a = this.asks.shift(); a !== undefined; a = this.asks.shift()) if (!a.gone()) return a;
     return undefined;
   }
+
+  /** Whether an ask may be granted now (its worker there, no section holding it back); drops the gone ones. */
+  ready(): boolean {
+    return this.firstReady() >= 0;
+  }
+
+  /** Removes and returns the first ask that may be granted now. */
+  takeReady(): Ask | undefined {
+    const i = this.firstReady();
+    return i < 0 ? undefined : this.asks.splice(i, 1)[0];
+  }
+
+  private firstReady(): number {
+    for (let i = 0; i < this.asks.length; ) {
+      const a = this.asks[i]!;
+      if (a.gone()) {
+        this.asks.splice(i, 1);
+        continue;
+      }
+      if (!a.held?.()) return i;
+      i += 1;
+    }
+    return -1;
+  }
 }
 
-/** An ask line: `a`, or `a` and its key (whole milliseconds). */
-const ASK = /^a(\d{1,16})?$/;
-/** A release line: `r0`/`r1`, then optionally the attempt's wire times (epoch ms) and, throttled, its wait (ms). */
-const RELEASE = /^r([01])(?: (\d{1,16}(?:\.\d{1,6})?) (\d{1,16}(?:\.\d{1,6})?)(?: (\d{1,9}))?)?$/;
+/** An ask line: `a`, or `a` and its key (whole milliseconds); a request to the target: then its id, merchant, operation, holds. */
+const ASK = /^a(\d{1,16})?(?: (\d{1,9}) ([^ ]{1,512}) ([a-z.]{1,32}) ([0-9a-z,]{1,512}|-))?$/;
+/**
+ * A release line: `r0`/`r1`, the request's id after `@` when it asked with one, then optionally the attempt's wire
+ * times (epoch ms) and, throttled, its wait (ms).
+ */
+const RELEASE = /^r([01])(?:@(\d{1,9}))?(?: (\d{1,16}(?:\.\d{1,6})?) (\d{1,16}(?:\.\d{1,6})?)(?: (\d{1,9}))?)?$/;
+/** A section line: `x+<id> <scope> <merchant> <operation> <holds>` opens one, `x-<id>` closes it. */
+const SECTION = /^x(?:\+([0-9a-z]{1,16}) ([a-z]{1,16}) ([^ ]{1,512}) ([a-z.]{1,32}) ([0-9a-z,]{1,512}|-)|-([0-9a-z]{1,16}))$/;
 /** The longest Retry-After a worker's word may hold the whole run for (harness/throttle.ts bounds one resend's wait so). */
 const MAX_RELEASE_WAIT_MS = 60_000;
 
 /** What a release line tells the pool's pacer, its times on the pool's own clock (performance.now()). */
-export function parseRelease(line: string): { throttled: boolean; opts: ReleaseOptions } | undefined {
+export function parseRelease(line: string): { throttled: boolean; opts: ReleaseOptions; rid?: number } | undefined {
   const m = RELEASE.exec(line);
   if (!m) return undefined;
   const throttled = m[1] === '1';
-  if (m[2] === undefined || m[3] === undefined) return { throttled, opts: {} };
-  const at = Number(m[2]) - performance.timeOrigin;
-  const answeredAt = Number(m[3]) - performance.timeOrigin;
+  const rid = m[2] === undefined ? {} : { rid: Number(m[2]) };
+  if (m[3] === undefined || m[4] === undefined) return { throttled, opts: {}, ...rid };
+  const at = Number(m[3]) - performance.timeOrigin;
+  const answeredAt = Number(m[4]) - performance.timeOrigin;
   const opts: ReleaseOptions = { attempt: { at, answeredAt, answer: throttled ? 'throttled' : 'admitted' } };
-  if (throttled && m[4] !== undefined) opts.waitMs = Math.min(MAX_RELEASE_WAIT_MS, Number(m[4]));
-  return { throttled, opts };
+  if (throttled && m[5] !== undefined) opts.waitMs = Math.min(MAX_RELEASE_WAIT_MS, Number(m[5]));
+  return { throttled, opts, ...rid };
+}
+
+/** The request's class and holds on an ask line, after its key. */
+function askTail(tag: RequestTag): string {
+  return ` ${tag.rid} ${encodeMerchant(tag.merchant)} ${tag.operation} ${tag.holds.length > 0 ? tag.holds.join(',') : '-'}`;
+}
+
+/** A merchant id on a line: URI-encoded after an `m`, so that even an empty one is a word. */
+function encodeMerchant(id: string): string {
+  return `m${encodeURIComponent(id)}`;
+}
+
+function parseOperation(s: string): Operation | undefined {
+  return (OPERATIONS as readonly string[]).includes(s) ? (s as Operation) : undefined;
+}
+
+function decodeMerchant(s: string): string | undefined {
+  if (!s.startsWith('m')) return undefined;
+  try {
+    return decodeURIComponent(s.slice(1));
+  } catch {
+    return undefined;
+  }
+}
+
+function parseHolds(s: string): string[] {
+  return s === '-' ? [] : s.split(',');
 }
 
 /** The release line for an answer: its wire times on the shared clock (epoch ms), so the pool can set them side by side. */
 export function releaseLine(throttled: boolean, opts: ReleaseOptions = {}): string {
-  const head = throttled ? 'r1' : 'r0';
+  const rid = opts.request?.rid;
+  const head = `${throttled ? 'r1' : 'r0'}${rid === undefined ? '' : `@${rid}`}`;
   const a = opts.attempt;
   // An attempt without an answer tells nothing of the gateway's count.
   if (a === undefined || a.answer === 'none') return `${head}\n`;
@@ -131,6 +210,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
   let lastReleaseAt: number | undefined;
   let seq = 0;
   const queue = new AskQueue();
+  /** The run's exclusive sections and its requests to the target in flight, per worker connection. */
+  const book = new SectionBook<Socket>();
   let dispatching = false;
   // One slot and rate token at a time, and only then the choice of who gets it: the ask that is best when the slot
   // comes free, not the one that was best when the wait began.
@@ -138,11 +219,11 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     if (dispatching) return;
     dispatching = true;
     try {
-      while (queue.size > 0) {
+      while (queue.ready()) {
         await pacer.acquire();
-        const ask = queue.take();
+        const ask = queue.takeReady();
         if (!ask) {
-          // Every waiter's worker went away while the slot came free.
+          // Every waiter's worker went away, or a section began to hold them back, while the slot came free.
           pacer.release(false);
           break;
         }
@@ -162,18 +243,19 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
     socket.setNoDelay(true);
     let held = 0;
     let gone = false;
+    /** This worker's requests to the target in flight, by id (for the book). */
+    const tagged = new Set<number>();
     const giveBack = (throttled: boolean, released: ReleaseOptions = {}) => {
       held -= 1;
       inFlight -= 1;
       lastReleaseAt = Date.now();
       pacer.release(throttled, released);
     };
-    onLines(socket, (line) => {
-      const ask = ASK.exec(line);
-      const released = ask ? undefined : parseRelease(line);
-      if (ask) {
+    const onAsk = (ask: RegExpExecArray): boolean => {
+      const key = ask[1] === undefined ? Date.now() : Number(ask[1]);
+      if (ask[2] === undefined) {
         queue.add({
-          key: ask[1] === undefined ? Date.now() : Number(ask[1]),
+          key,
           seq: seq++,
           gone: () => gone,
           grant: () => {
@@ -181,14 +263,65 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
             socket.write('g\n');
           },
         });
-        void dispatch();
-      } else if (released && held > 0) {
+        return true;
+      }
+      const rid = Number(ask[2]);
+      const merchant = decodeMerchant(ask[3]!);
+      const operation = parseOperation(ask[4]!);
+      if (merchant === undefined || operation === undefined || tagged.has(rid)) return false;
+      const tag: RequestTag = { merchant, operation, holds: parseHolds(ask[5]!) };
+      queue.add({
+        key,
+        seq: seq++,
+        gone: () => gone,
+        held: () => book.blocked(socket, tag),
+        grant: () => {
+          held += 1;
+          tagged.add(rid);
+          book.sent(socket, rid, tag);
+          socket.write(`g${rid}\n`);
+        },
+      });
+      return true;
+    };
+    const onSection = (m: RegExpExecArray): boolean => {
+      if (m[6] !== undefined) {
+        book.close(socket, m[6]);
+        return true;
+      }
+      const scope = m[2] as ExclusiveScope;
+      const merchant = decodeMerchant(m[3]!);
+      const operation = parseOperation(m[4]!);
+      if (!EXCLUSIVE_SCOPES.includes(scope) || merchant === undefined || operation === undefined) return false;
+      const id = m[1]!;
+      const spec: SectionSpec = { scope, merchant, operation };
+      book.open(socket, id, spec, parseHolds(m[5]!), () => {
+        if (!gone) socket.write(`x${id}\n`);
+      });
+      return true;
+    };
+    onLines(socket, (line) => {
+      const ask = ASK.exec(line);
+      const released = ask ? undefined : parseRelease(line);
+      const section = ask || released ? undefined : SECTION.exec(line);
+      let ok: boolean;
+      if (ask) ok = onAsk(ask);
+      else if (released && held > 0 && (released.rid === undefined || tagged.has(released.rid))) {
         giveBack(released.throttled, released.opts);
-      } else {
+        if (released.rid !== undefined) {
+          tagged.delete(released.rid);
+          book.done(socket, released.rid);
+        }
+        ok = true;
+      } else if (section) ok = onSection(section);
+      else ok = false;
+      if (!ok) {
         // Not our worker: nothing it says is trusted with the run's budget.
         socket.destroy();
         return false;
       }
+      // A release, a section opened or closed, may let an ask go that a section held back.
+      void dispatch();
       return true;
     });
     const drop = () => {
@@ -196,6 +329,8 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
       gone = true;
       sockets.delete(socket);
       while (held > 0) giveBack(false);
+      book.drop(socket);
+      void dispatch();
     };
     socket.on('close', drop);
     socket.on('error', drop);
@@ -224,18 +359,30 @@ export async function startPoolServer(opts: PoolOptions): Promise<PoolServer> {
 
 /**
  * A worker's end of the pool. If the pool cannot be reached or goes away mid-run (the main process ended), the
- * worker falls back to `fallback` (its local pacing), so a check never waits for a grant that cannot come.
+ * worker falls back to `fallback` (its local pacing, and its own gate for sections when it has one), so a check never
+ * waits for a grant that cannot come.
  */
-export function connectPool(port: number, fallback: RequestPacer): RequestPacer & { close(): void } {
+export function connectPool(
+  port: number,
+  fallback: RequestPacer,
+): RequestPacer & { openSection: NonNullable<RequestPacer['openSection']>; close(): void } {
   /** This worker's waiters, lowest key first (the pool grants its best ask, and that is this worker's first). */
   const waiting = new AskQueue();
+  /** Its requests to the target waiting for a grant, by id (the pool names the one it grants). */
+  const waitingTagged = new Map<number, () => void>();
+  /** Its sections asked for and not yet granted, by id. */
+  const opening = new Map<string, () => void>();
   let seq = 0;
+  let rid = 0;
+  let sectionSeq = 0;
   let socket: Socket | undefined = connect({ port, host: '127.0.0.1' });
   socket.setNoDelay(true);
   // The pool never keeps a worker alive on its own.
   socket.unref();
   /** Slots of the pool held by this worker's requests in flight (after a loss, their releases are not sent). */
   let poolHeld = 0;
+  /** Its requests to the target in flight on a pool grant (the others went on the fallback's). */
+  const poolTagged = new WeakSet<RequestTag>();
   /**
    * Lines not yet written: a release and the next ask of a chain, and the asks of checks started together,
    * go out in one write at the end of the current tick instead of one system call each (two per request made the pool
@@ -258,19 +405,50 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
     socket = undefined;
     // Each waiter now paces itself locally instead.
     for (let w = waiting.take(); w !== undefined; w = waiting.take()) void fallback.acquire().then(w.grant);
+    for (const go of waitingTagged.values()) go();
+    waitingTagged.clear();
+    for (const go of opening.values()) go();
+    opening.clear();
   };
   onLines(socket, (line) => {
     if (line === 'g') waiting.take()?.grant();
+    else if (line.startsWith('g')) {
+      const id = Number(line.slice(1));
+      const go = waitingTagged.get(id);
+      waitingTagged.delete(id);
+      go?.();
+    } else if (line.startsWith('x')) {
+      const id = line.slice(1);
+      const go = opening.get(id);
+      opening.delete(id);
+      go?.();
+    }
     return true;
   });
   socket.on('error', lost);
   socket.on('close', lost);
+  const acquireTagged = (tag: RequestTag, opts: AcquireOptions, key: number): Promise<void> => {
+    const s = socket!;
+    tag.rid = ++rid;
+    const id = tag.rid;
+    return new Promise<'pool' | 'lost'>((resolve) => {
+      waitingTagged.set(id, () => resolve(socket === s ? 'pool' : 'lost'));
+      send(`a${key}${askTail(tag)}\n`);
+    }).then((via) => {
+      if (via === 'pool') {
+        poolTagged.add(tag);
+        return;
+      }
+      return fallback.acquire(opts);
+    });
+  };
   return {
     acquire(opts = {}) {
       if (!socket) return fallback.acquire(opts);
       const s = socket;
       // The running check's start (harness/check/context.ts); outside a check, now: the order of asking. A resend: 0.
       const key = opts.resend ? 0 : Math.floor(currentRecorder()?.startedAt ?? Date.now());
+      if (opts.request) return acquireTagged(opts.request, opts, key);
       return new Promise<void>((resolve) => {
         waiting.add({
           key,
@@ -285,9 +463,35 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
       });
     },
     release(throttled, opts = {}) {
+      if (opts.request !== undefined) {
+        if (!poolTagged.delete(opts.request)) return fallback.release(throttled, opts);
+        if (socket) send(releaseLine(throttled, opts));
+        return;
+      }
       if (poolHeld === 0) return fallback.release(throttled, opts);
       poolHeld -= 1;
       if (socket) send(releaseLine(throttled, opts));
+    },
+    openSection(spec: SectionSpec, holds: readonly string[]): Promise<HeldSection> {
+      const viaFallback = () => {
+        if (!fallback.openSection) return Promise.resolve({ id: 'lost', close: () => undefined });
+        return fallback.openSection(spec, holds);
+      };
+      if (!socket) return viaFallback();
+      const s = socket;
+      const id = `w${(++sectionSeq).toString(36)}`;
+      return new Promise<boolean>((resolve) => {
+        opening.set(id, () => resolve(socket === s));
+        send(`x+${id} ${spec.scope} ${encodeMerchant(spec.merchant)} ${spec.operation} ${holds.length > 0 ? holds.join(',') : '-'}\n`);
+      }).then((onPool) => {
+        if (!onPool) return viaFallback();
+        return {
+          id,
+          close: () => {
+            if (socket === s) send(`x-${id}\n`);
+          },
+        };
+      });
     },
     close() {
       socket?.destroy();

@@ -2,6 +2,7 @@ import { createClient, type Client } from '../client.js';
 import { makeNetwork } from '../network.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
+import { GatedPacer } from '../exclusive.js';
 import { Pacer, type RequestPacer } from '../throttle.js';
 import { connectPool } from './pool.js';
 import type { Receiver } from '../webhooks/types.js';
@@ -34,7 +35,7 @@ export interface SessionOptions {
 /** One connection to the pool per worker process, shared by the sessions of all its suite files. */
 const pools = new Map<number, RequestPacer>();
 
-function poolPacer(port: number, local: Pacer): RequestPacer {
+function poolPacer(port: number, local: RequestPacer): RequestPacer {
   let p = pools.get(port);
   if (!p) {
     p = connectPool(port, local);
@@ -66,7 +67,9 @@ export function openSession(opts: SessionOptions): Session {
     maxResponseBytes: http.maxResponseBytes ?? 1_048_576,
     ...local,
     ...(opts.poolPort !== undefined
-      ? { pacer: poolPacer(opts.poolPort, new Pacer({ ratePerSecond: local.rateLimit, concurrency: local.concurrency })) }
+      ? {
+          pacer: poolPacer(opts.poolPort, new GatedPacer(new Pacer({ ratePerSecond: local.rateLimit, concurrency: local.concurrency }))),
+        }
       : {}),
   });
   const client = opts.wrapClient ? opts.wrapClient(plain) : plain;

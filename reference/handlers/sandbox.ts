@@ -6,7 +6,7 @@
  */
 import { E } from '../errors.js';
 import { creditPayment } from '../fees.js';
-import { ARMABLE_FAILURES, type ArmedFailure } from '../store.js';
+import { ANY_MERCHANT, ARMABLE_FAILURES, type ArmedFailure } from '../store.js';
 import { refundSubjectKey, type ArmSwitchDescription } from '../sandbox-shape.js';
 import { emitPaymentUpdated, emitRefundUpdated, type Handler, type Service } from '../service.js';
 import { Fields } from '../validate.js';
@@ -112,11 +112,21 @@ export const armFailure: Handler = (svc, call) => {
   if (!(ARMABLE_FAILURES as readonly string[]).includes(failure)) {
     throw E.invalidRequest(`Field ${f.name('failure')} must be one of ${ARMABLE_FAILURES.join(', ')}`);
   }
-  svc.store.arm(call.merchant.id, failure as ArmedFailure, merchantOrderNo);
+  armAs(svc, call.merchant.id, failure as ArmedFailure, merchantOrderNo);
   return { failure, ...(merchantOrderNo === undefined ? {} : { merchant_order_no: merchantOrderNo }), armed: true };
 };
 
 const REFUND_FAILURES: readonly ArmedFailure[] = ['REFUND_SYSTEM_BUSY', 'REFUND_FAILED'];
+
+/**
+ * Arms as this sandbox's switch reaches (reference/sandbox-shape.ts `armReach`, `armCount`): the number it was armed
+ * for, or the merchant's next requests of the kind whatever their number, or any merchant's.
+ */
+function armAs(svc: Service, merchantId: string, failure: ArmedFailure, subject: string | undefined): void {
+  const { armReach, armCount } = svc.target.sandbox;
+  const owner = armReach === 'operation' ? ANY_MERCHANT : merchantId;
+  svc.store.arm(owner, failure, armReach === 'subject' ? subject : undefined, armCount);
+}
 
 /** The target's own switch: the failure is the one whose values the body carries, all of them and no other's. */
 function armBySwitch(svc: Service, merchantId: string, body: Record<string, unknown>, own: ArmSwitchDescription): Record<string, unknown> {
@@ -135,6 +145,6 @@ function armBySwitch(svc: Service, merchantId: string, body: Record<string, unkn
   // A refund matched by its number needs that number; another failure may be armed for any request of its kind.
   const no = byRefund ? f.requiredString(field, { max: 64 }) : f.optionalString(field, { max: 64 });
   const subject = no === undefined ? undefined : byRefund ? refundSubjectKey(no) : no;
-  svc.store.arm(merchantId, failure, subject);
+  armAs(svc, merchantId, failure, subject);
   return { ...Object.fromEntries(given.map((n) => [n, body[n]])), ...(no === undefined ? {} : { [field]: no }), armed: true };
 }

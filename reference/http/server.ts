@@ -10,6 +10,7 @@ import { ApiError, E } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import type { NonceCache } from '../nonce-cache.js';
 import { ROUTES } from '../routes.js';
+import { SANDBOX_ROUTES, vendorAnswer } from '../sandbox-shape.js';
 import type { Service } from '../service.js';
 import { isPlainObject } from '../validate.js';
 import type { TamperedField, Tamperer } from '../rough/tamper.js';
@@ -252,6 +253,8 @@ function respondTo(
     });
     // Recorded, and answered as if it might not have been.
     if (transient === 'busy-created') throw E.systemBusy();
+    // A control of a sandbox that reports in its own names (reference/sandbox-shape.ts `answers`).
+    if (opts.svc.target.sandbox.vendorAnswers && isSandboxRoute(route)) return successEnvelope(vendorAnswer(route, now));
     return successEnvelope(data);
   } catch (e) {
     if (e instanceof ApiError) return errorEnvelope(opts.svc.behaviour.mapError(e, route), english);
@@ -261,6 +264,10 @@ function respondTo(
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function isSandboxRoute(route: string): boolean {
+  return (SANDBOX_ROUTES as readonly string[]).includes(route);
+}
 
 function isJsonText(raw: Buffer): boolean {
   try {

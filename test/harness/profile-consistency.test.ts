@@ -176,6 +176,15 @@ describe('profile cross-field rules', () => {
       'merchants.primary.login: is a profile format version 3 field, but the profile says "profileVersion": 2 (set it to 3)',
     ],
     [
+      'the failure switch\'s scope and count (version 4) under "profileVersion": 3',
+      (p) => {
+        p.profileVersion = 3;
+        p.sandbox.armFailure.scope = 'operation';
+        p.sandbox.armFailure.count = 2;
+      },
+      'sandbox.armFailure.scope: is a profile format version 4 field, but the profile says "profileVersion": 3 (set it to 4)',
+    ],
+    [
       'overlapping channels under "profileVersion": 2',
       asV2(
         (p) =>

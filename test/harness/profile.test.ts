@@ -935,7 +935,14 @@ const SANDBOX: Req<NN<P['sandbox']>> = {
 const CONTROL: Req<Control> = { path: true, template: true };
 const CONTROL_WITH_OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>> = { path: true, template: true, outcomes: true };
 const SETTLE_PAYOUT: Req<NN<NN<P['sandbox']>['settlePayout']>> = { path: true, template: true, outcomes: true, reason: false };
-const ARM_FAILURE: Req<NN<NN<P['sandbox']>['armFailure']>> = { path: true, template: true, failures: true, refundSubject: false };
+const ARM_FAILURE: Req<NN<NN<P['sandbox']>['armFailure']>> = {
+  path: true,
+  template: true,
+  failures: true,
+  refundSubject: false,
+  scope: false,
+  count: false,
+};
 const FAILURES: Req<NN<NN<P['sandbox']>['armFailure']>['failures']> = {
   queryFailed: false,
   orderCreationFailed: false,

@@ -61,6 +61,23 @@ const REFUND_NUMBER: TargetGenome = {
   },
 };
 
+/**
+ * A switch that fails the arming merchant's next 2 requests of an operation whatever their number (the profile says
+ * so: scope operation, count 2), whose controls answer in the vendor's own names.
+ */
+const MERCHANT_OPERATION = genome({
+  ...TWO_VALUES.target!.sandbox!,
+  armReach: 'merchant-operation',
+  armCount: 2,
+  declareScope: true,
+  vendorAnswers: true,
+});
+/** A switch that fails the next 3 requests of an operation from any merchant; the profile says its count, not its scope. */
+const ANY_MERCHANT: TargetGenome = {
+  ...REFUND_NUMBER,
+  target: { ...REFUND_NUMBER.target!, sandbox: { ...REFUND_NUMBER.target!.sandbox!, armReach: 'operation', armCount: 3 } },
+};
+
 const TRANSIENT_CLAUSES = ['err.pay.query-failed', 'query.transient', 'err.pay.creation-failed', 'err.ref.system-busy', 'err.ref.failed'];
 
 describe('the true profile of a target with its own failure switch', () => {
@@ -82,7 +99,11 @@ describe('the true profile of a target with its own failure switch', () => {
       merchant_order_no: v('merchantOrderNo'),
       merchant_refund_no: v('merchantRefundNo'),
     });
-    for (const g of [TWO_VALUES, REFUND_NUMBER]) expect(() => loadTrueProfile(g)).not.toThrow();
+    for (const g of [TWO_VALUES, REFUND_NUMBER, MERCHANT_OPERATION, ANY_MERCHANT]) expect(() => loadTrueProfile(g)).not.toThrow();
+    // Version 4: the switch's scope and count where the genome's switch reaches beyond its number.
+    expect(trueProfile(MERCHANT_OPERATION)).toMatchObject({ profileVersion: 4, sandbox: { armFailure: { scope: 'operation', count: 2 } } });
+    expect(trueProfile(ANY_MERCHANT).sandbox!.armFailure).toMatchObject({ count: 3 });
+    expect(trueProfile(ANY_MERCHANT).sandbox!.armFailure!.scope).toBeUndefined();
   });
 
   it('refuses the several-values form in a version-2 profile, and a template variable no failure gives', () => {
@@ -153,6 +174,8 @@ describe('init on such a target', () => {
 describe.each([
   ['a switch of two values, refunds by number in a field of its own', TWO_VALUES],
   ['a switch of one value, refunds by number in merchant_refund_no, other paths and request names', REFUND_NUMBER],
+  ["a switch of the merchant's next 2 requests of an operation, controls answering in the vendor's names", MERCHANT_OPERATION],
+  ["a switch of any merchant's next 3 requests of an operation, the profile silent on its scope", ANY_MERCHANT],
 ])('%s', (_, g) => {
   it('passes every transient-failure check and every check that drives a control, with no false verdict', async () => {
     const loaded = loadTrueProfile(g);

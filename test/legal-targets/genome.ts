@@ -354,8 +354,14 @@ function sandboxDescription(g: SandboxGene): NonNullable<TargetDescription['sand
       refundSubject: g.refundSubject,
       ...(g.subjectField !== null ? { subjectField: g.subjectField } : {}),
     },
+    ...(g.armReach !== undefined ? { armReach: g.armReach } : {}),
+    ...(g.armCount !== undefined ? { armCount: g.armCount } : {}),
+    ...(g.vendorAnswers ? { answers: 'vendor' as const } : {}),
   };
 }
+
+/** The narrowest scope the profile can truly say of the gene's switch (sandbox.armFailure.scope). */
+const SCOPE_OF_REACH = { subject: 'subject', 'merchant-operation': 'operation', operation: 'target' } as const;
 
 /** The profile's sandbox section for the gene: every control at its path, with its field names and values. */
 function editSandbox(p: Profile, g: SandboxGene): void {
@@ -405,6 +411,10 @@ function editSandbox(p: Profile, g: SandboxGene): void {
     ...(g.refundSubject === 'merchantRefundNo' ? { refundSubject: 'merchantRefundNo' as const } : {}),
     failures: Object.fromEntries(FAILURE_KINDS.map((k, i) => [k, one ? one.values[i]! : values[i]!])),
   };
+  // Version 4: the switch's scope and count (the default, every request to the target, is true of any switch).
+  if (g.declareScope) sb.armFailure.scope = SCOPE_OF_REACH[g.armReach ?? 'subject'];
+  if ((g.armCount ?? 1) > 1) sb.armFailure.count = g.armCount;
+  if (sb.armFailure.scope !== undefined || sb.armFailure.count !== undefined) p.profileVersion = 4;
 }
 
 /** Channels as the profile (version 3) says them: each one, ascending by minimum, overlapping or leaving gaps. */

@@ -31,6 +31,7 @@ function jittered(seed: number, maxMs: number): (c: Client) => Client {
       return c.send(req, opts);
     },
     close: () => c.close(),
+    openSection: (spec, holds) => c.openSection(spec, holds),
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CommandSpec, NumberName, PayoutMerchant, PayoutName } from '../../../fixtures/arbitraries/commands.js';
 import type { ClauseId } from '../../../harness/clauses/registry.js';
-import { expectSuccess } from '../../../harness/check/expect.js';
+import { expectControlDone } from '../../../harness/check/expect.js';
 import type { Exchange } from '../../../harness/exchange.js';
 import type { Target } from '../../../harness/target.js';
 import { sandboxControl } from './sandbox.js';
@@ -76,5 +76,5 @@ export async function controlStep(
   clause: ClauseId,
 ): Promise<void> {
   const ex = await send(r, sandboxControl(r.target, control, vars, opts));
-  expectSuccess(ex, clause, { what: `the sandbox control to ${opts.label}` });
+  expectControlDone(ex, clause, { what: `the sandbox control to ${opts.label}` });
 }

@@ -80,7 +80,11 @@ export async function runSequences(ctx: CheckContext, plan: SequencePlan): Promi
 export async function inLaneOrder<T>(lanes: (() => Promise<T>)[]): Promise<T[]> {
   const parent = currentRecorder();
   if (!parent) return Promise.all(lanes.map((run) => run()));
-  const recorders: CheckRecorder[] = lanes.map(() => newRecorder(parent.clauses, parent.startedAt, parent.checkId));
+  const recorders: CheckRecorder[] = lanes.map(() => {
+    const rec = newRecorder(parent.clauses, parent.startedAt, parent.checkId);
+    if (parent.holds) rec.holds = parent.holds;
+    return rec;
+  });
   try {
     return await Promise.all(lanes.map((run, lane) => withRecorder(recorders[lane]!, run)));
   } finally {
