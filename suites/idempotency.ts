@@ -391,7 +391,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     title: 'leaves the original refund unchanged when a repeated refund number is refused',
     clause: ['idem.original-unchanged', 'idem.refund.refused'],
     async run({ target: t }) {
-      t.path('refundQuery');
+      t.require('refundQuery');
       const paid = await paidForPartialRefunds(t, 'idem.original-unchanged');
       const refundNo = t.newNo('refund');
       const half = Math.floor(paid.cents / 2);
@@ -436,7 +436,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.original-unchanged', 'idem.payout.refused'],
     async run(ctx) {
       const t = ctx.target;
-      t.path('payoutQuery');
+      t.require('payoutQuery');
       const { method, lim } = payoutWithLimits(t);
       const lo = centsNumberOf(lim.min);
       const hi = Math.min(centsNumberOf(lim.max), lo + 10_000);

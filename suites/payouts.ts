@@ -46,7 +46,7 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     title: 'creates a payout on every declared method and finds it by either number',
     clause: ['payout.ids'],
     async run({ target: t }) {
-      t.path('payoutQuery');
+      t.require('payoutQuery');
       for (const method of Object.keys(payoutsOf(t).methods)) {
         const created = await payoutCreated(t, method, 'payout.ids');
         for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {

@@ -101,7 +101,7 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     clause: ['refund.ids'],
     async run({ target: t }) {
       const r = refundsOf(t);
-      t.path('refundQuery');
+      t.require('refundQuery');
       const method = methodsWithSupport(t, ['partial', 'full'])[0]!;
       const paid = await payOrder(t, method, 'refund.ids');
       const refund = await refundAccepted(t, paid, paid.cents, 'refund.ids');

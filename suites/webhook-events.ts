@@ -311,7 +311,7 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.payout.updated', 'state.payout.values'],
     async run({ target: t }) {
       webhookSetup(t);
-      t.path('payoutCancel');
+      t.require('payoutCancel');
       const p = await acceptedPayout(t, 'event.payout.updated', { cancel: true });
       const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), { what: 'cancelling a pending payout' });
       recordReading('payout.cancel.status', String(pick(data, t.profile.payouts!.data.status)));

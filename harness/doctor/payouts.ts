@@ -5,7 +5,8 @@
  * gives a way, so merchant balances stay as they were.
  */
 import type { Exchange } from '../exchange.js';
-import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
+import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
+import { carriedBy } from '../endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, flushInto, lookupItem, ownContext, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
@@ -59,11 +60,10 @@ async function payout(
 async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<boolean> {
   const p = ctx.loaded.profile;
   if (p.payouts!.methods[m.method]?.cancel && ctx.t.has('payoutCancel')) {
-    const ex = await cancelPayout(
-      ctx.t,
-      p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo },
-      { as: m.role, label: 'doctor: release the payout (cancel)' },
-    );
+    const by = lookupFor(ctx.t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: m.payoutNo, merchantNo: m.merchantPayoutNo });
+    // A path carrying the service number the create answer did not give: no cancel can be sent, settle it instead.
+    if (Object.values(by).some((v) => v === undefined)) return settleToRelease(ctx, m, verify);
+    const ex = await cancelPayout(ctx.t, by, { as: m.role, label: 'doctor: release the payout (cancel)' });
     if (verify) {
       const a = answerOf(ex);
       if (accepted(a))
@@ -82,7 +82,12 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
     }
     return accepted(answerOf(ex));
   }
-  const settle = p.sandbox?.settlePayout;
+  return settleToRelease(ctx, m, verify);
+}
+
+/** Gives the money back through sandbox.settlePayout (as failed). False when the profile gives no such control. */
+async function settleToRelease(ctx: DoctorContext, m: Made, verify: boolean): Promise<boolean> {
+  const settle = ctx.loaded.profile.sandbox?.settlePayout;
   if (settle && m.payoutNo) {
     const ex = await control(
       ctx,
@@ -199,7 +204,9 @@ async function releaseAll(ctx: DoctorContext, made: readonly Made[]): Promise<bo
 
 /** A payout of a method that does not cancel, cancelled: false when the target cancelled it (nothing left to release). */
 async function refusesCancel(ctx: DoctorContext, m: Made): Promise<boolean> {
-  const ex = await cancelPayout(ctx.t, { merchantNo: m.merchantPayoutNo }, { label: `doctor: a ${m.method} payout cannot be cancelled` });
+  const by = lookupFor(ctx.t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: m.payoutNo, merchantNo: m.merchantPayoutNo }, 'merchantNo');
+  if (Object.values(by).some((v) => v === undefined)) return true;
+  const ex = await cancelPayout(ctx.t, by, { label: `doctor: a ${m.method} payout cannot be cancelled` });
   const a = answerOf(ex);
   // A moved cancel path's "no such path" is no refusal (refused): run.ts names the path, nothing is said of the method.
   if (refused(a))
@@ -393,14 +400,18 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
     ['merchantNo', { merchantNo: m.merchantPayoutNo }],
   ] as const) {
     if (field === 'serviceNo' && no === undefined) continue;
+    // A path carrying the payout's number says how it is found: a body field it leaves out is not asked about.
+    const carried = carriedBy(ctx.t.pathTemplate('payoutQuery'));
+    if (carried.size > 0 && !carried.has(PAYOUT_NUMBERS[field])) continue;
     const ex = await queryPayout(ctx.t, by, { label: `doctor: query the payout by ${field}` });
     const q = answerOf(ex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (no === undefined || readPath(q.data, p.data.payoutNo) === no);
     const item = {
-      path: `payouts.queryBy.${field}`,
-      assumption: `a payout is found by ${p.queryBy[field]}`,
+      path: carried.size > 0 ? 'endpoints.payoutQuery' : `payouts.queryBy.${field}`,
+      assumption:
+        carried.size > 0 ? `a payout is found by its ${PAYOUT_NUMBERS[field]} in the path` : `a payout is found by ${p.queryBy[field]}`,
       record: 'payout',
       clauses: ['payout.ids'],
     };

@@ -58,7 +58,7 @@ const V3_FIELDS = [
  * cannot say. One dotted path a line; every field a version-4 change adds is listed here, so that an older profile
  * naming it is refused with the version to set.
  */
-const V4_FIELDS: string[] = [];
+const V4_FIELDS: string[] = ['refunds.supportByMerchant', 'cardPayment.pendingStatus'];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];

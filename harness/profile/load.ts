@@ -15,6 +15,7 @@ import { centsNumberOf, centsOf, isAmountValue, isShownValue, valueOfCents } fro
 import { consistencyProblems } from './consistency.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 import { lineColumn, scanJson } from './json-scan.js';
+import { type EndpointKey, FILLABLE, pathTemplateProblems, placeholdersIn } from '../endpoint-path.js';
 
 export interface ResolvedMerchant {
   id: string;
@@ -307,6 +308,8 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
     out.push(...unroundableProblems(value['pricePoints'] as Profile['pricePoints'], value['methods']));
   }
 
+  out.push(...endpointTemplateProblems(value));
+
   const methods = value['methods'];
   if (isObject(methods) && Array.isArray(methods['checkout'])) {
     const checkout = methods['checkout'];
@@ -317,6 +320,27 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
         out.push(`methods.${key}: must not be one of methods.checkout (${shown} is listed there)`);
       }
     }
+  }
+  return out;
+}
+
+/**
+ * Placeholders in `endpoints.*` (version 4, harness/endpoint-path.ts): each a number the endpoint's request has; a path
+ * that carries one in a profile of an older version is refused, as every version-4 field is.
+ */
+function endpointTemplateProblems(value: Record<string, unknown>): string[] {
+  const endpoints = value['endpoints'];
+  if (!isObject(endpoints)) return [];
+  const out: string[] = [];
+  const version = value['profileVersion'];
+  for (const [name, path] of Object.entries(endpoints)) {
+    if (typeof path !== 'string' || !(name in FILLABLE)) continue;
+    out.push(...pathTemplateProblems(name as EndpointKey, path));
+    if (placeholdersIn(path).length > 0 && (version === 1 || version === 2 || version === 3))
+      out.push(
+        `endpoints.${name}: a path with placeholders is a profile format version 4 feature, but the profile says ` +
+          `"profileVersion": ${String(version)} (set it to 4)`,
+      );
   }
   return out;
 }

@@ -61,7 +61,9 @@ export function modelCapsOf(t: Target): ModelCaps {
   for (const [method, m] of Object.entries(p.payouts?.methods ?? {})) payoutCancel[method] = m.cancel;
   return {
     pendingStatus: p.checkout?.pendingStatus,
-    refundSupport: { ...(p.refunds?.support ?? {}) },
+    ...(p.cardPayment?.pendingStatus !== undefined ? { cardPendingStatus: p.cardPayment.pendingStatus } : {}),
+    // The model's payments are the primary merchant's: its own channels' support, where the profile gives them.
+    refundSupport: { ...(p.refunds?.support ?? {}), ...(p.refunds?.supportByMerchant?.primary ?? {}) },
     payoutCancel,
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),

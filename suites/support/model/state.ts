@@ -11,6 +11,8 @@ export type RefundSupport = 'none' | 'full' | 'partial';
 export interface ModelCaps {
   /** Status name of a checkout not yet paid (checkout.pendingStatus). */
   pendingStatus?: string;
+  /** Status name of a card payment left pending, e.g. 3-D Secure (cardPayment.pendingStatus; absent: pendingStatus). */
+  cardPendingStatus?: string;
   /** Refund support per payment method (refunds.support); a method missing here is not predicted. */
   refundSupport: Record<string, RefundSupport>;
   /** Whether each payout method supports cancel (payouts.methods). */
