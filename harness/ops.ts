@@ -203,6 +203,23 @@ export function lookupFor(
   return record[prefer] !== undefined ? { [prefer]: record[prefer] } : { [other]: record[other] };
 }
 
+/**
+ * The lookups a check sends for one record at `endpoint`: by each of its numbers in turn, or, where the endpoint's path
+ * carries the record's number, only by what the path carries (a path says how the record is found).
+ */
+export function lookupsAt<T>(
+  t: Target,
+  endpoint: EndpointName,
+  numbers: { serviceNo: PathNumber; merchantNo: PathNumber },
+  record: { serviceNo: T; merchantNo: T },
+): { serviceNo?: T; merchantNo?: T }[] {
+  const carried = carriedBy(t.pathTemplate(endpoint));
+  const service = carried.has(numbers.serviceNo);
+  const merchant = carried.has(numbers.merchantNo);
+  if (!service && !merchant) return [{ serviceNo: record.serviceNo }, { merchantNo: record.merchantNo }];
+  return [{ ...(service ? { serviceNo: record.serviceNo } : {}), ...(merchant ? { merchantNo: record.merchantNo } : {}) }];
+}
+
 export const PAYOUT_NUMBERS = { serviceNo: 'payout_no', merchantNo: 'merchant_payout_no' } as const;
 export const REFUND_NUMBERS = { serviceNo: 'refund_no', merchantNo: 'merchant_refund_no' } as const;
 export const ORDER_NUMBERS = { serviceNo: 'order_no', merchantNo: 'merchant_order_no' } as const;

@@ -18,6 +18,7 @@ import {
   type RefundSupport,
 } from './methods.js';
 import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
+import { type ApiPaths, type ApiRoute, resolveApiPaths } from './api-paths.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
@@ -76,6 +77,16 @@ export interface TargetDescription {
   readonly payeeFields?: Readonly<Record<string, readonly string[]>>;
   /** The sandbox controls' paths, body field names, outcome values and failure switch (reference/sandbox-shape.ts). */
   readonly sandbox?: SandboxDescription;
+  /**
+   * Where the endpoints the document does not place are served, by the reference's route: any path, carrying the
+   * resource's number in placeholders such as {payout_no} (reference/api-paths.ts). A moved route's own path is not served.
+   */
+  readonly apiPaths?: Readonly<Partial<Record<ApiRoute, string>>>;
+  /**
+   * The status a card payment waiting for its completion (3-D Secure) shows, where it differs from a new checkout's
+   * ("Transitions between states (from-state, trigger, condition): not shown."). Absent: the same as a checkout's.
+   */
+  readonly cardPendingStatus?: string;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -90,6 +101,8 @@ export interface Target {
   readonly declineCards: readonly string[];
   readonly retryWaitsMs?: readonly number[];
   readonly sandbox: SandboxShape;
+  readonly apiPaths: ApiPaths;
+  readonly cardPendingStatus?: string;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -168,6 +181,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     const bad = fields.filter((f) => !PAYEE_FIELD_NAMES.includes(f));
     if (bad.length > 0) throw new Error(`target payeeFields.${method}: ${bad.join(', ')} is not one of ${PAYEE_FIELD_NAMES.join(', ')}`);
   }
+  const cardPending = d.cardPendingStatus;
+  if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z_]{1,32}$/.test(cardPending)))
+    throw new Error(`target cardPendingStatus: a status name of letters and "_", got ${JSON.stringify(cardPending)}`);
   return {
     merchants,
     paymentMethods,
@@ -178,6 +194,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     declineCards: d.declineCards ?? DEFAULT_DECLINE_CARDS,
     ...(waits !== undefined ? { retryWaitsMs: [...waits] } : {}),
     sandbox: resolveSandbox(d.sandbox),
+    apiPaths: resolveApiPaths(d.apiPaths),
+    ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -5,7 +5,17 @@ import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { splitMsg } from '../harness/envelope.js';
-import { cancelPayout, createPayout, payoutMethod, payoutMethodsOf, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import {
+  cancelPayout,
+  createPayout,
+  payoutMethod,
+  payoutMethodsOf,
+  lookupsAt,
+  PAYOUT_NUMBERS,
+  queryPayout,
+  settlePayout,
+  usd,
+} from '../harness/ops.js';
 import type { ChannelLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
@@ -393,7 +403,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     title: 'answers a query for a payout that does not exist with 5002 notFound',
     clause: ['err.po.query-not-found'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+      for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo: t.newNo('payout'), merchantNo: t.newNo('payout') })) {
         const ex = await queryPayout(t, by, { label: `query an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
         expectError(ex, { code: 5002, key: 'notFound' }, { what: 'a query for a payout that does not exist' });
       }
@@ -403,7 +413,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     title: 'answers a cancel of a payout that does not exist with 422 notFound',
     clause: ['err.po.cancel-not-found'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+      for (const by of lookupsAt(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: t.newNo('payout'), merchantNo: t.newNo('payout') })) {
         const ex = await cancelPayout(t, by, { label: `cancel an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
         expectError(ex, { code: 422, key: 'notFound' }, { what: 'a cancel of a payout that does not exist' });
       }
@@ -463,7 +473,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       const method = payoutMethod(t, { cancel: false });
       const created = await payoutCreated(t, method, 'err.po.cancel-unsupported');
-      for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+      const record = { serviceNo: created.payoutNo, merchantNo: created.merchantPayoutNo };
+      for (const by of lookupsAt(t, 'payoutCancel', PAYOUT_NUMBERS, record)) {
         const ex = await cancelPayout(t, by, { label: `cancel a pending ${method} payout` });
         expectError(ex, { code: 422, key: 'notSupported' }, { what: `a cancel of a ${method} payout (no cancel support)` });
       }

@@ -3,7 +3,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import type { Exchange } from '../harness/exchange.js';
-import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout } from '../harness/ops.js';
+import { cancelPayout, createPayout, payoutMethod, lookupsAt, PAYOUT_NUMBERS, queryPayout, settlePayout } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 
 function payoutsOf(t: Target) {
@@ -33,7 +33,7 @@ async function expectPayoutStatus(
   code: string,
   message: string,
 ): Promise<void> {
-  for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
+  for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo })) {
     const ex = await queryPayout(t, by);
     const data = expectSuccess(ex, clause, { what: 'querying the payout' });
     expectEqual(pick(data, payoutsOf(t).data.status), status, clause, { code, title: message, exchange: ex });
@@ -49,7 +49,10 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
       t.require('payoutQuery');
       for (const method of Object.keys(payoutsOf(t).methods)) {
         const created = await payoutCreated(t, method, 'payout.ids');
-        for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+        for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, {
+          serviceNo: created.payoutNo,
+          merchantNo: created.merchantPayoutNo,
+        })) {
           const ex = await queryPayout(t, by);
           const data = expectSuccess(ex, { what: `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
           expectEqual(expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex), created.payoutNo, {

@@ -4,7 +4,16 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { completeCheckout, createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
+import {
+  completeCheckout,
+  createRefund,
+  lookupsAt,
+  queryPayment,
+  queryRefund,
+  REFUND_NUMBERS,
+  sandboxOrderControl,
+  usd,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { centsNumberOf, valueOfCents } from '../harness/money.js';
 import {
@@ -331,7 +340,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'answers a query for a refund that does not exist with code 2002 refundNotFound',
     clause: ['err.ref.not-found', 'err.ref.codes'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
+      for (const by of lookupsAt(t, 'refundQuery', REFUND_NUMBERS, { serviceNo: t.newNo('refund'), merchantNo: t.newNo('refund') })) {
         const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
         expectError(
           ex,

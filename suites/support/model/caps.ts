@@ -9,7 +9,13 @@ import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
 import { centsNumberOf } from '../../../harness/money.js';
-import type { ModelCaps } from './state.js';
+import type { LookupPath, ModelCaps } from './state.js';
+import { carriedBy, type PathNumber } from '../../../harness/endpoint-path.js';
+
+function carries(path: string | undefined, service: PathNumber, merchant: PathNumber): LookupPath {
+  const c = carriedBy(path);
+  return { service: c.has(service), merchant: c.has(merchant) };
+}
 
 export function commandSpaceOf(t: Target, names: number): CommandSpace {
   const p = t.profile;
@@ -73,6 +79,11 @@ export function modelCapsOf(t: Target): ModelCaps {
       primary: payoutMethodsOf(t, 'primary'),
       ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}),
     },
-    refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
+    refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo') || carriedBy(p.endpoints.refundCreate).has('order_no'),
+    lookupPaths: {
+      payoutCancel: carries(p.endpoints.payoutCancel, 'payout_no', 'merchant_payout_no'),
+      payoutQuery: carries(p.endpoints.payoutQuery, 'payout_no', 'merchant_payout_no'),
+      refundQuery: carries(p.endpoints.refundQuery, 'refund_no', 'merchant_refund_no'),
+    },
   };
 }

@@ -31,6 +31,28 @@ export interface ModelCaps {
   payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
   refundNeedsOrderNo: boolean;
+  /** Which number each lookup's path carries (profile version 4 templates): a lookup by another one cannot be sent. */
+  lookupPaths?: Record<'payoutCancel' | 'payoutQuery' | 'refundQuery', LookupPath>;
+}
+
+/** The numbers a lookup endpoint's path carries: none (either lookup goes in the body), the service's, the merchant's. */
+export interface LookupPath {
+  service: boolean;
+  merchant: boolean;
+}
+
+/**
+ * The lookup to send for a record wanted by one of its numbers: that one where the path carries none, else what the path
+ * carries; undefined when the path needs a number the model does not know (the command then does not apply).
+ */
+export function lookupVia<T>(
+  path: LookupPath = { service: false, merchant: false },
+  want: 'service' | 'merchant',
+  record: { service: T | undefined; merchant: T },
+): { serviceNo?: T; merchantNo?: T } | undefined {
+  if (!path.service && !path.merchant) return want === 'merchant' ? { merchantNo: record.merchant } : { serviceNo: record.service };
+  if (path.service && record.service === undefined) return undefined;
+  return { ...(path.service ? { serviceNo: record.service } : {}), ...(path.merchant ? { merchantNo: record.merchant } : {}) };
 }
 
 /** Where a payment stands, before refunds: refunds and chargebacks are kept beside it. */
