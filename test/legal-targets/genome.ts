@@ -275,7 +275,8 @@ function editVersion4(p: Profile, t: TargetGenes): void {
   // A refund under its payment's path names the payment there: the body no longer carries either of its numbers.
   if (paths.refundCreate) {
     const r = p.refunds!;
-    r.template = Object.fromEntries(Object.entries(r.template).filter(([, v]) => v !== '${merchantOrderNo}' && v !== '${orderNo}'));
+    const payment = new Set([`\${merchantOrderNo}`, `\${orderNo}`]);
+    r.template = Object.fromEntries(Object.entries(r.template).filter(([, v]) => typeof v !== 'string' || !payment.has(v)));
   }
   if (t.cardPendingStatus) p.cardPayment!.pendingStatus = t.cardPendingStatus;
   if (t.refundsByMerchant && t.secondOnly) {
