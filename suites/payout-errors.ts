@@ -8,6 +8,7 @@ import { splitMsg } from '../harness/envelope.js';
 import {
   cancelPayout,
   createPayout,
+  lookupFor,
   payoutMethod,
   payoutMethodsOf,
   lookupsAt,
@@ -79,6 +80,11 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
 
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
 const BALANCE_MARGIN_CENTS = 1_000_000;
+
+/** How a cancel names a payout: by its service number, or by what the cancel path carries (harness/endpoint-path.ts). */
+function cancelLookup(t: Target, p: { payoutNo: string; merchantPayoutNo: string }) {
+  return lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo });
+}
 
 /** INTERFACE.md › Errors › Payout errors, States and transitions (2). */
 export default defineSuite('payout-errors', { area: 'errors', resource: 'payout' }, [
@@ -312,9 +318,10 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           { code: 5004, key: 'insufficientFunds' },
           { what: `a payout of ${above} ${currency} by a merchant whose ${currency} payout balance is ${balance}` },
         );
+        const withinNo = t.newNo('payout');
         const within = await createPayout(
           t,
-          { method, amount: amount(balance) },
+          { payoutNo: withinNo, method, amount: amount(balance) },
           { as: 'lowBalance', label: `${method} payout of ${balance} ${currency}, its whole ${currency} balance` },
         );
         const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
@@ -334,7 +341,10 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         if (m.cancel)
           await cancelPayout(
             t,
-            { serviceNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within) },
+            cancelLookup(t, {
+              payoutNo: expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within),
+              merchantPayoutNo: withinNo,
+            }),
             { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` },
           );
       }
@@ -425,7 +435,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
       await settlePayout(t, created, 'success', 'err.po.not-cancelable');
-      const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
+      const ex = await cancelPayout(t, cancelLookup(t, created), { label: 'cancel a payout settled as SUCCESS' });
       expectError(
         ex,
         { code: 5003, key: 'payoutNotCancelable' },
@@ -453,12 +463,12 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const failed = await payoutCreated(t, method, 'err.po.not-cancelable');
       await settlePayout(t, failed, 'failed', 'err.po.not-cancelable');
       const canceled = await payoutCreated(t, method, 'err.po.not-cancelable');
-      expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), { what: 'the first cancel' });
+      expectSuccess(await cancelPayout(t, cancelLookup(t, canceled)), { what: 'the first cancel' });
       for (const [p, status] of [
         [failed, 'FAILED'],
         [canceled, 'CANCELED'],
       ] as const) {
-        const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
+        const ex = await cancelPayout(t, cancelLookup(t, p), { label: `cancel a payout in status ${status}` });
         expectError(
           ex,
           { code: 5003, key: 'payoutNotCancelable' },

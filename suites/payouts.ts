@@ -3,7 +3,16 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import type { Exchange } from '../harness/exchange.js';
-import { cancelPayout, createPayout, payoutMethod, lookupsAt, PAYOUT_NUMBERS, queryPayout, settlePayout } from '../harness/ops.js';
+import {
+  cancelPayout,
+  createPayout,
+  payoutMethod,
+  lookupFor,
+  lookupsAt,
+  PAYOUT_NUMBERS,
+  queryPayout,
+  settlePayout,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 
 function payoutsOf(t: Target) {
@@ -69,7 +78,8 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     clause: ['state.payout.values'],
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'state.payout.values');
-      expectSuccess(await cancelPayout(t, { serviceNo: created.payoutNo }), {
+      const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: created.payoutNo, merchantNo: created.merchantPayoutNo });
+      expectSuccess(await cancelPayout(t, by), {
         what: 'cancelling a pending payout on a method with cancel support',
       });
       await expectPayoutStatus(

@@ -122,7 +122,8 @@ export async function doctorMain(argv: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   let loaded: LoadedProfile;
   try {
-    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(flags.profile));
+    const given = flags.target === undefined ? {} : { baseUrl: flags.target };
+    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(flags.profile), process.env, given);
   } catch (err) {
     if (err instanceof ProfileError) {
       process.stderr.write(`mpsi-conformance: doctor: the profile cannot be loaded:\n  ${err.message.split('\n').join('\n  ')}\n`);

@@ -217,7 +217,7 @@ function requestOf(flags: ParsedFlags<typeof RUN_FLAGS>): RunRequest {
 
 async function planRun(request: RunRequest): Promise<RunPlan> {
   const { cfg } = request;
-  const loaded = loadProfile(cfg.profilePath);
+  const loaded = loadProfile(cfg.profilePath, process.env, cfg.targetUrl !== undefined ? { baseUrl: cfg.targetUrl } : {});
   cfg.profileSha256 = loaded.sha256;
   await checkTarget(cfg, loaded);
   const all = listSuiteFiles();

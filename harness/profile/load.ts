@@ -72,6 +72,11 @@ export interface LoadOptions {
    * compiled again (about 0.1–0.3 s of CPU in each vitest process); every other check still runs.
    */
   schemaPassedSha256?: string;
+  /**
+   * The base URL given on the command line (`--target`): where the profile's baseUrl names environment variables
+   * (`"${BASE_URL}"`), this one stands in for it, so they need not be set.
+   */
+  baseUrl?: string;
 }
 
 /** SHA-256 (hex) of a profile file's text, as loadProfile reads it. */
@@ -91,7 +96,10 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env, 
     throw new ProfileError([`cannot read profile file ${path}: ${code ?? 'read error'}`], path);
   }
   const sha256 = profileSha256(text);
-  const loaded = parseProfile(text, path, env, { skipSchema: options.schemaPassedSha256 === sha256 });
+  const loaded = parseProfile(text, path, env, {
+    skipSchema: options.schemaPassedSha256 === sha256,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  });
   return { ...loaded, path: resolve(path), sha256 };
 }
 
@@ -100,7 +108,7 @@ export function parseProfile(
   text: string,
   sourceName: string,
   env: NodeJS.ProcessEnv = process.env,
-  internal: { skipSchema?: boolean } = {},
+  internal: { skipSchema?: boolean; baseUrl?: string } = {},
 ): LoadedProfile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 
@@ -113,6 +121,8 @@ export function parseProfile(
   const secrets = collectSecrets(value, env);
 
   const problems: string[] = [];
+  // "${BASE_URL}": resolved before the schema sees the address (one profile file for every instance of a sandbox).
+  if (isObject(value)) problems.push(...resolveBaseUrl(value, env, internal.baseUrl));
   for (const d of scan.duplicates) {
     const { line, column } = lineColumn(body, d.offset);
     const key = d.path[0] === 'merchants' && !profilePropertyNames().has(d.key) ? '(name not shown)' : `"${d.key.slice(0, 60)}"`;
@@ -267,6 +277,43 @@ function resolveTestKey(ref: MerchantRef, role: MerchantRole, env: NodeJS.Proces
  */
 function looksLikeVariableName(name: string): boolean {
   return name.split('_').every((part) => part.length <= 16);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Environment variables in baseUrl
+
+const ENV_REF = /\$\{([^{}]*)\}/g;
+
+/**
+ * Replaces each `${NAME}` in a string baseUrl with the variable's value, in place; the command line's base URL
+ * (`--target`), when given, stands in for the whole field instead. A variable unset or empty, or a name that is no
+ * variable name, is a problem naming it.
+ */
+function resolveBaseUrl(value: Record<string, unknown>, env: NodeJS.ProcessEnv, given: string | undefined): string[] {
+  const raw = value['baseUrl'];
+  if (typeof raw !== 'string' || !raw.includes('${')) return [];
+  if (given !== undefined) {
+    value['baseUrl'] = given.replace(/\/+$/, '');
+    return [];
+  }
+  const problems: string[] = [];
+  const resolved = raw.replace(ENV_REF, (whole, name: string) => {
+    if (!ENV_NAME_RE.test(name)) {
+      problems.push(`baseUrl: \${${name.slice(0, 40)}} is not an environment variable name (letters, digits and "_")`);
+      return whole;
+    }
+    const v = env[name];
+    if (v === undefined || v === '') {
+      problems.push(
+        `baseUrl: environment variable ${name} is not set${v === '' ? ' (it is empty)' : ''}: set it, or give the address with --target`,
+      );
+      return whole;
+    }
+    return v;
+  });
+  // Unresolved, the field is already a problem: the schema is not also told about the "${…}".
+  value['baseUrl'] = problems.length === 0 ? resolved.replace(/\/+$/, '') : 'http://unresolved.invalid';
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------
