@@ -70,7 +70,8 @@ export function pathTemplateProblems(endpoint: EndpointKey, path: string): strin
       out.push(`${at}: {${name.slice(0, 40)}} is not a placeholder a path may carry (${PATH_NUMBERS.map((n) => `{${n}}`).join(', ')})`);
     else if (!FILLABLE[endpoint].includes(name as PathNumber))
       out.push(
-        `${at}: {${name}} cannot be filled there: a ${endpoint} request is about ${FILLABLE[endpoint].map((n) => `{${n}}`).join(', ')} only`,
+        `${at}: {${name}} cannot be filled there: a ${endpoint} request is ` +
+          `about ${FILLABLE[endpoint].map((n) => `{${n}}`).join(', ')} only`,
       );
   }
   if (/[{}]/.test(path.replace(PLACEHOLDER, ''))) out.push(`${at}: a "{" or "}" outside a placeholder {name}`);

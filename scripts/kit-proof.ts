@@ -101,7 +101,8 @@ writeFileSync(out, `${JSON.stringify(proof, null, 2)}\n`);
 console.log(
   `kit ${proof.kitVersion} at ${commit.slice(0, 12)}${dirty ? ' (with uncommitted changes)' : ''}: ` +
     `faults killed ${proof.killMatrix.killed}/${proof.killMatrix.faults}; ` +
-    `legal targets ${targets} (genome version ${GENOME_VERSION}, seed ${seed}): ${legal.falseVerdicts} false verdicts in ${legal.checks} checks, ` +
+    `legal targets ${targets} (genome version ${GENOME_VERSION}, seed ${seed}` +
+    `): ${legal.falseVerdicts} false verdicts in ${legal.checks} checks, ` +
     `doctor false WRONG ${legal.doctorFalseWrong}; wrote ${out}`,
 );
 process.exit(notKilled.length > 0 || legal.falseVerdicts > 0 || legal.doctorFalseWrong > 0 ? 1 : 0);

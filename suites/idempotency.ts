@@ -463,7 +463,9 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
             const after = payoutSnapshot(t, expectSuccess(await queryPayout(t, by), { what: 'querying the payout' }));
             expectEqual(after, before, {
               code: 'ORIGINAL_CHANGED',
-              title: `the payout found by its ${by.merchantNo !== undefined ? 'merchant' : 'service'} number changed after a refused repeat`,
+              title:
+                `the payout found by its ${by.merchantNo !== undefined ? 'merchant' : 'service'}` +
+                ` number changed after a refused repeat`,
             });
           }
         },

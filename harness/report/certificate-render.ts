@@ -104,7 +104,8 @@ function kitProofCell(k: CertificateKitProof, version: string): string {
   const l = p.legalTargets;
   const at = `${p.commit.slice(0, 12)}${p.dirty ? ' with uncommitted changes' : ''}`;
   const m = p.killMatrix;
-  const over = `over ${l.targets} targets drawn by genome version ${l.genomeVersion} (seed ${l.seed}, ${l.runsPerProperty} runs per property)`;
+  const over =
+    `over ${l.targets} targets drawn by genome version ${l.genomeVersion}` + ` (seed ${l.seed}, ${l.runsPerProperty} runs per property)`;
   return (
     `measured for ${p.kitVersion} (commit ${at}, ${p.date.slice(0, 10)}), about the kit itself, not about the service ` +
     'this certificate is about: ' +

@@ -61,7 +61,8 @@ describe('endpoint templates: the loader', () => {
     p.profileVersion = 3;
     p.endpoints.payoutCancel = '/api/v1/payouts/{payout_no}/cancel';
     expect(problemsOf(p)).toEqual([
-      'endpoints.payoutCancel: a path with placeholders is a profile format version 4 feature, but the profile says "profileVersion": 3 (set it to 4)',
+      'endpoints.payoutCancel: a path with placeholders is a profile format ' +
+        'version 4 feature, but the profile says "profileVersion": 3 (set it to 4)',
     ]);
   });
 
