@@ -20,3 +20,9 @@ const TARGET: TargetGenes = {
 };
 
 export const TEMPLATED_GENOME: TargetGenome = { readings: [], target: TARGET };
+
+/** The same target's accounts and channels, said with the reference's fixed paths and one pending status: a profile that lies about it. */
+export const WITHOUT_V4: TargetGenome = {
+  readings: [],
+  target: { ...TARGET, paths: undefined, cardPendingStatus: null, refundsByMerchant: false },
+};
