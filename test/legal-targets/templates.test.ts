@@ -71,9 +71,10 @@ describe('a target whose paths carry numbers, with two pending statuses and a se
     expect(ours.length).toBeGreaterThan(20);
     expect(ours.filter((r) => r.result.status !== 'passed').map(line)).toEqual([]);
     // The method only the second merchant has, without refunds: refused notSupported, not skipped.
-    expect(results.find((r) => r.result.checkId.startsWith('refund-errors/refuses-a-refund-on-a-method-without-refund-support'))?.result.status).toBe(
-      'passed',
-    );
+    expect(
+      results.find((r) => r.result.checkId.startsWith('refund-errors/refuses-a-refund-on' + '-a-method-without-refund-support'))?.result
+        .status,
+    ).toBe('passed');
     // Nothing skips but what needs the full webhook schedule.
     const skipped = results.filter((r) => r.result.status === 'skipped' && !/webhooks mode is not full/.test(r.result.reason ?? ''));
     expect(skipped.map(line)).toEqual([]);
