@@ -11,7 +11,11 @@ import { flagsHelp, parseFlags, UsageError, type FlagTable } from './args.js';
 
 export const DOCTOR_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
-  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  target: {
+    kind: 'value',
+    arg: 'URL',
+    help: "base URL of the target (overrides the profile's baseUrl, and any environment variable it names)",
+  },
   reports: { kind: 'value', arg: 'DIR', help: 'where doctor.json and doctor.md go (default ./reports)' },
   quiet: { kind: 'bool', help: 'print only the lines that are not verified' },
 } as const satisfies FlagTable;

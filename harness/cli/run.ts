@@ -32,7 +32,11 @@ import { firstLine } from '../text.js';
 
 export const RUN_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
-  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  target: {
+    kind: 'value',
+    arg: 'URL',
+    help: "base URL of the target (overrides the profile's baseUrl, and any environment variable it names)",
+  },
   suite: { kind: 'multi', arg: 'NAME', help: 'only this suite (repeatable, or comma-separated)' },
   clause: { kind: 'multi', arg: 'ID', help: 'only checks of this clause or clause prefix (repeatable)' },
   seed: { kind: 'value', arg: 'N', help: 'fast-check seed (printed by every run; replays it)' },

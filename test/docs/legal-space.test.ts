@@ -35,7 +35,7 @@ interface Row {
 }
 
 /** The table's rows: cells split at "|" not escaped, the quote taken from between its double quotes. */
-export function rowsOf(doc: string): Row[] {
+function rowsOf(doc: string): Row[] {
   const lines = doc.split('\n').filter((l) => /^\| [A-Z]\d+[a-z]? \|/.test(l));
   return lines.map((l) => {
     const cells = l
@@ -69,7 +69,7 @@ function genePaths(): Set<string> {
 }
 
 /** What is wrong with the document's table (empty when nothing is). */
-export function problemsOf(doc: string, iface: string | undefined): string[] {
+function problemsOf(doc: string, iface: string | undefined): string[] {
   const rows = rowsOf(doc);
   const problems: string[] = [];
   const leaves = profileLeaves();

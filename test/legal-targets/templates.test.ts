@@ -41,7 +41,7 @@ describe('a target whose paths carry numbers, with two pending statuses and a se
     expect(p.profileVersion).toBe(4);
     expect(p.endpoints.payoutCancel).toBe('/api/v1/merchant/payouts/{payout_no}/cancel');
     expect(p.endpoints.refundCreate).toBe('/api/v1/merchant/payments/{order_no}/refunds');
-    expect(Object.values(p.refunds!.template)).not.toContain('${merchantOrderNo}');
+    expect(Object.values(p.refunds!.template)).not.toContain(`\${merchantOrderNo}`);
     expect(p.cardPayment!.pendingStatus).toBe('AUTHENTICATING');
     expect(p.refunds!.supportByMerchant).toEqual({ second: { KLARNA: 'none' } });
   });
@@ -72,8 +72,7 @@ describe('a target whose paths carry numbers, with two pending statuses and a se
     expect(ours.filter((r) => r.result.status !== 'passed').map(line)).toEqual([]);
     // The method only the second merchant has, without refunds: refused notSupported, not skipped.
     expect(
-      results.find((r) => r.result.checkId.startsWith('refund-errors/refuses-a-refund-on' + '-a-method-without-refund-support'))?.result
-        .status,
+      results.find((r) => r.result.checkId.startsWith('refund-errors/refuses-a-refund-on-a-method-without-refund-support'))?.result.status,
     ).toBe('passed');
     // Nothing skips but what needs the full webhook schedule.
     const skipped = results.filter((r) => r.result.status === 'skipped' && !/webhooks mode is not full/.test(r.result.reason ?? ''));
