@@ -182,8 +182,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     if (bad.length > 0) throw new Error(`target payeeFields.${method}: ${bad.join(', ')} is not one of ${PAYEE_FIELD_NAMES.join(', ')}`);
   }
   const cardPending = d.cardPendingStatus;
-  if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z_]{1,32}$/.test(cardPending)))
-    throw new Error(`target cardPendingStatus: a status name of letters and "_", got ${JSON.stringify(cardPending)}`);
+  if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(cardPending)))
+    throw new Error(`target cardPendingStatus: a status name of letters, digits and "_", got ${JSON.stringify(cardPending)}`);
   return {
     merchants,
     paymentMethods,
