@@ -13,6 +13,7 @@ const SLOWEST: Record<string, number> = {
   'test/legal-targets/properties.test.ts': 70,
   'test/legal-targets/templates.test.ts': 100,
   'test/init/green-run.test.ts': 35,
+  'test/docs/commands.test.ts': 30,
   'test/package/install.test.ts': 31,
   'test/parity/parity-cli.test.ts': 26,
   'test/parity/faults.test.ts': 21,

@@ -6,14 +6,15 @@ import LongestFirstSequencer, { runWorkers } from './harness/run/sequencer.js';
 import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
 import { makeRedactor } from './harness/redact.js';
-import { CODE_EXT, VITE_CACHE_DIR, VITEST_MODULE_CACHE_DIR } from './harness/kit-files.js';
+import { join } from 'node:path';
+import { CODE_EXT, VITE_CACHE_DIR } from './harness/kit-files.js';
 import { nativeModules } from './harness/run/native-modules.js';
 import { warmValidatorCache } from './harness/envelope.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
 // The workers' schema validators compiled here, once, when the cache lacks them (a kit's first run): otherwise each
-// worker compiles the same ones at the same time (issue 27).
+// worker compiles the same ones at the same time.
 warmValidatorCache();
 
 /** What the terminal shows goes through the same redactor as every file the run writes. */
@@ -30,7 +31,8 @@ function terminalRedactor(): (text: string) => string {
 // Allure results under reportsDir; the CLI (harness/cli/run.ts) turns them into the verdict,
 // the certificate and the HTML report afterwards.
 export default defineConfig({
-  cacheDir: VITE_CACHE_DIR,
+  // vitest's own cache (its results.json) in the run's folder: written by this run alone, removed with it.
+  cacheDir: cfg.moduleCacheDir ? join(cfg.moduleCacheDir, 'vite') : VITE_CACHE_DIR,
   test: {
     // From sources in a clone (.ts), compiled under dist/ in an installed kit (.js).
     include: [`suites/**/*.test${CODE_EXT}`],
@@ -39,7 +41,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two on two cores (issue 27, BENCHMARKS.md §20): each worker loads the whole harness (about 0.7 s of CPU), and
+    // Two on two cores: each worker loads the whole harness (about 0.7 s of CPU), and
     // the run-wide request pool (harness/run/pool.ts) keeps both busy with concurrent checks. A third worker let the
     // rest run beside the two longest files (webhook watch windows) while they wait, but on two cores the CPU it
     // costs is wall time too. At real time a third (harness/run/sequencer.ts, workersFor): the waits set the run there.
@@ -51,9 +53,11 @@ export default defineConfig({
     maxConcurrency: 32,
     // The transformed harness and suites are kept on disk between runs (keyed on each file's content):
     // a run transforms only what changed since the last one, instead of every module (about 1.5 s of
-    // the main process's time, which the workers wait on at start-up).
+    // the main process's time, which the workers wait on at start-up). In a folder of this run's own, seeded from
+    // a store that runs only add whole entries to (harness/run/module-cache.ts): runs side by side share nothing
+    // they write.
     server: { deps: { external: nativeModules() } },
-    experimental: { fsModuleCache: true, ...(VITEST_MODULE_CACHE_DIR ? { fsModuleCachePath: VITEST_MODULE_CACHE_DIR } : {}) },
+    experimental: cfg.moduleCacheDir ? { fsModuleCache: true, fsModuleCachePath: cfg.moduleCacheDir } : { fsModuleCache: false },
     reporters: [
       new ProgressReporter({ runStatusFile: paths.runStatus, redact: terminalRedactor() }),
       ['junit', { outputFile: paths.junit, suiteName: 'mpsi-conformance', includeConsoleOutput: false }],

@@ -1,12 +1,12 @@
 /**
- * Compiled JSON Schema validators kept on disk between processes (issue 27). Compiling the profile schema costs the CLI
+ * Compiled JSON Schema validators kept on disk between processes. Compiling the profile schema costs the CLI
  * about 0.6 s of CPU, and the envelope, amount and webhook schemas about 0.4 s in each vitest worker: every run, for
  * schemas that change only with the kit. ajv's standalone code (the same code `ajv.compile` builds and evaluates) is
  * written once under a name that hashes everything it depends on (ajv's version, the options, the schemas), and later
  * processes evaluate it instead of compiling. Any trouble with the cache (no folder, a read-only kit, a file that
  * does not load) falls back to compiling: the cache can make a process faster, never different.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -66,7 +66,7 @@ export function cachedValidators<K extends string>(
     const code = standalone.default(ajv, ids);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Written aside and renamed: a process reading the cache never sees half a file.
-    const part = `${file}.${process.pid}.part`;
+    const part = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.part`;
     writeFileSync(part, code);
     renameSync(part, file);
   } catch {

@@ -42,13 +42,11 @@ function findKitRoot(start: string): string {
 export const KIT_ROOT = findKitRoot(CODE_ROOT);
 
 /**
- * Where vitest keeps its cache: in a clone, its default (node_modules/.vite); installed, the OS temp
- * folder, because the kit's own folder may be read-only (`npm i -g` as root, a CI cache).
+ * Where vitest keeps its cache when started without the CLI: in a clone, its default (node_modules/.vite); installed,
+ * the OS temp folder, because the kit's own folder may be read-only (`npm i -g` as root, a CI cache). The CLI's runs
+ * keep it in a folder of their own (harness/run/module-cache.ts).
  */
 export const VITE_CACHE_DIR: string | undefined = COMPILED ? join(tmpdir(), `${PACKAGE_NAME}-vite-cache`) : undefined;
-
-/** Where vitest keeps transformed modules between runs: its default under node_modules in a clone, beside VITE_CACHE_DIR installed. */
-export const VITEST_MODULE_CACHE_DIR: string | undefined = COMPILED ? join(tmpdir(), `${PACKAGE_NAME}-vitest-module-cache`) : undefined;
 
 /** A data file shipped with the kit (profiles, JSON Schemas, package.json), by its path in the repository. */
 export function kitFile(...segments: string[]): string {

@@ -193,6 +193,8 @@ export interface Behaviour {
   idempotencyNamespace(kind: IdempotencyKind): string;
   /** Whether a request recorded and then refused (decline, risk, failed refund) keeps its number. */
   recordedRefusalKeepsNumber: boolean;
+  /** The currencies a payout method's channel takes, from the channel table's. */
+  payoutCurrencies(method: string, currencies: readonly string[]): readonly string[];
   /** The refund support a payment method's channel is given, from the channel table's. */
   refundSupport(method: string, support: RefundSupport): RefundSupport;
   /** The lookup field whose index a refund or payout lookup searches, for the field that was sent. */
@@ -282,6 +284,7 @@ export const defaultBehaviour: Behaviour = {
   repeatFailsOriginal: false,
   idempotencyNamespace: (kind) => (kind === 'payout' ? 'payouts' : 'orders'),
   recordedRefusalKeepsNumber: true,
+  payoutCurrencies: (_method, currencies) => currencies,
   refundSupport: (_method, support) => support,
   lookupAs: (field) => field,
   refundCeilingCents: (charged, earlier) => charged - earlier,

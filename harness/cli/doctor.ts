@@ -63,6 +63,8 @@ export interface DoctorPhaseOptions {
   safe?: boolean;
   /** Verify webhook delivery (default true; a run with --webhooks off has no receiver). */
   webhooks?: boolean;
+  /** A selected check depends on the target's webhook clock: measure it (default true). */
+  webhookClock?: boolean;
   /** Prefix of progress lines (e.g. "side A"). */
   tag?: string;
   /** Faults of the embedded reference: the doctor meets the same target as the checks. */
@@ -87,6 +89,7 @@ export async function doctorPhase(o: DoctorPhaseOptions): Promise<DoctorReport> 
     loaded: o.loaded,
     baseUrl: o.baseUrl,
     webhooks: o.webhooks,
+    ...(o.webhookClock !== undefined ? { webhookClock: o.webhookClock } : {}),
     safe: o.safe,
     faults: o.faults,
     ...(o.embeddedUrl !== undefined ? { embeddedUrl: o.embeddedUrl } : {}),
@@ -104,6 +107,9 @@ export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): Non
   const doubts = r.items
     .filter((i) => i.status === 'doubt')
     .map((i) => ({ path: i.path, assumption: i.assumption, clauses: i.clauses ?? [], answered: i.answered ?? '', fix: i.fix ?? '' }));
+  const unverified = r.items
+    .filter((i) => i.status === 'not-verifiable' && i.decides?.length)
+    .map((i) => ({ path: i.path, answered: i.answered ?? '', findingCodes: i.decides ?? [] }));
   return {
     ran: true,
     verified: r.counts.verified,
@@ -114,6 +120,7 @@ export function doctorMeta(r: DoctorReport | undefined, file = 'doctor.md'): Non
     durationMs: r.durationMs,
     report: file,
     ...(doubts.length ? { doubts } : {}),
+    ...(unverified.length ? { unverified } : {}),
   };
 }
 

@@ -1,3 +1,24 @@
+/**
+ * `run`: flags → request → plan → execution, and a conformance run's processes.
+ *
+ * The CLI spawns vitest (through harness/run/vitest-main.ts: vitest's own command without the module hook vite registers
+ * on Node before 22.15) before its doctor phase, and writes `go` on vitest's fd 3 once the doctor passed. It hosts the
+ * embedded reference and the run-wide request pool in its own process (harness/run/host.ts, passed to
+ * harness/run/global-setup.ts as `RunConfig.hosted`: two Node processes fewer to start); global setup holds every check
+ * until `go` (a pipe closed without it fails the run, and a wrong profile or an interrupt before it ends vitest's
+ * process group). Beside vitest the CLI starts the Allure generator (harness/report/allure-render.ts, in a child of its
+ * own), which gets its one job when the results are complete.
+ *
+ * vitest keeps transformed modules on disk between runs; a run of the compiled kit leaves every module of the kit but
+ * the test files to Node (harness/run/native-modules.ts). The Allure results stay in vitest main's memory
+ * (harness/report/allure-writer.ts) and are written once, as one pack `allure-results.json.gz`
+ * (harness/report/allure-pack.ts); the CLI completes them in memory with the text of each exchange shown (a check's
+ * step carries only a mark, harness/report/exchange-text.ts), writes the pack again, and the generator reads that one
+ * file. The page's data is gzipped into one blob the page inflates itself (harness/report/compact-page.ts), then the
+ * page is made offline and checked for third-party references (harness/report/offline.ts). A run of the compiled kit
+ * names each suite file as its source in the reports (harness/report/source-names.ts), so reports and history ids are
+ * the same whichever ran.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -21,8 +42,10 @@ import { makeRedactor } from '../redact.js';
 import { replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
+import { doubtResults, writeDoubtResults } from '../doctor/evidence.js';
 import { type RunHost, startRunHost } from '../run/host.js';
 import { measureRoundTrip } from '../run/round-trip.js';
+import { openRunModuleCache, type RunModuleCache } from '../run/module-cache.js';
 import { traceRoundTrip } from '../trace.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
@@ -309,20 +332,52 @@ async function executeRun(plan: RunPlan): Promise<number> {
 async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => Promise<PoolFacts>): Promise<number> {
   const { cfg, loaded, files, shard } = plan;
   const hosted = host.facts;
-  const paths = reportPaths(cfg.reportsDir);
   // vitest starts now, beside the doctor: its start-up overlaps the doctor's requests, and its global setup holds every
   // check until the CLI says go.
   // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
   // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
-  // sources), past the 40 ms of a far target (BENCHMARKS §42).
+  // sources), past the 40 ms of a far target.
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);
-  const vitest = startVitest(
-    { ...cfg, holdUntilGo: true, hosted, ...(roundTripMs !== undefined ? { roundTripMs } : {}) },
-    files.map((f) => relative(CODE_ROOT, f.testFile)),
-    shard,
-  );
+  const moduleCache = openModuleCache();
+  try {
+    const vitest = startVitest(
+      {
+        ...cfg,
+        holdUntilGo: true,
+        hosted,
+        ...(roundTripMs !== undefined ? { roundTripMs } : {}),
+        ...(moduleCache ? { moduleCacheDir: moduleCache.dir } : {}),
+      },
+      files.map((f) => relative(CODE_ROOT, f.testFile)),
+      shard,
+    );
+    return await checksAndReports(plan, host, closeHost, vitest, roundTripMs);
+  } finally {
+    moduleCache?.close();
+  }
+}
+
+/** This run's folder for vitest's transformed modules; none (vitest transforms every module) when it cannot be made. */
+function openModuleCache(): RunModuleCache | undefined {
+  try {
+    return openRunModuleCache();
+  } catch {
+    return undefined;
+  }
+}
+
+async function checksAndReports(
+  plan: RunPlan,
+  host: RunHost,
+  closeHost: () => Promise<PoolFacts>,
+  vitest: HeldVitest,
+  roundTripMs: number | undefined,
+): Promise<number> {
+  const { cfg, loaded, files, shard } = plan;
+  const paths = reportPaths(cfg.reportsDir);
+  const hosted = host.facts;
   let doctor: DoctorReport | undefined;
   if (plan.doctor) {
     doctor = await doctorBeforeChecks(plan, vitest, hosted.referenceUrl);
@@ -339,6 +394,14 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
   const meta = runMetaOf(plan, doctor, roundTripMs);
   writeRunMeta(paths.runMeta, meta);
+  // The doctor's doubts are evidence: each fails its clauses beside the checks' results (harness/doctor/evidence.ts).
+  // A sharded run's doctor ran in every shard: its first shard alone brings them, so a merge counts each once.
+  if (doctor && (!shard || shard.startsWith('1/')))
+    writeDoubtResults(
+      paths.results,
+      doubtResults(doctor, { target: meta.target, profile: meta.profile.name, seed: cfg.seed }),
+      makeRedactor(merchantSecrets(loaded)),
+    );
   process.stdout.write(
     `mpsi-conformance ${meta.kit.version}: profile ${meta.profile.name}, target ${meta.target}` +
       `${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}, seed ${cfg.seed}, ` +
@@ -410,6 +473,11 @@ function clearEarlierRun(reportsDir: string): void {
 }
 
 /** The first phase; vitest is stopped when the doctor itself fails, so no check runs on its own. */
+/** The webhook suites (webhook-ack, webhook-retry, …): every one of them times its waits by webhooks.timeScale. */
+function waitsOnWebhooks(f: SuiteFile): boolean {
+  return f.name.startsWith('webhook-');
+}
+
 async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl: string | undefined): Promise<DoctorReport> {
   const { cfg, loaded } = plan;
   // The doctor meets the target the checks meet (faults included): a fault must show as a doubt, never as a profile error.
@@ -420,6 +488,7 @@ async function doctorBeforeChecks(plan: RunPlan, vitest: HeldVitest, embeddedUrl
       reportsDir: cfg.reportsDir,
       verbose: false,
       webhooks: cfg.webhooks !== 'off',
+      webhookClock: cfg.webhooks !== 'off' && plan.files.some(waitsOnWebhooks),
       faults: cfg.faults,
       ...(embeddedUrl !== undefined ? { embeddedUrl } : {}),
     });

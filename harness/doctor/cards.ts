@@ -149,7 +149,7 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
 export async function paidOrder(
   ctx: DoctorContext,
   label: string,
-  opts: { refundable?: boolean } = {},
+  opts: { refundable?: boolean; merchantOrderNo?: string } = {},
 ): Promise<{ order?: PaidOrder; ex?: Exchange }> {
   const p = ctx.loaded.profile;
   // A refund probe needs a method the profile says takes refunds: on a target whose card refunds nothing, another one.
@@ -157,7 +157,7 @@ export async function paidOrder(
   if (p.cardPayment?.cards.success && ctx.t.has('cardPayment') && refundable(p.methods.card ?? 'CARD')) {
     const method = p.methods.card ?? 'CARD';
     const value = amountFor(ctx, method);
-    const merchantOrderNo = ctx.t.newNo('order');
+    const merchantOrderNo = opts.merchantOrderNo ?? ctx.t.newNo('order');
     const ex = await cardPayment(ctx.t, { merchantOrderNo, amount: usd(value) }, { label });
     const a = answerOf(ex);
     const orderNo = readPath(a.data, p.cardPayment.data.orderNo);
@@ -168,7 +168,7 @@ export async function paidOrder(
   if (p.sandbox?.completeCheckout && methods.length > 0) {
     const method = methods.find((m) => !p.methods.pricePoint?.includes(m)) ?? methods[0]!;
     const value = amountFor(ctx, method);
-    const r = await pay(ctx, 'primary', method, value, label);
+    const r = await pay(ctx, 'primary', method, value, label, opts.merchantOrderNo);
     const orderNo = readPath(r.a.data, p.checkout?.data.orderNo ?? 'order_no');
     if (!accepted(r.a) || typeof orderNo !== 'string') return { ex: r.ex };
     try {

@@ -18,6 +18,8 @@ export interface DoctorContext {
   learnUnknownPath(form: string): void;
   /** Requests sent so far. */
   sent(): number;
+  /** A selected check depends on the target's webhook clock (webhooks.timeScale): the doctor measures it. */
+  webhookClock: boolean;
   progress(phase: string): void;
 }
 
@@ -34,6 +36,7 @@ export function add(
     ex?: (Exchange | undefined)[];
     noAnswerIsWrong?: boolean;
     clauses?: string[];
+    decides?: string[];
   } = {},
 ): DoctorItem {
   // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
@@ -77,6 +80,7 @@ export function add(
     ...(more.fix !== undefined ? { fix: more.fix } : {}),
     ...(ids.length ? { exchanges: ids } : {}),
     ...(status === 'doubt' && more.clauses?.length ? { clauses: more.clauses } : {}),
+    ...(status === 'not-verifiable' && more.decides?.length ? { decides: more.decides } : {}),
   };
   ctx.items.push(item);
   return item;
@@ -97,7 +101,7 @@ export function doubt(
   return add(ctx, 'doubt', path, assumption, {
     ...more,
     clauses,
-    fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: the checks judge it); if not, ${more.fix}`,
+    fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: a run fails it with this answer); if not, ${more.fix}`,
   });
 }
 
@@ -133,7 +137,7 @@ export function actingRoles(ctx: DoctorContext): MerchantRole[] {
 /**
  * Chains of probes that run side by side while their items read in a fixed order (a report must not depend on which
  * answer came first): each chain adds to a context of its own, and `flush` appends their items to `ctx` in the chains'
- * order. Issue 23: behind a 100 ms round trip, chains that ran one after another held the doctor for seconds.
+ * order. Behind a 100 ms round trip, chains that ran one after another held the doctor for seconds.
  */
 export function sideBySide(
   ctx: DoctorContext,

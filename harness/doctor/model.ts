@@ -4,6 +4,7 @@
  * target answered. Never a conformance verdict: a wrong item means "fix the profile (or the
  * target's setup) before judging", and no check runs on it.
  */
+import type { StoredExchange } from '../run/results.js';
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 
@@ -30,6 +31,11 @@ export interface DoctorItem {
   exchanges?: string[];
   /** A doubt: the clauses the answer breaks if the profile is right. */
   clauses?: string[];
+  /**
+   * Not verifiable, of a fact a verdict depends on: the finding codes a check can only reach through it. A run's failure
+   * whose every finding is one of these gets no verdict (harness/report/verdict.ts): it may be the profile's.
+   */
+  decides?: string[];
 }
 
 /** An exchange as the doctor shows it: bodies clipped, everything redacted when written. */
@@ -63,6 +69,11 @@ export interface DoctorReport {
    * the `http.rateLimit` warning proposes). A run hands it to the checks' pacing when the profile declares no rate.
    */
   proposedRate?: number;
+  /**
+   * The exchanges behind the doubts, whole (as a check's result stores them): a doubt is evidence in the run's verdict,
+   * its clauses failed with these attached (harness/doctor/evidence.ts).
+   */
+  evidence?: StoredExchange[];
 }
 
 /** The part of an answer the doctor reads: never judged, only compared with the profile's claim. */
@@ -171,7 +182,7 @@ export const accepted = (a: Answer): boolean => a.envelope && a.code === 0;
 /**
  * A refusal in the envelope: the path exists and the target read the request. The answer the target gives to a path
  * it does not have is no refusal of anything: a moved endpoint's "no such path" read as "not enabled", "not
- * cancellable", "the armed failure happened"… would verify a fact through a path that does not exist (issue 24).
+ * cancellable", "the armed failure happened"… would verify a fact through a path that does not exist.
  */
 export const refused = (a: Answer): boolean => a.envelope && a.code !== 0 && a.likeUnknownPath !== true;
 

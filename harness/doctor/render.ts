@@ -50,7 +50,7 @@ export function terminalText(r: DoctorReport, verbose: boolean): string {
   } else if (r.counts.doubt > 0) {
     lines.push(
       `doctor: ${r.counts.doubt} doubt${r.counts.doubt === 1 ? '' : 's'}: the target answered against the profile ` +
-        `where the document fixes the answer — the checks judge it, and the certificate shows each doubt beside its clause`,
+        `where the document fixes the answer — in a run each fails its clause with that answer, the doubt beside it`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -39,6 +39,7 @@ import { checkUnused, notProbed } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
+import { storeExchange } from '../run/results.js';
 import { tracePhase } from '../trace.js';
 
 export interface DoctorOptions {
@@ -58,6 +59,11 @@ export interface DoctorOptions {
   maxRequests?: number;
   /** No request starts after this many ms (default 60 s plus webhooks.deliveryWaitMs); what is left is not verifiable. */
   maxMs?: number;
+  /**
+   * A selected check depends on the target's webhook clock (default true: the doctor alone judges the whole profile):
+   * the doctor measures the ratio (harness/doctor/webhooks.ts). False when no selected check waits on a webhook.
+   */
+  webhookClock?: boolean;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -71,7 +77,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   let count = 0;
   let unknownForm: string | undefined;
   const flawsSeen = new Set<string>();
-  // Throttling (issue 23): every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
+  // Throttling: every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
   const attempts: WireAttempt[] = [];
   let throttled: { answers: number; waitMs: number } | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;
@@ -134,6 +140,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     items: [],
     exchanges: [],
     sent: () => count,
+    webhookClock: o.webhookClock ?? true,
     learnUnknownPath: (form) => {
       unknownForm = form;
     },
@@ -157,6 +164,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const counts: Record<ItemStatus, number> = { verified: 0, wrong: 0, 'not-verifiable': 0, warning: 0, doubt: 0 };
   for (const i of ctx.items) counts[i.status] += 1;
   const used = new Set(ctx.items.flatMap((i) => i.exchanges ?? []));
+  const doubted = new Set(ctx.items.filter((i) => i.status === 'doubt').flatMap((i) => i.exchanges ?? []));
   return {
     format: 'mpsi-conformance-doctor/1',
     profile: {
@@ -175,6 +183,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     items: ctx.items,
     exchanges: ctx.exchanges.filter((e) => used.has(e.id)).map((e: Exchange) => doctorExchange(e, baseUrl)),
     ...(throttled && onset ? { proposedRate: onset.proposed } : {}),
+    ...(doubted.size ? { evidence: ctx.exchanges.filter((e) => doubted.has(e.id)).map(storeExchange) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * Profile entries no check reads: warnings (the doctor's exit code stays 0), so a vendor sees that a
  * line of its profile has no effect instead of believing it is used.
  */
+import type { Profile } from '../profile/types.js';
 import { dotted } from '../profile/schema.js';
 import { add, type DoctorContext } from './context.js';
 
@@ -97,53 +98,61 @@ export function checkUnused(ctx: DoctorContext): void {
   }
 }
 
+/** A profile entry the doctor does not probe: listed as not verifiable so its report is whole (docs/PROFILE.md says why). */
+export interface NotProbed {
+  path: string;
+  what: string;
+  why: string;
+  declared(p: Profile): boolean;
+}
+
+export const NOT_PROBED: readonly NotProbed[] = [
+  {
+    path: 'merchants.lowBalance.refundBalance',
+    what: "the low-balance merchant's refund balance",
+    why: 'not asked: it could be shown only by spending it (the refund-balance check uses it)',
+    declared: (p) => p.merchants.lowBalance?.refundBalance !== undefined,
+  },
+  {
+    path: 'merchants.lowBalance.payoutBalances',
+    what: "the low-balance merchant's payout balance in each currency",
+    why: 'not asked: it could be shown only by spending it (the insufficientFunds check per currency uses it)',
+    declared: (p) => p.merchants.lowBalance?.payoutBalances !== undefined,
+  },
+  {
+    path: 'refunds.fee',
+    what: 'the fee added to a refund',
+    why: 'not asked: it shows only against a balance (the refund-balance check uses it)',
+    declared: (p) => p.refunds?.fee !== undefined,
+  },
+  {
+    path: 'payouts.balances.primary',
+    what: "the primary merchant's payout balance",
+    why: 'not asked: it could be shown only by paying it out',
+    declared: (p) => p.payouts?.balances?.primary !== undefined,
+  },
+  {
+    path: 'payouts.sharedBalance',
+    what: 'refunds and payouts share one balance',
+    why: 'not asked: it could be shown only by spending a balance',
+    declared: (p) => p.payouts?.sharedBalance !== undefined,
+  },
+  {
+    path: 'pricePoints.maxDistance',
+    what: 'the largest rounding distance',
+    why: 'not asked: the price-point checks probe it',
+    declared: (p) => p.pricePoints?.maxDistance !== undefined,
+  },
+  {
+    path: 'webhooks.ackTimeoutMs',
+    what: "the target's acknowledgement limit after scaling",
+    why: 'not asked: the webhook acknowledgement checks measure it',
+    declared: (p) => p.webhooks !== undefined,
+  },
+];
+
 /** Profile entries the doctor does not probe, listed as not verifiable so the report is whole. */
 export function notProbed(ctx: DoctorContext): void {
   const p = ctx.loaded.profile;
-  const list: [boolean, string, string, string][] = [
-    [
-      p.merchants.lowBalance?.refundBalance !== undefined,
-      'merchants.lowBalance.refundBalance',
-      "the low-balance merchant's refund balance",
-      'not asked: it could be shown only by spending it (the refund-balance check uses it)',
-    ],
-    [
-      p.merchants.lowBalance?.payoutBalances !== undefined,
-      'merchants.lowBalance.payoutBalances',
-      "the low-balance merchant's payout balance in each currency",
-      'not asked: it could be shown only by spending it (the insufficientFunds check per currency uses it)',
-    ],
-    [
-      p.refunds?.fee !== undefined,
-      'refunds.fee',
-      'the fee added to a refund',
-      'not asked: it shows only against a balance (the refund-balance check uses it)',
-    ],
-    [
-      p.payouts?.balances?.primary !== undefined,
-      'payouts.balances.primary',
-      "the primary merchant's payout balance",
-      'not asked: it could be shown only by paying it out',
-    ],
-    [
-      p.payouts?.sharedBalance !== undefined,
-      'payouts.sharedBalance',
-      'refunds and payouts share one balance',
-      'not asked: it could be shown only by spending a balance',
-    ],
-    [
-      p.pricePoints?.maxDistance !== undefined,
-      'pricePoints.maxDistance',
-      'the largest rounding distance',
-      'not asked: the price-point checks probe it',
-    ],
-    [
-      p.webhooks !== undefined,
-      'webhooks.ackTimeoutMs',
-      "the target's acknowledgement limit after scaling",
-      'not asked: the webhook acknowledgement checks measure it',
-    ],
-    [p.webhooks !== undefined, 'webhooks.timeScale', "the target's clock ratio", 'not asked: the webhook retry checks measure it'],
-  ];
-  for (const [declared, path, what, why] of list) if (declared) add(ctx, 'not-verifiable', path, what, { answered: why });
+  for (const n of NOT_PROBED) if (n.declared(p)) add(ctx, 'not-verifiable', n.path, n.what, { answered: n.why });
 }

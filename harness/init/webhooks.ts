@@ -3,7 +3,7 @@
  * notify_url. The receiver refuses the first attempt, so the wait before the retry (about 15 s in the
  * document) gives the target's clock ratio.
  */
-import { LAG_SIGNIFICANT_MS, processLag } from '../check/lag.js';
+import { measuresTheTarget, processLag } from '../check/lag.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import type { CardResult } from './card-refund.js';
@@ -31,15 +31,6 @@ const SECOND_ROUND_BELOW_MS = 3000;
 
 /** Rounds of three refused first attempts at most: a round whose every retry wait our machine's stalls overlap is taken again. */
 const MAX_ROUNDS = 3;
-
-/**
- * Our own lost time a retry wait may hold and still measure the target: timer noise and ordinary work. Beyond it the wait
- * shows our machine as much as the target's clock (issue 23: a CI runner beside a busy core measured 450 ms for a 75 ms
- * wait, three times at once, since one stall of this process covered the three waits measured side by side).
- */
-function measuresTheTarget(gapMs: number, lostMs: number): boolean {
-  return lostMs < Math.max(LAG_SIGNIFICANT_MS, 0.1 * gapMs);
-}
 
 interface RetryWait {
   gapMs: number;

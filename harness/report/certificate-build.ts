@@ -139,6 +139,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     runStatus,
     scope,
     noCheckReasons: noCheckReasons(),
+    ...(meta.doctor?.ran && meta.doctor.unverified ? { unverified: meta.doctor.unverified } : {}),
   });
   const certificate: Certificate = {
     format: CERTIFICATE_FORMAT,

@@ -34,7 +34,7 @@ export interface RunMeta {
   timeScale?: number;
   /**
    * The target's round trip, ms, as the CLI measured it before vitest started (the fewest of 3 HEADs,
-   * harness/run/round-trip.ts): 40 ms or more kept four workers (issue 23). Absent when the target did not answer them.
+   * harness/run/round-trip.ts): 40 ms or more kept four workers. Absent when the target did not answer them.
    */
   roundTripMs?: number;
   filters: { suites: string[]; clauses: string[] };
@@ -57,6 +57,8 @@ export interface RunMeta {
         durationMs: number;
         report: string;
         doubts?: DoctorDoubt[];
+        /** Facts a verdict depends on that the doctor could not verify: a failure reached only through one gets no verdict. */
+        unverified?: UnverifiedFact[];
       };
   /** The known deviations applied (a copy, so a report can be rebuilt from the reports directory alone). */
   expectations?: Expectations;
@@ -71,6 +73,13 @@ export interface RunMeta {
   traffic?: Traffic;
   /** How short the run could have been and how far its wall time was from it (harness/report/floor.ts). */
   floor?: RunFloor;
+}
+
+/** A fact of the profile the doctor could not verify, and the finding codes a check reaches only through it. */
+export interface UnverifiedFact {
+  path: string;
+  answered: string;
+  findingCodes: string[];
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

@@ -4,6 +4,7 @@
  * once per report. A cached entry says what a scan found, so it is read only from a folder of the user's own that
  * others cannot write (as the ajv cache is); any trouble with it means a scan, never a different answer.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ export function diskScanCache(dir: string = SCAN_CACHE_DIR): ScanCache {
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         // Written aside and renamed: a report made at the same time never reads half a file.
-        const part = `${file(key)}.${process.pid}.part`;
+        const part = `${file(key)}.${process.pid}-${randomBytes(6).toString('hex')}.part`;
         writeFileSync(part, JSON.stringify(found));
         renameSync(part, file(key));
       } catch {

@@ -25,6 +25,7 @@ import { clauses as registry, restatements, type Clause, type Level } from '../c
 import type { ExchangeErrorKind } from '../exchange.js';
 import type { StoredResult } from '../run/results.js';
 import { firstLine } from '../text.js';
+import type { UnverifiedFact } from './run-meta.js';
 import {
   activeDisputes,
   activeEntries,
@@ -214,6 +215,11 @@ export interface VerdictInput {
   scope?: 'full' | 'partial';
   /** Why the kit has no check for a clause (fixtures/coverage-allowlist.json), shown for clauses no check names. */
   noCheckReasons?: Record<string, string>;
+  /**
+   * Facts of the profile a verdict depends on that the doctor could not verify (RunMeta.doctor.unverified): a failed
+   * check whose every finding is reached only through one of them gets no verdict, since the fact may be what is wrong.
+   */
+  unverified?: readonly UnverifiedFact[];
 }
 
 /** The expectations file as it applies on the run's day. */
@@ -234,7 +240,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     disputes: activeDisputes(input.expectations, input.today),
     expired: (input.expectations?.entries ?? []).filter((e) => isExpired(e, input.today)),
   };
-  const checks = input.results.map((r) => judgeCheck(r, applicable));
+  const checks = input.results.map((r) => withheld(judgeCheck(r, applicable), input.unverified ?? []));
   const clauses = creditRestatements((input.registry ?? registry).map((c) => clauseStatus(c, checks, input)));
   const deviations = deviationsOf(checks, clauses, applicable);
   const incomplete = incompleteReasons(input, checks);
@@ -251,6 +257,21 @@ export function computeVerdict(input: VerdictInput): Verdict {
     levels: countLevels(clauses),
     disputes: disputesOf(checks),
     deviations,
+  };
+}
+
+/**
+ * A failed check whose every finding a fact the doctor could not verify may have caused (a webhook's timing judged on a
+ * clock nobody measured): no verdict, saying which fact to verify. Never a plain failure, never a pass.
+ */
+function withheld(k: CheckOutcome, unverified: readonly UnverifiedFact[]): CheckOutcome {
+  if (k.outcome !== 'failed' || k.findings.length === 0) return k;
+  const fact = unverified.find((u) => k.findings.every((f) => u.findingCodes.includes(f.code)));
+  if (!fact) return k;
+  return {
+    ...k,
+    outcome: 'inconclusive',
+    reason: `its findings may come from ${fact.path}, which the doctor could not verify (${fact.answered}): verify it, then run again`,
   };
 }
 
@@ -562,6 +583,12 @@ function incompleteReasons(input: VerdictInput, checks: readonly CheckOutcome[])
             ? ', declaring http.rateLimit in the profile if the target throttles'
             : ''
         }`,
+    );
+  const unverifiedFailures = checks.filter((k) => k.outcome === 'inconclusive' && k.status === 'failed');
+  if (unverifiedFailures.length > 0)
+    incomplete.push(
+      `${plural(unverifiedFailures.length, 'check')} failed only on what an unverified fact of the profile decides ` +
+        `(${[...new Set((input.unverified ?? []).map((u) => u.path))].join(', ')}): the verdict is withheld`,
     );
   const unreachable = checks.filter((k) => k.outcome === 'unreachable');
   if (unreachable.length > 0)

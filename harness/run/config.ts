@@ -38,6 +38,11 @@ export interface RunConfig {
   hosted?: HostedFacts;
   /** The target's round trip, ms, as the CLI measured it before vitest started (harness/run/round-trip.ts): sets the workers. */
   roundTripMs?: number;
+  /**
+   * The CLI's run: this run's own folder for vitest's transformed modules (harness/run/module-cache.ts), seeded from
+   * the shared store. Without it (vitest started by hand) nothing is cached on disk.
+   */
+  moduleCacheDir?: string;
 }
 
 export const REFERENCE_PROFILE = kitFile('fixtures', 'profiles', 'reference.json');

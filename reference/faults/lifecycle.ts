@@ -155,6 +155,15 @@ export const payoutEurAccepted = defineFault({
   enforces: skipRule('payout.currency'),
 });
 
+export const payoutUsdOnlyTakesEur = defineFault({
+  name: 'payout-usd-only-takes-eur',
+  clause: 'payout.usd-only-methods',
+  doc:
+    '"Some payout methods accept only USD" (5008: "a non-USD payout where only USD is accepted"), broken for EUR alone: ' +
+    'a USD-only method takes EUR and still refuses every other currency.',
+  payoutCurrencies: (_method, currencies) => (currencies.length === 1 && currencies[0] === 'USD' ? ['USD', 'EUR'] : currencies),
+});
+
 export const payoutFrozenAllowed = defineFault({
   name: 'payout-frozen-allowed',
   clause: 'err.po.merchant-frozen',

@@ -37,7 +37,7 @@ export const payoutCreate: Handler = (svc, call) => {
     throw new ApiError(5007, 'unsupportedPayoutMethod', `${method} is not available for payouts`);
   }
   if (channel === undefined) throw new ApiError(5007, 'unsupportedPayoutMethod', `${method} is not available for payouts`);
-  if (!channel.currencies.includes(amount.currency) && b.enforces('payout.currency')) {
+  if (!b.payoutCurrencies(method, channel.currencies).includes(amount.currency) && b.enforces('payout.currency')) {
     throw new ApiError(5008, 'amountOutOfRange', `Currency ${amount.currency} is not accepted by ${method}`);
   }
   if (cents < channel.minCents || cents > channel.maxCents) {

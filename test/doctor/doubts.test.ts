@@ -1,5 +1,5 @@
 /**
- * Issue 24: the doctor never turns a target's violation into the user's profile error. Each fault
+ * The doctor never turns a target's violation into the user's profile error. Each fault
  * below makes the target answer against the (true) reference profile where INTERFACE.md fixes the
  * answer; before, each stopped `run` with exit 2 and advice to copy the broken behaviour into the
  * profile. Now the doctor records a doubt (exit 0), the checks run, the fault is killed by its own
@@ -94,7 +94,7 @@ describe('doctor: a target violating what the document fixes is a doubt, and its
   }
 
   it(`a partial refund refused as not supported on a method the profile says \
-takes partial refunds: a doubt (refund.channel-support), the run goes on`, async () => {
+takes partial refunds: a doubt (refund.channel-support), the run goes on and the clause fails with it`, async () => {
     // Formerly a "wrong profile" case (exit 2): the refusal is one the document names, and a target may give
     // it wrongly on a channel that does take partial refunds, so the doctor cannot call the profile wrong.
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-doubt-'));
@@ -112,11 +112,52 @@ takes partial refunds: a doubt (refund.channel-support), the run goes on`, async
       '--reports',
       reports,
     ]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The doctor cannot tell a wrong profile from a wrong target: what it saw fails the clause, the doubt beside it
+    // saying which fact of the profile to fix if that is what is wrong. A doubt never ends as passed.
+    expect(r.code, r.stdout + r.stderr).toBe(1);
     const doctor = readDoctor(reports);
     const item = doctor.items.find((i) => i.path === 'refunds.support.CASH_APP');
     expect(item?.status).toBe('doubt');
     expect(item?.clauses).toEqual(['refund.channel-support']);
     expect(item?.answered).toMatch(/code 422 notSupported/);
+    const cert = JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as Certificate;
+    expect(cert.clauses.find((x) => x.id === 'refund.channel-support')?.status).toBe('failed');
+  }, 60_000);
+
+  it(`a doubt no check confirms still fails its clause: a USD-only payout method that takes EUR alone \
+(payout-usd-only-takes-eur), judged by a run whose checks never pay out`, async () => {
+    const reports = join(mkdtempSync(join(tmpdir(), 'mpsi-doubt-')), 'reports');
+    const r = await callMain([
+      'run',
+      '--profile',
+      REFERENCE_PROFILE,
+      '--fault',
+      'payout-usd-only-takes-eur',
+      '--suite',
+      'envelope',
+      '--webhooks',
+      'off',
+      '--no-html',
+      '--reports',
+      reports,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const doctor = readDoctor(reports);
+    const item = doctor.items.find((i) => i.status === 'doubt' && /^payouts\.methods\.[A-Z_]+\.usdOnly$/.test(i.path));
+    expect(item?.clauses).toEqual(['payout.usd-only-methods']);
+    const cert = JSON.parse(readFileSync(join(reports, 'certificate.json'), 'utf8')) as Certificate;
+    const clause = cert.clauses.find((x) => x.id === 'payout.usd-only-methods');
+    // No check of the run names the clause: the doctor's own exchange is the evidence.
+    expect(clause?.checks.filter((c) => !c.startsWith('doctor/'))).toEqual([]);
+    expect(clause?.status).toBe('failed');
+    expect(clause?.failures).toEqual([expect.objectContaining({ checkId: `doctor/${item!.path}`, code: 'DOCTOR_SAW_IT' })]);
+    const evidence = clause!.failures[0]!.exchangeId;
+    expect(evidence).toBeDefined();
+    expect(item!.exchanges).toContain(evidence);
+    // The certificate still verifies: the doctor's result is read back like any check's.
+    const verified = await callMain(['verify-certificate', join(reports, 'certificate.json')]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    const md = readFileSync(join(reports, 'certificate.md'), 'utf8');
+    expect(md.split('\n').find((l) => l.startsWith('| `payout.usd-only-methods` |') && l.includes(item!.path))).toBeDefined();
   }, 60_000);
 });

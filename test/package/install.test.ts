@@ -81,9 +81,14 @@ describe('the packed kit', () => {
       'fixtures/profiles/reference.json',
       'harness/schemas/envelope.schema.json',
       'README.md',
+      // The guides and the generated reference pages the README links to.
+      'docs/guides/certify-a-sandbox.md',
+      'docs/reference/cli.md',
+      'docs/reference/profile.md',
+      'docs/reference/clauses.md',
       'examples/github-actions.yml',
       'examples/expectations.json',
-      // The kit's own proof, which every certificate carries (issue 24 item 5).
+      // The kit's own proof, which every certificate carries.
       'proof/kit-proof.json',
     ]) {
       expect(tar, f).toContain(f);
@@ -297,4 +302,53 @@ describe('installed globally (npm i -g: the dependencies nested in the kit’s o
       .map((e) => join(e.parentPath, e.name));
     expect(written).toEqual([]);
   });
+});
+
+describe('runs side by side on one machine: two installs and the clone', () => {
+  /** One run of one envelope suite, from its own folder, with the OS temp folder the three runs share. */
+  const sideRun = (who: 'hoisted' | 'linked' | 'clone', tmp: string, reports: string): Promise<Result> => {
+    const [cmd, args, cwd] =
+      who === 'clone'
+        ? [process.execPath, [join(KIT, 'bin/mpsi-conformance.js')], KIT]
+        : ['npx', ['--no-install', 'mpsi-conformance'], projects[who]];
+    return new Promise((resolve) => {
+      execFile(
+        cmd,
+        [...args, 'run', '--suite', 'envelope', '--no-html', '--reports', reports],
+        // Three runs at once on two cores beside the rest of npm test: a bound against a hang, not a timing verdict.
+        { cwd, encoding: 'utf8', timeout: 3 * STEP, maxBuffer: 32 << 20, env: { ...OFFLINE_ENV, CI: '1', TMPDIR: tmp } },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
+      );
+    });
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it(
+    'each reaches its own verdict, started seconds apart and at the same moment',
+    async () => {
+      const tmp = mkdtempSync(join(dir, 'shared-tmp-'));
+      const who = ['hoisted', 'linked', 'clone'] as const;
+      for (const [round, gapMs] of [
+        ['apart', 3000],
+        ['together', 0],
+      ] as const) {
+        const runs = who.map(async (w, i) => {
+          await sleep(i * gapMs);
+          return sideRun(w, tmp, join(dir, `side-${round}-${w}`));
+        });
+        const results = await Promise.all(runs);
+        // Every run's outcome at once: one run's failure must not hide what the others did.
+        const outcomes = results.map((r, i) => ({
+          run: `${round}: ${who[i]}`,
+          code: r.code,
+          verdict: /Verdict: [A-Z-]+/.exec(r.stdout)?.[0] ?? (r.stdout + r.stderr).slice(-2000),
+        }));
+        expect(outcomes).toEqual(who.map((w) => ({ run: `${round}: ${w}`, code: 0, verdict: 'Verdict: CONFORMANT' })));
+        for (const r of results) expect(r.stdout + r.stderr).not.toMatch(/could not run|ENOENT/);
+      }
+      // Nothing of a run's own is left behind in the shared temp folder once the runs are over.
+      expect(readdirSync(join(tmp, 'mpsi-conformance-modules', 'runs'))).toEqual([]);
+    },
+    7 * STEP,
+  );
 });

@@ -47,6 +47,29 @@ function expectations(entries: unknown[]): Expectations {
 }
 
 describe('computeVerdict', () => {
+  it('withholds the verdict on failures reached only through a fact the doctor could not verify, and only on those', () => {
+    const unverified = [
+      { path: 'webhooks.timeScale', answered: 'not measured: no webhook arrived', findingCodes: ['WEBHOOK_NOT_RETRIED'] },
+    ];
+    const timing = result('webhook-retry/one', 'failed', {
+      clauses: ['webhook.retry.unacked'],
+      findings: [finding('webhook.retry.unacked', 'WEBHOOK_NOT_RETRIED')],
+    });
+    const v = computeVerdict({ results: [timing], today: '2026-01-01', unverified });
+    expect(v).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
+    expect(v.checks[0]!.outcome).toBe('inconclusive');
+    expect(v.checks[0]!.reason).toMatch(/webhooks\.timeScale, which the doctor could not verify/);
+    expect(v.reasons.join('\n')).toMatch(/unverified fact of the profile decides \(webhooks\.timeScale\): the verdict is withheld/);
+    // Never a pass either.
+    expect(v.clauses.find((c) => c.id === 'webhook.retry.unacked')?.status).not.toBe('passed');
+    // A finding the fact does not decide still stands.
+    const other = result('a/one', 'failed', { findings: [finding('query.neither')] });
+    expect(computeVerdict({ results: [timing, other], today: '2026-01-01', unverified })).toMatchObject({
+      verdict: 'non-conformant',
+      exitCode: 1,
+    });
+  });
+
   it('is conformant with exit 0 when every check passed', () => {
     const v = computeVerdict({
       results: [result('a/one', 'passed'), result('a/two', 'skipped', { reason: 'precondition: no refunds' })],
@@ -153,7 +176,7 @@ describe('computeVerdict', () => {
   });
 
   it('credits a clause only when a check exercised it, never because a check names it', () => {
-    // The stateful case of issue 15: a check lists 27 clauses, its assertions exercised two.
+    // The stateful case: a check lists 27 clauses, its assertions exercised two.
     const stateful = result('stateful/x', 'passed', {
       clauses: ['err.ref.amount-exceeded', 'err.ref.failed', 'env.body.object'],
       exercised: ['err.ref.amount-exceeded', 'env.body.object'],
@@ -339,7 +362,7 @@ on a must clause is not met, not failed, and the verdict agrees`, () => {
   });
 });
 
-describe('checks without a verdict (issue 23)', () => {
+describe('checks without a verdict', () => {
   it('a must-level check without a verdict makes the run exit 2, never 1, and says how many and why', () => {
     const v = computeVerdict({
       results: [
@@ -390,7 +413,7 @@ describe('certificate', () => {
     filters: { suites: [], clauses: [] },
     faults: [],
   };
-  it('counts checks without a verdict and the throttled answers, everywhere a status is shown (issue 23)', () => {
+  it('counts checks without a verdict and the throttled answers, everywhere a status is shown', () => {
     const throttledEx = (id: string, answers: number, waitMs: number) => ({
       id,
       label: 'q',
