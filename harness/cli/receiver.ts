@@ -55,7 +55,9 @@ read to its end: exactly "success" (7 bytes, nothing after it) within 5 seconds 
 
 ${flagsHelp(RECEIVER_FLAGS)}
 Exit codes: 0 conformant, 1 a must-level clause failed (the certificate names it), 2 the run could
-not be made (bad flags, secret not set, endpoint unreachable).
+not be made (bad flags, secret not set, endpoint unreachable: connection refused or unroutable).
+A receiver that accepts the connection and then resets or closes it, answers bytes that are not
+HTTP, or is still sending its reply at the deadline (5 s and a 1 s grace) fails, with a certificate.
 `;
 
 interface Settings {
@@ -96,6 +98,28 @@ function httpUrl(v: string, flag: string): string {
   return v;
 }
 
+/**
+ * The connection errors that mean nobody could be reached: refused, unroutable, a name that does not
+ * resolve, no answer to the handshake. A connection accepted and then reset or closed is reachable:
+ * what the receiver does with it is judged by the checks, with a certificate.
+ */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+]);
+
+/** Why the receiver cannot be reached, or undefined when a connection could be made (whatever came after). */
+export function unreachableReason(code: string | undefined): string | undefined {
+  return code !== undefined && UNREACHABLE.has(code) ? code : undefined;
+}
+
 /** A receiver nobody listens at is a run that could not be made, not a verdict. */
 function reachable(url: string): Promise<string | undefined> {
   const u = new URL(url);
@@ -113,7 +137,8 @@ function reachable(url: string): Promise<string | undefined> {
       s.destroy();
       done('connect timed out');
     });
-    s.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+    // A reset can reach the socket before its connect event (the handshake completed, then the receiver reset it): reachable.
+    s.once('error', (e: NodeJS.ErrnoException) => done(unreachableReason(e.code) ?? (e.code ? undefined : e.message)));
   });
 }
 

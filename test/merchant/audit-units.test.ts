@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientAudit } from '../../harness/merchant/audit/audit.js';
 import { classify, type Operation, sequenceMistakes, transientMistakes } from '../../harness/merchant/audit/sequence.js';
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
+import { reserialisationText } from '../../harness/merchant/audit/families.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
 
 const OPS = new Map<string, Operation>([
@@ -157,7 +158,26 @@ describe('signature diagnosis', () => {
     const sign = createHmac('sha256', KEYS[0]!.test).update(`M1\n1700000000\nnonce-nonce-nonce-1\n${signedText}`).digest('hex');
     const d = signatureMistakes({ ...seen('M1', sign), body: Buffer.from(sentText) }, KEYS);
     expect(d.map((x) => [x.name, x.clause])).toEqual([['re-serialised-body', 'client.sign.raw-body']]);
-    expect(d[0]!.detail).toContain('another order');
+    expect(reserialisationText(d[0]!.reserialisation!)).toBe('top-level keys in another order (keys re-ordered after signing)');
+  });
+
+  it('names the family of a re-serialised body: Python json.dumps defaults, keys sorted at every depth', () => {
+    const sent = '{"b":1,"c":{"y":"/é","x":[1,2]},"a":"z"}';
+    const signedAs = (signedText: string) => {
+      const sign = createHmac('sha256', KEYS[0]!.test).update(`M1\n1700000000\nnonce-nonce-nonce-1\n${signedText}`).digest('hex');
+      const d = signatureMistakes({ ...seen('M1', sign), body: Buffer.from(sent) }, KEYS);
+      expect(d.map((x) => x.name)).toEqual(['re-serialised-body']);
+      return d[0]!.reserialisation!;
+    };
+    // json.dumps(payload) as Python writes it: ', ' and ': ', non-ASCII escaped.
+    expect(signedAs('{"b": 1, "c": {"y": "/\\u00e9", "x": [1, 2]}, "a": "z"}')).toEqual({ layout: 'python', escaping: 'ascii' });
+    expect(signedAs('{"b": 1, "c": {"y": "/é", "x": [1, 2]}, "a": "z"}')).toEqual({ layout: 'python' });
+    expect(reserialisationText({ layout: 'python' })).toMatch(/^Python json\.dumps default separators/);
+    // A canonicalising middleware: sorted at every depth, compact.
+    expect(signedAs('{"a":"z","b":1,"c":{"x":[1,2],"y":"/é"}}')).toEqual({ order: 'sorted' });
+    expect(reserialisationText({ order: 'sorted' })).toMatch(/^keys sorted at every depth/);
+    // PHP json_encode: \/ and \u00e9.
+    expect(signedAs('{"b":1,"c":{"y":"\\/\\u00e9","x":[1,2]},"a":"z"}')).toEqual({ escaping: 'php' });
   });
 });
 

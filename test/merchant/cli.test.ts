@@ -230,6 +230,16 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
+  it('names the family of a re-serialised body: a Python client signing json.dumps defaults, sending the compact form', async () => {
+    const dir = tmp();
+    const { code, err } = await auditRun(['python-default-separators'], dir, false);
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/re-serialised-body: Python json\.dumps default separators .* \[client\.sign\.raw-body\]/);
+    const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
+    expect(md).toContain('re-serialised-body: Python json.dumps default separators');
+    expect(md).not.toContain('UNEXPLAINED_SIGNATURE');
+  });
+
   it('passes a correct client with tampered answers and --rough: exit 0, every client clause passed', async () => {
     const dir = tmp();
     const rx = await startClientReceiver({ merchantId: ID, secret: 'sk_test_primary_5f2c9a7e41d84b06' });

@@ -6,6 +6,20 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  Float,
+  gson,
+  goJson,
+  jackson,
+  jsStringify,
+  newtonsoft,
+  phpJsonEncode,
+  plain,
+  pythonDumps,
+  rubyJson,
+  systemTextJson,
+  type Value,
+} from './serialisers.js';
 
 export interface ClientBehaviour {
   merchantId(own: string): string;
@@ -13,8 +27,8 @@ export interface ClientBehaviour {
   sep: string;
   /** The string to sign, from its parts. */
   signingInput(id: string, ts: string, nonce: string, sep: string, body: string): Buffer;
-  /** The bytes sent, given the bytes signed. */
-  sent(signed: string): string;
+  /** The bytes sent, given the bytes signed and the body object. */
+  sent(signed: string, body: Record<string, unknown>): string;
   timestamp(): string;
   nonce(): string;
   encode(key: string, input: Buffer): string;
@@ -22,6 +36,8 @@ export interface ClientBehaviour {
   /** The JSON text of a body object (the bytes signed). */
   serialise(body: Record<string, unknown>): string;
   amount(value: string): unknown;
+  /** The goods name and metadata: plain ASCII, or text with the characters serialisers escape differently. */
+  text: 'plain' | 'rich';
   refundNo(paymentNo: string, fresh: string): string;
   /** How a payment create is sent: once; twice at once; or again after an answer, without a query. */
   create: 'once' | 'parallel' | 'retry';
@@ -50,6 +66,7 @@ export const correctClient: ClientBehaviour = {
   contentType: 'application/json',
   serialise: (b) => JSON.stringify(b),
   amount: (value) => value,
+  text: 'plain',
   refundNo: (_p, fresh) => fresh,
   create: 'once',
   trustUnverified: false,
@@ -63,6 +80,8 @@ export interface ClientFault {
   /** The fault's name: the audit's diagnosis name for this mistake, unless `diagnosis` gives another. */
   name: string;
   diagnosis?: string;
+  /** A re-serialised body: the words that must name its family in the finding. */
+  family?: RegExp;
   clause: string;
   doc: string;
   hooks: Partial<ClientBehaviour>;
@@ -93,22 +112,190 @@ const f = (name: string, clause: string, doc: string, hooks: Partial<ClientBehav
   diagnosis,
 });
 
+/** Goods name and metadata with what serialisers escape differently: non-ASCII, "/", HTML characters, "=", "'", "+". */
+const RICH_GOODS = "Zoë's café T-shirt <XL> & more";
+const RICH_METADATA = 'ref=42+gift/2026';
+
+/**
+ * One idiom of a language: the body signed as one library writes it, sent as another (or the same
+ * library otherwise configured) writes it, as integrations do when signing and sending are two
+ * steps. Diagnosed `re-serialised-body`, named by the family of the signed bytes.
+ */
+const idiom = (
+  name: string,
+  doc: string,
+  family: RegExp,
+  sign: (b: Value) => string,
+  send: (b: Value) => string,
+  hooks: Partial<ClientBehaviour> = {},
+): ClientFault => ({
+  name,
+  clause: 'client.sign.raw-body',
+  doc,
+  diagnosis: 're-serialised-body',
+  family,
+  hooks: { serialise: (b) => sign(b as Value), sent: (_s, b) => send(b as Value), ...hooks },
+});
+
+/** Every language idiom the signature diagnosis names: the kill matrix runs each. */
+export const languageIdioms: readonly ClientFault[] = [
+  idiom(
+    'python-default-separators',
+    "Signs json.dumps(payload) (separators ', ' and ': '), sends json.dumps(payload, separators=(',', ':')).",
+    /^Python json\.dumps default separators/,
+    (b) => pythonDumps(b),
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+  ),
+  idiom(
+    'python-sort-keys',
+    'Signs json.dumps(payload, sort_keys=True), sends the compact form in insertion order.',
+    /^Python json\.dumps default separators .*, keys sorted at every depth/,
+    (b) => pythonDumps(b, { sortKeys: true }),
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+  ),
+  idiom(
+    'python-canonicalising-middleware',
+    "A middleware signs the canonical form (json.dumps(payload, sort_keys=True, separators=(',', ':'))); the body goes unsorted.",
+    /^keys sorted at every depth/,
+    (b) => pythonDumps(b, { sortKeys: true, separators: [',', ':'] }),
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+  ),
+  idiom(
+    'python-ensure-ascii',
+    'Signs json.dumps(payload, separators=(",", ":")) (non-ASCII as \\u00e9), sends it with ensure_ascii=False (UTF-8).',
+    /^non-ASCII escaped as \\u00e9 \(Python/,
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+    (b) => pythonDumps(b, { separators: [',', ':'], ensureAscii: false }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'python-indent',
+    'Signs json.dumps(payload, indent=4) (a log-friendly copy), sends the compact form.',
+    /^4-space indentation/,
+    (b) => pythonDumps(b, { indent: 4 }),
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+  ),
+  idiom(
+    'python-float-amounts',
+    'Holds amounts as Python floats and signs json.dumps(..., separators=(",", ' +
+      '":")) (25.0); a JavaScript proxy re-sends JSON.stringify (25).',
+    /whole numbers written as floats/,
+    (b) => pythonDumps(b, { separators: [',', ':'] }),
+    (b) => jsStringify(plain(b)),
+    { amount: (v) => new Float(Number(v)) },
+  ),
+  idiom(
+    'java-jackson-pretty-printer',
+    'Signs writerWithDefaultPrettyPrinter().writeValueAsString(payload), sends writeValueAsString(payload).',
+    /^Jackson's default pretty printer/,
+    (b) => jackson(b, { pretty: true }),
+    (b) => jackson(b),
+  ),
+  idiom(
+    'java-gson-html-escaping',
+    'Signs new Gson().toJson(payload) (HTML-safe escapes), sends it with disableHtmlEscaping().',
+    /Gson default/,
+    (b) => gson(b),
+    (b) => gson(b, { disableHtmlEscaping: true }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'go-marshal-map',
+    'Signs json.Marshal of a map (keys sorted, HTML escapes), sends the struct through an Encoder with SetEscapeHTML(false).',
+    /keys sorted at every depth .*Go encoding\/json.*without the trailing newline sent/,
+    (b) => goJson(b, { map: true }),
+    (b) => goJson(b, { escapeHTML: false, encoder: true }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'go-marshal-indent-tab',
+    'Signs json.MarshalIndent(payload, "", "\\t"), sends json.Marshal(payload).',
+    /^tab indentation/,
+    (b) => goJson(b, { indent: '\t' }),
+    (b) => goJson(b),
+  ),
+  idiom(
+    'php-json-encode-default',
+    'Signs json_encode($payload) (\\/ and \\u00e9), sends json_encode($payload, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE).',
+    /PHP json_encode default/,
+    (b) => phpJsonEncode(b),
+    (b) => phpJsonEncode(b, { unescapedSlashes: true, unescapedUnicode: true }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'php-pretty-print',
+    'Signs json_encode($payload, JSON_PRETTY_PRINT), sends json_encode($payload, JSON_UNESCAPED_SLASHES).',
+    /^4-space indentation .*slashes escaped as \\\//,
+    (b) => phpJsonEncode(b, { prettyPrint: true }),
+    (b) => phpJsonEncode(b, { unescapedSlashes: true }),
+  ),
+  idiom(
+    'ruby-pretty-generate',
+    'Signs JSON.pretty_generate(payload), sends payload.to_json.',
+    /^2-space indentation/,
+    (b) => rubyJson(b, { pretty: true }),
+    (b) => rubyJson(b),
+  ),
+  idiom(
+    'ruby-rails-to-json',
+    'Signs payload.to_json under Rails (ActiveSupport escapes <, > and &), sends JSON.generate(payload).',
+    /Rails to_json/,
+    (b) => rubyJson(b, { rails: true }),
+    (b) => rubyJson(b),
+    { text: 'rich' },
+  ),
+  idiom(
+    'csharp-system-text-json',
+    'Signs JsonSerializer.Serialize(payload) (default encoder), sends JsonConvert.SerializeObject(payload) (Newtonsoft).',
+    /System\.Text\.Json default escaping/,
+    (b) => systemTextJson(b),
+    (b) => newtonsoft(b),
+    { text: 'rich' },
+  ),
+  idiom(
+    'csharp-newtonsoft-indented',
+    'Signs JsonConvert.SerializeObject(payload, Formatting.Indented), sends it unindented.',
+    /^2-space indentation/,
+    (b) => newtonsoft(b, { indented: true }),
+    (b) => newtonsoft(b),
+  ),
+  idiom(
+    'javascript-stringify-tab',
+    "Signs JSON.stringify(body, null, '\\t'), sends JSON.stringify(body).",
+    /^tab indentation/,
+    (b) => jsStringify(b, '\t'),
+    (b) => jsStringify(b),
+  ),
+];
+
 export const clientFaults: readonly ClientFault[] = [
   f('wrong-merchant-id', 'client.sign.merchant-id', 'Sends the shop name as X-MerchantID instead of the id the service assigned.', {
     merchantId: () => 'acme-shop',
   }),
   f('production-key', 'client.sign.secret-key', 'Signs sandbox requests with the production secret key.', { key: (_t, p) => p }),
   f('crlf-string-to-sign', 'client.sign.string', 'Joins the string to sign with CR LF.', { sep: '\r\n' }),
-  f('re-serialised-body', 'client.sign.raw-body', 'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).', {
-    sent: (s) => JSON.stringify(JSON.parse(s), null, 2),
-  }),
-  f(
-    're-ordered-body',
-    'client.sign.raw-body',
-    'Signs the JSON, then a middleware sends it with its keys sorted (the signature covers the original order).',
-    { sent: (s) => JSON.stringify(sortKeys(JSON.parse(s))) },
-    're-serialised-body',
-  ),
+  {
+    ...f(
+      're-serialised-body',
+      'client.sign.raw-body',
+      'Signs compact JSON, then sends it pretty-printed (the HTTP library re-serialises).',
+      {
+        sent: (s) => JSON.stringify(JSON.parse(s), null, 2),
+      },
+    ),
+    family: /^compact separators/,
+  },
+  {
+    ...f(
+      're-ordered-body',
+      'client.sign.raw-body',
+      'Signs the JSON, then a middleware sends it with its keys sorted (the signature covers the original order).',
+      { sent: (s) => JSON.stringify(sortKeys(JSON.parse(s))) },
+      're-serialised-body',
+    ),
+    family: /^keys in the document's field order|^top-level keys in another order/,
+  },
+  ...languageIdioms,
   f('body-only-signature', 'client.sign.string', 'Signs the body alone, without merchant id, timestamp and nonce.', {
     signingInput: (_i, _t, _n, _s, body) => Buffer.from(body),
   }),
@@ -266,7 +453,7 @@ export async function runClient(o: ClientOptions): Promise<void> {
         'X-Nonce': nonce,
         'X-Sign': b.encode(b.key(o.testKey, o.productionKey), input),
       },
-      body: b.sent(signedText),
+      body: b.sent(signedText, body),
     });
     const raw = Buffer.from(await res.arrayBuffer());
     const h = (n: string) => res.headers.get(n) ?? '';
@@ -293,8 +480,8 @@ export async function runClient(o: ClientOptions): Promise<void> {
     trans_amount: { currency: 'USD', value: b.amount('25.00') },
     notify_url: o.notifyUrl ?? 'https://merchant.invalid/webhooks',
     return_url: 'https://merchant.invalid/return',
-    trade_info: { goods_name: 'Audit T-shirt' },
-    metadata: '',
+    trade_info: { goods_name: b.text === 'rich' ? RICH_GOODS : 'Audit T-shirt' },
+    metadata: b.text === 'rich' ? RICH_METADATA : '',
     card: { card_number: '4242424242424242', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' },
     billing_address: {
       country: 'US',

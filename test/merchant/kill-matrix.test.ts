@@ -8,13 +8,14 @@ import { clause as lookupClause, clauses } from '../../harness/clauses/registry.
 import type { MerchantResult } from '../../harness/merchant/check.js';
 import { ClientAudit } from '../../harness/merchant/audit/audit.js';
 import { auditKeys, auditOperations } from '../../harness/merchant/audit/keys.js';
+import { reserialisationText } from '../../harness/merchant/audit/families.js';
 import { receiverChecks } from '../../harness/merchant/receiver/checks.js';
 import { runReceiver } from '../../harness/merchant/receiver/run.js';
 import { merchantVerdict } from '../../harness/merchant/report.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { REFERENCE_PROFILE } from '../../harness/run/config.js';
 import { type ObservedDelivery, startReference } from '../../reference/index.js';
-import { clientFaults, runClient, startClientReceiver } from './client-app.js';
+import { clientFaults, languageIdioms, runClient, startClientReceiver } from './client-app.js';
 import { type ReceiverBehaviour, receiverFaults, startReceiver } from './receiver-app.js';
 
 const ID = 'M100001';
@@ -215,12 +216,35 @@ describe('merchant client audit kill matrix', () => {
       expect(found).toContain(diagnosis);
       const results = a.results();
       expect(results.find((r) => r.clauses[0] === clause)?.status).toBe('failed');
+      // A re-serialised body is named by its family, in the diagnosis (data) and the finding (words).
+      const family = clientFaults.find((f) => f.name === name)!.family;
+      if (family) {
+        const named = a
+          .diagnoses()
+          .filter((d) => d.clause === clause && d.reserialisation)
+          .map((d) => reserialisationText(d.reserialisation!));
+        expect(named.length, 'every request re-serialised').toBeGreaterThan(0);
+        // The richest request (the payment) shows every dimension; a one-key query shows fewer.
+        expect(
+          named.some((text) => family.test(text)),
+          `${name}: the family named, got ${named.join(' | ')}`,
+        ).toBe(true);
+        const findings = results.find((r) => r.clauses[0] === clause)!.findings.map((x) => x.message);
+        expect(findings.some((m) => / re-serialised-body: \S/.test(m))).toBe(true);
+      }
       if (lookupClause(clause).level === 'must') expect(merchantVerdict(results).exitCode).toBe(1);
       else expect(results.find((r) => r.clauses[0] === clause)!.findings.map((x) => x.level)).toEqual(['should']);
       // Alone, a should-level mistake fails nothing (a query given up on also leaves a busy create unresolved: a must-level one).
       if (name === 'nonce-length') expect(merchantVerdict(results).exitCode).toBe(0);
     },
   );
+
+  it('names every language idiom of the signature diagnosis: Python, Java, Go, PHP, Ruby, C# and JavaScript', () => {
+    const languages = new Set(languageIdioms.map((f) => f.name.split('-')[0]));
+    expect([...languages].sort()).toEqual(['csharp', 'go', 'java', 'javascript', 'php', 'python', 'ruby']);
+    for (const f of languageIdioms) expect(clientFaults).toContain(f);
+    expect(languageIdioms.find((f) => f.name === 'python-default-separators')?.diagnosis).toBe('re-serialised-body');
+  });
 
   it('every client-party clause the audit judges has a fault of its own', () => {
     const judged = new Set(new ClientAudit([], new Map()).results().map((r) => r.clauses[0]!));

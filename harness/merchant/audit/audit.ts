@@ -8,6 +8,7 @@ import { clause as lookupClause } from '../../clauses/registry.js';
 import type { Finding } from '../../check/failure.js';
 import type { MerchantResult } from '../check.js';
 import { bodyMistakes, parsedBody } from './body.js';
+import { reserialisationText } from './families.js';
 import { classify, type Operation, sequenceMistakes, transientMistakes } from './sequence.js';
 import { header, headerMistakes, signatureMistakes, timestampMistakes } from './signature.js';
 import type { Diagnosis, MerchantKeys, SeenDelivery, SeenRequest } from './types.js';
@@ -77,7 +78,7 @@ export class ClientAudit {
       }
       this.log(
         `audit: request #${n} ${r.method} ${r.path} (${header(r, 'X-MerchantID') ?? 'no merchant id'}` +
-          `) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${d.name} [${d.clause}]: ${d.detail}`,
+          `) -> HTTP ${r.http}${r.key ? ` ${r.key}` : ''} — ${named(d)} [${d.clause}]: ${d.detail}`,
       );
     }
   }
@@ -230,7 +231,7 @@ export class ClientAudit {
       const findings: Finding[] = mine.map((d) => {
         const message =
           `${d.requests.length ? `request${d.requests.length > 1 ? 's' : ''} #${d.requests.join(', #')}` : 'webhook'}` +
-          `: ${d.name} — ${d.detail}`;
+          `: ${named(d)} — ${d.detail}`;
         return { code: d.name.toUpperCase().replace(/-/g, '_'), clause, level, title: message, message };
       });
       // A webhook's diagnosis is about no request of the client's.
@@ -242,7 +243,7 @@ export class ClientAudit {
                   `${this.seen[i - 1]!.path} -> HTTP ${this.seen[i - 1]!.http}` +
                   `${this.seen[i - 1]!.key ? ` ${this.seen[i - 1]!.key}` : ''}`,
               )
-              .join('; ')}: ${d.name}: ${d.detail}`
+              .join('; ')}: ${named(d)}: ${d.detail}`
           : `webhook: ${d.name}: ${d.detail}`,
       );
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
@@ -287,6 +288,11 @@ export class ClientAudit {
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
   }
+}
+
+/** A diagnosis's name as shown: a re-serialised body with its family, e.g. `re-serialised-body: keys sorted at every depth (…)`. */
+function named(d: Omit<Diagnosis, 'requests'>): string {
+  return d.reserialisation ? `${d.name}: ${reserialisationText(d.reserialisation)}` : d.name;
 }
 
 function walkStrings(v: unknown, path: string, visit: (path: string, value: string) => void): void {

@@ -1,10 +1,13 @@
 /**
  * Why a request's signature did not verify: the document's troubleshooting order for 401 and 403
  * made executable. Every way a client commonly gets it wrong (another merchant's id or key, the
- * production key, CR LF, a body re-serialised or trimmed after signing, upper-case hex, Base64,
- * MD5) is tried; the combination that reproduces the X-Sign the client sent names its mistakes.
+ * production key, CR LF, a body trimmed after signing, upper-case hex, Base64, MD5) is tried; then
+ * the body as the serialisers merchants use would have written it (`families.ts`: a bounded search
+ * over separators, indentation, key order, escapes and number forms); the combination that
+ * reproduces the X-Sign the client sent names its mistakes, a re-serialisation by its family.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { MAX_SEARCH_BYTES, SEARCH_BUDGET_BYTES, type SearchExtent, signedCandidates } from './families.js';
 import type { Diagnosis, MerchantKeys, SeenRequest } from './types.js';
 
 const HEADERS = ['X-MerchantID', 'X-Timestamp', 'X-Nonce', 'X-Sign'] as const;
@@ -61,11 +64,10 @@ interface Candidate {
   keyMistake?: Diag;
 }
 
-/** A body the signature may be over; `costly` ones (thousands of key orders) are tried with the right key, LF and hex only. */
+/** A body the signature may be over, byte for byte: the bytes sent, trimmed, or with a newline added. */
 interface SignedBody {
   bytes: Buffer;
   mistake?: Diag;
-  costly?: boolean;
 }
 
 function bodies(raw: Buffer): SignedBody[] {
@@ -89,96 +91,7 @@ function bodies(raw: Buffer): SignedBody[] {
       detail: 'the signature is over the body with a trailing newline the bytes sent do not have',
     },
   });
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    const seen = new Set([text]);
-    const variants: [string, unknown][] = [
-      ['', parsed],
-      ['key-sorted ', sortKeys(parsed)],
-      ['key-reversed ', reverseKeys(parsed)],
-    ];
-    for (const [order, value] of variants) {
-      for (const [label, s] of [
-        ['compact', JSON.stringify(value)],
-        ['pretty-printed', JSON.stringify(value, null, 2)],
-        ['pretty-printed', JSON.stringify(value, null, 4)],
-      ] as const) {
-        if (seen.has(s)) continue;
-        seen.add(s);
-        const what = `a ${order}${label} re-serialisation of the JSON`;
-        out.push({
-          bytes: Buffer.from(s),
-          mistake: {
-            name: 're-serialised-body',
-            clause: 'client.sign.raw-body',
-            detail: `the signature is over ${what}, not the bytes sent: sign the exact bytes you send`,
-          },
-        });
-      }
-    }
-    for (const order of topLevelOrders(parsed)) {
-      const s = JSON.stringify(order);
-      if (seen.has(s)) continue;
-      seen.add(s);
-      out.push({
-        bytes: Buffer.from(s),
-        costly: true,
-        mistake: {
-          name: 're-serialised-body',
-          clause: 'client.sign.raw-body',
-          detail:
-            'the signature is over the JSON with its keys in another order, not the ' +
-            'bytes sent (keys re-ordered after signing): sign the exact bytes you send',
-        },
-      });
-    }
-  } catch {
-    // not JSON: only the byte-level variants apply
-  }
   return out;
-}
-
-/** Most top-level keys whose every order is tried (7! = 5040 orders); nested objects keep theirs. */
-const MAX_PERMUTED_KEYS = 7;
-
-/** Every other order of the top-level keys of a small object: what a middleware re-ordering keys after signing leaves. */
-function topLevelOrders(v: unknown): Record<string, unknown>[] {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return [];
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o);
-  if (keys.length < 2 || keys.length > MAX_PERMUTED_KEYS) return [];
-  const out: Record<string, unknown>[] = [];
-  const permute = (rest: string[], acc: string[]): void => {
-    if (rest.length === 0) {
-      if (acc.some((k, i) => k !== keys[i])) out.push(Object.fromEntries(acc.map((k) => [k, o[k]])));
-      return;
-    }
-    for (const [i, k] of rest.entries()) permute([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, k]);
-  };
-  permute(keys, []);
-  return out;
-}
-
-function reverseKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(reverseKeys);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .reverse()
-        .map((k) => [k, reverseKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
 }
 
 const ENCODINGS: { name?: string; detail: string; make(key: string, input: Buffer): string }[] = [
@@ -258,9 +171,8 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
     for (const signerId of ids) {
       for (const sep of ['\n', '\r\n']) {
         for (const b of variants) {
-          if (b.costly && (c.keyMistake || sep !== '\n' || signerId !== id)) continue;
           const input = Buffer.concat([Buffer.from(`${signerId}${sep}${ts}${sep}${nonce}${sep}`), b.bytes]);
-          for (const e of b.costly ? ENCODINGS.slice(0, 1) : ENCODINGS) {
+          for (const e of ENCODINGS) {
             if (e.make(c.key, input) !== sign) continue;
             const found = [...out.filter((d) => !c.keyMistake || d.name !== c.keyMistake.name)];
             if (c.keyMistake) found.push(c.keyMistake);
@@ -280,6 +192,54 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
     }
   }
   // The body alone, without merchant id, timestamp and nonce: the string to sign is wrong.
+  const bodyOnly = bodyOnlyMistakes(candidates, raw, sign, out);
+  if (bodyOnly) return bodyOnly;
+  // The same JSON as another serialiser writes it: with the right key, id, line feeds and the encodings above.
+  const extent: SearchExtent = { tried: 0, of: 0, cut: false };
+  const keyed = candidates.filter((c) => !c.keyMistake || c.keyMistake.name === 'production-key');
+  const prefix = Buffer.from(`${id}\n${ts}\n${nonce}\n`);
+  for (const c of signedCandidates(raw, extent)) {
+    for (const k of keyed) {
+      const digest = createHmac('sha256', k.key).update(prefix).update(c.bytes).digest();
+      const shown = [digest.toString('hex'), digest.toString('hex').toUpperCase(), digest.toString('base64')];
+      const at = shown.indexOf(sign);
+      if (at < 0) continue;
+      const found = [...out];
+      if (k.keyMistake) found.push(k.keyMistake);
+      found.push({
+        name: 're-serialised-body',
+        clause: 'client.sign.raw-body',
+        detail: 'the signature is over the same JSON written another way, not the bytes sent: sign the exact bytes you send',
+        reserialisation: c.differs,
+      });
+      const e = ENCODINGS[at];
+      if (e?.name) found.push({ name: e.name, clause: 'client.sign.lower-hex', detail: e.detail });
+      return found;
+    }
+  }
+  // Nothing reproduces it: evidence that the signature does not verify, not of which rule was broken.
+  const searched = extent.cut
+    ? `; the search over re-serialisations stopped at its bound (` +
+      `${SEARCH_BUDGET_BYTES / 1024 / 1024} MiB written) after ${extent.tried} of ${extent.of} forms`
+    : raw.length > MAX_SEARCH_BYTES
+      ? `; the body is over ${MAX_SEARCH_BYTES / 1024} KiB, so it was not re-serialised`
+      : '';
+  return [
+    ...out,
+    {
+      name: 'unexplained-signature',
+      clause: 'client.sign.verifies',
+      detail:
+        'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, ' +
+        'test/production key, CR LF, body alone, the body as Python, Java, Go, PHP, Ruby, C# and JavaScript ' +
+        'serialisers write it (separators, indentation, key order, escapes, number forms), trimmed body, ' +
+        `upper-case hex, Base64, MD5)${searched}: check the secret key and the exact string to sign`,
+    },
+  ];
+}
+
+/** X-Sign over the body alone, without merchant id, timestamp and nonce. */
+function bodyOnlyMistakes(candidates: Candidate[], raw: Buffer, sign: string, out: Diag[]): Diag[] | undefined {
   for (const c of candidates) {
     for (const e of ENCODINGS) {
       if (e.make(c.key, raw) !== sign) continue;
@@ -294,16 +254,5 @@ export function signatureMistakes(r: SeenRequest, keys: readonly MerchantKeys[])
       return found;
     }
   }
-  // Nothing reproduces it: evidence that the signature does not verify, not of which rule was broken.
-  return [
-    ...out,
-    {
-      name: 'unexplained-signature',
-      clause: 'client.sign.verifies',
-      detail:
-        'X-Sign does not verify and no common mistake reproduces it (checked: merchant id, ' +
-        'test/production key, CR LF, body alone, re-serialised, re-ordered or trimmed body, ' +
-        'upper-case hex, Base64, MD5): check the secret key and the exact string to sign',
-    },
-  ];
+  return undefined;
 }

@@ -1,3 +1,5 @@
+import type { Reserialisation } from './families.js';
+
 /**
  * What the audit sees of one request: the same shape as the reference's observer record
  * (reference/http/server.ts ObservedExchange), restated so harness/merchant does not import reference/.
@@ -26,6 +28,8 @@ export interface Diagnosis {
   detail: string;
   /** 1-based numbers of the requests it is about, in arrival order. */
   requests: number[];
+  /** `re-serialised-body`: how the signed bytes differ from the sent ones (its family; words made at the edge). */
+  reserialisation?: Reserialisation;
 }
 
 /** A merchant's keys as the audit knows them: the sandbox (test) key and, where known, the production key. */

@@ -8,6 +8,18 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 
+/**
+ * Why no whole reply, as data (the text is made by `failureText`): the deadline passed with no reply
+ * or with one still being sent; the receiver reset the connection (TCP RST) or closed it without a
+ * complete reply; it answered bytes that are not HTTP; or the connection could not be made.
+ */
+export type ReplyFailure =
+  | { kind: 'deadline'; deadline: string; bytes?: number }
+  | { kind: 'reset'; bytes?: number }
+  | { kind: 'closed'; bytes?: number }
+  | { kind: 'not-http'; code: string }
+  | { kind: 'connect'; code: string; message: string };
+
 export interface Reply {
   /** The first bytes of the body (at most MAX_KEPT), when any reply arrived. */
   body?: Buffer;
@@ -16,8 +28,42 @@ export interface Reply {
   status?: number;
   /** From sending to the last byte of the reply (or to the failure). */
   ms: number;
-  /** Why no whole reply: `timeout`, `reset`, a connection error text. */
+  /** Why no whole reply, as data. */
+  failure?: ReplyFailure;
+  /** The same, as one line of text (`failureText`); absent when a whole reply came. */
   error?: string;
+  /** The endpoint answers a TLS handshake: the reset or close was a TLS server reading plain HTTP. */
+  speaksTls?: boolean;
+}
+
+/** The failure as the evidence says it: what the receiver did, in its own words for each kind. */
+export function failureText(f: ReplyFailure, speaksTls = false): string {
+  const tls = speaksTls ? '; the endpoint answers a TLS handshake, so it looks like an HTTPS server: use an https:// URL' : '';
+  switch (f.kind) {
+    case 'deadline':
+      return f.bytes === undefined
+        ? `timeout: no reply within ${f.deadline}`
+        : `timeout: still sending after ${f.bytes} bytes at the deadline, ${f.deadline}`;
+    case 'reset':
+      return (
+        `reset: the receiver reset the connection (ECONNRESET)` +
+        `${f.bytes === undefined ? ' before any reply' : ` after ${f.bytes} bytes of the reply`}${tls}`
+      );
+    case 'closed':
+      return (
+        `closed: the receiver closed the connection without a reply` +
+        `${f.bytes === undefined ? '' : ` (after ${f.bytes} bytes of the body)`}${tls}`
+      );
+    case 'not-http':
+      return `not HTTP: the reply could not be parsed (${f.code})`;
+    case 'connect':
+      return `${f.code}: ${f.message}`;
+  }
+}
+
+/** A body longer than this is neither an acknowledgement nor a refusal anyone needs: a check that meets one sends nothing more. */
+export function oversized(r: Reply): boolean {
+  return (r.size ?? 0) > MAX_KEPT;
 }
 
 /** Enough to show and compare; bytes past it are counted, not stored. */
@@ -46,37 +92,33 @@ export function deliver(
     let status: number | undefined;
     const partial = (): Pick<Reply, 'body' | 'size' | 'status'> =>
       status === undefined ? {} : { status, body: Buffer.concat(chunks), size };
-    const done = (r: Omit<Reply, 'ms'>): void => {
+    const done = (r: Omit<Reply, 'ms' | 'error'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      resolve({ ...r, ms: performance.now() - started });
+      resolve({ ...r, ...(r.failure ? { error: failureText(r.failure, r.speaksTls) } : {}), ms: performance.now() - started });
     };
-    const cut = (why: string): void => {
+    const deadline = (): void =>
+      done({ ...partial(), failure: { kind: 'deadline', deadline: deadlineText, ...(status !== undefined ? { bytes: size } : {}) } });
+    const cut = (failure: ReplyFailure): void => {
       if (settled) return;
       const left = deadlineMs - (performance.now() - started);
       if (u.protocol !== 'http:' || left < 50) {
-        done({ ...partial(), error: why });
+        done({ ...partial(), failure });
         return;
       }
       // A TLS server reading plain HTTP just closes: say so when that is what it is.
-      void speaksTls(u, Math.min(1000, left)).then((tls) =>
-        done({
-          ...partial(),
-          error: tls ? `${why}; the endpoint answers a TLS handshake, so it looks like an HTTPS server: use an https:// URL` : why,
-        }),
-      );
+      void speaksTls(u, Math.min(1000, left)).then((tls) => done({ ...partial(), failure, ...(tls ? { speaksTls: true } : {}) }));
     };
-    const timer = setTimeout(() => {
-      const streaming = status !== undefined ? `; at least ${size} bytes, still streaming at the deadline` : '';
-      done({ ...partial(), error: `timeout: no complete reply within ${deadlineText}${streaming}` });
-    }, deadlineMs);
+    const timer = setTimeout(deadline, deadlineMs);
+    const bytesSoFar = () => (status === undefined ? {} : { bytes: size });
     req.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.message === 'socket hang up')
-        cut('reset: the connection was closed without a complete reply');
-      else if (e.code?.startsWith('HPE_')) cut(`not HTTP: the reply could not be parsed (${e.code})`);
-      else done({ ...partial(), error: `${e.code ?? 'error'}: ${e.message}` });
+      // Node says "socket hang up" (code ECONNRESET) for a connection closed before a reply; a real RST is "read ECONNRESET".
+      if (e.message === 'socket hang up') cut({ kind: 'closed', ...bytesSoFar() });
+      else if (e.code === 'ECONNRESET' || e.code === 'EPIPE') cut({ kind: 'reset', ...bytesSoFar() });
+      else if (e.code?.startsWith('HPE_')) cut({ kind: 'not-http', code: e.code });
+      else done({ ...partial(), failure: { kind: 'connect', code: e.code ?? 'error', message: e.message } });
     });
     req.on('response', (res) => {
       status = res.statusCode;
@@ -87,10 +129,15 @@ export function deliver(
           chunks.push(take);
           kept += take.length;
         }
+        // A reply streamed fast enough keeps the event loop busy and the timer late: past what any reply needs, the clock is
+        // read here too. A short reply noticed late is left to the timer and its end, as any other.
+        if (size > MAX_KEPT && performance.now() - started >= deadlineMs) deadline();
       });
       res.on('end', () => done({ status: res.statusCode, body: Buffer.concat(chunks), size }));
-      res.on('error', () => cut('reset: the reply was cut off'));
-      res.on('aborted', () => cut('reset: the reply was cut off'));
+      res.on('error', (e: NodeJS.ErrnoException) =>
+        cut(e.message === 'aborted' ? { kind: 'closed', bytes: size } : { kind: 'reset', bytes: size }),
+      );
+      res.on('aborted', () => cut({ kind: 'closed', bytes: size }));
     });
     req.end(raw);
   });
@@ -117,9 +164,9 @@ function speaksTls(u: URL, ms: number): Promise<boolean> {
 
 /** The body's length as evidence: the true length, and whether the reply was still coming. */
 export function replyLength(r: Reply): string {
-  if (!r.error) return `${r.size ?? 0} bytes`;
-  return r.error.startsWith('timeout')
-    ? `at least ${r.size ?? 0} bytes, still streaming at the deadline`
+  if (!r.failure) return `${r.size ?? 0} bytes`;
+  return r.failure.kind === 'deadline'
+    ? `still sending after ${r.size ?? 0} bytes at the deadline`
     : `${r.size ?? 0} bytes before it was cut off`;
 }
 

@@ -5,7 +5,7 @@
 import { PreconditionSkip } from '../../check/failure.js';
 import { hmacHex } from '../../signing.js';
 import { type MerchantCheckSpec, fail } from '../check.js';
-import { describeReply, isSuccess } from './deliver.js';
+import { describeReply, isSuccess, oversized } from './deliver.js';
 import { type ReceiverContext, actedOn, control, delivered, expectRefused, post, ruleText } from './context.js';
 import { type Headers, bytesOf, crlfSigned, otherKey, otherMerchant, sampleBody, signed } from './webhooks.js';
 
@@ -34,9 +34,11 @@ function refusal(
     level,
     async run(ctx: ReceiverContext, seed: number) {
       const { raw, twin } = await control(ctx, sampleBody('payment', seed, 'SUCCESS'));
-      if (twin.error || twin.ms > ctx.ackLimitMs)
+      // A reply of megabytes is neither an acknowledgement nor a refusal: like no reply, it ends the check (each check about one delivery
+      // long).
+      if (twin.error || twin.ms > ctx.ackLimitMs || oversized(twin))
         throw new PreconditionSkip(
-          `the correctly signed twin got ${twin.error ? 'no complete reply' : 'a late reply'}` +
+          `the correctly signed twin got ${twin.error ? 'no complete reply' : oversized(twin) ? 'an oversized reply' : 'a late reply'}` +
             ` (${describeReply(twin)}): no forgery sent, refusal not judged`,
         );
       const rest = title.replace(/^refuses /, '');
@@ -89,7 +91,14 @@ function verifiesFirst(
           `${bad.what} was acknowledged with "success"; it must get a non-success reply`,
           { expected: 'any body but "success"', seen: '"success"' },
         );
-      const silent = r.error && !(bad.resetIsRefusal && r.error.startsWith('reset'));
+      // Still sending at the deadline: the check ends here, as every check does on such a reply.
+      if (r.failure?.kind === 'deadline')
+        fail('merchant.ack.within-5s', 'NO_REPLY', `${bad.what} got no complete reply (${describeReply(r)}); a refusal is a reply too`, {
+          expected: `a non-success reply within ${ruleText(ctx)}`,
+          seen: describeReply(r),
+        });
+      const cutOff = r.failure?.kind === 'reset' || r.failure?.kind === 'closed';
+      const silent = r.error && !(bad.resetIsRefusal && cutOff);
       // The oversized body's own upload counts in its time: only the others are timed.
       if (!silent && !bad.resetIsRefusal && r.ms > ctx.ackLimitMs)
         fail('merchant.ack.within-5s', 'SLOW_REPLY', `the refusal of ${bad.what} took ${Math.round(r.ms)} ms; a refusal is a reply too`, {
