@@ -11,6 +11,7 @@ import { longestFirst } from './harness/run/sequencer.js';
 const SLOWEST: Record<string, number> = {
   'test/kill-matrix/kill-matrix.test.ts': 75,
   'test/legal-targets/properties.test.ts': 70,
+  'test/legal-targets/templates.test.ts': 100,
   'test/init/green-run.test.ts': 35,
   'test/docs/commands.test.ts': 30,
   'test/package/install.test.ts': 31,

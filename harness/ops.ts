@@ -8,6 +8,8 @@ import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
 import { amountInside } from './limits.js';
+import { carriedBy, type PathNumber } from './endpoint-path.js';
+import type { EndpointName } from './target.js';
 
 /**
  * Request builders and drivers for every operation, from the profile's choices. Suites build on
@@ -110,7 +112,8 @@ export function defaultAmount(t: Target, method: string): string {
 
 export function checkout(t: Target, input: CheckoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {
   const as = input.as ?? (typeof opts.as === 'string' ? opts.as : undefined);
-  return t.post(t.path('checkout'), checkoutBody(t, { ...input, as }), { label: 'create a checkout', ...opts });
+  const body = checkoutBody(t, { ...input, as });
+  return t.post(t.path('checkout', { merchant_order_no: body.merchant_order_no }), body, { label: 'create a checkout', ...opts });
 }
 
 export interface CreatedOrder {
@@ -136,8 +139,92 @@ export function queryPayment(
   by: { order_no?: unknown; merchant_order_no?: unknown },
   opts: PostOptions = {},
 ): Promise<Exchange> {
-  return t.post(t.path('paymentQuery'), by, { label: 'query a payment', ...opts });
+  const { path, body } = lookupRequest(
+    t,
+    'paymentQuery',
+    { serviceNo: 'order_no', merchantNo: 'merchant_order_no' },
+    { serviceNo: 'order_no', merchantNo: 'merchant_order_no' },
+    { serviceNo: by.order_no, merchantNo: by.merchant_order_no },
+  );
+  // Keys sent as undefined stay out of the body, as JSON.stringify leaves them out.
+  return t.post(path, body, { label: 'query a payment', ...opts });
 }
+
+/** A record's two numbers, as a lookup request gives them. */
+export interface LookupBy {
+  serviceNo?: unknown;
+  merchantNo?: unknown;
+}
+
+/**
+ * A lookup's path and body. Where the endpoint's path carries the record's number ({payout_no}, …), that number goes
+ * into the path and not into the body; such a path says by which number the record is found, so a request looking it up
+ * by any other set of numbers (the other one, both, neither) cannot be sent there and skips. Without placeholders the
+ * numbers go into the body under the profile's field names, as given.
+ */
+export function lookupRequest(
+  t: Target,
+  endpoint: EndpointName,
+  numbers: { serviceNo: PathNumber; merchantNo: PathNumber },
+  names: { serviceNo: string; merchantNo: string },
+  by: LookupBy,
+): { path: string; body: Record<string, unknown> } {
+  const carried = carriedBy(t.pathTemplate(endpoint));
+  const body: Record<string, unknown> = {};
+  for (const k of ['serviceNo', 'merchantNo'] as const) {
+    const inPath = carried.has(numbers[k]);
+    if (carried.size > 0 && inPath !== (by[k] !== undefined))
+      throw new PreconditionSkip(
+        `endpoints.${endpoint} carries ${[...carried].map((n) => `{${n}}`).join(', ')} in its path: ` +
+          `this request, ${by[k] === undefined ? 'without' : 'with'} a ${numbers[k]}, cannot be sent there`,
+      );
+    if (!inPath && by[k] !== undefined) body[names[k]] = by[k];
+  }
+  return { path: t.path(endpoint, { [numbers.serviceNo]: by.serviceNo, [numbers.merchantNo]: by.merchantNo }), body };
+}
+
+/**
+ * Which of a record's numbers a lookup at `endpoint` can use: the one its path carries, else `prefer` when known, else the
+ * other. The doctor's probes ask this so they never send a lookup the path cannot carry.
+ */
+export function lookupFor(
+  t: Target,
+  endpoint: EndpointName,
+  numbers: { serviceNo: PathNumber; merchantNo: PathNumber },
+  record: { serviceNo?: string; merchantNo?: string },
+  prefer: 'serviceNo' | 'merchantNo' = 'serviceNo',
+): { serviceNo?: string; merchantNo?: string } {
+  const carried = carriedBy(t.pathTemplate(endpoint));
+  if (carried.has(numbers.serviceNo) || carried.has(numbers.merchantNo)) {
+    const by: { serviceNo?: string; merchantNo?: string } = {};
+    if (carried.has(numbers.serviceNo)) by.serviceNo = record.serviceNo;
+    if (carried.has(numbers.merchantNo)) by.merchantNo = record.merchantNo;
+    return by;
+  }
+  const other = prefer === 'serviceNo' ? 'merchantNo' : 'serviceNo';
+  return record[prefer] !== undefined ? { [prefer]: record[prefer] } : { [other]: record[other] };
+}
+
+/**
+ * The lookups a check sends for one record at `endpoint`: by each of its numbers in turn, or, where the endpoint's path
+ * carries the record's number, only by what the path carries (a path says how the record is found).
+ */
+export function lookupsAt<T>(
+  t: Target,
+  endpoint: EndpointName,
+  numbers: { serviceNo: PathNumber; merchantNo: PathNumber },
+  record: { serviceNo: T; merchantNo: T },
+): { serviceNo?: T; merchantNo?: T }[] {
+  const carried = carriedBy(t.pathTemplate(endpoint));
+  const service = carried.has(numbers.serviceNo);
+  const merchant = carried.has(numbers.merchantNo);
+  if (!service && !merchant) return [{ serviceNo: record.serviceNo }, { merchantNo: record.merchantNo }];
+  return [{ ...(service ? { serviceNo: record.serviceNo } : {}), ...(merchant ? { merchantNo: record.merchantNo } : {}) }];
+}
+
+export const PAYOUT_NUMBERS = { serviceNo: 'payout_no', merchantNo: 'merchant_payout_no' } as const;
+export const REFUND_NUMBERS = { serviceNo: 'refund_no', merchantNo: 'merchant_refund_no' } as const;
+export const ORDER_NUMBERS = { serviceNo: 'order_no', merchantNo: 'merchant_order_no' } as const;
 
 export function cardFixture(t: Target, kind: keyof NonNullable<Target['profile']['cardPayment']>['cards']): Card {
   const cp = t.profile.cardPayment;
@@ -180,7 +267,11 @@ export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions 
       declare: [`merchants.${opts.as}.paymentMethods`],
     });
   }
-  return t.post(t.path('cardPayment'), cardPaymentBody(t, input), { label: 'create a card payment', ...opts });
+  const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
+  return t.post(t.path('cardPayment', { merchant_order_no: merchantOrderNo }), cardPaymentBody(t, { ...input, merchantOrderNo }), {
+    label: 'create a card payment',
+    ...opts,
+  });
 }
 
 /** A card payment that must succeed, as `as` (default primary). */
@@ -242,7 +333,7 @@ export interface RefundInput {
 export function refundBody(t: Target, input: RefundInput): Record<string, unknown> {
   const r = t.profile.refunds;
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
-  t.path('refundCreate');
+  t.require('refundCreate');
   return t.fill(r.template, {
     refundNo: input.refundNo ?? t.newNo('refund'),
     orderNo: input.order.orderNo,
@@ -253,16 +344,20 @@ export function refundBody(t: Target, input: RefundInput): Record<string, unknow
 }
 
 export function createRefund(t: Target, input: RefundInput, opts: PostOptions = {}): Promise<Exchange> {
-  return t.post(t.path('refundCreate'), refundBody(t, input), { label: 'create a refund', ...opts });
+  const refundNo = input.refundNo ?? t.newNo('refund');
+  const path = t.path('refundCreate', {
+    order_no: input.order.orderNo,
+    merchant_order_no: input.order.merchantOrderNo,
+    merchant_refund_no: refundNo,
+  });
+  return t.post(path, refundBody(t, { ...input, refundNo }), { label: 'create a refund', ...opts });
 }
 
 export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
   const r = t.profile.refunds;
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
-  const body: Record<string, unknown> = {};
-  if (by.serviceNo !== undefined) body[r.queryBy.serviceNo] = by.serviceNo;
-  if (by.merchantNo !== undefined) body[r.queryBy.merchantNo] = by.merchantNo;
-  return t.post(t.path('refundQuery'), body, { label: 'query a refund', ...opts });
+  const { path, body } = lookupRequest(t, 'refundQuery', REFUND_NUMBERS, r.queryBy, by);
+  return t.post(path, body, { label: 'query a refund', ...opts });
 }
 
 export async function settleRefund(
@@ -341,7 +436,11 @@ function payeeFor(t: Target, method: string): Record<string, unknown> | undefine
 
 export function createPayout(t: Target, input: PayoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {
   const as = input.as ?? (typeof opts.as === 'string' ? opts.as : undefined);
-  return t.post(t.path('payoutCreate'), payoutBody(t, { ...input, as }), { label: 'create a payout', ...opts });
+  const payoutNo = input.payoutNo ?? t.newNo('payout');
+  return t.post(t.path('payoutCreate', { merchant_payout_no: payoutNo }), payoutBody(t, { ...input, payoutNo, as }), {
+    label: 'create a payout',
+    ...opts,
+  });
 }
 
 export function payoutLookup(
@@ -357,12 +456,18 @@ export function payoutLookup(
   return body;
 }
 
-export function queryPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
-  return t.post(t.path('payoutQuery'), payoutLookup(t, 'queryBy', by), { label: 'query a payout', ...opts });
+export function queryPayout(t: Target, by: LookupBy, opts: PostOptions = {}): Promise<Exchange> {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  const { path, body } = lookupRequest(t, 'payoutQuery', PAYOUT_NUMBERS, p.queryBy, by);
+  return t.post(path, body, { label: 'query a payout', ...opts });
 }
 
-export function cancelPayout(t: Target, by: { serviceNo?: unknown; merchantNo?: unknown }, opts: PostOptions = {}): Promise<Exchange> {
-  return t.post(t.path('payoutCancel'), payoutLookup(t, 'cancelBy', by), { label: 'cancel a payout', ...opts });
+export function cancelPayout(t: Target, by: LookupBy, opts: PostOptions = {}): Promise<Exchange> {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  const { path, body } = lookupRequest(t, 'payoutCancel', PAYOUT_NUMBERS, p.cancelBy, by);
+  return t.post(path, body, { label: 'cancel a payout', ...opts });
 }
 
 export async function settlePayout(

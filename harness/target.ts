@@ -15,6 +15,7 @@ import { EXCLUSIVE_HOLD_MS, EXCLUSIVE_WAIT_MS, type Operation, operationClassifi
 import { responseInvariants } from './check/invariants.js';
 import { NoVerdict, PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './template.js';
+import { carriedBy, fillPath, type PathNumbers } from './endpoint-path.js';
 import type { Receiver } from './webhooks/types.js';
 
 export type MerchantRole = 'primary' | 'second' | 'frozen' | 'lowBalance';
@@ -57,8 +58,16 @@ export interface Target {
   readonly baseUrl: string;
   readonly profile: Profile;
   readonly merchants: LoadedProfile['merchants'];
-  /** Path of an endpoint the profile declares; skips the check (precondition) when it does not. */
-  path(endpoint: EndpointName): string;
+  /**
+   * Path of an endpoint the profile declares, its placeholders ({payout_no}, …: harness/endpoint-path.ts) filled with
+   * `numbers`, URL-encoded; skips the check (precondition) when the profile declares none, or when the path carries a
+   * number this request does not have.
+   */
+  path(endpoint: EndpointName, numbers?: PathNumbers): string;
+  /** The declared path as written, placeholders unfilled (undefined when none is declared). */
+  pathTemplate(endpoint: EndpointName): string | undefined;
+  /** Skips the check (precondition) when the profile declares no such endpoint. */
+  require(endpoint: EndpointName): void;
   has(endpoint: EndpointName): boolean;
   merchant(role: MerchantRole): ResolvedMerchant;
   /** Serialises objects with JSON.stringify; strings and Buffers are sent as given. */
@@ -113,13 +122,25 @@ export function createTarget(opts: TargetOptions): Target {
     return undefined;
   }
 
-  function path(endpoint: EndpointName): string {
+  function declared(endpoint: EndpointName): string {
     const p = paths[endpoint];
     if (!p)
       throw new PreconditionSkip(`the profile declares no ${endpoint} endpoint (endpoints.${endpoint})`, {
         declare: [`endpoints.${endpoint}`],
       });
     return p;
+  }
+
+  function path(endpoint: EndpointName, numbers: PathNumbers = {}): string {
+    const p = declared(endpoint);
+    if (carriedBy(p).size === 0) return p;
+    const filled = fillPath(p, numbers);
+    if ('path' in filled) return filled.path;
+    // Not a gap of the profile: this request (a lookup by the other number, an empty or typed number) has no value for it.
+    throw new PreconditionSkip(
+      `endpoints.${endpoint} carries ${filled.missing.map((n) => `{${n}}`).join(', ')} in its path, ` +
+        'and this request has no such number (as a non-empty string) to put there',
+    );
   }
 
   async function post(p: string, body: unknown, o: PostOptions = {}): Promise<Exchange> {
@@ -208,6 +229,10 @@ export function createTarget(opts: TargetOptions): Target {
     merchants: loaded.merchants,
     runPrefix,
     path,
+    pathTemplate: (e) => paths[e],
+    require: (e) => {
+      declared(e);
+    },
     has: (e) => Boolean(paths[e]),
     merchant,
     post,

@@ -49,7 +49,7 @@ function replayData(svc: Service, kind: IdempotencyKind, serviceNo: string): Rec
   if (kind === 'payment') {
     const p = store.payments.get(serviceNo);
     if (p === undefined) return undefined;
-    return p.via === 'checkout' ? checkoutView(p, svc.baseUrl(), b) : paymentView(p, b);
+    return p.via === 'checkout' ? checkoutView(p, svc.baseUrl(), b) : paymentView(p, b, p.status, svc.target.cardPendingStatus);
   }
   if (kind === 'refund') {
     const r = store.refunds.get(serviceNo);

@@ -19,6 +19,7 @@ import {
 } from './methods.js';
 import { DEFAULT_PAYOUT_FEES, type Fee } from './fees.js';
 import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
+import { type ApiPaths, type ApiRoute, resolveApiPaths } from './api-paths.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
@@ -97,6 +98,16 @@ export interface TargetDescription {
   readonly fees?: FeesDescription;
   /** The balances a successful payment credits with its amount less its payment fee (absent: none). */
   readonly paymentsCredit?: readonly ('payout' | 'refund')[];
+  /**
+   * Where the endpoints the document does not place are served, by the reference's route: any path, carrying the
+   * resource's number in placeholders such as {payout_no} (reference/api-paths.ts). A moved route's own path is not served.
+   */
+  readonly apiPaths?: Readonly<Partial<Record<ApiRoute, string>>>;
+  /**
+   * The status a card payment waiting for its completion (3-D Secure) shows, where it differs from a new checkout's
+   * ("Transitions between states (from-state, trigger, condition): not shown."). Absent: the same as a checkout's.
+   */
+  readonly cardPendingStatus?: string;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -117,6 +128,8 @@ export interface Target {
     readonly payouts: ReadonlyMap<string, Fee>;
   };
   readonly paymentsCredit: { readonly payout: boolean; readonly refund: boolean };
+  readonly apiPaths: ApiPaths;
+  readonly cardPendingStatus?: string;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -207,6 +220,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     const bad = fields.filter((f) => !PAYEE_FIELD_NAMES.includes(f));
     if (bad.length > 0) throw new Error(`target payeeFields.${method}: ${bad.join(', ')} is not one of ${PAYEE_FIELD_NAMES.join(', ')}`);
   }
+  const cardPending = d.cardPendingStatus;
+  if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(cardPending)))
+    throw new Error(`target cardPendingStatus: a status name of letters, digits and "_", got ${JSON.stringify(cardPending)}`);
   return {
     merchants,
     paymentMethods,
@@ -223,6 +239,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       payouts: d.fees || d.payoutChannels ? feeTable('payouts', d.fees?.payouts, cents) : DEFAULT_PAYOUT_FEES,
     },
     paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
+    apiPaths: resolveApiPaths(d.apiPaths),
+    ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

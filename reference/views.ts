@@ -9,8 +9,12 @@ export function amountView(cents: bigint, currency: string, b: Behaviour): { cur
   return { currency, value: b.formatAmount(cents, 'response') };
 }
 
-/** `status` replaces the record's own (a query shows the status the behaviour chooses). */
-export function paymentView(p: Payment, b: Behaviour, status: string = p.status): Record<string, unknown> {
+/**
+ * `status` replaces the record's own (a query shows the status the behaviour chooses). `cardPending`: the name a card
+ * payment awaiting completion shows instead of PENDING, where the target gives it one (reference/target.ts).
+ */
+export function paymentView(p: Payment, b: Behaviour, status: string = p.status, cardPending?: string): Record<string, unknown> {
+  if (cardPending !== undefined && p.via === 'card' && status === 'PENDING') status = cardPending;
   const out: Record<string, unknown> = {
     order_no: p.orderNo,
     merchant_order_no: p.merchantOrderNo,

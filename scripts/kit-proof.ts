@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import fc from 'fast-check';
-import { targetGenome } from '../fixtures/arbitraries/genome.js';
+import { GENOME_VERSION, targetGenome } from '../fixtures/arbitraries/genome.js';
 import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
 import { kitFile } from '../harness/kit-files.js';
 import { loadProfile } from '../harness/profile/load.js';
@@ -94,14 +94,15 @@ const proof: KitProof = {
     runsPerProperty: RUNS_PER_PROPERTY,
     notKilled,
   },
-  legalTargets: { targets, seed, runsPerProperty: TARGET_RUNS_PER_PROPERTY, ...legal },
+  legalTargets: { genomeVersion: GENOME_VERSION, targets, seed, runsPerProperty: TARGET_RUNS_PER_PROPERTY, ...legal },
 };
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(proof, null, 2)}\n`);
 console.log(
   `kit ${proof.kitVersion} at ${commit.slice(0, 12)}${dirty ? ' (with uncommitted changes)' : ''}: ` +
     `faults killed ${proof.killMatrix.killed}/${proof.killMatrix.faults}; ` +
-    `legal targets ${targets}: ${legal.falseVerdicts} false verdicts in ${legal.checks} checks, ` +
+    `legal targets ${targets} (genome version ${GENOME_VERSION}, seed ${seed}` +
+    `): ${legal.falseVerdicts} false verdicts in ${legal.checks} checks, ` +
     `doctor false WRONG ${legal.doctorFalseWrong}; wrote ${out}`,
 );
 process.exit(notKilled.length > 0 || legal.falseVerdicts > 0 || legal.doctorFalseWrong > 0 ? 1 : 0);

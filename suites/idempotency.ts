@@ -12,10 +12,13 @@ import {
   checkout,
   createPayout,
   createRefund,
+  lookupsAt,
+  PAYOUT_NUMBERS,
   payoutMethod,
   queryPayment,
   queryPayout,
   queryRefund,
+  REFUND_NUMBERS,
   usd,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
@@ -391,32 +394,28 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     title: 'leaves the original refund unchanged when a repeated refund number is refused',
     clause: ['idem.original-unchanged', 'idem.refund.refused'],
     async run({ target: t }) {
-      t.path('refundQuery');
+      t.require('refundQuery');
       const paid = await paidForPartialRefunds(t, 'idem.original-unchanged');
       const refundNo = t.newNo('refund');
       const half = Math.floor(paid.cents / 2);
       const created = await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(half)) });
       const serviceNo = refundNoOf(t, expectSuccess(created, { what: 'the first refund' }), 'idem.original-unchanged', created);
-      const before = refundSnapshot(t, expectSuccess(await queryRefund(t, { merchantNo: refundNo }), { what: 'querying the refund' }));
+      // By each number, or by the one the query's path carries (harness/endpoint-path.ts).
+      const lookups = lookupsAt(t, 'refundQuery', REFUND_NUMBERS, { serviceNo, merchantNo: refundNo });
+      const before = refundSnapshot(t, expectSuccess(await queryRefund(t, lookups[0]!), { what: 'querying the refund' }));
       const repeat = await createRefund(
         t,
         { refundNo, order: paid, amount: usd(valueOfCents(half - 1 > 0 ? half - 1 : half + 1)) },
         { label: 'repeat the refund number with another amount' },
       );
       expectError(repeat, DUPLICATE_REFUND, 'idem.refund.refused', { what: 'a repeated refund number with another amount' });
-      const byMerchantNo = refundSnapshot(
-        t,
-        expectSuccess(await queryRefund(t, { merchantNo: refundNo }), { what: 'querying the refund' }),
-      );
-      expectEqual(byMerchantNo, before, {
-        code: 'ORIGINAL_CHANGED',
-        title: 'the refund found by its merchant number changed after a refused repeat',
-      });
-      const byServiceNo = refundSnapshot(t, expectSuccess(await queryRefund(t, { serviceNo }), { what: 'querying the refund' }));
-      expectEqual(byServiceNo, before, {
-        code: 'ORIGINAL_CHANGED',
-        title: 'the refund found by its service number changed after a refused repeat',
-      });
+      for (const by of lookups) {
+        const after = refundSnapshot(t, expectSuccess(await queryRefund(t, by), { what: 'querying the refund' }));
+        expectEqual(after, before, {
+          code: 'ORIGINAL_CHANGED',
+          title: `the refund found by its ${by.merchantNo !== undefined ? 'merchant' : 'service'} number changed after a refused repeat`,
+        });
+      }
     },
   },
   {
@@ -436,7 +435,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     clause: ['idem.original-unchanged', 'idem.payout.refused'],
     async run(ctx) {
       const t = ctx.target;
-      t.path('payoutQuery');
+      t.require('payoutQuery');
       const { method, lim } = payoutWithLimits(t);
       const lo = centsNumberOf(lim.min);
       const hi = Math.min(centsNumberOf(lim.max), lo + 10_000);
@@ -449,7 +448,8 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
           const payoutNo = t.newNo('payout');
           const created = await createPayout(t, { payoutNo, method, amount: usd(valueOfCents(first!)) });
           const serviceNo = payoutNoOf(t, expectSuccess(created, { what: 'the first payout' }), 'idem.original-unchanged', created);
-          const before = payoutSnapshot(t, expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), { what: 'querying the payout' }));
+          const lookups = lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo, merchantNo: payoutNo });
+          const before = payoutSnapshot(t, expectSuccess(await queryPayout(t, lookups[0]!), { what: 'querying the payout' }));
           expectRefused(
             await createPayout(
               t,
@@ -459,19 +459,15 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
             'idem.payout.refused',
             { what: 'a repeated payout number with another amount', topic: 'idem.payout.repeat-key' },
           );
-          const byMerchantNo = payoutSnapshot(
-            t,
-            expectSuccess(await queryPayout(t, { merchantNo: payoutNo }), { what: 'querying the payout' }),
-          );
-          expectEqual(byMerchantNo, before, {
-            code: 'ORIGINAL_CHANGED',
-            title: 'the payout found by its merchant number changed after a refused repeat',
-          });
-          const byServiceNo = payoutSnapshot(t, expectSuccess(await queryPayout(t, { serviceNo }), { what: 'querying the payout' }));
-          expectEqual(byServiceNo, before, {
-            code: 'ORIGINAL_CHANGED',
-            title: 'the payout found by its service number changed after a refused repeat',
-          });
+          for (const by of lookups) {
+            const after = payoutSnapshot(t, expectSuccess(await queryPayout(t, by), { what: 'querying the payout' }));
+            expectEqual(after, before, {
+              code: 'ORIGINAL_CHANGED',
+              title:
+                `the payout found by its ${by.merchantNo !== undefined ? 'merchant' : 'service'}` +
+                ` number changed after a refused repeat`,
+            });
+          }
         },
         { numRuns: 3 },
       );

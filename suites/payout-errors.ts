@@ -5,7 +5,18 @@ import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { splitMsg } from '../harness/envelope.js';
-import { cancelPayout, createPayout, payoutMethod, payoutMethodsOf, queryPayout, settlePayout, usd } from '../harness/ops.js';
+import {
+  cancelPayout,
+  createPayout,
+  lookupFor,
+  lookupsAt,
+  PAYOUT_NUMBERS,
+  payoutMethod,
+  payoutMethodsOf,
+  queryPayout,
+  settlePayout,
+  usd,
+} from '../harness/ops.js';
 import type { PayoutLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
@@ -107,6 +118,11 @@ function feeNote(t: Target, method: string, value: string, currency: string): st
 const MOVING_BALANCE =
   'the profile says successful payments credit the USD payout balance (balances.paymentsCredit), and the interface shows ' +
   'no balance, so a declared USD balance is only where it started and is not judged as a constant';
+
+/** How a cancel names a payout: by its service number, or by what the cancel path carries (harness/endpoint-path.ts). */
+function cancelLookup(t: Target, p: { payoutNo: string; merchantPayoutNo: string }) {
+  return lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo });
+}
 
 /** INTERFACE.md › Errors › Payout errors, States and transitions (2). */
 export default defineSuite('payout-errors', { area: 'errors', resource: 'payout' }, [
@@ -443,11 +459,10 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           // their own checks.
           const payoutNo = expectString(data, payoutsOf(t).data.payoutNo, 'err.po.insufficient-funds', within);
           if (m.cancel)
-            await cancelPayout(
-              t,
-              { serviceNo: payoutNo },
-              { as: 'lowBalance', label: `cancel the ${currency} payout to give the balance back` },
-            );
+            await cancelPayout(t, cancelLookup(t, { payoutNo, merchantPayoutNo }), {
+              as: 'lowBalance',
+              label: `cancel the ${currency} payout to give the balance back`,
+            });
           else if (t.profile.sandbox?.settlePayout)
             await settlePayout(t, { payoutNo, merchantPayoutNo, as: 'lowBalance' }, 'failed', 'err.po.insufficient-funds');
         });
@@ -532,7 +547,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     title: 'answers a query for a payout that does not exist with 5002 notFound',
     clause: ['err.po.query-not-found'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+      for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo: t.newNo('payout'), merchantNo: t.newNo('payout') })) {
         const ex = await queryPayout(t, by, { label: `query an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
         expectError(ex, { code: 5002, key: 'notFound' }, { what: 'a query for a payout that does not exist' });
       }
@@ -542,7 +557,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     title: 'answers a cancel of a payout that does not exist with 422 notFound',
     clause: ['err.po.cancel-not-found'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('payout') }, { merchantNo: t.newNo('payout') }]) {
+      for (const by of lookupsAt(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: t.newNo('payout'), merchantNo: t.newNo('payout') })) {
         const ex = await cancelPayout(t, by, { label: `cancel an unknown payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
         expectError(ex, { code: 422, key: 'notFound' }, { what: 'a cancel of a payout that does not exist' });
       }
@@ -554,7 +569,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'err.po.not-cancelable');
       await settlePayout(t, created, 'success', 'err.po.not-cancelable');
-      const ex = await cancelPayout(t, { serviceNo: created.payoutNo }, { label: 'cancel a payout settled as SUCCESS' });
+      const ex = await cancelPayout(t, cancelLookup(t, created), { label: 'cancel a payout settled as SUCCESS' });
       expectError(
         ex,
         { code: 5003, key: 'payoutNotCancelable' },
@@ -582,12 +597,12 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const failed = await payoutCreated(t, method, 'err.po.not-cancelable');
       await settlePayout(t, failed, 'failed', 'err.po.not-cancelable');
       const canceled = await payoutCreated(t, method, 'err.po.not-cancelable');
-      expectSuccess(await cancelPayout(t, { serviceNo: canceled.payoutNo }), { what: 'the first cancel' });
+      expectSuccess(await cancelPayout(t, cancelLookup(t, canceled)), { what: 'the first cancel' });
       for (const [p, status] of [
         [failed, 'FAILED'],
         [canceled, 'CANCELED'],
       ] as const) {
-        const ex = await cancelPayout(t, { serviceNo: p.payoutNo }, { label: `cancel a payout in status ${status}` });
+        const ex = await cancelPayout(t, cancelLookup(t, p), { label: `cancel a payout in status ${status}` });
         expectError(
           ex,
           { code: 5003, key: 'payoutNotCancelable' },
@@ -602,7 +617,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run({ target: t }) {
       const method = payoutMethod(t, { cancel: false });
       const created = await payoutCreated(t, method, 'err.po.cancel-unsupported');
-      for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+      const record = { serviceNo: created.payoutNo, merchantNo: created.merchantPayoutNo };
+      for (const by of lookupsAt(t, 'payoutCancel', PAYOUT_NUMBERS, record)) {
         const ex = await cancelPayout(t, by, { label: `cancel a pending ${method} payout` });
         expectError(ex, { code: 422, key: 'notSupported' }, { what: `a cancel of a ${method} payout (no cancel support)` });
       }

@@ -3,7 +3,16 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import type { Exchange } from '../harness/exchange.js';
-import { cancelPayout, createPayout, payoutMethod, queryPayout, settlePayout } from '../harness/ops.js';
+import {
+  cancelPayout,
+  createPayout,
+  payoutMethod,
+  lookupFor,
+  lookupsAt,
+  PAYOUT_NUMBERS,
+  queryPayout,
+  settlePayout,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 
 function payoutsOf(t: Target) {
@@ -33,7 +42,7 @@ async function expectPayoutStatus(
   code: string,
   message: string,
 ): Promise<void> {
-  for (const by of [{ serviceNo: p.payoutNo }, { merchantNo: p.merchantPayoutNo }]) {
+  for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo })) {
     const ex = await queryPayout(t, by);
     const data = expectSuccess(ex, clause, { what: 'querying the payout' });
     expectEqual(pick(data, payoutsOf(t).data.status), status, clause, { code, title: message, exchange: ex });
@@ -46,10 +55,13 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     title: 'creates a payout on every declared method and finds it by either number',
     clause: ['payout.ids'],
     async run({ target: t }) {
-      t.path('payoutQuery');
+      t.require('payoutQuery');
       for (const method of Object.keys(payoutsOf(t).methods)) {
         const created = await payoutCreated(t, method, 'payout.ids');
-        for (const by of [{ serviceNo: created.payoutNo }, { merchantNo: created.merchantPayoutNo }]) {
+        for (const by of lookupsAt(t, 'payoutQuery', PAYOUT_NUMBERS, {
+          serviceNo: created.payoutNo,
+          merchantNo: created.merchantPayoutNo,
+        })) {
           const ex = await queryPayout(t, by);
           const data = expectSuccess(ex, { what: `querying a ${method} payout by ${by.serviceNo ? 'payout_no' : 'merchant_payout_no'}` });
           expectEqual(expectString(data, payoutsOf(t).data.payoutNo, 'payout.ids', ex), created.payoutNo, {
@@ -66,7 +78,8 @@ export default defineSuite('payouts', { area: 'payouts', resource: 'payout' }, [
     clause: ['state.payout.values'],
     async run({ target: t }) {
       const created = await payoutCreated(t, payoutMethod(t, { cancel: true }), 'state.payout.values');
-      expectSuccess(await cancelPayout(t, { serviceNo: created.payoutNo }), {
+      const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: created.payoutNo, merchantNo: created.merchantPayoutNo });
+      expectSuccess(await cancelPayout(t, by), {
         what: 'cancelling a pending payout on a method with cancel support',
       });
       await expectPayoutStatus(

@@ -4,7 +4,16 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { completeCheckout, createRefund, queryPayment, queryRefund, sandboxOrderControl, usd } from '../harness/ops.js';
+import {
+  completeCheckout,
+  createRefund,
+  lookupsAt,
+  queryPayment,
+  queryRefund,
+  REFUND_NUMBERS,
+  sandboxOrderControl,
+  usd,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
 import { balanceMoves, refundCost, smallestAbove } from '../harness/fees.js';
@@ -20,6 +29,7 @@ import {
   declinedCardPayment,
   defaultCents,
   methodsWithSupport,
+  paymentsWithSupport,
   payableMethods,
   payOrder,
   pendingCheckout,
@@ -208,8 +218,9 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'refuses a refund on a method without refund support with notSupported',
     clause: ['err.ref.not-supported', 'refund.channel-support'],
     async run({ target: t }) {
-      for (const method of methodsWithSupport(t, ['none'])) {
-        const paid = await payOrder(t, method, 'err.ref.not-supported');
+      // A method without refunds may be another merchant's only (its own channel): paid and refunded as that merchant.
+      for (const { method, as } of paymentsWithSupport(t, ['none'], ['second'])) {
+        const paid = await payOrder(t, method, 'err.ref.not-supported', { as });
         const ex = await refund(t, paid, usd(valueOfCents(paid.cents)), `refund a ${method} payment`);
         expectError(ex, refusal('notSupported'), {
           what: `a full refund of a ${method} payment (no refund support)`,
@@ -331,7 +342,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'answers a query for a refund that does not exist with code 2002 refundNotFound',
     clause: ['err.ref.not-found', 'err.ref.codes'],
     async run({ target: t }) {
-      for (const by of [{ serviceNo: t.newNo('refund') }, { merchantNo: t.newNo('refund') }]) {
+      for (const by of lookupsAt(t, 'refundQuery', REFUND_NUMBERS, { serviceNo: t.newNo('refund'), merchantNo: t.newNo('refund') })) {
         const ex = await queryRefund(t, by, { label: `query an unknown refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
         expectError(
           ex,
@@ -383,7 +394,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           { declare: ['balances.paymentsCredit'] },
         );
       const card = t.profile.methods.card ?? 'CARD';
-      if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card)))) {
+      if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card, 'lowBalance')))) {
         throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', {
           declare: ['cardPayment', 'refunds.support'],
         });
@@ -405,7 +416,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       await withBalanceHeld(t, 'lowBalance', async () => {
         const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
         // Any refund the balance does not cover with its fee, up to the amount paid; partial ones only where the method allows them.
-        const amounts = supportOf(t, card) === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
+        const amounts = supportOf(t, card, 'lowBalance') === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
         await property(
           ctx,
           amounts,

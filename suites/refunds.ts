@@ -4,7 +4,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { queryPayment, queryRefund, settleRefund } from '../harness/ops.js';
+import { lookupFor, lookupsAt, queryPayment, queryRefund, REFUND_NUMBERS, settleRefund } from '../harness/ops.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { Target } from '../harness/target.js';
 import { partialRefundCents, refundSplitOfCents } from '../fixtures/arbitraries/refund-amounts.js';
@@ -83,7 +83,8 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
             exchange: refund.exchange,
           });
         }
-        const queried = await refundStatus(t, { merchantNo: refund.merchantRefundNo }, 'state.refund.values');
+        const record = { serviceNo: refund.refundNo, merchantNo: refund.merchantRefundNo };
+        const queried = await refundStatus(t, lookupFor(t, 'refundQuery', REFUND_NUMBERS, record, 'merchantNo'), 'state.refund.values');
         if (!allowed.includes(String(queried.status))) {
           failCheck({
             code: 'REFUND_STATUS_UNNAMED',
@@ -101,11 +102,11 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
     clause: ['refund.ids'],
     async run({ target: t }) {
       const r = refundsOf(t);
-      t.path('refundQuery');
+      t.require('refundQuery');
       const method = methodsWithSupport(t, ['partial', 'full'])[0]!;
       const paid = await payOrder(t, method, 'refund.ids');
       const refund = await refundAccepted(t, paid, paid.cents, 'refund.ids');
-      for (const by of [{ serviceNo: refund.refundNo }, { merchantNo: refund.merchantRefundNo }]) {
+      for (const by of lookupsAt(t, 'refundQuery', REFUND_NUMBERS, { serviceNo: refund.refundNo, merchantNo: refund.merchantRefundNo })) {
         const ex = await queryRefund(t, by);
         const data = expectSuccess(ex, { what: `querying the refund by ${by.serviceNo ? 'refund_no' : 'merchant_refund_no'}` });
         expectEqual(expectString(data, r.data.refundNo, 'refund.ids', ex), refund.refundNo, {
@@ -176,7 +177,10 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
         }
         if (!pending) throw new PreconditionSkip('no declared method leaves a new refund PENDING');
         await settleRefund(t, { refundNo: pending.refundNo, merchantRefundNo: pending.merchantRefundNo }, outcome, 'state.refund.values');
-        for (const by of [{ serviceNo: pending.refundNo }, { merchantNo: pending.merchantRefundNo }]) {
+        for (const by of lookupsAt(t, 'refundQuery', REFUND_NUMBERS, {
+          serviceNo: pending.refundNo,
+          merchantNo: pending.merchantRefundNo,
+        })) {
           const seen = await refundStatus(t, by, 'state.refund.values');
           if (seen.status !== status)
             failCheck({

@@ -3,7 +3,17 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { recordReading } from '../harness/check/context.js';
-import { cancelPayout, cardFixture, cardPayment, completeCard, queryPayment, settlePayout, settleRefund } from '../harness/ops.js';
+import {
+  cancelPayout,
+  cardFixture,
+  cardPayment,
+  completeCard,
+  lookupFor,
+  PAYOUT_NUMBERS,
+  queryPayment,
+  settlePayout,
+  settleRefund,
+} from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { expectBodyField, expectEventArrives, webhookSetup } from '../harness/webhooks/expect.js';
 import {
@@ -311,9 +321,10 @@ export default defineSuite('webhook-events', { area: 'webhooks', resource: 'webh
     clause: ['event.payout.updated', 'state.payout.values'],
     async run({ target: t }) {
       webhookSetup(t);
-      t.path('payoutCancel');
+      t.require('payoutCancel');
       const p = await acceptedPayout(t, 'event.payout.updated', { cancel: true });
-      const data = expectSuccess(await cancelPayout(t, { serviceNo: p.payoutNo }), { what: 'cancelling a pending payout' });
+      const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo });
+      const data = expectSuccess(await cancelPayout(t, by), { what: 'cancelling a pending payout' });
       recordReading('payout.cancel.status', String(pick(data, t.profile.payouts!.data.status)));
       await expectEventArrives(
         t,

@@ -2,7 +2,7 @@ import { defineSuite, type CheckContext } from '../harness/check/define.js';
 import { expectEqual, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { note, recordReading } from '../harness/check/context.js';
-import { queryPayment, queryRefund, settleRefund } from '../harness/ops.js';
+import { lookupFor, queryPayment, queryRefund, REFUND_NUMBERS, settleRefund } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import type { Delivery, Receiver } from '../harness/webhooks/types.js';
 import { distinctChanges } from '../harness/webhooks/dedup.js';
@@ -285,7 +285,8 @@ export default defineSuite('webhook-retry', { area: 'webhooks', resource: 'webho
             expected: 'refund.updated',
             seen: 'no delivery',
           });
-        const ex = await queryRefund(t, { merchantNo: refund.merchantRefundNo });
+        const record = { serviceNo: refund.refundNo, merchantNo: refund.merchantRefundNo };
+        const ex = await queryRefund(t, lookupFor(t, 'refundQuery', REFUND_NUMBERS, record, 'merchantNo'));
         const data = expectSuccess(ex, { what: 'querying the refund whose webhook was missed' });
         const latest = statusOf(receiver.deliveries({ merchantNo: refund.merchantRefundNo, event: 'refund.updated' }).at(-1)!);
         expectEqual(pick(data, t.profile.refunds!.data.status), latest, {

@@ -12,7 +12,11 @@ import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 
 export const DOCTOR_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
-  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  target: {
+    kind: 'value',
+    arg: 'URL',
+    help: "base URL of the target (overrides the profile's baseUrl, and any environment variable it names)",
+  },
   reports: { kind: 'value', arg: 'DIR', help: 'where doctor.json and doctor.md go (default ./reports)' },
   quiet: { kind: 'bool', help: 'print only the lines that are not verified' },
   tunnel: TUNNEL_FLAG,
@@ -131,7 +135,8 @@ export async function doctorMain(argv: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   let loaded: LoadedProfile;
   try {
-    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(flags.profile));
+    const given = flags.target === undefined ? {} : { baseUrl: flags.target };
+    loaded = loadProfile(flags.profile === undefined ? REFERENCE_PROFILE : resolve(flags.profile), process.env, given);
   } catch (err) {
     if (err instanceof ProfileError) {
       process.stderr.write(`mpsi-conformance: doctor: the profile cannot be loaded:\n  ${err.message.split('\n').join('\n  ')}\n`);

@@ -97,7 +97,7 @@ function cannotRun(message: string): number {
 }
 
 function side(name: 'a' | 'b', profilePath: string, target: unknown, faults: string[]): { spec: SideSpec; loaded: LoadedProfile } {
-  const loaded = loadProfile(resolve(profilePath));
+  const loaded = loadProfile(resolve(profilePath), process.env, target === undefined ? {} : { baseUrl: String(target) });
   let baseUrl = loaded.profile.baseUrl;
   if (target !== undefined) {
     const u = String(target);

@@ -58,7 +58,11 @@ import { makeNetwork, type Network } from '../network.js';
 
 export const RUN_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
-  target: { kind: 'value', arg: 'URL', help: "base URL of the target (overrides the profile's baseUrl)" },
+  target: {
+    kind: 'value',
+    arg: 'URL',
+    help: "base URL of the target (overrides the profile's baseUrl, and any environment variable it names)",
+  },
   suite: { kind: 'multi', arg: 'NAME', help: 'only this suite (repeatable, or comma-separated)' },
   clause: { kind: 'multi', arg: 'ID', help: 'only checks of this clause or clause prefix (repeatable)' },
   seed: { kind: 'value', arg: 'N', help: 'fast-check seed (printed by every run; replays it)' },
@@ -247,7 +251,7 @@ function requestOf(flags: ParsedFlags<typeof RUN_FLAGS>): RunRequest {
 
 async function planRun(request: RunRequest): Promise<RunPlan> {
   const { cfg } = request;
-  const loaded = loadProfile(cfg.profilePath);
+  const loaded = loadProfile(cfg.profilePath, process.env, cfg.targetUrl !== undefined ? { baseUrl: cfg.targetUrl } : {});
   cfg.profileSha256 = loaded.sha256;
   await checkTarget(cfg, loaded);
   const all = listSuiteFiles();

@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../exchange.js';
-import { queryPayment, queryRefund, payoutLookup } from '../ops.js';
+import { lookupFor, PAYOUT_NUMBERS, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
+import { matchesTemplate } from '../endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
 import { add, doubt, type DoctorContext } from './context.js';
@@ -252,14 +253,23 @@ function checkProductionKeys(ctx: DoctorContext): void {
   }
 }
 
+// A number nobody used, by the one the path carries where it carries one (harness/endpoint-path.ts).
 const QUERY_ENDPOINTS: { name: EndpointName; send: (ctx: DoctorContext) => Promise<Exchange> }[] = [
-  { name: 'refundQuery', send: (ctx) => queryRefund(ctx.t, { merchantNo: ctx.t.newNo('refund') }, { label: 'doctor: refund query path' }) },
+  {
+    name: 'refundQuery',
+    send: (ctx) => {
+      const no = ctx.t.newNo('refund');
+      const by = lookupFor(ctx.t, 'refundQuery', REFUND_NUMBERS, { serviceNo: no, merchantNo: no }, 'merchantNo');
+      return queryRefund(ctx.t, by, { label: 'doctor: refund query path' });
+    },
+  },
   {
     name: 'payoutQuery',
-    send: (ctx) =>
-      ctx.t.post(ctx.t.path('payoutQuery'), payoutLookup(ctx.t, 'queryBy', { merchantNo: ctx.t.newNo('payout') }), {
-        label: 'doctor: payout query path',
-      }),
+    send: (ctx) => {
+      const no = ctx.t.newNo('payout');
+      const by = lookupFor(ctx.t, 'payoutQuery', PAYOUT_NUMBERS, { serviceNo: no, merchantNo: no }, 'merchantNo');
+      return queryPayout(ctx.t, by, { label: 'doctor: payout query path' });
+    },
   },
 ];
 
@@ -285,8 +295,9 @@ export function nameUnknownPath(ctx: DoctorContext, ex: Exchange): void {
   if (!ex.request.url.startsWith(ctx.t.baseUrl)) return;
   const path = ex.request.url.slice(ctx.t.baseUrl.length).split('?')[0];
   const a = answerOf(ex);
+  // A templated path ({payout_no}, …) is the request's when the request's path fills it.
   for (const name of Object.keys(endpointPaths(ctx.loaded.profile)) as EndpointName[])
-    if (ctx.t.has(name) && ctx.t.path(name) === path) {
+    if (ctx.t.has(name) && matchesTemplate(ctx.t.pathTemplate(name)!, path ?? '')) {
       pathItem(ctx, name, a, ex);
       return;
     }
@@ -300,7 +311,7 @@ export function nameUnknownPath(ctx: DoctorContext, ex: Exchange): void {
 /** An endpoint path: an envelope (success or refusal) means it exists; anything else names the path. */
 export function pathItem(ctx: DoctorContext, name: EndpointName | `sandbox.${string}`, a: Answer, ex: Exchange): void {
   const field = name.startsWith('sandbox.') ? `${name}.path` : `endpoints.${name}`;
-  const path = name.startsWith('sandbox.') ? ex.request.url.slice(ctx.t.baseUrl.length) : ctx.t.path(name as EndpointName);
+  const path = name.startsWith('sandbox.') ? ex.request.url.slice(ctx.t.baseUrl.length) : ctx.t.pathTemplate(name as EndpointName);
   if (a.error) add(ctx, 'not-verifiable', field, `${path} answers`, { answered: describeAnswer(a), ex: [ex] });
   else if (unknownPath(a))
     add(ctx, 'wrong', field, `${path} answers with the interface's envelope`, {

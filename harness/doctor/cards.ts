@@ -4,7 +4,8 @@
  * the chargeback and complete-card controls.
  */
 import type { Exchange } from '../exchange.js';
-import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, usd } from '../ops.js';
+import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, REFUND_NUMBERS, usd } from '../ops.js';
+import { carriedBy } from '../endpoint-path.js';
 import type { Card, Profile } from '../profile/types.js';
 import { add, doubt, lookupItem, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
@@ -57,11 +58,15 @@ async function statusOf(
   return accepted(q) ? readPath(q.data, rec.status) : undefined;
 }
 
+/** The status the profile gives a pending card payment: its own (version 4), else a checkout's, else PENDING. */
+function cardPendingStatus(p: Profile): string {
+  return p.cardPayment?.pendingStatus ?? p.checkout?.pendingStatus ?? 'PENDING';
+}
+
 function outcomeOf(ctx: DoctorContext, a: Answer, status: unknown): Outcome {
   if (!accepted(a)) return 'refused';
   if (status === 'FAILED') return 'refused';
-  const pending = ctx.loaded.profile.checkout?.pendingStatus ?? 'PENDING';
-  return status === pending ? 'pending' : 'charged';
+  return status === cardPendingStatus(ctx.loaded.profile) ? 'pending' : 'charged';
 }
 
 /** Card payments with each declared card; returns a charged order (for refunds) and a pending one. */
@@ -100,7 +105,22 @@ export async function checkCards(ctx: DoctorContext): Promise<{ paid?: PaidOrder
       const seen = outcomeOf(ctx, a, status);
       const what = `the ${kind} card's payment is ${WANT[kind]}`;
       const answered = `${describeAnswer(a)}${status !== undefined ? `, status ${JSON.stringify(status)}` : ''}: ${seen}`;
-      if (seen === WANT[kind]) add(ctx, 'verified', `cardPayment.cards.${kind}`, what, { answered, ex: [ex] });
+      if (seen === WANT[kind]) {
+        add(ctx, 'verified', `cardPayment.cards.${kind}`, what, { answered, ex: [ex] });
+        if (kind === 'pending' && cp.pendingStatus !== undefined)
+          add(ctx, 'verified', 'cardPayment.pendingStatus', `a pending card payment has status ${cp.pendingStatus}`, {
+            answered,
+            ex: [ex],
+          });
+      }
+      // Accepted with a status that is neither SUCCESS nor the declared pending one: the status name is what is in doubt.
+      else if (kind === 'pending' && seen === 'charged' && typeof status === 'string' && status !== 'SUCCESS')
+        add(ctx, 'wrong', cp.pendingStatus !== undefined ? 'cardPayment.pendingStatus' : `cardPayment.cards.${kind}`, what, {
+          expected: `status ${cardPendingStatus(ctx.loaded.profile)}`,
+          answered,
+          fix: `set cardPayment.pendingStatus to ${JSON.stringify(status)} if that is how the vendor names a pending card payment`,
+          ex: [ex],
+        });
       // The document fixes that an invalid number, CVC or expiry fails: a charge may be the target's violation.
       else if (kind === 'invalid' && seen === 'charged')
         doubt(ctx, `cardPayment.cards.${kind}`, what, ['err.pay.invalid-card'], {
@@ -226,14 +246,18 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
     ['merchantNo', { merchantNo: refundNo }],
   ] as const) {
     if (by.serviceNo === undefined && field === 'serviceNo') continue;
+    // A path carrying the refund's number says how it is found: the body field it leaves out is not asked about.
+    const carried = carriedBy(ctx.t.pathTemplate('refundQuery'));
+    if (carried.size > 0 && !carried.has(REFUND_NUMBERS[field])) continue;
     const qex = await queryRefund(ctx.t, by, { label: `doctor: query the refund by ${field}` });
     const q = answerOf(qex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (serviceNo === undefined || readPath(q.data, r.data.refundNo) === serviceNo);
     const item = {
-      path: `refunds.queryBy.${field}`,
-      assumption: `a refund is found by ${r.queryBy[field]}`,
+      path: carried.size > 0 ? 'endpoints.refundQuery' : `refunds.queryBy.${field}`,
+      assumption:
+        carried.size > 0 ? `a refund is found by its ${REFUND_NUMBERS[field]} in the path` : `a refund is found by ${r.queryBy[field]}`,
       record: 'refund',
       clauses: ['refund.ids'],
     };

@@ -176,15 +176,17 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
           return;
         }
         const after = await recordStatus(ctx, cards.pending.orderNo);
+        // A pending card may have a status name of its own (cardPayment.pendingStatus, version 4).
+        const cardPending = ctx.loaded.profile.cardPayment?.pendingStatus ?? pending;
         if (
           !(
             after.status !== undefined &&
-            after.status === pending &&
+            after.status === cardPending &&
             (await stillPending(
               ctx,
               cards.pending.orderNo,
               cards.pending.merchantOrderNo,
-              pending,
+              cardPending,
               'sandbox.completeCard.outcomes.success',
               claim,
               [ex, after.ex],

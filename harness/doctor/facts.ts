@@ -172,6 +172,12 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'cardPayment.template': { verifiedWith: 'cardPayment.cards.success' },
   'cardPayment.cards.*': { verifiedWith: 'cardPayment.cards.*' },
   'cardPayment.declines': { verifiedWith: 'cardPayment.declines.[]' },
+  'cardPayment.pendingStatus': { verifiedWith: 'cardPayment.cards.*' },
+  'refunds.supportByMerchant': {
+    notVerifiable:
+      "the doctor refunds as the primary merchant only (its card, or a completed checkout); another merchant's refund " +
+      'support is shown by the refund-support checks, which pay and refund as that merchant',
+  },
   'refunds.template': { verifiedWith: 'refunds.support.*' },
   'payouts.template': { verifiedWith: 'payouts.methods.*' },
   'payouts.methods.*.payee': { verifiedWith: 'payouts.methods.*' },

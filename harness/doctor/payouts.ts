@@ -10,7 +10,8 @@
  * verifiable, never wrong.
  */
 import type { Exchange } from '../exchange.js';
-import { cancelPayout, createPayout, queryPayout, usd } from '../ops.js';
+import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
+import { carriedBy } from '../endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, flushInto, lookupItem, ownContext, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
@@ -107,11 +108,10 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
   const p = ctx.loaded.profile;
   const why: string[] = [];
   if (p.payouts!.methods[m.method]?.cancel && ctx.t.has('payoutCancel')) {
-    const ex = await cancelPayout(
-      ctx.t,
-      p.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo },
-      { as: m.role, label: 'doctor: release the payout (cancel)' },
-    );
+    const by = lookupFor(ctx.t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: m.payoutNo, merchantNo: m.merchantPayoutNo });
+    // A path carrying the service number the create answer did not give: no cancel can be sent, settle it instead.
+    if (Object.values(by).some((v) => v === undefined)) return settleToRelease(ctx, m, verify, why);
+    const ex = await cancelPayout(ctx.t, by, { as: m.role, label: 'doctor: release the payout (cancel)' });
     const a = answerOf(ex);
     if (verify) {
       if (accepted(a))
@@ -140,6 +140,15 @@ async function release(ctx: DoctorContext, m: Made, verify: boolean): Promise<bo
     if (accepted(a)) return true;
     why.push(`its cancel was answered ${describeAnswer(a)}`);
   }
+  return settleToRelease(ctx, m, verify, why);
+}
+
+/**
+ * Gives the money back through sandbox.settlePayout (as failed). False when it could not: `why` (what was tried before)
+ * gets the reason, kept for the doctor's warning.
+ */
+async function settleToRelease(ctx: DoctorContext, m: Made, verify: boolean, why: string[]): Promise<boolean> {
+  const p = ctx.loaded.profile;
   const settle = p.sandbox?.settlePayout;
   const needsServiceNo = settle !== undefined && JSON.stringify(settle.template).includes(`\${payoutNo}`);
   if (settle && (m.payoutNo || !needsServiceNo)) {
@@ -286,7 +295,8 @@ async function releaseAll(ctx: DoctorContext, made: readonly Made[]): Promise<bo
 
 /** A payout of a method that does not cancel, cancelled: false when the target cancelled it (nothing left to release). */
 async function refusesCancel(ctx: DoctorContext, m: Made): Promise<boolean> {
-  const by = ctx.loaded.profile.payouts!.cancelBy.serviceNo && m.payoutNo ? { serviceNo: m.payoutNo } : { merchantNo: m.merchantPayoutNo };
+  const by = lookupFor(ctx.t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: m.payoutNo, merchantNo: m.merchantPayoutNo }, 'merchantNo');
+  if (Object.values(by).some((v) => v === undefined)) return true;
   const ex = await cancelPayout(ctx.t, by, { as: m.role, label: `doctor: a ${m.method} payout cannot be cancelled` });
   const a = answerOf(ex);
   // A moved cancel path's "no such path" is no refusal (refused): run.ts names the path, nothing is said of the method.
@@ -551,14 +561,18 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
     ['merchantNo', { merchantNo: m.merchantPayoutNo }],
   ] as const) {
     if (field === 'serviceNo' && no === undefined) continue;
+    // A path carrying the payout's number says how it is found: a body field it leaves out is not asked about.
+    const carried = carriedBy(ctx.t.pathTemplate('payoutQuery'));
+    if (carried.size > 0 && !carried.has(PAYOUT_NUMBERS[field])) continue;
     const ex = await queryPayout(ctx.t, by, { label: `doctor: query the payout by ${field}` });
     const q = answerOf(ex);
     // A wrong query path is its own item (basics): the fields cannot be judged through it.
     if (unknownPath(q)) continue;
     const found = accepted(q) && (no === undefined || readPath(q.data, p.data.payoutNo) === no);
     const item = {
-      path: `payouts.queryBy.${field}`,
-      assumption: `a payout is found by ${p.queryBy[field]}`,
+      path: carried.size > 0 ? 'endpoints.payoutQuery' : `payouts.queryBy.${field}`,
+      assumption:
+        carried.size > 0 ? `a payout is found by its ${PAYOUT_NUMBERS[field]} in the path` : `a payout is found by ${p.queryBy[field]}`,
       record: 'payout',
       clauses: ['payout.ids'],
     };

@@ -9,6 +9,7 @@ import type { Client } from '../client.js';
 import type { Exchange } from '../exchange.js';
 import { throttleOnset, type ThrottleOnset, type WireAttempt } from '../throttle.js';
 import { PreconditionSkip } from '../check/failure.js';
+import { fillWithAny } from '../endpoint-path.js';
 import { loggingClient, type LoggedRequest } from '../parity/safe.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { startEmbeddedReference } from '../run/embedded.js';
@@ -303,7 +304,10 @@ async function createPathsByAuth(ctx: DoctorContext): Promise<void> {
   const id = ctx.loaded.merchants.unknownId;
   for (const name of CREATE_ENDPOINTS) {
     if (!ctx.loaded.profile.endpoints[name] && name !== 'checkout') continue;
-    const path = ctx.t.path(name);
+    // A templated path is filled with numbers nobody used: the probe is refused before any record is looked up.
+    const path = fillWithAny(ctx.t.pathTemplate(name)!, (n) =>
+      ctx.t.newNo(n.includes('refund') ? 'refund' : n.includes('payout') ? 'payout' : 'order'),
+    );
     const ex = await ctx.t.post(
       path,
       {},

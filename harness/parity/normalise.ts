@@ -9,6 +9,7 @@
  */
 import type { Exchange } from '../exchange.js';
 import { headerValue, SIGNING_HEADERS } from '../signing.js';
+import { matchesTemplate } from '../endpoint-path.js';
 
 /** One side of one check: what identifies this side's run, to be replaced by neutral tokens. */
 export interface SideContext {
@@ -134,7 +135,8 @@ export class Normaliser {
     let path = ex.request.url;
     const base = this.ctx.baseUrl.replace(/\/+$/, '');
     if (path.startsWith(base)) path = path.slice(base.length);
-    const name = this.ctx.endpoints[path];
+    // A templated path ({payout_no}, …) names its endpoint too: the numbers in it differ between the sides.
+    const name = this.ctx.endpoints[path] ?? Object.entries(this.ctx.endpoints).find(([template]) => matchesTemplate(template, path))?.[1];
     return `${ex.request.method} ${name ? `<${name}>` : this.text(path)}`;
   }
 

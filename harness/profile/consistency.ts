@@ -65,6 +65,8 @@ const V4_FIELDS: string[] = [
   'limits.payouts.*.byCurrency',
   'sandbox.armFailure.scope',
   'sandbox.armFailure.count',
+  'refunds.supportByMerchant',
+  'cardPayment.pendingStatus',
 ];
 
 function has(value: Obj, pattern: string): string[] {

@@ -17,6 +17,7 @@ import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schem
 import { lineColumn, scanJson } from './json-scan.js';
 import { dirname } from 'node:path';
 import { resolveTls, type TlsOptions, type TlsProfile } from '../network.js';
+import { type EndpointKey, FILLABLE, pathTemplateProblems, placeholdersIn } from '../endpoint-path.js';
 
 export interface ResolvedMerchant {
   id: string;
@@ -83,6 +84,11 @@ export interface LoadOptions {
    * compiled again (about 0.1–0.3 s of CPU in each vitest process); every other check still runs.
    */
   schemaPassedSha256?: string;
+  /**
+   * The base URL given on the command line (`--target`): where the profile's baseUrl names environment variables
+   * (`"${BASE_URL}"`), this one stands in for it, so they need not be set.
+   */
+  baseUrl?: string;
 }
 
 /** SHA-256 (hex) of a profile file's text, as loadProfile reads it. */
@@ -102,7 +108,10 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env, 
     throw new ProfileError([`cannot read profile file ${path}: ${code ?? 'read error'}`], path);
   }
   const sha256 = profileSha256(text);
-  const loaded = parseProfile(text, path, env, { skipSchema: options.schemaPassedSha256 === sha256 });
+  const loaded = parseProfile(text, path, env, {
+    skipSchema: options.schemaPassedSha256 === sha256,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  });
   return { ...loaded, path: resolve(path), sha256 };
 }
 
@@ -111,7 +120,7 @@ export function parseProfile(
   text: string,
   sourceName: string,
   env: NodeJS.ProcessEnv = process.env,
-  internal: { skipSchema?: boolean } = {},
+  internal: { skipSchema?: boolean; baseUrl?: string } = {},
 ): LoadedProfile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 
@@ -124,6 +133,8 @@ export function parseProfile(
   const secrets = collectSecrets(value, env);
 
   const problems: string[] = [];
+  // "${BASE_URL}": resolved before the schema sees the address (one profile file for every instance of a sandbox).
+  if (isObject(value)) problems.push(...resolveBaseUrl(value, env, internal.baseUrl));
   for (const d of scan.duplicates) {
     const { line, column } = lineColumn(body, d.offset);
     const key = d.path[0] === 'merchants' && !profilePropertyNames().has(d.key) ? '(name not shown)' : `"${d.key.slice(0, 60)}"`;
@@ -303,6 +314,43 @@ function looksLikeVariableName(name: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Environment variables in baseUrl
+
+const ENV_REF = /\$\{([^{}]*)\}/g;
+
+/**
+ * Replaces each `${NAME}` in a string baseUrl with the variable's value, in place; the command line's base URL
+ * (`--target`), when given, stands in for the whole field instead. A variable unset or empty, or a name that is no
+ * variable name, is a problem naming it.
+ */
+function resolveBaseUrl(value: Record<string, unknown>, env: NodeJS.ProcessEnv, given: string | undefined): string[] {
+  const raw = value['baseUrl'];
+  if (typeof raw !== 'string' || !raw.includes('${')) return [];
+  if (given !== undefined) {
+    value['baseUrl'] = given.replace(/\/+$/, '');
+    return [];
+  }
+  const problems: string[] = [];
+  const resolved = raw.replace(ENV_REF, (whole, name: string) => {
+    if (!ENV_NAME_RE.test(name)) {
+      problems.push(`baseUrl: \${${name.slice(0, 40)}} is not an environment variable name (letters, digits and "_")`);
+      return whole;
+    }
+    const v = env[name];
+    if (v === undefined || v === '') {
+      problems.push(
+        `baseUrl: environment variable ${name} is not set${v === '' ? ' (it is empty)' : ''}: set it, or give the address with --target`,
+      );
+      return whole;
+    }
+    return v;
+  });
+  // Unresolved, the field is already a problem: the schema is not also told about the "${…}".
+  value['baseUrl'] = problems.length === 0 ? resolved.replace(/\/+$/, '') : 'http://unresolved.invalid';
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Checks a schema cannot express
 
 function semanticProblems(value: unknown, secrets: readonly string[]): string[] {
@@ -350,6 +398,8 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
     out.push(...unroundableProblems(value['pricePoints'] as Profile['pricePoints'], value['methods']));
   }
 
+  out.push(...endpointTemplateProblems(value));
+
   const methods = value['methods'];
   if (isObject(methods) && Array.isArray(methods['checkout'])) {
     const checkout = methods['checkout'];
@@ -360,6 +410,27 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
         out.push(`methods.${key}: must not be one of methods.checkout (${shown} is listed there)`);
       }
     }
+  }
+  return out;
+}
+
+/**
+ * Placeholders in `endpoints.*` (version 4, harness/endpoint-path.ts): each a number the endpoint's request has; a path
+ * that carries one in a profile of an older version is refused, as every version-4 field is.
+ */
+function endpointTemplateProblems(value: Record<string, unknown>): string[] {
+  const endpoints = value['endpoints'];
+  if (!isObject(endpoints)) return [];
+  const out: string[] = [];
+  const version = value['profileVersion'];
+  for (const [name, path] of Object.entries(endpoints)) {
+    if (typeof path !== 'string' || !(name in FILLABLE)) continue;
+    out.push(...pathTemplateProblems(name as EndpointKey, path));
+    if (placeholdersIn(path).length > 0 && (version === 1 || version === 2 || version === 3))
+      out.push(
+        `endpoints.${name}: a path with placeholders is a profile format version 4 feature, but the profile says ` +
+          `"profileVersion": ${String(version)} (set it to 4)`,
+      );
   }
   return out;
 }

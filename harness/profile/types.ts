@@ -184,6 +184,11 @@ export interface Profile {
       /** A card whose payment stays pending (e.g. 3-D Secure) until `sandbox.completeCard` completes it. */
       pending?: Card;
     };
+    /**
+     * Version 4: the status of a card payment that stays pending (`cards.pending`, e.g. 3-D Secure), where it differs
+     * from checkout.pendingStatus (absent: that one).
+     */
+    pendingStatus?: string;
     data: { orderNo: string; status?: string };
     /** Version 3: more cards the provider declines, beside `cards.decline` (each refused 422 paymentFailed). */
     declines?: Card[];
@@ -193,6 +198,11 @@ export interface Profile {
     template: Record<string, unknown>;
     /** Per payment method: none, full (full refunds only) or partial. */
     support: Record<string, 'none' | 'full' | 'partial'>;
+    /**
+     * Version 4: per merchant role, per method, where that merchant's channel differs from `support` (e.g. a method only
+     * the second merchant has, without refunds). A method not listed has `support`'s value.
+     */
+    supportByMerchant?: Partial<Record<'primary' | 'second' | 'lowBalance', Record<string, 'none' | 'full' | 'partial'>>>;
     /** Query field names: the refund's service number and merchant number. */
     queryBy: { serviceNo: string; merchantNo: string };
     data: { refundNo: string; status: string; amount?: string };

@@ -4,6 +4,11 @@
  * of the kit and of its doctor over generated legal targets — and writes proof/kit-proof.json, which the
  * package ships. A certificate carries that proof only when it was measured for the kit version that made
  * the run; otherwise it says so, and shows no figure: a stale figure must never read as current.
+ *
+ * Every figure is about the kit, measured over the kit's own reference and the targets its genome draws: it says
+ * what it was measured over (the fault catalogue, the genome version, how many targets, the seed) beside it, and is
+ * never a statement about the service a certificate is about (a fact of that service the genome does not draw is
+ * covered by no figure here).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { kitFile } from '../kit-files.js';
@@ -23,6 +28,11 @@ export interface KitProof {
   killMatrix: { faults: number; killed: number; seed: number; runsPerProperty: number; notKilled: string[] };
   /** The kit with each target's true profile: every failed check and every doctor WRONG is a false verdict. */
   legalTargets: {
+    /**
+     * The version of the genome that drew the targets (fixtures/arbitraries/genome.ts GENOME_VERSION): which facts of
+     * a service the figures range over.
+     */
+    genomeVersion: number;
     targets: number;
     seed: number;
     runsPerProperty: number;
@@ -31,6 +41,11 @@ export interface KitProof {
     targetsWithFalseVerdict: number;
     doctorFalseWrong: number;
   };
+  /**
+   * How the measured-over facts were recorded, where they were not written by the measuring run itself (a proof
+   * measured before they were recorded, completed afterwards from the script's defaults and the commit's genome).
+   */
+  provenance?: string;
 }
 
 /** What a certificate says of the kit's proof. */
@@ -60,7 +75,9 @@ export function parseKitProof(raw: unknown): KitProof {
     throw new KitProofError('killMatrix is incomplete');
   const l = p.legalTargets;
   const counts = l && [l.targets, l.runsPerProperty, l.checks, l.falseVerdicts, l.targetsWithFalseVerdict, l.doctorFalseWrong];
-  if (!l || !counts?.every(isCount) || !Number.isInteger(l.seed)) throw new KitProofError('legalTargets is incomplete');
+  if (!l || !counts?.every(isCount) || !Number.isInteger(l.seed) || !isCount(l.genomeVersion))
+    throw new KitProofError('legalTargets is incomplete (targets, seed, genomeVersion and the counts are required)');
+  if (p.provenance !== undefined && typeof p.provenance !== 'string') throw new KitProofError('provenance is text');
   return p as KitProof;
 }
 

@@ -103,11 +103,18 @@ function kitProofCell(k: CertificateKitProof, version: string): string {
   const p = k.proof;
   const l = p.legalTargets;
   const at = `${p.commit.slice(0, 12)}${p.dirty ? ' with uncommitted changes' : ''}`;
+  const m = p.killMatrix;
+  const over =
+    `over ${l.targets} targets drawn by genome version ${l.genomeVersion}` + ` (seed ${l.seed}, ${l.runsPerProperty} runs per property)`;
   return (
-    `measured for ${p.kitVersion} (commit ${at}, ${p.date.slice(0, 10)}): ` +
-    `${p.killMatrix.killed}/${p.killMatrix.faults} seeded faults killed, each by a finding charged to its own clause; ` +
-    `${l.falseVerdicts} false verdicts in ${l.checks} checks over ${l.targets} generated legal targets (seed ${l.seed}); ` +
-    `${l.doctorFalseWrong} false WRONG of the profile doctor on their true profiles`
+    `measured for ${p.kitVersion} (commit ${at}, ${p.date.slice(0, 10)}), about the kit itself, not about the service ` +
+    'this certificate is about: ' +
+    `${m.killed}/${m.faults} of the kit's own seeded faults killed, each by a finding charged to its own clause ` +
+    `(the reference's fault catalogue, seed ${m.seed}, ${m.runsPerProperty} runs per property); ` +
+    `${l.falseVerdicts} false verdicts in ${l.checks} checks ${over}; ` +
+    `${l.doctorFalseWrong} false WRONG of the profile doctor on those targets' true profiles ${over}. ` +
+    'A fact of a service that this genome does not draw is covered by none of these figures' +
+    (p.provenance ? ` (${p.provenance})` : '')
   );
 }
 

@@ -28,7 +28,7 @@ let pool: { process: PoolProcess; budget: PoolOptions; factsFile: string } | und
  */
 export async function setup(project: TestProject): Promise<void> {
   const cfg = readRunConfig();
-  const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
+  const { profile } = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256, baseUrl: cfg.targetUrl });
   let baseUrl = cfg.targetUrl ?? profile.baseUrl;
   const hosted = cfg.hosted;
   if (hosted) {

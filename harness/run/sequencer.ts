@@ -88,7 +88,10 @@ export function longestFirst<T>(items: readonly T[], key: (t: T) => string, seco
 /** The profile's webhook time scale (1 when it declares none, or cannot be read here: the run reports that itself). */
 function timeScaleOf(cfg: RunConfig): number {
   try {
-    return loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 }).profile.webhooks?.timeScale ?? 1;
+    return (
+      loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256, baseUrl: cfg.targetUrl }).profile.webhooks
+        ?.timeScale ?? 1
+    );
   } catch {
     return 1;
   }

@@ -60,7 +60,7 @@ class NoVerdictError extends Error {
 function readRunContext() {
   const cfg = readRunConfig();
   const paths = reportPaths(cfg.reportsDir);
-  const loaded = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256 });
+  const loaded = loadProfile(cfg.profilePath, process.env, { schemaPassedSha256: cfg.profileSha256, baseUrl: cfg.targetUrl });
   const redact = makeRedactor(merchantSecrets(loaded));
   const today = dayOf(cfg.startedAt ?? new Date().toISOString());
   const expectations = cfg.expectationsPath ? loadExpectations(cfg.expectationsPath, { isClause: hasClause }) : undefined;

@@ -69,12 +69,12 @@ export const card: Handler = (svc, call) => {
     }
     case FIXTURE_CARDS.pending:
       // No status change yet, so no webhook: payment.updated follows the completion.
-      return paymentView(record(svc, call, input, priced, 'PENDING'), svc.behaviour);
+      return paymentView(record(svc, call, input, priced, 'PENDING'), svc.behaviour, 'PENDING', svc.target.cardPendingStatus);
     default: {
       const p = record(svc, call, input, priced, 'SUCCESS');
       creditPayment(svc, p);
       emitPaymentUpdated(svc, p);
-      return paymentView(p, svc.behaviour);
+      return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
     }
   }
 };

@@ -9,5 +9,5 @@ export const paymentQuery: Handler = (svc, call) => {
   const f = Fields.of(call.body, ['merchant_order_no', 'order_no']);
   const p = findPayment(svc, call, f);
   failQueryIfArmed(svc, call.merchant.id, p.merchantOrderNo);
-  return paymentView(p, svc.behaviour, svc.behaviour.statusInQuery(p.status, p.ackedStatus));
+  return paymentView(p, svc.behaviour, svc.behaviour.statusInQuery(p.status, p.ackedStatus), svc.target.cardPendingStatus);
 };

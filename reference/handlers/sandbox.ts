@@ -36,7 +36,7 @@ export const completeCheckout: Handler = (svc, call) => {
   p.finishedAt = call.now;
   if (outcome === 'SUCCESS') creditPayment(svc, p);
   if (outcome === 'SUCCESS' || svc.behaviour.sendsWebhookOn('checkout-failed')) emitPaymentUpdated(svc, p);
-  return paymentView(p, svc.behaviour);
+  return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
 };
 
 /** An expired checkout link sends no webhook. */
@@ -46,7 +46,7 @@ export const expireCheckout: Handler = (svc, call) => {
   p.status = 'EXPIRED';
   p.finishedAt = call.now;
   if (svc.behaviour.sendsWebhookOn('checkout-expired')) emitPaymentUpdated(svc, p);
-  return paymentView(p, svc.behaviour);
+  return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
 };
 
 /** A chargeback is visible only in the portal: no status change, no webhook; later refunds are refused. */
@@ -55,7 +55,7 @@ export const chargeback: Handler = (svc, call) => {
   if (p.status !== 'SUCCESS' || p.chargedBack) refuseTransition('Payment', p.chargedBack ? 'CHARGED_BACK' : p.status, 'charged back');
   p.chargedBack = true;
   if (svc.behaviour.sendsWebhookOn('chargeback')) emitPaymentUpdated(svc, p);
-  return paymentView(p, svc.behaviour);
+  return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
 };
 
 export const settleRefund: Handler = (svc, call) => {
@@ -94,7 +94,7 @@ export const completeCard: Handler = (svc, call) => {
   p.finishedAt = call.now;
   if (outcome === 'SUCCESS') creditPayment(svc, p);
   if (svc.behaviour.sendsWebhookOn('card-completed')) emitPaymentUpdated(svc, p);
-  return paymentView(p, svc.behaviour);
+  return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
 };
 
 /**

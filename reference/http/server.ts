@@ -235,7 +235,10 @@ function respondTo(
   // reading serves that route under another path (other-endpoint-paths), so faults compose with every reading.
   let route = path;
   try {
-    route = opts.svc.behaviour.routePath(path);
+    // A route the target serves at a path of its own (its number in the path, reference/api-paths.ts) is taken as it is.
+    const shaped = (p: string) => opts.svc.target.sandbox.route(opts.svc.behaviour.routePath(p));
+    const api = opts.svc.target.apiPaths.resolve(path, (p) => ROUTES.has(shaped(p) ?? ''));
+    route = api === undefined ? '/unknown' : api.route !== path ? api.route : opts.svc.behaviour.routePath(path);
     // The target's own sandbox control paths (reference/sandbox-shape.ts); a control moved elsewhere is not served here.
     route = opts.svc.target.sandbox.route(route) ?? '/unknown';
     const handler = ROUTES.get(route);
@@ -248,7 +251,7 @@ function respondTo(
     if (transient === 'busy-not-created') throw E.systemBusy();
     const data = handler(opts.svc, {
       merchant,
-      body: opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, body), route),
+      body: { ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, body), route), ...api?.fields },
       now,
     });
     // Recorded, and answered as if it might not have been.

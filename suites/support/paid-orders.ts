@@ -35,9 +35,13 @@ function refundsProfile(t: Target) {
   return r;
 }
 
-/** Refund support the profile declares for a method (undefined when it says nothing). */
-export function supportOf(t: Target, method: string): RefundSupport | undefined {
-  return refundsProfile(t).support[method];
+/**
+ * Refund support the profile declares for a method, of one merchant: its own (refunds.supportByMerchant, version 4: the
+ * same method on another merchant's channel), else the method's (undefined when the profile says nothing).
+ */
+export function supportOf(t: Target, method: string, as: MerchantRole = 'primary'): RefundSupport | undefined {
+  const r = refundsProfile(t);
+  return (as === 'frozen' ? undefined : r.supportByMerchant?.[as]?.[method]) ?? r.support[method];
 }
 
 function cardMethod(t: Target): string | undefined {
@@ -50,6 +54,46 @@ export function payableMethods(t: Target): string[] {
   const card = cardMethod(t);
   if (card) out.push(card);
   if (t.profile.sandbox?.completeCheckout) for (const m of t.profile.methods.checkout) if (!out.includes(m)) out.push(m);
+  return out;
+}
+
+/**
+ * Methods a merchant other than the primary can be paid with: the card method where it has it, and with
+ * sandbox.completeCheckout the checkout methods of its own list (a method only it has included).
+ */
+function payableMethodsOf(t: Target, as: MerchantRole): string[] {
+  if (as === 'primary') return payableMethods(t);
+  const own = paymentMethodsOf(t, as);
+  const card = cardMethod(t);
+  const noCheckout = new Set([card, t.profile.methods.noChannel, ...(t.profile.methods.pricePoint ?? [])]);
+  const out = card && own.includes(card) ? [card] : [];
+  if (t.profile.sandbox?.completeCheckout) for (const m of own) if (!noCheckout.has(m) && !out.includes(m)) out.push(m);
+  return out;
+}
+
+/**
+ * Payments the kit can make, by method and merchant, whose declared refund support is one of `wants`: the primary's
+ * methods, then those of `others` it lacks (a method only the second merchant has); skips the check when there is none.
+ */
+export function paymentsWithSupport(
+  t: Target,
+  wants: RefundSupport[],
+  others: MerchantRole[] = [],
+): { method: string; as: MerchantRole }[] {
+  const out: { method: string; as: MerchantRole }[] = [];
+  for (const as of ['primary', ...others] as MerchantRole[]) {
+    if (as !== 'primary' && !t.merchants[as]) continue;
+    for (const method of payableMethodsOf(t, as)) {
+      const s = supportOf(t, method, as);
+      if (s !== undefined && wants.includes(s) && !out.some((o) => o.method === method)) out.push({ method, as });
+    }
+  }
+  if (out.length === 0)
+    throw new PreconditionSkip(
+      `the profile declares no payable method (card, or checkout with sandbox.completeCheckout) of the ` +
+        `${['primary', ...others].join(' or ')} merchant with refund support ${wants.join(' or ')} (refunds.support)`,
+      { declare: ['refunds.support'] },
+    );
   return out;
 }
 
@@ -99,7 +143,9 @@ export async function paidOrderWithSupport(t: Target, wants: RefundSupport[], cl
 
 /** A checkout not yet paid. */
 export async function pendingCheckout(t: Target, method: string, clause: ClauseId, o: PayOptions = {}): Promise<Payment> {
-  if (!t.profile.methods.checkout.includes(method))
+  // A method of another merchant's own list (one the primary lacks) is a checkout method of that merchant.
+  const own = o.as !== undefined && o.as !== 'primary' && t.profile.merchants[o.as]?.paymentMethods?.includes(method);
+  if (!t.profile.methods.checkout.includes(method) && !own)
     throw new PreconditionSkip(`${method} is not a checkout method of the profile (methods.checkout)`, { declare: ['methods.checkout'] });
   const as = o.as ?? 'primary';
   ensureMerchantMethod(t, method, as);

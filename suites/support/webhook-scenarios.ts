@@ -172,7 +172,7 @@ export interface Refund {
 export function refundSupport(t: Target, method: string): 'full' | 'partial' {
   const r = t.profile.refunds;
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
-  t.path('refundCreate');
+  t.require('refundCreate');
   const s = r.support[method];
   if (s === undefined || s === 'none')
     throw new PreconditionSkip(`the profile declares no refunds for ${method} (refunds.support.${method})`, {

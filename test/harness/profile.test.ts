@@ -888,7 +888,7 @@ const PAYMENT_RECORD: Req<NN<P['paymentRecord']>> = {
   transAmount: true,
   requestedAmount: false,
 };
-const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true, declines: false };
+const CARD_PAYMENT: Req<NN<P['cardPayment']>> = { template: true, cards: true, data: true, declines: false, pendingStatus: false };
 const CARDS: Req<NN<P['cardPayment']>['cards']> = {
   success: true,
   decline: false,
@@ -904,6 +904,7 @@ const REFUNDS: Req<NN<P['refunds']>> = {
   support: true,
   queryBy: true,
   data: true,
+  supportByMerchant: false,
   createdStatus: false,
   failingReason: false,
   fee: false,

@@ -29,6 +29,7 @@ import {
   type ReadingName,
   type TargetGenes,
   type TargetGenome,
+  templatedPaths,
 } from '../../fixtures/arbitraries/genome.js';
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
 import type { ChannelLimits, FeeModel, Profile } from '../../harness/profile/types.js';
@@ -253,6 +254,8 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
     ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
     ...moneyDescription(t),
+    ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
+    ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
   };
 }
 
@@ -300,6 +303,41 @@ function editMoney(p: Profile, t: TargetGenes): void {
   for (const [m, r] of Object.entries(g.eurRanges)) {
     const lim = p.limits!.payouts![m]!;
     lim.byCurrency = { EUR: { min: valueOfCents(r.minCents), max: valueOfCents(r.maxCents) } };
+  }
+}
+
+/** The reference's route of each endpoint a gene may template (reference/api-paths.ts API_ROUTES). */
+const API_ROUTE_OF = {
+  refundCreate: '/api/v1/refunds/create',
+  refundQuery: '/api/v1/refunds/query',
+  payoutQuery: '/api/v1/payouts/query',
+  payoutCancel: '/api/v1/payouts/cancel',
+} as const;
+
+/** Where the gene's target serves its templated endpoints, by the reference's route. */
+function apiPathsOf(t: TargetGenes): NonNullable<TargetDescription['apiPaths']> {
+  return Object.fromEntries(
+    Object.entries(templatedPaths(t.paths!)).map(([name, path]) => [API_ROUTE_OF[name as keyof typeof API_ROUTE_OF], path]),
+  );
+}
+
+/** Version 4: the gene's paths with numbers in them, the card's own pending status, refund support said per merchant. */
+function editVersion4(p: Profile, t: TargetGenes): void {
+  const paths = t.paths ? templatedPaths(t.paths) : {};
+  const v4 = Object.keys(paths).length > 0 || Boolean(t.cardPendingStatus) || (Boolean(t.refundsByMerchant) && t.secondOnly !== null);
+  if (!v4) return;
+  p.profileVersion = 4;
+  Object.assign(p.endpoints, paths);
+  // A refund under its payment's path names the payment there: the body no longer carries either of its numbers.
+  if (paths.refundCreate) {
+    const r = p.refunds!;
+    const payment = new Set([`\${merchantOrderNo}`, `\${orderNo}`]);
+    r.template = Object.fromEntries(Object.entries(r.template).filter(([, v]) => typeof v !== 'string' || !payment.has(v)));
+  }
+  if (t.cardPendingStatus) p.cardPayment!.pendingStatus = t.cardPendingStatus;
+  if (t.refundsByMerchant && t.secondOnly) {
+    delete p.refunds!.support[t.secondOnly];
+    p.refunds!.supportByMerchant = { second: { [t.secondOnly]: 'none' } };
   }
 }
 
@@ -520,6 +558,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.limits!.payments![t.secondOnly] = limitsOf([SECOND_ONLY_CHANNEL]);
     p.refunds!.support[t.secondOnly] = 'none';
   }
+  editVersion4(p, t);
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {

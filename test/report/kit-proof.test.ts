@@ -22,6 +22,7 @@ const proof: KitProof = {
   dirty: false,
   killMatrix: { faults: 195, killed: 194, seed: 1, runsPerProperty: 20, notKilled: ['x (c): survived'] },
   legalTargets: {
+    genomeVersion: 4,
     targets: 20,
     seed: 2027,
     runsPerProperty: 10,
@@ -55,9 +56,14 @@ describe("the kit's own proof on the certificate", () => {
       .split('\n')
       .find((l) => l.startsWith(ROW));
     expect(row).toContain('measured for 0.1.0 (commit b885e85aaaaa, 2026-11-24)');
-    expect(row).toContain('194/195 seeded faults killed, each by a finding charged to its own clause');
-    expect(row).toContain('3 false verdicts in 4260 checks over 20 generated legal targets (seed 2027)');
-    expect(row).toContain('2 false WRONG of the profile doctor');
+    expect(row).toContain("194/195 of the kit's own seeded faults killed, each by a finding charged to its own clause");
+    // Each figure beside what it was measured over, and none of them read as a statement about the reader's service.
+    const over = 'over 20 targets drawn by genome version 4 (seed 2027, 10 runs per property)';
+    expect(row).toContain(`3 false verdicts in 4260 checks ${over}`);
+    expect(row).toContain(`2 false WRONG of the profile doctor on those targets' true profiles ${over}`);
+    expect(row).toContain("(the reference's fault catalogue, seed 1, 20 runs per property)");
+    expect(row).toContain('about the kit itself, not about the service this certificate is about');
+    expect(row).toContain('A fact of a service that this genome does not draw is covered by none of these figures');
   });
 
   it('measured for another version: says "not measured for this version" and shows none of its figures', () => {

@@ -3,6 +3,7 @@
  * production keys where the profile declares them (`productionSecret`); otherwise the reference's
  * production keys (shared values), so a client signing with its live key is named as such.
  */
+import { matchesTemplate } from '../../endpoint-path.js';
 import type { LoadedProfile } from '../../profile/load.js';
 import type { Operation } from './sequence.js';
 import type { MerchantKeys } from './types.js';
@@ -30,6 +31,13 @@ export function auditKeys(loaded: LoadedProfile, env: NodeJS.ProcessEnv = proces
   return out;
 }
 
+/** Paths to operations; a path that carries a number ({payout_no}, …) finds its operation for any number in it. */
+class OperationsByPath extends Map<string, Operation> {
+  override get(path: string): Operation | undefined {
+    return super.get(path) ?? [...this.entries()].find(([template]) => matchesTemplate(template, path))?.[1];
+  }
+}
+
 /** Request paths to operations, from the profile's endpoints. */
 export function auditOperations(loaded: LoadedProfile): Map<string, Operation> {
   const e = (loaded.profile.endpoints ?? {}) as Record<string, string | undefined>;
@@ -42,5 +50,5 @@ export function auditOperations(loaded: LoadedProfile): Map<string, Operation> {
     [e['refundQuery'], 'refund-query'],
     [e['payoutQuery'], 'payout-query'],
   ];
-  return new Map(pairs.filter((p): p is [string, Operation] => typeof p[0] === 'string'));
+  return new OperationsByPath(pairs.filter((p): p is [string, Operation] => typeof p[0] === 'string'));
 }

@@ -10,7 +10,13 @@ import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
 import { centsNumberOf } from '../../../harness/money.js';
-import type { ModelCaps } from './state.js';
+import type { LookupPath, ModelCaps } from './state.js';
+import { carriedBy, type PathNumber } from '../../../harness/endpoint-path.js';
+
+function carries(path: string | undefined, service: PathNumber, merchant: PathNumber): LookupPath {
+  const c = carriedBy(path);
+  return { service: c.has(service), merchant: c.has(merchant) };
+}
 
 export function commandSpaceOf(t: Target, names: number): CommandSpace {
   const p = t.profile;
@@ -65,7 +71,9 @@ export function modelCapsOf(t: Target): ModelCaps {
   for (const [method, m] of Object.entries(p.payouts?.methods ?? {})) payoutCancel[method] = m.cancel;
   return {
     pendingStatus: p.checkout?.pendingStatus,
-    refundSupport: { ...(p.refunds?.support ?? {}) },
+    ...(p.cardPayment?.pendingStatus !== undefined ? { cardPendingStatus: p.cardPayment.pendingStatus } : {}),
+    // The model's payments are the primary merchant's: its own channels' support, where the profile gives them.
+    refundSupport: { ...(p.refunds?.support ?? {}), ...(p.refunds?.supportByMerchant?.primary ?? {}) },
     payoutCancel,
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
@@ -75,6 +83,11 @@ export function modelCapsOf(t: Target): ModelCaps {
       primary: payoutMethodsOf(t, 'primary'),
       ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}),
     },
-    refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo'),
+    refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo') || carriedBy(p.endpoints.refundCreate).has('order_no'),
+    lookupPaths: {
+      payoutCancel: carries(p.endpoints.payoutCancel, 'payout_no', 'merchant_payout_no'),
+      payoutQuery: carries(p.endpoints.payoutQuery, 'payout_no', 'merchant_payout_no'),
+      refundQuery: carries(p.endpoints.refundQuery, 'refund_no', 'merchant_refund_no'),
+    },
   };
 }

@@ -231,7 +231,8 @@ export function expectedPaymentStatus(
 ): { values: string[]; clause: ClauseId; topic?: ReadingTopic } | { values?: undefined; topic: ReadingTopic } {
   switch (p.base) {
     case 'pending': {
-      const name = m.caps.pendingStatus ?? p.pendingSeen;
+      const declared = p.via === 'card' ? (m.caps.cardPendingStatus ?? m.caps.pendingStatus) : m.caps.pendingStatus;
+      const name = declared ?? p.pendingSeen;
       return name ? { values: [name], clause: 'query.returns-record' } : { topic: 'stateful.pending-payment-status' };
     }
     case 'expired':

@@ -14,7 +14,7 @@ import { cancelPayout } from '../../../harness/ops.js';
 import type { Target } from '../../../harness/target.js';
 import { newReal, type Real, SpecCommand, type Step } from './commands.js';
 import { sandboxControl } from './sandbox.js';
-import { type Model, type ModelCaps, newModel } from './state.js';
+import { lookupVia, type Model, type ModelCaps, newModel } from './state.js';
 
 /** Sequences of one check run in at most this many lanes at once. */
 export const MAX_LANES = 4;
@@ -169,7 +169,8 @@ async function releaseLowBalance(m: Model, t: Target): Promise<void> {
           { outcome: 'failed', as: 'lowBalance', label: 'release: settle an open payout as failed' },
         );
       } else if (m.caps.payoutCancel[p.method]) {
-        await cancelPayout(t, { merchantNo: p.merchantPayoutNo }, { as: 'lowBalance', label: 'release: cancel an open payout' });
+        const by = lookupVia(m.caps.lookupPaths?.payoutCancel, 'merchant', { service: p.payoutNo, merchant: p.merchantPayoutNo });
+        if (by) await cancelPayout(t, by, { as: 'lowBalance', label: 'release: cancel an open payout' });
       }
     } catch {
       // Best effort: a sequence that cannot give the money back leaves later ones to read a refusal.

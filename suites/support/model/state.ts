@@ -11,6 +11,8 @@ export type RefundSupport = 'none' | 'full' | 'partial';
 export interface ModelCaps {
   /** Status name of a checkout not yet paid (checkout.pendingStatus). */
   pendingStatus?: string;
+  /** Status name of a card payment left pending, e.g. 3-D Secure (cardPayment.pendingStatus; absent: pendingStatus). */
+  cardPendingStatus?: string;
   /** Refund support per payment method (refunds.support); a method missing here is not predicted. */
   refundSupport: Record<string, RefundSupport>;
   /** Whether each payout method supports cancel (payouts.methods). */
@@ -29,6 +31,28 @@ export interface ModelCaps {
   payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
   refundNeedsOrderNo: boolean;
+  /** Which number each lookup's path carries (profile version 4 templates): a lookup by another one cannot be sent. */
+  lookupPaths?: Record<'payoutCancel' | 'payoutQuery' | 'refundQuery', LookupPath>;
+}
+
+/** The numbers a lookup endpoint's path carries: none (either lookup goes in the body), the service's, the merchant's. */
+export interface LookupPath {
+  service: boolean;
+  merchant: boolean;
+}
+
+/**
+ * The lookup to send for a record wanted by one of its numbers: that one where the path carries none, else what the path
+ * carries; undefined when the path needs a number the model does not know (the command then does not apply).
+ */
+export function lookupVia<T>(
+  path: LookupPath = { service: false, merchant: false },
+  want: 'service' | 'merchant',
+  record: { service: T | undefined; merchant: T },
+): { serviceNo?: T; merchantNo?: T } | undefined {
+  if (!path.service && !path.merchant) return want === 'merchant' ? { merchantNo: record.merchant } : { serviceNo: record.service };
+  if (path.service && record.service === undefined) return undefined;
+  return { ...(path.service ? { serviceNo: record.service } : {}), ...(path.merchant ? { merchantNo: record.merchant } : {}) };
 }
 
 /** Where a payment stands, before refunds: refunds and chargebacks are kept beside it. */

@@ -3,7 +3,7 @@ import { expectEqual, failCheck, held, pick } from '../../../../harness/check/ex
 import { splitMsg } from '../../../../harness/envelope.js';
 import { cancelPayout } from '../../../../harness/ops.js';
 import { predictPayoutCancel } from '../predict.js';
-import { type Model, payoutSlotOf } from '../state.js';
+import { lookupVia, type Model, payoutSlotOf } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, lb, payoutSlot, send } from '../real.js';
 
@@ -12,7 +12,11 @@ function describe(s: Op<'cancel-payout'>): string {
 }
 
 function applicable(m: Readonly<Model>, s: Op<'cancel-payout'>): boolean {
-  return payoutSlotOf(m, s.merchant, s.payout) !== undefined;
+  const slot = payoutSlotOf(m, s.merchant, s.payout);
+  return (
+    slot !== undefined &&
+    lookupVia(m.caps.lookupPaths?.payoutCancel, 'merchant', { service: slot.payout?.payoutNo, merchant: slot.no }) !== undefined
+  );
 }
 
 async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promise<void> {
@@ -20,7 +24,8 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
   const slot = payoutSlot(m, r, s.merchant, s.payout);
   const pred = predictPayoutCancel(m, s);
   const what = describe(s);
-  const ex = await send(r, cancelPayout(t, { merchantNo: slot.no }, { label: what, as: s.merchant }));
+  const by = lookupVia(m.caps.lookupPaths?.payoutCancel, 'merchant', { service: slot.payout?.payoutNo, merchant: slot.no })!;
+  const ex = await send(r, cancelPayout(t, by, { label: what, as: s.merchant }));
   const verdict = judge(ex, pred, what);
   const po = slot.payout;
   if (!po) return;

@@ -2,7 +2,7 @@
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectEqual, expectError, expectOneOf, expectSuccess, failCheck, held, pick } from '../../../../harness/check/expect.js';
 import { queryPayout } from '../../../../harness/ops.js';
-import { type Model, payoutSlotOf } from '../state.js';
+import { lookupVia, type Model, payoutSlotOf } from '../state.js';
 import { type CommandKind, type Op, type Real, FINAL_PAYOUT, lb, payoutSlot, send } from '../real.js';
 
 function describe(s: Op<'query-payout'>): string {
@@ -11,7 +11,9 @@ function describe(s: Op<'query-payout'>): string {
 
 function applicable(m: Readonly<Model>, s: Op<'query-payout'>): boolean {
   const slot = payoutSlotOf(m, s.merchant, s.payout);
-  return s.by === 'merchant' ? slot !== undefined : slot?.payout !== undefined;
+  const known = s.by === 'merchant' ? slot !== undefined : slot?.payout !== undefined;
+  // A path carrying the payout's number (version 4) says which number the query is by.
+  return known && lookupVia(m.caps.lookupPaths?.payoutQuery, s.by, { service: slot?.payout?.payoutNo, merchant: '' }) !== undefined;
 }
 
 async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise<void> {
@@ -21,7 +23,10 @@ async function queryPayoutCmd(m: Model, r: Real, s: Op<'query-payout'>): Promise
   const what = describe(s);
   const ex = await send(
     r,
-    queryPayout(t, s.by === 'merchant' ? { merchantNo: slot.no } : { serviceNo: po!.payoutNo }, { label: what, as: s.merchant }),
+    queryPayout(t, lookupVia(m.caps.lookupPaths?.payoutQuery, s.by, { service: po?.payoutNo, merchant: slot.no })!, {
+      label: what,
+      as: s.merchant,
+    }),
   );
   if (!po) {
     const notFound = { code: 5002, key: 'notFound' };

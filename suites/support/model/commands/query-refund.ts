@@ -3,7 +3,7 @@ import { checkRefundAmount } from './refund.js';
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, pick } from '../../../../harness/check/expect.js';
 import { queryRefund } from '../../../../harness/ops.js';
-import { type Model, refundOf } from '../state.js';
+import { lookupVia, type Model, refundOf } from '../state.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
 
 function describe(s: Op<'query-refund'>): string {
@@ -11,7 +11,11 @@ function describe(s: Op<'query-refund'>): string {
 }
 
 function applicable(m: Readonly<Model>, s: Op<'query-refund'>): boolean {
-  return s.by === 'merchant' ? m.numbers.has(s.refund) : refundOf(m, s.refund)?.refundNo !== undefined;
+  const known = s.by === 'merchant' ? m.numbers.has(s.refund) : refundOf(m, s.refund)?.refundNo !== undefined;
+  // A path carrying the refund's number (version 4) says which number the query is by.
+  return (
+    known && lookupVia(m.caps.lookupPaths?.refundQuery, s.by, { service: refundOf(m, s.refund)?.refundNo, merchant: '' }) !== undefined
+  );
 }
 
 async function queryRefundCmd(m: Model, r: Real, s: Op<'query-refund'>): Promise<void> {
@@ -19,7 +23,8 @@ async function queryRefundCmd(m: Model, r: Real, s: Op<'query-refund'>): Promise
   const slot = numberSlot(m, r, s.refund);
   const rec = slot.refund;
   const what = describe(s);
-  const ex = await send(r, queryRefund(t, s.by === 'merchant' ? { merchantNo: slot.no } : { serviceNo: rec!.refundNo }, { label: what }));
+  const by = lookupVia(m.caps.lookupPaths?.refundQuery, s.by, { service: rec?.refundNo, merchant: slot.no })!;
+  const ex = await send(r, queryRefund(t, by, { label: what }));
   if (!rec) {
     const notFound = { code: 2002, key: 'refundNotFound' };
     if (slot.maybeRefund) {
