@@ -9,6 +9,24 @@ import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
 import { makeRedactor } from '../redact.js';
+import { parseHint, readHintsFile, Vendor } from '../init/told.js';
+
+/** Secrets a hints file may carry (another merchant's key): redacted from every line init prints or writes but the profile. */
+function toldSecrets(vendor: Vendor): string[] {
+  return vendor.told.filter((t) => /(^|\.)(secret|productionSecret)$/.test(t.path) && typeof t.value === 'string').map((t) => String(t.value));
+}
+
+/**
+ * A fact told by the vendor may be one only profile format version 4 says (a templated path, a fee): the draft is then
+ * version 4. Otherwise it stays at the version init writes, so a draft without such facts loads in an older kit too.
+ */
+export function settleVersion(draft: Profile, source: string, env: NodeJS.ProcessEnv): void {
+  try {
+    parseProfile(JSON.stringify(draft), source, env);
+  } catch (err) {
+    if (err instanceof ProfileError && err.problems.some((p) => /profile format version 4 field/.test(p))) draft.profileVersion = 4;
+  }
+}
 
 export const INIT_FLAGS = {
   target: { kind: 'value', arg: 'URL', help: 'base URL of the sandbox' },
@@ -30,6 +48,17 @@ export const INIT_FLAGS = {
     ].join('\n'),
   },
   'public-url': { kind: 'value', arg: 'URL', help: 'URL the target must call for webhooks when it cannot reach this machine' },
+  hint: {
+    kind: 'repeat',
+    arg: 'PATH=VALUE',
+    help: [
+      "a fact from the vendor's documentation, as a profile path and its value (repeatable), e.g.",
+      '--hint endpoints.cardPayment=/v2/charges/card-present --hint \'methods.checkout=["CARD","SEPA_DEBIT"]\'',
+      '(a value that reads as JSON is JSON, else text). Paths and method names told are tried first;',
+      'every fact told that no probe learnt is written as told, listed apart in FILE.todo.md to confirm',
+    ].join('\n'),
+  },
+  hints: { kind: 'value', arg: 'FILE', help: 'the same from a JSON file in the profile\'s shape (any part of a profile); a --hint wins over it' },
   force: { kind: 'bool', help: 'overwrite --out' },
 } as const satisfies FlagTable;
 
@@ -79,7 +108,9 @@ export async function initMain(argv: string[]): Promise<number> {
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
-  const redact = makeRedactor([secret]);
+  const told = [...(flags.hints !== undefined ? readHintsFile(String(flags.hints)) : []), ...(flags.hint ?? []).map(parseHint)];
+  const vendor = new Vendor(told);
+  const redact = makeRedactor([secret, ...toldSecrets(vendor)]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(
     `init: probing ${target} as merchant ${String(flags.merchant)} (budget ` +
@@ -96,18 +127,23 @@ export async function initMain(argv: string[]): Promise<number> {
       timeLimitMs: timeLimitS * 1000,
       publicUrl: flags['public-url'],
       progress,
+      vendor,
     });
   } catch (err) {
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
   const env = { ...process.env, [secretEnv]: secret };
+  settleVersion(result.profile, out, env);
   const { profile, dropped, invalid } = validParts(result.profile, out, env);
   for (const d of dropped) result.evidence.todo(d.path, d.what);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   writeFileSync(out, text);
   const doctor = kitCommand(['doctor', '--profile', out]);
   const run = kitCommand(['run', '--profile', out]);
-  writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run })));
+  writeFileSync(
+    `${out}.todo.md`,
+    redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run }, result.evidence.told)),
+  );
   progress('');
   progress(
     `init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes}` +

@@ -30,10 +30,12 @@ export async function learnPayouts(
   ev: Evidence,
   paths: { create: string; query?: string; cancel?: string },
   notifyUrl: string,
+  names: readonly string[] = METHOD_CANDIDATES,
+  firstMethod = 'BANK_TRANSFER',
 ): Promise<PayoutResult | undefined> {
   p.phase('payouts: body');
   const first = 1000n;
-  const base: Record<string, unknown> = { payment_method: 'BANK_TRANSFER', merchant_payout_no: '', trans_amount: amount(first) };
+  const base: Record<string, unknown> = { payment_method: firstMethod, merchant_payout_no: '', trans_amount: amount(first) };
   const shape = await completeBody(
     p,
     paths.create,
@@ -51,7 +53,7 @@ export async function learnPayouts(
   if (named.length > 1 || (named.length === 0 && !read)) {
     ev.todo(
       'payouts.template',
-      `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')}` +
+      `the payout request's fields: a ${firstMethod} payout with ${Object.keys(shape.body).join(', ')}` +
         ` was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}` +
         `; write the create body from the vendor's documentation`,
     );
@@ -80,10 +82,10 @@ export async function learnPayouts(
   };
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
 
-  p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
+  p.phase(`payouts: methods (${names.length} candidates and one unknown name)`);
   const out: PayoutResult = { template, methods: {}, limits: {}, data: {} };
   const accepted: { method: string; cents: bigint; no: string; data?: Record<string, unknown> }[] = [];
-  for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
+  for (const method of [...names, UNKNOWN_METHOD]) {
     let done = false;
     for (const cents of FIRST_AMOUNTS_CENTS) {
       let no = p.newNo('p');

@@ -9,7 +9,7 @@
  * unroundable amount, a failing card number, a measured time scale) the drafted value is judged by what
  * it must be, not by equality with the one the true profile happens to hold.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPTIONAL_METHODS, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
@@ -382,10 +382,43 @@ export function judgeDraft(
   return { wrong, untold, beyond, facts, written, missing, unseen };
 }
 
+/**
+ * What a vendor's documentation says that no probe can learn (issue: init learns names from answers, the rest from the
+ * vendor): the paths, the other merchants, the primary's name, login, production key and method list, the sandbox
+ * controls, the test cards, the refund support and created status of each method, the refund fee and failing reason,
+ * the payout balance. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
+ */
+export function vendorHints(truth: Profile): Record<string, unknown> {
+  const pick = (o: unknown, keys: string[]) =>
+    Object.fromEntries(keys.flatMap((k) => ((o as Record<string, unknown>)?.[k] === undefined ? [] : [[k, (o as Record<string, unknown>)[k]]])));
+  const out: Record<string, unknown> = {
+    endpoints: truth.endpoints,
+    merchants: {
+      ...pick(truth.merchants, ['second', 'frozen', 'lowBalance']),
+      primary: pick(truth.merchants.primary, ['name', 'login', 'productionSecret', 'paymentMethods', 'payoutMethods']),
+    },
+  };
+  if (truth.sandbox) out['sandbox'] = truth.sandbox;
+  if (truth.cardPayment) out['cardPayment'] = pick(truth.cardPayment, ['cards', 'declines']);
+  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee']);
+  if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
+  return structuredClone(out);
+}
+
 export interface InitOverGenomeOptions {
   budget?: number;
+  /** Give init the vendor's documentation of what no probe learns (vendorHints) as --hints. */
+  hints?: boolean;
+  /** Give init the target's own OpenAPI description (describe --openapi of its true profile) as --openapi. */
+  openapi?: boolean;
   /** Complete the draft at its TODOs and run the checks (quick webhooks) against the target init probed. */
   run?: { suites: SuiteDef[]; seed: number; numRuns: number };
+}
+
+function hintsFile(dir: string, truth: Profile): string {
+  const file = join(dir, 'vendor-hints.json');
+  writeFileSync(file, JSON.stringify(vendorHints(truth)));
+  return file;
 }
 
 /** Runs `init` against the target built from `g` and judges what it wrote. */
@@ -412,6 +445,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       String(opts.budget ?? 3000),
       '--time-limit',
       '120',
+      ...(opts.hints ? ['--hints', hintsFile(dir, truth)] : []),
     ]);
     const read = (f: string) => {
       try {
