@@ -88,33 +88,21 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
     if (Object.keys(payoutLimits).length) profile.limits.payouts = payoutLimits;
   }
   const walks = Object.entries(st.tiers);
-  // A tier list is written wherever the walk found tiers. Where, with refusals between tiers, the search doubled its step
-  // (a tier's window of accepted amounts could lie between two probes), the list is what the answers showed below that
-  // point, written, and the TODO asks the vendor to confirm nothing lies above it.
-  const unproven = walks.filter(([, w]) => w.tiers.length === 0);
-  const coarse = walks.filter(([, w]) => w.tiers.length > 0 && w.maxDistance !== undefined && w.coarseFrom !== undefined);
-  if (unproven.length === 0 && coarse.length)
-    ev.todo(
-      'pricePoints.tiers (confirm)',
-      `confirm the price points written against the vendor's list: ${coarse
-        .map(
-          ([m, w]) =>
-            `${m}: tiers ${tierTexts(w.tiers).join(', ')} found, ${w.rounding}` +
-            `${w.maxDistance !== undefined ? ` within ${amount(w.maxDistance).value}` : ''}; above ` +
-            `${amount(w.coarseFrom!).value} the search doubled its step, so a tier there could lie between two probes`,
-        )
-        .join('; ')}`,
-    );
+  // A tier list is a fact only where the walk proves it whole: some tier found, and no stretch where, with refusals
+  // between tiers, the search doubled its step (a tier's window of accepted amounts could lie between two probes: measured
+  // over generated targets, such walks miss tiers). The vendor's list (--hint, --hints, --openapi) then fills it.
+  const unproven = walks.filter(([, w]) => w.tiers.length === 0 || (w.maxDistance !== undefined && w.coarseFrom !== undefined));
   if (unproven.length)
     ev.todo(
       'pricePoints',
       `the price points of ${unproven.map(([m]) => m).join(', ')}, from the vendor: ` +
-        walks
+        unproven
           .map(([m, w]) =>
             w.tiers.length === 0
               ? `${m}: no amount probed was charged a price point`
               : `${m}: tiers ${tierTexts(w.tiers).join(', ')} found, ${w.rounding}` +
-                `${w.maxDistance !== undefined ? ` within ${amount(w.maxDistance).value}` : ''}`,
+                `${w.maxDistance !== undefined ? ` within ${amount(w.maxDistance).value}` : ''}; above ` +
+                `${amount(w.coarseFrom!).value} the search doubled its step, so a tier there could lie between two probes`,
           )
           .join('; '),
     );

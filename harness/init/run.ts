@@ -128,7 +128,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([, v]) => !isTemplated(v)));
     if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
-    st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url, methodNames[0]);
+    st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url);
     st.methods = [];
     await classifyMethods(p, ev, st.shape, st.methods, methodNames);
     reportMethods(ev, st.methods);

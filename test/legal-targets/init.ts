@@ -386,7 +386,7 @@ export function judgeDraft(
  * What a vendor's documentation says that no probe can learn (issue: init learns names from answers, the rest from the
  * vendor): the paths, the other merchants, the primary's name, login, production key and method list, the sandbox
  * controls, the test cards, the refund support and created status of each method, the refund fee and failing reason,
- * the payout balance. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
+ * the payout balance, the price points. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
  */
 export function vendorHints(truth: Profile): Record<string, unknown> {
   const pick = (o: unknown, keys: string[]) =>
@@ -402,6 +402,8 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   if (truth.cardPayment) out['cardPayment'] = pick(truth.cardPayment, ['cards', 'declines']);
   if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee']);
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
+  // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
+  if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
   return structuredClone(out);
 }
 
