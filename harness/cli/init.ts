@@ -10,6 +10,21 @@ import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
 import { makeRedactor } from '../redact.js';
 import { parseHint, readHintsFile, Vendor } from '../init/told.js';
+import { factsOfDescription } from '../openapi/facts.js';
+import { readOpenApi } from '../openapi/read.js';
+
+/** The facts of an API description (a URL is read as it is given; a file path from here). */
+async function describedFacts(source: string): Promise<ReturnType<typeof factsOfDescription>> {
+  const where = /^https?:\/\//.test(source) ? source : resolve(source);
+  const { doc, warnings } = await readOpenApi(where);
+  for (const w of warnings) process.stdout.write(`init: the API description: ${w}\n`);
+  const facts = factsOfDescription(doc, source);
+  process.stdout.write(
+    `init: the API description ${source}: ${facts.told.length} facts, ${facts.methods.length} method names, ` +
+      `${facts.contradictions.length} contradiction(s) of the interface\n`,
+  );
+  return facts;
+}
 
 /** Secrets a hints file may carry (another merchant's key): redacted from every line init prints or writes but the profile. */
 function toldSecrets(vendor: Vendor): string[] {
@@ -56,6 +71,16 @@ export const INIT_FLAGS = {
       '--hint endpoints.cardPayment=/v2/charges/card-present --hint \'methods.checkout=["CARD","SEPA_DEBIT"]\'',
       '(a value that reads as JSON is JSON, else text). Paths and method names told are tried first;',
       'every fact told that no probe learnt is written as told, listed apart in FILE.todo.md to confirm',
+    ].join('\n'),
+  },
+  openapi: {
+    kind: 'value',
+    arg: 'FILE|URL',
+    help: [
+      "the vendor's API description (OpenAPI 3.0 or 3.1, JSON or YAML): its operations matched to the interface's give",
+      'paths, request fields and nesting, record fields, method names (tried first), limits and price points where',
+      'it states them; each is proved by a probe where one can, the rest written with its JSON pointer in FILE.todo.md;',
+      'what contradicts the interface (camelCase fields, a JSON number amount) is reported and not used',
     ].join('\n'),
   },
   hints: { kind: 'value', arg: 'FILE', help: 'the same from a JSON file in the profile\'s shape (any part of a profile); a --hint wins over it' },
@@ -108,8 +133,13 @@ export async function initMain(argv: string[]): Promise<number> {
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
-  const told = [...(flags.hints !== undefined ? readHintsFile(String(flags.hints)) : []), ...(flags.hint ?? []).map(parseHint)];
-  const vendor = new Vendor(told);
+  const described = flags.openapi !== undefined ? await describedFacts(String(flags.openapi)) : undefined;
+  const told = [
+    ...(described?.told ?? []),
+    ...(flags.hints !== undefined ? readHintsFile(String(flags.hints)) : []),
+    ...(flags.hint ?? []).map(parseHint),
+  ];
+  const vendor = new Vendor(told, described ?? {});
   const redact = makeRedactor([secret, ...toldSecrets(vendor)]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(

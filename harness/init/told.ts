@@ -107,9 +107,22 @@ export function readHintsFile(file: string): Told[] {
 }
 
 /** What the vendor told, as one lookup: later sources override earlier ones leaf by leaf (a --hint wins over the file). */
+/** Besides the facts: names to try (an API description's enums), and what the description says against the interface. */
+export interface VendorNotes {
+  methods?: string[];
+  payoutMethods?: string[];
+  /** Reported as TODOs; the parts they are about are not told. */
+  contradictions?: string[];
+  /** Operations or fields the description's reader could not place. */
+  doubts?: string[];
+}
+
 export class Vendor {
   readonly told: Told[];
-  constructor(told: Told[] = []) {
+  constructor(
+    told: Told[] = [],
+    readonly notes: VendorNotes = {},
+  ) {
     const byPath = new Map<string, Told>();
     for (const t of told) {
       const leaves = leavesOf(t.value, t.path.split('.'));
@@ -151,7 +164,7 @@ export class Vendor {
 
   /** Every method name the vendor's facts mention: tried before init's own candidates. */
   methodNames(): string[] {
-    const names: string[] = [];
+    const names: string[] = [...(this.notes.methods ?? [])];
     const add = (v: unknown) => {
       if (typeof v === 'string' && /^[A-Za-z][\w-]*$/.test(v) && !names.includes(v)) names.push(v);
     };
@@ -166,7 +179,7 @@ export class Vendor {
 
   /** Payout method names the vendor's facts mention. */
   payoutMethodNames(): string[] {
-    const names: string[] = [];
+    const names: string[] = [...(this.notes.payoutMethods ?? [])];
     for (const t of this.told) {
       const keyed = /^(payouts\.methods|limits\.payouts)\.([^.]+)/.exec(t.path)?.[2];
       const listed = /^merchants\.\w+\.payoutMethods$/.test(t.path) && Array.isArray(t.value) ? t.value.map(String) : [];
@@ -187,6 +200,12 @@ function todoBase(path: string): string {
  * filled is settled. Returns the leaves written, for the TODO file's "told, not probed" list.
  */
 export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
+  (vendor.notes.contradictions ?? []).forEach((c, i) => {
+    ev.todo(`(description ${i + 1})`, `the API description contradicts the interface, so this part of it was not used: ${c}`);
+  });
+  (vendor.notes.doubts ?? []).forEach((d, i) => {
+    ev.todo(`(description doubt ${i + 1})`, `the API description could not be read here: ${d}`);
+  });
   const standing = vendor.standing();
   ev.settle((todo) => {
     const base = todoBase(todo.path);

@@ -235,6 +235,47 @@ function operationOf(op: Operation, path: string, p: Profile): Obj {
     if (p.pricePoints && op === 'checkout') out['x-mpsi-price-points'] = { methods: p.methods.pricePoint ?? [], ...p.pricePoints };
   }
   if (op === 'payoutCreate' && p.limits?.payouts) out['x-mpsi-limits'] = p.limits.payouts;
+  // The sandbox's published test cards and the refund rules per method: facts a vendor's documentation states.
+  if (op === 'cardPayment' && p.cardPayment)
+    out['x-mpsi-test-cards'] = { cards: p.cardPayment.cards, ...(p.cardPayment.declines ? { declines: p.cardPayment.declines } : {}) };
+  if (op === 'refundCreate' && p.refunds) {
+    const { support, createdStatus, failingReason, fee } = p.refunds;
+    out['x-mpsi-refunds'] = { support, ...(createdStatus ? { createdStatus } : {}), ...(failingReason ? { failingReason } : {}), ...(fee ? { fee } : {}) };
+  }
+  return out;
+}
+
+const CONTROL_SUMMARIES: Record<string, string> = {
+  completeCheckout: "Sandbox: complete a checkout as the customer would (the outcome's value names it)",
+  expireCheckout: 'Sandbox: expire a checkout link',
+  chargeback: 'Sandbox: record a chargeback on a payment',
+  settleRefund: 'Sandbox: settle a pending refund',
+  settlePayout: 'Sandbox: settle a pending payout',
+  completeCard: 'Sandbox: complete a pending (3-D Secure) card payment',
+  armFailure: "Sandbox: arm a one-shot failure of the merchant's next request of a kind",
+};
+
+/** The sandbox's controls as operations (several controls may share one path): x-mpsi-sandbox-controls carries each whole. */
+function sandboxPaths(p: Profile): Obj {
+  const byPath = new Map<string, [string, Obj][]>();
+  for (const [name, control] of Object.entries(p.sandbox ?? {}) as [string, Obj & { path: string; template: Obj }][]) {
+    if (!control || typeof control !== 'object') continue;
+    byPath.set(control.path, [...(byPath.get(control.path) ?? []), [name, control]]);
+  }
+  const out: Obj = {};
+  for (const [path, controls] of byPath) {
+    const [first] = controls[0]!;
+    out[path] = {
+      post: {
+        operationId: controls.map(([n]) => `sandbox-${n}`).join('-'),
+        summary: controls.map(([n]) => CONTROL_SUMMARIES[n] ?? `Sandbox: ${n}`).join('; '),
+        tags: ['sandbox'],
+        requestBody: { required: true, content: { 'application/json': { schema: templateSchema(controls[0]![1]['template'] as Obj, []) } } },
+        responses: { '200': { description: `The ${first} control's answer, in the envelope.`, content: { 'application/json': { schema: envelope({ type: 'object' }) } } } },
+        'x-mpsi-sandbox-controls': controls.map(([name, control]) => ({ name, control })),
+      },
+    };
+  }
   return out;
 }
 
@@ -325,6 +366,7 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
     if (!(op in SUMMARIES)) continue;
     paths[path] = { post: operationOf(op, path, p) };
   }
+  for (const [path, item] of Object.entries(sandboxPaths(p))) if (!(path in paths)) paths[path] = item;
   const base = serverUrl ?? (p.baseUrl === 'embedded' ? 'http://127.0.0.1' : p.baseUrl);
   return {
     openapi: '3.1.0',
@@ -339,7 +381,7 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
     },
     servers: [{ url: base }],
     security: [Object.fromEntries(SIGNING.map(([name]) => [name, []]))],
-    tags: [{ name: 'payments' }, { name: 'refunds' }, { name: 'payouts' }],
+    tags: [{ name: 'payments' }, { name: 'refunds' }, { name: 'payouts' }, { name: 'sandbox', description: 'Sandbox controls: no production service has them.' }],
     paths,
     webhooks: webhooks(p),
     components: {

@@ -26,6 +26,8 @@ import { callMain } from '../cli/helpers.js';
 import { completeAtTodos } from '../init/complete.js';
 import { discoveredShare } from '../init/share.js';
 import { trueProfile } from './genome.js';
+import { stringify } from 'yaml';
+import { describeOpenApi } from '../../harness/openapi/describe.js';
 
 const SECRET_ENV = 'LEGAL_TARGETS_INIT_SECRET';
 
@@ -417,6 +419,13 @@ export interface InitOverGenomeOptions {
   run?: { suites: SuiteDef[]; seed: number; numRuns: number };
 }
 
+/** The target's own description, as its vendor would publish it: `describe --openapi` of its true profile. */
+function descriptionFile(dir: string, truth: Profile, url: string): string {
+  const file = join(dir, 'openapi.yaml');
+  writeFileSync(file, stringify(describeOpenApi(truth, url), { aliasDuplicateObjects: false }));
+  return file;
+}
+
 function hintsFile(dir: string, truth: Profile): string {
   const file = join(dir, 'vendor-hints.json');
   writeFileSync(file, JSON.stringify(vendorHints(truth)));
@@ -448,6 +457,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       '--time-limit',
       '120',
       ...(opts.hints ? ['--hints', hintsFile(dir, truth)] : []),
+      ...(opts.openapi ? ['--openapi', descriptionFile(dir, truth, ref.url)] : []),
     ]);
     const read = (f: string) => {
       try {
