@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Profile } from '../profile/types.js';
-import type { Todo } from '../init/evidence.js';
+import type { Evidence, Todo } from '../init/evidence.js';
 import { kitCommand, kitVersion, reportTo } from '../invocation.js';
 import { resolve } from 'node:path';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
@@ -29,6 +29,49 @@ async function describedFacts(source: string): Promise<ReturnType<typeof factsOf
 /** Secrets a hints file may carry (another merchant's key): redacted from every line init prints or writes but the profile. */
 function toldSecrets(vendor: Vendor): string[] {
   return vendor.told.filter((t) => /(^|\.)(secret|productionSecret)$/.test(t.path) && typeof t.value === 'string').map((t) => String(t.value));
+}
+
+/**
+ * A fact told by the vendor that does not fit the draft (a method's extras for a method only another merchant has, which
+ * the draft does not declare) is taken out leaf by leaf, each as a TODO quoting the problem: the rest of its section stays.
+ */
+export function dropToldMisfits(draft: Profile, ev: Evidence, source: string, env: NodeJS.ProcessEnv): void {
+  for (let round = 0; round < 5 && ev.told.length > 0; round++) {
+    let problems: string[] = [];
+    try {
+      parseProfile(JSON.stringify(draft), source, env);
+      return;
+    } catch (err) {
+      if (!(err instanceof ProfileError)) throw err;
+      problems = err.problems;
+    }
+    let dropped = false;
+    for (const problem of problems) {
+      const at = /^([A-Za-z_$][\w$]*(?:\.[\w$-]+)*)/.exec(problem)?.[1];
+      if (!at) continue;
+      for (const t of [...ev.told]) {
+        if (!(t.path === at || t.path.startsWith(`${at}.`) || at.startsWith(`${t.path}.`))) continue;
+        deleteAt(draft as unknown as Record<string, unknown>, t.path);
+        ev.told.splice(ev.told.indexOf(t), 1);
+        ev.todo(t.path, `the vendor says ${JSON.stringify(t.value)} (${t.source}), but it does not fit the draft (${problem}): left out`);
+        dropped = true;
+      }
+    }
+    if (!dropped) return;
+  }
+}
+
+function deleteAt(o: Record<string, unknown>, path: string): void {
+  const keys = path.split('.');
+  const parents: Record<string, unknown>[] = [o];
+  for (const k of keys.slice(0, -1)) {
+    const next = parents.at(-1)?.[k];
+    if (!next || typeof next !== 'object') return;
+    parents.push(next as Record<string, unknown>);
+  }
+  delete parents.at(-1)![keys.at(-1)!];
+  // Objects left empty by the removal go too (an empty extrasByMethod says nothing).
+  for (let i = parents.length - 1; i > 0; i--) if (Object.keys(parents[i]!).length === 0) delete parents[i - 1]![keys[i - 1]!];
 }
 
 /**
@@ -164,6 +207,7 @@ export async function initMain(argv: string[]): Promise<number> {
   }
   const env = { ...process.env, [secretEnv]: secret };
   settleVersion(result.profile, out, env);
+  dropToldMisfits(result.profile, result.evidence, out, env);
   const { profile, dropped, invalid } = validParts(result.profile, out, env);
   for (const d of dropped) result.evidence.todo(d.path, d.what);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
