@@ -67,7 +67,15 @@ const summary = (js: InitJudgement[]) => {
   return {
     facts: sum((j) => j.facts),
     written: sum((j) => j.written),
-    share: round((sum((j) => j.written) / Math.max(1, sum((j) => j.facts))) * 100, 1),
+    share: round(
+      (sum((j) => j.written) /
+        Math.max(
+          1,
+          sum((j) => j.facts),
+        )) *
+        100,
+      1,
+    ),
     wrong: sum((j) => j.wrong.length),
     untold: sum((j) => j.untold.length),
     todos: round(sum((j) => j.todos.length) / Math.max(1, js.length), 1),

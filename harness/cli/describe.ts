@@ -12,7 +12,7 @@ export const DESCRIBE_FLAGS = {
     arg: 'FILE',
     help: 'write the OpenAPI 3.1 description there: YAML for .yaml/.yml, JSON for .json, - for YAML on stdout',
   },
-  server: { kind: 'value', arg: 'URL', help: "the server URL to write (default: the profile's baseUrl; needed for baseUrl \"embedded\")" },
+  server: { kind: 'value', arg: 'URL', help: 'the server URL to write (default: the profile\'s baseUrl; needed for baseUrl "embedded")' },
 } as const satisfies FlagTable;
 
 export const DESCRIBE_HELP = `mpsi-conformance describe --profile FILE --openapi OUT [options]

@@ -28,7 +28,9 @@ async function describedFacts(source: string): Promise<ReturnType<typeof factsOf
 
 /** Secrets a hints file may carry (another merchant's key): redacted from every line init prints or writes but the profile. */
 function toldSecrets(vendor: Vendor): string[] {
-  return vendor.told.filter((t) => /(^|\.)(secret|productionSecret)$/.test(t.path) && typeof t.value === 'string').map((t) => String(t.value));
+  return vendor.told
+    .filter((t) => /(^|\.)(secret|productionSecret)$/.test(t.path) && typeof t.value === 'string')
+    .map((t) => String(t.value));
 }
 
 /**
@@ -126,7 +128,11 @@ export const INIT_FLAGS = {
       'what contradicts the interface (camelCase fields, a JSON number amount) is reported and not used',
     ].join('\n'),
   },
-  hints: { kind: 'value', arg: 'FILE', help: 'the same from a JSON file in the profile\'s shape (any part of a profile); a --hint wins over it' },
+  hints: {
+    kind: 'value',
+    arg: 'FILE',
+    help: "the same from a JSON file in the profile's shape (any part of a profile); a --hint wins over it",
+  },
   force: { kind: 'bool', help: 'overwrite --out' },
 } as const satisfies FlagTable;
 

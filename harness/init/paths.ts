@@ -51,7 +51,7 @@ export async function discoverPaths(
       ev.todo(
         `endpoints.${name} (as told)`,
         `the vendor gives ${path}, but an empty signed request to it was answered like a path that does not exist, so it is ` +
-          "not written (init searched the usual shapes instead): check the path with the vendor",
+          'not written (init searched the usual shapes instead): check the path with the vendor',
       );
     }
   }

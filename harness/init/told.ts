@@ -66,7 +66,8 @@ function checkTop(path: string, where: string): void {
  */
 export function parseHint(text: string): Told {
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new UsageError(`--hint must be PATH=VALUE (e.g. endpoints.cardPayment=/v2/charges), got ${JSON.stringify(text.slice(0, 80))}`);
+  if (eq <= 0)
+    throw new UsageError(`--hint must be PATH=VALUE (e.g. endpoints.cardPayment=/v2/charges), got ${JSON.stringify(text.slice(0, 80))}`);
   const path = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1);
   if (!PATH_RE.test(path)) throw new UsageError(`--hint ${JSON.stringify(path.slice(0, 80))}: not a dotted profile path`);
@@ -96,7 +97,8 @@ export function readHintsFile(file: string): Told[] {
   } catch (err) {
     throw new UsageError(`--hints ${file}: not JSON (${(err as Error).message.split('\n')[0]})`);
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(`--hints ${file}: must be a JSON object (a partial profile)`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new UsageError(`--hints ${file}: must be a JSON object (a partial profile)`);
   const out: Told[] = [];
   for (const [path, value] of leavesOf(json)) {
     if (path === '$schema' || path === 'profileVersion') continue;
@@ -228,7 +230,7 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
       ev.todo(
         t.path,
         `the vendor says ${JSON.stringify(t.value)} (${t.source}), the target's answers showed ${JSON.stringify(has)}: ` +
-          "init wrote what the target answered; check which is meant",
+          'init wrote what the target answered; check which is meant',
       );
   }
   for (const w of written) ev.toldOnly(w);

@@ -7,6 +7,7 @@
  * words, for a reader, and in an `x-mpsi-*` extension, for a program (init --openapi reads both).
  */
 import type { Profile } from '../profile/types.js';
+import { variable } from '../init/fields.js';
 import { endpointPaths } from '../target.js';
 import { AUTH_ERRORS, CATALOGUE, type Operation } from './errors.js';
 import {
@@ -73,10 +74,10 @@ function requestSchema(op: Operation, p: Profile): Schema | undefined {
   switch (op) {
     case 'checkout': {
       const base: Obj = {
-        payment_method: '${method}',
-        merchant_order_no: '${merchantOrderNo}',
-        trans_amount: '${amount}',
-        trade_info: { goods_name: '${goodsName}' },
+        payment_method: variable('method'),
+        merchant_order_no: variable('merchantOrderNo'),
+        trans_amount: variable('amount'),
+        trade_info: { goods_name: variable('goodsName') },
         ...(p.checkout?.extras ?? {}),
       };
       const s = templateSchema(base, methods);
@@ -228,7 +229,12 @@ function operationOf(op: Operation, path: string, p: Profile): Obj {
         ]),
       ),
     },
-    'x-mpsi-errors': CATALOGUE.filter((r) => r.on.includes(op)).map((r) => ({ code: r.code, key: r.key, condition: r.condition, clause: r.clause })),
+    'x-mpsi-errors': CATALOGUE.filter((r) => r.on.includes(op)).map((r) => ({
+      code: r.code,
+      key: r.key,
+      condition: r.condition,
+      clause: r.clause,
+    })),
   };
   if (op === 'checkout' || op === 'cardPayment') {
     if (p.limits?.payments) out['x-mpsi-limits'] = p.limits.payments;
@@ -240,7 +246,12 @@ function operationOf(op: Operation, path: string, p: Profile): Obj {
     out['x-mpsi-test-cards'] = { cards: p.cardPayment.cards, ...(p.cardPayment.declines ? { declines: p.cardPayment.declines } : {}) };
   if (op === 'refundCreate' && p.refunds) {
     const { support, createdStatus, failingReason, fee } = p.refunds;
-    out['x-mpsi-refunds'] = { support, ...(createdStatus ? { createdStatus } : {}), ...(failingReason ? { failingReason } : {}), ...(fee ? { fee } : {}) };
+    out['x-mpsi-refunds'] = {
+      support,
+      ...(createdStatus ? { createdStatus } : {}),
+      ...(failingReason ? { failingReason } : {}),
+      ...(fee ? { fee } : {}),
+    };
   }
   return out;
 }
@@ -270,8 +281,16 @@ function sandboxPaths(p: Profile): Obj {
         operationId: controls.map(([n]) => `sandbox-${n}`).join('-'),
         summary: controls.map(([n]) => CONTROL_SUMMARIES[n] ?? `Sandbox: ${n}`).join('; '),
         tags: ['sandbox'],
-        requestBody: { required: true, content: { 'application/json': { schema: templateSchema(controls[0]![1]['template'] as Obj, []) } } },
-        responses: { '200': { description: `The ${first} control's answer, in the envelope.`, content: { 'application/json': { schema: envelope({ type: 'object' }) } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: templateSchema(controls[0]![1]['template'] as Obj, []) } },
+        },
+        responses: {
+          '200': {
+            description: `The ${first} control's answer, in the envelope.`,
+            content: { 'application/json': { schema: envelope({ type: 'object' }) } },
+          },
+        },
         'x-mpsi-sandbox-controls': controls.map(([name, control]) => ({ name, control })),
       },
     };
@@ -334,7 +353,9 @@ function webhookBody(event: string): Schema {
 }
 
 function webhooks(p: Profile): Obj {
-  const ack = p.webhooks ? ` This target's acknowledgement limit: ${p.webhooks.ackTimeoutMs} ms (its clock ratio ${p.webhooks.timeScale}).` : '';
+  const ack = p.webhooks
+    ? ` This target's acknowledgement limit: ${p.webhooks.ackTimeoutMs} ms (its clock ratio ${p.webhooks.timeScale}).`
+    : '';
   return Object.fromEntries(
     WEBHOOK_EVENTS.map(([event, when]) => [
       event,
@@ -381,7 +402,12 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
     },
     servers: [{ url: base }],
     security: [Object.fromEntries(SIGNING.map(([name]) => [name, []]))],
-    tags: [{ name: 'payments' }, { name: 'refunds' }, { name: 'payouts' }, { name: 'sandbox', description: 'Sandbox controls: no production service has them.' }],
+    tags: [
+      { name: 'payments' },
+      { name: 'refunds' },
+      { name: 'payouts' },
+      { name: 'sandbox', description: 'Sandbox controls: no production service has them.' },
+    ],
     paths,
     webhooks: webhooks(p),
     components: {
@@ -389,9 +415,14 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
         SIGNING.map(([name, header, description]) => [name, { type: 'apiKey', in: 'header', name: header, description }]),
       ),
       parameters: Object.fromEntries(
-        SIGNING.map(([name, header, description]) => [name, { name: header, in: 'header', required: true, description, schema: { type: 'string' } }]),
+        SIGNING.map(([name, header, description]) => [
+          name,
+          { name: header, in: 'header', required: true, description, schema: { type: 'string' } },
+        ]),
       ),
-      headers: Object.fromEntries(SIGNING.map(([name, , description]) => [name, { required: true, description, schema: { type: 'string' } }])),
+      headers: Object.fromEntries(
+        SIGNING.map(([name, , description]) => [name, { required: true, description, schema: { type: 'string' } }]),
+      ),
       schemas: { Amount: AMOUNT, Card: CARD, ErrorEnvelope: ERROR_ENVELOPE },
     },
     'x-mpsi-error-catalogue': [

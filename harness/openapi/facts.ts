@@ -24,7 +24,7 @@ export interface DescriptionFacts {
   doubts: string[];
 }
 
-const props = (s: S | undefined): Record<string, S> => ((s?.['properties'] as Record<string, S> | undefined) ?? {});
+const props = (s: S | undefined): Record<string, S> => (s?.['properties'] as Record<string, S> | undefined) ?? {};
 const isAmount = (s: S | undefined): boolean => !!s && 'currency' in props(s) && 'value' in props(s);
 const text = (name: string, s: S) => `${name} ${String(s['description'] ?? '')}`.toLowerCase();
 const example = (s: S): unknown =>
@@ -55,7 +55,8 @@ function contradictionsOf(s: S | undefined, pointer: string, what: string): stri
     if (!SNAKE.test(name) && /[A-Z]/.test(name))
       out.push(`${what}: the field ${name} (#${at}) is camelCase; the interface takes snake_case names only`);
     const type = sub['type'];
-    const numeric = type === 'number' || type === 'integer' || (Array.isArray(type) && (type.includes('number') || type.includes('integer')));
+    const numeric =
+      type === 'number' || type === 'integer' || (Array.isArray(type) && (type.includes('number') || type.includes('integer')));
     if (numeric && (name === 'value' || /amount/.test(name)))
       out.push(`${what}: ${name} (#${at}) is a JSON number; an amount's value is a decimal string`);
   });
@@ -99,9 +100,11 @@ function templateOf(s: S, ctx: Context, payees: Record<string, unknown>, doubts:
     }
     const variable = variableOf(name, sub, ctx);
     if (variable) out[name] = v(variable);
-    else if (sub['type'] === 'object' && Object.keys(props(sub)).length) out[name] = templateOf(sub, ctx, payees, doubts, `${pointer}/properties/${name}`);
+    else if (sub['type'] === 'object' && Object.keys(props(sub)).length)
+      out[name] = templateOf(sub, ctx, payees, doubts, `${pointer}/properties/${name}`);
     else if (example(sub) !== undefined) out[name] = example(sub);
-    else doubts.push(`the required field ${name} (#${pointer}/properties/${name}) has no example value and no meaning init knows: left out`);
+    else
+      doubts.push(`the required field ${name} (#${pointer}/properties/${name}) has no example value and no meaning init knows: left out`);
   }
   return out;
 }
@@ -220,7 +223,9 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
       }
       if (op === 'checkout') {
         const fixed = new Set(['payment_method', 'merchant_order_no', 'trans_amount', 'trade_info']);
-        const extras = Object.fromEntries(Object.entries(templateOf(req, 'card', payees, doubts, reqPointer)).filter(([k]) => !fixed.has(k)));
+        const extras = Object.fromEntries(
+          Object.entries(templateOf(req, 'card', payees, doubts, reqPointer)).filter(([k]) => !fixed.has(k)),
+        );
         if (Object.keys(extras).length) tell('checkout.extras', extras, reqPointer);
         const byMethod = req['x-mpsi-extras-by-method'];
         if (byMethod && typeof byMethod === 'object') tell('checkout.extrasByMethod', byMethod, `${reqPointer}/x-mpsi-extras-by-method`);
@@ -249,10 +254,14 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
                   ? 'refunds.data'
                   : 'payouts.data';
         // The create and the query of a refund or payout answer the same record: told once, from the query where there is one.
-        const shared = (op === 'refundCreate' && matched.refundQuery) || ((op === 'payoutCreate' || op === 'payoutCancel') && matched.payoutQuery);
+        const shared =
+          (op === 'refundCreate' && matched.refundQuery) || ((op === 'payoutCreate' || op === 'payoutCancel') && matched.payoutQuery);
         if (!shared) for (const k of Object.keys(f)) tell(`${section}.${k}`, f[k], at(k));
         // "a new checkout is PENDING": the status a checkout not yet paid has, where the description says it.
-        const pending = op === 'checkout' && f['status'] ? /a new checkout is ([A-Z_]+)/.exec(String(fieldAt(dataSchemaOf(o)?.schema, f['status'])?.['description'] ?? ''))?.[1] : undefined;
+        const pending =
+          op === 'checkout' && f['status']
+            ? /a new checkout is ([A-Z_]+)/.exec(String(fieldAt(dataSchemaOf(o)?.schema, f['status'])?.['description'] ?? ''))?.[1]
+            : undefined;
         if (pending) tell('checkout.pendingStatus', pending, `${at('status')}/description`);
       }
     }

@@ -25,7 +25,10 @@ const OPERATIONS: readonly Operation[] = [
   'payoutCancel',
 ];
 
-const DOCUMENT_PATHS: Partial<Record<Operation, string>> = { checkout: '/api/v1/payments/checkout', paymentQuery: '/api/v1/payments/query' };
+const DOCUMENT_PATHS: Partial<Record<Operation, string>> = {
+  checkout: '/api/v1/payments/checkout',
+  paymentQuery: '/api/v1/payments/query',
+};
 
 export function operationsOf(doc: Doc): DocOperation[] {
   const out: DocOperation[] = [];
@@ -33,7 +36,12 @@ export function operationsOf(doc: Doc): DocOperation[] {
     for (const method of ['post', 'get', 'put', 'patch', 'delete']) {
       const op = item?.[method];
       if (op && typeof op === 'object')
-        out.push({ path, method, pointer: `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`, op: op as Record<string, unknown> });
+        out.push({
+          path,
+          method,
+          pointer: `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`,
+          op: op as Record<string, unknown>,
+        });
     }
   return out;
 }
@@ -45,12 +53,19 @@ export function requestFields(o: DocOperation): string[] {
 }
 
 export function requestSchemaOf(o: DocOperation): Record<string, unknown> | undefined {
-  const content = ((o.op['requestBody'] as Record<string, unknown> | undefined)?.['content'] ?? {}) as Record<string, Record<string, unknown>>;
+  const content = ((o.op['requestBody'] as Record<string, unknown> | undefined)?.['content'] ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const media = content['application/json'] ?? Object.values(content)[0];
   return media?.['schema'] as Record<string, unknown> | undefined;
 }
 
-const words = (s: string) => s.toLowerCase().replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^a-z0-9]+/g, ' ');
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[^a-z0-9]+/g, ' ');
 
 /** How well a description's operation fits one of the interface's; 0 when it cannot be it. */
 export function score(o: DocOperation, target: Operation): number {

@@ -17,7 +17,8 @@ export async function readOpenApi(source: string): Promise<{ doc: Doc; source: s
   } catch (err) {
     throw new UsageError(`--openapi ${source}: cannot be read (${(err as Error).message.split('\n')[0]})`);
   }
-  if (checked.specification !== 'OpenAPI') throw new UsageError(`--openapi ${source}: not an OpenAPI 3.0 or 3.1 document (Swagger 2.0 is not read)`);
+  if (checked.specification !== 'OpenAPI')
+    throw new UsageError(`--openapi ${source}: not an OpenAPI 3.0 or 3.1 document (Swagger 2.0 is not read)`);
   // An invalid description is still read where it can be: what it says is checked by probes, and its problems are shown.
   const warnings = [
     ...(checked.valid ? [] : checked.errors.map((e) => `invalid: ${e.message.split('\n')[0]}`)),
@@ -30,7 +31,8 @@ export async function readOpenApi(source: string): Promise<{ doc: Doc; source: s
     throw new UsageError(`--openapi ${source}: its references cannot be resolved (${(err as Error).message.split('\n')[0]})`);
   }
   const version = String(doc['openapi'] ?? '');
-  if (!/^3\.[01]\./.test(version)) throw new UsageError(`--openapi ${source}: OpenAPI ${version || '(no version)'} is not read (3.0 and 3.1 are)`);
+  if (!/^3\.[01]\./.test(version))
+    throw new UsageError(`--openapi ${source}: OpenAPI ${version || '(no version)'} is not read (3.0 and 3.1 are)`);
   return { doc, source, warnings };
 }
 

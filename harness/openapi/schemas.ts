@@ -105,7 +105,9 @@ export function paymentMethods(p: Profile): string[] {
     ...(p.methods.pricePoint ?? []),
     ...(p.methods.notEnabled ? [p.methods.notEnabled] : []),
     ...(p.methods.noChannel ? [p.methods.noChannel] : []),
-    ...Object.values(p.merchants).flatMap((m) => (m && typeof m === 'object' ? ((m as { paymentMethods?: string[] }).paymentMethods ?? []) : [])),
+    ...Object.values(p.merchants).flatMap((m) =>
+      m && typeof m === 'object' ? ((m as { paymentMethods?: string[] }).paymentMethods ?? []) : [],
+    ),
   ];
   return [...new Set(all)];
 }

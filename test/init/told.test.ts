@@ -27,7 +27,7 @@ describe('--hint and --hints', () => {
   it("names each leaf of a hints file by its JSON pointer, and a --hint wins over the file's leaf", () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-told-'));
     const file = join(dir, 'hints.json');
-    writeFileSync(file, JSON.stringify({ endpoints: { cardPayment: '/a', 'payoutCancel': '/payouts/{payout_no}/cancel' } }));
+    writeFileSync(file, JSON.stringify({ endpoints: { cardPayment: '/a', payoutCancel: '/payouts/{payout_no}/cancel' } }));
     const vendor = new Vendor([...readHintsFile(file), parseHint('endpoints.cardPayment=/b')]);
     expect(vendor.at('endpoints.cardPayment')).toBe('/b');
     expect(vendor.sourceOf('endpoints.payoutCancel')).toBe(`${file}#/endpoints/payoutCancel`);

@@ -392,7 +392,9 @@ export function judgeDraft(
  */
 export function vendorHints(truth: Profile): Record<string, unknown> {
   const pick = (o: unknown, keys: string[]) =>
-    Object.fromEntries(keys.flatMap((k) => ((o as Record<string, unknown>)?.[k] === undefined ? [] : [[k, (o as Record<string, unknown>)[k]]])));
+    Object.fromEntries(
+      keys.flatMap((k) => ((o as Record<string, unknown>)?.[k] === undefined ? [] : [[k, (o as Record<string, unknown>)[k]]])),
+    );
   const out: Record<string, unknown> = {
     endpoints: truth.endpoints,
     merchants: {

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { targetGenome } from '../../fixtures/arbitraries/genome.js';
+import { variable } from '../../harness/init/fields.js';
 import { getAt, leavesOf, Vendor } from '../../harness/init/told.js';
 import { describeOpenApi } from '../../harness/openapi/describe.js';
 import { CATALOGUE } from '../../harness/openapi/errors.js';
@@ -28,10 +29,15 @@ const dir = mkdtempSync(join(tmpdir(), 'mpsi-openapi-'));
 const reference = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'profiles', 'reference.json'), 'utf8')) as Profile;
 
 /** The profile's sections a description carries (merchants, balances and the kit's own settings are not in one). */
-const DESCRIBED =
-  /^(endpoints|checkout|paymentRecord|cardPayment\.(template|data|cards|declines)|refunds|payouts\.(template|queryBy|cancelBy|data|methods\.[^.]+\.payee)|limits|pricePoints|sandbox)(\.|$)/;
+const DESCRIBED = new RegExp(
+  String.raw`^(endpoints|checkout|paymentRecord|cardPayment\.(template|data|cards|declines)|refunds|` +
+    String.raw`payouts\.(template|queryBy|cancelBy|data|methods\.[^.]+\.payee)|limits|pricePoints|sandbox)(\.|$)`,
+);
 
-async function roundTrip(profile: Profile, name: string): Promise<{ wrong: string[]; untold: string[]; told: number; contradictions: string[] }> {
+async function roundTrip(
+  profile: Profile,
+  name: string,
+): Promise<{ wrong: string[]; untold: string[]; told: number; contradictions: string[] }> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, stringify(describeOpenApi(profile), { aliasDuplicateObjects: false }));
   const { doc, warnings } = await readOpenApi(file);
@@ -83,7 +89,11 @@ describe('describe --openapi', () => {
     writeFileSync(file, JSON.stringify(describeOpenApi(templated)));
     expect(await validate(file)).toMatchObject({ valid: true });
     const doc = JSON.parse(readFileSync(file, 'utf8'));
-    expect(doc.paths['/api/v1/payouts/{payout_no}/cancel'].post.parameters[0]).toMatchObject({ name: 'payout_no', in: 'path', required: true });
+    expect(doc.paths['/api/v1/payouts/{payout_no}/cancel'].post.parameters[0]).toMatchObject({
+      name: 'payout_no',
+      in: 'path',
+      required: true,
+    });
     const r = await roundTrip(templated, 'templated');
     expect(r.wrong).toEqual([]);
     expect(r.untold).toEqual([]);
@@ -176,10 +186,10 @@ describe("reading a vendor's own description", () => {
     expect(told['endpoints.cardPayment']).toBe('/v2/charges/card-present');
     expect(told['endpoints.payoutCancel']).toBe('/v2/payouts/{payout_no}/cancel');
     expect(told['cardPayment.template']).toEqual({
-      payment_method: '${method}',
-      merchant_order_no: '${merchantOrderNo}',
-      trans_amount: '${amount}',
-      card: '${card}',
+      payment_method: variable('method'),
+      merchant_order_no: variable('merchantOrderNo'),
+      trans_amount: variable('amount'),
+      card: variable('card'),
     });
     expect(facts.methods).toEqual(['CARD', 'SEPA_DEBIT']);
     // The refund's camelCase field and number amount: reported, and its template not told.
