@@ -31,6 +31,7 @@ import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
 import { applyTold, Vendor } from './told.js';
+import { confirmTold, toldWalk } from './told-tiers.js';
 import { isTemplated, type Found } from './paths.js';
 import { METHOD_CANDIDATES } from './candidates.js';
 import { candidateMethods } from './checkout.js';
@@ -138,7 +139,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     if (plain && paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, paths.paymentQuery, plain, rounded);
     if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method, paths.paymentQuery);
     await paymentLimits(p, ev, st);
-    await pricePoints(p, ev, st);
+    await pricePoints(p, ev, st, vendor);
     if (paths.cardPayment) {
       const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted' && !m.pricePoint).map((m) => m.method);
       st.card = await learnCard(
@@ -384,7 +385,7 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
  */
 const WALK_PROBES = 400;
 
-async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
+async function pricePoints(p: Prober, ev: Evidence, st: State, vendor: Vendor): Promise<void> {
   const shape = st.shape!;
   for (const m of st.methods ?? []) {
     if (!m.pricePoint) continue;
@@ -394,6 +395,28 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
       if (a.code !== 0 || !a.data) return undefined;
       return chargedOtherThan(a.data, c) ?? c;
     };
+    const told = toldWalk(vendor, m.method);
+    if (told) {
+      const c = await confirmTold(told, charge);
+      const list = tierTexts(told.tiers).join(', ');
+      if (c.confirmed) {
+        st.tiers[m.method] = c.confirmed;
+        ev.learnt(
+          `pricePoints (${m.method})`,
+          { tiers: tierTexts(told.tiers), rounding: told.rounding },
+          `the vendor's list (${vendor.sourceOf('pricePoints')}), confirmed: ${c.asked} checkouts at the amounts that tell ` +
+            'rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as it says',
+        );
+        continue;
+      }
+      ev.todo(
+        `pricePoints (${m.method}, as told)`,
+        `the vendor's tiers ${list} (${vendor.sourceOf('pricePoints')}) disagree with the target's charges at ` +
+          `${c.disagree.map(([x, r]) => `${amount(x).value}→${r === undefined ? 'refused' : amount(r).value}`).join(', ')}: ` +
+          'init walked the tiers itself',
+      );
+      vendor.refute('pricePoints');
+    }
     const earlier = Object.entries(st.tiers)[0];
     if (earlier) {
       const c = await confirmWalk(earlier[1], charge);

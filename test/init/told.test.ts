@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../harness/cli/args.js';
 import { Evidence } from '../../harness/init/evidence.js';
 import { applyTold, parseHint, readHintsFile, Vendor } from '../../harness/init/told.js';
+import { confirmTold, toldWalk } from '../../harness/init/told-tiers.js';
 
 describe('--hint and --hints', () => {
   it('reads a value as JSON where it reads as JSON, else as text', () => {
@@ -67,5 +68,32 @@ describe('the draft takes what the vendor told', () => {
     // Settled: merchants.second. Still open: the controls (nothing told), the refuted path, the contradiction.
     expect(todos).toEqual(['sandbox', 'endpoints.refundQuery', 'methods.checkout']);
     expect(ev.told.map((t) => t.source)).toEqual(['--hint merchants.second', '--hint merchants.second']);
+  });
+});
+
+describe("the vendor's price list", () => {
+  const vendor = new Vendor([
+    parseHint('pricePoints={"tiers":["1.99","9.99"],"rounding":"nearest","maxDistance":"0.10","unroundable":["50.00"]}'),
+  ]);
+  /** A target charging the nearest of `tiers` within 0.10, refusing an amount farther from every one. */
+  const target =
+    (tiers: bigint[]) =>
+    async (c: bigint): Promise<bigint | undefined> => {
+      const near = tiers.filter((t) => (t > c ? t - c : c - t) <= 10n);
+      return near.sort((a, b) => Number((a > c ? a - c : c - a) - (b > c ? b - c : c - b)))[0];
+    };
+
+  it('is learnt when every amount that tells rules apart is charged as it says', async () => {
+    const w = toldWalk(vendor, 'APPLE_PAY')!;
+    expect(w.tiers).toEqual([199n, 999n]);
+    const r = await confirmTold(w, target([199n, 999n]));
+    expect(r.disagree).toEqual([]);
+    expect(r.confirmed?.samples.length).toBe(r.asked);
+  });
+
+  it('is not used when the target charges otherwise', async () => {
+    const r = await confirmTold(toldWalk(vendor, 'APPLE_PAY')!, target([199n, 500n]));
+    expect(r.confirmed).toBeUndefined();
+    expect(r.disagree.length).toBeGreaterThan(0);
   });
 });
