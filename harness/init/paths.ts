@@ -33,10 +33,14 @@ export async function discoverPaths(
   const exists = async (path: string, templated = false): Promise<Answer | undefined> => {
     const a = await p.post(path, {});
     if (a.error || !a.envelope || a.http === 404) return undefined;
-    // An empty body to a fixed path answered "not found": the path named a resource (a route /payouts/{payout_no} took
-    // "cancel" for a payout's number), not an endpoint, which would first ask for its fields. A templated path filled
-    // with a number nothing has is answered so by design: there it proves the route.
-    if (!templated && /notfound/i.test(a.key ?? '')) return undefined;
+    // An empty body to a fixed path answered "not found" may be a route that took the path's last word for a number
+    // (/payouts/{payout_no} reading "cancel" as a payout's number): then any other word there is answered alike, and
+    // the path is no endpoint. A templated path filled with a number nothing has is answered so by design.
+    if (!templated && /notfound/i.test(a.key ?? '')) {
+      const other = path.replace(/[^/]+$/, `init-${p.runId}-none`);
+      const b = await p.post(other, {});
+      if (b.envelope && b.code === a.code && b.key === a.key) return undefined;
+    }
     if (/unknown (path|endpoint|route)|no such (path|endpoint|route)|path not found/i.test(a.message ?? '')) return undefined;
     if (shape(a, path) === baseline) return undefined;
     return a;
