@@ -385,7 +385,7 @@ export function judgeDraft(
 }
 
 /**
- * What a vendor's documentation says that no probe can learn (issue: init learns names from answers, the rest from the
+ * What a vendor's documentation says that no probe can learn (init learns names from answers, the rest from the
  * vendor): the paths, the other merchants, the primary's name, login, production key and method list, the sandbox
  * controls, the test cards, the refund support and created status of each method, the refund fee and failing reason,
  * the payout balance, the price points. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
