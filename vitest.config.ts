@@ -12,6 +12,7 @@ const SLOWEST: Record<string, number> = {
   'test/kill-matrix/kill-matrix.test.ts': 75,
   'test/legal-targets/properties.test.ts': 70,
   'test/init/green-run.test.ts': 35,
+  'test/docs/commands.test.ts': 30,
   'test/package/install.test.ts': 31,
   'test/parity/parity-cli.test.ts': 26,
   'test/parity/faults.test.ts': 21,

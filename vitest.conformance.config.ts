@@ -13,7 +13,7 @@ import { warmValidatorCache } from './harness/envelope.js';
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);
 // The workers' schema validators compiled here, once, when the cache lacks them (a kit's first run): otherwise each
-// worker compiles the same ones at the same time (issue 27).
+// worker compiles the same ones at the same time.
 warmValidatorCache();
 
 /** What the terminal shows goes through the same redactor as every file the run writes. */
@@ -39,7 +39,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two on two cores (issue 27, BENCHMARKS.md §20): each worker loads the whole harness (about 0.7 s of CPU), and
+    // Two on two cores: each worker loads the whole harness (about 0.7 s of CPU), and
     // the run-wide request pool (harness/run/pool.ts) keeps both busy with concurrent checks. A third worker let the
     // rest run beside the two longest files (webhook watch windows) while they wait, but on two cores the CPU it
     // costs is wall time too. At real time a third (harness/run/sequencer.ts, workersFor): the waits set the run there.

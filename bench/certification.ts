@@ -4,7 +4,7 @@
  * reference's 9-attempt schedule lasts 15 s + 60 s + 3 min + 5 min + 10 min + 15 min + 20 min +
  * 40 min = 94.25 min at scale 1, so 113.1 s at 0.02; the document lets a run stop watching at its
  * bound on the whole schedule, 100 min × (1 + tolerance) × time scale after the first attempt.
- * Goal (issue 19): full run ≤ 1.02 × that bound + the quick run's own time, so the bench makes a
+ * Goal: full run ≤ 1.02 × that bound + the quick run's own time, so the bench makes a
  * quick run first (same profile, same seed) and reports ratio = (full − quick) / bound.
  *
  *   npx tsx bench/certification.ts [timeScale=0.02] [seed=20261122]

@@ -1,5 +1,5 @@
 /**
- * CPU of a quick run, per process (issue 27): `node bin/mpsi-conformance.js run --reports TMP` (embedded reference,
+ * CPU of a quick run, per process: `node bin/mpsi-conformance.js run --reports TMP` (embedded reference,
  * webhooks quick) N times; each Node process of the run writes its own user and system time at its end
  * (bench/support/cpu-log.mjs, preloaded through NODE_OPTIONS). CPU time depends far less on the machine's load than
  * wall time does, so it can be measured beside other work; the 1-minute load average is printed beside each run.
@@ -7,7 +7,7 @@
  *   npx tsx bench/cpu.ts [runs=5] [--no-doctor] [--seed S] [-- extra run flags]
  *
  * The doctor runs inside the CLI's process: its share is the CLI's CPU with the doctor minus the CLI's CPU of a
- * `--no-doctor` run. Since session 17 the CLI's process also hosts the embedded reference and the request pool
+ * `--no-doctor` run. The CLI's process also hosts the embedded reference and the request pool
  * (harness/run/host.ts): their CPU is the CLI's; a "reference" or "other" (pool) row appears only for a kit before it.
  * "all processes" is what this bench reaped (the kernel's count for the whole tree, esbuild's service included);
  * "unattributed" is that minus the Node processes' own figures.

@@ -1,5 +1,5 @@
 /**
- * Issue 23: where a quick run's time goes behind a 100 ms round trip (`serve --latency 50`), or on loopback. Runs the
+ * Where a quick run's time goes behind a 100 ms round trip (`serve --latency 50`), or on loopback. Runs the
  * CLI once with MPSI_TRACE_EXCHANGES (harness/trace.ts) and draws from the trace: the doctor's phases (start, the
  * requests sent until the next phase started, and its chains: the longest runs of one-after-another round trips), and
  * in the checks phase each worker's files (start, end), each check's length against its sequential round trips, and

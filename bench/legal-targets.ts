@@ -1,5 +1,5 @@
 /**
- * The kit over generated legal targets (issue 24): N genomes (default 200), each started as the reference
+ * The kit over generated legal targets: N genomes (default 200), each started as the reference
  * with the genome's readings and accounts and channels (methods per merchant, overlapping or gapped channels, refund
  * support and created status, payout channels, balances, decline cards, name and login) and checked with its true profile. Prints and
  * writes the rates of false

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 3: quick runs of the embedded reference under field conditions, each with its floor and ratio
+ * Quick runs of the embedded reference under field conditions, each with its floor and ratio
  * (run.json `floor`, harness/report/floor.ts), the 1-minute load average at its start, its verdict and its longest
  * check. Conditions: loopback; 100 ms round trip (`embedded.latencyMs` 50, as `serve --latency 50`); a gateway at
  * 50 requests/s (`embedded.rateLimit` 50 with `http.rateLimit` 50, as `serve --rate-limit 50`); the same gateway

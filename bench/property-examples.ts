@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 3: the suites that hold property checks, run alone against the embedded reference on loopback and
+ * The suites that hold property checks, run alone against the embedded reference on loopback and
  * with a 100 ms round trip (`embedded.latencyMs` 50, as `serve --latency 50`), no doctor, no webhooks: the wall time
  * of the run and the time of its property checks, which is what running independent examples at once changes.
  * Give another clone of the kit as ROOT to measure it the same way (before/after in one sitting).

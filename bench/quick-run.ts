@@ -1,7 +1,7 @@
 /**
  * Wall time of `npm run conformance` (quick webhooks, the embedded reference), N times in a row,
  * with the 1-minute load average at the start of each run beside its time; the median is the
- * figure (issue 19: ≤ 10 s on this 2-core machine). Reports go to a temporary directory.
+ * figure (≤ 10 s on this 2-core machine). Reports go to a temporary directory.
  *
  *   npx tsx bench/quick-run.ts [runs=5] [seed=20261122]
  */

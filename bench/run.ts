@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: every benchmark, one after another, each in its own process. Each prints its
  * figures and writes reports/bench/<name>.json. Pick some by name: `npm run bench -- reference-load`.
- * Loopback only; every loop is bounded and stops by itself.
+ * Loopback only; every loop is bounded and stops by itself. `npm run bench -- --write` runs nothing: it rewrites
+ * BENCHMARKS.md from bench/figures.json (bench/figures.ts).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { log, machine, ROOT } from './support/report.js';
+import { writeBenchmarks } from './figures.js';
 
 const ALL = [
   'harness-throughput',
@@ -21,6 +23,10 @@ const ALL = [
   'package-start',
   'legal-targets',
 ];
+if (process.argv.includes('--write')) {
+  log(`wrote ${writeBenchmarks()} from bench/figures.json`);
+  process.exit(0);
+}
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !ALL.includes(w));
 if (unknown.length > 0) {

@@ -1,4 +1,4 @@
-// Whether dist/ was compiled from exactly the sources of this clone (issue 27): a clone then runs the compiled
+// Whether dist/ was compiled from exactly the sources of this clone: a clone then runs the compiled
 // JavaScript and skips tsx's loading of the CLI (about 0.6 s of CPU a run); any difference — a file edited, added or
 // removed, another TypeScript — sends it back to its sources, so a clone never runs a stale build.
 // Plain JavaScript: the bin reads it before anything can be compiled.

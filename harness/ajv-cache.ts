@@ -1,5 +1,5 @@
 /**
- * Compiled JSON Schema validators kept on disk between processes (issue 27). Compiling the profile schema costs the CLI
+ * Compiled JSON Schema validators kept on disk between processes. Compiling the profile schema costs the CLI
  * about 0.6 s of CPU, and the envelope, amount and webhook schemas about 0.4 s in each vitest worker: every run, for
  * schemas that change only with the kit. ajv's standalone code (the same code `ajv.compile` builds and evaluates) is
  * written once under a name that hashes everything it depends on (ajv's version, the options, the schemas), and later

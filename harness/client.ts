@@ -25,7 +25,7 @@ import { verify } from './signing.js';
 import { CappedSink, hostHeaderValue, rawSend, requestTarget, socketError, type WireResult } from './client-raw.js';
 
 /**
- * undici's Agent alone (issue 27): the package's index also loads its fetch, WebSocket, cookies, cache and mock
+ * undici's Agent alone: the package's index also loads its fetch, WebSocket, cookies, cache and mock
  * modules (and Node's own bundled undici), about 0.1 s of CPU in every process that sends, for a client that only
  * dispatches. The same class the index exports (`module.exports.Agent = require('./lib/dispatcher/agent')`).
  */
@@ -384,7 +384,7 @@ export function createClient(opts: ClientOptions): Client {
   const pacer = opts.pacer ?? new Pacer({ ratePerSecond: opts.rateLimit, concurrency: opts.concurrency });
 
   /**
-   * Sends until the answer is the service's (issue 23): a throttled answer (429, or 503 with Retry-After) is waited
+   * Sends until the answer is the service's: a throttled answer (429, or 503 with Retry-After) is waited
    * out and the same body resent, newly signed, until the exchange's deadline, which counts from the first send.
    * The exchange recorded is the last attempt's; `throttled` counts the refusals before it.
    */

@@ -1,3 +1,8 @@
+/**
+ * The response envelope and its schemas: ajv validators compiled once per kit version and kept on disk as ajv's
+ * standalone code (harness/ajv-cache.ts: in a clone under node_modules/.vite, installed under the OS temp folder, read
+ * only from a folder of the user's own that others cannot write), and the split of an error `msg` into message and key.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { cacheFile, cachedValidators, kitRequire } from './ajv-cache.js';
@@ -40,7 +45,7 @@ function validators() {
 }
 
 /**
- * Compiles the validators into the cache unless they are there already (issue 27): called by vitest's main process
+ * Compiles the validators into the cache unless they are there already: called by vitest's main process
  * before any worker starts, so that on a kit's first run (a fresh clone, CI) one process compiles them instead of
  * every worker at once, and no worker loads ajv's compiler. Never throws: a cache that cannot be warmed costs the
  * workers their compilation, as before.

@@ -1,3 +1,8 @@
+/**
+ * The `Target` suites see: the profile's facts, the signing session and its client, the webhook receiver, and the
+ * endpoint paths (the profile's, the document's two where it is silent). Suites never read env vars, URLs or files:
+ * everything they know of the service under test comes through here.
+ */
 import type { ClauseId } from './clauses/registry.js';
 import { randomBytes } from 'node:crypto';
 import type { Client, RawRequest } from './client.js';

@@ -1,5 +1,5 @@
 /**
- * Our side of a throttling gateway (issue 23): what a throttled answer is, how long to wait before resending, how fast
+ * Our side of a throttling gateway: what a throttled answer is, how long to wait before resending, how fast
  * to send at all (the profile's `http.rateLimit`, a token bucket) and how many requests to keep in flight while the
  * target throttles (AIMD). A throttled answer is the gateway's, never the service's: it is never judged.
  */
@@ -45,7 +45,7 @@ export function throttleWaitMs(
 /**
  * Requests are paced this far under the declared rate: between a grant and the request's arrival at the gateway lies a
  * time that varies (the sender's event loop, the connection), and two requests that arrive closer than they were sent
- * would be one too many for a gateway counting the requests of any one second (issue 23: the rate-limited run was
+ * would be one too many for a gateway counting the requests of any one second (the rate-limited run was
  * throttled 93 times while sending at exactly the rate).
  */
 export const RATE_MARGIN = 0.95;
@@ -123,7 +123,7 @@ const ATTEMPTS_KEPT_MS = 3_000;
  * widens it by 1/window (additive increase); once it is back at `concurrency` it is lifted.
  *
  * A window bounds requests in flight, not requests per second: at a loopback round trip of 1 ms even one in flight
- * passes a gateway's 50/s (issue 23: about 1,100 throttled answers for 1,300 requests, and an unlucky request throttled
+ * passes a gateway's 50/s (about 1,100 throttled answers for 1,300 requests, and an unlucky request throttled
  * ten times within its deadline). So when no rate is declared and the target throttles, the pacer learns one from the
  * onset (`throttleOnset` over the attempts it saw), waits out the throttled answer's Retry-After (the gateway's second
  * is full) and paces every later request under it. Then it adapts the rate itself: a request sent under it and

@@ -1,5 +1,5 @@
 /**
- * Issue 23: where a run's time goes. With MPSI_TRACE_EXCHANGES=<file>, every exchange the kit records (doctor and
+ * Where a run's time goes. With MPSI_TRACE_EXCHANGES=<file>, every exchange the kit records (doctor and
  * checks, in every worker process) and every doctor phase's start is appended to <file> as one JSON line, so that
  * bench/latency-where.ts can draw the timeline. Off (the default), it costs one property read per exchange.
  */

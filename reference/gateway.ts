@@ -1,5 +1,5 @@
 /**
- * Field conditions on demand (issue 23): the gateway a vendor's sandbox sits behind, in front of the reference's own
+ * Field conditions on demand: the gateway a vendor's sandbox sits behind, in front of the reference's own
  * pipeline. Beyond `rateLimit` requests per second it answers HTTP 429 with an HTML body and `Retry-After: 1`,
  * unsigned: the request never reaches the service. `latencyMs` is a one-way network delay: a request reaches the
  * service that late, and every answer (the 429s too) leaves that much later (the round trip grows by 2 × latencyMs).

@@ -1,6 +1,6 @@
 /**
  * The reference's own scheduling stalls, written down for a kit that started it on the same machine
- * (`serve --lag-file FILE`, issue 23): when this process is late, its webhooks are late, and that time is the
+ * (`serve --lag-file FILE`): when this process is late, its webhooks are late, and that time is the
  * machine's, not the target's. One line per stall, `<ended at, ms since the epoch> <ms late>`, appended as it
  * ends. Node built-ins only: reference/ never imports harness/ (which reads the file, harness/check/lag.ts).
  */

@@ -38,7 +38,7 @@ const USAGE =
 
 interface ServeArgs {
   opts: ReferenceOptions & { faults: string[] };
-  /** Field conditions (issue 23): a gateway in front, 429 beyond this many requests per second. */
+  /** Field conditions: a gateway in front, 429 beyond this many requests per second. */
   rateLimit?: number;
   /** Field conditions: one-way delay on every exchange and every webhook delivery, ms. */
   latencyMs?: number;

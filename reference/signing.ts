@@ -28,7 +28,7 @@ export function signatureMatches(secret: string, input: Buffer, presented: strin
 
 const NONCE_BYTES = 18;
 // Filled 256 nonces at a time: a call into the system's random source per response cost about 10 µs, a slice of
-// this 1.4 µs (issue 27: ~2,000 signed answers and webhooks a quick run). Each nonce's bytes are used once.
+// this 1.4 µs (~2,000 signed answers and webhooks a quick run). Each nonce's bytes are used once.
 const noncePool = Buffer.alloc(NONCE_BYTES * 256);
 let nonceAt = noncePool.length;
 

@@ -1,6 +1,6 @@
 /**
  * `npm run proof [-- --targets N] [--seed S] [--out FILE]`: the kit's own proof, measured at release and
- * shipped in the package (proof/kit-proof.json), which every certificate then carries (issue 24 item 5):
+ * shipped in the package (proof/kit-proof.json), which every certificate then carries:
  * the kill matrix over the whole fault catalogue (each fault killed only by its own clause, the doctor
  * phase on, as a run has it), then N generated legal targets (default 20, seed 2027), each checked with
  * its true profile, where every failed check and every doctor WRONG is a false verdict.

@@ -181,7 +181,7 @@ function parallelChecks(kind: 'payment' | 'refund' | 'payout'): CheckSpec[] {
  * Judges the creates that lost a race for one number. Which of them won is the race's (the target's scheduling and ours),
  * so the payout's repeat key is read from the losers' answers as a set: kept from the last loser in send order, as
  * `expectRefused`'s topic does, it would follow which position won, and two runs of one target could read two keys
- * (a last-wins topic written from parallel requests, issue 24).
+ * (a last-wins topic written from parallel requests).
  */
 export function judgeRaceLosers(answers: readonly Exchange[], kind: 'payment' | 'refund' | 'payout', main: ClauseId): void {
   const keys = new Set<string>();

@@ -3,7 +3,7 @@ import { PAYMENT_REFUND_CLAUSES, PAYOUT_CLAUSES, planFor } from './support/model
 import { runSequences } from './support/model/sequences.js';
 
 /**
- * Random command sequences against a model of one merchant's view (issue 6): the bugs that live
+ * Random command sequences against a model of one merchant's view: the bugs that live
  * between requests. Each check runs ctx.numRuns sequences in parallel lanes, each sequence with
  * its own model and numbers; a failure is shrunk to the shortest sequence that still fails.
  */

@@ -67,7 +67,7 @@ function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding
   const pp = t.profile.pricePoints;
   if (!pp || pp.tiers.length === 0)
     throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
-  // The method's own tiers where it has them: a target whose only price-point method has its own tiers (issue 24, a genome)
+  // The method's own tiers where it has them: a target whose only price-point method has its own tiers (a genome)
   // charges those.
   const tiers = (pp.tiersByMethod?.[method] ?? pp.tiers).map((v) => centsOf(v)).sort(compareCents);
   return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => shownValue(v))) };

@@ -7,7 +7,7 @@ import { traceExchange } from '../trace.js';
 
 /**
  * What a check sent, counted for every request (the recorder keeps only the last MAX_EXCHANGES_KEPT exchanges): the
- * run's traffic (issue 27: a vendor budgets a run by it) and its floor's request count and round trips (issue 23).
+ * run's traffic (a vendor budgets a run by it) and its floor's request count and round trips.
  */
 export interface SentTally {
   requests: number;
@@ -45,7 +45,7 @@ export interface CheckRecorder {
    */
   exercised: Set<string>;
   /**
-   * Where our own machine lost enough time to explain a timing finding (issue 23): set by the webhook
+   * Where our own machine lost enough time to explain a timing finding: set by the webhook
    * waits, read by runCheck, which retries such a failure and reports a lasting one as no verdict.
    */
   machineBusy: string[];
@@ -58,7 +58,7 @@ export interface CheckRecorder {
   startedAt: number;
   /**
    * The running check's id (a property example's recorder has its check's): what a webhook wait is narrated under.
-   * Kept here rather than in an AsyncLocalStorage of its own (issue 27): every storage enabled in a process costs
+   * Kept here rather than in an AsyncLocalStorage of its own: every storage enabled in a process costs
    * every promise it creates, and one per suite file made a worker's awaits several times dearer.
    */
   checkId?: string;

@@ -49,7 +49,7 @@ export interface SuiteDef {
   /** Resource label for the report: payment, refund, payout, request, webhook. */
   resource: string;
   /**
-   * Whether its checks run at once (issue 23 item 3): true unless the suite says why they must not (`sequential`).
+   * Whether its checks run at once: true unless the suite says why they must not (`sequential`).
    * Checks already run beside those of other files (vitest's workers), so each works on its own numbers, orders and
    * receiver filters; running a file's checks at once as well lets a check that waits (a webhook window, a network
    * round trip) hold nothing back: a file of 3-second watch windows takes 3 seconds, not 30. Their requests share

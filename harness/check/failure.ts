@@ -51,7 +51,7 @@ export interface SkipOptions {
 }
 
 /**
- * Why a check reached no verdict for reasons that are not the target's (issue 23): the gateway in front of
+ * Why a check reached no verdict for reasons that are not the target's: the gateway in front of
  * it kept refusing our requests past the check's deadline, or our own machine lost more time than the
  * timing rule allows, so a timing finding could not be confirmed. Never a pass, never a failure.
  */

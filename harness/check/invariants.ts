@@ -41,12 +41,12 @@ function f(
 }
 
 /**
- * The rules every response must keep whatever was asked (issue 4 §1). Checked on every
+ * The rules every response must keep whatever was asked. Checked on every
  * exchange the suites provoke; `signedBy` is the merchant the response must be signed for.
  */
 export function responseInvariants(ex: Exchange, opts: { verifySignature: boolean; examined?: Set<ClauseId> }): Finding[] {
   const res = ex.response;
-  // A gateway's throttling answer is not the service's (issue 23): no rule of the interface applies to it.
+  // A gateway's throttling answer is not the service's: no rule of the interface applies to it.
   if (!res || ex.error?.kind === 'throttled') return [];
   const out: Finding[] = [];
   const status = res.status;

@@ -1,5 +1,5 @@
 /**
- * Our own scheduling lag (issue 23): how much time this process lost, waiting for a CPU or behind
+ * Our own scheduling lag: how much time this process lost, waiting for a CPU or behind
  * other work on its event loop, while a check timed the target. A timer drift sampler: a short
  * interval timer notes how late each tick fires; the lateness of the ticks that fell in a window is
  * the time the process could not act in it (a receiver's reply delayed, an arrival noted late, and,

@@ -9,7 +9,7 @@ export interface PropertyOptions {
   numRuns?: number;
   /**
    * Its examples share no mutable state (each its own order, merchant order and idempotency key; none reads a
-   * balance, a counter, a model or an order of events), so they may run at once (issue 23 item 3). The values,
+   * balance, a counter, a model or an order of events), so they may run at once. The values,
    * their order, the verdict and fast-check's failure report stay those of the sequential run: see `assertIndependent`.
    */
   independent?: boolean;

@@ -1,3 +1,9 @@
+/**
+ * `runCheck`: one check's verdict, independent of vitest, so the kill matrix and parity reuse the same checks. It runs
+ * the check against its `Target`, collects findings (each charged to a clause) and what the assertions exercised, and
+ * retries a timing finding that our own lost time explains (harness/check/lag.ts); a second such finding is no verdict
+ * (`machine-busy`), never a failure of the target.
+ */
 import { createHash } from 'node:crypto';
 import type { Target } from '../target.js';
 import type { Exchange } from '../exchange.js';

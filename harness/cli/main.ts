@@ -1,3 +1,8 @@
+/**
+ * The CLI's entry: one command table, from which dispatch, the general help and the unknown-command message are made.
+ * Each command declares its flags once, as a `FlagTable` (harness/cli/args.ts) from which both its parser and its help's
+ * option list are made; scripts/gen-reference.ts renders docs/reference/cli.md from the same tables.
+ */
 import { UsageError } from './args.js';
 import { firstLine } from '../text.js';
 
@@ -26,79 +31,85 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --audit           audit the clients that call it (harness/cli/audit.ts): see serve --audit --help
 `;
 
+interface Command {
+  usage: string;
+  summary: string;
+  help: () => Promise<string>;
+  main: (rest: string[]) => Promise<number>;
+}
+
 /**
  * Each command once: its usage line and summary (the general help), its own help and its program, both imported only
  * when asked for. `main` dispatches from this table and the general help and the unknown-command message list it.
  */
-const COMMANDS: Record<string, { usage: string; summary: string; help: () => Promise<string>; main: (rest: string[]) => Promise<number> }> =
-  {
-    run: {
-      usage: 'run [options]',
-      summary: 'run the conformance checks (default target: the embedded reference)',
-      help: async () => (await import('./run.js')).RUN_HELP,
-      main: async (rest) => (await import('./run.js')).runMain(rest),
+export const COMMANDS: Record<string, Command> = {
+  run: {
+    usage: 'run [options]',
+    summary: 'run the conformance checks (default target: the embedded reference)',
+    help: async () => (await import('./run.js')).RUN_HELP,
+    main: async (rest) => (await import('./run.js')).runMain(rest),
+  },
+  doctor: {
+    usage: 'doctor [options]',
+    summary: "verify the profile's assumptions against the target (also the first phase of run and parity)",
+    help: async () => (await import('./doctor.js')).DOCTOR_HELP,
+    main: async (rest) => (await import('./doctor.js')).doctorMain(rest),
+  },
+  report: {
+    usage: 'report [options]',
+    summary: 'rebuild certificate and HTML report from a reports directory (or merge shards)',
+    help: async () => (await import('./report.js')).REPORT_HELP,
+    main: async (rest) => (await import('./report.js')).reportMain(rest),
+  },
+  'verify-certificate': {
+    usage: 'verify-certificate FILE',
+    summary: "recompute a certificate's digests and verdict from its results",
+    help: async () => (await import('./verify.js')).VERIFY_HELP,
+    main: async (rest) => (await import('./verify.js')).verifyMain(rest),
+  },
+  parity: {
+    usage: 'parity --a PROFILE --b PROFILE',
+    summary: 'compare two targets (sandbox vs production, release vs last) check by check',
+    help: async () => (await import('./parity.js')).PARITY_HELP,
+    main: async (rest) => (await import('./parity.js')).parityMain(rest),
+  },
+  serve: {
+    usage: 'serve [options]',
+    summary: 'serve the reference sandbox (--audit: and audit its clients)',
+    help: async () => SERVE_HELP,
+    main: async (rest) => {
+      if (rest.includes('--audit')) return (await import('./audit.js')).auditMain(rest);
+      if (rest.includes('--help') || rest.includes('-h')) {
+        process.stdout.write(SERVE_HELP);
+        return 0;
+      }
+      return (await import('../../reference/serve.js')).serveMain(rest);
     },
-    doctor: {
-      usage: 'doctor [options]',
-      summary: "verify the profile's assumptions against the target (also the first phase of run and parity)",
-      help: async () => (await import('./doctor.js')).DOCTOR_HELP,
-      main: async (rest) => (await import('./doctor.js')).doctorMain(rest),
-    },
-    report: {
-      usage: 'report [options]',
-      summary: 'rebuild certificate and HTML report from a reports directory (or merge shards)',
-      help: async () => (await import('./report.js')).REPORT_HELP,
-      main: async (rest) => (await import('./report.js')).reportMain(rest),
-    },
-    'verify-certificate': {
-      usage: 'verify-certificate FILE',
-      summary: "recompute a certificate's digests and verdict from its results",
-      help: async () => (await import('./verify.js')).VERIFY_HELP,
-      main: async (rest) => (await import('./verify.js')).verifyMain(rest),
-    },
-    parity: {
-      usage: 'parity --a PROFILE --b PROFILE',
-      summary: 'compare two targets (sandbox vs production, release vs last) check by check',
-      help: async () => (await import('./parity.js')).PARITY_HELP,
-      main: async (rest) => (await import('./parity.js')).parityMain(rest),
-    },
-    serve: {
-      usage: 'serve [options]',
-      summary: 'serve the reference sandbox (--audit: and audit its clients)',
-      help: async () => SERVE_HELP,
-      main: async (rest) => {
-        if (rest.includes('--audit')) return (await import('./audit.js')).auditMain(rest);
-        if (rest.includes('--help') || rest.includes('-h')) {
-          process.stdout.write(SERVE_HELP);
-          return 0;
-        }
-        return (await import('../../reference/serve.js')).serveMain(rest);
-      },
-    },
-    receiver: {
-      usage: 'receiver --url URL ...',
-      summary: "certify a merchant's webhook receiver",
-      help: async () => (await import('./receiver.js')).RECEIVER_HELP,
-      main: async (rest) => (await import('./receiver.js')).receiverMain(rest),
-    },
-    describe: {
-      usage: 'describe --profile FILE --openapi OUT',
-      summary: "the target's interface as its profile says it, as OpenAPI 3.1",
-      help: async () => (await import('./describe.js')).DESCRIBE_HELP,
-      main: async (rest) => (await import('./describe.js')).describeMain(rest),
-    },
-    init: {
-      usage: 'init --target URL --merchant ID --secret-env VAR',
-      summary: 'draft a profile by probing a sandbox',
-      help: async () => (await import('./init.js')).INIT_HELP,
-      main: async (rest) => (await import('./init.js')).initMain(rest),
-    },
-  };
+  },
+  receiver: {
+    usage: 'receiver --url URL ...',
+    summary: "certify a merchant's webhook receiver",
+    help: async () => (await import('./receiver.js')).RECEIVER_HELP,
+    main: async (rest) => (await import('./receiver.js')).receiverMain(rest),
+  },
+  describe: {
+    usage: 'describe --profile FILE --openapi OUT',
+    summary: "the target's interface as its profile says it, as OpenAPI 3.1",
+    help: async () => (await import('./describe.js')).DESCRIBE_HELP,
+    main: async (rest) => (await import('./describe.js')).describeMain(rest),
+  },
+  init: {
+    usage: 'init --target URL --merchant ID --secret-env VAR',
+    summary: 'draft a profile by probing a sandbox',
+    help: async () => (await import('./init.js')).INIT_HELP,
+    main: async (rest) => (await import('./init.js')).initMain(rest),
+  },
+};
 
 const HELP_USAGE = 'help [command]';
 const HELP_SUMMARY = "this text, or a command's options (also: COMMAND --help)";
 
-function generalHelp(): string {
+export function generalHelp(): string {
   const rows = [...Object.values(COMMANDS).map((c) => [c.usage, c.summary] as const), [HELP_USAGE, HELP_SUMMARY] as const];
   // Usage lines longer than the column keep one space before their summary, as the table always did.
   const column = 47;

@@ -1,3 +1,24 @@
+/**
+ * `run`: flags → request → plan → execution, and a conformance run's processes.
+ *
+ * The CLI spawns vitest (through harness/run/vitest-main.ts: vitest's own command without the module hook vite registers
+ * on Node before 22.15) before its doctor phase, and writes `go` on vitest's fd 3 once the doctor passed. It hosts the
+ * embedded reference and the run-wide request pool in its own process (harness/run/host.ts, passed to
+ * harness/run/global-setup.ts as `RunConfig.hosted`: two Node processes fewer to start); global setup holds every check
+ * until `go` (a pipe closed without it fails the run, and a wrong profile or an interrupt before it ends vitest's
+ * process group). Beside vitest the CLI starts the Allure generator (harness/report/allure-render.ts, in a child of its
+ * own), which gets its one job when the results are complete.
+ *
+ * vitest keeps transformed modules on disk between runs; a run of the compiled kit leaves every module of the kit but
+ * the test files to Node (harness/run/native-modules.ts). The Allure results stay in vitest main's memory
+ * (harness/report/allure-writer.ts) and are written once, as one pack `allure-results.json.gz`
+ * (harness/report/allure-pack.ts); the CLI completes them in memory with the text of each exchange shown (a check's
+ * step carries only a mark, harness/report/exchange-text.ts), writes the pack again, and the generator reads that one
+ * file. The page's data is gzipped into one blob the page inflates itself (harness/report/compact-page.ts), then the
+ * page is made offline and checked for third-party references (harness/report/offline.ts). A run of the compiled kit
+ * names each suite file as its source in the reports (harness/report/source-names.ts), so reports and history ids are
+ * the same whichever ran.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -310,7 +331,7 @@ async function executeHostedRun(plan: RunPlan, host: RunHost, closeHost: () => P
   // check until the CLI says go.
   // A far target keeps four workers (harness/run/sequencer.ts workersFor): vitest reads its worker count at start. The
   // tries go before the doctor, not beside it: beside it, a loopback run's fewest of three read 50 ms once (load 5, from
-  // sources), past the 40 ms of a far target (BENCHMARKS §42).
+  // sources), past the 40 ms of a far target.
   const triedAt = Date.now();
   const roundTripMs = await measureRoundTrip(hosted.referenceUrl ?? cfg.targetUrl ?? loaded.profile.baseUrl);
   traceRoundTrip(triedAt, roundTripMs);

@@ -133,7 +133,7 @@ export function actingRoles(ctx: DoctorContext): MerchantRole[] {
 /**
  * Chains of probes that run side by side while their items read in a fixed order (a report must not depend on which
  * answer came first): each chain adds to a context of its own, and `flush` appends their items to `ctx` in the chains'
- * order. Issue 23: behind a 100 ms round trip, chains that ran one after another held the doctor for seconds.
+ * order. Behind a 100 ms round trip, chains that ran one after another held the doctor for seconds.
  */
 export function sideBySide(
   ctx: DoctorContext,

@@ -206,7 +206,7 @@ export type ArmSubjects = ReadonlyMap<ArmFailureKind, PaidOrder | undefined>;
 
 /**
  * The orders the armed failures need, made before any is armed, side by side and beside the stage before them (they
- * are plain payments: nothing is armed yet). Issue 23: made between the arms, they lengthened the doctor's one chain
+ * are plain payments: nothing is armed yet). Made between the arms, they lengthened the doctor's one chain
  * that must stay alone by 3 round trips.
  */
 export async function armSubjects(ctx: DoctorContext): Promise<ArmSubjects> {

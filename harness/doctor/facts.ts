@@ -1,5 +1,5 @@
 /**
- * Every fact a profile can state, and what the doctor does with it (issue 24 item 4): the schema's leaves, each either
+ * Every fact a profile can state, and what the doctor does with it: the schema's leaves, each either
  * verified by an item of the doctor (test/doctor/facts.test.ts runs it and matches its items to the leaves) or listed
  * here with the reason it is not, so that a new profile field cannot slip through unseen.
  */
@@ -116,7 +116,7 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     notVerifiable:
       'a disabled merchant is refused merchantFrozen, which shows no balance; used by no check yet: ' +
       "err.po.merchant-frozen's check pays out its default amount; a payout within this balance would rule out a " +
-      'refusal for funds (docs/OPEN-ITEMS.md)',
+      'refusal for funds (docs/ROADMAP.md)',
   },
   'merchants.frozen.paymentMethods': {
     notVerifiable: "a disabled merchant's methods are shown by nothing: every payment of it is refused",

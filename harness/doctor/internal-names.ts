@@ -1,5 +1,5 @@
 /**
- * internalFieldNames (issue 24): the one answer that proves an internal name is the one INTERFACE.md fixes, a 400
+ * internalFieldNames: the one answer that proves an internal name is the one INTERFACE.md fixes, a 400
  * `invalidRequest` whose text "names the field by the server's internal name". Each declared name is asked for by a
  * request with that field of the wrong type (a checkout, or a payment query for `order_no`).
  */

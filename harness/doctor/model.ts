@@ -171,7 +171,7 @@ export const accepted = (a: Answer): boolean => a.envelope && a.code === 0;
 /**
  * A refusal in the envelope: the path exists and the target read the request. The answer the target gives to a path
  * it does not have is no refusal of anything: a moved endpoint's "no such path" read as "not enabled", "not
- * cancellable", "the armed failure happened"… would verify a fact through a path that does not exist (issue 24).
+ * cancellable", "the armed failure happened"… would verify a fact through a path that does not exist.
  */
 export const refused = (a: Answer): boolean => a.envelope && a.code !== 0 && a.likeUnknownPath !== true;
 

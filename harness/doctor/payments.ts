@@ -96,7 +96,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
           r.a.key === 'validationFailed'
         ) {
           // Version 3: the no-channel method in a merchant's list is enabled with every channel down; "no payment channel
-          // available" (not 3003) is the answer that shows it enabled (issue 24: the doctor called this true fact wrong).
+          // available" (not 3003) is the answer that shows it enabled (the doctor called this true fact wrong).
           add(ctx, 'verified', m.path, `${m.method} is enabled for ${role}, every channel down`, {
             answered: describeAnswer(r.a),
             ex: [r.ex],
@@ -118,7 +118,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
         } else if (refusesTheAmount(ctx, m.method, r.a)) {
           // The amount refused (2006, or 422 notSupported: "cannot be rounded to a price point"), not the method: the amount
           // was the profile's guess for a method it calls ranged with no declared range, so what is wrong is that method's
-          // kind (or its missing limits), not the merchant's list (the doctor-changed sweep of BENCHMARKS §43: a price-point
+          // kind (or its missing limits), not the merchant's list (the doctor-changed sweep: a price-point
           // method left out of methods.pricePoint was called not enabled for every merchant).
           add(ctx, 'wrong', 'methods.pricePoint', `${m.method} takes any amount (not a price-point method): ${value} is accepted`, {
             expected: 'the payment accepted (code 0)',
@@ -187,7 +187,7 @@ function unevenAmountFor(ctx: DoctorContext, method: string): string {
 /**
  * A method the profile calls ranged (not in methods.pricePoint) charged another amount than asked rounds to price points:
  * the document lets a method round (Apple Pay and Google Pay "accept only fixed amount tiers"), and the checks of a
- * ranged method would read every such charge as wrong, so only the profile can be wrong here (issue 24: dropping a
+ * ranged method would read every such charge as wrong, so only the profile can be wrong here (dropping a
  * price-point method from methods.pricePoint went unnoticed).
  */
 async function judgeRangedCharge(ctx: DoctorContext, method: string, value: string, a: Answer, ex: Exchange): Promise<void> {
@@ -255,7 +255,7 @@ async function checkFrozen(ctx: DoctorContext): Promise<void> {
 /**
  * Each ranged method a merchant has: its limits, one chain per method, paid by the first merchant (primary, second,
  * low-balance) that has it. A method only another merchant has (version 3: KLARNA of the second merchant only) is
- * paid as that merchant: its declared limits are facts like the primary's (issue 24, LEGAL_TARGETS_SEED=1001 in
+ * paid as that merchant: its declared limits are facts like the primary's (LEGAL_TARGETS_SEED=1001 in
  * doctor-changed: a narrower limit of the second merchant's only method went unnoticed, the doctor paying as the primary).
  */
 function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>)[] {
@@ -339,7 +339,7 @@ async function judgeCheckoutProbes(
   role: MerchantRole = 'primary',
 ): Promise<void> {
   // Each probe is a checkout of its own (no balance, no order between them): side by side, their items in the probes'
-  // order. Issue 23: one method's seven tiers, each accepted then its record read, were a chain of 20 round trips.
+  // order. One method's seven tiers, each accepted then its record read, were a chain of 20 round trips.
   const side = sideBySide(
     ctx,
     probes.map((pr) => (own: DoctorContext) => judgeCheckoutProbe(own, method, pr, on, role)),

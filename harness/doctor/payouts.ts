@@ -137,7 +137,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   tasks.push(() => checkNotForPayouts(ctx));
   await pool(tasks, 6);
   const first = made.find((m) => m.role === 'primary');
-  // Issue 23: behind a 100 ms round trip this stage was one chain of about 25 round trips. The primary's limit probes
+  // Behind a 100 ms round trip this stage was one chain of about 25 round trips. The primary's limit probes
   // now run beside the record and the releases (themselves side by side); what needs money given back starts after its
   // release (the low-balance probes, the EUR payouts, the payout settled as success), so the primary never holds more
   // at once than when every payout made above was still held during the limit probes. Items keep their former order.

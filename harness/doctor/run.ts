@@ -70,7 +70,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   let count = 0;
   let unknownForm: string | undefined;
   const flawsSeen = new Set<string>();
-  // Throttling (issue 23): every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
+  // Throttling: every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
   const attempts: WireAttempt[] = [];
   let throttled: { answers: number; waitMs: number } | undefined;
   let reference: Awaited<ReturnType<typeof startEmbeddedReference>> | undefined;

@@ -45,7 +45,7 @@ export async function learnCard(
   methods: string[],
   orderNoKey: string | undefined,
   notifyUrl: string,
-  /** Per method, an amount its checkout accepted: 10.00 may lie outside every channel of a method (issue 24). */
+  /** Per method, an amount its checkout accepted: 10.00 may lie outside every channel of a method. */
   acceptedCents: Readonly<Record<string, bigint>> = {},
 ): Promise<CardResult | undefined> {
   p.phase('card payments: body, test card, answer');

@@ -35,7 +35,7 @@ export interface Answer {
 }
 
 /**
- * The target throttled init (issue 23): a gateway answered HTTP 429 (or 503 with Retry-After) instead of the
+ * The target throttled init: a gateway answered HTTP 429 (or 503 with Retry-After) instead of the
  * service. `onsetRate` is what proves a limit: the requests on the wire in the second that ended with a throttled
  * one (harness/throttle.ts `throttleOnset`); the gateway let the ones before it through, so it allows `onsetRate - 1`.
  */

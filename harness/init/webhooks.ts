@@ -34,7 +34,7 @@ const MAX_ROUNDS = 3;
 
 /**
  * Our own lost time a retry wait may hold and still measure the target: timer noise and ordinary work. Beyond it the wait
- * shows our machine as much as the target's clock (issue 23: a CI runner beside a busy core measured 450 ms for a 75 ms
+ * shows our machine as much as the target's clock (a CI runner beside a busy core measured 450 ms for a 75 ms
  * wait, three times at once, since one stall of this process covered the three waits measured side by side).
  */
 function measuresTheTarget(gapMs: number, lostMs: number): boolean {

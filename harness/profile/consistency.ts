@@ -286,3 +286,6 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
     );
   return out;
 }
+
+/** The fields each format version added (dotted, `*` any key), for the generated profile reference. */
+export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = { 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS };

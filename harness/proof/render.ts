@@ -9,7 +9,7 @@ export interface ConformantRun {
   passed: number;
   failed: string[];
   skipped: number;
-  /** Checks with no verdict (issue 23: our machine too busy to confirm a timing finding): neither passed nor failed. */
+  /** Checks with no verdict (our machine too busy to confirm a timing finding): neither passed nor failed. */
   inconclusive?: string[];
   durationMs: number;
   /** Per clause, the checks that exercised it (an assertion evaluated it and it held) in this run. */

@@ -20,7 +20,7 @@ export interface RenderJob {
 }
 
 /**
- * How the generator's child loads @allurereport/core (issue 27). Core's report.js imports, whatever the report, every
+ * How the generator's child loads @allurereport/core. Core's report.js imports, whatever the report, every
  * reader (the XML ones, the xcresult tools), the Allure service client (axios), zip streams and the summary page:
  * about 0.4 s of CPU to load, none of it used by a single-file report from allure-js results. The child imports
  * report.js's own text with those imports swapped for stand-ins, and every other import resolved to the file core

@@ -1,5 +1,5 @@
 /**
- * The kit's own proof (issue 24 item 5): how far a reader of a certificate may trust the kit that made it.
+ * The kit's own proof: how far a reader of a certificate may trust the kit that made it.
  * `npm run proof` (scripts/kit-proof.ts) measures it at release — the kill matrix, and the false verdicts
  * of the kit and of its doctor over generated legal targets — and writes proof/kit-proof.json, which the
  * package ships. A certificate carries that proof only when it was measured for the kit version that made

@@ -1,5 +1,5 @@
 /**
- * The run's floor (issue 23 item 3): how short the run could be, bounded by the target and the document alone, and
+ * The run's floor: how short the run could be, bounded by the target and the document alone, and
  * how far its wall time is from it. A ratio near 1 says our scheduling costs nothing; a large one says the run waits
  * on itself. Computed when the reports are made, from the checks' stored results, run.json and the pool's facts.
  */

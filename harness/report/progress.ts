@@ -37,8 +37,8 @@ let waitSeq = 0;
 
 /**
  * How long a wait goes unnarrated: most waits end within a few ms (the webhook is already there), and each
- * narrated wait costs two console lines through vitest's console capture in the worker and the main process
- * (issue 27). A wait shorter than this is no silence a reader needs explained.
+ * narrated wait costs two console lines through vitest's console capture in the worker and the main process.
+ * A wait shorter than this is no silence a reader needs explained.
  */
 export const NARRATE_AFTER_MS = 250;
 

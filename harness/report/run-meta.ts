@@ -34,7 +34,7 @@ export interface RunMeta {
   timeScale?: number;
   /**
    * The target's round trip, ms, as the CLI measured it before vitest started (the fewest of 3 HEADs,
-   * harness/run/round-trip.ts): 40 ms or more kept four workers (issue 23). Absent when the target did not answer them.
+   * harness/run/round-trip.ts): 40 ms or more kept four workers. Absent when the target did not answer them.
    */
   roundTripMs?: number;
   filters: { suites: string[]; clauses: string[] };

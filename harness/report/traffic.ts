@@ -1,5 +1,5 @@
 /**
- * What a run cost the target (issue 27): requests, webhooks received and bytes each way, so a vendor
+ * What a run cost the target: requests, webhooks received and bytes each way, so a vendor
  * can budget a run against a sandbox's limits. Checks run in vitest's worker processes, so no one
  * process sees the whole run: each check stores its own figures (StoredResult.traffic), each suite's
  * webhook receiver leaves its count in <reports>/traffic/, and the run's totals are their sums.
@@ -29,7 +29,7 @@ export interface CheckTraffic {
   requests: number;
   bytesSent: number;
   bytesReceived: number;
-  /** Σ round trips and Σ waits for a slot or rate token of those requests, ms (the run's floor); absent before session 19. */
+  /** Σ round trips and Σ waits for a slot or rate token of those requests, ms (the run's floor); absent in older run.json files. */
   roundTripMs?: number;
   queuedMs?: number;
 }
@@ -81,7 +81,7 @@ export function formatBytes(n: number): string {
 }
 
 /**
- * The throttling figures (issue 23), from the exchanges the checks recorded: answers a gateway gave instead of the
+ * The throttling figures, from the exchanges the checks recorded: answers a gateway gave instead of the
  * service (HTTP 429, or 503 with Retry-After), waited out and resent, never judged; and the time waited after them,
  * summed over requests (ms).
  */

@@ -1,5 +1,5 @@
 /**
- * What a CLI run hosts in its own process (issue 27: each Node process costs 0.3–0.6 s of CPU to start): the embedded
+ * What a CLI run hosts in its own process (each Node process costs 0.3–0.6 s of CPU to start): the embedded
  * reference, which the doctor and the checks then meet as one target, and the run-wide request pool. The CLI's process
  * only waits while vitest runs the checks (the Allure generator loads in a child of its own), so neither shares an event
  * loop with the work that made each move out of vitest's main process (module transforms for the workers, reporters).

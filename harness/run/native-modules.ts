@@ -1,8 +1,8 @@
 /**
- * Which of the kit's own modules vitest leaves to Node (issue 27). Compiled, the harness, the reference, the fixtures
+ * Which of the kit's own modules vitest leaves to Node. Compiled, the harness, the reference, the fixtures
  * and the suites' support modules are plain JavaScript that Node imports as it is; given to vitest's module runner
  * they are transformed (or read from vitest's module cache) by vitest's main process, sent over IPC to each worker
- * and evaluated there by vitest's module runner (BENCHMARKS.md §34). Only the test files themselves stay with the runner,
+ * and evaluated there by vitest's module runner. Only the test files themselves stay with the runner,
  * which must collect them. From the TypeScript sources nothing can be left to Node (Node 20 runs no TypeScript). A module
  * the pattern misses (a path spelt another way) is only inlined as before: slower, never different.
  */

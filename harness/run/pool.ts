@@ -1,5 +1,5 @@
 /**
- * The run-wide request pool (issue 23 item 3). vitest runs the suite files in several worker processes; each used to
+ * The run-wide request pool. vitest runs the suite files in several worker processes; each used to
  * pace itself alone, with a third of the profile's `http.rateLimit` and its own in-flight window, so the run sent
  * below the limit whenever a worker was idle and above the budget when all were busy. One pool, held by vitest's
  * pool process started by global setup (harness/run/global-setup.ts), now hands out every request's slot and rate token: at most
@@ -16,7 +16,7 @@
  *
  * Who gets a slot that comes free: the ask with the lowest key, which is the start time (epoch ms) of the check that
  * asks (`a` alone: the time the pool got the ask). Earliest-started check first: a check's requests follow one another
- * in chains, and a chain whose every request queued behind every later check's would end last (issue 23: behind a
+ * in chains, and a chain whose every request queued behind every later check's would end last (behind a
  * gateway at 50 requests/s the stateful check's sequences waited for a rate token on each step, and set the run's
  * tail). The earliest check holds at most its own chains' width, so later checks get every slot it leaves; and the
  * suite files start longest first (harness/run/sequencer.ts), so the long chains are the early ones. A worker gives a
@@ -237,7 +237,7 @@ export function connectPool(port: number, fallback: RequestPacer): RequestPacer 
   /** Slots of the pool held by this worker's requests in flight (after a loss, their releases are not sent). */
   let poolHeld = 0;
   /**
-   * Lines not yet written (issue 27): a release and the next ask of a chain, and the asks of checks started together,
+   * Lines not yet written: a release and the next ask of a chain, and the asks of checks started together,
    * go out in one write at the end of the current tick instead of one system call each (two per request made the pool
    * a worker's costliest writer). A tick adds no event-loop turn, and the pool sees the same lines in the same order.
    */

@@ -1,5 +1,5 @@
 /**
- * The target's round trip before vitest starts (issue 23): how many workers the run keeps depends on it
+ * The target's round trip before vitest starts: how many workers the run keeps depends on it
  * (harness/run/sequencer.ts workersFor). A HEAD of the base URL, whatever it answers: only the time is read. The
  * fewest milliseconds of a few tries, one after another: the first pays for the connection, and a busy machine only
  * ever adds time. undefined when the target did not answer: the run then keeps its usual workers and says nothing.

@@ -43,7 +43,7 @@ export const WORKERS = 2;
 
 /**
  * At real time two files wait 75 s each (webhook-retry, webhook-delivery) while sending a handful of requests: with two
- * workers every other file waited for one of them, and the run took their length twice over (issue 23: 110 s against
+ * workers every other file waited for one of them, and the run took their length twice over (110 s against
  * a longest check of 75 s). A third worker runs the rest beside them; its CPU (about 0.7 s) is not the run's bound there.
  */
 export function workersFor(timeScale: number, roundTripMs?: number): number {
@@ -52,16 +52,16 @@ export function workersFor(timeScale: number, roundTripMs?: number): number {
 }
 
 /**
- * A target this far away (its round trip, ms, as the CLI measured it before vitest started) keeps more workers
- * (issue 23, BENCHMARKS.md §41): behind a 100 ms round trip each worker's files ran one after another, a file as long
+ * A target this far away (its round trip, ms, as the CLI measured it before vitest started) keeps more workers:
+ * behind a 100 ms round trip each worker's files ran one after another, a file as long
  * as its longest chain of round trips, while the pool had fewer than 13 requests in flight for 85 % of the checks'
  * time. The requests wait on the network there, not on our CPU. Loopback answers in a few ms, even on a busy machine.
  */
 export const FAR_ROUND_TRIP_MS = 40;
 
 /**
- * Workers for a far target below real time: four. With the files started longest first (a built run started them by
- * name until §42), a fourth worker took the checks of a 100 ms run from 15.7–16.5 s to 12.1–13.2 s (load 4.5–5.5,
+ * Workers for a far target below real time: four. With the files started longest first (a built run once started them by
+ * name), a fourth worker took the checks of a 100 ms run from 15.7–16.5 s to 12.1–13.2 s (load 4.5–5.5,
  * alternated): the three workers ended within 0.3 s of each other, the phase being the sum of the files' lengths
  * shared out. Its CPU (about 0.7 s) is not that run's bound.
  */
@@ -74,7 +74,7 @@ export function runWorkers(cfg: RunConfig = readRunConfig()): number {
 
 /**
  * suites/<concern>.test.ts, or the built kit's dist/suites/<concern>.test.js → <concern> (the key of durations.json).
- * Keyed by `.test.ts` only, every built run's file counted as unknown and the files started by name (BENCHMARKS §42).
+ * Keyed by `.test.ts` only, every built run's file counted as unknown and the files started by name.
  */
 export function fileKey(moduleId: string): string {
   return basename(moduleId).replace(/\.test\.[cm]?[jt]s$/, '');
@@ -104,7 +104,7 @@ export function waitsMostly(key: string): boolean {
  * the longest file that sends (the stateful check's chains, in quick mode). On loopback the three longest files are
  * webhook files that take seconds and the next one a second, so this costs nothing; behind a gateway's rate limit or a
  * network's round trip the files that send take far longer than durations.json says, and three workers that only
- * waited left the run's budget idle for their whole length (issue 23: 20 s of a rate-limited run sent 90 requests).
+ * waited left the run's budget idle for their whole length (20 s of a rate-limited run sent 90 requests).
  * At real time (`timeScale` ≥ 1) the webhook files' waits (75 s) set the run: they all start first, as before.
  */
 export function startOrder<T>(

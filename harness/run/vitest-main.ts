@@ -1,5 +1,5 @@
 /**
- * vitest's main process for a run of the compiled kit (issue 27): vitest's own command, started without the module
+ * vitest's main process for a run of the compiled kit: vitest's own command, started without the module
  * hook vite would register to import the config. The compiled config is imported by Node (`--configLoader native`,
  * harness/cli/run.ts); to track the config's dependencies for watch mode, vite imports it through a resolve hook, and
  * on Node versions without `Module.registerHooks` (before 22.15) that hook is `Module.register`'s: a thread of its own

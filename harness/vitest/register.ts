@@ -69,7 +69,7 @@ function readRunContext() {
 let shared: { raw: string | undefined; context: ReturnType<typeof readRunContext> } | undefined;
 
 /**
- * Read and checked once per worker, not once per suite file (issue 27: a worker runs about fourteen of them, each
+ * Read and checked once per worker, not once per suite file (a worker runs about fourteen of them, each
  * loading and validating the profile again). Read again if the run's configuration is another one.
  */
 export function runContext(): ReturnType<typeof readRunContext> {
@@ -97,7 +97,7 @@ export function registerSuite(suite: SuiteDef): void {
             ackTimeoutMs: wh.ackTimeoutMs,
           })
         : undefined;
-    // The embedded reference's late timers are our machine's lost time (issue 23 item 4).
+    // The embedded reference's late timers are our machine's lost time.
     watchStallFile(inject('mpsiTargetLagFile'));
     session = openSession({
       loaded,

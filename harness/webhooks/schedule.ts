@@ -112,7 +112,7 @@ export function arrivalLate(d: Pick<Delivery, 'receivedAt'> & Partial<Pick<Deliv
 /**
  * Whether a measured span between two arrivals [from, to] is outside its bounds by no more than the time
  * our own process lost in it: then a detail saying so,
- * for recordMachineBusy just before the finding it excuses (issue 23), so the finding is retried rather
+ * for recordMachineBusy just before the finding it excuses, so the finding is retried rather
  * than charged. A miss larger than our lost time, or than MAX_LAG_STRETCH times the bound, stands.
  * `arrivals`, the two deliveries, add how late each was noted after the embedded sandbox wrote it (arrivalLate).
  */
@@ -133,7 +133,7 @@ export function lagExcuse(
   // the longest single stall along it, and one too short only by the stall that made us note its first arrival late.
   const stall = late ? processLag().longestStallDuring(from, to) : processLag().longestStallDuring(from - b.min, from + 1);
   // Under heavy load our receiver's process notes an arrival up to 700 ms after the sandbox wrote it, in many short
-  // stalls that none is significant alone (issue 23, OPEN-ITEMS "Timing under load"). Where the sandbox is ours its
+  // stalls that none is significant alone (docs/ROADMAP.md, "Timing verdicts on a starved machine"). Where the sandbox is ours its
   // write time says exactly how late the arrival that moved the span was noted: the later one for a span too long,
   // the earlier one for a span too short. Never summed over the window, so a sender that waited too long still is.
   const noted = arrivals ? arrivalLate(late ? arrivals[1] : arrivals[0]) : 0;
@@ -215,6 +215,6 @@ export function sleep(ms: number): Promise<void> {
 /**
  * Why a suite that judges delivery times runs its checks one after another at a compressed time scale: at once, their
  * webhooks crowd the target's delivery queue and our receiver, and a delivery late by that — our traffic — would be
- * charged to the target (issue 23). At real time the document's waits are seconds and a queue's delay is not.
+ * charged to the target. At real time the document's waits are seconds and a queue's delay is not.
  */
 export const TIMED_DELIVERIES = 'it judges delivery times at a compressed time scale; checks at once crowd the delivery queue';

@@ -9,7 +9,7 @@ export const idemReplay = defineFault({
 });
 
 // The one mutant of the shared scope. `refund-number-free-for-payments` (payments checked against payment numbers only,
-// refunds against both) was dropped as its duplicate (issue 24): the two differ only in a refund numbered like a payment,
+// refunds against both) was dropped as its duplicate: the two differ only in a refund numbered like a payment,
 // which the document lets a target accept or refuse, so no violation tells them apart.
 export const idemSeparateNamespaces = defineFault({
   name: 'idem-separate-namespaces',

@@ -32,7 +32,7 @@ export const readingCatalogue: ReadonlyArray<ReadingInfo> = Object.freeze(READIN
 const RENAMES_LAST = (r: Reading): number => (r.name.endsWith('-field-names') ? 1 : 0);
 
 /**
- * Readings selected only by name (issue 24's target, reproduced for init's tests): `alt` leaves them out,
+ * Readings selected only by name (target, reproduced for init's tests): `alt` leaves them out,
  * as fixtures/profiles/reference-alt.json does not describe them.
  */
 export const BY_NAME_ONLY: ReadonlySet<string> = new Set(['extra-money-fields', 'payout-amount-field']);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Codemod (issue 26 item 1): the named assertions of harness/check/expect.ts moved from positional strings to a
+ * Codemod: the named assertions of harness/check/expect.ts moved from positional strings to a
  * clause id and an options object, and a check's own clause became the default. Other branches keep writing the
  * old calls until they merge, so this script is kept and runnable again: it rewrites only calls still in the old
  * form (an old call is told apart from a new one by its arguments, see OLD below), then drops a clause that is the

@@ -242,7 +242,7 @@ export interface TrialFinding {
   seen: string;
   /**
    * The delivery whose acknowledgement was not honoured, and the target's limit: when our reply to it
-   * left too late because our own process lost time, the resend is not charged without a retry (issue 23).
+   * left too late because our own process lost time, the resend is not charged without a retry.
    */
   acknowledged?: {
     delivery: Pick<Delivery, 'receivedAt' | 'repliedAt' | 'reply'> & Partial<Pick<Delivery, 'headers'>>;

@@ -1,6 +1,6 @@
 /**
  * A clone runs its compiled dist/ only when dist/ was built from exactly its sources (bin/built-from.mjs,
- * scripts/build.mjs; issue 27: tsx's loading of the CLI costs about 0.6 s of CPU a run). Each case runs the real bin
+ * scripts/build.mjs; tsx's loading of the CLI costs about 0.6 s of CPU a run). Each case runs the real bin
  * and build script in a small kit of their own, whose two entry points say which one ran.
  */
 import { spawnSync } from 'node:child_process';

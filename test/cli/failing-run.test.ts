@@ -75,7 +75,7 @@ describe('a run against a faulty reference', () => {
     expect(md).toContain(c.integrity.resultsSha256);
     // Each script's entry names the exchange of the finding it reproduces, taken from the finding, not the file name.
     for (const r of c.repro) expect(failed.failures.some((f) => f.repro === r.file && f.exchangeId === r.exchangeId)).toBe(true);
-    // The kit's own proof, shipped in proof/kit-proof.json, measured for the version that ran (issue 24 item 5).
+    // The kit's own proof, shipped in proof/kit-proof.json, measured for the version that ran.
     expect(c.kitProof).toMatchObject({ status: 'measured', proof: { kitVersion: c.kit.version } });
     expect(md).toContain("| Kit's own proof | measured for");
   });

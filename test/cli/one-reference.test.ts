@@ -1,6 +1,6 @@
 /**
  * A CLI run against the embedded reference starts one reference, in its own process, for the doctor and the checks
- * (harness/run/host.ts, issue 27), hosts the request pool there too, and ends when the run ends: the reference and the
+ * (harness/run/host.ts), hosts the request pool there too, and ends when the run ends: the reference and the
  * pool keep nothing alive.
  */
 import { readFileSync } from 'node:fs';

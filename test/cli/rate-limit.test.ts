@@ -1,8 +1,8 @@
 /**
- * Throttling is never a verdict (issue 23): the whole quick suite against the reference behind a gateway that answers
+ * Throttling is never a verdict: the whole quick suite against the reference behind a gateway that answers
  * HTTP 429 (HTML, Retry-After, unsigned) beyond 50 requests/s is CONFORMANT, exit 0, with the same checks passed as on
  * loopback, and the run says how many answers were throttled. Without the throttling path the same run exits 2 before
- * any check: the doctor takes the gateway's 429s for a wrong profile (with --no-doctor, issue 23 saw NON-CONFORMANT).
+ * any check: the doctor takes the gateway's 429s for a wrong profile (with --no-doctor, such a run was NON-CONFORMANT).
  * No `http.rateLimit` is declared: the run learns the rate from the throttling onset (harness/throttle.ts), says which,
  * and throttles seldom; paced by its in-flight window alone it was throttled for most requests and once flaked (exit 2).
  */
@@ -37,7 +37,7 @@ describe('the reference behind serve --rate-limit 50', () => {
   it('quick run (webhooks off): CONFORMANT, exit 0, the same checks passed as on loopback, throttled answers counted', async () => {
     const seed = '4242';
     // Webhooks off in both runs: the gateway stands in front of requests, not between the reference and the receiver,
-    // and the webhook timing checks are not yet robust on a loaded machine (issue 23's fourth item: at a load average
+    // and the webhook timing checks are not yet robust on a loaded machine (fourth item: at a load average
     // of 20, webhook-ack's late-acknowledgement check failed on plain loopback too). What is compared is the gateway's
     // effect alone.
     const profile = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Record<string, unknown> & { webhooks: Record<string, unknown> };
@@ -64,7 +64,7 @@ describe('the reference behind serve --rate-limit 50', () => {
       { timeoutMs: 240_000 },
     );
     expect(plain.code, plain.stdout.slice(-3000) + plain.stderr).toBe(0);
-    // Loopback: the round trip the CLI measured before vitest started is near, so the run kept its two workers (issue 23).
+    // Loopback: the round trip the CLI measured before vitest started is near, so the run kept its two workers.
     const near = JSON.parse(readFileSync(join(loopback, 'run.json'), 'utf8')) as { roundTripMs?: number };
     expect(near.roundTripMs).toBeTypeOf('number');
     expect(near.roundTripMs!).toBeLessThan(FAR_ROUND_TRIP_MS);
@@ -86,7 +86,7 @@ describe('the reference behind serve --rate-limit 50', () => {
     expect(cert.traffic.throttledAnswers).toBeGreaterThan(0);
     expect(cert.traffic.throttleWaitMs).toBeGreaterThan(0);
     // No rate is declared: the run learns one from the throttling onset and paces under it. Paced only by its in-flight
-    // window, it got 832–1,194 throttled answers for 1,338 requests (BENCHMARKS §33) and a request throttled ten times
+    // window, it got 832–1,194 throttled answers for 1,338 requests and a request throttled ten times
     // within its deadline (exit 2, 1 run in 9 there); paced, 34–40: the onset's burst (at most the 32 in flight) and a
     // probe's answer or two every few seconds. 5 % of the requests (67) holds that with room; the spiral cannot return.
     expect(cert.traffic.throttledAnswers, JSON.stringify(cert.traffic)).toBeLessThanOrEqual(cert.traffic.requests * 0.05);

@@ -1,5 +1,5 @@
 /**
- * Issue 23: the armed failures run alone, one after another (one-shot per merchant), and behind a 100 ms round trip
+ * The armed failures run alone, one after another (one-shot per merchant), and behind a 100 ms round trip
  * their chain held the doctor for over a second. The orders they are tried on are made beforehand, beside the stage
  * before them (nothing is armed yet), so that once the first failure is armed the doctor sends only the arms and the
  * one request each is tried with. Every kind is still judged as before.

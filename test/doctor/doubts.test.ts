@@ -1,5 +1,5 @@
 /**
- * Issue 24: the doctor never turns a target's violation into the user's profile error. Each fault
+ * The doctor never turns a target's violation into the user's profile error. Each fault
  * below makes the target answer against the (true) reference profile where INTERFACE.md fixes the
  * answer; before, each stopped `run` with exit 2 and advice to copy the broken behaviour into the
  * profile. Now the doctor records a doubt (exit 0), the checks run, the fault is killed by its own

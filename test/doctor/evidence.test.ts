@@ -1,5 +1,5 @@
 /**
- * Issue 24, what the doctor reads as evidence: a refusal that comes after the method check shows the
+ * What the doctor reads as evidence: a refusal that comes after the method check shows the
  * method enabled; price points are probed on every price-point method; the tie rule is verified (a
  * contrary charge is a doubt, the rounding clause's to judge); entries no check can use are warned of,
  * in words that do not contradict themselves.

@@ -1,5 +1,5 @@
 /**
- * Every fact a profile can state is verified by the doctor or listed with the reason it is not (issue 24 item 4):
+ * Every fact a profile can state is verified by the doctor or listed with the reason it is not:
  * the profile schema's leaves, each named by an item of the doctor run on true profiles of generated targets (the
  * reference's own, every drawn reading at once, the wide accounts genome), or given a fate in harness/doctor/facts.ts
  * (verified with a larger part, not verifiable and why, or not a fact of the target). A new schema field with neither

@@ -1,5 +1,5 @@
 /**
- * Issue 23: behind a 100 ms round trip the doctor's payouts were one chain of about 25 round trips (BENCHMARKS.md §41):
+ * Behind a 100 ms round trip the doctor's payouts were one chain of about 25 round trips:
  * the record, every limit probe, the USD-only probes, then each payout made per merchant released in turn. The primary's
  * limit probes now run beside the releases (themselves side by side), while what needs the money back still waits for
  * it: the low-balance probes for that merchant's release, the EUR payouts and the payout settled as success for the

@@ -1,6 +1,6 @@
 /**
- * Issue 23: behind a 100 ms round trip the doctor's price-point tiers of one method, then of the next, and each ranged
- * method's limits in turn, held it for seconds (BENCHMARKS.md §41). Those chains now run side by side: each method's
+ * Behind a 100 ms round trip the doctor's price-point tiers of one method, then of the next, and each ranged
+ * method's limits in turn, held it for seconds. Those chains now run side by side: each method's
  * first probe goes out before another method's chain is done, whatever the machine's speed. Their items still read in
  * the methods' order, so a report does not depend on which answer came first.
  */

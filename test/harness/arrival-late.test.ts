@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 4, heavy load: the embedded reference writes each webhook attempt at a time it records
+ * Heavy load: the embedded reference writes each webhook attempt at a time it records
  * (reference/lag.ts logWrites), and our receiver, in a vitest worker starved of CPU, notes it up to 700 ms later in
  * many short stalls, none significant alone. The figures here are those of a quick run beside four busy loops
  * (load 13–17): an attempt written at +80 ms was noted at +794 ms (714 ms late), while the worker's meter saw its

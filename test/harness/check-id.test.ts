@@ -9,7 +9,7 @@ import type { Target } from '../../harness/target.js';
 import type { Receiver } from '../../harness/webhooks/types.js';
 
 /**
- * The running check's id travels in its recorder (issue 27): the webhook waits of concurrent checks sharing one
+ * The running check's id travels in its recorder: the webhook waits of concurrent checks sharing one
  * receiver are narrated under the check that waits, without an AsyncLocalStorage per suite file (each one enabled
  * makes every promise of the worker dearer).
  */
@@ -80,7 +80,7 @@ describe('narrated receiver waits', () => {
       deliveries: () => [],
     }) as unknown as Receiver;
 
-  it('says nothing of a wait that ends within the grace (issue 27: two console lines a wait), and both ends of a longer one', async () => {
+  it('says nothing of a wait that ends within the grace (two console lines a wait), and both ends of a longer one', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: string) => {
       lines.push(line);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KIT_ROOT } from '../../harness/kit-files.js';
 
 /**
- * Every vitest worker and the CLI import the client (issue 27): it loads undici's Agent, not the package's index,
+ * Every vitest worker and the CLI import the client: it loads undici's Agent, not the package's index,
  * whose fetch, WebSocket, cookies, cache and mock modules cost about 0.1 s of CPU per process and are never used.
  */
 describe('harness/client.ts loading', () => {

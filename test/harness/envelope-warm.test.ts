@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 /**
- * vitest's main process warms the workers' validator cache before they start (issue 27): on a kit's first run one
+ * vitest's main process warms the workers' validator cache before they start: on a kit's first run one
  * process compiles the envelope, amount and webhook schemas, instead of every worker at once.
  */
 describe('warming the validator cache', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 26 item 2: the progress line of a check that did not pass is made from its result's data, the same words the
+ * The progress line of a check that did not pass is made from its result's data, the same words the
  * failure text starts with, never cut out of that text.
  */
 import { describe, expect, it } from 'vitest';

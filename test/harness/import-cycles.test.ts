@@ -1,5 +1,5 @@
 /**
- * Issue 26: an import circle (even type-only) means a type lives in the wrong module. The kit's own modules
+ * An import circle (even type-only) means a type lives in the wrong module. The kit's own modules
  * (harness, reference, suites, fixtures) form none; this finds every strongly connected set of relative imports.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

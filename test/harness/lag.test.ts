@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 4: the kit measures the time its own process lost, extends webhook windows by it
+ * The kit measures the time its own process lost, extends webhook windows by it
  * (bounded), and retries a timing finding within it; a lasting one is no verdict, never a failure.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 26's done-when: no line over the formatter's width in the kit's code. The formatter cannot break a long
+ * No line over the formatter's width in the kit's code. The formatter cannot break a long
  * string, comment or regular expression, so `biome check` alone lets such a line through; this is what does not.
  * Data (JSON, Markdown) is not code and is not read.
  */

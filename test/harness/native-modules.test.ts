@@ -9,7 +9,7 @@ import { nativeModules } from '../../harness/run/native-modules.js';
 
 /**
  * The compiled kit's modules are imported by Node in each vitest worker, not transformed by vitest's main process
- * and evaluated by its module runner (issue 27): only the test files go through the runner.
+ * and evaluated by its module runner: only the test files go through the runner.
  */
 describe('modules left to Node in a conformance run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mpsi-native-'));

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /**
- * A worker's lines to the run-wide pool (issue 27): written once per tick, not once per ask and release. Two system
+ * A worker's lines to the run-wide pool: written once per tick, not once per ask and release. Two system
  * calls per request made the pool client a worker's costliest writer; the pool must still see every line, in order.
  */
 describe("a worker's writes to the request pool", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { amountsNextToRefusal, survey } from '../../fixtures/arbitraries/price-points.js';
 import { pricePointRule } from '../../harness/profile/price-points.js';
 
-/** A rule's survey of every cent is made once per process, however many times a suite asks for its amounts (issue 27). */
+/** A rule's survey of every cent is made once per process, however many times a suite asks for its amounts. */
 describe('price-point survey', () => {
   const pp = { tiers: ['0.99', '1.99', '4.99'], rounding: 'nearest' as const, maxDistance: '0.40' };
 

@@ -9,7 +9,7 @@ import { runCheck } from '../../harness/check/run.js';
 import type { Target } from '../../harness/target.js';
 
 /**
- * Independent property examples (issue 23 item 3) run several at a time, yet a check must come out as the sequential
+ * Independent property examples run several at a time, yet a check must come out as the sequential
  * `fc.assert` would make it: the same values in the same order, the same first failure, fast-check's own report
  * (seed, path, counterexample, shrinks) and the same typed outcome. Overlap is counted, never timed.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 4: the embedded reference runs in a process of its own, so its late timers are invisible to the
+ * The embedded reference runs in a process of its own, so its late timers are invisible to the
  * worker's meter. It writes its stalls down (reference/lag.ts) and the worker's meter counts them
  * (harness/check/lag.ts stallFile), so a webhook the busy reference sent late is excused, not charged.
  */

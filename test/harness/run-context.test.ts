@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 /**
- * A worker runs about fourteen suite files (issue 27): the run's profile is loaded and validated, and its redactor
+ * A worker runs about fourteen suite files: the run's profile is loaded and validated, and its redactor
  * built, once per worker, not once per file; another run configuration is read anew.
  */
 describe("the run's context in a worker", () => {

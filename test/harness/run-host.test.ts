@@ -1,5 +1,5 @@
 /**
- * A CLI run hosts the embedded reference and the request pool in its own process (harness/run/host.ts, issue 27):
+ * A CLI run hosts the embedded reference and the request pool in its own process (harness/run/host.ts):
  * both serve, the reference writes this process's stalls to its lag file, and closing stops both and gives the pool's
  * counts, so nothing keeps the CLI alive after its run.
  */

@@ -45,7 +45,7 @@ describe('the order suite files start in', () => {
     expect(head.sort()).toEqual(['webhook-delivery', 'webhook-retry']);
   });
 
-  it('keeps four workers for a far target (issue 23), two for one a few ms away or whose round trip is unknown', () => {
+  it('keeps four workers for a far target, two for one a few ms away or whose round trip is unknown', () => {
     expect(workersFor(0.005, 100)).toBe(4);
     expect(workersFor(0.005, FAR_ROUND_TRIP_MS)).toBe(4);
     expect(workersFor(0.005, 3)).toBe(2);

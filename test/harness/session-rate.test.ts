@@ -1,6 +1,6 @@
 /**
  * A session that sends alone (the doctor, before a run's checks) paces itself at the profile's whole `http.rateLimit`,
- * not at the share of one of the run's worker processes: issue 23's rate-limited run spent the doctor's ~150 requests
+ * not at the share of one of the run's worker processes: a rate-limited run spent the doctor's ~150 requests
  * at a third of the rate, seconds the bound counts as requests ÷ rate.
  */
 import { createServer, type Server } from 'node:http';

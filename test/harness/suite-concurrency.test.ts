@@ -4,7 +4,7 @@ import { loadSuites } from '../../harness/run/suites.js';
 
 const spec = { title: 'waits', clause: 'webhook.retry.growing-waits' as const, run: async () => {} };
 
-describe('which suites run their checks at once (issue 23 item 3)', () => {
+describe('which suites run their checks at once', () => {
   it('runs a suite at once unless it says why not', () => {
     const free = defineSuite('free', { area: 'webhooks', resource: 'webhook' }, [spec]);
     const held = defineSuite('held', { area: 'webhooks', resource: 'webhook', sequential: 'checks share one record' }, [spec]);

@@ -1,5 +1,5 @@
 /**
- * `http.rateLimit` proposals (issue 23): what a throttling gateway let through, counted when our requests went on the
+ * `http.rateLimit` proposals: what a throttling gateway let through, counted when our requests went on the
  * wire. A loaded machine holds requests between a probe asking for them and the wire; counted when asked for, a burst
  * the gateway met together looked spread out and the proposal fell far below the limit (7 for 20 at load 28).
  */

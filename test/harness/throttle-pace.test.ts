@@ -1,5 +1,5 @@
 /**
- * Throttling without a declared rate (issue 23): the in-flight window alone let a run send far above a gateway's 50/s
+ * Throttling without a declared rate: the in-flight window alone let a run send far above a gateway's 50/s
  * (about 1,100 throttled answers for 1,300 requests) and a throttled request, waiting its Retry-After holding no slot,
  * could lose ten times in a row to fresh requests. The pacer now learns a rate from the throttling onset, paces under
  * it and keeps adapting it; a resend goes before every fresh request, in the pacer and in the run-wide pool.

@@ -1,5 +1,5 @@
 /**
- * Throttling is never a verdict (issue 23): a gateway's 429 (or 503 with Retry-After) is waited out and the same body
+ * Throttling is never a verdict: a gateway's 429 (or 503 with Retry-After) is waited out and the same body
  * resent, newly signed; the exchange recorded is the service's answer; a request still throttled at its deadline
  * ends the check without a verdict, never failed.
  */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dependencyBin, KIT_ROOT } from '../../harness/kit-files.js';
 
 /**
- * vitest's main process of a compiled run imports its config without vite's module hook (issue 27): on Node before
+ * vitest's main process of a compiled run imports its config without vite's module hook: on Node before
  * 22.15 that hook runs on a thread every later import of the process waits on. What shows which way vite took is the
  * config's own URL: its tracking query through the hook, a plain `?t=` without.
  */

@@ -80,7 +80,7 @@ describe('mpsi-conformance init', () => {
 secret out of every output, and does not overwrite without --force`, async () => {
     const dir = tempReports('init-full');
     const out = join(dir, 'p.json');
-    // About 1,450 requests since the limit search probes the whole span (issue 24): minutes on a loaded machine.
+    // About 1,450 requests since the limit search probes the whole span: minutes on a loaded machine.
     const r = await runCli([...base(), '--out', out], { env: ENV, timeoutMs: 240_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\[init +\d+ probes [\d.]+s\] checkout: CARD limits by bisection/);

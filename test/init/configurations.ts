@@ -38,11 +38,11 @@ function truthOf(file: string): Profile {
 const TIME_SCALE = 0.005;
 
 /**
- * Issue 24's target, as far as the reference can be it: a payment record with another money field
+ * A target written apart from the kit, as far as the reference can be it: a payment record with another money field
  * (refunded_amount, 0.00) and a payout amount field named payout_amount (trans_amount not read there).
  * Its truth is reference.json with the payout template's amount under that name.
  */
-function issue24Truth(): Profile {
+function moneyFieldsTruth(): Profile {
   const t = truthOf('reference.json');
   const { trans_amount: amount, ...rest } = t.payouts!.template;
   t.payouts!.template = { ...rest, payout_amount: amount };
@@ -78,9 +78,9 @@ export const CONFIGURATIONS: Configuration[] = [
     },
   },
   {
-    name: 'reference (issue 24: refunded_amount in records, payout_amount in payout requests)',
+    name: 'reference (refunded_amount in records, payout_amount in payout requests)',
     start: () => startReference({ port: 0, timeScale: TIME_SCALE, readings: ['extra-money-fields', 'payout-amount-field'] }),
-    truth: issue24Truth(),
+    truth: moneyFieldsTruth(),
     truthFile: 'reference.json',
     timeScale: TIME_SCALE,
     moreInternalNames: README_INTERNAL_NAMES,

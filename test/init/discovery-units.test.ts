@@ -57,7 +57,7 @@ describe('bisectLimits', () => {
     });
   });
 
-  it('finds a second range beyond a decade of refusals above the first (issue 24, LEGAL_TARGETS_SEED=716206771)', async () => {
+  it('finds a second range beyond a decade of refusals above the first (LEGAL_TARGETS_SEED=716206771)', async () => {
     // The old search went up by tens from the accepted amount and stopped at the first refusal: 50.64 was written as the max.
     const t = rangeTarget([
       [50n, 5_064n],

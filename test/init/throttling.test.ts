@@ -1,5 +1,5 @@
 /**
- * Throttling in init and doctor (issue 23 item 1): behind a gateway that answers HTTP 429 beyond a rate, init
+ * Throttling in init and doctor: behind a gateway that answers HTTP 429 beyond a rate, init
  * notices, says so, paces itself and writes `http.rateLimit` into the draft with its evidence (the rate at which
  * the throttling began); the doctor notices and advises it, without a WRONG item (throttling is never a verdict).
  * Without the gateway neither proposes a rate.

@@ -1,5 +1,5 @@
 /**
- * Issue 7's gates, on every `npm test`: the conformant reference is green under three seeds, every
+ * The kit's gates, on every `npm test`: the conformant reference is green under three seeds, every
  * fault is killed by a check of its own clause, and every must-level clause is proved (or
  * allowlisted with a reason). Writes reports/kill-matrix.{json,md} and reports/clause-coverage.{json,md}.
  */
@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
   writeProof(report, 'reports');
   // A bound against a hang, not a timing verdict: 2 min alone on an idle machine, over 5 min in a full npm test beside
-  // the other files at load 5-7 (session 18), so a busy CI runner needs room.
+  // the other files at load 5-7, so a busy CI runner needs room.
 }, 900_000);
 
 describe('kill matrix', () => {
@@ -54,7 +54,7 @@ describe('kill matrix', () => {
     expect(survivors).toEqual([]);
   });
 
-  it('runs the doctor on every mutant first, and it stops none as a profile error (issue 24)', () => {
+  it('runs the doctor on every mutant first, and it stops none as a profile error', () => {
     expect(report.faults.filter((f) => f.checksRun.length > 0 && f.doctor === undefined).map((f) => f.name)).toEqual([]);
     expect(
       report.faults

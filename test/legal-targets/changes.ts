@@ -1,5 +1,5 @@
 /**
- * One fact of a true profile changed (issue 24 item 2, doctor): every change this profile allows, each
+ * One fact of a true profile changed (doctor): every change this profile allows, each
  * with what the doctor must do about it. Where only the profile can be wrong (a path, a data path, an
  * id, a balance the vendor states, which methods a merchant has, a payout's currency or cancel rule that
  * the target proves by accepting), the doctor exits 2 with a WRONG item naming the field. Where the
@@ -123,7 +123,7 @@ export function oneFactChanges(p: Profile): Change[] {
     const [lo, hi] = [cents(tiers[i - 1]!), cents(tiers[i]!)];
     // Half-way may be one of the unroundable examples (rounding to the nearest tier within a distance puts them there), and
     // the loader refuses a tier the rule would round an unroundable example to: the first fraction of the way that loads
-    // (the doctor-changed sweep, BENCHMARKS §43).
+    // (the doctor-changed sweep).
     const between = [1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4].map((f) => Math.floor(lo + (hi - lo) * f)).filter((c) => c > lo && c < hi);
     const to = between.map((c) => tiers.with(i, money(c))).find((t) => loads(p, setter('pricePoints.tiers', t)));
     // Refused or rounded, it is a doubt: the target may refuse or round one of its own price points (limit.price-points).

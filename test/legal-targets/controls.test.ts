@@ -1,5 +1,5 @@
 /**
- * Sandbox controls of shapes the reference's own are not (issue 24: "a sandbox failure switch that takes two values
+ * Sandbox controls of shapes the reference's own are not ("a sandbox failure switch that takes two values
  * (operation and key) or matches a refund by its refund number"), as genomes: the kit with the true profile proves
  * every transient-failure row (passed, not skipped), the doctor calls nothing WRONG, a changed switch value is WRONG
  * naming it, and the faults of the transient-failure clauses are still killed by their own clause.

@@ -1,5 +1,5 @@
 /**
- * The doctor on a true profile with one fact changed (issue 24 item 2), over generated targets: a fact only the
+ * The doctor on a true profile with one fact changed, over generated targets: a fact only the
  * profile can be wrong about (a path, a data path, an id, a balance, a merchant's methods, a payout method's currency
  * or cancel rule, a sandbox control) exits 2 with a WRONG item naming the field; a fact whose contrary answer the
  * document fixes (a narrower limit, a partial refund on a full-only method, a method not for payouts, a payout
@@ -37,7 +37,7 @@ const FIXED_FIELDS = [
 
 describe('doctor: one fact of a true profile changed', () => {
   // A changed profile the loader refuses is no profile a user could run: the property threw on it instead of judging the
-  // doctor (the doctor-changed sweep, BENCHMARKS §43: a tier moved half-way between two tiers, onto an unroundable example).
+  // doctor (the doctor-changed sweep: a tier moved half-way between two tiers, onto an unroundable example).
   it(`every change drawn is a profile that loads (seed ${SEED})`, () => {
     fc.assert(
       fc.property(targetGenome(), (g) => {

@@ -26,7 +26,7 @@ const OWN_RULE_UP = fixture('genome-own-rule-up');
 const OWN_RULE_NEAREST = fixture('genome-own-rule-nearest');
 /** KLARNA for the second merchant only (doctor-changed LEGAL_TARGETS_SEED=1001, shrunk). */
 const SECOND_ONLY = fixture('genome-second-only-method');
-/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (the doctor-changed sweep, BENCHMARKS §43). */
+/** Google Pay rounds to the nearest tier within 0.49, and refuses 10.00 and 10.37 (the doctor-changed sweep). */
 const NEAREST_ONLY_PRICE_POINT = fixture('genome-price-point-method-nearest');
 /** Shared tiers 2.99, 14.99, 99.99 rounded to the nearest within 0.32: 8.99, half-way, is an unroundable example. */
 const UNROUNDABLE_HALF_WAY = fixture('genome-unroundable-half-way');

@@ -1,5 +1,5 @@
 /**
- * init over generated legal targets (issue 24 item 2): against the target built from each genome, init (the CLI,
+ * init over generated legal targets: against the target built from each genome, init (the CLI,
  * in process) always writes a draft that validates as drafted (no part left out as its own bug) and a `.todo.md`,
  * and exits 0; every fact it writes is the genome's truth (0 wrong values; a limit that misses an accepted range
  * narrower than init's probe spacing is counted apart as unseen, see onlyUnseenRanges); every fact it leaves out is named by a
@@ -30,14 +30,14 @@ const CHECK_RUNS = 5;
 const FIXED: readonly { why: string; genome: TargetGenome }[] = [
   { why: "the reference's own configuration", genome: { readings: [] } },
   { why: 'every drawn reading at once', genome: { readings: READING_NAMES.filter((n) => !NOT_DRAWN.has(n)) } },
-  // Issue 24: another money field in the payment record (init took it for the amount charged).
-  { why: 'an extra money field refunded_amount (issue 24)', genome: { readings: ['extra-money-fields'] } },
+  // Another money field in the payment record (init took it for the amount charged).
+  { why: 'an extra money field refunded_amount', genome: { readings: ['extra-money-fields'] } },
   // Found by bench/legal-targets.ts (seed 2027): Apple Pay refuses 100.00, Google Pay's top tier; init listed it as unroundable for both.
   { why: "per-method tiers: one method's refused amount is another's tier", genome: { readings: ['google-pay-own-tiers'] } },
-  // Issue 24 (LEGAL_TARGETS_SEED=716206771): CARD's second channel lies beyond a decade of refusals above the first; the old
+  // LEGAL_TARGETS_SEED=716206771: CARD's second channel lies beyond a decade of refusals above the first; the old
   // search went up by tens, met a refusal and wrote the first channel's 50.64 as the max. Widened here to 207.43–600.00,
   // which any search that probes above a refusal must find (the drawn one is 12 cents wide: see onlyUnseenRanges).
-  { why: 'a second card channel beyond a decade of refusals (issue 24)', genome: withAccounts() },
+  { why: 'a second card channel beyond a decade of refusals', genome: withAccounts() },
 ];
 let suites: SuiteDef[];
 
@@ -160,7 +160,7 @@ describe('the judgement of a draft (the property can fail)', () => {
   });
 
   it('counts a limit apart as unseen only where the true range it misses is narrower than the probe spacing', () => {
-    // The drawn case of issue 24 (LEGAL_TARGETS_SEED=716206771): CARD 0.57–50.64 and 207.43–207.55.
+    // The drawn case LEGAL_TARGETS_SEED=716206771: CARD 0.57–50.64 and 207.43–207.55.
     const trueCard = {
       min: '0.57',
       max: '207.55',

@@ -1,5 +1,5 @@
 /**
- * `init` over one generated target (issue 24 item 2), as a user runs it: the CLI (in process) against the
+ * `init` over one generated target, as a user runs it: the CLI (in process) against the
  * reference built from the genome, then its draft and `.todo.md` judged against the genome's true profile,
  * fact by fact. Shared by test/legal-targets/init.test.ts and bench/legal-targets.ts.
  *

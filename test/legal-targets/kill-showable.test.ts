@@ -125,7 +125,7 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
-  // bench --kill 8 --seed 4343 (session 20): under invalid-json-unreadable the fault's refusal is never made.
+  // bench --kill 8 --seed 4343: under invalid-json-unreadable the fault's refusal is never made.
   it('run: bad-json-http-400 survives where a body that is not JSON is unreadable, killed where it is refused signed', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'bad-json-http-400');
     const suites = await loadSuites();
@@ -138,7 +138,7 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
-  // bench --kill 12 --seed 8484 (session 20): the armed refund failures are reached only on a refund the channel supports.
+  // bench --kill 12 --seed 8484: the armed refund failures are reached only on a refund the channel supports.
   it('run: the armed refund failures survive where nothing is refundable, killed where the card refunds in part', async () => {
     const names = ['refund-failed-validation-failed', 'refund-system-busy-code-500'];
     const faults = faultCatalogue.filter((f) => names.includes(f.name));
@@ -165,7 +165,7 @@ describe('which genome can show which fault', () => {
     expect([none!.verdict, some!.verdict, ...none!.errors, ...some!.errors]).toEqual(['survived', 'killed']);
   }, 300_000);
 
-  // Seed 13's survivor (BENCHMARKS §28): where the only refundable method is a checkout refunded in full, the idempotency
+  // Seed 13's survivor: where the only refundable method is a checkout refunded in full, the idempotency
   // check was the one to see it and charged idem.refund-blocks-payment; it charges the table's shared scope now.
   it('run: idem-separate-namespaces survives where nothing is refundable, killed where a checkout refunds in full only', async () => {
     const fault = faultCatalogue.filter((f) => f.name === 'idem-separate-namespaces');

@@ -1,5 +1,5 @@
 /**
- * Whether a target built from a genome can show a fault to the checks that name its clause (issue 24, kill over
+ * Whether a target built from a genome can show a fault to the checks that name its clause (kill over
  * genomes). Restated from the genome's own terms, never from a run's outcome. Two ways not to:
  * - `nothing-to-show`: the target leaves the fault nothing to act on (no price-point method for a rounding fault, no
  *   refundable payment for a refund fault); the mutant behaves as the conformant target. Not counted.
@@ -107,16 +107,16 @@ const RULES: Readonly<Record<string, Rule>> = {
     PAYOUT_METHODS.some((m) => !t.payouts[m].cancelable) ? SHOWS : nothing('every payout method can be cancelled'),
   'decline-only-first-card': (t) => (t.declineCards.length > 1 ? SHOWS : nothing('the target has one decline card')),
   'auth-login-as-merchant-id': () => SHOWS,
-  // Judged from bench/legal-targets.ts --kill 3 --seed 7 (session 17), each survivor replayed with the reasons its checks skipped.
+  // Judged from bench/legal-targets.ts --kill 3 --seed 7, each survivor replayed with the reasons its checks skipped.
   // Its check repeats the number on a second payment where the target refunds only in full.
   'refund-duplicate-merchant-order-key': needsRefund,
   'refund-decimals-invalid-amount-key': needsPartialRefund,
   'refund-charged-back-accepted': needsRefund,
-  // Judged from the same bench with --seed 2027 --n 24 (session 17).
+  // Judged from the same bench with --seed 2027 --n 24.
   'refund-3-decimals-accepted': needsPartialRefund,
   'refund-exceed-allowed': needsPartialRefund,
   'webhook-none-on-refund-create': needsRefund,
-  // Judged from the same bench with --seed 11 --n 20 (session 17).
+  // Judged from the same bench with --seed 11 --n 20.
   // Its check (suites/webhook-retry.ts) refunds a card payment (kill.test.ts, LEGAL_TARGETS_SEED=1291603365).
   'webhook-body-at-change': (t) => {
     if (t.refunds.CARD.support !== 'none') return SHOWS;
@@ -146,7 +146,7 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? blind(`the check refunds ${used} in full (its amount is the payment's); ${partial.join(', ')} refund in part`)
       : nothing("every refund of this target is of the whole payment, whose amount is the payment's");
   },
-  // Judged from bench/legal-targets.ts --kill 3 --seed 31 (session 18), each survivor replayed on its genome.
+  // Judged from bench/legal-targets.ts --kill 3 --seed 31, each survivor replayed on its genome.
   // Its code is that of a cancel refused for the payout's status: where no payout method cancels, every cancel is refused
   // for its channel first (as payout-cancel-success).
   'payout-not-cancelable-code-422': (t, g) => {
@@ -174,7 +174,7 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? SHOWS
       : nothing('every refund of this target is created SUCCESS (or none can be made): none is ever PENDING');
   },
-  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 18), each survivor replayed on its genome.
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13, each survivor replayed on its genome.
   // Its check (suites/refund-errors.ts) refunds a payment refundable in part, as refund-decimals-invalid-amount-key's.
   'refund-invalid-amount-key': needsPartialRefund,
   // It drops refund.updated for a refund created SUCCESS: it needs one (suites/webhook-events.ts refunds a method the
@@ -184,26 +184,26 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? SHOWS
       : nothing('no refund of this target is created SUCCESS (or none can be made)'),
   // Its one violation is a payment accepted under a refund's number: without a refund, no number to take. Seed 13's survivor
-  // (BENCHMARKS §28) refunded in full only: the idempotency check that shows it now charges its own clause (issue 24).
+  // refunded in full only: the idempotency check that shows it now charges its own clause.
   'idem-separate-namespaces': needsRefund,
   'checkout-answers-session-no': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing("the fault rewrites the checkout's order_no, which other-record-field-names renames: the mutant is the target")
       : SHOWS,
-  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343 (session 20, BENCHMARKS §43): it sets the HTTP status of
+  // Judged from bench/legal-targets.ts --n 6 --kill 8 --init no --seed 4343: it sets the HTTP status of
   // the signed invalidRequest a body that is not JSON gets; invalid-json-unreadable answers such a body as unreadable (HTTP
   // 500, unsigned) before it is parsed, so that refusal is never made.
   'bad-json-http-400': (_t, g) =>
     g.readings.includes('invalid-json-unreadable')
       ? nothing('invalid-json-unreadable answers a body that is not JSON as unreadable before parsing: the mutant is the target')
       : SHOWS,
-  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (session 19; a catalogue of 198 draws other faults than §28's):
+  // Judged from bench/legal-targets.ts --kill 3 --seed 13 (a catalogue of 198 draws other faults than one of 197):
   // it nests a payment record it knows by its `status` and `order_no`, which other-record-field-names renames.
   'query-record-nested': (_t, g) =>
     g.readings.includes('other-record-field-names')
       ? nothing('the fault knows a payment record by status and order_no, which other-record-field-names renames: the mutant is the target')
       : SHOWS,
-  // Judged from bench/legal-targets.ts --kill 3 --seed 31 (session 19) and replayed with the other faults of a canceled payout on the
+  // Judged from bench/legal-targets.ts --kill 3 --seed 31 and replayed with the other faults of a canceled payout on the
   // reference's accounts with no payout method cancelling: each survived, with and without payout-cancel-status-first.
   'webhook-payout-status-cancelled': needsCanceledPayout,
   'webhook-none-on-payout-cancel': needsCanceledPayout,
@@ -214,7 +214,7 @@ const RULES: Readonly<Record<string, Rule>> = {
     PAYOUT_METHODS.some((m) => t.payouts[m].cancelable) || g.readings.includes('payout-cancel-status-first')
       ? SHOWS
       : nothing('no payout method cancels: every cancel is refused for its channel before its status is read'),
-  // Judged from bench/legal-targets.ts --kill 3 --seed 47 (session 19): no payout method of that target was USD-only.
+  // Judged from bench/legal-targets.ts --kill 3 --seed 47: no payout method of that target was USD-only.
   'payout-eur-accepted': (t) =>
     PAYOUT_METHODS.some((m) => t.payouts[m].usdOnly) ? SHOWS : nothing('no payout method is USD-only: a payout in EUR is allowed'),
   // The same run: a fault of refund.updated bodies, on a target where no enabled method takes refunds; the other faults that
@@ -223,18 +223,18 @@ const RULES: Readonly<Record<string, Rule>> = {
   'webhook-refund-no-original-order-no': needsRefund,
   'webhook-refund-merchant-no-of-payment': needsRefund,
   'webhook-refund-original-refs-swapped': needsRefund,
-  // Judged from bench/legal-targets.ts --n 8 --kill 12 --init no --seed 8484 (session 20): an armed refund failure is reached
+  // Judged from bench/legal-targets.ts --n 8 --kill 12 --init no --seed 8484: an armed refund failure is reached
   // only past the channel's refund support (reference/handlers/refund-create.ts); the card, that genome's only method,
   // took no refunds.
   'refund-failed-validation-failed': needsRefund,
   'refund-system-busy-code-500': needsRefund,
-  // Judged from bench/legal-targets.ts --kill 3 --seed 71 (session 19): no enabled method took refunds, so no refund to look up.
+  // Judged from bench/legal-targets.ts --kill 3 --seed 71: no enabled method took refunds, so no refund to look up.
   'refund-query-merchant-no-as-refund-no': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
   'price-point-amounts-swapped': needsPricePoint,
-  // Back in since session 18: it survived on drawn tiers while the price-point checks judged its first wrong charge (another
+  // Back in: it survived on drawn tiers while the price-point checks judged its first wrong charge (another
   // tier, a refusal); they now judge a charge of no tier first (kill.test.ts LEGAL_TARGETS_SEED=1495603823, both genomes).
   'price-point-ninety-nine': needsPricePoint,
   'unroundable-validation-failed': needsPricePoint,

@@ -1,5 +1,5 @@
 /**
- * Properties of the kit over generated legal targets (issue 24): on a target built from a genome, with the
+ * Properties of the kit over generated legal targets: on a target built from a genome, with the
  * true profile derived from the same genome, (1) no check fails (quick webhooks) and (2) the doctor calls
  * nothing WRONG. Every run takes the fixed genomes of properties.ts and LEGAL_TARGETS_RUNS (default 2)
  * generated ones; the seed is printed, LEGAL_TARGETS_SEED=<seed> replays a run, and a failure is shrunk

@@ -29,11 +29,11 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
   { why: "the reference's own configuration", genome: { readings: [] } },
   { why: 'the alt set (fixtures/profiles/reference-alt.json)', genome: { readings: READING_NAMES.filter((n) => !ALT_LEFT_OUT.has(n)) } },
   { why: 'every drawn reading at once', genome: { readings: READING_NAMES.filter((n) => !NOT_DRAWN.has(n)) } },
-  // Issue 24: the payment record carries another money field, `refunded_amount` (init took it for the amount charged).
-  { why: 'an extra money field refunded_amount in the payment record (issue 24)', genome: { readings: ['extra-money-fields'] } },
-  // Issue 24: the payout amount field named otherwise (`amount`), in requests and in the record, on the default paths.
+  // The payment record carries another money field, `refunded_amount` (init took it for the amount charged).
+  { why: 'an extra money field refunded_amount in the payment record', genome: { readings: ['extra-money-fields'] } },
+  // The payout amount field named otherwise (`amount`), in requests and in the record, on the default paths.
   {
-    why: 'the payout amount field named otherwise (issue 24)',
+    why: 'the payout amount field named otherwise',
     genome: { readings: ['other-record-field-names', 'other-request-field-names'] },
   },
   // Price points: Google Pay's own tiers under rounding up (the unroundable amounts move above 100.00).
@@ -71,12 +71,12 @@ export const FIXED_GENOMES: readonly { why: string; genome: TargetGenome }[] = [
         },
         lowBalance: { usdCents: 201, eurCents: 0, refundCoverCents: 50, paymentMethods: ['APPLE_PAY', 'CARD'], payoutMethods: ['PAYPAL'] },
         secondOnly: 'KLARNA',
-        // Issue 24: the doctor called the no-channel method in a merchant's method list WRONG (it is enabled, channels down).
+        // The doctor called the no-channel method in a merchant's method list WRONG (it is enabled, channels down).
         noChannelListed: true,
         declineCards: ['4000000000000069', '4000000000000341'],
         primaryName: 'Kettle & Co',
         primaryLogin: 'kettle.ops',
-        // Session 17: whole-dollar tiers, a second merchant whose balance a payout can exceed, ids and keys of
+        // Whole-dollar tiers, a second merchant whose balance a payout can exceed, ids and keys of
         // another shape, a PayPal payee that needs a name, and a retry schedule of the target's own.
         tiersCents: { APPLE_PAY: [100, 300, 1_000, 5_000], GOOGLE_PAY: [99, 199, 499] },
         secondBalance: { usdCents: 12_345, eurCents: 6_789 },

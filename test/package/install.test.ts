@@ -81,9 +81,14 @@ describe('the packed kit', () => {
       'fixtures/profiles/reference.json',
       'harness/schemas/envelope.schema.json',
       'README.md',
+      // The guides and the generated reference pages the README links to.
+      'docs/guides/certify-a-sandbox.md',
+      'docs/reference/cli.md',
+      'docs/reference/profile.md',
+      'docs/reference/clauses.md',
       'examples/github-actions.yml',
       'examples/expectations.json',
-      // The kit's own proof, which every certificate carries (issue 24 item 5).
+      // The kit's own proof, which every certificate carries.
       'proof/kit-proof.json',
     ]) {
       expect(tar, f).toContain(f);

@@ -1,7 +1,7 @@
 /**
  * A reading topic keeps the last reading written, so a topic written from code that runs side by side reads whatever
  * finished, or was sent, last: our scheduling, not the target, and two runs of one target (a parity run's two sides)
- * differ (issue 24's audit). The lanes of the stateful checks and the examples of an independent property record into
+ * differ (audit). The lanes of the stateful checks and the examples of an independent property record into
  * recorders of their own, joined in a fixed order (test/stateful/model.test.ts, test/harness/property.test.ts); what is
  * left are the parallel creates of the idempotency suite, where which request won the race decides which answers lost.
  */

@@ -4,7 +4,7 @@
  * delays, so the parallel lanes of a stateful check interleave differently on each side (what a loaded
  * machine does): every check must still compare equal. The flake this pins down: the lanes of the
  * payouts sequences spent the low-balance merchant's five dollars side by side, so which payout was
- * refused for funds depended on which lane came first (duplicate-refund-wrong-key, session 17).
+ * refused for funds depended on which lane came first (duplicate-refund-wrong-key).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteDef } from '../../harness/check/define.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 23: the reference never charges a receiver with its own machine's delays. A reply that came
+ * The reference never charges a receiver with its own machine's delays. A reply that came
  * within the ack limit while the sandbox's process was stalled is read before the late limit timer
  * decides; the limit widens by no more than that lateness, so a reply ten times late is still no answer.
  */

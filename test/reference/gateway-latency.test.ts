@@ -3,7 +3,7 @@ import { type RunningReference, startReference } from '../../reference/index.js'
 import { rawExchange } from './helpers/client.js';
 
 /**
- * The reference behind `serve --latency` (issue 23's field conditions) must still answer as the reference does: the
+ * The reference behind `serve --latency` (field conditions) must still answer as the reference does: the
  * request's language is the request's, whenever the service gets to it. A half-closed body shorter than its
  * Content-Length is reported from the server's 'clientError', which can come before the delayed service sees the
  * request; the answer was `Internal server error|internalServerError` with Accept-Language: en (a false failure of

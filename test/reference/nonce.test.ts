@@ -1,6 +1,6 @@
 /**
  * The reference's response and webhook nonces (reference/signing.ts): random, unique, of the recommended length, and
- * drawn from the system's random source in batches, not once per answer (issue 27).
+ * drawn from the system's random source in batches, not once per answer.
  */
 import { describe, expect, it, vi } from 'vitest';
 

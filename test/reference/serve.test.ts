@@ -143,7 +143,7 @@ describe('serve', () => {
   }, 30_000);
 });
 
-describe('serve: field conditions (issue 23)', () => {
+describe('serve: field conditions', () => {
   it('--rate-limit N: beyond N requests a second, HTTP 429 with an HTML body, Retry-After and no signature', async () => {
     const io = captureIO();
     const done = serveMain(['serve', '--port', '0', '--rate-limit', '3'], io);

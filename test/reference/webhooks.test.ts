@@ -242,7 +242,7 @@ describe('events the interface rules out', () => {
   });
 });
 
-describe('write times for a kit on the same machine (issue 23)', () => {
+describe('write times for a kit on the same machine', () => {
   it('tells onWebhookWritten each attempt, by its X-Nonce, with the time it was written', async () => {
     const written: { nonce: string; at: number }[] = [];
     const ref = await startReference({ timeScale: 0.005, onWebhookWritten: (nonce, at) => written.push({ nonce, at }) });

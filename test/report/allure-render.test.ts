@@ -94,7 +94,7 @@ describe('the Allure renderer started ahead', () => {
     expect(text).toContain('POST /api/v1/payments/checkout HTTP/1.1');
   });
 
-  it('loads only the Allure modules a report of ours uses (issue 27)', async () => {
+  it('loads only the Allure modules a report of ours uses', async () => {
     const dir = resultsDir();
     const pack = join(dir, 'allure-results.json.gz');
     expect(packAllureResults(join(dir, 'allure-results'), pack)).toBeGreaterThan(0);
@@ -129,7 +129,7 @@ describe('the Allure renderer started ahead', () => {
     expect(loaded.filter((u) => unused.some((m) => u.includes(m)))).toEqual([]);
   });
 
-  it('hands the packed files to the reader as bytes, not through a stream each (issue 27)', async () => {
+  it('hands the packed files to the reader as bytes, not through a stream each', async () => {
     const dir = resultsDir();
     const results = join(dir, 'allure-results');
     writeFileSync(join(results, 'a1-attachment.txt'), 'GET /api/v1/payments/query HTTP/1.1');

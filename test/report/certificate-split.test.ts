@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCertificate, renderMarkdown } from '../../harness/report/certificate.js';
 import { kitchenSink, withDoubts } from './certificate-sink.js';
 
-// The fixtures were written by certificate.ts before build, render and verify were split apart (issue 26):
+// The fixtures were written by certificate.ts before build, render and verify were split apart:
 // the same inputs give the same bytes. A deliberate change of the certificate updates them with `vitest -u`.
 describe('certificate: build and render, byte for byte', () => {
   for (const [name, input] of [

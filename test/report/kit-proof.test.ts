@@ -45,7 +45,7 @@ function certificateWith(k: ReturnType<typeof kitProofFor>): Certificate {
   return buildCertificate({ ...kitchenSink(), kitProof: k }).certificate;
 }
 
-describe("the kit's own proof on the certificate (issue 24 item 5)", () => {
+describe("the kit's own proof on the certificate", () => {
   it('present and measured for the run’s kit version: its figures, in the JSON and in the Markdown', () => {
     const k = kitProofFor('0.1.0', readKitProof(file('ok.json', proof)));
     expect(k).toEqual({ status: 'measured', proof });

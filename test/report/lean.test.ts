@@ -1,5 +1,5 @@
 /**
- * A reports folder that stays small (issue 27): history/ keeps the last N runs, allure-results/ is
+ * A reports folder that stays small: history/ keeps the last N runs, allure-results/ is
  * packed into one file once the page is built, and `report` rebuilds the page from the pack.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';

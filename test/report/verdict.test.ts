@@ -153,7 +153,7 @@ describe('computeVerdict', () => {
   });
 
   it('credits a clause only when a check exercised it, never because a check names it', () => {
-    // The stateful case of issue 15: a check lists 27 clauses, its assertions exercised two.
+    // The stateful case: a check lists 27 clauses, its assertions exercised two.
     const stateful = result('stateful/x', 'passed', {
       clauses: ['err.ref.amount-exceeded', 'err.ref.failed', 'env.body.object'],
       exercised: ['err.ref.amount-exceeded', 'env.body.object'],
@@ -339,7 +339,7 @@ on a must clause is not met, not failed, and the verdict agrees`, () => {
   });
 });
 
-describe('checks without a verdict (issue 23)', () => {
+describe('checks without a verdict', () => {
   it('a must-level check without a verdict makes the run exit 2, never 1, and says how many and why', () => {
     const v = computeVerdict({
       results: [
@@ -390,7 +390,7 @@ describe('certificate', () => {
     filters: { suites: [], clauses: [] },
     faults: [],
   };
-  it('counts checks without a verdict and the throttled answers, everywhere a status is shown (issue 23)', () => {
+  it('counts checks without a verdict and the throttled answers, everywhere a status is shown', () => {
     const throttledEx = (id: string, answers: number, waitMs: number) => ({
       id,
       label: 'q',

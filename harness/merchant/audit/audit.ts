@@ -14,7 +14,7 @@ import type { Diagnosis, MerchantKeys, SeenDelivery, SeenRequest } from './types
 
 /** One check per clause the audit judges, in the troubleshooting order, then the body and sequence rules. */
 type Scope = 'all' | 'json' | 'creates' | 'tampered' | 'query-failed' | 'deliveries' | 'copies';
-const AUDIT_CHECKS: { clause: string; title: string; scope: Scope }[] = [
+export const AUDIT_CHECKS: { clause: string; title: string; scope: Scope }[] = [
   { clause: 'client.sign.merchant-id', title: 'sends the merchant id the service assigned', scope: 'all' },
   { clause: 'client.sign.secret-key', title: 'signs with its own sandbox secret key', scope: 'all' },
   { clause: 'client.sign.verifies', title: 'sends a signature that verifies', scope: 'all' },

@@ -19,7 +19,7 @@ function codeOf(ex: Exchange): unknown {
 /**
  * The prediction's topic where the document leaves the answer open (success or a refusal, which of several refusals,
  * which key), else none. A forced refusal (a repeat, a decline) recorded under it made the topic read whatever refusal
- * of the sequences came last, not the open question it names (issue 24's audit of last-wins topics).
+ * of the sequences came last, not the open question it names (audit of last-wins topics).
  */
 function openTopic(pred: Prediction): { topic?: ReadingTopic } {
   const answers = new Set(pred.refusals.map((r) => `${r.code} ${r.key}`));

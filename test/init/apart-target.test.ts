@@ -1,5 +1,5 @@
 /**
- * Issue 24's findings about init, each on the smallest target that shows it: another money field in a
+ * What init once got wrong on a target written apart from the kit, each on the smallest target that shows it: another money field in a
  * payment record (refunded_amount 0.00) taken for the charge; usdOnly "learnt" from a duplicate answer;
  * a payout amount field assumed (trans_amount) and the limits read through balance refusals; a draft that
  * did not validate leaving nothing written; printed commands that fail when pasted.
@@ -41,7 +41,7 @@ describe('the amount charged, read from an answer', () => {
 });
 
 /**
- * A payout endpoint as issue 24's target had it: the amount in payout_amount (trans_amount not read),
+ * A payout endpoint as such a target had it: the amount in payout_amount (trans_amount not read),
  * duplicates refused before the currency is looked at, the balance (500.00) checked before the range
  * (1.00–10,000.00), PAYPAL USD-only.
  */
@@ -80,7 +80,7 @@ function payoutTarget(): { p: Prober; sent: Record<string, unknown>[] } {
   return { p, sent };
 }
 
-describe('payouts against issue 24 target', () => {
+describe('payouts against a target written apart from the kit', () => {
   it(`discovers the amount field, assumes no literal amount, reads usdOnly \
 only from a currency refusal, and writes no limit the balance hid`, async () => {
     const { p, sent } = payoutTarget();
