@@ -209,7 +209,10 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
     ev.todo(`(description doubt ${i + 1})`, `the API description could not be read here: ${d}`);
   });
   const standing = vendor.standing();
+  // A TODO with a note ("pricePoints (GOOGLE_PAY)": a method no probe could place) asks about one case the vendor's
+  // facts may not reach (its list names another method's tiers): it stays.
   ev.settle((todo) => {
+    if (todo.path.includes(' ')) return false;
     const base = todoBase(todo.path);
     return standing.some((t) => t.path === base || t.path.startsWith(`${base}.`) || base.startsWith(`${t.path}.`));
   });

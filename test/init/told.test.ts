@@ -71,6 +71,16 @@ describe('the draft takes what the vendor told', () => {
   });
 });
 
+describe('a TODO about one case', () => {
+  it('stays when the vendor told its section: the list may not reach that case', () => {
+    const ev = new Evidence(() => {});
+    ev.todo('pricePoints (GOOGLE_PAY)', 'refused at every probe');
+    ev.todo('pricePoints.unroundable', 'none refused');
+    applyTold({}, new Vendor([parseHint('pricePoints={"tiers":["0.99"],"rounding":"up","unroundable":["5.00"]}')]), ev);
+    expect(ev.todos.map((t) => t.path)).toEqual(['pricePoints (GOOGLE_PAY)']);
+  });
+});
+
 describe("the vendor's price list", () => {
   const vendor = new Vendor([
     parseHint('pricePoints={"tiers":["1.99","9.99"],"rounding":"nearest","maxDistance":"0.10","unroundable":["50.00"]}'),
