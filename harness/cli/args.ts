@@ -1,7 +1,7 @@
 /** A small strict argument parser: unknown flags and missing values are errors, never ignored. */
 export interface FlagSpec {
-  /** true = takes a value; 'multi' = may repeat. */
-  [flag: string]: 'value' | 'multi' | 'bool';
+  /** 'value' = takes a value; 'multi' = may repeat, and a value is split at commas; 'repeat' = may repeat, each value whole. */
+  [flag: string]: 'value' | 'multi' | 'repeat' | 'bool';
 }
 
 export class UsageError extends Error {}
@@ -25,6 +25,7 @@ export function parseArgs(argv: string[], spec: FlagSpec): { flags: Record<strin
     const value = inline ?? argv[++i];
     if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`option --${name} needs a value`);
     if (kind === 'multi') flags[name] = [...((flags[name] as string[] | undefined) ?? []), ...value.split(',').filter(Boolean)];
+    else if (kind === 'repeat') flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
     else flags[name] = value;
   }
   return { flags, rest };
@@ -51,7 +52,7 @@ export interface FlagDef {
 }
 export type FlagTable = Readonly<Record<string, FlagDef>>;
 
-type ValueOf<K> = K extends 'bool' ? true : K extends 'multi' ? string[] : string;
+type ValueOf<K> = K extends 'bool' ? true : K extends 'multi' | 'repeat' ? string[] : string;
 /** The flags given, typed from the table: a switch is `true`, a repeatable flag a list, any other a string. */
 export type ParsedFlags<T extends FlagTable> = { -readonly [N in keyof T]?: ValueOf<T[N]['kind']> } & { help?: true };
 

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Profile } from '../profile/types.js';
-import type { Todo } from '../init/evidence.js';
+import type { Evidence, Todo } from '../init/evidence.js';
 import { kitCommand, kitVersion, reportTo } from '../invocation.js';
 import { dirname, relative, resolve } from 'node:path';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
@@ -10,6 +10,84 @@ import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
 import { makeRedactor } from '../redact.js';
+import { parseHint, readHintsFile, Vendor } from '../init/told.js';
+import { factsOfDescription } from '../openapi/facts.js';
+import { readOpenApi } from '../openapi/read.js';
+
+/** The facts of an API description (a URL is read as it is given; a file path from here). */
+async function describedFacts(source: string): Promise<ReturnType<typeof factsOfDescription>> {
+  const where = /^https?:\/\//.test(source) ? source : resolve(source);
+  const { doc, warnings } = await readOpenApi(where);
+  for (const w of warnings) process.stdout.write(`init: the API description: ${w}\n`);
+  const facts = factsOfDescription(doc, source);
+  process.stdout.write(
+    `init: the API description ${source}: ${facts.told.length} facts, ${facts.methods.length} method names, ` +
+      `${facts.contradictions.length} contradiction(s) of the interface\n`,
+  );
+  return facts;
+}
+
+/** Secrets a hints file may carry (another merchant's key): redacted from every line init prints or writes but the profile. */
+function toldSecrets(vendor: Vendor): string[] {
+  return vendor.told
+    .filter((t) => /(^|\.)(secret|productionSecret)$/.test(t.path) && typeof t.value === 'string')
+    .map((t) => String(t.value));
+}
+
+/**
+ * A fact told by the vendor that does not fit the draft (a method's extras for a method only another merchant has, which
+ * the draft does not declare) is taken out leaf by leaf, each as a TODO quoting the problem: the rest of its section stays.
+ */
+export function dropToldMisfits(draft: Profile, ev: Evidence, source: string, env: NodeJS.ProcessEnv): void {
+  for (let round = 0; round < 5 && ev.told.length > 0; round++) {
+    let problems: string[] = [];
+    try {
+      parseProfile(JSON.stringify(draft), source, env);
+      return;
+    } catch (err) {
+      if (!(err instanceof ProfileError)) throw err;
+      problems = err.problems;
+    }
+    let dropped = false;
+    for (const problem of problems) {
+      const at = /^([A-Za-z_$][\w$]*(?:\.[\w$-]+)*)/.exec(problem)?.[1];
+      if (!at) continue;
+      for (const t of [...ev.told]) {
+        if (!(t.path === at || t.path.startsWith(`${at}.`) || at.startsWith(`${t.path}.`))) continue;
+        deleteAt(draft as unknown as Record<string, unknown>, t.path);
+        ev.told.splice(ev.told.indexOf(t), 1);
+        ev.todo(t.path, `the vendor says ${JSON.stringify(t.value)} (${t.source}), but it does not fit the draft (${problem}): left out`);
+        dropped = true;
+      }
+    }
+    if (!dropped) return;
+  }
+}
+
+function deleteAt(o: Record<string, unknown>, path: string): void {
+  const keys = path.split('.');
+  const parents: Record<string, unknown>[] = [o];
+  for (const k of keys.slice(0, -1)) {
+    const next = parents.at(-1)?.[k];
+    if (!next || typeof next !== 'object') return;
+    parents.push(next as Record<string, unknown>);
+  }
+  delete parents.at(-1)![keys.at(-1)!];
+  // Objects left empty by the removal go too (an empty extrasByMethod says nothing).
+  for (let i = parents.length - 1; i > 0; i--) if (Object.keys(parents[i]!).length === 0) delete parents[i - 1]![keys[i - 1]!];
+}
+
+/**
+ * A fact told by the vendor may be one only profile format version 4 says (a templated path, a fee): the draft is then
+ * version 4. Otherwise it stays at the version init writes, so a draft without such facts loads in an older kit too.
+ */
+export function settleVersion(draft: Profile, source: string, env: NodeJS.ProcessEnv): void {
+  try {
+    parseProfile(JSON.stringify(draft), source, env);
+  } catch (err) {
+    if (err instanceof ProfileError && err.problems.some((p) => /profile format version 4 field/.test(p))) draft.profileVersion = 4;
+  }
+}
 
 export const INIT_FLAGS = {
   target: { kind: 'value', arg: 'URL', help: 'base URL of the sandbox' },
@@ -37,6 +115,31 @@ export const INIT_FLAGS = {
   pfx: { kind: 'value', arg: 'FILE', help: 'PKCS#12 file with the client certificate and key, instead of --cert/--key' },
   'passphrase-env': { kind: 'value', arg: 'VAR', help: 'environment variable holding the passphrase of --key or --pfx' },
   servername: { kind: 'value', arg: 'NAME', help: "the host name the sandbox's certificate names, when not the URL's" },
+  hint: {
+    kind: 'repeat',
+    arg: 'PATH=VALUE',
+    help: [
+      "a fact from the vendor's documentation, as a profile path and its value (repeatable), e.g.",
+      '--hint endpoints.cardPayment=/v2/charges/card-present --hint \'methods.checkout=["CARD","SEPA_DEBIT"]\'',
+      '(a value that reads as JSON is JSON, else text). Paths and method names told are tried first;',
+      'every fact told that no probe learnt is written as told, listed apart in FILE.todo.md to confirm',
+    ].join('\n'),
+  },
+  openapi: {
+    kind: 'value',
+    arg: 'FILE|URL',
+    help: [
+      "the vendor's API description (OpenAPI 3.0 or 3.1, JSON or YAML): its operations matched to the interface's give",
+      'paths, request fields and nesting, record fields, method names (tried first), limits and price points where',
+      'it states them; each is proved by a probe where one can, the rest written with its JSON pointer in FILE.todo.md;',
+      'what contradicts the interface (camelCase fields, a JSON number amount) is reported and not used',
+    ].join('\n'),
+  },
+  hints: {
+    kind: 'value',
+    arg: 'FILE',
+    help: "the same from a JSON file in the profile's shape (any part of a profile); a --hint wins over it",
+  },
   force: { kind: 'bool', help: 'overwrite --out' },
 } as const satisfies FlagTable;
 
@@ -110,8 +213,15 @@ export async function initMain(argv: string[]): Promise<number> {
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
+  const described = flags.openapi !== undefined ? await describedFacts(String(flags.openapi)) : undefined;
+  const told = [
+    ...(described?.told ?? []),
+    ...(flags.hints !== undefined ? readHintsFile(String(flags.hints)) : []),
+    ...(flags.hint ?? []).map(parseHint),
+  ];
+  const vendor = new Vendor(told, described ?? {});
   const tls = tlsOf(flags, out);
-  const redact = makeRedactor([secret, ...tls.secrets]);
+  const redact = makeRedactor([secret, ...tls.secrets, ...toldSecrets(vendor)]);
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(
     `init: probing ${target} as merchant ${String(flags.merchant)} (budget ` +
@@ -130,18 +240,24 @@ export async function initMain(argv: string[]): Promise<number> {
       ...(tls.profile ? { tls: tls.profile } : {}),
       network: makeNetwork(tls.options),
       progress,
+      vendor,
     });
   } catch (err) {
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
   const env = { ...process.env, [secretEnv]: secret };
+  settleVersion(result.profile, out, env);
+  dropToldMisfits(result.profile, result.evidence, out, env);
   const { profile, dropped, invalid } = validParts(result.profile, out, env);
   for (const d of dropped) result.evidence.todo(d.path, d.what);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   writeFileSync(out, text);
   const doctor = kitCommand(['doctor', '--profile', out]);
   const run = kitCommand(['run', '--profile', out]);
-  writeFileSync(`${out}.todo.md`, redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run })));
+  writeFileSync(
+    `${out}.todo.md`,
+    redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run }, result.evidence.told)),
+  );
   progress('');
   progress(
     `init: ${result.evidence.values.length} values learnt, ${result.evidence.todos.length} TODOs, ${result.probes}` +

@@ -92,6 +92,12 @@ export const COMMANDS: Record<string, Command> = {
     help: async () => (await import('./receiver.js')).RECEIVER_HELP,
     main: async (rest) => (await import('./receiver.js')).receiverMain(rest),
   },
+  describe: {
+    usage: 'describe --profile FILE --openapi OUT',
+    summary: "the target's interface as its profile says it, as OpenAPI 3.1",
+    help: async () => (await import('./describe.js')).DESCRIBE_HELP,
+    main: async (rest) => (await import('./describe.js')).describeMain(rest),
+  },
   init: {
     usage: 'init --target URL --merchant ID --secret-env VAR',
     summary: 'draft a profile by probing a sandbox',

@@ -59,10 +59,16 @@ function topLevel(body: Record<string, unknown>, added: string[]): Record<string
   return out;
 }
 
-export async function learnCheckoutShape(p: Prober, ev: Evidence, path: string, notifyUrl: string): Promise<CheckoutShape> {
+export async function learnCheckoutShape(
+  p: Prober,
+  ev: Evidence,
+  path: string,
+  notifyUrl: string,
+  firstMethod: string = METHOD_CANDIDATES[0]!,
+): Promise<CheckoutShape> {
   p.phase('checkout: required fields');
   const base = {
-    payment_method: METHOD_CANDIDATES[0],
+    payment_method: firstMethod,
     merchant_order_no: '',
     trans_amount: amount(1000n),
     trade_info: { goods_name: 'init probe' },
@@ -141,10 +147,21 @@ export function chargedOtherThan(data: Record<string, unknown>, cents: bigint): 
   return differing.length === 1 ? differing[0]![1] : undefined;
 }
 
+/** The names tried: the vendor's first (--hint, --hints, --openapi), then init's own candidates. */
+export function candidateMethods(told: readonly string[]): string[] {
+  return [...new Set([...told, ...METHOD_CANDIDATES])];
+}
+
 /** `out` is filled as methods are classified, so a budget spent midway keeps those already known. */
-export async function classifyMethods(p: Prober, ev: Evidence, shape: CheckoutShape, out: MethodFinding[] = []): Promise<MethodFinding[]> {
-  p.phase(`checkout: payment methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
-  for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
+export async function classifyMethods(
+  p: Prober,
+  ev: Evidence,
+  shape: CheckoutShape,
+  out: MethodFinding[] = [],
+  names: readonly string[] = METHOD_CANDIDATES,
+): Promise<MethodFinding[]> {
+  p.phase(`checkout: payment methods (${names.length} candidates and one unknown name)`);
+  for (const method of [...names, UNKNOWN_METHOD]) {
     let finding: MethodFinding | undefined;
     const seen: string[] = [];
     for (const cents of FIRST_AMOUNTS_CENTS) {

@@ -98,7 +98,8 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
   }
   const walks = Object.entries(st.tiers);
   // A tier list is a fact only where the walk proves it whole: some tier found, and no stretch where, with refusals
-  // between tiers, the search doubled its step (a tier's window of accepted amounts could lie between two probes).
+  // between tiers, the search doubled its step (a tier's window of accepted amounts could lie between two probes: measured
+  // over generated targets, such walks miss tiers). The vendor's list (--hint, --hints, --openapi) then fills it.
   const unproven = walks.filter(([, w]) => w.tiers.length === 0 || (w.maxDistance !== undefined && w.coarseFrom !== undefined));
   if (unproven.length)
     ev.todo(
@@ -163,7 +164,17 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       data: { orderNo: st.fields.orderNo, ...(st.fields.status ? { status: st.fields.status } : {}) },
     };
     if (Object.keys(profile.checkout.extras!).length === 0) delete profile.checkout.extras;
-    const byMethod = Object.entries(st.shape.byMethod);
+    // A method this merchant has not enabled is not declared by the draft, so its fields cannot be written (the loader
+    // refuses extras of an undeclared method): they are a TODO, with what the target asked for.
+    const declared = new Set([...checkout, ...(st.card ? [st.card.method] : [])]);
+    for (const [m, e] of Object.entries(st.shape.byMethod))
+      if (!declared.has(m))
+        ev.todo(
+          `checkout.extrasByMethod.${m}`,
+          `${m} is not enabled for this merchant, so the draft does not declare it; if another merchant has it, its checkout ` +
+            `also needs ${JSON.stringify(extrasTemplate(e, st.shape.notifyUrl))} (the target asked for these fields)`,
+        );
+    const byMethod = Object.entries(st.shape.byMethod).filter(([m]) => declared.has(m));
     if (byMethod.length)
       profile.checkout.extrasByMethod = Object.fromEntries(byMethod.map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]));
     if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;

@@ -151,6 +151,7 @@ export async function completeBody(
 ): Promise<Completed> {
   const added: string[] = [];
   const internal: Record<string, string> = {};
+  const retyped = new Set<string>();
   let answer: Answer = { envelope: false };
   for (let i = 0; i <= rounds; i++) {
     fresh(body);
@@ -160,7 +161,15 @@ export async function completeBody(
     if (!token) break;
     const snake = snakeOf(token);
     if (isRequiredMessage(answer)) {
-      if (getPath(body, snake) !== undefined || added.includes(snake)) break;
+      // Asked again for a field we gave as text: the target wants an object there (a payee, a beneficiary), whose own
+      // fields it then asks for one by one. Once only: asked again for the object, the body cannot be completed.
+      const given = getPath(body, snake);
+      if (added.includes(snake) && given !== null && typeof given !== 'object' && !retyped.has(snake)) {
+        retyped.add(snake);
+        setPath(body, snake, {});
+        continue;
+      }
+      if (given !== undefined || added.includes(snake)) break;
       internal[snake] = token;
       added.push(snake);
       setPath(body, snake, fill(snake));

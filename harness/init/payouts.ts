@@ -30,10 +30,12 @@ export async function learnPayouts(
   ev: Evidence,
   paths: { create: string; query?: string; cancel?: string },
   notifyUrl: string,
+  names: readonly string[] = METHOD_CANDIDATES,
+  firstMethod = 'BANK_TRANSFER',
 ): Promise<PayoutResult | undefined> {
   p.phase('payouts: body');
   const first = 1000n;
-  const base: Record<string, unknown> = { payment_method: 'BANK_TRANSFER', merchant_payout_no: '', trans_amount: amount(first) };
+  const base: Record<string, unknown> = { payment_method: firstMethod, merchant_payout_no: '', trans_amount: amount(first) };
   const shape = await completeBody(
     p,
     paths.create,
@@ -51,7 +53,7 @@ export async function learnPayouts(
   if (named.length > 1 || (named.length === 0 && !read)) {
     ev.todo(
       'payouts.template',
-      `the payout request's fields: a BANK_TRANSFER payout with ${Object.keys(shape.body).join(', ')}` +
+      `the payout request's fields: a ${firstMethod} payout with ${Object.keys(shape.body).join(', ')}` +
         ` was answered ${describe(shape.answer)}${named.length > 1 ? ` (several amount fields asked for: ${named.join(', ')})` : ''}` +
         `; write the create body from the vendor's documentation`,
     );
@@ -59,14 +61,21 @@ export async function learnPayouts(
   }
   const amountField = named[0] ?? 'trans_amount';
   if (amountField !== 'trans_amount') delete shape.body.trans_amount;
+  // The method's and the merchant number's fields as the target names them: one it asked for (payout_method,
+  // payout_order_no) replaces the document's name, which it then does not read.
+  const top = shape.added.filter((f) => !f.includes('.'));
+  const methodField = top.find((f) => /(^|_)method$/.test(f)) ?? 'payment_method';
+  const numberField = top.find((f) => /_no$/.test(f) && /merchant|payout/.test(f)) ?? 'merchant_payout_no';
+  if (methodField !== 'payment_method') delete shape.body.payment_method;
+  if (numberField !== 'merchant_payout_no') delete shape.body.merchant_payout_no;
   // An object the target asked for field by field (the payee) may differ per method: each method's own.
   const perMethod = shape.added.find((f) => shape.added.some((g) => g.startsWith(`${f}.`)));
   const own: Record<string, unknown> = {};
   const bodyFor = (method: string, cents: bigint, no: string, currency = 'USD'): Record<string, unknown> => {
     const b: Record<string, unknown> = {
       ...structuredClone(shape.body),
-      payment_method: method,
-      merchant_payout_no: no,
+      [methodField]: method,
+      [numberField]: no,
       [amountField]: amount(cents, currency),
     };
     if (perMethod && own[method] !== undefined) b[perMethod] = structuredClone(own[method]);
@@ -74,16 +83,17 @@ export async function learnPayouts(
   };
   const template: Record<string, unknown> = {
     ...structuredClone(shape.body),
-    payment_method: variable('method'),
-    merchant_payout_no: variable('payoutNo'),
+    [methodField]: variable('method'),
+    [numberField]: variable('payoutNo'),
     [amountField]: variable('amount'),
   };
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
 
-  p.phase(`payouts: methods (${METHOD_CANDIDATES.length} candidates and one unknown name)`);
+  p.phase(`payouts: methods (${names.length} candidates and one unknown name)`);
   const out: PayoutResult = { template, methods: {}, limits: {}, data: {} };
   const accepted: { method: string; cents: bigint; no: string; data?: Record<string, unknown> }[] = [];
-  for (const method of [...METHOD_CANDIDATES, UNKNOWN_METHOD]) {
+  const unsure: string[] = [];
+  for (const method of [...names, UNKNOWN_METHOD]) {
     let done = false;
     for (const cents of FIRST_AMOUNTS_CENTS) {
       let no = p.newNo('p');
@@ -98,7 +108,7 @@ export async function learnPayouts(
           defaultFiller(notifyUrl, () => amount(cents)),
           (b) => {
             no = p.newNo('p');
-            b.merchant_payout_no = no;
+            b[numberField] = no;
           },
         );
         a = c.answer;
@@ -112,17 +122,22 @@ export async function learnPayouts(
         ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
       } else if (a.code === 5008) continue;
       else if (a.key === 'invalidRequest' || !a.envelope) {
-        // The body init built is not one this method takes: say so, with the answer, rather than drop it.
-        ev.todo(
-          `payouts.methods.${method}`,
-          `whether ${method} pays out: a ${method} payout of ${amount(cents).value} (${amountField}) was answered ${describe(a)}`,
-        );
+        // The body init built is not one this method takes, or the method is none of the target's (a target that checks
+        // the body before the method answers both alike): gathered into one TODO, never one per name tried.
+        unsure.push(`${method} (${describe(a)})`);
       }
       done = true;
       break;
     }
     if (!done) accepted.push({ method, cents: 0n, no: '' });
   }
+
+  if (unsure.length)
+    ev.todo(
+      'payouts.methods',
+      `which of these pay out, if any (their payouts of ${amountField} were refused for the body, not the method, so the ` +
+        `answers do not say whether the target has them): ${unsure.join('; ')}`,
+    );
 
   // An object the target asked for field by field is bound to "${payee}", each method's own fields in
   // payouts.methods.<m>.payee: which fields a method requires is a fact of that method, even where two methods

@@ -22,13 +22,20 @@ import { bisectLimits, COARSE_RATIO, channelsTodo, FINE_RATIO, Inconclusive } fr
 import { discoverPaths } from './paths.js';
 import { learnPayouts } from './payouts.js';
 import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
-import { UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
+import { ENDPOINT_CANDIDATES, DOCUMENT_PATHS, UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
+
+const ENDPOINT_NAMES = { ...DOCUMENT_PATHS, ...ENDPOINT_CANDIDATES };
 import { BudgetSpent, describe, Prober, type Throttling } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
 import type { Network } from '../network.js';
+import { applyTold, Vendor } from './told.js';
+import { confirmTold, toldWalk } from './told-tiers.js';
+import { isTemplated, type Found } from './paths.js';
+import { METHOD_CANDIDATES } from './candidates.js';
+import { candidateMethods } from './checkout.js';
 
 export interface InitOptions extends DraftOptions {
   secret: string;
@@ -38,6 +45,8 @@ export interface InitOptions extends DraftOptions {
   timeLimitMs: number;
   deadlineMs?: number;
   progress: (line: string) => void;
+  /** What the vendor told (--hint, --hints, --openapi): tried first, and written where no probe learnt otherwise. */
+  vendor?: Vendor;
 }
 
 export interface InitResult {
@@ -108,61 +117,74 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   });
   const st: State = { paths: {}, limits: {}, tiers: {} };
   let stopped: string | undefined;
+  const vendor = opts.vendor ?? new Vendor();
+  const toldPaths = Object.fromEntries(
+    Object.keys(ENDPOINT_NAMES).flatMap((n) => {
+      const v = vendor.at(`endpoints.${n}`);
+      return typeof v === 'string' ? [[n, v]] : [];
+    }),
+  ) as Partial<Record<keyof Found, string>>;
+  const methodNames = candidateMethods(vendor.methodNames());
+  const payoutNames = [...new Set([...vendor.payoutMethodNames(), ...METHOD_CANDIDATES])];
   try {
     await credentials(p, ev, st);
-    await discoverPaths(p, ev, st.paths);
-    if (!st.paths.checkout)
+    await discoverPaths(p, ev, st.paths, toldPaths, (n) => vendor.refute(`endpoints.${n}`));
+    // The phases below send to fixed paths; a templated one (the resource's number in it) is written as told, not probed.
+    const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([, v]) => !isTemplated(v)));
+    if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
-    st.shape = await learnCheckoutShape(p, ev, st.paths.checkout, receiver.url);
+    st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url);
     st.methods = [];
-    await classifyMethods(p, ev, st.shape, st.methods);
+    await classifyMethods(p, ev, st.shape, st.methods, methodNames);
     reportMethods(ev, st.methods);
     methodsTodos(ev, st.methods);
     const plain = st.methods.find((m) => m.cls === 'accepted' && m.accepted && !m.pricePoint);
     const rounded = st.methods.find((m) => m.cls === 'accepted' && m.accepted && m.pricePoint);
-    if (plain && st.paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, st.paths.paymentQuery, plain, rounded);
-    if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method, st.paths.paymentQuery);
+    if (plain && paths.paymentQuery) st.fields = await learnCheckoutFields(p, ev, paths.paymentQuery, plain, rounded);
+    if (plain) st.internal = await learnInternalNames(p, ev, st.shape, plain.method, paths.paymentQuery);
     await paymentLimits(p, ev, st);
-    await pricePoints(p, ev, st);
-    if (st.paths.cardPayment) {
+    await pricePoints(p, ev, st, vendor);
+    if (paths.cardPayment) {
       const accepted = (st.methods ?? []).filter((m) => m.cls === 'accepted' && !m.pricePoint).map((m) => m.method);
       st.card = await learnCard(
         p,
         ev,
-        st.paths.cardPayment,
+        paths.cardPayment,
         accepted.includes('CARD') ? ['CARD', ...accepted.filter((m) => m !== 'CARD')] : accepted,
         st.fields?.orderNo,
         receiver.url,
         cardAmounts(st),
       );
     }
-    if (st.card && st.paths.cardPayment)
-      st.otherCards = await learnOtherCards(p, ev, st.paths.cardPayment, st.card, st.card.successStatus, receiver.url);
-    if (st.card && st.paths.refundCreate) {
+    if (st.card && paths.cardPayment)
+      st.otherCards = await learnOtherCards(p, ev, paths.cardPayment, st.card, st.card.successStatus, receiver.url);
+    if (st.card && paths.refundCreate) {
       const card = st.card;
-      const cardPath = st.paths.cardPayment!;
+      const cardPath = paths.cardPayment!;
       const pay = async (cents: bigint): Promise<string | undefined> => {
         const no = p.newNo('o');
         return (await p.post(cardPath, card.body(no, cents, receiver.url))).code === 0 ? no : undefined;
       };
-      st.refunds = await learnRefunds(p, ev, { create: st.paths.refundCreate, query: st.paths.refundQuery }, card, pay, receiver.url);
+      st.refunds = await learnRefunds(p, ev, { create: paths.refundCreate, query: paths.refundQuery }, card, pay, receiver.url);
     }
-    if (!st.card && st.paths.refundCreate)
+    if (!st.card && paths.refundCreate)
       ev.todo(
         'refunds',
         `the refund request, its answer's fields and each method's support: init pays the payment it refunds by card, ` +
           'and no card payment charged (see cardPayment)',
       );
-    if (st.paths.payoutCreate)
+    if (paths.payoutCreate)
       st.payouts = await learnPayouts(
         p,
         ev,
-        { create: st.paths.payoutCreate, query: st.paths.payoutQuery, cancel: st.paths.payoutCancel },
+        { create: paths.payoutCreate, query: paths.payoutQuery, cancel: paths.payoutCancel },
         receiver.url,
+        payoutNames,
+        vendor.payoutMethodNames()[0],
       );
-    if (st.card && st.paths.cardPayment) {
+    if (st.card && paths.cardPayment) {
       const left = opts.timeLimitMs - p.elapsedMs();
-      st.webhooks = await learnWebhooks(p, ev, receiver, st.card, st.paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
+      st.webhooks = await learnWebhooks(p, ev, receiver, st.card, paths.cardPayment, Math.max(1000, Math.min(20_000, left - 2000)));
       // Other ports than the run's receiver: only where the target reaches this machine directly.
       // Each step of that measure waits for a retry (about 15 s × the scale): worth it on a fast clock only;
       // on a real one the draft writes the document's 5 s (× the scale) and the TODO says so.
@@ -171,7 +193,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
           p,
           ev,
           st.card,
-          st.paths.cardPayment,
+          paths.cardPayment,
           { id: opts.merchantId, secret: opts.secret },
           st.webhooks.timeScale,
           () => opts.timeLimitMs - p.elapsedMs(),
@@ -225,6 +247,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   }
   const profile = draft(opts, st, ev);
   addStandingTodos(ev, profile);
+  applyTold(profile as unknown as Record<string, unknown>, vendor, ev);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
 }
 
@@ -366,7 +389,7 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
  */
 const WALK_PROBES = 400;
 
-async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
+async function pricePoints(p: Prober, ev: Evidence, st: State, vendor: Vendor): Promise<void> {
   const shape = st.shape!;
   for (const m of st.methods ?? []) {
     if (!m.pricePoint) continue;
@@ -376,6 +399,28 @@ async function pricePoints(p: Prober, ev: Evidence, st: State): Promise<void> {
       if (a.code !== 0 || !a.data) return undefined;
       return chargedOtherThan(a.data, c) ?? c;
     };
+    const told = toldWalk(vendor, m.method);
+    if (told) {
+      const c = await confirmTold(told, charge);
+      const list = tierTexts(told.tiers).join(', ');
+      if (c.confirmed) {
+        st.tiers[m.method] = c.confirmed;
+        ev.learnt(
+          `pricePoints (${m.method})`,
+          { tiers: tierTexts(told.tiers), rounding: told.rounding },
+          `the vendor's list (${vendor.sourceOf('pricePoints')}), confirmed: ${c.asked} checkouts at the amounts that tell ` +
+            'rules apart (each tier, a cent either side, the distance limits, the refused amounts) were charged as it says',
+        );
+        continue;
+      }
+      ev.todo(
+        `pricePoints (${m.method}, as told)`,
+        `the vendor's tiers ${list} (${vendor.sourceOf('pricePoints')}) disagree with the target's charges at ` +
+          `${c.disagree.map(([x, r]) => `${amount(x).value}→${r === undefined ? 'refused' : amount(r).value}`).join(', ')}: ` +
+          'init walked the tiers itself',
+      );
+      vendor.refute('pricePoints');
+    }
     const earlier = Object.entries(st.tiers)[0];
     if (earlier) {
       const c = await confirmWalk(earlier[1], charge);

@@ -4,7 +4,7 @@
  * stays valid JSON against the schema) and `<out>.todo.md` lists them all.
  */
 import type { Profile } from '../profile/types.js';
-import type { Evidence, Learnt, Todo } from './evidence.js';
+import type { Evidence, Learnt, Todo, ToldOnly } from './evidence.js';
 
 export function addStandingTodos(ev: Evidence, profile: Profile): void {
   const t = (path: string, what: string) => ev.todo(path, what);
@@ -83,7 +83,13 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
 }
 
 /** `next`: the doctor and run commands as they work pasted where init was run (harness/invocation.ts). */
-export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[], next: { doctor: string; run: string }): string {
+export function todoMarkdown(
+  profilePath: string,
+  todos: Todo[],
+  learnt: Learnt[],
+  next: { doctor: string; run: string },
+  told: ToldOnly[] = [],
+): string {
   const L = [
     `# TODO for ${profilePath}`,
     '',
@@ -92,6 +98,10 @@ export function todoMarkdown(profilePath: string, todos: Todo[], learnt: Learnt[
     '',
   ];
   for (const t of todos) L.push(`- [ ] \`${t.path}\` — ${t.what}`);
+  if (told.length) {
+    L.push('', '## Written as the vendor told it, not proved by a probe (confirm each)', '');
+    for (const t of told) L.push(`- \`${t.path}\` = \`${JSON.stringify(t.value)}\` — from ${t.source}`);
+  }
   L.push('', '## What init learnt, with its evidence', '');
   for (const l of learnt) L.push(`- \`${l.path}\` = \`${JSON.stringify(l.value)}\` — ${l.evidence}`);
   return `${L.join('\n')}\n`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flagsHelp, parseFlags, UsageError, type FlagTable } from '../../harness/cli/args.js';
 import { AUDIT_FLAGS, AUDIT_HELP } from '../../harness/cli/audit.js';
+import { DESCRIBE_FLAGS, DESCRIBE_HELP } from '../../harness/cli/describe.js';
 import { DOCTOR_FLAGS, DOCTOR_HELP } from '../../harness/cli/doctor.js';
 import { INIT_FLAGS, INIT_HELP } from '../../harness/cli/init.js';
 import { PARITY_FLAGS, PARITY_HELP } from '../../harness/cli/parity.js';
@@ -23,6 +24,12 @@ describe('a flag table', () => {
     expect(rest).toEqual(['x']);
     const list: string[] | undefined = flags.suite;
     expect(list).toHaveLength(3);
+  });
+
+  it('keeps each value of a repeatable flag whole when it is declared `repeat` (a JSON list has commas)', () => {
+    const table = { hint: { kind: 'repeat', arg: 'P=V', help: 'a fact' } } as const satisfies FlagTable;
+    const { flags } = parseFlags(['--hint', 'methods.checkout=["CARD","PAYPAL"]', '--hint=a=b'], table);
+    expect(flags.hint).toEqual(['methods.checkout=["CARD","PAYPAL"]', 'a=b']);
   });
 
   it('refuses a flag it does not declare, and a value flag without its value', () => {
@@ -56,6 +63,7 @@ describe('every command explains exactly the flags it accepts', () => {
     ['verify-certificate', VERIFY_HELP, VERIFY_FLAGS],
     ['parity', PARITY_HELP, PARITY_FLAGS],
     ['receiver', RECEIVER_HELP, RECEIVER_FLAGS],
+    ['describe', DESCRIBE_HELP, DESCRIBE_FLAGS],
     ['init', INIT_HELP, INIT_FLAGS],
     ['serve --audit', AUDIT_HELP, AUDIT_FLAGS],
   ];
@@ -73,7 +81,19 @@ describe('the command table', () => {
     const general = await callMain(['--help']);
     expect(general.code).toBe(0);
     const names = [...general.stdout.matchAll(/^ {2}mpsi-conformance ([a-z-]+)/gm)].map((m) => m[1]!);
-    expect(names).toEqual(['run', 'doctor', 'report', 'verify-certificate', 'parity', 'serve', 'receiver', 'init', 'ci-summary', 'help']);
+    expect(names).toEqual([
+      'run',
+      'doctor',
+      'report',
+      'verify-certificate',
+      'parity',
+      'serve',
+      'receiver',
+      'describe',
+      'init',
+      'ci-summary',
+      'help',
+    ]);
     for (const name of names.filter((n) => n !== 'help')) {
       const byHelp = await callMain(['help', name]);
       const byFlag = await callMain(name === 'serve' ? ['serve', '--help'] : [name, '--help']);

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { bisectLimits, type RangeProber } from '../../harness/init/limits.js';
 import { walkTiers } from '../../harness/init/price-points.js';
-import type { Answer } from '../../harness/init/prober.js';
-import { internalNameIn, snakeOf } from '../../harness/init/fields.js';
+import type { Answer, Prober } from '../../harness/init/prober.js';
+import { completeBody, defaultFiller, getPath, internalNameIn, snakeOf } from '../../harness/init/fields.js';
 import { nameFor } from '../../harness/init/checkout.js';
 
 function rangeTarget(channels: [bigint, bigint][], duplicatesAfterLimits = true): RangeProber & { created: number } {
@@ -218,5 +218,33 @@ describe('walkTiers within a probe budget (LEGAL_TARGETS_SEED=1160150158)', () =
     expect(w.coarseFrom).toBeDefined();
     // What it found below that point is true.
     for (const t of w.tiers) expect(tiers).toContain(t);
+  });
+});
+
+describe('completeBody', () => {
+  it('grows an object where the target asks again for a field it was given as text (a beneficiary), then its fields', async () => {
+    // The target: "beneficiary is required" while it is absent or not an object, then each of its fields by name.
+    const target = {
+      async post(_path: string, body: Record<string, unknown>): Promise<Answer> {
+        const b = body['beneficiary'];
+        const missing =
+          b === null || typeof b !== 'object'
+            ? 'beneficiary'
+            : ['name', 'account'].map((f) => `beneficiary.${f}`).find((f) => getPath(body, f) === undefined);
+        return missing
+          ? { envelope: true, code: 400, key: 'invalidRequest', message: `${missing} is required` }
+          : { envelope: true, code: 0, data: {} };
+      },
+    } as unknown as Prober;
+    const done = await completeBody(
+      target,
+      '/payouts',
+      { merchant_payout_no: '' },
+      defaultFiller('http://n', () => ({})),
+      () => {},
+    );
+    expect(done.answer.code).toBe(0);
+    expect(done.body['beneficiary']).toEqual({ name: 'Init Probe', account: 'US00INIT0000000001' });
+    expect(done.added).toEqual(['beneficiary', 'beneficiary.name', 'beneficiary.account']);
   });
 });

@@ -9,7 +9,7 @@
  * unroundable amount, a failing card number, a measured time scale) the drafted value is judged by what
  * it must be, not by equality with the one the true profile happens to hold.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPTIONAL_METHODS, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
@@ -26,6 +26,8 @@ import { callMain } from '../cli/helpers.js';
 import { completeAtTodos } from '../init/complete.js';
 import { discoveredShare } from '../init/share.js';
 import { trueProfile } from './genome.js';
+import { stringify } from 'yaml';
+import { describeOpenApi } from '../../harness/openapi/describe.js';
 
 const SECRET_ENV = 'LEGAL_TARGETS_INIT_SECRET';
 
@@ -382,10 +384,54 @@ export function judgeDraft(
   return { wrong, untold, beyond, facts, written, missing, unseen };
 }
 
+/**
+ * What a vendor's documentation says that no probe can learn (init learns names from answers, the rest from the
+ * vendor): the paths, the other merchants, the primary's name, login, production key and method list, the sandbox
+ * controls, the test cards, the refund support and created status of each method, the refund fee and failing reason,
+ * the payout balance, the price points. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
+ */
+export function vendorHints(truth: Profile): Record<string, unknown> {
+  const pick = (o: unknown, keys: string[]) =>
+    Object.fromEntries(
+      keys.flatMap((k) => ((o as Record<string, unknown>)?.[k] === undefined ? [] : [[k, (o as Record<string, unknown>)[k]]])),
+    );
+  const out: Record<string, unknown> = {
+    endpoints: truth.endpoints,
+    merchants: {
+      ...pick(truth.merchants, ['second', 'frozen', 'lowBalance']),
+      primary: pick(truth.merchants.primary, ['name', 'login', 'productionSecret', 'paymentMethods', 'payoutMethods']),
+    },
+  };
+  if (truth.sandbox) out['sandbox'] = truth.sandbox;
+  if (truth.cardPayment) out['cardPayment'] = pick(truth.cardPayment, ['cards', 'declines']);
+  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee']);
+  if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
+  // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
+  if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
+  return structuredClone(out);
+}
+
 export interface InitOverGenomeOptions {
   budget?: number;
+  /** Give init the vendor's documentation of what no probe learns (vendorHints) as --hints. */
+  hints?: boolean;
+  /** Give init the target's own OpenAPI description (describe --openapi of its true profile) as --openapi. */
+  openapi?: boolean;
   /** Complete the draft at its TODOs and run the checks (quick webhooks) against the target init probed. */
   run?: { suites: SuiteDef[]; seed: number; numRuns: number };
+}
+
+/** The target's own description, as its vendor would publish it: `describe --openapi` of its true profile. */
+function descriptionFile(dir: string, truth: Profile, url: string): string {
+  const file = join(dir, 'openapi.yaml');
+  writeFileSync(file, stringify(describeOpenApi(truth, url), { aliasDuplicateObjects: false }));
+  return file;
+}
+
+function hintsFile(dir: string, truth: Profile): string {
+  const file = join(dir, 'vendor-hints.json');
+  writeFileSync(file, JSON.stringify(vendorHints(truth)));
+  return file;
 }
 
 /** Runs `init` against the target built from `g` and judges what it wrote. */
@@ -412,6 +458,8 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       String(opts.budget ?? 3000),
       '--time-limit',
       '120',
+      ...(opts.hints ? ['--hints', hintsFile(dir, truth)] : []),
+      ...(opts.openapi ? ['--openapi', descriptionFile(dir, truth, ref.url)] : []),
     ]);
     const read = (f: string) => {
       try {

@@ -1,0 +1,94 @@
+/**
+ * The share of a generated target's true profile that `init` writes, without and with the vendor's documentation of
+ * what no probe learns (test/legal-targets/init.ts `vendorHints`, given as --hints), judged fact by fact against the
+ * truth (`judgeDraft`): written, wrong (goal 0) and left out without a TODO (goal 0). init only: the completed draft's
+ * conformance run is bench/legal-targets.ts's (--init yes). With --openapi yes, a third init per target reads the
+ * target's own description (`describe --openapi` of its true profile) instead of hints.
+ *
+ *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]
+ */
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import { targetGenome } from '../fixtures/arbitraries/genome.js';
+import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
+import { log, round, writeReport } from './support/report.js';
+
+const USAGE = 'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]';
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      n: { type: 'string' },
+      seed: { type: 'string' },
+      openapi: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (e) {
+  console.error(`${(e as Error).message}\nusage: ${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`usage: ${USAGE}`);
+  process.exit(0);
+}
+const flag = (name: string, fallback: string) => (typeof values[name] === 'string' ? (values[name] as string) : fallback);
+const N = Number(flag('n', '20'));
+const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
+const OPENAPI = flag('openapi', 'no');
+const NAME = flag('name', 'init-share');
+if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
+if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
+if (OPENAPI !== 'yes' && OPENAPI !== 'no') throw new Error('--openapi must be yes or no');
+
+const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
+log(`init share: ${N} genomes, seed ${SEED} (replay: --seed ${SEED})`);
+
+type Mode = 'bare' | 'hints' | 'openapi';
+const modes: Mode[] = OPENAPI === 'yes' ? ['bare', 'hints', 'openapi'] : ['bare', 'hints'];
+const rows: Record<Mode, InitJudgement[]> = { bare: [], hints: [], openapi: [] };
+for (const [i, g] of genomes.entries()) {
+  for (const mode of modes) {
+    const j = await initOverGenome(g, { hints: mode === 'hints', openapi: mode === 'openapi' });
+    rows[mode].push(j);
+    log(
+      `[${i + 1}/${N}] ${mode}: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ` +
+        `${j.untold.length} untold, ${j.todos.length} TODOs, ${j.probes} requests`,
+    );
+    for (const w of j.wrong) log(`    wrong ${w}`);
+    for (const u of j.untold) log(`    untold ${u}`);
+  }
+}
+const summary = (js: InitJudgement[]) => {
+  const sum = (f: (j: InitJudgement) => number) => js.reduce((a, j) => a + f(j), 0);
+  return {
+    facts: sum((j) => j.facts),
+    written: sum((j) => j.written),
+    share: round(
+      (sum((j) => j.written) /
+        Math.max(
+          1,
+          sum((j) => j.facts),
+        )) *
+        100,
+      1,
+    ),
+    wrong: sum((j) => j.wrong.length),
+    untold: sum((j) => j.untold.length),
+    todos: round(sum((j) => j.todos.length) / Math.max(1, js.length), 1),
+    exitZero: js.filter((j) => j.exit === 0 && j.wroteDraft).length,
+  };
+};
+const figures = { genomes: N, seed: SEED, ...Object.fromEntries(modes.map((m) => [m, summary(rows[m])])) };
+const file = writeReport(NAME, figures);
+for (const m of modes) {
+  const s = summary(rows[m]);
+  log(
+    `${m}: facts written ${s.share} % (${s.written}/${s.facts}), wrong ${s.wrong}, untold ${s.untold}, ` +
+      `${s.todos} TODOs per target, exit 0 ${s.exitZero}/${N}`,
+  );
+}
+log(`wrote ${file}`);

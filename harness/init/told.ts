@@ -1,0 +1,241 @@
+/**
+ * What the vendor tells init, beside what the target answers: `--hint path=value` (repeatable), `--hints FILE` (a
+ * partial profile) and `--openapi` (harness/openapi/read.ts). A probe cannot learn another merchant's id, a sandbox
+ * control or a path no candidate spells; the vendor's documentation can. Each value told is a leaf with its source (the
+ * flag, the file and the JSON pointer in it). Discovery tries what was told first (an endpoint path, a method name);
+ * the draft then takes every leaf it did not learn otherwise, and where the answers contradict the vendor, the target's
+ * answer is kept and the contradiction is a TODO. Nothing told is ever called verified unless a probe showed it.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../cli/args.js';
+import { profilePropertyNames } from '../profile/schema.js';
+import type { Evidence } from './evidence.js';
+
+/** One leaf the vendor gave: its dotted profile path, the value and where it was read. */
+export interface Told {
+  path: string;
+  value: unknown;
+  source: string;
+}
+
+type Obj = Record<string, unknown>;
+
+const PATH_RE = /^[A-Za-z_$][\w$-]*(\.[\w$@:{}/-]+)*$/;
+
+/** `a.b` → `/a/b` (RFC 6901 escapes), the pointer a hints file's leaf is named by. */
+export function pointerOf(path: string): string {
+  return `/${path
+    .split('.')
+    .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('/')}`;
+}
+
+/** The leaves of a value: objects are walked, arrays and scalars are one leaf each. */
+export function leavesOf(v: unknown, path: string[] = []): [string, unknown][] {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const entries = Object.entries(v as Obj);
+    if (entries.length === 0 && path.length > 0) return [[path.join('.'), {}]];
+    return entries.flatMap(([k, x]) => leavesOf(x, [...path, k]));
+  }
+  return path.length === 0 ? [] : [[path.join('.'), v]];
+}
+
+export function getAt(o: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
+}
+
+export function setAt(o: Obj, path: string, v: unknown): void {
+  const keys = path.split('.');
+  let cur = o;
+  for (const k of keys.slice(0, -1)) {
+    if (!cur[k] || typeof cur[k] !== 'object' || Array.isArray(cur[k])) cur[k] = {};
+    cur = cur[k] as Obj;
+  }
+  cur[keys[keys.length - 1]!] = structuredClone(v);
+}
+
+function checkTop(path: string, where: string): void {
+  const top = path.split('.')[0]!;
+  if (!(profilePropertyNames().get(top) ?? []).includes('top level'))
+    throw new UsageError(`${where}: ${JSON.stringify(top)} is not a profile field (docs/PROFILE.md lists them)`);
+}
+
+/**
+ * `endpoints.cardPayment=/v2/charges/card-present`: the value is JSON when it reads as JSON (an object, a list, a
+ * number, true/false, a quoted string), else the text itself.
+ */
+export function parseHint(text: string): Told {
+  const eq = text.indexOf('=');
+  if (eq <= 0)
+    throw new UsageError(`--hint must be PATH=VALUE (e.g. endpoints.cardPayment=/v2/charges), got ${JSON.stringify(text.slice(0, 80))}`);
+  const path = text.slice(0, eq).trim();
+  const raw = text.slice(eq + 1);
+  if (!PATH_RE.test(path)) throw new UsageError(`--hint ${JSON.stringify(path.slice(0, 80))}: not a dotted profile path`);
+  checkTop(path, `--hint ${path}`);
+  let value: unknown = raw;
+  if (/^\s*([{["]|-?\d|true\b|false\b|null\b)/.test(raw)) {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      if (/^\s*[{["]/.test(raw)) throw new UsageError(`--hint ${path}: the value starts like JSON but does not parse`);
+    }
+  }
+  return { path, value, source: `--hint ${path}` };
+}
+
+/** A hints file: a JSON object in the profile's shape (any part of it), each leaf told with its pointer. */
+export function readHintsFile(file: string): Told[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--hints ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--hints ${file}: not JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new UsageError(`--hints ${file}: must be a JSON object (a partial profile)`);
+  const out: Told[] = [];
+  for (const [path, value] of leavesOf(json)) {
+    if (path === '$schema' || path === 'profileVersion') continue;
+    checkTop(path, `--hints ${file}`);
+    out.push({ path, value, source: `${file}#${pointerOf(path)}` });
+  }
+  return out;
+}
+
+/** What the vendor told, as one lookup: later sources override earlier ones leaf by leaf (a --hint wins over the file). */
+/** Besides the facts: names to try (an API description's enums), and what the description says against the interface. */
+export interface VendorNotes {
+  methods?: string[];
+  payoutMethods?: string[];
+  /** Reported as TODOs; the parts they are about are not told. */
+  contradictions?: string[];
+  /** Operations or fields the description's reader could not place. */
+  doubts?: string[];
+}
+
+export class Vendor {
+  readonly told: Told[];
+  constructor(
+    told: Told[] = [],
+    readonly notes: VendorNotes = {},
+  ) {
+    const byPath = new Map<string, Told>();
+    for (const t of told) {
+      const leaves = leavesOf(t.value, t.path.split('.'));
+      for (const [sub, v] of leaves.length ? leaves : [[t.path, t.value] as const]) {
+        // A later leaf replaces an earlier one at its path, and whatever an earlier one said below it.
+        for (const k of [...byPath.keys()]) if (k.startsWith(`${sub}.`) || sub.startsWith(`${k}.`)) byPath.delete(k);
+        byPath.set(sub, { path: sub, value: v, source: t.source });
+      }
+    }
+    this.told = [...byPath.values()];
+  }
+
+  private readonly refutedPaths = new Set<string>();
+
+  /** A probe answered against what was told at `path`: it is neither written nor counted as settling its TODO. */
+  refute(path: string): void {
+    this.refutedPaths.add(path);
+  }
+
+  /** The leaves no probe refuted. */
+  standing(): Told[] {
+    return this.told.filter((t) => ![...this.refutedPaths].some((r) => t.path === r || t.path.startsWith(`${r}.`)));
+  }
+
+  /** The value told at `path` (a leaf, or the object of the leaves under it). */
+  at(path: string): unknown {
+    const exact = this.told.find((t) => t.path === path);
+    if (exact) return exact.value;
+    const under = this.told.filter((t) => t.path.startsWith(`${path}.`));
+    if (under.length === 0) return undefined;
+    const o: Obj = {};
+    for (const t of under) setAt(o, t.path.slice(path.length + 1), t.value);
+    return o;
+  }
+
+  sourceOf(path: string): string | undefined {
+    return (this.told.find((t) => t.path === path) ?? this.told.find((t) => t.path.startsWith(`${path}.`)))?.source;
+  }
+
+  /** Every method name the vendor's facts mention: tried before init's own candidates. */
+  methodNames(): string[] {
+    const names: string[] = [...(this.notes.methods ?? [])];
+    const add = (v: unknown) => {
+      if (typeof v === 'string' && /^[A-Za-z][\w-]*$/.test(v) && !names.includes(v)) names.push(v);
+    };
+    for (const t of this.told) {
+      if (/^methods\.(checkout|pricePoint|card|notEnabled|noChannel)$/.test(t.path) || /^merchants\.\w+\.paymentMethods$/.test(t.path))
+        for (const v of Array.isArray(t.value) ? t.value : [t.value]) add(v);
+      const keyed = /^(limits\.payments|refunds\.support|refunds\.createdStatus|checkout\.extrasByMethod)\.([^.]+)/.exec(t.path);
+      if (keyed) add(keyed[2]);
+    }
+    return names;
+  }
+
+  /** Payout method names the vendor's facts mention. */
+  payoutMethodNames(): string[] {
+    const names: string[] = [...(this.notes.payoutMethods ?? [])];
+    for (const t of this.told) {
+      const keyed = /^(payouts\.methods|limits\.payouts)\.([^.]+)/.exec(t.path)?.[2];
+      const listed = /^merchants\.\w+\.payoutMethods$/.test(t.path) && Array.isArray(t.value) ? t.value.map(String) : [];
+      for (const n of [...(keyed ? [keyed] : []), ...listed]) if (!names.includes(n)) names.push(n);
+    }
+    return names;
+  }
+}
+
+/** The todo's profile path without its note ("pricePoints (APPLE_PAY)" → "pricePoints"; internalFieldNames["a.b"] kept whole). */
+function todoBase(path: string): string {
+  return path.split(' ')[0]!;
+}
+
+/**
+ * Writes into the draft every leaf told that it does not hold, each as learnt from the vendor (not proved); a leaf the
+ * answers contradict stays as the target answered, and the difference is a TODO. A TODO whose field the vendor
+ * filled is settled. Returns the leaves written, for the TODO file's "told, not probed" list.
+ */
+export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
+  (vendor.notes.contradictions ?? []).forEach((c, i) => {
+    ev.todo(`(description ${i + 1})`, `the API description contradicts the interface, so this part of it was not used: ${c}`);
+  });
+  (vendor.notes.doubts ?? []).forEach((d, i) => {
+    ev.todo(`(description doubt ${i + 1})`, `the API description could not be read here: ${d}`);
+  });
+  const standing = vendor.standing();
+  // A TODO with a note ("pricePoints (GOOGLE_PAY)": a method no probe could place) asks about one case the vendor's
+  // facts may not reach (its list names another method's tiers): it stays.
+  ev.settle((todo) => {
+    if (todo.path.includes(' ')) return false;
+    const base = todoBase(todo.path);
+    return standing.some((t) => t.path === base || t.path.startsWith(`${base}.`) || base.startsWith(`${t.path}.`));
+  });
+  const written: Told[] = [];
+  for (const t of standing) {
+    const has = getAt(draft, t.path);
+    if (has === undefined) {
+      // A leaf under a part init wrote as a whole (a list, a string) is not merged into it.
+      const parent = t.path.split('.').slice(0, -1);
+      const blocked = parent.some((_, i) => {
+        const v = getAt(draft, parent.slice(0, i + 1).join('.'));
+        return v !== undefined && (typeof v !== 'object' || Array.isArray(v));
+      });
+      if (blocked) continue;
+      setAt(draft, t.path, t.value);
+      written.push(t);
+    } else if (JSON.stringify(has) !== JSON.stringify(t.value))
+      ev.todo(
+        t.path,
+        `the vendor says ${JSON.stringify(t.value)} (${t.source}), the target's answers showed ${JSON.stringify(has)}: ` +
+          'init wrote what the target answered; check which is meant',
+      );
+  }
+  for (const w of written) ev.toldOnly(w);
+  return written;
+}
