@@ -5,8 +5,7 @@
  * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/fees.ts; this is
  * the reference's (a bug shared by both would cancel out).
  */
-import type { Payment } from './store.js';
-import type { Service } from './service.js';
+import type { Payment, Store } from './store.js';
 
 /** One fee: `fixedCents` plus `percentMillionths` millionths of the amount (1 % is 10000), rounded half up. */
 export interface Fee {
@@ -23,7 +22,13 @@ export function feeOn(fee: Fee | undefined, amountCents: bigint): bigint {
 }
 
 /** A payment has just become SUCCESS: the balances the target credits take its amount less its fee. */
-export function creditPayment(svc: Service, p: Payment): void {
+export function creditPayment(
+  svc: {
+    target: { paymentsCredit: { payout: boolean; refund: boolean }; fees: { payments: ReadonlyMap<string, Fee> } };
+    store: Pick<Store, 'balancesOf'>;
+  },
+  p: Payment,
+): void {
   const credit = svc.target.paymentsCredit;
   if (credit.payout === false && credit.refund === false) return;
   const net = p.chargedCents - feeOn(svc.target.fees.payments.get(p.method), p.chargedCents);

@@ -71,7 +71,9 @@ export async function judgeClock(ctx: DoctorContext, receiver: Receiver, merchan
     if (atLeast > CLOCK_OFF * declared)
       add(ctx, 'wrong', PATH, claim, {
         expected: `a retry ${Math.round(expected.min)}–${Math.round(expected.max)} ms after the refused delivery`,
-        answered: `no retry within ${waited} ms of the refused delivery${lost > 0 ? ` (${lost} ms of it ours)` : ''}: the ratio is at least ${atLeast}`,
+        answered:
+          `no retry within ${waited} ms of the refused delivery` +
+          `${lost > 0 ? ` (${lost} ms of it ours)` : ''}: the ratio is at least ${atLeast}`,
         fix: fixFor(atLeast),
       });
     else
@@ -107,7 +109,8 @@ export async function judgeClock(ctx: DoctorContext, receiver: Receiver, merchan
     return;
   }
   add(ctx, 'warning', PATH, claim, {
-    answered: `${seen}, outside ${Math.round(expected.min)}–${Math.round(expected.max)} ms but within ${CLOCK_OFF} times the declared clock`,
+    answered:
+      `${seen}, outside ${Math.round(expected.min)}–${Math.round(expected.max)}` + ` ms but within ${CLOCK_OFF} times the declared clock`,
     fix: `the retry checks judge the first wait; if the vendor's clock is not ${declared}, ${fixFor(ratio)}`,
   });
 }

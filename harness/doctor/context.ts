@@ -101,7 +101,9 @@ export function doubt(
   return add(ctx, 'doubt', path, assumption, {
     ...more,
     clauses,
-    fix: `if the profile is right, this is the target's failure (${clauses.join(', ')}: a run fails it with this answer); if not, ${more.fix}`,
+    fix:
+      `if the profile is right, this is the target's failure (${clauses.join(', ')}` +
+      `: a run fails it with this answer); if not, ${more.fix}`,
   });
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Expectations } from './expectations.js';
-import type { RunStatus } from './verdict.js';
+import type { RunStatus, UnverifiedFact } from './verdict.js';
 import type { Replay } from '../run/replay.js';
 import type { Traffic } from './traffic.js';
 import type { RunFloor } from './floor.js';
@@ -73,13 +73,6 @@ export interface RunMeta {
   traffic?: Traffic;
   /** How short the run could have been and how far its wall time was from it (harness/report/floor.ts). */
   floor?: RunFloor;
-}
-
-/** A fact of the profile the doctor could not verify, and the finding codes a check reaches only through it. */
-export interface UnverifiedFact {
-  path: string;
-  answered: string;
-  findingCodes: string[];
 }
 
 export function writeRunMeta(file: string, meta: RunMeta): void {

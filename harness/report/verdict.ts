@@ -25,7 +25,6 @@ import { clauses as registry, restatements, type Clause, type Level } from '../c
 import type { ExchangeErrorKind } from '../exchange.js';
 import type { StoredResult } from '../run/results.js';
 import { firstLine } from '../text.js';
-import type { UnverifiedFact } from './run-meta.js';
 import {
   activeDisputes,
   activeEntries,
@@ -37,6 +36,12 @@ import {
   type Expectations,
 } from './expectations.js';
 
+/** A fact of the profile the doctor could not verify, and the finding codes a check reaches only through it. */
+export interface UnverifiedFact {
+  path: string;
+  answered: string;
+  findingCodes: string[];
+}
 export type Outcome =
   | 'passed'
   | 'failed'

@@ -2,7 +2,7 @@ import { createClient, type Client } from '../client.js';
 import { makeNetwork } from '../network.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
-import { GatedPacer } from '../exclusive.js';
+import { GatedPacer } from '../gated-pacer.js';
 import { Pacer, type RequestPacer } from '../throttle.js';
 import { connectPool } from './pool.js';
 import type { Receiver } from '../webhooks/types.js';

@@ -25,8 +25,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const S = 'sess' + 'ion';
-const I = 'iss' + 'ue';
+const S = 'session';
+const I = 'issue';
 
 /** Each rule: a name for the message and its pattern. */
 const RULES: readonly { rule: string; re: RegExp }[] = [

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 describe("the doctor measures the target's webhook clock", () => {
-  it('a real-time target judged with a profile of 0.005: exit 2 naming webhooks.timeScale, with the ratio measured, within the bound', async () => {
+  it(`a real-time target judged with a profile of 0.005: exit 2 naming \
+webhooks.timeScale, with the ratio measured, within the bound`, async () => {
     const reports = tempReports('clock');
     const r = await runCli(['run', '--target', ref.url, '--suite', 'webhook-retry', '--no-html', '--reports', reports], {
       timeoutMs: 120_000,

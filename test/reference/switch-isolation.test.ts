@@ -14,7 +14,7 @@ import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { runCheck } from '../../harness/check/run.js';
 import { createClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/exchange.js';
-import { GatedPacer } from '../../harness/exclusive.js';
+import { GatedPacer } from '../../harness/gated-pacer.js';
 import {
   type ArmableFailure,
   checkout,

@@ -6,7 +6,8 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { covers, GatedPacer, overlap, type RequestTag, SectionBook, type SectionSpec } from '../../harness/exclusive.js';
+import { covers, overlap, type RequestTag, SectionBook, type SectionSpec } from '../../harness/exclusive.js';
+import { GatedPacer } from '../../harness/gated-pacer.js';
 import { connectPool, type PoolServer, startPoolServer } from '../../harness/run/pool.js';
 import { Pacer } from '../../harness/throttle.js';
 
