@@ -64,7 +64,7 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       ? UNKNOWN_METHOD
       : (st.methods ?? []).find((m) => m.cls === cls)?.method;
   const profile: Profile = {
-    profileVersion: opts.tls ? 4 : 3,
+    profileVersion: 4,
     name: `${host} (drafted by init)`,
     description: `Drafted by mpsi-conformance init on ${new Date().toISOString()}; see the .todo.md file beside it for what to complete.`,
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),

@@ -74,6 +74,17 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
   }
+  // Version 4: no answer tells a fee from a smaller balance, so only the vendor's price list says them.
+  t(
+    'fees',
+    'the fees the vendor charges, per method: fees.payouts.<method>, fees.payments.<method>, fees.refunds.<method> ' +
+      '({ "fixed": "0.25", "percent": "0.5", "rounding": "halfUp" }); a balance check counts them (leave it out if none)',
+  );
+  t(
+    'balances',
+    'how the balances move, if they do: balances.paymentsCredit (["payout"] when each successful payment adds its ' +
+      'amount less its fee to the payout balance), balances.payoutFee (where a payout fee is taken from)',
+  );
   if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs'))
     t(
       'webhooks.ackTimeoutMs',
