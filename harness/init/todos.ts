@@ -74,6 +74,14 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
   }
+  // Version 4: a payout method's range in another currency; init probes payouts in USD only.
+  for (const [m, o] of Object.entries(profile.payouts?.methods ?? {}))
+    if (!o.usdOnly && profile.limits?.payouts?.[m])
+      t(
+        `limits.payouts.${m}.byCurrency`,
+        `${m}'s range in each other currency it takes, where it is not the USD one ({ "EUR": { "min": …, "max": … } }): ` +
+          'init probes payouts in USD only',
+      );
   // Version 4: no answer tells a fee from a smaller balance, so only the vendor's price list says them.
   t(
     'fees',
