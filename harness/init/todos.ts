@@ -61,6 +61,17 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
       `refund support ("none", "full" or "partial") of ${methods.length ? methods.join(', ') : 'no method of this merchant'}` +
         ' and of any method only another merchant has: only a card payment can be paid without a sandbox control, so only it was tried',
     );
+  if (profile.cardPayment && !profile.cardPayment.pendingStatus)
+    t(
+      'cardPayment.pendingStatus',
+      "the status a card payment awaiting its 3-D Secure step shows, where it is not a new checkout's (version 4)",
+    );
+  if (profile.refunds && !profile.refunds.supportByMerchant)
+    t(
+      'refunds.supportByMerchant',
+      "refund support of another merchant's methods where it differs from refunds.support, e.g. " +
+        '{ "second": { "KLARNA": "none" } } (version 4)',
+    );
   if (profile.refunds) {
     t('refunds.failingReason', 'a refund reason that makes the sandbox record the refund as failed, if it has one');
     t('refunds.fee', 'the fee added to a refund when the merchant balance is checked, if any');

@@ -243,11 +243,16 @@ function operationOf(op: Operation, path: string, p: Profile): Obj {
   if (op === 'payoutCreate' && p.limits?.payouts) out['x-mpsi-limits'] = p.limits.payouts;
   // The sandbox's published test cards and the refund rules per method: facts a vendor's documentation states.
   if (op === 'cardPayment' && p.cardPayment)
-    out['x-mpsi-test-cards'] = { cards: p.cardPayment.cards, ...(p.cardPayment.declines ? { declines: p.cardPayment.declines } : {}) };
+    out['x-mpsi-test-cards'] = {
+      cards: p.cardPayment.cards,
+      ...(p.cardPayment.declines ? { declines: p.cardPayment.declines } : {}),
+      ...(p.cardPayment.pendingStatus ? { pendingStatus: p.cardPayment.pendingStatus } : {}),
+    };
   if (op === 'refundCreate' && p.refunds) {
-    const { support, createdStatus, failingReason, fee } = p.refunds;
+    const { support, supportByMerchant, createdStatus, failingReason, fee } = p.refunds;
     out['x-mpsi-refunds'] = {
       support,
+      ...(supportByMerchant ? { supportByMerchant } : {}),
       ...(createdStatus ? { createdStatus } : {}),
       ...(failingReason ? { failingReason } : {}),
       ...(fee ? { fee } : {}),
