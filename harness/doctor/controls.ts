@@ -342,17 +342,24 @@ export async function checkArmedFailures(ctx: DoctorContext, subjects: ArmSubjec
       for (let n = 1; n < armCount(arm); n++) {
         let next = await probe(true);
         more.push(next);
+        let fresh = false;
         // Refused for another reason (the same number again: a duplicate): a request about new numbers, which a switch
         // of the merchant's operation or of the target hits, and one of those numbers does not.
         if (refused(answerOf(next)) && describeAnswer(answerOf(next)) !== same && kind !== 'queryFailed') {
           next = await probe(true, true);
           more.push(next);
+          fresh = true;
         }
         const b = answerOf(next);
         if (refused(b) && describeAnswer(b) === same) continue;
-        if (refused(b)) {
+        // A switch that matches the number it was armed for (the profile need not say so) does not reach the new numbers
+        // the duplicate forced: their acceptance says nothing of the count.
+        if (refused(b) || fresh) {
           add(ctx, 'not-verifiable', 'sandbox.armFailure.count', `one arming fails ${armCount(arm)} requests`, {
-            answered: `arm: code 0; then ${n} refused as armed, and the next ${describeAnswer(b)}, for another reason`,
+            answered: fresh
+              ? `arm: code 0; then ${n} refused as armed; the same number again was a duplicate, and a request about new ` +
+                `numbers, which a switch matching the armed number does not reach, ${describeAnswer(b)}`
+              : `arm: code 0; then ${n} refused as armed, and the next ${describeAnswer(b)}, for another reason`,
             ex: [armEx, ex, ...more],
           });
           break;
