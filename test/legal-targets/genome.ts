@@ -236,7 +236,8 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     payoutChannels: Object.fromEntries(
       PAYOUT_METHODS.map((m) => {
         const o = t.payouts[m];
-        const eur = t.money?.eurRanges[m];
+        // A range in EUR only where the method takes EUR (a varied rule may make a method USD-only under a drawn range).
+        const eur = o.usdOnly ? undefined : t.money?.eurRanges[m];
         return [
           m,
           {
@@ -301,6 +302,7 @@ function editMoney(p: Profile, t: TargetGenes): void {
   if (Object.keys(p.fees).length === 0) delete p.fees;
   if (g.paymentsCredit.length > 0) p.balances = { paymentsCredit: [...g.paymentsCredit] };
   for (const [m, r] of Object.entries(g.eurRanges)) {
+    if (t.payouts[m as keyof typeof t.payouts]?.usdOnly) continue;
     const lim = p.limits!.payouts![m]!;
     lim.byCurrency = { EUR: { min: valueOfCents(r.minCents), max: valueOfCents(r.maxCents) } };
   }
