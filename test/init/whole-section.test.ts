@@ -1,7 +1,8 @@
 /**
  * A section init probed but could not learn whole is left out of the draft and asked as one TODO for the section
  * (harness/init/draft.ts), so a user who completes the draft at its TODOs writes the section whole: a leaf copied into
- * an otherwise empty section did not load (`refunds.template: is required`, bench/legal-targets.ts --seed 2027). Shown on the reference's accounts with no method taking refunds, where init learns no refund field.
+ * an otherwise empty section did not load (`refunds.template: is required`, bench/legal-targets.ts --seed 2027). Shown on the reference's
+ * accounts with no method taking refunds, where init learns no refund field.
  */
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_GENES, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
