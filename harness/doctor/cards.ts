@@ -25,6 +25,12 @@ const WANT: Record<CardKind, Outcome> = {
   pending: 'pending',
 };
 
+/** The refusals of a lookup's numbers (Request errors: merchant_order_no and order_no both empty, or both given). */
+const LOOKUP_REFUSALS: ReadonlySet<string> = new Set([
+  'refundNotFound',
+  'mutuallyRequiredFieldsMissing',
+  'mutuallyExclusiveFieldsConflict',
+]);
 /** Refund refusals the document names for the refund or its payment, which show the request was read. */
 const REFUND_REFUSALS = new Set([
   'notSupported',
@@ -220,6 +226,18 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   const ex = await createRefund(ctx.t, { refundNo, order, amount: usd(amount) }, { label: 'doctor: a refund' });
   const a = answerOf(ex);
   if (unknownPath(a)) return pathItem(ctx, 'refundCreate', a, ex);
+  // Only a lookup answers refundNotFound (code 2002; refund creation's refusals are 422) or refuses two lookup numbers
+  // at once, or none: another endpoint answered, as a path carrying a number does for a word in its place
+  // (/refunds/{refund_no} for /refunds/create-moved, its number from the path and another from the body).
+  if (!accepted(a) && (a.code === 2002 || LOOKUP_REFUSALS.has(a.key ?? ''))) {
+    add(ctx, 'wrong', 'endpoints.refundCreate', `${ctx.t.pathTemplate('refundCreate')} creates a refund`, {
+      expected: "a refund's answer (code 0, or a refusal of refund creation, code 422)",
+      answered: `${describeAnswer(a)}: a refund query's answer, not a creation's`,
+      fix: 'set endpoints.refundCreate to the path the vendor documents for creating a refund',
+      ex: [ex],
+    });
+    return;
+  }
   if (!accepted(a) && REFUND_REFUSALS.has(a.key ?? '')) {
     // A refusal the document names for the refund itself (not for its request): the template was read.
     add(ctx, 'not-verifiable', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, {

@@ -61,6 +61,13 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
       `refund support ("none", "full" or "partial") of ${methods.length ? methods.join(', ') : 'no method of this merchant'}` +
         ' and of any method only another merchant has: only a card payment can be paid without a sandbox control, so only it was tried',
     );
+  // A refund path no probe found (one that carries a number, a name init does not try): the whole section is the vendor's.
+  if (!profile.refunds && !profile.endpoints.refundCreate)
+    t(
+      'refunds',
+      'the refund section, whole ({ "template", "support", "queryBy", "data", … }) with endpoints.refundCreate: init found no ' +
+        "refund path (a path carrying a number, such as /payments/{order_no}/refunds, is only in the vendor's documentation)",
+    );
   if (profile.cardPayment && !profile.cardPayment.pendingStatus)
     t(
       'cardPayment.pendingStatus',

@@ -68,8 +68,11 @@ export function oneFactChanges(p: Profile): Change[] {
   );
   const refundable = enabled.some((m) => (p.refunds?.support[m] ?? 'partial') !== 'none');
   const refundPath = (path: string): boolean => /^(refunds\.|endpoints\.refund)/.test(path);
+  // A moved path is one the target does not have: a segment more, which no route of the target (templated ones included:
+  // /refunds/{refund_no} takes /refunds/create-moved as a refund query) answers. A wrong path another route captures is
+  // answered as that route's request, which the doctor cannot tell from a wrong template (docs/ROADMAP.md).
   for (const [k, v] of Object.entries(p.endpoints))
-    if (typeof v === 'string' && (refundable || !refundPath(`endpoints.${k}`))) change(`endpoints.${k}`, 'wrong', `${v}-moved`);
+    if (typeof v === 'string' && (refundable || !refundPath(`endpoints.${k}`))) change(`endpoints.${k}`, 'wrong', `${v}/moved`);
   for (const path of DATA_PATHS) {
     if (!refundable && refundPath(path)) continue;
     const v = get(p, path);
