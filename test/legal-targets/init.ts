@@ -509,7 +509,15 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
         passed: res.filter((r) => r.result.status === 'passed').length,
         failed: res
           .filter((r) => r.result.status === 'failed' || r.result.status === 'broken')
-          .map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
+          .map(
+            (r) =>
+              `${r.result.checkId} (${
+                r.result.reason ??
+                r.result.findings
+                  .map((f) => `${f.clause} ${f.code}: ${f.title}; seen ` + `${String(f.seen ?? '').slice(0, 300)}`)
+                  .join(', ')
+              })`,
+          ),
         skipped: res.filter((r) => r.result.status === 'skipped').length,
         inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => r.result.checkId),
         truthPassed: truthRes.filter((r) => r.result.status === 'passed').length,

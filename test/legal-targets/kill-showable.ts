@@ -266,7 +266,12 @@ const RULES: Readonly<Record<string, Rule>> = {
   'refund-failed-validation-failed': needsRefund,
   'refund-system-busy-code-500': needsRefund,
   // Judged from bench/legal-targets.ts --kill 3 --seed 71: no enabled method took refunds, so no refund to look up.
-  'refund-query-merchant-no-as-refund-no': needsRefund,
+  // A refund query whose path carries the refund's service number is never sent by merchant_refund_no. Found by
+  // LEGAL_TARGETS_SEED=747948071 (paths.refundQuery: refund_no).
+  'refund-query-merchant-no-as-refund-no': (t, g) =>
+    t.paths?.refundQuery === 'refund_no'
+      ? nothing('the refund query path carries the refund_no: no lookup by merchant_refund_no')
+      : needsRefund(t, g),
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
