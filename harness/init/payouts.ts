@@ -233,6 +233,12 @@ export async function learnPayouts(
           `whether ${acc.method} payouts can be cancelled (the cancel answered ${describe(c)})`,
         );
     }
+    // No cancel path found (one carrying the payout's number is only in the vendor's documentation), or no payout made.
+    else
+      ev.todo(
+        `payouts.methods.${acc.method}.cancel`,
+        `whether ${acc.method} payouts can be cancelled: ${paths.cancel ? 'no payout was made to cancel' : 'init found no cancel path'}`,
+      );
     out.methods[acc.method] = {
       cancel,
       ...(usdOnly !== undefined ? { usdOnly } : {}),

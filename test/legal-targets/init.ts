@@ -509,15 +509,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
         passed: res.filter((r) => r.result.status === 'passed').length,
         failed: res
           .filter((r) => r.result.status === 'failed' || r.result.status === 'broken')
-          .map(
-            (r) =>
-              `${r.result.checkId} (${
-                r.result.reason ??
-                r.result.findings
-                  .map((f) => `${f.clause} ${f.code}: ${f.title}; seen ` + `${String(f.seen ?? '').slice(0, 300)}`)
-                  .join(', ')
-              })`,
-          ),
+          .map((r) => `${r.result.checkId} (${r.result.reason ?? r.result.findings.map(findingLine).join(', ')})`),
         skipped: res.filter((r) => r.result.status === 'skipped').length,
         inconclusive: res.filter((r) => r.result.status === 'inconclusive').map((r) => r.result.checkId),
         truthPassed: truthRes.filter((r) => r.result.status === 'passed').length,
@@ -534,4 +526,9 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
     await ref.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A finding of a completed draft's run, with what the target answered (so a failure names its cause). */
+function findingLine(f: { clause: string; code: string; title: string; seen?: string }): string {
+  return `${f.clause} ${f.code}: ${f.title}; seen ${String(f.seen ?? '').slice(0, 300)}`;
 }
