@@ -366,8 +366,11 @@ export function judgeDraft(
       Array.isArray(v) &&
       d.every((m) => v.includes(m)) &&
       v.filter((m) => !d.includes(m)).every((m) => todos.some((t) => t.path === `methods.pricePoint (${m})`));
+    // A required field init could not probe (a payout method's cancel: the schema requires it) is written as a
+    // placeholder under a TODO of its exact path: not a fact the draft asserts, left out with a TODO.
+    const placeholder = /^payouts\.methods\.[^.]+\.cancel$/.test(p) && todos.some((t) => t.path === p);
     if (ok) written += 1;
-    else if (partialList) missing.push(p);
+    else if (partialList || placeholder) missing.push(p);
     else if ([...unseenLimits].some((u) => p.startsWith(u))) unseen.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
   }
