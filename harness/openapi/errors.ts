@@ -25,7 +25,8 @@ export interface CatalogueRow {
 }
 
 const PAY_CREATE: readonly Operation[] = ['checkout', 'cardPayment'];
-const ALL: readonly Operation[] = [
+/** Every operation of the interface a profile can place, in the document's order. */
+export const OPERATIONS: readonly Operation[] = [
   'checkout',
   'paymentQuery',
   'cardPayment',
@@ -42,7 +43,7 @@ export const CATALOGUE: readonly CatalogueRow[] = [
     key: 'invalidRequest',
     condition: "A field is missing or has the wrong type or format; the text names it by the server's internal name.",
     clause: 'err.req.invalid-request',
-    on: ALL,
+    on: OPERATIONS,
   },
   {
     code: 3003,

@@ -3,7 +3,7 @@
  * and the request's fields (a merchant refund number makes a refund, a card object a card payment). Each operation is
  * given at most one interface operation, each interface operation the best-scored one; a tie is left unmatched and said.
  */
-import type { Operation } from './errors.js';
+import { OPERATIONS, type Operation } from './errors.js';
 import type { Doc } from './read.js';
 
 export interface DocOperation {
@@ -13,17 +13,6 @@ export interface DocOperation {
   pointer: string;
   op: Record<string, unknown>;
 }
-
-const OPERATIONS: readonly Operation[] = [
-  'checkout',
-  'paymentQuery',
-  'cardPayment',
-  'refundCreate',
-  'refundQuery',
-  'payoutCreate',
-  'payoutQuery',
-  'payoutCancel',
-];
 
 const DOCUMENT_PATHS: Partial<Record<Operation, string>> = {
   checkout: '/api/v1/payments/checkout',
