@@ -15,7 +15,7 @@ import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
 import { resolveTarget, type TargetDescription } from './target.js';
-import { type ObservedDelivery, Outbox } from './webhooks/outbox.js';
+import { type ObservedDelivery, Outbox, type WritePlan } from './webhooks/outbox.js';
 import { seededRandom } from './rough/tamper.js';
 
 export interface ReferenceOptions {
@@ -47,8 +47,8 @@ export interface ReferenceOptions {
   onExchange?: (x: ObservedExchange) => void;
   /** Field conditions (serve --latency): one-way delay, ms, on every exchange and every webhook delivery. */
   latencyMs?: number;
-  /** Told when each webhook attempt was written whole (reference/lag.ts, logWrites). */
-  onWebhookWritten?: (nonce: string, at: number) => void;
+  /** Told when each webhook attempt was written whole, and when it was due (reference/lag.ts, logWrites). */
+  onWebhookWritten?: (nonce: string, at: number, plan: WritePlan) => void;
   /** Field conditions (serve --rate-limit): a gateway in front answers HTTP 429 beyond this many requests per second. */
   rateLimit?: number;
   /**
@@ -67,7 +67,7 @@ export interface ReferenceOptions {
   onDelivery?: (d: ObservedDelivery) => void;
 }
 
-export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions };
+export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions, WritePlan };
 export type { TargetDescription } from './target.js';
 
 export interface RunningReference {

@@ -5,6 +5,7 @@
  * ends. Node built-ins only: reference/ never imports harness/ (which reads the file, harness/check/lag.ts).
  */
 import { appendFileSync } from 'node:fs';
+import type { WritePlan } from './webhooks/outbox.js';
 
 /** Tick interval, ms. */
 const INTERVAL_MS = 10;
@@ -33,15 +34,17 @@ export function logStalls(file: string): () => void {
 
 /**
  * When each webhook attempt was written whole, for the same kit (`serve --lag-file FILE` writes them to `FILE.writes`):
- * one line per attempt, `<written at, ms since the epoch> <X-Nonce>`. Its receiver notes an arrival later than this only
- * by time our machine lost between the two processes (loopback), which is never the sandbox's to answer for.
+ * one line per attempt, `<written at, ms since the epoch> <X-Nonce> <due at> <wait, ms>`. Its receiver notes an arrival
+ * later than this only by time our machine lost between the two processes (loopback), and the sandbox writes an attempt
+ * later than it was due only by time this process lost: neither is the sandbox's to answer for.
  */
-export function logWrites(file: string): (nonce: string, at: number) => void {
+export function logWrites(file: string): (nonce: string, at: number, plan?: WritePlan) => void {
   let writable = true;
-  return (nonce, at) => {
+  return (nonce, at, plan) => {
     if (!writable || !/^[\x21-\x7e]{1,128}$/.test(nonce)) return;
     try {
-      appendFileSync(file, `${at} ${nonce}\n`);
+      const planned = plan ? ` ${Math.round(plan.dueAt)} ${Math.round(plan.waitMs)}` : '';
+      appendFileSync(file, `${at} ${nonce}${planned}\n`);
     } catch {
       writable = false;
     }

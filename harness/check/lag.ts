@@ -183,7 +183,18 @@ export function parseStalls(text: string): LagSample[] {
 }
 
 const watched = new Set<string>();
-const writeSources: (() => ReadonlyMap<string, readonly number[]>)[] = [];
+const writeSources: (() => ReadonlyMap<string, readonly WriteRecord[]>)[] = [];
+
+/**
+ * One webhook attempt as the embedded sandbox wrote it down (reference/lag.ts logWrites): when it was written whole,
+ * and, where the sandbox said so, when it was due to leave and after what wait (its plan; the network delay of
+ * `serve --latency` is in the plan, so it is never taken for time our machine lost).
+ */
+export interface WriteRecord {
+  at: number;
+  dueAt?: number;
+  waitMs?: number;
+}
 
 /**
  * This process's meter also counts the stalls in `path` (once per path; '' is no file), and the embedded sandbox's
@@ -197,53 +208,67 @@ export function watchStallFile(path: string): void {
   writeSources.push(writesFile(`${path}.writes`));
 }
 
-/** The write times in `path` by X-Nonce (`<written at> <nonce>` per line), read again only when the file has grown. */
-export function writesFile(path: string): () => ReadonlyMap<string, readonly number[]> {
-  return grownFile<ReadonlyMap<string, readonly number[]>>(path, parseWrites, () => new Map());
+/** The write records in `path` by X-Nonce (`<written at> <nonce> [<due at> <wait>]` per line), read again only when it grew. */
+export function writesFile(path: string): () => ReadonlyMap<string, readonly WriteRecord[]> {
+  return grownFile<ReadonlyMap<string, readonly WriteRecord[]>>(path, parseWrites, () => new Map());
 }
 
-export function parseWrites(text: string): Map<string, number[]> {
-  const out = new Map<string, number[]>();
+export function parseWrites(text: string): Map<string, WriteRecord[]> {
+  const out = new Map<string, WriteRecord[]>();
   for (const line of text.split('\n')) {
-    const m = /^(\d+) (\S+)$/.exec(line);
-    if (m) out.set(m[2]!, [...(out.get(m[2]!) ?? []), Number(m[1])]);
+    const m = /^(\d+) (\S+)(?: (\d+) (\d+))?$/.exec(line);
+    if (!m) continue;
+    const rec: WriteRecord = m[3] === undefined ? { at: Number(m[1]) } : { at: Number(m[1]), dueAt: Number(m[3]), waitMs: Number(m[4]) };
+    out.set(m[2]!, [...(out.get(m[2]!) ?? []), rec]);
   }
   return out;
 }
 
 /** Most write times kept from a reference in this process (noteWebhookWritten); the oldest go first. */
 const MAX_LOCAL_WRITES = 50_000;
-const localWrites = new Map<string, number[]>();
+const localWrites = new Map<string, WriteRecord[]>();
 let localWatched = false;
 
 /**
  * For a reference started in this process (the proof's conformant runs and kill matrix, harness/proof/): its
  * `onWebhookWritten`, so the same excuses see how late we noted each attempt there too.
  */
-export function noteWebhookWritten(nonce: string, at: number): void {
+export function noteWebhookWritten(nonce: string, at: number, plan?: { dueAt: number; waitMs: number }): void {
   if (!localWatched) writeSources.push(() => localWrites);
   localWatched = true;
-  localWrites.set(nonce, [...(localWrites.get(nonce) ?? []), at]);
+  localWrites.set(nonce, [...(localWrites.get(nonce) ?? []), { at, ...plan }]);
   if (localWrites.size > MAX_LOCAL_WRITES) localWrites.delete(localWrites.keys().next().value!);
 }
 
-/** Tests: write times to answer from instead of the watched files (undefined restores them). */
-let writesOverride: ReadonlyMap<string, readonly number[]> | undefined;
-export function useWriteTimes(writes: ReadonlyMap<string, readonly number[]> | undefined): void {
-  writesOverride = writes;
+/** Tests: write records (or bare write times) to answer from instead of the watched files (undefined restores them). */
+let writesOverride: ReadonlyMap<string, readonly WriteRecord[]> | undefined;
+export function useWriteTimes(writes: ReadonlyMap<string, readonly (number | WriteRecord)[]> | undefined): void {
+  writesOverride = writes && new Map([...writes].map(([k, v]) => [k, v.map((w) => (typeof w === 'number' ? { at: w } : w))]));
 }
 
 /**
- * How long after the embedded sandbox wrote an attempt whole our receiver noted it (its latest write of that X-Nonce
- * not after the arrival): time our machine lost between two processes of ours on loopback — the receiving process
- * waiting for a CPU, or many short turns of its event loop, which the timer-drift meter does not see as one stall. 0
- * when the sandbox is not ours (no write file) or the attempt is not in it: then it excuses nothing.
+ * The sandbox's record of the attempt with this X-Nonce that our receiver noted at `receivedAt`: its only write of that
+ * nonce, or where a fault reuses one nonce for every attempt, its latest write not after the arrival. undefined when the
+ * sandbox is not ours (no write file) or the attempt is not in it.
+ */
+export function writeRecordOf(nonce: string | undefined, receivedAt: number): WriteRecord | undefined {
+  if (nonce === undefined) return undefined;
+  const all = (writesOverride ? [() => writesOverride!] : writeSources).flatMap((read) => read().get(nonce) ?? []);
+  // One attempt of this nonce (every attempt's is fresh but under a fault): that one, even when our receiver noted it
+  // before the sandbox's write callback ran (loopback delivers before the writer is told).
+  if (all.length === 1) return all[0];
+  let found: WriteRecord | undefined;
+  for (const w of all) if (w.at <= receivedAt && (found === undefined || w.at > found.at)) found = w;
+  return found;
+}
+
+/**
+ * How long after the embedded sandbox wrote an attempt whole our receiver noted it (writeRecordOf): time our machine
+ * lost between two processes of ours on loopback — the receiving process waiting for a CPU, or many short turns of its
+ * event loop, which the timer-drift meter does not see as one stall. 0 when the sandbox is not ours or the attempt is
+ * not in its record: then it excuses nothing.
  */
 export function arrivalLateMs(nonce: string | undefined, receivedAt: number): number {
-  if (nonce === undefined) return 0;
-  let written: number | undefined;
-  for (const read of writesOverride ? [() => writesOverride!] : writeSources) {
-    for (const at of read().get(nonce) ?? []) if (at <= receivedAt && (written === undefined || at > written)) written = at;
-  }
-  return written === undefined ? 0 : receivedAt - written;
+  const w = writeRecordOf(nonce, receivedAt);
+  return w === undefined ? 0 : Math.max(0, receivedAt - w.at);
 }

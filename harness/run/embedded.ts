@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeFile, COMPILED } from '../kit-files.js';
-import { type RunningReference, startReference, type TargetDescription } from '../../reference/index.js';
+import { type RunningReference, startReference, type TargetDescription, type WritePlan } from '../../reference/index.js';
 import { logStalls, logWrites, writesFileOf } from '../../reference/lag.js';
 import type { Profile } from '../profile/types.js';
 
@@ -17,7 +17,7 @@ import type { Profile } from '../profile/types.js';
 export async function startEmbeddedReference(
   profile: Profile,
   faults: string[] = [],
-  onWebhookWritten?: (nonce: string, at: number) => void,
+  onWebhookWritten?: (nonce: string, at: number, plan: WritePlan) => void,
 ): Promise<RunningReference> {
   const e = profile.embedded;
   return startReference({

@@ -7,7 +7,7 @@
 import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { recordMachineBusy } from '../check/context.js';
-import { arrivalLateMs, LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
+import { arrivalLateMs, LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag, writeRecordOf } from '../check/lag.js';
 import { headerValue } from '../signing.js';
 import { wireReply } from './receiver.js';
 import type { Delivery } from './types.js';
@@ -204,8 +204,69 @@ export function extraAttemptWatchEndsAt(t: WebhookTiming, deliveries: readonly P
 
 /** Arrival gaps between consecutive deliveries, ms. */
 export function arrivalGaps(ds: readonly Delivery[]): number[] {
-  const sorted = [...ds].sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq);
+  const sorted = inArrivalOrder(ds);
   return sorted.slice(1).map((d, i) => d.receivedAt - sorted[i]!.receivedAt);
+}
+
+function inArrivalOrder(ds: readonly Delivery[]): Delivery[] {
+  return [...ds].sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq);
+}
+
+/**
+ * The gap between two consecutive attempts of one webhook as the target made it, when the target is the embedded
+ * sandbox and wrote its plan down (harness/check/lag.ts writeRecordOf): the wait it chose before the later attempt,
+ * plus how long the earlier attempt lasted before that wait began, up to our receiver's own reply delay
+ * (attemptAllowanceMs). The rest of the measured gap is our machine's: the later attempt written after it was due,
+ * each attempt noted by our receiver after it was written, the sandbox handling our reply late — on a starved runner,
+ * hundreds of ms in many short stalls that no timer-drift meter sees as one. undefined for a target that is not ours:
+ * its gap is judged as measured, and only a stall we saw (lagExcuse) may excuse a miss.
+ */
+export function sandboxGapMs(t: WebhookTiming, earlier: Delivery, later: Delivery): number | undefined {
+  const a = writeRecordOf(nonceOf(earlier), earlier.receivedAt);
+  const b = writeRecordOf(nonceOf(later), later.receivedAt);
+  if (!a || b?.dueAt === undefined || b.waitMs === undefined) return undefined;
+  const attemptMs = b.dueAt - b.waitMs - a.at;
+  return b.waitMs + Math.min(attemptMs, attemptAllowanceMs(t, earlier));
+}
+
+function nonceOf(d: Delivery): string | undefined {
+  return d.headers ? headerValue(d.headers, 'X-Nonce') : undefined;
+}
+
+export interface JudgedGaps {
+  /** Between consecutive arrivals, as our receiver noted them, ms. */
+  measured: number[];
+  /** What each verdict is given: the target's own gap where its plan is known (sandboxGapMs), else the measured one. */
+  judged: number[];
+  /** Whether each judged gap is the target's own: then no lost time of ours may excuse a miss (lagExcuse). */
+  exact: boolean[];
+}
+
+/** The gaps of a webhook's attempts, measured and as judged (sandboxGapMs). */
+export function judgedGaps(t: WebhookTiming, ds: readonly Delivery[]): JudgedGaps {
+  const sorted = inArrivalOrder(ds);
+  const out: JudgedGaps = { measured: [], judged: [], exact: [] };
+  for (let i = 1; i < sorted.length; i++) {
+    const measured = sorted[i]!.receivedAt - sorted[i - 1]!.receivedAt;
+    const own = sandboxGapMs(t, sorted[i - 1]!, sorted[i]!);
+    out.measured.push(measured);
+    out.judged.push(own ?? measured);
+    out.exact.push(own !== undefined);
+  }
+  return out;
+}
+
+/**
+ * A line for the check's notes when our machine's share of the measured gaps was significant (LAG_SIGNIFICANT_MS):
+ * the gaps measured, and that the verdict was given on the target's own.
+ */
+export function machineShareNote(g: JudgedGaps): string | undefined {
+  const worst = Math.max(0, ...g.measured.map((m, i) => Math.abs(m - g.judged[i]!)));
+  if (worst < LAG_SIGNIFICANT_MS) return undefined;
+  return (
+    `our receiver measured the gaps ${g.measured.map(fmtMs).join(', ')}; judged on the embedded sandbox's own ` +
+    `(${g.judged.map(fmtMs).join(', ')}), as its write log put up to ${fmtMs(worst)} of a gap on our machine`
+  );
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -80,6 +80,16 @@ export const webhookFirstWait60s = defineFault({
   retryWaitsMs: [60_000, ...RETRY_WAITS_MS.slice(1)],
 });
 
+export const webhookWaitsShrink = defineFault({
+  name: 'webhook-waits-shrink',
+  clause: 'webhook.retry.growing-waits',
+  doc:
+    'The sixth wait is 1 minute, after a 10-minute fifth: the waits shrink midway, though the first is 15 s, the last ' +
+    '40 min and the span 80 minutes.',
+  // 15 s, 1, 3, 5, 10, 1, 20, 40 min: 80.25 min in all, so only the order of the waits breaks the document.
+  retryWaitsMs: [15_000, 60_000, 180_000, 300_000, 600_000, 60_000, 1_200_000, 2_400_000],
+});
+
 export const webhookShortSpan = defineFault({
   name: 'webhook-short-span',
   clause: 'webhook.retry.total-span',

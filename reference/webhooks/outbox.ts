@@ -31,6 +31,8 @@ interface Delivery extends WebhookJob {
   readonly id: number;
   attempts: number;
   nextDueAt: number;
+  /** The wait the next attempt was given (schedule's delay), ms: with nextDueAt, the plan told to onWritten. */
+  waitMs: number;
   /** Kept only when a fault makes every attempt reuse the first attempt's timestamp and nonce. */
   firstStamp?: { timestamp: string; nonce: string };
   /** Kept only when a fault builds the body once, when the change happens. */
@@ -77,10 +79,17 @@ export interface OutboxOptions {
   /** Told of every attempt; a throwing observer is ignored. */
   observe?: (d: ObservedDelivery) => void;
   /**
-   * Told when an attempt's request was written whole (its X-Nonce, and the time, ms since the epoch): a kit that
-   * started this sandbox on its own machine tells the time its receiver lost from the time the sandbox took.
+   * Told when an attempt's request was written whole (its X-Nonce, and the time, ms since the epoch), with the plan
+   * it was sent on: a kit that started this sandbox on its own machine tells the time its receiver lost, and the time
+   * this process lost sending it late, from the waits the sandbox chose.
    */
-  onWritten?: (nonce: string, at: number) => void;
+  onWritten?: (nonce: string, at: number, plan: WritePlan) => void;
+}
+
+/** When an attempt was due to leave (its network delay included), after a wait of `waitMs` begun at `dueAt - waitMs`. */
+export interface WritePlan {
+  dueAt: number;
+  waitMs: number;
 }
 
 /** Longest hold of a first delivery, and latest second copy, at time scale 1. */
@@ -110,7 +119,7 @@ export class Outbox {
 
   enqueue(job: WebhookJob): void {
     if (this.closed) return;
-    const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now(), afterAck: 0 };
+    const d: Delivery = { ...job, id: this.nextId++, attempts: 0, nextDueAt: Date.now(), waitMs: 0, afterAck: 0 };
     if (!this.opts.behaviour.webhookBodyAtSending) d.frozenBody = job.body();
     this.pending.set(d.id, d);
     const rough = this.opts.rough;
@@ -138,6 +147,7 @@ export class Outbox {
 
   private schedule(d: Delivery, delayMs: number): void {
     d.nextDueAt = Date.now() + delayMs;
+    d.waitMs = delayMs;
     const timer = setTimeout(() => {
       this.timers.delete(d.id);
       this.ready.push(d);
@@ -181,6 +191,7 @@ export class Outbox {
     });
     const limitMs = (b.ackLimitScales ? Math.max(b.ackLimitMs * this.scale, ACK_LIMIT_FLOOR_MS) : b.ackLimitMs) * b.ackLimitShare;
     const latency = this.opts.latencyMs ?? 0;
+    const plan: WritePlan = { dueAt: d.nextDueAt + latency, waitMs: d.waitMs };
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     if (this.closed) return;
     const onWritten = this.opts.onWritten;
@@ -191,7 +202,7 @@ export class Outbox {
       limitMs,
       b.isAck,
       this.stop.signal,
-      onWritten && ((at) => onWritten(stamp.nonce, at)),
+      onWritten && ((at) => onWritten(stamp.nonce, at, plan)),
     );
     // The reply's way back; the acknowledgement limit is judged on the receiver's answer time, as before.
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));

@@ -9,7 +9,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { CheckFailure } from '../../harness/check/failure.js';
 import { arrivalLateMs, LagMeter, noteWebhookWritten, parseWrites, useLagMeter, useWriteTimes } from '../../harness/check/lag.js';
-import { arrivalLate, gapBounds, lagExcuse, type WebhookTiming } from '../../harness/webhooks/schedule.js';
+import {
+  arrivalLate,
+  attemptAllowanceMs,
+  gapBounds,
+  judgedGaps,
+  lagExcuse,
+  machineShareNote,
+  type WebhookTiming,
+  within,
+} from '../../harness/webhooks/schedule.js';
+import type { Delivery } from '../../harness/webhooks/types.js';
 import { confirmedByRetrial, lagExplains, type TrialFinding } from '../../suites/support/webhook-scenarios.js';
 import { logWrites, writesFileOf } from '../../reference/lag.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -143,5 +153,94 @@ describe('lagExcuse with the sandbox write times (webhook.retry.growing-waits)',
       ]),
     );
     expect(lagExcuse(400, b, late1.receivedAt, second.receivedAt, 'the first wait', [late1, second])).toBeUndefined();
+  });
+});
+
+describe("judgedGaps: a gap judged on the embedded sandbox's own plan (webhook.retry.growing-waits)", () => {
+  const timing: WebhookTiming = { timeScale: 0.005, ackTimeoutMs: 1000, deliveryWaitMs: 3000, tolerance: 0.25, jitterMs: 150 };
+  const b = gapBounds(timing, 15_000, 0);
+  /** Two attempts of one webhook, the receiver refusing at once (`reject`), as judgedGaps reads them. */
+  function attempts(received: [number, number]): Delivery[] {
+    return received.map(
+      (at, i) => ({ receivedAt: at, seq: i, reply: 'reject', headers: { 'x-nonce': `p-${i + 1}` } }) as unknown as Delivery,
+    );
+  }
+
+  it('takes off what a starved machine put in the gap: a late write, a late noting, our reply handled late', () => {
+    // Written at +0, our `reject` handled by the sandbox 180 ms later, a 75-ms wait, written 260 ms after it was due,
+    // noted 120 ms after that: measured 635 ms, of which the sandbox's own is the 75-ms wait.
+    useWriteTimes(
+      new Map([
+        ['p-1', [{ at: T0 }]],
+        ['p-2', [{ at: T0 + 515, dueAt: T0 + 255, waitMs: 75 }]],
+      ]),
+    );
+    const g = judgedGaps(timing, attempts([T0 + 0, T0 + 635]));
+    expect(g).toEqual({ measured: [635], judged: [75], exact: [true] });
+    expect(within(g.judged[0]!, b)).toBe(true);
+    expect(machineShareNote(g)).toMatch(/measured the gaps 635 ms; judged on the embedded sandbox's own \(75 ms\)/);
+  });
+
+  it('still charges a sandbox whose own wait is too long (webhook-first-wait-60s: 300 ms), however busy the machine', () => {
+    useWriteTimes(
+      new Map([
+        ['p-1', [{ at: T0 }]],
+        ['p-2', [{ at: T0 + 900, dueAt: T0 + 305, waitMs: 300 }]],
+      ]),
+    );
+    const g = judgedGaps(timing, attempts([T0 + 2, T0 + 950]));
+    expect(g.judged).toEqual([300]);
+    expect(within(g.judged[0]!, b)).toBe(false);
+  });
+
+  it("keeps our receiver's own reply delay in the target's share, and a wait begun before the write shortens it", () => {
+    const slow = { ...attempts([T0, T0 + 600])[0]!, reply: 'slow' } as Delivery;
+    useWriteTimes(
+      new Map([
+        ['p-1', [{ at: T0 }]],
+        ['p-2', [{ at: T0 + 600, dueAt: T0 + 2_000 + 75, waitMs: 75 }]],
+      ]),
+    );
+    const allowance = attemptAllowanceMs(timing, slow);
+    expect(judgedGaps(timing, [slow, attempts([T0, T0 + 2_100])[1]!]).judged).toEqual([75 + Math.min(2_000, allowance)]);
+    useWriteTimes(
+      new Map([
+        ['p-1', [{ at: T0 + 40 }]],
+        ['p-2', [{ at: T0 + 60, dueAt: T0 + 60, waitMs: 50 }]],
+      ]),
+    );
+    expect(judgedGaps(timing, attempts([T0 + 40, T0 + 60])).judged).toEqual([50 - 30]);
+  });
+
+  it('judges a target that is not ours (no write log) on what was measured, so that lagExcuse alone may excuse', () => {
+    useWriteTimes(new Map());
+    expect(judgedGaps(timing, attempts([T0, T0 + 400]))).toEqual({ measured: [400], judged: [400], exact: [false] });
+    // An old write log (write times only, no plan) is not enough to judge on the sandbox's own gap either.
+    useWriteTimes(
+      new Map([
+        ['p-1', [T0]],
+        ['p-2', [T0 + 390]],
+      ]),
+    );
+    expect(judgedGaps(timing, attempts([T0, T0 + 400])).exact).toEqual([false]);
+  });
+});
+
+describe('logWrites: the plan of each attempt, read back by the kit', () => {
+  it('writes the due time and the wait beside the write time, and parseWrites reads both forms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-writes-'));
+    try {
+      const file = writesFileOf(join(dir, 'stalls.txt'));
+      const log = logWrites(file);
+      log('n-1', T0 + 80, { dueAt: T0 + 75.4, waitMs: 75 });
+      log('n-2', T0 + 90);
+      expect(readFileSync(file, 'utf8')).toBe(`${T0 + 80} n-1 ${T0 + 75} 75\n${T0 + 90} n-2\n`);
+      expect([...parseWrites(readFileSync(file, 'utf8'))]).toEqual([
+        ['n-1', [{ at: T0 + 80, dueAt: T0 + 75, waitMs: 75 }]],
+        ['n-2', [{ at: T0 + 90 }]],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
