@@ -340,13 +340,17 @@ async function settleAsSuccess(ctx: DoctorContext, first: Made | undefined): Pro
   const p = ctx.loaded.profile;
   if (!p.sandbox?.settlePayout || !first?.payoutNo) return;
   const lim = p.limits?.payouts?.[first.method];
-  const r = await payout(ctx, 'primary', first.method, lim ? lim.min : '1.00', 'doctor: a payout to settle as success');
+  const value = lim ? lim.min : '1.00';
+  const r = await payout(ctx, 'primary', first.method, value, 'doctor: a payout to settle as success');
   if (!r.made?.payoutNo) return;
   const s = p.sandbox.settlePayout;
+  // The one payout the doctor spends on purpose: no other answer shows that this outcome is the control's. Said here.
+  const cost = costCents(ctx, first.method, value);
+  const spent = cost === undefined ? `${value} USD and its fee, if any` : `${valueOfCents(cost)} USD, its fee included`;
   controlItem(
     ctx,
     'settlePayout',
-    `settles a fresh payout as ${s.outcomes.success}`,
+    `settles a fresh payout as ${s.outcomes.success} (it is spent: ${spent}, leaves the primary's payout balance)`,
     await control(ctx, 'settlePayout', {
       payoutNo: r.made.payoutNo,
       merchantPayoutNo: r.made.merchantPayoutNo,

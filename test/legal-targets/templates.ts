@@ -1,7 +1,8 @@
 /**
  * A fixed genome of the version-4 facts endpoint templates, pending statuses and per-merchant refund support: a refund
  * created under its payment's path, refunds and payouts found and cancelled by the number in their path, a card awaiting
- * 3-D Secure under a status of its own, and a method only the second merchant has, without refunds, said per merchant.
+ * 3-D Secure under a status of its own, and a method only the second merchant has, without refunds, said per merchant;
+ * with payout fees, a payout range per currency, and payments that credit the payout balance.
  */
 import { REFERENCE_GENES, type TargetGenes, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 
@@ -17,6 +18,8 @@ const TARGET: TargetGenes = {
   cardPendingStatus: 'AUTHENTICATING',
   secondOnly: 'KLARNA',
   refundsByMerchant: true,
+  // The reference's payout fees and EUR ranges, and successful payments crediting the USD payout balance.
+  money: { ...REFERENCE_GENES.money!, paymentsCredit: ['payout'] },
 };
 
 export const TEMPLATED_GENOME: TargetGenome = { readings: [], target: TARGET };
