@@ -40,6 +40,8 @@ export interface ApiPaths {
    * path wins over a template it also fits (`/api/v1/payouts/create` is no payout numbered "create").
    */
   resolve(path: string, served: (path: string) => boolean): { route: string; fields: Record<string, string> } | undefined;
+  /** Whether this route is served at a path of its own: then no other path serves it (a reading's name for it included). */
+  moved(route: string): boolean;
 }
 
 interface Compiled {
@@ -70,6 +72,7 @@ export function resolveApiPaths(paths: Readonly<Partial<Record<string, string>>>
     if (path !== route) moved.add(route);
   }
   return {
+    moved: (route) => moved.has(route),
     resolve(path, served) {
       if (moved.has(path)) return undefined;
       if (served(path)) return { route: path, fields: {} };

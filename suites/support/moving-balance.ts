@@ -1,0 +1,90 @@
+/**
+ * err.po.insufficient-funds on a USD payout balance that successful payments credit while the kit runs
+ * (`balances.paymentsCredit`): the interface shows no balance (INTERFACE.md › Payout errors 5004 insufficientFunds), so
+ * the check cannot take the declared one as a constant. What it knows: the balance is at least the declared one (credits
+ * only raise it), and nothing else moves it while the check holds it (harness/balance-hold.ts). So it establishes the
+ * balance at the moment it needs it, from the target: payouts from a cent above the declared balance, doubling up to the
+ * method's maximum, one at a time, each accepted one given back at once. An acceptance is explained by the credits; the
+ * first refusal must be 5004 insufficientFunds, since nothing a balance does explains another. None refused up to the
+ * maximum: the balance has risen beyond what the method reaches, and the check says so rather than pass.
+ */
+import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
+import type { Exchange } from '../../harness/exchange.js';
+import { PreconditionSkip } from '../../harness/check/failure.js';
+import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, settlePayout, usd } from '../../harness/ops.js';
+import { centsOf, valueOfCents } from '../../harness/money.js';
+import { withBalanceHeld } from '../../harness/balance-hold.js';
+import type { PayoutLimits } from '../../harness/profile/types.js';
+import type { Target } from '../../harness/target.js';
+
+/** A payout method of the low-balance merchant, its USD range, and the first amount whose cost exceeds the declared balance. */
+export interface MovingBalanceMethod {
+  method: string;
+  lim: PayoutLimits;
+  above: string;
+}
+
+/** The amounts tried, from `above` doubling up to `max` (both included): a dozen at most for any range. */
+export function ladder(above: string, max: string): string[] {
+  const out: string[] = [];
+  const top = centsOf(max);
+  for (let c = centsOf(above); c <= top; c = c * 2n > top && c < top ? top : c * 2n) out.push(valueOfCents(c));
+  return out;
+}
+
+/** Whether the kit can give a payout of this method back: a cancel it declares, or the sandbox's settle as failed. */
+export function canGiveBack(t: Target, method: string): boolean {
+  return Boolean(t.profile.payouts?.methods[method]?.cancel || t.profile.sandbox?.settlePayout);
+}
+
+/** The first refusal on the way up must be 5004 insufficientFunds; see the module's comment. */
+export async function firstRefusalIsInsufficientFunds(t: Target, declared: string, methods: MovingBalanceMethod[]): Promise<void> {
+  const usable = methods.filter((m) => canGiveBack(t, m.method));
+  if (usable.length === 0)
+    throw new PreconditionSkip(
+      `payments credit the low-balance merchant's USD payout balance (balances.paymentsCredit), so the check finds it with ` +
+        `payouts it gives back at once, and no payout method of that merchant can be given back`,
+      { declare: ['payouts.methods.<method>.cancel', 'sandbox.settlePayout'] },
+    );
+  const { method, lim, above } = usable[0]!;
+  await withBalanceHeld(t, 'lowBalance', async () => {
+    for (const value of ladder(above, lim.max)) {
+      const merchantPayoutNo = t.newNo('payout');
+      const ex = await createPayout(
+        t,
+        { payoutNo: merchantPayoutNo, method, amount: usd(value) },
+        { as: 'lowBalance', label: `${method} payout of ${value}, above the declared balance ${declared} that payments credit` },
+      );
+      const body = ex.response?.json as { code?: unknown } | undefined;
+      if (body?.code !== 0) {
+        expectError(
+          ex,
+          { code: 5004, key: 'insufficientFunds' },
+          {
+            what: `the first payout refused on the way up from the declared balance ${declared} (payments only raise it), ` + `of ${value}`,
+          },
+        );
+        return;
+      }
+      await giveBack(t, method, ex, merchantPayoutNo);
+    }
+    throw new PreconditionSkip(
+      `every ${method} payout from ${above} up to its maximum ${lim.max} was accepted (each given back): the low-balance ` +
+        `merchant's USD balance, which payments credit, has risen beyond what the method reaches`,
+      { declare: ['limits.payouts'] },
+    );
+  });
+}
+
+async function giveBack(t: Target, method: string, created: Exchange, merchantPayoutNo: string): Promise<void> {
+  const data = expectSuccess(created, 'err.po.insufficient-funds', { what: `a ${method} payout the balance covered` });
+  const payoutNo = expectString(data, t.profile.payouts!.data.payoutNo, 'err.po.insufficient-funds', created);
+  if (t.profile.payouts!.methods[method]?.cancel) {
+    await cancelPayout(t, lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: payoutNo, merchantNo: merchantPayoutNo }), {
+      as: 'lowBalance',
+      label: 'cancel the payout to give the balance back',
+    });
+    return;
+  }
+  await settlePayout(t, { payoutNo, merchantPayoutNo, as: 'lowBalance' }, 'failed', 'err.po.insufficient-funds');
+}
