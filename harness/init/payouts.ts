@@ -8,7 +8,8 @@ import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
 import { bisectLimits, channelsTodo, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
-import { lookUp } from './card-refund.js';
+import { lookUp, pathFor } from './card-refund.js';
+import { carriedBy } from '../endpoint-path.js';
 import type { ChannelLimits } from '../profile/types.js';
 import { valueOfCents } from '../money.js';
 
@@ -221,9 +222,16 @@ export async function learnPayouts(
       );
     let cancel = false;
     const data = acc.data;
-    if (data && paths.cancel) {
+    const cancelAt = data && paths.cancel ? cancelRequest(paths.cancel, acc.no, data) : undefined;
+    if (data && paths.cancel && !cancelAt)
+      ev.todo(
+        `payouts.methods.${acc.method}.cancel`,
+        `whether ${acc.method} payouts can be cancelled: the cancel path ${paths.cancel} carries the payout's service number, ` +
+          `and the payout answer did not show one number alone`,
+      );
+    else if (data && cancelAt) {
       // By the merchant's number, which the document names: the service number's field is learnt later.
-      const c = await p.post(paths.cancel, { merchant_payout_no: acc.no });
+      const c = await p.post(cancelAt.path, cancelAt.body);
       if (c.code === 0 || c.key === 'notSupported') {
         cancel = c.code === 0;
         ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout by merchant_payout_no: ${describe(c)}`);
@@ -269,7 +277,9 @@ export async function learnPayouts(
         const no = p.newNo('p');
         const created = await p.post(paths.create, bodyFor(cancellable.method, cancellable.cents, no));
         const serviceNo = created.data ? getPath(created.data, found.path) : undefined;
-        const c = serviceNo === undefined ? undefined : await p.post(paths.cancel, { [found.queryBy.serviceNo]: serviceNo });
+        const at = pathFor(paths.cancel, { payout_no: serviceNo, merchant_payout_no: no });
+        const body = carriedBy(paths.cancel).size > 0 ? {} : { [found.queryBy.serviceNo]: serviceNo };
+        const c = serviceNo === undefined || at === undefined ? undefined : await p.post(at, body);
         if (c?.code === 0) {
           out.cancelBy = { serviceNo: found.queryBy.serviceNo, merchantNo: 'merchant_payout_no' };
           ev.learnt(
@@ -285,6 +295,23 @@ export async function learnPayouts(
   if (!out.data.payoutNo)
     ev.todo('payouts.data.payoutNo', "where a payout answer puts the service's payout number (and payouts.queryBy, cancelBy)");
   return out;
+}
+
+/**
+ * A first cancel of a new payout: by the merchant's number, in the body or in the path; by the service's where the
+ * path carries that alone, when the answer shows one number to take for it (else undefined).
+ */
+function cancelRequest(
+  cancel: string,
+  no: string,
+  data: Record<string, unknown>,
+): { path: string; body: Record<string, unknown> } | undefined {
+  const carried = carriedBy(cancel);
+  if (carried.size === 0) return { path: cancel, body: { merchant_payout_no: no } };
+  const numbers = numberFields(data, no);
+  const serviceNo = numbers.length === 1 ? numbers[0]![1] : undefined;
+  const path = pathFor(cancel, { merchant_payout_no: no, payout_no: serviceNo });
+  return path === undefined ? undefined : { path, body: {} };
 }
 
 /** String fields that may hold the service's number: named like a number or an id, not the merchant's own. */

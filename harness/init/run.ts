@@ -16,7 +16,7 @@ import {
   type MethodFinding,
 } from './checkout.js';
 import { Evidence } from './evidence.js';
-import { amount } from './fields.js';
+import { amount, getPath } from './fields.js';
 import { centsOf } from '../money.js';
 import { bisectLimits, COARSE_RATIO, channelsTodo, FINE_RATIO, Inconclusive } from './limits.js';
 import { discoverPaths } from './paths.js';
@@ -95,6 +95,9 @@ export function productionReason(opts: { secret: string; environment?: string; b
   return undefined;
 }
 
+/** The endpoints whose phases fill a templated path with the numbers of their record (card-refund.ts pathFor). */
+const FILLED: ReadonlySet<string> = new Set(['refundCreate', 'refundQuery', 'payoutQuery', 'payoutCancel']);
+
 export async function runInit(opts: InitOptions): Promise<InitResult> {
   const started = Date.now();
   const ev = new Evidence(opts.progress);
@@ -129,8 +132,10 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   try {
     await credentials(p, ev, st);
     await discoverPaths(p, ev, st.paths, toldPaths, (n) => vendor.refute(`endpoints.${n}`));
-    // The phases below send to fixed paths; a templated one (the resource's number in it) is written as told, not probed.
-    const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([, v]) => !isTemplated(v)));
+    // The phases below send to fixed paths, but for a refund's creation and the lookups and cancel, which fill a templated
+    // path (the resource's number in it) with the numbers of the record they are about; another templated path is written
+    // as told, not probed.
+    const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([k, v]) => !isTemplated(v) || FILLED.has(k)));
     if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
     st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url);
@@ -161,9 +166,12 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     if (st.card && paths.refundCreate) {
       const card = st.card;
       const cardPath = paths.cardPayment!;
-      const pay = async (cents: bigint): Promise<string | undefined> => {
+      const pay = async (cents: bigint) => {
         const no = p.newNo('o');
-        return (await p.post(cardPath, card.body(no, cents, receiver.url))).code === 0 ? no : undefined;
+        const a = await p.post(cardPath, card.body(no, cents, receiver.url));
+        if (a.code !== 0) return undefined;
+        const orderNo = a.data ? getPath(a.data, card.data.orderNo) : undefined;
+        return { no, ...(typeof orderNo === 'string' ? { orderNo } : {}) };
       };
       st.refunds = await learnRefunds(p, ev, { create: paths.refundCreate, query: paths.refundQuery }, card, pay, receiver.url);
     }

@@ -17,6 +17,7 @@ import type { SuiteDef } from '../../harness/check/define.js';
 import type { Todo } from '../../harness/init/evidence.js';
 import { COARSE_RATIO, FINE_RATIO } from '../../harness/init/limits.js';
 import { centsNumberOf } from '../../harness/money.js';
+import { isTemplated } from '../../harness/endpoint-path.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { decidePricePoint, pricePointRule } from '../../harness/profile/price-points.js';
 import type { ChannelLimits, Profile } from '../../harness/profile/types.js';
@@ -102,8 +103,11 @@ function judgeSpecial(
   alternates: Record<string, string[]>,
   draft: Profile,
 ): boolean | undefined {
-  // A lookup's request field: the true name or another spelling the target takes.
+  // A lookup's request field: the true name or another spelling the target takes. Where the lookup's path carries the
+  // record's number, the body carries none (harness/ops.ts lookupRequest): the names are never sent, and none is false.
   if (/^(refunds|payouts)\.(queryBy|cancelBy)\./.test(path)) {
+    const endpoint = path.startsWith('refunds.') ? 'refundQuery' : path.includes('cancelBy') ? 'payoutCancel' : 'payoutQuery';
+    if (isTemplated(truth.endpoints[endpoint])) return typeof drafted === 'string' && drafted !== '';
     const v = get(truth, path);
     return drafted === v || (typeof v === 'string' && (alternates[v] ?? []).includes(String(drafted)));
   }
