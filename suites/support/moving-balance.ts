@@ -12,7 +12,8 @@ import { expectError, expectString, expectSuccess } from '../../harness/check/ex
 import type { Exchange } from '../../harness/exchange.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, settlePayout, usd } from '../../harness/ops.js';
-import { centsOf, valueOfCents } from '../../harness/money.js';
+import { centsNumberOf, valueOfCents } from '../../harness/money.js';
+import { channelSpans } from '../../harness/limits.js';
 import { withBalanceHeld } from '../../harness/balance-hold.js';
 import type { PayoutLimits } from '../../harness/profile/types.js';
 import type { Target } from '../../harness/target.js';
@@ -24,12 +25,22 @@ export interface MovingBalanceMethod {
   above: string;
 }
 
-/** The amounts tried, from `above` doubling up to `max` (both included): a dozen at most for any range. */
-export function ladder(above: string, max: string): string[] {
-  const out: string[] = [];
-  const top = centsOf(max);
-  for (let c = centsOf(above); c <= top; c = c * 2n > top && c < top ? top : c * 2n) out.push(valueOfCents(c));
-  return out;
+/**
+ * The amounts tried: from `above` (or the method's smallest amount, if larger) doubling up to the method's maximum,
+ * each inside a channel of the method (one in a gap moves up to the next channel's minimum), so that only the balance
+ * may refuse them; a dozen or so for any range.
+ */
+export function ladder(above: string, lim: PayoutLimits): string[] {
+  const spans = channelSpans(lim);
+  const top = spans.at(-1)?.max ?? 0;
+  const inside = (c: number) => (spans.some((r) => c >= r.min && c <= r.max) ? c : spans.find((r) => r.min > c)?.min);
+  const out: number[] = [];
+  for (let c = inside(Math.max(centsNumberOf(above), spans[0]?.min ?? 0)); c !== undefined && c <= top; ) {
+    if (out.at(-1) !== c) out.push(c);
+    if (c === top) break;
+    c = inside(Math.min(c * 2, top));
+  }
+  return out.map((c) => valueOfCents(c));
 }
 
 /** Whether the kit can give a payout of this method back: a cancel it declares, or the sandbox's settle as failed. */
@@ -48,7 +59,7 @@ export async function firstRefusalIsInsufficientFunds(t: Target, declared: strin
     );
   const { method, lim, above } = usable[0]!;
   await withBalanceHeld(t, 'lowBalance', async () => {
-    for (const value of ladder(above, lim.max)) {
+    for (const value of ladder(above, lim)) {
       const merchantPayoutNo = t.newNo('payout');
       const ex = await createPayout(
         t,

@@ -42,9 +42,21 @@ async function runCheck(faults: string[] = []) {
 }
 
 describe('the insufficient-funds check on a USD payout balance that payments credit', () => {
-  it('climbs from a cent above the declared balance, doubling, to the method maximum', () => {
-    expect(ladder('2.01', '20.00')).toEqual(['2.01', '4.02', '8.04', '16.08', '20.00']);
-    expect(ladder('5.00', '5.00')).toEqual(['5.00']);
+  it('climbs from a cent above the declared balance, doubling, to the method maximum, inside its channels', () => {
+    expect(ladder('2.01', { min: '0.05', max: '20.00' })).toEqual(['2.01', '4.02', '8.04', '16.08', '20.00']);
+    expect(ladder('5.00', { min: '0.05', max: '5.00' })).toEqual(['5.00']);
+    // A fee larger than the balance: the first amount above it is a cent, below the method's minimum.
+    expect(ladder('0.01', { min: '0.05', max: '0.30' })).toEqual(['0.05', '0.10', '0.20', '0.30']);
+    // A gap between channels: an amount in it moves up to the next channel.
+    const gapped = {
+      min: '1.00',
+      max: '100.00',
+      channels: [
+        { min: '1.00', max: '3.00' },
+        { min: '50.00', max: '100.00' },
+      ],
+    };
+    expect(ladder('2.00', gapped)).toEqual(['2.00', '50.00', '100.00']);
   });
 
   it('runs on the reference and ends on the first refusal, 5004 insufficientFunds', async () => {
