@@ -376,6 +376,8 @@ async function lookUpByPath(
   return {
     path,
     queryBy,
-    evidence: `${at} answered the record of ${myNo} with data.${path} ${JSON.stringify(v)}, as its creation did, and no other number; ${unsent}`,
+    evidence:
+      `${at} answered the record of ${myNo} with data.${path} ` +
+      `${JSON.stringify(v)}, as its creation did, and no other number; ${unsent}`,
   };
 }

@@ -72,7 +72,7 @@ export async function firstRefusalIsInsufficientFunds(t: Target, declared: strin
           ex,
           { code: 5004, key: 'insufficientFunds' },
           {
-            what: `the first payout refused on the way up from the declared balance ${declared} (payments only raise it), ` + `of ${value}`,
+            what: `the first payout refused on the way up from the declared balance ${declared} (payments only raise it), of ${value}`,
           },
         );
         return;

@@ -110,9 +110,9 @@ describe('doctor: the payouts’ independent probes side by side', () => {
     expect(settled).toHaveLength(2);
     expect(settled[0]).toBe('sandbox.settlePayout: settles a fresh payout as FAILED');
     // The one payout the doctor spends is said, with what it took.
-    expect(settled[1]).toMatch(
-      /^sandbox\.settlePayout: settles a fresh payout as SUCCESS \(it is spent: \d+\.\d\d USD, its fee included, leaves the primary's payout balance\)$/,
-    );
+    const spent = /\(it is spent: \d+\.\d\d USD, its fee included, leaves the primary's payout balance\)$/;
+    expect(settled[1]).toMatch(/^sandbox\.settlePayout: settles a fresh payout as SUCCESS /);
+    expect(settled[1]).toMatch(spent);
     expect(said.filter((x) => x.startsWith('merchants.lowBalance.payoutBalance:'))).toHaveLength(2);
   });
 
