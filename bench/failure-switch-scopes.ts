@@ -11,22 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './support/args.js';
 import { log, ROOT, writeReport } from './support/report.js';
 
 const USAGE = 'npx tsx bench/failure-switch-scopes.ts [--runs N]';
-let values: { runs?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({ options: { runs: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-} catch (e) {
-  console.error(`${(e as Error).message}\nusage: ${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`usage: ${USAGE}`);
-  process.exit(0);
-}
-const RUNS = Number(values.runs ?? '5');
+const RUNS = Number(benchArgs(USAGE, ['runs']).flag('runs', '5'));
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 
 interface Config {

@@ -7,35 +7,14 @@
  *
  *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]
  */
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
 import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
+import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
 const USAGE = 'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]';
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: {
-      n: { type: 'string' },
-      seed: { type: 'string' },
-      openapi: { type: 'string' },
-      name: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (e) {
-  console.error(`${(e as Error).message}\nusage: ${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`usage: ${USAGE}`);
-  process.exit(0);
-}
-const flag = (name: string, fallback: string) => (typeof values[name] === 'string' ? (values[name] as string) : fallback);
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'name']);
 const N = Number(flag('n', '20'));
 const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
 const OPENAPI = flag('openapi', 'no');

@@ -18,7 +18,6 @@
  *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
  *     [--name legal-targets]
  */
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
 import { loadSuites } from '../harness/run/suites.js';
@@ -29,41 +28,13 @@ import { loadTrueProfile } from '../test/legal-targets/genome.js';
 import { doctorWrong } from '../test/legal-targets/properties.js';
 import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
 import { showing } from '../test/legal-targets/kill-showable.js';
+import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
   'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]' +
   ' [--name legal-targets]';
-// Strict: an option this script does not know (a typo, or --help read as nothing) would otherwise start a 200-target run.
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: {
-      n: { type: 'string' },
-      seed: { type: 'string' },
-      webhooks: { type: 'string' },
-      'check-runs': { type: 'string' },
-      kill: { type: 'string' },
-      init: { type: 'string' },
-      name: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (e) {
-  console.error(`${(e as Error).message}\nusage: ${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`usage: ${USAGE}`);
-  process.exit(0);
-}
-
-function flag(name: string, fallback: string): string {
-  const v = values[name];
-  return typeof v === 'string' ? v : fallback;
-}
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'name']);
 
 /** The accounts and channels of a genome in a few words, for the log. */
 function describeGenes(g: TargetGenome): string {

@@ -495,6 +495,24 @@ export async function settlePayout(
   return ex;
 }
 
+/**
+ * Gives a payout's money back to its merchant's balance: cancels it where its method cancels
+ * (payouts.methods.<method>.cancel), else has the sandbox settle it as failed (sandbox.settlePayout); neither: nothing.
+ * How either answers is judged by their own checks.
+ */
+export async function givePayoutBack(
+  t: Target,
+  payout: { payoutNo: string; merchantPayoutNo: string } & Owned,
+  method: string,
+  clause: ClauseId,
+  label: string,
+): Promise<void> {
+  if (t.profile.payouts?.methods[method]?.cancel) {
+    const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: payout.payoutNo, merchantNo: payout.merchantPayoutNo });
+    await cancelPayout(t, by, { as: payout.as, label });
+  } else if (t.profile.sandbox?.settlePayout) await settlePayout(t, payout, 'failed', clause);
+}
+
 /** Reads a field of a record by the profile's dotted path. */
 export { pick };
 

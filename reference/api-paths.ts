@@ -4,8 +4,8 @@
  * creation, payout query and payout cancel endpoints (paths, payloads, responses): not shown."). A vendor may put the
  * number of the resource into the path (`/api/v1/payouts/{payout_no}/cancel`, `/api/v1/payments/{order_no}/refunds`):
  * a description's `apiPaths` gives each moved route its path, placeholders allowed; the number a request's path carries
- * is handed to the handler in the reference's own body field, as if the body had carried it. A moved route's own path
- * is not served.
+ * is handed to the handler in the reference's own body field, as if the body had carried it. A moved route is served
+ * there alone: not at its own path, nor at a reading's name for it.
  */
 
 /** The reference's routes a target may serve elsewhere (reference/routes.ts). */
@@ -37,11 +37,11 @@ export interface ApiPaths {
   /**
    * The route a request path is served by, with the body fields its path carries; undefined for a moved route's own
    * path. `served` says whether a path is served as it is (a route, a reading's or a sandbox control's path): such a
-   * path wins over a template it also fits (`/api/v1/payouts/create` is no payout numbered "create").
+   * path wins over a template it also fits (`/api/v1/payouts/create` is no payout numbered "create"). `routed`, the
+   * route the path names before any template (a reading's name for a route, other-endpoint-paths' refunds/apply, names
+   * that route): a moved route is served at its template alone, so a path naming it is not served.
    */
-  resolve(path: string, served: (path: string) => boolean): { route: string; fields: Record<string, string> } | undefined;
-  /** Whether this route is served at a path of its own: then no other path serves it (a reading's name for it included). */
-  moved(route: string): boolean;
+  resolve(path: string, served: (path: string) => boolean, routed?: string): { route: string; fields: Record<string, string> } | undefined;
 }
 
 interface Compiled {
@@ -72,9 +72,8 @@ export function resolveApiPaths(paths: Readonly<Partial<Record<string, string>>>
     if (path !== route) moved.add(route);
   }
   return {
-    moved: (route) => moved.has(route),
-    resolve(path, served) {
-      if (moved.has(path)) return undefined;
+    resolve(path, served, routed = path) {
+      if (moved.has(routed)) return undefined;
       if (served(path)) return { route: path, fields: {} };
       for (const c of compiled) {
         const m = c.re.exec(path);

@@ -100,7 +100,7 @@ export interface TargetDescription {
   readonly paymentsCredit?: readonly ('payout' | 'refund')[];
   /**
    * Where the endpoints the document does not place are served, by the reference's route: any path, carrying the
-   * resource's number in placeholders such as {payout_no} (reference/api-paths.ts). A moved route's own path is not served.
+   * resource's number in placeholders such as {payout_no} (reference/api-paths.ts). A moved route is served there alone.
    */
   readonly apiPaths?: Readonly<Partial<Record<ApiRoute, string>>>;
   /**

@@ -7,7 +7,7 @@ import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
 import { describe, type Prober } from './prober.js';
-import { carriedBy, fillPath, type PathNumbers } from '../endpoint-path.js';
+import { carriedBy, fillPath, type PathNumber, type PathNumbers } from '../endpoint-path.js';
 
 /**
  * The path of a request about these numbers: a templated path (profile version 4, harness/endpoint-path.ts) filled with
@@ -319,8 +319,8 @@ export async function lookUp(
   queryPath: string,
   candidates: [string, unknown][],
   myNo: string,
-  documentServiceName: string,
-  merchantName: string,
+  documentServiceName: PathNumber,
+  merchantName: PathNumber,
 ): Promise<{ path: string; queryBy: { serviceNo: string; merchantNo: string }; evidence: string } | undefined> {
   if (carriedBy(queryPath).size > 0) return lookUpByPath(p, queryPath, candidates, myNo, documentServiceName, merchantName);
   const byMine = await p.post(queryPath, { [merchantName]: myNo });
@@ -353,12 +353,12 @@ async function lookUpByPath(
   queryPath: string,
   candidates: [string, unknown][],
   myNo: string,
-  serviceName: string,
-  merchantName: string,
+  serviceName: PathNumber,
+  merchantName: PathNumber,
 ): Promise<{ path: string; queryBy: { serviceNo: string; merchantNo: string }; evidence: string } | undefined> {
   const queryBy = { serviceNo: serviceName, merchantNo: merchantName };
   const unsent = `the path carries the number, so the lookup's field names are never sent (written as the document's)`;
-  if (carriedBy(queryPath).has(serviceName as never)) {
+  if (carriedBy(queryPath).has(serviceName)) {
     for (const [path, v] of candidates.slice(0, 4)) {
       const at = pathFor(queryPath, { [serviceName]: v });
       const q = at ? await p.post(at, {}) : undefined;

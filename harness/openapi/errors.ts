@@ -3,17 +3,10 @@
  * and the clause that states it. `describe --openapi` writes it beside each operation; nothing here is a target's choice.
  */
 import type { ClauseId } from '../clauses/registry.js';
+import type { EndpointKey } from '../endpoint-path.js';
 
 /** The operations of the interface, named as the profile's endpoints are. */
-export type Operation =
-  | 'checkout'
-  | 'paymentQuery'
-  | 'cardPayment'
-  | 'refundCreate'
-  | 'refundQuery'
-  | 'payoutCreate'
-  | 'payoutQuery'
-  | 'payoutCancel';
+export type Operation = EndpointKey;
 
 export interface CatalogueRow {
   code: number;

@@ -202,12 +202,6 @@ export function extraAttemptWatchEndsAt(t: WebhookTiming, deliveries: readonly P
   );
 }
 
-/** Arrival gaps between consecutive deliveries, ms. */
-export function arrivalGaps(ds: readonly Delivery[]): number[] {
-  const sorted = inArrivalOrder(ds);
-  return sorted.slice(1).map((d, i) => d.receivedAt - sorted[i]!.receivedAt);
-}
-
 function inArrivalOrder(ds: readonly Delivery[]): Delivery[] {
   return [...ds].sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq);
 }

@@ -237,11 +237,9 @@ function respondTo(
   try {
     // A route the target serves at a path of its own (its number in the path, reference/api-paths.ts) is taken as it is.
     const shaped = (p: string) => opts.svc.target.sandbox.route(opts.svc.behaviour.routePath(p));
-    const api = opts.svc.target.apiPaths.resolve(path, (p) => ROUTES.has(shaped(p) ?? ''));
-    const own = api === undefined ? '/unknown' : api.route !== path ? api.route : opts.svc.behaviour.routePath(path);
-    // A route moved to a path of its own is served there alone: not under a reading's name for it either
-    // (other-endpoint-paths' refunds/apply), or the target would answer at a path its true profile does not say.
-    route = api?.route === path && own !== path && opts.svc.target.apiPaths.moved(own) ? '/unknown' : own;
+    const routed = opts.svc.behaviour.routePath(path);
+    const api = opts.svc.target.apiPaths.resolve(path, (p) => ROUTES.has(shaped(p) ?? ''), routed);
+    route = api === undefined ? '/unknown' : api.route !== path ? api.route : routed;
     // The target's own sandbox control paths (reference/sandbox-shape.ts); a control moved elsewhere is not served here.
     route = opts.svc.target.sandbox.route(route) ?? '/unknown';
     const handler = ROUTES.get(route);

@@ -9,11 +9,10 @@
  * maximum: the balance has risen beyond what the method reaches, and the check says so rather than pass.
  */
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
-import type { Exchange } from '../../harness/exchange.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, settlePayout, usd } from '../../harness/ops.js';
+import { createPayout, givePayoutBack, usd } from '../../harness/ops.js';
 import { centsNumberOf, valueOfCents } from '../../harness/money.js';
-import { channelSpans } from '../../harness/limits.js';
+import { amountInside, channelSpans } from '../../harness/limits.js';
 import { withBalanceHeld } from '../../harness/balance-hold.js';
 import type { PayoutLimits } from '../../harness/profile/types.js';
 import type { Target } from '../../harness/target.js';
@@ -31,14 +30,12 @@ export interface MovingBalanceMethod {
  * may refuse them; a dozen or so for any range.
  */
 export function ladder(above: string, lim: PayoutLimits): string[] {
-  const spans = channelSpans(lim);
-  const top = spans.at(-1)?.max ?? 0;
-  const inside = (c: number) => (spans.some((r) => c >= r.min && c <= r.max) ? c : spans.find((r) => r.min > c)?.min);
+  const inside = (c: number) => centsNumberOf(amountInside(lim, valueOfCents(c)));
+  const top = channelSpans(lim).at(-1)!.max;
   const out: number[] = [];
-  for (let c = inside(Math.max(centsNumberOf(above), spans[0]?.min ?? 0)); c !== undefined && c <= top; ) {
+  for (let c = inside(centsNumberOf(above)); ; c = inside(Math.min(c * 2, top))) {
     if (out.at(-1) !== c) out.push(c);
-    if (c === top) break;
-    c = inside(Math.min(c * 2, top));
+    if (c >= top) break;
   }
   return out.map((c) => valueOfCents(c));
 }
@@ -77,7 +74,15 @@ export async function firstRefusalIsInsufficientFunds(t: Target, declared: strin
         );
         return;
       }
-      await giveBack(t, method, ex, merchantPayoutNo);
+      const data = expectSuccess(ex, 'err.po.insufficient-funds', { what: `a ${method} payout the balance covered` });
+      const payoutNo = expectString(data, t.profile.payouts!.data.payoutNo, 'err.po.insufficient-funds', ex);
+      await givePayoutBack(
+        t,
+        { payoutNo, merchantPayoutNo, as: 'lowBalance' },
+        method,
+        'err.po.insufficient-funds',
+        'cancel the payout to give the balance back',
+      );
     }
     throw new PreconditionSkip(
       `every ${method} payout from ${above} up to its maximum ${lim.max} was accepted (each given back): the low-balance ` +
@@ -85,17 +90,4 @@ export async function firstRefusalIsInsufficientFunds(t: Target, declared: strin
       { declare: ['limits.payouts'] },
     );
   });
-}
-
-async function giveBack(t: Target, method: string, created: Exchange, merchantPayoutNo: string): Promise<void> {
-  const data = expectSuccess(created, 'err.po.insufficient-funds', { what: `a ${method} payout the balance covered` });
-  const payoutNo = expectString(data, t.profile.payouts!.data.payoutNo, 'err.po.insufficient-funds', created);
-  if (t.profile.payouts!.methods[method]?.cancel) {
-    await cancelPayout(t, lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: payoutNo, merchantNo: merchantPayoutNo }), {
-      as: 'lowBalance',
-      label: 'cancel the payout to give the balance back',
-    });
-    return;
-  }
-  await settlePayout(t, { payoutNo, merchantPayoutNo, as: 'lowBalance' }, 'failed', 'err.po.insufficient-funds');
 }
