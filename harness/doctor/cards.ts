@@ -359,9 +359,10 @@ async function paidWith(ctx: DoctorContext, method: string, label: string): Prom
 
 async function completeCheckoutQuietly(ctx: DoctorContext, orderNo: string, merchantOrderNo: string): Promise<Exchange> {
   const c = ctx.loaded.profile.sandbox!.completeCheckout!;
-  return ctx.t.post(c.path, ctx.t.fill(c.template, { orderNo, merchantOrderNo, outcome: c.outcomes.success }), {
-    label: 'doctor: pay the checkout (sandbox)',
-  });
+  const vars = { orderNo, merchantOrderNo, outcome: c.outcomes.success };
+  const ex = await ctx.t.post(c.path, ctx.t.fill(c.template, vars), { label: 'doctor: pay the checkout (sandbox)' });
+  ctx.ledger.control('completeCheckout', vars, ex);
+  return ex;
 }
 
 /**

@@ -3,6 +3,7 @@
  * are signed and sent exactly as checks send them), the items found, and the exchanges behind them.
  */
 import type { Exchange } from '../exchange.js';
+import type { Ledger } from './ledger.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { MerchantRole, Target } from '../target.js';
 import { describeAnswer, isPathField, likeUnknownPath, unknownPath, type Answer, type DoctorItem, type ItemStatus } from './model.js';
@@ -21,6 +22,8 @@ export interface DoctorContext {
   /** A selected check depends on the target's webhook clock (webhooks.timeScale): the doctor measures it. */
   webhookClock: boolean;
   progress(phase: string): void;
+  /** The money the doctor moves, and what it gives back: its report says it whole. */
+  ledger: Ledger;
 }
 
 /** Adds an item; returns it so a caller can attach more exchanges. */

@@ -15,7 +15,9 @@ export async function control(
   as: MerchantRole = 'primary',
 ): Promise<Exchange> {
   const c = ctx.loaded.profile.sandbox![name]!;
-  return ctx.t.post(c.path, ctx.t.fill(c.template, vars), { as, label: `doctor: sandbox.${name}` });
+  const ex = await ctx.t.post(c.path, ctx.t.fill(c.template, vars), { as, label: `doctor: sandbox.${name}` });
+  ctx.ledger.control(name, vars, ex);
+  return ex;
 }
 
 /** A control that answers code 0 did its work; another envelope is a refusal; no envelope, a wrong path. */

@@ -5,6 +5,7 @@
  * target's setup) before judging", and no check runs on it.
  */
 import type { StoredExchange } from '../run/results.js';
+import type { MoneyMoved } from './ledger.js';
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 
@@ -54,6 +55,8 @@ export interface DoctorReport {
   target: string;
   /** true: only queries and authentication probes were sent (a production profile, or parity --safe). */
   movesNoMoney: boolean;
+  /** The payments the doctor paid and the payouts it made, each with what became of it (absent when it moves no money). */
+  moved?: MoneyMoved;
   /** Prefix of every order, refund and payout number the doctor created, to find them on the target. */
   numbersStartWith: string;
   startedAt: string;

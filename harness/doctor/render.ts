@@ -3,6 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { mdCell } from '../report/markdown.js';
+import { centsOf } from '../money.js';
+import { type MoneyMoved, type MovedPayout, sumsText } from './ledger.js';
 import type { DoctorItem, DoctorReport } from './model.js';
 
 const MARK: Record<DoctorItem['status'], string> = { verified: '✓', wrong: '✗', 'not-verifiable': '?', warning: '!', doubt: '~' };
@@ -44,6 +46,8 @@ export function summaryLine(r: DoctorReport): string {
 export function terminalText(r: DoctorReport, verbose: boolean): string {
   const lines = r.items.filter((i) => verbose || i.status !== 'verified').map((i) => `  ${itemLine(i)}`);
   lines.push(summaryLine(r));
+  const moved = movedLine(r);
+  if (moved) lines.push(moved);
   if (r.exitCode === 2) {
     const wrong = r.items.filter((i) => i.status === 'wrong').map((i) => i.path);
     lines.push(`doctor: the profile is wrong about this target — fix ${[...new Set(wrong)].join(', ')} (no check ran)`);
@@ -54,6 +58,59 @@ export function terminalText(r: DoctorReport, verbose: boolean): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The payouts' ends, counted: "9 given back, 1 spent, 0 held". */
+function payoutEnds(m: MoneyMoved): string {
+  const n = (end: MovedPayout['end']) => m.payouts.filter((x) => x.end === end).length;
+  return `${n('given back')} given back, ${n('spent')} spent, ${n('held')} held`;
+}
+
+function refundedText(m: MoneyMoved): string {
+  const full = m.payments.filter((x) => x.amount !== undefined && centsOf(x.refunded) >= centsOf(x.amount)).length;
+  const part = m.payments.filter((x) => centsOf(x.refunded) > 0n).length - full;
+  return `${full} refunded in full, ${part} in part, ${m.payments.length - full - part} not refunded`;
+}
+
+/** One line for the terminal: what the doctor moved, when it moved anything. */
+export function movedLine(r: DoctorReport): string | undefined {
+  const m = r.moved;
+  if (!m || (m.payments.length === 0 && m.payouts.length === 0)) return undefined;
+  return (
+    `doctor: moved money — ${m.payments.length} payment(s) paid (${sumsText(m.payments)}; ${refundedText(m)}), ` +
+    `${m.payouts.length} payout(s) made (${sumsText(m.payouts)}; ${payoutEnds(m)}); each is listed in doctor.md`
+  );
+}
+
+/** doctor.md's account of the money the doctor moved: every payment paid and payout made, with its end. */
+function movedSection(r: DoctorReport): string[] {
+  const m = r.moved;
+  if (!m || (m.payments.length === 0 && m.payouts.length === 0)) return [];
+  const L = ['', '## Money the doctor moved', ''];
+  L.push(
+    `**Payments paid: ${m.payments.length}** (${sumsText(m.payments)}): ${refundedText(m)}. The doctor pays with the ` +
+      "vendor's test cards and sandbox controls, and refunds only where a probe needs a refund: a refund takes its amount " +
+      "and fee from the merchant's balance, which a payment credits only where `balances.paymentsCredit` says so.",
+    '',
+    `**Payouts made: ${m.payouts.length}** (${sumsText(m.payouts)}): ${payoutEnds(m)}. A payout is given back by a ` +
+      'cancel or a settlement as failed before the checks start; one settled as success is spent (the only proof of ' +
+      'that outcome); one held is said in a warning above, with why it could not be given back.',
+    '',
+    "| what | merchant | merchant's number | service's number | amount | what became of it |",
+    '|---|---|---|---|---|---|',
+  );
+  const amount = (x: { amount?: string; currency?: string }) => (x.amount ? `${x.amount} ${x.currency}` : 'not read');
+  for (const x of m.payments)
+    L.push(
+      `| payment (${x.paidBy}) | ${mdCell(x.merchant)} | ${mdCell(x.merchantOrderNo)} | ${mdCell(x.orderNo ?? '')} | ` +
+        `${mdCell(amount(x))} | ${centsOf(x.refunded) > 0n ? `refunded ${x.refunded}` : 'not refunded'} |`,
+    );
+  for (const x of m.payouts)
+    L.push(
+      `| payout | ${mdCell(x.merchant)} | ${mdCell(x.merchantPayoutNo)} | ${mdCell(x.payoutNo ?? '')} | ` +
+        `${mdCell(amount(x))} | ${x.end} |`,
+    );
+  return L;
 }
 
 export function renderDoctorMarkdown(r: DoctorReport): string {
@@ -87,6 +144,7 @@ export function renderDoctorMarkdown(r: DoctorReport): string {
       );
     }
   }
+  L.push(...movedSection(r));
   const shown = new Set(r.items.filter((i) => i.status !== 'verified').flatMap((i) => i.exchanges ?? []));
   if (shown.size > 0) {
     L.push('', '## Exchanges behind the lines that are not verified', '');

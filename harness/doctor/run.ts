@@ -33,6 +33,7 @@ import {
   type ItemStatus,
 } from './model.js';
 import { checkInternalNames } from './internal-names.js';
+import { Ledger } from './ledger.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
@@ -78,6 +79,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const maxMs = o.maxMs ?? 60_000 + (o.loaded.profile.webhooks?.deliveryWaitMs ?? 0);
   let count = 0;
   let unknownForm: string | undefined;
+  let ledger: Ledger | undefined;
   const flawsSeen = new Set<string>();
   // Throttling: every attempt as the gateway met it (when it went on the wire), and what the throttled answers cost.
   const attempts: WireAttempt[] = [];
@@ -103,6 +105,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       };
       return inner.send(req, { ...opts, onAttempt }).then((ex) => {
         o.onExchange?.(ex);
+        if (opts?.request) ledger?.sent(ex, opts.request.merchant, opts.request.operation);
         if (ex.throttled) {
           throttled ??= { answers: 0, waitMs: 0 };
           throttled.answers += ex.throttled.answers;
@@ -138,7 +141,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     // The production guard judges the bytes about to be sent, whatever a probe meant to do.
     wrapClient: (c) => counting(production ? loggingClient(c, { side: 'a', loaded: o.loaded, baseUrl, safe: true, log }) : c),
   });
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  ledger = new Ledger(o.loaded.profile, session.target.runPrefix, (url) => new URL(url).pathname.slice(basePath.length));
   const ctx: DoctorContext = {
+    ledger,
     t: session.target,
     loaded: o.loaded,
     production,
@@ -179,6 +185,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     },
     target: o.baseUrl === 'embedded' ? `embedded reference at ${baseUrl}` : maskUrl(baseUrl),
     movesNoMoney: production,
+    ...(production ? {} : { moved: ledger.moved() }),
     numbersStartWith: session.target.runPrefix,
     startedAt,
     durationMs: Math.round(performance.now() - started),

@@ -127,7 +127,20 @@ describe('doctor against the reference', () => {
         'm',
       ),
     );
+    // The money it moved, whole: each payout given back but the one settled as success; each payment paid, listed.
+    const moved = report.moved!;
+    expect(moved.payouts.map((x) => x.end).sort()).toEqual([...Array(9).fill('given back'), 'spent']);
+    expect(moved.payments.length).toBeGreaterThan(5);
+    for (const x of moved.payments)
+      expect([x.merchantOrderNo.startsWith(report.numbersStartWith), x.amount, x.orderNo]).not.toContain(undefined);
+    expect(moved.payments.some((x) => x.paidBy === 'card payment') && moved.payments.some((x) => x.paidBy !== 'card payment')).toBe(true);
+    expect(r.stdout).toMatch(
+      /^doctor: moved money — \d+ payment\(s\) paid \([\d.]+ USD; .*10 payout\(s\) made .*9 given back, 1 spent, 0 held/m,
+    );
     expect(existsSync(join(reports, 'doctor.md'))).toBe(true);
+    expect(readFileSync(join(reports, 'doctor.md'), 'utf8')).toContain(
+      `| payment (card payment) | M100001 | ` + `${moved.payments.find((x) => x.paidBy === 'card payment')!.merchantOrderNo} |`,
+    );
     const text = readFileSync(join(reports, 'doctor.json'), 'utf8') + readFileSync(join(reports, 'doctor.md'), 'utf8');
     for (const secret of [
       'sk_test_primary_5f2c9a7e41d84b06',
