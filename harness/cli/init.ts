@@ -10,7 +10,7 @@ import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
 import { makeRedactor } from '../redact.js';
-import { parseHint, readHintsFile, Vendor } from '../init/told.js';
+import { getAt, parseHint, readHintsFile, Vendor } from '../init/told.js';
 import { factsOfDescription } from '../openapi/facts.js';
 import { readOpenApi } from '../openapi/read.js';
 
@@ -245,7 +245,12 @@ export async function initMain(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
-  const env = { ...process.env, [secretEnv]: secret };
+  // A key the draft's TODOs ask the user to put in a variable (a merchant the vendor's documentation named) is not yet
+  // set: the draft is valid once it is, so it is validated as if it were.
+  const asked = result.evidence.todos.flatMap((t) =>
+    /^merchants\.\w+\.secretEnv$/.test(t.path) ? [String(getAt(result.profile, t.path))] : [],
+  );
+  const env = { ...Object.fromEntries(asked.map((v) => [v, 'set-by-the-user'])), ...process.env, [secretEnv]: secret };
   settleVersion(result.profile, out, env);
   dropToldMisfits(result.profile, result.evidence, out, env);
   const { profile, dropped, invalid } = validParts(result.profile, out, env);

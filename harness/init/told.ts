@@ -237,5 +237,32 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
       );
   }
   for (const w of written) ev.toldOnly(w);
+  keysOfToldMerchants(draft, ev);
   return written;
+}
+
+/**
+ * A merchant the vendor named without its key (an API description never carries one): the draft names an environment
+ * variable for the key and a TODO asks the user to set it, so the draft stays a valid profile.
+ */
+function keysOfToldMerchants(draft: Obj, ev: Evidence): void {
+  const merchants = (draft['merchants'] ?? {}) as Obj;
+  for (const [role, m] of Object.entries(merchants)) {
+    if (!m || typeof m !== 'object' || Array.isArray(m)) continue;
+    const merchant = m as Obj;
+    if (merchant['secret'] !== undefined || merchant['secretEnv'] !== undefined) continue;
+    if (role !== 'primary' && merchant['productionSecret'] === undefined && merchant['productionSecretEnv'] === undefined)
+      ev.todo(
+        `merchants.${role}.productionSecretEnv`,
+        `only if the checks should show the sandbox refuses merchant ${String(merchant['id'] ?? role)}'s production key ` +
+          '(auth.env-keys): the variable holding that key; never the key itself in the file',
+      );
+    const name = `MPSI_${role.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}_SECRET`;
+    merchant['secretEnv'] = name;
+    ev.todo(
+      `merchants.${role}.secretEnv`,
+      `the secret key of merchant ${String(merchant['id'] ?? role)}: set the environment variable ${name} to it, or name ` +
+        "another variable here (the vendor's documentation named the merchant, not its key)",
+    );
+  }
 }

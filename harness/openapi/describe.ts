@@ -3,10 +3,12 @@
  * profile has a path for (templated paths with their path parameters), its request schema (the document's fields, the
  * profile's templates and extras), its answer (the envelope around the record the profile's data paths describe), the
  * four signing headers, the error catalogue (harness/openapi/errors.ts) and the webhook events as `webhooks`. Facts of
- * the profile an OpenAPI schema has no keyword for (channel limits, price points) are said twice: in the description's
- * words, for a reader, and in an `x-mpsi-*` extension, for a program (init --openapi reads both).
+ * the profile an OpenAPI schema has no keyword for (channel limits, price points, fees) are said twice: in the description's
+ * words, for a reader, and in an `x-mpsi-*` extension, for a program (init --openapi reads both). A sandbox's published
+ * test facts go in extensions only: its test cards, its accounts (`x-mpsi-sandbox-accounts`: ids, names, logins, methods
+ * and balances, never a key) and how its balances move (`x-mpsi-balances`).
  */
-import type { Profile } from '../profile/types.js';
+import type { FeeModel, MerchantRef, Profile } from '../profile/types.js';
 import { variable } from '../init/fields.js';
 import { endpointPaths } from '../target.js';
 import { AUTH_ERRORS, CATALOGUE, type Operation } from './errors.js';
@@ -173,6 +175,44 @@ function dataSchema(op: Operation, p: Profile): Schema {
   }
 }
 
+/** The fees an operation charges, per method: a payment's on its creations, a refund's and a payout's on theirs. */
+function feesOf(op: Operation, p: Profile): Record<string, FeeModel> | undefined {
+  const kind =
+    op === 'checkout' || op === 'cardPayment'
+      ? 'payments'
+      : op === 'refundCreate'
+        ? 'refunds'
+        : op === 'payoutCreate'
+          ? 'payouts'
+          : undefined;
+  const fees = kind ? p.fees?.[kind] : undefined;
+  return fees && Object.keys(fees).length ? fees : undefined;
+}
+
+/** "CARD 2.9 % + 0.30 USD (rounded halfUp); *: 1.00 USD". */
+function feesText(fees: Record<string, FeeModel>): string {
+  return Object.entries(fees)
+    .map(([m, f]) => {
+      const parts = [f.percent ? `${f.percent} %` : '', f.fixed ? `${f.fixed} ${f.currency ?? 'USD'}` : ''].filter(Boolean);
+      return `${m} ${parts.join(' + ') || 'none'}${f.rounding ? ` (rounded ${f.rounding})` : ''}`;
+    })
+    .join('; ');
+}
+
+/**
+ * The sandbox's accounts as the vendor publishes them for testing: each merchant's id, name, login, methods and
+ * balances, never a key (a merchant's secret and production key stay with whoever runs the kit).
+ */
+function sandboxAccounts(p: Profile): Obj | undefined {
+  const out: Obj = {};
+  for (const [role, m] of Object.entries(p.merchants)) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { secret: _s, secretEnv: _e, productionSecret: _p, productionSecretEnv: _pe, ...shown } = m as MerchantRef & Obj;
+    out[role] = shown;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 function operationDescription(op: Operation, p: Profile): string {
   const lines: string[] = [];
   if (op === 'checkout' || op === 'cardPayment') {
@@ -190,6 +230,8 @@ function operationDescription(op: Operation, p: Profile): string {
     lines.push(`Payout methods: ${Object.keys(p.payouts.methods).join(', ')}.`);
     if (limits) lines.push(`Amount limits per method (USD, inclusive): ${limits}.`);
   }
+  const fees = feesOf(op, p);
+  if (fees) lines.push(`Fees per method ("*": every other method): ${feesText(fees)}.`);
   const errors = CATALOGUE.filter((r) => r.on.includes(op));
   lines.push(...(lines.length ? [''] : []), 'Errors (code, key: condition):', ...errors.map((r) => `- ${r.code} ${r.key}: ${r.condition}`));
   return lines.join('\n');
@@ -241,6 +283,9 @@ function operationOf(op: Operation, path: string, p: Profile): Obj {
     if (p.pricePoints && op === 'checkout') out['x-mpsi-price-points'] = { methods: p.methods.pricePoint ?? [], ...p.pricePoints };
   }
   if (op === 'payoutCreate' && p.limits?.payouts) out['x-mpsi-limits'] = p.limits.payouts;
+  const fees = feesOf(op, p);
+  if (fees) out['x-mpsi-fees'] = fees;
+  if (op === 'payoutCreate' && p.payouts?.balances) out['x-mpsi-payout-balances'] = p.payouts.balances;
   // The sandbox's published test cards and the refund rules per method: facts a vendor's documentation states.
   if (op === 'cardPayment' && p.cardPayment)
     out['x-mpsi-test-cards'] = {
@@ -430,6 +475,8 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
       ),
       schemas: { Amount: AMOUNT, Card: CARD, ErrorEnvelope: ERROR_ENVELOPE },
     },
+    ...(p.environment === 'sandbox' && sandboxAccounts(p) ? { 'x-mpsi-sandbox-accounts': sandboxAccounts(p) } : {}),
+    ...(p.balances ? { 'x-mpsi-balances': p.balances } : {}),
     'x-mpsi-error-catalogue': [
       ...AUTH_ERRORS.map((a) => ({ http: a.http, code: a.http, key: a.key, message: a.message, condition: a.condition, signed: false })),
       ...CATALOGUE.map((r) => ({ code: r.code, key: r.key, condition: r.condition, clause: r.clause, operations: r.on })),

@@ -268,6 +268,7 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
     extensions(op, o, tell);
   }
   for (const [name, control] of sandboxControls(doc)) tell(`sandbox.${name}`, control.value, control.pointer);
+  topExtensions(doc, tell);
   webhookContradictions(doc, contradictions);
   return { told, methods: [...new Set(methods)], payoutMethods: [...new Set(payoutMethods)], contradictions, doubts };
 }
@@ -290,9 +291,41 @@ function extensions(op: Operation, o: DocOperation, tell: (path: string, value: 
   const cards = x('x-mpsi-test-cards');
   if (op === 'cardPayment' && cards)
     for (const [k, val] of Object.entries(cards)) tell(`cardPayment.${k}`, val, `${o.pointer}/x-mpsi-test-cards/${k}`);
+  const fees = x('x-mpsi-fees');
+  const feeKind =
+    op === 'checkout' || op === 'cardPayment'
+      ? 'payments'
+      : op === 'refundCreate'
+        ? 'refunds'
+        : op === 'payoutCreate'
+          ? 'payouts'
+          : undefined;
+  if (fees && feeKind) for (const [m, f] of Object.entries(fees)) tell(`fees.${feeKind}.${m}`, f, `${o.pointer}/x-mpsi-fees/${m}`);
+  const payoutBalances = x('x-mpsi-payout-balances');
+  if (op === 'payoutCreate' && payoutBalances) tell('payouts.balances', payoutBalances, `${o.pointer}/x-mpsi-payout-balances`);
   const refunds = x('x-mpsi-refunds');
   if (op === 'refundCreate' && refunds)
     for (const [k, val] of Object.entries(refunds)) tell(`refunds.${k}`, val, `${o.pointer}/x-mpsi-refunds/${k}`);
+}
+
+/**
+ * The sandbox's accounts and how its balances move, from the top-level extensions `describe` writes. The primary
+ * merchant's id is the one init was given (--merchant): the description's is not told over it. A key is never read
+ * from a description (the accounts carry none; one that does is not taken).
+ */
+function topExtensions(doc: Doc, tell: (path: string, value: unknown, pointer: string) => void): void {
+  const accounts = doc['x-mpsi-sandbox-accounts'];
+  if (accounts && typeof accounts === 'object')
+    for (const [role, m] of Object.entries(accounts as Record<string, S>)) {
+      if (!m || typeof m !== 'object' || Array.isArray(m)) continue;
+      for (const [k, v] of Object.entries(m)) {
+        if (/secret/i.test(k) || (role === 'primary' && k === 'id')) continue;
+        tell(`merchants.${role}.${k}`, v, `/x-mpsi-sandbox-accounts/${role}/${k}`);
+      }
+    }
+  const balances = doc['x-mpsi-balances'];
+  if (balances && typeof balances === 'object')
+    for (const [k, v] of Object.entries(balances as S)) tell(`balances.${k}`, v, `/x-mpsi-balances/${k}`);
 }
 
 /** The sandbox's controls: operations carrying x-mpsi-sandbox-controls, a list of { name, control }. */

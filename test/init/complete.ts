@@ -42,8 +42,21 @@ export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): 
       }
       continue;
     }
-    if (t.path === 'merchants.primary.productionSecretEnv') {
-      copy(['merchants', 'primary', 'productionSecret']);
+    // The key of a merchant init named from the vendor's documentation: the truth's own key, however it is given.
+    if (/^merchants\.\w+\.secretEnv$/.test(t.path)) {
+      const m = get(out, path.slice(0, 2)) as Obj | undefined;
+      const truthM = (get(truth, path.slice(0, 2)) ?? {}) as Obj;
+      if (!m) {
+        copy(path.slice(0, 2));
+        continue;
+      }
+      delete m['secretEnv'];
+      for (const k of ['secret', 'secretEnv'] as const) if (truthM[k] !== undefined) m[k] = truthM[k];
+      filled.push(t.path);
+      continue;
+    }
+    if (/^merchants\.\w+\.productionSecretEnv$/.test(t.path)) {
+      copy([...path.slice(0, 2), 'productionSecret']);
       continue;
     }
     copy(path);

@@ -225,7 +225,7 @@ function covered(path: string, todos: Todo[]): boolean {
     const p = t.path.split(' ')[0]!;
     if (p === '(budget)') return true;
     // The production key is asked for as the variable holding it.
-    const q = p === 'merchants.primary.productionSecretEnv' ? 'merchants.primary.productionSecret' : p;
+    const q = /^merchants\.\w+\.productionSecretEnv$/.test(p) ? p.replace(/Env$/, '') : p;
     return path === q || path.startsWith(`${q}.`);
   });
 }
