@@ -754,6 +754,7 @@ describe('annotated example', () => {
     VENDOR_FROZEN_SECRET: 'c',
     VENDOR_LOWBAL_SECRET: 'd',
     VENDOR_PRIMARY_LIVE_KEY: 'e',
+    VENDOR_SANDBOX_CA: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   };
 
   it('validates against the schema once comments are stripped', () => {
