@@ -9,6 +9,7 @@ import { parseProfile, ProfileError } from '../profile/load.js';
 import { productionReason, runInit } from '../init/run.js';
 import { todoMarkdown } from '../init/todos.js';
 import { ENV_NAME_RE } from '../profile/schema.js';
+import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 import { makeRedactor } from '../redact.js';
 import { getAt, parseHint, readHintsFile, Vendor } from '../init/told.js';
 import { factsOfDescription } from '../openapi/facts.js';
@@ -109,6 +110,7 @@ export const INIT_FLAGS = {
     ].join('\n'),
   },
   'public-url': { kind: 'value', arg: 'URL', help: 'URL the target must call for webhooks when it cannot reach this machine' },
+  tunnel: TUNNEL_FLAG,
   ca: { kind: 'value', arg: 'FILE', help: "PEM file of the CA that signed the sandbox's certificate (written as http.tls.ca)" },
   cert: { kind: 'value', arg: 'FILE', help: 'PEM client certificate for mutual TLS, with --key (http.tls.cert)' },
   key: { kind: 'value', arg: 'FILE', help: 'PEM private key of --cert (http.tls.key; its content is never shown)' },
@@ -229,20 +231,23 @@ export async function initMain(argv: string[]): Promise<number> {
   );
   let result: Awaited<ReturnType<typeof runInit>>;
   try {
-    result = await runInit({
-      baseUrl: target,
-      merchantId: String(flags.merchant),
-      secret,
-      secretEnv,
-      budget,
-      timeLimitMs: timeLimitS * 1000,
-      publicUrl: flags['public-url'],
-      ...(tls.profile ? { tls: tls.profile } : {}),
-      network: makeNetwork(tls.options),
-      progress,
-      vendor,
-    });
+    result = await withTunnel(flags.tunnel, process.stderr, () =>
+      runInit({
+        baseUrl: target,
+        merchantId: String(flags.merchant),
+        secret,
+        secretEnv,
+        budget,
+        timeLimitMs: timeLimitS * 1000,
+        publicUrl: flags['public-url'],
+        ...(tls.profile ? { tls: tls.profile } : {}),
+        network: makeNetwork(tls.options),
+        progress,
+        vendor,
+      }),
+    );
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`init could not draft a profile: ${redact((err as Error).message)}`);
   }
   // A key the draft's TODOs ask the user to put in a variable (a merchant the vendor's documentation named) is not yet
@@ -257,8 +262,10 @@ export async function initMain(argv: string[]): Promise<number> {
   for (const d of dropped) result.evidence.todo(d.path, d.what);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   writeFileSync(out, text);
-  const doctor = kitCommand(['doctor', '--profile', out]);
-  const run = kitCommand(['run', '--profile', out]);
+  // The tunnel's public URL lasts as long as its program: the next commands start their own, the way init did.
+  const tunnel = flags.tunnel !== undefined ? ['--tunnel', String(flags.tunnel)] : [];
+  const doctor = kitCommand(['doctor', '--profile', out, ...tunnel]);
+  const run = kitCommand(['run', '--profile', out, ...tunnel]);
   writeFileSync(
     `${out}.todo.md`,
     redact(todoMarkdown(out, result.evidence.todos, result.evidence.values, { doctor, run }, result.evidence.told)),

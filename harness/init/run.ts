@@ -5,6 +5,7 @@
 import type { Profile } from '../profile/types.js';
 import { learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import { relayPublicUrlFor } from '../webhooks/relay.js';
 import type { Receiver } from '../webhooks/types.js';
 import { learnCard, learnRefunds } from './card-refund.js';
 import {
@@ -111,13 +112,17 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     progress: opts.progress,
     ...(opts.network ? { network: opts.network } : {}),
   });
+  // With --tunnel, the receiver's public URL through the tunnel (harness/webhooks/relay.ts), as a run's receivers get.
+  const throughTunnel = relayPublicUrlFor();
   const receiver: Receiver = await startReceiver({
     host: '127.0.0.1',
     port: 0,
     publicUrl: opts.publicUrl,
+    ...(throughTunnel ? { publicUrlFor: throughTunnel } : {}),
     merchants: [{ id: opts.merchantId, secret: opts.secret }],
     ackTimeoutMs: 5000,
   });
+  if (throughTunnel) opts.progress(`webhooks: the receiver's public URL is ${receiver.url} (through --tunnel)`);
   const st: State = { paths: {}, limits: {}, tiers: {} };
   let stopped: string | undefined;
   const vendor = opts.vendor ?? new Vendor();
@@ -196,7 +201,8 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       // Other ports than the run's receiver: only where the target reaches this machine directly.
       // Each step of that measure waits for a retry (about 15 s × the scale): worth it on a fast clock only;
       // on a real one the draft writes the document's 5 s (× the scale) and the TODO says so.
-      if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && st.webhooks.timeScale <= 0.1 && !opts.publicUrl) {
+      const direct = !opts.publicUrl && !throughTunnel;
+      if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && st.webhooks.timeScale <= 0.1 && direct) {
         st.webhooks.ackTimeoutMs = await measureAckLimit(
           p,
           ev,

@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tunnelUrlIn } from '../../harness/run/tunnel.js';
 import { hasOpenssl, makePki, type Pki } from '../fixtures/network/pki.js';
 import { writeFileSync } from 'node:fs';
-import { REFERENCE_PROFILE, ROOT, runCli, tempReports } from './helpers.js';
+import { BIN, REFERENCE_PROFILE, ROOT, runCli, tempReports } from './helpers.js';
 
 /**
  * `--tunnel CMD` (harness/run/tunnel.ts, harness/webhooks/relay.ts): a stand-in tunnel program
@@ -94,6 +95,44 @@ run('--tunnel', () => {
     expect(cert.summary.checks.passed).toBeGreaterThan(0);
     expect(cert.summary.checks.failed).toBe(0);
     expect(gone(pid)).toBe(true);
+  }, 210_000);
+
+  it('init learns webhooks through the tunnel, and the commands it prints start their own', async () => {
+    const dir = tempReports('tunnel-init');
+    const pid = join(dir, 'tunnel.pid');
+    // The reference as a remote sandbox would be: its own process, posting webhooks to the tunnel's https URL.
+    const serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      env: { ...process.env, ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        serve.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        serve.once('exit', (code) => reject(new Error(`serve ended (${code}): ${out}`)));
+      });
+      const out = join(dir, 'draft.json');
+      const tunnel = tunnelCommand(pid);
+      const r = await runCli(
+        ['init', '--target', url, '--merchant', 'M100001', '--secret-env', 'TUNNEL_INIT_KEY', '--out', out, '--tunnel', tunnel],
+        { env: { ...env(), TUNNEL_INIT_KEY: 'sk_test_primary_5f2c9a7e41d84b06' }, timeoutMs: 200_000 },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/tunnel: webhooks reach this machine through https:\/\/localhost:\d+/);
+      expect(r.stdout).toMatch(/webhooks: the receiver's public URL is https:\/\/localhost:\d+\/r\/[0-9a-f]+\//);
+      const draft = JSON.parse(readFileSync(out, 'utf8')) as { webhooks?: { timeScale: number; receiver?: { publicUrl?: string } } };
+      // Learnt through the tunnel; the tunnel's passing URL is not written as the receiver's.
+      expect(draft.webhooks?.timeScale).toBeGreaterThan(0);
+      expect(draft.webhooks?.receiver?.publicUrl).toBeUndefined();
+      expect(r.stdout).toContain(`doctor --profile ${out} --tunnel '${tunnel}'`);
+      expect(gone(pid)).toBe(true);
+    } finally {
+      serve.kill('SIGTERM');
+    }
   }, 210_000);
 
   it('a tunnel program that ends without a URL: exit 2, what it printed, and no check ran', async () => {
