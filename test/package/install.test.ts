@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installKit, KIT, type Layout, OFFLINE_ENV, type Packed, packKit } from './install.js';
+import { play } from '../cli/action-play.js';
 
 const STEP = 120_000;
 let dir: string;
@@ -350,5 +351,52 @@ describe('runs side by side on one machine: two installs and the clone', () => {
       expect(readdirSync(join(tmp, 'mpsi-conformance-modules', 'runs'))).toEqual([]);
     },
     7 * STEP,
+  );
+});
+
+/**
+ * The Action's npm branch (kit-version empty: the version of the action's own package.json), played as a runner plays
+ * it. npm's fetch from the registry is stood in for by an `npm` of the test's own first on PATH, which records how it
+ * was called and puts the packed kit, installed offline above, where `npm install --prefix` would; everything after
+ * it — the bin path the step outputs, the run from that install, the verdict — is the Action's own.
+ */
+describe("the GitHub Action's npm install branch", () => {
+  it(
+    'installs the version of its own package.json and runs that install to a verdict',
+    () => {
+      const stub = mkdtempSync(join(dir, 'npm-stub-'));
+      const log = join(stub, 'calls.log');
+      writeFileSync(
+        join(stub, 'npm'),
+        [
+          '#!/usr/bin/env bash',
+          'echo "$*" >> "$STUB_LOG"',
+          'prefix=""; prev=""',
+          'for a in "$@"; do [ "$prev" = --prefix ] && prefix="$a"; prev="$a"; done',
+          'mkdir -p "$prefix/node_modules" && ln -s "$STUB_KIT" "$prefix/node_modules/mpsi-conformance"',
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const kit = join(projects.hoisted, 'node_modules', 'mpsi-conformance');
+      const p = play(
+        { 'kit-version': '', suites: 'mutual-exclusion', webhooks: 'off', reports: 'out', args: '--no-html' },
+        { PATH: `${stub}:${process.env['PATH']}`, STUB_LOG: log, STUB_KIT: kit },
+      );
+      const version = (JSON.parse(readFileSync(join(KIT, 'package.json'), 'utf8')) as { version: string }).version;
+      const calls = readFileSync(log, 'utf8').trim().split('\n');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatch(
+        new RegExp(
+          `^install --prefix \\S+/mpsi-conformance-kit --no-save --no-audit ` +
+            `--no-fund mpsi-conformance@${version.replace(/\./g, '\\.')}$`,
+        ),
+      );
+      expect(p.codes).toEqual(Object.fromEntries(Object.keys(p.codes).map((k) => [k, 0])));
+      expect(p.outputs.verdict).toBe('conformant');
+      expect(p.outputs['exit-code']).toBe('0');
+      expect(p.summary).toMatch(/CONFORMANT/);
+    },
+    2 * STEP,
   );
 });
