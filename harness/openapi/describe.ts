@@ -8,6 +8,7 @@
  * test facts go in extensions only: its test cards, its accounts (`x-mpsi-sandbox-accounts`: ids, names, logins, methods
  * and balances, never a key) and how its balances move (`x-mpsi-balances`).
  */
+import type { FeeKind } from '../fees.js';
 import type { FeeModel, MerchantRef, Profile } from '../profile/types.js';
 import { variable } from '../init/fields.js';
 import { endpointPaths } from '../target.js';
@@ -175,16 +176,16 @@ function dataSchema(op: Operation, p: Profile): Schema {
   }
 }
 
-/** The fees an operation charges, per method: a payment's on its creations, a refund's and a payout's on theirs. */
+/** The kind of fee an operation charges: a payment's on its creations, a refund's and a payout's on theirs. */
+export function feeKindOf(op: Operation): FeeKind | undefined {
+  if (op === 'checkout' || op === 'cardPayment') return 'payments';
+  if (op === 'refundCreate') return 'refunds';
+  return op === 'payoutCreate' ? 'payouts' : undefined;
+}
+
+/** The fees an operation charges, per method. */
 function feesOf(op: Operation, p: Profile): Record<string, FeeModel> | undefined {
-  const kind =
-    op === 'checkout' || op === 'cardPayment'
-      ? 'payments'
-      : op === 'refundCreate'
-        ? 'refunds'
-        : op === 'payoutCreate'
-          ? 'payouts'
-          : undefined;
+  const kind = feeKindOf(op);
   const fees = kind ? p.fees?.[kind] : undefined;
   return fees && Object.keys(fees).length ? fees : undefined;
 }

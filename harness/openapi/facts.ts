@@ -7,6 +7,7 @@
  * number, a method other than POST) is reported and its part is not told.
  */
 import type { Told } from '../init/told.js';
+import { feeKindOf } from './describe.js';
 import type { Operation } from './errors.js';
 import { type DocOperation, matchOperations, requestSchemaOf } from './match.js';
 import type { Doc } from './read.js';
@@ -292,14 +293,7 @@ function extensions(op: Operation, o: DocOperation, tell: (path: string, value: 
   if (op === 'cardPayment' && cards)
     for (const [k, val] of Object.entries(cards)) tell(`cardPayment.${k}`, val, `${o.pointer}/x-mpsi-test-cards/${k}`);
   const fees = x('x-mpsi-fees');
-  const feeKind =
-    op === 'checkout' || op === 'cardPayment'
-      ? 'payments'
-      : op === 'refundCreate'
-        ? 'refunds'
-        : op === 'payoutCreate'
-          ? 'payouts'
-          : undefined;
+  const feeKind = feeKindOf(op);
   if (fees && feeKind) for (const [m, f] of Object.entries(fees)) tell(`fees.${feeKind}.${m}`, f, `${o.pointer}/x-mpsi-fees/${m}`);
   const payoutBalances = x('x-mpsi-payout-balances');
   if (op === 'payoutCreate' && payoutBalances) tell('payouts.balances', payoutBalances, `${o.pointer}/x-mpsi-payout-balances`);
