@@ -8,7 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runDoctor } from '../harness/doctor/run.js';
-import { type MovedPayout, sumsText } from '../harness/doctor/ledger.js';
+import { sumsText } from '../harness/doctor/ledger.js';
+import type { MovedPayout } from '../harness/doctor/model.js';
 import { loadProfile } from '../harness/profile/load.js';
 import { log, writeReport } from './support/report.js';
 

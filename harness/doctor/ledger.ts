@@ -15,34 +15,8 @@ import type { Operation } from '../exclusive.js';
 import { matchesTemplate } from '../endpoint-path.js';
 import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
 import type { Profile } from '../profile/types.js';
-import { readPath } from './payments.js';
-
-export interface MovedPayment {
-  merchant: string;
-  merchantOrderNo: string;
-  orderNo?: string;
-  /** The amount asked (a price point may have charged another), and its currency. */
-  amount?: string;
-  currency?: string;
-  paidBy: 'card payment' | 'completed by sandbox control';
-  /** What the doctor's accepted refunds of it came to. */
-  refunded: string;
-}
-
-export interface MovedPayout {
-  merchant: string;
-  merchantPayoutNo: string;
-  payoutNo?: string;
-  amount?: string;
-  currency?: string;
-  end: 'given back' | 'spent' | 'held';
-}
-
-/** What the doctor moved: the payments it paid and the payouts it made, in the order it made them. */
-export interface MoneyMoved {
-  payments: MovedPayment[];
-  payouts: MovedPayout[];
-}
+import type { MoneyMoved, MovedPayment, MovedPayout } from './model.js';
+import { pick } from '../ops.js';
 
 type Json = Record<string, unknown>;
 
@@ -171,7 +145,7 @@ export class Ledger {
     const isCard = p.endpoints.cardPayment !== undefined && matchesTemplate(p.endpoints.cardPayment, path);
     const serviceAt =
       kind === 'payout' ? p.payouts?.data.payoutNo : isCard ? p.cardPayment?.data.orderNo : (p.checkout?.data.orderNo ?? 'order_no');
-    const service = serviceAt ? readPath(data, serviceAt) : undefined;
+    const service = serviceAt ? pick(data, serviceAt) : undefined;
     const amount = amountIn(body);
     const r: Entry = {
       kind,
@@ -182,7 +156,7 @@ export class Ledger {
       refundedCents: 0n,
       end: 'held',
     };
-    const status = isCard && p.cardPayment ? readPath(data, p.cardPayment.data.status ?? 'status') : undefined;
+    const status = isCard && p.cardPayment ? pick(data, p.cardPayment.data.status ?? 'status') : undefined;
     if (kind === 'payment' && status === 'SUCCESS') r.paid = 'card payment';
     this.records.push(r);
     this.byNumber.set(`${kind} ${merchantNo}`, r);

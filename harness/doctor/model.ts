@@ -5,7 +5,6 @@
  * target's setup) before judging", and no check runs on it.
  */
 import type { StoredExchange } from '../run/results.js';
-import type { MoneyMoved } from './ledger.js';
 import type { Exchange } from '../exchange.js';
 import { splitMsg } from '../envelope.js';
 
@@ -47,6 +46,33 @@ export interface DoctorExchange {
   requestBody: string;
   response: string;
   responseBody?: string;
+}
+
+export interface MovedPayment {
+  merchant: string;
+  merchantOrderNo: string;
+  orderNo?: string;
+  /** The amount asked (a price point may have charged another), and its currency. */
+  amount?: string;
+  currency?: string;
+  paidBy: 'card payment' | 'completed by sandbox control';
+  /** What the doctor's accepted refunds of it came to. */
+  refunded: string;
+}
+
+export interface MovedPayout {
+  merchant: string;
+  merchantPayoutNo: string;
+  payoutNo?: string;
+  amount?: string;
+  currency?: string;
+  end: 'given back' | 'spent' | 'held';
+}
+
+/** What the doctor moved: the payments it paid and the payouts it made, in the order it made them. */
+export interface MoneyMoved {
+  payments: MovedPayment[];
+  payouts: MovedPayout[];
 }
 
 export interface DoctorReport {

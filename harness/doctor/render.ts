@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Redactor } from '../redact.js';
 import { mdCell } from '../report/markdown.js';
 import { centsOf } from '../money.js';
-import { type MoneyMoved, type MovedPayout, sumsText } from './ledger.js';
-import type { DoctorItem, DoctorReport } from './model.js';
+import { sumsText } from './ledger.js';
+import type { DoctorItem, DoctorReport, MoneyMoved, MovedPayout } from './model.js';
 
 const MARK: Record<DoctorItem['status'], string> = { verified: '✓', wrong: '✗', 'not-verifiable': '?', warning: '!', doubt: '~' };
 const WORD: Record<DoctorItem['status'], string> = {

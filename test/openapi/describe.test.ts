@@ -35,7 +35,8 @@ const reference = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'profiles', 're
 const DESCRIBED = new RegExp(
   String.raw`^(endpoints|checkout|paymentRecord|cardPayment\.(template|data|cards|declines)|refunds|` +
     String.raw`payouts\.(template|queryBy|cancelBy|data|methods\.[^.]+\.payee|balances)|limits|pricePoints|sandbox|fees|balances|` +
-    String.raw`merchants\.(?!primary\.id$)[^.]+\.(id|name|login|payoutBalance|payoutBalances|refundBalance|paymentMethods|payoutMethods))(\.|$)`,
+    String.raw`merchants\.(?!primary\.id$)[^.]+\.` +
+    String.raw`(id|name|login|payoutBalance|payoutBalances|refundBalance|paymentMethods|payoutMethods))(\.|$)`,
 );
 
 async function roundTrip(
