@@ -94,6 +94,15 @@ export function fillPath(path: string, numbers: PathNumbers): Filled {
   return missing.length > 0 ? { missing } : { path: out };
 }
 
+/**
+ * The path of a request about these numbers: a templated path filled with them, a fixed one as it is; undefined when
+ * the template needs a number the request does not have.
+ */
+export function pathFor(path: string, numbers: PathNumbers): string | undefined {
+  const f = fillPath(path, numbers);
+  return 'path' in f ? f.path : undefined;
+}
+
 /** A path filled with any numbers: each placeholder's own `make()` value (probes about numbers nobody used). */
 export function fillWithAny(path: string, make: (n: PathNumber) => string): string {
   return path.replace(PLACEHOLDER, (_, name: string) => encodeURIComponent(make(name as PathNumber)));

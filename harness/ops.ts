@@ -507,10 +507,16 @@ export async function givePayoutBack(
   clause: ClauseId,
   label: string,
 ): Promise<void> {
+  if (!canGivePayoutBack(t, method)) return;
   if (t.profile.payouts?.methods[method]?.cancel) {
     const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: payout.payoutNo, merchantNo: payout.merchantPayoutNo });
     await cancelPayout(t, by, { as: payout.as, label });
-  } else if (t.profile.sandbox?.settlePayout) await settlePayout(t, payout, 'failed', clause);
+  } else await settlePayout(t, payout, 'failed', clause);
+}
+
+/** Whether givePayoutBack can give a payout of this method back: a cancel it declares, or the sandbox's settle as failed. */
+export function canGivePayoutBack(t: Target, method: string): boolean {
+  return Boolean(t.profile.payouts?.methods[method]?.cancel || t.profile.sandbox?.settlePayout);
 }
 
 /** Reads a field of a record by the profile's dotted path. */
@@ -625,9 +631,8 @@ export async function underArmedFailure<T>(
  */
 async function useUp(t: Target, operation: Operation, count: number, armed: Exchange, again: () => Promise<Exchange>): Promise<void> {
   const after = exchangeNumber(armed.id);
-  const base = basePath(t);
   const own = (currentRecorder()?.exchanges ?? []).filter(
-    (x) => exchangeNumber(x.id) > after && t.operationOf(new URL(x.request.url).pathname.slice(base.length)) === operation,
+    (x) => exchangeNumber(x.id) > after && t.operationOf(requestPathOf(t, x.request.url)) === operation,
   );
   const failure = own.map(refusalOf).find((r) => r !== undefined);
   let seen = failure === undefined ? 0 : own.filter((x) => refusalOf(x) === failure).length;
@@ -645,9 +650,9 @@ function refusalOf(ex: Exchange): string | undefined {
   return `${j.code} ${typeof j.msg === 'string' ? j.msg.split('|').pop() : ''}`;
 }
 
-/** The path part of the target's base URL (a base URL may carry one: https://host/gateway). */
-function basePath(t: Target): string {
-  return new URL(t.baseUrl).pathname.replace(/\/+$/, '');
+/** A request's path as the profile writes it: after the path the target's base URL may carry (https://host/gateway). */
+export function requestPathOf(t: Pick<Target, 'baseUrl'>, url: string): string {
+  return new URL(url).pathname.slice(new URL(t.baseUrl).pathname.replace(/\/+$/, '').length);
 }
 
 /** The sequence number of an exchange of this process (`x-000123`). */

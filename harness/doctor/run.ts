@@ -34,6 +34,7 @@ import {
 } from './model.js';
 import { checkInternalNames } from './internal-names.js';
 import { Ledger } from './ledger.js';
+import { requestPathOf } from '../ops.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
 import { checkUnused, notProbed } from './unused.js';
@@ -141,8 +142,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     // The production guard judges the bytes about to be sent, whatever a probe meant to do.
     wrapClient: (c) => counting(production ? loggingClient(c, { side: 'a', loaded: o.loaded, baseUrl, safe: true, log }) : c),
   });
-  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  ledger = new Ledger(o.loaded.profile, session.target.runPrefix, (url) => new URL(url).pathname.slice(basePath.length));
+  ledger = new Ledger(o.loaded.profile, session.target.runPrefix, (url) => requestPathOf(session.target, url));
   const ctx: DoctorContext = {
     ledger,
     t: session.target,

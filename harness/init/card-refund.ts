@@ -7,16 +7,7 @@ import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
 import { describe, type Prober } from './prober.js';
-import { carriedBy, fillPath, type PathNumber, type PathNumbers } from '../endpoint-path.js';
-
-/**
- * The path of a request about these numbers: a templated path (profile version 4, harness/endpoint-path.ts) filled with
- * them, a fixed one as it is; undefined when the template needs a number the request does not have.
- */
-export function pathFor(path: string, numbers: PathNumbers): string | undefined {
-  const f = fillPath(path, numbers);
-  return 'path' in f ? f.path : undefined;
-}
+import { carriedBy, type PathNumber, pathFor } from '../endpoint-path.js';
 
 /** A card payment that charged: the merchant's number, the service's (when answered) and the amount. */
 export interface Paid {
@@ -310,6 +301,13 @@ export async function learnRefunds(
   return out;
 }
 
+/** Where a record's answer holds the service's number, the fields a lookup names it by, and how that was seen. */
+export interface LookedUp {
+  path: string;
+  queryBy: { serviceNo: string; merchantNo: string };
+  evidence: string;
+}
+
 /**
  * Which answer field holds the service's number, and which query fields look a record up: the field's
  * own name first (a target that answers `refund_order_no` is likely queried by it), then the document's.
@@ -321,7 +319,7 @@ export async function lookUp(
   myNo: string,
   documentServiceName: PathNumber,
   merchantName: PathNumber,
-): Promise<{ path: string; queryBy: { serviceNo: string; merchantNo: string }; evidence: string } | undefined> {
+): Promise<LookedUp | undefined> {
   if (carriedBy(queryPath).size > 0) return lookUpByPath(p, queryPath, candidates, myNo, documentServiceName, merchantName);
   const byMine = await p.post(queryPath, { [merchantName]: myNo });
   if (byMine.code !== 0) return undefined;
@@ -355,7 +353,7 @@ async function lookUpByPath(
   myNo: string,
   serviceName: PathNumber,
   merchantName: PathNumber,
-): Promise<{ path: string; queryBy: { serviceNo: string; merchantNo: string }; evidence: string } | undefined> {
+): Promise<LookedUp | undefined> {
   const queryBy = { serviceNo: serviceName, merchantNo: merchantName };
   const unsent = `the path carries the number, so the lookup's field names are never sent (written as the document's)`;
   if (carriedBy(queryPath).has(serviceName)) {

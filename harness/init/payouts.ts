@@ -8,8 +8,8 @@ import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, variable } from './fields.js';
 import { bisectLimits, channelsTodo, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
-import { lookUp, pathFor } from './card-refund.js';
-import { carriedBy } from '../endpoint-path.js';
+import { lookUp } from './card-refund.js';
+import { carriedBy, pathFor } from '../endpoint-path.js';
 import type { ChannelLimits } from '../profile/types.js';
 import { valueOfCents } from '../money.js';
 

@@ -96,7 +96,7 @@ export function productionReason(opts: { secret: string; environment?: string; b
   return undefined;
 }
 
-/** The endpoints whose phases fill a templated path with the numbers of their record (card-refund.ts pathFor). */
+/** The endpoints whose phases fill a templated path with the numbers of their record (harness/endpoint-path.ts pathFor). */
 const FILLED: ReadonlySet<string> = new Set(['refundCreate', 'refundQuery', 'payoutQuery', 'payoutCancel']);
 
 export async function runInit(opts: InitOptions): Promise<InitResult> {

@@ -440,6 +440,7 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
   }
   for (const [path, item] of Object.entries(sandboxPaths(p))) if (!(path in paths)) paths[path] = item;
   const base = serverUrl ?? (p.baseUrl === 'embedded' ? 'http://127.0.0.1' : p.baseUrl);
+  const accounts = p.environment === 'sandbox' ? sandboxAccounts(p) : undefined;
   return {
     openapi: '3.1.0',
     info: {
@@ -476,7 +477,7 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
       ),
       schemas: { Amount: AMOUNT, Card: CARD, ErrorEnvelope: ERROR_ENVELOPE },
     },
-    ...(p.environment === 'sandbox' && sandboxAccounts(p) ? { 'x-mpsi-sandbox-accounts': sandboxAccounts(p) } : {}),
+    ...(accounts ? { 'x-mpsi-sandbox-accounts': accounts } : {}),
     ...(p.balances ? { 'x-mpsi-balances': p.balances } : {}),
     'x-mpsi-error-catalogue': [
       ...AUTH_ERRORS.map((a) => ({ http: a.http, code: a.http, key: a.key, message: a.message, condition: a.condition, signed: false })),

@@ -10,7 +10,7 @@
  */
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import { createPayout, givePayoutBack, usd } from '../../harness/ops.js';
+import { canGivePayoutBack, createPayout, givePayoutBack, usd } from '../../harness/ops.js';
 import { centsNumberOf, valueOfCents } from '../../harness/money.js';
 import { amountInside, channelSpans } from '../../harness/limits.js';
 import { withBalanceHeld } from '../../harness/balance-hold.js';
@@ -40,14 +40,9 @@ export function ladder(above: string, lim: PayoutLimits): string[] {
   return out.map((c) => valueOfCents(c));
 }
 
-/** Whether the kit can give a payout of this method back: a cancel it declares, or the sandbox's settle as failed. */
-export function canGiveBack(t: Target, method: string): boolean {
-  return Boolean(t.profile.payouts?.methods[method]?.cancel || t.profile.sandbox?.settlePayout);
-}
-
 /** The first refusal on the way up must be 5004 insufficientFunds; see the module's comment. */
 export async function firstRefusalIsInsufficientFunds(t: Target, declared: string, methods: MovingBalanceMethod[]): Promise<void> {
-  const usable = methods.filter((m) => canGiveBack(t, m.method));
+  const usable = methods.filter((m) => canGivePayoutBack(t, m.method));
   if (usable.length === 0)
     throw new PreconditionSkip(
       `payments credit the low-balance merchant's USD payout balance (balances.paymentsCredit), so the check finds it with ` +
