@@ -501,7 +501,6 @@ export const restatements: Readonly<Record<string, readonly string[]>> = {
   'state.no-webhook.expiry-chargeback': ['event.none.expiry', 'event.none.chargeback'],
   'event.none.refunded-payment': ['state.refunded.refund-event'],
   'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],
-  'payout.fields': ['webhook.body.status-reason', 'webhook.body.finished-at', 'webhook.body.trans-amount'],
   'version.no-camelcase': ['conv.snake-case'],
   // Idempotency rule 3 tells the merchant what the table's scope of payment numbers ("the merchant's account, shared with
   // refund numbers"; a repeat "refused with 422 duplicateMerchantOrder") already binds the service to; its other half is
