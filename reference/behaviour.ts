@@ -151,7 +151,9 @@ export interface Behaviour {
   roundToTier(cents: bigint, tiers: readonly bigint[], rule?: TierRounding): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
+  /** An amount in cents as a response or webhook shows it ("12.50"). */
   formatAmount(cents: bigint, channel: Channel): string;
+  /** A time as a response or webhook shows it (RFC 3339 with an offset). */
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
   normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
@@ -203,6 +205,7 @@ export interface Behaviour {
   lookupAs(field: string): string;
   /** Largest refund still allowed, given the charged amount and earlier non-failed refunds. */
   refundCeilingCents(chargedCents: bigint, earlierCents: bigint): bigint;
+  /** Whether a payout in this status can be cancelled (only PENDING in the correct behaviour). */
   payoutCancelable(status: string): boolean;
   /** Whether a cancel checks the payout's status before its channel's cancel support. */
   payoutCancelStatusFirst: boolean;
