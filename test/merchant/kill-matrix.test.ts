@@ -108,8 +108,8 @@ describe('merchant receiver kill matrix', () => {
     expect(killedBy(results, clause), `no finding against ${clause}`).not.toEqual([]);
     for (const f of results.flatMap((r) => r.findings))
       expect(f.message, 'each finding names its subject once').not.toMatch(/\b(a webhook) \1\b/);
-    const level = receiverFaults.find((f) => f.name === name)!.clause === 'merchant.verify.lower-hex' ? 0 : 1;
-    expect(merchantVerdict(results).exitCode).toBe(level);
+    // A should-level fault alone fails nothing: its finding is a warning.
+    expect(merchantVerdict(results).exitCode).toBe(lookupClause(clause).level === 'should' ? 0 : 1);
     expect(ms).toBeLessThan(20_000);
   });
 
