@@ -230,6 +230,19 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
+  it('names a "1,249.50" amount (PHP number_format) by its clause, though the sandbox only answered invalidRequest: exit 1', async () => {
+    const dir = tmp();
+    const { code, err, out } = await auditRun(['thousands-separator-amount'], dir, false);
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(
+      /-> HTTP 200 invalidRequest — not-a-decimal-amount \[client\.amount\.string\]: trans_amount\.value "1,249\.50" is not a decimal string/,
+    );
+    expect(out.join('\n')).toMatch(/client audit: \d+ requests, [1-9]\d* must-level mistakes?; verdict non-conformant \(exit 1\)/);
+    const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
+    expect(md).toContain('NOT_A_DECIMAL_AMOUNT');
+    expect(md).toMatch(/client\.amount\.string/);
+  });
+
   it('names the family of a re-serialised body: a Python client signing json.dumps defaults, sending the compact form', async () => {
     const dir = tmp();
     const { code, err } = await auditRun(['python-default-separators'], dir, false);

@@ -235,3 +235,24 @@ export function plain(v: Value): Value {
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
+
+/**
+ * PHP `number_format($num, $decimals, '.', ',')` (php.net/number_format): rounds half away from zero to `decimals`
+ * places and groups thousands with "," by default: number_format(1249.5, 2) is "1,249.50".
+ */
+export function phpNumberFormat(n: number, decimals = 0, point = '.', thousands = ','): string {
+  const fixed = (Math.sign(n) * (Math.round(Math.abs(n) * 10 ** decimals) / 10 ** decimals)).toFixed(decimals);
+  const [int, frac] = fixed.replace('-', '').split('.') as [string, string | undefined];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, thousands);
+  return `${n < 0 ? '-' : ''}${grouped}${frac ? `${point}${frac}` : ''}`;
+}
+
+/**
+ * Java `String.format(format, double)` for `%.Nf` and `%,.Nf` (docs.oracle.com, java.util.Formatter): "the
+ * locale-specific decimal separator" and, with the ',' flag, "locale-specific grouping separators"; the locale is
+ * `Locale.getDefault(Locale.Category.FORMAT)` unless one is passed. German (de_DE): "," as decimal separator, "." grouping.
+ */
+export function javaStringFormat(format: '%.2f' | '%,.2f', x: number, locale: 'en_US' | 'de_DE' = 'en_US'): string {
+  const [point, group] = locale === 'de_DE' ? [',', '.'] : ['.', ','];
+  return phpNumberFormat(x, 2, point, format === '%,.2f' ? group : '');
+}
