@@ -258,7 +258,9 @@ describe('mpsi-conformance serve --audit', () => {
     const rx = await startClientReceiver({ merchantId: ID, secret: 'sk_test_primary_5f2c9a7e41d84b06' });
     const extra = ['--tamper-responses', '--tamper-rate', '1', '--seed', '9', '--rough', '--rough-rate=1', '--time-scale', '0.02'];
     const { code, out } = await auditRun([], dir, false, extra, rx.url, 1500).finally(() => rx.close());
-    expect(out.join('\n')).toContain('tampering with about 100% of successful answers carrying a service number (seed 9');
+    expect(out.join('\n')).toContain(
+      'then about 100% of successful answers carrying a service number, those telling a new one first (seed 9',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
     expect(json.clauses.filter((c) => c.status !== 'passed')).toEqual([]);
@@ -271,6 +273,20 @@ describe('mpsi-conformance serve --audit', () => {
     expect(code).toBe(1);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
     expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
+  });
+
+  it('a client that never verifies is caught at --tamper-rate 0.5 --seed 11, and the report counts the altered answers acted on', async () => {
+    const dir = tmp();
+    const { code, out } = await auditRun(['trusted-unverified-response'], dir, false, [
+      '--tamper-responses',
+      '--tamper-rate',
+      '0.5',
+      '--seed',
+      '11',
+    ]);
+    expect(code).toBe(1);
+    expect(out.join('\n')).toMatch(/tampered answers: [1-9]\d* altered, [1-9]\d* of them followed by a request about the same order/);
+    expect(readFileSync(join(dir, 'certificate.md'), 'utf8')).toContain('TRUSTED_UNVERIFIED_RESPONSE');
   });
 
   it(`without --tamper-responses and --rough, what a client does \
