@@ -275,7 +275,8 @@ describe('mpsi-conformance serve --audit', () => {
     expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
   });
 
-  it('a client that never verifies is caught at --tamper-rate 0.5 --seed 11, and the report counts the altered answers acted on', async () => {
+  it(`a client that never verifies is caught at --tamper-rate 0.5 \
+--seed 11, and the report counts the altered answers acted on`, async () => {
     const dir = tmp();
     const { code, out } = await auditRun(['trusted-unverified-response'], dir, false, [
       '--tamper-responses',

@@ -197,6 +197,14 @@ export const languageIdioms: readonly ClientFault[] = [
     (b) => jackson(b),
   ),
   idiom(
+    'java-jackson-sorted-properties',
+    'Signs with a "canonical" ObjectMapper (MapperFeature.SORT_PROPERTIES_ALPHABETICALLY), sends through the HTTP ' +
+      "client's default mapper (declaration order).",
+    /^keys sorted at every depth .*SORT_PROPERTIES_ALPHABETICALLY/,
+    (b) => jackson(b, { sortProperties: true }),
+    (b) => jackson(b),
+  ),
+  idiom(
     'java-gson-html-escaping',
     'Signs new Gson().toJson(payload) (HTML-safe escapes), sends it with disableHtmlEscaping().',
     /Gson default/,
@@ -209,6 +217,15 @@ export const languageIdioms: readonly ClientFault[] = [
     'Signs json.Marshal of a map (keys sorted, HTML escapes), sends the struct through an Encoder with SetEscapeHTML(false).',
     /keys sorted at every depth .*Go encoding\/json.*without the trailing newline sent/,
     (b) => goJson(b, { map: true }),
+    (b) => goJson(b, { escapeHTML: false, encoder: true }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'go-marshal-struct-html',
+    'Signs json.Marshal(payload) of a struct (<, > and & as \\u003c \\u003e \\u0026), sends it through an Encoder ' +
+      'with SetEscapeHTML(false) (and its newline).',
+    /^<, > and & escaped as \\u003c \\u003e \\u0026 \(Go encoding\/json/,
+    (b) => goJson(b),
     (b) => goJson(b, { escapeHTML: false, encoder: true }),
     { text: 'rich' },
   ),

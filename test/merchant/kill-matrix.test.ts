@@ -187,7 +187,8 @@ describe('merchant client audit kill matrix', () => {
 
   const TEN_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
-  it(`a client that never verifies responses is caught by a tamper run at the default rate (${TAMPER_RATE}), whatever the seed`, async () => {
+  it(`a client that never verifies responses is caught by a tamper ` +
+    `run at the default rate (${TAMPER_RATE}), whatever the seed`, async () => {
     for (const seed of TEN_SEEDS) {
       const a = await audit(['trusted-unverified-response'], seed, { seed, rate: TAMPER_RATE });
       expect(
