@@ -234,8 +234,8 @@ describe('mpsi-conformance serve --audit', () => {
     const dir = tmp();
     const { code, err, out } = await auditRun(['thousands-separator-amount'], dir, false);
     expect(code).toBe(1);
-    expect(err.join('\n')).toMatch(
-      /-> HTTP 200 invalidRequest — not-a-decimal-amount \[client\.amount\.string\]: trans_amount\.value "1,249\.50" is not a decimal string/,
+    expect(err.join('\n')).toContain(
+      '-> HTTP 200 invalidRequest — not-a-decimal-amount [client.amount.string]: trans_amount.value "1,249.50" is not a decimal string',
     );
     expect(out.join('\n')).toMatch(/client audit: \d+ requests, [1-9]\d* must-level mistakes?; verdict non-conformant \(exit 1\)/);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');

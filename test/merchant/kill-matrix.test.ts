@@ -187,18 +187,20 @@ describe('merchant client audit kill matrix', () => {
 
   const TEN_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
-  it(`a client that never verifies responses is caught by a tamper ` +
-    `run at the default rate (${TAMPER_RATE}), whatever the seed`, async () => {
-    for (const seed of TEN_SEEDS) {
-      const a = await audit(['trusted-unverified-response'], seed, { seed, rate: TAMPER_RATE });
-      expect(
-        a.diagnoses().map((d) => [d.name, d.clause]),
-        `seed ${seed}`,
-      ).toContainEqual(['trusted-unverified-response', 'auth.response.verify']);
-      expect(a.tampered.chance, `seed ${seed}`).toBeGreaterThan(0);
-      expect(merchantVerdict(a.results()).exitCode).toBe(1);
-    }
-  });
+  it(
+    `a client that never verifies responses is caught by a tamper ` + `run at the default rate (${TAMPER_RATE}), whatever the seed`,
+    async () => {
+      for (const seed of TEN_SEEDS) {
+        const a = await audit(['trusted-unverified-response'], seed, { seed, rate: TAMPER_RATE });
+        expect(
+          a.diagnoses().map((d) => [d.name, d.clause]),
+          `seed ${seed}`,
+        ).toContainEqual(['trusted-unverified-response', 'auth.response.verify']);
+        expect(a.tampered.chance, `seed ${seed}`).toBeGreaterThan(0);
+        expect(merchantVerdict(a.results()).exitCode).toBe(1);
+      }
+    },
+  );
 
   it('the correct client passes the same runs, and the report counts the altered answers it had the chance to act on', async () => {
     for (const seed of TEN_SEEDS) {
