@@ -77,8 +77,9 @@ client does: every request is diagnosed against the clauses that bind the client
 signature is explained in the document's troubleshooting order (wrong merchant id, production key,
 CR LF, the body alone signed, body re-serialised, re-ordered or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
 upper-case hex, Base64, MD5; a signature nothing reproduces is reported as not verifying, without
-blaming a rule), and Content-Type, camelCase fields, JSON-number and three-decimal
-amounts, one number for a payment and a refund, parallel creates (two creates with one number in flight at once), a create retried
+blaming a rule), and Content-Type, camelCase fields, amounts that are not decimal strings (a JSON
+number, "1,249.50", "25,00", "1.2e3", "+25") or have three decimals, one number for a payment and
+a refund, parallel creates (two creates with one number in flight at once), a create retried
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
