@@ -276,3 +276,45 @@ describe('amount values, judged whatever the sandbox answered', () => {
     for (const v of ['12.5', '12.50', '12', '0.5', '12.', '.5', '-5.00']) expect(named(v), v).toEqual([]);
   });
 });
+
+describe('tampered answers: the chance to act on them', () => {
+  const created = (no: string, genuine: string, sent: string): SeenRequest => ({
+    ...req('/pay', { merchant_order_no: no }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }),
+    tampered: [
+      { field: 'order_no', genuine, sent },
+      { field: 'status', genuine: 'SUCCESS', sent: 'FAILED' },
+    ],
+  });
+  const verify = (a: ClientAudit) => a.results().find((r) => r.clauses[0] === 'auth.response.verify')!;
+
+  it('counts an altered answer a later request concerned, by the merchant number or a service number', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(created('T1', 'P-GENUINE-1', 'P-ALTERED-1'));
+    a.record(created('T2', 'P-GENUINE-2', 'P-ALTERED-2'));
+    a.record(created('T3', 'P-GENUINE-3', 'P-ALTERED-3'));
+    a.record(req('/query', { merchant_order_no: 'T1' }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    a.record(req('/refund', { original_order_no: 'P-GENUINE-2' }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect(a.tampered).toEqual({ altered: 3, chance: 2 });
+    expect(a.diagnoses()).toEqual([]);
+    expect([verify(a).status, verify(a).evidence]).toEqual([
+      'passed',
+      [
+        '3 tampered answers, 2 of them followed by a request about the same order (the chance to act on it), ' +
+          'none of their altered numbers sent back',
+      ],
+    ]);
+  });
+
+  it('with no later request about an altered answer, the clause is skipped, not passed; one that sends its number fails', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(created('T4', 'P-GENUINE-4', 'P-ALTERED-4'));
+    a.record(req('/query', { merchant_order_no: 'OTHER' }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect([verify(a).status, verify(a).reason]).toEqual([
+      'skipped',
+      expect.stringMatching(/^precondition: 1 answer was tampered with, but no later request of the client concerned the order/),
+    ]);
+    a.record(req('/query', { order_no: 'P-ALTERED-4' }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect(verify(a).status).toBe('failed');
+    expect(verify(a).evidence[0]).toBe('1 tampered answer, 1 of them followed by a request about the same order (the chance to act on it)');
+  });
+});

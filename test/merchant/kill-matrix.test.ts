@@ -197,6 +197,10 @@ describe('merchant client audit kill matrix', () => {
           `seed ${seed}`,
         ).toContainEqual(['trusted-unverified-response', 'auth.response.verify']);
         expect(a.tampered.chance, `seed ${seed}`).toBeGreaterThan(0);
+        const verify = a.results().find((r) => r.clauses[0] === 'auth.response.verify')!;
+        expect(verify.evidence[0], `seed ${seed}`).toMatch(
+          /^\d+ tampered answers?, [1-9]\d* of them followed by a request about the same order/,
+        );
         expect(merchantVerdict(a.results()).exitCode).toBe(1);
       }
     },

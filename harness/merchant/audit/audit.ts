@@ -265,7 +265,17 @@ export class ClientAudit {
           : `webhook: ${d.name}: ${d.detail}`,
       );
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
-      if (findings.length) return { ...base, status: 'failed', findings };
+      if (findings.length) {
+        // How many altered answers the client had the chance to act on, beside the ones it did act on.
+        const chances =
+          scope === 'tampered'
+            ? [
+                `${this.tamperedCount} tampered answer${this.tamperedCount === 1 ? '' : 's'}, ${this.tamperedActedOn()} of them ` +
+                  'followed by a request about the same order (the chance to act on it)',
+              ]
+            : [];
+        return { ...base, evidence: [...chances, ...evidence], status: 'failed', findings };
+      }
       if (relevant === 0) {
         if (scope === 'deliveries' || scope === 'copies') {
           const why =
@@ -308,7 +318,7 @@ export class ClientAudit {
           : scope === 'query-failed'
             ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again`
             : scope === 'tampered'
-              ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, ${this.tamperedActedOn()} of them followed by a ` +
+              ? `${this.tamperedCount} tampered answer${this.tamperedCount === 1 ? '' : 's'}, ${relevant} of them followed by a ` +
                 'request about the same order (the chance to act on it), none of their altered numbers sent back'
               : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
