@@ -209,7 +209,7 @@ async function handle(
     return;
   }
   const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
-  const altered = opts.tamper?.tamper(envelope);
+  const altered = opts.tamper?.tamper(envelope, merchant.id);
   tampered = altered?.fields;
   const status = altered ? sendSigned(res, merchant, altered.envelope, svc, undefined, envelope) : sendSigned(res, merchant, envelope, svc);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
