@@ -107,9 +107,17 @@ export function notifyUrlOrPlaceholder(t: Target): string {
 const MAGIC = new WeakMap<object, MagicValues>();
 /** The magic values of the profile's failure triggers (harness/profile/triggers.ts): what the kit's own values avoid. */
 export function magicOf(t: Pick<Target, 'profile'>): MagicValues {
-  let m = MAGIC.get(t.profile);
-  if (!m) MAGIC.set(t.profile, (m = new MagicValues(t.profile)));
+  const known = MAGIC.get(t.profile);
+  if (known) return known;
+  const m = new MagicValues(t.profile);
+  MAGIC.set(t.profile, m);
   return m;
+}
+
+/** A predicate of cents the kit's draws avoid (fixtures/arbitraries `AvoidCents`): the declared magic amounts. */
+export function avoidMagic(t: Pick<Target, 'profile'>): (cents: number) => boolean {
+  const m = magicOf(t);
+  return (cents) => m.hasAmounts && m.amount(cents);
 }
 
 /**
