@@ -1,0 +1,103 @@
+/**
+ * A sandbox that causes its failures by magic values in the request, as most real ones do ("Transient failure: code 500
+ * queryFailed (try again)"; "Order creation failed"; "refundFailed: refund request failed"): an order-number prefix for
+ * each failure, no switch. With the true profile (sandbox.triggers) the five transient-failure clauses run and pass;
+ * each fault that ignores a magic trigger is killed by its own clause; the doctor verifies each declared way and calls a
+ * wrong one WRONG.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseProfile, type LoadedProfile } from '../../harness/profile/load.js';
+import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
+import { runInProcess } from '../../harness/run/inprocess.js';
+import { loadSuites } from '../../harness/run/suites.js';
+import { faultCatalogue } from '../../reference/index.js';
+import { readFileSync } from 'node:fs';
+
+const FIVE = ['err.pay.query-failed', 'query.transient', 'err.pay.creation-failed', 'err.ref.system-busy', 'err.ref.failed'];
+
+/** The reference's profile with its switch and failing reason taken away, and the given ways, the target's and the profile's. */
+function prefixed(
+  target: Record<string, unknown[]>,
+  declared: Record<string, unknown[]>,
+): { loaded: LoadedProfile; profile: Record<string, unknown> } {
+  const p = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Record<string, any>;
+  delete p.sandbox.armFailure;
+  delete p.refunds.failingReason;
+  p.embedded = { target: { sandbox: { triggers: target } } };
+  p.sandbox.triggers = declared;
+  return { loaded: parseProfile(JSON.stringify(p), 'prefixed.json'), profile: p };
+}
+
+const TARGET = {
+  QUERY_FAILED: [{ way: 'numberPrefix', value: 'QF-', count: 1 }],
+  ORDER_CREATION_FAILED: [{ way: 'numberPrefix', value: 'BUSY-' }],
+  REFUND_SYSTEM_BUSY: [{ way: 'numberPrefix', value: 'RB-' }],
+  REFUND_FAILED: [{ way: 'numberPrefix', value: 'RF-' }],
+};
+const order = (value: string, count?: number) => ({ way: 'numberPrefix', number: 'merchantOrderNo', value, ...(count ? { count } : {}) });
+const DECLARED = {
+  queryFailed: [order('QF-', 1)],
+  orderCreationFailed: [order('BUSY-')],
+  refundSystemBusy: [order('RB-')],
+  refundFailed: [order('RF-')],
+};
+
+describe('a sandbox that fails requests by order-number prefixes', () => {
+  it('the five transient-failure clauses run and pass with the true profile', async () => {
+    const { loaded } = prefixed(TARGET, DECLARED);
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      const suites = await loadSuites();
+      const res = await runInProcess({
+        loaded,
+        baseUrl: ref.url,
+        suites,
+        settings: { seed: 1, numRuns: 3, webhooks: 'quick' },
+        filter: (s) => s.name === 'transient-failures' || s.name === 'refund-errors',
+      });
+      const failed = res.filter((r) => r.result.status === 'failed' || r.result.status === 'broken');
+      expect(failed.map((r) => `${r.result.checkId}: ${r.result.reason ?? r.result.findings.map((f) => f.code).join(', ')}`)).toEqual([]);
+      const transient = res.filter((r) => r.suite === 'transient-failures');
+      expect(transient.map((r) => `${r.result.checkId}: ${r.result.status}`)).toEqual(transient.map((r) => `${r.result.checkId}: passed`));
+      const proved = new Set(transient.flatMap((r) => r.result.exercised));
+      expect(FIVE.filter((c) => !proved.has(c))).toEqual([]);
+    } finally {
+      await ref.close();
+    }
+  }, 300_000);
+
+  it('kills each fault that ignores a magic trigger by a check of its own clause', async () => {
+    const { loaded } = prefixed(TARGET, DECLARED);
+    const faults = faultCatalogue.filter((f) => f.name.startsWith('magic-'));
+    expect(faults.map((f) => f.clause).sort()).toEqual([...FIVE].sort());
+    const rows = await runKillMatrix({ loaded, suites: await loadSuites(), seed: 1, numRuns: 3, faults, parallel: 2 });
+    expect(rows.map((r) => `${r.name}: ${r.verdict} ${r.collateral.join(', ')} ${r.errors.join('; ')}`.trim())).toEqual(
+      faults.map((f) => `${f.name}: killed`),
+    );
+  }, 600_000);
+
+  it('skips "try again" naming the count where every query carrying the prefix fails, and still proves the failure', async () => {
+    const { loaded } = prefixed(
+      { ...TARGET, QUERY_FAILED: [{ way: 'numberPrefix', value: 'QF-' }] },
+      { ...DECLARED, queryFailed: [order('QF-')] },
+    );
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      const res = await runInProcess({
+        loaded,
+        baseUrl: ref.url,
+        suites: await loadSuites(),
+        settings: { seed: 1, numRuns: 3, webhooks: 'quick' },
+        filter: (s) => s.name === 'transient-failures',
+      });
+      const by = new Map(res.map((r) => [r.result.title, r.result]));
+      const retried = by.get('answers the same payment query with the record when it is tried again after a transient failure')!;
+      expect(retried.status).toBe('skipped');
+      expect(retried.reason).toMatch(/count/);
+      expect(by.get('answers a payment query that fails transiently with 500 queryFailed')!.status).toBe('passed');
+    } finally {
+      await ref.close();
+    }
+  }, 300_000);
+});
