@@ -13,19 +13,17 @@ import { runInProcess } from '../../harness/run/inprocess.js';
 import { loadSuites } from '../../harness/run/suites.js';
 import { faultCatalogue } from '../../reference/index.js';
 import { readFileSync } from 'node:fs';
+import type { Profile } from '../../harness/profile/types.js';
 
 const FIVE = ['err.pay.query-failed', 'query.transient', 'err.pay.creation-failed', 'err.ref.system-busy', 'err.ref.failed'];
 
 /** The reference's profile with its switch and failing reason taken away, and the given ways, the target's and the profile's. */
-function prefixed(
-  target: Record<string, unknown[]>,
-  declared: Record<string, unknown[]>,
-): { loaded: LoadedProfile; profile: Record<string, unknown> } {
-  const p = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Record<string, any>;
-  delete p.sandbox.armFailure;
-  delete p.refunds.failingReason;
+function prefixed(target: Record<string, unknown[]>, declared: Record<string, unknown[]>): { loaded: LoadedProfile; profile: Profile } {
+  const p = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Profile;
+  delete p.sandbox!.armFailure;
+  delete p.refunds!.failingReason;
   p.embedded = { target: { sandbox: { triggers: target } } };
-  p.sandbox.triggers = declared;
+  p.sandbox!.triggers = declared as NonNullable<Profile['sandbox']>['triggers'];
   return { loaded: parseProfile(JSON.stringify(p), 'prefixed.json'), profile: p };
 }
 
