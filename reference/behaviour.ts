@@ -172,8 +172,11 @@ export interface Behaviour {
   formatServiceNo(prefix: 'P' | 'R' | 'T', stamp: string, sequence: string): string;
   /** Whether an armed sandbox failure disarms once it has happened (a transient failure). */
   armedFailureOneShot: boolean;
-  /** Whether the sandbox acts on its magic-value triggers of a failure (reference/magic-triggers.ts). */
-  honoursTrigger(failure: ArmedFailure): boolean;
+  /**
+   * Whether a magic-value trigger of a failure (reference/magic-triggers.ts) fires only the first time any request carries
+   * it, and is ignored from then on (a sandbox keeping one flag per trigger instead of per record).
+   */
+  triggerFiresOnce(failure: ArmedFailure): boolean;
   /** Whether a trigger with a count stops failing after that many requests (a transient failure). */
   countsTriggers: boolean;
   /** Whether an amount must fall inside one of a method's channels (false: only inside its overall minimum and maximum). */
@@ -281,7 +284,7 @@ export const defaultBehaviour: Behaviour = {
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,
   armedFailureOneShot: true,
-  honoursTrigger: () => true,
+  triggerFiresOnce: () => false,
   countsTriggers: true,
   enforces: () => true,
   bothLookupsSent: 'refuse',

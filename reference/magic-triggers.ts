@@ -98,19 +98,24 @@ export function resolveTriggers(d: MagicTriggers = {}): MagicTriggers {
 export class TriggerUses {
   constructor(private readonly used: Map<string, number>) {}
   /**
-   * Whether a trigger of `failure` fails this request; a counted one counts it. `honoured`: whether the sandbox acts on
-   * that failure's triggers at all (a fault may ignore them); `counted`: whether it keeps to a trigger's count.
+   * Whether a trigger of `failure` fails this request; a counted one counts it. `once`: the trigger fires only the first
+   * time any request carries it (a fault); `counted`: whether it keeps to a trigger's count (a fault may not).
    */
   fails(
     triggers: MagicTriggers,
     failure: ArmedFailure,
     f: RequestFacts,
-    opts: { honoured: boolean; counted: boolean } = { honoured: true, counted: true },
+    opts: { once: boolean; counted: boolean } = { once: false, counted: true },
   ): boolean {
-    if (!opts.honoured) return false;
     const list = triggers[failure] ?? [];
     for (const [i, t] of list.entries()) {
       if (!matches(t, f)) continue;
+      if (opts.once) {
+        const fired = `${failure}\n${i}\nfired`;
+        if (this.used.has(fired)) continue;
+        this.used.set(fired, 1);
+        return true;
+      }
       if (t.count === undefined || !opts.counted) return true;
       const key = `${failure}\n${i}\n${f.subject}`;
       const n = this.used.get(key) ?? 0;

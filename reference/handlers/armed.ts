@@ -42,7 +42,7 @@ export function triggered(svc: Service, call: Call, failure: ArmedFailure, facts
     svc.target.sandbox.triggers,
     failure,
     { ...facts, headers: call.headers ?? {} },
-    { honoured: b.honoursTrigger(failure), counted: b.countsTriggers },
+    { once: b.triggerFiresOnce(failure), counted: b.countsTriggers },
   );
 }
 

@@ -6,6 +6,7 @@
  * wrong one WRONG.
  */
 import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile, type LoadedProfile } from '../../harness/profile/load.js';
 import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
@@ -97,5 +98,39 @@ describe('a sandbox that fails requests by order-number prefixes', () => {
     } finally {
       await ref.close();
     }
+  }, 300_000);
+
+  it('the doctor verifies each declared way, and calls a wrong value or a way of another kind WRONG naming it', async () => {
+    const doctorOn = async (declared: Record<string, unknown[]>) => {
+      const { loaded } = prefixed(TARGET, declared);
+      const ref = await startEmbeddedReference(prefixed(TARGET, DECLARED).loaded.profile);
+      try {
+        const report = await runDoctor({ loaded, baseUrl: ref.url, webhooks: false });
+        const of = (status: string) => report.items.filter((i) => i.status === status && i.path.startsWith('sandbox.triggers'));
+        return { verified: of('verified').map((i) => i.path), wrong: of('wrong').map((i) => `${i.path}: ${i.fix ?? ''}`), all: report };
+      } finally {
+        await ref.close();
+      }
+    };
+    const right = await doctorOn(DECLARED);
+    expect(right.wrong).toEqual([]);
+    expect(right.all.items.filter((i) => i.status === 'wrong').map((i) => i.path)).toEqual([]);
+    expect(right.verified.sort()).toEqual([
+      'sandbox.triggers.orderCreationFailed[0]',
+      'sandbox.triggers.queryFailed[0]',
+      'sandbox.triggers.refundFailed[0]',
+      'sandbox.triggers.refundSystemBusy[0]',
+    ]);
+    // A prefix the sandbox does not have: the query carrying it is answered with the record.
+    const typo = await doctorOn({ ...DECLARED, queryFailed: [order('QX-', 1)] });
+    expect(typo.wrong).toEqual([
+      expect.stringMatching(/^sandbox\.triggers\.queryFailed\[0\]: give in sandbox\.triggers\.queryFailed\[0\] the value/),
+    ]);
+    // The refund prefixes swapped: each causes the other refusal.
+    const swapped = await doctorOn({ ...DECLARED, refundSystemBusy: [order('RF-')], refundFailed: [order('RB-')] });
+    expect(swapped.wrong.sort()).toEqual([
+      'sandbox.triggers.refundFailed[0]: move the way to sandbox.triggers.refundSystemBusy',
+      'sandbox.triggers.refundSystemBusy[0]: move the way to sandbox.triggers.refundFailed',
+    ]);
   }, 300_000);
 });
