@@ -27,6 +27,18 @@ export interface MagicTriggerDescription {
 
 export type MagicTriggers = Readonly<Partial<Record<ArmedFailure, readonly MagicTriggerDescription[]>>>;
 
+/**
+ * The README's sandbox: an order-number prefix fails the order's first query and every creation, a header fails a refund
+ * with systemBusy, a refund-number suffix fails it with refundFailed. None is a value a merchant meets by chance: a
+ * client's numbers would have to carry the prefix or suffix, or it the header.
+ */
+export const DEFAULT_TRIGGERS: MagicTriggers = {
+  QUERY_FAILED: [{ way: 'numberPrefix', number: 'merchantOrderNo', value: 'QF-', count: 1 }],
+  ORDER_CREATION_FAILED: [{ way: 'numberPrefix', number: 'merchantOrderNo', value: 'BUSY-' }],
+  REFUND_SYSTEM_BUSY: [{ way: 'header', name: 'X-Mock-Response', value: 'REFUND_SYSTEM_BUSY' }],
+  REFUND_FAILED: [{ way: 'numberSuffix', number: 'merchantRefundNo', value: '-RF' }],
+};
+
 /** What one request carries that a trigger may match. */
 export interface RequestFacts {
   readonly merchantOrderNo?: string;
@@ -79,7 +91,7 @@ function matches(t: MagicTriggerDescription, f: RequestFacts): boolean {
 }
 
 /** Refuses a description the reference cannot be: a clear error, never a half-built sandbox. */
-export function resolveTriggers(d: MagicTriggers = {}): MagicTriggers {
+export function resolveTriggers(d: MagicTriggers = DEFAULT_TRIGGERS): MagicTriggers {
   for (const [failure, list] of Object.entries(d)) {
     if (!(ARMABLE_FAILURES as readonly string[]).includes(failure))
       throw new Error(`target sandbox.triggers.${failure}: not one of ${ARMABLE_FAILURES.join(', ')}`);

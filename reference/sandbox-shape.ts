@@ -63,7 +63,10 @@ export interface SandboxDescription {
    * sandbox written apart from the document may: the interface's rules do not bind a control.
    */
   readonly answers?: 'reference' | 'vendor';
-  /** Failures caused by magic values in a request or a header, beside or instead of the switch (reference/magic-triggers.ts). */
+  /**
+   * Failures caused by magic values in a request or a header, beside or instead of the switch (reference/magic-triggers.ts);
+   * absent, the README's (`DEFAULT_TRIGGERS`); `{}`, none.
+   */
   readonly triggers?: MagicTriggers;
 }
 
@@ -90,7 +93,7 @@ export interface SandboxShape {
   readonly armCount: number;
   /** Whether a control answers with the vendor's own report instead of the record (`answers: 'vendor'`). */
   readonly vendorAnswers: boolean;
-  /** The magic values and headers that cause each failure (none by default). */
+  /** The magic values and headers that cause each failure. */
   readonly triggers: MagicTriggers;
 }
 
