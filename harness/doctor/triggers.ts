@@ -82,8 +82,9 @@ async function checkWay(ctx: DoctorContext, kind: ArmFailureKind, w: MagicTrigge
   }
   if (a.key !== want.key) {
     // The refusal of another failure the same request can have: the way is that kind's.
+    // Only a refund's creation has two failures; a query's and a payment's creation have one each.
     const other = FAILURE_KINDS.find(
-      (k) => k !== kind && isRefundKind(k) === isRefundKind(kind) && REFUSALS[k].key === a.key && REFUSALS[k].code === a.code,
+      (k) => k !== kind && isRefundKind(k) && isRefundKind(kind) && REFUSALS[k].key === a.key && REFUSALS[k].code === a.code,
     );
     if (other)
       add(ctx, 'wrong', path, claim, {
