@@ -15,7 +15,7 @@ import type { Exchange } from '../exchange.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { describeTrigger, FAILURE_KINDS, isRefundKind, triggerPath } from '../profile/triggers.js';
 import type { ArmFailureKind } from '../profile/types.js';
-import { type MagicTrigger, paymentCarrying, paymentPartOf, queryCarrying, refundCarrying } from '../triggered.js';
+import { carryingCents, type MagicTrigger, paymentCarrying, paymentPartOf, queryCarrying, refundCarrying } from '../triggered.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { control } from './control.js';
 import { accepted, answerOf, describeAnswer, refused } from './model.js';
@@ -122,7 +122,9 @@ async function probeWay(ctx: DoctorContext, kind: ArmFailureKind, w: MagicTrigge
   const method = isRefundKind(kind) ? refundMethod(ctx, w) : undefined;
   if (isRefundKind(kind) && method === undefined) return 'no payment the doctor can make takes refunds (refunds.support, cardPayment)';
   const part = kind === 'queryFailed' ? (w.way === 'header' ? undefined : w) : paymentPartOf(w);
-  const pay = paymentCarrying(t, part, { ...(method ? { method } : {}), label: `${label}: the payment` });
+  // A refund's amount way: the payment is of that amount, refunded whole.
+  const cents = method && (w.way === 'amount' || w.way === 'amountEnding') ? carryingCents(t, w, method) : undefined;
+  const pay = paymentCarrying(t, part, { ...(method ? { method } : {}), ...(cents ? { cents } : {}), label: `${label}: the payment` });
   const made = await pay.send();
   const orderNo = readPath(answerOf(made).data, pay.orderNoAt);
   if (!accepted(answerOf(made)) || typeof orderNo !== 'string')

@@ -134,3 +134,68 @@ describe('a sandbox that fails requests by order-number prefixes', () => {
     ]);
   }, 300_000);
 });
+
+/**
+ * The other ways, on one sandbox: a header, a card, an e-mail, an exact amount and an amount's ending ("a full run drew a
+ * partial refund of 7.91, which the sandbox fails by design"): the five clauses pass, and the checks that draw refund and
+ * payment amounts never meet a magic one.
+ */
+describe('a sandbox that fails requests by a header, a card, an e-mail, an amount and an amount ending', () => {
+  const target = {
+    QUERY_FAILED: [{ way: 'header', name: 'X-Mock-Response', value: 'QUERY_FAILED', count: 1 }],
+    ORDER_CREATION_FAILED: [
+      { way: 'card', value: '4000000000000259' },
+      { way: 'email', value: 'busy@merchant.invalid' },
+    ],
+    REFUND_SYSTEM_BUSY: [{ way: 'amount', value: '5.02' }],
+    REFUND_FAILED: [{ way: 'amountEnding', value: '.91' }],
+  };
+  const declared = {
+    queryFailed: [{ way: 'header', name: 'X-Mock-Response', value: 'QUERY_FAILED', count: 1 }],
+    orderCreationFailed: [
+      { way: 'card', value: '4000000000000259' },
+      { way: 'email', value: 'busy@merchant.invalid' },
+    ],
+    refundSystemBusy: [{ way: 'amount', value: '5.02' }],
+    refundFailed: [{ way: 'amountEnding', value: '.91' }],
+  };
+
+  it('passes the five clauses and every refund and amount check, whatever amounts are drawn', async () => {
+    const { loaded } = prefixed(target, declared);
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      const res = await runInProcess({
+        loaded,
+        baseUrl: ref.url,
+        suites: await loadSuites(),
+        settings: { seed: 7, numRuns: 25, webhooks: 'quick' },
+        filter: (s) => ['transient-failures', 'refund-errors', 'refunds', 'amounts', 'stateful'].includes(s.name),
+      });
+      const failed = res.filter((r) => r.result.status === 'failed' || r.result.status === 'broken');
+      expect(failed.map((r) => `${r.result.checkId}: ${r.result.reason ?? r.result.findings.map((f) => f.code).join(', ')}`)).toEqual([]);
+      const transient = res.filter((r) => r.suite === 'transient-failures');
+      expect(transient.map((r) => `${r.result.checkId}: ${r.result.status}`)).toEqual(transient.map((r) => `${r.result.checkId}: passed`));
+      expect(FIVE.filter((c) => !transient.some((r) => r.result.exercised.includes(c)))).toEqual([]);
+    } finally {
+      await ref.close();
+    }
+  }, 400_000);
+
+  it('the doctor verifies each of them', async () => {
+    const { loaded } = prefixed(target, declared);
+    const ref = await startEmbeddedReference(loaded.profile);
+    try {
+      const report = await runDoctor({ loaded, baseUrl: ref.url, webhooks: false });
+      const triggers = report.items.filter((i) => i.path.startsWith('sandbox.triggers'));
+      expect(triggers.map((i) => `${i.path}: ${i.status}`).sort()).toEqual([
+        'sandbox.triggers.orderCreationFailed[0]: verified',
+        'sandbox.triggers.orderCreationFailed[1]: verified',
+        'sandbox.triggers.queryFailed[0]: verified',
+        'sandbox.triggers.refundFailed[0]: verified',
+        'sandbox.triggers.refundSystemBusy[0]: verified',
+      ]);
+    } finally {
+      await ref.close();
+    }
+  }, 300_000);
+});
