@@ -10,7 +10,7 @@ import { roundToNearestTier, roundUpToTier, type TierRounding } from './methods.
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
-import type { IdempotencyKind, Payment, Payout, Refund } from './store.js';
+import type { ArmedFailure, IdempotencyKind, Payment, Payout, Refund } from './store.js';
 
 /** Where a formatted value goes: a signed API response or a webhook body. */
 export type Channel = 'response' | 'webhook';
@@ -174,6 +174,13 @@ export interface Behaviour {
   formatServiceNo(prefix: 'P' | 'R' | 'T', stamp: string, sequence: string): string;
   /** Whether an armed sandbox failure disarms once it has happened (a transient failure). */
   armedFailureOneShot: boolean;
+  /**
+   * Whether a magic-value trigger of a failure (reference/magic-triggers.ts) fires only the first time any request carries
+   * it, and is ignored from then on (a sandbox keeping one flag per trigger instead of per record).
+   */
+  triggerFiresOnce(failure: ArmedFailure): boolean;
+  /** Whether a trigger with a count stops failing after that many requests (a transient failure). */
+  countsTriggers: boolean;
   /** Whether an amount must fall inside one of a method's channels (false: only inside its overall minimum and maximum). */
   channelRanges: boolean;
   /** Whether a business rule is applied. */
@@ -280,6 +287,8 @@ export const defaultBehaviour: Behaviour = {
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,
   armedFailureOneShot: true,
+  triggerFiresOnce: () => false,
+  countsTriggers: true,
   enforces: () => true,
   bothLookupsSent: 'refuse',
   invalidJsonUnreadable: false,

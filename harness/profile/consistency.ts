@@ -11,6 +11,7 @@
 import { dotted, echo } from './schema.js';
 import { centsOf, isShownValue, valueOfCents } from '../money.js';
 import { armFailureProblems } from './arm-failure.js';
+import { triggerProblems } from './triggers.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -68,6 +69,9 @@ const V4_FIELDS: string[] = [
   'refunds.supportByMerchant',
   'cardPayment.pendingStatus',
 ];
+
+/** Fields of format version 5 (docs/PROFILE.md): the open world. */
+const V5_FIELDS: string[] = ['sandbox.triggers'];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
@@ -239,6 +243,8 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   // The failure switch: every variable its template uses is one the kit fills (harness/profile/arm-failure.ts).
   const sandbox = isObj(value['sandbox']) ? value['sandbox'] : {};
   out.push(...armFailureProblems(sandbox['armFailure'], 'sandbox.armFailure', value['profileVersion']));
+  // The ways the sandbox causes failures: each way complete, and no value the kit sends by default one of them.
+  out.push(...triggerProblems(value, secrets));
 
   // Version.
   if (value['profileVersion'] === 1) {
@@ -260,6 +266,14 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
         out.push(
           `${path}: is a profile format version 4 field, but the profile says ` +
             `"profileVersion": ${String(value['profileVersion'])} (set it to 4)`,
+        );
+  }
+  if (typeof value['profileVersion'] === 'number' && value['profileVersion'] < 5) {
+    for (const pattern of V5_FIELDS)
+      for (const path of has(value, pattern))
+        out.push(
+          `${path}: is a profile format version 5 field, but the profile says ` +
+            `"profileVersion": ${String(value['profileVersion'])} (set it to 5)`,
         );
   }
   return out;
@@ -320,4 +334,9 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
 }
 
 /** The fields each format version added (dotted, `*` any key), for the generated profile reference. */
-export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = { 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS };
+export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = {
+  2: V2_FIELDS,
+  3: V3_FIELDS,
+  4: V4_FIELDS,
+  5: V5_FIELDS,
+};
