@@ -88,6 +88,11 @@ export interface DoctorReport {
   startedAt: string;
   durationMs: number;
   requests: number;
+  /**
+   * How the request budget was spent (harness/doctor/budget.ts): the ceiling, the requests of each kind of fact, and the
+   * depth requests refused so that every kind had its first probe.
+   */
+  budget?: { max: number; byKind: Record<string, number>; depthRefused: number };
   /** 0 no assumption wrong (doubts included: the checks judge them); 2 at least one is wrong. */
   exitCode: 0 | 2;
   counts: Record<ItemStatus, number>;
