@@ -80,17 +80,17 @@ function movedAny(m: MoneyMoved | undefined): m is MoneyMoved {
 /** "3 refund(s) (12.00 USD, fees 0.90 USD; 1 given back)". */
 function refundsText(m: MoneyMoved): string {
   const back = m.refunds.filter((x) => x.end === 'given back').length;
-  return `${m.refunds.length} refund(s) (${sumsText(m.refunds)}, fees ${feesText(m.refunds)}; ${back} given back)`;
+  return `${m.refunds.length} refund(s) (${sumsText(m.refunds)}, fees kept ${feesText(m.refunds)}; ${back} given back)`;
 }
 
-/** The fees of records, summed by currency; those that cannot be computed counted apart. */
-function feesText(xs: readonly { fee?: string; currency?: string; amount?: string }[]): string {
-  return sumsText(xs.filter((x) => x.amount !== undefined).map((x) => ({ amount: x.fee, currency: x.currency })));
+/** The fees of the records not given back, summed by currency; those that cannot be computed counted apart. */
+function feesText(xs: readonly { fee?: string; currency?: string; amount?: string; end?: string }[]): string {
+  return sumsText(xs.filter((x) => x.amount !== undefined && x.end !== 'given back').map((x) => ({ amount: x.fee, currency: x.currency })));
 }
 
 /** "M100001 payout USD -12.34, M100001 refund USD -5.30" (and what could not be counted). */
 function balancesText(m: MoneyMoved): string {
-  const lines = m.balances.filter((l) => l.balance !== 'not stated' && (centsOf(l.moved) !== 0n || l.unknown.length > 0));
+  const lines = m.balances.filter((l) => l.balance !== 'not stated' && (l.moved !== '0.00' || l.unknown.length > 0));
   const uncounted = m.balances.reduce((n, l) => n + l.unknown.length, 0);
   const text = lines.map((l) => `${l.merchant} ${l.balance} ${l.moved} ${l.currency}`).join(', ') || 'none moved';
   return `${text}${uncounted ? `; ${uncounted} movement(s) not counted (see doctor.md)` : ''}`;
@@ -118,10 +118,10 @@ function movedSection(r: DoctorReport): string[] {
       "refund takes its amount and fee from the merchant's balance, which a payment credits only where " +
       '`balances.paymentsCredit` says so.',
     '',
-    `**Refunds made: ${m.refunds.length}** (${sumsText(m.refunds)}, fees ${feesText(m.refunds)}): ` +
+    `**Refunds made: ${m.refunds.length}** (${sumsText(m.refunds)}, fees kept ${feesText(m.refunds)}): ` +
       `${m.refunds.filter((x) => x.end === 'given back').length} given back (settled as failed).`,
     '',
-    `**Payouts made: ${m.payouts.length}** (${sumsText(m.payouts)}, fees ${feesText(m.payouts)}): ${payoutEnds(m)}. A payout ` +
+    `**Payouts made: ${m.payouts.length}** (${sumsText(m.payouts)}, fees kept ${feesText(m.payouts)}): ${payoutEnds(m)}. A payout ` +
       'is given back by a cancel or a settlement as failed before the checks start; one settled as success is spent (the ' +
       'only proof of that outcome); one held is said in a warning above, with why it could not be given back.',
     '',

@@ -70,7 +70,7 @@ describe("the doctor's money account", () => {
     const sum = (merchant: string, balance: 'payout' | 'refund', currency: string) =>
       m.balances
         .filter((l) => l.merchant === merchant && l.balance === balance && l.currency === currency)
-        .reduce((s, l) => s + centsOf(l.moved), 0n);
+        .reduce((s, l) => s + (l.moved.startsWith('-') ? -centsOf(l.moved.slice(1)) : centsOf(l.moved)), 0n);
     let moved = 0;
     for (const [id, b] of Object.entries(after)) {
       for (const currency of new Set([...Object.keys(b.payout), ...Object.keys(before[id]!.payout)])) {
