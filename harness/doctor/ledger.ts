@@ -24,7 +24,7 @@ import { matchesTemplate } from '../endpoint-path.js';
 import { feeCents, feeModelOf, type FeeKind } from '../fees.js';
 import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
 import type { Profile } from '../profile/types.js';
-import type { BalanceLine, MoneyMoved, MovedChargeback, MovedPayment, MovedPayout, MovedRefund } from './model.js';
+import type { BalanceLine, MoneyMoved, MovedChargeback, MovedPayment, MovedPayout, MovedRefund, Unanswered } from './model.js';
 import { pick } from '../ops.js';
 
 type Json = Record<string, unknown>;
@@ -99,6 +99,9 @@ function amountIn(v: unknown): { value: string; currency: string } | undefined {
 /** The statuses the document names for a payout's end: SUCCESS spends it, FAILED and CANCELED give it back. */
 const PAYOUT_ENDS: Readonly<Record<string, MovedPayout['end']>> = { SUCCESS: 'spent', FAILED: 'given back', CANCELED: 'given back' };
 
+/** The requests that make a record that moves money: one that got no answer may have made it. */
+const CREATIONS: readonly Operation[] = ['payment.create', 'refund.create', 'payout.create'];
+
 /** The sandbox controls that move money, the only ones the account reads. */
 const MONEY_CONTROLS = ['completeCheckout', 'completeCard', 'chargeback', 'settleRefund', 'settlePayout'] as const;
 type MoneyControl = (typeof MONEY_CONTROLS)[number];
@@ -110,6 +113,7 @@ export class Ledger {
   private readonly paymentBy = new Map<string, Payment>();
   private readonly refundBy = new Map<string, Refund>();
   private readonly payoutBy = new Map<string, Payout>();
+  private readonly unanswered: Unanswered[] = [];
 
   constructor(
     private readonly profile: Profile,
@@ -122,6 +126,18 @@ export class Ledger {
   /** One of the doctor's requests and its answer, with the operation its tag names. */
   sent(ex: Exchange, merchant: string, operation: Operation): void {
     const res = acceptedAnswer(ex);
+    if (!ex.response && CREATIONS.includes(operation)) {
+      // No answer came: the target may have made the record all the same. Said, never counted.
+      const body = jsonOf(ex.request.body);
+      const merchantNo = [...stringsIn(body), ...this.pathOf(ex.request.url).split('/')].find((n) => n.startsWith(this.prefix));
+      const amount = amountIn(body);
+      this.unanswered.push({
+        merchant,
+        operation,
+        ...(merchantNo !== undefined ? { merchantNo } : {}),
+        ...(amount ? { amount: amount.value, currency: amount.currency } : {}),
+      });
+    }
     if (!res) return;
     const body = jsonOf(ex.request.body);
     const data = (res['data'] ?? {}) as Json;
@@ -213,7 +229,14 @@ export class Ledger {
           ...(r.amount ? { amount: r.amount, currency: r.currency } : {}),
         }),
       );
-    return { payments, refunds, payouts, chargebacks, balances: this.balances(payments, refunds, payouts, chargebacks) };
+    return {
+      payments,
+      refunds,
+      payouts,
+      chargebacks,
+      balances: this.balances(payments, refunds, payouts, chargebacks),
+      ...(this.unanswered.length ? { unanswered: [...this.unanswered] } : {}),
+    };
   }
 
   /** What each merchant's balances moved, per balance and currency, from the records and their ends. */

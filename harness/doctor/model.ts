@@ -110,6 +110,15 @@ export interface BalanceLine {
   unknown: string[];
 }
 
+/** A request that makes a record moving money and got no answer: the target may have made it all the same. */
+export interface Unanswered {
+  merchant: string;
+  operation: string;
+  merchantNo?: string;
+  amount?: string;
+  currency?: string;
+}
+
 /** What the doctor moved: the payments it paid, the refunds and payouts it made, the chargebacks, and the balances' sums. */
 export interface MoneyMoved {
   payments: MovedPayment[];
@@ -117,6 +126,8 @@ export interface MoneyMoved {
   payouts: MovedPayout[];
   chargebacks: MovedChargeback[];
   balances: BalanceLine[];
+  /** Creations that got no answer: never counted in the balances, said so that an account that does not add up is explained. */
+  unanswered?: Unanswered[];
 }
 
 export interface DoctorReport {

@@ -103,7 +103,9 @@ export function movedLine(r: DoctorReport): string | undefined {
   return (
     `doctor: moved money — ${m.payments.length} payment(s) paid (${sumsText(m.payments)}; ${refundedText(m)}), ` +
     `${m.payouts.length} payout(s) made (${sumsText(m.payouts)}; ${payoutEnds(m)}), ${refundsText(m)}, ` +
-    `${m.chargebacks.length} chargeback(s); balances: ${balancesText(m)}; each is listed in doctor.md`
+    `${m.chargebacks.length} chargeback(s); balances: ${balancesText(m)}` +
+    `${m.unanswered?.length ? `; ${m.unanswered.length} creation(s) got no answer and may have moved money` : ''}` +
+    `; each is listed in doctor.md`
   );
 }
 
@@ -152,6 +154,11 @@ function movedSection(r: DoctorReport): string[] {
     L.push(
       `| chargeback | ${mdCell(x.merchant)} | ${mdCell(x.merchantOrderNo)} | ${mdCell(x.orderNo ?? '')} | ` +
         `${mdCell(amount(x))} | | debit not stated |`,
+    );
+  for (const x of m.unanswered ?? [])
+    L.push(
+      `| ${x.operation}, no answer | ${mdCell(x.merchant)} | ${mdCell(x.merchantNo ?? '')} | | ${mdCell(amount(x))} | | ` +
+        'may have been made: not counted |',
     );
   L.push('', 'What these moved, per merchant, balance and currency (negative: taken from the balance):', '');
   L.push('| merchant | balance | currency | moved | not counted |', '|---|---|---|---|---|');

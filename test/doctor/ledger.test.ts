@@ -112,6 +112,16 @@ describe('the doctor ledger', () => {
     expect(sumsText(l.moved().payouts)).toBe('4.00 EUR');
   });
 
+  it('says a creation that got no answer, never counting it', () => {
+    const l = ledger();
+    const silent = ex('/v2/payouts', { ref: 'KDOC-30', amount: { value: '7.00', currency: 'USD' } }, {});
+    delete (silent as { response?: unknown }).response;
+    l.sent(silent, 'M3', 'payout.create');
+    const m = l.moved();
+    expect(m.payouts).toEqual([]);
+    expect(m.unanswered).toEqual([{ merchant: 'M3', operation: 'payout.create', merchantNo: 'KDOC-30', amount: '7.00', currency: 'USD' }]);
+  });
+
   it('finds a payout whose number is in its creation path, and one that settled by itself from its record', () => {
     const p = {
       ...profile,
