@@ -315,6 +315,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
   for (const k of later) if (k !== ARMED) ctx.budget?.close(k);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
   await kind(ctx, ARMED, () => checkArmedFailures(ctx, subjects));
+  ctx.budget?.close(ARMED);
   notProbed(ctx);
 }
 
