@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../harness/doctor/run.js';
-import { BREADTH, sampleOf } from '../../harness/doctor/budget.js';
+import { BREADTH, FIRST_PROBE, sampleOf } from '../../harness/doctor/budget.js';
 import type { DoctorReport } from '../../harness/doctor/model.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { longListProfile, longListTarget } from './long-list.js';
@@ -35,7 +35,6 @@ const KINDS = [
   'sandbox.armFailure.failures.queryFailed',
   'sandbox.armFailure.failures.refundFailed',
   'webhooks.receiver',
-  'webhooks.timeScale',
   'internalFieldNames',
 ];
 
@@ -89,7 +88,8 @@ describe('the doctor budget, breadth first', () => {
     );
     expect(refused.length).toBeGreaterThan(0);
     // The kinds after the first stage were still asked, and left unspent what depth the first stage could not use.
-    expect(r.budget!.byKind['pricePoints.APPLE_PAY']).toBe(BREADTH);
+    expect(r.budget!.byKind['pricePoints.APPLE_PAY']).toBeGreaterThanOrEqual(FIRST_PROBE);
+    expect(r.budget!.byKind['pricePoints.APPLE_PAY']).toBeLessThanOrEqual(BREADTH);
     for (const k of ['sandbox.chargeback', 'sandbox.settleRefund', 'sandbox.settlePayout', 'refunds.queryBy', 'webhooks.receiver'])
       expect(verifiedKinds(r), k).toContain(k);
   }, 120_000);
