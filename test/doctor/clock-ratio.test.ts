@@ -56,6 +56,5 @@ describe("the doctor judges the target's webhook clock by what the measurement i
     const r = await runDoctor({ loaded: profileAt(0.4), baseUrl: ref.url });
     const item = r.items.find((i) => i.path === 'webhooks.timeScale');
     expect(item?.status, JSON.stringify(item)).toBe('verified');
-    expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
   }, 60_000);
 });
