@@ -77,6 +77,17 @@ export interface RunningReference {
   close(): Promise<void>;
   /** How many records exist (read-only): lets a test prove that a run created none. */
   counts(): { payments: number; refunds: number; payouts: number };
+  /**
+   * Each merchant's balances now, by its X-MerchantID, in cents (read-only): the payout balance per currency and the
+   * balance refunds draw on. Lets a test hold an account of the money a client moved to what this sandbox recorded.
+   */
+  balances(): Record<string, MerchantBalances>;
+}
+
+/** One merchant's balances in cents: payout balance per currency (USD always present), and the refund balance. */
+export interface MerchantBalances {
+  payout: Record<string, bigint>;
+  refund: bigint;
 }
 
 export const faultCatalogue: ReadonlyArray<{ name: string; clause: string; doc: string }> = catalogue;
@@ -145,6 +156,13 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   return {
     url: baseUrl,
     counts: () => ({ payments: svc.store.payments.size, refunds: svc.store.refunds.size, payouts: svc.store.payouts.size }),
+    balances: () =>
+      Object.fromEntries(
+        target.merchants.map((m) => {
+          const b = svc.store.balancesOf(m.id);
+          return [m.id, { payout: { USD: b.payoutCents, ...Object.fromEntries(b.otherPayoutCents) }, refund: b.refundCoverCents }];
+        }),
+      ),
     close(): Promise<void> {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

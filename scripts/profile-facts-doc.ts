@@ -14,7 +14,10 @@ export const FACTS_HEADING = '## What verifies each fact';
 const MEASURED: Record<string, string> = {
   'webhooks.timeScale':
     "measured by the doctor whenever a selected check waits on a webhook: a refused delivery's retry (`harness/doctor/clock.ts`); " +
-    'a clock off by more than ten times is WRONG (exit 2), one it cannot measure (no retry, a busy machine) is not verifiable',
+    'a first retry sooner than any reading of "about 15 s" (a quarter either way) on the declared clock, even with the ' +
+    "path's noise and a stall of ours at the first arrival, is WRONG (exit 2): a clock at half the declared one is; one " +
+    'later is WRONG only past ten times (a loaded machine lengthens a wait); one it cannot measure (no retry, a busy ' +
+    'machine) is not verifiable',
 };
 
 export function renderFactsSection(): string {

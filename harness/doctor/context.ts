@@ -3,6 +3,7 @@
  * are signed and sent exactly as checks send them), the items found, and the exchanges behind them.
  */
 import type { Exchange } from '../exchange.js';
+import type { Budget } from './budget.js';
 import type { Ledger } from './ledger.js';
 import type { LoadedProfile } from '../profile/load.js';
 import type { MerchantRole, Target } from '../target.js';
@@ -24,6 +25,10 @@ export interface DoctorContext {
   progress(phase: string): void;
   /** The money the doctor moves, and what it gives back: its report says it whole. */
   ledger: Ledger;
+  /** The request budget, spent breadth first (budget.ts); absent in a context made for a unit test. */
+  budget?: Budget;
+  /** Seeds the sample of a long list (budget.ts `sampleOf`). */
+  seed?: number;
 }
 
 /** Adds an item; returns it so a caller can attach more exchanges. */

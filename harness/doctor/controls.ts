@@ -12,6 +12,7 @@ import { control, controlItem, type ControlName } from './control.js';
 import { amountFor, pay, readPath } from './payments.js';
 import type { PaidOrder } from './cards.js';
 import { paidOrder } from './cards.js';
+import { kind } from './budget.js';
 
 /** A fresh unpaid checkout of the primary (its first method). */
 async function freshCheckout(
@@ -96,7 +97,7 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
   if (s.completeCheckout) {
     for (const outcome of ['success', 'failed'] as const) {
       tasks.push(
-        (async () => {
+        kind(ctx, 'sandbox.completeCheckout', async () => {
           const claim = `completes a fresh checkout as ${s.completeCheckout!.outcomes[outcome]}`;
           const o = await freshCheckout(ctx, `doctor: a checkout to complete as ${outcome}`);
           if (!o) return noRecord(ctx, 'completeCheckout', claim, 'no checkout could be created (see above)');
@@ -121,13 +122,13 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
           )
             return;
           controlItem(ctx, 'completeCheckout', claim, ex, [o.ex, after.ex]);
-        })(),
+        }),
       );
     }
   }
   if (s.expireCheckout) {
     tasks.push(
-      (async () => {
+      kind(ctx, 'sandbox.expireCheckout', async () => {
         const o = await freshCheckout(ctx, 'doctor: a checkout to expire');
         if (!o) return noRecord(ctx, 'expireCheckout', 'expires a fresh checkout', 'no checkout could be created (see above)');
         controlItem(
@@ -137,12 +138,12 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
           await control(ctx, 'expireCheckout', { orderNo: o.orderNo, merchantOrderNo: o.merchantOrderNo }),
           [o.ex],
         );
-      })(),
+      }),
     );
   }
   if (s.chargeback) {
     tasks.push(
-      (async () => {
+      kind(ctx, 'sandbox.chargeback', async () => {
         const { order, ex } = await paidOrder(ctx, 'doctor: a paid order to charge back');
         if (!order)
           return noRecord(
@@ -158,12 +159,12 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
           await control(ctx, 'chargeback', { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo }),
           ex ? [ex] : [],
         );
-      })(),
+      }),
     );
   }
   if (s.completeCard) {
     tasks.push(
-      (async () => {
+      kind(ctx, 'sandbox.completeCard', async () => {
         const claim = 'completes a pending card payment';
         if (!cards.pending) return noRecord(ctx, 'completeCard', claim, 'no pending card payment was made (cardPayment.cards.pending)');
         const ex = await control(ctx, 'completeCard', {
@@ -206,7 +207,7 @@ export async function checkControls(ctx: DoctorContext, cards: { paid?: PaidOrde
         if (typeof orderNo !== 'string') return;
         const fex = await control(ctx, 'completeCard', { orderNo, merchantOrderNo, outcome: s.completeCard!.outcomes.failed });
         controlItem(ctx, 'completeCard', `completes a pending card payment as ${s.completeCard!.outcomes.failed}`, fex, [pex]);
-      })(),
+      }),
     );
   }
   await Promise.all(tasks);

@@ -52,27 +52,82 @@ export interface MovedPayment {
   merchant: string;
   merchantOrderNo: string;
   orderNo?: string;
+  method?: string;
   /** The amount asked (a price point may have charged another), and its currency. */
   amount?: string;
   currency?: string;
-  paidBy: 'card payment' | 'completed by sandbox control';
-  /** What the doctor's accepted refunds of it came to. */
+  /** Its fee by the profile's `fees.payments` (absent: it cannot be computed). */
+  fee?: string;
+  paidBy: 'card payment' | 'completed by sandbox control' | 'seen paid in its record';
+  /** What the doctor's accepted refunds of it came to (less those settled as failed). */
   refunded: string;
+}
+
+export interface MovedRefund {
+  merchant: string;
+  merchantRefundNo?: string;
+  refundNo?: string;
+  /** The merchant's number of the payment refunded. */
+  of: string;
+  amount: string;
+  currency: string;
+  /** Its fee by the profile (`fees.refunds`, `refunds.fee`); absent: it cannot be computed. */
+  fee?: string;
+  /** Taken from the refund balance, or given back (settled as failed). */
+  end: 'taken' | 'given back';
 }
 
 export interface MovedPayout {
   merchant: string;
   merchantPayoutNo: string;
   payoutNo?: string;
+  method?: string;
   amount?: string;
   currency?: string;
+  /** Its fee by the profile's `fees.payouts` (absent: it cannot be computed). */
+  fee?: string;
   end: 'given back' | 'spent' | 'held';
 }
 
-/** What the doctor moved: the payments it paid and the payouts it made, in the order it made them. */
+/** A chargeback the doctor recorded on one of its paid payments. */
+export interface MovedChargeback {
+  merchant: string;
+  merchantOrderNo: string;
+  orderNo?: string;
+  amount?: string;
+  currency?: string;
+}
+
+/**
+ * What the doctor's records moved one balance of one merchant in one currency: `moved` signed (negative: taken), and
+ * what it could not count (a fee in another currency, a chargeback whose debit no profile field states).
+ */
+export interface BalanceLine {
+  merchant: string;
+  balance: 'payout' | 'refund' | 'not stated';
+  currency: string;
+  moved: string;
+  unknown: string[];
+}
+
+/** A request that makes a record moving money and got no answer: the target may have made it all the same. */
+export interface Unanswered {
+  merchant: string;
+  operation: string;
+  merchantNo?: string;
+  amount?: string;
+  currency?: string;
+}
+
+/** What the doctor moved: the payments it paid, the refunds and payouts it made, the chargebacks, and the balances' sums. */
 export interface MoneyMoved {
   payments: MovedPayment[];
+  refunds: MovedRefund[];
   payouts: MovedPayout[];
+  chargebacks: MovedChargeback[];
+  balances: BalanceLine[];
+  /** Creations that got no answer: never counted in the balances, said so that an account that does not add up is explained. */
+  unanswered?: Unanswered[];
 }
 
 export interface DoctorReport {
@@ -88,6 +143,11 @@ export interface DoctorReport {
   startedAt: string;
   durationMs: number;
   requests: number;
+  /**
+   * How the request budget was spent (harness/doctor/budget.ts): the ceiling, the requests of each kind of fact, and the
+   * depth requests refused so that every kind had its first probe.
+   */
+  budget?: { max: number; byKind: Record<string, number>; depthRefused: number };
   /** 0 no assumption wrong (doubts included: the checks judge them); 2 at least one is wrong. */
   exitCode: 0 | 2;
   counts: Record<ItemStatus, number>;

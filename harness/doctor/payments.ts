@@ -10,6 +10,7 @@ import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
 import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
+import { DepthRefused, kind, sampleOf } from './budget.js';
 
 /** A merchant's payment methods as the profile states them, each with the JSON path that states it. */
 export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
@@ -272,7 +273,7 @@ function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>
     if (p.methods.pricePoint?.includes(method)) continue;
     const role = actingRoles(ctx).find((r) => paymentMethodsOf(ctx, r).some((m) => m.method === method));
     if (role === undefined) continue;
-    chains.push((own) => checkLimitsOf(own, method, lim, role));
+    chains.push((own) => kind(own, `limits.payments.${method}`, () => checkLimitsOf(own, method, lim, role)));
   }
   return chains;
 }
@@ -368,6 +369,22 @@ async function judgeCheckoutProbe(
   on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
   role: MerchantRole,
 ): Promise<void> {
+  try {
+    await judgeOneProbe(ctx, method, pr, on, role);
+  } catch (err) {
+    // Depth the budget keeps for other kinds' first probes: this entry is not asked (or not read to its end), said so.
+    if (!(err instanceof DepthRefused)) throw err;
+    add(ctx, 'not-verifiable', pr.path, pr.claim, { answered: err.message });
+  }
+}
+
+async function judgeOneProbe(
+  ctx: DoctorContext,
+  method: string,
+  pr: CheckoutProbe,
+  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  role: MerchantRole,
+): Promise<void> {
   const r = await pay(ctx, role, method, pr.value, `doctor: ${pr.claim}`);
   if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) return;
   const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
@@ -437,7 +454,7 @@ function pricePointChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<
   const methods = (p.methods.pricePoint ?? []).filter((m) => primary.has(m) && p.methods.checkout.includes(m));
   if (!pp) return [];
   // The record's paths are judged once, on the first method's rounded payment, as when the methods ran in turn.
-  return methods.map((method, i) => (own) => checkPricePointsOf(own, pp, method, i === 0));
+  return methods.map((method, i) => (own) => kind(own, `pricePoints.${method}`, () => checkPricePointsOf(own, pp, method, i === 0)));
 }
 
 async function checkPricePointsOf(
@@ -448,19 +465,22 @@ async function checkPricePointsOf(
 ): Promise<void> {
   const tiers = tiersOf(ctx, method);
   const tierBase = pp.tiersByMethod?.[method] ? `pricePoints.tiersByMethod.${method}` : 'pricePoints.tiers';
+  // A long list is probed by a sample (budget.ts): the rest is said, never counted as verified.
+  const tierIdx = sampledList(ctx, tierBase, method, tiers, 'tiers');
+  const unroundableIdx = sampledList(ctx, 'pricePoints.unroundable', method, pp.unroundable, 'amounts that round to no tier');
   const probes = [
-    ...tiers.map((v, i) => ({
-      value: v,
+    ...tierIdx.map((i) => ({
+      value: tiers[i]!,
       want: 'accepted' as const,
       path: `${tierBase}[${i}]`,
-      claim: `${method} accepts the tier ${v}`,
+      claim: `${method} accepts the tier ${tiers[i]!}`,
       chargedAsAsked: true,
     })),
-    ...pp.unroundable.map((v, i) => ({
-      value: v,
+    ...unroundableIdx.map((i) => ({
+      value: pp.unroundable[i]!,
       want: 'refused' as const,
       path: `pricePoints.unroundable[${i}]`,
-      claim: `${method} refuses ${v}, which rounds to no tier`,
+      claim: `${method} refuses ${pp.unroundable[i]!}, which rounds to no tier`,
     })),
   ];
   // The rounding probes are payments of their own too: beside the tiers, their items after the tiers' as before.
@@ -479,6 +499,22 @@ async function checkPricePointsOf(
   } finally {
     side.flush();
   }
+}
+
+/**
+ * The indices of a list to probe for `method` (budget.ts `sampleOf`, seeded by the doctor's seed and the list's path);
+ * the entries left out are one not-verifiable line, with how they were chosen.
+ */
+function sampledList(ctx: DoctorContext, path: string, method: string, list: readonly string[], what: string): number[] {
+  const idx = sampleOf(list.length, `${path} ${method}`, ctx.seed);
+  if (idx.length < list.length)
+    add(ctx, 'not-verifiable', path, `${method}: the ${list.length - idx.length} ${what} not probed`, {
+      answered:
+        `not asked: a list of ${list.length} is probed by a sample of ${idx.length} (both ends, the middle and a spread drawn ` +
+        `with seed ${ctx.seed ?? 0}: entries ${idx.join(', ')}), so that every other kind of fact keeps its share of the ` +
+        "doctor's budget; the checks draw from the whole list",
+    });
+  return idx;
 }
 
 /** The rounding rule the profile gives a method (its own in pricePoints.ruleByMethod, else the shared one), and where. */

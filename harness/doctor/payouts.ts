@@ -10,6 +10,7 @@
  * verifiable, never wrong.
  */
 import type { Exchange } from '../exchange.js';
+import { kind, outsideKinds } from './budget.js';
 import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
 import { carriedBy } from '../endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
@@ -239,16 +240,18 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   const own = () => ownContext(ctx);
   const parts = { record: own(), limits: own(), usdOnly: own(), releases: own(), lowBalance: own(), success: own() };
   try {
+    // Each part a kind of fact of its own (budget.ts): the budget refusing one part's depth ends that part alone. Giving
+    // the payouts back is never refused: money the doctor moved goes back whatever the budget.
     await Promise.all([
-      checkPayoutLimits(parts.limits),
+      kind(parts.limits, 'limits.payouts', () => checkPayoutLimits(parts.limits)),
       (async () => {
-        if (first) await checkPayoutRecord(parts.record, first);
-        const lowBalanceKept = await releaseAll(parts.releases, made);
+        if (first) await kind(parts.record, 'payouts.data', () => checkPayoutRecord(parts.record, first));
+        const lowBalanceKept = await outsideKinds(() => releaseAll(parts.releases, made));
         await Promise.all([
-          checkLowBalanceAfter(parts.lowBalance, lowBalanceKept),
+          kind(parts.lowBalance, 'merchants.lowBalance.payouts', () => checkLowBalanceAfter(parts.lowBalance, lowBalanceKept)),
           (async () => {
-            await checkUsdOnly(parts.usdOnly);
-            await settleAsSuccess(parts.success, first);
+            await kind(parts.usdOnly, 'payouts.methods.usdOnly', () => checkUsdOnly(parts.usdOnly));
+            await kind(parts.success, 'sandbox.settlePayout', () => settleAsSuccess(parts.success, first));
           })(),
         ]);
       })(),

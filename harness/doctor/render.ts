@@ -72,43 +72,100 @@ function refundedText(m: MoneyMoved): string {
   return `${full} refunded in full, ${part} in part, ${m.payments.length - full - part} not refunded`;
 }
 
+/** Whether the doctor moved anything. */
+function movedAny(m: MoneyMoved | undefined): m is MoneyMoved {
+  return m !== undefined && (m.payments.length > 0 || m.payouts.length > 0 || m.refunds.length > 0);
+}
+
+/** "3 refund(s) (12.00 USD, fees 0.90 USD; 1 given back)". */
+function refundsText(m: MoneyMoved): string {
+  const back = m.refunds.filter((x) => x.end === 'given back').length;
+  return `${m.refunds.length} refund(s) (${sumsText(m.refunds)}, fees kept ${feesText(m.refunds)}; ${back} given back)`;
+}
+
+/** The fees of the records not given back, summed by currency; those that cannot be computed counted apart. */
+function feesText(xs: readonly { fee?: string; currency?: string; amount?: string; end?: string }[]): string {
+  return sumsText(xs.filter((x) => x.amount !== undefined && x.end !== 'given back').map((x) => ({ amount: x.fee, currency: x.currency })));
+}
+
+/** "M100001 payout USD -12.34, M100001 refund USD -5.30" (and what could not be counted). */
+function balancesText(m: MoneyMoved): string {
+  const lines = m.balances.filter((l) => l.balance !== 'not stated' && (l.moved !== '0.00' || l.unknown.length > 0));
+  const uncounted = m.balances.reduce((n, l) => n + l.unknown.length, 0);
+  const text = lines.map((l) => `${l.merchant} ${l.balance} ${l.moved} ${l.currency}`).join(', ') || 'none moved';
+  return `${text}${uncounted ? `; ${uncounted} movement(s) not counted (see doctor.md)` : ''}`;
+}
+
 /** One line for the terminal: what the doctor moved, when it moved anything. */
 export function movedLine(r: DoctorReport): string | undefined {
   const m = r.moved;
-  if (!m || (m.payments.length === 0 && m.payouts.length === 0)) return undefined;
+  if (!movedAny(m)) return undefined;
   return (
     `doctor: moved money — ${m.payments.length} payment(s) paid (${sumsText(m.payments)}; ${refundedText(m)}), ` +
-    `${m.payouts.length} payout(s) made (${sumsText(m.payouts)}; ${payoutEnds(m)}); each is listed in doctor.md`
+    `${m.payouts.length} payout(s) made (${sumsText(m.payouts)}; ${payoutEnds(m)}), ${refundsText(m)}, ` +
+    `${m.chargebacks.length} chargeback(s); balances: ${balancesText(m)}` +
+    `${m.unanswered?.length ? `; ${m.unanswered.length} creation(s) got no answer and may have moved money` : ''}` +
+    `; each is listed in doctor.md`
   );
 }
 
-/** doctor.md's account of the money the doctor moved: every payment paid and payout made, with its end. */
+/** doctor.md's account of the money the doctor moved: every payment, refund, payout, fee and chargeback, and the sums. */
 function movedSection(r: DoctorReport): string[] {
   const m = r.moved;
-  if (!m || (m.payments.length === 0 && m.payouts.length === 0)) return [];
+  if (!movedAny(m)) return [];
   const L = ['', '## Money the doctor moved', ''];
   L.push(
-    `**Payments paid: ${m.payments.length}** (${sumsText(m.payments)}): ${refundedText(m)}. The doctor pays with the ` +
-      "vendor's test cards and sandbox controls, and refunds only where a probe needs a refund: a refund takes its amount " +
-      "and fee from the merchant's balance, which a payment credits only where `balances.paymentsCredit` says so.",
+    `**Payments paid: ${m.payments.length}** (${sumsText(m.payments)}, fees ${feesText(m.payments)}): ${refundedText(m)}. ` +
+      "The doctor pays with the vendor's test cards and sandbox controls, and refunds only where a probe needs a refund: a " +
+      "refund takes its amount and fee from the merchant's balance, which a payment credits only where " +
+      '`balances.paymentsCredit` says so.',
     '',
-    `**Payouts made: ${m.payouts.length}** (${sumsText(m.payouts)}): ${payoutEnds(m)}. A payout is given back by a ` +
-      'cancel or a settlement as failed before the checks start; one settled as success is spent (the only proof of ' +
-      'that outcome); one held is said in a warning above, with why it could not be given back.',
+    `**Refunds made: ${m.refunds.length}** (${sumsText(m.refunds)}, fees kept ${feesText(m.refunds)}): ` +
+      `${m.refunds.filter((x) => x.end === 'given back').length} given back (settled as failed).`,
     '',
-    "| what | merchant | merchant's number | service's number | amount | what became of it |",
-    '|---|---|---|---|---|---|',
+    `**Payouts made: ${m.payouts.length}** (${sumsText(m.payouts)}, fees kept ${feesText(m.payouts)}): ${payoutEnds(m)}. A payout ` +
+      'is given back by a cancel or a settlement as failed before the checks start; one settled as success is spent (the ' +
+      'only proof of that outcome); one held is said in a warning above, with why it could not be given back.',
+    '',
+    `**Chargebacks: ${m.chargebacks.length}** (${sumsText(m.chargebacks)}): what a chargeback takes from a balance is not ` +
+      'stated by the profile, so it is listed and never summed.',
+    '',
+    "| what | merchant | merchant's number | service's number | amount | fee | what became of it |",
+    '|---|---|---|---|---|---|---|',
   );
   const amount = (x: { amount?: string; currency?: string }) => (x.amount ? `${x.amount} ${x.currency}` : 'not read');
+  const fee = (x: { fee?: string; amount?: string }) => (x.amount === undefined ? '' : (x.fee ?? 'cannot be computed'));
   for (const x of m.payments)
     L.push(
       `| payment (${x.paidBy}) | ${mdCell(x.merchant)} | ${mdCell(x.merchantOrderNo)} | ${mdCell(x.orderNo ?? '')} | ` +
-        `${mdCell(amount(x))} | ${centsOf(x.refunded) > 0n ? `refunded ${x.refunded}` : 'not refunded'} |`,
+        `${mdCell(amount(x))} | ${mdCell(fee(x))} | ${centsOf(x.refunded) > 0n ? `refunded ${x.refunded}` : 'not refunded'} |`,
+    );
+  for (const x of m.refunds)
+    L.push(
+      `| refund of ${mdCell(x.of)} | ${mdCell(x.merchant)} | ${mdCell(x.merchantRefundNo ?? '')} | ${mdCell(x.refundNo ?? '')} | ` +
+        `${mdCell(amount(x))} | ${mdCell(fee(x))} | ${x.end} |`,
     );
   for (const x of m.payouts)
     L.push(
       `| payout | ${mdCell(x.merchant)} | ${mdCell(x.merchantPayoutNo)} | ${mdCell(x.payoutNo ?? '')} | ` +
-        `${mdCell(amount(x))} | ${x.end} |`,
+        `${mdCell(amount(x))} | ${mdCell(fee(x))} | ${x.end} |`,
+    );
+  for (const x of m.chargebacks)
+    L.push(
+      `| chargeback | ${mdCell(x.merchant)} | ${mdCell(x.merchantOrderNo)} | ${mdCell(x.orderNo ?? '')} | ` +
+        `${mdCell(amount(x))} | | debit not stated |`,
+    );
+  for (const x of m.unanswered ?? [])
+    L.push(
+      `| ${x.operation}, no answer | ${mdCell(x.merchant)} | ${mdCell(x.merchantNo ?? '')} | | ${mdCell(amount(x))} | | ` +
+        'may have been made: not counted |',
+    );
+  L.push('', 'What these moved, per merchant, balance and currency (negative: taken from the balance):', '');
+  L.push('| merchant | balance | currency | moved | not counted |', '|---|---|---|---|---|');
+  for (const l of m.balances)
+    L.push(
+      `| ${mdCell(l.merchant)} | ${l.balance} | ${mdCell(l.currency)} | ${l.balance === 'not stated' ? '' : l.moved} | ` +
+        `${mdCell(l.unknown.join('; '))} |`,
     );
   return L;
 }

@@ -20,7 +20,7 @@ import type { EndpointName } from '../target.js';
 import { checkBasics, nameUnknownPath } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
-import { armSubjects, checkArmedFailures, checkControls } from './controls.js';
+import { armSubjects, checkArmedFailures, checkControls, type ArmSubjects } from './controls.js';
 import { checkTriggers } from './triggers.js';
 import {
   answerForm,
@@ -35,6 +35,7 @@ import {
 } from './model.js';
 import { checkInternalNames } from './internal-names.js';
 import { Ledger } from './ledger.js';
+import { Budget, currentKind, kind, kindOf } from './budget.js';
 import { requestPathOf } from '../ops.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
@@ -69,6 +70,8 @@ export interface DoctorOptions {
   webhookClock?: boolean;
   /** Sees every exchange the doctor makes (bench/doctor-money.ts measures what it moves). */
   onExchange?: (ex: Exchange) => void;
+  /** Seeds the sample of a long list (harness/doctor/budget.ts `sampleOf`): the same seed probes the same entries. */
+  seed?: number;
 }
 
 class BudgetSpent extends PreconditionSkip {}
@@ -80,6 +83,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const max = o.maxRequests ?? 400;
   const maxMs = o.maxMs ?? 60_000 + (o.loaded.profile.webhooks?.deliveryWaitMs ?? 0);
   let count = 0;
+  const budget = new Budget(max);
   let unknownForm: string | undefined;
   let ledger: Ledger | undefined;
   const flawsSeen = new Set<string>();
@@ -100,6 +104,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       if (count >= max) throw new BudgetSpent(`the doctor's request budget (${max}) is spent`);
       if (performance.now() - started > maxMs)
         throw new BudgetSpent(`the doctor's time budget (${Math.round(maxMs / 1000)} s) is spent: the target answers slowly`);
+      // Breadth first: a kind's depth is paid only from what the other kinds' first probes leave (budget.ts).
+      const op = opts?.request?.operation;
+      budget.take(currentKind(), count, op === 'payout.cancel' || op === 'sandbox');
       count += 1;
       const onAttempt = (a: WireAttempt) => {
         attempts.push(a);
@@ -146,6 +153,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   ledger = new Ledger(o.loaded.profile, session.target.runPrefix, (url) => requestPathOf(session.target, url));
   const ctx: DoctorContext = {
     ledger,
+    budget,
+    seed: o.seed ?? 0,
     t: session.target,
     loaded: o.loaded,
     production,
@@ -191,6 +200,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     startedAt,
     durationMs: Math.round(performance.now() - started),
     requests: count,
+    budget: budget.summary(),
     exitCode: counts.wrong > 0 ? 2 : 0,
     counts,
     items: ctx.items,
@@ -285,20 +295,53 @@ async function phases(ctx: DoctorContext): Promise<void> {
     });
     return;
   }
-  const [, cards] = await Promise.all([checkPayments(ctx), checkCards(ctx), checkPayouts(ctx)]);
-  const [subjects] = await Promise.all([
-    armSubjects(ctx),
-    checkRefunds(ctx, cards.paid),
-    checkRefundSupport(ctx),
-    checkControls(ctx, cards),
-    checkWebhooks(ctx),
-    checkV3Facts(ctx),
-    checkInternalNames(ctx),
-    checkTriggers(ctx),
+  // The kinds of the later stages are set aside for before the first stage spends (breadth first: budget.ts); those a
+  // stage did not enter are let go when it ends.
+  const later = laterKinds(ctx);
+  ctx.budget?.expect(later);
+  const [, cards] = await Promise.all([
+    kind(ctx, 'methods', () => checkPayments(ctx)),
+    kindOf(ctx, 'cardPayment', () => checkCards(ctx), {}),
+    kind(ctx, 'payouts', () => checkPayouts(ctx)),
   ]);
+  const [subjects] = await Promise.all([
+    kindOf<ArmSubjects>(ctx, 'sandbox.armFailure', () => armSubjects(ctx), new Map()),
+    kind(ctx, 'refunds', () => checkRefunds(ctx, cards.paid)),
+    kind(ctx, 'refunds.support', () => checkRefundSupport(ctx)),
+    checkControls(ctx, cards),
+    kind(ctx, 'webhooks', () => checkWebhooks(ctx)),
+    kind(ctx, 'facts', () => checkV3Facts(ctx)),
+    kind(ctx, 'internalFieldNames', () => checkInternalNames(ctx)),
+    kind(ctx, 'sandbox.triggers', () => checkTriggers(ctx)),
+  ]);
+  for (const k of later) if (k !== ARMED) ctx.budget?.close(k);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
-  await checkArmedFailures(ctx, subjects);
+  await kind(ctx, ARMED, () => checkArmedFailures(ctx, subjects));
+  ctx.budget?.close(ARMED);
   notProbed(ctx);
+}
+
+const ARMED = 'sandbox.armFailure.failures';
+
+/**
+ * The kinds of fact the stages after the first probe (each sandbox control its own; the payout settle, probed late in
+ * the first stage, too): set aside from the start.
+ */
+function laterKinds(ctx: DoctorContext): string[] {
+  const controls = (['completeCheckout', 'expireCheckout', 'chargeback', 'completeCard', 'settlePayout'] as const).filter(
+    (c) => ctx.loaded.profile.sandbox?.[c] !== undefined,
+  );
+  return [
+    'sandbox.armFailure',
+    'refunds',
+    'refunds.support',
+    ...controls.map((c) => `sandbox.${c}`),
+    'webhooks',
+    'facts',
+    'internalFieldNames',
+    ...(ctx.loaded.profile.sandbox?.triggers ? ['sandbox.triggers'] : []),
+    ARMED,
+  ];
 }
 
 const CREATE_ENDPOINTS: EndpointName[] = ['checkout', 'cardPayment', 'refundCreate', 'payoutCreate', 'payoutCancel'];

@@ -63,8 +63,10 @@ describe('the doctor ledger', () => {
         merchant: 'M1',
         merchantOrderNo: 'KDOC-1',
         orderNo: 'CH1',
+        method: 'CARD',
         amount: '10.5',
         currency: 'USD',
+        fee: '0.00',
         paidBy: 'card payment',
         refunded: '4.00',
       },
@@ -108,5 +110,87 @@ describe('the doctor ledger', () => {
       ['KDOC-10', 'PO10', 'held'],
     ]);
     expect(sumsText(l.moved().payouts)).toBe('4.00 EUR');
+  });
+
+  it('says a creation that got no answer, never counting it', () => {
+    const l = ledger();
+    const silent = ex('/v2/payouts', { ref: 'KDOC-30', amount: { value: '7.00', currency: 'USD' } }, {});
+    delete (silent as { response?: unknown }).response;
+    l.sent(silent, 'M3', 'payout.create');
+    const m = l.moved();
+    expect(m.payouts).toEqual([]);
+    expect(m.unanswered).toEqual([{ merchant: 'M3', operation: 'payout.create', merchantNo: 'KDOC-30', amount: '7.00', currency: 'USD' }]);
+  });
+
+  it('finds a payout whose number is in its creation path, and one that settled by itself from its record', () => {
+    const p = {
+      ...profile,
+      endpoints: { payoutCreate: '/v2/payouts/{merchant_payout_no}' },
+      payouts: { data: { payoutNo: 'payout.id', status: 'payout.state' }, methods: { WIRE: {} } },
+      sandbox: {},
+    } as unknown as Profile;
+    const l = new Ledger(p, 'KDOC', (url) => new URL(url).pathname.slice('/gw'.length));
+    for (const no of ['KDOC-11', 'KDOC-12'])
+      l.sent(
+        ex(`/v2/payouts/${no}`, { m: 'WIRE', amount: { value: '2.00', currency: 'USD' } }, { payout: { id: `P${no}` } }),
+        'M1',
+        'payout.create',
+      );
+    l.sent(ex('/v2/payouts/query', { id: 'PKDOC-12' }, { payout: { id: 'PKDOC-12', state: 'SUCCESS' } }), 'M1', 'payout.query');
+    expect(l.moved().payouts.map((x) => [x.merchantPayoutNo, x.method, x.end])).toEqual([
+      ['KDOC-11', 'WIRE', 'held'],
+      ['KDOC-12', 'WIRE', 'spent'],
+    ]);
+  });
+
+  it('sums what moved per merchant, balance and currency: fees, a refund given back, a chargeback apart', () => {
+    const p = {
+      ...profile,
+      endpoints: { cardPayment: '/v2/charges' },
+      methods: { checkout: [], card: 'CARD' },
+      refunds: { data: { refundNo: 'refund.id' } },
+      fees: {
+        payments: { CARD: { fixed: '0.30', percent: '2.9' } },
+        refunds: { CARD: { fixed: '0.25' } },
+        payouts: { WIRE: { percent: '1', fixed: '0.50' } },
+      },
+      balances: { paymentsCredit: ['payout'] },
+      payouts: { data: { payoutNo: 'payout.id' }, methods: { WIRE: {} } },
+      sandbox: {
+        chargeback: { path: '/sandbox/chargeback' },
+        settleRefund: { path: '/sandbox/refund', outcomes: { success: 'OK', failed: 'NO' } },
+      },
+    } as unknown as Profile;
+    const l = new Ledger(p, 'KDOC', (url) => new URL(url).pathname.slice('/gw'.length));
+    l.sent(
+      ex('/v2/charges', { n: 'KDOC-20', a: { value: '20.00', currency: 'USD' } }, { charge: { id: 'C20', state: 'SUCCESS' } }),
+      'M1',
+      'payment.create',
+    );
+    for (const [no, value] of [
+      ['KDOC-21', '5.00'],
+      ['KDOC-22', '3.00'],
+    ] as const)
+      l.sent(ex('/v2/refunds', { of: 'C20', no, amount: { value, currency: 'USD' } }, { refund: { id: `R${no}` } }), 'M1', 'refund.create');
+    // A control sent by any helper is known by its path; the second refund settles as failed and gives its money back.
+    l.sent(ex('/sandbox/refund', { refund: 'RKDOC-22', outcome: 'NO' }, {}), 'M1', 'sandbox');
+    l.sent(ex('/sandbox/chargeback', { order: 'C20' }, {}), 'M1', 'sandbox');
+    l.sent(
+      ex('/v2/payouts', { no: 'KDOC-23', m: 'WIRE', amount: { value: '10.00', currency: 'USD' } }, { payout: { id: 'P23' } }),
+      'M1',
+      'payout.create',
+    );
+    const m = l.moved();
+    expect(m.refunds.map((x) => [x.merchantRefundNo, x.fee, x.end])).toEqual([
+      ['KDOC-21', '0.25', 'taken'],
+      ['KDOC-22', '0.25', 'given back'],
+    ]);
+    expect(m.chargebacks.map((x) => x.merchantOrderNo)).toEqual(['KDOC-20']);
+    // Payout balance: +20.00 - 0.88 (fee) credited, -10.00 - 0.60 (fee) paid out; refund balance: -5.25.
+    expect(m.balances.map((x) => [x.balance, x.currency, x.moved, x.unknown.length])).toEqual([
+      ['payout', 'USD', '8.52', 0],
+      ['refund', 'USD', '-5.25', 0],
+      ['not stated', 'USD', '0.00', 1],
+    ]);
   });
 });
