@@ -111,6 +111,29 @@ export function doubt(
 }
 
 /**
+ * The target answered what no legal profile explains (a full refund "exceeds the amount", a request signed over its bytes
+ * refused while the same request re-written by a serialiser is accepted): the doctor blames the profile only when some
+ * legal profile explains the answer, so this is a finding against the target, handed to the run's verdict as a doubt's is
+ * (harness/doctor/evidence.ts), and its fix proposes no change to the profile. `why` says why no profile explains it.
+ */
+export function unexplained(
+  ctx: DoctorContext,
+  path: string,
+  assumption: string,
+  clauses: string[],
+  more: { expected?: string; answered?: string; why: string; ex?: (Exchange | undefined)[] },
+): DoctorItem {
+  const { why, ...rest } = more;
+  return add(ctx, 'doubt', path, assumption, {
+    ...rest,
+    clauses,
+    fix:
+      `no profile explains this answer (${why}): it is the target's failure (${clauses.join(', ')}` +
+      ': a run fails it with this answer); the profile needs no change',
+  });
+}
+
+/**
  * A record just made, looked up by one of the profile's query fields (`refunds.queryBy.serviceNo`, …): found is the
  * field verified; "not found" means the target searched by the field and missed what it has, a doubt on `clauses`;
  * any other answer, the field is wrong.
