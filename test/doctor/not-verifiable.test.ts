@@ -2,10 +2,15 @@
  * A doctor item that cannot isolate its fact is not verifiable, never WRONG: the channel ranges a vendor documents for a
  * method whose every channel is down (the reference's VENMO) cannot be shown by any payment of it. The doctor calls
  * nothing WRONG, proposes no fix that contradicts another declared fact (listing the no-channel method among the
- * checkout methods), and the checks with that true profile pass.
+ * checkout methods), and the checks with that true profile pass. Where several refusals of the document hold at once
+ * (no channel available, and no available channel accepting the amount), either passes.
  */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../harness/doctor/run.js';
+import { sign } from '../../harness/signing.js';
+import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { conformantRun } from '../../harness/proof/run.js';
 import { loadSuites } from '../../harness/run/suites.js';
@@ -83,4 +88,71 @@ second merchant's list, its ranges not verifiable`, async () => {
     expect(run.failed).toEqual([]);
     expect(run.passed).toBeGreaterThan(150);
   }, 600_000);
+});
+
+function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts)));
+  });
+}
+
+/**
+ * The reference behind a proxy that answers a checkout of `method` with 2006 amountOutOfRange ("No available channel
+ * accepts the amount"), signed for the merchant that asked: the other answer the document gives a method without a
+ * channel. Everything else goes to the reference as sent.
+ */
+async function answering2006For(method: string, merchants: Record<string, string>) {
+  const ref = await startEmbeddedReference(loadProfile(profileWith(() => {})).profile);
+  const server = createServer(async (req, res) => {
+    const raw = await bodyOf(req);
+    const id = String(req.headers['x-merchantid'] ?? '');
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch {}
+    if (req.url?.endsWith('/payments/checkout') && parsed?.['payment_method'] === method && merchants[id] !== undefined) {
+      const answer = Buffer.from(JSON.stringify({ code: 2006, msg: 'No available channel accepts the amount|amountOutOfRange' }));
+      res.writeHead(200, { 'Content-Type': 'application/json', ...sign({ merchantId: id, secret: merchants[id]! }, answer) });
+      res.end(answer);
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>;
+    const r = await fetch(`${ref.url}${req.url}`, { method: req.method, headers, body: raw });
+    const back = Buffer.from(await r.arrayBuffer());
+    const out = Object.fromEntries([...r.headers].filter(([k]) => !['transfer-encoding', 'connection', 'content-length'].includes(k)));
+    res.writeHead(r.status, out);
+    res.end(back);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ref.close();
+    },
+  };
+}
+
+describe('doctor: where several refusals of the document hold at once, any of them passes', () => {
+  it("verifies the no-channel method in a merchant's list by 2006 amountOutOfRange as well as by validationFailed", async () => {
+    const loaded = loadProfile(profileWith(noChannelWithRanges));
+    const method = loaded.profile.methods.noChannel!;
+    const secrets = Object.fromEntries(Object.values(loaded.merchants).flatMap((m) => (typeof m === 'object' ? [[m.id, m.secret]] : [])));
+    const proxy = await answering2006For(method, secrets);
+    try {
+      const r = await runDoctor({ loaded, baseUrl: proxy.url, webhooks: false });
+      const listed = r.items.find((i) => i.path === `merchants.primary.paymentMethods[${loaded.profile.methods.checkout.length}]`);
+      expect(listed?.status, JSON.stringify(listed)).toBe('verified');
+      expect(listed?.answered).toMatch(/code 2006 amountOutOfRange/);
+      expect(r.items.filter((i) => i.clauses?.includes('err.pay.no-channel'))).toEqual([]);
+      expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
