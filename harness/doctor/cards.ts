@@ -238,6 +238,22 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
     });
     return;
   }
+  if (!accepted(a) && a.key === 'refundAmountExceeded' && centsOf(amount) <= centsOf(order.value)) {
+    // A first refund within the amount paid "exceeds" it: no profile explains that (see judgeSupportAnswer); the data paths
+    // are then not verifiable, as below.
+    unexplained(
+      ctx,
+      `refunds.support.${order.method}`,
+      `a refund of ${amount} USD of a paid ${order.method} order is accepted`,
+      ['refund.channel-support', 'err.ref.amount-exceeded'],
+      {
+        expected: 'the refund accepted',
+        answered: `${describeAnswer(a)}: a refund of ${amount} of a payment of ${order.value}, its first`,
+        why: `a refund of ${amount} does not exceed the ${order.value} paid, whatever the method's refund support`,
+        ex: [ex],
+      },
+    );
+  }
   if (!accepted(a) && REFUND_REFUSALS.has(a.key ?? '')) {
     // A refusal the document names for the refund itself (not for its request): the template was read.
     add(ctx, 'not-verifiable', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, {
