@@ -195,6 +195,7 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
   const what = `merchants.${role}: id ${m.id} and its key sign requests the target accepts`;
   if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') {
     add(ctx, 'wrong', `merchants.${role}.id`, what, {
+      authAnswered: true,
       expected: 'a signed answer (e.g. order not found)',
       answered: `${describeAnswer(a)}: merchants.${role}.id is not a merchant id the target knows`,
       fix: `put the merchant id the vendor assigned to ${role} (X-MerchantID, not a name or login) in merchants.${role}.id`,
@@ -205,6 +206,7 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
   if (a.envelope && a.http === 403) {
     const k = keyProblem(ctx, role);
     add(ctx, 'wrong', secretPath(ctx, role), what, {
+      authAnswered: true,
       expected: 'a signed answer (e.g. order not found)',
       answered: `${describeAnswer(a)}: ${k.answered}`,
       fix: k.fix,
@@ -243,6 +245,7 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   const c = answerOf(control);
   if (notFound(c) && a.envelope && (a.http === 403 || a.code === 0)) {
     add(ctx, 'wrong', 'merchants.unknownId', what, {
+      authAnswered: true,
       expected: 'HTTP 401 merchantNotFound',
       answered:
         `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the ` +
@@ -258,6 +261,7 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
     });
   else
     doubt(ctx, 'merchants.unknownId', what, ['auth.unknown-merchant', 'err.auth.merchant-not-found'], {
+      authAnswered: true,
       expected: 'HTTP 401 merchantNotFound',
       answered: `${describeAnswer(a)}; an id no merchant has gets ${describeAnswer(c)} too`,
       fix: 'choose an id no merchant of the target has',

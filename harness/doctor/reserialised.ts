@@ -80,5 +80,6 @@ export function keyRightTargetWrong(ctx: DoctorContext, role: MerchantRole, refu
       `and signed over those bytes: ${describeAnswer(answerOf(w.ex))}: the target verifies over its own re-serialisation`,
     why: 'a key that signs the re-written body is the key, and the document signs the raw bytes whatever their layout',
     ex: [refused, w.ex],
+    authAnswered: true,
   });
 }

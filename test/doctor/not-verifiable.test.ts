@@ -99,11 +99,12 @@ function bodyOf(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * The reference behind a proxy that answers a checkout of `method` with 2006 amountOutOfRange ("No available channel
- * accepts the amount"), signed for the merchant that asked: the other answer the document gives a method without a
- * channel. Everything else goes to the reference as sent.
+ * The reference behind a proxy that answers a checkout of `method` itself with 2006 amountOutOfRange ("No available
+ * channel accepts the amount"), signed for the merchant that asked (the other answer the document gives a method without
+ * a channel); or, with `answer` 403, every card payment with HTTP 403 forbidden (unsigned, as an authentication error
+ * is). Everything else goes to the reference as sent.
  */
-async function answering2006For(method: string, merchants: Record<string, string>) {
+async function answering2006For(method: string, merchants: Record<string, string>, answer: '2006' | '403' = '2006') {
   const ref = await startEmbeddedReference(loadProfile(profileWith(() => {})).profile);
   const server = createServer(async (req, res) => {
     const raw = await bodyOf(req);
@@ -112,10 +113,15 @@ async function answering2006For(method: string, merchants: Record<string, string
     try {
       parsed = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
     } catch {}
+    if (req.url?.endsWith('/payments/card') && answer === '403') {
+      res.writeHead(403, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ code: 403, msg: 'Invalid signature|forbidden' }));
+      return;
+    }
     if (req.url?.endsWith('/payments/checkout') && parsed?.['payment_method'] === method && merchants[id] !== undefined) {
-      const answer = Buffer.from(JSON.stringify({ code: 2006, msg: 'No available channel accepts the amount|amountOutOfRange' }));
-      res.writeHead(200, { 'Content-Type': 'application/json', ...sign({ merchantId: id, secret: merchants[id]! }, answer) });
-      res.end(answer);
+      const body = Buffer.from(JSON.stringify({ code: 2006, msg: 'No available channel accepts the amount|amountOutOfRange' }));
+      res.writeHead(200, { 'Content-Type': 'application/json', ...sign({ merchantId: id, secret: merchants[id]! }, body) });
+      res.end(body);
       return;
     }
     const headers = Object.fromEntries(
@@ -150,6 +156,23 @@ describe('doctor: where several refusals of the document hold at once, any of th
       expect(listed?.status, JSON.stringify(listed)).toBe('verified');
       expect(listed?.answered).toMatch(/code 2006 amountOutOfRange/);
       expect(r.items.filter((i) => i.clauses?.includes('err.pay.no-channel'))).toEqual([]);
+      expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});
+
+describe('doctor: an authentication refusal of a later probe shows nothing of its fact', () => {
+  it('lists the test cards of card payments refused HTTP 403 (the credentials verified) as not verifiable, not WRONG', async () => {
+    const loaded = loadProfile(profileWith(() => {}));
+    const proxy = await answering2006For(loaded.profile.methods.checkout[0]!, {}, '403');
+    try {
+      const r = await runDoctor({ loaded, baseUrl: proxy.url, webhooks: false });
+      expect(r.items.find((i) => i.path === 'merchants.primary')?.status).toBe('verified');
+      const success = r.items.find((i) => i.path === 'cardPayment.cards.success');
+      expect(success?.status, JSON.stringify(success)).toBe('not-verifiable');
+      expect(success?.answered).toMatch(/refused by authentication/);
       expect(r.items.filter((i) => i.status === 'wrong')).toEqual([]);
     } finally {
       await proxy.close();
