@@ -10,6 +10,8 @@ import type { MerchantRef } from '../profile/types.js';
 import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { answerForm, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
+import type { Reserialisation } from '../merchant/audit/families.js';
+import { acceptedRewritten, keyRightTargetWrong } from './reserialised.js';
 
 const DOCUMENT_QUERY_PATH = '/api/v1/payments/query';
 const LIVE_KEY = /^(sk|rk)_live_/;
@@ -88,6 +90,19 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     answered: describeAnswer(primary.a),
     ex: [primary.ex],
   });
+  const rewritten = primary.a.envelope && primary.a.http === 403 ? await acceptedRewritten(ctx, 'primary', primary.ex) : undefined;
+  if (rewritten) {
+    // The key is right and the target verifies over its own re-serialisation: every request the doctor signs over the
+    // bytes it sends is refused alike, so nothing else can be asked; the checks meet the same refusals.
+    keyRightTargetWrong(ctx, 'primary', primary.ex, rewritten);
+    await otherMerchants(ctx, rewritten.differs);
+    add(ctx, 'not-verifiable', 'top level', 'every other assumption', {
+      answered:
+        'not asked: the target refuses every request signed over the bytes sent (see baseUrl, auth.sign.raw-body), ' +
+        'and every other answer depends on one being accepted',
+    });
+    return false;
+  }
   if (!judgeCredentials(ctx, 'primary', primary.a, primary.ex)) {
     // Each merchant's credentials stand alone: every wrong one is said at once.
     await otherMerchants(ctx);
@@ -150,10 +165,21 @@ async function unversioned(ctx: DoctorContext, queryPath: string, unknownForm?: 
   return true;
 }
 
-async function otherMerchants(ctx: DoctorContext): Promise<void> {
+/** `rewritten`: the primary's bytes were refused and a re-written body accepted; a refused merchant is tried that way first. */
+async function otherMerchants(ctx: DoctorContext, rewritten?: Reserialisation): Promise<void> {
   const others = (['second', 'frozen', 'lowBalance'] as const).filter((r) => ctx.loaded.merchants[r] !== undefined);
-  const probes = await Promise.all(others.map((r) => probeMerchant(ctx, r)));
-  for (const [i, r] of others.entries()) judgeCredentials(ctx, r, probes[i]!.a, probes[i]!.ex);
+  const probes = await Promise.all(
+    others.map(async (r) => {
+      const probe = await probeMerchant(ctx, r);
+      const w = probe.a.envelope && probe.a.http === 403 ? await acceptedRewritten(ctx, r, probe.ex, rewritten) : undefined;
+      return { ...probe, w };
+    }),
+  );
+  for (const [i, r] of others.entries()) {
+    const { a, ex, w } = probes[i]!;
+    if (w) keyRightTargetWrong(ctx, r, ex, w);
+    else judgeCredentials(ctx, r, a, ex);
+  }
 }
 
 async function finishBasics(ctx: DoctorContext): Promise<boolean> {
@@ -169,6 +195,7 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
   const what = `merchants.${role}: id ${m.id} and its key sign requests the target accepts`;
   if (a.envelope && a.http === 401 && a.key === 'merchantNotFound') {
     add(ctx, 'wrong', `merchants.${role}.id`, what, {
+      authAnswered: true,
       expected: 'a signed answer (e.g. order not found)',
       answered: `${describeAnswer(a)}: merchants.${role}.id is not a merchant id the target knows`,
       fix: `put the merchant id the vendor assigned to ${role} (X-MerchantID, not a name or login) in merchants.${role}.id`,
@@ -179,6 +206,7 @@ function judgeCredentials(ctx: DoctorContext, role: MerchantRole, a: Answer, ex:
   if (a.envelope && a.http === 403) {
     const k = keyProblem(ctx, role);
     add(ctx, 'wrong', secretPath(ctx, role), what, {
+      authAnswered: true,
       expected: 'a signed answer (e.g. order not found)',
       answered: `${describeAnswer(a)}: ${k.answered}`,
       fix: k.fix,
@@ -217,6 +245,7 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
   const c = answerOf(control);
   if (notFound(c) && a.envelope && (a.http === 403 || a.code === 0)) {
     add(ctx, 'wrong', 'merchants.unknownId', what, {
+      authAnswered: true,
       expected: 'HTTP 401 merchantNotFound',
       answered:
         `${describeAnswer(a)}, while an id no merchant has gets ${describeAnswer(c)}: the ` +
@@ -232,6 +261,7 @@ async function checkUnknownId(ctx: DoctorContext): Promise<void> {
     });
   else
     doubt(ctx, 'merchants.unknownId', what, ['auth.unknown-merchant', 'err.auth.merchant-not-found'], {
+      authAnswered: true,
       expected: 'HTTP 401 merchantNotFound',
       answered: `${describeAnswer(a)}; an id no merchant has gets ${describeAnswer(c)} too`,
       fix: 'choose an id no merchant of the target has',

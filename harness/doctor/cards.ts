@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, REFUND_NUMBERS, usd } from '../ops.js';
 import { carriedBy } from '../endpoint-path.js';
 import type { Card, Profile } from '../profile/types.js';
-import { add, doubt, lookupItem, type DoctorContext } from './context.js';
+import { add, doubt, lookupItem, unexplained, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay, paymentMethodsOf, readPath } from './payments.js';
@@ -238,6 +238,22 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
     });
     return;
   }
+  if (!accepted(a) && a.key === 'refundAmountExceeded' && centsOf(amount) <= centsOf(order.value)) {
+    // A first refund within the amount paid "exceeds" it: no profile explains that (see judgeSupportAnswer); the data paths
+    // are then not verifiable, as below.
+    unexplained(
+      ctx,
+      `refunds.support.${order.method}`,
+      `a refund of ${amount} USD of a paid ${order.method} order is accepted`,
+      ['refund.channel-support', 'err.ref.amount-exceeded'],
+      {
+        expected: 'the refund accepted',
+        answered: `${describeAnswer(a)}: a refund of ${amount} of a payment of ${order.value}, its first`,
+        why: `a refund of ${amount} does not exceed the ${order.value} paid, whatever the method's refund support`,
+        ex: [ex],
+      },
+    );
+  }
   if (!accepted(a) && REFUND_REFUSALS.has(a.key ?? '')) {
     // A refusal the document names for the refund itself (not for its request): the template was read.
     add(ctx, 'not-verifiable', 'refunds.template', `a refund of ${amount} USD of a paid ${order.method} order is accepted`, {
@@ -428,20 +444,54 @@ export async function checkRefundSupport(ctx: DoctorContext): Promise<void> {
         const rex = await createRefund(ctx.t, { order, amount: usd(value) }, { label: `doctor: ${t.claim}` });
         const a = answerOf(rex);
         if (unknownPath(a)) return;
-        const ok = t.want === 'accepted' ? accepted(a) : !accepted(a);
-        const fix = `give in ${path} what the vendor documents for ${method} refunds (none, full or partial)`;
-        if (ok) add(ctx, 'verified', path, t.claim, { answered: describeAnswer(a), ex: [ex, rex] });
-        // A refund let through where the document fixes a refusal (not supported, full only), or a partial refund
-        // refused as not supported on a channel declared to take it (refund.channel-support): the target may be wrong.
-        else if (t.want === 'refused' || (t.part && a.key === 'notSupported'))
-          doubt(ctx, path, t.claim, t.clauses, {
-            expected: t.want === 'accepted' ? 'the refund accepted' : 'a refusal',
-            answered: describeAnswer(a),
-            fix,
-            ex: [ex, rex],
-          });
-        else add(ctx, 'wrong', path, t.claim, { expected: 'the refund accepted', answered: describeAnswer(a), fix, ex: [ex, rex] });
+        judgeSupportAnswer(ctx, { path, method, claim: t.claim, want: t.want, clauses: t.clauses, part: t.part }, a, value, order, [
+          ex,
+          rex,
+        ]);
       }
     }),
   );
+}
+
+/**
+ * One refund-support probe's answer. Only `notSupported` ("channel does not support refunds", "supports full refunds
+ * only") speaks of the support a profile states, so only it can blame `refunds.support`: a full refund refused so is
+ * explained by support "none", a partial one by "full" (a doubt: the target may also break refund.channel-support).
+ * `refundAmountExceeded` for a refund within the amount paid is explained by no profile at all: a finding against the
+ * target (a full refund refused so stopped a run as "the profile is wrong about refunds.support"). Any other refusal
+ * (the merchant's balance and the refund fee, a transient failure, the payment's state, the request's fields) is
+ * explained as well by a fact the probe did not isolate: not verifiable.
+ */
+function judgeSupportAnswer(
+  ctx: DoctorContext,
+  t: { path: string; method: string; claim: string; want: 'accepted' | 'refused'; clauses: string[]; part: boolean },
+  a: Answer,
+  value: string,
+  order: PaidOrder,
+  ex: (Exchange | undefined)[],
+): void {
+  const answered = describeAnswer(a);
+  const fix = `give in ${t.path} what the vendor documents for ${t.method} refunds (none, full or partial)`;
+  const ok = t.want === 'accepted' ? accepted(a) : !accepted(a);
+  if (ok) add(ctx, 'verified', t.path, t.claim, { answered, ex });
+  // A refund let through where the document fixes a refusal (not supported, full only), or a partial refund
+  // refused as not supported on a channel declared to take it (refund.channel-support): the target may be wrong.
+  else if (t.want === 'refused' || (t.part && a.key === 'notSupported'))
+    doubt(ctx, t.path, t.claim, t.clauses, { expected: t.want === 'accepted' ? 'the refund accepted' : 'a refusal', answered, fix, ex });
+  else if (a.key === 'notSupported') add(ctx, 'wrong', t.path, t.claim, { expected: 'the refund accepted', answered, fix, ex });
+  else if (a.key === 'refundAmountExceeded' && centsOf(value) <= centsOf(order.value))
+    unexplained(ctx, t.path, t.claim, ['refund.channel-support', 'err.ref.amount-exceeded'], {
+      expected: 'the refund accepted',
+      answered: `${answered}: a refund of ${value} of a payment of ${order.value}, its first`,
+      why: `a refund of ${value} does not exceed the ${order.value} paid, whatever the method's refund support`,
+      ex,
+    });
+  else
+    add(ctx, 'not-verifiable', t.path, t.claim, {
+      answered:
+        `${answered}: a refusal whose key does not speak of the channel's refund support (notSupported does), which ` +
+        "another fact explains as well (the merchant's balance and the refund fee, a transient failure, the payment's " +
+        'state, refunds.template)',
+      ex,
+    });
 }

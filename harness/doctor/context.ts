@@ -45,6 +45,8 @@ export function add(
     noAnswerIsWrong?: boolean;
     clauses?: string[];
     decides?: string[];
+    /** The item is about authentication itself (credentials, the unknown id): an HTTP 401 or 403 is its evidence. */
+    authAnswered?: boolean;
   } = {},
 ): DoctorItem {
   // A request that got no answer in time (deadline, reset) shows nothing about the profile: not verifiable.
@@ -55,6 +57,19 @@ export function add(
       ...more,
       fix: undefined,
       answered: `no answer (${silent.error?.kind ?? 'error'}: ${silent.error?.message ?? ''}); ${more.answered ?? ''}`,
+    };
+  }
+  // An authentication refusal (HTTP 401 or 403) of a request signed with credentials the basics verified shows nothing of
+  // the fact its probe meant: the request was refused before it was read (a target that verifies over its own
+  // re-serialisation refuses some bodies and not others, and a refused checkout read as "method not enabled").
+  const authRefused = (more.ex ?? []).find((e) => e?.response && (e.response.status === 401 || e.response.status === 403));
+  if ((status === 'wrong' || status === 'doubt') && authRefused && !more.authAnswered) {
+    status = 'not-verifiable';
+    more = {
+      ...more,
+      expected: undefined,
+      fix: undefined,
+      answered: `${more.answered ?? ''} (HTTP ${authRefused.response!.status}: the request was refused by authentication, not read)`,
     };
   }
   // Evidence from a path the target does not have shows nothing about any other fact (a refusal there is no refusal of
@@ -104,7 +119,7 @@ export function doubt(
   path: string,
   assumption: string,
   clauses: string[],
-  more: { expected?: string; answered?: string; fix: string; ex?: (Exchange | undefined)[] },
+  more: { expected?: string; answered?: string; fix: string; ex?: (Exchange | undefined)[]; authAnswered?: boolean },
 ): DoctorItem {
   return add(ctx, 'doubt', path, assumption, {
     ...more,
@@ -112,6 +127,29 @@ export function doubt(
     fix:
       `if the profile is right, this is the target's failure (${clauses.join(', ')}` +
       `: a run fails it with this answer); if not, ${more.fix}`,
+  });
+}
+
+/**
+ * The target answered what no legal profile explains (a full refund "exceeds the amount", a request signed over its bytes
+ * refused while the same request re-written by a serialiser is accepted): the doctor blames the profile only when some
+ * legal profile explains the answer, so this is a finding against the target, handed to the run's verdict as a doubt's is
+ * (harness/doctor/evidence.ts), and its fix proposes no change to the profile. `why` says why no profile explains it.
+ */
+export function unexplained(
+  ctx: DoctorContext,
+  path: string,
+  assumption: string,
+  clauses: string[],
+  more: { expected?: string; answered?: string; why: string; ex?: (Exchange | undefined)[]; authAnswered?: boolean },
+): DoctorItem {
+  const { why, ...rest } = more;
+  return add(ctx, 'doubt', path, assumption, {
+    ...rest,
+    clauses,
+    fix:
+      `no profile explains this answer (${why}): it is the target's failure (${clauses.join(', ')}` +
+      ': a run fails it with this answer); the profile needs no change',
   });
 }
 

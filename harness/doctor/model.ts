@@ -13,6 +13,9 @@ import { splitMsg } from '../envelope.js';
  * merchant must get 401 merchantNotFound, a documented refusal must be a refusal, `code` is an
  * integer…). Either the profile is wrong or the target violates the document: the doctor cannot
  * tell, so it stops nothing, the checks judge, and the certificate shows the doubt beside the clause.
+ * An answer no legal profile explains is a doubt too, whose fix says the profile needs no change (context.ts
+ * `unexplained`). `wrong` only where the probe isolated its fact and only a wrong profile explains the answer; a probe
+ * whose answer another fact (stated or not) explains as well is `not-verifiable`.
  */
 export type ItemStatus = 'verified' | 'wrong' | 'not-verifiable' | 'warning' | 'doubt';
 

@@ -90,14 +90,10 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
           if (ranged && r.endpoint === 'checkout') await judgeRangedCharge(ctx, m.method, value, r.a, r.ex);
           if (role === 'primary' && r.endpoint === 'checkout' && m.method === ctx.loaded.profile.methods.checkout[0])
             first = { merchantOrderNo: r.merchantOrderNo, ex: r.ex, a: r.a };
-        } else if (
-          m.method === ctx.loaded.profile.methods.noChannel &&
-          r.a.envelope &&
-          r.a.code === 422 &&
-          r.a.key === 'validationFailed'
-        ) {
+        } else if (m.method === ctx.loaded.profile.methods.noChannel && noChannelAnswer(r.a)) {
           // Version 3: the no-channel method in a merchant's list is enabled with every channel down; "no payment channel
-          // available" (not 3003) is the answer that shows it enabled (the doctor called this true fact wrong).
+          // available" (not 3003) is the answer that shows it enabled (the doctor called this true fact wrong). "No
+          // available channel accepts the amount" (2006) holds at once for a method without a channel: either passes.
           add(ctx, 'verified', m.path, `${m.method} is enabled for ${role}, every channel down`, {
             answered: describeAnswer(r.a),
             ex: [r.ex],
@@ -111,7 +107,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
           // Refused, but not as a method the merchant lacks: the document fixes the no-channel answer, so another one is
           // first of all the target's (bench --kill 3 --seed 13: no-channel-as-system-busy was stopped as a profile error).
           doubt(ctx, m.path, `${m.method} is enabled for ${role}, every channel down`, ['err.pay.no-channel'], {
-            expected: 'HTTP 200, code 422 validationFailed (no payment channel available)',
+            expected: 'HTTP 200, code 422 validationFailed (no payment channel available), or 2006 amountOutOfRange',
             answered: describeAnswer(r.a),
             fix: `remove ${m.method} from the merchant's list if the target does not enable it`,
             ex: [r.ex],
@@ -161,6 +157,20 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
   }
   await checkCheckoutData(ctx, first);
 }
+
+/**
+ * The answers the document gives a method whose every channel is down: 422 validationFailed "No payment channel available",
+ * and 2006 amountOutOfRange "No available channel accepts the amount", which holds at once (no channel accepts any amount).
+ */
+function noChannelAnswer(a: Answer): boolean {
+  return a.envelope && ((a.code === 422 && a.key === 'validationFailed') || a.code === 2006 || a.key === 'amountOutOfRange');
+}
+
+/** A refusal that names the amount: 2006 amountOutOfRange (no channel takes it). Only it shows a channel's range. */
+const rangeRefusal = (a: Answer): boolean => refused(a) && (a.code === 2006 || a.key === 'amountOutOfRange');
+
+/** A refusal that names a price-point amount: 2006, or 422 notSupported ("cannot be rounded to a fixed tier"); both hold at once. */
+const tierRefusal = (a: Answer): boolean => rangeRefusal(a) || (refused(a) && a.code === 422 && a.key === 'notSupported');
 
 /**
  * A refusal of the amount (2006 amountOutOfRange, or 422 notSupported: an amount no price point rounds to) for a method the
@@ -273,6 +283,18 @@ function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>
     if (p.methods.pricePoint?.includes(method)) continue;
     const role = actingRoles(ctx).find((r) => paymentMethodsOf(ctx, r).some((m) => m.method === method));
     if (role === undefined) continue;
+    if (method === p.methods.noChannel) {
+      // Every channel down: every payment of it is refused whatever its amount, so no probe isolates a range (the doctor
+      // paid it at its minimum, met "no payment channel available" and called the vendor's documented ranges WRONG).
+      chains.push(async (own) => {
+        add(own, 'not-verifiable', `limits.payments.${method}`, `the channel ranges of ${method}`, {
+          answered:
+            `not asked: ${method} has every channel down (methods.noChannel), so every payment of it is refused ` +
+            'whatever its amount and none shows a range',
+        });
+      });
+      continue;
+    }
     chains.push((own) => kind(own, `limits.payments.${method}`, () => checkLimitsOf(own, method, lim, role)));
   }
   return chains;
@@ -320,6 +342,7 @@ async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLim
       // An amount outside every channel must be refused (2006): accepting it may be the target's violation.
       clauses: ['limit.amount.channel-range'],
       fix: () => `give in ${base} the ranges the vendor documents for ${method}`,
+      namesAmount: rangeRefusal,
     },
     role,
   );
@@ -334,16 +357,29 @@ interface CheckoutProbe {
   chargedAsAsked?: boolean;
 }
 
+/** How a method's probes are judged: the clauses of a doubt, the fixes, and which refusals name the amount. */
+interface ProbeJudgement {
+  clauses: string[];
+  fix: (pr: CheckoutProbe) => string;
+  doubtFix?: string;
+  /**
+   * A refusal that is about the amount: only it shows the fact a probe is about. Another (no channel available, a risk
+   * check, a busy system, the method) is explained as well by a fact the probe did not isolate: not verifiable.
+   */
+  namesAmount: (a: Answer) => boolean;
+}
+
 /**
  * Each amount paid by `method` on a checkout, judged against what the profile predicts: kept, the entry is verified;
- * accepted where the profile says refused, a doubt on `clauses` (the document fixes that refusal); refused where the
- * profile says accepted, the entry is wrong. `doubtFix` is the doubt's fix when it differs from the wrong entry's.
+ * accepted where the profile says refused, a doubt on `clauses` (the document fixes that refusal); refused for the amount
+ * where the profile says accepted, the entry is wrong; refused for another reason, not verifiable. `doubtFix` is the
+ * doubt's fix when it differs from the wrong entry's.
  */
 async function judgeCheckoutProbes(
   ctx: DoctorContext,
   method: string,
   probes: readonly CheckoutProbe[],
-  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  on: ProbeJudgement,
   role: MerchantRole = 'primary',
 ): Promise<void> {
   // Each probe is a checkout of its own (no balance, no order between them): side by side, their items in the probes'
@@ -366,7 +402,7 @@ async function judgeCheckoutProbe(
   ctx: DoctorContext,
   method: string,
   pr: CheckoutProbe,
-  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  on: ProbeJudgement,
   role: MerchantRole,
 ): Promise<void> {
   try {
@@ -382,13 +418,22 @@ async function judgeOneProbe(
   ctx: DoctorContext,
   method: string,
   pr: CheckoutProbe,
-  on: { clauses: string[]; fix: (pr: CheckoutProbe) => string; doubtFix?: string },
+  on: ProbeJudgement,
   role: MerchantRole,
 ): Promise<void> {
   const r = await pay(ctx, role, method, pr.value, `doctor: ${pr.claim}`);
   if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) return;
-  const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
   const answered = describeAnswer(r.a);
+  if (refused(r.a) && !on.namesAmount(r.a)) {
+    add(ctx, 'not-verifiable', pr.path, pr.claim, {
+      answered:
+        `${answered}: a refusal whose key does not name the amount, which another fact explains as well ` +
+        '(every channel down, a risk check, a transient failure, the method)',
+      ex: [r.ex],
+    });
+    return;
+  }
+  const ok = pr.want === 'accepted' ? accepted(r.a) : refused(r.a);
   if (ok && pr.chargedAsAsked) await judgeTierCharge(ctx, method, pr, r.a, r.ex, on.fix(pr));
   else if (ok) add(ctx, 'verified', pr.path, pr.claim, { answered, ex: [r.ex] });
   else if (pr.want === 'refused')
@@ -491,6 +536,7 @@ async function checkPricePointsOf(
         clauses: ['payment.price-point.refuse'],
         doubtFix: `give in pricePoints.unroundable amounts that round to no tier of ${method}`,
         fix: (pr) => `give in ${pr.path.replace(/\[\d+\]$/, '')} what the vendor documents for ${method}`,
+        namesAmount: tierRefusal,
       }),
     (own) => checkRequestedAmount(own, method, tiers, recordPaths),
   ]);

@@ -181,7 +181,8 @@ export function renderDoctorMarkdown(r: DoctorReport): string {
     'Each line is an assumption of the profile about something INTERFACE.md leaves open, checked against the target. None ' +
       "is a conformance verdict: a wrong line means the profile (or the target's setup) must be fixed before the checks " +
       'can judge anything. A doubt is an answer against the profile where the document fixes the answer: either the profile ' +
-      'or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses.',
+      'or the target is wrong, the checks run and judge the target, and the certificate shows the doubt beside its clauses. ' +
+      "A doubt whose fix says no profile explains the answer is the target's failure alone.",
     '',
   );
   L.push(

@@ -133,6 +133,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
             answered: `${f.what} (read leniently by the doctor)`,
             fix: 'baseUrl points at another service than the profile describes',
             ex: [ex],
+            // An authentication error's envelope is the document's too: its flaw is evidence like any other answer's.
+            authAnswered: true,
           });
         }
         return ex;

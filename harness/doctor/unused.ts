@@ -31,8 +31,8 @@ export function checkUnused(ctx: DoctorContext): void {
   (p.methods.pricePoint ?? []).forEach((m, i) => {
     if (!p.methods.checkout.includes(m))
       add(ctx, 'warning', `methods.pricePoint[${i}]`, `${m} takes price points only`, {
-        answered: 'nothing uses it: it is not one of methods.checkout',
-        fix: `add ${m} to methods.checkout, or remove it here`,
+        answered: `nothing uses it: it is not one of methods.checkout${besideCheckout(p, m)?.answered ?? ''}`,
+        fix: besideCheckout(p, m)?.fix ?? `add ${m} to methods.checkout, or remove it here`,
       });
   });
   // A tie rule without rounding "nearest" is refused by the loader already.
@@ -50,6 +50,9 @@ export function checkUnused(ctx: DoctorContext): void {
     (['second', 'lowBalance'] as const).find((r) => p.merchants[r]?.paymentMethods?.includes(m) && !payable.has(m));
   const otherMerchant = (m: string, what: string) => {
     const role = ownerOf(m);
+    const beside = besideCheckout(p, m);
+    if (role === undefined && beside)
+      return { answered: `no check can use ${what}: ${m} is not one of methods.checkout${beside.answered}`, fix: beside.fix };
     return role === undefined
       ? undefined
       : {
@@ -96,6 +99,24 @@ export function checkUnused(ctx: DoctorContext): void {
       fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints',
     });
   }
+}
+
+/**
+ * A method another declared fact keeps out of methods.checkout (every channel down, not enabled for the primary, unknown
+ * to the target): a warning about it never proposes adding it there, which would make the profile false (the doctor
+ * told a vendor to list its no-channel method among the checkout methods). Undefined for any other method.
+ */
+export function besideCheckout(p: Profile, m: string): { answered: string; fix: string } | undefined {
+  const fact =
+    m === p.methods.noChannel
+      ? 'methods.noChannel: every channel of it is down, so no payment of it can be made'
+      : m === p.methods.notEnabled
+        ? 'methods.notEnabled: it is not enabled for the primary merchant'
+        : m === p.methods.unknown
+          ? 'methods.unknown: the target does not know it'
+          : undefined;
+  if (fact === undefined) return undefined;
+  return { answered: `, and it cannot be (${fact})`, fix: 'keep it as documentation of a true fact, or remove it; nothing to add' };
 }
 
 /** A profile entry the doctor does not probe: listed as not verifiable so its report is whole (docs/PROFILE.md says why). */

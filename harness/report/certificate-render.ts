@@ -209,7 +209,8 @@ const DOUBTS_INTRO =
   'Before the checks, the target answered against the profile where the document fixes the answer. ' +
   'Either the profile is wrong or the target is: the doctor cannot tell. What it saw is evidence: each clause below ' +
   "fails with the answer the doctor saw, whatever the checks drew. If the profile is right, that is the target's " +
-  'failure; if not, fix the profile as said and run again.';
+  'failure; if not, fix the profile as said and run again. Where no profile explains the answer, the last column says ' +
+  "so: that is the target's failure alone, and the profile needs no change.";
 
 /** Every doubt of the doctor, with what the run made of its clauses. */
 function doubtsSection(c: Certificate): string[] {

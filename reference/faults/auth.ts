@@ -96,6 +96,15 @@ export const authSignReserialisedBody = defineFault({
   verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, reserialised(r.rawBody)), r.sign),
 });
 
+export const authSignPythonReserialisedBody = defineFault({
+  name: 'auth-sign-python-reserialised-body',
+  clause: 'auth.sign.raw-body',
+  doc:
+    "The request signature is checked over the body as Python's json.dumps(json.loads(raw)) writes it (', ' and ': ', " +
+    'non-ASCII escaped), not over the raw bytes: a compact body, correctly signed, is refused.',
+  verifyRequest: (r) => signatureMatches(r.secret, signingInput(r.merchantId, r.timestamp, r.nonce, pythonDumped(r.rawBody)), r.sign),
+});
+
 export const authAnyMerchantSecret = defineFault({
   name: 'auth-any-merchant-secret',
   clause: 'auth.sign.secret-key',
@@ -124,6 +133,26 @@ function reserialised(raw: Buffer): Buffer {
   } catch {
     return raw;
   }
+}
+
+/** The body as Python's json.dumps(json.loads(raw)) writes it with its defaults; the raw bytes when they are not JSON. */
+function pythonDumped(raw: Buffer): Buffer {
+  try {
+    return Buffer.from(pythonJson(JSON.parse(raw.toString('utf8'))), 'utf8');
+  } catch {
+    return raw;
+  }
+}
+
+/** json.dumps defaults: separators ', ' and ': ', ensure_ascii (every character past 0x7e as a lower-case \\u escape). */
+function pythonJson(v: unknown): string {
+  if (v === null || typeof v === 'boolean' || typeof v === 'number') return JSON.stringify(v);
+  if (typeof v === 'string')
+    return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (Array.isArray(v)) return `[${v.map(pythonJson).join(', ')}]`;
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${pythonJson(k)}: ${pythonJson(x)}`)
+    .join(', ')}}`;
 }
 
 export const authMissingSignAccepted = defineFault({

@@ -9,6 +9,13 @@ export const refundExceedAllowed = defineFault({
   refundCeilingCents: () => 10n ** 18n,
 });
 
+export const refundFullAsExceeded = defineFault({
+  name: 'refund-full-as-exceeded',
+  clause: 'refund.channel-support',
+  doc: 'A refund of all that is left of a payment (a full refund) is refused with refundAmountExceeded, as if it exceeded the amount.',
+  refundCeilingCents: (charged, earlier) => charged - earlier - 1n,
+});
+
 export const refundUnpaidAccepted = defineFault({
   name: 'refund-unpaid-accepted',
   clause: 'state.refund.not-paid',

@@ -161,6 +161,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   // Judged from the same bench with --seed 2027 --n 24.
   'refund-3-decimals-accepted': needsPartialRefund,
   'refund-exceed-allowed': needsPartialRefund,
+  // Its check refunds every method that takes refunds, in full.
+  'refund-full-as-exceeded': needsRefund,
   'webhook-none-on-refund-create': needsRefund,
   // Judged from the same bench with --seed 11 --n 20.
   // Its check (suites/webhook-retry.ts) refunds a card payment (kill.test.ts, LEGAL_TARGETS_SEED=1291603365).

@@ -167,6 +167,35 @@ describe('each fault changes observable behaviour', () => {
     expect(r.json.code).toBe(0);
   });
 
+  it('refund-full-as-exceeded: a full refund is refused with refundAmountExceeded, a partial one accepted', async () => {
+    const ref = await withFault('refund-full-as-exceeded');
+    const full = await paidCard(ref, { trans_amount: usd('10.00') });
+    const r = await call(
+      ref.url,
+      '/api/v1/refunds/create',
+      refundBody({ original_order_no: full['order_no'], refund_amount: usd('10.00') }),
+    );
+    expect([r.json.code, keyOf(r)]).toEqual([422, 'refundAmountExceeded']);
+    const part = await paidCard(ref, { trans_amount: usd('10.00') });
+    const p = await call(
+      ref.url,
+      '/api/v1/refunds/create',
+      refundBody({ original_order_no: part['order_no'], refund_amount: usd('4.00') }),
+    );
+    expect(p.json.code).toBe(0);
+  });
+
+  it("auth-sign-python-reserialised-body: a compact body is refused, the same body as Python's json.dumps writes it accepted", async () => {
+    const ref = await withFault('auth-sign-python-reserialised-body');
+    const value = { merchant_order_no: 'NO-SUCH-ORDER', note: 'café' };
+    const compact = await call(ref.url, '/api/v1/payments/query', Buffer.from(JSON.stringify(value), 'utf8'));
+    expect([compact.status, keyOf(compact)]).toEqual([403, 'forbidden']);
+    const python = Buffer.from('{"merchant_order_no": "NO-SUCH-ORDER", "note": "caf\\u00e9"}', 'utf8');
+    const dumped = await call(ref.url, '/api/v1/payments/query', python);
+    expect(dumped.status).toBe(200);
+    expect(dumped.json.code).not.toBe(403);
+  });
+
   it('payout-cancel-success: a paid-out payout can be canceled', async () => {
     const ref = await withFault('payout-cancel-success');
     const p = await call(ref.url, '/api/v1/payouts/create', payoutBody());
