@@ -267,7 +267,7 @@ export const defaultBehaviour: Behaviour = {
   maxRefundAmountDecimals: 2,
   tiersFor: (_method, tiers) => tiers,
   roundToTier: (cents, tiers, rule) =>
-    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents) : roundUpToTier(cents, tiers),
+    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents, rule.tiesDown) : roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),

@@ -43,8 +43,15 @@ export interface PaymentChannelDescription {
   /** Each channel's inclusive range in cents (overlapping or gapped); absent for price-point methods. */
   readonly ranges?: readonly { readonly minCents: number; readonly maxCents: number }[];
   readonly tiersCents?: readonly number[];
-  /** How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher. */
-  readonly rounding?: { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: number };
+  /**
+   * How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher (or to the
+   * lower with `ties: 'down'`).
+   */
+  readonly rounding?:
+    | { readonly mode: 'up' }
+    | { readonly mode: 'nearest'; readonly maxDistanceCents: number; readonly ties?: 'up' | 'down' };
+  /** A price-point channel's largest amount in cents (absent: none): an amount above it is refused 2006. */
+  readonly maxCents?: number;
   readonly refunds: RefundSupport;
   /** Whether a new refund is SUCCESS at once (else PENDING until `refunds/settle`). */
   readonly refundSettlesImmediately: boolean;
@@ -267,9 +274,18 @@ function paymentChannel(method: string, c: PaymentChannelDescription, cents: (wh
     const r = c.rounding;
     const rounding =
       r?.mode === 'nearest'
-        ? { mode: 'nearest' as const, maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents) }
+        ? {
+            mode: 'nearest' as const,
+            maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents),
+            ...(r.ties === 'down' ? { tiesDown: true } : {}),
+          }
         : undefined;
-    return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)), ...(rounding ? { rounding } : {}) };
+    return {
+      ...base,
+      tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)),
+      ...(rounding ? { rounding } : {}),
+      ...(c.maxCents !== undefined ? { maxCents: cents(`${method}.maxCents`, c.maxCents) } : {}),
+    };
   }
   const ranges: CentsRange[] = (c.ranges ?? []).map((r, i) => ({
     minCents: cents(`${method}.ranges[${i}].min`, r.minCents),

@@ -117,11 +117,13 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
   const p = m.numbers.get(s.order)?.payment;
   if (!p) {
     must.push(r(422, 'orderNotFound', 'err.ref.order-not-found', `${s.order} is not a payment`));
-  } else if (p.base !== 'SUCCESS') {
-    must.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} was not paid successfully (${p.base})`));
   } else {
+    // Every refusal that holds is listed: where several hold at once (an unpaid order on a method without refunds), the
+    // document orders none of them, so each one passes.
     const { committed, failed } = refundTotals(p);
-    if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
+    if (p.base !== 'SUCCESS')
+      must.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} was not paid successfully (${p.base})`));
+    else if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
     const support = m.caps.refundSupport[p.method];
     const notSupported = (clause: ClauseId, why: string) => r(422, 'notSupported', clause, why);
     if (support === 'none') must.push(notSupported('err.ref.not-supported', `the profile says ${p.method} does not support refunds`));
@@ -142,7 +144,8 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
     else if (cents > p.cents - committed - failed)
       may.push({ ...exceeded, why: `${valueOfCents(cents)} is within the amount left only if failed refunds do not count` });
     // A payment refunded in full may be taken as no longer "paid successfully".
-    if (committed >= p.cents) also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
+    if (p.base === 'SUCCESS' && committed >= p.cents)
+      also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
   }
   // A refund with the failing reason is recorded as failed, so a refund number already held must be refused before it.
   if (s.failing && hasFailingReason && !slot?.refund) {
