@@ -24,7 +24,7 @@ import type { MerchantRole, Target } from '../harness/target.js';
 import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
 import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/fees.js';
 import { withBalanceHeld } from '../harness/balance-hold.js';
-import { payoutLimitsIn } from '../harness/limits.js';
+import { amountInside, payoutLimitsIn } from '../harness/limits.js';
 import { firstRefusalIsInsufficientFunds } from './support/moving-balance.js';
 import {
   currenciesKnownFirst,
@@ -199,8 +199,32 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     clause: ['err.po.merchant-frozen'],
     async run({ target: t }) {
       t.merchant('frozen');
-      const ex = await createPayout(t, {}, { as: 'frozen', label: 'payout by a disabled merchant' });
-      expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what: 'a payout by a disabled merchant' });
+      const method = payoutMethod(t, { as: 'frozen' });
+      const lim = t.profile.limits?.payouts?.[method];
+      const value = lim ? amountInside(lim) : '10.00';
+      const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'frozen', label: 'payout by a disabled merchant' });
+      // A balance the profile does not say covers the payout (fee included) may refuse it too: the document orders neither.
+      // Credits only raise a balance, and a disabled merchant pays nothing out, so a declared one that covers it still does.
+      const balance = t.profile.merchants.frozen?.payoutBalances?.USD;
+      const cost = payoutCost(t.profile, method, centsOf(value), 'USD');
+      const covered = balance !== undefined && cost !== undefined && cost <= centsOf(balance);
+      const what = `a ${method} payout of ${value} by a disabled merchant`;
+      if (covered) return expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what });
+      const seen = expectOneOf(
+        ex,
+        [
+          { code: 1001, key: 'merchantFrozen' },
+          { code: 5004, key: 'insufficientFunds' },
+        ],
+        'err.po.merchant-frozen',
+        { what: `${what}, whose payout balance the profile does not say covers it` },
+      );
+      // Refused for funds: legal, and it shows nothing of the disabled account.
+      if (seen.key === 'insufficientFunds')
+        throw new PreconditionSkip(
+          `the disabled merchant's ${value} USD payout was refused 5004 insufficientFunds, which its undeclared balance explains`,
+          { declare: ['merchants.frozen.payoutBalances'] },
+        );
     },
   },
   {
