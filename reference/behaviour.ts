@@ -186,6 +186,8 @@ export interface Behaviour {
   /** How a request whose Content-Type is not application/json is refused: a signed 400, or as unauthorized (HTTP 401, unsigned). */
   contentTypeRefusal: 'invalid-request' | 'unauthorized';
   /** Whether a signed body that is not JSON text is answered as unreadable (HTTP 500, unsigned) rather than a signed 400. */
+  /** Whether a body that cannot be read is answered by closing the connection, with no answer at all (a fault's). */
+  unreadableBodyClosed: boolean;
   invalidJsonUnreadable: boolean;
   /** What a repeated merchant number gets. */
   duplicatePolicy: 'refuse' | 'replay';
@@ -283,6 +285,7 @@ export const defaultBehaviour: Behaviour = {
   enforces: () => true,
   bothLookupsSent: 'refuse',
   invalidJsonUnreadable: false,
+  unreadableBodyClosed: false,
   contentTypeRefusal: 'invalid-request',
   duplicatePolicy: 'refuse',
   numberBlocks: () => true,
