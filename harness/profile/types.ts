@@ -284,7 +284,11 @@ export interface Profile {
     ackTimeoutMs: number;
     /** How long to wait for an event that must come (and to be sure one that must not come does not), ms. */
     deliveryWaitMs: number;
-    /** Relative tolerance when comparing waits with the interface's "about" figures. */
+    /**
+     * Relative tolerance when comparing waits with the interface's "about" figures. The kit reads every "about" one way,
+     * ±25 % (harness/webhooks/schedule.ts ABOUT_TOLERANCE): a smaller value is read as 0.25, a larger one widens the
+     * schedule checks and is named in the certificate as a loosened check.
+     */
     tolerance: number;
     /** Absolute allowance, ms, on each measured wait for timer and network delays (default 250). */
     jitterMs?: number;
