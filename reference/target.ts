@@ -115,6 +115,12 @@ export interface TargetDescription {
    * ("Transitions between states (from-state, trigger, condition): not shown."). Absent: the same as a checkout's.
    */
   readonly cardPendingStatus?: string;
+  /**
+   * Payouts that end by themselves: an open payout becomes `status` once `afterMs` ms have passed since its creation
+   * (time the vendor keeps; "Transitions between states (from-state, trigger, condition): not shown."). Absent: a payout
+   * waits for a cancel or the sandbox's settle control.
+   */
+  readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -137,6 +143,7 @@ export interface Target {
   readonly paymentsCredit: { readonly payout: boolean; readonly refund: boolean };
   readonly apiPaths: ApiPaths;
   readonly cardPendingStatus?: string;
+  readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -230,6 +237,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const cardPending = d.cardPendingStatus;
   if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(cardPending)))
     throw new Error(`target cardPendingStatus: a status name of letters, digits and "_", got ${JSON.stringify(cardPending)}`);
+  const settle = d.payoutsSettleAfter;
+  if (settle !== undefined && (!(settle.afterMs >= 0) || (settle.status !== 'SUCCESS' && settle.status !== 'FAILED')))
+    throw new Error(`target payoutsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(settle)}`);
   return {
     merchants,
     paymentMethods,
@@ -248,6 +258,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
+    ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -5,7 +5,8 @@ import type { MerchantRole } from '../target.js';
 import { add, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath } from './model.js';
 
-export type ControlName = keyof NonNullable<Profile['sandbox']>;
+/** The sandbox's controls (autoSettle is time the vendor keeps, no control). */
+export type ControlName = Exclude<keyof NonNullable<Profile['sandbox']>, 'autoSettle'>;
 
 /** Sends a sandbox control as the merchant that owns the record (default primary) with the given template variables. */
 export async function control(

@@ -69,6 +69,9 @@ const V4_FIELDS: string[] = [
   'cardPayment.pendingStatus',
 ];
 
+/** Fields of format version 5 (docs/PROFILE.md): one dotted path a line, as for version 4. */
+const V5_FIELDS: string[] = ['sandbox.autoSettle'];
+
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
   const walk = (node: unknown, segs: string[], at: string[]) => {
@@ -262,6 +265,14 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
             `"profileVersion": ${String(value['profileVersion'])} (set it to 4)`,
         );
   }
+  if (typeof value['profileVersion'] === 'number' && value['profileVersion'] < 5) {
+    for (const pattern of V5_FIELDS)
+      for (const path of has(value, pattern))
+        out.push(
+          `${path}: is a profile format version 5 field, but the profile says ` +
+            `"profileVersion": ${String(value['profileVersion'])} (set it to 5)`,
+        );
+  }
   return out;
 }
 
@@ -320,4 +331,4 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
 }
 
 /** The fields each format version added (dotted, `*` any key), for the generated profile reference. */
-export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = { 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS };
+export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = { 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS, 5: V5_FIELDS };

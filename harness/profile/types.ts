@@ -18,7 +18,7 @@ export interface Profile {
    * switch of several values or matching a refund by its number; 4: the facts of services written apart from the kit
    * (fees, templated paths, how balances move, a failure switch's scope, …). See docs/PROFILE.md.
    */
-  profileVersion?: 1 | 2 | 3 | 4;
+  profileVersion?: 1 | 2 | 3 | 4 | 5;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
   name: string;
   description?: string;
@@ -247,6 +247,13 @@ export interface Profile {
     /** Completes a pending card payment (cardPayment.cards.pending). Variables: orderNo, merchantOrderNo, outcome. */
     completeCard?: Control & { outcomes: { success: string; failed: string } };
     /**
+     * Version 5: time the vendor keeps. Records that end by themselves after a documented delay, with or without a control:
+     * `payouts`: an open payout becomes `status` once `afterMs` (ms on the wall clock, from its creation) have passed.
+     * The checks never take such a record as waiting for a control once the delay may have passed (harness/ops.ts
+     * `maySettleByItself`).
+     */
+    autoSettle?: { payouts?: AutoSettle };
+    /**
      * Arms a one-shot failure: the merchant's next request of that kind fails once, then the target
      * behaves normally. Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy,
      * refund systemBusy, refundFailed) that no ordinary request provokes. Variables (harness/profile/arm-failure.ts):
@@ -355,6 +362,14 @@ export interface Card {
 export type ArmFailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
 /** One value (the `failure` variable) or, version 3, several named ones (each key a template variable). */
 export type ArmFailureValue = string | Record<string, string>;
+/** Version 5: a record that ends by itself after a delay the vendor documents (profile `sandbox.autoSettle`). */
+export interface AutoSettle {
+  /** Milliseconds on the wall clock from the record's creation; it may end any time after (never before). */
+  afterMs: number;
+  /** The status it ends in. */
+  status: 'SUCCESS' | 'FAILED';
+}
+
 export interface Control {
   path: string;
   template: Record<string, unknown>;
