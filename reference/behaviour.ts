@@ -186,9 +186,9 @@ export interface Behaviour {
   /** How a request whose Content-Type is not application/json is refused: a signed 400, or as unauthorized (HTTP 401, unsigned). */
   contentTypeRefusal: 'invalid-request' | 'unauthorized';
   /** Whether a signed body that is not JSON text is answered as unreadable (HTTP 500, unsigned) rather than a signed 400. */
+  invalidJsonUnreadable: boolean;
   /** Whether a body that cannot be read is answered by closing the connection, with no answer at all (a fault's). */
   unreadableBodyClosed: boolean;
-  invalidJsonUnreadable: boolean;
   /** What a repeated merchant number gets. */
   duplicatePolicy: 'refuse' | 'replay';
   /** Whether a number held by a `holder` of this kind blocks a new create of `kind` (same namespace). */
