@@ -194,6 +194,8 @@ export interface Behaviour {
   contentTypeRefusal: 'invalid-request' | 'unauthorized';
   /** Whether a signed body that is not JSON text is answered as unreadable (HTTP 500, unsigned) rather than a signed 400. */
   invalidJsonUnreadable: boolean;
+  /** Whether a body that cannot be read is answered by closing the connection, with no answer at all (a fault's). */
+  unreadableBodyClosed: boolean;
   /** What a repeated merchant number gets. */
   duplicatePolicy: 'refuse' | 'replay';
   /** Whether a number held by a `holder` of this kind blocks a new create of `kind` (same namespace). */
@@ -274,7 +276,7 @@ export const defaultBehaviour: Behaviour = {
   maxRefundAmountDecimals: 2,
   tiersFor: (_method, tiers) => tiers,
   roundToTier: (cents, tiers, rule) =>
-    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents) : roundUpToTier(cents, tiers),
+    rule?.mode === 'nearest' ? roundToNearestTier(cents, tiers, rule.maxDistanceCents, rule.tiesDown) : roundUpToTier(cents, tiers),
   isPositiveAmount: (cents) => cents > 0n,
   formatAmount: (cents) => formatCents(cents),
   formatTime: (ms) => rfc3339(ms),
@@ -292,6 +294,7 @@ export const defaultBehaviour: Behaviour = {
   enforces: () => true,
   bothLookupsSent: 'refuse',
   invalidJsonUnreadable: false,
+  unreadableBodyClosed: false,
   contentTypeRefusal: 'invalid-request',
   duplicatePolicy: 'refuse',
   numberBlocks: () => true,

@@ -40,7 +40,10 @@ export interface PaymentChannel {
   readonly maxCents?: bigint;
   /** Where the method has several channels whose ranges leave gaps: each one (min/max are then the extremes). */
   readonly ranges?: readonly CentsRange[];
-  /** Price points in cents, ascending; present for wallet channels that charge fixed tiers. */
+  /**
+   * Price points in cents, ascending; present for wallet channels that charge fixed tiers. Such a channel may still have a
+   * largest amount (`maxCents`): an amount above it is refused 2006 before any rounding.
+   */
   readonly tiersCents?: readonly bigint[];
   /** The channel's own rounding to its tiers (absent: up to the next tier). */
   readonly rounding?: TierRounding;
@@ -103,17 +106,22 @@ export function channelAccepts(ch: { minCents?: bigint; maxCents?: bigint; range
   return ranges.some((r) => cents >= r.minCents && cents <= r.maxCents);
 }
 
-/** How a channel rounds to its tiers: up, or to the nearest within a distance (ties to the higher). */
-export type TierRounding = { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: bigint };
+/**
+ * How a channel rounds to its tiers: up, or to the nearest within a distance, ties to the higher unless `tiesDown`
+ * ("rounded to a price point where possible": which way a half-way amount goes is not shown).
+ */
+export type TierRounding =
+  | { readonly mode: 'up' }
+  | { readonly mode: 'nearest'; readonly maxDistanceCents: bigint; readonly tiesDown?: boolean };
 
-/** The nearest tier within `maxDistance` cents (the higher one at a tie), or undefined. */
-export function roundToNearestTier(cents: bigint, tiers: readonly bigint[], maxDistance: bigint): bigint | undefined {
+/** The nearest tier within `maxDistance` cents (at a tie the higher one, or the lower with `tiesDown`), or undefined. */
+export function roundToNearestTier(cents: bigint, tiers: readonly bigint[], maxDistance: bigint, tiesDown = false): bigint | undefined {
   let best: bigint | undefined;
   for (const t of tiers) {
     const d = t > cents ? t - cents : cents - t;
     if (d > maxDistance) continue;
     const bd = best === undefined ? undefined : best > cents ? best - cents : cents - best;
-    if (bd === undefined || d < bd || (d === bd && t > best!)) best = t;
+    if (bd === undefined || d < bd || (d === bd && (tiesDown ? t < best! : t > best!))) best = t;
   }
   return best;
 }

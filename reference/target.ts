@@ -43,8 +43,15 @@ export interface PaymentChannelDescription {
   /** Each channel's inclusive range in cents (overlapping or gapped); absent for price-point methods. */
   readonly ranges?: readonly { readonly minCents: number; readonly maxCents: number }[];
   readonly tiersCents?: readonly number[];
-  /** How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher. */
-  readonly rounding?: { readonly mode: 'up' } | { readonly mode: 'nearest'; readonly maxDistanceCents: number };
+  /**
+   * How the channel rounds to its tiers (absent: up): to the nearest within `maxDistanceCents`, ties to the higher (or to the
+   * lower with `ties: 'down'`).
+   */
+  readonly rounding?:
+    | { readonly mode: 'up' }
+    | { readonly mode: 'nearest'; readonly maxDistanceCents: number; readonly ties?: 'up' | 'down' };
+  /** A price-point channel's largest amount in cents (absent: none): an amount above it is refused 2006. */
+  readonly maxCents?: number;
   readonly refunds: RefundSupport;
   /** Whether a new refund is SUCCESS at once (else PENDING until `refunds/settle`). */
   readonly refundSettlesImmediately: boolean;
@@ -108,6 +115,12 @@ export interface TargetDescription {
    * ("Transitions between states (from-state, trigger, condition): not shown."). Absent: the same as a checkout's.
    */
   readonly cardPendingStatus?: string;
+  /**
+   * Payouts that end by themselves: an open payout becomes `status` once `afterMs` ms have passed since its creation
+   * (time the vendor keeps; "Transitions between states (from-state, trigger, condition): not shown."). Absent: a payout
+   * waits for a cancel or the sandbox's settle control.
+   */
+  readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -130,6 +143,7 @@ export interface Target {
   readonly paymentsCredit: { readonly payout: boolean; readonly refund: boolean };
   readonly apiPaths: ApiPaths;
   readonly cardPendingStatus?: string;
+  readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -223,6 +237,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const cardPending = d.cardPendingStatus;
   if (cardPending !== undefined && (typeof cardPending !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(cardPending)))
     throw new Error(`target cardPendingStatus: a status name of letters, digits and "_", got ${JSON.stringify(cardPending)}`);
+  const settle = d.payoutsSettleAfter;
+  if (settle !== undefined && (!(settle.afterMs >= 0) || (settle.status !== 'SUCCESS' && settle.status !== 'FAILED')))
+    throw new Error(`target payoutsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(settle)}`);
   return {
     merchants,
     paymentMethods,
@@ -241,6 +258,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
+    ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }
@@ -267,9 +285,18 @@ function paymentChannel(method: string, c: PaymentChannelDescription, cents: (wh
     const r = c.rounding;
     const rounding =
       r?.mode === 'nearest'
-        ? { mode: 'nearest' as const, maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents) }
+        ? {
+            mode: 'nearest' as const,
+            maxDistanceCents: cents(`${method}.rounding.maxDistanceCents`, r.maxDistanceCents),
+            ...(r.ties === 'down' ? { tiesDown: true } : {}),
+          }
         : undefined;
-    return { ...base, tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)), ...(rounding ? { rounding } : {}) };
+    return {
+      ...base,
+      tiersCents: c.tiersCents.map((t, i) => cents(`${method}.tiers[${i}]`, t)),
+      ...(rounding ? { rounding } : {}),
+      ...(c.maxCents !== undefined ? { maxCents: cents(`${method}.maxCents`, c.maxCents) } : {}),
+    };
   }
   const ranges: CentsRange[] = (c.ranges ?? []).map((r, i) => ({
     minCents: cents(`${method}.ranges[${i}].min`, r.minCents),

@@ -1,6 +1,6 @@
 import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
-import { expectAuthError, expectError, failCheck } from '../harness/check/expect.js';
+import { expectAnswer, expectAuthError, expectError, failCheck } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
 import { shortJson } from '../harness/describe.js';
 import { splitMsg } from '../harness/envelope.js';
@@ -27,6 +27,8 @@ function rawObject(ex: Exchange): { body?: Record<string, unknown>; problem?: st
 }
 
 function objectBody(ex: Exchange, clause: ClauseId, what: string): Record<string, unknown> {
+  // An answer that never came is the request's own row's finding, not this clause's (harness/check/expect.ts).
+  expectAnswer(ex, clause);
   const { body, problem } = rawObject(ex);
   if (!body)
     failCheck(clause, {

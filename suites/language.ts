@@ -1,6 +1,6 @@
 import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
-import { failCheck } from '../harness/check/expect.js';
+import { expectAnswer, failCheck } from '../harness/check/expect.js';
 import { shortJson } from '../harness/describe.js';
 import { splitMsg } from '../harness/envelope.js';
 import type { Exchange } from '../harness/exchange.js';
@@ -9,6 +9,8 @@ import { AUTH_ERRORS, BUSINESS_ERRORS, type ErrorScenario } from './support/erro
 const EN = 'en';
 
 function envelope(ex: Exchange, clause: ClauseId, what: string): { status: number; code: unknown; msg: unknown } {
+  // An answer that never came is the request's own row's finding, not this clause's (harness/check/expect.ts).
+  expectAnswer(ex, clause);
   const res = ex.response;
   const b = res?.json;
   if (!res || b === null || typeof b !== 'object' || Array.isArray(b)) {

@@ -16,6 +16,8 @@ import {
   type RoundedAmountCase,
 } from '../fixtures/arbitraries/price-points.js';
 import { describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
+import { acceptsCents } from '../harness/limits.js';
+import { centsNumberOf } from '../harness/money.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
 function pricePointSetup(t: Target) {
@@ -33,7 +35,18 @@ function pricePointSetup(t: Target) {
     methods,
     ruleOf: (method: string): PricePointRule => pricePointRule(pp, method),
     tiersOf: (method: string): string[] => pp.tiersByMethod?.[method] ?? pp.tiers,
+    insideOf: (method: string) => insideLimits(t, method),
   };
+}
+
+/**
+ * Whether an amount of the method falls inside one of its declared channels. An amount (or the tier it rounds to) outside
+ * every channel may be refused 2006 ("No available channel accepts the amount"), whatever the rounding rule says, so the
+ * rounding checks judge only amounts and tiers inside; with no declared limits, every amount is.
+ */
+function insideLimits(t: Target, method: string): (cents: number) => boolean {
+  const lim = t.profile.limits?.payments?.[method];
+  return lim ? (cents) => acceptsCents(lim, cents) : () => true;
 }
 
 /** The record paths of the amount charged and the amount asked; skips when undeclared. */
@@ -90,11 +103,12 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
     clause: ['payment.requested-amount.only-rounded', 'limit.price-points', 'payment.trans-amount.usd-charged'],
     async run(ctx) {
       const { target } = ctx;
-      const { methods, tiersOf } = pricePointSetup(target);
+      const { methods, tiersOf, insideOf } = pricePointSetup(target);
       const paths = amountPaths(target);
-      // Every tier with every price-point method: a handful of cases, so all of them.
+      // Every tier with every price-point method: a handful of cases, so all of them (a tier outside the method's
+      // declared channels may be refused 2006).
       for (const method of methods) {
-        for (const tier of tiersOf(method)) {
+        for (const tier of tiersOf(method).filter((x) => insideOf(method)(centsNumberOf(x)))) {
           const order = await createCheckout(target, 'limit.price-points', { method, amount: usd(tier) });
           const { data, ex } = await recordOf(target, order.orderNo, 'payment.requested-amount.only-rounded');
           const charged = pick(data, paths.trans);
@@ -131,11 +145,12 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
     ],
     async run(ctx) {
       const { target } = ctx;
-      const { pp, methods, ruleOf, tiersOf } = pricePointSetup(target);
+      const { pp, methods, ruleOf, tiersOf, insideOf } = pricePointSetup(target);
       const paths = amountPaths(target);
-      // Only amounts the declared rule (rounding, distance, tie, per-method tiers) rounds are judged here.
+      // Only amounts the declared rule (rounding, distance, tie, per-method tiers) rounds are judged here, inside the
+      // method's declared channels.
       const withCases = methods.flatMap((method) => {
-        const between = amountBetweenPricePoints(ruleOf(method), pp.unroundable);
+        const between = amountBetweenPricePoints(ruleOf(method), pp.unroundable, insideOf(method));
         return between ? [{ method, between }] : [];
       });
       if (withCases.length === 0)
@@ -173,7 +188,8 @@ export default defineSuite('price-points', { area: 'payments', resource: 'paymen
       // kill.test.ts LEGAL_TARGETS_SEED=1495603823). Then anywhere the rule rounds.
       const first = withCases[0]!.method;
       const seen: Awaited<ReturnType<typeof charge>>[] = [];
-      for (const c of amountsNextToPricePoints(ruleOf(first), pp.unroundable)) seen.push(await charge({ method: first, c }));
+      for (const c of amountsNextToPricePoints(ruleOf(first), pp.unroundable, insideOf(first)))
+        seen.push(await charge({ method: first, c }));
       const telling = (x: (typeof seen)[number]) =>
         !('refused' in x) && roundingClause(x.charged, x.c, tiersOf(x.method)) === 'limit.price-points' ? 0 : 1;
       for (const x of [...seen].sort((a, b) => telling(a) - telling(b))) judge(x);

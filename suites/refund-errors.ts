@@ -37,7 +37,7 @@ import {
   supportOf,
   type Payment,
 } from './support/paid-orders.js';
-import { refundAccepted, settlePending, type CreatedRefund } from './support/refund-records.js';
+import { refundAccepted, refundMadeToFail, settlePending, type CreatedRefund } from './support/refund-records.js';
 import { type MagicTrigger, refundCarrying, waysOf } from './support/triggered.js';
 import { describeTrigger } from '../harness/profile/triggers.js';
 
@@ -359,14 +359,9 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'refuses a refund the provider fails with refundFailed',
     clause: ['err.ref.failed', 'err.ref.codes'],
     async run({ target: t }) {
-      // Each magic value or header the sandbox fails a refund by (refunds.failingReason is one); the switch's refundFailed
-      // is armed by the transient-failure checks, inside the exclusive section it needs.
+      // Each magic value or header the sandbox fails a refund by (refunds.failingReason is one); without one, the failure
+      // the sandbox switch arms (sandbox.armFailure.failures.refundFailed), inside the exclusive section it needs.
       const ways = waysOf(t, 'refundFailed').filter((w): w is MagicTrigger => w.way !== 'control');
-      if (ways.length === 0)
-        throw new PreconditionSkip(
-          'the profile declares no magic value or header that makes a refund fail (sandbox.triggers.refundFailed, refunds.failingReason)',
-          { declare: ['sandbox.triggers.refundFailed'] },
-        );
       for (const w of ways) {
         const refund = await refundCarrying(t, w, 'refundFailed', 'err.ref.failed');
         expectError(await refund.send(`refund carrying ${describeTrigger(w)}`), refusal('refundFailed'), {
@@ -375,6 +370,19 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           halfRight: 'code',
         });
       }
+      if (ways.length > 0) return;
+      const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
+      await refundMadeToFail(
+        t,
+        { refundNo: t.newNo('refund'), order: paid, amount: usd(valueOfCents(paid.cents)) },
+        'err.ref.failed',
+        (ex) =>
+          expectError(ex, refusal('refundFailed'), {
+            what: 'a refund the sandbox provider fails',
+            ifHalfRight: 'err.ref.codes',
+            halfRight: 'code',
+          }),
+      );
     },
   },
   {
@@ -390,18 +398,25 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           { declare: ['merchants.lowBalance.refundBalance'] },
         );
       // A balance successful payments credit moves with this check's own payment, and with every other one of the merchant.
+      // What is missing is the balance at the moment of the refund, which no profile entry can say (balances.paymentsCredit is
+      // declared, and true): the skip names it and asks for nothing already there.
       if (balanceMoves(t.profile, 'refund'))
         throw new PreconditionSkip(
-          'the profile says successful payments credit the refund balance (balances.paymentsCredit), and the interface shows no ' +
-            'balance, so the declared refund balance is only where it started and is not judged as a constant',
-          { declare: ['balances.paymentsCredit'] },
+          "the low-balance merchant's refund balance when the refund is made: successful payments credit it " +
+            '(balances.paymentsCredit) and the interface shows no balance, so the declared one is only where it started',
         );
       const card = t.profile.methods.card ?? 'CARD';
-      if (!payableMethods(t).includes(card) || !['partial', 'full'].includes(String(supportOf(t, card, 'lowBalance')))) {
-        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment with refund support', {
-          declare: ['cardPayment', 'refunds.support'],
+      // Each skip names the fact that is missing, never one already declared.
+      if (!payableMethods(t).includes(card))
+        throw new PreconditionSkip('the low-balance merchant pays by card; the profile declares no card payment', {
+          declare: ['cardPayment', 'endpoints.cardPayment'],
         });
-      }
+      const support = supportOf(t, card, 'lowBalance');
+      if (support === undefined)
+        throw new PreconditionSkip(`the low-balance merchant pays by card; the profile does not say whether ${card} refunds for it`, {
+          declare: [`refunds.support.${card}`],
+        });
+      if (support === 'none') throw new PreconditionSkip(`the low-balance merchant's ${card} payments take no refunds (refunds.support)`);
       const lim = t.profile.limits?.payments?.[card];
       // Paid amount above the balance: a full refund of it never fits, whatever the fee.
       const total = Math.max(defaultCents(t, card), centsNumberOf(balance) + 100);

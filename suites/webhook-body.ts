@@ -29,6 +29,8 @@ import {
   type Payment,
 } from './support/webhook-scenarios.js';
 import type { Exchange } from '../harness/exchange.js';
+import { decidePricePoint, describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
+import { acceptsCents } from '../harness/limits.js';
 import { centsOf, compareCents, isShownValue, maxCents, shownValue, valueOfCents } from '../harness/money.js';
 
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -58,7 +60,13 @@ function plainMethod(t: Target): string {
   return m;
 }
 
-function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding: 'up' | 'down' | 'nearest'; unroundable: Set<string> } {
+function pricePointSetup(t: Target): {
+  method: string;
+  tiers: bigint[];
+  rule: PricePointRule;
+  inside: (cents: number) => boolean;
+  unroundable: Set<string>;
+} {
   const method = (t.profile.methods.pricePoint ?? []).find((m) => t.profile.methods.checkout.includes(m));
   if (!method)
     throw new PreconditionSkip('the profile declares no price-point method among the checkout methods (methods.pricePoint)', {
@@ -67,23 +75,34 @@ function pricePointSetup(t: Target): { method: string; tiers: bigint[]; rounding
   const pp = t.profile.pricePoints;
   if (!pp || pp.tiers.length === 0)
     throw new PreconditionSkip('the profile declares no price-point tiers (pricePoints.tiers)', { declare: ['pricePoints.tiers'] });
-  // The method's own tiers where it has them: a target whose only price-point method has its own tiers (a genome)
-  // charges those.
+  // The method's own tiers and rule where it has them: a target whose only price-point method has its own tiers (a genome)
+  // charges those. An amount or tier outside the method's declared channels may be refused 2006, so only those inside count.
   const tiers = (pp.tiersByMethod?.[method] ?? pp.tiers).map((v) => centsOf(v)).sort(compareCents);
-  return { method, tiers, rounding: pp.rounding, unroundable: new Set(pp.unroundable.map((v) => shownValue(v))) };
+  const lim = t.profile.limits?.payments?.[method];
+  return {
+    method,
+    tiers,
+    rule: pricePointRule(pp, method),
+    inside: lim ? (c) => acceptsCents(lim, c) : () => true,
+    unroundable: new Set(pp.unroundable.map((v) => shownValue(v))),
+  };
 }
 
-/** One cent above a tier, between it and the next: a value every rounding rule moves to a tier. */
+/**
+ * The first amount one cent above a tier that the declared rule (the method's rounding, distance and tie) rounds to a
+ * tier it is not, inside the method's channels: an amount the rule leaves undecided (a midpoint with no tie said) is never
+ * taken.
+ */
 function amountBetweenTiers(s: ReturnType<typeof pricePointSetup>): { requested: string; charged: string } {
-  for (let i = 0; i + 1 < s.tiers.length; i++) {
-    const lo = s.tiers[i]!;
-    const hi = s.tiers[i + 1]!;
-    if (hi - lo < 3n) continue;
-    const requested = valueOfCents(lo + 1n);
+  for (const lo of s.tiers) {
+    const c = Number(lo) + 1;
+    const d = decidePricePoint(c, s.rule);
+    if (d.kind !== 'rounded' || d.tier === c || !s.inside(c) || !s.inside(d.tier)) continue;
+    const requested = valueOfCents(c);
     if (s.unroundable.has(requested)) continue;
-    return { requested, charged: valueOfCents(s.rounding === 'up' ? hi : lo) };
+    return { requested, charged: valueOfCents(d.tier) };
   }
-  throw new PreconditionSkip("the profile's price-point tiers leave no amount between two tiers (pricePoints.tiers)", {
+  throw new PreconditionSkip("the profile's price-point rule rounds no amount one cent above a tier (pricePoints)", {
     declare: ['pricePoints.tiers'],
   });
 }
@@ -316,7 +335,7 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
         'trans_amount',
         usd(charged),
         'payment.price-point.round',
-        `\`trans_amount\` must be the price point charged (rounding "${s.rounding}" per the profile)`,
+        `\`trans_amount\` must be the price point charged (rounding ${describeRule(s.rule)} per the profile)`,
         exchange,
       );
     },
@@ -327,7 +346,13 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     async run({ target: t }) {
       webhookSetup(t);
       const s = pricePointSetup(t);
-      const tier = valueOfCents(s.tiers[0]!);
+      // A tier inside the method's channels: one outside may be refused 2006.
+      const first = s.tiers.find((c) => s.inside(Number(c)));
+      if (first === undefined)
+        throw new PreconditionSkip(`no price point of ${s.method} is inside its declared channels (limits.payments.${s.method})`, {
+          declare: [`limits.payments.${s.method}`],
+        });
+      const tier = valueOfCents(first);
       const { body, exchange } = await paidWithBody(t, 'webhook.body.requested-amount', { method: s.method, amount: usd(tier) });
       if ('requested_amount' in body) {
         failCheck({

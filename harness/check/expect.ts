@@ -67,25 +67,44 @@ export function failCheck(clauseOrOpts: ClauseId | FailOptions, maybe?: FailOpti
   return fail(o.code, clause, o.title, o.exchange, o.expected, o.seen);
 }
 
+/** The clause each request was sent to exercise, where a check says so (`answerOwedTo`). */
+const owedTo = new WeakMap<Exchange, ClauseId>();
+
+/**
+ * Says that the request of `ex` was sent to exercise `clause` (an error scenario's own row): an answer that never came is
+ * then charged to that clause, never to a clause about an answer's contents (envelope, `Accept-Language`) that a check
+ * reusing the request judges. Returns `ex`.
+ */
+export function answerOwedTo(ex: Exchange, clause: ClauseId): Exchange {
+  owedTo.set(ex, clause);
+  return ex;
+}
+
+/**
+ * A complete answer, or a NO_RESPONSE finding charged to the clause the request was sent to exercise (`answerOwedTo`),
+ * else to `clause`. A head without its whole body (deadline, reset) is no complete response, not a malformed one; a body
+ * past the size cap was sent whole by the target, so it is judged as the body it is.
+ */
+export function expectAnswer(ex: Exchange, clause: ClauseId): asserts ex is Exchange & { response: NonNullable<Exchange['response']> } {
+  if (ex.response && (!ex.error || ex.error.kind === 'too-large')) return;
+  const seen = ex.error
+    ? `${ex.error.kind}: ${ex.error.message}${ex.response ? ` (after HTTP ${ex.response.status} headers)` : ''}`
+    : 'nothing';
+  fail(
+    'NO_RESPONSE',
+    owedTo.get(ex) ?? clause,
+    ex.response ? 'the target gave no complete response' : 'the target gave no response',
+    ex,
+    'a complete response',
+    seen,
+  );
+}
+
 function envelopeOf(
   ex: Exchange,
   clause: ClauseId,
 ): { status: number; code: unknown; msg: unknown; data: unknown; body: Record<string, unknown> } {
-  // A head without its whole body (deadline, reset) is no complete response, not a malformed one;
-  // a body past the size cap was sent whole by the target, so it is judged as the body it is.
-  if (!ex.response || (ex.error && ex.error.kind !== 'too-large')) {
-    const seen = ex.error
-      ? `${ex.error.kind}: ${ex.error.message}${ex.response ? ` (after HTTP ${ex.response.status} headers)` : ''}`
-      : 'nothing';
-    fail(
-      'NO_RESPONSE',
-      clause,
-      ex.response ? 'the target gave no complete response' : 'the target gave no response',
-      ex,
-      'a complete response',
-      seen,
-    );
-  }
+  expectAnswer(ex, clause);
   const body = ex.response.json;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     fail(

@@ -19,6 +19,7 @@
  * names each suite file as its source in the reports (harness/report/source-names.ts), so reports and history ids are
  * the same whichever ran.
  */
+import { loosenedAllowances } from '../webhooks/schedule.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -523,6 +524,7 @@ function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined, roundTripMs:
     profile: { name: loaded.profile.name, file: basename(loaded.path), environment: loaded.profile.environment },
     target: cfg.targetUrl ? maskUrl(cfg.targetUrl) : embedded ? 'embedded' : maskUrl(loaded.profile.baseUrl),
     timeScale: loaded.profile.webhooks?.timeScale,
+    ...(loosenedAllowances(loaded.profile).length > 0 ? { loosened: loosenedAllowances(loaded.profile) } : {}),
     ...(roundTripMs !== undefined ? { roundTripMs } : {}),
     filters: { suites: cfg.suites, clauses: cfg.clauses },
     faults: cfg.faults,

@@ -184,6 +184,9 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'payouts.cancelBy': { verifiedWith: 'payouts.methods.*.cancel' },
   'payouts.sharedBalance': { notVerifiable: 'it could be shown only by spending a balance' },
   'sandbox.*': { verifiedWith: 'sandbox.*' },
+  'sandbox.autoSettle.payouts': {
+    notVerifiable: 'not asked: a payout would have to be left open for the delay; the payout checks accept what it allows',
+  },
   'sandbox.armFailure.scope': {
     notVerifiable:
       'a switch broader than declared fails only a request the kit does not send meanwhile (harness/exclusive.ts); ' +

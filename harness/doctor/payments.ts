@@ -414,13 +414,7 @@ async function judgeCheckoutProbe(
   }
 }
 
-async function judgeOneProbe(
-  ctx: DoctorContext,
-  method: string,
-  pr: CheckoutProbe,
-  on: ProbeJudgement,
-  role: MerchantRole,
-): Promise<void> {
+async function judgeOneProbe(ctx: DoctorContext, method: string, pr: CheckoutProbe, on: ProbeJudgement, role: MerchantRole): Promise<void> {
   const r = await pay(ctx, role, method, pr.value, `doctor: ${pr.claim}`);
   if (unanswered(ctx, pr.path, pr.claim, r.a, r.ex)) return;
   const answered = describeAnswer(r.a);

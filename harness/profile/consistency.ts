@@ -71,7 +71,7 @@ const V4_FIELDS: string[] = [
 ];
 
 /** Fields of format version 5 (docs/PROFILE.md): the open world. */
-const V5_FIELDS: string[] = ['sandbox.triggers'];
+const V5_FIELDS: string[] = ['sandbox.triggers', 'sandbox.autoSettle'];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];

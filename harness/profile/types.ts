@@ -248,6 +248,13 @@ export interface Profile {
     /** Completes a pending card payment (cardPayment.cards.pending). Variables: orderNo, merchantOrderNo, outcome. */
     completeCard?: Control & { outcomes: { success: string; failed: string } };
     /**
+     * Version 5: time the vendor keeps. Records that end by themselves after a documented delay, with or without a control:
+     * `payouts`: an open payout becomes `status` once `afterMs` (ms on the wall clock, from its creation) have passed.
+     * The checks never take such a record as waiting for a control once the delay may have passed (harness/ops.ts
+     * `maySettleByItself`).
+     */
+    autoSettle?: { payouts?: AutoSettle };
+    /**
      * Arms a one-shot failure: the merchant's next request of that kind fails once, then the target
      * behaves normally. Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy,
      * refund systemBusy, refundFailed) that no ordinary request provokes. Variables (harness/profile/arm-failure.ts):
@@ -292,7 +299,11 @@ export interface Profile {
     ackTimeoutMs: number;
     /** How long to wait for an event that must come (and to be sure one that must not come does not), ms. */
     deliveryWaitMs: number;
-    /** Relative tolerance when comparing waits with the interface's "about" figures. */
+    /**
+     * Relative tolerance when comparing waits with the interface's "about" figures. The kit reads every "about" one way,
+     * ±25 % (harness/webhooks/schedule.ts ABOUT_TOLERANCE): a smaller value is read as 0.25, a larger one widens the
+     * schedule checks and is named in the certificate as a loosened check.
+     */
     tolerance: number;
     /** Absolute allowance, ms, on each measured wait for timer and network delays (default 250). */
     jitterMs?: number;
@@ -385,6 +396,14 @@ export type FailureTrigger =
 export type TriggerWay = FailureTrigger['way'];
 /** One value (the `failure` variable) or, version 3, several named ones (each key a template variable). */
 export type ArmFailureValue = string | Record<string, string>;
+/** Version 5: a record that ends by itself after a delay the vendor documents (profile `sandbox.autoSettle`). */
+export interface AutoSettle {
+  /** Milliseconds on the wall clock from the record's creation; it may end any time after (never before). */
+  afterMs: number;
+  /** The status it ends in. */
+  status: 'SUCCESS' | 'FAILED';
+}
+
 export interface Control {
   path: string;
   template: Record<string, unknown>;

@@ -75,6 +75,11 @@ export interface Certificate {
   disputes: Verdict['disputes'];
   /** Where the document allows several answers, which one the target took, and the checks that saw it. */
   readings: { topic: string; reading: string; checks: string[] }[];
+  /**
+   * The kit's allowances the profile widened (run.json's `loosened`), with the clauses whose checks judged with them:
+   * those checks were looser than the kit's one reading of the document. Absent when none was widened.
+   */
+  loosened?: RunMeta['loosened'];
   /** What the run cost the target (run.json's `traffic`); absent for runs made before it was counted. */
   traffic?: Traffic;
   /** Commands that work pasted from any folder (absolute paths, every flag that changes the run). */
@@ -163,6 +168,7 @@ export function buildCertificate(input: CertificateInput): { certificate: Certif
     deviations: v.deviations,
     disputes: v.disputes,
     readings: readingsOf(results),
+    ...(meta.loosened?.length ? { loosened: meta.loosened } : {}),
     commands: commandsOf(meta),
     ...(runStatus.unfinished ? { unfinished: runStatus.unfinished } : {}),
     repro: reproEntries(results, meta, input.reproDigests),

@@ -42,6 +42,7 @@ export function renderMarkdown(c: Certificate): string {
     ...deviationsSection(c),
     ...unfinishedSection(c),
     ...warningsSection(c),
+    ...loosenedSection(c),
     ...readingsSection(c),
     ...commandsSection(c),
     ...reproSection(c),
@@ -303,6 +304,21 @@ function disputesSection(c: Certificate): string[] {
   L.push('| check | clauses | reason | link |', '|---|---|---|---|');
   for (const d of c.disputes)
     L.push(`| ${d.checkId} | ${d.clauses.map((x) => `\`${x}\``).join(', ')} | ${mdCell(d.reason)} | ${mdCell(d.link)} |`);
+  L.push('');
+  return L;
+}
+
+/** The kit's allowances the profile widened: the checks judged with them were looser than the kit's own reading. */
+function loosenedSection(c: Certificate): string[] {
+  if (!c.loosened?.length) return [];
+  const L = ['## Loosened checks', ''];
+  L.push(
+    "The profile widens an allowance the kit reads one way for every target: the checks of these clauses judged with the profile's " +
+      "wider value, so a pass of them says less than it would with the kit's reading.",
+    '',
+  );
+  L.push('| profile field | declared | kit reading | clauses |', '|---|---|---|---|');
+  for (const l of c.loosened) L.push(`| \`${l.field}\` | ${l.declared} | ${l.reading} | ${l.clauses.map((x) => `\`${x}\``).join(', ')} |`);
   L.push('');
   return L;
 }

@@ -4,6 +4,7 @@ import type { RunStatus, UnverifiedFact } from './verdict.js';
 import type { Replay } from '../run/replay.js';
 import type { Traffic } from './traffic.js';
 import type { RunFloor } from './floor.js';
+import type { LoosenedAllowance } from '../webhooks/schedule.js';
 
 /**
  * An answer against the profile where the document fixes the answer: the profile or the target is
@@ -32,6 +33,11 @@ export interface RunMeta {
   target: string;
   /** Webhook time scale of the target (profile webhooks.timeScale). */
   timeScale?: number;
+  /**
+   * The kit's allowances the profile widens (harness/webhooks/schedule.ts `loosenedAllowances`): the checks that judged
+   * with them are loosened, and the certificate names them. Absent when the profile keeps the kit's readings.
+   */
+  loosened?: LoosenedAllowance[];
   /**
    * The target's round trip, ms, as the CLI measured it before vitest started (the fewest of 3 HEADs,
    * harness/run/round-trip.ts): 40 ms or more kept four workers. Absent when the target did not answer them.

@@ -2,7 +2,11 @@
  * Webhook timing: the interface's figures (INTERFACE.md › Acknowledgement and retries, Limits)
  * scaled by the target profile's time scale, and the comparisons checks make against them. No
  * figure here comes from the reference: a target's own schedule is judged only by the document's
- * "about" figures within the profile's tolerance.
+ * "about" figures, read the kit's one way (ABOUT_TOLERANCE), the same for every target.
+ *
+ * Allowances are the kit's, not the vendor's: `webhooks.tolerance` stays a profile field, but a profile can only widen
+ * the kit's reading, never narrow it (a narrower one would fail a service the document allows), and a profile that
+ * widens it is named in the certificate as a loosened check (`loosenedAllowances`, RunMeta.loosened).
  */
 import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
@@ -29,13 +33,45 @@ export const INTERFACE_WEBHOOK_FIGURES = {
   ackLimitMs: 5_000,
 } as const;
 
+/**
+ * The kit's reading of every "about" of the document's webhook schedule ("about 15 seconds", "about 40 minutes", "about
+ * 80 to 100 minutes"): within ±25 % of the figure (the span: 80 − 25 % to 100 + 25 %), on the target's clock, before the
+ * absolute allowances for timers, the network and the attempt's own length (jitterMs, the ack limit). One reading for
+ * every target, documented in docs/WRITING-CHECKS.md.
+ */
+export const ABOUT_TOLERANCE = 0.25;
+
+/** The clauses whose checks judge a wait against an "about" figure with the tolerance. */
+export const ABOUT_CLAUSES = ['webhook.retry.growing-waits', 'webhook.retry.total-span'] as const;
+
+/** A profile value that widens one of the kit's allowances: the checks that judged with it are loosened. */
+export interface LoosenedAllowance {
+  /** The profile field, e.g. `webhooks.tolerance`. */
+  field: string;
+  /** What the profile says, and the kit's own reading it widens. */
+  declared: number;
+  reading: number;
+  /** The clauses whose checks judged with the wider allowance. */
+  clauses: string[];
+}
+
+/** The allowances this profile widens beyond the kit's readings (none for a profile that keeps them). */
+export function loosenedAllowances(profile: Profile): LoosenedAllowance[] {
+  const declared = profile.webhooks?.tolerance;
+  if (declared === undefined || declared <= ABOUT_TOLERANCE) return [];
+  return [{ field: 'webhooks.tolerance', declared, reading: ABOUT_TOLERANCE, clauses: [...ABOUT_CLAUSES] }];
+}
+
 export interface WebhookTiming {
   timeScale: number;
   /** Effective ack limit of the target (already scaled), ms. */
   ackTimeoutMs: number;
   /** How long to wait for an event that must come, and to be sure one that must not come does not, ms. */
   deliveryWaitMs: number;
-  /** Relative tolerance on the document's "about" figures. */
+  /**
+   * Relative tolerance on the document's "about" figures: the kit's reading (ABOUT_TOLERANCE), or the profile's where it
+   * is wider (a loosened check, named in the certificate).
+   */
   tolerance: number;
   /** Absolute allowance on each measured wait for timer and network delays, ms. */
   jitterMs: number;
@@ -51,7 +87,7 @@ export function webhookTiming(profile: Profile): WebhookTiming {
     timeScale: w.timeScale,
     ackTimeoutMs: w.ackTimeoutMs,
     deliveryWaitMs: w.deliveryWaitMs,
-    tolerance: w.tolerance,
+    tolerance: Math.max(w.tolerance, ABOUT_TOLERANCE),
     jitterMs: w.jitterMs ?? DEFAULT_JITTER_MS,
   };
 }

@@ -127,6 +127,15 @@ export const unreadableBodyHttp400 = defineFault({
     failure === 'unreadable' ? { http: 400, code: 400, key: 'invalidRequest', message: 'Request body could not be read' } : correct,
 });
 
+export const unreadableBodyConnectionClosed = defineFault({
+  name: 'unreadable-body-connection-closed',
+  clause: 'err.auth.unreadable-body',
+  doc:
+    'A request body that cannot be read ("Request body could not be read") is answered by closing the connection, with no ' +
+    'answer, instead of HTTP 500 internalServerError.',
+  unreadableBodyClosed: true,
+});
+
 function reserialised(raw: Buffer): Buffer {
   try {
     return Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8'))), 'utf8');

@@ -3,6 +3,7 @@
  * global, so another merchant's service number is recognised and refused as such; merchant
  * numbers are per merchant, so another merchant's is simply not found.
  */
+import { settleDuePayouts } from './payout-state.js';
 import { ApiError } from '../errors.js';
 import type { Call, Service } from '../service.js';
 import type { Payment, Payout, Refund } from '../store.js';
@@ -56,6 +57,8 @@ export function findRefund(svc: Service, call: Call, f: Fields, opts: LookupOpti
 
 /** `notFoundCode` differs by operation: 5002 for a query, 422 for a cancel. */
 export function findPayout(svc: Service, call: Call, f: Fields, notFoundCode: number, opts: LookupOptions = {}): Payout {
+  // A payout that ended by itself is seen ended (target payoutsSettleAfter).
+  settleDuePayouts(svc, call.now);
   const ref = f.exactlyOne('merchant_payout_no', 'payout_no', svc.behaviour.bothLookupsSent);
   const p =
     keyOf(svc, ref.key, opts) === 'payout_no'

@@ -108,6 +108,8 @@ export function priceFor(method: string, cents: bigint, b: Behaviour, target: Ta
   const ch = target.paymentChannels.get(method);
   if (ch === undefined) throw E.paymentMethodUnavailable(method);
   if (ch.tiersCents !== undefined) {
+    if (ch.maxCents !== undefined && cents > ch.maxCents && b.enforces('payment.channel-range'))
+      throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);
     const tier = cents > MAX_AMOUNT_CENTS ? undefined : b.roundToTier(cents, b.tiersFor(method, ch.tiersCents), ch.rounding);
     if (tier === undefined && !b.enforces('payment.price-point')) return { chargedCents: cents };
     if (tier === undefined) {

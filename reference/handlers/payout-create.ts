@@ -14,11 +14,13 @@ import { movePayoutBalance, type Payee, type Payout, payoutBalance } from '../st
 import { Fields } from '../validate.js';
 import { payoutView } from '../views.js';
 import { ensureActive } from './payment-input.js';
-import { balanceCurrency } from './payout-state.js';
+import { balanceCurrency, settleDuePayouts } from './payout-state.js';
 
 const KEYS = ['payment_method', 'merchant_payout_no', 'trans_amount', 'payee', 'notify_url'];
 
 export const payoutCreate: Handler = (svc, call) => {
+  // Money a payout that ended by itself gave back is there again (target payoutsSettleAfter).
+  settleDuePayouts(svc, call.now);
   const b = svc.behaviour;
   const f = Fields.of(call.body, KEYS);
   const method = f.requiredString('payment_method', { max: 32 });

@@ -23,3 +23,15 @@ export function finishPayout(svc: Service, p: Payout, status: Exclude<PayoutStat
 export function balanceCurrency(svc: Service, currency: string): string {
   return svc.behaviour.enforces('payout.balance-currency') ? currency : 'USD';
 }
+
+/**
+ * Payouts the target ends by itself (target `payoutsSettleAfter`): every open payout whose delay has passed is finished
+ * as the description says, at the moment it was due. Run before any payout is read or a balance is drawn on, so what a
+ * request sees is what a clock-driven sandbox would show.
+ */
+export function settleDuePayouts(svc: Service, now: number): void {
+  const due = svc.target.payoutsSettleAfter;
+  if (due === undefined) return;
+  for (const p of svc.store.payouts.values())
+    if (p.status === 'PENDING' && now - p.createdAt >= due.afterMs) finishPayout(svc, p, due.status, p.createdAt + due.afterMs);
+}

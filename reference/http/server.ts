@@ -109,7 +109,7 @@ export function createReferenceServer(opts: PipelineOptions): Server {
   });
   // Malformed HTTP (bad request line, oversized headers): the request cannot be read.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    if (err.code === 'ECONNRESET' || !socket.writable || opts.svc.behaviour.unreadableBodyClosed) {
       socket.destroy();
       return;
     }
@@ -167,6 +167,11 @@ async function handle(
   }
 
   const read = await readBody(req, { maxBytes: MAX_BODY_BYTES, idleMs: opts.readIdleMs, totalMs: Math.max(opts.readIdleMs * 15, 30_000) });
+  if (!read.ok && opts.svc.behaviour.unreadableBodyClosed) {
+    req.socket.destroy();
+    logDone(0, 0);
+    return;
+  }
   if (!read.ok) {
     const unreadable = authAnswer(opts.svc, 'unreadable');
     sendUnsigned(res, unreadable.http, unreadable.err, english, true);

@@ -4,6 +4,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  * language suites: each creates nothing and is answered the same way by every conformant target.
  */
 import type { Exchange } from '../../harness/exchange.js';
+import { answerOwedTo } from '../../harness/check/expect.js';
 import { checkout, queryPayment } from '../../harness/ops.js';
 import type { PostOptions, Target } from '../../harness/target.js';
 import { unknownOrderLookup } from './auth-outcomes.js';
@@ -22,6 +23,14 @@ export interface ErrorScenario {
   send(t: Target, opts?: PostOptions): Promise<Exchange>;
 }
 
+/**
+ * Each scenario's request is owed its own row's answer: one that never comes is charged to that row (`clause`), whatever
+ * check sent it to judge an answer's contents (the envelope, `Accept-Language`).
+ */
+function owing(list: ErrorScenario[]): ErrorScenario[] {
+  return list.map((s) => ({ ...s, send: async (t, o) => answerOwedTo(await s.send(t, o), s.clause) }));
+}
+
 function internal(t: Target, jsonPath: string): string[] {
   const name = t.profile.internalFieldNames?.[jsonPath];
   return name ? [name] : [];
@@ -34,7 +43,7 @@ const LOOKUP_FIELDS = (t: Target): string[] => [
   ...internal(t, 'order_no'),
 ];
 
-export const BUSINESS_ERRORS: readonly ErrorScenario[] = [
+export const BUSINESS_ERRORS: readonly ErrorScenario[] = owing([
   {
     name: 'a query with neither number',
     http: 200,
@@ -88,9 +97,9 @@ export const BUSINESS_ERRORS: readonly ErrorScenario[] = [
     auth: false,
     send: (t, o) => checkout(t, { method: t.profile.methods.unknown }, { label: 'checkout with an unknown payment method', ...o }),
   },
-];
+]);
 
-export const AUTH_ERRORS: readonly ErrorScenario[] = [
+export const AUTH_ERRORS: readonly ErrorScenario[] = owing([
   {
     name: 'a request without X-Nonce',
     http: 401,
@@ -153,4 +162,4 @@ export const AUTH_ERRORS: readonly ErrorScenario[] = [
       });
     },
   },
-];
+]);

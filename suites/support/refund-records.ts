@@ -6,7 +6,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
 import { expectString, expectSuccess, pick } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/exchange.js';
-import { createRefund, settleRefund, usd } from '../../harness/ops.js';
+import { type Amount, createRefund, settleRefund, underArmedFailure, usd } from '../../harness/ops.js';
 import type { Target } from '../../harness/target.js';
 import { valueOfCents } from '../../harness/money.js';
 import type { Payment } from './paid-orders.js';
@@ -49,4 +49,31 @@ export async function settlePending(t: Target, refunds: CreatedRefund[], clause:
       });
     await settleRefund(t, { refundNo: r.refundNo, merchantRefundNo: r.merchantRefundNo }, 'success', clause);
   }
+}
+
+/**
+ * Sends a refund of `order` under `refundNo` that the sandbox makes fail, by the first way the profile declares: the
+ * failing reason (`refunds.failingReason`), else the armed failure (`sandbox.armFailure.failures.refundFailed`), the
+ * request then sent inside the switch's exclusive section (harness/ops.ts `underArmedFailure`). `judge` runs on the
+ * answer while the failure is armed. Skips naming both when the profile declares neither.
+ */
+export async function refundMadeToFail<T>(
+  t: Target,
+  req: { refundNo: string; order: Payment; amount: Amount },
+  clause: ClauseId,
+  judge: (ex: Exchange) => T,
+): Promise<T> {
+  const reason = t.profile.refunds?.failingReason;
+  const label = 'refund that the sandbox makes fail';
+  if (reason) return judge(await createRefund(t, { ...req, reason }, { as: req.order.as, label }));
+  if (!t.profile.sandbox?.armFailure?.failures.refundFailed)
+    throw new PreconditionSkip(
+      'the profile declares no way to make a refund fail (sandbox.triggers.refundFailed, refunds.failingReason, ' +
+        'sandbox.armFailure.failures.refundFailed)',
+      { declare: ['sandbox.triggers.refundFailed, refunds.failingReason or sandbox.armFailure.failures.refundFailed'] },
+    );
+  const again = () =>
+    createRefund(t, { order: req.order, amount: req.amount }, { as: req.order.as, label: 'another refund while the failure may be armed' });
+  const subjects = { merchantOrderNo: req.order.merchantOrderNo, merchantRefundNo: req.refundNo, again, as: req.order.as };
+  return underArmedFailure(t, 'refundFailed', clause, subjects, async () => judge(await createRefund(t, req, { as: req.order.as, label })));
 }

@@ -932,6 +932,7 @@ const SANDBOX: Req<NN<P['sandbox']>> = {
   settleRefund: false,
   settlePayout: false,
   completeCard: false,
+  autoSettle: false,
   armFailure: false,
   triggers: false,
 };

@@ -148,6 +148,37 @@ describe('refund predictions', () => {
     expect(predictRefund(m, refund('refund#2', 'refund#1', 500), 500, true).refusals[0]?.clause).toBe('state.refund.charged-back');
   });
 
+  it('accepts each refusal that holds when several do: an unpaid order on a method without refunds', async () => {
+    const m = newModel(caps);
+    paid(m, 'order#1', 1000, { base: 'pending', via: 'checkout', method: 'APPLE_PAY' });
+    const pred = predictRefund(m, refund('order#1', 'refund#1', 1000), 1000, true);
+    expect(pred.success).toBe('never');
+    expect(pred.refusals.map((r) => [r.key, r.clause])).toEqual([
+      ['refundOrderNotPaid', 'state.refund.not-paid'],
+      ['notSupported', 'err.ref.not-supported'],
+    ]);
+    const answer = (key: string): Exchange => {
+      const json = { code: 422, msg: `Refused|${key}` };
+      return {
+        id: 'x-1',
+        label: 'l',
+        request: { method: 'POST', url: 'http://127.0.0.1:1/api/v1/refunds', headers: {}, body: Buffer.from('{}') },
+        response: { status: 200, headers: {}, body: Buffer.from(JSON.stringify(json)), json, truncated: false },
+        timings: { startedAt: '', totalMs: 1 },
+      } as Exchange;
+    };
+    const rec = newRecorder(['state.refund.not-paid'], 0, 'stateful/x');
+    for (const key of ['notSupported', 'refundOrderNotPaid'])
+      await withRecorder(rec, async () => expect(judge(answer(key), pred, 'a refund').accepted).toBe(false));
+    // A refusal that does not hold is still a finding, against the first clause that does.
+    await withRecorder(rec, async () =>
+      expect(() => judge(answer('refundAmountExceeded'), pred, 'a refund')).toThrow(/refundOrderNotPaid or 422 notSupported/),
+    );
+    // An amount above the order's is one more refusal that holds, paid or not.
+    const above = predictRefund(m, refund('order#1', 'refund#1', 1001), 1001, true);
+    expect(above.refusals.map((r) => r.key)).toContain('refundAmountExceeded');
+  });
+
   it('refuses a repeated refund number, and keeps a number held by a refund recorded as failed', () => {
     const m = newModel(caps);
     const p = paid(m, 'order#1', 1000);

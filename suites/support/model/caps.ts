@@ -75,6 +75,7 @@ export function modelCapsOf(t: Target): ModelCaps {
     // The model's payments are the primary merchant's: its own channels' support, where the profile gives them.
     refundSupport: { ...(p.refunds?.support ?? {}), ...(p.refunds?.supportByMerchant?.primary ?? {}) },
     payoutCancel,
+    ...(p.sandbox?.autoSettle?.payouts ? { payoutAutoSettle: { ...p.sandbox.autoSettle.payouts } } : {}),
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),

@@ -6,7 +6,7 @@ import type { ReadingTopic } from '../../../harness/clauses/topics.js';
  * leaves the outcome open the prediction says "may" and the answer is recorded as a reading.
  */
 import type { CommandSpec, RefundAmountSpec } from '../../../fixtures/arbitraries/commands.js';
-import { allPayments, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
+import { allPayments, mayHaveEnded, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
 import { valueOfCents } from '../../../harness/money.js';
 
 export interface Refusal {
@@ -117,11 +117,13 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
   const p = m.numbers.get(s.order)?.payment;
   if (!p) {
     must.push(r(422, 'orderNotFound', 'err.ref.order-not-found', `${s.order} is not a payment`));
-  } else if (p.base !== 'SUCCESS') {
-    must.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} was not paid successfully (${p.base})`));
   } else {
+    // Every refusal that holds is listed: where several hold at once (an unpaid order on a method without refunds), the
+    // document orders none of them, so each one passes.
     const { committed, failed } = refundTotals(p);
-    if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
+    if (p.base !== 'SUCCESS')
+      must.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} was not paid successfully (${p.base})`));
+    else if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
     const support = m.caps.refundSupport[p.method];
     const notSupported = (clause: ClauseId, why: string) => r(422, 'notSupported', clause, why);
     if (support === 'none') must.push(notSupported('err.ref.not-supported', `the profile says ${p.method} does not support refunds`));
@@ -142,7 +144,8 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
     else if (cents > p.cents - committed - failed)
       may.push({ ...exceeded, why: `${valueOfCents(cents)} is within the amount left only if failed refunds do not count` });
     // A payment refunded in full may be taken as no longer "paid successfully".
-    if (committed >= p.cents) also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
+    if (p.base === 'SUCCESS' && committed >= p.cents)
+      also.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} is refunded in full`));
   }
   // A refund with the failing reason is recorded as failed, so a refund number already held must be refused before it.
   if (s.failing && hasFailingReason && !slot?.refund) {
@@ -187,11 +190,18 @@ export function predictPayout(m: Readonly<Model>, s: PayoutSpec): Prediction {
   return p;
 }
 
-/** Cancelling the payout under `payout`. */
-export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Prediction {
+/**
+ * How far ahead a prediction looks for a payout that may end by itself: the request may reach the target that much later
+ * than it is predicted (our queue, the network, a loaded machine).
+ */
+export const TRAVEL_MARGIN_MS = 2_000;
+
+/** Cancelling the payout under `payout`; `now`, when the cancel may reach the target at the latest. */
+export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec, now = Date.now() + TRAVEL_MARGIN_MS): Prediction {
   const slot = payoutSlotOf(m, s.merchant, s.payout);
   const po = slot?.payout;
   const must: Refusal[] = [];
+  const may: Refusal[] = [];
   if (!po) {
     const notFound: Refusal = { code: 422, key: 'notFound', clause: 'err.po.cancel-not-found', why: `${s.payout} is not a payout` };
     if (slot?.maybe)
@@ -204,6 +214,15 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
       };
     must.push(notFound);
   } else {
+    // Time the vendor keeps: an open payout whose delay may have passed may have ended by itself, and then is not cancelable.
+    const ended = mayHaveEnded(m, po, now);
+    if (ended !== undefined)
+      may.push({
+        code: 5003,
+        key: 'payoutNotCancelable',
+        clause: ended === 'SUCCESS' ? 'state.payout.not-cancelable' : 'err.po.not-cancelable',
+        why: `${s.payout} may have ended ${ended} by itself (sandbox.autoSettle.payouts)`,
+      });
     if (po.status !== 'open') {
       must.push({
         code: 5003,
@@ -221,7 +240,7 @@ export function predictPayoutCancel(m: Readonly<Model>, s: CancelSpec): Predicti
       });
     }
   }
-  return decide(must, [], [], 'state.payout.values', 'stateful.payout-cancel');
+  return decide(must, may, [], 'state.payout.values', 'stateful.payout-cancel');
 }
 
 /** The status a payment query must show, or a reading topic when the interface and profile leave it open. */

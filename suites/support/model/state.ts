@@ -31,6 +31,11 @@ export interface ModelCaps {
   payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
   refundNeedsOrderNo: boolean;
+  /**
+   * Payouts that end by themselves (profile sandbox.autoSettle.payouts, version 5): an open payout may show `status` once
+   * `afterMs` have passed since its creation was sent; the model never takes it as waiting for a control after that.
+   */
+  payoutAutoSettle?: { afterMs: number; status: 'SUCCESS' | 'FAILED' };
   /** Which number each lookup's path carries (profile version 4 templates): a lookup by another one cannot be sent. */
   lookupPaths?: Record<'payoutCancel' | 'payoutQuery' | 'refundQuery', LookupPath>;
   /** Amounts a declared failure trigger fails (sandbox.triggers): a payment or refund of one is never sent. */
@@ -105,6 +110,23 @@ export interface PayoutRec {
   status: PayoutStatus;
   /** The status name the target showed while open. */
   openSeen?: string;
+  /** When its creation request was sent, epoch ms (time the vendor keeps runs from no earlier). */
+  sentAt?: number;
+}
+
+/**
+ * The status an open payout may have ended in by itself by `now` (caps.payoutAutoSettle), else undefined: it surely
+ * still waits, or it is not open.
+ */
+export function mayHaveEnded(m: Readonly<Model>, po: PayoutRec, now = Date.now()): 'SUCCESS' | 'FAILED' | undefined {
+  const auto = m.caps.payoutAutoSettle;
+  if (auto === undefined || po.status !== 'open') return undefined;
+  return po.sentAt === undefined || now - po.sentAt >= auto.afterMs ? auto.status : undefined;
+}
+
+/** Whether an open payout will surely still wait `marginMs` from now (a control sent now reaches it while it waits). */
+export function surelyWaits(m: Readonly<Model>, po: PayoutRec, marginMs: number, now = Date.now()): boolean {
+  return po.status === 'open' && mayHaveEnded(m, po, now + marginMs) === undefined;
 }
 
 /** One merchant number of the payment/refund space and what holds it. */
@@ -179,7 +201,8 @@ export function payoutTotals(m: Readonly<Model>, merchant: PayoutMerchant): { ho
     const p = slot.payout;
     if (!p || p.merchant !== merchant) continue;
     accepted += p.cents;
-    if (p.status === 'open' || p.status === 'SUCCESS') holding += p.cents;
+    // An open payout that may have failed by itself may have given its amount back: only what surely holds is counted.
+    if ((p.status === 'open' && mayHaveEnded(m, p) !== 'FAILED') || p.status === 'SUCCESS') holding += p.cents;
   }
   let refunds = 0;
   const shared = m.caps.sharedBalance;

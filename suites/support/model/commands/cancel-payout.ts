@@ -3,7 +3,7 @@ import { expectEqual, failCheck, held, pick } from '../../../../harness/check/ex
 import { splitMsg } from '../../../../harness/envelope.js';
 import { cancelPayout } from '../../../../harness/ops.js';
 import { predictPayoutCancel } from '../predict.js';
-import { lookupVia, type Model, payoutSlotOf } from '../state.js';
+import { lookupVia, mayHaveEnded, type Model, payoutSlotOf } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, lb, payoutSlot, send } from '../real.js';
 
@@ -28,6 +28,8 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
   const ex = await send(r, cancelPayout(t, by, { label: what, as: s.merchant }));
   const verdict = judge(ex, pred, what);
   const po = slot.payout;
+  // Read once the answer came: by then the target has handled the cancel, so a delay not passed now had not then.
+  const ended = po ? mayHaveEnded(m, po) : undefined;
   if (!po) return;
   if (verdict.accepted) {
     const seen = pick(verdict.data, t.profile.payouts!.data.status);
@@ -40,6 +42,8 @@ async function cancelPayoutCmd(m: Model, r: Real, s: Op<'cancel-payout'>): Promi
     po.status = 'CANCELED';
     return;
   }
+  // Refused as not cancelable while the model had it open: it ended by itself (time the vendor keeps).
+  if (verdict.outcome.key === 'payoutNotCancelable' && po.status === 'open' && ended !== undefined) po.status = ended;
   if (verdict.outcome.key === 'payoutNotCancelable' && po.status !== 'open') {
     const msg = (ex.response?.json as { msg?: unknown } | undefined)?.msg;
     const message = typeof msg === 'string' ? splitMsg(msg).message : '';

@@ -1,7 +1,7 @@
 /** The stateful model's `payout` command: what it is called, when it applies, and what it sends, judges and records. */
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectString, pick } from '../../../../harness/check/expect.js';
-import { createPayout, usd } from '../../../../harness/ops.js';
+import { createPayout, sentAtOf, usd } from '../../../../harness/ops.js';
 import { predictPayout } from '../predict.js';
 import type { Model, PayoutRec } from '../state.js';
 import { judge } from '../verdict.js';
@@ -46,6 +46,7 @@ async function payout(m: Model, r: Real, s: Op<'payout'>): Promise<void> {
     payoutNo,
     method: s.method,
     cents: s.cents,
+    sentAt: sentAtOf(ex),
     ...payoutStatusOf(seen),
   };
 }

@@ -1,13 +1,17 @@
 /** The stateful model's `settle-payout` command: what it is called, when it applies, and what it sends, judges and records. */
-import { type Model, payoutSlotOf } from '../state.js';
+import { type Model, payoutSlotOf, surelyWaits } from '../state.js';
 import { type CommandKind, type Op, type Real, STATUS, controlStep, lb } from '../real.js';
 
 function describe(s: Op<'settle-payout'>): string {
   return `settle the payout ${s.payout}${lb(s.merchant)} as ${STATUS[s.outcome]}`;
 }
 
+/** How long before a payout may end by itself the control is no longer sent: it must reach the payout while it waits. */
+const CONTROL_MARGIN_MS = 2_000;
+
 function applicable(m: Readonly<Model>, s: Op<'settle-payout'>): boolean {
-  return payoutSlotOf(m, s.merchant, s.payout)?.payout?.status === 'open';
+  const po = payoutSlotOf(m, s.merchant, s.payout)?.payout;
+  return po !== undefined && surelyWaits(m, po, CONTROL_MARGIN_MS);
 }
 
 async function settlePayoutCmd(m: Model, r: Real, s: Op<'settle-payout'>): Promise<void> {
