@@ -16,6 +16,7 @@ export {
   type MerchantRole,
   type RefundSupport,
   sectionsFor,
+  whereSaid,
 } from './merchant.js';
 export { overlay } from './overlay.js';
 

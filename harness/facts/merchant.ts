@@ -161,3 +161,13 @@ export function merchantFacts(profile: Profile, role: MerchantRole = 'primary'):
     },
   };
 }
+
+/**
+ * Where the profile states a fact of `role` (segments of a shared section, e.g. ["limits", "payouts", "BANK", "min"]):
+ * the merchant's own facts when they say it, else the shared section. The doctor names this path in its items.
+ */
+export function whereSaid(profile: Profile, role: MerchantRole, segs: readonly string[]): string {
+  let node: unknown = refOf(profile, role)?.facts;
+  for (const s of segs) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined;
+  return node === undefined ? segs.join('.') : `merchants.${role}.facts.${segs.join('.')}`;
+}
