@@ -18,13 +18,13 @@ import {
   settlePayout,
   usd,
 } from '../harness/ops.js';
-import type { PayoutLimits } from '../harness/profile/types.js';
+import type { ChannelLimits, PayoutLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
 import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
 import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/fees.js';
 import { withBalanceHeld } from '../harness/balance-hold.js';
-import { factsOf, type MerchantFacts } from '../harness/facts/index.js';
+import { factsOf, type MerchantFacts, whereSaid } from '../harness/facts/index.js';
 import { firstRefusalIsInsufficientFunds } from './support/moving-balance.js';
 import {
   currenciesKnownFirst,
@@ -94,6 +94,26 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
       seen: `code ${JSON.stringify(body.code)}, key ${key}`,
       exchange: ex,
     });
+}
+
+/** The merchants other than the primary a check may act as. */
+const OTHER_ROLES = ['second', 'lowBalance'] as const;
+
+/** A merchant's payout methods whose USD range its own facts state (merchants.<role>.facts.limits.payouts.<method>). */
+function ownRanges(t: Target, as: MerchantRole): { method: string; lim: ChannelLimits }[] {
+  const facts = factsOf(t, as);
+  return facts.payoutMethods.flatMap((method) => {
+    const lim = facts.payoutLimits(method, 'USD');
+    const own = whereSaid(t.profile, as, ['limits', 'payouts', method]).startsWith('merchants.');
+    return own && lim && facts.takesCurrency(method, 'USD') === true ? [{ method, lim }] : [];
+  });
+}
+
+/** Whether the merchant's declared balance (a constant one) covers a payout of `value` and its fee. */
+function coveredBy(t: Target, as: MerchantRole, method: string, value: string, currency: string): boolean {
+  const balance = factsOf(t, as).payoutBalance(currency);
+  const cost = payoutCost(t.profile, method, centsOf(value), currency, as);
+  return balance !== undefined && cost !== undefined && !balanceMoves(t.profile, 'payout', currency) && cost <= centsOf(balance);
 }
 
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
@@ -296,6 +316,95 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: "refuses a payout outside another merchant's own range of the method with 5008 amountOutOfRange",
+    clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
+    async run(ctx) {
+      const t = ctx.target;
+      // A merchant whose facts give a payout method a range of its own (merchants.<role>.facts.limits.payouts): its range
+      // is its fact, another merchant's is not.
+      const found = OTHER_ROLES.flatMap((as) => (t.merchants[as] ? ownRanges(t, as).map((r) => ({ ...r, as })) : []));
+      if (found.length === 0)
+        throw new PreconditionSkip(
+          'the profile gives no other active merchant a payout range of its own (merchants.<role>.facts.limits.payouts)',
+          { declare: ['merchants.second.facts.limits.payouts or merchants.lowBalance.facts.limits.payouts'] },
+        );
+      const arb = fc.constantFrom(...found).chain((r) => payoutValueOutsideLimits(r.lim, 100_000).map((value) => ({ ...r, value })));
+      for (const as of new Set(found.map((r) => r.as)))
+        await withBalanceHeld(t, as, () =>
+          property(
+            ctx,
+            arb.filter((r) => r.as === as),
+            async ({ method, lim, value }) => {
+              const ex = await createPayout(
+                t,
+                { method, amount: usd(value) },
+                { as, label: `${method} payout of ${value} by the ${as} merchant (its limits ${lim.min}..${lim.max})` },
+              );
+              const what = `a ${method} payout of ${value} by the ${as} merchant, outside its own ${lim.min}..${lim.max}`;
+              // Refused for its range, unless its balance may not cover it: the document orders neither error first.
+              if (coveredBy(t, as, method, value, 'USD')) expectError(ex, { code: 5008, key: 'amountOutOfRange' }, { what });
+              else
+                expectOneOf(
+                  ex,
+                  [
+                    { code: 5008, key: 'amountOutOfRange' },
+                    { code: 5004, key: 'insufficientFunds' },
+                  ],
+                  { topic: 'payout.above-max-and-balance', what },
+                );
+            },
+            { numRuns: 6 },
+          ),
+        );
+    },
+  },
+  {
+    title: "refuses a payout in a currency another merchant's method does not take for it with 5008",
+    clause: ['err.po.currency', 'err.po.amount-out-of-range'],
+    async run({ target: t }) {
+      // A currency set of the merchant's own (merchants.<role>.facts.payouts.methods.<method>.currencies): a currency the
+      // set leaves out is refused for this merchant, whatever the method takes for another.
+      const found = OTHER_ROLES.flatMap((as) => {
+        if (!t.merchants[as]) return [];
+        const facts = factsOf(t, as);
+        return facts.payoutMethods.flatMap((method) => {
+          const own = whereSaid(t.profile, as, ['payouts', 'methods', method, 'currencies']).startsWith('merchants.');
+          const set = facts.payoutCurrencies(method);
+          const lim = facts.payoutLimitsDeclared(method);
+          if (!own || !set || !lim) return [];
+          return ['USD', ...currenciesKnownFirst(namedCurrencies(t))]
+            .filter((c) => !set.includes(c))
+            .map((currency) => ({ as, method, currency, lim }));
+        });
+      });
+      if (found.length === 0)
+        throw new PreconditionSkip(
+          "the profile gives no other active merchant a payout method's currencies of its own " +
+            '(merchants.<role>.facts.payouts.methods.<method>.currencies)',
+          { declare: ['merchants.lowBalance.facts.payouts.methods.<method>.currencies'] },
+        );
+      for (const { as, method, currency, lim } of found) {
+        const ex = await createPayout(
+          t,
+          { method, amount: { currency, value: lim.min } },
+          { as, label: `${method} payout of ${lim.min} ${currency} by the ${as} merchant, for which it does not take ${currency}` },
+        );
+        expectPayoutCatalogueCode(ex);
+        expectOneOf(
+          ex,
+          [
+            { code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' },
+            { code: 5008, key: 'notSupported', clause: 'err.po.currency' },
+          ],
+          {
+            topic: 'payout.non-usd-currency',
+            what: `a ${method} payout in ${currency} by the ${as} merchant, whose ${method} does not take it`,
+          },
+        );
+      }
+    },
+  },
+  {
     title: "refuses a payout outside the method's own range in its currency with 5008 amountOutOfRange",
     clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
     async run(ctx) {
@@ -387,29 +496,27 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const arb = fc
         .constantFrom(...methods)
         .chain(({ method, lim, above }) => payoutValueAboveBalance(lim, balance, above).map((value) => ({ method, value })));
-      await withBalanceHeld(t, 'lowBalance', () =>
-        property(
-          ctx,
-          arb,
-          async ({ method, value }) => {
-            const ex = await createPayout(
-              t,
-              { method, amount: usd(value) },
-              { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
-            );
-            expectError(
-              ex,
-              { code: 5004, key: 'insufficientFunds' },
-              {
-                what:
-                  `a payout of ${value}${feeNote(t, method, value, 'USD', 'lowBalance')} ` +
-                  `by a merchant whose payout balance is ${balance}`,
-              },
-            );
+      const refusedAbove = async ({ method, value }: { method: string; value: string }) => {
+        const ex = await createPayout(
+          t,
+          { method, amount: usd(value) },
+          { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
+        );
+        expectError(
+          ex,
+          { code: 5004, key: 'insufficientFunds' },
+          {
+            what:
+              `a payout of ${value}${feeNote(t, method, value, 'USD', 'lowBalance')} ` + `by a merchant whose payout balance is ${balance}`,
           },
-          { numRuns: 6 },
-        ),
-      );
+        );
+      };
+      await withBalanceHeld(t, 'lowBalance', async () => {
+        // First the edge itself, a cent above what the balance covers with the fee (a minimum fee included), then drawn ones.
+        for (const { method, lim, above } of methods)
+          await refusedAbove({ method, value: centsOf(above) < centsOf(lim.min) ? lim.min : above });
+        await property(ctx, arb, refusedAbove, { numRuns: 6 });
+      });
     },
   },
   {
