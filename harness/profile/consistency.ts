@@ -308,7 +308,7 @@ function feeProblems(
  * A payout method's currency set agrees with its older spelling (`usdOnly`), and every currency it has a range of its own
  * in (`limits.payouts.<method>.byCurrency`) is one it takes.
  */
-function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: readonly string[]): string[] {
+function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: readonly string[], spellings = true): string[] {
   const out: string[] = [];
   if (!isObj(methods)) return out;
   for (const [method, m] of Object.entries(methods)) {
@@ -317,9 +317,9 @@ function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: 
     const mat = [...at, method];
     const name = echo(method, mat, secrets) ?? 'this method';
     const onlyUsd = set.length === 1 && set[0] === 'USD';
-    if (m['usdOnly'] === true && !onlyUsd)
+    if (spellings && m['usdOnly'] === true && !onlyUsd)
       out.push(`${dotted([...mat, 'currencies'])}: ${name} says "usdOnly": true, which is currencies ["USD"] (give one of the two)`);
-    if (m['usdOnly'] === false && onlyUsd)
+    if (spellings && m['usdOnly'] === false && onlyUsd)
       out.push(`${dotted([...mat, 'currencies'])}: ${name} says "usdOnly": false, but its currencies are USD only (give one of the two)`);
     const lim = limits[method];
     if (isObj(lim) && isObj(lim['byCurrency']))
@@ -389,13 +389,10 @@ function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: R
     ...Object.keys(isObj(payoutsOwn['methods']) ? payoutsOwn['methods'] : {}),
     ...Object.keys(isObj(limitsOwn['payouts']) ? limitsOwn['payouts'] : {}),
   ]);
-  const ownCurrencies = currencyProblems(
-    Object.fromEntries(Object.entries(payoutMethods).filter(([m]) => touched.has(m))),
-    mergedPayoutLimits,
-    [...base, 'payouts', 'methods'],
-    secrets,
-  );
-  out.push(...ownCurrencies);
+  // Its own spellings agree with each other (its own currencies replace a shared usdOnly); its ranges with its currencies.
+  out.push(...currencyProblems(payoutsOwn['methods'], {}, [...base, 'payouts', 'methods'], secrets));
+  const merged = Object.fromEntries(Object.entries(payoutMethods).filter(([m]) => touched.has(m)));
+  out.push(...currencyProblems(merged, mergedPayoutLimits, [...base, 'payouts', 'methods'], secrets, false));
   if (isObj(facts['fees'])) out.push(...feeProblems(facts['fees'], [...base, 'fees'], known, payoutNames, secrets));
   const refunds = isObj(facts['refunds']) ? facts['refunds'] : {};
   for (const k of ['support', 'createdStatus'] as const)

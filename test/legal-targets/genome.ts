@@ -278,6 +278,8 @@ function editOwnPayouts(p: Profile, t: TargetGenes): void {
   for (const role of OWN_CHANNEL_ROLES) {
     const own = t.merchantPayouts?.[role];
     const ref = p.merchants[role];
+    // The reference profile's own facts are its genes' (REFERENCE_GENES): a genome says its own.
+    if (ref) delete ref.facts;
     if (!own || !ref) continue;
     const limits: Record<string, PayoutLimitsOverlay> = {};
     const methods: Record<string, { currencies: string[] }> = {};
@@ -580,9 +582,6 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   editMoney(p, t);
   editOwnPayouts(p, t);
   p.profileVersion = p.fees || p.balances || Object.values(p.limits!.payouts!).some((l) => l.byCurrency) ? 4 : 3;
-  // Version 5: a merchant's own facts, a fee's bounds.
-  const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
-  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
   if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
   else delete p.cardPayment!.declines;
   Object.assign(p.merchants.primary, { name: t.primaryName, login: t.primaryLogin });
@@ -604,6 +603,9 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.refunds!.support[t.secondOnly] = 'none';
   }
   editVersion4(p, t);
+  // Version 5: a merchant's own facts, a fee's bounds.
+  const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {
