@@ -19,7 +19,7 @@ import { faultCatalogue } from '../../reference/index.js';
 import { loadTrueProfile } from './genome.js';
 
 /** The primary takes USD and EUR by BANK_TRANSFER; the two other active merchants EUR only; PAYPAL from 2.00 for lowBalance. */
-export const EUR_ONLY_FOR_TWO: TargetGenome = {
+const EUR_ONLY_FOR_TWO: TargetGenome = {
   readings: [],
   target: {
     ...REFERENCE_GENES,
