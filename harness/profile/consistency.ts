@@ -315,7 +315,8 @@ function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: 
     if (!isObj(m) || !Array.isArray(m['currencies'])) continue;
     const set = strings(m['currencies']);
     const mat = [...at, method];
-    const name = echo(method, mat, secrets) ?? 'this method';
+    const shown = METHOD_LIKE.test(method) && !secrets.includes(method) && !/^(sk|rk|pk|whsec)_/i.test(method);
+    const name = (at[0] === 'merchants' ? (shown ? JSON.stringify(method) : undefined) : echo(method, mat, secrets)) ?? 'this method';
     const onlyUsd = set.length === 1 && set[0] === 'USD';
     if (spellings && m['usdOnly'] === true && !onlyUsd)
       out.push(`${dotted([...mat, 'currencies'])}: ${name} says "usdOnly": true, which is currencies ["USD"] (give one of the two)`);
@@ -341,6 +342,9 @@ function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: 
 function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: ReadonlySet<string>, secrets: readonly string[]): string[] {
   const out: string[] = [];
   const base = ['merchants', role, 'facts'];
+  // A method name under merchants is shown when it looks like one and is no secret (never a key pasted there).
+  const named = (m: string) =>
+    METHOD_LIKE.test(m) && !secrets.includes(m) && !/^(sk|rk|pk|whsec)_/i.test(m) ? JSON.stringify(m) : 'this method';
   const shared = (k: string): Obj => (isObj(value[k]) ? (value[k] as Obj) : {});
   const methods = overlay(shared('methods'), facts['methods']) as Obj;
   const known = new Set([...declared, ...strings(methods['checkout']), ...strings(methods['pricePoint'])]);
@@ -355,7 +359,7 @@ function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: R
     const merged = payoutMethods[method];
     if (m !== null && isObj(merged) && typeof merged['cancel'] !== 'boolean')
       out.push(
-        `${dotted([...base, 'payouts', 'methods', method])}: ${echo(method, [...base], secrets) ?? 'this method'} is not a shared ` +
+        `${dotted([...base, 'payouts', 'methods', method])}: ${named(method)} is not a shared ` +
           'payout method, so the merchant\'s entry must say "cancel"',
       );
   }
@@ -372,12 +376,14 @@ function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: R
       const ok = kind === 'payouts' ? payoutNames.has(method) : known.has(method);
       if (!ok)
         out.push(
-          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not ` +
+          `${dotted(at)}: ${named(method)} is not ` +
             (kind === 'payouts' ? "one of the merchant's payout methods (payouts.methods)" : 'a payment method the profile declares'),
         );
       if (!isObj(range)) continue;
       if (!isShownValue(range['min']) || !isShownValue(range['max']))
         out.push(`${dotted(at)}: with the shared entry, the merchant's range has no min and max (give both)`);
+      else if (centsOf(range['min']) > centsOf(range['max']))
+        out.push(`${dotted(at)}: with the shared entry, the merchant's range has its min above its max (give both)`);
       else out.push(...channelProblems(range, at, true));
       if (kind === 'payouts' && isObj(range['byCurrency']))
         for (const [currency, r] of Object.entries(range['byCurrency']))
@@ -398,14 +404,12 @@ function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: R
   for (const k of ['support', 'createdStatus'] as const)
     for (const method of Object.keys(isObj(refunds[k]) ? (refunds[k] as Obj) : {})) {
       const at = [...base, 'refunds', k, method];
-      if (!known.has(method))
-        out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares`);
+      if (!known.has(method)) out.push(`${dotted(at)}: ${named(method)} is not a payment method the profile declares`);
     }
   const co = isObj(facts['checkout']) ? facts['checkout'] : {};
   for (const method of Object.keys(isObj(co['extrasByMethod']) ? co['extrasByMethod'] : {})) {
     const at = [...base, 'checkout', 'extrasByMethod', method];
-    if (!known.has(method))
-      out.push(`${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a payment method the profile declares`);
+    if (!known.has(method)) out.push(`${dotted(at)}: ${named(method)} is not a payment method the profile declares`);
   }
   return out;
 }
