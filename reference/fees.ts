@@ -5,18 +5,10 @@
  * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/fees.ts; this is
  * the reference's (a bug shared by both would cancel out).
  */
+import type { Fee } from './methods.js';
 import type { Payment, Store } from './store.js';
 
-/**
- * One fee: `fixedCents` plus `percentMillionths` millionths of the amount (1 % is 10000), rounded half up; never below
- * `minCents` ("1 %, at least 0.25") nor above `maxCents` (a cap), where given.
- */
-export interface Fee {
-  readonly fixedCents: bigint;
-  readonly percentMillionths: bigint;
-  readonly minCents?: bigint;
-  readonly maxCents?: bigint;
-}
+export type { Fee };
 
 /** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out (a fault's). */
 export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean } = {}): bigint {

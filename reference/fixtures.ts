@@ -2,8 +2,7 @@
  * The sandbox's fixed merchants. The secrets are sandbox test keys, published in the target
  * profile so a conformance run can sign; they are still never printed or logged.
  */
-import type { Fee } from './fees.js';
-import { PAYOUT_CHANNELS, type PayoutChannel } from './methods.js';
+import { type Fee, PAYOUT_CHANNELS, type PayoutChannel } from './methods.js';
 
 export interface MerchantFixture {
   readonly id: string;

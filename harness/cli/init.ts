@@ -80,7 +80,8 @@ function deleteAt(o: Record<string, unknown>, path: string): void {
 
 /**
  * A fact told by the vendor may be one only profile format version 4 says (a templated path, a fee), or version 5 (a
- * merchant's own facts, a currency set, a fee's minimum): the draft is then of that version. Otherwise it stays at the version init writes, so a draft without such facts loads in an older kit too.
+ * merchant's own facts, a currency set, a fee's minimum): the draft is then of that version. Otherwise it stays at the
+ * version init writes, so a draft without such facts loads in an older kit too.
  */
 export function settleVersion(draft: Profile, source: string, env: NodeJS.ProcessEnv): void {
   try {
