@@ -31,7 +31,7 @@ const EUR_ONLY_FOR_TWO: TargetGenome = {
   },
 };
 
-const PAYOUT_SUITES = ['payout-errors', 'payouts'];
+const PAYOUT_SUITES = ['payout-errors', 'payouts', 'stateful', 'idempotency'];
 let suites: SuiteDef[];
 
 beforeAll(async () => {
