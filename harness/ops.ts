@@ -7,7 +7,9 @@ import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
-import { amountInside } from './limits.js';
+import { acceptsCents, amountInside } from './limits.js';
+import { MagicValues } from './profile/triggers.js';
+import { centsNumberOf, centsOf, valueOfCents } from './money.js';
 import { factsOf } from './facts/index.js';
 import { carriedBy, type PathNumber } from './endpoint-path.js';
 import type { EndpointName } from './target.js';
@@ -92,13 +94,40 @@ export function notifyUrlOrPlaceholder(t: Target): string {
   }
 }
 
-/** An amount inside the method's channel range for the merchant (or a price point); 10.00 otherwise. */
+const MAGIC = new WeakMap<object, MagicValues>();
+/** The magic values of the profile's failure triggers (harness/profile/triggers.ts): what the kit's own values avoid. */
+export function magicOf(t: Pick<Target, 'profile'>): MagicValues {
+  const known = MAGIC.get(t.profile);
+  if (known) return known;
+  const m = new MagicValues(t.profile);
+  MAGIC.set(t.profile, m);
+  return m;
+}
+
+/** A predicate of cents the kit's draws avoid (fixtures/arbitraries `AvoidCents`): the declared magic amounts. */
+export function avoidMagic(t: Pick<Target, 'profile'>): (cents: number) => boolean {
+  const m = magicOf(t);
+  return (cents) => m.hasAmounts && m.amount(cents);
+}
+
+/**
+ * An amount inside the method's channel range for the merchant (or a price point); 10.00 otherwise. Never one a declared
+ * failure trigger fails (an amount, an amount's ending): the nearest other the method accepts.
+ */
 export function defaultAmount(t: Target, method: string, as: MerchantRole = 'primary'): string {
+  const magic = magicOf(t);
   const facts = factsOf(t, as);
-  if (facts.sections.methods.pricePoint?.includes(method))
-    return (t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers)?.[0] ?? '0.99';
+  if (facts.sections.methods.pricePoint?.includes(method)) {
+    const tiers = t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers ?? ['0.99'];
+    return tiers.find((v) => !magic.amount(centsOf(v))) ?? tiers[0]!;
+  }
   const lim = facts.paymentLimits(method);
-  return lim ? amountInside(lim) : '10.00';
+  const value = lim ? amountInside(lim) : '10.00';
+  if (!magic.hasAmounts || !magic.amount(centsOf(value))) return value;
+  for (let d = 1; d <= 1000; d++)
+    for (const c of [centsNumberOf(value) + d, centsNumberOf(value) - d])
+      if (c > 0 && (!lim || acceptsCents(lim, c)) && !magic.amount(c)) return valueOfCents(c);
+  return value;
 }
 
 export function checkout(t: Target, input: CheckoutInput = {}, opts: PostOptions = {}): Promise<Exchange> {

@@ -10,7 +10,7 @@ import { roundToNearestTier, roundUpToTier, type TierRounding } from './methods.
 import { formatCents } from './money.js';
 import { freshNonce, signatureMatches, signingInput } from './signing.js';
 import type { RefundSupport } from './methods.js';
-import type { IdempotencyKind, Payment, Payout, Refund } from './store.js';
+import type { ArmedFailure, IdempotencyKind, Payment, Payout, Refund } from './store.js';
 
 /** Where a formatted value goes: a signed API response or a webhook body. */
 export type Channel = 'response' | 'webhook';
@@ -153,7 +153,9 @@ export interface Behaviour {
   roundToTier(cents: bigint, tiers: readonly bigint[], rule?: TierRounding): bigint | undefined;
   /** Whether an amount in cents counts as positive. */
   isPositiveAmount(cents: bigint): boolean;
+  /** An amount in cents as a response or webhook shows it ("12.50"). */
   formatAmount(cents: bigint, channel: Channel): string;
+  /** A time as a response or webhook shows it (RFC 3339 with an offset). */
   formatTime(ms: number, channel: Channel): string;
   /** Rewrites request keys before the strict (unknown keys refused) validation; `route` is the internal route path. */
   normaliseRequest(body: Record<string, unknown>, route: string): Record<string, unknown>;
@@ -174,6 +176,13 @@ export interface Behaviour {
   formatServiceNo(prefix: 'P' | 'R' | 'T', stamp: string, sequence: string): string;
   /** Whether an armed sandbox failure disarms once it has happened (a transient failure). */
   armedFailureOneShot: boolean;
+  /**
+   * Whether a magic-value trigger of a failure (reference/magic-triggers.ts) fires only the first time any request carries
+   * it, and is ignored from then on (a sandbox keeping one flag per trigger instead of per record).
+   */
+  triggerFiresOnce(failure: ArmedFailure): boolean;
+  /** Whether a trigger with a count stops failing after that many requests (a transient failure). */
+  countsTriggers: boolean;
   /** Whether an amount must fall inside one of a method's channels (false: only inside its overall minimum and maximum). */
   channelRanges: boolean;
   /** Whether a business rule is applied. */
@@ -205,6 +214,7 @@ export interface Behaviour {
   lookupAs(field: string): string;
   /** Largest refund still allowed, given the charged amount and earlier non-failed refunds. */
   refundCeilingCents(chargedCents: bigint, earlierCents: bigint): bigint;
+  /** Whether a payout in this status can be cancelled (only PENDING in the correct behaviour). */
   payoutCancelable(status: string): boolean;
   /** Whether a cancel checks the payout's status before its channel's cancel support. */
   payoutCancelStatusFirst: boolean;
@@ -279,6 +289,8 @@ export const defaultBehaviour: Behaviour = {
   formatServiceNo: (prefix, stamp, sequence) => `${prefix}${stamp}${sequence}`,
   channelRanges: true,
   armedFailureOneShot: true,
+  triggerFiresOnce: () => false,
+  countsTriggers: true,
   enforces: () => true,
   bothLookupsSent: 'refuse',
   invalidJsonUnreadable: false,

@@ -5,6 +5,7 @@
  * description's `sandbox`) replaces any part of it, and the handlers keep working on the reference's own names.
  */
 import { ARMABLE_FAILURES, type ArmedFailure } from './store.js';
+import { type MagicTriggers, resolveTriggers } from './magic-triggers.js';
 
 /** The reference's own control routes (reference/routes.ts). */
 export const SANDBOX_ROUTES = [
@@ -62,6 +63,11 @@ export interface SandboxDescription {
    * sandbox written apart from the document may: the interface's rules do not bind a control.
    */
   readonly answers?: 'reference' | 'vendor';
+  /**
+   * Failures caused by magic values in a request or a header, beside or instead of the switch (reference/magic-triggers.ts);
+   * absent, the README's (`DEFAULT_TRIGGERS`); `{}`, none.
+   */
+  readonly triggers?: MagicTriggers;
 }
 
 export const ARM_REACHES = ['subject', 'merchant-operation', 'operation'] as const;
@@ -87,6 +93,8 @@ export interface SandboxShape {
   readonly armCount: number;
   /** Whether a control answers with the vendor's own report instead of the record (`answers: 'vendor'`). */
   readonly vendorAnswers: boolean;
+  /** The magic values and headers that cause each failure. */
+  readonly triggers: MagicTriggers;
 }
 
 /** A vendor's report of what a control did, in names of its own (e.g. `/api/v1/sandbox/failures`'s `data.armed.payments.create`). */
@@ -145,5 +153,6 @@ export function resolveSandbox(d: SandboxDescription = {}): SandboxShape {
     armReach: d.armReach ?? 'subject',
     armCount: d.armCount ?? 1,
     vendorAnswers: d.answers === 'vendor',
+    triggers: resolveTriggers(d.triggers),
   };
 }

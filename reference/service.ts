@@ -24,6 +24,8 @@ export interface Call {
   /** The parsed JSON object, after the behaviour's key normalisation. */
   readonly body: Record<string, unknown>;
   readonly now: number;
+  /** The request's headers (lower-case names), for a sandbox that causes failures by a header (reference/magic-triggers.ts). */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export type Handler = (svc: Service, call: Call) => Record<string, unknown>;

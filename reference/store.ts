@@ -37,6 +37,9 @@ export interface Payment {
   chargedBack: boolean;
   /** Status carried by the last payment.updated a receiver acknowledged. */
   ackedStatus?: string;
+  /** The card it was made with, and the e-mails its creation carried where a trigger looks (reference/magic-triggers.ts). */
+  readonly cardNumber?: string;
+  readonly emails?: readonly string[];
 }
 
 export interface Refund {
@@ -119,6 +122,8 @@ export class Store {
   private readonly numbers = new Map<string, NumberHolder>();
   private readonly refundsOfOrder = new Map<string, string[]>();
   private readonly balances = new Map<string, Balances>();
+  /** How many requests each counted magic-value trigger has failed, per payment or refund (reference/magic-triggers.ts). */
+  readonly triggerUses = new Map<string, number>();
   private sequence = Math.floor(Math.random() * 500_000);
   /**
    * Armed failures per merchant (`ANY_MERCHANT`: for any merchant's request): `failure` alone, or `failure` + LF + the

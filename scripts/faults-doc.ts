@@ -1,10 +1,34 @@
 /**
- * Renders docs/FAULTS.md from the fault catalogue: `npx tsx scripts/faults-doc.ts` rewrites it,
- * and test/reference/faults-doc.test.ts fails when the committed file is out of step.
+ * Renders docs/FAULTS.md from the fault catalogue and the hooks a fault may replace (the `Behaviour` interface of
+ * reference/behaviour.ts, each with its doc comment): `npx tsx scripts/faults-doc.ts` rewrites it, and
+ * test/reference/faults-doc.test.ts fails when the committed file is out of step.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { faultCatalogue } from '../reference/index.js';
+
+/** The members of `interface Behaviour`, each with the first sentence of its doc comment. */
+export function behaviourHooks(source: string = readFileSync(new URL('../reference/behaviour.ts', import.meta.url), 'utf8')): {
+  name: string;
+  doc: string;
+}[] {
+  const body = source.slice(source.indexOf('export interface Behaviour {'));
+  const end = body.indexOf('\n}\n');
+  const hooks: { name: string; doc: string }[] = [];
+  let doc = '';
+  for (const raw of body.slice(0, end).split('\n').slice(1)) {
+    const line = raw.trim();
+    if (line.startsWith('/**') || line.startsWith('*')) {
+      doc += ` ${line.replace(/^\/\*\*|\*\/$|^\*\/?/g, '').trim()}`;
+      continue;
+    }
+    const member = /^([A-Za-z]+)[(:]/.exec(line);
+    if (!member) continue;
+    hooks.push({ name: member[1]!, doc: doc.replace(/\s+/g, ' ').trim() });
+    doc = '';
+  }
+  return hooks;
+}
 
 export function renderFaultsDoc(): string {
   const lines = [
@@ -19,6 +43,16 @@ export function renderFaultsDoc(): string {
     '| fault | clause | what it does |',
     '|---|---|---|',
     ...faultCatalogue.map((f) => `| \`${f.name}\` | \`${f.clause}\` | ${f.doc.replaceAll('|', '\\|')} |`),
+    '',
+    '## Hooks a fault may replace',
+    '',
+    'A fault is `defineFault({ name, clause, doc, ...hooks })` in the area module of `reference/faults/`: each hook below',
+    "(the `Behaviour` interface of `reference/behaviour.ts`) replaces the correct behaviour's own. `skipRule(rule)` switches",
+    'one business rule off (`enforces`); `rewriteError({ path, key, to })` rewrites one kind of error (`mapError`).',
+    '',
+    '| hook | what it decides |',
+    '|---|---|',
+    ...behaviourHooks().map((h) => `| \`${h.name}\` | ${(h.doc || '—').replaceAll('|', '\\|')} |`),
     '',
   ];
   return lines.join('\n');

@@ -4,7 +4,9 @@
  *   - profile.md from the profile's JSON Schema: every field, the format version that added it, and who verifies it
  *     (the doctor's fate of each leaf, harness/doctor/facts.ts);
  *   - clauses.md from the clause registry: each clause with its level, the document's sentence, the checks that name
- *     it and the faults of the reference that break it.
+ *     it and the faults of the reference that break it;
+ *   - and the lines of README.md and docs/PROVING.md that quote the kit's own proof, from proof/kit-proof.json
+ *     (scripts/proof-figures.ts).
  * `npm run docs:reference` (or `npx tsx scripts/gen-reference.ts`) writes them; test/docs/reference.test.ts fails when
  * a committed page differs from what this renders. Everything is read from the tables, never listed here, so a new
  * command, flag, profile field, clause, check or fault appears on the next run.
@@ -22,6 +24,7 @@ import { FIELDS_BY_VERSION } from '../harness/profile/consistency.js';
 import { profileSchema } from '../harness/profile/schema.js';
 import { loadSuites } from '../harness/run/suites.js';
 import { faultCatalogue } from '../reference/index.js';
+import { writeFigures } from './proof-figures.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_PAGES = ['cli.md', 'profile.md', 'clauses.md'] as const;
@@ -238,4 +241,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(referencePath(page), await renderReference(page));
     console.log(`wrote docs/reference/${page}`);
   }
+  for (const file of writeFigures(ROOT)) console.log(`wrote the kit's proof figures into ${file}`);
 }

@@ -1,13 +1,15 @@
 /**
- * `npx tsx scripts/kill-matrix.ts [--seed N] [--fault NAME]... [--clause ID]... [--reports DIR] [--profile FILE]`:
- * the proof that npm test runs (test/kill-matrix), by hand, with progress; exit 1 when a gate fails. `--profile`: an
+ * `npx tsx scripts/kill-matrix.ts [--seed N] [--fault NAME]... [--clause ID]... [--reports DIR] [--profile FILE] [--all-checks]`:
+ * the proof that npm test runs (test/kill-matrix), by hand, with progress; exit 1 when a gate fails. Reports go to
+ * reports/kill-matrix/ unless `--reports` says otherwise. `--all-checks`: every check meets every mutant, so each fault's
+ * knock-on failures (the clauses it breaks beside its own) are all shown, at the cost of a whole run per mutant. `--profile`: an
  * embedded profile of the reference other than fixtures/profiles/reference.json (its `embedded.target`: e.g. a failure
  * switch that reaches the merchant's next request of an operation, `sandbox.armReach`), each mutant started from it.
  */
 import { faultCatalogue } from '../reference/index.js';
 import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
 import { loadProfile } from '../harness/profile/load.js';
-import { readAllowlist, runProof, writeProof } from '../harness/proof/run.js';
+import { PROOF_REPORTS_DIR, readAllowlist, runProof, writeProof } from '../harness/proof/run.js';
 import { loadSuites } from '../harness/run/suites.js';
 
 let flags: ReturnType<typeof parseArgs>['flags'];
@@ -21,6 +23,7 @@ try {
     clause: 'multi',
     reports: 'value',
     profile: 'value',
+    'all-checks': 'bool',
   });
   if (parsed.rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.rest[0])}`);
   flags = parsed.flags;
@@ -30,7 +33,7 @@ try {
   if (!(err instanceof UsageError)) throw err;
   console.error(
     `kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... ` +
-      '[--reports DIR] [--profile FILE]',
+      '[--reports DIR] [--profile FILE] [--all-checks]',
   );
   process.exit(2);
 }
@@ -52,11 +55,16 @@ const report = await runProof({
   faults,
   allowlist: readAllowlist(),
   log: (l) => console.error(l),
+  reach: flags['all-checks'] ? 'all' : 'naming',
 });
-writeProof(report, (flags.reports as string | undefined) ?? 'reports');
+writeProof(report, (flags.reports as string | undefined) ?? PROOF_REPORTS_DIR);
 const killed = report.faults.filter((f) => f.verdict === 'killed').length;
 for (const f of report.faults.filter((x) => x.verdict !== 'killed'))
   console.log(`${f.verdict}: ${f.name} (${f.clause}) collateral: ${f.collateral.join('; ') || '—'} ${f.errors.join('; ')}`);
+for (const f of report.faults) {
+  const knockOn = Object.keys(f.failedClauses).filter((c) => c !== f.clause);
+  if (knockOn.length > 0) console.log(`knock-on: ${f.name} (${f.clause}) also failed ${knockOn.join(', ')}`);
+}
 for (const c of report.conformant) if (c.failed.length > 0) console.log(`conformant seed ${c.seed} ${c.webhooks}: ${c.failed.join('; ')}`);
 for (const v of report.coverage.violations) console.log(`gap (${v.status}): ${v.id} — ${v.text}`);
 console.log(

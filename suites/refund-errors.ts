@@ -6,6 +6,7 @@ import { expectError, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import {
+  avoidMagic,
   completeCheckout,
   createRefund,
   lookupsAt,
@@ -38,6 +39,8 @@ import {
   type Payment,
 } from './support/paid-orders.js';
 import { refundAccepted, settlePending, type CreatedRefund } from './support/refund-records.js';
+import { type MagicTrigger, refundCarrying, waysOf } from './support/triggered.js';
+import { describeTrigger } from '../harness/profile/triggers.js';
 
 /** Refund creation errors use code 422 (INTERFACE.md › Errors › Refund errors). */
 const refusal = (key: string) => ({ code: 422, key });
@@ -71,7 +74,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await paidWithPartialRefunds(t, 'err.ref.amount-exceeded');
       await property(
         ctx,
-        refundCentsAboveOriginal(paid.cents),
+        refundCentsAboveOriginal(paid.cents, avoidMagic(t)),
         async (cents) => {
           const ex = await refund(t, paid, usd(valueOfCents(cents)), `refund ${valueOfCents(cents)} of ${valueOfCents(paid.cents)}`);
           expectError(ex, refusal('refundAmountExceeded'), {
@@ -93,7 +96,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const total = defaultCents(t, method);
       await property(
         ctx,
-        cumulativeRefundsExceedingCents(total),
+        cumulativeRefundsExceedingCents(total, 3, avoidMagic(t)),
         async ({ accepted, excess }) => {
           const paid = await payOrder(t, method, 'err.ref.amount-exceeded');
           const done: CreatedRefund[] = [];
@@ -240,7 +243,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       const paid = await payOrder(t, method, 'err.ref.full-only');
       await property(
         ctx,
-        partialRefundCents(paid.cents),
+        partialRefundCents(paid.cents, avoidMagic(t)),
         async (part) => {
           const ex = await refund(t, paid, usd(valueOfCents(part)), `partial refund ${valueOfCents(part)} of ${valueOfCents(paid.cents)}`);
           expectError(ex, refusal('notSupported'), {
@@ -357,22 +360,22 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     title: 'refuses a refund the provider fails with refundFailed',
     clause: ['err.ref.failed', 'err.ref.codes'],
     async run({ target: t }) {
-      const reason = t.profile.refunds?.failingReason;
-      if (!reason)
-        throw new PreconditionSkip('the profile declares no reason that makes a refund fail (refunds.failingReason)', {
-          declare: ['refunds.failingReason'],
+      // Each magic value or header the sandbox fails a refund by (refunds.failingReason is one); the switch's refundFailed
+      // is armed by the transient-failure checks, inside the exclusive section it needs.
+      const ways = waysOf(t, 'refundFailed').filter((w): w is MagicTrigger => w.way !== 'control');
+      if (ways.length === 0)
+        throw new PreconditionSkip(
+          'the profile declares no magic value or header that makes a refund fail (sandbox.triggers.refundFailed, refunds.failingReason)',
+          { declare: ['sandbox.triggers.refundFailed'] },
+        );
+      for (const w of ways) {
+        const refund = await refundCarrying(t, w, 'refundFailed', 'err.ref.failed');
+        expectError(await refund.send(`refund carrying ${describeTrigger(w)}`), refusal('refundFailed'), {
+          what: `a refund the sandbox provider fails (${describeTrigger(w)})`,
+          ifHalfRight: 'err.ref.codes',
+          halfRight: 'code',
         });
-      const paid = await payOrder(t, methodsWithSupport(t, ['partial', 'full'])[0]!, 'err.ref.failed');
-      const ex = await createRefund(
-        t,
-        { order: paid, amount: usd(valueOfCents(paid.cents)), reason },
-        { label: 'refund with the failing reason' },
-      );
-      expectError(ex, refusal('refundFailed'), {
-        what: 'a refund the sandbox provider fails',
-        ifHalfRight: 'err.ref.codes',
-        halfRight: 'code',
-      });
+      }
     },
   },
   {

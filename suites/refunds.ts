@@ -4,7 +4,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { lookupFor, lookupsAt, queryPayment, queryRefund, REFUND_NUMBERS, settleRefund } from '../harness/ops.js';
+import { avoidMagic, lookupFor, lookupsAt, queryPayment, queryRefund, REFUND_NUMBERS, settleRefund } from '../harness/ops.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { Target } from '../harness/target.js';
 import { partialRefundCents, refundSplitOfCents } from '../fixtures/arbitraries/refund-amounts.js';
@@ -54,7 +54,7 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
       const methods = methodsWithSupport(t, ['partial']);
       const arb = fc
         .constantFrom(...methods)
-        .chain((method) => partialRefundCents(defaultCents(t, method)).map((part) => ({ method, part })));
+        .chain((method) => partialRefundCents(defaultCents(t, method), avoidMagic(t)).map((part) => ({ method, part })));
       await property(
         ctx,
         arb,
@@ -130,7 +130,7 @@ export default defineSuite('refunds', { area: 'refunds', resource: 'refund' }, [
       const methods = methodsWithSupport(t, ['partial', 'full']);
       const arb = fc.constantFrom(...methods).chain((method) => {
         const total = defaultCents(t, method);
-        const parts = supportOf(t, method) === 'partial' ? refundSplitOfCents(total, 4) : fc.constant([total]);
+        const parts = supportOf(t, method) === 'partial' ? refundSplitOfCents(total, 4, avoidMagic(t)) : fc.constant([total]);
         return parts.map((split) => ({ method, split }));
       });
       await property(

@@ -272,6 +272,16 @@ const registry = [
   must('webhook.dup.may-repeat', DUP, 'The same webhook can arrive more than once; receivers tolerate it.', C),
   must('webhook.dup.out-of-order', DUP, 'Webhooks can arrive out of order; receivers tolerate it.', C),
   must('webhook.dup.key', DUP, 'Webhooks carry no event id; the receiver deduplicates on event, order_no and status.', C),
+  // Should, not must: the document states the facts (out of order; the status at sending time) and that the receiver
+  // "queries the order when in doubt", leaving the doubt to the receiver; that a status older than one acted on is such a
+  // doubt, and must not become the order's status unqueried, is what those sentences imply, not what one of them states.
+  should(
+    'webhook.dup.stale-status',
+    DUP,
+    'A status arriving after a newer one of the same order (out of order; the body shows the status at sending time) does not ' +
+      "become the order's status unless the receiver queried the order (it queries the order when in doubt).",
+    C,
+  ),
 
   // Errors: format
   must('err.format.key-after-last-pipe', EFMT, 'The key is the part after the last `|`; keys are stable.'),
@@ -471,7 +481,13 @@ const registry = [
   ),
   must('client.content-type', EP, 'The client sends `Content-Type: application/json`.', C),
   must('client.fields.snake-case', CONV, 'The client sends snake_case field names; camelCase names are not accepted.', C),
-  must('client.amount.string', AMT, 'The client sends an amount `value` as a decimal string, not a JSON number.', C),
+  must(
+    'client.amount.string',
+    AMT,
+    'The client sends an amount `value` as a decimal string (digits and one point: no thousands separator, exponent, leading +, ' +
+      'space or decimal comma), not a JSON number.',
+    C,
+  ),
   must('client.amount.two-decimals', AMT, 'The client sends amount values with at most two decimal places.', C),
   should(
     'client.query.retry',
@@ -501,7 +517,6 @@ export const restatements: Readonly<Record<string, readonly string[]>> = {
   'state.no-webhook.expiry-chargeback': ['event.none.expiry', 'event.none.chargeback'],
   'event.none.refunded-payment': ['state.refunded.refund-event'],
   'event.sent-on-change': ['event.payment.updated', 'event.refund.updated', 'event.payout.updated'],
-  'payout.fields': ['webhook.body.status-reason', 'webhook.body.finished-at', 'webhook.body.trans-amount'],
   'version.no-camelcase': ['conv.snake-case'],
   // Idempotency rule 3 tells the merchant what the table's scope of payment numbers ("the merchant's account, shared with
   // refund numbers"; a repeat "refused with 422 duplicateMerchantOrder") already binds the service to; its other half is

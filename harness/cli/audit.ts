@@ -16,7 +16,7 @@ import { REFERENCE_PROFILE } from '../run/config.js';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 
 /** Share of eligible answers --tamper-responses alters unless --tamper-rate says otherwise. */
-const TAMPER_RATE = 0.25;
+export const TAMPER_RATE = 0.25;
 /** Share of payment queries and creates --rough answers with a transient failure unless --rough-rate says otherwise. */
 const ROUGH_RATE = 0.2;
 /** Readings --rough selects unless --readings names a set. */
@@ -37,10 +37,14 @@ export const AUDIT_FLAGS = {
   'tamper-responses': {
     kind: 'bool',
     help: [
-      'now and then answer a successful create or query with another service number',
-      'and status, under a signature that does not verify; a client that then sends',
-      'that number (queries it, refunds that order) trusted an untrustworthy response',
-      '(auth.response.verify). Without it that clause is skipped: it cannot be observed',
+      'answer some successful creates and queries with another service number and',
+      'status, under a signature that does not verify: first the answers whose numbers',
+      "a client sends back (each merchant's first answer telling it a new service number",
+      "always, then at least the rate's share of those), then the others at the rate. A",
+      'client that then sends that number (queries it, refunds that order) trusted an',
+      'untrustworthy response (auth.response.verify); the report counts the altered',
+      'answers a later request concerned (the chance to act on them). Without it, or if',
+      'no later request concerned an altered answer, that clause is skipped',
     ].join('\n'),
   },
   'tamper-rate': { kind: 'value', arg: 'R', help: `share of those answers altered, 0 < R <= 1 (default ${TAMPER_RATE})` },
@@ -73,8 +77,9 @@ client does: every request is diagnosed against the clauses that bind the client
 signature is explained in the document's troubleshooting order (wrong merchant id, production key,
 CR LF, the body alone signed, body re-serialised, re-ordered or trimmed after signing, milliseconds or formatted timestamp, empty nonce,
 upper-case hex, Base64, MD5; a signature nothing reproduces is reported as not verifying, without
-blaming a rule), and Content-Type, camelCase fields, JSON-number and three-decimal
-amounts, one number for a payment and a refund, parallel creates (two creates with one number in flight at once), a create retried
+blaming a rule), and Content-Type, camelCase fields, amounts that are not decimal strings (a JSON
+number, "1,249.50", "25,00", "1.2e3", "+25") or have three decimals, one number for a payment and
+a refund, parallel creates (two creates with one number in flight at once), a create retried
 without a query in between, nonces outside 16-32 characters (should) are reported. The sandbox
 answers exactly as the interface says: diagnoses go to the log and the report, never into msg.
 
@@ -200,8 +205,9 @@ async function executeAudit(request: AuditRequest, io: ServeIO): Promise<number>
   }
   if (tamperResponses)
     io.out(
-      `tampering with about ${Math.round(tamperResponses.rate * 100)}% of successful ` +
-        `answers carrying a service number (seed ${seed}; --seed ${seed} repeats the choice)`,
+      `tampering with each merchant's first answer telling it a new service number, then about ` +
+        `${Math.round(tamperResponses.rate * 100)}% of successful answers carrying a service number, those telling a new ` +
+        `one first (seed ${seed}; --seed ${seed} repeats the choice)`,
     );
   io.out(`merchants: ${MERCHANTS.map((m) => (m.frozen ? `${m.id} (frozen)` : m.id)).join(', ')}`);
   const timer = request.intervalS ? setInterval(() => write(), request.intervalS * 1000) : undefined;
@@ -212,6 +218,12 @@ async function executeAudit(request: AuditRequest, io: ServeIO): Promise<number>
   const html = request.html ? await writeMerchantHtml(reports, `MPSI client audit — ${verdict.verdict}`) : {};
   if (html.problem) io.err(html.problem);
   io.out(`client audit: ${audit.summary()}; verdict ${verdict.verdict} (exit ${verdict.exitCode})`);
+  if (tamperResponses) {
+    const { altered, chance } = audit.tampered;
+    io.out(
+      `tampered answers: ${altered} altered, ${chance} of them followed by a request about the same order ` + '(the chance to act on them)',
+    );
+  }
   for (const r of verdict.reasons) io.out(`  ${r}`);
   io.out(`certificate: ${paths.certificateMd}${html.file ? `, ${html.file}` : ''}`);
   return audit.count === 0 ? 2 : verdict.exitCode;

@@ -25,8 +25,11 @@ export const RECEIVER_FLAGS = {
     arg: 'URL',
     help: [
       'optional inspection hook: GET answers a JSON array of {event, order_no, status}',
-      'the receiver acted on; lets the kit check that duplicates are processed once',
-      '(without it those checks are reported "skipped: precondition", never passed)',
+      'the receiver acted on, in the order it acted on them ("queried": true on a status',
+      'taken after querying the order); lets the kit check that duplicates are processed',
+      'once and that a stale status arriving after a newer one does not become the',
+      'order\'s status unqueried (without it those checks are reported "skipped:',
+      'precondition", never passed)',
     ].join('\n'),
   },
   config: {

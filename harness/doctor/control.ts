@@ -5,7 +5,8 @@ import type { MerchantRole } from '../target.js';
 import { add, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath } from './model.js';
 
-export type ControlName = keyof NonNullable<Profile['sandbox']>;
+/** The controls the kit sends (sandbox.triggers is no control: a list of ways, harness/profile/triggers.ts). */
+export type ControlName = Exclude<keyof NonNullable<Profile['sandbox']>, 'triggers'>;
 
 /** Sends a sandbox control as the merchant that owns the record (default primary) with the given template variables. */
 export async function control(

@@ -21,6 +21,7 @@ import { checkBasics, nameUnknownPath } from './basics.js';
 import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { armSubjects, checkArmedFailures, checkControls } from './controls.js';
+import { checkTriggers } from './triggers.js';
 import {
   answerForm,
   answerOf,
@@ -293,6 +294,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
     checkWebhooks(ctx),
     checkV3Facts(ctx),
     checkInternalNames(ctx),
+    checkTriggers(ctx),
   ]);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
   await checkArmedFailures(ctx, subjects);

@@ -238,6 +238,13 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
   }
   for (const w of written) ev.toldOnly(w);
   keysOfToldMerchants(draft, ev);
+  // A fact only a version-5 profile can say (the sandbox's failure triggers) makes the draft one.
+  if (
+    written.some((w) => w.path.startsWith('sandbox.triggers')) &&
+    typeof draft['profileVersion'] === 'number' &&
+    draft['profileVersion'] < 5
+  )
+    draft['profileVersion'] = 5;
   return written;
 }
 

@@ -6,7 +6,8 @@
  * the profile an OpenAPI schema has no keyword for (channel limits, price points, fees) are said twice: in the description's
  * words, for a reader, and in an `x-mpsi-*` extension, for a program (init --openapi reads both). A sandbox's published
  * test facts go in extensions only: its test cards, its accounts (`x-mpsi-sandbox-accounts`: ids, names, logins, methods
- * and balances, never a key) and how its balances move (`x-mpsi-balances`).
+ * and balances, never a key), how its balances move (`x-mpsi-balances`) and the magic values or headers that cause its
+ * failures (`x-mpsi-sandbox-triggers`).
  */
 import { factsOf, MERCHANT_ROLES } from '../facts/index.js';
 import type { FeeKind } from '../fees.js';
@@ -333,7 +334,8 @@ const CONTROL_SUMMARIES: Record<string, string> = {
 function sandboxPaths(p: Profile): Obj {
   const byPath = new Map<string, [string, Obj][]>();
   for (const [name, control] of Object.entries(p.sandbox ?? {}) as [string, Obj & { path: string; template: Obj }][]) {
-    if (!control || typeof control !== 'object') continue;
+    // sandbox.triggers is no control: a list of ways per failure, sent in the API's own requests.
+    if (!control || typeof control !== 'object' || typeof control.path !== 'string') continue;
     byPath.set(control.path, [...(byPath.get(control.path) ?? []), [name, control]]);
   }
   const out: Obj = {};
@@ -491,6 +493,8 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
     },
     ...(accounts ? { 'x-mpsi-sandbox-accounts': accounts } : {}),
     ...(p.balances ? { 'x-mpsi-balances': p.balances } : {}),
+    // The ways the sandbox causes its failures by magic values or headers (a published test fact, like its cards).
+    ...(p.sandbox?.triggers ? { 'x-mpsi-sandbox-triggers': p.sandbox.triggers } : {}),
     'x-mpsi-error-catalogue': [
       ...AUTH_ERRORS.map((a) => ({ http: a.http, code: a.http, key: a.key, message: a.message, condition: a.condition, signed: false })),
       ...CATALOGUE.map((r) => ({ code: r.code, key: r.key, condition: r.condition, clause: r.clause, operations: r.on })),

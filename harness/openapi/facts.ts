@@ -320,6 +320,9 @@ function topExtensions(doc: Doc, tell: (path: string, value: unknown, pointer: s
   const balances = doc['x-mpsi-balances'];
   if (balances && typeof balances === 'object')
     for (const [k, v] of Object.entries(balances as S)) tell(`balances.${k}`, v, `/x-mpsi-balances/${k}`);
+  const triggers = doc['x-mpsi-sandbox-triggers'];
+  if (triggers && typeof triggers === 'object')
+    for (const [k, v] of Object.entries(triggers as S)) tell(`sandbox.triggers.${k}`, v, `/x-mpsi-sandbox-triggers/${k}`);
 }
 
 /** The sandbox's controls: operations carrying x-mpsi-sandbox-controls, a list of { name, control }. */

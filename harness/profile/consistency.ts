@@ -12,6 +12,7 @@ import { dotted, echo } from './schema.js';
 import { centsOf, isShownValue, valueOfCents } from '../money.js';
 import { armFailureProblems } from './arm-failure.js';
 import { overlay } from '../facts/overlay.js';
+import { triggerProblems } from './triggers.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -70,8 +71,9 @@ const V4_FIELDS: string[] = [
   'cardPayment.pendingStatus',
 ];
 
-/** Fields of format version 5 (docs/PROFILE.md): every method-level fact per merchant, currency sets, a fee's bounds. */
+/** Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, every method-level fact per merchant, currency sets, a fee's bounds). */
 const V5_FIELDS: string[] = [
+  'sandbox.triggers',
   'merchants.*.facts',
   'payouts.methods.*.currencies',
   'fees.payments.*.min',
@@ -244,6 +246,8 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
   // The failure switch: every variable its template uses is one the kit fills (harness/profile/arm-failure.ts).
   const sandbox = isObj(value['sandbox']) ? value['sandbox'] : {};
   out.push(...armFailureProblems(sandbox['armFailure'], 'sandbox.armFailure', value['profileVersion']));
+  // The ways the sandbox causes failures: each way complete, and no value the kit sends by default one of them.
+  out.push(...triggerProblems(value, secrets));
 
   // Version.
   if (value['profileVersion'] === 1) {
@@ -267,7 +271,7 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
             `"profileVersion": ${String(value['profileVersion'])} (set it to 4)`,
         );
   }
-  if (typeof value['profileVersion'] === 'number' && value['profileVersion'] <= 4) {
+  if (typeof value['profileVersion'] === 'number' && value['profileVersion'] < 5) {
     for (const pattern of V5_FIELDS)
       for (const path of has(value, pattern))
         out.push(
@@ -469,4 +473,9 @@ function channelProblems(range: Obj, at: string[], overlapAllowed = false): stri
 }
 
 /** The fields each format version added (dotted, `*` any key), for the generated profile reference. */
-export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = { 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS, 5: V5_FIELDS };
+export const FIELDS_BY_VERSION: Readonly<Record<number, readonly string[]>> = {
+  2: V2_FIELDS,
+  3: V3_FIELDS,
+  4: V4_FIELDS,
+  5: V5_FIELDS,
+};

@@ -16,8 +16,9 @@ export interface Profile {
    * profile is a valid version-2 profile); 3: adds merchants' names and logins, every merchant's balances,
    * overlapping channels, a method of another merchant only, more decline cards, refunds' created status, a sandbox failure
    * switch of several values or matching a refund by its number; 4: the facts of services written apart from the kit
-   * (fees, templated paths, how balances move, a failure switch's scope, …); 5: every method-level fact per merchant
-   * (`merchants.<role>.facts`), a payout method's currencies as a set, a fee's minimum and maximum. See docs/PROFILE.md.
+   * (fees, templated paths, how balances move, a failure switch's scope, …); 5: the open world (every way a sandbox causes
+   * a failure, sandbox.triggers; every method-level fact per merchant, `merchants.<role>.facts`; a payout method's
+   * currencies as a set; a fee's minimum and maximum, …). See docs/PROFILE.md.
    */
   profileVersion?: 1 | 2 | 3 | 4 | 5;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
@@ -268,6 +269,13 @@ export interface Profile {
       /** Version 4: how many requests one arming fails (default 1). */
       count?: number;
     };
+    /**
+     * Version 5: every way the sandbox causes each failure (harness/profile/triggers.ts): the switch above, or a magic
+     * value in a request (an exact amount, an amount's ending, a prefix or suffix of a number the merchant chooses, a card
+     * number, an e-mail, a refund reason) or a request header. The transient-failure and refund-failure checks run with
+     * each way; every value the kit draws avoids the magic values unless it means to trigger one.
+     */
+    triggers?: Partial<Record<ArmFailureKind, FailureTrigger[]>>;
   };
   webhooks?: {
     receiver?: { host?: string; port?: number; publicUrl?: string };
@@ -389,6 +397,32 @@ export interface Card {
 }
 /** The failures a sandbox switch may arm (sandbox.armFailure.failures). */
 export type ArmFailureKind = 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed';
+/**
+ * Version 5: one way a sandbox causes a failure (sandbox.triggers.<kind>). Where the magic value goes, per kind: for
+ * queryFailed, in the payment that is then queried (its number, amount, card, e-mail), or the header on the query; for
+ * orderCreationFailed, in the payment's creation; for a refund kind, in the refund's creation (the refund's amount, its
+ * number or the refunded payment's, its reason, the header), or in the refunded payment (its card, its e-mail).
+ * `count`: how many requests carrying the value fail (per payment or refund), the sandbox then behaving normally;
+ * absent, every one does.
+ */
+export type FailureTrigger =
+  /** The switch sandbox.armFailure (its failures.<kind>). */
+  | { way: 'control' }
+  /** An exact amount, e.g. "5.02". */
+  | { way: 'amount'; value: string; count?: number }
+  /** The end of the amount written with two decimals: ".91" or "91" (7.91, 0.91), "5" (1.05, 3.25). */
+  | { way: 'amountEnding'; value: string; count?: number }
+  /** A prefix or suffix of a number the merchant chooses, e.g. "QF-" of merchantOrderNo. */
+  | { way: 'numberPrefix' | 'numberSuffix'; number: 'merchantOrderNo' | 'merchantRefundNo'; value: string; count?: number }
+  /** A card number the payment is made with. */
+  | { way: 'card'; value: string; count?: number }
+  /** An e-mail address at `field` of the payment's creation body (dotted, default billing_address.email). */
+  | { way: 'email'; value: string; field?: string; count?: number }
+  /** A refund reason (refunds.failingReason is the same way for refundFailed). */
+  | { way: 'reason'; value: string; count?: number }
+  /** A request header with a value, e.g. X-Mock-Response: BUSY. */
+  | { way: 'header'; name: string; value: string; count?: number };
+export type TriggerWay = FailureTrigger['way'];
 /** One value (the `failure` variable) or, version 3, several named ones (each key a template variable). */
 export type ArmFailureValue = string | Record<string, string>;
 export interface Control {

@@ -45,12 +45,13 @@ export function clauseCoverage(
   exercised?: Record<string, string[]>,
 ): CoverageReport {
   const own = clauses.map((c) => {
+    // Checks naming the clause itself, then (for a restated clause) those naming a clause that restates it.
     const checks = checksNaming(suites, c.id).map((p) => p.check.id);
+    const ownChecks = suites.flatMap((s) => s.checks.filter((k) => (k.clauses as readonly string[]).includes(c.id)).map((k) => k.id));
     const mine = faults.filter((f) => f.clause === c.id).map((f) => ({ name: f.name, verdict: f.verdict }));
-    const proved = checks.length > 0 && mine.some((f) => f.verdict === 'killed');
+    const proved = ownChecks.length > 0 && mine.some((f) => f.verdict === 'killed');
     return { c, checks, mine, proved };
   });
-  const provedIds = new Set(own.filter((o) => o.proved).map((o) => o.c.id));
   const rows = own.map(({ c, checks, mine, proved }): ClauseCoverage => {
     const base = {
       id: c.id,
@@ -64,8 +65,14 @@ export function clauseCoverage(
     };
     if (c.level !== 'must' || c.party !== 'service') return { ...base, status: 'not-gated' };
     if (proved) return { ...base, status: 'proved' };
+    // A restatement is a claim to prove: the clause's own faults, each killed by the restating clauses' checks.
     const same = restatements[c.id];
-    if (same?.every((id) => provedIds.has(id))) return { ...base, status: 'restated', reason: `restates ${same.join(', ')}, each proved` };
+    if (same && mine.length > 0 && mine.every((f) => f.verdict === 'killed'))
+      return {
+        ...base,
+        status: 'restated',
+        reason: `restates ${same.join(', ')}: ${mine.map((f) => f.name).join(', ')} killed by their checks`,
+      };
     if (allowlist[c.id] !== undefined) return { ...base, status: 'allowlisted', reason: allowlist[c.id] };
     return { ...base, status: checks.length === 0 ? 'unchecked' : 'unproved' };
   });

@@ -1,7 +1,10 @@
 /**
  * The kill matrix: every fault of the reference, started as its own mutant, against the checks
- * that name the fault's clause. A fault counts as killed only when a check fails with a finding
- * charged to that very clause; a failure charged to another clause is collateral, not proof.
+ * that name the fault's clause (or, with `reach: 'all'`, every check). A fault counts as killed only when a check
+ * fails with a finding charged to that very clause; a failure charged to another clause is collateral, not proof.
+ * A fault of a clause the registry lists as a restatement also runs the checks naming the clauses that restate it,
+ * and a finding charged to one of those kills it: that is how a restatement is proved, never assumed.
+ * Every clause a fault made fail is reported (`failedClauses`: its own, and the knock-on ones, as information).
  */
 import { faultCatalogue, type RunningReference } from '../../reference/index.js';
 import { startEmbeddedReference } from '../run/embedded.js';
@@ -11,6 +14,7 @@ import type { LoadedProfile } from '../profile/load.js';
 import { runInProcess } from '../run/inprocess.js';
 import { noteWebhookWritten } from '../check/lag.js';
 import { runDoctor } from '../doctor/run.js';
+import { restatements } from '../clauses/registry.js';
 
 /** A fault as the reference's catalogue lists it. */
 export type FaultInfo = (typeof faultCatalogue)[number];
@@ -27,6 +31,8 @@ export interface FaultRow extends FaultInfo {
   killedBy: string[];
   /** Checks that failed only with findings charged to other clauses: `check-id (clause CODE, …)`. */
   collateral: string[];
+  /** Every clause charged by a failed check, with those checks: the fault's own and the knock-on ones. */
+  failedClauses: Record<string, string[]>;
   skipped: string[];
   /** Harness errors (a check that broke), or why the mutant could not start. */
   errors: string[];
@@ -47,32 +53,51 @@ export interface MatrixOptions {
   parallel?: number;
   /** Run the doctor on each mutant first, as `run` does (default true): a mutant it stops is not killed. */
   doctor?: boolean;
+  /**
+   * Which checks meet each mutant: those naming its clause (or a clause restating it; the default), or every check, which
+   * shows every knock-on failure of a fault at the cost of a whole run per mutant.
+   */
+  reach?: 'naming' | 'all';
   onFault?: (row: FaultRow, done: number, total: number) => void;
 }
 
 /** Retry-schedule clauses are only visible across the whole schedule. */
 export function webhookModeFor(clause: string): 'quick' | 'full' {
-  return clause.startsWith('webhook.retry.') ? 'full' : 'quick';
+  return killingClauses(clause).some((c) => c.startsWith('webhook.retry.')) ? 'full' : 'quick';
+}
+
+/** The clauses whose findings kill a fault of `clause`: it, and the clauses the registry says restate it. */
+export function killingClauses(clause: string): readonly string[] {
+  return [clause, ...(restatements[clause] ?? [])];
 }
 
 export function checksNaming(suites: SuiteDef[], clause: string): { suite: SuiteDef; check: CheckDef }[] {
+  const killing = killingClauses(clause);
   return suites.flatMap((suite) =>
-    suite.checks.filter((c) => (c.clauses as readonly string[]).includes(clause)).map((check) => ({ suite, check })),
+    suite.checks.filter((c) => (c.clauses as readonly string[]).some((x) => killing.includes(x))).map((check) => ({ suite, check })),
   );
+}
+
+function allChecks(suites: SuiteDef[]): { suite: SuiteDef; check: CheckDef }[] {
+  return suites.flatMap((suite) => suite.checks.map((check) => ({ suite, check })));
 }
 
 export function classify(
   fault: FaultInfo,
   results: CheckResult[],
-): Pick<FaultRow, 'killedBy' | 'collateral' | 'skipped' | 'errors' | 'inconclusive'> {
+): Pick<FaultRow, 'killedBy' | 'collateral' | 'failedClauses' | 'skipped' | 'errors' | 'inconclusive'> {
   const failed = results.filter((r) => r.status === 'failed');
   const inconclusive = results.filter((r) => r.status === 'inconclusive').map((r) => `${r.checkId}: ${r.reason ?? 'no verdict'}`);
+  const killing = killingClauses(fault.clause);
+  const kills = (r: CheckResult) => r.findings.some((f) => killing.includes(f.clause));
+  const failedClauses: Record<string, string[]> = {};
+  for (const r of failed)
+    for (const clause of new Set(r.findings.map((f) => f.clause))) failedClauses[clause] = [...(failedClauses[clause] ?? []), r.checkId];
   return {
     ...(inconclusive.length > 0 ? { inconclusive } : {}),
-    killedBy: failed.filter((r) => r.findings.some((f) => f.clause === fault.clause)).map((r) => r.checkId),
-    collateral: failed
-      .filter((r) => !r.findings.some((f) => f.clause === fault.clause))
-      .map((r) => `${r.checkId} (${r.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
+    killedBy: failed.filter(kills).map((r) => r.checkId),
+    collateral: failed.filter((r) => !kills(r)).map((r) => `${r.checkId} (${r.findings.map((f) => `${f.clause} ${f.code}`).join(', ')})`),
+    failedClauses,
     skipped: results.filter((r) => r.status === 'skipped').map((r) => r.checkId),
     errors: results.filter((r) => r.status === 'broken').map((r) => `${r.checkId}: ${r.reason ?? 'broken'}`),
   };
@@ -81,7 +106,7 @@ export function classify(
 async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<FaultRow> {
   const started = performance.now();
   const webhooks = webhookModeFor(fault.clause);
-  const picked = checksNaming(opts.suites, fault.clause);
+  const picked = opts.reach === 'all' ? allChecks(opts.suites) : checksNaming(opts.suites, fault.clause);
   const base: FaultRow = {
     ...fault,
     verdict: 'no-check',
@@ -89,6 +114,7 @@ async function runOneFault(fault: FaultInfo, opts: MatrixOptions): Promise<Fault
     checksRun: picked.map((p) => p.check.id),
     killedBy: [],
     collateral: [],
+    failedClauses: {},
     skipped: [],
     errors: [],
     durationMs: 0,

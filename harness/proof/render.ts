@@ -51,18 +51,24 @@ export function killMatrixMarkdown(r: ProofReport): string {
     '',
     '## Faults',
     '',
-    '| fault | clause | verdict | killed by | collateral | doctor | time |',
-    '|---|---|---|---|---|---|---|',
+    '| fault | clause | verdict | killed by | collateral | clauses failed (own, then knock-on) | doctor | time |',
+    '|---|---|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
         `| \`${f.name}\` | \`${f.clause}\` | ${f.verdict} | ${mdCell(f.killedBy.join(', ') || f.errors.join('; ') || '—')}` +
-        ` | ${mdCell(f.collateral.join(', ') || '—')} | ${
+        ` | ${mdCell(f.collateral.join(', ') || '—')} | ${mdCell(failedClausesCell(f))} | ${
           f.doctor ? `exit ${f.doctor.exitCode}${f.doctor.doubts.length ? `; doubts: ${mdCell(f.doctor.doubts.join(', '))}` : ''}` : 'off'
         } | ${(f.durationMs / 1000).toFixed(1)} s |`,
     ),
     '',
   ];
   return lines.join('\n');
+}
+
+/** The clauses a fault made fail: its own first, then the knock-on ones, each with how many checks charged it. */
+function failedClausesCell(f: FaultRow): string {
+  const ids = Object.keys(f.failedClauses ?? {}).sort((a, b) => Number(b === f.clause) - Number(a === f.clause) || a.localeCompare(b));
+  return ids.map((id) => `${id} (${f.failedClauses[id]!.length})`).join(', ') || '—';
 }
 
 export function coverageMarkdown(r: ProofReport): string {
@@ -78,7 +84,8 @@ export function coverageMarkdown(r: ProofReport): string {
       `clause is *proved* when it has a check and a fault of that clause the check kills.`,
     '',
     `**${c.totals.proved} / ${c.totals.mustService} must-level service clauses proved; ` +
-      `${c.totals.restated} restate proved clauses (harness/clauses/registry.ts restatements); ${c.totals.allowlisted}` +
+      `${c.totals.restated} restated (harness/clauses/registry.ts restatements), each by faults of its own killed by the ` +
+      `restating clauses' checks; ${c.totals.allowlisted}` +
       ` allowlisted (fixtures/coverage-allowlist.json); ${c.totals.violations} gaps.**`,
     '',
     'The *exercised* column counts the checks whose assertions evaluated the clause on the conformant reference (the only credit ' +

@@ -61,7 +61,12 @@ export interface ProofOptions {
   faults?: readonly FaultInfo[];
   allowlist: Allowlist;
   log?: (line: string) => void;
+  /** Which checks meet each mutant (harness/proof/kill-matrix.ts `reach`): those naming its clause, or all of them. */
+  reach?: 'naming' | 'all';
 }
+
+/** Where the proof's reports go by default: a folder of their own, beside a run's reports, never over them. */
+export const PROOF_REPORTS_DIR = 'reports/kill-matrix';
 
 export async function runProof(o: ProofOptions): Promise<ProofReport> {
   const log = o.log ?? (() => {});
@@ -76,6 +81,7 @@ export async function runProof(o: ProofOptions): Promise<ProofReport> {
     seed,
     numRuns: o.numRuns,
     faults: o.faults,
+    reach: o.reach,
     onFault: (row, done, total) => log(`[${done}/${total}] ${row.verdict.padEnd(8)} ${row.name} (${row.clause})`),
   });
   const matrixMs = performance.now() - started;

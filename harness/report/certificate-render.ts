@@ -90,7 +90,7 @@ function doctorCell(dr: NonNullable<RunMeta['doctor']>): string {
 }
 
 /** How far to trust the kit: figures only when they were measured for the version that made the run. */
-function kitProofCell(k: CertificateKitProof, version: string): string {
+export function kitProofCell(k: CertificateKitProof, version: string): string {
   if (k.status === 'missing') {
     const file = k.why === 'no-file' ? 'is absent' : 'is unreadable';
     return `not measured: this package ships no proof of the kit (proof/kit-proof.json ${file})`;

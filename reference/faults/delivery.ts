@@ -1,5 +1,5 @@
 /** Faults in webhook acknowledgement, retries, and which changes send a webhook. */
-import { RETRY_WAITS_MS } from '../behaviour.js';
+import { defaultBehaviour, RETRY_WAITS_MS } from '../behaviour.js';
 import { defineFault } from './fault.js';
 
 const SUCCESS = Buffer.from('success');
@@ -196,4 +196,34 @@ export const webhookNoneOnPayoutCancel = defineFault({
   clause: 'event.payout.updated',
   doc: 'A payout canceled by the merchant sends no payout.updated.',
   sendsWebhookOn: (t) => t !== 'payout-canceled' && t !== 'payment-refunded' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhook8AttemptsInSpan = defineFault({
+  name: 'webhook-8-attempts-in-span',
+  clause: 'limit.attempts',
+  doc: 'Webhook delivery attempts: 8 in total (not 9), though over 89 minutes, within "about 80 to 100 minutes".',
+  // 15 s, 1, 3, 10, 15, 20, 40 min: the waits still grow to 40 minutes; only the count of attempts breaks the row.
+  retryWaitsMs: [15_000, 60_000, 180_000, 600_000, 900_000, 1_200_000, 2_400_000],
+});
+
+export const webhookOnExpiryAndChargeback = defineFault({
+  name: 'webhook-on-expiry-and-chargeback',
+  clause: 'state.no-webhook.expiry-chargeback',
+  doc: '"An expired checkout link and a recorded chargeback send no webhook": both send payment.updated here.',
+  sendsWebhookOn: (t) => t !== 'payment-refunded',
+});
+
+export const webhookPaymentUpdatedInsteadOfRefund = defineFault({
+  name: 'webhook-payment-updated-instead-of-refund',
+  clause: 'event.none.refunded-payment',
+  doc: 'A payment refunded sends payment.updated (REFUNDED) and no refund.updated on the new refund.',
+  sendsWebhookOn: (t) => t !== 'refund-created' && t !== 'checkout-expired' && t !== 'chargeback',
+});
+
+export const webhookOnlyOnOutsideChanges = defineFault({
+  name: 'webhook-only-on-outside-changes',
+  clause: 'event.sent-on-change',
+  doc: 'Changes the merchant makes send no webhook: a new refund and a cancelled payout are not notified.',
+  sendsWebhookOn: (t) =>
+    t !== 'refund-created' && t !== 'refund-created-settled' && t !== 'payout-canceled' && defaultBehaviour.sendsWebhookOn(t),
 });

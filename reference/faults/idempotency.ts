@@ -63,3 +63,10 @@ export const repeatFailsOriginal = defineFault({
   doc: 'A refused repeat of a pending payment number marks the original payment FAILED.',
   repeatFailsOriginal: true,
 });
+
+export const refundNumberFreeForPayments = defineFault({
+  name: 'refund-number-free-for-payments',
+  clause: 'idem.refund-blocks-payment',
+  doc: 'A refund number equal to a payment order number never blocks that payment number: payments check payment numbers only.',
+  numberBlocks: (kind, holder) => !(kind === 'payment' && holder === 'refund'),
+});

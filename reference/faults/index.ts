@@ -14,6 +14,7 @@ import * as idempotency from './idempotency.js';
 import * as lifecycle from './lifecycle.js';
 import * as requests from './requests.js';
 import * as responses from './responses.js';
+import * as triggers from './triggers.js';
 import * as webhooks from './webhooks.js';
 
 const AREAS: ReadonlyArray<Record<string, unknown>> = [
@@ -27,6 +28,7 @@ const AREAS: ReadonlyArray<Record<string, unknown>> = [
   webhooks,
   delivery,
   capabilities,
+  triggers,
 ];
 
 function isFault(v: unknown): v is Fault {

@@ -315,3 +315,16 @@ export const payoutCurrencyNotSupported422 = defineFault({
     to: { code: 422, key: 'notSupported', detail: (d) => d.replace('is not accepted by', 'is not supported for') },
   }),
 });
+
+const FINAL_PAYOUT = new Set(['SUCCESS', 'FAILED', 'CANCELED']);
+
+export const payoutFinalRecordNoStatus = defineFault({
+  name: 'payout-final-record-no-status',
+  clause: 'payout.fields',
+  doc: 'A payout "has `status`" only while pending: once SUCCESS, FAILED or CANCELED its record leaves the status out.',
+  finishView: (kind, view) => {
+    if (kind !== 'payout' || !FINAL_PAYOUT.has(String(view['status']))) return view;
+    const { status: _status, ...rest } = view;
+    return rest;
+  },
+});

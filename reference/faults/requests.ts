@@ -162,3 +162,24 @@ export const contentTypeIgnored = defineFault({
   doc: 'The Content-Type of a request is not looked at: a JSON body sent as text/plain is served.',
   enforces: skipRule('request.content-type'),
 });
+
+/** The older camelCase names the document gives as examples, with their snake_case names. */
+const OLDER_NAMES: Readonly<Record<string, string>> = {
+  paymentMethod: 'payment_method',
+  merchantOrderNo: 'merchant_order_no',
+  goodsName: 'goods_name',
+};
+
+export const acceptOlderCamelcaseNames = defineFault({
+  name: 'accept-older-camelcase-names',
+  clause: 'version.no-camelcase',
+  doc: '"Older camelCase field names are not accepted": paymentMethod, merchantOrderNo and goodsName are taken as aliases.',
+  normaliseRequest: (body) => renameOlder(body, 0) as Record<string, unknown>,
+});
+
+function renameOlder(v: unknown, depth: number): unknown {
+  if (depth > 8 || typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(v)) out[OLDER_NAMES[k] ?? k] = renameOlder(val, depth + 1);
+  return out;
+}

@@ -9,7 +9,8 @@ import { emitPaymentUpdated, type Call, type Handler, type Service } from '../se
 import type { Payment, PaymentStatus } from '../store.js';
 import { Fields } from '../validate.js';
 import { paymentView } from '../views.js';
-import { failCreationIfArmed } from './armed.js';
+import { failCreationIfArmed, failCreationIfTriggered } from './armed.js';
+import { emailsIn } from '../magic-triggers.js';
 import { ensureCardUsable, readBillingAddress, readCard } from './card-data.js';
 import {
   ensureActive,
@@ -46,6 +47,8 @@ export const card: Handler = (svc, call) => {
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
+  const emails = emailsIn(svc.target.sandbox.triggers, call.body);
+  failCreationIfTriggered(svc, call, { merchantOrderNo: input.merchantOrderNo, cents, card: cardInput.number, emails });
 
   // The target's decline cards (the document allows more than one) are declined; the fixture one only when it is one of them.
   const declines = svc.behaviour.declinesCard(cardInput.number, svc.target.declineCards);
@@ -56,22 +59,27 @@ export const card: Handler = (svc, call) => {
       throw E.validationFailed('No payment channel available');
     case FIXTURE_CARDS.risk: {
       // A declined payment ends as FAILED and a payment.updated webhook follows, whoever declined it.
-      const p = record(svc, call, input, priced, 'FAILED');
+      const p = record(svc, call, input, priced, cardInput.number, 'FAILED');
       afterRecordedRefusal(svc, call.merchant.id, 'payment', input.merchantOrderNo);
       if (svc.behaviour.sendsWebhookOn('risk-decline')) emitPaymentUpdated(svc, p);
       throw E.validationFailed('Payment declined by risk checks');
     }
     case FIXTURE_CARDS.declined: {
-      const p = record(svc, call, input, priced, 'FAILED');
+      const p = record(svc, call, input, priced, cardInput.number, 'FAILED');
       afterRecordedRefusal(svc, call.merchant.id, 'payment', input.merchantOrderNo);
       emitPaymentUpdated(svc, p);
       throw new ApiError(422, 'paymentFailed', 'The provider declined the payment');
     }
     case FIXTURE_CARDS.pending:
       // No status change yet, so no webhook: payment.updated follows the completion.
-      return paymentView(record(svc, call, input, priced, 'PENDING'), svc.behaviour, 'PENDING', svc.target.cardPendingStatus);
+      return paymentView(
+        record(svc, call, input, priced, cardInput.number, 'PENDING'),
+        svc.behaviour,
+        'PENDING',
+        svc.target.cardPendingStatus,
+      );
     default: {
-      const p = record(svc, call, input, priced, 'SUCCESS');
+      const p = record(svc, call, input, priced, cardInput.number, 'SUCCESS');
       creditPayment(svc, p);
       emitPaymentUpdated(svc, p);
       return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
@@ -79,7 +87,7 @@ export const card: Handler = (svc, call) => {
   }
 };
 
-function record(svc: Service, call: Call, input: PaymentInput, priced: Priced, status: PaymentStatus): Payment {
+function record(svc: Service, call: Call, input: PaymentInput, priced: Priced, cardNumber: string, status: PaymentStatus): Payment {
   const payment: Payment = {
     orderNo: svc.store.nextServiceNo('P', call.now),
     merchantId: call.merchant.id,
@@ -90,6 +98,8 @@ function record(svc: Service, call: Call, input: PaymentInput, priced: Priced, s
     metadata: input.metadata,
     ...(input.notifyUrl !== undefined ? { notifyUrl: input.notifyUrl } : {}),
     via: 'card',
+    cardNumber,
+    emails: emailsIn(svc.target.sandbox.triggers, call.body),
     status,
     createdAt: call.now,
     ...(status === 'PENDING' ? {} : { finishedAt: call.now }),

@@ -7,7 +7,8 @@ import type { Payment } from '../store.js';
 import type { Handler } from '../service.js';
 import { Fields } from '../validate.js';
 import { checkoutView } from '../views.js';
-import { failCreationIfArmed } from './armed.js';
+import { failCreationIfArmed, failCreationIfTriggered } from './armed.js';
+import { emailsIn } from '../magic-triggers.js';
 import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor, readPaymentInput } from './payment-input.js';
 
 export const checkout: Handler = (svc, call) => {
@@ -20,6 +21,8 @@ export const checkout: Handler = (svc, call) => {
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);
+  const emails = emailsIn(svc.target.sandbox.triggers, call.body);
+  failCreationIfTriggered(svc, call, { merchantOrderNo: input.merchantOrderNo, cents, emails });
 
   const payment: Payment = {
     orderNo: svc.store.nextServiceNo('P', call.now),
@@ -32,6 +35,7 @@ export const checkout: Handler = (svc, call) => {
     metadata: input.metadata,
     ...(input.notifyUrl !== undefined ? { notifyUrl: input.notifyUrl } : {}),
     via: 'checkout',
+    ...(emails.length > 0 ? { emails } : {}),
     status: 'PENDING',
     createdAt: call.now,
     chargedBack: false,

@@ -11,7 +11,7 @@ import { emitRefundUpdated, type Call, type Handler, type Service } from '../ser
 import type { Payment, Refund } from '../store.js';
 import { Fields } from '../validate.js';
 import { refundView } from '../views.js';
-import { armed, failRefundIfArmed } from './armed.js';
+import { armed, failRefundIfArmed, paymentFacts, triggered } from './armed.js';
 import { refundSubjectKey } from '../sandbox-shape.js';
 import { ensureActive } from './payment-input.js';
 import { committedRefundCents, markRefundedIfComplete } from './refund-state.js';
@@ -58,8 +58,14 @@ export const refundCreate: Handler = (svc, call) => {
   // A sandbox may arm a refund's failure for its own number rather than its payment's (reference/sandbox-shape.ts).
   const armedFor = svc.target.sandbox.refundsByNumber ? refundSubjectKey(merchantRefundNo) : payment.merchantOrderNo;
   failRefundIfArmed(svc, call.merchant.id, armedFor);
+  // A magic value of the refund (its amount, number, reason, header) or of the refunded payment (its number, card, e-mail).
+  const facts = { ...paymentFacts(payment), merchantRefundNo, cents, reason, subject: `refund:${merchantRefundNo}` };
+  if (triggered(svc, call, 'REFUND_SYSTEM_BUSY', facts)) throw new ApiError(422, 'systemBusy', 'Order creation failed');
 
-  const failing = reason === SANDBOX_FAILING_REASON || armed(svc, call.merchant.id, 'REFUND_FAILED', armedFor);
+  const failing =
+    reason === SANDBOX_FAILING_REASON ||
+    armed(svc, call.merchant.id, 'REFUND_FAILED', armedFor) ||
+    triggered(svc, call, 'REFUND_FAILED', facts);
   const immediate = failing || b.refundSettlesAtOnce(payment.method, channel.refundSettlesImmediately);
   const refund: Refund = {
     refundNo: svc.store.nextServiceNo('R', call.now),

@@ -3,7 +3,7 @@
  * step's failure maps to one status the interface defines (or, for a non-POST method, the one
  * documented choice: 405), and nothing a client sends can make the pipeline throw or hang.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AuthAnswer, AuthFailure } from '../behaviour.js';
 import { ApiError, E } from '../errors.js';
@@ -208,8 +208,8 @@ async function handle(
     logDone(unreadable.http, unreadable.err.code, merchant.id);
     return;
   }
-  const envelope = respondTo(path, req.headers['content-type'], read.body, merchant, now, opts, english);
-  const altered = opts.tamper?.tamper(envelope);
+  const envelope = respondTo(path, req.headers, read.body, merchant, now, opts, english);
+  const altered = opts.tamper?.tamper(envelope, merchant.id);
   tampered = altered?.fields;
   const status = altered ? sendSigned(res, merchant, altered.envelope, svc, undefined, envelope) : sendSigned(res, merchant, envelope, svc);
   const msg = typeof envelope['msg'] === 'string' ? envelope['msg'] : '';
@@ -224,7 +224,7 @@ async function handle(
 /** Everything after authentication; always yields an envelope (success or error), never throws. */
 function respondTo(
   path: string,
-  contentType: string | undefined,
+  headers: IncomingHttpHeaders,
   raw: Buffer,
   merchant: MerchantFixture,
   now: number,
@@ -244,7 +244,7 @@ function respondTo(
     route = opts.svc.target.sandbox.route(route) ?? '/unknown';
     const handler = ROUTES.get(route);
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
-    if (!isJsonContentType(contentType) && opts.svc.behaviour.enforces('request.content-type'))
+    if (!isJsonContentType(headers['content-type']) && opts.svc.behaviour.enforces('request.content-type'))
       throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
     const transient = opts.transient?.pick(route, merchant.id, body);
@@ -254,6 +254,7 @@ function respondTo(
       merchant,
       body: { ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, body), route), ...api?.fields },
       now,
+      headers,
     });
     // Recorded, and answered as if it might not have been.
     if (transient === 'busy-created') throw E.systemBusy();

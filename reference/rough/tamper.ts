@@ -1,8 +1,15 @@
 /**
- * `tamperResponses`: now and then (seeded) a successful answer carrying a service number goes out
- * with that number and its status altered and a signature over the genuine body, so it does not
- * verify. A client that then sends the altered number has trusted a response it should have
- * treated as untrustworthy; the observer is told what was altered, the client is not.
+ * `tamperResponses`: a successful answer carrying a service number goes out with that number and its
+ * status altered and a signature over the genuine body, so it does not verify. A client that then
+ * sends the altered number has trusted a response it should have treated as untrustworthy; the
+ * observer is told what was altered, the client is not.
+ *
+ * Which answers: the ones whose numbers a client will send back come first. An answer that tells a
+ * merchant a service number it has not yet been told by an answer that verifies (a create's, a
+ * checkout's order number, a first query of an order) is fresh; each merchant's first fresh answer is
+ * always altered, and at least the rate's share of its fresh answers after it (which ones, seeded);
+ * every other answer carrying a number is altered at the rate, seeded. So a client that never verifies
+ * and sends back a number it was told is caught in every run, whatever the seed, at any rate.
  */
 
 export interface TamperOptions {
@@ -45,6 +52,8 @@ export function seededRandom(seed: number): () => number {
 export class Tamperer {
   private readonly random: () => number;
   private count = 0;
+  /** Per merchant: the service numbers told by an answer that verifies, and its fresh answers (seen, altered). */
+  private readonly merchants = new Map<string, { told: Set<string>; fresh: number; freshAltered: number }>();
 
   constructor(private readonly opts: TamperOptions) {
     if (!Number.isFinite(opts.rate) || opts.rate < 0 || opts.rate > 1)
@@ -53,12 +62,24 @@ export class Tamperer {
   }
 
   /** The altered envelope and what was altered, or undefined to answer genuinely. */
-  tamper(envelope: Record<string, unknown>): { envelope: Record<string, unknown>; fields: TamperedField[] } | undefined {
+  tamper(envelope: Record<string, unknown>, merchantId = ''): { envelope: Record<string, unknown>; fields: TamperedField[] } | undefined {
     const data = envelope['data'];
     if (envelope['code'] !== 0 || !data || typeof data !== 'object' || Array.isArray(data)) return undefined;
     const d = data as Record<string, unknown>;
-    if (!Object.keys(d).some((k) => NUMBER_FIELDS.has(k) && typeof d[k] === 'string')) return undefined;
-    if (this.random() >= this.opts.rate) return undefined;
+    const numbers = Object.keys(d)
+      .filter((k) => NUMBER_FIELDS.has(k) && typeof d[k] === 'string')
+      .map((k) => d[k] as string);
+    if (!numbers.length) return undefined;
+    const m = this.merchants.get(merchantId) ?? { told: new Set<string>(), fresh: 0, freshAltered: 0 };
+    this.merchants.set(merchantId, m);
+    const fresh = numbers.some((n) => !m.told.has(n));
+    if (fresh) m.fresh += 1;
+    const owed = fresh && m.freshAltered < Math.ceil(this.opts.rate * m.fresh);
+    if (!owed && this.random() >= this.opts.rate) {
+      for (const n of numbers) m.told.add(n);
+      return undefined;
+    }
+    if (fresh) m.freshAltered += 1;
     this.count += 1;
     const fields: TamperedField[] = [];
     const out: Record<string, unknown> = { ...d };

@@ -14,7 +14,9 @@
  *      word "branch" followed by a name in backquotes;
  *   5. a tracker's issue used as history: "issue" followed by a number, with or without "#" ("issue N", "issues N–M",
  *      "(issue N item M)"), in a line or in a file's path;
- *   6. the one who merges: the word "lead" after "the", as a person (not "the lead time").
+ *   6. the one who merges: the word "lead" after "the", as a person (not "the lead time");
+ *   7. an absolute path of one machine's workspace (a folder under /work, /home/NAME, /Users/NAME): a reader's clone is
+ *      elsewhere, so a document names files from the repository's root (`../shared/INTERFACE.md`, `docs/…`).
  *
  * This file states the rules without matching them: each pattern is assembled from parts below, so the file is not
  * exempt and a rule it breaks is still found here.
@@ -43,6 +45,10 @@ const RULES: readonly { rule: string; re: RegExp }[] = [
   { rule: 'a branch of the team named', re: new RegExp(`\\b${'bra'}nch(es)? \`[a-z0-9][a-z0-9-]*\``, 'i') },
   { rule: "a tracker's issue as history", re: new RegExp(`\\b${I}s?[ _#-]*\\d+`, 'i') },
   { rule: 'the one who merges', re: new RegExp(`\\b(the|by the) ${'le'}ad\\b(?! (time|to|of|in|and)\\b)`, 'i') },
+  {
+    rule: "an absolute path of one machine's workspace",
+    re: new RegExp(`(^|[\\s(\`'"=])/(${'wo'}rk|home/[a-z][a-z0-9_-]*|Users/[A-Za-z][\\w.-]*)/`),
+  },
 ];
 
 /** Every hit in one file's text (and its path): `file:line: rule: the line`. */
@@ -93,6 +99,8 @@ describe("the repository speaks of the project, not of the team's way of working
       `${I} #19's done-when`,
       `taken by the ${'le'}ad on main`,
       `one per work${'stream'}`,
+      `(in the workspace: \`/${'wo'}rk/shared/INTERFACE.md\`)`,
+      `node /${'ho'}me/ci/reports/repro/x.mjs`,
     ];
     for (const line of bad) expect(hits('x.md', line), line).not.toEqual([]);
     const good = [
@@ -104,6 +112,8 @@ describe("the repository speaks of the project, not of the team's way of working
       'one helper starts the renderer',
       'the lead time of a webhook',
       `a ${'bra'}nch of the state machine`,
+      'read `../shared/INTERFACE.md` and harness/work/queue.ts',
+      'POST https://sandbox.example/work/orders',
     ];
     for (const line of good) expect(hits('x.md', line), line).toEqual([]);
     expect(hits(`test/init/${I}-24.test.ts`, '')).toHaveLength(1);

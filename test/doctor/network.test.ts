@@ -29,7 +29,6 @@ const KEY_ENV = 'MPSI_TEST_TLS_CLIENT_KEY';
 function profileFile(name: string, edit: (p: Record<string, unknown>) => void): string {
   const p = JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')) as Record<string, unknown>;
   p.$schema = undefined;
-  p.profileVersion = 5;
   edit(p);
   const file = join(pki.dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(p, null, 2));

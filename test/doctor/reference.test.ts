@@ -238,7 +238,6 @@ out 2.00 for the low-balance merchant, whose balance is 5.00) all find it intact
   it('lists a declared production key as not verifiable in a sandbox, sends nothing with it, and never writes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mpsi-doctor-live-'));
     const file = profileWith((p) => {
-      p.profileVersion = 5;
       p.merchants.primary.productionSecret = 'sk_live_primary_7d3f1a9c5e2b8046';
       delete p.merchants.second.productionSecret;
       p.merchants.second.productionSecretEnv = 'MPSI_DOCTOR_TEST_LIVE';

@@ -40,7 +40,6 @@ describe('doctor: entries no check reads', () => {
   it(`warns (exit 0) about a complete-card control without a pending card, \
 a price-point method that is no checkout method, and tiers nothing uses`, async () => {
     const file = profileWith((p) => {
-      p.profileVersion = 5;
       p.sandbox.completeCard = { ...p.sandbox.completeCheckout, path: '/sandbox/v1/cards/complete' };
       p.methods.checkout = ['PAYPAL', 'CASH_APP', 'CARD'];
       p.methods.pricePoint = ['APPLE_PAY'];

@@ -34,7 +34,6 @@ function problemsOf(p: Json, env: NodeJS.ProcessEnv = {}, baseUrl?: string): str
 describe('endpoint templates: the loader', () => {
   it('loads a version-4 profile whose cancel and refund paths carry numbers', () => {
     const p = reference();
-    p.profileVersion = 4;
     p.endpoints.payoutCancel = '/api/v1/payouts/{payout_no}/cancel';
     p.endpoints.refundCreate = '/api/v1/payments/{order_no}/refunds';
     expect(problemsOf(p)).toEqual([]);
@@ -42,7 +41,6 @@ describe('endpoint templates: the loader', () => {
 
   it('refuses a placeholder the endpoint cannot fill, naming the field and what it can carry', () => {
     const p = reference();
-    p.profileVersion = 4;
     p.endpoints.refundCreate = '/api/v1/refunds/{payout_no}';
     const problems = problemsOf(p);
     expect(problems).toHaveLength(1);
@@ -52,7 +50,6 @@ describe('endpoint templates: the loader', () => {
 
   it('refuses an unknown placeholder, a stray brace and a body-style variable', () => {
     const p = reference();
-    p.profileVersion = 4;
     p.endpoints.payoutQuery = '/api/v1/payouts/{payoutNo}';
     p.endpoints.payoutCancel = '/api/v1/payouts/{payout_no/cancel';
     p.endpoints.refundQuery = `/api/v1/refunds/\${refundNo}`;

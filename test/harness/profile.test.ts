@@ -942,6 +942,7 @@ const SANDBOX: Req<NN<P['sandbox']>> = {
   settlePayout: false,
   completeCard: false,
   armFailure: false,
+  triggers: false,
 };
 const CONTROL: Req<Control> = { path: true, template: true };
 const CONTROL_WITH_OUTCOMES: Req<NN<NN<P['sandbox']>['completeCheckout']>> = { path: true, template: true, outcomes: true };

@@ -1,7 +1,7 @@
 /**
  * The kit's gates, on every `npm test`: the conformant reference is green under three seeds, every
  * fault is killed by a check of its own clause, and every must-level clause is proved (or
- * allowlisted with a reason). Writes reports/kill-matrix.{json,md} and reports/clause-coverage.{json,md}.
+ * allowlisted with a reason). Writes reports/kill-matrix/kill-matrix.{json,md} and reports/kill-matrix/clause-coverage.{json,md}.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultCatalogue } from '../../reference/index.js';
@@ -9,7 +9,7 @@ import { hasClause } from '../../harness/clauses/registry.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import type { ProofReport } from '../../harness/proof/render.js';
-import { readAllowlist, runProof, writeProof } from '../../harness/proof/run.js';
+import { PROOF_REPORTS_DIR, readAllowlist, runProof, writeProof } from '../../harness/proof/run.js';
 import { loadSuites } from '../../harness/run/suites.js';
 
 const SEEDS = [1, 2, 3];
@@ -25,7 +25,7 @@ beforeAll(async () => {
     numRuns: 20,
     allowlist: readAllowlist(),
   });
-  writeProof(report, 'reports');
+  writeProof(report, PROOF_REPORTS_DIR);
   // A bound against a hang, not a timing verdict: 2 min alone on an idle machine, over 5 min in a full npm test beside
   // the other files at load 5-7, so a busy CI runner needs room.
 }, 900_000);

@@ -218,7 +218,8 @@ describe.each([
   }, 300_000);
 
   it('kills the faults of the transient-failure clauses by their own clause, the doctor on', async () => {
-    const faults = faultCatalogue.filter((f) => TRANSIENT_CLAUSES.includes(f.clause));
+    // The faults of magic-value triggers need a profile that declares them: test/legal-targets/triggers.test.ts.
+    const faults = faultCatalogue.filter((f) => TRANSIENT_CLAUSES.includes(f.clause) && !f.name.startsWith('magic-'));
     expect(faults.length).toBeGreaterThanOrEqual(5);
     const rows = await runKillMatrix({ loaded: loadTrueProfile(g), suites: await loadSuites(), seed: 1, numRuns: 3, faults, parallel: 2 });
     expect(rows.map((r) => `${r.name}: ${r.verdict} (doctor exit ${r.doctor?.exitCode})`)).toEqual(

@@ -634,6 +634,10 @@ export function trueProfile(g: TargetGenome): Profile {
   p.name = `genome-${genomeId(g)}`;
   p.description = `A generated legal target: ${JSON.stringify(g)}`;
   p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
+  // The reference profile's magic-value triggers (version 5) are left unsaid: a genome's target has them, and a profile
+  // that does not say them is as true (the checks then use the switch). No genome draws them yet.
+  delete p.sandbox!.triggers;
+  p.profileVersion = 4;
   for (const r of g.readings) EDITS[r]?.(p, set);
   if (g.target) editTarget(p, g.target, set);
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);

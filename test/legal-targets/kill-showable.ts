@@ -177,6 +177,17 @@ const RULES: Readonly<Record<string, Rule>> = {
     PAYOUT_METHODS.some((m) => !t.payouts[m].cancelable) ? SHOWS : nothing('every payout method can be cancelled'),
   'decline-only-first-card': (t) => (t.declineCards.length > 1 ? SHOWS : nothing('the target has one decline card')),
   'auth-login-as-merchant-id': () => SHOWS,
+  // No genome draws failure triggers yet (its true profile leaves the reference's unsaid): the kit sends no request that
+  // carries a magic value, and the mutant answers every request it sends as the conformant target does.
+  ...Object.fromEntries(
+    [
+      'magic-query-failure-ignored',
+      'magic-creation-failure-ignored',
+      'magic-refund-busy-ignored',
+      'magic-refund-failure-ignored',
+      'magic-query-failure-not-transient',
+    ].map((name): [string, Rule] => [name, () => nothing('the profile says no failure trigger (no genome draws one yet)')]),
+  ),
   // Judged from bench/legal-targets.ts --kill 3 --seed 7, each survivor replayed with the reasons its checks skipped.
   // Its check repeats the number on a second payment where the target refunds only in full.
   'refund-duplicate-merchant-order-key': needsRefund,

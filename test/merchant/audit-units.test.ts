@@ -6,6 +6,7 @@ import { classify, type Operation, sequenceMistakes, transientMistakes } from '.
 import { signatureMistakes } from '../../harness/merchant/audit/signature.js';
 import { reserialisationText } from '../../harness/merchant/audit/families.js';
 import type { MerchantKeys, SeenRequest } from '../../harness/merchant/audit/types.js';
+import { merchantVerdict } from '../../harness/merchant/report.js';
 
 const OPS = new Map<string, Operation>([
   ['/pay', 'payment-create'],
@@ -214,5 +215,106 @@ describe('the audit report words', () => {
       'skipped',
       expect.stringContaining('no create request passed authentication (1 was refused'),
     ]);
+  });
+});
+
+describe('amount values, judged whatever the sandbox answered', () => {
+  const amountOf = (value: unknown, answer: { code: number; key?: string } = { code: 400, key: 'invalidRequest' }) => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(
+      req('/pay', { merchant_order_no: 'AM1', trans_amount: { currency: 'USD', value } }, answer, {
+        'x-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-nonce': 'nonce-nonce-nonce-1',
+      }),
+    );
+    return a;
+  };
+  const named = (value: unknown) =>
+    amountOf(value)
+      .diagnoses()
+      .map((d) => [d.name, d.clause]);
+
+  it('"1,249.50" (PHP number_format) is not a decimal string: named under client.amount.string, a must-level mistake', () => {
+    const a = amountOf('1,249.50');
+    expect(a.diagnoses().map((d) => [d.name, d.clause, d.requests])).toEqual([['not-a-decimal-amount', 'client.amount.string', [1]]]);
+    expect(a.diagnoses()[0]!.detail).toBe(
+      'trans_amount.value "1,249.50" is not a decimal string: it has thousands separators (number_format, "%,.2f", toLocaleString); ' +
+        'send digits with at most one point and two decimals ("1249.50")',
+    );
+    expect(a.summary()).toBe('1 request, 1 must-level mistake');
+    const result = a.results().find((r) => r.clauses[0] === 'client.amount.string')!;
+    expect([result.status, result.findings.map((f) => [f.code, f.level])]).toEqual(['failed', [['NOT_A_DECIMAL_AMOUNT', 'must']]]);
+    expect(merchantVerdict(a.results()).exitCode).toBe(1);
+  });
+
+  it.each([
+    ['1.2495e3', /an exponent; .*\("1249.50"\)/],
+    ['+25.00', /a leading \+; .*\("25.00"\)/],
+    ['25.00 ', /spaces; .*\("25.00"\)/],
+    [' 25', /spaces/],
+    ['25,00', /a comma, as decimal mark or as thousands separator .*\("25.00"\)/],
+    ['1.249,50', /a comma as decimal mark \(a German or French locale\); .*\("1249.50"\)/],
+    ['$25.00', /characters a decimal does not/],
+    ['25.00 USD', /spaces/],
+    ['', /it is empty/],
+    ['1,249,000', /thousands separators/],
+  ])('%j is named not-a-decimal-amount', (value, why) => {
+    const d = amountOf(value).diagnoses();
+    expect(d.map((x) => [x.name, x.clause])).toEqual([['not-a-decimal-amount', 'client.amount.string']]);
+    expect(d[0]!.detail).toMatch(why);
+  });
+
+  it('a JSON number and three decimals keep their own names; a refund amount and an amount without currency are judged too', () => {
+    expect(named(25)).toEqual([['json-number-amount', 'client.amount.string']]);
+    expect(named('1.005')).toEqual([['three-decimal-amount', 'client.amount.two-decimals']]);
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(req('/refund', { refund_amount: { value: '5,00' } }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect(a.diagnoses().map((d) => d.detail)).toEqual([expect.stringMatching(/^refund_amount\.value "5,00" is not a decimal string/)]);
+  });
+
+  it('what the document allows, or does not settle, is not named: "12.5", "12.50", "12", "0.5", "12.", ".5", "-5.00"', () => {
+    for (const v of ['12.5', '12.50', '12', '0.5', '12.', '.5', '-5.00']) expect(named(v), v).toEqual([]);
+  });
+});
+
+describe('tampered answers: the chance to act on them', () => {
+  const created = (no: string, genuine: string, sent: string): SeenRequest => ({
+    ...req('/pay', { merchant_order_no: no }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }),
+    tampered: [
+      { field: 'order_no', genuine, sent },
+      { field: 'status', genuine: 'SUCCESS', sent: 'FAILED' },
+    ],
+  });
+  const verify = (a: ClientAudit) => a.results().find((r) => r.clauses[0] === 'auth.response.verify')!;
+
+  it('counts an altered answer a later request concerned, by the merchant number or a service number', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(created('T1', 'P-GENUINE-1', 'P-ALTERED-1'));
+    a.record(created('T2', 'P-GENUINE-2', 'P-ALTERED-2'));
+    a.record(created('T3', 'P-GENUINE-3', 'P-ALTERED-3'));
+    a.record(req('/query', { merchant_order_no: 'T1' }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    a.record(req('/refund', { original_order_no: 'P-GENUINE-2' }, { code: 0 }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect(a.tampered).toEqual({ altered: 3, chance: 2 });
+    expect(a.diagnoses()).toEqual([]);
+    expect([verify(a).status, verify(a).evidence]).toEqual([
+      'passed',
+      [
+        '3 tampered answers, 2 of them followed by a request about the same order (the chance to act on it), ' +
+          'none of their altered numbers sent back',
+      ],
+    ]);
+  });
+
+  it('with no later request about an altered answer, the clause is skipped, not passed; one that sends its number fails', () => {
+    const a = new ClientAudit(KEYS, OPS);
+    a.record(created('T4', 'P-GENUINE-4', 'P-ALTERED-4'));
+    a.record(req('/query', { merchant_order_no: 'OTHER' }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect([verify(a).status, verify(a).reason]).toEqual([
+      'skipped',
+      expect.stringMatching(/^precondition: 1 answer was tampered with, but no later request of the client concerned the order/),
+    ]);
+    a.record(req('/query', { order_no: 'P-ALTERED-4' }, { code: 2002, key: 'orderNotFound' }, { 'x-nonce': 'nonce-nonce-nonce-1' }));
+    expect(verify(a).status).toBe('failed');
+    expect(verify(a).evidence[0]).toBe('1 tampered answer, 1 of them followed by a request about the same order (the chance to act on it)');
   });
 });

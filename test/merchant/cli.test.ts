@@ -230,6 +230,19 @@ describe('mpsi-conformance serve --audit', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('client.sign.lower-hex');
   });
 
+  it('names a "1,249.50" amount (PHP number_format) by its clause, though the sandbox only answered invalidRequest: exit 1', async () => {
+    const dir = tmp();
+    const { code, err, out } = await auditRun(['thousands-separator-amount'], dir, false);
+    expect(code).toBe(1);
+    expect(err.join('\n')).toContain(
+      '-> HTTP 200 invalidRequest — not-a-decimal-amount [client.amount.string]: trans_amount.value "1,249.50" is not a decimal string',
+    );
+    expect(out.join('\n')).toMatch(/client audit: \d+ requests, [1-9]\d* must-level mistakes?; verdict non-conformant \(exit 1\)/);
+    const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
+    expect(md).toContain('NOT_A_DECIMAL_AMOUNT');
+    expect(md).toMatch(/client\.amount\.string/);
+  });
+
   it('names the family of a re-serialised body: a Python client signing json.dumps defaults, sending the compact form', async () => {
     const dir = tmp();
     const { code, err } = await auditRun(['python-default-separators'], dir, false);
@@ -245,7 +258,9 @@ describe('mpsi-conformance serve --audit', () => {
     const rx = await startClientReceiver({ merchantId: ID, secret: 'sk_test_primary_5f2c9a7e41d84b06' });
     const extra = ['--tamper-responses', '--tamper-rate', '1', '--seed', '9', '--rough', '--rough-rate=1', '--time-scale', '0.02'];
     const { code, out } = await auditRun([], dir, false, extra, rx.url, 1500).finally(() => rx.close());
-    expect(out.join('\n')).toContain('tampering with about 100% of successful answers carrying a service number (seed 9');
+    expect(out.join('\n')).toContain(
+      'then about 100% of successful answers carrying a service number, those telling a new one first (seed 9',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as { clauses: { id: string; status: string }[] };
     expect(json.clauses.filter((c) => c.status !== 'passed')).toEqual([]);
@@ -258,6 +273,21 @@ describe('mpsi-conformance serve --audit', () => {
     expect(code).toBe(1);
     const md = readFileSync(join(dir, 'certificate.md'), 'utf8');
     expect(md).toMatch(/#1, #2 .*trusted-unverified-response: order_no \S+ came only from the answer to request #1/);
+  });
+
+  it(`a client that never verifies is caught at --tamper-rate 0.5 \
+--seed 11, and the report counts the altered answers acted on`, async () => {
+    const dir = tmp();
+    const { code, out } = await auditRun(['trusted-unverified-response'], dir, false, [
+      '--tamper-responses',
+      '--tamper-rate',
+      '0.5',
+      '--seed',
+      '11',
+    ]);
+    expect(code).toBe(1);
+    expect(out.join('\n')).toMatch(/tampered answers: [1-9]\d* altered, [1-9]\d* of them followed by a request about the same order/);
+    expect(readFileSync(join(dir, 'certificate.md'), 'utf8')).toContain('TRUSTED_UNVERIFIED_RESPONSE');
   });
 
   it(`without --tamper-responses and --rough, what a client does \

@@ -11,9 +11,11 @@ import {
   gson,
   goJson,
   jackson,
+  javaStringFormat,
   jsStringify,
   newtonsoft,
   phpJsonEncode,
+  phpNumberFormat,
   plain,
   pythonDumps,
   rubyJson,
@@ -36,6 +38,8 @@ export interface ClientBehaviour {
   /** The JSON text of a body object (the bytes signed). */
   serialise(body: Record<string, unknown>): string;
   amount(value: string): unknown;
+  /** The payment's and the refund's amounts, as decimal strings (before \`amount\` writes them). */
+  prices: { payment: string; refund: string };
   /** The goods name and metadata: plain ASCII, or text with the characters serialisers escape differently. */
   text: 'plain' | 'rich';
   refundNo(paymentNo: string, fresh: string): string;
@@ -66,6 +70,7 @@ export const correctClient: ClientBehaviour = {
   contentType: 'application/json',
   serialise: (b) => JSON.stringify(b),
   amount: (value) => value,
+  prices: { payment: '25.00', refund: '5.00' },
   text: 'plain',
   refundNo: (_p, fresh) => fresh,
   create: 'once',
@@ -192,6 +197,14 @@ export const languageIdioms: readonly ClientFault[] = [
     (b) => jackson(b),
   ),
   idiom(
+    'java-jackson-sorted-properties',
+    'Signs with a "canonical" ObjectMapper (MapperFeature.SORT_PROPERTIES_ALPHABETICALLY), sends through the HTTP ' +
+      "client's default mapper (declaration order).",
+    /^keys sorted at every depth .*SORT_PROPERTIES_ALPHABETICALLY/,
+    (b) => jackson(b, { sortProperties: true }),
+    (b) => jackson(b),
+  ),
+  idiom(
     'java-gson-html-escaping',
     'Signs new Gson().toJson(payload) (HTML-safe escapes), sends it with disableHtmlEscaping().',
     /Gson default/,
@@ -204,6 +217,15 @@ export const languageIdioms: readonly ClientFault[] = [
     'Signs json.Marshal of a map (keys sorted, HTML escapes), sends the struct through an Encoder with SetEscapeHTML(false).',
     /keys sorted at every depth .*Go encoding\/json.*without the trailing newline sent/,
     (b) => goJson(b, { map: true }),
+    (b) => goJson(b, { escapeHTML: false, encoder: true }),
+    { text: 'rich' },
+  ),
+  idiom(
+    'go-marshal-struct-html',
+    'Signs json.Marshal(payload) of a struct (<, > and & as \\u003c \\u003e \\u0026), sends it through an Encoder ' +
+      'with SetEscapeHTML(false) (and its newline).',
+    /^<, > and & escaped as \\u003c \\u003e \\u0026 \(Go encoding\/json/,
+    (b) => goJson(b),
     (b) => goJson(b, { escapeHTML: false, encoder: true }),
     { text: 'rich' },
   ),
@@ -325,6 +347,20 @@ export const clientFaults: readonly ClientFault[] = [
     serialise: (b) => JSON.stringify(camelKeys(b)),
   }),
   f('json-number-amount', 'client.amount.string', 'Sends amount values as JSON numbers.', { amount: (v) => Number(v) }),
+  f(
+    'thousands-separator-amount',
+    'client.amount.string',
+    'Writes amounts with PHP number_format($total, 2): a total of 1249.50 goes as "1,249.50".',
+    { prices: { payment: '1249.50', refund: '249.50' }, amount: (v) => phpNumberFormat(Number(v), 2) },
+    'not-a-decimal-amount',
+  ),
+  f(
+    'java-locale-amount',
+    'client.amount.string',
+    'Writes amounts with Java String.format("%.2f", total) on a JVM whose default locale is de_DE: 25.00 goes as "25,00".',
+    { amount: (v) => javaStringFormat('%.2f', Number(v), 'de_DE') },
+    'not-a-decimal-amount',
+  ),
   f('three-decimal-amount', 'client.amount.two-decimals', 'Sends amount values with three decimals.', { amount: (v) => `${v}0` }),
   f('number-shared-by-payment-and-refund', 'client.numbers.distinct', 'Uses the payment number as the refund number.', {
     refundNo: (p) => p,
@@ -477,7 +513,7 @@ export async function runClient(o: ClientOptions): Promise<void> {
   const payment = (merchantOrderNo: string) => ({
     payment_method: 'CARD',
     merchant_order_no: merchantOrderNo,
-    trans_amount: { currency: 'USD', value: b.amount('25.00') },
+    trans_amount: { currency: 'USD', value: b.amount(b.prices.payment) },
     notify_url: o.notifyUrl ?? 'https://merchant.invalid/webhooks',
     return_url: 'https://merchant.invalid/return',
     trade_info: { goods_name: b.text === 'rich' ? RICH_GOODS : 'Audit T-shirt' },
@@ -525,7 +561,7 @@ export async function runClient(o: ClientOptions): Promise<void> {
   await send('/api/v1/refunds/create', {
     merchant_refund_no: refundNo,
     ...original,
-    refund_amount: { currency: 'USD', value: b.amount('5.00') },
+    refund_amount: { currency: 'USD', value: b.amount(b.prices.refund) },
     reason: 'customer request',
   });
   await query('/api/v1/refunds/query', { merchant_refund_no: refundNo });

@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type ObservedDelivery, type ObservedExchange, startReference } from '../../reference/index.js';
+import { Tamperer } from '../../reference/rough/tamper.js';
 import { startClientReceiver } from './client-app.js';
 
 const body = '{ "merchant_order_no" :"NOPE-1",\n  "x": 1 }';
@@ -187,5 +188,32 @@ signature that does not verify, and tells only the observer`, async () => {
     } finally {
       await ref.close();
     }
+  });
+});
+
+describe('Tamperer: the answers whose numbers a client sends back come first', () => {
+  const answer = (order_no: string) => ({ code: 0, msg: 'success', data: { order_no, status: 'SUCCESS' } });
+  const altered = (t: Tamperer, no: string, merchant = 'M1') => t.tamper(answer(no), merchant) !== undefined;
+
+  it("alters each merchant's first answer that tells it a new number, at any rate and seed", () => {
+    for (let seed = 0; seed < 50; seed++) {
+      const t = new Tamperer({ seed, rate: 0.01 });
+      expect(altered(t, 'P1'), `seed ${seed}`).toBe(true);
+      expect(altered(t, 'Q1', 'M2'), `seed ${seed}`).toBe(true);
+    }
+  });
+
+  it("alters at least the rate's share of fresh answers, for every seed", () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const t = new Tamperer({ seed, rate: 0.25 });
+      const fresh = Array.from({ length: 40 }, (_, i) => altered(t, `F${i}`));
+      expect(fresh.filter(Boolean).length, `seed ${seed}`).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('an error, or an answer without a service number, is never altered', () => {
+    const t = new Tamperer({ seed: 1, rate: 1 });
+    expect(t.tamper({ code: 2002, msg: 'Order not found|orderNotFound' }, 'M1')).toBeUndefined();
+    expect(t.tamper({ code: 0, msg: 'success', data: { status: 'SUCCESS' } }, 'M1')).toBeUndefined();
   });
 });

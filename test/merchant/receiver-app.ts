@@ -26,6 +26,13 @@ export interface ReceiverBehaviour {
   duplicateAnswer: 'success' | 'refuse';
   /** Whether a status arriving after another one of the same order is accepted. */
   acceptsAfter(seen: string[], status: string): boolean;
+  /**
+   * What it does with a status older than one it acted on for the order: acknowledge and leave the order be; act on it;
+   * or query the order (`queryOrder`) and take the status the service answers.
+   */
+  onStale: 'keep-newer' | 'act' | 'query';
+  /** The receiver's query of an order (its own service client): the status answered. */
+  queryOrder(event: string, orderNo: string): string | undefined;
   /** Whether the handler can process this body at all. */
   handles(b: Record<string, unknown>): boolean;
   /** Whether the body's times can be read. */
@@ -37,6 +44,13 @@ export interface ReceiverBehaviour {
   /** Sends the acknowledgement (or a refusal). */
   reply(res: ServerResponse, ok: boolean, ackMs: number): void;
 }
+
+/** Statuses that come after another in the document's words: a refund PENDING becomes SUCCESS or FAILED; a paid payment is REFUNDED. */
+const LATER: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  'refund.updated': { PENDING: ['SUCCESS', 'FAILED'] },
+  'payment.updated': { SUCCESS: ['REFUNDED'] },
+};
+const isStale = (event: string, seen: readonly string[], status: string) => seen.some((s) => LATER[event]?.[status]?.includes(s));
 
 const hmac = (secret: string, data: Buffer) => createHmac('sha256', secret).update(data).digest('hex');
 
@@ -50,6 +64,8 @@ export const correct: ReceiverBehaviour = {
   dedupKey: (b) => `${b['event']}|${b['order_no']}|${b['status']}`,
   duplicateAnswer: 'success',
   acceptsAfter: () => true,
+  onStale: 'keep-newer',
+  queryOrder: () => undefined,
   readsTimes: (b) => ['finished_at', 'created_at'].every((k) => b[k] === undefined || !Number.isNaN(Date.parse(String(b[k])))),
   handles: () => true,
   actsFirst: false,
@@ -200,6 +216,12 @@ export const receiverFaults: readonly ReceiverFault[] = [
   f('refuses-out-of-order', 'webhook.dup.out-of-order', 'Refuses a status that arrives after a later one of the same order.', {
     acceptsAfter: (seen, status) => !seen.some((s) => ['SUCCESS', 'FAILED', 'REFUNDED', 'CANCELED'].includes(s) && s !== status),
   }),
+  f(
+    'stale-overwrites-newer',
+    'webhook.dup.stale-status',
+    'Sets the order to whatever status a webhook carries: a refund PENDING arriving after SUCCESS becomes its status, unqueried.',
+    { onStale: 'act' },
+  ),
   f('processes-duplicates', 'webhook.dup.key', 'Acts on every delivery: no deduplication at all.', { dedupKey: () => `${Math.random()}` }),
   f('dedups-on-order-no', 'webhook.dup.key', 'Deduplicates on order_no alone, so a second status of the same order is dropped.', {
     dedupKey: (b) => String(b['order_no']),
@@ -232,13 +254,14 @@ export async function startReceiver(opts: {
   const done = new Set<string>();
   const statuses = new Map<string, string[]>();
   let dead = false;
-  const acted: { event: unknown; order_no: unknown; status: unknown }[] = [];
+  const acted: { event: unknown; order_no: unknown; status: unknown; queried?: true }[] = [];
   const sockets = new Set<Socket>();
-  const act = (body: Record<string, unknown>): void => {
+  const act = (body: Record<string, unknown>, queried?: string): void => {
     done.add(b.dedupKey(body));
     const order = `${body['event']}|${body['order_no']}`;
-    statuses.set(order, [...(statuses.get(order) ?? []), String(body['status'])]);
-    acted.push({ event: body['event'], order_no: body['order_no'], status: body['status'] });
+    const status = queried ?? String(body['status']);
+    statuses.set(order, [...(statuses.get(order) ?? []), status]);
+    acted.push({ event: body['event'], order_no: body['order_no'], status, ...(queried ? { queried: true as const } : {}) });
   };
   const parse = (raw: Buffer): Record<string, unknown> | undefined => {
     try {
@@ -291,6 +314,13 @@ export async function startReceiver(opts: {
       const order = `${body['event']}|${body['order_no']}`;
       const seen = statuses.get(order) ?? [];
       if (!b.acceptsAfter(seen, String(body['status']))) return b.reply(res, false, ackMs);
+      // Older than what the order already shows: acknowledged, processed once, and the order left as it is.
+      if (b.onStale !== 'act' && isStale(String(body['event']), seen, String(body['status']))) {
+        const answered = b.onStale === 'query' ? b.queryOrder(String(body['event']), String(body['order_no'])) : undefined;
+        if (answered) act(body, answered);
+        else done.add(key);
+        return b.reply(res, true, ackMs);
+      }
       if (!b.actsFirst) act(body);
       b.reply(res, true, ackMs);
     });

@@ -4,15 +4,25 @@
  * sent, what each library would have signed: the families cover every idiom, within the bound.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_SEARCH_BYTES, type SearchExtent, signedCandidates } from '../../harness/merchant/audit/families.js';
+import { amountMistake } from '../../harness/merchant/audit/body.js';
+import {
+  MAX_SEARCH_BYTES,
+  type Reserialisation,
+  reserialisationText,
+  type SearchExtent,
+  signedCandidates,
+} from '../../harness/merchant/audit/families.js';
 import {
   Float,
   gson,
   goJson,
   jackson,
+  javaDouble,
+  javaStringFormat,
   jsStringify,
   newtonsoft,
   phpJsonEncode,
+  phpNumberFormat,
   pythonDumps,
   rubyJson,
   systemTextJson,
@@ -134,5 +144,79 @@ describe('the audit reproduces what each library signed from the compact bytes s
     expect(n).toBeGreaterThan(0);
     const huge = Buffer.alloc(MAX_SEARCH_BYTES + 1, ' ');
     expect([...signedCandidates(huge, { tried: 0, of: 0, cut: false })]).toEqual([]);
+  });
+});
+
+/** The family the audit names for bytes signed one way and sent another: the first candidate that reproduces them. */
+const familyOf = (sent: string, signed: string): Reserialisation | undefined => {
+  for (const c of signedCandidates(Buffer.from(sent), { tried: 0, of: 0, cut: false })) if (c.bytes.toString() === signed) return c.differs;
+  return undefined;
+};
+
+describe('a Go or Java merchant: each idiom named by its family', () => {
+  const sent = jsStringify(PAYMENT);
+
+  it('Go json.Marshal of a struct escapes <, > and & as \\u003c \\u003e \\u0026: named by that escaping alone', () => {
+    const signed = goJson(PAYMENT);
+    expect(signed).toContain('T-shirt \\u003cXL\\u003e \\u0026 more');
+    const family = familyOf(sent, signed);
+    expect(family).toEqual({ escaping: 'go-html' });
+    expect(reserialisationText(family!)).toMatch(/^<, > and & escaped as \\u003c \\u003e \\u0026 \(Go encoding\/json/);
+    // Signed by json.Marshal, sent by an Encoder with SetEscapeHTML(false): its newline too.
+    expect(familyOf(goJson(PAYMENT, { escapeHTML: false, encoder: true }), signed)).toEqual({ escaping: 'go-html', newline: false });
+  });
+
+  it("Jackson's property order: SORT_PROPERTIES_ALPHABETICALLY signed, declaration order sent, named as sorted at every depth", () => {
+    const signed = jackson(PAYMENT, { sortProperties: true });
+    expect(signed.startsWith('{"card":{"card_number":"4242424242424242","cvc":"123","exp_month":12')).toBe(true);
+    const family = familyOf(jackson(PAYMENT), signed);
+    expect(family).toEqual({ order: 'sorted' });
+    expect(reserialisationText(family!)).toMatch(/SORT_PROPERTIES_ALPHABETICALLY/);
+  });
+
+  it("Jackson's property order: a DTO declared in the document's field order signed, a map in another order sent", () => {
+    const declared = {
+      '': ['payment_method', 'merchant_order_no', 'trans_amount', 'notify_url', 'trade_info', 'metadata', 'card'],
+      trans_amount: ['currency', 'value'],
+      card: ['card_number', 'cardholder_name', 'exp_month', 'exp_year', 'cvc'],
+    };
+    const asMap = jsStringify(JSON.parse(jackson(PAYMENT, { sortProperties: true })) as Value);
+    const signed = jackson(JSON.parse(asMap) as Value, { declared });
+    expect(signed.startsWith('{"payment_method":"CARD","merchant_order_no":"ORD-1","trans_amount":{"currency":"USD"')).toBe(true);
+    const family = familyOf(asMap, signed);
+    expect(family).toEqual({ order: 'document' });
+    expect(reserialisationText(family!)).toMatch(/declared in the tables' order/);
+  });
+
+  it("Jackson writes a double as Java's Double.toString does: 25.0, 0.001, 1.0E-4, 1.0E7", () => {
+    expect([25, 0.001, 1249.5, 1e-4, 1.5e-7, 1e7, 12345678.9, -2.5e-5].map(javaDouble)).toEqual([
+      '25.0',
+      '0.001',
+      '1249.5',
+      '1.0E-4',
+      '1.5E-7',
+      '1.0E7',
+      '1.23456789E7',
+      '-2.5E-5',
+    ]);
+    const body: Value = { list: [new Float(1e-4), new Float(2.5), 3] };
+    expect(familyOf(jsStringify({ list: [1e-4, 2.5, 3] }), jackson(body))).toEqual({ numbers: 'java' });
+  });
+
+  it("Java's String.format of a double writes the locale's marks: the audit names each by the amount rule", () => {
+    expect(javaStringFormat('%.2f', 1249.5)).toBe('1249.50');
+    expect(amountMistake(javaStringFormat('%.2f', 1249.5), 'v')).toBeUndefined();
+    for (const [text, format, locale] of [
+      ['1,249.50', '%,.2f', 'en_US'],
+      ['1249,50', '%.2f', 'de_DE'],
+      ['1.249,50', '%,.2f', 'de_DE'],
+    ] as const) {
+      expect(javaStringFormat(format, 1249.5, locale)).toBe(text);
+      const d = amountMistake(text, 'trans_amount.value');
+      expect([d?.name, d?.clause], text).toEqual(['not-a-decimal-amount', 'client.amount.string']);
+      expect(d!.detail, text).toMatch(/\("1249\.50"\)$/);
+    }
+    expect(phpNumberFormat(1249.5, 2)).toBe('1,249.50');
+    expect(phpNumberFormat(1249.5, 2, ',', '.')).toBe('1.249,50');
   });
 });

@@ -21,6 +21,8 @@ interface Style {
   indent?: string;
   /** Key order at every depth. */
   sortKeys?: boolean;
+  /** Key order of the object held under `parent` ('' at the top), when a library writes it in an order of its own. */
+  orderKeys?(keys: string[], parent: string): string[];
   /** The text of a string's content (without the quotes). */
   str(s: string): string;
   /** The text of a number. */
@@ -29,24 +31,25 @@ interface Style {
   jackson?: boolean;
 }
 
-function emit(v: Value, st: Style, depth = 0): string {
+function emit(v: Value, st: Style, depth = 0, parent = ''): string {
   if (v === null || typeof v === 'boolean') return String(v);
   if (typeof v === 'number' || v instanceof Float) return st.num(v);
   if (typeof v === 'string') return `"${st.str(v)}"`;
   const pad = (d: number) => (st.indent ?? '').repeat(d);
   if (Array.isArray(v)) {
     if (!v.length) return st.jackson ? '[ ]' : '[]';
-    if (st.jackson) return `[ ${v.map((x) => emit(x, st, depth)).join(', ')} ]`;
-    const items = v.map((x) => emit(x, st, depth + 1));
+    if (st.jackson) return `[ ${v.map((x) => emit(x, st, depth, parent)).join(', ')} ]`;
+    const items = v.map((x) => emit(x, st, depth + 1, parent));
     return st.indent === undefined
       ? `[${items.join(st.itemSep)}]`
       : `[\n${items.map((x) => pad(depth + 1) + x).join(',\n')}\n${pad(depth)}]`;
   }
   let keys = Object.keys(v);
   if (st.sortKeys) keys = keys.sort();
+  if (st.orderKeys) keys = st.orderKeys(keys, parent);
   if (!keys.length) return st.jackson ? '{ }' : '{}';
   const sep = st.jackson ? ' : ' : st.keySep;
-  const items = keys.map((k) => `"${st.str(k)}"${sep}${emit(v[k]!, st, depth + 1)}`);
+  const items = keys.map((k) => `"${st.str(k)}"${sep}${emit(v[k]!, st, depth + 1, k)}`);
   return st.indent === undefined ? `{${items.join(st.itemSep)}}` : `{\n${items.map((x) => pad(depth + 1) + x).join(',\n')}\n${pad(depth)}}`;
 }
 
@@ -170,15 +173,46 @@ export function rubyJson(v: Value, o: { pretty?: boolean; rails?: boolean } = {}
 }
 
 /**
+ * Java's `Double.toString(d)` (docs.oracle.com, java.lang.Double), which `String.valueOf`, `String.format("%s", d)`
+ * and Jackson's writeNumber(double) use: between 10^-3 and 10^7 a plain decimal with at least one digit after the
+ * point (25.0, 0.001); otherwise "computerized scientific notation", one digit before the point (1.0E-4, 1.0E7).
+ */
+export function javaDouble(x: number): string {
+  const a = Math.abs(x);
+  if (a === 0) return '0.0';
+  if (a >= 1e-3 && a < 1e7) {
+    const s = String(x);
+    return s.includes('.') || s.includes('e') ? s : `${s}.0`;
+  }
+  const [m, e] = x.toExponential().split('e') as [string, string];
+  return `${m.includes('.') ? m : `${m}.0`}E${Number(e)}`;
+}
+
+/**
  * Jackson `ObjectMapper` (github.com/FasterXML/jackson-core DefaultPrettyPrinter): compact by
  * default; writerWithDefaultPrettyPrinter() puts each object entry on its own line indented by 2
  * spaces with `" : "` between key and value, arrays on one line as `[ a, b ]`, empty `{ }` and
- * `[ ]`; a double whole value is written `25.0`. No escapes beyond JSON's own by default.
+ * `[ ]`; a double is written as Double.toString writes it (25.0, 1.0E-4). No escapes beyond JSON's own by default.
+ * Property order (jackson-databind, MapperFeature): a POJO's properties in their declaration order (`declared`:
+ * the class held under each field, '' at the top), or sorted by name with SORT_PROPERTIES_ALPHABETICALLY.
  */
-export function jackson(v: Value, o: { pretty?: boolean } = {}): string {
-  const num = (n: number | Float) => (n instanceof Float && Number.isInteger(n.value) ? `${n.value}.0` : plainNumber(n));
-  if (!o.pretty) return emit(v, { itemSep: ',', keySep: ':', str: escaper(() => false), num });
-  return emit(v, { itemSep: ',', keySep: ' : ', indent: '  ', jackson: true, str: escaper(() => false), num });
+export function jackson(
+  v: Value,
+  o: { pretty?: boolean; sortProperties?: boolean; declared?: Readonly<Record<string, readonly string[]>> } = {},
+): string {
+  const num = (n: number | Float) => (n instanceof Float ? javaDouble(n.value) : plainNumber(n));
+  const orderKeys = (keys: string[], parent: string): string[] => {
+    if (o.sortProperties) return [...keys].sort();
+    const declared = o.declared?.[parent];
+    if (!declared) return keys;
+    const rank = (k: string) => (declared.includes(k) ? declared.indexOf(k) : declared.length);
+    return keys
+      .map((k, i) => ({ k, i }))
+      .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+      .map((x) => x.k);
+  };
+  if (!o.pretty) return emit(v, { itemSep: ',', keySep: ':', str: escaper(() => false), num, orderKeys });
+  return emit(v, { itemSep: ',', keySep: ' : ', indent: '  ', jackson: true, str: escaper(() => false), num, orderKeys });
 }
 
 /**
@@ -234,4 +268,25 @@ export function plain(v: Value): Value {
   if (Array.isArray(v)) return v.map(plain);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
+}
+
+/**
+ * PHP `number_format($num, $decimals, '.', ',')` (php.net/number_format): rounds half away from zero to `decimals`
+ * places and groups thousands with "," by default: number_format(1249.5, 2) is "1,249.50".
+ */
+export function phpNumberFormat(n: number, decimals = 0, point = '.', thousands = ','): string {
+  const fixed = (Math.sign(n) * (Math.round(Math.abs(n) * 10 ** decimals) / 10 ** decimals)).toFixed(decimals);
+  const [int, frac] = fixed.replace('-', '').split('.') as [string, string | undefined];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, thousands);
+  return `${n < 0 ? '-' : ''}${grouped}${frac ? `${point}${frac}` : ''}`;
+}
+
+/**
+ * Java `String.format(format, double)` for `%.Nf` and `%,.Nf` (docs.oracle.com, java.util.Formatter): "the
+ * locale-specific decimal separator" and, with the ',' flag, "locale-specific grouping separators"; the locale is
+ * `Locale.getDefault(Locale.Category.FORMAT)` unless one is passed. German (de_DE): "," as decimal separator, "." grouping.
+ */
+export function javaStringFormat(format: '%.2f' | '%,.2f', x: number, locale: 'en_US' | 'de_DE' = 'en_US'): string {
+  const [point, group] = locale === 'de_DE' ? [',', '.'] : ['.', ','];
+  return phpNumberFormat(x, 2, point, format === '%,.2f' ? group : '');
 }

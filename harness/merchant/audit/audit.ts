@@ -50,6 +50,8 @@ export class ClientAudit {
   /** Values only a tampered answer carried, per merchant: the value, the request it answered, the field. */
   private readonly untrusted = new Map<string, Map<string, { n: number; field: string; genuine: string }>>();
   private tamperedCount = 0;
+  /** Each tampered answer: the merchant, the numbers that name its order, and whether a later request concerned that order. */
+  private readonly alteredOrders: { n: number; merchant: string; names: Set<string>; chance: boolean }[] = [];
   private readonly deliveries: SeenDelivery[] = [];
 
   constructor(
@@ -104,8 +106,15 @@ export class ClientAudit {
         });
       });
     }
+    const referred = referencedNumbers(r);
+    for (const a of this.alteredOrders)
+      if (!a.chance && a.merchant === merchant && [...a.names].some((x) => referred.has(x) || (x.length >= 6 && r.path.includes(x))))
+        a.chance = true;
     if (r.tampered?.length) {
       this.tamperedCount += 1;
+      // The order the answer was about: the request's own numbers for it, and the answer's numbers, genuine and altered.
+      const names = new Set([...ownNumbers(r), ...r.tampered.flatMap((t) => (/status|state/.test(t.field) ? [] : [t.genuine, t.sent]))]);
+      this.alteredOrders.push({ n, merchant, names, chance: false });
       const mine = known ?? new Map();
       this.untrusted.set(merchant, mine);
       // Numbers only: a status is not a value a later request can be seen to carry.
@@ -151,6 +160,15 @@ export class ClientAudit {
 
   get count(): number {
     return this.seen.length;
+  }
+
+  /** Answers tampered with (`--tamper-responses`), and how many of them a later request of the client concerned. */
+  get tampered(): { altered: number; chance: number } {
+    return { altered: this.tamperedCount, chance: this.tamperedActedOn() };
+  }
+
+  private tamperedActedOn(): number {
+    return this.alteredOrders.filter((a) => a.chance).length;
   }
 
   diagnoses(): Diagnosis[] {
@@ -222,7 +240,7 @@ export class ClientAudit {
         all: this.seen.length,
         json,
         creates,
-        tampered: this.tamperedCount,
+        tampered: this.tamperedActedOn(),
         'query-failed': failedQueries,
         deliveries: answered.length,
         copies: answered.filter((d) => d.copy).length,
@@ -247,7 +265,17 @@ export class ClientAudit {
           : `webhook: ${d.name}: ${d.detail}`,
       );
       const base = { checkId: `client-audit/${clause}`, title, clauses: [clause], level, evidence, durationMs: 0 };
-      if (findings.length) return { ...base, status: 'failed', findings };
+      if (findings.length) {
+        // How many altered answers the client had the chance to act on, beside the ones it did act on.
+        const chances =
+          scope === 'tampered'
+            ? [
+                `${this.tamperedCount} tampered answer${this.tamperedCount === 1 ? '' : 's'}, ${this.tamperedActedOn()} of them ` +
+                  'followed by a request about the same order (the chance to act on it)',
+              ]
+            : [];
+        return { ...base, evidence: [...chances, ...evidence], status: 'failed', findings };
+      }
       if (relevant === 0) {
         if (scope === 'deliveries' || scope === 'copies') {
           const why =
@@ -263,6 +291,13 @@ export class ClientAudit {
             reason: 'precondition: no query was answered queryFailed (serve --audit --rough answers some)',
             findings: [],
           };
+        }
+        if (scope === 'tampered' && this.tamperedCount > 0) {
+          const why =
+            `${this.tamperedCount} answer${this.tamperedCount === 1 ? ' was' : 's were'} tampered with, but no later request ` +
+            'of the client concerned the order of one (by its number or the service number), so whether it trusts an ' +
+            'answer that does not verify could not be observed';
+          return { ...base, status: 'skipped', reason: `precondition: ${why}`, findings: [] };
         }
         if (scope === 'tampered') {
           const why =
@@ -283,7 +318,8 @@ export class ClientAudit {
           : scope === 'query-failed'
             ? `${relevant} queryFailed answer${relevant === 1 ? '' : 's'}, each query sent again`
             : scope === 'tampered'
-              ? `${relevant} tampered answer${relevant === 1 ? '' : 's'}, none of their altered numbers sent back`
+              ? `${this.tamperedCount} tampered answer${this.tamperedCount === 1 ? '' : 's'}, ${relevant} of them followed by a ` +
+                'request about the same order (the chance to act on it), none of their altered numbers sent back'
               : `${relevant} request${relevant === 1 ? '' : 's'} observed, no mistake`;
       return { ...base, status: 'passed', findings: [], evidence: [observed] };
     });
@@ -293,6 +329,26 @@ export class ClientAudit {
 /** A diagnosis's name as shown: a re-serialised body with its family, e.g. `re-serialised-body: keys sorted at every depth (…)`. */
 function named(d: Omit<Diagnosis, 'requests'>): string {
   return d.reserialisation ? `${d.name}: ${reserialisationText(d.reserialisation)}` : d.name;
+}
+
+const ORDER_NUMBER = /(^|_)(order|refund|payout)_no$/;
+
+/** Every order, refund or payout number a request names (its own, an original's, a query's), by any field of that name. */
+function referencedNumbers(r: SeenRequest): Set<string> {
+  const out = new Set<string>();
+  walkStrings(parsedBody(r), '', (path, v) => {
+    if (ORDER_NUMBER.test(path.slice(path.lastIndexOf('.') + 1)) && v !== '') out.add(v);
+  });
+  return out;
+}
+
+/** The numbers a request names its own order by (not an original's): `merchant_order_no`, `order_no`, `merchant_refund_no`, … */
+function ownNumbers(r: SeenRequest): string[] {
+  const b = parsedBody(r);
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return [];
+  return Object.entries(b as Record<string, unknown>)
+    .filter(([k, v]) => /^(merchant_)?(order|refund|payout)_no$/.test(k) && typeof v === 'string' && v !== '')
+    .map(([, v]) => v as string);
 }
 
 function walkStrings(v: unknown, path: string, visit: (path: string, value: string) => void): void {

@@ -434,9 +434,13 @@ const LAYOUT_TEXT: Readonly<Record<Layout, string>> = {
 
 const ORDER_TEXT: Readonly<Record<KeyOrder | 'top-level', string>> = {
   sent: 'keys as sent',
-  sorted: 'keys sorted at every depth (Python sort_keys=True, Go maps, Jackson ORDER_MAP_ENTRIES_BY_KEYS, a canonicalising middleware)',
+  sorted:
+    'keys sorted at every depth (Python sort_keys=True, Go maps, Jackson SORT_PROPERTIES_ALPHABETICALLY or ' +
+    'ORDER_MAP_ENTRIES_BY_KEYS, a canonicalising middleware)',
   reversed: 'keys in reverse order at every depth',
-  document: "keys in the document's field order at every depth (the bytes sent have them re-ordered, e.g. sorted by a middleware)",
+  document:
+    "keys in the document's field order at every depth (a class declared in the tables' order, as Jackson, Gson or Go " +
+    'structs write it; the bytes sent have them re-ordered, e.g. a map or a middleware)',
   'top-level': 'top-level keys in another order (keys re-ordered after signing)',
 };
 

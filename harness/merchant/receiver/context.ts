@@ -16,7 +16,11 @@ export interface ReceiverContext {
   /** Longest wait for any reply (the acknowledgement time and a second more). */
   deadlineMs: number;
   numRuns: number;
-  /** Optional: GET answers a JSON array of {event, order_no, status} the receiver acted on. */
+  /**
+   * Optional: GET answers a JSON array of {event, order_no, status} the receiver acted on, in the order it acted on
+   * them (an order's last entry is its acted-on status); `"queried": true` on an entry: that status was taken after
+   * querying the order.
+   */
   inspectUrl?: string;
   /** Evidence lines of the running check. */
   log: string[];
@@ -99,6 +103,8 @@ export interface ActedOn {
   event: string;
   order_no: string;
   status: string;
+  /** The receiver took this status after querying the order (it "queries the order when in doubt"). */
+  queried?: boolean;
 }
 
 export async function actedOn(ctx: ReceiverContext, orderNo: string): Promise<ActedOn[]> {

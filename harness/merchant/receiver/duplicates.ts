@@ -1,10 +1,22 @@
 /**
  * (c) Duplicates and order: the same webhook again (fresh timestamp and nonce) and statuses out of
- * order are acknowledged; with an inspection hook, acted on once per event, order_no and status.
+ * order are acknowledged; with an inspection hook, acted on once per event, order_no and status, and
+ * a stale status arriving after a newer one does not become the order's status unless the receiver
+ * queried the order (should: see the clause's note in the registry).
  */
 import { type MerchantCheckSpec, fail } from '../check.js';
+import { PreconditionSkip } from '../../check/failure.js';
 import { type ReceiverContext, actedOn, delivered, expectAck, post } from './context.js';
 import { STATUSES, bytesOf, sampleBody, signed } from './webhooks.js';
+
+/**
+ * Statuses the document orders, newer first: a refund created PENDING "becomes SUCCESS or FAILED"; a payment is
+ * refunded only once paid successfully ("a refund is refused when the original payment was not paid successfully").
+ */
+const NEWER_THEN_STALE = [
+  ['refund', 'SUCCESS', 'PENDING'],
+  ['payment', 'REFUNDED', 'SUCCESS'],
+] as const;
 
 export const duplicateSpecs: MerchantCheckSpec<ReceiverContext>[] = [
   {
@@ -26,10 +38,7 @@ export const duplicateSpecs: MerchantCheckSpec<ReceiverContext>[] = [
     title: 'acknowledges webhooks that arrive out of order',
     clause: 'webhook.dup.out-of-order',
     async run(ctx, seed) {
-      for (const [kind, later, earlier] of [
-        ['refund', 'SUCCESS', 'PENDING'],
-        ['payment', 'REFUNDED', 'SUCCESS'],
-      ] as const) {
+      for (const [kind, later, earlier] of NEWER_THEN_STALE) {
         const first = sampleBody(kind, seed, later);
         await delivered(ctx, later, bytesOf(first));
         const raw = bytesOf({ ...first, status: earlier });
@@ -75,6 +84,39 @@ export const duplicateSpecs: MerchantCheckSpec<ReceiverContext>[] = [
             'WRONG_DEDUP_KEY',
             `refund ${status} of one order was acted on ${seen.filter((s) => s === status).length} times`,
             { expected: 'PENDING once and SUCCESS once', seen: JSON.stringify(seen) },
+          );
+      }
+    },
+  },
+  {
+    title: "does not let a stale status that arrives after a newer one become the order's status without querying the order",
+    clause: 'webhook.dup.stale-status',
+    async run(ctx, seed) {
+      await actedOn(ctx, '');
+      for (const [kind, newer, stale] of NEWER_THEN_STALE) {
+        const body = sampleBody(kind, seed, newer);
+        const orderNo = String(body['order_no']);
+        await delivered(ctx, newer, bytesOf(body));
+        // Validly signed, as the service sends a webhook it built earlier or a retry of one; whether it is
+        // acknowledged is the out-of-order check's to judge, what it did to the order is this one's.
+        const raw = bytesOf({ ...body, status: stale });
+        await post(ctx, `${stale} (sent before ${newer}, arriving after it)`, raw, signed(ctx.id, raw));
+        const acted = (await actedOn(ctx, orderNo)).filter((x) => x.event === body['event']);
+        if (!acted.some((x) => x.status === newer))
+          throw new PreconditionSkip(
+            `the inspection hook does not show ${kind} ${newer} of ${orderNo} acted on, though it was acknowledged: ` +
+              'what the stale status did to it cannot be judged',
+          );
+        const last = acted.at(-1)!;
+        if (last.status === stale && last.queried !== true)
+          fail(
+            'webhook.dup.stale-status',
+            'STALE_STATUS_ACTED_ON',
+            `${kind} ${orderNo}: ${stale}, arriving after ${newer}, became the order's acted-on status without a query of the order`,
+            {
+              expected: `${newer} stays the status (or the order queried: "queried": true)`,
+              seen: JSON.stringify(acted.map((x) => x.status)),
+            },
           );
       }
     },

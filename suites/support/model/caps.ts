@@ -6,7 +6,7 @@ import { factsOf } from '../../../harness/facts/index.js';
 import { balanceMoves } from '../../../harness/fees.js';
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
 import { type CentsSpan, channelSpans } from '../../../harness/limits.js';
-import { payoutMethodsOf } from '../../../harness/ops.js';
+import { avoidMagic, payoutMethodsOf } from '../../../harness/ops.js';
 import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
@@ -105,6 +105,7 @@ export function modelCapsOf(t: Target): ModelCaps {
       ...(p.merchants.lowBalance ? { lowBalance: ownUsdLimits(t, 'lowBalance') } : {}),
     },
     refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo') || carriedBy(p.endpoints.refundCreate).has('order_no'),
+    magicCents: avoidMagic(t),
     lookupPaths: {
       payoutCancel: carries(p.endpoints.payoutCancel, 'payout_no', 'merchant_payout_no'),
       payoutQuery: carries(p.endpoints.payoutQuery, 'payout_no', 'merchant_payout_no'),

@@ -38,6 +38,8 @@ export interface ModelCaps {
   refundNeedsOrderNo: boolean;
   /** Which number each lookup's path carries (profile version 4 templates): a lookup by another one cannot be sent. */
   lookupPaths?: Record<'payoutCancel' | 'payoutQuery' | 'refundQuery', LookupPath>;
+  /** Amounts a declared failure trigger fails (sandbox.triggers): a payment or refund of one is never sent. */
+  magicCents?: (cents: number) => boolean;
 }
 
 /** The numbers a lookup endpoint's path carries: none (either lookup goes in the body), the service's, the merchant's. */

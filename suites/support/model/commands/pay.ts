@@ -16,6 +16,7 @@ function describe(s: Op<'pay'>): string {
 
 function applicable(m: Readonly<Model>, s: Op<'pay'>): boolean {
   const lim = m.caps.paymentLimits[s.method];
+  if (m.caps.magicCents?.(s.cents)) return false;
   return !lim || lim.some((c) => s.cents >= c.min && s.cents <= c.max);
 }
 

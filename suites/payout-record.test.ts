@@ -1,0 +1,4 @@
+import { registerSuite } from '../harness/vitest/register.js';
+import suite from './payout-record.js';
+
+registerSuite(suite);
