@@ -71,7 +71,10 @@ const V4_FIELDS: string[] = [
   'cardPayment.pendingStatus',
 ];
 
-/** Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, every method-level fact per merchant, currency sets, a fee's bounds). */
+/**
+ * Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, every method-level fact per merchant,
+ * currency sets, a fee's bounds).
+ */
 const V5_FIELDS: string[] = [
   'sandbox.triggers',
   'merchants.*.facts',

@@ -641,6 +641,9 @@ export function trueProfile(g: TargetGenome): Profile {
   for (const r of g.readings) EDITS[r]?.(p, set);
   if (g.target) editTarget(p, g.target, set);
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
+  // Version 5: a merchant's own facts, a fee's bounds (the reference's own, or a genome's).
+  const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
   return p;
 }
 
