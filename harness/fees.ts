@@ -5,20 +5,20 @@
  * successful payment (amount less its fee) to a balance. Every amount a check computes just above or within a balance
  * goes through here, so a fee is never left out of "a cent above".
  *
- * Pure: cents as bigint (harness/money.ts), no floating point.
+ * Pure: cents as bigint (harness/money.ts), no floating point. Which fee a merchant pays is its facts' (harness/facts/).
  */
+import { factsOf, type FeeKind, type MerchantRole } from './facts/index.js';
 import { centsOf } from './money.js';
 import type { FeeModel, Profile } from './profile/types.js';
 
-export type FeeKind = 'payments' | 'refunds' | 'payouts';
+export type { FeeKind };
 
-/** The fee model the profile gives `method` for `kind` (its own, else "*"; refunds fall back to `refunds.fee`). */
-export function feeModelOf(profile: Profile, kind: FeeKind, method: string): FeeModel | undefined {
-  const table = profile.fees?.[kind];
-  const own = table?.[method] ?? table?.['*'];
-  if (own) return own;
-  if (kind === 'refunds' && profile.refunds?.fee !== undefined) return { fixed: profile.refunds.fee };
-  return undefined;
+/**
+ * The fee model the merchant acting as `as` (default primary) pays on `method` for `kind`: its own facts, else the
+ * shared table (its own method, else "*"; refunds fall back to `refunds.fee`). harness/facts/ resolves it.
+ */
+export function feeModelOf(profile: Profile, kind: FeeKind, method: string, as: MerchantRole = 'primary'): FeeModel | undefined {
+  return factsOf(profile, as).feeModel(kind, method);
 }
 
 /** The percentage as a fraction in ten-thousandths of a percent ("2.9" → 29000n of 1,000,000n). */
@@ -28,12 +28,23 @@ function percentMillionths(percent: string): bigint {
 }
 
 /**
- * The fee in cents on `amountCents` of `currency`, or undefined when it cannot be added to the amount (its fixed part is
- * in another currency). No model: zero.
+ * The fee in cents on `amountCents` of `currency`, or undefined when it cannot be added to the amount (its fixed part, or
+ * a bound, is in another currency). No model: zero. Version 5: never below `min`, never above `max`.
  */
 export function feeCents(model: FeeModel | undefined, amountCents: bigint, currency: string): bigint | undefined {
   if (!model) return 0n;
-  if (model.fixed !== undefined && model.currency !== undefined && model.currency !== currency) return undefined;
+  const inOther = model.currency !== undefined && model.currency !== currency;
+  if (inOther && (model.fixed !== undefined || model.min !== undefined || model.max !== undefined)) return undefined;
+  const fee = uncappedFee(model, amountCents);
+  const min = model.min !== undefined ? centsOf(model.min) : undefined;
+  const max = model.max !== undefined ? centsOf(model.max) : undefined;
+  if (max !== undefined && fee > max) return max;
+  if (min !== undefined && fee < min) return min;
+  return fee;
+}
+
+/** The fixed part plus the percentage part, rounded as the model says. */
+function uncappedFee(model: FeeModel, amountCents: bigint): bigint {
   const fixed = model.fixed !== undefined ? centsOf(model.fixed) : 0n;
   if (model.percent === undefined) return fixed;
   const scaled = amountCents * percentMillionths(model.percent); // cents × 1,000,000
@@ -54,15 +65,21 @@ function payoutFeeFromBalance(profile: Profile): boolean {
  * What a payout of `amountCents` draws from the payout balance of its currency: the amount and, unless the profile says
  * it is taken elsewhere, its fee. Undefined when the fee cannot be added (another currency's).
  */
-export function payoutCost(profile: Profile, method: string, amountCents: bigint, currency: string): bigint | undefined {
+export function payoutCost(
+  profile: Profile,
+  method: string,
+  amountCents: bigint,
+  currency: string,
+  as: MerchantRole = 'primary',
+): bigint | undefined {
   if (!payoutFeeFromBalance(profile)) return amountCents;
-  const fee = feeCents(feeModelOf(profile, 'payouts', method), amountCents, currency);
+  const fee = feeCents(feeModelOf(profile, 'payouts', method, as), amountCents, currency);
   return fee === undefined ? undefined : amountCents + fee;
 }
 
-/** What a refund of `amountCents` (USD) must find in the refund balance: the refund and its fee. */
-export function refundCost(profile: Profile, method: string, amountCents: bigint): bigint | undefined {
-  const fee = feeCents(feeModelOf(profile, 'refunds', method), amountCents, 'USD');
+/** What a refund of `amountCents` (USD) by the merchant `as` must find in its refund balance: the refund and its fee. */
+export function refundCost(profile: Profile, method: string, amountCents: bigint, as: MerchantRole = 'primary'): bigint | undefined {
+  const fee = feeCents(feeModelOf(profile, 'refunds', method, as), amountCents, 'USD');
   return fee === undefined ? undefined : amountCents + fee;
 }
 

@@ -10,12 +10,14 @@ import { PreconditionSkip } from './check/failure.js';
 import { acceptsCents, amountInside } from './limits.js';
 import { MagicValues } from './profile/triggers.js';
 import { centsNumberOf, centsOf, valueOfCents } from './money.js';
+import { factsOf } from './facts/index.js';
 import { carriedBy, type PathNumber } from './endpoint-path.js';
 import type { EndpointName } from './target.js';
 
 /**
  * Request builders and drivers for every operation, from the profile's choices. Suites build on
- * these so a vendor's field names and paths live in its profile, never in a check.
+ * these so a vendor's field names and paths live in its profile, never in a check. A request made as a merchant is
+ * built from that merchant's facts (harness/facts/): its methods, ranges, currencies and required fields.
  */
 export interface Amount {
   currency: string;
@@ -38,18 +40,14 @@ export interface CheckoutInput {
   as?: MerchantRole;
 }
 
-/** Payment methods enabled for a merchant: its own list, else methods.checkout plus methods.card. */
+/** Payment methods enabled for a merchant: its own list, else its methods.checkout plus methods.card (harness/facts/). */
 export function paymentMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
-  const own = t.profile.merchants[as]?.paymentMethods;
-  if (own) return [...own];
-  const m = t.profile.methods;
-  return [...m.checkout, ...(m.card && !m.checkout.includes(m.card) ? [m.card] : [])];
+  return [...factsOf(t, as).paymentMethods];
 }
 
-/** Checkout methods (methods.checkout, in order) the merchant may use; skips when there is none. */
+/** Checkout methods (its methods.checkout, in order) the merchant may use; skips when there is none. */
 export function checkoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
-  const own = new Set(paymentMethodsOf(t, as));
-  const out = t.profile.methods.checkout.filter((m) => own.has(m));
+  const out = [...factsOf(t, as).checkoutMethods];
   if (out.length === 0)
     throw new PreconditionSkip(`the profile declares no checkout method enabled for the ${as} merchant (merchants.${as}.paymentMethods)`, {
       declare: [`merchants.${as}.paymentMethods`],
@@ -57,22 +55,14 @@ export function checkoutMethodsOf(t: Target, as: MerchantRole = 'primary'): stri
   return out;
 }
 
-/** Payout methods enabled for a merchant: its own list, else every key of payouts.methods. */
+/** Payout methods enabled for a merchant: its payouts.methods, narrowed by its own list (harness/facts/). */
 export function payoutMethodsOf(t: Target, as: MerchantRole = 'primary'): string[] {
-  const declared = Object.keys(t.profile.payouts?.methods ?? {});
-  const own = t.profile.merchants[as]?.payoutMethods;
-  return own ? declared.filter((m) => own.includes(m)) : declared;
+  return [...factsOf(t, as).payoutMethods];
 }
 
-/** The profile's checkout extras for a method: `extras`, then `extrasByMethod[method]` on top (null removes a field). */
-export function checkoutExtras(t: Target, method: string): Record<string, unknown> {
-  const c = t.profile.checkout;
-  const out: Record<string, unknown> = { ...(c?.extras ?? {}) };
-  for (const [k, v] of Object.entries(c?.extrasByMethod?.[method] ?? {})) {
-    if (v === null) delete out[k];
-    else out[k] = v;
-  }
-  return out;
+/** The merchant's checkout extras for a method: `extras`, then `extrasByMethod[method]` on top (null removes a field). */
+export function checkoutExtras(t: Target, method: string, as: MerchantRole = 'primary'): Record<string, unknown> {
+  return factsOf(t, as).extrasFor(method);
 }
 
 /** A valid checkout body (the four required fields, trade_info, and the profile's extras for the method). */
@@ -81,14 +71,14 @@ export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<strin
   const body: Record<string, unknown> = {
     payment_method: method,
     merchant_order_no: input.merchantOrderNo ?? t.newNo('order'),
-    trans_amount: input.amount ?? usd(defaultAmount(t, method)),
+    trans_amount: input.amount ?? usd(defaultAmount(t, method, input.as)),
     trade_info: {
       goods_name: input.goodsName ?? 'Conformance test item',
       ...(input.description ? { description: input.description } : {}),
     },
   };
   if (input.metadata !== undefined) body.metadata = input.metadata;
-  Object.assign(body, t.fill(checkoutExtras(t, method), { notifyUrl: notifyUrlOrPlaceholder(t) }));
+  Object.assign(body, t.fill(checkoutExtras(t, method, input.as), { notifyUrl: notifyUrlOrPlaceholder(t) }));
   Object.assign(body, input.extra ?? {});
   for (const k of input.omit ?? []) delete body[k];
   return body;
@@ -121,16 +111,17 @@ export function avoidMagic(t: Pick<Target, 'profile'>): (cents: number) => boole
 }
 
 /**
- * An amount inside the method's declared channel range (or a price point); 10.00 otherwise. Never one a declared
+ * An amount inside the method's channel range for the merchant (or a price point); 10.00 otherwise. Never one a declared
  * failure trigger fails (an amount, an amount's ending): the nearest other the method accepts.
  */
-export function defaultAmount(t: Target, method: string): string {
+export function defaultAmount(t: Target, method: string, as: MerchantRole = 'primary'): string {
   const magic = magicOf(t);
-  if (t.profile.methods.pricePoint?.includes(method)) {
+  const facts = factsOf(t, as);
+  if (facts.sections.methods.pricePoint?.includes(method)) {
     const tiers = t.profile.pricePoints?.tiersByMethod?.[method] ?? t.profile.pricePoints?.tiers ?? ['0.99'];
     return tiers.find((v) => !magic.amount(centsOf(v))) ?? tiers[0]!;
   }
-  const lim = t.profile.limits?.payments?.[method];
+  const lim = facts.paymentLimits(method);
   const value = lim ? amountInside(lim) : '10.00';
   if (!magic.hasAmounts || !magic.amount(centsOf(value))) return value;
   for (let d = 1; d <= 1000; d++)
@@ -274,14 +265,14 @@ export interface CardInput {
   goodsName?: string;
 }
 
-export function cardPaymentBody(t: Target, input: CardInput = {}): Record<string, unknown> {
+export function cardPaymentBody(t: Target, input: CardInput = {}, as: MerchantRole = 'primary'): Record<string, unknown> {
   const cp = t.profile.cardPayment;
   if (!cp) throw new PreconditionSkip('the profile declares no card payment (cardPayment)', { declare: ['cardPayment'] });
   const method = t.profile.methods.card ?? 'CARD';
   return t.fill(cp.template, {
     method,
     merchantOrderNo: input.merchantOrderNo ?? t.newNo('order'),
-    amount: input.amount ?? usd(defaultAmount(t, method)),
+    amount: input.amount ?? usd(defaultAmount(t, method, as)),
     card: input.card ?? cardFixture(t, 'success'),
     notifyUrl: notifyUrlOrPlaceholder(t),
     goodsName: input.goodsName ?? 'Conformance test item',
@@ -297,7 +288,8 @@ export function cardPayment(t: Target, input: CardInput = {}, opts: PostOptions 
     });
   }
   const merchantOrderNo = input.merchantOrderNo ?? t.newNo('order');
-  return t.post(t.path('cardPayment', { merchant_order_no: merchantOrderNo }), cardPaymentBody(t, { ...input, merchantOrderNo }), {
+  const as = typeof opts.as === 'string' ? opts.as : undefined;
+  return t.post(t.path('cardPayment', { merchant_order_no: merchantOrderNo }), cardPaymentBody(t, { ...input, merchantOrderNo }, as), {
     label: 'create a card payment',
     ...opts,
   });
@@ -417,13 +409,17 @@ export interface PayoutInput {
   as?: MerchantRole;
 }
 
-/** The first payout method (of those enabled for `as`, default primary) with the wanted cancel support. */
+/**
+ * The first payout method (of those enabled for `as`, default primary) with the wanted cancel support; one that takes USD
+ * for that merchant first, as a payout's default amount is in USD where the method takes it.
+ */
 export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantRole } = {}): string {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
-  const own = new Set(payoutMethodsOf(t, want.as));
-  const entry = Object.entries(p.methods).find(([name, m]) => own.has(name) && (want.cancel === undefined || m.cancel === want.cancel));
-  if (!entry) {
+  const facts = factsOf(t, want.as);
+  const fits = facts.payoutMethods.filter((name) => want.cancel === undefined || facts.payoutMethod(name)?.cancel === want.cancel);
+  const chosen = fits.find((name) => facts.takesCurrency(name, 'USD') !== false) ?? fits[0];
+  if (chosen === undefined) {
     const who = want.as && want.as !== 'primary' ? ` enabled for the ${want.as} merchant (merchants.${want.as}.payoutMethods)` : '';
     throw new PreconditionSkip(
       `the profile declares no payout method${want.cancel === undefined ? '' : ` with cancel=${want.cancel}`}${who}`,
@@ -435,30 +431,40 @@ export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantR
       },
     );
   }
-  return entry[0];
+  return chosen;
+}
+
+/**
+ * A payout's default amount for the merchant: inside the method's range, in USD where the method takes it for that
+ * merchant, else in the first currency it takes.
+ */
+export function defaultPayoutAmount(t: Target, method: string, as: MerchantRole = 'primary'): Amount {
+  const facts = factsOf(t, as);
+  const currency = facts.takesCurrency(method, 'USD') === false ? (facts.payoutCurrencies(method)?.[0] ?? 'USD') : 'USD';
+  const lim = facts.payoutLimits(method, currency);
+  return { currency, value: lim ? amountInside(lim) : '10.00' };
 }
 
 export function payoutBody(t: Target, input: PayoutInput = {}): Record<string, unknown> {
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const method = input.method ?? payoutMethod(t, { as: input.as });
-  const lim = t.profile.limits?.payouts?.[method];
   return t.fill(p.template, {
     payoutNo: input.payoutNo ?? t.newNo('payout'),
     method,
-    amount: input.amount ?? usd(lim ? amountInside(lim) : '10.00'),
+    amount: input.amount ?? defaultPayoutAmount(t, method, input.as),
     notifyUrl: notifyUrlOrPlaceholder(t),
     // The method's own payee fields (payouts.methods[m].payee); absent, a template field "${payee}" is left out.
-    payee: payeeFor(t, method),
+    payee: payeeFor(t, method, input.as),
   });
 }
 
 /**
- * The method's payee fields (payouts.methods[m].payee). A method with none declared (one not for
+ * The method's payee fields for the merchant (payouts.methods[m].payee). A method with none declared (one not for
  * payouts, an unknown one) gets the first declared payee, so the body is refused for its method only.
  */
-function payeeFor(t: Target, method: string): Record<string, unknown> | undefined {
-  const methods = t.profile.payouts?.methods ?? {};
+function payeeFor(t: Target, method: string, as: MerchantRole = 'primary'): Record<string, unknown> | undefined {
+  const methods = { ...(t.profile.payouts?.methods ?? {}), ...factsOf(t, as).sections.payouts.methods };
   const payee = methods[method]?.payee ?? Object.values(methods).find((m) => m.payee !== undefined)?.payee;
   return payee === undefined ? undefined : t.fill(payee, { notifyUrl: notifyUrlOrPlaceholder(t) });
 }
@@ -550,16 +556,19 @@ export async function givePayoutBack(
   clause: ClauseId,
   label: string,
 ): Promise<void> {
-  if (!canGivePayoutBack(t, method)) return;
-  if (t.profile.payouts?.methods[method]?.cancel) {
+  if (!canGivePayoutBack(t, method, payout.as)) return;
+  if (factsOf(t, payout.as).payoutMethod(method)?.cancel) {
     const by = lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: payout.payoutNo, merchantNo: payout.merchantPayoutNo });
     await cancelPayout(t, by, { as: payout.as, label });
   } else await settlePayout(t, payout, 'failed', clause);
 }
 
-/** Whether givePayoutBack can give a payout of this method back: a cancel it declares, or the sandbox's settle as failed. */
-export function canGivePayoutBack(t: Target, method: string): boolean {
-  return Boolean(t.profile.payouts?.methods[method]?.cancel || t.profile.sandbox?.settlePayout);
+/**
+ * Whether givePayoutBack can give a payout of this method back: a cancel it declares for the merchant, or the sandbox's
+ * settle as failed.
+ */
+export function canGivePayoutBack(t: Target, method: string, as: MerchantRole = 'primary'): boolean {
+  return Boolean(factsOf(t, as).payoutMethod(method)?.cancel || t.profile.sandbox?.settlePayout);
 }
 
 /** Reads a field of a record by the profile's dotted path. */

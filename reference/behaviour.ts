@@ -45,7 +45,9 @@ export type Rule =
   | 'request.content-type'
   | 'payment.no-channel'
   | 'payment.merchant-methods'
-  | 'payout.merchant-methods';
+  | 'payout.merchant-methods'
+  | 'payout.merchant-channels'
+  | 'fee.minimum';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =

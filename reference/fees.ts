@@ -5,20 +5,21 @@
  * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/fees.ts; this is
  * the reference's (a bug shared by both would cancel out).
  */
+import type { Fee } from './methods.js';
 import type { Payment, Store } from './store.js';
 
-/** One fee: `fixedCents` plus `percentMillionths` millionths of the amount (1 % is 10000), rounded half up. */
-export interface Fee {
-  readonly fixedCents: bigint;
-  readonly percentMillionths: bigint;
-}
+export type { Fee };
 
-export function feeOn(fee: Fee | undefined, amountCents: bigint): bigint {
+/** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out (a fault's). */
+export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean } = {}): bigint {
   if (!fee) return 0n;
   const scaled = amountCents * fee.percentMillionths;
   const down = scaled / 1_000_000n;
   const rest = scaled % 1_000_000n;
-  return fee.fixedCents + (rest * 2n >= 1_000_000n ? down + 1n : down);
+  const raw = fee.fixedCents + (rest * 2n >= 1_000_000n ? down + 1n : down);
+  if (fee.maxCents !== undefined && raw > fee.maxCents) return fee.maxCents;
+  if (o.minimum !== false && fee.minCents !== undefined && raw < fee.minCents) return fee.minCents;
+  return raw;
 }
 
 /** A payment has just become SUCCESS: the balances the target credits take its amount less its fee. */
@@ -39,7 +40,10 @@ export function creditPayment(
 }
 
 /**
- * The README's payout fee: 0.25 plus 0.5 % (half up) on every BANK_TRANSFER payout, taken from the payout balance of the
- * payout's currency with the amount (a payout whose amount fits the balance and whose fee does not is refused 5004).
+ * The README's payout fee: 0.25 plus 0.5 % (half up), at least 0.50, on every BANK_TRANSFER payout, taken from the payout
+ * balance of the payout's currency with the amount (a payout whose amount fits the balance and whose fee does not is
+ * refused 5004).
  */
-export const DEFAULT_PAYOUT_FEES: ReadonlyMap<string, Fee> = new Map([['BANK_TRANSFER', { fixedCents: 25n, percentMillionths: 5000n }]]);
+export const DEFAULT_PAYOUT_FEES: ReadonlyMap<string, Fee> = new Map([
+  ['BANK_TRANSFER', { fixedCents: 25n, percentMillionths: 5000n, minCents: 50n }],
+]);

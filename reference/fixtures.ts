@@ -2,6 +2,8 @@
  * The sandbox's fixed merchants. The secrets are sandbox test keys, published in the target
  * profile so a conformance run can sign; they are still never printed or logged.
  */
+import { type Fee, PAYOUT_CHANNELS, type PayoutChannel } from './methods.js';
+
 export interface MerchantFixture {
   readonly id: string;
   readonly secret: string;
@@ -22,6 +24,10 @@ export interface MerchantFixture {
   readonly paymentMethods?: readonly string[];
   /** Payout methods enabled for this merchant, where it differs from every payout channel. */
   readonly payoutMethods?: readonly string[];
+  /** Its own payout channels (currencies, ranges), where they differ from every merchant's (reference/target.ts). */
+  readonly payoutChannels?: ReadonlyMap<string, PayoutChannel>;
+  /** Its own payout fees per method, where they differ from every merchant's. */
+  readonly payoutFees?: ReadonlyMap<string, Fee>;
 }
 
 const LARGE = 10_000_000n; // 100000.00
@@ -49,6 +55,8 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     otherPayoutBalancesCents: { EUR: 100_000n },
     refundCoverCents: LARGE,
     productionSecret: 'sk_live_second_3a8c6e1f9b2d7054',
+    // Its own BANK_TRANSFER channel starts at 5.00 (every other merchant's at 1.00): a range is a merchant's fact.
+    payoutChannels: new Map([['BANK_TRANSFER', { ...PAYOUT_CHANNELS.get('BANK_TRANSFER')!, minCents: 500n }]]),
   },
   // The low-balance merchant holds EUR 3.00 beside USD 5.00 (payouts draw on their own currency's balance).
   // The low-balance merchant has no PayPal payouts and no Cash App payments: a merchant acts only with its own methods.

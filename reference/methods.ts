@@ -76,6 +76,17 @@ export const PAYMENT_CHANNELS: ReadonlyMap<string, PaymentChannel> = new Map<str
   ['GOOGLE_PAY', { tiersCents: TIERS, refunds: 'none', refundSettlesImmediately: false }],
 ]);
 
+/**
+ * One fee: `fixedCents` plus `percentMillionths` millionths of the amount (1 % is 10000), rounded half up; never below
+ * `minCents` ("1 %, at least 0.25") nor above `maxCents` (a cap), where given (reference/fees.ts computes it).
+ */
+export interface Fee {
+  readonly fixedCents: bigint;
+  readonly percentMillionths: bigint;
+  readonly minCents?: bigint;
+  readonly maxCents?: bigint;
+}
+
 export interface PayoutChannel {
   readonly currencies: readonly string[];
   readonly minCents: bigint;

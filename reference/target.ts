@@ -37,6 +37,13 @@ export interface MerchantDescription {
   /** Payment methods enabled for this merchant (replacing every merchant's list for it). */
   readonly paymentMethods?: readonly string[];
   readonly payoutMethods?: readonly string[];
+  /**
+   * Its own payout channels where they differ from every merchant's (`payoutChannels`), each part laid over that
+   * channel: e.g. a method that takes EUR only for this merchant, or another range.
+   */
+  readonly payoutChannels?: Readonly<Record<string, Partial<PayoutChannelDescription>>>;
+  /** Its own payout fees per method, where they differ from every merchant's (`fees.payouts`). */
+  readonly payoutFees?: Readonly<Record<string, FeeDescription>>;
 }
 
 export interface PaymentChannelDescription {
@@ -66,10 +73,12 @@ export interface PayoutChannelDescription {
   readonly byCurrency?: Readonly<Record<string, { readonly minCents: number; readonly maxCents: number }>>;
 }
 
-/** One fee: a fixed part plus millionths of the amount (1 % is 10000), rounded half up to the cent. */
+/** One fee: a fixed part plus millionths of the amount (1 % is 10000), rounded half up to the cent; at least / at most. */
 export interface FeeDescription {
   readonly fixedCents: number;
   readonly percentMillionths?: number;
+  readonly minCents?: number;
+  readonly maxCents?: number;
 }
 
 /** Fees per payment method, per kind of operation. */
@@ -164,8 +173,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     return BigInt(n);
   };
   const byId = new Map((d.merchants ?? []).map((m) => [m.id, m]));
+  const sharedPayoutChannels = d.payoutChannels ?? payoutDescriptions(PAYOUT_CHANNELS);
   for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
-  const merchants = MERCHANTS.map((m): MerchantFixture => {
+  const merchants = MERCHANTS.map((fixture): MerchantFixture => {
+    // A description with channels of its own replaces the fixtures' per-merchant channels too.
+    const { payoutChannels: _, ...bare } = fixture;
+    const m: MerchantFixture = d.payoutChannels ? bare : fixture;
     const o = byId.get(m.id);
     if (o === undefined) return m;
     if (o.paymentMethods) known(`merchants.${m.id}.paymentMethods`, o.paymentMethods);
@@ -191,6 +204,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.refundCoverCents !== undefined ? { refundCoverCents: cents(`${m.id}.refundCover`, o.refundCoverCents) } : {}),
       ...(o.paymentMethods ? { paymentMethods: [...o.paymentMethods] } : {}),
       ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
+      ...(o.payoutChannels ? { payoutChannels: ownPayoutChannels(m.id, o.payoutChannels, sharedPayoutChannels, cents) } : {}),
+      ...(o.payoutFees ? { payoutFees: feeTable(`merchants.${m.id}.payoutFees`, o.payoutFees, cents) } : {}),
     };
   });
   const ids = merchants.map((m) => m.id);
@@ -206,24 +221,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     : PAYMENT_CHANNELS;
   known('paymentChannels', [...paymentChannels.keys()]);
   const payoutChannels = d.payoutChannels
-    ? new Map(
-        Object.entries(d.payoutChannels).map(([method, c]): [string, PayoutChannel] => {
-          const { byCurrency, ...rest } = c;
-          const ranges = Object.entries(byCurrency ?? {}).map(([cur, r]): [string, { minCents: bigint; maxCents: bigint }] => [
-            cur,
-            { minCents: cents(`${method}.${cur}.min`, r.minCents), maxCents: cents(`${method}.${cur}.max`, r.maxCents) },
-          ]);
-          return [
-            method,
-            {
-              ...rest,
-              minCents: cents(`${method}.min`, c.minCents),
-              maxCents: cents(`${method}.max`, c.maxCents),
-              ...(ranges.length > 0 ? { byCurrency: new Map(ranges) } : {}),
-            },
-          ];
-        }),
-      )
+    ? new Map(Object.entries(d.payoutChannels).map(([method, c]): [string, PayoutChannel] => [method, payoutChannel(method, c, cents)]))
     : PAYOUT_CHANNELS;
   known('payoutChannels', [...payoutChannels.keys()]);
   const waits = d.retryWaitsMs;
@@ -263,6 +261,61 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   };
 }
 
+/** A payout channel of a description, in the handlers' shape. */
+function payoutChannel(method: string, c: PayoutChannelDescription, cents: (where: string, n: number) => bigint): PayoutChannel {
+  const { byCurrency, ...rest } = c;
+  const ranges = Object.entries(byCurrency ?? {}).map(([cur, r]): [string, { minCents: bigint; maxCents: bigint }] => [
+    cur,
+    { minCents: cents(`${method}.${cur}.min`, r.minCents), maxCents: cents(`${method}.${cur}.max`, r.maxCents) },
+  ]);
+  return {
+    ...rest,
+    minCents: cents(`${method}.min`, c.minCents),
+    maxCents: cents(`${method}.max`, c.maxCents),
+    ...(ranges.length > 0 ? { byCurrency: new Map(ranges) } : {}),
+  };
+}
+
+/** The default payout channels as descriptions, so a merchant's own parts can be laid over them. */
+function payoutDescriptions(channels: ReadonlyMap<string, PayoutChannel>): Readonly<Record<string, PayoutChannelDescription>> {
+  return Object.fromEntries(
+    [...channels].map(([method, c]) => [
+      method,
+      {
+        currencies: c.currencies,
+        minCents: Number(c.minCents),
+        maxCents: Number(c.maxCents),
+        cancelable: c.cancelable,
+        ...(c.byCurrency
+          ? {
+              byCurrency: Object.fromEntries(
+                [...c.byCurrency].map(([k, r]) => [k, { minCents: Number(r.minCents), maxCents: Number(r.maxCents) }]),
+              ),
+            }
+          : {}),
+      },
+    ]),
+  );
+}
+
+/** A merchant's own payout channels: each part it gives laid over every merchant's channel of that method. */
+function ownPayoutChannels(
+  id: string,
+  own: Readonly<Record<string, Partial<PayoutChannelDescription>>>,
+  shared: Readonly<Record<string, PayoutChannelDescription>>,
+  cents: (where: string, n: number) => bigint,
+): ReadonlyMap<string, PayoutChannel> {
+  return new Map(
+    Object.entries(own).map(([method, part]): [string, PayoutChannel] => {
+      const base = shared[method];
+      const whole = { ...base, ...part } as PayoutChannelDescription;
+      if (whole.currencies === undefined || whole.minCents === undefined || whole.maxCents === undefined || whole.cancelable === undefined)
+        throw new Error(`target merchants.${id}.payoutChannels.${method}: no channel of every merchant to complete it; give it whole`);
+      return [method, payoutChannel(`merchants.${id}.${method}`, whole, cents)];
+    }),
+  );
+}
+
 function feeTable(
   kind: string,
   t: Readonly<Record<string, FeeDescription>> | undefined,
@@ -274,6 +327,8 @@ function feeTable(
       {
         fixedCents: cents(`fees.${kind}.${method}.fixed`, f.fixedCents),
         percentMillionths: cents(`fees.${kind}.${method}.percent`, f.percentMillionths ?? 0),
+        ...(f.minCents !== undefined ? { minCents: cents(`fees.${kind}.${method}.min`, f.minCents) } : {}),
+        ...(f.maxCents !== undefined ? { maxCents: cents(`fees.${kind}.${method}.max`, f.maxCents) } : {}),
       },
     ]),
   );

@@ -1,3 +1,4 @@
+import { factsOf } from '../harness/facts/index.js';
 import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
@@ -83,7 +84,7 @@ function paidForPartialRefunds(t: Target, clause: ClauseId): Promise<Payment> {
 /** The first payout method with declared limits, and the range of its first channel (every amount in it is accepted). */
 function payoutWithLimits(t: Target): { method: string; lim: { min: string; max: string } } {
   const method = payoutMethod(t);
-  const lim = t.profile.limits?.payouts?.[method];
+  const lim = factsOf(t).payoutLimits(method);
   if (!lim)
     throw new PreconditionSkip(`the profile declares no payout limits for ${method} (limits.payouts)`, { declare: ['limits.payouts'] });
   const first = channelSpans(lim)[0]!;
@@ -257,7 +258,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
     async run(ctx) {
       const t = ctx.target;
       const pricePoint = t.profile.methods.pricePoint ?? [];
-      const method = t.profile.methods.checkout.find((m) => !pricePoint.includes(m) && t.profile.limits?.payments?.[m]);
+      const method = t.profile.methods.checkout.find((m) => !pricePoint.includes(m) && factsOf(t).paymentLimits(m));
       if (!method)
         throw new PreconditionSkip('no checkout method with declared payment limits to choose two valid amounts from (limits.payments)', {
           declare: ['limits.payments'],

@@ -20,13 +20,14 @@ import {
   settlePayout,
   usd,
 } from '../harness/ops.js';
-import type { PayoutLimits } from '../harness/profile/types.js';
+import type { ChannelLimits, PayoutLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
 import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
 import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/fees.js';
 import { withBalanceHeld } from '../harness/balance-hold.js';
-import { amountInside, payoutLimitsIn } from '../harness/limits.js';
+import { amountInside } from '../harness/limits.js';
+import { factsOf, type MerchantFacts, whereSaid } from '../harness/facts/index.js';
 import { firstRefusalIsInsufficientFunds } from './support/moving-balance.js';
 import {
   currenciesKnownFirst,
@@ -47,16 +48,23 @@ function namedCurrencies(t: Target): string[] {
   return Object.values(t.profile.merchants).flatMap((m) => (typeof m === 'object' ? Object.keys(m.payoutBalances ?? {}) : []));
 }
 
-/** Payout methods enabled for `as` (default primary) with declared limits, and those limits. */
+/** A payout method the merchant's facts say takes USD (harness/facts/: a set without USD is another currency's method). */
+const takesUsd = (name: string, facts: MerchantFacts): boolean => facts.takesCurrency(name, 'USD') === true;
+
+/**
+ * Payout methods enabled for `as` (default primary) with limits stated for that merchant, and those limits: its own facts,
+ * never another merchant's.
+ */
 function methodsWithLimits(
   t: Target,
-  filter: (m: { cancel: boolean; usdOnly?: boolean }) => boolean = () => true,
+  filter: (name: string, facts: MerchantFacts) => boolean = () => true,
   as: MerchantRole = 'primary',
 ): { method: string; lim: PayoutLimits }[] {
-  const own = new Set(payoutMethodsOf(t, as));
-  const out = Object.entries(payoutsOf(t).methods)
-    .filter(([name, m]) => own.has(name) && filter(m) && t.profile.limits?.payouts?.[name])
-    .map(([method]) => ({ method, lim: t.profile.limits!.payouts![method]! }));
+  payoutsOf(t);
+  const facts = factsOf(t, as);
+  const out = facts.payoutMethods
+    .filter((name) => filter(name, facts) && facts.payoutLimitsDeclared(name))
+    .map((method) => ({ method, lim: facts.payoutLimitsDeclared(method)! }));
   if (out.length === 0)
     throw new PreconditionSkip(
       'the profile declares no payout method, of the kind this check needs, with limits (payouts.methods, limits.payouts)',
@@ -95,20 +103,46 @@ function expectPayoutCatalogueCode(ex: Exchange): void {
     });
 }
 
+/** The merchants other than the primary a check may act as. */
+const OTHER_ROLES = ['second', 'lowBalance'] as const;
+
+/** A merchant's payout methods whose USD range its own facts state (merchants.<role>.facts.limits.payouts.<method>). */
+function ownRanges(t: Target, as: MerchantRole): { method: string; lim: ChannelLimits }[] {
+  const facts = factsOf(t, as);
+  return facts.payoutMethods.flatMap((method) => {
+    const lim = facts.payoutLimits(method, 'USD');
+    const own = whereSaid(t.profile, as, ['limits', 'payouts', method]).startsWith('merchants.');
+    return own && lim && facts.takesCurrency(method, 'USD') === true ? [{ method, lim }] : [];
+  });
+}
+
+/** Whether the merchant's declared balance (a constant one) covers a payout of `value` and its fee. */
+function coveredBy(t: Target, as: MerchantRole, method: string, value: string, currency: string): boolean {
+  const balance = factsOf(t, as).payoutBalance(currency);
+  const cost = payoutCost(t.profile, method, centsOf(value), currency, as);
+  return balance !== undefined && cost !== undefined && !balanceMoves(t.profile, 'payout', currency) && cost <= centsOf(balance);
+}
+
 /** Room kept under the primary merchant's declared payout balance for payouts other checks hold at the same time. */
 const BALANCE_MARGIN_CENTS = 1_000_000;
 
-/** What a `method` payout of `cents` in `currency` draws from the balance: the amount and its fee (profile `fees`). */
-function costOf(t: Target, method: string, currency: string): (cents: bigint) => bigint | undefined {
-  return (cents) => payoutCost(t.profile, method, cents, currency);
+/** What a `method` payout of `cents` in `currency` by `as` draws from its balance: the amount and its fee (its `fees`). */
+function costOf(t: Target, method: string, currency: string, as: MerchantRole = 'primary'): (cents: bigint) => bigint | undefined {
+  return (cents) => payoutCost(t.profile, method, cents, currency, as);
 }
 
 /**
  * "A cent above the balance", fee included: the smallest amount whose cost exceeds `balance`, and the largest whose cost
  * fits it; undefined when the fee cannot be added to the amount (another currency's).
  */
-function aroundBalance(t: Target, method: string, currency: string, balance: string): { above: string; within?: string } | undefined {
-  const cost = costOf(t, method, currency);
+function aroundBalance(
+  t: Target,
+  method: string,
+  currency: string,
+  balance: string,
+  as: MerchantRole = 'primary',
+): { above: string; within?: string } | undefined {
+  const cost = costOf(t, method, currency, as);
   const above = smallestAbove(cost, centsOf(balance));
   if (above === undefined) return undefined;
   const within = largestWithin(cost, centsOf(balance));
@@ -116,8 +150,8 @@ function aroundBalance(t: Target, method: string, currency: string, balance: str
 }
 
 /** ", whose fee is 0.28 (0.53 in all)", when the method charges a payout fee the balance must cover; else nothing. */
-function feeNote(t: Target, method: string, value: string, currency: string): string {
-  const cost = payoutCost(t.profile, method, centsOf(value), currency);
+function feeNote(t: Target, method: string, value: string, currency: string, as: MerchantRole = 'primary'): string {
+  const cost = payoutCost(t.profile, method, centsOf(value), currency, as);
   const fee = cost === undefined ? undefined : cost - centsOf(value);
   return fee === undefined || fee === 0n ? '' : ` (fee ${valueOfCents(fee)}, ${valueOfCents(cost!)} from the balance)`;
 }
@@ -154,7 +188,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       // A payout method the profile declares that another active merchant does not have (merchants.<role>.payoutMethods).
       const declared = Object.keys(payoutsOf(t).methods);
       const found = (['second', 'lowBalance'] as const).flatMap((as) => {
-        if (!t.merchants[as] || !t.profile.merchants[as]?.payoutMethods) return [];
+        if (!t.merchants[as]) return [];
         const own = payoutMethodsOf(t, as);
         const method = declared.find((m) => !own.includes(m));
         return method ? [{ as, method }] : [];
@@ -238,11 +272,13 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     clause: ['payout.usd-only-methods', 'err.po.amount-out-of-range', 'err.po.currency', 'amount.currency.usd-only'],
     async run(ctx) {
       const t = ctx.target;
-      const methods = methodsWithLimits(t, (m) => m.usdOnly === true);
+      // A method whose currencies the profile states as a set (usdOnly: true is ["USD"]): every other currency is refused.
+      const setOf = (name: string) => factsOf(t).payoutCurrencies(name) ?? [];
+      const methods = methodsWithLimits(t, (name, f) => f.payoutCurrencies(name) !== undefined);
       const arb = fc.constantFrom(...methods).chain(({ method, lim }) =>
         fc.record({
           method: fc.constant(method),
-          currency: currencyCodeOtherThanUsd(),
+          currency: currencyCodeOtherThanUsd().filter((c) => !setOf(method).includes(c)),
           value: payoutValueInsideLimits({
             min: lim.min,
             max: valueOfCents(Math.min(centsNumberOf(lim.max), centsNumberOf(lim.min) + 10_000)),
@@ -262,8 +298,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         );
       };
       // First what the target is known to take elsewhere, at each USD-only method's minimum; then drawn codes.
-      for (const currency of currenciesKnownFirst(namedCurrencies(t)))
-        for (const { method, lim } of methods) await refusesIt({ method, currency, value: lim.min });
+      for (const currency of ['USD', ...currenciesKnownFirst(namedCurrencies(t))])
+        for (const { method, lim } of methods) if (!setOf(method).includes(currency)) await refusesIt({ method, currency, value: lim.min });
       await property(ctx, arb, refusesIt, { numRuns: 5 });
     },
   },
@@ -273,7 +309,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     async run(ctx) {
       const t = ctx.target;
       const balance = payoutsOf(t).balances?.primary;
-      const methods = methodsWithLimits(t);
+      const methods = methodsWithLimits(t, takesUsd);
       const arb = fc
         .constantFrom(...methods)
         .chain(({ method, lim }) => payoutValueOutsideLimits(lim, 100_000).map((value) => ({ method, lim, value })));
@@ -311,14 +347,111 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     },
   },
   {
+    title: "refuses a payout outside another merchant's own range of the method with 5008 amountOutOfRange",
+    clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
+    async run(ctx) {
+      const t = ctx.target;
+      // A merchant whose facts give a payout method a range of its own (merchants.<role>.facts.limits.payouts): its range
+      // is its fact, another merchant's is not.
+      const found = OTHER_ROLES.flatMap((as) => (t.merchants[as] ? ownRanges(t, as).map((r) => ({ ...r, as })) : []));
+      if (found.length === 0)
+        throw new PreconditionSkip(
+          'the profile gives no other active merchant a payout range of its own (merchants.<role>.facts.limits.payouts)',
+          { declare: ['merchants.second.facts.limits.payouts or merchants.lowBalance.facts.limits.payouts'] },
+        );
+      const arb = fc.constantFrom(...found).chain((r) => payoutValueOutsideLimits(r.lim, 100_000).map((value) => ({ ...r, value })));
+      // Each range's edges first (a cent outside each end), then drawn amounts outside it.
+      const edges = (lim: ChannelLimits) => [
+        ...(centsOf(lim.min) > 1n ? [valueOfCents(centsOf(lim.min) - 1n)] : []),
+        valueOfCents(centsOf(lim.max) + 1n),
+      ];
+      for (const as of new Set(found.map((r) => r.as)))
+        await withBalanceHeld(t, as, async () => {
+          for (const r of found.filter((f) => f.as === as)) for (const value of edges(r.lim)) await outside({ ...r, value });
+          await property(
+            ctx,
+            arb.filter((r) => r.as === as),
+            outside,
+            { numRuns: 6 },
+          );
+        });
+      async function outside({ as, method, lim, value }: { as: MerchantRole; method: string; lim: ChannelLimits; value: string }) {
+        const ex = await createPayout(
+          t,
+          { method, amount: usd(value) },
+          { as, label: `${method} payout of ${value} by the ${as} merchant (its limits ${lim.min}..${lim.max})` },
+        );
+        const what = `a ${method} payout of ${value} by the ${as} merchant, outside its own ${lim.min}..${lim.max}`;
+        // Refused for its range, unless its balance may not cover it: the document orders neither error first.
+        if (coveredBy(t, as, method, value, 'USD')) expectError(ex, { code: 5008, key: 'amountOutOfRange' }, { what });
+        else
+          expectOneOf(
+            ex,
+            [
+              { code: 5008, key: 'amountOutOfRange' },
+              { code: 5004, key: 'insufficientFunds' },
+            ],
+            { topic: 'payout.above-max-and-balance', what },
+          );
+      }
+    },
+  },
+  {
+    title: "refuses a payout in a currency another merchant's method does not take for it with 5008",
+    clause: ['err.po.amount-out-of-range', 'err.po.currency'],
+    async run({ target: t }) {
+      // A currency set of the merchant's own (merchants.<role>.facts.payouts.methods.<method>.currencies): a currency the
+      // set leaves out is refused for this merchant, whatever the method takes for another.
+      const found = OTHER_ROLES.flatMap((as) => {
+        if (!t.merchants[as]) return [];
+        const facts = factsOf(t, as);
+        return facts.payoutMethods.flatMap((method) => {
+          const own = whereSaid(t.profile, as, ['payouts', 'methods', method, 'currencies']).startsWith('merchants.');
+          const set = facts.payoutCurrencies(method);
+          const lim = facts.payoutLimitsDeclared(method);
+          if (!own || !set || !lim) return [];
+          return ['USD', ...currenciesKnownFirst(namedCurrencies(t))]
+            .filter((c) => !set.includes(c))
+            .map((currency) => ({ as, method, currency, lim }));
+        });
+      });
+      if (found.length === 0)
+        throw new PreconditionSkip(
+          "the profile gives no other active merchant a payout method's currencies of its own " +
+            '(merchants.<role>.facts.payouts.methods.<method>.currencies)',
+          { declare: ['merchants.lowBalance.facts.payouts.methods.<method>.currencies'] },
+        );
+      for (const { as, method, currency, lim } of found) {
+        const ex = await createPayout(
+          t,
+          { method, amount: { currency, value: lim.min } },
+          { as, label: `${method} payout of ${lim.min} ${currency} by the ${as} merchant, for which it does not take ${currency}` },
+        );
+        expectPayoutCatalogueCode(ex);
+        expectOneOf(
+          ex,
+          [
+            { code: 5008, key: 'amountOutOfRange', clause: 'err.po.amount-out-of-range' },
+            { code: 5008, key: 'notSupported', clause: 'err.po.currency' },
+          ],
+          {
+            topic: 'payout.non-usd-currency',
+            what: `a ${method} payout in ${currency} by the ${as} merchant, whose ${method} does not take it`,
+          },
+        );
+      }
+    },
+  },
+  {
     title: "refuses a payout outside the method's own range in its currency with 5008 amountOutOfRange",
     clause: ['err.po.amount-out-of-range', 'limit.amount.channel-range'],
     async run(ctx) {
       const t = ctx.target;
-      const ranges = methodsWithLimits(t, (m) => m.usdOnly === false).flatMap(({ method, lim }) =>
+      const facts = factsOf(t);
+      const ranges = methodsWithLimits(t).flatMap(({ method, lim }) =>
         Object.keys(lim.byCurrency ?? {})
-          .filter((currency) => currency !== 'USD')
-          .map((currency) => ({ method, currency, usd: lim, own: payoutLimitsIn(lim, currency) })),
+          .filter((currency) => currency !== 'USD' && facts.takesCurrency(method, currency) === true)
+          .map((currency) => ({ method, currency, usd: lim, own: facts.payoutLimits(method, currency)! })),
       );
       if (ranges.length === 0)
         throw new PreconditionSkip(
@@ -382,8 +515,12 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           { declare: ['merchants.lowBalance.payoutBalance'] },
         );
       // The first amount above the balance with its fee, per method (the fee is the method's).
-      const methods = methodsWithLimits(t, () => true, 'lowBalance').flatMap(({ method, lim }) => {
-        const around = aroundBalance(t, method, 'USD', balance);
+      // Its own facts: a method that takes USD for it, with its own range (a method that takes EUR only for this merchant
+      // is not one; another merchant's currencies or ranges are not its facts).
+      const low = factsOf(t, 'lowBalance');
+      const methods = methodsWithLimits(t, takesUsd, 'lowBalance').flatMap(({ method }) => {
+        const lim = low.payoutLimits(method, 'USD')!;
+        const around = aroundBalance(t, method, 'USD', balance, 'lowBalance');
         return around && centsNumberOf(lim.max) >= centsNumberOf(around.above) ? [{ method, lim, above: around.above }] : [];
       });
       if (methods.length === 0)
@@ -397,25 +534,27 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       const arb = fc
         .constantFrom(...methods)
         .chain(({ method, lim, above }) => payoutValueAboveBalance(lim, balance, above).map((value) => ({ method, value })));
-      await withBalanceHeld(t, 'lowBalance', () =>
-        property(
-          ctx,
-          arb,
-          async ({ method, value }) => {
-            const ex = await createPayout(
-              t,
-              { method, amount: usd(value) },
-              { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
-            );
-            expectError(
-              ex,
-              { code: 5004, key: 'insufficientFunds' },
-              { what: `a payout of ${value}${feeNote(t, method, value, 'USD')} by a merchant whose payout balance is ${balance}` },
-            );
+      const refusedAbove = async ({ method, value }: { method: string; value: string }) => {
+        const ex = await createPayout(
+          t,
+          { method, amount: usd(value) },
+          { as: 'lowBalance', label: `${method} payout of ${value} with a balance of ${balance}` },
+        );
+        expectError(
+          ex,
+          { code: 5004, key: 'insufficientFunds' },
+          {
+            what:
+              `a payout of ${value}${feeNote(t, method, value, 'USD', 'lowBalance')} ` + `by a merchant whose payout balance is ${balance}`,
           },
-          { numRuns: 6 },
-        ),
-      );
+        );
+      };
+      await withBalanceHeld(t, 'lowBalance', async () => {
+        // First the edge itself, a cent above what the balance covers with the fee (a minimum fee included), then drawn ones.
+        for (const { method, lim, above } of methods)
+          await refusedAbove({ method, value: centsOf(above) < centsOf(lim.min) ? lim.min : above });
+        await property(ctx, arb, refusedAbove, { numRuns: 6 });
+      });
     },
   },
   {
@@ -431,18 +570,18 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             'in a currency other than USD (merchants.lowBalance.payoutBalances)',
           { declare: ['merchants.lowBalance.payoutBalances'] },
         );
-      const own = new Set(payoutMethodsOf(t, 'lowBalance'));
-      const methods = Object.entries(payoutsOf(t).methods).filter(([name, m]) => own.has(name) && m.usdOnly === false);
+      payoutsOf(t);
+      const low = factsOf(t, 'lowBalance');
       let tried = 0;
       for (const [currency, declared] of balances) {
         if (balanceMoves(t.profile, 'payout', currency)) continue;
-        // A method whose range in this currency holds both the largest payout the balance covers with its fee and the
-        // smallest it does not, so only the balance can refuse.
-        const found = methods.flatMap(([name]) => {
-          const around = aroundBalance(t, name, currency, declared);
+        // A method that takes this currency for this merchant, whose range in it holds both the largest payout the balance
+        // covers with its fee and the smallest it does not, so only the balance can refuse.
+        const found = low.payoutMethods.flatMap((name) => {
+          if (low.takesCurrency(name, currency) !== true) return [];
+          const around = aroundBalance(t, name, currency, declared, 'lowBalance');
           if (!around?.within) return [];
-          const full = t.profile.limits?.payouts?.[name];
-          const lim = full && payoutLimitsIn(full, currency);
+          const lim = low.payoutLimits(name, currency);
           const fits = !lim || (centsOf(lim.min) <= centsOf(around.within) && centsOf(around.above) <= centsOf(lim.max));
           return fits ? [{ method: name, ...around, within: around.within }] : [];
         })[0];
@@ -461,7 +600,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             { code: 5004, key: 'insufficientFunds' },
             {
               what:
-                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)}` +
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency, 'lowBalance')}` +
                 ` by a merchant whose ${currency} payout balance is ${declared}`,
             },
           );
@@ -471,7 +610,9 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             { payoutNo: merchantPayoutNo, method, amount: amount(whole) },
             {
               as: 'lowBalance',
-              label: `${method} payout of ${whole} ${currency}, its whole ${currency} balance${feeNote(t, method, whole, currency)}`,
+              label:
+                `${method} payout of ${whole} ${currency}, ` +
+                `its whole ${currency} balance${feeNote(t, method, whole, currency, 'lowBalance')}`,
             },
           );
           const body = within.response?.json as { code?: unknown; msg?: unknown } | undefined;
@@ -479,7 +620,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             failCheck({
               code: 'REFUSED_WITHIN_BALANCE',
               title:
-                `a payout of ${whole} ${currency}${feeNote(t, method, whole, currency)}` +
+                `a payout of ${whole} ${currency}${feeNote(t, method, whole, currency, 'lowBalance')}` +
                 `, within the declared ${currency} balance ${declared}, ` +
                 `was refused for funds (is the balance checked against another currency's?)`,
               expected: 'the payout accepted',
@@ -502,8 +643,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       if (tried === 0)
         throw new PreconditionSkip(
           'no payout method of the low-balance merchant declares it takes other currencies ' +
-            'than USD ("usdOnly": false) with a range holding its balance and a cent more',
-          { declare: ['payouts.methods.<method>.usdOnly: false (a method in merchants.lowBalance.payoutMethods)', 'limits.payouts'] },
+            'than USD (currencies, or "usdOnly": false) with a range holding its balance and a cent more',
+          { declare: ['payouts.methods.<method>.currencies (a method of the low-balance merchant)', 'limits.payouts'] },
         );
     },
   },
@@ -519,7 +660,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         throw new PreconditionSkip('the profile declares no payout balance of the second merchant (merchants.second.payoutBalances)', {
           declare: ['merchants.second.payoutBalances'],
         });
-      const own = new Set(payoutMethodsOf(t, 'second'));
+      payoutsOf(t);
+      const second = factsOf(t, 'second');
       let tried = 0;
       let moving = 0;
       for (const [currency, balance] of balances) {
@@ -530,12 +672,10 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
         }
         // A method that takes the currency and whose range in it holds a cent above the balance, fee included: only the
         // balance can refuse.
-        const found = Object.entries(payoutsOf(t).methods).flatMap(([name, m]) => {
-          const full = t.profile.limits?.payouts?.[name];
-          const takes = currency === 'USD' || m.usdOnly === false;
-          if (!own.has(name) || !takes || !full) return [];
-          const lim = payoutLimitsIn(full, currency);
-          const above = aroundBalance(t, name, currency, balance)?.above;
+        const found = second.payoutMethods.flatMap((name) => {
+          const lim = second.payoutLimits(name, currency);
+          if (second.takesCurrency(name, currency) !== true || !lim) return [];
+          const above = aroundBalance(t, name, currency, balance, 'second')?.above;
           return above !== undefined && centsOf(lim.min) <= centsOf(above) && centsOf(above) <= centsOf(lim.max)
             ? [{ method: name, above }]
             : [];
@@ -557,7 +697,7 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
             { code: 5004, key: 'insufficientFunds' },
             {
               what:
-                `a payout of ${above} ${currency}${feeNote(t, method, above, currency)} by ` +
+                `a payout of ${above} ${currency}${feeNote(t, method, above, currency, 'second')} by ` +
                 `the second merchant, whose own ${currency} payout balance is ${balance}`,
             },
           );

@@ -1,3 +1,4 @@
+import { factsOf } from '../harness/facts/index.js';
 import type { ClauseId } from '../harness/clauses/registry.js';
 import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
@@ -417,13 +418,13 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
           declare: [`refunds.support.${card}`],
         });
       if (support === 'none') throw new PreconditionSkip(`the low-balance merchant's ${card} payments take no refunds (refunds.support)`);
-      const lim = t.profile.limits?.payments?.[card];
+      const lim = factsOf(t, 'lowBalance').paymentLimits(card);
       // Paid amount above the balance: a full refund of it never fits, whatever the fee.
-      const total = Math.max(defaultCents(t, card), centsNumberOf(balance) + 100);
+      const total = Math.max(defaultCents(t, card, 'lowBalance'), centsNumberOf(balance) + 100);
       if (lim && total > centsNumberOf(lim.max))
         throw new PreconditionSkip(`the ${card} maximum does not reach above the low-balance merchant's refund balance`);
       // The smallest refund the balance does not cover with its fee (the method's, profile fees.refunds or refunds.fee).
-      const cost = (cents: bigint) => refundCost(t.profile, card, cents);
+      const cost = (cents: bigint) => refundCost(t.profile, card, cents, 'lowBalance');
       const first = smallestAbove(cost, centsOf(balance));
       if (first === undefined)
         throw new PreconditionSkip(`the profile's ${card} refund fee is in another currency than the refund (fees.refunds)`, {

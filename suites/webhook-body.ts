@@ -1,3 +1,4 @@
+import { factsOf } from '../harness/facts/index.js';
 import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
@@ -257,9 +258,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
       webhookSetup(t);
       const method = plainMethod(t);
       // One decimal sent ("10.5"): the webhook must show "10.50", neither "10.5" nor a number.
-      const base = centsOf(t.profile.limits?.payments?.[method]?.min ?? '10.00');
+      const lim = factsOf(t).paymentLimits(method);
+      const base = centsOf(lim?.min ?? '10.00');
       const value = valueOfCents((maxCents(base, 1000n) / 100n) * 100n + 50n, 1);
-      const lim = t.profile.limits?.payments?.[method];
       if (lim && (centsOf(value) < centsOf(lim.min) || centsOf(value) > centsOf(lim.max)))
         throw new PreconditionSkip(`the ${method} channel range ${lim.min}..${lim.max} holds no amount with one decimal the check can use`);
       const { body, exchange } = await paidWithBody(t, 'amount.value.two-decimals-out', { method, amount: usd(value) });

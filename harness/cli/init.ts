@@ -79,14 +79,18 @@ function deleteAt(o: Record<string, unknown>, path: string): void {
 }
 
 /**
- * A fact told by the vendor may be one only profile format version 4 says (a templated path, a fee): the draft is then
- * version 4. Otherwise it stays at the version init writes, so a draft without such facts loads in an older kit too.
+ * A fact told by the vendor may be one only profile format version 4 says (a templated path, a fee), or version 5 (a
+ * merchant's own facts, a currency set, a fee's minimum): the draft is then of that version. Otherwise it stays at the
+ * version init writes, so a draft without such facts loads in an older kit too.
  */
 export function settleVersion(draft: Profile, source: string, env: NodeJS.ProcessEnv): void {
   try {
     parseProfile(JSON.stringify(draft), source, env);
   } catch (err) {
-    if (err instanceof ProfileError && err.problems.some((p) => /profile format version 4 field/.test(p))) draft.profileVersion = 4;
+    if (!(err instanceof ProfileError)) return;
+    // The newest version a told fact needs (version 5: a merchant's own facts, a currency set, a fee's bounds).
+    if (err.problems.some((p) => /profile format version 5 field/.test(p))) draft.profileVersion = 5;
+    else if (err.problems.some((p) => /profile format version 4 field/.test(p))) draft.profileVersion = 4;
   }
 }
 

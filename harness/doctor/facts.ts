@@ -123,6 +123,13 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   },
   'merchants.frozen.payoutMethods': { notVerifiable: "a disabled merchant's methods are shown by nothing: every payout of it is refused" },
   'merchants.primary.payoutMethods': { verifiedWith: 'payouts.methods.*' },
+  'merchants.*.facts': {
+    notVerifiable:
+      "a merchant's own facts are asked where the doctor acts as that merchant: its payout methods paid in a currency of its " +
+      'own set at its own minimum, its own payment ranges probed as it (items named merchants.<role>.facts.…); the rest ' +
+      '(its fees, refund support, required fields) are shown by no answer the doctor asks for, as the shared ones of the same name',
+  },
+  'payouts.methods.*.currencies': { verifiedWith: 'payouts.methods.*' },
   http: {
     choice: "the kit's own pace and allowances (deadline, body size, requests in flight, rate); the doctor proposes a rate when throttled",
   },

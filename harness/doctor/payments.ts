@@ -3,6 +3,7 @@
  * the declared limits and price points, the checkout's data paths, the pending status and the
  * payment record's paths, and the frozen merchant: checkouts only, which move no money.
  */
+import { factsOf, whereSaid } from '../facts/index.js';
 import type { Exchange } from '../exchange.js';
 import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
@@ -18,13 +19,20 @@ export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { meth
   const ref = p.merchants[role] as MerchantRef;
   if (ref.paymentMethods)
     return ref.paymentMethods.map((method, i) => ({ method, path: `merchants.${role}.paymentMethods[${i}]`, declared: true }));
-  const out = p.methods.checkout.map((method, i) => ({
+  // Its methods (harness/facts/): its own facts.methods where they say them, else the shared ones.
+  const m = factsOf(p, role).sections.methods;
+  const pathOf = (key: string, at: string) => {
+    const said = whereSaid(p, role, ['methods', key]);
+    return said.startsWith('merchants.') ? `${said}${at}` : role === 'primary' ? `methods.${key}${at}` : `merchants.${role}.paymentMethods`;
+  };
+  const checkout = m.checkout ?? [];
+  const out = checkout.map((method, i) => ({
     method,
-    path: role === 'primary' ? `methods.checkout[${i}]` : `merchants.${role}.paymentMethods`,
-    declared: false,
+    path: pathOf('checkout', `[${i}]`),
+    declared: pathOf('checkout', '').startsWith('merchants.'),
   }));
-  if (p.methods.card && !p.methods.checkout.includes(p.methods.card))
-    out.push({ method: p.methods.card, path: role === 'primary' ? 'methods.card' : `merchants.${role}.paymentMethods`, declared: false });
+  if (m.card && !checkout.includes(m.card))
+    out.push({ method: m.card, path: pathOf('card', ''), declared: pathOf('card', '').startsWith('merchants.') });
   return out;
 }
 
@@ -34,10 +42,11 @@ export function tiersOf(ctx: DoctorContext, method: string): string[] {
 }
 
 /** An amount the profile says the method accepts: its first tier, or 10.00 / the range's minimum. */
-export function amountFor(ctx: DoctorContext, method: string): string {
+export function amountFor(ctx: DoctorContext, method: string, role: MerchantRole = 'primary'): string {
   const p = ctx.loaded.profile;
   if (p.methods.pricePoint?.includes(method)) return tiersOf(ctx, method)[0] ?? '0.99';
-  const lim = p.limits?.payments?.[method];
+  // The paying merchant's own range (harness/facts/), never another merchant's.
+  const lim = factsOf(p, role).paymentLimits(method);
   const range = lim?.channels?.[0] ?? lim;
   if (range && (centsOf(range.min) > 1000n || centsOf(range.max) < 1000n)) return range.min;
   return '10.00';
@@ -81,7 +90,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
     for (const m of paymentMethodsOf(ctx, role)) {
       tasks.push(async () => {
         const ranged = role === 'primary' && declaredRanged(ctx, m.method);
-        const value = ranged ? unevenAmountFor(ctx, m.method) : amountFor(ctx, m.method);
+        const value = ranged ? unevenAmountFor(ctx, m.method, role) : amountFor(ctx, m.method, role);
         const r = await pay(ctx, role, m.method, value, `doctor: ${m.method} for ${role}`);
         if (checkoutPath(r.a, r.ex)) return;
         const what = `${m.method} is enabled for ${role} (${value} USD)`;
@@ -112,7 +121,7 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             fix: `remove ${m.method} from the merchant's list if the target does not enable it`,
             ex: [r.ex],
           });
-        } else if (refusesTheAmount(ctx, m.method, r.a)) {
+        } else if (refusesTheAmount(ctx, m.method, r.a, role)) {
           // The amount refused (2006, or 422 notSupported: "cannot be rounded to a price point"), not the method: the amount
           // was the profile's guess for a method it calls ranged with no declared range, so what is wrong is that method's
           // kind (or its missing limits), not the merchant's list (the doctor-changed sweep: a price-point
@@ -177,9 +186,13 @@ const tierRefusal = (a: Answer): boolean => rangeRefusal(a) || (refused(a) && a.
  * profile calls ranged but gives no range: the doctor guessed the amount, so the refusal shows nothing of the method's
  * being enabled. With a declared range the amount is the profile's own, and its refusal is judged as before.
  */
-function refusesTheAmount(ctx: DoctorContext, method: string, a: Answer): boolean {
+function refusesTheAmount(ctx: DoctorContext, method: string, a: Answer, role: MerchantRole): boolean {
   const p = ctx.loaded.profile;
-  if ((p.methods.pricePoint ?? []).includes(method) || p.limits?.payments?.[method] !== undefined || method === p.methods.noChannel)
+  if (
+    (p.methods.pricePoint ?? []).includes(method) ||
+    factsOf(p, role).paymentLimits(method) !== undefined ||
+    method === p.methods.noChannel
+  )
     return false;
   return a.envelope && (a.key === 'amountOutOfRange' || (a.code === 422 && a.key === 'notSupported') || a.code === 2006);
 }
@@ -194,9 +207,9 @@ function declaredRanged(ctx: DoctorContext, method: string): boolean {
  * An amount inside the method's declared channels that is no usual price point (37 cents past the amount the doctor
  * would pay), so that a method which rounds shows it by its charge; the plain amount when that falls outside.
  */
-function unevenAmountFor(ctx: DoctorContext, method: string): string {
-  const plain = amountFor(ctx, method);
-  const lim = ctx.loaded.profile.limits?.payments?.[method];
+function unevenAmountFor(ctx: DoctorContext, method: string, role: MerchantRole): string {
+  const plain = amountFor(ctx, method, role);
+  const lim = factsOf(ctx.loaded.profile, role).paymentLimits(method);
   const uneven = centsOf(plain) + 37n;
   const inside = (lim?.channels ?? (lim ? [lim] : [])).some((c) => centsOf(c.min) <= uneven && uneven <= centsOf(c.max));
   return lim === undefined || inside ? valueOfCents(uneven) : plain;
@@ -281,7 +294,12 @@ function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>
   const chains: ((own: DoctorContext) => Promise<void>)[] = [];
   for (const [method, lim] of Object.entries(p.limits?.payments ?? {}) as [string, ChannelLimits][]) {
     if (p.methods.pricePoint?.includes(method)) continue;
-    const role = actingRoles(ctx).find((r) => paymentMethodsOf(ctx, r).some((m) => m.method === method));
+    // The shared range, by the first merchant that has the method and no range of its own for it.
+    const role = actingRoles(ctx).find(
+      (r) =>
+        paymentMethodsOf(ctx, r).some((m) => m.method === method) &&
+        !whereSaid(p, r, ['limits', 'payments', method]).startsWith('merchants.'),
+    );
     if (role === undefined) continue;
     if (method === p.methods.noChannel) {
       // Every channel down: every payment of it is refused whatever its amount, so no probe isolates a range (the doctor
@@ -295,14 +313,23 @@ function limitChains(ctx: DoctorContext): ((own: DoctorContext) => Promise<void>
       });
       continue;
     }
-    chains.push((own) => kind(own, `limits.payments.${method}`, () => checkLimitsOf(own, method, lim, role)));
+    chains.push((own) => kind(own, `limits.payments.${method}`, () => checkLimitsOf(own, method, lim, role, `limits.payments.${method}`)));
+  }
+  // A merchant's own range (merchants.<role>.facts.limits.payments): paid as that merchant, a fact of its own.
+  for (const role of actingRoles(ctx)) {
+    const facts = factsOf(p, role);
+    for (const { method } of paymentMethodsOf(ctx, role)) {
+      const base = whereSaid(p, role, ['limits', 'payments', method]);
+      const lim = facts.paymentLimits(method);
+      if (!lim || !base.startsWith('merchants.') || p.methods.pricePoint?.includes(method) || method === p.methods.noChannel) continue;
+      chains.push((own) => kind(own, base, () => checkLimitsOf(own, method, lim, role, base)));
+    }
   }
   return chains;
 }
 
 /** Each channel's bounds are accepted; one cent outside the overall bounds, and a gap between channels, refused. */
-async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits, role: MerchantRole): Promise<void> {
-  const base = `limits.payments.${method}`;
+async function checkLimitsOf(ctx: DoctorContext, method: string, lim: ChannelLimits, role: MerchantRole, base: string): Promise<void> {
   const probes: CheckoutProbe[] = [];
   const channels = lim.channels ?? [lim];
   const of = role === 'primary' ? method : `${method} (for ${role})`;

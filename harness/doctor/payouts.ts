@@ -22,7 +22,7 @@ import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../money.js';
 import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../fees.js';
-import { payoutLimitsIn } from '../limits.js';
+import { factsOf, whereSaid } from '../facts/index.js';
 import type { DoctorContext as Ctx } from './context.js';
 
 /** Keys of a refusal that name the payout method (unknown, not available for payouts, not enabled for the merchant). */
@@ -37,37 +37,51 @@ function kept(ctx: Ctx): string[] {
 }
 
 /** What a `method` payout of `value` in `currency` takes from the balance: the amount and its fee; undefined when unknown. */
-function costCents(ctx: Ctx, method: string, value: string, currency = 'USD'): bigint | undefined {
-  return payoutCost(ctx.loaded.profile, method, centsOf(value), currency);
+function costCents(ctx: Ctx, method: string, value: string, currency = 'USD', role: MerchantRole = 'primary'): bigint | undefined {
+  return payoutCost(ctx.loaded.profile, method, centsOf(value), currency, role);
 }
 
 /** The declared USD (or `currency`) payout balance of a role, where the profile gives one. */
 function declaredBalance(ctx: Ctx, role: MerchantRole, currency = 'USD'): string | undefined {
-  const p = ctx.loaded.profile;
-  const ref = p.merchants[role] as (MerchantRef & { payoutBalance?: string }) | undefined;
-  if (currency === 'USD' && role === 'primary' && p.payouts?.balances?.primary !== undefined) return p.payouts.balances.primary;
-  if (currency === 'USD' && ref?.payoutBalance !== undefined) return ref.payoutBalance;
-  return ref?.payoutBalances?.[currency];
+  return factsOf(ctx.loaded.profile, role).payoutBalance(currency);
 }
 
 /** Whether the role's declared balance covers the payout and its fee (true when none is declared: nothing to stay inside). */
 function balanceCovers(ctx: Ctx, role: MerchantRole, method: string, value: string, currency = 'USD'): boolean {
   const balance = declaredBalance(ctx, role, currency);
   if (balance === undefined) return true;
-  const cost = costCents(ctx, method, value, currency);
+  const cost = costCents(ctx, method, value, currency, role);
   return cost !== undefined && cost <= centsOf(balance);
 }
 
+/** The role's payout methods (its facts: harness/facts/), each with the path that says it is the role's. */
 export function payoutMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {
   const p = ctx.loaded.profile;
   const ref = p.merchants[role] as MerchantRef;
+  const facts = factsOf(p, role);
   if (ref.payoutMethods)
-    return ref.payoutMethods.map((method, i) => ({ method, path: `merchants.${role}.payoutMethods[${i}]`, declared: true }));
-  return Object.keys(p.payouts?.methods ?? {}).map((method) => ({
-    method,
-    path: role === 'primary' ? `payouts.methods.${method}` : `merchants.${role}.payoutMethods`,
-    declared: false,
-  }));
+    return ref.payoutMethods
+      .filter((method) => facts.payoutMethods.includes(method))
+      .map((method) => ({ method, path: `merchants.${role}.payoutMethods[${ref.payoutMethods!.indexOf(method)}]`, declared: true }));
+  return facts.payoutMethods.map((method) => {
+    const own = whereSaid(p, role, ['payouts', 'methods', method]);
+    return {
+      method,
+      path: own !== `payouts.methods.${method}` || role === 'primary' ? own : `merchants.${role}.payoutMethods`,
+      declared: own.startsWith('merchants.'),
+    };
+  });
+}
+
+/**
+ * The currency and amount the doctor pays a role's method out in: USD where the method takes it for that role, else the
+ * first currency of its set; at the minimum of the role's own range in it (1.00 where none is stated).
+ */
+function probeOf(ctx: Ctx, role: MerchantRole, method: string): { currency: string; value: string; limited: boolean } {
+  const facts = factsOf(ctx.loaded.profile, role);
+  const currency = facts.takesCurrency(method, 'USD') === false ? (facts.payoutCurrencies(method)?.[0] ?? 'USD') : 'USD';
+  const lim = facts.payoutLimits(method, currency);
+  return { currency, value: lim ? lim.min : '1.00', limited: lim !== undefined };
 }
 
 interface Made {
@@ -191,12 +205,12 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
   for (const role of actingRoles(ctx)) {
     for (const m of payoutMethodsOf(ctx, role)) {
       tasks.push(async () => {
-        const lim = p.limits?.payouts?.[m.method];
-        const value = lim ? lim.min : '1.00';
-        const what = `${m.method} payouts are enabled for ${role} (${value} USD)`;
+        // The role's own facts: its currency and range for the method, never the primary's.
+        const { currency, value, limited } = probeOf(ctx, role, m.method);
+        const what = `${m.method} payouts are enabled for ${role} (${value} ${currency})`;
         // A payout the role's balance does not cover with its fee is refused by a correct target (insufficientFunds, after
         // the method check: nothing moves); one let through is given back like any other.
-        const r = await payout(ctx, role, m.method, value, `doctor: ${m.method} payout for ${role}`);
+        const r = await payout(ctx, role, m.method, value, `doctor: ${m.method} payout for ${role}`, currency);
         const a = answerOf(r.ex);
         if (unknownPath(a)) {
           if (!pathSeen) pathItem(ctx, 'payoutCreate', a, r.ex);
@@ -218,7 +232,7 @@ export async function checkPayouts(ctx: DoctorContext): Promise<void> {
           add(ctx, 'not-verifiable', m.path, what, {
             answered:
               `${describeAnswer(a)}: a refusal whose key does not name the method` +
-              `${lim ? '' : ` (the profile declares no limits.payouts.${m.method}: the method's minimum may be above ${value})`}`,
+              `${limited ? '' : ` (the profile declares no limits.payouts.${m.method}: the method's minimum may be above ${value})`}`,
             ex: [r.ex],
           });
         } else {
@@ -342,8 +356,8 @@ async function checkLowBalanceAfter(ctx: DoctorContext, lowBalanceKept: boolean)
 async function settleAsSuccess(ctx: DoctorContext, first: Made | undefined): Promise<void> {
   const p = ctx.loaded.profile;
   if (!p.sandbox?.settlePayout || !first?.payoutNo) return;
-  const lim = p.limits?.payouts?.[first.method];
-  const value = lim ? lim.min : '1.00';
+  const { currency, value } = probeOf(ctx, 'primary', first.method);
+  if (currency !== 'USD') return;
   const r = await payout(ctx, 'primary', first.method, value, 'doctor: a payout to settle as success');
   if (!r.made?.payoutNo) return;
   const s = p.sandbox.settlePayout;
@@ -380,11 +394,13 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
     });
     return;
   }
+  // The low-balance merchant's own facts: its USD methods and ranges, its fees.
+  const low = factsOf(p, 'lowBalance');
   const fits = (method: string, v: string) => {
-    const lim = p.limits?.payouts?.[method];
+    const lim = low.payoutLimits(method, 'USD');
     return !lim || (centsOf(lim.min) <= centsOf(v) && centsOf(v) <= centsOf(lim.max));
   };
-  const cost = (m: string) => (c: bigint) => payoutCost(p, m, c, 'USD');
+  const cost = (m: string) => (c: bigint) => payoutCost(p, m, c, 'USD', 'lowBalance');
   const aboveOf = (m: string): string | undefined => {
     const c = smallestAbove(cost(m), centsOf(balance));
     return c === undefined ? undefined : valueOfCents(c);
@@ -393,19 +409,19 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
     const c = largestWithin(cost(m), centsOf(balance));
     return c === undefined ? undefined : valueOfCents(c);
   };
-  const releasable = (m: string) => (p.payouts!.methods[m]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  const releasable = (m: string) => (low.payoutMethod(m)?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
   // A balance above a method's maximum is still shown by a payout of that maximum, which it covers (a random genome of
   // test/legal-targets/doctor-changed.test.ts: a balance declared 100 times too high went unnoticed there).
   const within = (m: string): string | undefined => {
     const whole = wholeOf(m);
     if (whole === undefined) return undefined;
     if (fits(m, whole)) return whole;
-    const max = p.limits?.payouts?.[m]?.max;
+    const max = low.payoutLimits(m, 'USD')?.max;
     return max !== undefined && centsOf(max) < centsOf(whole) && fits(m, max) ? max : undefined;
   };
   const candidates = payoutMethodsOf(ctx, 'lowBalance')
     .map((m) => m.method)
-    .filter((m) => releasable(m) && within(m) !== undefined);
+    .filter((m) => low.takesCurrency(m, 'USD') === true && releasable(m) && within(m) !== undefined);
   const method = candidates.find((m) => aboveOf(m) !== undefined && fits(m, aboveOf(m)!) && within(m) === wholeOf(m)) ?? candidates[0];
   if (!method) {
     add(ctx, 'not-verifiable', path, `the low-balance merchant can pay out ${balance} and no more`, {
@@ -418,7 +434,7 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   const covered = within(method)!;
   const above = aboveOf(method);
   const feeSaid = (v: string) => {
-    const c = payoutCost(p, method, centsOf(v), 'USD');
+    const c = payoutCost(p, method, centsOf(v), 'USD', 'lowBalance');
     return c === undefined || c === centsOf(v) ? '' : ` (${valueOfCents(c)} with its fee)`;
   };
   const probes: [string, 'refused' | 'accepted'][] = [
@@ -463,15 +479,20 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
  */
 async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
+  const facts = factsOf(p, 'primary');
   const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
   const releasable = (method: string) =>
-    (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
-  for (const [method, m] of Object.entries(p.payouts!.methods)) {
-    if (m.usdOnly === undefined || !primary.has(method)) continue;
-    const path = `payouts.methods.${method}.usdOnly`;
+    (facts.payoutMethod(method)?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  for (const method of facts.payoutMethods) {
+    // The primary's facts: whether the method takes EUR (its currency set, or the older usdOnly), where it is said.
+    const takesEur = facts.takesCurrency(method, 'EUR');
+    if (takesEur === undefined || !primary.has(method)) continue;
+    const m = { usdOnly: !takesEur };
+    const said = facts.payoutMethod(method)?.currencies ? 'currencies' : 'usdOnly';
+    const path = whereSaid(p, 'primary', ['payouts', 'methods', method, said]);
     // The method's minimum in EUR (its own EUR range where the profile gives one): inside every declared range.
-    const lim = p.limits?.payouts?.[method];
-    const value = lim ? payoutLimitsIn(lim, 'EUR').min : '1.00';
+    const lim = facts.payoutLimitsDeclared(method);
+    const value = lim ? facts.payoutLimits(method, 'EUR')!.min : '1.00';
     if (!m.usdOnly && !balanceCovers(ctx, 'primary', method, value, 'EUR')) {
       add(ctx, 'not-verifiable', path, `${method} pays out in other currencies than USD`, {
         answered: `not asked: the primary's declared EUR payout balance does not cover ${value} EUR and its fee`,
@@ -591,12 +612,15 @@ async function checkPayoutRecord(ctx: DoctorContext, m: Made): Promise<void> {
 /** The primary's payouts at each declared maximum are accepted, one cent outside refused; accepted ones released. */
 async function checkPayoutLimits(ctx: DoctorContext): Promise<void> {
   const p = ctx.loaded.profile;
+  // The primary's own facts: its USD range of each method that takes USD for it, said where its facts say it.
+  const facts = factsOf(p, 'primary');
   const primary = new Set(payoutMethodsOf(ctx, 'primary').map((m) => m.method));
   const releasable = (method: string) =>
-    (p.payouts!.methods[method]?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
-  for (const [method, lim] of Object.entries(p.limits?.payouts ?? {})) {
-    if (!primary.has(method)) continue;
-    const base = `limits.payouts.${method}`;
+    (facts.payoutMethod(method)?.cancel && ctx.t.has('payoutCancel')) || p.sandbox?.settlePayout !== undefined;
+  for (const method of facts.payoutMethods) {
+    const lim = facts.payoutLimits(method, 'USD');
+    if (!lim || !primary.has(method) || facts.takesCurrency(method, 'USD') !== true) continue;
+    const base = whereSaid(p, 'primary', ['limits', 'payouts', method]);
     const probes: { value: string; want: 'accepted' | 'refused'; path: string; claim: string }[] = [];
     // The minimum was paid out per merchant above; the maximum only where the doctor can give it back and the primary's
     // declared balance covers it with its fee.

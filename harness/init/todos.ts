@@ -3,6 +3,7 @@
  * Each is a TODO naming the profile field and what to write there; the draft leaves the field out (it
  * stays valid JSON against the schema) and `<out>.todo.md` lists them all.
  */
+import { factsOf } from '../facts/index.js';
 import type { Profile } from '../profile/types.js';
 import type { Evidence, Learnt, Todo, ToldOnly } from './evidence.js';
 
@@ -93,8 +94,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
   }
   // Version 4: a payout method's range in another currency; init probes payouts in USD only.
-  for (const [m, o] of Object.entries(profile.payouts?.methods ?? {}))
-    if (!o.usdOnly && profile.limits?.payouts?.[m])
+  const facts = factsOf(profile);
+  for (const m of Object.keys(profile.payouts?.methods ?? {}))
+    if (facts.takesCurrency(m, 'EUR') !== false && facts.payoutLimitsDeclared(m))
       t(
         `limits.payouts.${m}.byCurrency`,
         `${m}'s range in each other currency it takes, where it is not the USD one ({ "EUR": { "min": …, "max": … } }): ` +
@@ -104,7 +106,15 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   t(
     'fees',
     'the fees the vendor charges, per method: fees.payouts.<method>, fees.payments.<method>, fees.refunds.<method> ' +
-      '({ "fixed": "0.25", "percent": "0.5", "rounding": "halfUp" }); a balance check counts them (leave it out if none)',
+      '({ "fixed": "0.25", "percent": "0.5", "rounding": "halfUp" }, version 5: "min" and "max" for a fee with a minimum ' +
+      'or a cap); a balance check counts them (leave it out if none)',
+  );
+  // Version 5: init probes as the primary merchant; another merchant's own facts are the vendor's to say.
+  t(
+    'merchants.second.facts',
+    "where another merchant's methods differ from the primary's (their ranges, the currencies a payout method takes, " +
+      'refund support, fees, required fields): merchants.<role>.facts, in the shape of the shared sections ' +
+      '(e.g. { "payouts": { "methods": { "BANK_TRANSFER": { "currencies": ["EUR"] } } } })',
   );
   t(
     'balances',

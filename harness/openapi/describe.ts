@@ -9,6 +9,7 @@
  * and balances, never a key), how its balances move (`x-mpsi-balances`) and the magic values or headers that cause its
  * failures (`x-mpsi-sandbox-triggers`).
  */
+import { factsOf, MERCHANT_ROLES } from '../facts/index.js';
 import type { FeeKind } from '../fees.js';
 import type { FeeModel, MerchantRef, Profile } from '../profile/types.js';
 import { variable } from '../init/fields.js';
@@ -196,7 +197,8 @@ function feesText(fees: Record<string, FeeModel>): string {
   return Object.entries(fees)
     .map(([m, f]) => {
       const parts = [f.percent ? `${f.percent} %` : '', f.fixed ? `${f.fixed} ${f.currency ?? 'USD'}` : ''].filter(Boolean);
-      return `${m} ${parts.join(' + ') || 'none'}${f.rounding ? ` (rounded ${f.rounding})` : ''}`;
+      const bounds = [f.min ? `at least ${f.min}` : '', f.max ? `at most ${f.max}` : ''].filter(Boolean).join(', ');
+      return `${m} ${parts.join(' + ') || 'none'}${bounds ? `, ${bounds}` : ''}${f.rounding ? ` (rounded ${f.rounding})` : ''}`;
     })
     .join('; ');
 }
@@ -229,7 +231,17 @@ function operationDescription(op: Operation, p: Profile): string {
   }
   if (op === 'payoutCreate' && p.payouts) {
     const limits = limitsText(p.limits?.payouts);
-    lines.push(`Payout methods: ${Object.keys(p.payouts.methods).join(', ')}.`);
+    // Each method with the currencies it takes (harness/facts/: a set, or usdOnly's USD), where the profile says them.
+    const facts = factsOf(p);
+    const named = Object.keys(p.payouts.methods).map((m) => {
+      const set = facts.payoutCurrencies(m);
+      return set ? `${m} (${set.join(', ')})` : m;
+    });
+    lines.push(`Payout methods: ${named.join(', ')}.`);
+    for (const role of MERCHANT_ROLES) {
+      const own = (p.merchants[role] as MerchantRef | undefined)?.facts;
+      if (own) lines.push(`The ${role} merchant's own facts, laid over these for it: ${JSON.stringify(own)}.`);
+    }
     if (limits) lines.push(`Amount limits per method (USD, inclusive): ${limits}.`);
   }
   const fees = feesOf(op, p);

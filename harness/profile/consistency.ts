@@ -11,6 +11,7 @@
 import { dotted, echo } from './schema.js';
 import { centsOf, isShownValue, valueOfCents } from '../money.js';
 import { armFailureProblems } from './arm-failure.js';
+import { overlay } from '../facts/overlay.js';
 import { triggerProblems } from './triggers.js';
 
 type Obj = Record<string, unknown>;
@@ -70,8 +71,22 @@ const V4_FIELDS: string[] = [
   'cardPayment.pendingStatus',
 ];
 
-/** Fields of format version 5 (docs/PROFILE.md): the open world. */
-const V5_FIELDS: string[] = ['sandbox.triggers', 'sandbox.autoSettle'];
+/**
+ * Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, time the vendor keeps, every method-level fact per merchant,
+ * currency sets, a fee's bounds).
+ */
+const V5_FIELDS: string[] = [
+  'sandbox.triggers',
+  'sandbox.autoSettle',
+  'merchants.*.facts',
+  'payouts.methods.*.currencies',
+  'fees.payments.*.min',
+  'fees.payments.*.max',
+  'fees.refunds.*.min',
+  'fees.refunds.*.max',
+  'fees.payouts.*.min',
+  'fees.payouts.*.max',
+];
 
 function has(value: Obj, pattern: string): string[] {
   const out: string[] = [];
@@ -187,19 +202,11 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
 
   // Fees: every method named is one the profile declares for that kind of operation ("*" is every other).
   const fees = isObj(value['fees']) ? value['fees'] : {};
-  for (const kind of ['payments', 'refunds', 'payouts'] as const) {
-    const table = fees[kind];
-    if (!isObj(table)) continue;
-    for (const method of Object.keys(table)) {
-      if (method === '*') continue;
-      const at = ['fees', kind, method];
-      const known = kind === 'payouts' ? payoutMethods.has(method) : declared.has(method);
-      if (!known)
-        out.push(
-          `${dotted(at)}: ${echo(method, at, secrets) ?? 'this method'} is not a ` +
-            (kind === 'payouts' ? 'key of payouts.methods' : 'payment method the profile declares (methods.checkout, methods.card)'),
-        );
-    }
+  out.push(...feeProblems(fees, ['fees'], declared, payoutMethods, secrets));
+  out.push(...currencyProblems(payouts?.['methods'], isObj(limits['payouts']) ? limits['payouts'] : {}, ['payouts', 'methods'], secrets));
+  for (const role of ROLES) {
+    const m = merchants[role];
+    if (isObj(m) && isObj(m['facts'])) out.push(...merchantFactsProblems(value, role, m['facts'], declared, secrets));
   }
 
   // Price points.
@@ -275,6 +282,142 @@ export function consistencyProblems(value: unknown, secrets: readonly string[]):
           `${path}: is a profile format version 5 field, but the profile says ` +
             `"profileVersion": ${String(value['profileVersion'])} (set it to 5)`,
         );
+  }
+  return out;
+}
+
+/** Every method a fee table names is one the profile declares for its kind; a fee's minimum is not above its maximum. */
+function feeProblems(
+  fees: Obj,
+  at: string[],
+  declared: ReadonlySet<string>,
+  payoutMethods: ReadonlySet<string>,
+  secrets: readonly string[],
+) {
+  const out: string[] = [];
+  for (const kind of ['payments', 'refunds', 'payouts'] as const) {
+    const table = fees[kind];
+    if (!isObj(table)) continue;
+    for (const [method, model] of Object.entries(table)) {
+      const mat = [...at, kind, method];
+      if (method !== '*' && !(kind === 'payouts' ? payoutMethods.has(method) : declared.has(method)))
+        out.push(
+          `${dotted(mat)}: ${echo(method, mat, secrets) ?? 'this method'} is not a ` +
+            (kind === 'payouts' ? 'key of payouts.methods' : 'payment method the profile declares (methods.checkout, methods.card)'),
+        );
+      if (isObj(model) && isShownValue(model['min']) && isShownValue(model['max']) && centsOf(model['min']) > centsOf(model['max']))
+        out.push(`${dotted([...mat, 'min'])}: a fee's minimum (${model['min']}) must not be above its maximum (${model['max']})`);
+    }
+  }
+  return out;
+}
+
+/**
+ * A payout method's currency set agrees with its older spelling (`usdOnly`), and every currency it has a range of its own
+ * in (`limits.payouts.<method>.byCurrency`) is one it takes.
+ */
+function currencyProblems(methods: unknown, limits: Obj, at: string[], secrets: readonly string[], spellings = true): string[] {
+  const out: string[] = [];
+  if (!isObj(methods)) return out;
+  for (const [method, m] of Object.entries(methods)) {
+    if (!isObj(m) || !Array.isArray(m['currencies'])) continue;
+    const set = strings(m['currencies']);
+    const mat = [...at, method];
+    const shown = METHOD_LIKE.test(method) && !secrets.includes(method) && !/^(sk|rk|pk|whsec)_/i.test(method);
+    const name = (at[0] === 'merchants' ? (shown ? JSON.stringify(method) : undefined) : echo(method, mat, secrets)) ?? 'this method';
+    const onlyUsd = set.length === 1 && set[0] === 'USD';
+    if (spellings && m['usdOnly'] === true && !onlyUsd)
+      out.push(`${dotted([...mat, 'currencies'])}: ${name} says "usdOnly": true, which is currencies ["USD"] (give one of the two)`);
+    if (spellings && m['usdOnly'] === false && onlyUsd)
+      out.push(`${dotted([...mat, 'currencies'])}: ${name} says "usdOnly": false, but its currencies are USD only (give one of the two)`);
+    const lim = limits[method];
+    if (isObj(lim) && isObj(lim['byCurrency']))
+      for (const currency of Object.keys(lim['byCurrency']))
+        if (lim['byCurrency'][currency] !== null && !set.includes(currency))
+          out.push(
+            `${dotted([...mat, 'currencies'])}: ${name} has a range in ${currency} (limits.payouts.${method}.byCurrency) ` +
+              `but ${currency} is not one of its currencies`,
+          );
+  }
+  return out;
+}
+
+/**
+ * A merchant's facts (`merchants.<role>.facts`, version 5), laid over the shared sections, make a whole the shared rules
+ * hold for: every method it names is declared, a payout method it adds says whether it cancels, its ranges and channels
+ * agree, its currencies and fees are coherent. Each problem names the merchant's path.
+ */
+function merchantFactsProblems(value: Obj, role: string, facts: Obj, declared: ReadonlySet<string>, secrets: readonly string[]): string[] {
+  const out: string[] = [];
+  const base = ['merchants', role, 'facts'];
+  // A method name under merchants is shown when it looks like one and is no secret (never a key pasted there).
+  const named = (m: string) =>
+    METHOD_LIKE.test(m) && !secrets.includes(m) && !/^(sk|rk|pk|whsec)_/i.test(m) ? JSON.stringify(m) : 'this method';
+  const shared = (k: string): Obj => (isObj(value[k]) ? (value[k] as Obj) : {});
+  const methods = overlay(shared('methods'), facts['methods']) as Obj;
+  const known = new Set([...declared, ...strings(methods['checkout']), ...strings(methods['pricePoint'])]);
+  for (const k of ['card', 'notEnabled', 'noChannel']) if (typeof methods[k] === 'string') known.add(methods[k] as string);
+  const payoutsOwn = isObj(facts['payouts']) ? facts['payouts'] : {};
+  const sharedPayoutMethods = isObj(shared('payouts')['methods']) ? (shared('payouts')['methods'] as Obj) : {};
+  const payoutMethods = overlay(sharedPayoutMethods, payoutsOwn['methods']) as Obj;
+  const payoutNames = new Set(Object.keys(payoutMethods));
+  if (isObj(payoutsOwn['methods']) && Object.keys(payoutMethods).length > 0 && !isObj(value['payouts']))
+    out.push(`${dotted([...base, 'payouts'])}: the profile declares no payouts section (payouts.template, queryBy, …)`);
+  for (const [method, m] of Object.entries(isObj(payoutsOwn['methods']) ? payoutsOwn['methods'] : {})) {
+    const merged = payoutMethods[method];
+    if (m !== null && isObj(merged) && typeof merged['cancel'] !== 'boolean')
+      out.push(
+        `${dotted([...base, 'payouts', 'methods', method])}: ${named(method)} is not a shared ` +
+          'payout method, so the merchant\'s entry must say "cancel"',
+      );
+  }
+  const limitsOwn = isObj(facts['limits']) ? facts['limits'] : {};
+  const sharedLimits = shared('limits');
+  for (const kind of ['payments', 'payouts'] as const) {
+    const own = limitsOwn[kind];
+    if (!isObj(own)) continue;
+    const merged = overlay(isObj(sharedLimits[kind]) ? sharedLimits[kind] : {}, own) as Obj;
+    for (const method of Object.keys(own)) {
+      const at = [...base, 'limits', kind, method];
+      const range = merged[method];
+      if (range === undefined) continue;
+      const ok = kind === 'payouts' ? payoutNames.has(method) : known.has(method);
+      if (!ok)
+        out.push(
+          `${dotted(at)}: ${named(method)} is not ` +
+            (kind === 'payouts' ? "one of the merchant's payout methods (payouts.methods)" : 'a payment method the profile declares'),
+        );
+      if (!isObj(range)) continue;
+      if (!isShownValue(range['min']) || !isShownValue(range['max']))
+        out.push(`${dotted(at)}: with the shared entry, the merchant's range has no min and max (give both)`);
+      else if (centsOf(range['min']) > centsOf(range['max']))
+        out.push(`${dotted(at)}: with the shared entry, the merchant's range has its min above its max (give both)`);
+      else out.push(...channelProblems(range, at, true));
+      if (kind === 'payouts' && isObj(range['byCurrency']))
+        for (const [currency, r] of Object.entries(range['byCurrency']))
+          if (isObj(r)) out.push(...channelProblems(r, [...at, 'byCurrency', currency], true));
+    }
+  }
+  const mergedPayoutLimits = overlay(isObj(sharedLimits['payouts']) ? sharedLimits['payouts'] : {}, limitsOwn['payouts']) as Obj;
+  const touched = new Set([
+    ...Object.keys(isObj(payoutsOwn['methods']) ? payoutsOwn['methods'] : {}),
+    ...Object.keys(isObj(limitsOwn['payouts']) ? limitsOwn['payouts'] : {}),
+  ]);
+  // Its own spellings agree with each other (its own currencies replace a shared usdOnly); its ranges with its currencies.
+  out.push(...currencyProblems(payoutsOwn['methods'], {}, [...base, 'payouts', 'methods'], secrets));
+  const merged = Object.fromEntries(Object.entries(payoutMethods).filter(([m]) => touched.has(m)));
+  out.push(...currencyProblems(merged, mergedPayoutLimits, [...base, 'payouts', 'methods'], secrets, false));
+  if (isObj(facts['fees'])) out.push(...feeProblems(facts['fees'], [...base, 'fees'], known, payoutNames, secrets));
+  const refunds = isObj(facts['refunds']) ? facts['refunds'] : {};
+  for (const k of ['support', 'createdStatus'] as const)
+    for (const method of Object.keys(isObj(refunds[k]) ? (refunds[k] as Obj) : {})) {
+      const at = [...base, 'refunds', k, method];
+      if (!known.has(method)) out.push(`${dotted(at)}: ${named(method)} is not a payment method the profile declares`);
+    }
+  const co = isObj(facts['checkout']) ? facts['checkout'] : {};
+  for (const method of Object.keys(isObj(co['extrasByMethod']) ? co['extrasByMethod'] : {})) {
+    const at = [...base, 'checkout', 'extrasByMethod', method];
+    if (!known.has(method)) out.push(`${dotted(at)}: ${named(method)} is not a payment method the profile declares`);
   }
   return out;
 }

@@ -17,7 +17,8 @@ export interface Profile {
    * overlapping channels, a method of another merchant only, more decline cards, refunds' created status, a sandbox failure
    * switch of several values or matching a refund by its number; 4: the facts of services written apart from the kit
    * (fees, templated paths, how balances move, a failure switch's scope, …); 5: the open world (every way a sandbox causes
-   * a failure, sandbox.triggers, …). See docs/PROFILE.md.
+   * a failure, sandbox.triggers; every method-level fact per merchant, `merchants.<role>.facts`; a payout method's
+   * currencies as a set; a fee's minimum and maximum, …). See docs/PROFILE.md.
    */
   profileVersion?: 1 | 2 | 3 | 4 | 5;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
@@ -217,15 +218,7 @@ export interface Profile {
   payouts?: {
     /** Variables: payoutNo, method, amount, notifyUrl. */
     template: Record<string, unknown>;
-    methods: Record<
-      string,
-      {
-        cancel: boolean;
-        usdOnly?: boolean;
-        /** Payee fields this method needs, bound to the template variable `payee` (e.g. bank account, PayPal email). */
-        payee?: Record<string, unknown>;
-      }
-    >;
+    methods: Record<string, PayoutMethodFacts>;
     /** A payment method that exists but is not available for payouts (5007 unsupportedPayoutMethod). */
     notForPayouts?: string;
     queryBy: { serviceNo: string; merchantNo: string };
@@ -324,6 +317,12 @@ export type MerchantRef = {
   /** Payout methods enabled for this merchant (default: every key of payouts.methods). */
   payoutMethods?: string[];
   /**
+   * Version 5: this merchant's own method-level facts, in the shape of the profile's shared sections, laid over them for
+   * this merchant alone (harness/facts/): objects merge key by key, lists and scalars replace, `null` removes. A fact
+   * said here for one merchant is no other merchant's.
+   */
+  facts?: MerchantFactSections;
+  /**
    * The merchant's production key, for a sandbox profile: the kit checks the sandbox refuses a request
    * signed with it (auth.env-keys). Never sent anywhere else; redacted like every secret.
    */
@@ -358,7 +357,48 @@ export interface FeeModel {
   percent?: string;
   rounding?: 'up' | 'down' | 'halfUp';
   currency?: string;
+  /** Version 5: the least the fee is (e.g. 1 %, at least 0.25), in the fee's currency. */
+  min?: string;
+  /** Version 5: the most the fee is (a cap), in the fee's currency. */
+  max?: string;
 }
+/** A payout method's facts (payouts.methods.<method>). */
+export interface PayoutMethodFacts {
+  cancel: boolean;
+  /** The old spelling of `currencies: ["USD"]` (true); false: it takes other currencies than USD too. */
+  usdOnly?: boolean;
+  /**
+   * Version 5: the currencies the method takes, as a set (ISO codes, upper case). Absent: USD, and with `usdOnly: false`
+   * the other currencies the profile names.
+   */
+  currencies?: string[];
+  /** Payee fields this method needs, bound to the template variable `payee` (e.g. bank account, PayPal email). */
+  payee?: Record<string, unknown>;
+}
+/**
+ * Version 5: the method-level sections a merchant's `facts` may restate for itself (`merchants.<role>.facts`), each in
+ * the shape of the profile's shared one.
+ */
+export interface MerchantFactSections {
+  methods?: {
+    checkout?: string[];
+    card?: string | null;
+    notEnabled?: string | null;
+    pricePoint?: string[] | null;
+    noChannel?: string | null;
+  };
+  limits?: { payments?: Record<string, ChannelLimits | null>; payouts?: Record<string, PayoutLimitsOverlay | null> };
+  payouts?: { methods?: Record<string, Partial<PayoutMethodFacts> | null> };
+  refunds?: { support?: Record<string, 'none' | 'full' | 'partial' | null>; createdStatus?: Record<string, 'PENDING' | 'SUCCESS' | null> };
+  fees?: {
+    payments?: Record<string, FeeModel | null>;
+    refunds?: Record<string, FeeModel | null>;
+    payouts?: Record<string, FeeModel | null>;
+  };
+  checkout?: { extras?: Record<string, unknown>; extrasByMethod?: Record<string, Record<string, unknown> | null> };
+}
+/** A payout method's limits as a merchant's facts restate them: any part, a currency's range removed with null. */
+export type PayoutLimitsOverlay = Partial<ChannelLimits> & { byCurrency?: Record<string, ChannelLimits | null> };
 export interface Card {
   card_number: string;
   cardholder_name: string;

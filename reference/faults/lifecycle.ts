@@ -136,6 +136,24 @@ export const payoutFeeNotCharged = defineFault({
   enforces: skipRule('payout.fee'),
 });
 
+export const payoutFeeMinimumIgnored = defineFault({
+  name: 'payout-fee-minimum-ignored',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    "Insufficient merchant payout balance: a payout's fee is taken without its minimum, so one whose amount fits the balance " +
+    'with the percentage fee but not with the minimum fee is accepted.',
+  enforces: skipRule('fee.minimum'),
+});
+
+export const merchantPayoutRangeOfPrimary = defineFault({
+  name: 'merchant-payout-range-of-primary',
+  clause: 'err.po.amount-out-of-range',
+  doc:
+    "Amount or currency not accepted by the method: the primary merchant's payout channel (its currencies and ranges) is " +
+    'applied to every merchant, whose own channel of that method takes other amounts.',
+  enforces: skipRule('payout.merchant-channels'),
+});
+
 export const payoutRangeIgnoresCurrency = defineFault({
   name: 'payout-range-ignores-currency',
   clause: 'err.po.amount-out-of-range',

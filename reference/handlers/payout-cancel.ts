@@ -17,7 +17,9 @@ export const payoutCancel: Handler = (svc, call) => {
   };
   // Both rows can apply to a finished payout of a channel without cancel: which is answered is a reading.
   if (svc.behaviour.payoutCancelStatusFirst) status();
-  if (svc.target.payoutChannels.get(p.method)?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
+  // The channel of the payout's merchant: its own where it has one.
+  const channel = call.merchant.payoutChannels?.get(p.method) ?? svc.target.payoutChannels.get(p.method);
+  if (channel?.cancelable !== true && svc.behaviour.enforces('payout.cancel-support')) {
     throw new ApiError(422, 'notSupported', `${p.method} payouts cannot be canceled`);
   }
   status();

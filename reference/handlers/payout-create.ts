@@ -32,8 +32,10 @@ export const payoutCreate: Handler = (svc, call) => {
   ensureActive(call.merchant, b.enforces('payout.merchant-active'));
   const cents = amountCents(amount, b.maxAmountDecimals, 'invalidAmount', b.isPositiveAmount);
   if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(5007, method);
-  // A fault that skips the method rule pays out through the first payout channel.
-  const channels = svc.target.payoutChannels;
+  // A fault that skips the method rule pays out through the first payout channel. A merchant's own channel (its
+  // currencies and ranges) is its own; a fault applies the first merchant's (the primary's) to every merchant.
+  const own = (b.enforces('payout.merchant-channels') ? call.merchant : svc.target.merchants[0]!).payoutChannels;
+  const channels = own ? new Map([...svc.target.payoutChannels, ...own]) : svc.target.payoutChannels;
   const channel = channels.get(method) ?? (b.enforces('payout.method') ? undefined : channels.values().next().value);
   // A payout method not enabled for this merchant is, for it, not available for payouts.
   const ownMethods = call.merchant.payoutMethods;
@@ -53,7 +55,9 @@ export const payoutCreate: Handler = (svc, call) => {
   const balances = svc.store.balancesOf(call.merchant.id);
   const pot = balanceCurrency(svc, amount.currency);
   const funds = svc.store.balancesOf(b.payoutFundsOf(call.merchant.id, svc.target.merchants[0]!.id));
-  const fee = feeOn(svc.target.fees.payouts.get(method), cents);
+  const fee = feeOn(call.merchant.payoutFees?.get(method) ?? svc.target.fees.payouts.get(method), cents, {
+    minimum: b.enforces('fee.minimum'),
+  });
   const cost = cents + (b.enforces('payout.fee') ? fee : 0n);
   if (payoutBalance(funds, pot) < cost && b.enforces('payout.balance'))
     throw new ApiError(5004, 'insufficientFunds', 'Insufficient merchant payout balance');

@@ -1,3 +1,4 @@
+import { factsOf } from '../../harness/facts/index.js';
 import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Payments in a given state, for the refund and idempotency suites: paid (card success, or a
@@ -40,8 +41,9 @@ function refundsProfile(t: Target) {
  * same method on another merchant's channel), else the method's (undefined when the profile says nothing).
  */
 export function supportOf(t: Target, method: string, as: MerchantRole = 'primary'): RefundSupport | undefined {
-  const r = refundsProfile(t);
-  return (as === 'frozen' ? undefined : r.supportByMerchant?.[as]?.[method]) ?? r.support[method];
+  refundsProfile(t);
+  // The merchant's facts (harness/facts/): its own facts and refunds.supportByMerchant laid over refunds.support.
+  return factsOf(t, as).refundSupport(method);
 }
 
 function cardMethod(t: Target): string | undefined {
@@ -114,8 +116,8 @@ export function methodsWithSupport(t: Target, wants: RefundSupport[]): string[] 
 }
 
 /** The default amount for a method, in cents. */
-export function defaultCents(t: Target, method: string): number {
-  return centsNumberOf(defaultAmount(t, method));
+export function defaultCents(t: Target, method: string, as: MerchantRole = 'primary'): number {
+  return centsNumberOf(defaultAmount(t, method, as));
 }
 
 /** A payment that must succeed: the card endpoint with the success card, or a checkout completed as SUCCESS. */

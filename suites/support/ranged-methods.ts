@@ -3,6 +3,7 @@
  * amount checks: an amount check is only meaningful when the amount is known to be inside (or
  * outside) the method's range, and the numeric ranges are "not shown" by the interface.
  */
+import { factsOf } from '../../harness/facts/index.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Target } from '../../harness/target.js';
 import type { CentsRange } from '../../fixtures/arbitraries/amounts.js';
@@ -21,7 +22,7 @@ export interface RangedMethod {
 
 /** Checkout methods (price-point methods excluded) with a declared min and max. */
 export function rangedCheckoutMethods(t: Target): RangedMethod[] {
-  const limits = t.profile.limits?.payments ?? {};
+  const limits = factsOf(t).sections.limits.payments;
   const pricePoint = new Set(t.profile.methods.pricePoint ?? []);
   return t.profile.methods.checkout
     .filter((m) => !pricePoint.has(m) && Object.hasOwn(limits, m))

@@ -1,3 +1,4 @@
+import { factsOf } from '../../harness/facts/index.js';
 import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Ways to make a target send one webhook, each with its own merchant number scripted on the
@@ -225,7 +226,7 @@ export async function acceptedPayout(t: Target, clause: ClauseId, opts: { cancel
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
-  const lim = t.profile.limits?.payouts?.[method];
+  const lim = factsOf(t).payoutLimits(method);
   const amount = usd(lim ? amountInside(lim) : '10.00');
   const merchantPayoutNo = scriptedNo(t, 'payout', opts.replies);
   const ex = await createPayout(t, { payoutNo: merchantPayoutNo, method, amount });

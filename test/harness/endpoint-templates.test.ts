@@ -13,7 +13,13 @@ import type { Target } from '../../harness/target.js';
 // biome-ignore lint/suspicious/noExplicitAny: tests edit free-form JSON
 type Json = Record<string, any>;
 const referenceText = readFileSync('fixtures/profiles/reference.json', 'utf8');
-const reference = (): Json => JSON.parse(referenceText) as Json;
+/** The reference profile without what only version 5 says (the second merchant's own facts, the payout fee's minimum). */
+const reference = (): Json => {
+  const p = JSON.parse(referenceText) as Json;
+  delete p.merchants.second.facts;
+  delete p.fees.payouts.BANK_TRANSFER.min;
+  return p;
+};
 
 function problemsOf(p: Json, env: NodeJS.ProcessEnv = {}, baseUrl?: string): string[] {
   try {

@@ -20,10 +20,10 @@ function problemsOf(edit: (p: Json) => void, env: NodeJS.ProcessEnv = {}): strin
 }
 
 /** The reference profile as version 2 says it (without what only version 3 can say), then `edit`: version 2's rules apply. */
-/** The reference profile without what only version 4 says (its payout fee, its EUR payout range). */
-/** The reference profile without what versions 4 and 5 add. */
+/** The reference profile without what versions 4 and 5 add (its triggers, a merchant's own facts, its payout fee, its EUR range). */
 function withoutV4(p: Json): void {
   delete p.sandbox.triggers;
+  for (const m of Object.values(p.merchants) as Json[]) if (typeof m === 'object') delete m.facts;
   delete p.fees;
   delete p.balances;
   for (const lim of Object.values(p.limits.payouts) as Json[]) delete lim.byCurrency;
@@ -219,6 +219,56 @@ describe('profile cross-field rules', () => {
       },
       'merchants.primary.paymentMethods[1]: "KLARNA" is not a method the profile declares (methods.checkout or methods.card)',
     ],
+    [
+      'a merchant\'s own facts (version 5) under "profileVersion": 4',
+      (p) => (p.profileVersion = 4),
+      'merchants.second.facts: is a profile format version 5 field, but the profile says "profileVersion": 4 (set it to 5)',
+    ],
+    [
+      'a fee\'s minimum (version 5) under "profileVersion": 4',
+      (p) => (p.profileVersion = 4),
+      'fees.payouts.BANK_TRANSFER.min: is a profile format version 5 field, but the profile says "profileVersion": 4 (set it to 5)',
+    ],
+    [
+      "a merchant's own range of a method the profile does not declare",
+      (p) => (p.merchants.lowBalance.facts = { limits: { payments: { ZELLE: { min: '1.00', max: '2.00' } } } }),
+      'merchants.lowBalance.facts.limits.payments.ZELLE: "ZELLE" is not a payment method the profile declares',
+    ],
+    [
+      "a merchant's own payout method that says not whether it cancels",
+      (p) => (p.merchants.second.facts = { payouts: { methods: { WIRE: { currencies: ['EUR'] } } } }),
+      'merchants.second.facts.payouts.methods.WIRE: "WIRE" is not a shared payout method, so the merchant\'s entry must say "cancel"',
+    ],
+    [
+      "a merchant's own payout range whose minimum is above the shared maximum",
+      (p) => (p.merchants.second.facts = { limits: { payouts: { PAYPAL: { min: '20000.00' } } } }),
+      "merchants.second.facts.limits.payouts.PAYPAL: with the shared entry, the merchant's range has its min above its max (give both)",
+    ],
+    [
+      'a currency set that contradicts usdOnly',
+      (p) => (p.payouts.methods.PAYPAL.currencies = ['USD', 'EUR']),
+      'payouts.methods.PAYPAL.currencies: "PAYPAL" says "usdOnly": true, which is currencies ["USD"] (give one of the two)',
+    ],
+    [
+      'a range in a currency the method does not take',
+      (p) => {
+        delete p.payouts.methods.BANK_TRANSFER.usdOnly;
+        p.payouts.methods.BANK_TRANSFER.currencies = ['USD'];
+      },
+      'payouts.methods.BANK_TRANSFER.currencies: "BANK_TRANSFER" has a range in EUR (limits.payouts.BANK_TRANSFER.byCurrency) ' +
+        'but EUR is not one of its currencies',
+    ],
+    [
+      "a merchant's EUR-only method that keeps the shared EUR range, with its own currencies leaving out EUR",
+      (p) => (p.merchants.lowBalance.facts = { payouts: { methods: { BANK_TRANSFER: { currencies: ['USD'] } } } }),
+      'merchants.lowBalance.facts.payouts.methods.BANK_TRANSFER.currencies: "BANK_TRANSFER" has a range in EUR ' +
+        '(limits.payouts.BANK_TRANSFER.byCurrency) but EUR is not one of its currencies',
+    ],
+    [
+      "a fee's minimum above its maximum",
+      (p) => (p.fees.payouts.BANK_TRANSFER.max = '0.40'),
+      "fees.payouts.BANK_TRANSFER.min: a fee's minimum (0.50) must not be above its maximum (0.40)",
+    ],
   ];
   for (const [what, edit, problem] of cases) {
     it(`refuses ${what}`, () => {
@@ -248,6 +298,24 @@ describe('profile cross-field rules', () => {
         ];
         p.cardPayment.declines = [{ ...p.cardPayment.cards.decline, card_number: '4000000000000069' }];
         p.refunds.createdStatus = { CARD: 'PENDING', PAYPAL: 'SUCCESS' };
+      }),
+    ).toEqual([]);
+  });
+
+  it("version 5 says each merchant's own method-level facts: a method that takes EUR only for two merchants, their own ranges", () => {
+    expect(
+      problemsOf((p) => {
+        p.payouts.methods.BANK_TRANSFER.currencies = ['USD', 'EUR'];
+        p.merchants.lowBalance.facts = {
+          payouts: { methods: { BANK_TRANSFER: { currencies: ['EUR'], usdOnly: null }, PAYPAL: null } },
+          limits: { payouts: { BANK_TRANSFER: { byCurrency: { EUR: { min: '2.00', max: '2000.00' } } } } },
+          fees: { payouts: { BANK_TRANSFER: { percent: '1', min: '0.25', max: '5.00' } } },
+        };
+        p.merchants.second.facts = {
+          payouts: { methods: { BANK_TRANSFER: { currencies: ['EUR'] } } },
+          refunds: { support: { PAYPAL: 'full' } },
+          checkout: { extrasByMethod: { PAYPAL: { return_url: 'https://merchant.invalid/back' } } },
+        };
       }),
     ).toEqual([]);
   });

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProfileError, loadProfile, parseProfile, profileSha256, redactProfile } from '../../harness/profile/load.js';
 import { editDistance, profileSchema, schemaProblems } from '../../harness/profile/schema.js';
-import type { Card, ChannelRange, Control, FeeModel, MerchantRef, Profile } from '../../harness/profile/types.js';
+import type { Card, ChannelRange, Control, FeeModel, MerchantFactSections, MerchantRef, Profile } from '../../harness/profile/types.js';
 
 /** The primary's fields that are not secrets in the reference profile (version 3: its name and login are shown, never redacted). */
 const PRIMARY_PLAIN = { id: 'M100001', name: 'Primary Test Store', login: 'primary.admin' };
@@ -833,6 +833,7 @@ const MERCHANT_REF: Req<MerchantRef> = {
   payoutMethods: false,
   productionSecret: false,
   productionSecretEnv: false,
+  facts: false,
 };
 const LOW_BALANCE: Req<NN<P['merchants']['lowBalance']>> = {
   ...MERCHANT_REF,
@@ -869,7 +870,7 @@ const LIMITS: Req<NN<P['limits']>> = { payments: false, payouts: false };
 const RANGE: Req<NN<NN<P['limits']>['payments']>[string]> = { min: true, max: true, name: false, channels: false };
 const PAYOUT_RANGE: Req<NN<NN<P['limits']>['payouts']>[string]> = { ...RANGE, byCurrency: false };
 const FEES: Req<NN<P['fees']>> = { payments: false, refunds: false, payouts: false };
-const FEE: Req<FeeModel> = { fixed: false, percent: false, rounding: false, currency: false };
+const FEE: Req<FeeModel> = { fixed: false, percent: false, rounding: false, currency: false, min: false, max: false };
 const MONEY_BALANCES: Req<NN<P['balances']>> = { paymentsCredit: false, payoutFee: false };
 const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
   tiers: true,
@@ -922,7 +923,15 @@ const PAYOUTS: Req<NN<P['payouts']>> = {
   balances: false,
   sharedBalance: false,
 };
-const PAYOUT_METHOD: Req<NN<P['payouts']>['methods'][string]> = { cancel: true, usdOnly: false, payee: false };
+const PAYOUT_METHOD: Req<NN<P['payouts']>['methods'][string]> = { cancel: true, usdOnly: false, currencies: false, payee: false };
+const MERCHANT_FACTS: Req<MerchantFactSections> = {
+  methods: false,
+  limits: false,
+  payouts: false,
+  refunds: false,
+  fees: false,
+  checkout: false,
+};
 const PAYOUT_DATA: Req<NN<P['payouts']>['data']> = { payoutNo: true, status: true };
 const BALANCES: Req<NN<NN<P['payouts']>['balances']>> = { primary: false };
 const SANDBOX: Req<NN<P['sandbox']>> = {
@@ -1003,6 +1012,8 @@ describe('schema matches types.ts', () => {
     ['fees.payments.*', at('fees', 'payments', '*'), FEE],
     ['fees.refunds.*', at('fees', 'refunds', '*'), FEE],
     ['fees.payouts.*', at('fees', 'payouts', '*'), FEE],
+    ['merchants.primary.facts', at('merchants', 'primary', 'facts'), MERCHANT_FACTS],
+    ['merchants.lowBalance.facts', at('merchants', 'lowBalance', 'facts'), MERCHANT_FACTS],
     ['balances', at('balances'), MONEY_BALANCES],
     ['pricePoints', at('pricePoints'), PRICE_POINTS],
     ['checkout', at('checkout'), CHECKOUT],

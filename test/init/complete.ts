@@ -67,5 +67,8 @@ export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): 
       copy([...path.slice(0, -1), 'max']);
     }
   }
+  // A user who writes a fact of a newer format sets the version the loader asks for (the truth's).
+  if (filled.length > 0 && (truth.profileVersion ?? 1) > ((out['profileVersion'] as number | undefined) ?? 1))
+    out['profileVersion'] = truth.profileVersion;
   return { profile: out as unknown as Profile, filled };
 }

@@ -100,8 +100,9 @@ describe('the true profile of a target with its own failure switch', () => {
       merchant_refund_no: v('merchantRefundNo'),
     });
     for (const g of [TWO_VALUES, REFUND_NUMBER, MERCHANT_OPERATION, ANY_MERCHANT]) expect(() => loadTrueProfile(g)).not.toThrow();
-    // Version 4: the switch's scope and count where the genome's switch reaches beyond its number.
-    expect(trueProfile(MERCHANT_OPERATION)).toMatchObject({ profileVersion: 4, sandbox: { armFailure: { scope: 'operation', count: 2 } } });
+    // Version 4: the switch's scope and count where the genome's switch reaches beyond its number (version 5 with the
+    // reference's own facts: a merchant's own payout range, a fee's minimum).
+    expect(trueProfile(MERCHANT_OPERATION)).toMatchObject({ profileVersion: 5, sandbox: { armFailure: { scope: 'operation', count: 2 } } });
     expect(trueProfile(ANY_MERCHANT).sandbox!.armFailure).toMatchObject({ count: 3 });
     expect(trueProfile(ANY_MERCHANT).sandbox!.armFailure!.scope).toBeUndefined();
   });

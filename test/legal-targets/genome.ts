@@ -20,6 +20,7 @@ import {
   type SandboxGene,
   TWO_VALUE_SWITCHES,
   MERCHANT_ROLES,
+  OWN_CHANNEL_ROLES,
   type MerchantRole,
   type PayeeField,
   PAYOUT_METHODS,
@@ -32,7 +33,7 @@ import {
   templatedPaths,
 } from '../../fixtures/arbitraries/genome.js';
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
-import type { ChannelLimits, FeeModel, Profile } from '../../harness/profile/types.js';
+import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
@@ -205,12 +206,14 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     second: {
       ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
       ...(t.secondBalance ? balances(t.secondBalance) : {}),
+      ...ownPayoutChannels(t, 'second'),
     },
     lowBalance: {
       payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
       refundCoverCents: t.lowBalance.refundCoverCents,
       paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
       payoutMethods: t.lowBalance.payoutMethods,
+      ...ownPayoutChannels(t, 'lowBalance'),
     },
     frozen: t.frozenBalance ? balances(t.frozenBalance) : {},
   };
@@ -260,6 +263,42 @@ export function targetDescription(t: TargetGenes): TargetDescription {
   };
 }
 
+/** A merchant's own payout channels (version 5 genes): each part laid over every merchant's channel of the method. */
+function ownPayoutChannels(t: TargetGenes, role: (typeof OWN_CHANNEL_ROLES)[number]): Pick<MerchantEntry, 'payoutChannels'> {
+  const own = t.merchantPayouts?.[role];
+  if (!own) return {};
+  return { payoutChannels: Object.fromEntries(Object.entries(own).map(([m, g]) => [m, { ...g }])) };
+}
+
+/**
+ * The profile's facts of a merchant's own payout channels (version 5: merchants.<role>.facts): its range laid over the
+ * method's, its currencies, and no EUR range where it takes no EUR.
+ */
+function editOwnPayouts(p: Profile, t: TargetGenes): void {
+  for (const role of OWN_CHANNEL_ROLES) {
+    const own = t.merchantPayouts?.[role];
+    const ref = p.merchants[role];
+    // The reference profile's own facts are its genes' (REFERENCE_GENES): a genome says its own.
+    if (ref) delete ref.facts;
+    if (!own || !ref) continue;
+    const limits: Record<string, PayoutLimitsOverlay> = {};
+    const methods: Record<string, { currencies: string[] }> = {};
+    for (const [m, g] of Object.entries(own)) {
+      const range = {
+        ...(g.minCents !== undefined ? { min: valueOfCents(g.minCents) } : {}),
+        ...(g.maxCents !== undefined ? { max: valueOfCents(g.maxCents) } : {}),
+      };
+      const dropEur = g.currencies && !g.currencies.includes('EUR') && p.limits?.payouts?.[m]?.byCurrency?.['EUR'];
+      if (Object.keys(range).length > 0 || dropEur) limits[m] = { ...range, ...(dropEur ? { byCurrency: { EUR: null } } : {}) };
+      if (g.currencies) methods[m] = { currencies: [...g.currencies] };
+    }
+    ref.facts = {
+      ...(Object.keys(limits).length > 0 ? { limits: { payouts: limits } } : {}),
+      ...(Object.keys(methods).length > 0 ? { payouts: { methods } } : {}),
+    };
+  }
+}
+
 /** What the reference is given for the gene's fees, credits and EUR ranges (reference/target.ts). */
 function moneyDescription(t: TargetGenes): Pick<TargetDescription, 'fees' | 'paymentsCredit'> {
   const g = t.money;
@@ -284,6 +323,8 @@ function feeModel(f: FeeGene): FeeModel {
     ...(f.fixedCents > 0 || f.percentMillionths === 0 ? { fixed: valueOfCents(f.fixedCents) } : {}),
     ...(f.percentMillionths > 0 ? { percent: frac ? `${whole}.${frac}` : `${whole}` } : {}),
     rounding: 'halfUp',
+    ...(f.minCents !== undefined ? { min: valueOfCents(f.minCents) } : {}),
+    ...(f.maxCents !== undefined ? { max: valueOfCents(f.maxCents) } : {}),
   };
 }
 
@@ -539,6 +580,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   cards.decline = { ...cards.decline!, card_number: t.declineCards[0]! };
   // Version 3 from here: what a version-2 profile cannot say; version 4 when the target has fees or moving balances.
   editMoney(p, t);
+  editOwnPayouts(p, t);
   p.profileVersion = p.fees || p.balances || Object.values(p.limits!.payouts!).some((l) => l.byCurrency) ? 4 : 3;
   if (t.declineCards.length > 1) p.cardPayment!.declines = t.declineCards.slice(1).map((n) => ({ ...cards.decline!, card_number: n }));
   else delete p.cardPayment!.declines;
@@ -561,6 +603,9 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.refunds!.support[t.secondOnly] = 'none';
   }
   editVersion4(p, t);
+  // Version 5: a merchant's own facts, a fee's bounds.
+  const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {
@@ -596,6 +641,9 @@ export function trueProfile(g: TargetGenome): Profile {
   for (const r of g.readings) EDITS[r]?.(p, set);
   if (g.target) editTarget(p, g.target, set);
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
+  // Version 5: a merchant's own facts, a fee's bounds (the reference's own, or a genome's).
+  const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
   return p;
 }
 

@@ -125,6 +125,41 @@ const RULES: Readonly<Record<string, Rule>> = {
       ? blind('the only balances the fee could show against are USD ones, which payments credit (never judged as constants)')
       : SHOWS;
   },
+  // A merchant's own payout channel shows only where it differs from the primary's in a way a check sends: a currency it
+  // leaves out (sent at the method's minimum), or a USD bound inside the primary's range that its balance covers a cent past.
+  'merchant-payout-range-of-primary': (t) => {
+    const own = t.merchantPayouts;
+    if (!own) return nothing('no merchant has a payout channel of its own');
+    for (const role of ['second', 'lowBalance'] as const) {
+      const usd = role === 'second' ? (t.secondBalance?.usdCents ?? 250_000) : t.lowBalance.usdCents;
+      const moving = (t.money ?? REFERENCE_GENES.money!).paymentsCredit.includes('payout');
+      for (const m of PAYOUT_METHODS) {
+        const g = own[role]?.[m];
+        if (!g || (role === 'lowBalance' && !t.lowBalance.payoutMethods.includes(m))) continue;
+        if (g.currencies) return SHOWS;
+        // A cent outside its own bound, inside the primary's, with a fee of at most 100.00 on top within its balance.
+        const covered = (cents: number) => !moving && cents + 10_000 <= usd;
+        if (g.minCents !== undefined && g.minCents > t.payouts[m].minCents && covered(g.minCents)) return SHOWS;
+        if (g.maxCents !== undefined && g.maxCents < t.payouts[m].maxCents && covered(g.maxCents + 1)) return SHOWS;
+      }
+    }
+    return nothing("no merchant's own channel leaves out a currency, or a bound its balance covers a cent past");
+  },
+  // A fee's minimum shows where it binds at the low-balance merchant's USD balance: the fee there without its minimum is less.
+  'payout-fee-minimum-ignored': (t) => {
+    const money = t.money ?? REFERENCE_GENES.money!;
+    if (money.paymentsCredit.includes('payout')) return nothing('payments credit the USD payout balance: no USD balance is a constant');
+    const usd = t.lowBalance.usdCents;
+    const binds = t.lowBalance.payoutMethods.filter((m) => {
+      const f = money.payoutFees[m];
+      const own = t.merchantPayouts?.lowBalance?.[m];
+      const takesUsd = !own?.currencies || own.currencies.includes('USD');
+      const min = own?.minCents ?? t.payouts[m].minCents;
+      const raw = f ? f.fixedCents + Math.ceil((usd * f.percentMillionths) / 1_000_000) : 0;
+      return f?.minCents !== undefined && f.minCents > raw && takesUsd && min <= usd - f.minCents;
+    });
+    return binds.length > 0 ? SHOWS : nothing("no payout fee's minimum binds at the low-balance merchant's USD balance");
+  },
   // A EUR range of a method's own shows only where it leaves out amounts its USD range takes.
   'payout-range-ignores-currency': (t) => {
     const money = t.money ?? REFERENCE_GENES.money!;

@@ -77,10 +77,10 @@ describe('payout creation', () => {
     }
   });
 
-  // A BANK_TRANSFER payout takes its fee (0.25 + 0.5 %, half up) with it: 5.00 covers 4.73 and its fee, not 4.74.
+  // A BANK_TRANSFER payout takes its fee (0.25 + 0.5 %, half up, at least 0.50) with it: 5.00 covers 4.50 and its fee, not 4.51.
   it('refuses a payout above the payout balance with 5004 insufficientFunds, counting reserved payouts and fees', async () => {
     expectError(
-      await call(ref.url, CREATE, payoutBody({ trans_amount: usd('4.74') }), { creds: LOWBAL }),
+      await call(ref.url, CREATE, payoutBody({ trans_amount: usd('4.51') }), { creds: LOWBAL }),
       5004,
       'insufficientFunds',
       LOWBAL,
@@ -93,21 +93,21 @@ describe('payout creation', () => {
       LOWBAL,
     );
     await call(ref.url, CANCEL, { payout_no: first['payout_no'] }, { creds: LOWBAL });
-    const second = await created({ trans_amount: usd('4.73') }, LOWBAL);
+    const second = await created({ trans_amount: usd('4.50') }, LOWBAL);
     await call(ref.url, SETTLE, { payout_no: second['payout_no'], outcome: 'FAILED' }, { creds: LOWBAL });
-    await created({ trans_amount: usd('4.73') }, LOWBAL);
+    await created({ trans_amount: usd('4.50') }, LOWBAL);
   });
 
-  // EUR 3.00 covers 2.74 and its fee (0.25 + 0.01), not 2.75.
+  // EUR 3.00 covers 2.50 and its fee (at least 0.50), not 2.51.
   it("draws a payout in another currency on that currency's balance only (M100003 holds EUR 3.00)", async () => {
     const eur = (value: string) => ({ currency: 'EUR', value });
     expectError(
-      await call(ref.url, CREATE, payoutBody({ trans_amount: eur('2.75') }), { creds: LOWBAL }),
+      await call(ref.url, CREATE, payoutBody({ trans_amount: eur('2.51') }), { creds: LOWBAL }),
       5004,
       'insufficientFunds',
       LOWBAL,
     );
-    const held = await created({ trans_amount: eur('2.74') }, LOWBAL);
+    const held = await created({ trans_amount: eur('2.50') }, LOWBAL);
     expectError(
       await call(ref.url, CREATE, payoutBody({ trans_amount: eur('1.00') }), { creds: LOWBAL }),
       5004,
@@ -115,7 +115,7 @@ describe('payout creation', () => {
       LOWBAL,
     );
     await call(ref.url, CANCEL, { payout_no: held['payout_no'] }, { creds: LOWBAL });
-    await call(ref.url, CANCEL, { payout_no: (await created({ trans_amount: eur('2.74') }, LOWBAL))['payout_no'] }, { creds: LOWBAL });
+    await call(ref.url, CANCEL, { payout_no: (await created({ trans_amount: eur('2.50') }, LOWBAL))['payout_no'] }, { creds: LOWBAL });
   });
 
   it('refuses a repeated payout number with 422 duplicatePayoutOrder', async () => {

@@ -2,6 +2,7 @@
  * What a sequence may do and predict, from the target's profile: the command space (which
  * commands are generated) and the model's capabilities (what predictions rest on).
  */
+import { factsOf } from '../../../harness/facts/index.js';
 import { balanceMoves } from '../../../harness/fees.js';
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
 import { type CentsSpan, channelSpans } from '../../../harness/limits.js';
@@ -57,6 +58,21 @@ function limitsInCents(src: Record<string, ChannelLimits> | undefined): Record<s
   return Object.fromEntries(Object.entries(src ?? {}).map(([method, l]) => [method, channelSpans(l)]));
 }
 
+/** The merchant's payout methods that take USD for it (harness/facts/). */
+function usdMethodsOf(t: Target, as: 'primary' | 'lowBalance'): string[] {
+  const facts = factsOf(t, as);
+  return payoutMethodsOf(t, as).filter((m) => facts.takesCurrency(m, 'USD') !== false);
+}
+
+/** The merchant's USD payout ranges, in cents. */
+function ownUsdLimits(t: Target, as: 'primary' | 'lowBalance'): Record<string, { min: number; max: number }[]> {
+  const facts = factsOf(t, as);
+  const own = Object.fromEntries(
+    facts.payoutMethods.flatMap((m) => (facts.payoutLimits(m, 'USD') ? [[m, facts.payoutLimits(m, 'USD')!]] : [])),
+  );
+  return limitsInCents(own);
+}
+
 export function modelCapsOf(t: Target): ModelCaps {
   const p = t.profile;
   const balances: ModelCaps['balances'] = {};
@@ -80,9 +96,14 @@ export function modelCapsOf(t: Target): ModelCaps {
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),
     ...(p.payouts?.sharedBalance ? { sharedBalance: { refundFeeCents: centsNumberOf(p.refunds?.fee ?? '0') } } : {}),
+    // Each merchant's own facts: its methods that take USD for it, at its own USD ranges.
     payoutMethods: {
-      primary: payoutMethodsOf(t, 'primary'),
-      ...(p.merchants.lowBalance ? { lowBalance: payoutMethodsOf(t, 'lowBalance') } : {}),
+      primary: usdMethodsOf(t, 'primary'),
+      ...(p.merchants.lowBalance ? { lowBalance: usdMethodsOf(t, 'lowBalance') } : {}),
+    },
+    payoutLimitsBy: {
+      primary: ownUsdLimits(t, 'primary'),
+      ...(p.merchants.lowBalance ? { lowBalance: ownUsdLimits(t, 'lowBalance') } : {}),
     },
     refundNeedsOrderNo: templateUses(p.refunds?.template, 'orderNo') || carriedBy(p.endpoints.refundCreate).has('order_no'),
     magicCents: avoidMagic(t),

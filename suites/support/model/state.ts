@@ -22,12 +22,17 @@ export interface ModelCaps {
   /** Channel limits in cents (limits.payments / limits.payouts): each channel's range; an amount must fall inside one. */
   paymentLimits: Record<string, { min: number; max: number }[]>;
   payoutLimits: Record<string, { min: number; max: number }[]>;
+  /** A merchant's own USD payout ranges, where its facts give them (harness/facts/); else `payoutLimits`. */
+  payoutLimitsBy?: Partial<Record<PayoutMerchant, Record<string, { min: number; max: number }[]>>>;
   /**
    * Refunds and payouts draw on one balance (payouts.sharedBalance): the primary merchant's refunds
    * (not failed, each with the refund fee in cents) then hold part of its payout balance too.
    */
   sharedBalance?: { refundFeeCents: number };
-  /** Payout methods each merchant may use (merchants.X.payoutMethods; default every payouts.methods key). */
+  /**
+   * Payout methods each merchant may use in USD, the model's currency (its facts: merchants.X.payoutMethods, a method's
+   * currencies for it; default every payouts.methods key).
+   */
   payoutMethods: Partial<Record<PayoutMerchant, string[]>>;
   /** The refund template sends the service's order number, which a declined payment's answer does not show. */
   refundNeedsOrderNo: boolean;

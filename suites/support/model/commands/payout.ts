@@ -13,7 +13,7 @@ function describe(s: Op<'payout'>): string {
 }
 
 function applicable(m: Readonly<Model>, s: Op<'payout'>): boolean {
-  const lim = m.caps.payoutLimits[s.method];
+  const lim = m.caps.payoutLimitsBy?.[s.merchant]?.[s.method] ?? m.caps.payoutLimits[s.method];
   const own = m.caps.payoutMethods[s.merchant];
   return (!own || own.includes(s.method)) && (!lim || lim.some((c) => s.cents >= c.min && s.cents <= c.max));
 }
