@@ -39,8 +39,8 @@ import {
   type Payment,
 } from './support/paid-orders.js';
 import { refundAccepted, refundMadeToFail, settlePending, type CreatedRefund } from './support/refund-records.js';
-import { type MagicTrigger, refundCarrying, waysOf } from './support/triggered.js';
-import { describeTrigger } from '../harness/profile/triggers.js';
+import { type MagicTrigger, refundCarrying } from './support/triggered.js';
+import { describeTrigger, triggersOf } from '../harness/profile/triggers.js';
 
 /** Refund creation errors use code 422 (INTERFACE.md › Errors › Refund errors). */
 const refusal = (key: string) => ({ code: 422, key });
@@ -362,7 +362,7 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
     async run({ target: t }) {
       // Each magic value or header the sandbox fails a refund by (refunds.failingReason is one); without one, the failure
       // the sandbox switch arms (sandbox.armFailure.failures.refundFailed), inside the exclusive section it needs.
-      const ways = waysOf(t, 'refundFailed').filter((w): w is MagicTrigger => w.way !== 'control');
+      const ways = triggersOf(t.profile, 'refundFailed').filter((w): w is MagicTrigger => w.way !== 'control');
       for (const w of ways) {
         const refund = await refundCarrying(t, w, 'refundFailed', 'err.ref.failed');
         expectError(await refund.send(`refund carrying ${describeTrigger(w)}`), refusal('refundFailed'), {

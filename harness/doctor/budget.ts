@@ -18,7 +18,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PreconditionSkip } from '../check/failure.js';
-import { add, type DoctorContext } from './context.js';
 
 /** The requests a kind may send before it counts as depth: its first nine. */
 export const BREADTH = 9;
@@ -123,24 +122,6 @@ export async function inKind(
   } finally {
     budget?.close(kind);
   }
-}
-
-/** Runs one kind of fact's probes (budget.ts `inKind`); a depth request refused past them ends the kind, said so. */
-export function kind(ctx: DoctorContext, name: string, fn: () => Promise<void>): Promise<void> {
-  return inKind(ctx.budget, name, fn, (err) => restNotAsked(ctx, name, err));
-}
-
-/** As `kind`, for probes that hand a result on: `fallback` when the budget ended them first. */
-export async function kindOf<T>(ctx: DoctorContext, name: string, fn: () => Promise<T>, fallback: T): Promise<T> {
-  let out = fallback;
-  await kind(ctx, name, async () => {
-    out = await fn();
-  });
-  return out;
-}
-
-function restNotAsked(ctx: DoctorContext, name: string, err: DepthRefused): void {
-  add(ctx, 'not-verifiable', name, `the rest of ${name}`, { answered: err.message });
 }
 
 /** A 32-bit string hash (FNV-1a): a list's own seed, so the same list is sampled the same way. */

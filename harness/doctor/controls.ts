@@ -12,7 +12,7 @@ import { control, controlItem, type ControlName } from './control.js';
 import { amountFor, pay, readPath } from './payments.js';
 import type { PaidOrder } from './cards.js';
 import { paidOrder } from './cards.js';
-import { kind } from './budget.js';
+import { kind } from './kinds.js';
 
 /** A fresh unpaid checkout of the primary (its first method). */
 async function freshCheckout(

@@ -11,7 +11,8 @@ import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
 import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
-import { DepthRefused, kind, sampleOf } from './budget.js';
+import { DepthRefused, sampleOf } from './budget.js';
+import { kind } from './kinds.js';
 
 /** A merchant's payment methods as the profile states them, each with the JSON path that states it. */
 export function paymentMethodsOf(ctx: DoctorContext, role: MerchantRole): { method: string; path: string; declared: boolean }[] {

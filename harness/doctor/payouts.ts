@@ -10,7 +10,8 @@
  * verifiable, never wrong.
  */
 import type { Exchange } from '../exchange.js';
-import { kind, outsideKinds } from './budget.js';
+import { outsideKinds } from './budget.js';
+import { kind } from './kinds.js';
 import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
 import { carriedBy } from '../endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';

@@ -35,7 +35,8 @@ import {
 } from './model.js';
 import { checkInternalNames } from './internal-names.js';
 import { Ledger } from './ledger.js';
-import { Budget, currentKind, kind, kindOf } from './budget.js';
+import { Budget, currentKind } from './budget.js';
+import { kind, kindOf } from './kinds.js';
 import { requestPathOf } from '../ops.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';

@@ -72,8 +72,8 @@ const V4_FIELDS: string[] = [
 ];
 
 /**
- * Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, time the vendor keeps, every method-level fact per merchant,
- * currency sets, a fee's bounds).
+ * Fields of format version 5 (docs/PROFILE.md): the open world (sandbox triggers, time the vendor keeps, every method-level
+ * fact per merchant, currency sets, a fee's bounds).
  */
 const V5_FIELDS: string[] = [
   'sandbox.triggers',

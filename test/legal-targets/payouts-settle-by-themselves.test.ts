@@ -53,6 +53,7 @@ describe('payouts that end by themselves after a documented delay', () => {
   it('a version-4 profile cannot say it', () => {
     const p = JSON.parse(readFileSync('fixtures/profiles/reference.json', 'utf8')) as Profile & { $schema?: string };
     delete p.$schema;
+    p.profileVersion = 4;
     p.sandbox = { ...p.sandbox, autoSettle: { payouts: { afterMs: 1, status: 'SUCCESS' } } };
     expect(() => parseProfile(JSON.stringify(p), 'v4.json')).toThrow(/sandbox\.autoSettle: is a profile format version 5 field/);
   });
