@@ -3,7 +3,7 @@
  * refused past them leaves is said as not verifiable. Apart from budget.ts so that the budget, which the context holds,
  * needs nothing of the context.
  */
-import { DepthRefused, inKind } from './budget.js';
+import { type DepthRefused, inKind } from './budget.js';
 import { add, type DoctorContext } from './context.js';
 
 /** Runs one kind of fact's probes (`inKind`); a depth request refused past them ends the kind, said so. */
