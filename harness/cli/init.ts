@@ -12,6 +12,7 @@ import { ENV_NAME_RE } from '../profile/schema.js';
 import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 import { makeRedactor } from '../redact.js';
 import { getAt, parseHint, readHintsFile, Vendor } from '../init/told.js';
+import { profileSegments } from '../init/told-schema.js';
 import { factsOfDescription } from '../openapi/facts.js';
 import { readOpenApi } from '../openapi/read.js';
 
@@ -66,7 +67,7 @@ export function dropToldMisfits(draft: Profile, ev: Evidence, source: string, en
 }
 
 function deleteAt(o: Record<string, unknown>, path: string): void {
-  const keys = path.split('.');
+  const keys = profileSegments(path);
   const parents: Record<string, unknown>[] = [o];
   for (const k of keys.slice(0, -1)) {
     const next = parents.at(-1)?.[k];

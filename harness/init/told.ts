@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli/args.js';
 import { profilePropertyNames } from '../profile/schema.js';
 import type { Evidence } from './evidence.js';
+import { isAtOrUnder, parseTypedJson, profileSegments, takesOnlyStrings } from './told-schema.js';
 
 /** One leaf the vendor gave: its dotted profile path, the value and where it was read. */
 export interface Told {
@@ -24,8 +25,7 @@ const PATH_RE = /^[A-Za-z_$][\w$-]*(\.[\w$@:{}/-]+)*$/;
 
 /** `a.b` → `/a/b` (RFC 6901 escapes), the pointer a hints file's leaf is named by. */
 export function pointerOf(path: string): string {
-  return `/${path
-    .split('.')
+  return `/${profileSegments(path)
     .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
     .join('/')}`;
 }
@@ -40,12 +40,20 @@ export function leavesOf(v: unknown, path: string[] = []): [string, unknown][] {
   return path.length === 0 ? [] : [[path.join('.'), v]];
 }
 
+/** The value at a dotted profile path (a map's key with a dot in it read whole: see told-schema.ts). */
 export function getAt(o: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
+  return getAtSegments(o, profileSegments(path));
+}
+
+function getAtSegments(o: unknown, keys: readonly string[]): unknown {
+  return keys.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
 }
 
 export function setAt(o: Obj, path: string, v: unknown): void {
-  const keys = path.split('.');
+  setAtSegments(o, profileSegments(path), v);
+}
+
+function setAtSegments(o: Obj, keys: readonly string[], v: unknown): void {
   let cur = o;
   for (const k of keys.slice(0, -1)) {
     if (!cur[k] || typeof cur[k] !== 'object' || Array.isArray(cur[k])) cur[k] = {};
@@ -62,7 +70,8 @@ function checkTop(path: string, where: string): void {
 
 /**
  * `endpoints.cardPayment=/v2/charges/card-present`: the value is JSON when it reads as JSON (an object, a list, a
- * number, true/false, a quoted string), else the text itself.
+ * number, true/false, a quoted string), else the text itself; typed by the profile's schema (told-schema.ts): where
+ * the field is a string, `refunds.fee=0.30` is the text "0.30", not the number 0.3.
  */
 export function parseHint(text: string): Told {
   const eq = text.indexOf('=');
@@ -75,11 +84,13 @@ export function parseHint(text: string): Told {
   let value: unknown = raw;
   if (/^\s*([{["]|-?\d|true\b|false\b|null\b)/.test(raw)) {
     try {
-      value = JSON.parse(raw);
+      value = parseTypedJson(raw, path);
     } catch {
       if (/^\s*[{["]/.test(raw)) throw new UsageError(`--hint ${path}: the value starts like JSON but does not parse`);
     }
   }
+  // A field the schema takes as a string keeps the text written (a method named TRUE, a number of digits).
+  if ((typeof value === 'boolean' || value === null) && takesOnlyStrings(path)) value = raw.trim();
   return { path, value, source: `--hint ${path}` };
 }
 
@@ -93,7 +104,7 @@ export function readHintsFile(file: string): Told[] {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseTypedJson(text, '');
   } catch (err) {
     throw new UsageError(`--hints ${file}: not JSON (${(err as Error).message.split('\n')[0]})`);
   }
@@ -127,10 +138,10 @@ export class Vendor {
   ) {
     const byPath = new Map<string, Told>();
     for (const t of told) {
-      const leaves = leavesOf(t.value, t.path.split('.'));
+      const leaves = leavesOf(t.value, profileSegments(t.path));
       for (const [sub, v] of leaves.length ? leaves : [[t.path, t.value] as const]) {
         // A later leaf replaces an earlier one at its path, and whatever an earlier one said below it.
-        for (const k of [...byPath.keys()]) if (k.startsWith(`${sub}.`) || sub.startsWith(`${k}.`)) byPath.delete(k);
+        for (const k of [...byPath.keys()]) if (isAtOrUnder(k, sub) || isAtOrUnder(sub, k)) byPath.delete(k);
         byPath.set(sub, { path: sub, value: v, source: t.source });
       }
     }
@@ -146,22 +157,23 @@ export class Vendor {
 
   /** The leaves no probe refuted. */
   standing(): Told[] {
-    return this.told.filter((t) => ![...this.refutedPaths].some((r) => t.path === r || t.path.startsWith(`${r}.`)));
+    return this.told.filter((t) => ![...this.refutedPaths].some((r) => isAtOrUnder(t.path, r)));
   }
 
   /** The value told at `path` (a leaf, or the object of the leaves under it). */
   at(path: string): unknown {
     const exact = this.told.find((t) => t.path === path);
     if (exact) return exact.value;
-    const under = this.told.filter((t) => t.path.startsWith(`${path}.`));
+    const under = this.told.filter((t) => isAtOrUnder(t.path, path));
     if (under.length === 0) return undefined;
+    const depth = profileSegments(path).length;
     const o: Obj = {};
-    for (const t of under) setAt(o, t.path.slice(path.length + 1), t.value);
+    for (const t of under) setAtSegments(o, profileSegments(t.path).slice(depth), t.value);
     return o;
   }
 
   sourceOf(path: string): string | undefined {
-    return (this.told.find((t) => t.path === path) ?? this.told.find((t) => t.path.startsWith(`${path}.`)))?.source;
+    return (this.told.find((t) => t.path === path) ?? this.told.find((t) => isAtOrUnder(t.path, path)))?.source;
   }
 
   /** Every method name the vendor's facts mention: tried before init's own candidates. */
@@ -214,16 +226,16 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
   ev.settle((todo) => {
     if (todo.path.includes(' ')) return false;
     const base = todoBase(todo.path);
-    return standing.some((t) => t.path === base || t.path.startsWith(`${base}.`) || base.startsWith(`${t.path}.`));
+    return standing.some((t) => isAtOrUnder(t.path, base) || isAtOrUnder(base, t.path));
   });
   const written: Told[] = [];
   for (const t of standing) {
     const has = getAt(draft, t.path);
     if (has === undefined) {
       // A leaf under a part init wrote as a whole (a list, a string) is not merged into it.
-      const parent = t.path.split('.').slice(0, -1);
+      const parent = profileSegments(t.path).slice(0, -1);
       const blocked = parent.some((_, i) => {
-        const v = getAt(draft, parent.slice(0, i + 1).join('.'));
+        const v = getAtSegments(draft, parent.slice(0, i + 1));
         return v !== undefined && (typeof v !== 'object' || Array.isArray(v));
       });
       if (blocked) continue;
