@@ -203,32 +203,63 @@ export class Vendor {
   }
 }
 
+/** A value as a TODO quotes it: JSON, a long list cut (the draft and the vendor's file hold it whole). */
+function brief(v: unknown): string {
+  const text = JSON.stringify(v);
+  return text.length <= 160 ? text : `${text.slice(0, 150)}… (${Array.isArray(v) ? `${v.length} items` : `${text.length} characters`})`;
+}
+
 /** The todo's profile path without its note ("pricePoints (APPLE_PAY)" → "pricePoints"; internalFieldNames["a.b"] kept whole). */
 function todoBase(path: string): string {
   return path.split(' ')[0]!;
 }
 
 /**
- * Writes into the draft every leaf told that it does not hold, each as learnt from the vendor (not proved); a leaf the
- * answers contradict stays as the target answered, and the difference is a TODO. A TODO whose field the vendor
- * filled is settled. Returns the leaves written, for the TODO file's "told, not probed" list.
+ * Whether the vendor's standing facts answer the TODO at `todoPath`. A TODO with a note ("pricePoints (GOOGLE_PAY)": a
+ * method no probe could place) asks about one case the vendor's facts may not reach (its list names another method's
+ * tiers): it stays.
  */
-export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
+export function answersTodo(vendor: Vendor, todoPath: string): boolean {
+  if (todoPath.includes(' ')) return false;
+  const base = todoBase(todoPath);
+  return vendor.standing().some((t) => isAtOrUnder(t.path, base) || isAtOrUnder(base, t.path));
+}
+
+/**
+ * What the target's answers say of a value the vendor told at `path`, beside the one init drafted there (`drafted`,
+ * undefined where it drafted none): consistent (the answers allow it: the told value is written, and counted learnt),
+ * contradicted (the answer that does not allow it), or undefined where no answer bears on it.
+ */
+export type ToldJudge = (
+  path: string,
+  told: unknown,
+  drafted: unknown,
+) => { consistent: true; why: string; value?: unknown } | { consistent: false; answer: string } | undefined;
+
+/**
+ * Writes into the draft every leaf told, each as learnt from the vendor (not proved). Where the draft holds another
+ * value, the told one wins when the target's answers are consistent with it (`judge`: a limit inside the bracket the
+ * probes found, a list of which the probes saw a part); otherwise the draft keeps what the target answered and a TODO
+ * names the answer that contradicts the vendor. A TODO whose field the vendor filled is settled. Returns the leaves
+ * written as told, for the TODO file's "told, not probed" list.
+ */
+export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence, judge: ToldJudge = () => undefined): Told[] {
   (vendor.notes.contradictions ?? []).forEach((c, i) => {
     ev.todo(`(description ${i + 1})`, `the API description contradicts the interface, so this part of it was not used: ${c}`);
   });
   (vendor.notes.doubts ?? []).forEach((d, i) => {
     ev.todo(`(description doubt ${i + 1})`, `the API description could not be read here: ${d}`);
   });
+  ev.settle((todo) => answersTodo(vendor, todo.path));
   const standing = vendor.standing();
-  // A TODO with a note ("pricePoints (GOOGLE_PAY)": a method no probe could place) asks about one case the vendor's
-  // facts may not reach (its list names another method's tiers): it stays.
-  ev.settle((todo) => {
-    if (todo.path.includes(' ')) return false;
-    const base = todoBase(todo.path);
-    return standing.some((t) => isAtOrUnder(t.path, base) || isAtOrUnder(base, t.path));
-  });
   const written: Told[] = [];
+  const contradicted = (t: Told, shown: unknown, answer: string) =>
+    ev.todo(
+      t.path,
+      `the vendor says ${brief(t.value)} (${t.source}), but ${answer}: ` +
+        `${shown === undefined ? 'init did not write it' : `init wrote what the target answered, ${brief(shown)}`}; ` +
+        'check which is meant',
+    );
   for (const t of standing) {
     const has = getAt(draft, t.path);
     if (has === undefined) {
@@ -239,14 +270,24 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
         return v !== undefined && (typeof v !== 'object' || Array.isArray(v));
       });
       if (blocked) continue;
+      const j = judge(t.path, t.value, undefined);
+      if (j && !j.consistent) {
+        contradicted(t, undefined, j.answer);
+        continue;
+      }
       setAt(draft, t.path, t.value);
       written.push(t);
-    } else if (JSON.stringify(has) !== JSON.stringify(t.value))
-      ev.todo(
-        t.path,
-        `the vendor says ${JSON.stringify(t.value)} (${t.source}), the target's answers showed ${JSON.stringify(has)}: ` +
-          'init wrote what the target answered; check which is meant',
-      );
+    } else if (JSON.stringify(has) !== JSON.stringify(t.value)) {
+      const j = judge(t.path, t.value, has);
+      if (j?.consistent) {
+        const value = 'value' in j ? j.value : t.value;
+        setAt(draft, t.path, value);
+        ev.relearn(t.path, value, `the vendor's value (${t.source}); ${j.why}`);
+        continue;
+      }
+      const learnt = ev.values.find((v) => v.path === t.path)?.evidence;
+      contradicted(t, has, j?.answer ?? `the target's answers showed ${brief(has)}${learnt ? ` (${learnt})` : ''}`);
+    }
   }
   for (const w of written) ev.toldOnly(w);
   keysOfToldMerchants(draft, ev);
@@ -257,6 +298,7 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
     draft['profileVersion'] < 5
   )
     draft['profileVersion'] = 5;
+  ev.printHeld();
   return written;
 }
 
