@@ -54,6 +54,11 @@ export class Evidence {
     this.learnt(path, value, evidence);
   }
 
+  /** A value learnt that a later probe did not bear out: it is not counted learnt (a TODO says why). */
+  unlearn(path: string): void {
+    for (let i = this.values.length - 1; i >= 0; i--) if (this.values[i]!.path === path) this.values.splice(i, 1);
+  }
+
   /** Written into the draft because the vendor said so; the TODO file lists it apart, with its source, to confirm. */
   toldOnly(t: ToldOnly): void {
     this.told.push(t);

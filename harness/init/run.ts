@@ -36,6 +36,7 @@ import type { Network } from '../network.js';
 import { answersTodo, applyTold, Vendor } from './told.js';
 import { confirmTold, toldWalk } from './told-tiers.js';
 import { toldJudge } from './told-judge.js';
+import { dropUnservedPaths } from './served.js';
 import { decidePricePoint, pricePointRule } from '../profile/price-points.js';
 import { isTemplated, type Found } from './paths.js';
 import { METHOD_CANDIDATES } from './candidates.js';
@@ -270,6 +271,9 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     );
   }
   const profile = draft(opts, st, ev);
+  // The paths init's own search found (not the document's, not the vendor's): each must be proved by a record served.
+  const searched = new Set((Object.keys(st.paths) as (keyof Found)[]).filter((n) => toldPaths[n] !== st.paths[n]));
+  dropUnservedPaths(profile, st, searched, ev);
   addStandingTodos(ev, profile);
   applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st));
   afterTold(profile, st, vendor);
