@@ -13,7 +13,7 @@ import type { Profile } from '../../harness/profile/types.js';
 
 function payouts(served: PayoutResult['served'], found: boolean): PayoutResult {
   return {
-    template: { payment_method: '${method}' },
+    template: { payment_method: 'BANK_TRANSFER' },
     methods: { BANK_TRANSFER: { cancel: false } },
     limits: {},
     data: { payoutNo: 'payout_no', status: 'status' },
