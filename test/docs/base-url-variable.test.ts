@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProfileError, parseProfile } from '../../harness/profile/load.js';
+import { type ProfileError, parseProfile } from '../../harness/profile/load.js';
 import { ROOT } from '../cli/helpers.js';
 
 const read = (...p: string[]) => readFileSync(join(ROOT, ...p), 'utf8');
-const VARIABLE = '${BASE_URL}';
+const VARIABLE = `\${BASE_URL}`;
 
 describe('a base URL from the environment or --target', () => {
   it.each([
