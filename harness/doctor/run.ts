@@ -39,7 +39,7 @@ import { Budget, currentKind, kind, kindOf } from './budget.js';
 import { requestPathOf } from '../ops.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
-import { checkUnused, notProbed } from './unused.js';
+import { checkUnused, notProbed, settleUnused } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
@@ -271,7 +271,7 @@ function sortItems(ctx: DoctorContext): void {
 }
 
 async function phases(ctx: DoctorContext): Promise<void> {
-  checkUnused(ctx);
+  const unused = checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
     const credentialsJudged = ctx.items.some((i) => i.path.startsWith('merchants.'));
     if (!ctx.items.some((i) => i.path === 'top level'))
@@ -321,6 +321,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
   await kind(ctx, ARMED, () => checkArmedFailures(ctx, subjects));
   ctx.budget?.close(ARMED);
   notProbed(ctx);
+  settleUnused(ctx, unused);
 }
 
 const ARMED = 'sandbox.armFailure.failures';
