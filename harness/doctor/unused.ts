@@ -117,7 +117,9 @@ export function settleUnused(ctx: DoctorContext, warnings: readonly DoctorItem[]
     const verified = ctx.items.filter((i) => i !== w && i.status === 'verified' && under(i.path, w.path));
     if (verified.length === 0) continue;
     for (const v of verified)
-      v.answered = `${v.answered ? `${v.answered}; ` : ''}verified, though ${w.answered ?? 'no check reads it'} (${w.fix ?? 'keep it as documentation'})`;
+      v.answered =
+        `${v.answered ? `${v.answered}; ` : ''}verified, though ` +
+        `${w.answered ?? 'no check reads it'} (${w.fix ?? 'keep it as documentation'})`;
     ctx.items.splice(ctx.items.indexOf(w), 1);
   }
 }

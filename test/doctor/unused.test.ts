@@ -58,7 +58,8 @@ a price-point method that is no checkout method, and tiers nothing uses`, async 
     expect(r.exitCode).toBe(0);
   }, 30_000);
 
-  it("says a field the checks do not read once: a probe verified it, so it is verified, with the checks' non-use on the same line", async () => {
+  it(`says a field the checks do not read once: a probe verified it, \
+so it is verified, with the checks' non-use on the same line`, async () => {
     const file = profileWith((p) => {
       p.internalFieldNames = { ...p.internalFieldNames, trans_amount: 'TransAmount', 'card.exp_month': 'Card.ExpMonth' };
     });
