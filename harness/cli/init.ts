@@ -155,9 +155,9 @@ Writes FILE (strict JSON, valid against the profile schema) and FILE.todo.md: wh
 learn (other merchants, sandbox controls, test cards, balances) and the evidence for what it did.
 
 ${flagsHelp(INIT_FLAGS)}
-Exit codes: 0 a draft was written (a part init drafted that does not validate is left out as a TODO, and
-FILE.init-report.json is written to report it), 2 nothing was written (bad flags, production target,
-refused credentials, unreachable target).
+Exit codes: 0 a draft was written (a part it cannot draft valid is left out as a TODO with the reason;
+one it drafted alone is also reported in FILE.init-report.json, a bug of init), 2 nothing was written
+(bad flags, production target, refused credentials, unreachable target).
 `;
 
 /**

@@ -3,8 +3,10 @@
  * partial profile) and `--openapi` (harness/openapi/read.ts). A probe cannot learn another merchant's id, a sandbox
  * control or a path no candidate spells; the vendor's documentation can. Each value told is a leaf with its source (the
  * flag, the file and the JSON pointer in it). Discovery tries what was told first (an endpoint path, a method name);
- * the draft then takes every leaf it did not learn otherwise, and where the answers contradict the vendor, the target's
- * answer is kept and the contradiction is a TODO. Nothing told is ever called verified unless a probe showed it.
+ * the draft then takes every leaf it did not learn otherwise; where it learnt another value, the vendor's is written when the
+ * answers are consistent with it (told-judge.ts: a limit inside the probed bracket, a list the probes saw a part of), and
+ * where they contradict it, the target's answer is kept and a TODO names the answer. Nothing told is ever called
+ * verified unless a probe showed it, and a TODO about a told field is not printed unless the told value leaves it open.
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli/args.js';
