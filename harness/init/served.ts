@@ -17,7 +17,7 @@ type Name = keyof Found;
 function servedBy(st: State): Partial<Record<Name, string | undefined>> {
   return {
     cardPayment: st.card ? `a ${st.card.method} card payment was charged there and its number read` : undefined,
-    refundCreate: st.refunds ? 'a refund of a card payment init made was created there' : undefined,
+    refundCreate: st.refunds?.served,
     refundQuery: st.refunds?.queryBy ? 'the refund init created was found there' : undefined,
     payoutCreate:
       st.payouts?.served.create ?? (st.payouts?.queryBy ? 'a payout created there was found by the merchant number sent' : undefined),

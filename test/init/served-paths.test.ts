@@ -80,6 +80,27 @@ describe('a path found by an empty request', () => {
     expect(ev.todos.map((t) => t.path)).toContain('payouts');
   });
 
+  it('takes the refunds section with a creation path no refund of the payment init made was answered through', () => {
+    const ev = new Evidence(() => {});
+    const profile = draftWith({ checkout: '/api/v1/payments/checkout', refundCreate: '/api/v1/refunds/create' });
+    profile.refunds = {
+      template: {},
+      support: {},
+      queryBy: { serviceNo: 'refund_no', merchantNo: 'merchant_refund_no' },
+      data: { refundNo: 'refund_no', status: 'status' },
+    };
+    const st: State = { paths: {}, limits: {}, tiers: {}, refunds: { template: {}, data: {} } };
+    dropUnservedPaths(profile, st, new Set(['refundCreate']), ev);
+    expect(profile.endpoints.refundCreate).toBeUndefined();
+    expect(profile.refunds).toBeUndefined();
+    expect(ev.todos.map((t) => t.path)).toEqual(['endpoints.refundCreate', 'refunds']);
+    // Answered about the payment (its channel takes no refunds): served.
+    const kept = draftWith({ checkout: '/api/v1/payments/checkout', refundCreate: '/api/v1/refunds/create' });
+    const served: State = { ...st, refunds: { template: {}, data: {}, served: 'answered code 422 notSupported' } };
+    dropUnservedPaths(kept, served, new Set(['refundCreate']), new Evidence(() => {}));
+    expect(kept.endpoints.refundCreate).toBe('/api/v1/refunds/create');
+  });
+
   it("is written when a record was served through it, and the vendor's or the document's paths are not questioned", () => {
     const ev = new Evidence(() => {});
     const endpoints = {
