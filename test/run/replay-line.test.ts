@@ -13,19 +13,19 @@ import { defaultRunConfig } from '../../harness/run/config.js';
 import { environmentTarget, kitLine, replayLine, replayOf } from '../../harness/run/replay.js';
 import { ROOT } from '../cli/helpers.js';
 
-const cfg = { ...defaultRunConfig(), seed: 7, profilePath: '/home/v/acme.json', targetUrl: 'https://sandbox.acme.example' };
+const cfg = { ...defaultRunConfig(), seed: 7, profilePath: '/srv/vendor/acme.json', targetUrl: 'https://sandbox.acme.example' };
 
 describe('the replay line', () => {
   it('is npx mpsi-conformance for an installed kit, with the --target the run was given', () => {
     const line = replayLine(replayOf(cfg, undefined, undefined, undefined, true));
     expect(line).toBe(
-      'npx mpsi-conformance run --profile /home/v/acme.json --target https://sandbox.acme.example --seed 7 --runs 20 --webhooks quick',
+      'npx mpsi-conformance run --profile /srv/vendor/acme.json --target https://sandbox.acme.example --seed 7 --runs 20 --webhooks quick',
     );
   });
 
   it('is node <absolute bin> in a clone', () => {
     expect(replayLine(replayOf(cfg, undefined, undefined, undefined, false))).toMatch(
-      new RegExp(`^node ${kitBin().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} run --profile /home/v/acme.json --target `),
+      new RegExp(`^node ${kitBin().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} run --profile /srv/vendor/acme.json --target `),
     );
   });
 
