@@ -67,5 +67,9 @@ export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): 
       copy([...path.slice(0, -1), 'max']);
     }
   }
+  // A field the user wrote from the vendor's documentation may be one only a later profile format says (sandbox.triggers,
+  // version 5): the loader names the version to set, and the user sets it.
+  if (typeof truth.profileVersion === 'number' && typeof out['profileVersion'] === 'number' && truth.profileVersion > out['profileVersion'])
+    out['profileVersion'] = truth.profileVersion;
   return { profile: out as unknown as Profile, filled };
 }
