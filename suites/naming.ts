@@ -1,11 +1,13 @@
 import { defineSuite } from '../harness/check/define.js';
-import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
+import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, held, pick } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
 import { nonSnakeCaseKeys } from '../harness/check/invariants.js';
 import { skipUnless } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/envelope.js';
 import type { Exchange } from '../harness/exchange.js';
-import { checkoutBody, queryPayment, usd } from '../harness/ops.js';
+import { cardPayment, cardPaymentBody, checkoutBody, queryPayment, usd } from '../harness/ops.js';
+import { awaitDeliveries, describeDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
+import { scriptedNo } from './support/webhook-scenarios.js';
 import type { Target } from '../harness/target.js';
 import { type CamelCaseField, CHECKOUT_FIELDS_WITH_UNDERSCORE } from '../fixtures/arbitraries/field-names.js';
 import { valueOfCents } from '../harness/money.js';
@@ -101,12 +103,55 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
         const ex = await post(target, withCamelCaseOnly(base, field), `checkout with ${field.path} sent as ${field.camel}`);
         expectRefused(ex, { what: `a checkout whose ${field.path} (required by this target) is sent only as ${field.camel}` });
       }
+      // Where notify_url is optional, only a webhook shows whether notifyUrl was taken for it: the next check watches for one.
       skipUnless(
         compared > 0,
-        'the target accepts a checkout without notify_url and without return_url (or the profile ' +
-          'sends neither), so a camelCase spelling of them cannot be observed without webhooks',
+        'the target accepts a checkout without notify_url and without return_url (or the profile sends neither), so ' +
+          "the checkout's answer cannot show whether their camelCase spelling is taken (the check of a webhook sent to " +
+          'a notifyUrl watches for that where the profile declares webhooks and a card payment)',
         { declare: ['as methods.checkout[0] a method that requires notify_url or return_url, if the target has one,'] },
       );
+    },
+  },
+  {
+    title: 'sends no webhook to a notify_url given only under its camelCase name notifyUrl',
+    clause: ['conv.snake-case', 'version.no-camelcase'],
+    async run({ target: t }) {
+      // A card payment charges at once and is notified (no sandbox control needed). A target that does not require
+      // notify_url accepts one without it, so only the webhook shows whether the camelCase notifyUrl was taken for it.
+      const { timing } = webhookSetup(t);
+      const control = scriptedNo(t, 'order');
+      const sent = await cardPayment(t, { merchantOrderNo: control }, { label: 'card payment with notify_url' });
+      expectSuccess(sent, { what: 'a card payment with notify_url (the control)' });
+      const seen = await awaitDeliveries(t, { merchantNo: control }, (ds) => ds.length > 0, timing.deliveryWaitMs);
+      skipUnless(
+        seen.length > 0,
+        `no webhook reached the receiver within ${timing.deliveryWaitMs} ms of a charged card payment with notify_url, so its ` +
+          'absence for a notifyUrl would show nothing',
+        { declare: ['webhooks.deliveryWaitMs', 'cardPayment.template.notify_url'] },
+      );
+      const no = scriptedNo(t, 'order');
+      const body = cardPaymentBody(t, { merchantOrderNo: no });
+      skipUnless(typeof body.notify_url === 'string', 'the profile sends no notify_url with a card payment', {
+        declare: ['cardPayment.template.notify_url'],
+      });
+      const camel = withCamelCaseOnly(body, CHECKOUT_FIELDS_WITH_UNDERSCORE.find((f) => f.path === 'notify_url')!);
+      const ex = await t.post(t.path('cardPayment', { merchant_order_no: no }), camel, { label: 'card payment with notifyUrl only' });
+      if (codeOf(ex) !== 0) {
+        // Refused without notify_url: the camelCase name did not stand in for it.
+        expectRefused(ex, { what: 'a card payment whose notify_url is sent only as notifyUrl' });
+        return;
+      }
+      const ds = await awaitDeliveries(t, { merchantNo: no }, (x) => x.length > 0, timing.deliveryWaitMs);
+      if (ds.length > 0)
+        failCheck({
+          code: 'CAMELCASE_FIELD_USED',
+          title: 'a webhook was sent to the URL given only as notifyUrl: a camelCase name was accepted',
+          expected: 'no webhook (the payment has no notify_url)',
+          seen: describeDeliveries(ds),
+          exchange: ex,
+        });
+      held();
     },
   },
   {

@@ -12,6 +12,7 @@ import { ENV_NAME_RE } from '../profile/schema.js';
 import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
 import { makeRedactor } from '../redact.js';
 import { getAt, parseHint, readHintsFile, Vendor } from '../init/told.js';
+import { isAtOrUnder, profileSegments } from '../init/told-schema.js';
 import { factsOfDescription } from '../openapi/facts.js';
 import { readOpenApi } from '../openapi/read.js';
 
@@ -66,7 +67,7 @@ export function dropToldMisfits(draft: Profile, ev: Evidence, source: string, en
 }
 
 function deleteAt(o: Record<string, unknown>, path: string): void {
-  const keys = path.split('.');
+  const keys = profileSegments(path);
   const parents: Record<string, unknown>[] = [o];
   for (const k of keys.slice(0, -1)) {
     const next = parents.at(-1)?.[k];
@@ -158,9 +159,9 @@ Writes FILE (strict JSON, valid against the profile schema) and FILE.todo.md: wh
 learn (other merchants, sandbox controls, test cards, balances) and the evidence for what it did.
 
 ${flagsHelp(INIT_FLAGS)}
-Exit codes: 0 a draft was written (a part init drafted that does not validate is left out as a TODO, and
-FILE.init-report.json is written to report it), 2 nothing was written (bad flags, production target,
-refused credentials, unreachable target).
+Exit codes: 0 a draft was written (a part it cannot draft valid is left out as a TODO with the reason;
+one it drafted alone is also reported in FILE.init-report.json, a bug of init), 2 nothing was written
+(bad flags, production target, refused credentials, unreachable target).
 `;
 
 /**
@@ -262,8 +263,13 @@ export async function initMain(argv: string[]): Promise<number> {
   const env = { ...Object.fromEntries(asked.map((v) => [v, 'set-by-the-user'])), ...process.env, [secretEnv]: secret };
   settleVersion(result.profile, out, env);
   dropToldMisfits(result.profile, result.evidence, out, env);
-  const { profile, dropped, invalid } = validParts(result.profile, out, env);
-  for (const d of dropped) result.evidence.todo(d.path, d.what);
+  const { profile, dropped: droppedParts, invalid } = validParts(result.profile, out, env, vendor.told);
+  for (const d of droppedParts) result.evidence.todo(d.path, d.what);
+  // A part the vendor's facts went into is the vendor's to settle (a TODO with the reason); only a part init drafted
+  // alone that does not validate is init's fault, and reported as such.
+  const dropped = droppedParts.filter((d) => !d.told);
+  const written = result.evidence.told;
+  for (let i = written.length - 1; i >= 0; i--) if (droppedParts.some((d) => isAtOrUnder(written[i]!.path, d.path))) written.splice(i, 1);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   writeFileSync(out, text);
   // The tunnel's public URL lasts as long as its program: the next commands start their own, the way init did.
@@ -320,9 +326,10 @@ export function validParts(
   draft: Profile,
   source: string,
   env: NodeJS.ProcessEnv,
-): { profile: Profile; dropped: (Todo & { problem: string })[]; invalid: string[] } {
+  told: readonly { path: string; source: string }[] = [],
+): { profile: Profile; dropped: (Todo & { problem: string; told: boolean })[]; invalid: string[] } {
   const profile = structuredClone(draft) as unknown as Record<string, Record<string, unknown>>;
-  const dropped: (Todo & { problem: string })[] = [];
+  const dropped: (Todo & { problem: string; told: boolean })[] = [];
   for (let round = 0; round < 20; round++) {
     let problems: string[];
     try {
@@ -343,10 +350,16 @@ export function validParts(
       const parent = path.length === 1 ? profile : profile[path[0]!];
       if (!parent || !(path[path.length - 1]! in parent)) continue;
       delete (parent as Record<string, unknown>)[path[path.length - 1]!];
+      const part = path.join('.');
+      const sources = [...new Set(told.filter((t) => isAtOrUnder(t.path, part)).map((t) => t.source))];
       dropped.push({
-        path: path.join('.'),
-        what: `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`,
+        path: part,
+        what: sources.length
+          ? `the vendor's facts for this part (${sources.slice(0, 3).join(', ')}${sources.length > 3 ? ', …' : ''}) and init's probes ` +
+            `do not make a valid part (${problem}), so it is left out: write it from the vendor's documentation`
+          : `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`,
         problem,
+        told: sources.length > 0,
       });
       progressed = true;
     }

@@ -40,7 +40,7 @@ import { startAllureRenderer } from '../report/allure-render.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import { makeRedactor } from '../redact.js';
-import { replayOf } from '../run/replay.js';
+import { environmentTarget, replayOf } from '../run/replay.js';
 import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { doubtResults, writeDoubtResults } from '../doctor/evidence.js';
@@ -532,7 +532,7 @@ function runMetaOf(plan: RunPlan, doctor: DoctorReport | undefined, roundTripMs:
     doctor: doctorMeta(doctor),
     ...(shard ? { shard } : {}),
     ...(expectations ? { expectations: { ...expectations, source: basename(expectations.source) } } : {}),
-    replay: replayOf(cfg, shard),
+    replay: replayOf(cfg, shard, undefined, environmentTarget(cfg, loaded.profile.baseUrl)),
     reportsDir: cfg.reportsDir,
   };
 }

@@ -40,7 +40,7 @@ import { kind, kindOf } from './kinds.js';
 import { requestPathOf } from '../ops.js';
 import { checkPayments } from './payments.js';
 import { checkPayouts } from './payouts.js';
-import { checkUnused, notProbed } from './unused.js';
+import { checkUnused, notProbed, settleUnused } from './unused.js';
 import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
@@ -272,7 +272,7 @@ function sortItems(ctx: DoctorContext): void {
 }
 
 async function phases(ctx: DoctorContext): Promise<void> {
-  checkUnused(ctx);
+  const unused = checkUnused(ctx);
   if (!(await checkBasics(ctx))) {
     const credentialsJudged = ctx.items.some((i) => i.path.startsWith('merchants.'));
     if (!ctx.items.some((i) => i.path === 'top level'))
@@ -322,6 +322,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
   await kind(ctx, ARMED, () => checkArmedFailures(ctx, subjects));
   ctx.budget?.close(ARMED);
   notProbed(ctx);
+  settleUnused(ctx, unused);
 }
 
 const ARMED = 'sandbox.armFailure.failures';

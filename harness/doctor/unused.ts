@@ -5,6 +5,7 @@
 import type { Profile } from '../profile/types.js';
 import { dotted } from '../profile/schema.js';
 import { add, type DoctorContext } from './context.js';
+import type { DoctorItem } from './model.js';
 
 /**
  * The internalFieldNames keys the checks read (suites/support/error-scenarios.ts, suites/naming.ts);
@@ -12,7 +13,8 @@ import { add, type DoctorContext } from './context.js';
  */
 export const INTERNAL_NAMES_READ = ['merchant_order_no', 'order_no', 'payment_method', 'trade_info', 'trade_info.goods_name'] as const;
 
-export function checkUnused(ctx: DoctorContext): void {
+export function checkUnused(ctx: DoctorContext): DoctorItem[] {
+  const before = ctx.items.length;
   const names = ctx.loaded.profile.internalFieldNames ?? {};
   for (const key of Object.keys(names)) {
     if ((INTERNAL_NAMES_READ as readonly string[]).includes(key)) continue;
@@ -98,6 +100,27 @@ export function checkUnused(ctx: DoctorContext): void {
       answered: 'nothing uses them: no checkout method is a price-point method (methods.pricePoint)',
       fix: 'list the price-point methods in methods.pricePoint and methods.checkout, or remove pricePoints',
     });
+  }
+  return ctx.items.slice(before);
+}
+
+/** `path` is `parent` or lies below it (`limits.payments.CARD.min` below `limits.payments.CARD`). */
+const under = (path: string, parent: string): boolean => path === parent || path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
+
+/**
+ * One word per field: where a probe of the doctor verified a field no check reads (an internal name given as
+ * documentation, the limits of a method the checks do not pay with), its line says both, verified and unused by the
+ * checks, and the separate warning goes; a warning about a field no probe verified stays as it is.
+ */
+export function settleUnused(ctx: DoctorContext, warnings: readonly DoctorItem[]): void {
+  for (const w of warnings) {
+    const verified = ctx.items.filter((i) => i !== w && i.status === 'verified' && under(i.path, w.path));
+    if (verified.length === 0) continue;
+    for (const v of verified)
+      v.answered =
+        `${v.answered ? `${v.answered}; ` : ''}verified, though ` +
+        `${w.answered ?? 'no check reads it'} (${w.fix ?? 'keep it as documentation'})`;
+    ctx.items.splice(ctx.items.indexOf(w), 1);
   }
 }
 

@@ -139,7 +139,12 @@ export interface RefundResult {
   cardSupport?: 'none' | 'full' | 'partial';
   /** The status two new card refunds were created with, when they agree on PENDING or SUCCESS. */
   createdStatus?: 'PENDING' | 'SUCCESS';
+  /** The answer showing a refund of the payment init made was served through the creation path (served.ts), if one did. */
+  served?: string;
 }
+
+/** Refusals of a refund that only a route reading the payment can give (its channel, its amount, its state, the number used). */
+const ABOUT_THE_PAYMENT = new Set(['notSupported', 'refundAmountExceeded', 'refundOrderNotPaid', 'duplicateRefundOrder']);
 
 export async function learnRefunds(
   p: Prober,
@@ -198,6 +203,8 @@ export async function learnRefunds(
   if (reasonField) template[reasonField] = variable('reason');
   ev.learnt('refunds.template', template, `completed from the target's "required" answers: ${done.added.join(', ')}`);
   const out: RefundResult = { template, amountField, data: {} };
+  if (a.code === 0 || ABOUT_THE_PAYMENT.has(a.key ?? ''))
+    out.served = `a refund of the card payment ${card.paid.no} sent there was answered ${describe(a)}`;
   let cardSupport: RefundResult['cardSupport'];
   let first: Record<string, unknown> | undefined;
   /**

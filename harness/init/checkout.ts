@@ -181,7 +181,8 @@ export async function classifyMethods(
         );
         a = done.answer;
         if (done.added.length > 0) {
-          shape.byMethod[method] = topLevel(done.body, done.added);
+          // Beside what the vendor said the method requires (run.ts seeds it), never instead of it.
+          shape.byMethod[method] = { ...shape.byMethod[method], ...topLevel(done.body, done.added) };
           ev.learnt(
             `checkout.extrasByMethod.${method}`,
             extrasTemplate(shape.byMethod[method], shape.notifyUrl),

@@ -21,6 +21,11 @@ export interface PayoutResult {
   data: { payoutNo?: string; status?: string };
   queryBy?: { serviceNo: string; merchantNo: string };
   cancelBy?: { serviceNo: string; merchantNo: string };
+  /**
+   * The answers that show a payout init created was served through a path: its creation answer carrying the merchant
+   * number sent (`create`), a cancel of it answered as one about that payout (`cancel`). The query's is queryBy's evidence.
+   */
+  served: { create?: string; cancel?: string };
 }
 
 /** A 5008 refusal for the amount or its currency (the document's two keys under 5008). */
@@ -91,7 +96,7 @@ export async function learnPayouts(
   if (template.notify_url !== undefined) template.notify_url = variable('notifyUrl');
 
   p.phase(`payouts: methods (${names.length} candidates and one unknown name)`);
-  const out: PayoutResult = { template, methods: {}, limits: {}, data: {} };
+  const out: PayoutResult = { template, methods: {}, limits: {}, data: {}, served: {} };
   const accepted: { method: string; cents: bigint; no: string; data?: Record<string, unknown> }[] = [];
   const unsure: string[] = [];
   for (const method of [...names, UNKNOWN_METHOD]) {
@@ -120,6 +125,8 @@ export async function learnPayouts(
         if (out.notForPayouts === method) ev.learnt('payouts.notForPayouts', method, describe(a));
       } else if (a.code === 0 || a.key === 'insufficientFunds') {
         accepted.push({ method, cents, no, data: a.data });
+        if (a.code === 0 && a.data && entries(a.data).some(([, v]) => v === no))
+          out.served.create ??= `a ${method} payout created there was answered with the merchant number sent, ${no}`;
         ev.learnt(`payouts.methods.${method}`, 'pays out', `${amount(cents).value}: ${describe(a)}`);
       } else if (a.code === 5008) continue;
       else if (a.key === 'invalidRequest' || !a.envelope) {
@@ -232,6 +239,9 @@ export async function learnPayouts(
     else if (data && cancelAt) {
       // By the merchant's number, which the document names: the service number's field is learnt later.
       const c = await p.post(cancelAt.path, cancelAt.body);
+      // Answers about the payout itself: a route reading the path's last word as a number answers notFound instead.
+      if (c.code === 0 || c.key === 'notSupported' || c.key === 'payoutNotCancelable')
+        out.served.cancel ??= `a cancel of a ${acc.method} payout init created was answered ${describe(c)}`;
       if (c.code === 0 || c.key === 'notSupported') {
         cancel = c.code === 0;
         ev.learnt(`payouts.methods.${acc.method}.cancel`, cancel, `cancelling a new payout by merchant_payout_no: ${describe(c)}`);
@@ -281,6 +291,7 @@ export async function learnPayouts(
         const body = carriedBy(paths.cancel).size > 0 ? {} : { [found.queryBy.serviceNo]: serviceNo };
         const c = serviceNo === undefined || at === undefined ? undefined : await p.post(at, body);
         if (c?.code === 0) {
+          out.served.cancel ??= `a ${cancellable.method} payout init created was cancelled there (${describe(c)})`;
           out.cancelBy = { serviceNo: found.queryBy.serviceNo, merchantNo: 'merchant_payout_no' };
           ev.learnt(
             'payouts.cancelBy',

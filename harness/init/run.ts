@@ -14,11 +14,12 @@ import {
   learnCheckoutFields,
   learnCheckoutShape,
   learnInternalNames,
+  type CheckoutShape,
   type MethodFinding,
 } from './checkout.js';
 import { Evidence } from './evidence.js';
-import { amount, getPath } from './fields.js';
-import { centsOf } from '../money.js';
+import { amount, getPath, variable } from './fields.js';
+import { centsNumberOf, centsOf } from '../money.js';
 import { bisectLimits, COARSE_RATIO, channelsTodo, FINE_RATIO, Inconclusive } from './limits.js';
 import { discoverPaths } from './paths.js';
 import { learnPayouts } from './payouts.js';
@@ -32,8 +33,11 @@ import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
 import type { Network } from '../network.js';
-import { applyTold, Vendor } from './told.js';
+import { answersTodo, applyTold, Vendor } from './told.js';
 import { confirmTold, toldWalk } from './told-tiers.js';
+import { toldJudge } from './told-judge.js';
+import { dropUnservedPaths } from './served.js';
+import { decidePricePoint, pricePointRule } from '../profile/price-points.js';
 import { isTemplated, type Found } from './paths.js';
 import { METHOD_CANDIDATES } from './candidates.js';
 import { candidateMethods } from './checkout.js';
@@ -126,6 +130,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   const st: State = { paths: {}, limits: {}, tiers: {} };
   let stopped: string | undefined;
   const vendor = opts.vendor ?? new Vendor();
+  ev.holdWhere((path) => answersTodo(vendor, path));
   const toldPaths = Object.fromEntries(
     Object.keys(ENDPOINT_NAMES).flatMap((n) => {
       const v = vendor.at(`endpoints.${n}`);
@@ -144,6 +149,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
     st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url);
+    seedToldExtras(st.shape, vendor);
     st.methods = [];
     await classifyMethods(p, ev, st.shape, st.methods, methodNames);
     reportMethods(ev, st.methods);
@@ -203,7 +209,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       // on a real one the draft writes the document's 5 s (× the scale) and the TODO says so.
       const direct = !opts.publicUrl && !throughTunnel;
       if (st.webhooks.arrives && st.webhooks.timeScale !== undefined && st.webhooks.timeScale <= 0.1 && direct) {
-        st.webhooks.ackTimeoutMs = await measureAckLimit(
+        const measured = await measureAckLimit(
           p,
           ev,
           st.card,
@@ -212,6 +218,11 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
           st.webhooks.timeScale,
           () => opts.timeLimitMs - p.elapsedMs(),
         );
+        if (measured) {
+          const { ackTimeoutMs, ...bracket } = measured;
+          st.webhooks.ackTimeoutMs = ackTimeoutMs;
+          st.webhooks.ackBracket = bracket;
+        }
       }
     } else
       ev.todo(
@@ -260,9 +271,47 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     );
   }
   const profile = draft(opts, st, ev);
+  // The paths init's own search found (not the document's, not the vendor's): each must be proved by a record served.
+  const searched = new Set((Object.keys(st.paths) as (keyof Found)[]).filter((n) => toldPaths[n] !== st.paths[n]));
+  dropUnservedPaths(profile, st, searched, ev);
   addStandingTodos(ev, profile);
-  applyTold(profile as unknown as Record<string, unknown>, vendor, ev);
+  applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st));
+  afterTold(profile, st, vendor);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
+}
+
+/**
+ * The fields the vendor says a method requires (checkout.extrasByMethod): sent with its first checkout, so a method that
+ * refuses a checkout without them (as "not enabled", as much as "required") is paid as the vendor documents it.
+ */
+export function seedToldExtras(shape: CheckoutShape, vendor: Vendor): void {
+  const told = vendor.at('checkout.extrasByMethod');
+  if (!told || typeof told !== 'object') return;
+  for (const [m, e] of Object.entries(told as Record<string, unknown>))
+    if (e && typeof e === 'object' && !Array.isArray(e))
+      shape.byMethod[m] = JSON.parse(
+        JSON.stringify(e)
+          .split(JSON.stringify(variable('notifyUrl')))
+          .join(JSON.stringify(shape.notifyUrl)),
+      );
+}
+
+/**
+ * What follows from a told value that replaced init's own: an acknowledgement limit init wrote as the document's 5 s
+ * times its measured scale follows the vendor's scale; an amount init listed as unroundable that the vendor's tiers round
+ * is no longer one (the loader refuses a rule that rounds an amount listed unroundable).
+ */
+function afterTold(profile: Profile, st: State, vendor: Vendor): void {
+  const wh = profile.webhooks;
+  if (wh && st.webhooks?.ackTimeoutMs === undefined && vendor.at('webhooks.ackTimeoutMs') === undefined)
+    wh.ackTimeoutMs = Math.max(1, Math.round(5000 * wh.timeScale));
+  const pp = profile.pricePoints;
+  if (pp && Array.isArray(pp.unroundable)) {
+    const methods = profile.methods.pricePoint ?? [];
+    pp.unroundable = pp.unroundable.filter((a) =>
+      (methods.length ? methods : [undefined]).every((m) => decidePricePoint(centsNumberOf(a), pricePointRule(pp, m)).kind === 'refused'),
+    );
+  }
 }
 
 async function credentials(p: Prober, ev: Evidence, st: State): Promise<void> {

@@ -3,13 +3,16 @@
  * partial profile) and `--openapi` (harness/openapi/read.ts). A probe cannot learn another merchant's id, a sandbox
  * control or a path no candidate spells; the vendor's documentation can. Each value told is a leaf with its source (the
  * flag, the file and the JSON pointer in it). Discovery tries what was told first (an endpoint path, a method name);
- * the draft then takes every leaf it did not learn otherwise, and where the answers contradict the vendor, the target's
- * answer is kept and the contradiction is a TODO. Nothing told is ever called verified unless a probe showed it.
+ * the draft then takes every leaf it did not learn otherwise; where it learnt another value, the vendor's is written when the
+ * answers are consistent with it (told-judge.ts: a limit inside the probed bracket, a list the probes saw a part of), and
+ * where they contradict it, the target's answer is kept and a TODO names the answer. Nothing told is ever called
+ * verified unless a probe showed it, and a TODO about a told field is not printed unless the told value leaves it open.
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli/args.js';
 import { profilePropertyNames } from '../profile/schema.js';
 import type { Evidence } from './evidence.js';
+import { isAtOrUnder, parseTypedJson, profileSegments, takesOnlyStrings } from './told-schema.js';
 
 /** One leaf the vendor gave: its dotted profile path, the value and where it was read. */
 export interface Told {
@@ -24,8 +27,7 @@ const PATH_RE = /^[A-Za-z_$][\w$-]*(\.[\w$@:{}/-]+)*$/;
 
 /** `a.b` → `/a/b` (RFC 6901 escapes), the pointer a hints file's leaf is named by. */
 export function pointerOf(path: string): string {
-  return `/${path
-    .split('.')
+  return `/${profileSegments(path)
     .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
     .join('/')}`;
 }
@@ -40,12 +42,20 @@ export function leavesOf(v: unknown, path: string[] = []): [string, unknown][] {
   return path.length === 0 ? [] : [[path.join('.'), v]];
 }
 
+/** The value at a dotted profile path (a map's key with a dot in it read whole: see told-schema.ts). */
 export function getAt(o: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
+  return getAtSegments(o, profileSegments(path));
+}
+
+function getAtSegments(o: unknown, keys: readonly string[]): unknown {
+  return keys.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
 }
 
 export function setAt(o: Obj, path: string, v: unknown): void {
-  const keys = path.split('.');
+  setAtSegments(o, profileSegments(path), v);
+}
+
+function setAtSegments(o: Obj, keys: readonly string[], v: unknown): void {
   let cur = o;
   for (const k of keys.slice(0, -1)) {
     if (!cur[k] || typeof cur[k] !== 'object' || Array.isArray(cur[k])) cur[k] = {};
@@ -62,7 +72,8 @@ function checkTop(path: string, where: string): void {
 
 /**
  * `endpoints.cardPayment=/v2/charges/card-present`: the value is JSON when it reads as JSON (an object, a list, a
- * number, true/false, a quoted string), else the text itself.
+ * number, true/false, a quoted string), else the text itself; typed by the profile's schema (told-schema.ts): where
+ * the field is a string, `refunds.fee=0.30` is the text "0.30", not the number 0.3.
  */
 export function parseHint(text: string): Told {
   const eq = text.indexOf('=');
@@ -75,11 +86,13 @@ export function parseHint(text: string): Told {
   let value: unknown = raw;
   if (/^\s*([{["]|-?\d|true\b|false\b|null\b)/.test(raw)) {
     try {
-      value = JSON.parse(raw);
+      value = parseTypedJson(raw, path);
     } catch {
       if (/^\s*[{["]/.test(raw)) throw new UsageError(`--hint ${path}: the value starts like JSON but does not parse`);
     }
   }
+  // A field the schema takes as a string keeps the text written (a method named TRUE, a number of digits).
+  if ((typeof value === 'boolean' || value === null) && takesOnlyStrings(path)) value = raw.trim();
   return { path, value, source: `--hint ${path}` };
 }
 
@@ -93,7 +106,7 @@ export function readHintsFile(file: string): Told[] {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseTypedJson(text, '');
   } catch (err) {
     throw new UsageError(`--hints ${file}: not JSON (${(err as Error).message.split('\n')[0]})`);
   }
@@ -127,10 +140,10 @@ export class Vendor {
   ) {
     const byPath = new Map<string, Told>();
     for (const t of told) {
-      const leaves = leavesOf(t.value, t.path.split('.'));
+      const leaves = leavesOf(t.value, profileSegments(t.path));
       for (const [sub, v] of leaves.length ? leaves : [[t.path, t.value] as const]) {
         // A later leaf replaces an earlier one at its path, and whatever an earlier one said below it.
-        for (const k of [...byPath.keys()]) if (k.startsWith(`${sub}.`) || sub.startsWith(`${k}.`)) byPath.delete(k);
+        for (const k of [...byPath.keys()]) if (isAtOrUnder(k, sub) || isAtOrUnder(sub, k)) byPath.delete(k);
         byPath.set(sub, { path: sub, value: v, source: t.source });
       }
     }
@@ -146,22 +159,23 @@ export class Vendor {
 
   /** The leaves no probe refuted. */
   standing(): Told[] {
-    return this.told.filter((t) => ![...this.refutedPaths].some((r) => t.path === r || t.path.startsWith(`${r}.`)));
+    return this.told.filter((t) => ![...this.refutedPaths].some((r) => isAtOrUnder(t.path, r)));
   }
 
   /** The value told at `path` (a leaf, or the object of the leaves under it). */
   at(path: string): unknown {
     const exact = this.told.find((t) => t.path === path);
     if (exact) return exact.value;
-    const under = this.told.filter((t) => t.path.startsWith(`${path}.`));
+    const under = this.told.filter((t) => isAtOrUnder(t.path, path));
     if (under.length === 0) return undefined;
+    const depth = profileSegments(path).length;
     const o: Obj = {};
-    for (const t of under) setAt(o, t.path.slice(path.length + 1), t.value);
+    for (const t of under) setAtSegments(o, profileSegments(t.path).slice(depth), t.value);
     return o;
   }
 
   sourceOf(path: string): string | undefined {
-    return (this.told.find((t) => t.path === path) ?? this.told.find((t) => t.path.startsWith(`${path}.`)))?.source;
+    return (this.told.find((t) => t.path === path) ?? this.told.find((t) => isAtOrUnder(t.path, path)))?.source;
   }
 
   /** Every method name the vendor's facts mention: tried before init's own candidates. */
@@ -191,50 +205,91 @@ export class Vendor {
   }
 }
 
+/** A value as a TODO quotes it: JSON, a long list cut (the draft and the vendor's file hold it whole). */
+function brief(v: unknown): string {
+  const text = JSON.stringify(v);
+  return text.length <= 160 ? text : `${text.slice(0, 150)}… (${Array.isArray(v) ? `${v.length} items` : `${text.length} characters`})`;
+}
+
 /** The todo's profile path without its note ("pricePoints (APPLE_PAY)" → "pricePoints"; internalFieldNames["a.b"] kept whole). */
 function todoBase(path: string): string {
   return path.split(' ')[0]!;
 }
 
 /**
- * Writes into the draft every leaf told that it does not hold, each as learnt from the vendor (not proved); a leaf the
- * answers contradict stays as the target answered, and the difference is a TODO. A TODO whose field the vendor
- * filled is settled. Returns the leaves written, for the TODO file's "told, not probed" list.
+ * Whether the vendor's standing facts answer the TODO at `todoPath`. A TODO with a note ("pricePoints (GOOGLE_PAY)": a
+ * method no probe could place) asks about one case the vendor's facts may not reach (its list names another method's
+ * tiers): it stays.
  */
-export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
+export function answersTodo(vendor: Vendor, todoPath: string): boolean {
+  if (todoPath.includes(' ')) return false;
+  const base = todoBase(todoPath);
+  return vendor.standing().some((t) => isAtOrUnder(t.path, base) || isAtOrUnder(base, t.path));
+}
+
+/**
+ * What the target's answers say of a value the vendor told at `path`, beside the one init drafted there (`drafted`,
+ * undefined where it drafted none): consistent (the answers allow it: the told value is written, and counted learnt),
+ * contradicted (the answer that does not allow it), or undefined where no answer bears on it.
+ */
+export type ToldJudge = (
+  path: string,
+  told: unknown,
+  drafted: unknown,
+) => { consistent: true; why: string; value?: unknown } | { consistent: false; answer: string } | undefined;
+
+/**
+ * Writes into the draft every leaf told, each as learnt from the vendor (not proved). Where the draft holds another
+ * value, the told one wins when the target's answers are consistent with it (`judge`: a limit inside the bracket the
+ * probes found, a list of which the probes saw a part); otherwise the draft keeps what the target answered and a TODO
+ * names the answer that contradicts the vendor. A TODO whose field the vendor filled is settled. Returns the leaves
+ * written as told, for the TODO file's "told, not probed" list.
+ */
+export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence, judge: ToldJudge = () => undefined): Told[] {
   (vendor.notes.contradictions ?? []).forEach((c, i) => {
     ev.todo(`(description ${i + 1})`, `the API description contradicts the interface, so this part of it was not used: ${c}`);
   });
   (vendor.notes.doubts ?? []).forEach((d, i) => {
     ev.todo(`(description doubt ${i + 1})`, `the API description could not be read here: ${d}`);
   });
+  ev.settle((todo) => answersTodo(vendor, todo.path));
   const standing = vendor.standing();
-  // A TODO with a note ("pricePoints (GOOGLE_PAY)": a method no probe could place) asks about one case the vendor's
-  // facts may not reach (its list names another method's tiers): it stays.
-  ev.settle((todo) => {
-    if (todo.path.includes(' ')) return false;
-    const base = todoBase(todo.path);
-    return standing.some((t) => t.path === base || t.path.startsWith(`${base}.`) || base.startsWith(`${t.path}.`));
-  });
   const written: Told[] = [];
+  const contradicted = (t: Told, shown: unknown, answer: string) =>
+    ev.todo(
+      t.path,
+      `the vendor says ${brief(t.value)} (${t.source}), but ${answer}: ` +
+        `${shown === undefined ? 'init did not write it' : `init wrote what the target answered, ${brief(shown)}`}; ` +
+        'check which is meant',
+    );
   for (const t of standing) {
     const has = getAt(draft, t.path);
     if (has === undefined) {
       // A leaf under a part init wrote as a whole (a list, a string) is not merged into it.
-      const parent = t.path.split('.').slice(0, -1);
+      const parent = profileSegments(t.path).slice(0, -1);
       const blocked = parent.some((_, i) => {
-        const v = getAt(draft, parent.slice(0, i + 1).join('.'));
+        const v = getAtSegments(draft, parent.slice(0, i + 1));
         return v !== undefined && (typeof v !== 'object' || Array.isArray(v));
       });
       if (blocked) continue;
+      const j = judge(t.path, t.value, undefined);
+      if (j && !j.consistent) {
+        contradicted(t, undefined, j.answer);
+        continue;
+      }
       setAt(draft, t.path, t.value);
       written.push(t);
-    } else if (JSON.stringify(has) !== JSON.stringify(t.value))
-      ev.todo(
-        t.path,
-        `the vendor says ${JSON.stringify(t.value)} (${t.source}), the target's answers showed ${JSON.stringify(has)}: ` +
-          'init wrote what the target answered; check which is meant',
-      );
+    } else if (JSON.stringify(has) !== JSON.stringify(t.value)) {
+      const j = judge(t.path, t.value, has);
+      if (j?.consistent) {
+        const value = 'value' in j ? j.value : t.value;
+        setAt(draft, t.path, value);
+        ev.relearn(t.path, value, `the vendor's value (${t.source}); ${j.why}`);
+        continue;
+      }
+      const learnt = ev.values.find((v) => v.path === t.path)?.evidence;
+      contradicted(t, has, j?.answer ?? `the target's answers showed ${brief(has)}${learnt ? ` (${learnt})` : ''}`);
+    }
   }
   for (const w of written) ev.toldOnly(w);
   keysOfToldMerchants(draft, ev);
@@ -245,6 +300,7 @@ export function applyTold(draft: Obj, vendor: Vendor, ev: Evidence): Told[] {
     draft['profileVersion'] < 5
   )
     draft['profileVersion'] = 5;
+  ev.printHeld();
   return written;
 }
 

@@ -16,6 +16,8 @@ export interface WebhookResult {
   arrives: boolean;
   /** Measured acknowledgement limit to write (ms). */
   ackTimeoutMs?: number;
+  /** The bracket the measure found: a reply after `waitedMs` was taken, one after `notWaitedMs` was not. */
+  ackBracket?: AckBracket;
   timeScale?: number;
   /** ms from the request to the first attempt. */
   latencyMs?: number;
@@ -140,6 +142,13 @@ function judgeRetryWaits(ev: Evidence, waits: readonly RetryWait[], waitMs: numb
   return { timeScale };
 }
 
+export interface AckBracket {
+  /** The longest reply delay taken as an acknowledgement (none when even the shortest was not). */
+  waitedMs?: number;
+  /** The shortest reply delay not taken (the webhook came again). */
+  notWaitedMs: number;
+}
+
 /** Reply delays tried, ascending: the first one the target does not wait for bounds its acknowledgement limit. */
 const ACK_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 12_800];
 
@@ -160,7 +169,7 @@ export async function measureAckLimit(
   merchant: { id: string; secret: string },
   timeScale: number,
   leftMs: () => number,
-): Promise<number | undefined> {
+): Promise<(AckBracket & { ackTimeoutMs: number }) | undefined> {
   p.phase('webhooks: the acknowledgement limit (replies after growing delays)');
   let accepted: number | undefined;
   for (const delay of ACK_DELAYS_MS) {
@@ -185,7 +194,7 @@ export async function measureAckLimit(
             : `a reply after ${accepted} ms was taken as an acknowledgement, one after ${delay} ms was not (the webhook ` +
                 `came again): the limit lies between; written as the delay the target was seen to wait`,
         );
-        return ack;
+        return { ackTimeoutMs: ack, ...(accepted !== undefined ? { waitedMs: accepted } : {}), notWaitedMs: delay };
       }
       accepted = delay;
     } finally {

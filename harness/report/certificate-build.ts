@@ -6,13 +6,13 @@
  */
 import { join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
-import { replayLine } from '../run/replay.js';
+import { kitLine, type Replay, replayLine } from '../run/replay.js';
 import { firstLine } from '../text.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type { CertificateKitProof } from './certificate-kit-proof.js';
 import { maskUrl } from './mask.js';
 import { readAllowlist } from './no-check.js';
-import { reproCommand, reproFileName, shellQuote } from './repro.js';
+import { reproCommand, reproFileName } from './repro.js';
 import type { RunMeta } from './run-meta.js';
 import { throttleTraffic, type Traffic } from './traffic.js';
 import { computeVerdict, type ClauseOutcome, type RunStatus, type SuiteCounts, type Verdict } from './verdict.js';
@@ -267,15 +267,15 @@ function commandsOf(meta: RunMeta): Certificate['commands'] {
   if (!meta.replay) return {};
   const replay = replayLine(meta.replay);
   // The embedded reference stopped with the run: a reproduction needs one started again, the same way.
-  const reference = meta.target === 'embedded' ? referenceLine(meta, meta.replay.bin) : undefined;
+  const reference = meta.target === 'embedded' ? referenceLine(meta, meta.replay) : undefined;
   return { replay, ...(meta.replay.note ? { replayNote: meta.replay.note } : {}), ...(reference ? { reference } : {}) };
 }
 
-function referenceLine(meta: RunMeta, bin: string): string {
+function referenceLine(meta: RunMeta, replay: Replay): string {
   const flags = [
-    meta.timeScale !== undefined ? ` --time-scale ${meta.timeScale}` : '',
-    meta.readings ? ` --readings ${shellQuote(meta.readings)}` : '',
-    ...meta.faults.map((f) => ` --fault ${shellQuote(f)}`),
+    ...(meta.timeScale !== undefined ? ['--time-scale', String(meta.timeScale)] : []),
+    ...(meta.readings ? ['--readings', meta.readings] : []),
+    ...meta.faults.flatMap((f) => ['--fault', f]),
   ];
-  return `node ${shellQuote(bin)} serve${flags.join('')}`;
+  return kitLine(replay, ['serve', ...flags]);
 }

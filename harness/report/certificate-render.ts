@@ -7,7 +7,7 @@ import type { Certificate } from './certificate-build.js';
 import type { CertificateKitProof } from './certificate-kit-proof.js';
 import { declareHints } from './declare-hints.js';
 import { mdCell } from './markdown.js';
-import { shellQuote } from './repro.js';
+import { kitLine } from '../run/replay.js';
 import type { RunMeta } from './run-meta.js';
 import { formatBytes } from './traffic.js';
 
@@ -424,7 +424,5 @@ function integritySection(c: Certificate): string[] {
 
 function verifyCommand(c: Certificate): string {
   const file = c.meta.reportsDir ? join(c.meta.reportsDir, 'certificate.json') : 'certificate.json';
-  return c.meta.replay
-    ? `node ${shellQuote(c.meta.replay.bin)} verify-certificate ${shellQuote(file)}`
-    : `npx mpsi-conformance verify-certificate ${file}`;
+  return c.meta.replay ? kitLine(c.meta.replay, ['verify-certificate', file]) : `npx mpsi-conformance verify-certificate ${file}`;
 }

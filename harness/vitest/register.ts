@@ -8,7 +8,7 @@ import { watchStallFile } from '../check/lag.js';
 import { currentRecorder } from '../check/context.js';
 import { clause, hasClause } from '../clauses/registry.js';
 import { RUN_CONFIG_ENV, readRunConfig, type RunConfig } from '../run/config.js';
-import { replayLine, replayOf } from '../run/replay.js';
+import { environmentTarget, replayLine, replayOf } from '../run/replay.js';
 import { loadProfile, merchantSecrets } from '../profile/load.js';
 import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -83,6 +83,7 @@ export function runContext(): ReturnType<typeof readRunContext> {
 export function registerSuite(suite: SuiteDef): void {
   const { cfg, paths, loaded, redact, active, disputed } = runContext();
   const checks = selectChecks(suite, cfg.suites, cfg.clauses);
+  const fromEnvironment = environmentTarget(cfg, loaded.profile.baseUrl);
   let session: Session | undefined;
   let receiver: Receiver | undefined;
 
@@ -165,6 +166,7 @@ export function registerSuite(suite: SuiteDef): void {
           runSeed: seed,
           reportUrl: cfg.reportUrl,
           cfg: { ...cfg, seed },
+          fromEnvironment,
         });
         const comments = x.entries.map((e) => e.comment).join('; ');
         if (result.status === 'skipped')
@@ -213,6 +215,8 @@ interface AnnotateInput {
   runSeed: number;
   reportUrl?: string;
   cfg: RunConfig;
+  /** The address the profile took from the environment, for the replay's --target (replay.ts environmentTarget). */
+  fromEnvironment?: string;
 }
 
 async function annotate(a: AnnotateInput): Promise<void> {
@@ -244,7 +248,7 @@ async function annotate(a: AnnotateInput): Promise<void> {
     redact(
       `Enforces ${check.clauses.map((id) => `${id} (${clause(id).level})`).join(', ')}.\n\n` +
         `${main.text}\n\nSection: ${main.section}\n\nCheck id: ${check.id}. Replay its suite (from any ` +
-        `folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }))}\`.${deviation}`,
+        `folder): \`${replayLine(replayOf(a.cfg, undefined, { suite: suite.name }, a.fromEnvironment))}\`.${deviation}`,
     ),
   );
   // Seed and target change from run to run (the embedded reference's port): kept out of the history id.

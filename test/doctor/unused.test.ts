@@ -57,4 +57,22 @@ a price-point method that is no checkout method, and tiers nothing uses`, async 
     );
     expect(r.exitCode).toBe(0);
   }, 30_000);
+
+  it(`says a field the checks do not read once: a probe verified it, \
+so it is verified, with the checks' non-use on the same line`, async () => {
+    const file = profileWith((p) => {
+      p.internalFieldNames = { ...p.internalFieldNames, trans_amount: 'TransAmount', 'card.exp_month': 'Card.ExpMonth' };
+    });
+    const r = await runDoctor({ loaded: loadProfile(file), baseUrl: 'embedded', webhooks: false });
+    const at = (path: string) => r.items.filter((i) => i.path === path);
+    // Verified by the doctor's probe (a checkout with trans_amount of the wrong type): no warning beside it.
+    expect(at('internalFieldNames.trans_amount').map((i) => i.status)).toEqual(['verified']);
+    expect(at('internalFieldNames.trans_amount')[0]?.answered).toMatch(/verified, though no check reads it/);
+    // Not probed (no request is refused for that field alone): the warning stays, beside a line saying why it is not asked.
+    expect(
+      at('internalFieldNames["card.exp_month"]')
+        .map((i) => i.status)
+        .sort(),
+    ).toEqual(['not-verifiable', 'warning']);
+  }, 30_000);
 });

@@ -46,6 +46,49 @@ describe('--hint and --hints', () => {
   });
 });
 
+describe("a hint typed by the profile's schema", () => {
+  it('keeps a string field as the text written, a number field as the number', () => {
+    expect(parseHint('refunds.fee=0.30').value).toBe('0.30');
+    expect(parseHint('pricePoints.maxDistance=1.00').value).toBe('1.00');
+    expect(parseHint('pricePoints.tiers=[0.99, 1.00]').value).toEqual(['0.99', '1.00']);
+    expect(parseHint('refunds={"fee":0.30,"failingReason":"FAIL"}').value).toEqual({ fee: '0.30', failingReason: 'FAIL' });
+    expect(parseHint('webhooks.timeScale=0.01').value).toBe(0.01);
+    expect(parseHint('webhooks.ackTimeoutMs=1000').value).toBe(1000);
+    // A template's fields are free-form: a number there is the number written.
+    expect(parseHint('checkout.extras={"device":{"width":1080}}').value).toEqual({ device: { width: 1080 } });
+    expect(parseHint('methods.notEnabled=true').value).toBe('true');
+  });
+
+  it('types a hints file the same way', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-told-'));
+    const file = join(dir, 'hints.json');
+    writeFileSync(file, '{"refunds": {"fee": 0.30}, "http": {"rateLimit": 20}}');
+    const told = readHintsFile(file);
+    expect(told.find((t) => t.path === 'refunds.fee')?.value).toBe('0.30');
+    expect(told.find((t) => t.path === 'http.rateLimit')?.value).toBe(20);
+  });
+
+  it('addresses a map key holding a dot as the reference pages show it (internalFieldNames.card.exp_month)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mpsi-told-'));
+    const file = join(dir, 'hints.json');
+    writeFileSync(file, JSON.stringify({ internalFieldNames: { 'card.exp_month': 'Card.ExpMonth' } }));
+    const vendor = new Vendor([
+      ...readHintsFile(file),
+      parseHint('internalFieldNames.card.cvc=Card.Cvc'),
+      parseHint('internalFieldNames={"billing_address.country":"BillingAddress.Country"}'),
+    ]);
+    expect(vendor.sourceOf('internalFieldNames.card.exp_month')).toBe(`${file}#/internalFieldNames/card.exp_month`);
+    const draft: Record<string, unknown> = { internalFieldNames: { payment_method: 'PaymentMethod' } };
+    applyTold(draft, vendor, new Evidence(() => {}));
+    expect(draft['internalFieldNames']).toEqual({
+      payment_method: 'PaymentMethod',
+      'card.exp_month': 'Card.ExpMonth',
+      'card.cvc': 'Card.Cvc',
+      'billing_address.country': 'BillingAddress.Country',
+    });
+  });
+});
+
 describe('the draft takes what the vendor told', () => {
   it('writes what no probe learnt, keeps what the target answered over a contradiction, and skips a refuted leaf', () => {
     const ev = new Evidence(() => {});
