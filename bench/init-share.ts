@@ -87,7 +87,8 @@ for (const m of modes) {
 if (styles.length > 1) {
   const s = summary(all);
   log(
-    `gallery (${styles.join(', ')}): facts written ${s.share} % (${s.written}/${s.facts}), wrong ${s.wrong}, untold ${s.untold}, exit 0 ${s.exitZero}/${all.length}`,
+    `gallery (${styles.join(', ')}): facts written ${s.share} % (${s.written}/${s.facts}), wrong ${s.wrong}, ` +
+      `untold ${s.untold}, exit 0 ${s.exitZero}/${all.length}`,
   );
 }
 log(`wrote ${file}`);

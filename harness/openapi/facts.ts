@@ -12,7 +12,7 @@ import type { Operation } from './errors.js';
 import { vendorControls } from './controls.js';
 import { type DocOperation, matchOperations, operationsOf, requestSchemaOf } from './match.js';
 import { payeeFieldsTable, type Prose, proseFacts } from './prose.js';
-import type { Doc } from './read.js';
+import { type Doc, seg } from './read.js';
 import { flat, propsOf, variantsOf } from './shapes.js';
 
 type S = Record<string, unknown>;
@@ -105,12 +105,16 @@ function templateOf(s: S, ctx: Context, payees: Record<string, unknown>, doubts:
       out[name] = v('payee');
       continue;
     }
-    if (ctx === 'payout' && /payee|beneficiary|recipient/.test(name) && sub['type'] === 'object') {
-      // One object for every payout method, the fields each takes in a table of its description.
-      for (const [method, fields] of Object.entries(payeeFieldsTable(String(sub['description'] ?? '')))) {
+    if (ctx === 'payout' && /payee|beneficiary|recipient/.test(name) && (sub['type'] === 'object' || Object.keys(props(sub)).length)) {
+      // One object for every payout method (never the card variable, even when it holds a card number): the fields each
+      // method takes in a table of its description.
+      const perMethod = Object.entries(payeeFieldsTable(String(sub['description'] ?? '')));
+      for (const [method, fields] of perMethod) {
         const value = Object.fromEntries(fields.map((f) => [f, example(props(sub)[f] ?? {})]));
         if (fields.length && Object.values(value).every((x) => typeof x === 'string')) payees[method] = value;
       }
+      if (perMethod.length === 0)
+        doubts.push(`the payee ${name} (#${pointer}/properties/${name}) does not say which fields each payout method takes: none is told`);
       out[name] = v('payee');
       continue;
     }
@@ -305,11 +309,11 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
       if (op === 'refundCreate') tell('refunds.template', templateOf(req, 'refund', payees, doubts, reqPointer), reqPointer);
       if (op === 'payoutCreate' && variants) {
         // One variant per payout method: the field whose object differs per method is the payee.
-        const template = templateOf(req, 'payout', payees, doubts, reqPointer);
         const payeeKeys = new Set([...variants.differing, ...Object.values(variants.own).flatMap((x) => Object.keys(props(x)))]);
         if (payeeKeys.size === 1) {
           const [key] = payeeKeys;
-          template[key!] = v('payee');
+          const rest = { ...req, properties: Object.fromEntries(Object.entries(props(req)).filter(([k]) => k !== key)) };
+          const template = { ...templateOf(rest, 'payout', payees, doubts, reqPointer), [key!]: v('payee') };
           for (const { schema, method } of variantsOf(described)) {
             const value = payeeValue(props(schema)[key!] ?? {});
             if (value && method) payees[method] = value;
@@ -453,12 +457,19 @@ function sandboxControls(doc: Doc): [string, { value: unknown; pointer: string }
   return out;
 }
 
+/** What the webhook bodies a description shows contradict: OpenAPI 3.1 `webhooks`, and each operation's `callbacks`. */
 function webhookContradictions(doc: Doc, out: string[]): void {
-  for (const [event, item] of Object.entries((doc['webhooks'] ?? {}) as Record<string, S>)) {
+  const body = (item: S, pointer: string, what: string) => {
     const content = (((item['post'] as S | undefined)?.['requestBody'] as S | undefined)?.['content'] ?? {}) as Record<string, S>;
     const schema = (content['application/json'] ?? Object.values(content)[0])?.['schema'] as S | undefined;
-    out.push(...contradictionsOf(schema, `/webhooks/${event}/post/requestBody/content/application~1json/schema`, `webhook ${event}`));
-  }
+    out.push(...contradictionsOf(flat(schema), `${pointer}/post/requestBody/content/application~1json/schema`, what));
+  };
+  for (const [event, item] of Object.entries((doc['webhooks'] ?? {}) as Record<string, S>))
+    body(item, `/webhooks/${seg(event)}`, `webhook ${event}`);
+  for (const o of operationsOf(doc))
+    for (const [name, callback] of Object.entries((o.op['callbacks'] ?? {}) as Record<string, Record<string, S>>))
+      for (const [expression, item] of Object.entries(callback ?? {}))
+        body(item, `${o.pointer}/callbacks/${seg(name)}/${seg(expression)}`, `callback ${name}`);
 }
 
 /** A field required only for some methods, said in its description ("Required for `KLARNA` payments."): method → fields. */

@@ -44,20 +44,22 @@ function kindOf(t: MdTable, about?: string): 'payments' | 'refunds' | 'payouts' 
 }
 
 function limits(t: MdTable, kind: 'payments' | 'payouts', at: string, tell: Tell): void {
-  const [m, lo, hi, cur] = [column(t, /method/i), column(t, /^min/i), column(t, /^max/i), column(t, /currenc/i)];
-  const by = new Map<string, Map<string, { min: string; max: string }[]>>();
+  const [m, lo, hi, cur, ch] = [column(t, /method/i), column(t, /^min/i), column(t, /^max/i), column(t, /currenc/i), column(t, /channel/i)];
+  const by = new Map<string, Map<string, { min: string; max: string; name?: string }[]>>();
   for (const row of t.rows) {
     const method = methodIn(row[m] ?? '');
     const min = amountIn(row[lo] ?? '');
     const max = amountIn(row[hi] ?? '');
     const currency = cur >= 0 ? plain(row[cur] ?? '').toUpperCase() : 'USD';
     if (!method || method === '*' || !min || !max || !/^[A-Z]{3}$/.test(currency)) return; // a row not read whole: none is told
-    const ofMethod = by.get(method) ?? new Map<string, { min: string; max: string }[]>();
-    ofMethod.set(currency, [...(ofMethod.get(currency) ?? []), { min, max }]);
+    // A channel named in its column keeps its name (a number there only counts the channels).
+    const name = ch >= 0 && !blank(row[ch]) && !/^\d+$/.test(plain(row[ch]!)) ? plain(row[ch]!) : undefined;
+    const ofMethod = by.get(method) ?? new Map<string, { min: string; max: string; name?: string }[]>();
+    ofMethod.set(currency, [...(ofMethod.get(currency) ?? []), { min, max, ...(name ? { name } : {}) }]);
     by.set(method, ofMethod);
   }
   const cents = (v: string) => Math.round(Number(v) * 100);
-  const limitOf = (rs: { min: string; max: string }[]) => {
+  const limitOf = (rs: { min: string; max: string; name?: string }[]) => {
     const sorted = [...rs].sort((a, b) => cents(a.min) - cents(b.min));
     const max = sorted.reduce((a, r) => (cents(r.max) > cents(a) ? r.max : a), sorted[0]!.max);
     return { min: sorted[0]!.min, max, ...(sorted.length > 1 ? { channels: sorted } : {}) };
@@ -179,7 +181,8 @@ function roleOf(purpose: string): 'primary' | 'second' | 'frozen' | 'lowBalance'
 /** "100000.00 USD, 1215.93 EUR" → { USD: "100000.00", EUR: "1215.93" }. */
 function balancesIn(cell: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
-  for (const part of plain(cell).split(/\s*[,;]\s*(?=\d)/)) {
+  // "2,500.00 USD, 3.00 EUR": a list's comma is followed by a space, a thousands separator is not.
+  for (const part of plain(cell).split(/\s*[,;]\s+(?=\d)/)) {
     const m = /^([\d,]+\.\d{2})\s*([A-Z]{3})$/.exec(part.trim());
     if (!m) return undefined;
     out[m[2]!] = m[1]!.replace(/,/g, '');
@@ -271,12 +274,20 @@ const SUPPORT: [RegExp, string][] = [
   [/^(full and partial|partial|yes)$/i, 'partial'],
 ];
 
-function refunds(t: MdTable, at: string, tell: Tell): void {
-  const [m, s, st] = [column(t, /method/i), column(t, /^refunds?$|support/i), column(t, /status/i)];
+function refunds(t: MdTable, roles: Map<string, string>, at: string, tell: Tell): void {
+  const [m, s, st, who] = [column(t, /method/i), column(t, /^refunds?$|support/i), column(t, /status/i), column(t, /merchant/i)];
   for (const row of t.rows) {
     const method = methodIn(row[m] ?? '');
     const support = SUPPORT.find(([re]) => re.test(plain(row[s] ?? '')))?.[1];
     if (!method || method === '*' || !support) continue;
+    // A row of one merchant (its id, as the test merchants' table names it): that merchant's own support.
+    const merchant = who >= 0 && !/^(all|any|every)/i.test(plain(row[who] ?? '')) ? plain(row[who] ?? '') : undefined;
+    if (merchant !== undefined) {
+      const role = /your own/i.test(merchant) ? 'primary' : roles.get(merchant);
+      if (role === 'primary' || role === 'second' || role === 'lowBalance')
+        tell(`refunds.supportByMerchant.${role}.${method}`, support, at);
+      continue;
+    }
     tell(`refunds.support.${method}`, support, at);
     const status = st >= 0 ? codeSpans(row[st] ?? '')[0] : undefined;
     if (status === 'PENDING' || status === 'SUCCESS') tell(`refunds.createdStatus.${method}`, status, at);
@@ -296,6 +307,15 @@ function payoutMethods(t: MdTable, at: string, tell: Tell): void {
 
 /** Every fact the description's Markdown states; `card` gives a test card the fields its number goes with. */
 export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
+  // The test merchants' ids and roles first: another table (refunds per merchant) names a merchant by its id.
+  const roles = new Map<string, string>();
+  for (const { text } of texts)
+    for (const t of readMarkdown(text).tables)
+      if (column(t, /merchant id/i) >= 0 && column(t, /purpose|role/i) >= 0)
+        merchants(t, '', (path, value) => {
+          const role = /^merchants\.(\w+)\.id$/.exec(path)?.[1];
+          if (role && typeof value === 'string') roles.set(value, role);
+        });
   for (const { text, pointer, about } of texts) {
     const md = readMarkdown(text);
     for (const t of md.tables) {
@@ -312,7 +332,7 @@ export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
           pointer,
           tell,
         );
-      else if (has(/method/i) && has(/^refunds?$|refund support/i)) refunds(t, pointer, tell);
+      else if (has(/method/i) && has(/^refunds?$|refund support/i)) refunds(t, roles, pointer, tell);
       else if (has(/method/i) && has(/cancel/i)) payoutMethods(t, pointer, tell);
     }
     // Lists: fees ("`CARD`: percent 2.9 %; fixed —; rounding —") and test cards ("`4242…`: Payment succeeds").

@@ -26,8 +26,9 @@ export function flat(s: S | undefined, depth = 0): S {
     for (const [k, v] of Object.entries((f['properties'] as Record<string, S> | undefined) ?? {}))
       properties[k] = properties[k] ? { allOf: [properties[k]!, v] } : v;
     for (const r of (f['required'] as string[] | undefined) ?? []) required.add(r);
-    for (const k of ['type', 'description', 'title', 'examples', 'example', 'oneOf', 'anyOf', 'discriminator', 'enum', 'const'])
-      if (out[k] === undefined && f[k] !== undefined) out[k] = f[k];
+    // Every other keyword a part says (type, description, examples, minimum, maximum, oneOf, a discriminator…): the
+    // schema's own wins.
+    for (const [k, x] of Object.entries(f)) if (k !== 'properties' && k !== 'required' && out[k] === undefined) out[k] = x;
   }
   if (Object.keys(properties).length) out['properties'] = properties;
   if (required.size) out['required'] = [...required];
