@@ -3,18 +3,21 @@
  * what no probe learns (test/legal-targets/init.ts `vendorHints`, given as --hints), judged fact by fact against the
  * truth (`judgeDraft`): written, wrong (goal 0) and left out without a TODO (goal 0). init only: the completed draft's
  * conformance run is bench/legal-targets.ts's (--init yes). With --openapi yes, a third init per target reads the
- * target's own description (`describe --openapi` of its true profile) instead of hints.
+ * target's own description (`describe --openapi` of its true profile) instead of hints. With --style, init reads only
+ * the vendor's own description in each style named (fixtures/openapi-gallery/vendor.ts: tagged, tables, oneof; `gallery`
+ * for all three), written from the true profile without an x-mpsi extension, and no bare or hinted init runs.
  *
- *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]
+ *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--style gallery|tagged,tables,oneof] [--name init-share]
  */
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
+import { GALLERY_STYLES, type GalleryStyle } from '../fixtures/openapi-gallery/vendor.js';
 import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
 import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
-const USAGE = 'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--name init-share]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'name']);
+const USAGE = 'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--style gallery|tagged,tables,oneof] [--name init-share]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'style', 'name']);
 const N = Number(flag('n', '20'));
 const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
 const OPENAPI = flag('openapi', 'no');
@@ -22,16 +25,21 @@ const NAME = flag('name', 'init-share');
 if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (OPENAPI !== 'yes' && OPENAPI !== 'no') throw new Error('--openapi must be yes or no');
+const STYLE = flag('style', '');
+const styles = (STYLE === 'gallery' ? [...GALLERY_STYLES] : STYLE.split(',').filter(Boolean)) as GalleryStyle[];
+for (const s of styles)
+  if (!GALLERY_STYLES.includes(s)) throw new Error(`--style: ${s} is not one of gallery, ${GALLERY_STYLES.join(', ')}`);
 
 const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
 log(`init share: ${N} genomes, seed ${SEED} (replay: --seed ${SEED})`);
 
-type Mode = 'bare' | 'hints' | 'openapi';
-const modes: Mode[] = OPENAPI === 'yes' ? ['bare', 'hints', 'openapi'] : ['bare', 'hints'];
-const rows: Record<Mode, InitJudgement[]> = { bare: [], hints: [], openapi: [] };
+type Mode = 'bare' | 'hints' | 'openapi' | GalleryStyle;
+const modes: Mode[] = styles.length ? styles : OPENAPI === 'yes' ? ['bare', 'hints', 'openapi'] : ['bare', 'hints'];
+const rows = Object.fromEntries(modes.map((m) => [m, [] as InitJudgement[]])) as Record<Mode, InitJudgement[]>;
 for (const [i, g] of genomes.entries()) {
   for (const mode of modes) {
-    const j = await initOverGenome(g, { hints: mode === 'hints', openapi: mode === 'openapi' });
+    const openapi = mode === 'openapi' ? true : mode === 'bare' || mode === 'hints' ? false : mode;
+    const j = await initOverGenome(g, { hints: mode === 'hints', openapi });
     rows[mode].push(j);
     log(
       `[${i + 1}/${N}] ${mode}: exit ${j.exit}, ${j.written}/${j.facts} facts, ${j.wrong.length} wrong, ` +
@@ -61,13 +69,26 @@ const summary = (js: InitJudgement[]) => {
     exitZero: js.filter((j) => j.exit === 0 && j.wroteDraft).length,
   };
 };
-const figures = { genomes: N, seed: SEED, ...Object.fromEntries(modes.map((m) => [m, summary(rows[m])])) };
+const all = modes.flatMap((m) => rows[m]);
+const figures = {
+  genomes: N,
+  seed: SEED,
+  ...Object.fromEntries(modes.map((m) => [m, summary(rows[m])])),
+  ...(styles.length > 1 ? { gallery: summary(all) } : {}),
+};
 const file = writeReport(NAME, figures);
 for (const m of modes) {
   const s = summary(rows[m]);
   log(
     `${m}: facts written ${s.share} % (${s.written}/${s.facts}), wrong ${s.wrong}, untold ${s.untold}, ` +
       `${s.todos} TODOs per target, exit 0 ${s.exitZero}/${N}`,
+  );
+}
+if (styles.length > 1) {
+  const s = summary(all);
+  log(
+    `gallery (${styles.join(', ')}): facts written ${s.share} % (${s.written}/${s.facts}), wrong ${s.wrong}, ` +
+      `untold ${s.untold}, exit 0 ${s.exitZero}/${all.length}`,
   );
 }
 log(`wrote ${file}`);

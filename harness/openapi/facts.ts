@@ -9,8 +9,11 @@
 import type { Told } from '../init/told.js';
 import { feeKindOf } from './describe.js';
 import type { Operation } from './errors.js';
-import { type DocOperation, matchOperations, requestSchemaOf } from './match.js';
-import type { Doc } from './read.js';
+import { vendorControls } from './controls.js';
+import { type DocOperation, matchOperations, operationsOf, requestSchemaOf } from './match.js';
+import { payeeFieldsTable, type Prose, proseFacts } from './prose.js';
+import { type Doc, seg } from './read.js';
+import { flat, propsOf, variantsOf } from './shapes.js';
 
 type S = Record<string, unknown>;
 
@@ -25,7 +28,7 @@ export interface DescriptionFacts {
   doubts: string[];
 }
 
-const props = (s: S | undefined): Record<string, S> => (s?.['properties'] as Record<string, S> | undefined) ?? {};
+const props = propsOf;
 const isAmount = (s: S | undefined): boolean => !!s && 'currency' in props(s) && 'value' in props(s);
 const text = (name: string, s: S) => `${name} ${String(s['description'] ?? '')}`.toLowerCase();
 const example = (s: S): unknown =>
@@ -70,13 +73,15 @@ type Context = 'card' | 'refund' | 'payout' | 'sandbox';
 function variableOf(name: string, s: S, ctx: Context): string | undefined {
   const t = text(name, s);
   if (isAmount(s)) return 'amount';
-  if ('card_number' in props(s)) return 'card';
-  if (/^(payment|payout)_method$|^method$/.test(name) || /the payment method/.test(t)) return 'method';
-  if (/notify|callback|webhook/.test(name)) return 'notifyUrl';
-  if (/merchant's refund number/.test(t) || name === 'merchant_refund_no') return 'refundNo';
-  if (/merchant's payout number/.test(t) || name === 'merchant_payout_no') return 'payoutNo';
-  if (/merchant's order number/.test(t) || /merchant_order_no$/.test(name)) return 'merchantOrderNo';
-  if (/service's order number/.test(t) || /^(original_)?order_no$/.test(name)) return 'orderNo';
+  if ('card_number' in props(s) && ctx !== 'payout') return 'card';
+  if (/^(payment|payout)_method$|^method$/.test(name) || /the payment method|^\S+ (payment|payout) method( code)?\b/.test(t))
+    return 'method';
+  if (/notify|callback|webhook/.test(name) || /receives status notifications/.test(t)) return 'notifyUrl';
+  if (/merchant's refund number|your unique refund number/.test(t) || name === 'merchant_refund_no') return 'refundNo';
+  if (/merchant's payout number|your unique payout number/.test(t) || name === 'merchant_payout_no') return 'payoutNo';
+  if (/merchant's order number|your own order number/.test(t) || /merchant_order_no$/.test(name)) return 'merchantOrderNo';
+  if (/service's order number|order number assigned by the (platform|service)/.test(t) || /^(original_)?order_no$/.test(name))
+    return 'orderNo';
   if (/reason/.test(name) && ctx === 'refund') return 'reason';
   if (name === 'goods_name') return 'goodsName';
   if (name === 'metadata') return 'metadata';
@@ -92,10 +97,24 @@ function templateOf(s: S, ctx: Context, payees: Record<string, unknown>, doubts:
     const alts = (sub['oneOf'] ?? sub['anyOf']) as S[] | undefined;
     if (ctx === 'payout' && alts?.length) {
       // One object per payout method: the payee, each method's own fields.
-      for (const alt of alts) {
-        const method = /^(\S+) payee$/.exec(String(alt['title'] ?? ''))?.[1];
-        if (method && example(alt) !== undefined) payees[method] = example(alt);
+      for (const { schema: alt, method: named } of variantsOf(sub, payoutMethodsOf(s))) {
+        const method = /^(\S+) payee$/.exec(String(alt['title'] ?? ''))?.[1] ?? named;
+        const value = payeeValue(alt);
+        if (method && value) payees[method] = value;
       }
+      out[name] = v('payee');
+      continue;
+    }
+    if (ctx === 'payout' && /payee|beneficiary|recipient/.test(name) && (sub['type'] === 'object' || Object.keys(props(sub)).length)) {
+      // One object for every payout method (never the card variable, even when it holds a card number): the fields each
+      // method takes in a table of its description.
+      const perMethod = Object.entries(payeeFieldsTable(String(sub['description'] ?? '')));
+      for (const [method, fields] of perMethod) {
+        const value = Object.fromEntries(fields.map((f) => [f, example(props(sub)[f] ?? {})]));
+        if (fields.length && Object.values(value).every((x) => typeof x === 'string')) payees[method] = value;
+      }
+      if (perMethod.length === 0)
+        doubts.push(`the payee ${name} (#${pointer}/properties/${name}) does not say which fields each payout method takes: none is told`);
       out[name] = v('payee');
       continue;
     }
@@ -110,12 +129,29 @@ function templateOf(s: S, ctx: Context, payees: Record<string, unknown>, doubts:
   return out;
 }
 
+/** A payee's values: its example, else its required fields' examples (undefined when one has none). */
+function payeeValue(s: S): S | undefined {
+  const ex = example(s);
+  if (ex && typeof ex === 'object' && !Array.isArray(ex)) return ex as S;
+  const fields = (s['required'] as string[] | undefined) ?? Object.keys(props(s));
+  const out = Object.fromEntries(fields.map((f) => [f, example(props(s)[f] ?? {})]));
+  return fields.length && Object.values(out).every((x) => typeof x === 'string') ? out : undefined;
+}
+
+/** The payout method names a payout request lists (its method field's enum, or each variant's). */
+function payoutMethodsOf(s: S | undefined): string[] {
+  for (const [k, f] of Object.entries(props(s)))
+    if (/method/.test(k) && Array.isArray(f['enum'])) return (f['enum'] as unknown[]).map(String);
+  return variantsOf(s).flatMap((x) => (x.method ? [x.method] : []));
+}
+
 /** The success answer's `data` schema of an operation. */
 function dataSchemaOf(o: DocOperation): { schema: S; pointer: string } | undefined {
   const ok = ((o.op['responses'] as S | undefined)?.['200'] ?? (o.op['responses'] as S | undefined)?.['default']) as S | undefined;
   const content = (ok?.['content'] ?? {}) as Record<string, S>;
-  const schema = (content['application/json'] ?? Object.values(content)[0])?.['schema'] as S | undefined;
-  if (!schema) return undefined;
+  const raw = (content['application/json'] ?? Object.values(content)[0])?.['schema'] as S | undefined;
+  if (!raw) return undefined;
+  const schema = flat(raw);
   const base = `${o.pointer}/responses/200/content/application~1json/schema`;
   if (props(schema)['data']) return { schema: props(schema)['data']!, pointer: `${base}/properties/data` };
   for (const k of ['oneOf', 'anyOf']) {
@@ -140,7 +176,8 @@ function recordPaths(s: S, want: Record<string, (name: string, sub: S) => boolea
 }
 
 const serviceNo = (kind: string) => (name: string, s: S) =>
-  new RegExp(`service's ${kind} number`).test(text(name, s)) || name === `${kind === 'order' ? 'order' : kind}_no`;
+  new RegExp(`service's ${kind} number|${kind} number assigned by the (platform|service)`).test(text(name, s)) ||
+  name === `${kind === 'order' ? 'order' : kind}_no`;
 const status = (name: string) => /^(status|state)$|_status$/.test(name);
 
 function dataFacts(op: Operation, o: DocOperation): { fields: Record<string, string>; pointer: string } | undefined {
@@ -190,9 +227,49 @@ export function parseLimits(line: string): Record<string, { min: string; max: st
   return out;
 }
 
+/** The values a field may take: its enum, and each variant's one value of it (a discriminated oneOf). */
 function enumOf(s: S | undefined, field: string): string[] {
   const f = props(s)[field];
-  return Array.isArray(f?.['enum']) ? (f['enum'] as unknown[]).map(String) : [];
+  const listed = Array.isArray(f?.['enum']) ? (f['enum'] as unknown[]).map(String) : [];
+  const variants = variantsOf(s).flatMap((x) => {
+    const c = props(x.schema)[field];
+    return typeof c?.['const'] === 'string' ? [c['const']] : Array.isArray(c?.['enum']) ? (c['enum'] as unknown[]).map(String) : [];
+  });
+  return [...new Set([...listed, ...variants])];
+}
+
+/**
+ * A request written as one variant per method (a discriminated oneOf): the fields every variant requires, as one
+ * schema, and each method's own required fields and its amount's range (minimum/maximum, per channel with anyOf).
+ */
+function byMethod(
+  s: S | undefined,
+): { common: S; own: Record<string, S>; differing: string[]; ranges: Record<string, { min: string; max: string }[]> } | undefined {
+  const variants = variantsOf(s);
+  if (variants.length === 0 || variants.some((x) => !x.method)) return undefined;
+  const requiredOf = (x: S) => new Set((x['required'] as string[] | undefined) ?? []);
+  const common = [...requiredOf(variants[0]!.schema)].filter((k) => variants.every((x) => requiredOf(x.schema).has(k)));
+  const first = props(variants[0]!.schema);
+  const own: Record<string, S> = {};
+  const ranges: Record<string, { min: string; max: string }[]> = {};
+  for (const { schema, method } of variants) {
+    const ps = props(schema);
+    const extra = [...requiredOf(schema)].filter((k) => !common.includes(k));
+    if (extra.length) own[method!] = { type: 'object', required: extra, properties: Object.fromEntries(extra.map((k) => [k, ps[k]])) };
+    const value = props(ps['trans_amount'])['value'];
+    const rs = (((value?.['anyOf'] ?? value?.['oneOf']) as S[] | undefined) ?? (value ? [value] : [])).map(flat);
+    const read = rs.map((r) => ({ min: r['minimum'], max: r['maximum'] }));
+    if (read.length && read.every((r) => typeof r.min === 'number' && typeof r.max === 'number'))
+      ranges[method!] = read.map((r) => ({ min: (r.min as number).toFixed(2), max: (r.max as number).toFixed(2) }));
+  }
+  const properties = Object.fromEntries(common.map((k) => [k, first[k]!]));
+  // A field every variant requires with a schema of its own (a payout's payee); the method itself and the amount aside.
+  const by = (flat(s)['discriminator'] as { propertyName?: string } | undefined)?.propertyName;
+  const differing = common.filter(
+    (k) =>
+      k !== by && !/method/.test(k) && !isAmount(first[k]) && new Set(variants.map((x) => JSON.stringify(props(x.schema)[k]))).size > 1,
+  );
+  return { common: { type: 'object', required: common, properties }, own, differing, ranges };
 }
 
 export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
@@ -207,18 +284,47 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
       contradictions.push(`${op}: ${o.method.toUpperCase()} ${o.path} (#${o.pointer}); every endpoint of the interface is POST`);
       continue;
     }
-    tell(`endpoints.${op}`, o.path, o.pointer);
-    const req = requestSchemaOf(o);
+    if (o.unknownParams.length)
+      doubts.push(
+        `${op}: ${o.method.toUpperCase()} ${o.rawPath}: the path parameter(s) ${o.unknownParams.join(', ')} name no number init knows`,
+      );
+    else tell(`endpoints.${op}`, o.path, o.pointer);
+    const described = requestSchemaOf(o);
+    const variants = op === 'checkout' || op === 'payoutCreate' ? byMethod(described) : undefined;
+    const req = variants?.common ?? described;
     const reqPointer = `${o.pointer}/requestBody/content/application~1json/schema`;
     const against = contradictionsOf(req, reqPointer, `${op} request`);
     contradictions.push(...against);
-    if (op === 'checkout' || op === 'cardPayment') methods.push(...enumOf(req, 'payment_method'));
-    if (op === 'payoutCreate') for (const f of Object.keys(props(req))) if (/method/.test(f)) payoutMethods.push(...enumOf(req, f));
+    if (op === 'checkout' || op === 'cardPayment') methods.push(...enumOf(described, 'payment_method'));
+    if (op === 'payoutCreate') for (const f of Object.keys(props(req))) if (/method/.test(f)) payoutMethods.push(...enumOf(described, f));
+    if (op === 'checkout' && variants)
+      for (const [m, rs] of Object.entries(variants.ranges)) {
+        const sorted = [...rs].sort((a, b) => Number(a.min) - Number(b.min));
+        const max = sorted.reduce((a, r) => (Number(r.max) > Number(a) ? r.max : a), sorted[0]!.max);
+        tell(`limits.payments.${m}`, { min: sorted[0]!.min, max, ...(sorted.length > 1 ? { channels: sorted } : {}) }, reqPointer);
+      }
     if (against.length === 0 && req) {
       const payees: Record<string, unknown> = {};
       if (op === 'cardPayment') tell('cardPayment.template', templateOf(req, 'card', payees, doubts, reqPointer), reqPointer);
       if (op === 'refundCreate') tell('refunds.template', templateOf(req, 'refund', payees, doubts, reqPointer), reqPointer);
-      if (op === 'payoutCreate') {
+      if (op === 'payoutCreate' && variants) {
+        // One variant per payout method: the field whose object differs per method is the payee.
+        const payeeKeys = new Set([...variants.differing, ...Object.values(variants.own).flatMap((x) => Object.keys(props(x)))]);
+        if (payeeKeys.size === 1) {
+          const [key] = payeeKeys;
+          const rest = { ...req, properties: Object.fromEntries(Object.entries(props(req)).filter(([k]) => k !== key)) };
+          const template = { ...templateOf(rest, 'payout', payees, doubts, reqPointer), [key!]: v('payee') };
+          for (const { schema, method } of variantsOf(described)) {
+            const value = payeeValue(props(schema)[key!] ?? {});
+            if (value && method) payees[method] = value;
+          }
+          tell('payouts.template', template, reqPointer);
+          for (const [m, payee] of Object.entries(payees)) tell(`payouts.methods.${m}.payee`, payee, `${reqPointer}/oneOf`);
+        } else
+          doubts.push(
+            `payoutCreate: its variants per method differ in ${[...payeeKeys].join(', ') || 'nothing'}; no payee field was placed`,
+          );
+      } else if (op === 'payoutCreate') {
         tell('payouts.template', templateOf(req, 'payout', payees, doubts, reqPointer), reqPointer);
         for (const [m, payee] of Object.entries(payees)) tell(`payouts.methods.${m}.payee`, payee, `${reqPointer}/properties`);
       }
@@ -228,8 +334,19 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
           Object.entries(templateOf(req, 'card', payees, doubts, reqPointer)).filter(([k]) => !fixed.has(k)),
         );
         if (Object.keys(extras).length) tell('checkout.extras', extras, reqPointer);
-        const byMethod = req['x-mpsi-extras-by-method'];
-        if (byMethod && typeof byMethod === 'object') tell('checkout.extrasByMethod', byMethod, `${reqPointer}/x-mpsi-extras-by-method`);
+        const told = req['x-mpsi-extras-by-method'];
+        if (told && typeof told === 'object') tell('checkout.extrasByMethod', told, `${reqPointer}/x-mpsi-extras-by-method`);
+        // A method's own fields are told whole or not at all (a field without a value would be sent missing).
+        const whole = (own: S) => {
+          const t = templateOf(own, 'card', payees, doubts, reqPointer);
+          return Object.keys(t).length > 0 && Object.keys(t).length === ((own['required'] as string[] | undefined) ?? []).length
+            ? t
+            : undefined;
+        };
+        for (const [m, own] of [...Object.entries(variants?.own ?? {}), ...Object.entries(requiredPerMethod(req))]) {
+          const t = whole(own);
+          if (t) tell(`checkout.extrasByMethod.${m}`, t, reqPointer);
+        }
       }
       if (op === 'refundQuery' || op === 'payoutQuery' || op === 'payoutCancel') {
         const by = lookupOf(req, op === 'refundQuery' ? 'refund' : 'payout');
@@ -261,7 +378,9 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
         // "a new checkout is PENDING": the status a checkout not yet paid has, where the description says it.
         const pending =
           op === 'checkout' && f['status']
-            ? /a new checkout is ([A-Z_]+)/.exec(String(fieldAt(dataSchemaOf(o)?.schema, f['status'])?.['description'] ?? ''))?.[1]
+            ? /[Aa] new checkout is `?([A-Z][A-Z_]*)/.exec(
+                String(fieldAt(dataSchemaOf(o)?.schema, f['status'])?.['description'] ?? ''),
+              )?.[1]
             : undefined;
         if (pending) tell('checkout.pendingStatus', pending, `${at('status')}/description`);
       }
@@ -269,6 +388,8 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
     extensions(op, o, tell);
   }
   for (const [name, control] of sandboxControls(doc)) tell(`sandbox.${name}`, control.value, control.pointer);
+  vendorControls(operationsOf(doc), tell);
+  proseFacts(prosesOf(doc, matched), cardOf(matched.cardPayment), tell);
   topExtensions(doc, tell);
   webhookContradictions(doc, contradictions);
   return { told, methods: [...new Set(methods)], payoutMethods: [...new Set(payoutMethods)], contradictions, doubts };
@@ -339,10 +460,72 @@ function sandboxControls(doc: Doc): [string, { value: unknown; pointer: string }
   return out;
 }
 
+/** What the webhook bodies a description shows contradict: OpenAPI 3.1 `webhooks`, and each operation's `callbacks`. */
 function webhookContradictions(doc: Doc, out: string[]): void {
-  for (const [event, item] of Object.entries((doc['webhooks'] ?? {}) as Record<string, S>)) {
+  const body = (item: S, pointer: string, what: string) => {
     const content = (((item['post'] as S | undefined)?.['requestBody'] as S | undefined)?.['content'] ?? {}) as Record<string, S>;
     const schema = (content['application/json'] ?? Object.values(content)[0])?.['schema'] as S | undefined;
-    out.push(...contradictionsOf(schema, `/webhooks/${event}/post/requestBody/content/application~1json/schema`, `webhook ${event}`));
+    out.push(...contradictionsOf(flat(schema), `${pointer}/post/requestBody/content/application~1json/schema`, what));
+  };
+  for (const [event, item] of Object.entries((doc['webhooks'] ?? {}) as Record<string, S>))
+    body(item, `/webhooks/${seg(event)}`, `webhook ${event}`);
+  for (const o of operationsOf(doc))
+    for (const [name, callback] of Object.entries((o.op['callbacks'] ?? {}) as Record<string, Record<string, S>>))
+      for (const [expression, item] of Object.entries(callback ?? {}))
+        body(item, `${o.pointer}/callbacks/${seg(name)}/${seg(expression)}`, `callback ${name}`);
+}
+
+/** A field required only for some methods, said in its description ("Required for `KLARNA` payments."): method → fields. */
+function requiredPerMethod(s: S): Record<string, S> {
+  const out: Record<string, S> = {};
+  for (const [k, sub] of Object.entries(props(s))) {
+    const m = /required for `([A-Z][A-Z0-9_]*)` payments/i.exec(String(sub['description'] ?? ''))?.[1];
+    if (!m || ((s['required'] as string[] | undefined) ?? []).includes(k)) continue;
+    out[m] ??= { type: 'object', required: [], properties: {} };
+    const own = out[m]!;
+    (own['required'] as string[]).push(k);
+    (own['properties'] as S)[k] = sub;
   }
+  return out;
+}
+
+/** Every Markdown text a vendor puts its terms in: the document's, each tag's, each matched operation's. */
+function prosesOf(doc: Doc, matched: Partial<Record<Operation, DocOperation>>): Prose[] {
+  const out: Prose[] = [];
+  const info = (doc['info'] ?? {}) as S;
+  if (typeof info['description'] === 'string') out.push({ text: info['description'], pointer: '/info/description' });
+  ((doc['tags'] as S[] | undefined) ?? []).forEach((t, i) => {
+    if (typeof t['description'] !== 'string') return;
+    const name = String(t['name'] ?? '').toLowerCase();
+    const about = /payout/.test(name)
+      ? 'payouts'
+      : /refund/.test(name)
+        ? 'refunds'
+        : /payment|checkout/.test(name)
+          ? 'payments'
+          : undefined;
+    out.push({ text: t['description'], pointer: `/tags/${i}/description`, ...(about ? { about } : {}) });
+  });
+  const about: Partial<Record<Operation, string>> = {
+    checkout: 'payments',
+    cardPayment: 'payments',
+    refundCreate: 'refunds',
+    payoutCreate: 'payouts',
+  };
+  for (const [op, o] of Object.entries(matched) as [Operation, DocOperation][])
+    if (typeof o.op['description'] === 'string')
+      out.push({ text: o.op['description'], pointer: `${o.pointer}/description`, ...(about[op] ? { about: about[op] } : {}) });
+  return out;
+}
+
+/** A test card's fields besides its number, from the card request's examples (the merchant's to choose). */
+function cardOf(o: DocOperation | undefined): S {
+  const card = o ? Object.values(props(requestSchemaOf(o))).find((x) => 'card_number' in props(x)) : undefined;
+  const ex = (k: string, fallback: unknown) => (card ? (example(props(card)[k] ?? {}) ?? fallback) : fallback);
+  return {
+    cardholder_name: ex('cardholder_name', 'Test Cardholder'),
+    exp_month: ex('exp_month', 12),
+    exp_year: ex('exp_year', 2099),
+    cvc: ex('cvc', '123'),
+  };
 }

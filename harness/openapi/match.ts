@@ -5,9 +5,15 @@
  */
 import { OPERATIONS, type Operation } from './errors.js';
 import type { Doc } from './read.js';
+import { effectivePath, flat } from './shapes.js';
 
 export interface DocOperation {
+  /** The path as a profile writes it: the server's path prefix before it, its parameters named as the interface's numbers. */
   path: string;
+  /** The path as the description writes it, under its server. */
+  rawPath: string;
+  /** Path parameters neither name nor description places: the path is not told. */
+  unknownParams: string[];
   method: string;
   /** JSON pointer of the operation object. */
   pointer: string;
@@ -24,13 +30,17 @@ export function operationsOf(doc: Doc): DocOperation[] {
   for (const [path, item] of Object.entries((doc['paths'] ?? {}) as Record<string, Record<string, unknown>>))
     for (const method of ['post', 'get', 'put', 'patch', 'delete']) {
       const op = item?.[method];
-      if (op && typeof op === 'object')
+      if (op && typeof op === 'object') {
+        const effective = effectivePath(doc, path, item, op as Record<string, unknown>);
         out.push({
-          path,
+          path: effective.path,
+          rawPath: path,
+          unknownParams: effective.unknown,
           method,
           pointer: `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`,
           op: op as Record<string, unknown>,
         });
+      }
     }
   return out;
 }
@@ -47,22 +57,35 @@ export function requestSchemaOf(o: DocOperation): Record<string, unknown> | unde
     Record<string, unknown>
   >;
   const media = content['application/json'] ?? Object.values(content)[0];
-  return media?.['schema'] as Record<string, unknown> | undefined;
+  const schema = media?.['schema'] as Record<string, unknown> | undefined;
+  return schema ? flat(schema) : undefined;
 }
 
 const words = (s: string) =>
   s
-    .toLowerCase()
     .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ');
+
+/** A sandbox's own operation (tagged so, or carrying the controls `describe` writes): never one of the interface's. */
+export function isSandboxOperation(op: Record<string, unknown>): boolean {
+  return (
+    !!op['x-mpsi-sandbox-controls'] ||
+    ((op['tags'] as unknown[] | undefined) ?? []).some((t) => /^(sandbox|test(ing)?|simulat)/i.test(String(t)))
+  );
+}
 
 /** How well a description's operation fits one of the interface's; 0 when it cannot be it. */
 export function score(o: DocOperation, target: Operation): number {
-  if (o.op['x-mpsi-sandbox-controls'] || (o.op['tags'] as unknown[] | undefined)?.includes('sandbox')) return 0;
+  if (isSandboxOperation(o.op)) return 0;
   const id = String(o.op['operationId'] ?? '');
   if (id && words(id).replace(/ /g, '') === target.toLowerCase()) return 100;
   if (DOCUMENT_PATHS[target] === o.path) return 90;
-  const text = words(`${o.path} ${id} ${String(o.op['summary'] ?? '')}`);
+  // The path's words without its parameters: `{merchant_refund_no}` says what the path carries, not what it is.
+  const text = words(`${o.rawPath.replace(/\{[^{}]*\}/g, ' ')} ${id} ${String(o.op['summary'] ?? '')}`);
+  // A balance, an account or a statement is none of the interface's resources, whatever resource its words name
+  // (a payout balance query is not the payout query).
+  if (/\b(balances?|accounts?|statements?|settlements?|reports?|webhooks?|notifications?)\b/.test(text)) return 0;
   const fields = requestFields(o).join(' ');
   const refund = /refund/.test(text) || /merchant_refund_no|refund_no/.test(fields);
   const payout = /payout|disburse|transfer|withdraw/.test(text) || /merchant_payout_no|payout_no/.test(fields);

@@ -29,6 +29,7 @@ import { discoveredShare } from '../init/share.js';
 import { trueProfile } from './genome.js';
 import { stringify } from 'yaml';
 import { describeOpenApi } from '../../harness/openapi/describe.js';
+import { type GalleryStyle, vendorDescription } from '../../fixtures/openapi-gallery/vendor.js';
 
 const SECRET_ENV = 'LEGAL_TARGETS_INIT_SECRET';
 
@@ -422,16 +423,20 @@ export interface InitOverGenomeOptions {
   budget?: number;
   /** Give init the vendor's documentation of what no probe learns (vendorHints) as --hints. */
   hints?: boolean;
-  /** Give init the target's own OpenAPI description (describe --openapi of its true profile) as --openapi. */
-  openapi?: boolean;
+  /**
+   * Give init the target's own OpenAPI description as --openapi: `describe --openapi` of its true profile (true), or
+   * the vendor's own in one of the gallery's styles (fixtures/openapi-gallery/vendor.ts: no x-mpsi extension).
+   */
+  openapi?: boolean | GalleryStyle;
   /** Complete the draft at its TODOs and run the checks (quick webhooks) against the target init probed. */
   run?: { suites: SuiteDef[]; seed: number; numRuns: number };
 }
 
-/** The target's own description, as its vendor would publish it: `describe --openapi` of its true profile. */
-function descriptionFile(dir: string, truth: Profile, url: string): string {
+/** The target's own description: `describe --openapi` of its true profile, or the vendor's in a gallery style. */
+function descriptionFile(dir: string, truth: Profile, url: string, style: true | GalleryStyle): string {
   const file = join(dir, 'openapi.yaml');
-  writeFileSync(file, stringify(describeOpenApi(truth, url), { aliasDuplicateObjects: false }));
+  const doc = style === true ? describeOpenApi(truth, url) : vendorDescription(truth, style, url);
+  writeFileSync(file, stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 }));
   return file;
 }
 
@@ -466,7 +471,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       '--time-limit',
       '120',
       ...(opts.hints ? ['--hints', hintsFile(dir, truth)] : []),
-      ...(opts.openapi ? ['--openapi', descriptionFile(dir, truth, ref.url)] : []),
+      ...(opts.openapi ? ['--openapi', descriptionFile(dir, truth, ref.url, opts.openapi)] : []),
     ]);
     const read = (f: string) => {
       try {

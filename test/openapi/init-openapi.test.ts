@@ -3,11 +3,13 @@
  * would publish it): the draft states no fact otherwise than the target is (judged fact by fact by
  * test/legal-targets/init.ts), leaves nothing out without a TODO, and, on the reference's own description, the draft
  * completed at its TODOs runs the quick suite with no check failing and none skipped that the true profile runs
- * (CONFORMANT). A generated target (seed printed; LEGAL_TARGETS_SEED replays) is judged the same way, without the run.
+ * (CONFORMANT). A generated target (seed printed; LEGAL_TARGETS_SEED replays) is judged the same way, without the run,
+ * on its describe'd description and on the vendor's own in each style of the gallery (fixtures/openapi-gallery/vendor.ts).
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { targetGenome } from '../../fixtures/arbitraries/genome.js';
+import { GALLERY_STYLES } from '../../fixtures/openapi-gallery/vendor.js';
 import type { SuiteDef } from '../../harness/check/define.js';
 import { loadSuites } from '../../harness/run/suites.js';
 import { initOverGenome } from '../legal-targets/init.js';
@@ -40,4 +42,18 @@ describe('init --openapi', () => {
     expect(r.exit, r.stdout.slice(-800)).toBe(0);
     expect({ seed, wrong: r.wrong, untold: r.untold }).toEqual({ seed, wrong: [], untold: [] });
   }, 300_000);
+
+  it.each(GALLERY_STYLES)(
+    "on a generated target's description in the vendor style %s (no x-mpsi extension): no wrong value, most facts written",
+    async (style) => {
+      const seed = runSeed();
+      const [g] = fc.sample(targetGenome(), { seed, numRuns: 1 });
+      const r = await initOverGenome(g!, { openapi: style });
+      console.log(`${style}, seed ${seed} (replay: LEGAL_TARGETS_SEED=${seed}): ${r.written}/${r.facts} facts written with --openapi`);
+      expect(r.exit, r.stdout.slice(-800)).toBe(0);
+      expect({ seed, wrong: r.wrong, untold: r.untold }).toEqual({ seed, wrong: [], untold: [] });
+      expect(r.written / r.facts).toBeGreaterThanOrEqual(0.6);
+    },
+    300_000,
+  );
 });
