@@ -7,7 +7,10 @@ import type { Exchange } from '../../harness/exchange.js';
 import { Ledger, sumsText } from '../../harness/doctor/ledger.js';
 import type { Profile } from '../../harness/profile/types.js';
 
+// What the ledger reads of a profile (the facts of each merchant are resolved from `merchants` and `methods`).
 const profile = {
+  merchants: { primary: { id: 'M1' } },
+  methods: { checkout: [] },
   endpoints: { cardPayment: '/v2/charges', payoutCancel: '/v2/payouts/{payout_no}/cancel' },
   checkout: { data: { orderNo: 'checkout.id' } },
   cardPayment: { data: { orderNo: 'charge.id', status: 'charge.state' } },

@@ -18,7 +18,7 @@ const TARGET = {
   paymentsCredit: ['payout'],
   fees: {
     payments: Object.fromEntries(['CARD', 'PAYPAL', 'CASH_APP', 'APPLE_PAY', 'GOOGLE_PAY'].map((m) => [m, PAYMENT_FEE])),
-    payouts: { BANK_TRANSFER: { fixedCents: 25, percentMillionths: 5000 } },
+    payouts: { BANK_TRANSFER: { fixedCents: 25, percentMillionths: 5000, minCents: 50 } },
   },
 };
 
