@@ -356,6 +356,9 @@ export function judgeDraft(
   for (const [p, v] of leaves(truth)) {
     if (isChoice(p) || isTemplate(p) || /^pricePoints\.(tiers$|tiersByMethod\.|rounding$|maxDistance$|tie$|ruleByMethod\.)/.test(p))
       continue;
+    // The draft's format version is no fact of the target: the loader holds it to the fields the draft writes, and a
+    // fact of a newer format left to a TODO raises it when the user writes that fact (test/init/complete.ts).
+    if (p === 'profileVersion') continue;
     facts += 1;
     if (!drafted.has(p)) {
       missing.push(p);
