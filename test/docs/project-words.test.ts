@@ -99,7 +99,7 @@ describe("the repository speaks of the project, not of the team's way of working
       `${I} #19's done-when`,
       `taken by the ${'le'}ad on main`,
       `one per work${'stream'}`,
-      `(in the workspace: \`/${'wo'}rk/shared/INTERFACE.md\`)`,
+      `(in the workspace: \`/${'wo'}rk/${'sha'}red/INTERFACE.md\`)`,
       `node /${'ho'}me/ci/reports/repro/x.mjs`,
     ];
     for (const line of bad) expect(hits('x.md', line), line).not.toEqual([]);
