@@ -5,11 +5,11 @@ import ProgressReporter from './harness/report/progress-reporter.js';
 import LongestFirstSequencer, { runWorkers } from './harness/run/sequencer.js';
 import StreamingAllureReporter from './harness/report/allure-streaming.js';
 import { loadProfile } from './harness/profile/load.js';
-import { makeRedactor } from './harness/redact.js';
+import { makeRedactor } from './harness/kit/redact.js';
 import { join } from 'node:path';
-import { CODE_EXT, VITE_CACHE_DIR } from './harness/kit-files.js';
+import { CODE_EXT, VITE_CACHE_DIR } from './harness/kit/kit-files.js';
 import { nativeModules } from './harness/run/native-modules.js';
-import { warmValidatorCache } from './harness/envelope.js';
+import { warmValidatorCache } from './harness/http/envelope.js';
 
 const cfg = readRunConfig();
 const paths = reportPaths(cfg.reportsDir);

@@ -3,7 +3,7 @@
  * another scope than the README's (the next request of the one order it names): the calling merchant's next requests
  * of an operation (once, and three times), and the next two requests of an operation from any merchant. Each run's
  * profile says what the vendor would (`sandbox.armFailure.scope` and `count`, or nothing of the scope), and every run
- * must be CONFORMANT: no check may take another's armed failure (harness/exclusive.ts).
+ * must be CONFORMANT: no check may take another's armed failure (harness/http/exclusive.ts).
  *
  *   npx tsx bench/failure-switch-scopes.ts [--runs N]   (default 5 runs per configuration)
  */
@@ -20,7 +20,7 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a posit
 
 interface Config {
   name: string;
-  /** The reference's switch (reference/target.ts sandbox.armReach, armCount). */
+  /** The reference's switch (reference/sandbox-data.ts sandbox.armReach, armCount). */
   reach: { armReach: string; armCount: number };
   /** What the profile says of it (sandbox.armFailure.scope, count); nothing of the scope: the broadest. */
   declared: { scope?: string; count?: number };

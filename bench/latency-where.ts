@@ -1,6 +1,6 @@
 /**
  * Where a quick run's time goes behind a 100 ms round trip (`serve --latency 50`), or on loopback. Runs the
- * CLI once with MPSI_TRACE_EXCHANGES (harness/trace.ts) and draws from the trace: the doctor's phases (start, the
+ * CLI once with MPSI_TRACE_EXCHANGES (harness/http/trace.ts) and draws from the trace: the doctor's phases (start, the
  * requests sent until the next phase started, and its chains: the longest runs of one-after-another round trips), and
  * in the checks phase each worker's files (start, end), each check's length against its sequential round trips, and
  * the time the pool spent with n requests in flight (0: the pool idle).
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log, ROOT, round, writeReport } from './support/report.js';
 import { timedRun } from './support/run-kit.js';
-import type { TraceLine } from '../harness/trace.js';
+import type { TraceLine } from '../harness/http/trace.js';
 import { readResults } from '../harness/run/results.js';
 
 const CONDITION = process.argv[2] ?? 'latency';

@@ -1,17 +1,17 @@
 import type { ClauseId } from './clauses/registry.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange } from './http/exchange.js';
 import { type ArmFailureControl, type ArmSubjects, armCount, armSection, armVariables } from './profile/arm-failure.js';
 import { currentRecorder } from './check/context.js';
-import type { Operation } from './exclusive.js';
+import type { Operation } from './http/exclusive.js';
 import type { ArmFailureKind, Card } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
-import { acceptsCents, amountInside } from './limits.js';
+import { acceptsCents, amountInside } from './facts/limits.js';
 import { MagicValues } from './profile/triggers.js';
-import { centsNumberOf, centsOf, valueOfCents } from './money.js';
+import { centsNumberOf, centsOf, valueOfCents } from './facts/money.js';
 import { factsOf } from './facts/index.js';
-import { carriedBy, type PathNumber } from './endpoint-path.js';
+import { carriedBy, type PathNumber } from './profile/endpoint-path.js';
 import type { EndpointName } from './target.js';
 
 /**
@@ -643,7 +643,7 @@ export interface ArmedRun extends ArmSubjects {
 
 /**
  * Arms `failure` and runs `fn`, which sends the request it was armed for, inside the exclusive section the switch
- * needs (harness/exclusive.ts; sandbox.armFailure.scope, default every request to the target): no request of another
+ * needs (harness/http/exclusive.ts; sandbox.armFailure.scope, default every request to the target): no request of another
  * check that the switch could hit is sent meanwhile. Before the section closes, the failures the arming left
  * (sandbox.armFailure.count, less those the section's requests of that kind already met) are used up with `again`, so
  * that no other check's request meets one.

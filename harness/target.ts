@@ -6,17 +6,17 @@
 import { MagicValues } from './profile/triggers.js';
 import type { ClauseId } from './clauses/registry.js';
 import { randomBytes } from 'node:crypto';
-import type { Client, RawRequest } from './client.js';
-import type { Exchange } from './exchange.js';
+import type { Client, RawRequest } from './http/client.js';
+import type { Exchange } from './http/exchange.js';
 import type { LoadedProfile, ResolvedMerchant } from './profile/load.js';
 import type { Profile } from './profile/types.js';
-import { sign, type SignOptions } from './signing.js';
+import { sign, type SignOptions } from './http/signing.js';
 import { asHolder, currentHolds, recordExchange, recordExercised, recordFinding } from './check/context.js';
-import { EXCLUSIVE_HOLD_MS, EXCLUSIVE_WAIT_MS, type Operation, operationClassifier, type SectionSpec } from './exclusive.js';
+import { EXCLUSIVE_HOLD_MS, EXCLUSIVE_WAIT_MS, type Operation, operationClassifier, type SectionSpec } from './http/exclusive.js';
 import { responseInvariants } from './check/invariants.js';
 import { NoVerdict, PreconditionSkip } from './check/failure.js';
-import { fillTemplate } from './template.js';
-import { carriedBy, fillPath, type PathNumbers } from './endpoint-path.js';
+import { fillTemplate } from './profile/template.js';
+import { carriedBy, fillPath, type PathNumbers } from './profile/endpoint-path.js';
 import type { Receiver } from './webhooks/types.js';
 
 export type MerchantRole = 'primary' | 'second' | 'frozen' | 'lowBalance';
@@ -60,7 +60,7 @@ export interface Target {
   readonly profile: Profile;
   readonly merchants: LoadedProfile['merchants'];
   /**
-   * Path of an endpoint the profile declares, its placeholders ({payout_no}, …: harness/endpoint-path.ts) filled with
+   * Path of an endpoint the profile declares, its placeholders ({payout_no}, …: harness/profile/endpoint-path.ts) filled with
    * `numbers`, URL-encoded; skips the check (precondition) when the profile declares none, or when the path carries a
    * number this request does not have.
    */
@@ -82,7 +82,7 @@ export interface Target {
   /** Fills a profile template with variables. */
   fill(template: Record<string, unknown>, vars: Record<string, unknown>): Record<string, unknown>;
   /**
-   * Runs `fn` inside an exclusive section (harness/exclusive.ts): while it runs, no other request the section covers is
+   * Runs `fn` inside an exclusive section (harness/http/exclusive.ts): while it runs, no other request the section covers is
    * sent, by any check of the run or the doctor; `fn`'s own requests go. Scope `subject`: `fn` just runs.
    */
   exclusive<T>(section: SectionSpec, fn: () => Promise<T>): Promise<T>;

@@ -6,9 +6,9 @@
  * reason or header, or the refunded payment's number, card or e-mail.
  */
 import { PreconditionSkip } from './check/failure.js';
-import type { Exchange } from './exchange.js';
-import { channelSpans } from './limits.js';
-import { centsNumberOf, valueOfCents } from './money.js';
+import type { Exchange } from './http/exchange.js';
+import { channelSpans } from './facts/limits.js';
+import { centsNumberOf, valueOfCents } from './facts/money.js';
 import { cardFixture, cardPaymentBody, checkoutBody, createRefund, defaultAmount, queryPayment, usd } from './ops.js';
 import { centsCarrying, DEFAULT_EMAIL_FIELD, describeTrigger } from './profile/triggers.js';
 import type { FailureTrigger } from './profile/types.js';

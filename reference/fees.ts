@@ -1,8 +1,8 @@
 /**
- * Fees and moving balances, when a target description gives them (reference/target.ts `fees`, `paymentsCredit`): a fee
+ * Fees and moving balances, when a target description gives them (reference/sandbox-data.ts `fees`, `paymentsCredit`): a fee
  * is a fixed part plus a percentage of the amount, rounded half up to the cent; a successful payment may credit the
  * merchant's USD payout balance and/or its refund balance with its amount less its fee (a vendor's choice the document
- * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/fees.ts; this is
+ * leaves open: it names a refund's fee and shows no balance). The kit's own reading of fees is harness/facts/fees.ts; this is
  * the reference's (a bug shared by both would cancel out).
  */
 import type { Fee } from './methods.js';

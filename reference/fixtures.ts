@@ -24,7 +24,7 @@ export interface MerchantFixture {
   readonly paymentMethods?: readonly string[];
   /** Payout methods enabled for this merchant, where it differs from every payout channel. */
   readonly payoutMethods?: readonly string[];
-  /** Its own payout channels (currencies, ranges), where they differ from every merchant's (reference/target.ts). */
+  /** Its own payout channels (currencies, ranges), where they differ from every merchant's (reference/sandbox-data.ts). */
   readonly payoutChannels?: ReadonlyMap<string, PayoutChannel>;
   /** Its own payout fees per method, where they differ from every merchant's. */
   readonly payoutFees?: ReadonlyMap<string, Fee>;

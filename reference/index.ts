@@ -14,7 +14,7 @@ import { type TamperOptions, Tamperer } from './rough/tamper.js';
 import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
-import { resolveTarget, type TargetDescription } from './target.js';
+import { resolveTarget, type TargetDescription } from './sandbox-data.js';
 import { type ObservedDelivery, Outbox, type WritePlan } from './webhooks/outbox.js';
 import { seededRandom } from './rough/tamper.js';
 
@@ -32,7 +32,7 @@ export interface ReferenceOptions {
    * "alt") or reading names (reference/readings/). Default: none. Faults are laid over them.
    */
   readings?: string | string[];
-  /** What this sandbox has (merchants, methods, channels, balances, cards): default, the README's (reference/target.ts). */
+  /** What this sandbox has (merchants, methods, channels, balances, cards): default, the README's (reference/sandbox-data.ts). */
   target?: TargetDescription;
   log?: (line: string) => void;
   /**
@@ -68,7 +68,7 @@ export interface ReferenceOptions {
 }
 
 export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions, WritePlan };
-export type { TargetDescription } from './target.js';
+export type { TargetDescription } from './sandbox-data.js';
 
 export interface RunningReference {
   /** e.g. http://127.0.0.1:PORT, no trailing slash. */

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { logStalls, logWrites, writesFileOf } from './lag.js';
 import { faultCatalogue, type ReferenceOptions, readingCatalogue, type RunningReference, startReference } from './index.js';
 import { READING_SETS, readingNames } from './readings/index.js';
-import { resolveTarget, type TargetDescription } from './target.js';
+import { resolveTarget, type TargetDescription } from './sandbox-data.js';
 
 export interface ServeIO {
   out(line: string): void;
@@ -120,16 +120,16 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         out.lagFile = takeValue();
         break;
       case '--target': {
-        // A target description (reference/target.ts) as JSON text: what a generated target has instead of the README's fixtures.
+        // A target description (reference/sandbox-data.ts) as JSON text: what a generated target has instead of the README's fixtures.
         const v = takeValue();
         let parsedTarget: unknown;
         try {
           parsedTarget = JSON.parse(v);
         } catch {
-          throw new Error('--target must be a JSON object (a target description, reference/target.ts)');
+          throw new Error('--target must be a JSON object (a target description, reference/sandbox-data.ts)');
         }
         if (typeof parsedTarget !== 'object' || parsedTarget === null || Array.isArray(parsedTarget))
-          throw new Error('--target must be a JSON object (a target description, reference/target.ts)');
+          throw new Error('--target must be a JSON object (a target description, reference/sandbox-data.ts)');
         resolveTarget(parsedTarget as TargetDescription);
         out.opts.target = parsedTarget as TargetDescription;
         break;

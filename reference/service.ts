@@ -5,7 +5,7 @@
 import type { Behaviour } from './behaviour.js';
 import type { MerchantFixture } from './fixtures.js';
 import type { Payment, Payout, Refund, Store } from './store.js';
-import type { Target } from './target.js';
+import type { Target } from './sandbox-data.js';
 import { paymentWebhookBody, payoutWebhookBody, refundWebhookBody } from './webhooks/bodies.js';
 import type { Outbox } from './webhooks/outbox.js';
 
@@ -13,7 +13,7 @@ export interface Service {
   readonly store: Store;
   readonly behaviour: Behaviour;
   readonly outbox: Outbox;
-  /** Merchants, methods, channels and cards this sandbox has (reference/target.ts). */
+  /** Merchants, methods, channels and cards this sandbox has (reference/sandbox-data.ts). */
   readonly target: Target;
   /** Known only once the server listens; used for checkout links. */
   baseUrl(): string;

@@ -11,7 +11,7 @@ export function amountView(cents: bigint, currency: string, b: Behaviour): { cur
 
 /**
  * `status` replaces the record's own (a query shows the status the behaviour chooses). `cardPending`: the name a card
- * payment awaiting completion shows instead of PENDING, where the target gives it one (reference/target.ts).
+ * payment awaiting completion shows instead of PENDING, where the target gives it one (reference/sandbox-data.ts).
  */
 export function paymentView(p: Payment, b: Behaviour, status: string = p.status, cardPending?: string): Record<string, unknown> {
   if (cardPending !== undefined && p.via === 'card' && status === 'PENDING') status = cardPending;

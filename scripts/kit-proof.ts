@@ -13,7 +13,7 @@ import { dirname, resolve } from 'node:path';
 import fc from 'fast-check';
 import { GENOME_VERSION, targetGenome } from '../fixtures/arbitraries/genome.js';
 import { intFlag, parseArgs, UsageError } from '../harness/cli/args.js';
-import { kitFile } from '../harness/kit-files.js';
+import { kitFile } from '../harness/kit/kit-files.js';
 import { loadProfile } from '../harness/profile/load.js';
 import { runKillMatrix } from '../harness/proof/kill-matrix.js';
 import { conformantRun } from '../harness/proof/run.js';

@@ -17,12 +17,12 @@ import {
   currencyCodeMalformed,
   currencyCodeOtherThanUsd,
 } from '../fixtures/arbitraries/amounts.js';
-import { valueOfCents } from '../harness/money.js';
+import { valueOfCents } from '../harness/facts/money.js';
 import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
 import { AUTH_ERROR_KEYS } from './support/auth-outcomes.js';
 import { expectRowError } from './support/charge.js';
-import { splitMsg } from '../harness/envelope.js';
-import type { Exchange } from '../harness/exchange.js';
+import { splitMsg } from '../harness/http/envelope.js';
+import type { Exchange } from '../harness/http/exchange.js';
 
 /** A correctly signed amount refusal answered like an authentication failure mixes up two unrelated errors. */
 function expectAmountErrorNotAuth(ex: Exchange, what: string): void {

@@ -1,7 +1,7 @@
 import { defineSuite, type CheckSpec } from '../harness/check/define.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { expectAuthError, expectUnsigned } from '../harness/check/expect.js';
-import { SIGNING_HEADERS, type SigningHeader } from '../harness/signing.js';
+import { SIGNING_HEADERS, type SigningHeader } from '../harness/http/signing.js';
 import { queryPayment } from '../harness/ops.js';
 import { authChargeFor, unknownOrderLookup } from './support/auth-outcomes.js';
 

@@ -1,7 +1,7 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip, skipUnless } from '../harness/check/failure.js';
-import { splitMsg } from '../harness/envelope.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import { cardFixture, cardPayment, queryPayment } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 

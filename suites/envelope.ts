@@ -2,10 +2,10 @@ import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectAnswer, expectAuthError, expectError, failCheck } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
-import { shortJson } from '../harness/describe.js';
-import { splitMsg } from '../harness/envelope.js';
+import { shortJson } from '../harness/http/exchange-text.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import { checkout, createCheckout, queryPayment } from '../harness/ops.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import type { Target } from '../harness/target.js';
 import { AUTH_ERRORS, BUSINESS_ERRORS, type ErrorScenario } from './support/error-scenarios.js';
 

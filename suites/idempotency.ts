@@ -7,7 +7,7 @@ import { expectRowError } from './support/charge.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { recordReading } from '../harness/check/context.js';
 import { property } from '../harness/check/property.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import {
   cardPayment,
   checkout,
@@ -23,8 +23,8 @@ import {
   usd,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { centsNumberOf, valueOfCents } from '../harness/money.js';
-import { channelSpans } from '../harness/limits.js';
+import { centsNumberOf, valueOfCents } from '../harness/facts/money.js';
+import { channelSpans } from '../harness/facts/limits.js';
 import { parallelCreateCount, type PaymentRoute } from '../fixtures/arbitraries/numbers.js';
 import {
   declinedCardPayment,
@@ -403,7 +403,7 @@ export default defineSuite('idempotency', { area: 'idempotency', resource: 'paym
       const half = Math.floor(paid.cents / 2);
       const created = await createRefund(t, { refundNo, order: paid, amount: usd(valueOfCents(half)) });
       const serviceNo = refundNoOf(t, expectSuccess(created, { what: 'the first refund' }), 'idem.original-unchanged', created);
-      // By each number, or by the one the query's path carries (harness/endpoint-path.ts).
+      // By each number, or by the one the query's path carries (harness/profile/endpoint-path.ts).
       const lookups = lookupsAt(t, 'refundQuery', REFUND_NUMBERS, { serviceNo, merchantNo: refundNo });
       const before = refundSnapshot(t, expectSuccess(await queryRefund(t, lookups[0]!), { what: 'querying the refund' }));
       const repeat = await createRefund(

@@ -1,9 +1,9 @@
 import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectAnswer, failCheck } from '../harness/check/expect.js';
-import { shortJson } from '../harness/describe.js';
-import { splitMsg } from '../harness/envelope.js';
-import type { Exchange } from '../harness/exchange.js';
+import { shortJson } from '../harness/http/exchange-text.js';
+import { splitMsg } from '../harness/http/envelope.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { AUTH_ERRORS, BUSINESS_ERRORS, type ErrorScenario } from './support/error-scenarios.js';
 
 const EN = 'en';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess, expectEqual, expectOneOf, pick } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { property } from '../harness/check/property.js';
 import { createCheckout, queryPayment } from '../harness/ops.js';
 import { expectRowError } from './support/charge.js';

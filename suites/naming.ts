@@ -3,14 +3,14 @@ import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, held
 import { recordReading } from '../harness/check/context.js';
 import { nonSnakeCaseKeys } from '../harness/check/invariants.js';
 import { skipUnless } from '../harness/check/failure.js';
-import { splitMsg } from '../harness/envelope.js';
-import type { Exchange } from '../harness/exchange.js';
+import { splitMsg } from '../harness/http/envelope.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { cardPayment, cardPaymentBody, checkoutBody, queryPayment, usd } from '../harness/ops.js';
 import { awaitDeliveries, describeDeliveries, webhookSetup } from '../harness/webhooks/expect.js';
 import { scriptedNo } from './support/webhook-scenarios.js';
 import type { Target } from '../harness/target.js';
 import { type CamelCaseField, CHECKOUT_FIELDS_WITH_UNDERSCORE } from '../fixtures/arbitraries/field-names.js';
-import { valueOfCents } from '../harness/money.js';
+import { valueOfCents } from '../harness/facts/money.js';
 import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
 
 type Body = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectSuccess } from '../harness/check/expect.js';
 import { PreconditionSkip, skipUnless } from '../harness/check/failure.js';
-import { splitMsg } from '../harness/envelope.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import { property } from '../harness/check/property.js';
 import { checkout, defaultAmount, notifyUrlOrPlaceholder, paymentMethodsOf, usd } from '../harness/ops.js';
 import type { MerchantRole, Target } from '../harness/target.js';

@@ -2,10 +2,10 @@ import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
-import { splitMsg } from '../harness/envelope.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import { checkout, checkoutBody, createCheckout, defaultAmount, queryPayment, checkoutMethodsOf } from '../harness/ops.js';
 import { recordReading } from '../harness/check/context.js';
-import { shortJson } from '../harness/describe.js';
+import { shortJson } from '../harness/http/exchange-text.js';
 import { expectRowError } from './support/charge.js';
 import type { Target } from '../harness/target.js';
 

@@ -4,7 +4,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectError, expectOneOf, expectString, expectSuccess, failCheck } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
-import { splitMsg } from '../harness/envelope.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import {
   cancelPayout,
   createPayout,
@@ -21,12 +21,12 @@ import {
   usd,
 } from '../harness/ops.js';
 import type { ChannelLimits, PayoutLimits } from '../harness/profile/types.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import type { MerchantRole, Target } from '../harness/target.js';
-import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
-import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/fees.js';
-import { withBalanceHeld } from '../harness/balance-hold.js';
-import { amountInside } from '../harness/limits.js';
+import { centsNumberOf, centsOf, valueOfCents } from '../harness/facts/money.js';
+import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/facts/fees.js';
+import { withBalanceHeld } from '../harness/facts/balance-hold.js';
+import { amountInside } from '../harness/facts/limits.js';
 import { factsOf, type MerchantFacts, whereSaid } from '../harness/facts/index.js';
 import { firstRefusalIsInsufficientFunds } from './support/moving-balance.js';
 import {
@@ -161,7 +161,7 @@ const MOVING_BALANCE =
   'the profile says successful payments credit the USD payout balance (balances.paymentsCredit), and the interface shows ' +
   'no balance, so a declared USD balance is only where it started and is not judged as a constant';
 
-/** How a cancel names a payout: by its service number, or by what the cancel path carries (harness/endpoint-path.ts). */
+/** How a cancel names a payout: by its service number, or by what the cancel path carries (harness/profile/endpoint-path.ts). */
 function cancelLookup(t: Target, p: { payoutNo: string; merchantPayoutNo: string }) {
   return lookupFor(t, 'payoutCancel', PAYOUT_NUMBERS, { serviceNo: p.payoutNo, merchantNo: p.merchantPayoutNo });
 }

@@ -1,7 +1,7 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import {
   cancelPayout,
   createPayout,

@@ -2,7 +2,7 @@ import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectString, expectSuccess, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import {
   cancelPayout,
   createPayout,
@@ -16,7 +16,7 @@ import {
   settlePayout,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { splitMsg } from '../harness/envelope.js';
+import { splitMsg } from '../harness/http/envelope.js';
 
 function payoutsOf(t: Target) {
   const p = t.profile.payouts;

@@ -6,8 +6,8 @@ import { CheckFailure, PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { checkout, createCheckout, queryPayment, usd } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import type { Exchange } from '../harness/exchange.js';
-import { splitMsg } from '../harness/envelope.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { splitMsg } from '../harness/http/envelope.js';
 import {
   amountBetweenPricePoints,
   amountNotRoundableToPricePoint,
@@ -16,8 +16,8 @@ import {
   type RoundedAmountCase,
 } from '../fixtures/arbitraries/price-points.js';
 import { describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
-import { acceptsCents } from '../harness/limits.js';
-import { centsNumberOf } from '../harness/money.js';
+import { acceptsCents } from '../harness/facts/limits.js';
+import { centsNumberOf } from '../harness/facts/money.js';
 
 /** Price-point methods a checkout accepts, with the profile's tiers; skips when either is undeclared. */
 function pricePointSetup(t: Target) {

@@ -17,9 +17,9 @@ import {
   usd,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { centsNumberOf, centsOf, valueOfCents } from '../harness/money.js';
-import { balanceMoves, refundCost, smallestAbove } from '../harness/fees.js';
-import { withBalanceHeld } from '../harness/balance-hold.js';
+import { centsNumberOf, centsOf, valueOfCents } from '../harness/facts/money.js';
+import { balanceMoves, refundCost, smallestAbove } from '../harness/facts/fees.js';
+import { withBalanceHeld } from '../harness/facts/balance-hold.js';
 import {
   cumulativeRefundsExceedingCents,
   notPositiveRefundValue,

@@ -5,7 +5,7 @@ import { expectEqual, expectString, expectSuccess, failCheck, pick } from '../ha
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { property } from '../harness/check/property.js';
 import { avoidMagic, lookupFor, lookupsAt, queryPayment, queryRefund, REFUND_NUMBERS, settleRefund } from '../harness/ops.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import type { Target } from '../harness/target.js';
 import { partialRefundCents, refundSplitOfCents } from '../fixtures/arbitraries/refund-amounts.js';
 import { defaultCents, methodsWithSupport, payOrder, supportOf } from './support/paid-orders.js';

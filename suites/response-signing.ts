@@ -4,8 +4,8 @@ import { expectError, expectSuccess, failCheck } from '../harness/check/expect.j
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { checkout, createCheckout, defaultAmount, queryPayment } from '../harness/ops.js';
 import type { ResolvedMerchant } from '../harness/profile/load.js';
-import { describeVerifyFailure, headerValue, SIGNING_HEADERS, verify } from '../harness/signing.js';
-import type { Exchange } from '../harness/exchange.js';
+import { describeVerifyFailure, headerValue, SIGNING_HEADERS, verify } from '../harness/http/signing.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { unknownOrderLookup } from './support/auth-outcomes.js';
 
 /**

@@ -5,8 +5,8 @@ import { expectAuthError, expectError, expectSuccess, expectUnsigned, failCheck 
 import { note } from '../harness/check/context.js';
 import { property } from '../harness/check/property.js';
 import { checkout } from '../harness/ops.js';
-import { newNonce, unixSeconds, type SignOptions } from '../harness/signing.js';
-import type { Exchange } from '../harness/exchange.js';
+import { newNonce, unixSeconds, type SignOptions } from '../harness/http/signing.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import type { PostOptions, Target } from '../harness/target.js';
 import {
   distinctWhitespaceLayouts,

@@ -6,7 +6,7 @@ import { PreconditionSkip } from '../harness/check/failure.js';
 import { note, recordReading } from '../harness/check/context.js';
 import { settlePayout, usd, type Amount } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-import { shortJson } from '../harness/describe.js';
+import { shortJson } from '../harness/http/exchange-text.js';
 import {
   awaitDeliveries,
   BODY_FIELD_CLAUSES,
@@ -29,10 +29,10 @@ import {
   type CheckoutOpts,
   type Payment,
 } from './support/webhook-scenarios.js';
-import type { Exchange } from '../harness/exchange.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { decidePricePoint, describeRule, pricePointRule, type PricePointRule } from '../harness/profile/price-points.js';
-import { acceptsCents } from '../harness/limits.js';
-import { centsOf, compareCents, isShownValue, maxCents, shownValue, valueOfCents } from '../harness/money.js';
+import { acceptsCents } from '../harness/facts/limits.js';
+import { centsOf, compareCents, isShownValue, maxCents, shownValue, valueOfCents } from '../harness/facts/money.js';
 
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** INTERFACE.md › Payment: the fields of a payment as they appear in webhooks (requested_amount aside: only when rounded). */

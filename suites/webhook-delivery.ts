@@ -1,7 +1,7 @@
 import { defineSuite } from '../harness/check/define.js';
 import { expectSuccess, failCheck } from '../harness/check/expect.js';
 import { cardPayment } from '../harness/ops.js';
-import { describeVerifyFailure, headerValue, verify } from '../harness/signing.js';
+import { describeVerifyFailure, headerValue, verify } from '../harness/http/signing.js';
 import { signingHeadersOf } from '../harness/webhooks/receiver.js';
 import { gapBounds, INTERFACE_WEBHOOK_FIGURES, retryWindowMs } from '../harness/webhooks/schedule.js';
 import { TIMED_DELIVERIES as TIMED } from '../harness/webhooks/schedule.js';

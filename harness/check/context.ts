@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Exchange, isOurRequest, wireBytes } from '../exchange.js';
+import { type Exchange, isOurRequest, wireBytes } from '../http/exchange.js';
 import type { ClauseId } from '../clauses/registry.js';
 import type { ReadingTopic } from '../clauses/topics.js';
 import type { Finding } from './failure.js';
-import { traceExchange } from '../trace.js';
+import { traceExchange } from '../http/trace.js';
 
 /**
  * What a check sent, counted for every request (the recorder keeps only the last MAX_EXCHANGES_KEPT exchanges): the
@@ -65,7 +65,7 @@ export interface CheckRecorder {
   /** Every request the check sent, kept or not (webhook deliveries are the target's, not counted). */
   sent: SentTally;
   /**
-   * The exclusive sections the running code holds (harness/exclusive.ts, `Target.exclusive`): its requests pass them.
+   * The exclusive sections the running code holds (harness/http/exclusive.ts, `Target.exclusive`): its requests pass them.
    * Set on the copy of the recorder `exclusive` runs its function under (the copy shares every record with the
    * check's), and handed on to a property's examples; kept here rather than in an AsyncLocalStorage of its own, as
    * `checkId` is.

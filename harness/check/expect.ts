@@ -1,7 +1,7 @@
-import type { Exchange } from '../exchange.js';
-import { splitMsg } from '../envelope.js';
-import { describeExchange, shortJson } from '../describe.js';
-import { headerValue } from '../signing.js';
+import type { Exchange } from '../http/exchange.js';
+import { splitMsg } from '../http/envelope.js';
+import { describeExchange, shortJson } from '../http/exchange-text.js';
+import { headerValue } from '../http/signing.js';
 import { type ClauseId, clause as registryClause, hasClause } from '../clauses/registry.js';
 import { CheckFailure } from './failure.js';
 import { ownClause, recordExercised, recordReading } from './context.js';

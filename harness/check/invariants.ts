@@ -1,8 +1,8 @@
-import type { ClauseId } from './../clauses/registry.js';
-import { describeVerifyFailure } from '../signing.js';
-import type { Exchange } from '../exchange.js';
-import { splitMsg } from '../envelope.js';
-import { isShownValue } from '../money.js';
+import type { ClauseId } from '../clauses/registry.js';
+import { describeVerifyFailure } from '../http/signing.js';
+import type { Exchange } from '../http/exchange.js';
+import { splitMsg } from '../http/envelope.js';
+import { isShownValue } from '../facts/money.js';
 import type { Finding } from './failure.js';
 
 /** HTTP statuses the interface allows: 200 for every signed answer, 401/403/500 for the unsigned ones. */

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Target } from '../target.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { CheckDef } from './define.js';
 import { CheckFailure, declareHint, NoVerdict, type NoVerdictCause, PreconditionSkip, type Finding } from './failure.js';
 import { addTally, type CheckRecorder, emptyTally, newRecorder, type SentTally, withRecorder } from './context.js';

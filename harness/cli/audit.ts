@@ -11,7 +11,7 @@ import { ClientAudit } from '../merchant/audit/audit.js';
 import { auditKeys, auditOperations } from '../merchant/audit/keys.js';
 import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
 import { loadProfile } from '../profile/load.js';
-import { makeRedactor } from '../redact.js';
+import { makeRedactor } from '../kit/redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { describeOpenApi } from '../openapi/describe.js';
+import { describeOpenApi } from '../openapi/write.js';
 import { loadProfile, ProfileError } from '../profile/load.js';
 import { flagsHelp, parseFlags, UsageError, type FlagTable } from './args.js';
 

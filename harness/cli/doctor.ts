@@ -3,7 +3,7 @@ import { runDoctor } from '../doctor/run.js';
 import { terminalText, writeDoctorReport } from '../doctor/render.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
-import { makeRedactor } from '../redact.js';
+import { makeRedactor } from '../kit/redact.js';
 import { REFERENCE_PROFILE } from '../run/config.js';
 import { maskUrl } from '../report/mask.js';
 import type { RunMeta } from '../report/run-meta.js';

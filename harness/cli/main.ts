@@ -1,10 +1,10 @@
 /**
  * The CLI's entry: one command table, from which dispatch, the general help and the unknown-command message are made.
  * Each command declares its flags once, as a `FlagTable` (harness/cli/args.ts) from which both its parser and its help's
- * option list are made; scripts/gen-reference.ts renders docs/reference/cli.md from the same tables.
+ * option list are made; scripts/gen-pages.ts renders docs/generated/cli.md from the same tables.
  */
 import { UsageError } from './args.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 // Each command's module (and its dependencies: ajv, undici, allure...) is imported only when that
 // command or its help is asked for, so `--help` starts at once.
@@ -23,7 +23,7 @@ Its merchants and secrets are those of fixtures/profiles/reference.json.
   --readings SET    take another set of readings where the document allows several answers
                     (default | alt; alt is described by fixtures/profiles/reference-alt.json)
   --target JSON     what the sandbox has instead of its fixtures (merchants, methods, channels, cards:
-                    reference/target.ts), as a profile's embedded.target gives it
+                    reference/sandbox-data.ts), as a profile's embedded.target gives it
   --fault NAME      switch on a fault of the reference (repeatable)
   --lag-file FILE   append this process's own scheduling stalls to FILE (the kit excuses a timing it caused)
   --list-faults     list the faults and the clause each one breaks

@@ -6,16 +6,16 @@ import { writeParityReport } from '../parity/report.js';
 import { renderSingleFileReport } from '../report/allure.js';
 import { knownFault, runParity, type ParityResult, type SideSpec } from '../parity/run.js';
 import { loadProfile, merchantSecrets, ProfileError, type LoadedProfile } from '../profile/load.js';
-import { makeRedactor } from '../redact.js';
+import { makeRedactor } from '../kit/redact.js';
 import { maskUrl } from '../report/mask.js';
 import { selectChecks } from '../report/select.js';
 import { DEFAULT_NUM_RUNS } from '../run/config.js';
 import { loadSuites } from '../run/suites.js';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable, type ParsedFlags } from './args.js';
 import { ensureReachable } from './run.js';
-import { makeNetwork } from '../network.js';
+import { makeNetwork } from '../http/network.js';
 import { doctorPhase } from './doctor.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export const PARITY_FLAGS = {
   a: { kind: 'value', arg: 'FILE', help: 'the target profile of side A (baseUrl "embedded" starts a reference for that side)' },

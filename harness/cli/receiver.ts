@@ -7,10 +7,10 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { runReceiver } from '../merchant/receiver/run.js';
 import { writeMerchantHtml, writeMerchantReport } from '../merchant/report.js';
-import { makeRedactor } from '../redact.js';
+import { makeRedactor } from '../kit/redact.js';
 import { maskUrl } from '../report/mask.js';
 import { flagsHelp, intFlag, parseFlags, UsageError, type FlagTable } from './args.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export const RECEIVER_FLAGS = {
   url: { kind: 'value', arg: 'URL', help: "the receiver's endpoint (the notify_url the merchant sends)" },

@@ -6,7 +6,7 @@ import { reportPaths } from '../report/paths.js';
 import { finishReports } from '../report/finish.js';
 import { readRunMeta, readRunStatus, writeRunMeta, type RunMeta } from '../report/run-meta.js';
 import type { RunStatus } from '../report/verdict.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export const REPORT_FLAGS = {
   reports: { kind: 'value', arg: 'DIR', help: 'the reports directory (default ./reports)' },

@@ -39,23 +39,23 @@ import { finishReports, historyRunsOf } from '../report/finish.js';
 import { startAllureRenderer } from '../report/allure-render.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
-import { makeRedactor } from '../redact.js';
+import { makeRedactor } from '../kit/redact.js';
 import { environmentTarget, replayOf } from '../run/replay.js';
-import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit-files.js';
+import { CODE_EXT, CODE_ROOT, codeDir, codeFile, COMPILED, dependencyBin } from '../kit/kit-files.js';
 import { doctorMeta, doctorPhase } from './doctor.js';
 import { doubtResults, writeDoubtResults } from '../doctor/evidence.js';
 import { type RunHost, startRunHost } from '../run/host.js';
 import { measureRoundTrip } from '../run/round-trip.js';
 import { openRunModuleCache, type RunModuleCache } from '../run/module-cache.js';
-import { traceRoundTrip } from '../trace.js';
+import { traceRoundTrip } from '../http/trace.js';
 import { type PoolFacts, writePoolFacts } from '../report/floor.js';
 import type { DoctorReport } from '../doctor/model.js';
 import { clockTime } from '../report/progress.js';
 import { fmtMs, fullScheduleWithinMs, webhookTiming } from '../webhooks/schedule.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 import { TUNNEL_FLAG, withTunnel } from './tunnel.js';
-import { createClient } from '../client.js';
-import { makeNetwork, type Network } from '../network.js';
+import { createClient } from '../http/client.js';
+import { makeNetwork, type Network } from '../http/network.js';
 
 export const RUN_FLAGS = {
   profile: { kind: 'value', arg: 'FILE', help: 'target profile (default: fixtures/profiles/reference.json, the embedded reference)' },
@@ -403,7 +403,7 @@ async function checksAndReports(
       );
     }
   }
-  // A rate the doctor learnt paces the checks from their first request (none declared: harness/throttle.ts seedRate).
+  // A rate the doctor learnt paces the checks from their first request (none declared: harness/http/throttle.ts seedRate).
   if (doctor?.proposedRate !== undefined) host.seedRate(doctor.proposedRate);
   const meta = runMetaOf(plan, doctor, roundTripMs);
   writeRunMeta(paths.runMeta, meta);

@@ -3,9 +3,9 @@
  * everything a signed query can show, so a production profile gets these too.
  */
 import { randomBytes } from 'node:crypto';
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { lookupFor, PAYOUT_NUMBERS, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
-import { matchesTemplate } from '../endpoint-path.js';
+import { matchesTemplate } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
 import { add, doubt, type DoctorContext } from './context.js';
@@ -53,7 +53,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
   const primary = await probeMerchant(ctx, 'primary');
   const network = primary.ex.error?.network;
   if (network) {
-    // The network refused the connection (TLS, proxy): the field to fix is that one, not baseUrl (harness/network.ts).
+    // The network refused the connection (TLS, proxy): the field to fix is that one, not baseUrl (harness/http/network.ts).
     add(ctx, 'wrong', network.field, 'the kit connects to the target (TLS, proxy)', {
       expected: 'a connection',
       answered: network.what,
@@ -283,7 +283,7 @@ function checkProductionKeys(ctx: DoctorContext): void {
   }
 }
 
-// A number nobody used, by the one the path carries where it carries one (harness/endpoint-path.ts).
+// A number nobody used, by the one the path carries where it carries one (harness/profile/endpoint-path.ts).
 const QUERY_ENDPOINTS: { name: EndpointName; send: (ctx: DoctorContext) => Promise<Exchange> }[] = [
   {
     name: 'refundQuery',

@@ -3,16 +3,16 @@
  * what needs a paid order: refunds (data paths, query fields, settlement, the failing reason) and
  * the chargeback and complete-card controls.
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, REFUND_NUMBERS, usd } from '../ops.js';
-import { carriedBy } from '../endpoint-path.js';
+import { carriedBy } from '../profile/endpoint-path.js';
 import type { Card, Profile } from '../profile/types.js';
 import { add, doubt, lookupItem, unexplained, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import { pathItem } from './basics.js';
 import { amountFor, dataPathItem, pay, paymentMethodsOf, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
-import { centsOf, valueOfCents } from '../money.js';
+import { centsOf, valueOfCents } from '../facts/money.js';
 
 type CardKind = keyof NonNullable<Profile['cardPayment']>['cards'];
 type Outcome = 'charged' | 'refused' | 'pending';

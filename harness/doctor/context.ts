@@ -2,7 +2,7 @@
  * The doctor's working state: the target it asks through (the harness's own session, so requests
  * are signed and sent exactly as checks send them), the items found, and the exchanges behind them.
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Budget } from './budget.js';
 import type { Ledger } from './ledger.js';
 import type { LoadedProfile } from '../profile/load.js';

@@ -1,5 +1,5 @@
 /** Sending one sandbox control, and judging its answer: shared by the probes that drive records. */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Profile } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { add, type DoctorContext } from './context.js';

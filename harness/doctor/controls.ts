@@ -2,7 +2,7 @@
  * The sandbox controls, each on a fresh record: completeCheckout (both outcomes), expireCheckout,
  * chargeback, completeCard, and each armed failure (the next request of its kind fails).
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { type ArmFailureControl, armCount, armSection, armVariables, REFUND_KINDS, subjectOf } from '../profile/arm-failure.js';
 import type { ArmFailureKind, ArmFailureValue } from '../profile/types.js';
 import { cardPayment, createRefund, queryPayment, usd } from '../ops.js';

@@ -7,7 +7,7 @@
  * wrong. Written into the run's results folder, the verdict and `verify-certificate` read it as any check's result.
  */
 import { levelOfFinding } from '../check/failure.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import { type StoredResult, writeResult } from '../run/results.js';
 import type { DoctorItem, DoctorReport } from './model.js';
 

@@ -134,7 +134,7 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
     choice: "the kit's own pace and allowances (deadline, body size, requests in flight, rate); the doctor proposes a rate when throttled",
   },
   // Every connection proves it: the doctor's first request (its baseUrl item) is verified only over this TLS, and a
-  // connection it refuses is WRONG on the field to fix (http.tls.ca, .cert, .servername: harness/network.ts).
+  // connection it refuses is WRONG on the field to fix (http.tls.ca, .cert, .servername: harness/http/network.ts).
   'http.tls': { verifiedWith: 'baseUrl' },
   'endpoints.checkout': { verifiedWith: 'methods.checkout.[]' },
   'endpoints.cardPayment': { verifiedWith: 'cardPayment.cards.success' },
@@ -196,7 +196,7 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   },
   'sandbox.armFailure.scope': {
     notVerifiable:
-      'a switch broader than declared fails only a request the kit does not send meanwhile (harness/exclusive.ts); ' +
+      'a switch broader than declared fails only a request the kit does not send meanwhile (harness/http/exclusive.ts); ' +
       'the doctor arms each failure inside a section of the declared scope',
   },
   // Each failure is armed and that many requests of its kind must be refused (harness/doctor/controls.ts).

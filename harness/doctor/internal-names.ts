@@ -3,7 +3,7 @@
  * `invalidRequest` whose text "names the field by the server's internal name". Each declared name is asked for by a
  * request with that field of the wrong type (a checkout, or a payment query for `order_no`).
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { INTERNAL_NAME_FIELDS, QUERY_INTERNAL_NAME_FIELDS } from '../init/candidates.js';
 import { checkoutBody, queryPayment } from '../ops.js';
 import { dotted } from '../profile/schema.js';

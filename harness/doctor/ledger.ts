@@ -15,14 +15,14 @@
  * The balances: a payout takes its amount and its fee (unless `balances.payoutFee` is "elsewhere") from the payout
  * balance of its currency until it is given back (cancelled, or settled as failed); a refund takes its amount and fee
  * from the refund balance until it is settled as failed; a paid payment credits the balances `balances.paymentsCredit`
- * names with its amount less its fee. Fees are the profile's (harness/fees.ts). A chargeback is listed with its amount,
+ * names with its amount less its fee. Fees are the profile's (harness/facts/fees.ts). A chargeback is listed with its amount,
  * but what it takes from a balance is a fact no profile field states: it is counted apart, never guessed.
  */
-import type { Exchange } from '../exchange.js';
-import type { Operation } from '../exclusive.js';
-import { matchesTemplate } from '../endpoint-path.js';
-import { feeCents, feeModelOf, type FeeKind } from '../fees.js';
-import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Operation } from '../http/exclusive.js';
+import { matchesTemplate } from '../profile/endpoint-path.js';
+import { feeCents, feeModelOf, type FeeKind } from '../facts/fees.js';
+import { centsOf, tryCentsOf, valueOfCents } from '../facts/money.js';
 import type { Profile } from '../profile/types.js';
 import type { BalanceLine, MoneyMoved, MovedChargeback, MovedPayment, MovedPayout, MovedRefund, Unanswered } from './model.js';
 import { pick } from '../ops.js';

@@ -5,8 +5,8 @@
  * target's setup) before judging", and no check runs on it.
  */
 import type { StoredExchange } from '../run/results.js';
-import type { Exchange } from '../exchange.js';
-import { splitMsg } from '../envelope.js';
+import type { Exchange } from '../http/exchange.js';
+import { splitMsg } from '../http/envelope.js';
 
 /**
  * `doubt`: the target answered against the profile where the document fixes the answer (an unknown

@@ -4,13 +4,13 @@
  * payment record's paths, and the frozen merchant: checkouts only, which move no money.
  */
 import { factsOf, whereSaid } from '../facts/index.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
 import { accepted, answerOf, describeAnswer, refused, unknownPath, type Answer } from './model.js';
-import { centsOf, tryCentsOf, valueOfCents } from '../money.js';
+import { centsOf, tryCentsOf, valueOfCents } from '../facts/money.js';
 import { DepthRefused, sampleOf } from './budget.js';
 import { kind } from './kinds.js';
 

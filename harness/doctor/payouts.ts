@@ -9,11 +9,11 @@
  * method that cannot cancel — and where a fact the profile cannot say could explain an answer, the item is not
  * verifiable, never wrong.
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { outsideKinds } from './budget.js';
 import { kind } from './kinds.js';
 import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
-import { carriedBy } from '../endpoint-path.js';
+import { carriedBy } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, flushInto, lookupItem, ownContext, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
@@ -21,8 +21,8 @@ import { accepted, answerOf, describeAnswer, refused, unknownPath } from './mode
 import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
-import { centsOf, valueOfCents } from '../money.js';
-import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../fees.js';
+import { centsOf, valueOfCents } from '../facts/money.js';
+import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
 import { factsOf, whereSaid } from '../facts/index.js';
 import type { DoctorContext as Ctx } from './context.js';
 

@@ -1,9 +1,9 @@
 /** The doctor's outputs: terminal lines, doctor.json and doctor.md (all redacted by the caller's redactor). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import { mdCell } from '../report/markdown.js';
-import { centsOf } from '../money.js';
+import { centsOf } from '../facts/money.js';
 import { sumsText } from './ledger.js';
 import type { DoctorItem, DoctorReport, MoneyMoved, MovedPayout } from './model.js';
 

@@ -8,7 +8,7 @@
  * accepted shows the key right and the target wrong: it does not verify over the raw bytes (auth.sign.raw-body), which
  * no profile explains; none accepted leaves the key as the one explanation.
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { type Reserialisation, reserialisationText, type SearchExtent, signedCandidates } from '../merchant/audit/families.js';
 import { requestPathOf } from '../ops.js';
 import type { MerchantRole } from '../target.js';

@@ -5,11 +5,11 @@
  * that stop early when the basics (envelope, primary credentials) are wrong. A production profile
  * gets queries and authentication probes only, behind the parity guard that refuses anything else.
  */
-import type { Client } from '../client.js';
-import type { Exchange } from '../exchange.js';
-import { throttleOnset, type ThrottleOnset, type WireAttempt } from '../throttle.js';
+import type { Client } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
+import { throttleOnset, type ThrottleOnset, type WireAttempt } from '../http/throttle.js';
 import { PreconditionSkip } from '../check/failure.js';
-import { fillWithAny } from '../endpoint-path.js';
+import { fillWithAny } from '../profile/endpoint-path.js';
 import { loggingClient, type LoggedRequest } from '../parity/safe.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { startEmbeddedReference } from '../run/embedded.js';
@@ -45,7 +45,7 @@ import { checkWebhooks } from './webhooks.js';
 import { checkV3Facts } from './v3-facts.js';
 import { randomBytes } from 'node:crypto';
 import { storeExchange } from '../run/results.js';
-import { tracePhase } from '../trace.js';
+import { tracePhase } from '../http/trace.js';
 
 export interface DoctorOptions {
   loaded: LoadedProfile;
@@ -216,7 +216,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 /**
  * The target throttled the doctor: a gateway answered HTTP 429 (or 503 with Retry-After) instead of the service.
  * Never a verdict; the doctor says so and proposes `http.rateLimit`: the requests the gateway let through in the
- * second before a throttled one, counted when they went on the wire (harness/throttle.ts `throttleOnset`).
+ * second before a throttled one, counted when they went on the wire (harness/http/throttle.ts `throttleOnset`).
  */
 function adviseRateLimit(ctx: DoctorContext, t: { answers: number; waitMs: number } & ThrottleOnset): void {
   const declared = ctx.loaded.profile.http?.rateLimit;

@@ -11,7 +11,7 @@
  * other refusal is about something else and leaves the way not verifiable. A way with a count: each of its `count`
  * requests must fail (the one after may too: that is the checks' to judge, query.transient).
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { describeTrigger, FAILURE_KINDS, isRefundKind, triggerPath } from '../profile/triggers.js';
 import type { ArmFailureKind } from '../profile/types.js';

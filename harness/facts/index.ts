@@ -2,7 +2,7 @@
  * The facts room: the profile resolved into the facts of each merchant (methods, limits and channels, required fields,
  * payout methods with their currencies and ranges per currency, refund support, fees, balances and how they move).
  * Checks, the doctor, init and describe read a merchant's facts here rather than the profile's raw fields; the
- * computations over them (channels: harness/limits.ts; fees: harness/fees.ts; money: harness/money.ts) take what this
+ * computations over them (channels: harness/facts/limits.ts; fees: harness/facts/fees.ts; money: harness/facts/money.ts) take what this
  * room resolved.
  */
 import type { Profile } from '../profile/types.js';

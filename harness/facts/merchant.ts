@@ -10,7 +10,7 @@
  *
  * Resolved on each read: a few shallow merges, so a profile init is still drafting is never read stale.
  */
-import { payoutLimitsIn } from '../limits.js';
+import { payoutLimitsIn } from './limits.js';
 import type {
   ChannelLimits,
   FeeModel,

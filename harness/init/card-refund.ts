@@ -7,7 +7,7 @@ import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
 import { describe, type Prober } from './prober.js';
-import { carriedBy, type PathNumber, pathFor } from '../endpoint-path.js';
+import { carriedBy, type PathNumber, pathFor } from '../profile/endpoint-path.js';
 
 /** A card payment that charged: the merchant's number, the service's (when answered) and the amount. */
 export interface Paid {
@@ -157,7 +157,7 @@ export async function learnRefunds(
   p.phase('refunds: body, amount field, answer, card refund support');
   // A part of the payment: 1.00, or half of a payment too small for it (the card's amount follows its channels).
   const part = card.paid.cents >= 200n ? 100n : card.paid.cents / 2n > 0n ? card.paid.cents / 2n : 1n;
-  // A refund created under its payment's path names the payment there, and its body does not (harness/endpoint-path.ts).
+  // A refund created under its payment's path names the payment there, and its body does not (harness/profile/endpoint-path.ts).
   const carried = carriedBy(paths.create);
   if (carried.has('merchant_refund_no')) {
     ev.todo('refunds', `the refund section: init does not probe a refund path carrying {merchant_refund_no} (${paths.create})`);
@@ -348,7 +348,7 @@ export async function lookUp(
 }
 
 /**
- * lookUp where the query path carries the record's number (harness/endpoint-path.ts): the request names the record
+ * lookUp where the query path carries the record's number (harness/profile/endpoint-path.ts): the request names the record
  * there and its body nothing (harness/ops.ts lookupRequest), so the lookup's field names are never sent and are written
  * as the document's. The service's number is the candidate whose value, in the path, answers the record of ours; where
  * the path carries our own number only, the one candidate its answer repeats in the same place, else nothing.

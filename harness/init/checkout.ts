@@ -27,7 +27,7 @@ import {
   variable,
 } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
-import { tryCentsOf } from '../money.js';
+import { tryCentsOf } from '../facts/money.js';
 
 export interface CheckoutShape {
   path: string;

@@ -1,5 +1,5 @@
 /** The draft profile from what init learnt: only learnt values; what is missing stays out (see todos.ts). */
-import type { TlsProfile } from '../network.js';
+import type { TlsProfile } from '../http/network.js';
 import type { Profile } from '../profile/types.js';
 import { extrasTemplate } from './checkout.js';
 import type { Evidence } from './evidence.js';

@@ -3,7 +3,7 @@
  * values in its answers, and request bodies completed field by field from what it says is missing.
  */
 import type { Answer, Prober } from './prober.js';
-import { valueOfCents } from '../money.js';
+import { valueOfCents } from '../facts/money.js';
 
 /** Case, underscores, dots and dashes removed: `TradeInfo.GoodsName` and `trade_info.goods_name` meet. */
 export function normalizeName(s: string): string {

@@ -14,7 +14,7 @@
 import type { ChannelLimits } from '../profile/types.js';
 import type { Evidence } from './evidence.js';
 import { MAX_AMOUNT_CENTS } from './candidates.js';
-import { valueOfCents } from '../money.js';
+import { valueOfCents } from '../facts/money.js';
 import { type Answer, describe } from './prober.js';
 
 export interface RangeProber {

@@ -9,9 +9,9 @@ import { amount, completeBody, defaultFiller, entries, getPath, variable } from 
 import { bisectLimits, channelsTodo, Inconclusive } from './limits.js';
 import { describe, type Answer, type Prober } from './prober.js';
 import { lookUp } from './card-refund.js';
-import { carriedBy, pathFor } from '../endpoint-path.js';
+import { carriedBy, pathFor } from '../profile/endpoint-path.js';
 import type { ChannelLimits } from '../profile/types.js';
-import { valueOfCents } from '../money.js';
+import { valueOfCents } from '../facts/money.js';
 
 export interface PayoutResult {
   template: Record<string, unknown>;

@@ -6,7 +6,7 @@
  * Once a refusal is seen, the search steps by no more than the widest distance seen accepted plus a
  * cent, so it cannot jump over a tier's window of accepted amounts.
  */
-import { valueOfCents } from '../money.js';
+import { valueOfCents } from '../facts/money.js';
 
 /** Charged cents for an amount asked, or undefined when the target refuses the amount. */
 export type Charge = (cents: bigint) => Promise<bigint | undefined>;

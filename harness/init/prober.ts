@@ -4,11 +4,11 @@
  * recognisable prefix, and shown as progress. A target that hangs costs one deadline, never the run.
  */
 import { randomBytes } from 'node:crypto';
-import { createClient, type Client } from '../client.js';
-import type { Network } from '../network.js';
-import { splitMsg, isEnvelope } from '../envelope.js';
-import { sign } from '../signing.js';
-import { Pacer, throttleOnset, type WireAttempt } from '../throttle.js';
+import { createClient, type Client } from '../http/client.js';
+import type { Network } from '../http/network.js';
+import { splitMsg, isEnvelope } from '../http/envelope.js';
+import { sign } from '../http/signing.js';
+import { Pacer, throttleOnset, type WireAttempt } from '../http/throttle.js';
 
 export interface ProberOptions {
   baseUrl: string;
@@ -21,7 +21,7 @@ export interface ProberOptions {
   /** Per request. */
   deadlineMs: number;
   progress: (line: string) => void;
-  /** TLS options and proxies (harness/network.ts); absent: a direct connection with Node's defaults. */
+  /** TLS options and proxies (harness/http/network.ts); absent: a direct connection with Node's defaults. */
   network?: Network;
 }
 
@@ -40,7 +40,7 @@ export interface Answer {
 /**
  * The target throttled init: a gateway answered HTTP 429 (or 503 with Retry-After) instead of the
  * service. `onsetRate` is what proves a limit: the requests on the wire in the second that ended with a throttled
- * one (harness/throttle.ts `throttleOnset`); the gateway let the ones before it through, so it allows `onsetRate - 1`.
+ * one (harness/http/throttle.ts `throttleOnset`); the gateway let the ones before it through, so it allows `onsetRate - 1`.
  */
 export interface Throttling {
   /** Throttled answers, waited out and resent (the client's), and the time they cost. */

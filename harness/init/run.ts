@@ -19,7 +19,7 @@ import {
 } from './checkout.js';
 import { Evidence } from './evidence.js';
 import { amount, getPath, variable } from './fields.js';
-import { centsNumberOf, centsOf } from '../money.js';
+import { centsNumberOf, centsOf } from '../facts/money.js';
 import { bisectLimits, COARSE_RATIO, channelsTodo, FINE_RATIO, Inconclusive } from './limits.js';
 import { discoverPaths } from './paths.js';
 import { learnPayouts } from './payouts.js';
@@ -32,7 +32,7 @@ import { chargedOtherThan } from './checkout.js';
 import { addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
-import type { Network } from '../network.js';
+import type { Network } from '../http/network.js';
 import { answersTodo, applyTold, Vendor } from './told.js';
 import { confirmTold, toldWalk } from './told-tiers.js';
 import { toldJudge } from './told-judge.js';
@@ -100,7 +100,7 @@ export function productionReason(opts: { secret: string; environment?: string; b
   return undefined;
 }
 
-/** The endpoints whose phases fill a templated path with the numbers of their record (harness/endpoint-path.ts pathFor). */
+/** The endpoints whose phases fill a templated path with the numbers of their record (harness/profile/endpoint-path.ts pathFor). */
 const FILLED: ReadonlySet<string> = new Set(['refundCreate', 'refundQuery', 'payoutQuery', 'payoutCancel']);
 
 export async function runInit(opts: InitOptions): Promise<InitResult> {

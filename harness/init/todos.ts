@@ -129,7 +129,7 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
     );
 }
 
-/** `next`: the doctor and run commands as they work pasted where init was run (harness/invocation.ts). */
+/** `next`: the doctor and run commands as they work pasted where init was run (harness/kit/invocation.ts). */
 export function todoMarkdown(
   profilePath: string,
   todos: Todo[],

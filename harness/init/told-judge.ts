@@ -3,7 +3,7 @@
  * do, since init's own figure is the rougher one (a limit it bracketed between two probes, a clock ratio it measured with
  * the load of this machine in it, a sample of a list), and a TODO names the answer where they do not.
  */
-import { centsOf, valueOfCents } from '../money.js';
+import { centsOf, valueOfCents } from '../facts/money.js';
 import type { State } from './draft.js';
 import { predict, type Walked } from './price-points.js';
 import type { ToldJudge } from './told.js';

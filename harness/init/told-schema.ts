@@ -1,6 +1,6 @@
 /**
  * A told fact's profile path read through the profile's JSON Schema: where its segments are (a map's key may hold a dot,
- * `internalFieldNames.card.exp_month` is the key `card.exp_month` of a map of strings, as docs/reference/profile.md
+ * `internalFieldNames.card.exp_month` is the key `card.exp_month` of a map of strings, as docs/generated/profile.md
  * shows such an entry: `internalFieldNames.*`), and which JSON types the schema takes there (a string field keeps a
  * hint's "0.30" as the text it is, never the number 0.3).
  */

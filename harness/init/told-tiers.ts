@@ -4,7 +4,7 @@
  * amount that tells rules apart (each tier, a cent either side, each side of the maximum distance, the refused amounts).
  * Every one charged as the told rule says: the list is learnt, not merely told. Any other answer: it is not used.
  */
-import { centsOf } from '../money.js';
+import { centsOf } from '../facts/money.js';
 import { type Charge, confirmWalk, type Walked } from './price-points.js';
 import type { Vendor } from './told.js';
 

@@ -8,13 +8,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clause as lookupClause } from '../clauses/registry.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import { renderSingleFileReport } from '../report/allure.js';
 import { kitInfo } from '../report/kit.js';
 import { mdCell } from '../report/markdown.js';
 import { reportPaths } from '../report/paths.js';
 import type { MerchantResult } from './check.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export interface MerchantRunInfo {
   /** `receiver` (webhook endpoint) or `client-audit` (a client's requests). */

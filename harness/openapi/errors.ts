@@ -3,7 +3,7 @@
  * and the clause that states it. `describe --openapi` writes it beside each operation; nothing here is a target's choice.
  */
 import type { ClauseId } from '../clauses/registry.js';
-import type { EndpointKey } from '../endpoint-path.js';
+import type { EndpointKey } from '../profile/endpoint-path.js';
 
 /** The operations of the interface, named as the profile's endpoints are. */
 export type Operation = EndpointKey;

@@ -7,7 +7,7 @@
  * number, a method other than POST) is reported and its part is not told.
  */
 import type { Told } from '../init/told.js';
-import { feeKindOf } from './describe.js';
+import { feeKindOf } from './write.js';
 import type { Operation } from './errors.js';
 import { vendorControls } from './controls.js';
 import { type DocOperation, matchOperations, operationsOf, requestSchemaOf } from './match.js';

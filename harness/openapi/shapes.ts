@@ -4,7 +4,7 @@
  * named in its title), and each operation's effective path (the server's path prefix, path parameters of any name read
  * back to the interface's numbers).
  */
-import { PATH_NUMBERS } from '../endpoint-path.js';
+import { PATH_NUMBERS } from '../profile/endpoint-path.js';
 
 export type S = Record<string, unknown>;
 

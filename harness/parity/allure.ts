@@ -7,11 +7,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import type { ClauseRow } from './compare.js';
 import { evidencePairs } from './evidence.js';
 import type { ParityResult } from './run.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 function status(row: ClauseRow): 'passed' | 'failed' | 'skipped' {
   return row.verdict === 'different' ? 'failed' : row.verdict === 'equal' || row.verdict === 'declared' ? 'passed' : 'skipped';

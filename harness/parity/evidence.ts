@@ -1,5 +1,5 @@
 /** The exchanges a difference points at, as text (request, response, signature verdict), one pair per difference. */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import { requestText, responseText } from '../report/exchange-text.js';
 import { storeExchange } from '../run/results.js';
 import type { CheckComparison } from './compare.js';

@@ -7,9 +7,9 @@
  * interleaving their requests differently on each side, still compare exchange by exchange.
  * Signing headers (timestamps, nonces, signatures) are reduced to "present / verifies".
  */
-import type { Exchange } from '../exchange.js';
-import { headerValue, SIGNING_HEADERS } from '../signing.js';
-import { matchesTemplate } from '../endpoint-path.js';
+import type { Exchange } from '../http/exchange.js';
+import { headerValue, SIGNING_HEADERS } from '../http/signing.js';
+import { matchesTemplate } from '../profile/endpoint-path.js';
 
 /** One side of one check: what identifies this side's run, to be replaced by neutral tokens. */
 export interface SideContext {

@@ -6,14 +6,14 @@
 import { mdCell } from '../report/markdown.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import { kitInfo } from '../report/kit.js';
 import { maskUrl } from '../report/mask.js';
 import type { Difference } from './compare.js';
 import { evidencePairs } from './evidence.js';
 import type { ParityResult, SideInfo } from './run.js';
 import { writeParityAllure } from './allure.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export interface ParityPaths {
   dir: string;

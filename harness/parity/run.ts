@@ -7,8 +7,8 @@ import { faultCatalogue, type RunningReference } from '../../reference/index.js'
 import { startEmbeddedReference } from '../run/embedded.js';
 import type { CheckDef, SuiteDef } from '../check/define.js';
 import { runCheck, type CheckResult, type RunSettings } from '../check/run.js';
-import type { Client } from '../client.js';
-import type { Exchange } from '../exchange.js';
+import type { Client } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { endpointPaths } from '../target.js';
 import { openRunReceiver } from '../run/open-receiver.js';

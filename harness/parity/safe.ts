@@ -19,12 +19,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
-import type { Client, RawRequest, SendOptions } from '../client.js';
-import type { Exchange } from '../exchange.js';
+import type { Client, RawRequest, SendOptions } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import { PreconditionSkip } from '../check/failure.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { endpointPaths } from '../target.js';
-import { describeVerifyFailure, headerValue, headerValues, SIGNING_HEADERS, verify } from '../signing.js';
+import { describeVerifyFailure, headerValue, headerValues, SIGNING_HEADERS, verify } from '../http/signing.js';
 
 /** How a request was authenticated, as judged from its bytes. */
 export type AuthKind = 'signed' | 'missing-header' | 'empty-header' | 'unknown-merchant' | 'bad-signature' | 'ambiguous';

@@ -3,7 +3,7 @@
  * doctor and the loader, so the three agree on what a switch of one value, of several values, or matching a refund by
  * its refund number is sent.
  */
-import type { ExclusiveScope, Operation, SectionSpec } from '../exclusive.js';
+import type { ExclusiveScope, Operation, SectionSpec } from '../http/exclusive.js';
 import type { ArmFailureKind, ArmFailureValue, Profile } from './types.js';
 
 export type ArmFailureControl = NonNullable<NonNullable<Profile['sandbox']>['armFailure']>;
@@ -14,7 +14,7 @@ export const REFUND_KINDS: readonly ArmFailureKind[] = ['refundSystemBusy', 'ref
 /** Variables the kit itself provides: a key of a several-values failure cannot take one of these names. */
 export const PROVIDED_VARIABLES = ['failure', 'merchantOrderNo', 'merchantRefundNo', 'subject'] as const;
 
-/** The operation of the request each failure is armed for (harness/exclusive.ts `Operation`). */
+/** The operation of the request each failure is armed for (harness/http/exclusive.ts `Operation`). */
 export const ARM_OPERATIONS: Readonly<Record<ArmFailureKind, Operation>> = {
   queryFailed: 'payment.query',
   orderCreationFailed: 'payment.create',

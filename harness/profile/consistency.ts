@@ -9,7 +9,7 @@
  * like method names and are no secret (a key pasted in the wrong place is never echoed).
  */
 import { dotted, echo } from './schema.js';
-import { centsOf, isShownValue, valueOfCents } from '../money.js';
+import { centsOf, isShownValue, valueOfCents } from '../facts/money.js';
 import { armFailureProblems } from './arm-failure.js';
 import { overlay } from '../facts/overlay.js';
 import { triggerProblems } from './triggers.js';

@@ -11,13 +11,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Profile, MerchantRef } from './types.js';
 import { decidePricePoint, describeRule, pricePointRule } from './price-points.js';
-import { centsNumberOf, centsOf, isAmountValue, isShownValue, valueOfCents } from '../money.js';
+import { centsNumberOf, centsOf, isAmountValue, isShownValue, valueOfCents } from '../facts/money.js';
 import { consistencyProblems } from './consistency.js';
 import { ENV_NAME_RE, dotted, echo, isSensitivePath, profilePropertyNames, schemaProblems } from './schema.js';
 import { lineColumn, scanJson } from './json-scan.js';
 import { dirname } from 'node:path';
-import { resolveTls, type TlsOptions, type TlsProfile } from '../network.js';
-import { type EndpointKey, FILLABLE, pathTemplateProblems, placeholdersIn } from '../endpoint-path.js';
+import { resolveTls, type TlsOptions, type TlsProfile } from '../http/network.js';
+import { type EndpointKey, FILLABLE, pathTemplateProblems, placeholdersIn } from './endpoint-path.js';
 
 export interface ResolvedMerchant {
   id: string;
@@ -54,7 +54,7 @@ export interface LoadedProfile {
     lowBalance?: ResolvedMerchant;
     unknownId: string;
   };
-  /** http.tls resolved (version 4): the files read, for every connection to the target (harness/network.ts). */
+  /** http.tls resolved (version 4): the files read, for every connection to the target (harness/http/network.ts). */
   tls?: TlsOptions;
   /** The key material and passphrase among them, for the redactor (merchantSecrets). */
   tlsSecrets?: string[];
@@ -415,7 +415,7 @@ function semanticProblems(value: unknown, secrets: readonly string[]): string[] 
 }
 
 /**
- * Placeholders in `endpoints.*` (version 4, harness/endpoint-path.ts): each a number the endpoint's request has; a path
+ * Placeholders in `endpoints.*` (version 4, harness/profile/endpoint-path.ts): each a number the endpoint's request has; a path
  * that carries one in a profile of an older version is refused, as every version-4 field is.
  */
 function endpointTemplateProblems(value: Record<string, unknown>): string[] {

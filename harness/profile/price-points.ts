@@ -5,7 +5,7 @@
  * decide is `undecided` and no check may judge it. Pure, in cents; used by the profile loader and by
  * the price-point arbitraries.
  */
-import { centsNumberOf, valueOfCents } from '../money.js';
+import { centsNumberOf, valueOfCents } from '../facts/money.js';
 
 export type Rounding = 'up' | 'down' | 'nearest';
 

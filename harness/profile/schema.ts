@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { pathToFileURL } from 'node:url';
-import { cachedValidators, kitRequire } from '../ajv-cache.js';
-import { kitFile } from '../kit-files.js';
+import { cachedValidators, kitRequire } from '../kit/ajv-cache.js';
+import { kitFile } from '../kit/kit-files.js';
 
 /** Where the schema lives; also what a profile's "$schema" usually points to. */
 export const PROFILE_SCHEMA_URL = pathToFileURL(kitFile('fixtures', 'profiles', 'profile.schema.json'));
@@ -43,7 +43,7 @@ export function profileSchema(): Record<string, unknown> {
   return schemaCache;
 }
 
-/** The compiled validator: compiled once per schema text (harness/ajv-cache.ts), evaluated once per process. */
+/** The compiled validator: compiled once per schema text (harness/kit/ajv-cache.ts), evaluated once per process. */
 export function profileValidator(): ValidateFunction {
   if (!validatorCache) {
     const options = { allErrors: true, verbose: true, strict: true, strictRequired: false, code: { source: true } } as const;

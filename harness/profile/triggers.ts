@@ -9,7 +9,7 @@
  *
  * Pure and import-free but for types and money, so fixtures may use it like the other pure profile helpers.
  */
-import { isAmountValue, tryCentsOf, valueOfCents } from '../money.js';
+import { isAmountValue, tryCentsOf, valueOfCents } from '../facts/money.js';
 import type { ArmFailureKind, FailureTrigger, Profile, TriggerWay } from './types.js';
 
 export const FAILURE_KINDS: readonly ArmFailureKind[] = ['queryFailed', 'orderCreationFailed', 'refundSystemBusy', 'refundFailed'];

@@ -7,7 +7,7 @@
  * value of `name` (any JSON type, e.g. an Amount object); "${name}" inside a longer string is
  * replaced by its text. Paths into response data are dotted ("data.order_no" is written "order_no").
  */
-import type { TlsProfile } from '../network.js';
+import type { TlsProfile } from '../http/network.js';
 
 export interface Profile {
   /**
@@ -40,7 +40,7 @@ export interface Profile {
     latencyMs?: number;
     /**
      * What the reference has instead of its README's fixtures: merchants' balances, names, logins and methods, channels,
-     * cards (reference/target.ts `TargetDescription`, `serve --target`). A generated target's (test/legal-targets).
+     * cards (reference/sandbox-data.ts `TargetDescription`, `serve --target`). A generated target's (test/legal-targets).
      */
     target?: Record<string, unknown>;
   };
@@ -76,7 +76,7 @@ export interface Profile {
     rateLimit?: number;
     /**
      * Version 4: TLS to the target (a private CA, a client certificate for mutual TLS, the name to verify), each file a
-     * path or an `…Env` variable holding a path or the PEM; resolved when the profile loads (harness/network.ts).
+     * path or an `…Env` variable holding a path or the PEM; resolved when the profile loads (harness/http/network.ts).
      */
     tls?: TlsProfile;
   };
@@ -120,7 +120,7 @@ export interface Profile {
   };
   /**
    * Version 4: the fees the target charges, per kind of operation and payment method ("*": every method not named).
-   * harness/fees.ts computes them; every amount just above or within a balance includes them.
+   * harness/facts/fees.ts computes them; every amount just above or within a balance includes them.
    */
   fees?: {
     payments?: Record<string, FeeModel>;
@@ -267,7 +267,7 @@ export interface Profile {
        */
       refundSubject?: 'merchantOrderNo' | 'merchantRefundNo';
       /**
-       * Version 4: which requests an armed failure may hit (harness/exclusive.ts): only those about the number it was
+       * Version 4: which requests an armed failure may hit (harness/http/exclusive.ts): only those about the number it was
        * armed for (`subject`), the arming merchant's requests of its operation (`operation`), any of the arming
        * merchant's requests (`merchant`), or any request to the target (`target`, the default: the document does not
        * show the switch, so nothing narrower is assumed unless the profile says so).

@@ -8,7 +8,7 @@
  * @allurereport/core as the installed `allure` package resolves it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { dependencyDir } from '../kit-files.js';
+import { dependencyDir } from '../kit/kit-files.js';
 
 export interface RenderJob {
   /** Folder the generator runs in (it may write caches there). */

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import type { StoredResult } from '../run/results.js';
 import { exchangeText, markedExchange } from './exchange-text.js';
 import { levelOfFinding } from '../check/failure.js';

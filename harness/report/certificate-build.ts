@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { StoredResult } from '../run/results.js';
 import { kitLine, type Replay, replayLine } from '../run/replay.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import type { CertificateKitProof } from './certificate-kit-proof.js';
 import { maskUrl } from './mask.js';
@@ -111,7 +111,7 @@ export function trimRunStatus(s: RunStatus | undefined): RunStatus {
     ...(s?.unfinished?.length ? { unfinished: s.unfinished } : {}),
     tests: (s?.tests ?? [])
       .filter((t) => t.state === 'failed')
-      // vitest's own message (foreign text, harness/text.ts): the verdict needs its first line only.
+      // vitest's own message (foreign text, harness/kit/text.ts): the verdict needs its first line only.
       .map((t) => ({
         checkId: t.checkId,
         name: t.name,

@@ -11,7 +11,7 @@
  * covered by no figure here).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { kitFile } from '../kit-files.js';
+import { kitFile } from '../kit/kit-files.js';
 
 export const KIT_PROOF_FORMAT = 'mpsi-conformance-kit-proof/1';
 

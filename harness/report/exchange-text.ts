@@ -1,5 +1,5 @@
 import type { StoredExchange } from '../run/results.js';
-import { describeVerifyFailure, type VerifyResult } from '../signing.js';
+import { describeVerifyFailure, type VerifyResult } from '../http/signing.js';
 
 /** The request as it went on the wire: request line, headers (X-Sign shown: it is a MAC, not the key), raw body. */
 export function requestText(ex: StoredExchange): string {

@@ -4,7 +4,7 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../kit/redact.js';
 import { readResults, type StoredResult } from '../run/results.js';
 import { computeFloor, floorLine, readPoolFacts } from './floor.js';
 import { completeAllureResults, generateHtml, type HtmlOutcome } from './allure.js';

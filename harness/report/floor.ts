@@ -4,8 +4,8 @@
  * on itself. Computed when the reports are made, from the checks' stored results, run.json and the pool's facts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { LearntRate } from '../throttle.js';
-import { isOurRequest } from '../exchange.js';
+import type { LearntRate } from '../http/throttle.js';
+import { isOurRequest } from '../http/exchange.js';
 
 /** What the run-wide pool (harness/run/pool.ts) leaves in <reports>/pool.json when the run ends. */
 export interface PoolFacts {
@@ -20,7 +20,7 @@ export interface PoolFacts {
   /** When the first slot was granted and the last given back, epoch ms: the checks' sending phase. */
   firstGrantAt?: number;
   lastReleaseAt?: number;
-  /** The rate the pool learnt from the target's throttling when none was declared (harness/throttle.ts `Pacer`). */
+  /** The rate the pool learnt from the target's throttling when none was declared (harness/http/throttle.ts `Pacer`). */
   learntRate?: LearntRate;
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { kitFile } from '../kit-files.js';
+import { kitFile } from '../kit/kit-files.js';
 
 let cached: { name: string; version: string } | undefined;
 

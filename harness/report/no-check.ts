@@ -4,7 +4,7 @@
  * certificate shows the reason beside such a clause instead of "no check of it ran".
  */
 import { readFileSync } from 'node:fs';
-import { kitFile } from '../kit-files.js';
+import { kitFile } from '../kit/kit-files.js';
 
 export const ALLOWLIST_PATH = kitFile('fixtures', 'coverage-allowlist.json');
 

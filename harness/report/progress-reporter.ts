@@ -10,7 +10,7 @@ import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'v
 import type { SerializedError } from 'vitest';
 import { clockTime, parseProgress } from './progress.js';
 import type { RunStatus } from './verdict.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 export interface ProgressReporterOptions {
   /** Where run-status.json goes. */

@@ -15,10 +15,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../check/run.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/load.js';
-import type { Redactor } from '../redact.js';
-import { headerValue, hmacSha256, stringToSign } from '../signing.js';
+import type { Redactor } from '../kit/redact.js';
+import { headerValue, hmacSha256, stringToSign } from '../http/signing.js';
 import { sha256Hex } from './canonical.js';
 import { maskUrl } from './mask.js';
 

@@ -22,9 +22,9 @@
  */
 import { levelOfFinding } from '../check/failure.js';
 import { clauses as registry, restatements, type Clause, type Level } from '../clauses/registry.js';
-import type { ExchangeErrorKind } from '../exchange.js';
+import type { ExchangeErrorKind } from '../http/exchange.js';
 import type { StoredResult } from '../run/results.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 import {
   activeDisputes,
   activeEntries,

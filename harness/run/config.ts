@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { kitFile } from '../kit-files.js';
+import { kitFile } from '../kit/kit-files.js';
 import type { HostedFacts } from './host.js';
 
 /**

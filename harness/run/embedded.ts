@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { codeFile, COMPILED } from '../kit-files.js';
+import { codeFile, COMPILED } from '../kit/kit-files.js';
 import { type RunningReference, startReference, type TargetDescription, type WritePlan } from '../../reference/index.js';
 import { logStalls, logWrites, writesFileOf } from '../../reference/lag.js';
 import type { Profile } from '../profile/types.js';
@@ -26,7 +26,7 @@ export async function startEmbeddedReference(
     timeScale: profile.webhooks?.timeScale ?? 1,
     faults,
     readings: e?.readings ?? 'default',
-    // The reference checks the description itself (reference/target.ts) and throws a clear error for one it cannot be.
+    // The reference checks the description itself (reference/sandbox-data.ts) and throws a clear error for one it cannot be.
     target: e?.target as TargetDescription | undefined,
     latencyMs: e?.latencyMs,
     rateLimit: e?.rateLimit,

@@ -14,7 +14,7 @@ import type { PoolFacts } from '../report/floor.js';
 import { type EmbeddedProcess, startEmbeddedReferenceHere } from './embedded.js';
 import { type PoolOptions, type PoolServer, startPoolServer } from './pool.js';
 
-/** The in-flight budget of a profile that declares none: the client's own default width (harness/throttle.ts). */
+/** The in-flight budget of a profile that declares none: the client's own default width (harness/http/throttle.ts). */
 const DEFAULT_CONCURRENCY = 8;
 
 /** The run-wide pool's budget from the profile's `http` section. */

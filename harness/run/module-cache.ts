@@ -15,8 +15,8 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ownFolder } from '../ajv-cache.js';
-import { COMPILED, KIT_ROOT } from '../kit-files.js';
+import { ownFolder } from '../kit/ajv-cache.js';
+import { COMPILED, KIT_ROOT } from '../kit/kit-files.js';
 
 /** In a clone beside vitest's own cache (node_modules/.vite); installed, in the OS temp folder (the kit's may be read-only). */
 export const MODULE_STORE_DIR = COMPILED

@@ -7,7 +7,7 @@
  * the pattern misses (a path spelt another way) is only inlined as before: slower, never different.
  */
 import { sep } from 'node:path';
-import { CODE_ROOT, COMPILED } from '../kit-files.js';
+import { CODE_ROOT, COMPILED } from '../kit/kit-files.js';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

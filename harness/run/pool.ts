@@ -4,13 +4,13 @@
  * below the limit whenever a worker was idle and above the budget when all were busy. One pool, held by vitest's
  * pool process started by global setup (harness/run/global-setup.ts), now hands out every request's slot and rate token: at most
  * `http.concurrency` requests in flight in the whole run, at most `http.rateLimit` per second, and the AIMD window
- * of harness/throttle.ts narrowed by a throttled answer whichever worker got it.
+ * of harness/http/throttle.ts narrowed by a throttled answer whichever worker got it.
  *
  * A slot is held for one request, from send to answer: a check that waits (a webhook window, a retry schedule)
  * holds none. The protocol is one line per message on a loopback TCP connection per worker: `a<key>` asks for a slot,
  * `g` grants one, `r0`/`r1` gives one back (`r1`: the answer was a gateway's throttling), optionally followed by when
  * the attempt went on the wire and when its answer came (epoch ms) and, for `r1`, the Retry-After wait (ms): the pool's
- * pacer learns a rate from them when the target throttles and the profile declares none (harness/throttle.ts). A
+ * pacer learns a rate from them when the target throttles and the profile declares none (harness/http/throttle.ts). A
  * worker that goes away gives its slots back with its socket. The pool runs in a process of its own (`startPoolProcess`), started by global
  * setup.
  *
@@ -23,7 +23,7 @@
  * grant to its own lowest-keyed waiter, which is the ask the pool chose. A resend after a throttled answer asks with
  * key 0: before every fresh request, so that fresh requests cannot take the gateway's next second from it.
  *
- * Exclusive sections (harness/exclusive.ts): a request to the target asks with what it is, `a<key> <rid> <merchant>
+ * Exclusive sections (harness/http/exclusive.ts): a request to the target asks with what it is, `a<key> <rid> <merchant>
  * <operation> <holds>` (the merchant id URI-encoded after an `m`, the operation from the profile's endpoints, the ids of the sections
  * its sender holds, comma-separated, or `-`), is granted by `g<rid>`, and gives its slot back with `r0@<rid> …` so the
  * pool knows which request ended. `x+<id> <scope> <merchant> <operation> <holds>` asks for a section, which the pool
@@ -46,10 +46,10 @@ import {
   type RequestTag,
   SectionBook,
   type SectionSpec,
-} from '../exclusive.js';
-import { codeFile, COMPILED } from '../kit-files.js';
+} from '../http/exclusive.js';
+import { codeFile, COMPILED } from '../kit/kit-files.js';
 import type { PoolFacts } from '../report/floor.js';
-import { type AcquireOptions, type LearntRate, Pacer, type ReleaseOptions, type RequestPacer } from '../throttle.js';
+import { type AcquireOptions, type LearntRate, Pacer, type ReleaseOptions, type RequestPacer } from '../http/throttle.js';
 
 export interface PoolOptions {
   /** Most requests in flight in the whole run (the profile's `http.concurrency`). */
@@ -145,7 +145,7 @@ const ASK = /^a(\d{1,16})?(?: (\d{1,9}) ([^ ]{1,512}) ([a-z.]{1,32}) ([0-9a-z,]{
 const RELEASE = /^r([01])(?:@(\d{1,9}))?(?: (\d{1,16}(?:\.\d{1,6})?) (\d{1,16}(?:\.\d{1,6})?)(?: (\d{1,9}))?)?$/;
 /** A section line: `x+<id> <scope> <merchant> <operation> <holds>` opens one, `x-<id>` closes it. */
 const SECTION = /^x(?:\+([0-9a-z]{1,16}) ([a-z]{1,16}) ([^ ]{1,512}) ([a-z.]{1,32}) ([0-9a-z,]{1,512}|-)|-([0-9a-z]{1,16}))$/;
-/** The longest Retry-After a worker's word may hold the whole run for (harness/throttle.ts bounds one resend's wait so). */
+/** The longest Retry-After a worker's word may hold the whole run for (harness/http/throttle.ts bounds one resend's wait so). */
 const MAX_RELEASE_WAIT_MS = 60_000;
 
 /** What a release line tells the pool's pacer, its times on the pool's own clock (performance.now()). */

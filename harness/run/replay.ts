@@ -3,7 +3,7 @@
  * The CLI records it in run.json (the certificate prints it); the Allure report prints it per check.
  */
 import { readFileSync } from 'node:fs';
-import { installed, kitBin, kitCommand } from '../invocation.js';
+import { installed, kitBin, kitCommand } from '../kit/invocation.js';
 import { maskUrl } from '../report/mask.js';
 import { shellQuote } from '../report/repro.js';
 import type { RunConfig } from './config.js';
@@ -56,7 +56,7 @@ export function replayLine(r: Replay): string {
 }
 
 /**
- * A command of the kit that ran `r`, as it works pasted the way the kit was installed (harness/invocation.ts):
+ * A command of the kit that ran `r`, as it works pasted the way the kit was installed (harness/kit/invocation.ts):
  * `npx mpsi-conformance …` for an installed package, `node <absolute bin> …` in a clone.
  */
 export function kitLine(r: Pick<Replay, 'bin' | 'installed'>, args: readonly string[]): string {

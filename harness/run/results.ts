@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../check/run.js';
-import type { Exchange } from '../exchange.js';
-import type { Redactor } from '../redact.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Redactor } from '../kit/redact.js';
 import type { CheckTraffic } from '../report/traffic.js';
 
 /** The on-disk form of a check result: what the certificate, coverage and parity read back. */

@@ -4,13 +4,13 @@
  * fewest milliseconds of a few tries, one after another: the first pays for the connection, and a busy machine only
  * ever adds time. undefined when the target did not answer: the run then keeps its usual workers and says nothing.
  *
- * Over the network the checks use (harness/network.ts): the profile's TLS options on a direct connection; through a
+ * Over the network the checks use (harness/http/network.ts): the profile's TLS options on a direct connection; through a
  * proxy, the kit's own client (each try then pays for its tunnel, which a proxied run's requests pay too).
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createClient } from '../client.js';
-import { makeNetwork, type Network, proxyFor } from '../network.js';
+import { createClient } from '../http/client.js';
+import { makeNetwork, type Network, proxyFor } from '../http/network.js';
 
 function once(url: URL, timeoutMs: number, agent: HttpAgent): Promise<number | undefined> {
   const t0 = performance.now();

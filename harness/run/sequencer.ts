@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { kitFile } from '../kit-files.js';
+import { kitFile } from '../kit/kit-files.js';
 import { reportPaths } from '../report/paths.js';
 import { loadProfile } from '../profile/load.js';
 import { type RunConfig, readRunConfig } from './config.js';

@@ -1,9 +1,9 @@
-import { createClient, type Client } from '../client.js';
-import { makeNetwork } from '../network.js';
+import { createClient, type Client } from '../http/client.js';
+import { makeNetwork } from '../http/network.js';
 import type { LoadedProfile } from '../profile/load.js';
 import { createTarget, type Target } from '../target.js';
-import { GatedPacer } from '../gated-pacer.js';
-import { Pacer, type RequestPacer } from '../throttle.js';
+import { GatedPacer } from '../http/gated-pacer.js';
+import { Pacer, type RequestPacer } from '../http/throttle.js';
 import { connectPool } from './pool.js';
 import type { Receiver } from '../webhooks/types.js';
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { SuiteDef } from '../check/define.js';
-import { CODE_EXT, codeDir } from '../kit-files.js';
+import { CODE_EXT, codeDir } from '../kit/kit-files.js';
 
 const SUITES_DIR = codeDir('suites');
 

@@ -10,7 +10,7 @@
  */
 import { Module } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { dependencyBin } from '../kit-files.js';
+import { dependencyBin } from '../kit/kit-files.js';
 
 const moduleApi = Module as unknown as { register?: unknown; registerHooks?: unknown };
 if (moduleApi.registerHooks === undefined) moduleApi.register = undefined;

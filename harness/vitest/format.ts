@@ -1,7 +1,7 @@
 import type { CheckResult } from '../check/run.js';
 import { levelOfFinding } from '../check/failure.js';
 import { isUnreachable } from '../report/verdict.js';
-import { firstLine } from '../text.js';
+import { firstLine } from '../kit/text.js';
 
 /** The failure text a target's developer reads first: clause, level, finding, expected vs. seen. */
 export function formatResultFailure(r: Omit<CheckResult, 'sent'>): string {

@@ -14,7 +14,7 @@ import { openSession, type Session } from '../run/session.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import { checkTraffic, writeSuiteWebhooks } from '../report/traffic.js';
-import { makeRedactor, type Redactor } from '../redact.js';
+import { makeRedactor, type Redactor } from '../kit/redact.js';
 import { storeExchange, writeResult, type StoredExchange } from '../run/results.js';
 import { failureHeadline, formatResultFailure } from './format.js';
 import {

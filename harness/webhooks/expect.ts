@@ -5,7 +5,7 @@ import type { ClauseId } from '../clauses/registry.js';
  * the response invariants: method and Content-Type, signature, body schema, two-decimal amounts,
  * RFC 3339 times with an offset), and named assertions on bodies.
  */
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Target } from '../target.js';
 import type { Finding } from '../check/failure.js';
 import {
@@ -20,9 +20,9 @@ import {
 import { LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag } from '../check/lag.js';
 import { failCheck } from '../check/expect.js';
 import { valueClauses, valueFindings } from '../check/invariants.js';
-import { validate } from '../envelope.js';
-import { shortJson } from '../describe.js';
-import { describeVerifyFailure, headerValue } from '../signing.js';
+import { validate } from '../http/envelope.js';
+import { shortJson } from '../http/exchange-text.js';
+import { describeVerifyFailure, headerValue } from '../http/signing.js';
 import type { Delivery, Receiver } from './types.js';
 import { wireReply } from './receiver.js';
 import { webhookTiming, type WebhookTiming } from './schedule.js';

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { headerValue, headerValues, verify, type VerifyResult } from '../signing.js';
+import { headerValue, headerValues, verify, type VerifyResult } from '../http/signing.js';
 import type { Delivery, Receiver, ReplyKind } from './types.js';
 import { processLag } from '../check/lag.js';
 

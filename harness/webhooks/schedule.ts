@@ -12,7 +12,7 @@ import type { Profile } from '../profile/types.js';
 import { PreconditionSkip } from '../check/failure.js';
 import { recordMachineBusy } from '../check/context.js';
 import { arrivalLateMs, LAG_SIGNIFICANT_MS, lagAllowanceMs, processLag, writeRecordOf } from '../check/lag.js';
-import { headerValue } from '../signing.js';
+import { headerValue } from '../http/signing.js';
 import { wireReply } from './receiver.js';
 import type { Delivery } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { VerifyResult } from '../signing.js';
+import type { VerifyResult } from '../http/signing.js';
 
 /**
  * How the receiver answers one delivery. `success` acknowledges, and so does `http500-success`

@@ -9,7 +9,7 @@ import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
 import { channelAccepts, CHECKOUT_REQUIRED_BY_METHOD, isKnownMethod } from '../methods.js';
 import type { TradeInfo } from '../store.js';
-import type { Target } from '../target.js';
+import type { Target } from '../sandbox-data.js';
 import type { Fields } from '../validate.js';
 
 export const PAYMENT_KEYS = [

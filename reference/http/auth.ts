@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthOutcome, Behaviour } from '../behaviour.js';
 import type { MerchantFixture } from '../fixtures.js';
 import type { NonceCache } from '../nonce-cache.js';
-import type { Target } from '../target.js';
+import type { Target } from '../sandbox-data.js';
 
 /** Allowed difference between X-Timestamp and the server clock (real seconds, never time-scaled). */
 export const TIMESTAMP_TOLERANCE_S = 300;

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Behaviour } from '../behaviour.js';
 import { type ApiError, envelopeMessage } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
-import type { Target } from '../target.js';
+import type { Target } from '../sandbox-data.js';
 import { hmacDigest, signingInput } from '../signing.js';
 
 export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {

@@ -5,12 +5,12 @@ import type { ReadingTopic } from '../../harness/clauses/topics.js';
  * auth, signing and language suites: "got past authentication", "refused by authentication where the
  * document does not name the exact error", and a harmless request that creates nothing.
  */
-import { splitMsg } from '../../harness/envelope.js';
+import { splitMsg } from '../../harness/http/envelope.js';
 import { failCheck, held } from '../../harness/check/expect.js';
 import { recordReading } from '../../harness/check/context.js';
-import { shortJson } from '../../harness/describe.js';
-import { headerValue } from '../../harness/signing.js';
-import type { Exchange } from '../../harness/exchange.js';
+import { shortJson } from '../../harness/http/exchange-text.js';
+import { headerValue } from '../../harness/http/signing.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import type { Target } from '../../harness/target.js';
 
 /** The row of the authentication errors table each key answers. */

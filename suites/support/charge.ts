@@ -6,7 +6,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  * another code) shows the rule was applied and the row's answer is wrong.
  */
 import { expectError, type Outcome } from '../../harness/check/expect.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 
 export type RowPart = 'code-or-key' | 'key' | 'code';
 

@@ -3,7 +3,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  * Requests whose error the document names exactly (code, key, HTTP status), for the envelope and
  * language suites: each creates nothing and is answered the same way by every conformant target.
  */
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { answerOwedTo } from '../../harness/check/expect.js';
 import { checkout, queryPayment } from '../../harness/ops.js';
 import type { PostOptions, Target } from '../../harness/target.js';

@@ -2,7 +2,7 @@
  * err.po.insufficient-funds on a USD payout balance that successful payments credit while the kit runs
  * (`balances.paymentsCredit`): the interface shows no balance (INTERFACE.md › Payout errors 5004 insufficientFunds), so
  * the check cannot take the declared one as a constant. What it knows: the balance is at least the declared one (credits
- * only raise it), and nothing else moves it while the check holds it (harness/balance-hold.ts). So it establishes the
+ * only raise it), and nothing else moves it while the check holds it (harness/facts/balance-hold.ts). So it establishes the
  * balance at the moment it needs it, from the target: payouts from a cent above the declared balance, doubling up to the
  * method's maximum, one at a time, each accepted one given back at once. An acceptance is explained by the credits; the
  * first refusal must be 5004 insufficientFunds, since nothing a balance does explains another. None refused up to the
@@ -11,9 +11,9 @@
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import { canGivePayoutBack, createPayout, givePayoutBack, usd } from '../../harness/ops.js';
-import { centsNumberOf, valueOfCents } from '../../harness/money.js';
-import { amountInside, channelSpans } from '../../harness/limits.js';
-import { withBalanceHeld } from '../../harness/balance-hold.js';
+import { centsNumberOf, valueOfCents } from '../../harness/facts/money.js';
+import { amountInside, channelSpans } from '../../harness/facts/limits.js';
+import { withBalanceHeld } from '../../harness/facts/balance-hold.js';
 import type { PayoutLimits } from '../../harness/profile/types.js';
 import type { Target } from '../../harness/target.js';
 

@@ -8,10 +8,10 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  */
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, paymentMethodsOf, usd } from '../../harness/ops.js';
 import type { MerchantRole, Target } from '../../harness/target.js';
-import { centsNumberOf, valueOfCents } from '../../harness/money.js';
+import { centsNumberOf, valueOfCents } from '../../harness/facts/money.js';
 
 export type RefundSupport = 'none' | 'full' | 'partial';
 

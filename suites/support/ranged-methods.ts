@@ -7,8 +7,8 @@ import { factsOf } from '../../harness/facts/index.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Target } from '../../harness/target.js';
 import type { CentsRange } from '../../fixtures/arbitraries/amounts.js';
-import { channelGaps, channelSpans } from '../../harness/limits.js';
-import { valueOfCents } from '../../harness/money.js';
+import { channelGaps, channelSpans } from '../../harness/facts/limits.js';
+import { valueOfCents } from '../../harness/facts/money.js';
 
 export interface RangedMethod {
   method: string;

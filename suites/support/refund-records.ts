@@ -5,10 +5,10 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  */
 import { expectString, expectSuccess, pick } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { type Amount, createRefund, settleRefund, underArmedFailure, usd } from '../../harness/ops.js';
 import type { Target } from '../../harness/target.js';
-import { valueOfCents } from '../../harness/money.js';
+import { valueOfCents } from '../../harness/facts/money.js';
 import type { Payment } from './paid-orders.js';
 
 export interface CreatedRefund {

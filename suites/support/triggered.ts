@@ -6,7 +6,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  */
 import { expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { completeCheckout } from '../../harness/ops.js';
 import { describeTrigger, isRefundKind, triggersOf } from '../../harness/profile/triggers.js';
 import type { ArmFailureKind, FailureTrigger } from '../../harness/profile/types.js';

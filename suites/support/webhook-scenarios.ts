@@ -27,9 +27,9 @@ import {
   usd,
   type Amount,
 } from '../../harness/ops.js';
-import type { Exchange } from '../../harness/exchange.js';
-import { amountInside } from '../../harness/limits.js';
-import { centsOf, valueOfCents } from '../../harness/money.js';
+import type { Exchange } from '../../harness/http/exchange.js';
+import { amountInside } from '../../harness/facts/limits.js';
+import { centsOf, valueOfCents } from '../../harness/facts/money.js';
 
 export interface Payment {
   merchantOrderNo: string;

@@ -3,7 +3,7 @@
  * HTTP 429 (HTML, Retry-After, unsigned) beyond 50 requests/s is CONFORMANT, exit 0, with the same checks passed as on
  * loopback, and the run says how many answers were throttled. Without the throttling path the same run exits 2 before
  * any check: the doctor takes the gateway's 429s for a wrong profile (with --no-doctor, such a run was NON-CONFORMANT).
- * No `http.rateLimit` is declared: the run learns the rate from the throttling onset (harness/throttle.ts), says which,
+ * No `http.rateLimit` is declared: the run learns the rate from the throttling onset (harness/http/throttle.ts), says which,
  * and throttles seldom; paced by its in-flight window alone it was throttled for most requests and once flaked (exit 2).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -96,7 +96,7 @@ describe('the reference behind serve --rate-limit 50', () => {
     };
     expect(run.traffic?.throttledAnswers).toBe(cert.traffic.throttledAnswers);
     // The user is told the rate, to declare it: at most the gateway's 50 (the onset's count is a sure one).
-    // The doctor, throttled first, hands its rate to the checks (harness/throttle.ts seedRate); a doctor that was not
+    // The doctor, throttled first, hands its rate to the checks (harness/http/throttle.ts seedRate); a doctor that was not
     // throttled leaves the checks to learn their own.
     expect(r.stdout).toMatch(/the run learnt \d+ requests\/s from the (doctor's )?throttling onset/);
     expect(run.floor?.learntRate?.proposed).toBeGreaterThanOrEqual(1);

@@ -14,7 +14,7 @@ const VARIABLE = `\${BASE_URL}`;
 
 describe('a base URL from the environment or --target', () => {
   it.each([
-    ['the profile reference', ['docs', 'reference', 'profile.md']],
+    ['the profile reference', ['docs', 'generated', 'profile.md']],
     ['the certify guide', ['docs', 'guides', 'certify-a-sandbox.md']],
     ['the annotated example', ['fixtures', 'profiles', 'example.annotated.jsonc']],
   ])('is documented in %s, with --target', (_what, path) => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { renderDoctorMarkdown, movedLine } from '../../harness/doctor/render.js';
-import { centsOf } from '../../harness/money.js';
+import { centsOf } from '../../harness/facts/money.js';
 import type { DoctorReport } from '../../harness/doctor/model.js';
 import { type MerchantBalances, type RunningReference, startReference } from '../../reference/index.js';
 import { REFERENCE_PROFILE, type Json } from './support.js';

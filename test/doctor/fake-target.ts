@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { sign, verify } from '../../harness/signing.js';
+import { sign, verify } from '../../harness/http/signing.js';
 import type { Json } from './support.js';
 
 export const FAKE_MERCHANTS = {

@@ -3,7 +3,7 @@
  * paths and in bodies of any shape, an Amount object wherever a template puts it, a control's own variables.
  */
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { Ledger, sumsText } from '../../harness/doctor/ledger.js';
 import type { Profile } from '../../harness/profile/types.js';
 

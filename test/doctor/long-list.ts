@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PAYMENT_CHANNELS } from '../../reference/methods.js';
-import type { PaymentChannelDescription, TargetDescription } from '../../reference/target.js';
+import type { PaymentChannelDescription, TargetDescription } from '../../reference/sandbox-data.js';
 import { parseProfile, type LoadedProfile } from '../../harness/profile/load.js';
 import { REFERENCE_PROFILE, type Json } from './support.js';
 

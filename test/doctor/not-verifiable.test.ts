@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../harness/doctor/run.js';
-import { sign } from '../../harness/signing.js';
+import { sign } from '../../harness/http/signing.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { conformantRun } from '../../harness/proof/run.js';

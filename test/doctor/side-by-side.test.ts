@@ -10,7 +10,7 @@ import type { DoctorReport } from '../../harness/doctor/model.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { REFERENCE_PROFILE } from './support.js';
 
-/** The exchange ids (sent in order: harness/client.ts numbers a request when it is sent) of the probes whose label matches. */
+/** The exchange ids (sent in order: harness/http/client.ts numbers a request when it is sent) of the probes whose label matches. */
 function sentIds(r: DoctorReport, label: RegExp): number[] {
   return r.exchanges.filter((e) => label.test(e.label)).map((e) => Number(e.id.replace(/^x-/, '')));
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedValidators } from '../../harness/ajv-cache.js';
+import { cachedValidators } from '../../harness/kit/ajv-cache.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -1,17 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { KIT_ROOT } from '../../harness/kit-files.js';
+import { KIT_ROOT } from '../../harness/kit/kit-files.js';
 
 /**
  * Every vitest worker and the CLI import the client: it loads undici's Agent, not the package's index,
  * whose fetch, WebSocket, cookies, cache and mock modules cost about 0.1 s of CPU per process and are never used.
  */
-describe('harness/client.ts loading', () => {
+describe('harness/http/client.ts loading', () => {
   it("loads undici's Agent without the package index, and the agent sends", () => {
     const script = [
       "import { createRequire } from 'node:module';",
       "import { createServer } from 'node:http';",
-      "const { createClient } = await import('./harness/client.ts');",
+      "const { createClient } = await import('./harness/http/client.ts');",
       "const server = createServer((_q, s) => s.end('{}')).listen(0);",
       "await new Promise((r) => server.once('listening', r));",
       'const client = createClient({ deadlineMs: 5000, maxResponseBytes: 1024 });',

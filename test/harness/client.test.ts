@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, createClient, type RawRequest } from '../../harness/client.js';
-import { socketError } from '../../harness/client-raw.js';
-import type { Exchange } from '../../harness/exchange.js';
-import { sign } from '../../harness/signing.js';
+import { type Client, createClient, type RawRequest } from '../../harness/http/client.js';
+import { socketError } from '../../harness/http/client-raw.js';
+import type { Exchange } from '../../harness/http/exchange.js';
+import { sign } from '../../harness/http/signing.js';
 
 const SECRET = 'sk_test_Zq9-very-secret-value-4242';
 const creds = { merchantId: 'M100001', secret: SECRET };

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { carriedBy, FILLABLE, fillPath, matchesTemplate, pathTemplateProblems } from '../../harness/endpoint-path.js';
+import { carriedBy, FILLABLE, fillPath, matchesTemplate, pathTemplateProblems } from '../../harness/profile/endpoint-path.js';
 import { lookupsAt, PAYOUT_NUMBERS } from '../../harness/ops.js';
 import { parseProfile, ProfileError } from '../../harness/profile/load.js';
 import type { Target } from '../../harness/target.js';

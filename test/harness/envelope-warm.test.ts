@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { warmValidatorCache } from '../../harness/envelope.js';
+import { warmValidatorCache } from '../../harness/http/envelope.js';
 
 const dirs: string[] = [];
 afterEach(() => {

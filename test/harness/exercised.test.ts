@@ -5,7 +5,7 @@ import { recordExchange } from '../../harness/check/context.js';
 import { expectError, expectOneOf, expectSuccess } from '../../harness/check/expect.js';
 import { responseInvariants } from '../../harness/check/invariants.js';
 import { runCheck } from '../../harness/check/run.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import type { Target } from '../../harness/target.js';
 
 /** The evidence a check is credited with: what its assertions evaluated and found kept, never what it names. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { factsOf, overlay, whereSaid } from '../../harness/facts/index.js';
-import { feeCents, largestWithin, payoutCost, smallestAbove } from '../../harness/fees.js';
+import { feeCents, largestWithin, payoutCost, smallestAbove } from '../../harness/facts/fees.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import type { Profile } from '../../harness/profile/types.js';
 

@@ -12,7 +12,7 @@ import {
   shownValue,
   tryCentsOf,
   valueOfCents,
-} from '../../harness/money.js';
+} from '../../harness/facts/money.js';
 
 // Legal values as the document writes them: digits, then nothing, one or two decimals.
 const legalValue = fc

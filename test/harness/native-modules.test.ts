@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KIT_ROOT } from '../../harness/kit-files.js';
+import { KIT_ROOT } from '../../harness/kit/kit-files.js';
 import { nativeModules } from '../../harness/run/native-modules.js';
 
 /**

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../harness/client.js';
-import type { Exchange } from '../../harness/exchange.js';
-import { makeNetwork, type Network, proxyFor, resolveTls, type TlsProfile } from '../../harness/network.js';
+import { createClient } from '../../harness/http/client.js';
+import type { Exchange } from '../../harness/http/exchange.js';
+import { makeNetwork, type Network, proxyFor, resolveTls, type TlsProfile } from '../../harness/http/network.js';
 import { ensureReachable } from '../../harness/cli/run.js';
 import { UsageError } from '../../harness/cli/args.js';
 import { measureRoundTrip } from '../../harness/run/round-trip.js';
@@ -11,7 +11,7 @@ import { hasOpenssl, makePki, type Pki } from '../fixtures/network/pki.js';
 import { connectProxy, httpsServer, type TestProxy, type Running } from '../fixtures/network/servers.js';
 
 /**
- * The network between the kit and a target (harness/network.ts): TLS with a private CA, mutual TLS, the name verified,
+ * The network between the kit and a target (harness/http/network.ts): TLS with a private CA, mutual TLS, the name verified,
  * proxies from the environment; and each way a connection fails named with the field to fix. Against local servers on
  * port 0 with certificates made by `openssl` when the test starts.
  */
@@ -33,7 +33,7 @@ async function send(url: string, network: Network, raw = false): Promise<Exchang
   const client = createClient({ deadlineMs: 5000, maxResponseBytes: 65536, network });
   try {
     const body = Buffer.from('{}');
-    // A declared Content-Length other than the body's goes over the raw socket (harness/client-raw.ts).
+    // A declared Content-Length other than the body's goes over the raw socket (harness/http/client-raw.ts).
     return await client.send({
       label: 't',
       url,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineSuite } from '../../harness/check/define.js';
 import { expectError, expectSuccess, failCheck, held } from '../../harness/check/expect.js';
 import { runCheck } from '../../harness/check/run.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import type { Target } from '../../harness/target.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectPool, type PoolServer, startPoolServer } from '../../harness/run/pool.js';
-import { Pacer } from '../../harness/throttle.js';
+import { Pacer } from '../../harness/http/throttle.js';
 
 let server: PoolServer | undefined;
 let client: { close(): void } | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { connectPool, type PoolServer, startPoolProcess, startPoolServer } from '../../harness/run/pool.js';
-import { Pacer } from '../../harness/throttle.js';
+import { Pacer } from '../../harness/http/throttle.js';
 
 const servers: PoolServer[] = [];
 const clients: { close(): void }[] = [];

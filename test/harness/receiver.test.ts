@@ -2,7 +2,7 @@ import { request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'nod
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sign } from '../../harness/signing.js';
+import { sign } from '../../harness/http/signing.js';
 import {
   MAX_BODY_BYTES,
   RECEIVER_PATH,

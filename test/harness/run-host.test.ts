@@ -10,7 +10,7 @@ import type { PoolFacts } from '../../harness/report/floor.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { startRunHost } from '../../harness/run/host.js';
 import { connectPool } from '../../harness/run/pool.js';
-import { Pacer } from '../../harness/throttle.js';
+import { Pacer } from '../../harness/http/throttle.js';
 import { call } from '../reference/helpers/client.js';
 
 const profile = loadProfile('fixtures/profiles/reference.json').profile;

@@ -8,7 +8,7 @@ import {
   stringToSign,
   type VerifyFailure,
   verify,
-} from '../../harness/signing.js';
+} from '../../harness/http/signing.js';
 
 /*
  * Every expected value below was computed outside Node with OpenSSL 3.0.19 when the test was written,

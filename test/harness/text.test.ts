@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstLine } from '../../harness/text.js';
+import { firstLine } from '../../harness/kit/text.js';
 
 describe('firstLine', () => {
   it('keeps the first line of an error message, of an error-like value and of a text', () => {

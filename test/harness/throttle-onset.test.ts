@@ -4,9 +4,9 @@
  * the gateway met together looked spread out and the proposal fell far below the limit (7 for 20 at load 28).
  */
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../harness/client.js';
-import { sign } from '../../harness/signing.js';
-import { type RequestPacer, sleep, throttleOnset, type WireAttempt } from '../../harness/throttle.js';
+import { createClient } from '../../harness/http/client.js';
+import { sign } from '../../harness/http/signing.js';
+import { type RequestPacer, sleep, throttleOnset, type WireAttempt } from '../../harness/http/throttle.js';
 import { startReference } from '../../reference/index.js';
 
 describe('throttleOnset', () => {

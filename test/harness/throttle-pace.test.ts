@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { computeFloor, floorLine } from '../../harness/report/floor.js';
 import { connectPool, type PoolServer, parseRelease, releaseLine, startPoolServer } from '../../harness/run/pool.js';
-import { Pacer, type RequestPacer, sleep, type WireAttempt } from '../../harness/throttle.js';
+import { Pacer, type RequestPacer, sleep, type WireAttempt } from '../../harness/http/throttle.js';
 
 /**
  * A gateway as reference/gateway.ts counts: the requests it let through in the last second; beyond `limit`, throttled
@@ -35,7 +35,7 @@ interface Sent {
 
 /**
  * `workers` loops, each sending one request after another through `pacer` for `ms`, each request resent after its
- * throttled answer's Retry-After until admitted, as harness/client.ts does. A round trip is about 1 ms (loopback).
+ * throttled answer's Retry-After until admitted, as harness/http/client.ts does. A round trip is about 1 ms (loopback).
  */
 async function drive(pacer: RequestPacer, admit: (now: number) => boolean, o: { workers: number; ms: number; retryMs: number }) {
   const out: Sent = { sent: 0, throttled: 0, worst: 0, throttledAt: [] };

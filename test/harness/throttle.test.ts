@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run.js';
-import { createClient } from '../../harness/client.js';
+import { createClient } from '../../harness/http/client.js';
 import { loadProfile } from '../../harness/profile/load.js';
 import { openSession } from '../../harness/run/session.js';
-import { sign } from '../../harness/signing.js';
-import { isThrottledAnswer, Pacer, throttleWaitMs } from '../../harness/throttle.js';
+import { sign } from '../../harness/http/signing.js';
+import { isThrottledAnswer, Pacer, throttleWaitMs } from '../../harness/http/throttle.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

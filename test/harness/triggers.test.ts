@@ -13,7 +13,7 @@ import {
   refundCentsAboveOriginal,
   refundSplitOfCents,
 } from '../../fixtures/arbitraries/refund-amounts.js';
-import { valueOfCents } from '../../harness/money.js';
+import { valueOfCents } from '../../harness/facts/money.js';
 import { avoidMagic, defaultAmount } from '../../harness/ops.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { centsCarrying, MagicValues, triggerPath, triggersOf } from '../../harness/profile/triggers.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire, Module } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dependencyBin, KIT_ROOT } from '../../harness/kit-files.js';
+import { dependencyBin, KIT_ROOT } from '../../harness/kit/kit-files.js';
 
 /**
  * vitest's main process of a compiled run imports its config without vite's module hook: on Node before

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../harness/envelope.js';
+import { validate } from '../../harness/http/envelope.js';
 
 const payment = {
   event: 'payment.updated',

@@ -37,7 +37,7 @@ async function receiver(maxDeliveries?: number): Promise<Receiver> {
   return r;
 }
 
-/** Our own signer (the sender side), independent of harness/signing.ts. */
+/** Our own signer (the sender side), independent of harness/http/signing.ts. */
 function signed(creds: { id: string; secret: string }, raw: Buffer, nonce: string): Record<string, string> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const sign = createHmac('sha256', creds.secret).update(`${creds.id}\n${timestamp}\n${nonce}\n`).update(raw).digest('hex');

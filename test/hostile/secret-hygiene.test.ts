@@ -15,7 +15,7 @@ import { runInProcess } from '../../harness/run/inprocess.js';
 import { storeExchange, writeResult } from '../../harness/run/results.js';
 import { loadSuites } from '../../harness/run/suites.js';
 import { loadProfile, merchantSecrets } from '../../harness/profile/load.js';
-import { makeRedactor } from '../../harness/redact.js';
+import { makeRedactor } from '../../harness/kit/redact.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { REFERENCE_PROFILE } from './support.js';
 

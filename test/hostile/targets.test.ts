@@ -13,7 +13,7 @@ import { startReference, type RunningReference } from '../../reference/index.js'
 import mutualExclusion from '../../suites/mutual-exclusion.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient } from '../../harness/client.js';
+import { createClient } from '../../harness/http/client.js';
 import {
   closeAtOnce,
   contentLengthTooLarge,

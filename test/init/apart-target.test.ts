@@ -13,7 +13,7 @@ import { variable } from '../../harness/init/fields.js';
 import { learnPayouts } from '../../harness/init/payouts.js';
 import type { Answer, Prober } from '../../harness/init/prober.js';
 import { validParts } from '../../harness/cli/init.js';
-import { kitBin, kitCommand } from '../../harness/invocation.js';
+import { kitBin, kitCommand } from '../../harness/kit/invocation.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { ROOT } from '../cli/helpers.js';

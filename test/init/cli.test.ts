@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kitCommand } from '../../harness/invocation.js';
+import { kitCommand } from '../../harness/kit/invocation.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { runCli, tempReports } from '../cli/helpers.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KIT_ROOT } from '../../harness/kit-files.js';
+import { KIT_ROOT } from '../../harness/kit/kit-files.js';
 
 /**
  * The bench used to read only the options it knew and ignore the rest: `--help` (or a typo such as `--seeds`) started a

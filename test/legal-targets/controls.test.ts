@@ -11,7 +11,7 @@ import { Evidence } from '../../harness/init/evidence.js';
 import { addStandingTodos } from '../../harness/init/todos.js';
 import { armVariables } from '../../harness/profile/arm-failure.js';
 import { parseProfile } from '../../harness/profile/load.js';
-import { fillTemplate } from '../../harness/template.js';
+import { fillTemplate } from '../../harness/profile/template.js';
 import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { runInProcess } from '../../harness/run/inprocess.js';
@@ -21,7 +21,7 @@ import { doctorOnChange, oneFactChanges } from './changes.js';
 import { loadTrueProfile, trueProfile } from './genome.js';
 import { doctorWrong } from './properties.js';
 
-/** A profile template's variable, "${name}" (harness/template.ts). */
+/** A profile template's variable, "${name}" (harness/profile/template.ts). */
 const v = (name: string) => `\${${name}}`;
 const genome = (sandbox: SandboxGene): TargetGenome => ({ readings: [], target: { ...REFERENCE_GENES, sandbox } });
 

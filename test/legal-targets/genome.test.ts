@@ -15,7 +15,7 @@ import {
   targetGenes,
   targetGenome,
 } from '../../fixtures/arbitraries/genome.js';
-import { centsNumberOf } from '../../harness/money.js';
+import { centsNumberOf } from '../../harness/facts/money.js';
 import { defaultBehaviour } from '../../reference/behaviour.js';
 import { pricePointNearestWithin } from '../../reference/readings/amounts.js';
 import { readingCatalogue, READING_SETS } from '../../reference/readings/index.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { valueOfCents } from '../../harness/money.js';
+import { valueOfCents } from '../../harness/facts/money.js';
 import {
   ARMED_FAILURES,
   type BalanceGene,
@@ -184,7 +184,7 @@ export function enabledMethods(t: TargetGenes): string[] {
   );
 }
 
-/** What the reference is given to be the genome's target (reference/target.ts), beside its readings. */
+/** What the reference is given to be the genome's target (reference/sandbox-data.ts), beside its readings. */
 export function targetDescription(t: TargetGenes): TargetDescription {
   const enabled = enabledMethods(t);
   const ranged = (m: (typeof RANGE_METHODS)[number]) => ({
@@ -299,7 +299,7 @@ function editOwnPayouts(p: Profile, t: TargetGenes): void {
   }
 }
 
-/** What the reference is given for the gene's fees, credits and EUR ranges (reference/target.ts). */
+/** What the reference is given for the gene's fees, credits and EUR ranges (reference/sandbox-data.ts). */
 function moneyDescription(t: TargetGenes): Pick<TargetDescription, 'fees' | 'paymentsCredit'> {
   const g = t.money;
   if (!g) return {};
@@ -447,7 +447,7 @@ const SCOPE_OF_REACH = { subject: 'subject', 'merchant-operation': 'operation', 
 /** The profile's sandbox section for the gene: every control at its path, with its field names and values. */
 function editSandbox(p: Profile, g: SandboxGene): void {
   const sb = p.sandbox!;
-  // A profile template's variable, "${name}" (harness/template.ts).
+  // A profile template's variable, "${name}" (harness/profile/template.ts).
   const v = (name: string) => `\${${name}}`;
   const [success, failed] = OUTCOME_PAIRS[g.outcomes]!;
   const outcomes = { success, failed };

@@ -16,8 +16,8 @@ import { OPTIONAL_METHODS, type TargetGenome } from '../../fixtures/arbitraries/
 import type { SuiteDef } from '../../harness/check/define.js';
 import type { Todo } from '../../harness/init/evidence.js';
 import { COARSE_RATIO, FINE_RATIO } from '../../harness/init/limits.js';
-import { centsNumberOf } from '../../harness/money.js';
-import { isTemplated } from '../../harness/endpoint-path.js';
+import { centsNumberOf } from '../../harness/facts/money.js';
+import { isTemplated } from '../../harness/profile/endpoint-path.js';
 import { parseProfile } from '../../harness/profile/load.js';
 import { decidePricePoint, pricePointRule } from '../../harness/profile/price-points.js';
 import type { ChannelLimits, Profile } from '../../harness/profile/types.js';
@@ -28,7 +28,7 @@ import { completeAtTodos } from '../init/complete.js';
 import { discoveredShare } from '../init/share.js';
 import { trueProfile } from './genome.js';
 import { stringify } from 'yaml';
-import { describeOpenApi } from '../../harness/openapi/describe.js';
+import { describeOpenApi } from '../../harness/openapi/write.js';
 import { type GalleryStyle, vendorDescription } from '../../fixtures/openapi-gallery/vendor.js';
 
 const SECRET_ENV = 'LEGAL_TARGETS_INIT_SECRET';

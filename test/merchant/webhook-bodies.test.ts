@@ -1,7 +1,7 @@
 /** The webhooks the kit plays the service with are what the Events section describes: the kit's own schema says so. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../harness/envelope.js';
+import { validate } from '../../harness/http/envelope.js';
 import { type Kind, LAYOUTS, STATUSES, bodyArb, bytesOf } from '../../harness/merchant/receiver/webhooks.js';
 
 describe('generated webhook bodies', () => {

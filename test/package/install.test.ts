@@ -84,9 +84,9 @@ describe('the packed kit', () => {
       'README.md',
       // The guides and the generated reference pages the README links to.
       'docs/guides/certify-a-sandbox.md',
-      'docs/reference/cli.md',
-      'docs/reference/profile.md',
-      'docs/reference/clauses.md',
+      'docs/generated/cli.md',
+      'docs/generated/profile.md',
+      'docs/generated/clauses.md',
       'examples/github-actions.yml',
       'examples/expectations.json',
       // The kit's own proof, which every certificate carries.

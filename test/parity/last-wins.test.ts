@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { judgeRaceLosers } from '../../suites/idempotency.js';
 
 function answer(n: number, json: Record<string, unknown>): Exchange {

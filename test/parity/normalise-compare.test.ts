@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTally } from '../../harness/check/context.js';
 import type { CheckResult } from '../../harness/check/run.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { compareCheck, type Difference, type Side } from '../../harness/parity/compare.js';
 import { parseDeclared, applyDeclared } from '../../harness/parity/declared.js';
 import { normaliseSide, type SideContext } from '../../harness/parity/normalise.js';

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteDef } from '../../harness/check/define.js';
-import type { Client } from '../../harness/client.js';
+import type { Client } from '../../harness/http/client.js';
 import { runParity } from '../../harness/parity/run.js';
 import { loadProfile, type LoadedProfile } from '../../harness/profile/load.js';
 import { loadSuites } from '../../harness/run/suites.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReference, startReference } from '../../reference/index.js';
-import { resolveTarget, type TargetDescription } from '../../reference/target.js';
+import { resolveTarget, type TargetDescription } from '../../reference/sandbox-data.js';
 import { cardBody, refundBody, usd } from './helpers/builders.js';
 import { call, keyOf, type Reply, uniq } from './helpers/client.js';
 

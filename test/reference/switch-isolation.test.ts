@@ -1,5 +1,5 @@
 /**
- * No armed failure is ever taken by another check's request (harness/exclusive.ts, harness/ops.ts
+ * No armed failure is ever taken by another check's request (harness/http/exclusive.ts, harness/ops.ts
  * `underArmedFailure`). The reference's failure switch reaches as far as a service written apart from the kit may make
  * it (reference/sandbox-shape.ts `armReach`, `armCount`): the arming merchant's next request of an operation whatever
  * its number, the next few of them, the next few of any merchant. Checks drawn by fast-check (armed failures and plain
@@ -12,9 +12,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecorder, withRecorder } from '../../harness/check/context.js';
 import { runCheck } from '../../harness/check/run.js';
-import { createClient } from '../../harness/client.js';
-import type { Exchange } from '../../harness/exchange.js';
-import { GatedPacer } from '../../harness/gated-pacer.js';
+import { createClient } from '../../harness/http/client.js';
+import type { Exchange } from '../../harness/http/exchange.js';
+import { GatedPacer } from '../../harness/http/gated-pacer.js';
 import {
   type ArmableFailure,
   checkout,
@@ -29,7 +29,7 @@ import { type LoadedProfile, loadProfile } from '../../harness/profile/load.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { connectPool, startPoolServer } from '../../harness/run/pool.js';
 import { createTarget, type MerchantRole, type Target } from '../../harness/target.js';
-import { Pacer } from '../../harness/throttle.js';
+import { Pacer } from '../../harness/http/throttle.js';
 import { startReference } from '../../reference/index.js';
 import type { ArmReach } from '../../reference/sandbox-shape.js';
 import naming from '../../suites/naming.js';

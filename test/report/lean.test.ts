@@ -13,7 +13,7 @@ import { packAllureResults, unpackAllureResults } from '../../harness/report/all
 import { reportPaths } from '../../harness/report/paths.js';
 import { checkTraffic, runTraffic, writeSuiteWebhooks } from '../../harness/report/traffic.js';
 import { MAX_EXCHANGES_KEPT, mergeRecorder, newRecorder, recordExchange, withRecorder } from '../../harness/check/context.js';
-import { type Exchange, wireBytes } from '../../harness/exchange.js';
+import { type Exchange, wireBytes } from '../../harness/http/exchange.js';
 import { readResults } from '../../harness/run/results.js';
 import { compactedPageData, compactPageData } from '../../harness/report/compact-page.js';
 import { exchangeText } from '../../harness/report/exchange-text.js';

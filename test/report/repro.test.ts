@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyTally } from '../../harness/check/context.js';
 import type { CheckResult } from '../../harness/check/run.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { loadProfile } from '../../harness/profile/load.js';
-import { makeRedactor } from '../../harness/redact.js';
+import { makeRedactor } from '../../harness/kit/redact.js';
 import { buildRepros } from '../../harness/report/repro.js';
-import { hmacSha256, stringToSign } from '../../harness/signing.js';
+import { hmacSha256, stringToSign } from '../../harness/http/signing.js';
 import { REFERENCE_PROFILE, tempReports } from '../cli/helpers.js';
 
 /**

@@ -1,15 +1,15 @@
 /**
- * Exclusive sections of the run-wide pool (harness/exclusive.ts, harness/run/pool.ts): while a section is held, no
+ * Exclusive sections of the run-wide pool (harness/http/exclusive.ts, harness/run/pool.ts): while a section is held, no
  * request it covers is granted to anyone but its holder, whichever worker asks; opening one waits for the requests it
  * covers already in flight and holds new ones back; overlapping sections never run together and cannot deadlock; a
  * worker that goes away releases its sections; a request not to the target (no class) is never held.
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { covers, overlap, type RequestTag, SectionBook, type SectionSpec } from '../../harness/exclusive.js';
-import { GatedPacer } from '../../harness/gated-pacer.js';
+import { covers, overlap, type RequestTag, SectionBook, type SectionSpec } from '../../harness/http/exclusive.js';
+import { GatedPacer } from '../../harness/http/gated-pacer.js';
 import { connectPool, type PoolServer, startPoolServer } from '../../harness/run/pool.js';
-import { Pacer } from '../../harness/throttle.js';
+import { Pacer } from '../../harness/http/throttle.js';
 
 const servers: PoolServer[] = [];
 const clients: { close(): void }[] = [];

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kitBin } from '../../harness/invocation.js';
+import { kitBin } from '../../harness/kit/invocation.js';
 import { defaultRunConfig } from '../../harness/run/config.js';
 import { environmentTarget, kitLine, replayLine, replayOf } from '../../harness/run/replay.js';
 import { ROOT } from '../cli/helpers.js';

@@ -14,7 +14,7 @@ import {
 } from '../../suites/support/model/predict.js';
 import { formatSteps, inLaneOrder, laneCaps, laneRuns, laneSeed } from '../../suites/support/model/sequences.js';
 import { judge } from '../../suites/support/model/verdict.js';
-import type { Exchange } from '../../harness/exchange.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { type Model, type ModelCaps, newModel, type PaymentRec, type PayoutRec, type RefundRec } from '../../suites/support/model/state.js';
 
 const caps: ModelCaps = {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dependencyBin } from '../../harness/kit-files.js';
+import { dependencyBin } from '../../harness/kit/kit-files.js';
 
 /**
  * Clause ids are a type (`ClauseId`, harness/clauses/registry.ts): a misspelt id in a check is a compile error, not a
@@ -41,7 +41,7 @@ function program(ids: Slots): string {
     `import { defineSuite } from '${from('harness/check/define.js')}';`,
     `import { expectRefused, failCheck, held } from '${from('harness/check/expect.js')}';`,
     `import { recordReading } from '${from('harness/check/context.js')}';`,
-    `import type { Exchange } from '${from('harness/exchange.js')}';`,
+    `import type { Exchange } from '${from('harness/http/exchange.js')}';`,
     `held('${ids.held}');`,
     `failCheck('${ids.fail}', { code: 'X', title: 'm', expected: 'e', seen: 's' });`,
     `export const refused = (ex: Exchange) => expectRefused(ex, 'amount.value.string', { topic: '${ids.refusedTopic}' });`,

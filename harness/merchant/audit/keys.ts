@@ -3,7 +3,7 @@
  * production keys where the profile declares them (`productionSecret`); otherwise the reference's
  * production keys (shared values), so a client signing with its live key is named as such.
  */
-import { matchesTemplate } from '../../endpoint-path.js';
+import { matchesTemplate } from '../../profile/endpoint-path.js';
 import type { LoadedProfile } from '../../profile/load.js';
 import type { Operation } from './sequence.js';
 import type { MerchantKeys } from './types.js';

@@ -3,7 +3,7 @@
  * breaks; each is judged against its correctly signed twin.
  */
 import { PreconditionSkip } from '../../check/failure.js';
-import { hmacHex } from '../../signing.js';
+import { hmacHex } from '../../http/signing.js';
 import { type MerchantCheckSpec, fail } from '../check.js';
 import { describeReply, isSuccess, oversized } from './deliver.js';
 import { type ReceiverContext, actedOn, control, delivered, expectRefused, post, ruleText } from './context.js';

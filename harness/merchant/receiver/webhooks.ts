@@ -4,8 +4,8 @@
  * signed, or signed wrongly in one named way.
  */
 import fc from 'fast-check';
-import { hmacHex, newNonce, stringToSign, unixSeconds } from '../../signing.js';
-import { valueOfCents } from '../../money.js';
+import { hmacHex, newNonce, stringToSign, unixSeconds } from '../../http/signing.js';
+import { valueOfCents } from '../../facts/money.js';
 
 export type Kind = 'payment' | 'refund' | 'payout';
 export const EVENT: Record<Kind, string> = { payment: 'payment.updated', refund: 'refund.updated', payout: 'payout.updated' };

@@ -3,16 +3,16 @@
  * commands are generated) and the model's capabilities (what predictions rest on).
  */
 import { factsOf } from '../../../harness/facts/index.js';
-import { balanceMoves } from '../../../harness/fees.js';
+import { balanceMoves } from '../../../harness/facts/fees.js';
 import type { CommandSpace } from '../../../fixtures/arbitraries/commands.js';
-import { type CentsSpan, channelSpans } from '../../../harness/limits.js';
+import { type CentsSpan, channelSpans } from '../../../harness/facts/limits.js';
 import { avoidMagic, payoutMethodsOf } from '../../../harness/ops.js';
 import type { ChannelLimits } from '../../../harness/profile/types.js';
 import type { Target } from '../../../harness/target.js';
 import { templateUses } from './sandbox.js';
-import { centsNumberOf } from '../../../harness/money.js';
+import { centsNumberOf } from '../../../harness/facts/money.js';
 import type { LookupPath, ModelCaps } from './state.js';
-import { carriedBy, type PathNumber } from '../../../harness/endpoint-path.js';
+import { carriedBy, type PathNumber } from '../../../harness/profile/endpoint-path.js';
 
 function carries(path: string | undefined, service: PathNumber, merchant: PathNumber): LookupPath {
   const c = carriedBy(path);

@@ -7,7 +7,7 @@ import type { ReadingTopic } from '../../../harness/clauses/topics.js';
  */
 import type { CommandSpec, RefundAmountSpec } from '../../../fixtures/arbitraries/commands.js';
 import { allPayments, mayHaveEnded, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
-import { valueOfCents } from '../../../harness/money.js';
+import { valueOfCents } from '../../../harness/facts/money.js';
 
 export interface Refusal {
   code: number;

@@ -5,7 +5,7 @@
 import type { CommandSpec, NumberName, PayoutMerchant, PayoutName } from '../../../fixtures/arbitraries/commands.js';
 import type { ClauseId } from '../../../harness/clauses/registry.js';
 import { expectControlDone } from '../../../harness/check/expect.js';
-import type { Exchange } from '../../../harness/exchange.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
 import type { Target } from '../../../harness/target.js';
 import { sandboxControl } from './sandbox.js';
 import { type Model, type NumberSlot, type PayoutSlot, payoutKey } from './state.js';

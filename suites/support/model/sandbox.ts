@@ -4,7 +4,7 @@
  * exchange for its report, and payouts of the low-balance merchant need that merchant).
  */
 import { PreconditionSkip } from '../../../harness/check/failure.js';
-import type { Exchange } from '../../../harness/exchange.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
 import type { MerchantRole, Target } from '../../../harness/target.js';
 
 type WithOutcome = 'completeCheckout' | 'settleRefund' | 'settlePayout';

@@ -9,7 +9,7 @@ import type { CommandSpec } from '../../../fixtures/arbitraries/commands.js';
 import { type CheckRecorder, currentRecorder, mergeRecorder, newRecorder, note, withRecorder } from '../../../harness/check/context.js';
 import type { CheckContext } from '../../../harness/check/define.js';
 import { CheckFailure, PreconditionSkip } from '../../../harness/check/failure.js';
-import type { Exchange } from '../../../harness/exchange.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
 import { cancelPayout } from '../../../harness/ops.js';
 import type { Target } from '../../../harness/target.js';
 import { newReal, type Real, SpecCommand, type Step } from './commands.js';

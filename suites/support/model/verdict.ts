@@ -4,8 +4,8 @@
  */
 import { recordReading } from '../../../harness/check/context.js';
 import { expectOneOf, expectRefused, expectSuccess, failCheck, type Outcome } from '../../../harness/check/expect.js';
-import { shortJson } from '../../../harness/describe.js';
-import type { Exchange } from '../../../harness/exchange.js';
+import { shortJson } from '../../../harness/http/exchange-text.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
 import type { ReadingTopic } from '../../../harness/clauses/topics.js';
 import type { Prediction } from './predict.js';
 

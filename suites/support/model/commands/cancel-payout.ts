@@ -1,6 +1,6 @@
 /** The stateful model's `cancel-payout` command: what it is called, when it applies, and what it sends, judges and records. */
 import { expectEqual, failCheck, held, pick } from '../../../../harness/check/expect.js';
-import { splitMsg } from '../../../../harness/envelope.js';
+import { splitMsg } from '../../../../harness/http/envelope.js';
 import { cancelPayout } from '../../../../harness/ops.js';
 import { predictPayoutCancel } from '../predict.js';
 import { lookupVia, mayHaveEnded, type Model, payoutSlotOf } from '../state.js';

@@ -6,7 +6,7 @@ import { predictPayment } from '../predict.js';
 import type { Model, PaymentBase } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
-import { valueOfCents } from '../../../../harness/money.js';
+import { valueOfCents } from '../../../../harness/facts/money.js';
 
 function describe(s: Op<'pay'>): string {
   return s.via === 'checkout'

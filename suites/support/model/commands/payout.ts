@@ -6,7 +6,7 @@ import { predictPayout } from '../predict.js';
 import type { Model, PayoutRec } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, FINAL_PAYOUT, lb, payoutSlot, send } from '../real.js';
-import { valueOfCents } from '../../../../harness/money.js';
+import { valueOfCents } from '../../../../harness/facts/money.js';
 
 function describe(s: Op<'payout'>): string {
   return `create a ${s.method} payout of ${valueOfCents(s.cents)} as ${s.as}${lb(s.merchant)}`;

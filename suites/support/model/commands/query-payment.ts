@@ -1,13 +1,13 @@
 /** The stateful model's `query-payment` command: what it is called, when it applies, and what it sends, judges and records. */
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectEqual, expectError, expectString, expectSuccess, failCheck, held, pick } from '../../../../harness/check/expect.js';
-import type { Exchange } from '../../../../harness/exchange.js';
+import type { Exchange } from '../../../../harness/http/exchange.js';
 import { queryPayment } from '../../../../harness/ops.js';
 import type { Target } from '../../../../harness/target.js';
 import { expectedPaymentStatus } from '../predict.js';
 import { type Model, type PaymentRec, paymentOf } from '../state.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
-import { valueOfCents } from '../../../../harness/money.js';
+import { valueOfCents } from '../../../../harness/facts/money.js';
 
 function describe(s: Op<'query-payment'>): string {
   return `query the payment ${s.order} by ${s.by === 'merchant' ? 'merchant_order_no' : 'order_no'}`;

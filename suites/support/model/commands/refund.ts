@@ -1,14 +1,14 @@
 /** The stateful model's `refund` command: what it is called, when it applies, and what it sends, judges and records. */
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectEqual, expectString, failCheck, held, pick } from '../../../../harness/check/expect.js';
-import type { Exchange } from '../../../../harness/exchange.js';
+import type { Exchange } from '../../../../harness/http/exchange.js';
 import { createRefund, usd } from '../../../../harness/ops.js';
 import type { Target } from '../../../../harness/target.js';
 import { predictRefund, refundCents } from '../predict.js';
 import { type Model, paymentOf, type RefundRec } from '../state.js';
 import { judge } from '../verdict.js';
 import { type CommandKind, type Op, type Real, numberSlot, send } from '../real.js';
-import { valueOfCents } from '../../../../harness/money.js';
+import { valueOfCents } from '../../../../harness/facts/money.js';
 
 function describe(s: Op<'refund'>, resolvedCents?: number): string {
   const known = resolvedCents === undefined ? '' : ` (${valueOfCents(resolvedCents)})`;

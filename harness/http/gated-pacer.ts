@@ -1,6 +1,6 @@
 /**
- * The exclusive sections (harness/exclusive.ts) kept by a process that sends without the run-wide pool: a gate in front
- * of its pacer (harness/throttle.ts), with the same book of sections and one owner.
+ * The exclusive sections (harness/http/exclusive.ts) kept by a process that sends without the run-wide pool: a gate in front
+ * of its pacer (harness/http/throttle.ts), with the same book of sections and one owner.
  */
 import type { AcquireOptions, ReleaseOptions, RequestPacer } from './throttle.js';
 import { type HeldSection, type RequestTag, SectionBook, type SectionGate, type SectionSpec } from './exclusive.js';

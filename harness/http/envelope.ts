@@ -1,12 +1,12 @@
 /**
  * The response envelope and its schemas: ajv validators compiled once per kit version and kept on disk as ajv's
- * standalone code (harness/ajv-cache.ts: in a clone under node_modules/.vite, installed under the OS temp folder, read
+ * standalone code (harness/kit/ajv-cache.ts: in a clone under node_modules/.vite, installed under the OS temp folder, read
  * only from a folder of the user's own that others cannot write), and the split of an error `msg` into message and key.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { cacheFile, cachedValidators, kitRequire } from './ajv-cache.js';
-import { kitFile } from './kit-files.js';
+import { cacheFile, cachedValidators, kitRequire } from '../kit/ajv-cache.js';
+import { kitFile } from '../kit/kit-files.js';
 
 let compiled: { envelope: ValidateFunction; amount: ValidateFunction; webhook: ValidateFunction } | undefined;
 
@@ -38,7 +38,7 @@ function load(dir?: string) {
   );
 }
 
-/** Compiled once per kit version (harness/ajv-cache.ts), evaluated once per process: ajv compilation is the expensive part. */
+/** Compiled once per kit version (harness/kit/ajv-cache.ts), evaluated once per process: ajv compilation is the expensive part. */
 function validators() {
   compiled ??= load().validators as typeof compiled & object;
   return compiled;

@@ -22,7 +22,7 @@ export const COMPILED = !import.meta.url.endsWith('.ts');
 export const CODE_EXT = COMPILED ? '.js' : '.ts';
 
 /** Folder holding the kit's modules (harness/, suites/, reference/, the conformance vitest config): the clone's root, or dist/. */
-export const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const CODE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function findKitRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {

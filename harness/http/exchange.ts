@@ -47,7 +47,7 @@ export type ExchangeErrorKind = 'deadline' | 'unreachable' | 'connection' | 'too
 export interface ExchangeError {
   kind: ExchangeErrorKind;
   message: string;
-  /** A connection this network refused (TLS, proxy: harness/network.ts), named with the field to fix; kind `unreachable`. */
+  /** A connection this network refused (TLS, proxy: harness/http/network.ts), named with the field to fix; kind `unreachable`. */
   network?: NetworkProblem;
 }
 

@@ -16,7 +16,7 @@ import { parse, stringify } from 'yaml';
 import { targetGenome } from '../../fixtures/arbitraries/genome.js';
 import { variable } from '../../harness/init/fields.js';
 import { getAt, leavesOf, Vendor } from '../../harness/init/told.js';
-import { describeOpenApi } from '../../harness/openapi/describe.js';
+import { describeOpenApi } from '../../harness/openapi/write.js';
 import { CATALOGUE } from '../../harness/openapi/errors.js';
 import { factsOfDescription, parseLimits } from '../../harness/openapi/facts.js';
 import { readOpenApi } from '../../harness/openapi/read.js';

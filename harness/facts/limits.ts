@@ -4,7 +4,7 @@
  * (INTERFACE.md › Limits: "inside the minimum and maximum of at least one enabled channel").
  */
 import { centsNumberOf, valueOfCents } from './money.js';
-import type { ChannelLimits, PayoutLimits } from './profile/types.js';
+import type { ChannelLimits, PayoutLimits } from '../profile/types.js';
 
 export interface CentsSpan {
   min: number;

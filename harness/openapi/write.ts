@@ -10,7 +10,7 @@
  * failures (`x-mpsi-sandbox-triggers`).
  */
 import { factsOf, MERCHANT_ROLES } from '../facts/index.js';
-import type { FeeKind } from '../fees.js';
+import type { FeeKind } from '../facts/fees.js';
 import type { FeeModel, MerchantRef, Profile } from '../profile/types.js';
 import { variable } from '../init/fields.js';
 import { endpointPaths } from '../target.js';

@@ -5,11 +5,11 @@
  * successful payment (amount less its fee) to a balance. Every amount a check computes just above or within a balance
  * goes through here, so a fee is never left out of "a cent above".
  *
- * Pure: cents as bigint (harness/money.ts), no floating point. Which fee a merchant pays is its facts' (harness/facts/).
+ * Pure: cents as bigint (harness/facts/money.ts), no floating point. Which fee a merchant pays is its facts' (harness/facts/).
  */
-import { factsOf, type FeeKind, type MerchantRole } from './facts/index.js';
+import { factsOf, type FeeKind, type MerchantRole } from './index.js';
 import { centsOf } from './money.js';
-import type { FeeModel, Profile } from './profile/types.js';
+import type { FeeModel, Profile } from '../profile/types.js';
 
 export type { FeeKind };
 

@@ -35,7 +35,7 @@ import { makeNetwork, type Network, type ProblemContext, tlsAlertProbe } from '.
 const kitRequire = createRequire(import.meta.url);
 const Agent = kitRequire('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
-/** Hosts never sent through a proxy: the embedded reference and anything else on this machine (harness/network.ts). */
+/** Hosts never sent through a proxy: the embedded reference and anything else on this machine (harness/http/network.ts). */
 const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '::1', '[::1]'];
 
 /**
@@ -89,7 +89,7 @@ export interface ClientOptions {
    * `concurrency` are then unused): the conformance run's run-wide pool (harness/run/pool.ts).
    */
   pacer?: RequestPacer;
-  /** The profile's TLS options and the environment's proxies (harness/network.ts); absent: direct, Node's defaults. */
+  /** The profile's TLS options and the environment's proxies (harness/http/network.ts); absent: direct, Node's defaults. */
   network?: Network;
 }
 
@@ -106,7 +106,7 @@ export interface SendOptions {
   /** Told of every attempt once it is answered, with when it went on the wire (`http.rateLimit` proposals, throttle.ts). */
   onAttempt?: (attempt: WireAttempt) => void;
   /**
-   * A request to the target: who signs it, what it is, the sections its sender holds (harness/exclusive.ts). Held back
+   * A request to the target: who signs it, what it is, the sections its sender holds (harness/http/exclusive.ts). Held back
    * while another's exclusive section covers it. Absent: not a request to the target, never held.
    */
   request?: RequestTag;
@@ -530,7 +530,7 @@ export function createClient(opts: ClientOptions): Client {
       deadline.clear();
     }
     // A TLS connection closed before any answer: a server that refused our client certificate says so by an alert,
-    // which a request in TLS 1.3 does not get to read. Asked once more, on a connection of its own (harness/network.ts).
+    // which a request in TLS 1.3 does not get to read. Asked once more, on a connection of its own (harness/http/network.ts).
     if (wire.error?.kind === 'connection' && !wire.response && !wire.error.network && url.protocol === 'https:' && !closed) {
       const network = await tlsAlertProbe(url, opts.network ?? makeNetwork(undefined, {}));
       if (network) wire = { error: { kind: 'unreachable', message: `${network.what}; ${network.fix}`, network } };

@@ -67,7 +67,7 @@ export interface RawSendParams {
   signal: AbortSignal;
   /** Called with the socket so the owning client can destroy it on close(); returns the untrack function. */
   track: (socket: Socket) => () => void;
-  /** TLS options and proxies (harness/network.ts); absent: a direct connection with Node's defaults. */
+  /** TLS options and proxies (harness/http/network.ts); absent: a direct connection with Node's defaults. */
   network?: Network;
 }
 

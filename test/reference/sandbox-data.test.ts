@@ -1,5 +1,5 @@
 /**
- * The reference is configurable from a target description (reference/target.ts): each dimension a generated
+ * The reference is configurable from a target description (reference/sandbox-data.ts): each dimension a generated
  * target varies changes what the server answers, and no description leaves the README's defaults in place.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import type { Profile } from '../../harness/profile/types.js';
 import { startEmbeddedReferenceProcess } from '../../harness/run/embedded.js';
 import { type RunningReference, startReference } from '../../reference/index.js';
 import { parseServeArgs } from '../../reference/serve.js';
-import { resolveTarget, type TargetDescription } from '../../reference/target.js';
+import { resolveTarget, type TargetDescription } from '../../reference/sandbox-data.js';
 import { cardBody, checkoutBody, payoutBody, refundBody, usd } from './helpers/builders.js';
 import { call, keyOf, LOWBAL, PRIMARY, type Reply, SECOND, signedHeaders, send, verifies } from './helpers/client.js';
 

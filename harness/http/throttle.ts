@@ -68,7 +68,7 @@ export interface AcquireOptions {
   /** A resend after a throttled answer, its wait over: it goes before every fresh request (it must not starve). */
   resend?: boolean;
   /**
-   * A request to the target: who signs it, what it is and the sections its sender holds (harness/exclusive.ts); the
+   * A request to the target: who signs it, what it is and the sections its sender holds (harness/http/exclusive.ts); the
    * gate holds it back while another's exclusive section covers it. The same object is passed to `release`.
    */
   request?: RequestTag;

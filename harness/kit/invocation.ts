@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { KIT_ROOT, kitFile } from './kit-files.js';
-import { shellQuote } from './report/repro.js';
+import { shellQuote } from '../report/repro.js';
 
 interface KitPackage {
   name?: string;
