@@ -1,5 +1,7 @@
 /**
- * Decimal amounts as integer cents (BigInt), so no float ever rounds a customer's money.
+ * Decimal amounts as integer cents (BigInt), so no float ever rounds a customer's money. The kit's own reading of
+ * amounts is harness/facts/money.ts; this twin is the reference's, kept apart on purpose (a bug shared by both would
+ * cancel out).
  */
 
 /** The value's textual shape; anything else is a format error (400), not a business error. */

@@ -1,6 +1,7 @@
 /**
  * HMAC signing for requests, responses and webhooks. Deliberately independent of the harness:
- * a bug shared by both would make them agree with each other and hide it.
+ * a bug shared by both would make them agree with each other and hide it. The kit's own signing is
+ * harness/http/signing.ts.
  */
 import { createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 /**
  * The figures of the kit's own proof where the documents quote them — README.md's certificate excerpt and
- * docs/PROVING.md's "Shipped now" line — are written from proof/kit-proof.json, never typed: `npm run docs:reference`
+ * docs/PROVING.md's "Shipped now" line — are written from proof/kit-proof.json, never typed: `npm run docs:generate`
  * rewrites each quoted line, and test/docs/proof-figures.test.ts fails when one differs from the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,7 @@
+/**
+ * An exchange as text, for a failure message or an error: the request and the answer, bodies clipped. (Not the
+ * `describe` command, harness/cli/describe.ts, nor the OpenAPI writer, harness/openapi/write.ts.)
+ */
 import type { Exchange } from './exchange.js';
 
 const MAX_BODY_CHARS = 600;

@@ -2,7 +2,7 @@
  * The network between the kit and its target: TLS (the profile's `http.tls`: a private CA, a client certificate for
  * mutual TLS, the name to verify) and proxies (`HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`, either case, read as undici's
  * EnvHttpProxyAgent reads them). Every connection the kit opens to a target takes these: the undici client and its raw
- * socket (harness/client*.ts), the round-trip HEADs (harness/run/round-trip.ts), the reachability check of `run`.
+ * socket (harness/http/client*.ts), the round-trip HEADs (harness/run/round-trip.ts), the reachability check of `run`.
  *
  * A connection that fails for a reason of this network (an unknown CA, an expired certificate, a name mismatch, a
  * client certificate refused by the server's alert, a proxy refusing CONNECT) is named by `networkProblem`, with the

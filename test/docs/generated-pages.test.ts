@@ -6,18 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_PAGES, REGENERATE, referencePath, renderReference } from '../../scripts/gen-pages.js';
+import { GENERATED_PAGES, REGENERATE, generatedPath, renderPage } from '../../scripts/gen-pages.js';
 
 describe('docs/generated/', () => {
-  for (const page of REFERENCE_PAGES)
+  for (const page of GENERATED_PAGES)
     it(`${page} is what the code generates (if not, run: ${REGENERATE})`, async () => {
       let committed = '';
       try {
-        committed = readFileSync(referencePath(page), 'utf8');
+        committed = readFileSync(generatedPath(page), 'utf8');
       } catch {
         // missing: the comparison below fails with the command to run
       }
-      const fresh = await renderReference(page);
+      const fresh = await renderPage(page);
       expect(committed === fresh, `docs/generated/${page} is stale: run ${REGENERATE} and commit the page`).toBe(true);
     }, 120_000);
 });

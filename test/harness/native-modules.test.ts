@@ -18,11 +18,11 @@ describe('modules left to Node in a conformance run', () => {
   it('matches every compiled module of the kit but test files, and nothing from sources', () => {
     const [pattern, ...more] = nativeModules('/kit/dist/', true);
     expect(more).toEqual([]);
-    expect(pattern!.test('/kit/dist/harness/client.js')).toBe(true);
+    expect(pattern!.test('/kit/dist/harness/http/client.js')).toBe(true);
     expect(pattern!.test('/kit/dist/suites/support/model/ledger.js')).toBe(true);
     expect(pattern!.test('/kit/dist/suites/payments.test.js')).toBe(false);
-    expect(pattern!.test('/kit/distant/harness/client.js')).toBe(false);
-    expect(pattern!.test('/other/dist/harness/client.js')).toBe(false);
+    expect(pattern!.test('/kit/distant/harness/http/client.js')).toBe(false);
+    expect(pattern!.test('/other/dist/harness/http/client.js')).toBe(false);
     expect(nativeModules('/kit/', false)).toEqual([]);
   });
 

@@ -82,7 +82,7 @@ describe('the packed kit', () => {
       'fixtures/profiles/reference.json',
       'harness/schemas/envelope.schema.json',
       'README.md',
-      // The guides and the generated reference pages the README links to.
+      // The guides and the generated pages the README links to.
       'docs/guides/certify-a-sandbox.md',
       'docs/generated/cli.md',
       'docs/generated/profile.md',
