@@ -3,7 +3,7 @@ import type { Exchange } from './http/exchange.js';
 import { type ArmFailureControl, type ArmSubjects, armCount, armSection, armVariables } from './profile/arm-failure.js';
 import { currentRecorder } from './check/context.js';
 import type { Operation } from './http/exclusive.js';
-import type { ArmFailureKind, Card } from './profile/types.js';
+import type { ArmFailureKind, Card, Profile } from './profile/types.js';
 import type { MerchantRole, PostOptions, Target } from './target.js';
 import { expectControlDone, expectSuccess, expectString, pick } from './check/expect.js';
 import { PreconditionSkip } from './check/failure.js';
@@ -409,13 +409,19 @@ export interface PayoutInput {
   as?: MerchantRole;
 }
 
+/** The profile's payouts section; a check that needs it skips naming the field when the profile declares none. */
+export function payoutsOf(t: Target): NonNullable<Profile['payouts']> {
+  const p = t.profile.payouts;
+  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  return p;
+}
+
 /**
  * The first payout method (of those enabled for `as`, default primary) with the wanted cancel support; one that takes USD
  * for that merchant first, as a payout's default amount is in USD where the method takes it.
  */
 export function payoutMethod(t: Target, want: { cancel?: boolean; as?: MerchantRole } = {}): string {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  payoutsOf(t);
   const facts = factsOf(t, want.as);
   const fits = facts.payoutMethods.filter((name) => want.cancel === undefined || facts.payoutMethod(name)?.cancel === want.cancel);
   const chosen = fits.find((name) => facts.takesCurrency(name, 'USD') !== false) ?? fits[0];

@@ -19,6 +19,7 @@ import {
   queryPayout,
   settlePayout,
   usd,
+  payoutsOf,
 } from '../harness/ops.js';
 import type { ChannelLimits, PayoutLimits } from '../harness/profile/types.js';
 import type { Exchange } from '../harness/http/exchange.js';
@@ -36,12 +37,6 @@ import {
   payoutValueInsideLimits,
   payoutValueOutsideLimits,
 } from '../fixtures/arbitraries/payout-amounts.js';
-
-function payoutsOf(t: Target) {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
-  return p;
-}
 
 /** The currencies the profile names anywhere it states a fact about money (balances per currency, of every merchant). */
 function namedCurrencies(t: Target): string[] {

@@ -11,14 +11,9 @@ import {
   payoutMethod,
   queryPayout,
   settlePayout,
+  payoutsOf,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
-
-function payoutsOf(t: Target) {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
-  return p;
-}
 
 /** A payout created; its record (the create answer's data) must show a status. */
 async function createdWithStatus(t: Target, method: string): Promise<{ payoutNo: string; merchantPayoutNo: string }> {

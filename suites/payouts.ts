@@ -14,15 +14,10 @@ import {
   PAYOUT_NUMBERS,
   queryPayout,
   settlePayout,
+  payoutsOf,
 } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { splitMsg } from '../harness/http/envelope.js';
-
-function payoutsOf(t: Target) {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
-  return p;
-}
 
 /** A payout that must be created; returns both numbers. */
 async function payoutCreated(

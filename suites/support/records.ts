@@ -4,6 +4,7 @@
  */
 import { pick } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
+import { payoutsOf } from '../../harness/ops.js';
 import type { Target } from '../../harness/target.js';
 
 /** Every `{currency, value}` object inside a record, keyed by its dotted path. */
@@ -39,7 +40,6 @@ export function refundSnapshot(t: Target, data: Record<string, unknown>): Record
 }
 
 export function payoutSnapshot(t: Target, data: Record<string, unknown>): Record<string, unknown> {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  const p = payoutsOf(t);
   return snapshot(data, { payoutNo: p.data.payoutNo, status: p.data.status });
 }

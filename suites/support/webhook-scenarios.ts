@@ -26,6 +26,7 @@ import {
   payoutMethod,
   usd,
   type Amount,
+  payoutsOf,
 } from '../../harness/ops.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import { amountInside } from '../../harness/facts/limits.js';
@@ -223,8 +224,7 @@ export interface Payout {
 
 /** A payout that must be accepted (PENDING until settled or canceled). */
 export async function acceptedPayout(t: Target, clause: ClauseId, opts: { cancel?: boolean; replies?: ReplyKind[] } = {}): Promise<Payout> {
-  const p = t.profile.payouts;
-  if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
+  const p = payoutsOf(t);
   const method = payoutMethod(t, opts.cancel === undefined ? {} : { cancel: opts.cancel });
   const lim = factsOf(t).payoutLimits(method);
   const amount = usd(lim ? amountInside(lim) : '10.00');
