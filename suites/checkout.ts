@@ -92,6 +92,18 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     },
   },
   {
+    title: 'accepts a checkout whose trade_info carries goods_name and no description',
+    clause: 'checkout.description-optional',
+    async run({ target }) {
+      // trade_info.description is "Optional in the shape": goods_name alone, whatever the profile's extras would add.
+      const body: Record<string, unknown> = { ...checkoutBody(target), trade_info: { goods_name: 'Conformance test item' } };
+      const ex = await target.post(target.path('checkout', { merchant_order_no: body.merchant_order_no }), body, {
+        label: 'checkout without trade_info.description',
+      });
+      expectSuccess(ex, { what: 'a checkout whose trade_info has goods_name and no description' });
+    },
+  },
+  {
     title: 'refuses a checkout field of the wrong JSON type as invalidRequest',
     clause: 'err.req.invalid-request',
     async run({ target }) {

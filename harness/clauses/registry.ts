@@ -170,6 +170,7 @@ const registry = [
   // Checkout
   must('checkout.creates', CHK, 'Checkout creates a payment and a checkout.'),
   must('checkout.goods-name-missing', CHK, '`trade_info.goods_name` missing: code 400 `invalidRequest` naming the field.'),
+  must('checkout.description-optional', CHK, '`trade_info.description` is optional in the shape: a checkout without it is accepted.'),
   open('checkout.data-shape', CHK, 'Response `data` fields of the checkout: not shown.'),
   open('card.path', OTHER, 'Payment creation with card data: the path is not shown.'),
   open('refund.endpoints', OTHER, 'Refund creation endpoint and refund query shapes: not shown.'),

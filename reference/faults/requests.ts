@@ -1,4 +1,5 @@
 /** Faults in how requests are read: field naming, required fields, the exactly-one lookup pair. */
+import { ApiError } from '../errors.js';
 import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
 
 export const acceptCamelcase = defineFault({
@@ -183,3 +184,16 @@ function renameOlder(v: unknown, depth: number): unknown {
   for (const [k, val] of Object.entries(v)) out[OLDER_NAMES[k] ?? k] = renameOlder(val, depth + 1);
   return out;
 }
+
+export const checkoutDescriptionRequired = defineFault({
+  name: 'checkout-description-required',
+  clause: 'checkout.description-optional',
+  doc: 'A checkout whose trade_info has no description is refused 400 invalidRequest (TradeInfo.Description read as required).',
+  normaliseRequest: (body, route) => {
+    const info = body['trade_info'];
+    const isObject = typeof info === 'object' && info !== null && !Array.isArray(info);
+    if (route === PATHS.checkout && isObject && (info as Record<string, unknown>)['description'] === undefined)
+      throw new ApiError(400, 'invalidRequest', 'Field TradeInfo.Description is required');
+    return body;
+  },
+});
