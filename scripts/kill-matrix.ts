@@ -12,10 +12,19 @@ import { loadProfile } from '../harness/profile/load.js';
 import { PROOF_REPORTS_DIR, readAllowlist, runProof, writeProof } from '../harness/proof/run.js';
 import { loadSuites } from '../harness/run/suites.js';
 
+const USAGE =
+  'usage: npx tsx scripts/kill-matrix.ts [--seed N] [--runs N] [--fault NAME]... [--clause ID]... [--reports DIR] [--profile FILE] ' +
+  '[--all-checks]\n  prints each fault killed with the checks that killed it, the clauses it broke beside its own (knock-on), ' +
+  'and, over the whole catalogue, the clauses no fault proves (gaps)';
+
 let flags: ReturnType<typeof parseArgs>['flags'];
 let seed: number;
 let numRuns: number;
 try {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const parsed = parseArgs(process.argv.slice(2), {
     seed: 'value',
     runs: 'value',
@@ -31,10 +40,7 @@ try {
   numRuns = intFlag(flags.runs, 'runs', 1, 100_000) ?? 20;
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
-  console.error(
-    `kill-matrix: ${err.message}\nusage: kill-matrix [--seed N] [--runs N] [--fault NAME]... [--clause ID]... ` +
-      '[--reports DIR] [--profile FILE] [--all-checks]',
-  );
+  console.error(`kill-matrix: ${err.message}\n${USAGE}`);
   process.exit(2);
 }
 const names = (flags.fault as string[] | undefined) ?? [];
@@ -61,6 +67,7 @@ writeProof(report, (flags.reports as string | undefined) ?? PROOF_REPORTS_DIR);
 const killed = report.faults.filter((f) => f.verdict === 'killed').length;
 for (const f of report.faults.filter((x) => x.verdict !== 'killed'))
   console.log(`${f.verdict}: ${f.name} (${f.clause}) collateral: ${f.collateral.join('; ') || '—'} ${f.errors.join('; ')}`);
+for (const f of report.faults.filter((x) => x.verdict === 'killed')) console.log(`killed by: ${f.name}: ${f.killedBy.join(', ')}`);
 for (const f of report.faults) {
   const knockOn = Object.keys(f.failedClauses).filter((c) => c !== f.clause);
   if (knockOn.length > 0) console.log(`knock-on: ${f.name} (${f.clause}) also failed ${knockOn.join(', ')}`);
