@@ -501,6 +501,23 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     },
   },
   {
+    title: "names the refunded payment's method as payment_method in refund.updated",
+    clause: ['webhook.body.payment-method'],
+    async run({ target: t }) {
+      webhookSetup(t);
+      const { payment, body, exchange } = await refundWithBody(t, 'webhook.body.payment-method');
+      // Presence is the schema's (expectValidBody); here the value: a refund goes back through the method of the payment it refunds.
+      expectBodyField(
+        body,
+        'payment_method',
+        payment.method,
+        'webhook.body.payment-method',
+        '`payment_method` of a refund webhook must be the method of the refunded payment',
+        exchange,
+      );
+    },
+  },
+  {
     title: 'identifies the refund in refund.updated by its refund_no and merchant_refund_no',
     clause: ['webhook.body.order-no', 'webhook.body.merchant-order-no', 'refund.ids'],
     async run({ target: t }) {

@@ -130,6 +130,13 @@ export const webhookRefundMerchantNoOfPayment = defineFault({
     body['event'] === 'refund.updated' ? { ...body, merchant_order_no: body['original_merchant_order_no'] } : body,
 });
 
+export const webhookRefundPaymentMethodRefund = defineFault({
+  name: 'webhook-refund-payment-method-refund',
+  clause: 'webhook.body.payment-method',
+  doc: 'refund.updated names the kind of order, "REFUND", as payment_method instead of the method of the refunded payment.',
+  finishWebhookBody: (body) => (body['event'] === 'refund.updated' ? { ...body, payment_method: 'REFUND' } : body),
+});
+
 export const webhookPaymentMethodLowercase = defineFault({
   name: 'webhook-payment-method-lowercase',
   clause: 'webhook.body.payment-method',
