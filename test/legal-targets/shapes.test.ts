@@ -162,13 +162,13 @@ describe.each(CASES)('$row: a target with $shapes', (c) => {
 
 describe('a profile that does not say the shape is not the target', () => {
   it.each([
-    ['N9a', { cardPaymentNumbered: true }, 'endpoints.cardPayment'],
-    ['N12a', { payoutCreateNumbered: true }, 'endpoints.payoutCreate'],
-    ['N3a', { paymentRecordPath: ['payment', 'order'] }, 'paymentRecord'],
-    ['N4a', { refundRequestUnder: 'refund' }, 'refunds.template'],
+    ['N9a', 'endpoints.cardPayment', { cardPaymentNumbered: true }],
+    ['N12a', 'endpoints.payoutCreate', { payoutCreateNumbered: true }],
+    ['N3a', 'paymentRecord', { paymentRecordPath: ['payment', 'order'] }],
+    ['N4a', 'refunds.template', { refundRequestUnder: 'refund' }],
   ] as const)(
     '%s: the doctor calls the reference-shaped profile WRONG on %s',
-    async (_row, shapes, field) => {
+    async (_row, field, shapes) => {
       // The true profile of the reference's own shapes, beside a target that has the drawn one.
       const plain = loadTrueProfile({ readings: [], target: REFERENCE_GENES });
       const ref = await startEmbeddedReference(loadTrueProfile(shaped(shapes as ShapesGene)).profile);
