@@ -86,6 +86,15 @@ const CASES: readonly Case[] = [
     faults: ['payout-reason-canned'],
   },
   {
+    // A settle control that takes no reason: the profile says none, and any status_reason text passes.
+    row: 'R17',
+    shapes: { settleReason: null },
+    suites: ['webhook-body', 'payouts'],
+    says: (p) => [p.sandbox?.settlePayout?.reason, Object.values(p.sandbox?.settlePayout?.template ?? {}).includes(`\${reason}`)],
+    said: [undefined, false],
+    faults: ['webhook-payout-no-status-reason'],
+  },
+  {
     row: 'N17',
     shapes: { rateLimit: 120 },
     suites: ['envelope', 'payment-query'],
