@@ -193,7 +193,7 @@ describe('a profile that does not say the shape is not the target', () => {
 });
 
 describe('R16: one profile for every instance of a sandbox served under a base path', () => {
-  it('takes the baseUrl variable BASE_URL from --target, ending with the base path: the doctor calls nothing WRONG, the checks pass', async () => {
+  it('takes the baseUrl variable BASE_URL from --target, ending with the base path: doctor 0 WRONG, the checks pass', async () => {
     const genome = shaped({ basePath: '/mpsi' });
     const ref = await startReference({ target: targetDescription(genome.target!) });
     try {
