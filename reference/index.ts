@@ -71,7 +71,7 @@ export type { ObservedDelivery, ObservedExchange, RoughOptions, TamperOptions, W
 export type { TargetDescription } from './sandbox-data.js';
 
 export interface RunningReference {
-  /** e.g. http://127.0.0.1:PORT, no trailing slash. */
+  /** e.g. http://127.0.0.1:PORT, no trailing slash (with the target's base path: http://127.0.0.1:PORT/mpsi). */
   url: string;
   /** Stops the server and every webhook timer; resolves once both are fully stopped. */
   close(): Promise<void>;
@@ -150,7 +150,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       resolve();
     });
   });
-  baseUrl = urlFor(host, (server.address() as AddressInfo).port);
+  // A service under a base path is reached there: the address every client is given ends with it.
+  baseUrl = `${urlFor(host, (server.address() as AddressInfo).port)}${target.basePath}`;
 
   let closing: Promise<void> | undefined;
   return {

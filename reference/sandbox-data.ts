@@ -130,6 +130,24 @@ export interface TargetDescription {
    * waits for a cancel or the sandbox's settle control.
    */
   readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /**
+   * The path the whole service is served under, before every path of it (a gateway's prefix such as `/mpsi`): "The address
+   * is `{base_url}` followed by the path.", and the base URL ends with this prefix. A path outside it is unknown. Absent:
+   * served at the root.
+   */
+  readonly basePath?: string;
+  /**
+   * Where a payment query's record sits in `data`, under these keys one inside the other (`["payment", "order"]`:
+   * `data.payment.order.order_no`): "Fields of the payment record returned by a payment query: not shown." Absent: `data`
+   * is the record.
+   */
+  readonly paymentRecordPath?: readonly string[];
+  /**
+   * The key a refund request's own fields (its number, amount and reason) are read from, the refunded payment's numbers
+   * beside it (`{"original_order_no": …, "refund": {"refund_amount": …}}`): "Refund creation request fields and refund query
+   * record fields: not shown beyond the names above." Such a service reads no refund field at the top. Absent: a flat body.
+   */
+  readonly refundRequestUnder?: string;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -153,6 +171,10 @@ export interface Target {
   readonly apiPaths: ApiPaths;
   readonly cardPendingStatus?: string;
   readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /** The prefix every path is served under ('' for the root). */
+  readonly basePath: string;
+  readonly paymentRecordPath: readonly string[];
+  readonly refundRequestUnder?: string;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -238,7 +260,22 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const settle = d.payoutsSettleAfter;
   if (settle !== undefined && (!(settle.afterMs >= 0) || (settle.status !== 'SUCCESS' && settle.status !== 'FAILED')))
     throw new Error(`target payoutsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(settle)}`);
+  const basePath = d.basePath ?? '';
+  if (basePath !== '' && (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)))
+    throw new Error(
+      `target basePath: a path such as /mpsi (segments of letters, digits, ".", "_", "~", "-"), got ${JSON.stringify(basePath)}`,
+    );
+  const recordPath = d.paymentRecordPath ?? [];
+  const key = (k: unknown) => typeof k === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(k);
+  if (!Array.isArray(recordPath) || recordPath.length > 4 || !recordPath.every(key))
+    throw new Error(`target paymentRecordPath: up to 4 field names, got ${JSON.stringify(recordPath)}`);
+  const refundUnder = d.refundRequestUnder;
+  if (refundUnder !== undefined && !key(refundUnder))
+    throw new Error(`target refundRequestUnder: a field name, got ${JSON.stringify(refundUnder)}`);
   return {
+    basePath,
+    paymentRecordPath: [...recordPath],
+    ...(refundUnder !== undefined ? { refundRequestUnder: refundUnder } : {}),
     merchants,
     paymentMethods,
     noChannelMethods: d.noChannelMethods ? new Set(d.noChannelMethods) : NO_CHANNEL_METHODS,

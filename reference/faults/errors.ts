@@ -147,15 +147,21 @@ export const unknownMethodCode400 = defineFault({
 export const queryRecordNested = defineFault({
   name: 'query-record-nested',
   clause: 'query.returns-record',
-  doc: 'A payment query answers data {payment: record} instead of the record itself.',
+  doc: 'A payment query answers data {payment: …} around the record, one level deeper than the target keeps it.',
   finishEnvelope: (envelope) => {
     const data = envelope['data'] as Record<string, unknown> | undefined;
-    return data !== undefined &&
-      'status' in data &&
-      'order_no' in data &&
-      !('checkout_url' in data) &&
-      !('refund_no' in data) &&
-      !('payout_no' in data)
+    // The record itself, or under the keys a target nests it in (sandbox-data.ts paymentRecordPath): one key a level.
+    let record = data;
+    while (record !== undefined && Object.keys(record).length === 1) {
+      const inner = Object.values(record)[0];
+      record = inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+    }
+    return record !== undefined &&
+      'status' in record &&
+      'order_no' in record &&
+      !('checkout_url' in record) &&
+      !('refund_no' in record) &&
+      !('payout_no' in record)
       ? { ...envelope, data: { payment: data } }
       : envelope;
   },

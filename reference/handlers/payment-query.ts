@@ -12,5 +12,7 @@ export const paymentQuery: Handler = (svc, call) => {
   failQueryIfArmed(svc, call.merchant.id, p.merchantOrderNo);
   if (triggered(svc, call, 'QUERY_FAILED', { ...paymentFacts(p), subject: p.orderNo }))
     throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
-  return paymentView(p, svc.behaviour, svc.behaviour.statusInQuery(p.status, p.ackedStatus), svc.target.cardPendingStatus);
+  const view = paymentView(p, svc.behaviour, svc.behaviour.statusInQuery(p.status, p.ackedStatus), svc.target.cardPendingStatus);
+  // A target that nests its record deeper (`paymentRecordPath`, e.g. data.payment.order.order_no).
+  return svc.target.paymentRecordPath.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), view);
 };

@@ -12,6 +12,7 @@ import type { NonceCache } from '../nonce-cache.js';
 import { ROUTES } from '../routes.js';
 import { SANDBOX_ROUTES, vendorAnswer } from '../sandbox-shape.js';
 import type { Service } from '../service.js';
+import type { Target } from '../sandbox-data.js';
 import { isPlainObject } from '../validate.js';
 import type { TamperedField, Tamperer } from '../rough/tamper.js';
 import type { TransientFailures } from '../rough/transient.js';
@@ -242,9 +243,12 @@ function respondTo(
   try {
     // A route the target serves at a path of its own (its number in the path, reference/api-paths.ts) is taken as it is.
     const shaped = (p: string) => opts.svc.target.sandbox.route(opts.svc.behaviour.routePath(p));
-    const routed = opts.svc.behaviour.routePath(path);
-    const api = opts.svc.target.apiPaths.resolve(path, (p) => ROUTES.has(shaped(p) ?? ''), routed);
-    route = api === undefined ? '/unknown' : api.route !== path ? api.route : routed;
+    // A service under a base path (`/mpsi`) knows its paths inside it alone; the message names the path as sent.
+    const inner = withinBase(path, opts.svc.target.basePath);
+    if (inner === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
+    const routed = opts.svc.behaviour.routePath(inner);
+    const api = opts.svc.target.apiPaths.resolve(inner, (p) => ROUTES.has(shaped(p) ?? ''), routed);
+    route = api === undefined ? '/unknown' : api.route !== inner ? api.route : routed;
     // The target's own sandbox control paths (reference/sandbox-shape.ts); a control moved elsewhere is not served here.
     route = opts.svc.target.sandbox.route(route) ?? '/unknown';
     const handler = ROUTES.get(route);
@@ -257,7 +261,10 @@ function respondTo(
     if (transient === 'busy-not-created') throw E.systemBusy();
     const data = handler(opts.svc, {
       merchant,
-      body: { ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, body), route), ...api?.fields },
+      body: {
+        ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, liftRefundFields(route, body, opts.svc.target)), route),
+        ...api?.fields,
+      },
       now,
       headers,
     });
@@ -271,6 +278,28 @@ function respondTo(
     opts.log(`internal failure on ${printable(path)}: ${e instanceof Error ? e.name : 'unknown'}`);
     return errorEnvelope(E.systemBusy(), english);
   }
+}
+
+/** The path inside the service's base path (reference/sandbox-data.ts `basePath`); undefined for a path outside it. */
+function withinBase(path: string, base: string): string | undefined {
+  if (base === '') return path;
+  if (path === base) return '/';
+  return path.startsWith(`${base}/`) ? path.slice(base.length) : undefined;
+}
+
+/** The refunded payment's numbers, the fields a nested refund request keeps beside its own object. */
+const REFUND_PAYMENT_FIELDS = ['original_order_no', 'original_merchant_order_no'];
+
+/**
+ * A refund request of a service that reads the refund's own fields from under a key (`refundRequestUnder`): those
+ * fields and the payment's numbers beside them, nothing else of the top level (a flat body lacks the refund's fields).
+ */
+function liftRefundFields(route: string, body: Record<string, unknown>, target: Target): Record<string, unknown> {
+  const key = target.refundRequestUnder;
+  if (key === undefined || route !== '/api/v1/refunds/create') return body;
+  const own = body[key];
+  const beside = Object.fromEntries(Object.entries(body).filter(([k]) => REFUND_PAYMENT_FIELDS.includes(k)));
+  return isPlainObject(own) ? { ...own, ...beside } : beside;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

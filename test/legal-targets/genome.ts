@@ -35,6 +35,7 @@ import {
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
 import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
+import { editShapes, withShapes } from './genes/shapes.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -222,7 +223,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     if (!k) return {};
     return { assignedId: k.id, secret: k.secret, ...(k.productionSecret !== undefined ? { productionSecret: k.productionSecret } : {}) };
   };
-  return {
+  return withShapes(t, {
     merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
       (e) => Object.keys(e).length > 1,
     ),
@@ -260,7 +261,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     ...moneyDescription(t),
     ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
     ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
-  };
+  });
 }
 
 /** A merchant's own payout channels (version 5 genes): each part laid over every merchant's channel of the method. */
@@ -606,6 +607,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   // Version 5: a merchant's own facts, a fee's bounds.
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
+  editShapes(p, t);
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {
