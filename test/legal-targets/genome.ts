@@ -35,6 +35,7 @@ import {
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
 import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
+import { describeMethods, editMethods } from './genes/methods.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -222,45 +223,48 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     if (!k) return {};
     return { assignedId: k.id, secret: k.secret, ...(k.productionSecret !== undefined ? { productionSecret: k.productionSecret } : {}) };
   };
-  return {
-    merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
-      (e) => Object.keys(e).length > 1,
-    ),
-    paymentMethods: [...enabled, 'VENMO'],
-    noChannelMethods: ['VENMO'],
-    paymentChannels: {
-      CARD: ranged('CARD'),
-      PAYPAL: ranged('PAYPAL'),
-      CASH_APP: ranged('CASH_APP'),
-      APPLE_PAY: tiers('APPLE_PAY'),
-      GOOGLE_PAY: tiers('GOOGLE_PAY'),
-      KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
+  return describeMethods(
+    {
+      merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
+        (e) => Object.keys(e).length > 1,
+      ),
+      paymentMethods: [...enabled, 'VENMO'],
+      noChannelMethods: ['VENMO'],
+      paymentChannels: {
+        CARD: ranged('CARD'),
+        PAYPAL: ranged('PAYPAL'),
+        CASH_APP: ranged('CASH_APP'),
+        APPLE_PAY: tiers('APPLE_PAY'),
+        GOOGLE_PAY: tiers('GOOGLE_PAY'),
+        KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
+      },
+      payoutChannels: Object.fromEntries(
+        PAYOUT_METHODS.map((m) => {
+          const o = t.payouts[m];
+          // A range in EUR only where the method takes EUR (a varied rule may make a method USD-only under a drawn range).
+          const eur = o.usdOnly ? undefined : t.money?.eurRanges[m];
+          return [
+            m,
+            {
+              currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'],
+              minCents: o.minCents,
+              maxCents: o.maxCents,
+              cancelable: o.cancelable,
+              ...(eur ? { byCurrency: { EUR: eur } } : {}),
+            },
+          ];
+        }),
+      ),
+      declineCards: t.declineCards,
+      ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
+      ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
+      ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
+      ...moneyDescription(t),
+      ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
+      ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
     },
-    payoutChannels: Object.fromEntries(
-      PAYOUT_METHODS.map((m) => {
-        const o = t.payouts[m];
-        // A range in EUR only where the method takes EUR (a varied rule may make a method USD-only under a drawn range).
-        const eur = o.usdOnly ? undefined : t.money?.eurRanges[m];
-        return [
-          m,
-          {
-            currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'],
-            minCents: o.minCents,
-            maxCents: o.maxCents,
-            cancelable: o.cancelable,
-            ...(eur ? { byCurrency: { EUR: eur } } : {}),
-          },
-        ];
-      }),
-    ),
-    declineCards: t.declineCards,
-    ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
-    ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
-    ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
-    ...moneyDescription(t),
-    ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
-    ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
-  };
+    t,
+  );
 }
 
 /** A merchant's own payout channels (version 5 genes): each part laid over every merchant's channel of the method. */
@@ -606,6 +610,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   // Version 5: a merchant's own facts, a fee's bounds.
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
+  // Version 5: method names of the target's own, fields required per method, the method not for payouts, own payment ranges.
+  editMethods(p, t);
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {
