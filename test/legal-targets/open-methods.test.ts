@@ -15,7 +15,8 @@ import { conformantRun } from '../../harness/proof/run.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { loadSuites } from '../../harness/run/suites.js';
 import { faultCatalogue } from '../../reference/index.js';
-import { loadTrueProfile } from './genome.js';
+import { parseProfile } from '../../harness/profile/load.js';
+import { loadTrueProfile, trueProfile } from './genome.js';
 
 const OWN_METHODS: TargetGenome = {
   readings: [],
@@ -72,6 +73,22 @@ describe('a target with method names, required fields and payment ranges of its 
       const report = await runDoctor({ loaded, baseUrl: ref.url, webhooks: false });
       expect(report.items.filter((i) => i.status === 'wrong').map((i) => `${i.path}: ${i.answered}`)).toEqual([]);
       expect(report.items.find((i) => i.path === 'payouts.notForPayouts')?.status).toBe('verified');
+    } finally {
+      await ref.close();
+    }
+  }, 300_000);
+
+  it('calls WRONG the extras of a method whose required field the profile leaves out, and only them', async () => {
+    const p = trueProfile(OWN_METHODS);
+    delete p.checkout!.extrasByMethod!['SEPA_DEBIT'];
+    const without = parseProfile(JSON.stringify(p), 'without-return-url.json');
+    const ref = await startEmbeddedReference(without.profile);
+    try {
+      const report = await runDoctor({ loaded: without, baseUrl: ref.url, webhooks: false });
+      const wrong = report.items.filter((i) => i.status === 'wrong');
+      expect(wrong.map((i) => i.path)).toEqual(['checkout.extrasByMethod.SEPA_DEBIT']);
+      expect(wrong[0]!.answered).toContain('accepted with return_url added');
+      expect(report.items.find((i) => i.path === 'methods.checkout[1]')?.status).toBe('verified');
     } finally {
       await ref.close();
     }
