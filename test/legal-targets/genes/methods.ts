@@ -89,7 +89,7 @@ export function editMethods(p: Profile, t: TargetGenes): void {
     const required = requiredOf(t)!;
     const values = (fields: readonly RequirableField[]) => Object.fromEntries(fields.map((f) => [f, FIELD_VALUES[f]]));
     const { '*': every = [], ...byMethod } = required;
-    p.checkout!.extras = { notify_url: '${notifyUrl}', ...values(every) };
+    p.checkout!.extras = { notify_url: `\${notifyUrl}`, ...values(every) };
     if (Object.keys(byMethod).length > 0)
       p.checkout!.extrasByMethod = Object.fromEntries(Object.entries(byMethod).map(([m, f]) => [m, values(f)]));
     else delete p.checkout!.extrasByMethod;
