@@ -228,7 +228,9 @@ async function judgeMissingFields(
   add(ctx, 'wrong', `checkout.extrasByMethod.${m.method}`, `a ${m.method} checkout carries every field it requires`, {
     expected: 'the checkout accepted with the fields of checkout.extras and checkout.extrasByMethod',
     answered: `${describeAnswer(r.a)}; accepted with ${fields.join(', ')} added`,
-    fix: `add ${fields.map((f) => `"${f}"`).join(', ')} to checkout.extrasByMethod.${m.method} (or to checkout.extras if every method requires it)`,
+    fix:
+      `add ${fields.map((f) => `"${f}"`).join(', ')} to checkout.extrasByMethod.${m.method} ` +
+      '(or to checkout.extras if every method requires it)',
     ex: exs,
   });
 }
