@@ -77,8 +77,9 @@ export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<strin
       ...(input.description ? { description: input.description } : {}),
     },
   };
-  if (input.metadata !== undefined) body.metadata = input.metadata;
   Object.assign(body, t.fill(checkoutExtras(t, method, input.as), { notifyUrl: notifyUrlOrPlaceholder(t) }));
+  // A check's own metadata wins over the profile's (a method may require metadata; the check still sends it, its own).
+  if (input.metadata !== undefined) body.metadata = input.metadata;
   Object.assign(body, input.extra ?? {});
   for (const k of input.omit ?? []) delete body[k];
   return body;

@@ -47,6 +47,7 @@ export type Rule =
   | 'payment.merchant-methods'
   | 'payout.merchant-methods'
   | 'payout.merchant-channels'
+  | 'payment.merchant-channels'
   | 'fee.minimum';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */

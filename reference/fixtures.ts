@@ -2,7 +2,7 @@
  * The sandbox's fixed merchants. The secrets are sandbox test keys, published in the target
  * profile so a conformance run can sign; they are still never printed or logged.
  */
-import { type Fee, PAYOUT_CHANNELS, type PayoutChannel } from './methods.js';
+import { type Fee, type PaymentChannel, PAYOUT_CHANNELS, type PayoutChannel } from './methods.js';
 
 export interface MerchantFixture {
   readonly id: string;
@@ -28,6 +28,8 @@ export interface MerchantFixture {
   readonly payoutChannels?: ReadonlyMap<string, PayoutChannel>;
   /** Its own payout fees per method, where they differ from every merchant's. */
   readonly payoutFees?: ReadonlyMap<string, Fee>;
+  /** Its own channel ranges of a payment method, where they differ from every merchant's. */
+  readonly paymentChannels?: ReadonlyMap<string, Pick<PaymentChannel, 'minCents' | 'maxCents' | 'ranges'>>;
 }
 
 const LARGE = 10_000_000n; // 100000.00
@@ -57,6 +59,8 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     productionSecret: 'sk_live_second_3a8c6e1f9b2d7054',
     // Its own BANK_TRANSFER channel starts at 5.00 (every other merchant's at 1.00): a range is a merchant's fact.
     payoutChannels: new Map([['BANK_TRANSFER', { ...PAYOUT_CHANNELS.get('BANK_TRANSFER')!, minCents: 500n }]]),
+    // Its own CARD channel takes 1.00 to 5000.00 (every other merchant's 0.50 to 10000.00): payment ranges too are its own.
+    paymentChannels: new Map([['CARD', { minCents: 100n, maxCents: 500_000n }]]),
   },
   // The low-balance merchant holds EUR 3.00 beside USD 5.00 (payouts draw on their own currency's balance).
   // The low-balance merchant has no PayPal payouts and no Cash App payments: a merchant acts only with its own methods.

@@ -7,8 +7,9 @@
 import { type MerchantFixture, MERCHANTS } from './fixtures.js';
 import {
   type CentsRange,
+  CHECKOUT_REQUIRED_BY_METHOD,
   ENABLED_PAYMENT_METHODS,
-  isKnownMethod,
+  KNOWN_METHODS,
   NO_CHANNEL_METHODS,
   PAYEE_FIELDS,
   PAYMENT_CHANNELS,
@@ -44,6 +45,11 @@ export interface MerchantDescription {
   readonly payoutChannels?: Readonly<Record<string, Partial<PayoutChannelDescription>>>;
   /** Its own payout fees per method, where they differ from every merchant's (`fees.payouts`). */
   readonly payoutFees?: Readonly<Record<string, FeeDescription>>;
+  /**
+   * Its own channel ranges of a ranged payment method, where they differ from every merchant's (`paymentChannels`):
+   * "Numeric channel minimum and maximum amounts: not shown", and a range is a merchant's fact like any other.
+   */
+  readonly paymentChannels?: Readonly<Record<string, Pick<PaymentChannelDescription, 'ranges'>>>;
 }
 
 export interface PaymentChannelDescription {
@@ -148,7 +154,22 @@ export interface TargetDescription {
    * record fields: not shown beyond the names above." Such a service reads no refund field at the top. Absent: a flat body.
    */
   readonly refundRequestUnder?: string;
+  /**
+   * Method names this target knows beside the reference's own ("Complete list of allowed `payment_method` values: not
+   * shown.": an open alphabet, e.g. `SEPA_DEBIT`, `WIRE`); each may then be named wherever a method is. Absent: none.
+   */
+  readonly otherMethodNames?: readonly string[];
+  /**
+   * Per payment method (or `*` for every method), the optional checkout fields a checkout of it requires ("Which of
+   * `notify_url`, `return_url`, `card`, `billing_address`, `device_ip`, `metadata` are required for each payment method:
+   * not shown."); missing, it is refused 400 invalidRequest naming the field. Absent: `return_url` for PAYPAL.
+   */
+  readonly checkoutRequiredFields?: Readonly<Record<string, readonly CheckoutRequirable[]>>;
 }
+
+/** The checkout fields a target may require per method (notify_url is required for every checkout already). */
+export const CHECKOUT_REQUIRABLE = ['return_url', 'metadata'] as const;
+export type CheckoutRequirable = (typeof CHECKOUT_REQUIRABLE)[number];
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
 export interface Target {
@@ -175,6 +196,10 @@ export interface Target {
   readonly basePath: string;
   readonly paymentRecordPath: readonly string[];
   readonly refundRequestUnder?: string;
+  /** Every method name the target knows: the reference's and the description's `otherMethodNames`. */
+  readonly knownMethods: ReadonlySet<string>;
+  /** Per method (or `*`), the optional checkout fields a checkout of it requires. */
+  readonly checkoutRequiredFields: ReadonlyMap<string, readonly string[]>;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -186,8 +211,9 @@ export const DEFAULT_DECLINE_CARDS: readonly string[] = ['4000000000000002', '40
 
 /** Refuses a description the reference cannot be: a clear error, never a half-built target. */
 export function resolveTarget(d: TargetDescription = {}): Target {
+  const knownMethods = knownMethodsOf(d.otherMethodNames);
   const known = (where: string, methods: readonly string[]): void => {
-    const bad = methods.filter((m) => !isKnownMethod(m));
+    const bad = methods.filter((m) => !knownMethods.has(m));
     if (bad.length > 0) throw new Error(`target ${where}: unknown method(s) ${bad.join(', ')}`);
   };
   const cents = (where: string, n: number): bigint => {
@@ -199,8 +225,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
   const merchants = MERCHANTS.map((fixture): MerchantFixture => {
     // A description with channels of its own replaces the fixtures' per-merchant channels too.
-    const { payoutChannels: _, ...bare } = fixture;
-    const m: MerchantFixture = d.payoutChannels ? bare : fixture;
+    const { payoutChannels, paymentChannels, ...bare } = fixture;
+    const m: MerchantFixture = {
+      ...bare,
+      ...(payoutChannels && !d.payoutChannels ? { payoutChannels } : {}),
+      ...(paymentChannels && !d.paymentChannels ? { paymentChannels } : {}),
+    };
     const o = byId.get(m.id);
     if (o === undefined) return m;
     if (o.paymentMethods) known(`merchants.${m.id}.paymentMethods`, o.paymentMethods);
@@ -228,6 +258,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
       ...(o.payoutChannels ? { payoutChannels: ownPayoutChannels(m.id, o.payoutChannels, sharedPayoutChannels, cents) } : {}),
       ...(o.payoutFees ? { payoutFees: feeTable(`merchants.${m.id}.payoutFees`, o.payoutFees, cents) } : {}),
+      ...(o.paymentChannels ? { paymentChannels: ownPaymentChannels(m.id, o.paymentChannels, cents) } : {}),
     };
   });
   const ids = merchants.map((m) => m.id);
@@ -294,8 +325,46 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
+    knownMethods,
+    checkoutRequiredFields: checkoutRequired(d.checkoutRequiredFields),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
+}
+
+/** The reference's method names and the description's own, each checked to be a method name. */
+function knownMethodsOf(names: readonly string[] = []): ReadonlySet<string> {
+  const bad = names.filter((n) => typeof n !== 'string' || !/^[A-Z][A-Z0-9_]{0,31}$/.test(n));
+  if (bad.length > 0) throw new Error(`target otherMethodNames: upper-case names of letters, digits and "_", got ${JSON.stringify(bad)}`);
+  return new Set([...KNOWN_METHODS, ...names]);
+}
+
+/** The description's required checkout fields, each one a field a checkout may carry; absent: the README's. */
+function checkoutRequired(d: TargetDescription['checkoutRequiredFields']): ReadonlyMap<string, readonly string[]> {
+  if (d === undefined) return CHECKOUT_REQUIRED_BY_METHOD;
+  for (const [method, fields] of Object.entries(d)) {
+    const bad = fields.filter((f) => !(CHECKOUT_REQUIRABLE as readonly string[]).includes(f));
+    if (bad.length > 0)
+      throw new Error(`target checkoutRequiredFields.${method}: ${bad.join(', ')} is not one of ${CHECKOUT_REQUIRABLE.join(', ')}`);
+  }
+  return new Map(Object.entries(d).map(([m, f]) => [m, [...f]]));
+}
+
+/** A merchant's own payment channel ranges: each replaces every merchant's ranges of that method for it. */
+function ownPaymentChannels(
+  id: string,
+  own: Readonly<Record<string, Pick<PaymentChannelDescription, 'ranges'>>>,
+  cents: (where: string, n: number) => bigint,
+): ReadonlyMap<string, Pick<PaymentChannel, 'minCents' | 'maxCents' | 'ranges'>> {
+  return new Map(
+    Object.entries(own).map(([method, part]) => {
+      const { minCents, maxCents, ranges } = paymentChannel(
+        `merchants.${id}.${method}`,
+        { ranges: part.ranges, refunds: 'none', refundSettlesImmediately: false },
+        cents,
+      );
+      return [method, { minCents, maxCents, ...(ranges ? { ranges } : {}) }];
+    }),
+  );
 }
 
 /** A payout channel of a description, in the handlers' shape. */

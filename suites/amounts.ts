@@ -18,7 +18,7 @@ import {
   currencyCodeOtherThanUsd,
 } from '../fixtures/arbitraries/amounts.js';
 import { valueOfCents } from '../harness/facts/money.js';
-import { rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
+import { ownRangedCheckoutMethods, rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
 import { AUTH_ERROR_KEYS } from './support/auth-outcomes.js';
 import { expectRowError } from './support/charge.js';
 import { splitMsg } from '../harness/http/envelope.js';
@@ -304,6 +304,43 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         .constantFrom(...methods)
         .chain((m) => amountValueInsideChannels(m.channels, avoidMagic(ctx.target)).map((v) => ({ method: m.method, value: v.sent })));
       await property(ctx, arb, probe, { independent: true });
+    },
+  },
+  {
+    title: "keeps to a merchant's own channel range: refuses an amount just outside it and accepts its bounds, acting as that merchant",
+    clause: ['limit.amount.channel-range', 'err.pay.amount-out-of-range'],
+    async run(ctx) {
+      const { target } = ctx;
+      const methods = ownRangedCheckoutMethods(target);
+      if (methods.length === 0)
+        throw new PreconditionSkip(
+          "the profile states no merchant's own channel range that differs from every merchant's (merchants.<role>.facts.limits.payments)",
+          { declare: ['merchants.second.facts.limits.payments'] },
+        );
+      const magic = avoidMagic(target);
+      for (const { as, method, channels, gaps } of methods) {
+        const what = (value: string, where: string) =>
+          `a ${method} checkout of ${value} USD by the ${as} merchant (${where} its own range)`;
+        const send = (value: string) =>
+          checkout(target, { method, amount: { currency: 'USD', value } }, { as, label: `checkout ${method} as ${as} of ${value}` });
+        // Just outside each end of its own range and at each end of a gap: refused whatever every merchant's range holds.
+        const outside = [channels[0]!.min - 1, channels[channels.length - 1]!.max + 1, ...gaps.flatMap((g) => [g.min, g.max])];
+        for (const cents of outside.filter((c) => c > 0 && !magic(c))) {
+          const value = valueOfCents(cents);
+          const ex = await send(value);
+          expectRowError(
+            ex,
+            { code: 2006, key: 'amountOutOfRange' },
+            'limit.amount.channel-range',
+            'err.pay.amount-out-of-range',
+            what(value, 'outside'),
+          );
+        }
+        for (const cents of channels.flatMap((c) => [c.min, c.max]).filter((c) => !magic(c))) {
+          const value = valueOfCents(cents);
+          expectSuccess(await send(value), { what: what(value, 'at a bound of') });
+        }
+      }
     },
   },
 ]);

@@ -137,6 +137,8 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
             answered: `${describeAnswer(r.a)}: the amount was refused, not the method`,
             ex: [r.ex],
           });
+        } else if (r.endpoint === 'checkout' && r.a.code === 400 && r.a.key === 'invalidRequest') {
+          await judgeMissingFields(ctx, role, m, value, r);
         } else if (refused(r.a) && r.a.key !== 'paymentMethodUnavailable' && r.a.key !== 'unsupportedPaymentMethod') {
           // A refusal whose key does not name the method (a decline, a risk check, a busy system, a field) says nothing of
           // the method being enabled for the merchant: only 3003 does.
@@ -166,6 +168,71 @@ export async function checkPayments(ctx: DoctorContext): Promise<void> {
     chains.flush();
   }
   await checkCheckoutData(ctx, first);
+}
+
+/** What the doctor sends for an optional checkout field the profile's extras leave out, to see whether the method requires it. */
+const REQUIRABLE_FIELDS: Readonly<Record<string, string>> = {
+  notify_url: 'https://merchant.invalid/notify',
+  return_url: 'https://merchant.invalid/return',
+  metadata: 'doctor',
+};
+
+/** The methods whose missing checkout fields a doctor run has judged already. */
+const JUDGED_EXTRAS = new WeakMap<DoctorContext, Set<string>>();
+
+/**
+ * A checkout refused 400 invalidRequest ("A field is missing…"): the same checkout again with each optional field the
+ * document lists ("Which of `notify_url`, `return_url`, … `metadata` are required for each payment method: not shown")
+ * that the profile's extras do not send. Accepted so, the method is enabled and the fields it then lacked alone are what
+ * the profile leaves out (checkout.extras / extrasByMethod): that fact, isolated, is WRONG; still refused, nothing is shown.
+ */
+async function judgeMissingFields(
+  ctx: DoctorContext,
+  role: MerchantRole,
+  m: { method: string; path: string },
+  value: string,
+  r: { a: Answer; ex: Exchange },
+): Promise<void> {
+  const what = `${m.method} is enabled for ${role} (${value} USD)`;
+  const sent = factsOf(ctx.loaded.profile, role).extrasFor(m.method);
+  const missing = Object.keys(REQUIRABLE_FIELDS).filter((f) => sent[f] === undefined);
+  const send = (fields: readonly string[]) =>
+    checkout(
+      ctx.t,
+      { method: m.method, amount: usd(value), extra: Object.fromEntries(fields.map((f) => [f, REQUIRABLE_FIELDS[f]])) },
+      { as: role, label: `doctor: ${m.method} for ${role} with ${fields.join(', ')}` },
+    );
+  const all = missing.length > 0 ? await send(missing) : undefined;
+  if (!all || !accepted(answerOf(all))) {
+    add(ctx, 'not-verifiable', m.path, what, {
+      answered: `${describeAnswer(r.a)}: a refusal whose key does not name the method`,
+      ex: all ? [r.ex, all] : [r.ex],
+    });
+    return;
+  }
+  add(ctx, 'verified', m.path, what, { answered: describeAnswer(answerOf(all)), ex: [all] });
+  // Each field left out in turn: the ones whose absence is refused are the ones the method requires.
+  const required: string[] = [];
+  const exs: Exchange[] = [r.ex, all];
+  for (const f of missing) {
+    const ex = missing.length === 1 ? r.ex : await send(missing.filter((x) => x !== f));
+    if (ex !== r.ex) exs.push(ex);
+    if (!accepted(answerOf(ex))) required.push(f);
+  }
+  const fields = required.length > 0 ? required : missing;
+  // One item per method, whichever merchant paid it first.
+  const judged = JUDGED_EXTRAS.get(ctx) ?? new Set<string>();
+  JUDGED_EXTRAS.set(ctx, judged);
+  if (judged.has(m.method)) return;
+  judged.add(m.method);
+  add(ctx, 'wrong', `checkout.extrasByMethod.${m.method}`, `a ${m.method} checkout carries every field it requires`, {
+    expected: 'the checkout accepted with the fields of checkout.extras and checkout.extrasByMethod',
+    answered: `${describeAnswer(r.a)}; accepted with ${fields.join(', ')} added`,
+    fix:
+      `add ${fields.map((f) => `"${f}"`).join(', ')} to checkout.extrasByMethod.${m.method} ` +
+      '(or to checkout.extras if every method requires it)',
+    ex: exs,
+  });
 }
 
 /**

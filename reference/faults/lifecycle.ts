@@ -154,6 +154,15 @@ export const merchantPayoutRangeOfPrimary = defineFault({
   enforces: skipRule('payout.merchant-channels'),
 });
 
+export const merchantPaymentRangeOfPrimary = defineFault({
+  name: 'merchant-payment-range-of-primary',
+  clause: 'limit.amount.channel-range',
+  doc:
+    "Must fall inside the minimum and maximum of at least one enabled channel: the primary merchant's channel ranges of a " +
+    'payment method are applied to every merchant, whose own channel of that method takes other amounts.',
+  enforces: skipRule('payment.merchant-channels'),
+});
+
 export const payoutRangeIgnoresCurrency = defineFault({
   name: 'payout-range-ignores-currency',
   clause: 'err.po.amount-out-of-range',

@@ -34,7 +34,7 @@ export const FIXTURE_CARDS = {
 
 export const card: Handler = (svc, call) => {
   const f = Fields.of(call.body, [...PAYMENT_KEYS, 'card', 'billing_address', 'device_ip']);
-  const input = readPaymentInput(f, false, svc.behaviour.enforces('payment.goods-name'));
+  const input = readPaymentInput(f, undefined, svc.behaviour.enforces('payment.goods-name'));
   const cardInput = readCard(f);
   readBillingAddress(f);
   f.ipAddress('device_ip');
@@ -42,7 +42,7 @@ export const card: Handler = (svc, call) => {
   ensureActive(call.merchant, svc.behaviour.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, svc.behaviour);
   ensurePaymentMethod(input.method, svc.target, call.merchant, svc.behaviour.enforces('payment.merchant-methods'), ['CARD']);
-  const priced = priceFor(input.method, cents, svc.behaviour, svc.target);
+  const priced = priceFor(input.method, cents, svc.behaviour, svc.target, call.merchant);
   if (svc.behaviour.enforces('payment.card-valid')) ensureCardUsable(cardInput, call.now);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;

@@ -13,11 +13,11 @@ import { ensureActive, ensurePaymentMethod, PAYMENT_KEYS, paymentCents, priceFor
 
 export const checkout: Handler = (svc, call) => {
   const b = svc.behaviour;
-  const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), true, b.enforces('payment.goods-name'));
+  const input = readPaymentInput(Fields.of(call.body, PAYMENT_KEYS), svc.target.checkoutRequiredFields, b.enforces('payment.goods-name'));
   ensureActive(call.merchant, b.enforces('payment.merchant-active'));
   const cents = paymentCents(input.amount, b);
   ensurePaymentMethod(input.method, svc.target, call.merchant, b.enforces('payment.merchant-methods'));
-  const priced = priceFor(input.method, cents, b, svc.target);
+  const priced = priceFor(input.method, cents, b, svc.target, call.merchant);
   const replay = checkNumberFree(svc, call.merchant.id, 'payment', input.merchantOrderNo);
   if (replay !== undefined) return replay;
   failCreationIfArmed(svc, call.merchant.id, input.merchantOrderNo);

@@ -7,7 +7,7 @@ import type { Behaviour } from '../behaviour.js';
 import { ApiError, E, quote } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import { MAX_AMOUNT_CENTS } from '../money.js';
-import { channelAccepts, CHECKOUT_REQUIRED_BY_METHOD, isKnownMethod } from '../methods.js';
+import { channelAccepts } from '../methods.js';
 import type { TradeInfo } from '../store.js';
 import type { Target } from '../sandbox-data.js';
 import type { Fields } from '../validate.js';
@@ -32,16 +32,26 @@ export interface PaymentInput {
   metadata: string;
 }
 
-/** `urlsRequired` (checkout): notify_url always, return_url where the method requires it (CHECKOUT_REQUIRED_BY_METHOD). */
-export function readPaymentInput(f: Fields, urlsRequired: boolean, goodsNameRequired = true): PaymentInput {
+/**
+ * `requiredBy` (checkout): notify_url always, and the fields the method (or every method, `*`) requires, from the
+ * target's `checkoutRequiredFields`; absent (card payments), the URLs and metadata are optional.
+ */
+export function readPaymentInput(
+  f: Fields,
+  requiredBy: ReadonlyMap<string, readonly string[]> | undefined,
+  goodsNameRequired = true,
+): PaymentInput {
   const method = f.requiredString('payment_method', { max: 32 });
-  const byMethod = CHECKOUT_REQUIRED_BY_METHOD.get(method) ?? [];
+  const urlsRequired = requiredBy !== undefined;
+  const byMethod = [...(requiredBy?.get(method) ?? []), ...(requiredBy?.get('*') ?? [])];
   const merchantOrderNo = f.requiredString('merchant_order_no', { max: 64 });
   const amount = readAmount(f, 'trans_amount');
   const tradeInfo = readTradeInfo(f, goodsNameRequired);
   const notifyUrl = f.url('notify_url', urlsRequired);
   const returnUrl = f.url('return_url', urlsRequired && byMethod.includes('return_url'));
-  const metadata = f.optionalString('metadata', { max: 4096 }) ?? '';
+  const metadata = byMethod.includes('metadata')
+    ? f.requiredString('metadata', { max: 4096 })
+    : (f.optionalString('metadata', { max: 4096 }) ?? '');
   const out: PaymentInput = { method, merchantOrderNo, amount, tradeInfo, metadata };
   if (notifyUrl !== undefined) out.notifyUrl = notifyUrl;
   if (returnUrl !== undefined) out.returnUrl = returnUrl;
@@ -87,7 +97,7 @@ export function ensurePaymentMethod(
   ownListEnforced: boolean,
   endpointMethods?: readonly string[],
 ): void {
-  if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(3003, method);
+  if (!target.knownMethods.has(method)) throw E.unsupportedPaymentMethod(3003, method);
   if (endpointMethods !== undefined && !endpointMethods.includes(method)) throw E.paymentMethodUnavailable(method);
   const own = merchant.paymentMethods;
   const enabled = own === undefined ? target.paymentMethods : ownListEnforced ? own : [...own, ...target.paymentMethods];
@@ -99,14 +109,21 @@ export interface Priced {
   requestedCents?: bigint;
 }
 
-/** Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. */
-export function priceFor(method: string, cents: bigint, b: Behaviour, target: Target): Priced {
+/**
+ * Channel limits, or rounding up to a price point for wallets that only charge fixed tiers. A merchant's own ranges of
+ * a method are its own; a fault applies the first merchant's (the primary's) to every merchant.
+ */
+export function priceFor(method: string, cents: bigint, b: Behaviour, target: Target, merchant?: MerchantFixture): Priced {
   if (target.noChannelMethods.has(method)) {
     if (b.enforces('payment.no-channel')) throw E.validationFailed('No payment channel available');
     return { chargedCents: cents };
   }
-  const ch = target.paymentChannels.get(method);
-  if (ch === undefined) throw E.paymentMethodUnavailable(method);
+  const shared = target.paymentChannels.get(method);
+  if (shared === undefined) throw E.paymentMethodUnavailable(method);
+  const whose = b.enforces('payment.merchant-channels') ? merchant : target.merchants[0];
+  const own = shared.tiersCents === undefined ? whose?.paymentChannels?.get(method) : undefined;
+  const { ranges: _, ...single } = shared;
+  const ch = own ? { ...single, ...own } : shared;
   if (ch.tiersCents !== undefined) {
     if (ch.maxCents !== undefined && cents > ch.maxCents && b.enforces('payment.channel-range'))
       throw new ApiError(2006, 'amountOutOfRange', `No available ${quote(method)} channel accepts the amount`);

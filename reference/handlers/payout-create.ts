@@ -8,7 +8,6 @@ import { amountCents, readAmount } from '../amount.js';
 import { ApiError, E } from '../errors.js';
 import { checkNumberFree, claimNumber } from '../idempotency.js';
 import { feeOn } from '../fees.js';
-import { isKnownMethod } from '../methods.js';
 import type { Handler } from '../service.js';
 import { movePayoutBalance, type Payee, type Payout, payoutBalance } from '../store.js';
 import { Fields } from '../validate.js';
@@ -31,7 +30,7 @@ export const payoutCreate: Handler = (svc, call) => {
 
   ensureActive(call.merchant, b.enforces('payout.merchant-active'));
   const cents = amountCents(amount, b.maxAmountDecimals, 'invalidAmount', b.isPositiveAmount);
-  if (!isKnownMethod(method)) throw E.unsupportedPaymentMethod(5007, method);
+  if (!svc.target.knownMethods.has(method)) throw E.unsupportedPaymentMethod(5007, method);
   // A fault that skips the method rule pays out through the first payout channel. A merchant's own channel (its
   // currencies and ranges) is its own; a fault applies the first merchant's (the primary's) to every merchant.
   const own = (b.enforces('payout.merchant-channels') ? call.merchant : svc.target.merchants[0]!).payoutChannels;

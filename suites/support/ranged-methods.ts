@@ -67,3 +67,29 @@ export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): Ra
   }
   return found;
 }
+
+/** A merchant other than the primary whose own channel range of a checkout method differs from every merchant's. */
+export interface OwnRangedMethod extends RangedMethod {
+  as: 'second' | 'lowBalance';
+}
+
+/**
+ * The checkout methods (price-point methods excluded) whose range the profile states for the second or low-balance
+ * merchant as its own (`merchants.<role>.facts.limits.payments`), where it differs from the range every merchant has.
+ */
+export function ownRangedCheckoutMethods(t: Target): OwnRangedMethod[] {
+  const shared = t.profile.limits?.payments ?? {};
+  const out: OwnRangedMethod[] = [];
+  for (const as of ['second', 'lowBalance'] as const) {
+    const facts = factsOf(t, as);
+    if (!facts.declared) continue;
+    const pricePoint = new Set(facts.sections.methods.pricePoint ?? []);
+    for (const method of facts.checkoutMethods) {
+      const own = facts.paymentLimits(method);
+      if (pricePoint.has(method) || !own || JSON.stringify(own) === JSON.stringify(shared[method])) continue;
+      const channels = channelSpans(own);
+      out.push({ as, method, range: { min: channels[0]!.min, max: channels[channels.length - 1]!.max }, channels, gaps: channelGaps(own) });
+    }
+  }
+  return out;
+}

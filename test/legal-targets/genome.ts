@@ -36,6 +36,7 @@ import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js'
 import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
 import { editShapes, withShapes } from './genes/shapes.js';
+import { describeMethods, editMethods } from './genes/methods.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -223,45 +224,51 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     if (!k) return {};
     return { assignedId: k.id, secret: k.secret, ...(k.productionSecret !== undefined ? { productionSecret: k.productionSecret } : {}) };
   };
-  return withShapes(t, {
-    merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
-      (e) => Object.keys(e).length > 1,
+  return withShapes(
+    t,
+    describeMethods(
+      {
+        merchants: MERCHANT_ROLES.map((role) => ({ id: FIXTURE_IDS[role], ...entries[role], ...keysOf(role) })).filter(
+          (e) => Object.keys(e).length > 1,
+        ),
+        paymentMethods: [...enabled, 'VENMO'],
+        noChannelMethods: ['VENMO'],
+        paymentChannels: {
+          CARD: ranged('CARD'),
+          PAYPAL: ranged('PAYPAL'),
+          CASH_APP: ranged('CASH_APP'),
+          APPLE_PAY: tiers('APPLE_PAY'),
+          GOOGLE_PAY: tiers('GOOGLE_PAY'),
+          KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
+        },
+        payoutChannels: Object.fromEntries(
+          PAYOUT_METHODS.map((m) => {
+            const o = t.payouts[m];
+            // A range in EUR only where the method takes EUR (a varied rule may make a method USD-only under a drawn range).
+            const eur = o.usdOnly ? undefined : t.money?.eurRanges[m];
+            return [
+              m,
+              {
+                currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'],
+                minCents: o.minCents,
+                maxCents: o.maxCents,
+                cancelable: o.cancelable,
+                ...(eur ? { byCurrency: { EUR: eur } } : {}),
+              },
+            ];
+          }),
+        ),
+        declineCards: t.declineCards,
+        ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
+        ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
+        ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
+        ...moneyDescription(t),
+        ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
+        ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
+      },
+      t,
     ),
-    paymentMethods: [...enabled, 'VENMO'],
-    noChannelMethods: ['VENMO'],
-    paymentChannels: {
-      CARD: ranged('CARD'),
-      PAYPAL: ranged('PAYPAL'),
-      CASH_APP: ranged('CASH_APP'),
-      APPLE_PAY: tiers('APPLE_PAY'),
-      GOOGLE_PAY: tiers('GOOGLE_PAY'),
-      KLARNA: { ranges: [SECOND_ONLY_CHANNEL], refunds: 'none', refundSettlesImmediately: false },
-    },
-    payoutChannels: Object.fromEntries(
-      PAYOUT_METHODS.map((m) => {
-        const o = t.payouts[m];
-        // A range in EUR only where the method takes EUR (a varied rule may make a method USD-only under a drawn range).
-        const eur = o.usdOnly ? undefined : t.money?.eurRanges[m];
-        return [
-          m,
-          {
-            currencies: o.usdOnly ? ['USD'] : ['USD', 'EUR'],
-            minCents: o.minCents,
-            maxCents: o.maxCents,
-            cancelable: o.cancelable,
-            ...(eur ? { byCurrency: { EUR: eur } } : {}),
-          },
-        ];
-      }),
-    ),
-    declineCards: t.declineCards,
-    ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
-    ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
-    ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
-    ...moneyDescription(t),
-    ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
-    ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
-  });
+  );
 }
 
 /** A merchant's own payout channels (version 5 genes): each part laid over every merchant's channel of the method. */
@@ -608,6 +615,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
   editShapes(p, t);
+  // Version 5: method names of the target's own, fields required per method, the method not for payouts, own payment ranges.
+  editMethods(p, t);
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {

@@ -127,6 +127,22 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
   // A merchant's own payout channel shows only where it differs from the primary's in a way a check sends: a currency it
   // leaves out (sent at the method's minimum), or a USD bound inside the primary's range that its balance covers a cent past.
+  // A merchant's own payment range shows where a cent outside it is inside every merchant's channels of the method (the
+  // check acting as that merchant sends it); the genome's primary has no range of its own, so the fault gives it theirs.
+  'merchant-payment-range-of-primary': (t) => {
+    const own = t.merchantPayments;
+    if (!own) return nothing('no merchant has a payment range of its own');
+    for (const role of ['second', 'lowBalance'] as const) {
+      const has = role === 'second' ? enabledMethods(t) : t.lowBalance.paymentMethods;
+      for (const m of RANGE_METHODS) {
+        const r = own[role]?.[m];
+        if (!r || !has.includes(m)) continue;
+        const shared = (c: number) => t.channels[m].some((ch) => c >= ch.minCents && c <= ch.maxCents);
+        if ((r.minCents > 1 && shared(r.minCents - 1)) || shared(r.maxCents + 1)) return SHOWS;
+      }
+    }
+    return nothing("no merchant's own range leaves out an amount every merchant's channels take");
+  },
   'merchant-payout-range-of-primary': (t) => {
     const own = t.merchantPayouts;
     if (!own) return nothing('no merchant has a payout channel of its own');
