@@ -1,9 +1,11 @@
 /**
  * Whether the target's answers allow a value the vendor told (told.ts ToldJudge): the vendor's word is taken wherever they
  * do, since init's own figure is the rougher one (a limit it bracketed between two probes, a clock ratio it measured with
- * the load of this machine in it, a sample of a list), and a TODO names the answer where they do not.
+ * the load of this machine in it, a sample of a list, a test card's holder and expiry it made up), and a TODO names the
+ * answer where they do not.
  */
 import { centsOf, valueOfCents } from '../facts/money.js';
+import { luhnValid } from './cards.js';
 import type { State } from './draft.js';
 import { predict, type Walked } from './price-points.js';
 import type { ToldJudge } from './told.js';
@@ -23,6 +25,8 @@ export function toldJudge(st: State): ToldJudge {
     const tiers = /^pricePoints\.(tiers|tiersByMethod\.([^.]+))$/.exec(path);
     if (tiers) return priceTiers(st, told, tiers[2]);
     if (path === 'methods.checkout' || path === 'methods.pricePoint') return methodList(st, path, told, drafted);
+    const card = /^cardPayment\.cards\.([^.]+)\.([^.]+)$/.exec(path);
+    if (card) return testCard(card[1]!, card[2]!, told);
     if (Array.isArray(told) && Array.isArray(drafted)) return sample(told, drafted);
     return undefined;
   };
@@ -95,6 +99,19 @@ function priceTiers(st: State, told: unknown, method: string | undefined): Verdi
     consistent: true,
     why: `every one of the ${asked} checkouts init walked was charged as this list says; the list is longer than any walk proves`,
   };
+}
+
+/**
+ * A test card's field beside the one init paid with. Its holder, expiry and CVC are the merchant's to choose (init's were
+ * its own, and no answer bears on the vendor's); an invalid card is any number that fails the Luhn check, as init's own
+ * did. Another card's number is the vendor's word against the number init found for that outcome: left to the TODO.
+ */
+function testCard(kind: string, field: string, told: unknown): Verdict {
+  if (['cardholder_name', 'exp_month', 'exp_year', 'cvc'].includes(field))
+    return { consistent: true, why: `a test card's ${field} is the merchant's to choose; init's was its own, and no answer bears on it` };
+  if (kind === 'invalid' && field === 'card_number' && typeof told === 'string' && /^\d{12,19}$/.test(told) && !luhnValid(told))
+    return { consistent: true, why: 'it fails the Luhn check, as the invalid number init paid with did' };
+  return undefined;
 }
 
 /** A method list: the vendor's may name more than the probes placed, never one the target answered otherwise. */

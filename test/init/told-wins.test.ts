@@ -96,6 +96,26 @@ describe('a told value the answers are consistent with', () => {
   });
 });
 
+describe('a told test card', () => {
+  const probeCard = { card_number: '4242424242424243', cardholder_name: 'Init Probe', exp_month: 12, exp_year: 2031, cvc: '123' };
+  const st: State = { paths: {}, limits: {}, tiers: {} };
+
+  it("is written with the vendor's holder, expiry and invalid number where init made up its own", () => {
+    const draft: Obj = { cardPayment: { cards: { invalid: { ...probeCard } } } };
+    const told = { card_number: '4242424242424241', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' };
+    const ev = apply(draft, [`cardPayment.cards.invalid=${JSON.stringify(told)}`], st);
+    expect((draft['cardPayment'] as { cards: Obj }).cards['invalid']).toEqual(told);
+    expect(ev.todos).toEqual([]);
+  });
+
+  it("keeps init's invalid number under a TODO where the told one passes the Luhn check", () => {
+    const draft: Obj = { cardPayment: { cards: { invalid: { ...probeCard } } } };
+    const ev = apply(draft, ['cardPayment.cards.invalid.card_number="4242424242424242"'], st);
+    expect((draft['cardPayment'] as { cards: { invalid: Obj } }).cards.invalid['card_number']).toBe('4242424242424243');
+    expect(ev.todos.map((t) => t.path)).toEqual(['cardPayment.cards.invalid.card_number']);
+  });
+});
+
 describe('a told fact', () => {
   it('is never printed as a TODO: a TODO its field was told is held, and printed only if the told value does not settle it', () => {
     const lines: string[] = [];
