@@ -12,7 +12,9 @@
  * the vendor's own description in each style named (fixtures/openapi-gallery/vendor.ts: tagged, tables, oneof; `gallery`
  * for all three), written from the true profile without an x-mpsi extension, and no bare or hinted init runs.
  *
- *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--style gallery|tagged,tables,oneof] [--name init-share]
+ * --modes bare or --modes hints runs one of the two (two halves of a long measure side by side, one mode each).
+ *
+ *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] [--style gallery|tagged,tables,oneof] [--name init-share]
  */
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
@@ -21,8 +23,9 @@ import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.j
 import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
-const USAGE = 'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--style gallery|tagged,tables,oneof] [--name init-share]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'style', 'name']);
+const USAGE =
+  'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] [--style gallery|tagged,tables,oneof] [--name init-share]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'modes', 'style', 'name']);
 const N = Number(flag('n', '20'));
 const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
 const OPENAPI = flag('openapi', 'no');
@@ -39,7 +42,9 @@ const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
 log(`init share: ${N} genomes, seed ${SEED} (replay: --seed ${SEED})`);
 
 type Mode = 'bare' | 'hints' | 'openapi' | GalleryStyle;
-const modes: Mode[] = styles.length ? styles : OPENAPI === 'yes' ? ['bare', 'hints', 'openapi'] : ['bare', 'hints'];
+const picked = flag('modes', 'bare,hints').split(',').filter(Boolean);
+for (const m of picked) if (m !== 'bare' && m !== 'hints') throw new Error(`--modes: ${m} is not bare or hints`);
+const modes: Mode[] = styles.length ? styles : [...(picked as Mode[]), ...(OPENAPI === 'yes' ? (['openapi'] as Mode[]) : [])];
 const rows = Object.fromEntries(modes.map((m) => [m, [] as InitJudgement[]])) as Record<Mode, InitJudgement[]>;
 for (const [i, g] of genomes.entries()) {
   for (const mode of modes) {

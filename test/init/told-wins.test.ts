@@ -29,7 +29,8 @@ const measured: State = {
 
 function apply(draft: Obj, hints: string[], st: State) {
   const ev = new Evidence(() => {});
-  applyTold(draft, new Vendor(hints.map((h) => parseHint(h))), ev, toldJudge(st));
+  const vendor = new Vendor(hints.map((h) => parseHint(h)));
+  applyTold(draft, vendor, ev, toldJudge(st, vendor));
   return ev;
 }
 
@@ -74,6 +75,31 @@ describe('a told value the answers are consistent with', () => {
     const ev2 = apply(draft2, [`pricePoints.tiers=${JSON.stringify(short)}`], st);
     expect((draft2['pricePoints'] as { tiers: string[] }).tiers).toHaveLength(40);
     expect(ev2.todos[0]?.what).toMatch(/APPLE_PAY 5\.00 was charged 5\.99/);
+  });
+
+  it("is a shared price list and rule where every method walked has its own in the vendor's facts", () => {
+    const own = [100n, 500n, 1000n];
+    const samples: [bigint, bigint | undefined][] = [
+      [100n, 100n],
+      [101n, 500n],
+      [1001n, undefined],
+    ];
+    const st: State = { paths: {}, limits: {}, tiers: { GOOGLE_PAY: { tiers: own, rounding: 'up', unroundable: [1001n], samples } } };
+    const draft: Obj = { pricePoints: { tiers: ['1.00', '5.00', '10.00'], rounding: 'up', unroundable: ['10.01'] } };
+    const hints = [
+      'pricePoints.tiers=["0.99","2.99"]',
+      'pricePoints.rounding=down',
+      'pricePoints.tiersByMethod.GOOGLE_PAY=["1.00","5.00","10.00"]',
+      'pricePoints.ruleByMethod.GOOGLE_PAY={"rounding":"up"}',
+    ];
+    const ev = apply(draft, hints, st);
+    expect(draft['pricePoints']).toMatchObject({ tiers: ['0.99', '2.99'], rounding: 'down' });
+    expect(ev.todos).toEqual([]);
+    // Without the method's own list and rule, the shared ones speak for its walk, and its charges contradict them.
+    const draft2: Obj = { pricePoints: { tiers: ['1.00', '5.00', '10.00'], rounding: 'up', unroundable: ['10.01'] } };
+    const ev2 = apply(draft2, hints.slice(0, 2), st);
+    expect(draft2['pricePoints']).toMatchObject({ tiers: ['1.00', '5.00', '10.00'], rounding: 'up' });
+    expect(ev2.todos.map((t) => t.path).sort()).toEqual(['pricePoints.rounding', 'pricePoints.tiers']);
   });
 
   it("is a method list longer than the probes' (in the draft's order), unless it names a method the target refused", () => {

@@ -40,6 +40,15 @@ describe('what a probe as the primary can learn', () => {
     expect(unlearnable(`limits.payments.${truth.methods.noChannel}.min`, truth)).toBe('a method the primary cannot use');
   });
 
+  it("leaves out a refund record's fields where no method the primary pays takes a refund, and only there", () => {
+    expect(learnable('refunds.data.refundNo', truth)).toBe(true);
+    const none = structuredClone(truth);
+    none.refunds!.support = Object.fromEntries(Object.keys(none.refunds!.support).map((m) => [m, 'none' as const]));
+    expect(unlearnable('refunds.data.refundNo', none)).toBe('no refund the primary can make');
+    expect(unlearnable('refunds.queryBy.merchantNo', none)).toBe('no refund the primary can make');
+    expect(learnable('refunds.template.merchant_refund_no', none)).toBe(true);
+  });
+
   it('keeps what answers to the primary show: its id, paths, methods, limits, records, internal names, webhooks', () => {
     for (const p of [
       'merchants.primary.id',

@@ -24,7 +24,9 @@ export type Unlearnable =
   /** A value that makes the sandbox fail a refund: any text may be one, and no answer names it. */
   | 'a sandbox trigger'
   /** The limits of a method the primary cannot use: its payments or payouts are refused before their amount is read. */
-  | 'a method the primary cannot use';
+  | 'a method the primary cannot use'
+  /** A refund record's field names and the status a refund is created with, where no method the primary pays takes a refund. */
+  | 'no refund the primary can make';
 
 const OTHER_MERCHANT = /^(merchants\.(?!primary\.|unknownId$)|payouts\.balances\.(?!primary$)|refunds\.supportByMerchant\.(?!primary\.))/;
 
@@ -38,7 +40,17 @@ export function unlearnable(path: string, truth: Profile): Unlearnable | undefin
   if (path === 'refunds.failingReason' || path.startsWith('sandbox.triggers.')) return 'a sandbox trigger';
   const limit = /^limits\.(payments|payouts)\.([^.]+)\./.exec(path);
   if (limit && !primaryUses(truth, limit[1] as 'payments' | 'payouts', limit[2]!)) return 'a method the primary cannot use';
+  if (/^refunds\.(data|queryBy|createdStatus)\./.test(path) && !primaryRefunds(truth)) return 'no refund the primary can make';
   return undefined;
+}
+
+/** Whether some method the primary pays with takes a refund (its request's fields show without one; its record does not). */
+function primaryRefunds(truth: Profile): boolean {
+  const methods = [...truth.methods.checkout, ...(truth.methods.pricePoint ?? []), truth.methods.card].filter(
+    (m): m is string => typeof m === 'string' && primaryUses(truth, 'payments', m),
+  );
+  const support = (m: string) => truth.refunds?.supportByMerchant?.['primary']?.[m] ?? truth.refunds?.support?.[m];
+  return methods.some((m) => support(m) !== undefined && support(m) !== 'none');
 }
 
 /** Whether the primary can pay (or pay out) with a method, so that its amounts are read. */
