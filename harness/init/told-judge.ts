@@ -113,6 +113,24 @@ function sharedRule(st: State, field: 'rounding' | 'maxDistance' | 'tie', told: 
   return { consistent: true, why: `every one of the ${asked} checkouts init walked was charged as this rule says` };
 }
 
+/**
+ * The rule the vendor gave a method of its own (ruleByMethod), as a walk states one: a list is judged with the rule told
+ * beside it, not the one init's walk inferred (a walk over tiers far apart can read a rule within a distance otherwise).
+ */
+function toldRule(vendor: Vendor | undefined, method: string): Partial<Walked> {
+  const r = vendor?.at(`pricePoints.ruleByMethod.${method}`) as { rounding?: unknown; maxDistance?: unknown; tie?: unknown } | undefined;
+  if (!r || typeof r !== 'object') return {};
+  try {
+    return {
+      ...(r.rounding === 'up' || r.rounding === 'down' || r.rounding === 'nearest' ? { rounding: r.rounding } : {}),
+      maxDistance: r.maxDistance === undefined ? undefined : centsOf(String(r.maxDistance)),
+      tie: r.tie === 'up' || r.tie === 'down' ? r.tie : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
 /** The amounts init charged for its price-point walks: every one charged as the told list (with the walked rule) says. */
 function priceTiers(st: State, told: unknown, method: string | undefined, vendor?: Vendor): Verdict {
   if (!Array.isArray(told)) return undefined;
@@ -130,7 +148,7 @@ function priceTiers(st: State, told: unknown, method: string | undefined, vendor
   const off: string[] = [];
   let asked = 0;
   for (const [m, w] of walks) {
-    const withTold: Walked = { ...w, tiers: cents };
+    const withTold: Walked = { ...w, ...toldRule(vendor, m), tiers: cents };
     for (const [x, charged] of w.samples) {
       asked += 1;
       const want = predict(withTold, x);

@@ -102,6 +102,26 @@ describe('a told value the answers are consistent with', () => {
     expect(ev2.todos.map((t) => t.path).sort()).toEqual(['pricePoints.rounding', 'pricePoints.tiers']);
   });
 
+  it("is a method's own list judged with the rule told beside it, not the one its walk inferred", () => {
+    // Charged as tiers 1.00, 30.00, 100.00 to the nearest within 0.31 (ties up) say; the walk read "up" without a distance.
+    const samples: [bigint, bigint | undefined][] = [
+      [100n, 100n],
+      [131n, 100n],
+      [132n, undefined],
+      [2969n, 3000n],
+      [3000n, 3000n],
+    ];
+    const st: State = { paths: {}, limits: {}, tiers: { GOOGLE_PAY: { tiers: [100n, 3000n], rounding: 'up', unroundable: [], samples } } };
+    const list = 'pricePoints.tiersByMethod.GOOGLE_PAY=["1.00","30.00","100.00"]';
+    const rule = 'pricePoints.ruleByMethod.GOOGLE_PAY={"rounding":"nearest","maxDistance":"0.31","tie":"up"}';
+    const draft: Obj = { pricePoints: { tiers: ['1.00', '30.00'], rounding: 'up', unroundable: [] } };
+    const ev = apply(draft, [list, rule], st);
+    expect((draft['pricePoints'] as { tiersByMethod: Obj }).tiersByMethod['GOOGLE_PAY']).toEqual(['1.00', '30.00', '100.00']);
+    expect(ev.todos).toEqual([]);
+    const ev2 = apply({ pricePoints: { tiers: ['1.00', '30.00'], rounding: 'up', unroundable: [] } }, [list], st);
+    expect(ev2.todos.map((t) => t.path)).toEqual(['pricePoints.tiersByMethod.GOOGLE_PAY']);
+  });
+
   it("is a method list longer than the probes' (in the draft's order), unless it names a method the target refused", () => {
     const st: State = {
       paths: {},
