@@ -420,9 +420,9 @@ export function judgeDraft(
  * (learnable.ts: other merchants, the primary's name, login, production key and balances, fees and how balances move,
  * the refund fee and failing reason, the limits of methods the primary cannot use), and what vendors document though a
  * probe may find it too: the paths, the primary's method lists, the sandbox controls, the test cards, the refund
- * support and created status of each method, the price points. Not in it: what the vendor's documentation does not
- * say in the profile's terms (request and record field names, internal names, limits of the primary's methods, the
- * webhooks' timing): init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
+ * support and created status of each method, the refund record's fields and lookup names, the price points. Not in it:
+ * other request and record field names, internal names, the limits of the primary's methods, the webhooks' timing:
+ * init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
  * the measure "with hints".
  */
 export function vendorHints(truth: Profile): Record<string, unknown> {
@@ -439,7 +439,9 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   };
   if (truth.sandbox) out['sandbox'] = truth.sandbox;
   if (truth.cardPayment) out['cardPayment'] = pick(truth.cardPayment, ['cards', 'declines']);
-  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee']);
+  // The refund record's fields and lookup names are in every vendor's refund reference; init sees them only in a refund
+  // of its own card payment, so where the card takes no refund the refunds part would otherwise be left out whole.
+  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee', 'data', 'queryBy']);
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
   // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
   if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
