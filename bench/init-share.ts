@@ -4,9 +4,9 @@
  * truth (`judgeDraft`): written, wrong (goal 0) and left out without a TODO (goal 0). Two shares per mode: of all the
  * true profile's facts, and of what a probe as the primary can learn (test/legal-targets/learnable.ts: every fact but
  * other merchants', the primary's name, login, production key and balances, fees and how balances move, the sandbox's
- * refund-failure triggers, and the limits of methods the primary cannot use; the hints are those facts and what vendors
- * document besides). With hints, each value told is judged too: written as told, or left out under a TODO naming the
- * answer against it, or lost (goal 0). init only: the completed draft's
+ * refund-failure triggers, the limits of methods the primary cannot use, and a refund record where no method the primary
+ * pays takes a refund; the hints are those facts and what vendors document besides). With hints, each value told is
+ * judged too: written as told, or left out under a TODO naming the answer against it, or lost (goal 0). init only: the completed draft's
  * conformance run is bench/legal-targets.ts's (--init yes). With --openapi yes, a third init per target reads the
  * target's own description (`describe --openapi` of its true profile) instead of hints. With --style, init reads only
  * the vendor's own description in each style named (fixtures/openapi-gallery/vendor.ts: tagged, tables, oneof; `gallery`
@@ -14,7 +14,8 @@
  *
  * --modes bare or --modes hints runs one of the two (two halves of a long measure side by side, one mode each).
  *
- *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] [--style gallery|tagged,tables,oneof] [--name init-share]
+ *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints]
+ *     [--style gallery|tagged,tables,oneof] [--name init-share]
  */
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
@@ -24,7 +25,8 @@ import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
-  'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] [--style gallery|tagged,tables,oneof] [--name init-share]';
+  'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] ' +
+  '[--style gallery|tagged,tables,oneof] [--name init-share]';
 const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'modes', 'style', 'name']);
 const N = Number(flag('n', '20'));
 const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));

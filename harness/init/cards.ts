@@ -2,8 +2,9 @@
  * Test cards with other outcomes: published sandbox numbers are tried and each answer classified by
  * the document's catalogue (Payment errors) — 422 paymentFailed is a provider decline, 422
  * validationFailed "…risk…" a risk refusal and "…channel…" no channel; a charged card whose status is
- * not the success card's stays pending, and the status it shows is the card payment's pending one. An invalid card is made, not looked up: the success card with
- * its last digit changed fails the Luhn check ("an invalid card number", 422 systemBusy).
+ * not the success card's stays pending, and the status it shows is the card payment's pending one. An invalid card is
+ * made, not looked up: the success card with its last digit changed fails the Luhn check ("an invalid card number", 422
+ * systemBusy).
  */
 import type { Card } from '../profile/types.js';
 import type { CardResult } from './card-refund.js';
@@ -87,6 +88,9 @@ export interface OtherCards {
   cards: Partial<Record<CardKind, Card>>;
   /** Decline cards beyond the first (profile version 3 `cardPayment.declines`). */
   declines: Card[];
-  /** The status the pending card's payment showed (it awaits its 3-D Secure step): `cardPayment.pendingStatus` where a new checkout shows another. */
+  /**
+   * The status the pending card's payment showed (it awaits its 3-D Secure step): `cardPayment.pendingStatus` where a new
+   * checkout shows another.
+   */
   pendingStatus?: string;
 }
