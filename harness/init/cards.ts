@@ -2,8 +2,9 @@
  * Test cards with other outcomes: published sandbox numbers are tried and each answer classified by
  * the document's catalogue (Payment errors) — 422 paymentFailed is a provider decline, 422
  * validationFailed "…risk…" a risk refusal and "…channel…" no channel; a charged card whose status is
- * not the success card's stays pending. An invalid card is made, not looked up: the success card with
- * its last digit changed fails the Luhn check ("an invalid card number", 422 systemBusy).
+ * not the success card's stays pending, and the status it shows is the card payment's pending one. An invalid card is
+ * made, not looked up: the success card with its last digit changed fails the Luhn check ("an invalid card number", 422
+ * systemBusy).
  */
 import type { Card } from '../profile/types.js';
 import type { CardResult } from './card-refund.js';
@@ -13,6 +14,16 @@ import { getPath } from './fields.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
 export type CardKind = 'decline' | 'risk' | 'invalid' | 'noChannel' | 'pending';
+
+/** Whether a card number passes the Luhn check (every second digit from the right doubled, digits summed, a multiple of 10). */
+export function luhnValid(n: string): boolean {
+  let sum = 0;
+  [...n].reverse().forEach((ch, i) => {
+    const d = Number(ch) * (i % 2 === 1 ? 2 : 1);
+    sum += d > 9 ? d - 9 : d;
+  });
+  return sum % 10 === 0;
+}
 
 export function luhnBroken(number: string): string {
   const last = Number(number.at(-1));
@@ -39,6 +50,7 @@ export async function learnOtherCards(
   p.phase(`card payments: ${OTHER_CARD_CANDIDATES.length} published test cards and a Luhn-broken one`);
   const found: Partial<Record<CardKind, Card>> = {};
   const declines: Card[] = [];
+  let pendingStatus: string | undefined;
   const send = async (number: string): Promise<Answer> => {
     const body = card.body(p.newNo('o'), card.paid.cents, notifyUrl);
     body.card = { ...card.card, card_number: number };
@@ -50,6 +62,10 @@ export async function learnOtherCards(
     if (kind && !found[kind]) {
       found[kind] = { ...card.card, card_number: number };
       ev.learnt(`cardPayment.cards.${kind}`, number, `a published test number; a card payment with it was answered ${describe(a)}`);
+      if (kind === 'pending' && card.data.status) {
+        pendingStatus = String(getPath(a.data, card.data.status));
+        ev.learnt('cardPayment.pendingStatus', pendingStatus, `the status of a card payment with ${number}, answered ${describe(a)}`);
+      }
     } else if (kind === 'decline') {
       declines.push({ ...card.card, card_number: number });
       ev.learnt('cardPayment.declines', number, `another published test number; a card payment with it was answered ${describe(a)}`);
@@ -65,11 +81,16 @@ export async function learnOtherCards(
       `the success card with its last digit changed (fails the Luhn check) was answered ${describe(a)}`,
     );
   }
-  return { cards: found, declines };
+  return { cards: found, declines, ...(pendingStatus === undefined ? {} : { pendingStatus }) };
 }
 
 export interface OtherCards {
   cards: Partial<Record<CardKind, Card>>;
   /** Decline cards beyond the first (profile version 3 `cardPayment.declines`). */
   declines: Card[];
+  /**
+   * The status the pending card's payment showed (it awaits its 3-D Secure step): `cardPayment.pendingStatus` where a new
+   * checkout shows another.
+   */
+  pendingStatus?: string;
 }

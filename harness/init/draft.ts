@@ -192,6 +192,9 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
   if (st.card) {
     profile.cardPayment = { template: st.card.template, cards: { success: st.card.card, ...st.otherCards?.cards }, data: st.card.data };
     if (st.otherCards?.declines.length) profile.cardPayment.declines = st.otherCards.declines;
+    // Said only where it is not a new checkout's status (the profile's default for it).
+    const pending = st.otherCards?.pendingStatus;
+    if (pending !== undefined && pending !== profile.checkout?.pendingStatus) profile.cardPayment.pendingStatus = pending;
   }
   const rf = st.refunds;
   if (rf?.data.refundNo && rf.data.status && rf.queryBy && st.card) {

@@ -275,7 +275,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   const searched = new Set((Object.keys(st.paths) as (keyof Found)[]).filter((n) => toldPaths[n] !== st.paths[n]));
   dropUnservedPaths(profile, st, searched, ev);
   addStandingTodos(ev, profile);
-  applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st));
+  applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st, vendor));
   afterTold(profile, st, vendor);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
 }
@@ -299,9 +299,18 @@ export function seedToldExtras(shape: CheckoutShape, vendor: Vendor): void {
 /**
  * What follows from a told value that replaced init's own: an acknowledgement limit init wrote as the document's 5 s
  * times its measured scale follows the vendor's scale; an amount init listed as unroundable that the vendor's tiers round
- * is no longer one (the loader refuses a rule that rounds an amount listed unroundable).
+ * is no longer one (the loader refuses a rule that rounds an amount listed unroundable); a refunds part the vendor's facts
+ * began (init made no refund to see its record) takes the request fields init learnt.
  */
 function afterTold(profile: Profile, st: State, vendor: Vendor): void {
+  // A refunds part of the vendor's facts (its record's field names, where no refund of this merchant could be made to show
+  // them) takes what the probes learnt of the request: its fields and the card's support, where the vendor said nothing.
+  const rf = st.refunds;
+  if (profile.refunds && rf && !profile.refunds.template && Object.keys(rf.template).length) {
+    profile.refunds.template = rf.template;
+    if (st.card && rf.cardSupport && profile.refunds.support?.[st.card.method] === undefined)
+      profile.refunds.support = { ...profile.refunds.support, [st.card.method]: rf.cardSupport };
+  }
   const wh = profile.webhooks;
   if (wh && st.webhooks?.ackTimeoutMs === undefined && vendor.at('webhooks.ackTimeoutMs') === undefined)
     wh.ackTimeoutMs = Math.max(1, Math.round(5000 * wh.timeScale));

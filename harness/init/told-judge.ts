@@ -1,12 +1,14 @@
 /**
  * Whether the target's answers allow a value the vendor told (told.ts ToldJudge): the vendor's word is taken wherever they
  * do, since init's own figure is the rougher one (a limit it bracketed between two probes, a clock ratio it measured with
- * the load of this machine in it, a sample of a list), and a TODO names the answer where they do not.
+ * the load of this machine in it, a sample of a list, a test card's holder and expiry it made up), and a TODO names the
+ * answer where they do not.
  */
 import { centsOf, valueOfCents } from '../facts/money.js';
+import { luhnValid } from './cards.js';
 import type { State } from './draft.js';
 import { predict, type Walked } from './price-points.js';
-import type { ToldJudge } from './told.js';
+import type { ToldJudge, Vendor } from './told.js';
 
 /** The kit's allowance on a measured wait (webhooks.tolerance as init drafts it). */
 const TOLERANCE = 0.25;
@@ -16,13 +18,18 @@ const ROUNDING_SLACK = 1.05;
 
 type Verdict = ReturnType<ToldJudge>;
 
-export function toldJudge(st: State): ToldJudge {
+/** `vendor`: what else was told (a method's own tiers or rule, beside the shared ones). */
+export function toldJudge(st: State, vendor?: Vendor): ToldJudge {
   return (path, told, drafted) => {
     if (path === 'webhooks.ackTimeoutMs') return ackLimit(st, told);
     if (path === 'webhooks.timeScale') return timeScale(st, told);
     const tiers = /^pricePoints\.(tiers|tiersByMethod\.([^.]+))$/.exec(path);
-    if (tiers) return priceTiers(st, told, tiers[2]);
+    if (tiers) return priceTiers(st, told, tiers[2], vendor);
+    const rule = /^pricePoints\.(rounding|maxDistance|tie)$/.exec(path);
+    if (rule) return sharedRule(st, rule[1] as 'rounding' | 'maxDistance' | 'tie', told, vendor);
     if (path === 'methods.checkout' || path === 'methods.pricePoint') return methodList(st, path, told, drafted);
+    const card = /^cardPayment\.cards\.([^.]+)\.([^.]+)$/.exec(path);
+    if (card) return testCard(card[1]!, card[2]!, told);
     if (Array.isArray(told) && Array.isArray(drafted)) return sample(told, drafted);
     return undefined;
   };
@@ -64,8 +71,68 @@ function timeScale(st: State, told: unknown): Verdict {
   };
 }
 
+/**
+ * The walks a shared value of the vendor's price list speaks for: those of methods the vendor gave no list (or rule) of
+ * their own. The draft's shared value is its first walk's, which may be such a method's.
+ */
+function sharedWalks(st: State, own: 'tiersByMethod' | 'ruleByMethod', vendor: Vendor | undefined): [string, Walked][] {
+  return Object.entries(st.tiers).filter(([m]) => vendor?.at(`pricePoints.${own}.${m}`) === undefined);
+}
+
+/** A shared rounding rule's field: every checkout of the walks it speaks for charged as the walk's tiers with it say. */
+function sharedRule(st: State, field: 'rounding' | 'maxDistance' | 'tie', told: unknown, vendor: Vendor | undefined): Verdict {
+  if (Object.keys(st.tiers).length === 0) return undefined;
+  const walks = sharedWalks(st, 'ruleByMethod', vendor);
+  if (walks.length === 0)
+    return {
+      consistent: true,
+      why: "every method init walked has a rule of its own in the vendor's facts: the shared one is none of theirs",
+    };
+  let value: Partial<Walked>;
+  try {
+    if (field === 'maxDistance') value = { maxDistance: centsOf(String(told)) };
+    else if (field === 'rounding' && (told === 'up' || told === 'down' || told === 'nearest')) value = { rounding: told };
+    else if (field === 'tie' && (told === 'up' || told === 'down')) value = { tie: told };
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  const off: string[] = [];
+  let asked = 0;
+  for (const [m, w] of walks)
+    for (const [x, charged] of w.samples) {
+      asked += 1;
+      if (predict({ ...w, ...value }, x) !== charged)
+        off.push(`${m} ${valueOfCents(x)} was ${charged === undefined ? 'refused' : `charged ${valueOfCents(charged)}`}`);
+    }
+  if (off.length)
+    return {
+      consistent: false,
+      answer: `the rule does not explain ${off.length} of init's ${asked} checkouts: ${off.slice(0, 4).join(', ')}`,
+    };
+  return { consistent: true, why: `every one of the ${asked} checkouts init walked was charged as this rule says` };
+}
+
+/**
+ * The rule the vendor gave a method of its own (ruleByMethod), as a walk states one: a list is judged with the rule told
+ * beside it, not the one init's walk inferred (a walk over tiers far apart can read a rule within a distance otherwise).
+ */
+function toldRule(vendor: Vendor | undefined, method: string): Partial<Walked> {
+  const r = vendor?.at(`pricePoints.ruleByMethod.${method}`) as { rounding?: unknown; maxDistance?: unknown; tie?: unknown } | undefined;
+  if (!r || typeof r !== 'object') return {};
+  try {
+    return {
+      ...(r.rounding === 'up' || r.rounding === 'down' || r.rounding === 'nearest' ? { rounding: r.rounding } : {}),
+      maxDistance: r.maxDistance === undefined ? undefined : centsOf(String(r.maxDistance)),
+      tie: r.tie === 'up' || r.tie === 'down' ? r.tie : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
 /** The amounts init charged for its price-point walks: every one charged as the told list (with the walked rule) says. */
-function priceTiers(st: State, told: unknown, method: string | undefined): Verdict {
+function priceTiers(st: State, told: unknown, method: string | undefined, vendor?: Vendor): Verdict {
   if (!Array.isArray(told)) return undefined;
   let cents: bigint[];
   try {
@@ -73,12 +140,15 @@ function priceTiers(st: State, told: unknown, method: string | undefined): Verdi
   } catch {
     return undefined;
   }
-  const walks = Object.entries(st.tiers).filter(([m]) => method === undefined || m === method);
-  if (walks.length === 0) return undefined;
+  const walks = method === undefined ? sharedWalks(st, 'tiersByMethod', vendor) : Object.entries(st.tiers).filter(([m]) => m === method);
+  if (walks.length === 0)
+    return method === undefined && Object.keys(st.tiers).length > 0
+      ? { consistent: true, why: "every method init walked has a list of its own in the vendor's facts: the shared one is none of theirs" }
+      : undefined;
   const off: string[] = [];
   let asked = 0;
   for (const [m, w] of walks) {
-    const withTold: Walked = { ...w, tiers: cents };
+    const withTold: Walked = { ...w, ...toldRule(vendor, m), tiers: cents };
     for (const [x, charged] of w.samples) {
       asked += 1;
       const want = predict(withTold, x);
@@ -95,6 +165,19 @@ function priceTiers(st: State, told: unknown, method: string | undefined): Verdi
     consistent: true,
     why: `every one of the ${asked} checkouts init walked was charged as this list says; the list is longer than any walk proves`,
   };
+}
+
+/**
+ * A test card's field beside the one init paid with. Its holder, expiry and CVC are the merchant's to choose (init's were
+ * its own, and no answer bears on the vendor's); an invalid card is any number that fails the Luhn check, as init's own
+ * did. Another card's number is the vendor's word against the number init found for that outcome: left to the TODO.
+ */
+function testCard(kind: string, field: string, told: unknown): Verdict {
+  if (['cardholder_name', 'exp_month', 'exp_year', 'cvc'].includes(field))
+    return { consistent: true, why: `a test card's ${field} is the merchant's to choose; init's was its own, and no answer bears on it` };
+  if (kind === 'invalid' && field === 'card_number' && typeof told === 'string' && /^\d{12,19}$/.test(told) && !luhnValid(told))
+    return { consistent: true, why: 'it fails the Luhn check, as the invalid number init paid with did' };
+  return undefined;
 }
 
 /** A method list: the vendor's may name more than the probes placed, never one the target answered otherwise. */

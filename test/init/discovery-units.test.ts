@@ -8,6 +8,9 @@ import { walkTiers } from '../../harness/init/price-points.js';
 import type { Answer, Prober } from '../../harness/init/prober.js';
 import { completeBody, defaultFiller, getPath, internalNameIn, snakeOf } from '../../harness/init/fields.js';
 import { nameFor } from '../../harness/init/checkout.js';
+import type { CardResult } from '../../harness/init/card-refund.js';
+import { learnOtherCards } from '../../harness/init/cards.js';
+import { Evidence } from '../../harness/init/evidence.js';
 
 function rangeTarget(channels: [bigint, bigint][], duplicatesAfterLimits = true): RangeProber & { created: number } {
   const used = new Set<string>();
@@ -246,5 +249,36 @@ describe('completeBody', () => {
     expect(done.answer.code).toBe(0);
     expect(done.body['beneficiary']).toEqual({ name: 'Init Probe', account: 'US00INIT0000000001' });
     expect(done.added).toEqual(['beneficiary', 'beneficiary.name', 'beneficiary.account']);
+  });
+});
+
+describe('learnOtherCards', () => {
+  it("reads the pending card's status as the card payment's pending one (cardPayment.pendingStatus)", async () => {
+    const card = { card_number: '4242424242424242', cardholder_name: 'Init Probe', exp_month: 12, exp_year: 2031, cvc: '123' };
+    const result = {
+      method: 'CARD',
+      template: {},
+      card,
+      data: { orderNo: 'order_no', status: 'status' },
+      successStatus: 'SUCCESS',
+      paid: { merchantOrderNo: 'o0', cents: 1037n },
+      body: (no: string, cents: bigint) => ({ merchant_order_no: no, trans_amount: { currency: 'USD', value: String(cents) } }),
+    } as unknown as CardResult;
+    let n = 0;
+    const p = {
+      phase: () => {},
+      newNo: () => `o${++n}`,
+      post: async (_path: string, body: Record<string, unknown>): Promise<Answer> => {
+        const number = (body['card'] as { card_number: string }).card_number;
+        if (number === '4000000000003220') return { envelope: true, http: 200, code: 0, data: { order_no: 'X', status: 'PENDING_3DS' } };
+        if (number === '4000000000000002') return { envelope: true, http: 200, code: 422, key: 'paymentFailed', message: 'declined' };
+        return { envelope: true, http: 200, code: 0, data: { order_no: 'Y', status: 'SUCCESS' } };
+      },
+    } as unknown as Prober;
+    const ev = new Evidence(() => {});
+    const found = await learnOtherCards(p, ev, '/api/v1/payments/card', result, 'SUCCESS', 'http://127.0.0.1:1/hook');
+    expect(found.cards.pending?.card_number).toBe('4000000000003220');
+    expect(found.pendingStatus).toBe('PENDING_3DS');
+    expect(ev.values.find((v) => v.path === 'cardPayment.pendingStatus')?.value).toBe('PENDING_3DS');
   });
 });

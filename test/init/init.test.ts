@@ -128,6 +128,8 @@ the card answer fields and the card body fields the target requires`, () => {
     for (const kind of ['decline', 'risk', 'noChannel', 'pending'] as const)
       expect(c.cards[kind]?.card_number).toBe(truth.cardPayment?.cards[kind]?.card_number);
     expect(luhnValid(c.cards.invalid!.card_number)).toBe(false);
+    // The pending card's status, said where it is not a new checkout's (as the true profile says it, or not).
+    expect(c.pendingStatus).toBe(truth.cardPayment?.pendingStatus);
     expect(c.data).toEqual(truth.cardPayment?.data);
     for (const k of Object.keys(c.template)) expect(Object.keys(truth.cardPayment!.template)).toContain(k);
   });

@@ -29,7 +29,8 @@ const measured: State = {
 
 function apply(draft: Obj, hints: string[], st: State) {
   const ev = new Evidence(() => {});
-  applyTold(draft, new Vendor(hints.map((h) => parseHint(h))), ev, toldJudge(st));
+  const vendor = new Vendor(hints.map((h) => parseHint(h)));
+  applyTold(draft, vendor, ev, toldJudge(st, vendor));
   return ev;
 }
 
@@ -76,6 +77,51 @@ describe('a told value the answers are consistent with', () => {
     expect(ev2.todos[0]?.what).toMatch(/APPLE_PAY 5\.00 was charged 5\.99/);
   });
 
+  it("is a shared price list and rule where every method walked has its own in the vendor's facts", () => {
+    const own = [100n, 500n, 1000n];
+    const samples: [bigint, bigint | undefined][] = [
+      [100n, 100n],
+      [101n, 500n],
+      [1001n, undefined],
+    ];
+    const st: State = { paths: {}, limits: {}, tiers: { GOOGLE_PAY: { tiers: own, rounding: 'up', unroundable: [1001n], samples } } };
+    const draft: Obj = { pricePoints: { tiers: ['1.00', '5.00', '10.00'], rounding: 'up', unroundable: ['10.01'] } };
+    const hints = [
+      'pricePoints.tiers=["0.99","2.99"]',
+      'pricePoints.rounding=down',
+      'pricePoints.tiersByMethod.GOOGLE_PAY=["1.00","5.00","10.00"]',
+      'pricePoints.ruleByMethod.GOOGLE_PAY={"rounding":"up"}',
+    ];
+    const ev = apply(draft, hints, st);
+    expect(draft['pricePoints']).toMatchObject({ tiers: ['0.99', '2.99'], rounding: 'down' });
+    expect(ev.todos).toEqual([]);
+    // Without the method's own list and rule, the shared ones speak for its walk, and its charges contradict them.
+    const draft2: Obj = { pricePoints: { tiers: ['1.00', '5.00', '10.00'], rounding: 'up', unroundable: ['10.01'] } };
+    const ev2 = apply(draft2, hints.slice(0, 2), st);
+    expect(draft2['pricePoints']).toMatchObject({ tiers: ['1.00', '5.00', '10.00'], rounding: 'up' });
+    expect(ev2.todos.map((t) => t.path).sort()).toEqual(['pricePoints.rounding', 'pricePoints.tiers']);
+  });
+
+  it("is a method's own list judged with the rule told beside it, not the one its walk inferred", () => {
+    // Charged as tiers 1.00, 30.00, 100.00 to the nearest within 0.31 (ties up) say; the walk read "up" without a distance.
+    const samples: [bigint, bigint | undefined][] = [
+      [100n, 100n],
+      [131n, 100n],
+      [132n, undefined],
+      [2969n, 3000n],
+      [3000n, 3000n],
+    ];
+    const st: State = { paths: {}, limits: {}, tiers: { GOOGLE_PAY: { tiers: [100n, 3000n], rounding: 'up', unroundable: [], samples } } };
+    const list = 'pricePoints.tiersByMethod.GOOGLE_PAY=["1.00","30.00","100.00"]';
+    const rule = 'pricePoints.ruleByMethod.GOOGLE_PAY={"rounding":"nearest","maxDistance":"0.31","tie":"up"}';
+    const draft: Obj = { pricePoints: { tiers: ['1.00', '30.00'], rounding: 'up', unroundable: [] } };
+    const ev = apply(draft, [list, rule], st);
+    expect((draft['pricePoints'] as { tiersByMethod: Obj }).tiersByMethod['GOOGLE_PAY']).toEqual(['1.00', '30.00', '100.00']);
+    expect(ev.todos).toEqual([]);
+    const ev2 = apply({ pricePoints: { tiers: ['1.00', '30.00'], rounding: 'up', unroundable: [] } }, [list], st);
+    expect(ev2.todos.map((t) => t.path)).toEqual(['pricePoints.tiersByMethod.GOOGLE_PAY']);
+  });
+
   it("is a method list longer than the probes' (in the draft's order), unless it names a method the target refused", () => {
     const st: State = {
       paths: {},
@@ -93,6 +139,26 @@ describe('a told value the answers are consistent with', () => {
     const ev = apply(draft2, ['methods.checkout=["BLIK","CARD"]'], st);
     expect((draft2['methods'] as Obj)['checkout']).toEqual(['CARD']);
     expect(ev.todos[0]?.what).toMatch(/a checkout of BLIK was answered .*paymentMethodUnavailable/);
+  });
+});
+
+describe('a told test card', () => {
+  const probeCard = { card_number: '4242424242424243', cardholder_name: 'Init Probe', exp_month: 12, exp_year: 2031, cvc: '123' };
+  const st: State = { paths: {}, limits: {}, tiers: {} };
+
+  it("is written with the vendor's holder, expiry and invalid number where init made up its own", () => {
+    const draft: Obj = { cardPayment: { cards: { invalid: { ...probeCard } } } };
+    const told = { card_number: '4242424242424241', cardholder_name: 'Ada Lovelace', exp_month: 12, exp_year: 2099, cvc: '123' };
+    const ev = apply(draft, [`cardPayment.cards.invalid=${JSON.stringify(told)}`], st);
+    expect((draft['cardPayment'] as { cards: Obj }).cards['invalid']).toEqual(told);
+    expect(ev.todos).toEqual([]);
+  });
+
+  it("keeps init's invalid number under a TODO where the told one passes the Luhn check", () => {
+    const draft: Obj = { cardPayment: { cards: { invalid: { ...probeCard } } } };
+    const ev = apply(draft, ['cardPayment.cards.invalid.card_number="4242424242424242"'], st);
+    expect((draft['cardPayment'] as { cards: { invalid: Obj } }).cards.invalid['card_number']).toBe('4242424242424243');
+    expect(ev.todos.map((t) => t.path)).toEqual(['cardPayment.cards.invalid.card_number']);
   });
 });
 

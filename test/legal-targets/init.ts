@@ -27,6 +27,7 @@ import { callMain } from '../cli/helpers.js';
 import { completeAtTodos } from '../init/complete.js';
 import { discoveredShare } from '../init/share.js';
 import { trueProfile } from './genome.js';
+import { learnable, unlearnable } from './learnable.js';
 import { stringify } from 'yaml';
 import { describeOpenApi } from '../../harness/openapi/write.js';
 import { type GalleryStyle, vendorDescription } from '../../fixtures/openapi-gallery/vendor.js';
@@ -196,11 +197,15 @@ export interface InitJudgement {
   /** Facts of the true profile, and those the draft states truly. */
   facts: number;
   written: number;
+  /** The facts a probe as the primary can learn (learnable.ts), and those of them the draft states truly. */
+  learnable: { facts: number; written: number };
   /** Facts the draft does not state, by path (for the bench's "what init misses most"). */
   missing: string[];
   /** The measure the 55 % was taken with (test/init/share.ts): every leaf of the truth, choices included. */
   leafShare: { equal: number; total: number };
   todos: Todo[];
+  /** With the vendor's hints: what init did with each value told. */
+  hints?: HintsKept;
   draft?: Profile;
   probes?: number;
   stdout: string;
@@ -272,12 +277,23 @@ export function judgeDraft(
   todos: Todo[],
   truth: Profile,
   g: TargetGenome,
-): Pick<InitJudgement, 'wrong' | 'untold' | 'beyond' | 'facts' | 'written' | 'missing' | 'unseen'> {
+): Pick<InitJudgement, 'wrong' | 'untold' | 'beyond' | 'facts' | 'written' | 'missing' | 'unseen' | 'learnable'> {
   const wrong: string[] = [];
   const unseen: string[] = [];
   const missing: string[] = [];
   let facts = 0;
   let written = 0;
+  // Each fact by the path it is judged at, and those written: the share of the learnable ones is counted from them.
+  const factPaths: string[] = [];
+  const writtenPaths: string[] = [];
+  const fact = (path: string) => {
+    facts += 1;
+    factPaths.push(path);
+  };
+  const wrote = (path: string) => {
+    written += 1;
+    writtenPaths.push(path);
+  };
   const isChoice = (p: string) => CHOICE.some((r) => r.test(p));
   const alternates = requestAlternates(g);
   const templateKeys = new Set<string>();
@@ -288,7 +304,7 @@ export function judgeDraft(
     // A request field is a fact: the draft names it (or a spelling the target also takes) with the same value.
     for (const [k, v] of Object.entries(t)) {
       templateKeys.add(`${section}.template.${k}`);
-      facts += 1;
+      fact(`${section}.template.${k}`);
       if (!d) {
         missing.push(`${section}.template.${k}`);
         continue;
@@ -296,7 +312,7 @@ export function judgeDraft(
       const hit = [k, ...(alternates[k] ?? [])].find((a) => a in d);
       if (hit === undefined) missing.push(`${section}.template.${k}`);
       else if (!same(d[hit], v)) wrong.push(`${section}.template.${hit}: drafted ${JSON.stringify(d[hit])}, true ${JSON.stringify(v)}`);
-      else written += 1;
+      else wrote(`${section}.template.${k}`);
     }
     for (const k of Object.keys(d ?? {}))
       if (!(k in t) && !Object.entries(alternates).some(([tk, alts]) => tk in t && alts.includes(k)))
@@ -308,12 +324,12 @@ export function judgeDraft(
     if (!cardKeys.has(p)) wrong.push(`cardPayment.template.${p}: a card request field the target does not take`);
   // A payee's fields per payout method are a fact; its values are the merchant's.
   for (const [m, v] of Object.entries(truth.payouts?.methods ?? {})) {
-    facts += 1;
+    fact(`payouts.methods.${m}.payee`);
     const d = draft.payouts?.methods[m]?.payee;
     if (d === undefined) missing.push(`payouts.methods.${m}.payee`);
     else if (!sameSet(Object.keys(d), Object.keys(v.payee ?? {})))
       wrong.push(`payouts.methods.${m}.payee: fields ${Object.keys(d).join(', ')}, true ${Object.keys(v.payee ?? {}).join(', ')}`);
-    else written += 1;
+    else wrote(`payouts.methods.${m}.payee`);
   }
   const isTemplate = (p: string) => [...templateKeys].some((k) => p === k || p.startsWith(`${k}.`));
   const drafted = new Map(leaves(draft));
@@ -332,10 +348,10 @@ export function judgeDraft(
   const drafts = (m: string) => (draft.methods.pricePoint ?? []).includes(m);
   const tiersOf = (pr: Profile, m: string) => pr.pricePoints?.tiersByMethod?.[m] ?? pr.pricePoints?.tiers;
   for (const m of truth.methods.pricePoint ?? []) {
-    facts += 1;
+    fact(`pricePoints.tiersByMethod.${m}`);
     const d = drafts(m) ? tiersOf(draft, m) : undefined;
     if (d === undefined) missing.push(`pricePoints.tiersByMethod.${m}`);
-    else if (same(d, tiersOf(truth, m))) written += 1;
+    else if (same(d, tiersOf(truth, m))) wrote(`pricePoints.tiersByMethod.${m}`);
     else wrong.push(`pricePoints (${m}'s tiers): drafted ${JSON.stringify(d)}, true ${JSON.stringify(tiersOf(truth, m))}`);
   }
   // So is each method's rule (ruleByMethod[m], else the shared rounding, distance and tie): whether the draft says it
@@ -347,9 +363,9 @@ export function judgeDraft(
       if (k === 'tie' && t.rounding !== 'nearest') continue;
       const path = k === 'rounding' ? 'pricePoints.rounding' : `pricePoints.${k}`;
       if (t[k] === undefined && d?.[k] === undefined) continue;
-      facts += 1;
+      fact(`${path}.${m}`);
       if (d?.[k] === undefined) missing.push(`${path}.${m}`);
-      else if (d[k] === t[k]) written += 1;
+      else if (d[k] === t[k]) wrote(`${path}.${m}`);
       else wrong.push(`pricePoints (${m}'s ${k}): drafted ${JSON.stringify(d[k])}, true ${JSON.stringify(t[k])}`);
     }
   }
@@ -359,7 +375,7 @@ export function judgeDraft(
     // The draft's format version is no fact of the target: the loader holds it to the fields the draft writes, and a
     // fact of a newer format left to a TODO raises it when the user writes that fact (test/init/complete.ts).
     if (p === 'profileVersion') continue;
-    facts += 1;
+    fact(p);
     if (!drafted.has(p)) {
       missing.push(p);
       continue;
@@ -377,7 +393,7 @@ export function judgeDraft(
     // A required field init could not probe (a payout method's cancel: the schema requires it) is written as a
     // placeholder under a TODO of its exact path: not a fact the draft asserts, left out with a TODO.
     const placeholder = /^payouts\.methods\.[^.]+\.cancel$/.test(p) && todos.some((t) => t.path === p);
-    if (ok) written += 1;
+    if (ok) wrote(p);
     else if (partialList || placeholder) missing.push(p);
     else if ([...unseenLimits].some((u) => p.startsWith(u))) unseen.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
@@ -392,14 +408,22 @@ export function judgeDraft(
       !/^pricePoints\.(tiersByMethod|ruleByMethod)\./.test(p),
   );
   const untold = missing.filter((p) => !covered(p, todos));
-  return { wrong, untold, beyond, facts, written, missing, unseen };
+  const learnableShare = {
+    facts: factPaths.filter((p) => learnable(p, truth)).length,
+    written: writtenPaths.filter((p) => learnable(p, truth)).length,
+  };
+  return { wrong, untold, beyond, facts, written, missing, unseen, learnable: learnableShare };
 }
 
 /**
- * What a vendor's documentation says that no probe can learn (init learns names from answers, the rest from the
- * vendor): the paths, the other merchants, the primary's name, login, production key and method list, the sandbox
- * controls, the test cards, the refund support and created status of each method, the refund fee and failing reason,
- * the payout balance, the price points. Given to init as `--hints FILE`: the share init writes with them is the measure "with hints".
+ * What a vendor's documentation says, in the forms init takes as hints: every fact no probe as the primary can learn
+ * (learnable.ts: other merchants, the primary's name, login, production key and balances, fees and how balances move,
+ * the refund fee and failing reason, the limits of methods the primary cannot use), and what vendors document though a
+ * probe may find it too: the paths, the primary's method lists, the sandbox controls, the test cards, the refund
+ * support and created status of each method, the refund record's fields and lookup names, the price points. Not in it:
+ * other request and record field names, internal names, the limits of the primary's methods, the webhooks' timing:
+ * init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
+ * the measure "with hints".
  */
 export function vendorHints(truth: Profile): Record<string, unknown> {
   const pick = (o: unknown, keys: string[]) =>
@@ -415,11 +439,49 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   };
   if (truth.sandbox) out['sandbox'] = truth.sandbox;
   if (truth.cardPayment) out['cardPayment'] = pick(truth.cardPayment, ['cards', 'declines']);
-  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee']);
+  // The refund record's fields and lookup names are in every vendor's refund reference; init sees them only in a refund
+  // of its own card payment, so where the card takes no refund the refunds part would otherwise be left out whole.
+  if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee', 'data', 'queryBy']);
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
   // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
   if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
+  // And every other fact no probe as the primary learns (learnable.ts): fees and how balances move, the primary's balances,
+  // other merchants' refund support, the limits of methods the primary cannot use.
+  for (const [p, v] of leaves(truth)) {
+    if (CHOICE.some((r) => r.test(p)) || unlearnable(p, truth) === undefined || get(out, p) !== undefined) continue;
+    const keys = p.split('.');
+    let cur = out;
+    for (const k of keys.slice(0, -1)) {
+      if (cur[k] === undefined) cur[k] = {};
+      cur = cur[k] as Record<string, unknown>;
+    }
+    cur[keys.at(-1)!] = v;
+  }
   return structuredClone(out);
+}
+
+/** What init did with each value the vendor told: written as told, left out under a TODO naming an answer against it, or lost. */
+export interface HintsKept {
+  told: number;
+  asTold: number;
+  /** Told values init left out or replaced, each under a TODO that names the answer it read against the vendor's. */
+  contradicted: string[];
+  /** Told values neither written as told nor under such a TODO (goal 0). */
+  lost: string[];
+}
+
+/** Judges each leaf of the hints given (a list is one leaf) against the draft and its TODOs. */
+export function judgeHints(draft: Profile, todos: Todo[], hints: Record<string, unknown>): HintsKept {
+  const out: HintsKept = { told: 0, asTold: 0, contradicted: [], lost: [] };
+  for (const [p, v] of leaves(hints)) {
+    out.told += 1;
+    const d = get(draft, p);
+    if (same(d, v) || sameSet(d, v)) out.asTold += 1;
+    else if (todos.some((t) => (p === t.path || p.startsWith(`${t.path}.`)) && /the vendor says/.test(t.what)))
+      out.contradicted.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
+    else out.lost.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
+  }
+  return out;
 }
 
 export interface InitOverGenomeOptions {
@@ -443,9 +505,9 @@ function descriptionFile(dir: string, truth: Profile, url: string, style: true |
   return file;
 }
 
-function hintsFile(dir: string, truth: Profile): string {
+function hintsFile(dir: string, hints: Record<string, unknown>): string {
   const file = join(dir, 'vendor-hints.json');
-  writeFileSync(file, JSON.stringify(vendorHints(truth)));
+  writeFileSync(file, JSON.stringify(hints));
   return file;
 }
 
@@ -455,6 +517,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
   const secret = truth.merchants.primary.secret!;
   const dir = mkdtempSync(join(tmpdir(), 'mpsi-legal-init-'));
   const out = join(dir, 'draft.json');
+  const hints = opts.hints ? vendorHints(truth) : undefined;
   const ref = await startEmbeddedReference(truth);
   const before = process.env[SECRET_ENV];
   process.env[SECRET_ENV] = secret;
@@ -473,7 +536,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
       String(opts.budget ?? 3000),
       '--time-limit',
       '120',
-      ...(opts.hints ? ['--hints', hintsFile(dir, truth)] : []),
+      ...(hints ? ['--hints', hintsFile(dir, hints)] : []),
       ...(opts.openapi ? ['--openapi', descriptionFile(dir, truth, ref.url, opts.openapi)] : []),
     ]);
     const read = (f: string) => {
@@ -501,6 +564,7 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
         beyond: [],
         facts: 0,
         written: 0,
+        learnable: { facts: 0, written: 0 },
         missing: [],
         leafShare: { equal: 0, total: 0 },
         todos: [],
@@ -510,7 +574,15 @@ export async function initOverGenome(g: TargetGenome, opts: InitOverGenomeOption
     const judged = judgeDraft(draft, todos, truth, g);
     const probes = Number(/(\d+) requests in/.exec(cli.stdout)?.[1] ?? Number.NaN);
     const { equal, total } = discoveredShare(draft, truth);
-    const result: InitJudgement = { ...base, ...judged, leafShare: { equal, total }, todos, draft, probes };
+    const result: InitJudgement = {
+      ...base,
+      ...judged,
+      leafShare: { equal, total },
+      todos,
+      draft,
+      probes,
+      ...(hints ? { hints: judgeHints(draft, todos, hints) } : {}),
+    };
     if (opts.run) {
       const { profile } = completeAtTodos(draft, todos, truth);
       const loaded = parseProfile(JSON.stringify(profile), 'completed.json', { [SECRET_ENV]: secret });
