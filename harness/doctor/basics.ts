@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
-import { lookupFor, PAYOUT_NUMBERS, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
+import { lookupFor, PAYOUT_NUMBERS, queryBody, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
 import { matchesTemplate } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
@@ -150,7 +150,8 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
 async function unversioned(ctx: DoctorContext, queryPath: string, unknownForm?: string): Promise<boolean> {
   if (!queryPath.includes('/v1/')) return false;
   const path = queryPath.replace('/v1/', '/');
-  const ex = await ctx.t.post(path, { merchant_order_no: ctx.t.newNo('order') }, { label: 'doctor: the payment query without /v1/' });
+  const body = queryBody(ctx.t, 'payment', { merchant_order_no: ctx.t.newNo('order') });
+  const ex = await ctx.t.post(path, body, { label: 'doctor: the payment query without /v1/' });
   const a = answerOf(ex);
   if (unknownPath(a) || !a.envelope || (unknownForm !== undefined && answerForm(ex) === unknownForm)) return false;
   doubt(ctx, 'baseUrl', `the payment query answers at baseUrl + ${queryPath}`, ['ep.versioned-path'], {
