@@ -20,6 +20,7 @@ import {
 import { DEFAULT_PAYOUT_FEES, type Fee } from './fees.js';
 import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
 import { type ApiPaths, type ApiRoute, resolveApiPaths } from './api-paths.js';
+import { checkLimitsDescription, type MaxLengthsDescription, type QueryParamsDescription, type RequestLimits } from './request-limits.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
@@ -130,6 +131,19 @@ export interface TargetDescription {
    * waits for a cancel or the sandbox's settle control.
    */
   readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /**
+   * Fields each query requires beside its lookup number, by query ("Only `merchant_order_no`/`order_no` lookup inputs are
+   * shown, other query parameters: not shown."): a query without one, or with another value, is refused 400
+   * invalidRequest naming it (reference/request-limits.ts). Absent: the lookup numbers only.
+   */
+  readonly queryParams?: QueryParamsDescription;
+  /**
+   * The longest value accepted per string field, in characters, and the largest body in bytes ("Maximum lengths of string
+   * fields and maximum request body size: not shown."): a longer value on a creation, or a larger body, is refused 422
+   * validationFailed. Absent: the handlers' own limits (64 for a number, 256 for a name or reason, …).
+   */
+  readonly maxLengths?: MaxLengthsDescription;
+  readonly maxBodyBytes?: number;
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -153,6 +167,8 @@ export interface Target {
   readonly apiPaths: ApiPaths;
   readonly cardPendingStatus?: string;
   readonly payoutsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /** What it asks of a request beyond the document's fields (reference/request-limits.ts). */
+  readonly requestLimits: RequestLimits;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -238,6 +254,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const settle = d.payoutsSettleAfter;
   if (settle !== undefined && (!(settle.afterMs >= 0) || (settle.status !== 'SUCCESS' && settle.status !== 'FAILED')))
     throw new Error(`target payoutsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(settle)}`);
+  const requestLimits: RequestLimits = {
+    ...(d.queryParams !== undefined ? { queryParams: d.queryParams } : {}),
+    ...(d.maxLengths !== undefined ? { maxLengths: d.maxLengths } : {}),
+    ...(d.maxBodyBytes !== undefined ? { maxBodyBytes: d.maxBodyBytes } : {}),
+  };
+  checkLimitsDescription(requestLimits);
   return {
     merchants,
     paymentMethods,
@@ -257,6 +279,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
+    requestLimits,
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }
