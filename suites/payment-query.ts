@@ -171,11 +171,9 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
         label: 'checkout at /api/v1/payments/checkout',
       });
       expectSuccess(created, { what: 'a checkout sent to {base_url}/api/v1/payments/checkout' });
-      const q = await target.post(
-        '/api/v1/payments/query',
-        queryBody(target, 'payment', { merchant_order_no: target.newNo('order') }),
-        { label: 'query an unknown order at /api/v1/payments/query' },
-      );
+      const q = await target.post('/api/v1/payments/query', queryBody(target, 'payment', { merchant_order_no: target.newNo('order') }), {
+        label: 'query an unknown order at /api/v1/payments/query',
+      });
       expectError(
         q,
         { code: 2002, key: 'orderNotFound' },
