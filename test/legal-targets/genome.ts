@@ -35,6 +35,7 @@ import {
 import { type LoadedProfile, parseProfile } from '../../harness/profile/load.js';
 import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../../harness/profile/types.js';
 import type { TargetDescription } from '../../reference/index.js';
+import { editRequestShape, requestShapeDescription } from './genes/request-shape.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -260,6 +261,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
     ...moneyDescription(t),
     ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
     ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
+    ...requestShapeDescription(t),
   };
 }
 
@@ -603,6 +605,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.refunds!.support[t.secondOnly] = 'none';
   }
   editVersion4(p, t);
+  editRequestShape(p, t);
   // Version 5: a merchant's own facts, a fee's bounds.
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
@@ -643,7 +646,7 @@ export function trueProfile(g: TargetGenome): Profile {
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   // Version 5: a merchant's own facts, a fee's bounds (the reference's own, or a genome's).
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
-  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts) || p.lengths || p.queryParams) p.profileVersion = 5;
   return p;
 }
 
