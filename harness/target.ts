@@ -100,8 +100,15 @@ export interface TargetOptions {
   receiver?: Receiver;
 }
 
-/** The length field of each kind of merchant number (harness/profile/lengths.ts). */
-const NUMBER_FIELD = { order: 'merchantOrderNo', refund: 'merchantRefundNo', payout: 'merchantPayoutNo' } as const;
+/**
+ * The length fields each kind of merchant number must fit (harness/profile/lengths.ts): payment and refund numbers share
+ * the merchant's numbering ("Unique per merchant, shared with refund numbers"), and the checks send one as the other.
+ */
+const NUMBER_FIELDS = {
+  order: ['merchantOrderNo', 'merchantRefundNo'],
+  refund: ['merchantOrderNo', 'merchantRefundNo'],
+  payout: ['merchantPayoutNo'],
+} as const;
 
 export function createTarget(opts: TargetOptions): Target {
   const { loaded, client } = opts;
@@ -253,7 +260,7 @@ export function createTarget(opts: TargetOptions): Target {
       do {
         counter += 1;
         // Within the number's said length (lengths.maxLength): the prefix gives way, the counter stays whole.
-        no = fitNumber(profile, NUMBER_FIELD[kind], runPrefix, `${tag}${String(counter).padStart(6, '0')}`);
+        no = fitNumber(profile, NUMBER_FIELDS[kind], runPrefix, `${tag}${String(counter).padStart(6, '0')}`);
       } while (magic.number(no) && counter % 1_000_000 !== 0);
       return no;
     },

@@ -37,11 +37,12 @@ export function fitLength(profile: Pick<Profile, 'lengths'>, field: LengthField,
 }
 
 /**
- * A merchant number within the field's said length: the run's prefix loses characters from its front (after its lead
- * letter) so the tag and the counter, which keep numbers of one run apart, stay whole.
+ * A merchant number within the said lengths of `fields` (the shortest of them): the run's prefix loses characters from its
+ * front (after its lead letter) so the tag and the counter, which keep numbers of one run apart, stay whole.
  */
-export function fitNumber(profile: Pick<Profile, 'lengths'>, field: LengthField, prefix: string, rest: string): string {
-  const max = maxLengthOf(profile, field);
+export function fitNumber(profile: Pick<Profile, 'lengths'>, fields: readonly LengthField[], prefix: string, rest: string): string {
+  const said = fields.map((f) => maxLengthOf(profile, f)).filter((n): n is number => n !== undefined);
+  const max = said.length > 0 ? Math.min(...said) : undefined;
   const whole = `${prefix}${rest}`;
   if (max === undefined || whole.length <= max) return whole;
   const keep = Math.max(0, max - rest.length - 1);
