@@ -72,13 +72,13 @@ const FIXED_KEYS: Readonly<Record<string, LengthField>> = {
 /** The keys of the profile's refund and payout templates that carry a field the kit chooses, by their variable. */
 function templateKeys(profile: Profile): Map<string, LengthField> {
   const byVariable: Readonly<Record<string, LengthField>> = {
-    '${merchantRefundNo}': 'merchantRefundNo',
-    '${merchantPayoutNo}': 'merchantPayoutNo',
-    '${payoutNo}': 'merchantPayoutNo',
-    '${refundNo}': 'merchantRefundNo',
-    '${reason}': 'reason',
-    '${payee}': 'payee',
-    '${merchantOrderNo}': 'merchantOrderNo',
+    [`\${merchantRefundNo}`]: 'merchantRefundNo',
+    [`\${merchantPayoutNo}`]: 'merchantPayoutNo',
+    [`\${payoutNo}`]: 'merchantPayoutNo',
+    [`\${refundNo}`]: 'merchantRefundNo',
+    [`\${reason}`]: 'reason',
+    [`\${payee}`]: 'payee',
+    [`\${merchantOrderNo}`]: 'merchantOrderNo',
   };
   const out = new Map<string, LengthField>();
   for (const template of [profile.refunds?.template, profile.payouts?.template])

@@ -28,7 +28,7 @@ describe('the kit within the said lengths', () => {
 });
 
 describe('a refusal an unsaid length may explain', () => {
-  const profile = { refunds: { template: { merchant_refund_no: '${merchantRefundNo}', why: '${reason}' } } } as unknown as Profile;
+  const profile = { refunds: { template: { merchant_refund_no: `\${merchantRefundNo}`, why: `\${reason}` } } } as unknown as Profile;
   const body = Buffer.from(JSON.stringify({ merchant_order_no: 'K1', trade_info: { goods_name: 'Tea' }, why: 'Broken' }));
   const unsaid = unsaidLengthsOf(profile, body);
 
@@ -56,7 +56,7 @@ describe('a refusal an unsaid length may explain', () => {
 
 describe("a query's own parameters", () => {
   it('fills the templates with the merchant id and the date, and never replaces a lookup number', () => {
-    const p = { queryParams: { payment: { store_id: '${merchantId}', from: '${today}', merchant_order_no: 'X' } } } as Pick<
+    const p = { queryParams: { payment: { store_id: `\${merchantId}`, from: `\${today}`, merchant_order_no: 'X' } } } as Pick<
       Profile,
       'queryParams'
     >;

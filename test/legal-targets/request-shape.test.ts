@@ -67,9 +67,9 @@ describe('a target whose every query needs the merchant id as store_id', () => {
   it('says the parameter in the true profile, as a template of the merchant id', () => {
     expect(loaded.profile.profileVersion).toBe(5);
     expect(loaded.profile.queryParams).toEqual({
-      payment: { store_id: '${merchantId}' },
-      refund: { store_id: '${merchantId}' },
-      payout: { store_id: '${merchantId}' },
+      payment: { store_id: `\${merchantId}` },
+      refund: { store_id: `\${merchantId}` },
+      payout: { store_id: `\${merchantId}` },
     });
   });
 

@@ -27,7 +27,7 @@ export function editRequestShape(p: Profile, g: { queryParams?: QueryParamsGene;
   const q = g.queryParams;
   if (q) {
     // A profile template's variable, "${merchantId}" (harness/profile/query-params.ts).
-    const value = q.value === 'merchantId' ? '${merchantId}' : q.value.fixed;
+    const value = q.value === 'merchantId' ? `\${merchantId}` : q.value.fixed;
     p.queryParams = Object.fromEntries(q.kinds.map((k) => [k, { [q.field]: value }]));
     p.profileVersion = 5;
   }
