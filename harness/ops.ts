@@ -11,6 +11,8 @@ import { acceptsCents, amountInside } from './facts/limits.js';
 import { MagicValues } from './profile/triggers.js';
 import { centsNumberOf, centsOf, valueOfCents } from './facts/money.js';
 import { factsOf } from './facts/index.js';
+import { fitLength } from './profile/lengths.js';
+import { type QueryKind, withQueryParams } from './profile/query-params.js';
 import { carriedBy, type PathNumber } from './profile/endpoint-path.js';
 import type { EndpointName } from './target.js';
 
@@ -73,13 +75,13 @@ export function checkoutBody(t: Target, input: CheckoutInput = {}): Record<strin
     merchant_order_no: input.merchantOrderNo ?? t.newNo('order'),
     trans_amount: input.amount ?? usd(defaultAmount(t, method, input.as)),
     trade_info: {
-      goods_name: input.goodsName ?? 'Conformance test item',
-      ...(input.description ? { description: input.description } : {}),
+      goods_name: fitLength(t.profile, 'goodsName', input.goodsName ?? 'Conformance test item'),
+      ...(input.description ? { description: fitLength(t.profile, 'description', input.description) } : {}),
     },
   };
   Object.assign(body, t.fill(checkoutExtras(t, method, input.as), { notifyUrl: notifyUrlOrPlaceholder(t) }));
   // A check's own metadata wins over the profile's (a method may require metadata; the check still sends it, its own).
-  if (input.metadata !== undefined) body.metadata = input.metadata;
+  if (input.metadata !== undefined) body.metadata = fitLength(t.profile, 'metadata', input.metadata);
   Object.assign(body, input.extra ?? {});
   for (const k of input.omit ?? []) delete body[k];
   return body;
@@ -168,7 +170,16 @@ export function queryPayment(
     { serviceNo: by.order_no, merchantNo: by.merchant_order_no },
   );
   // Keys sent as undefined stay out of the body, as JSON.stringify leaves them out.
-  return t.post(path, body, { label: 'query a payment', ...opts });
+  return t.post(path, queryBody(t, 'payment', body, opts), { label: 'query a payment', ...opts });
+}
+
+/**
+ * A query's body with the parameters the profile says it needs beside the lookup numbers (queryParams, version 5), for
+ * the merchant it is sent as.
+ */
+export function queryBody(t: Target, kind: QueryKind, body: Record<string, unknown>, opts: PostOptions = {}): Record<string, unknown> {
+  const id = typeof opts.as === 'object' ? opts.as.id : t.merchant(opts.as ?? 'primary').id;
+  return withQueryParams(t.profile, kind, id, body);
 }
 
 /** A record's two numbers, as a lookup request gives them. */
@@ -276,8 +287,8 @@ export function cardPaymentBody(t: Target, input: CardInput = {}, as: MerchantRo
     amount: input.amount ?? usd(defaultAmount(t, method, as)),
     card: input.card ?? cardFixture(t, 'success'),
     notifyUrl: notifyUrlOrPlaceholder(t),
-    goodsName: input.goodsName ?? 'Conformance test item',
-    metadata: input.metadata ?? '',
+    goodsName: fitLength(t.profile, 'goodsName', input.goodsName ?? 'Conformance test item'),
+    metadata: fitLength(t.profile, 'metadata', input.metadata ?? ''),
   });
 }
 
@@ -361,7 +372,8 @@ export function refundBody(t: Target, input: RefundInput): Record<string, unknow
     orderNo: input.order.orderNo,
     merchantOrderNo: input.order.merchantOrderNo,
     amount: input.amount,
-    reason: input.reason ?? 'Customer returned the item',
+    // The kit's own reason within its said length; a reason the check gives (the vendor's failing one) is sent as it is.
+    reason: input.reason ?? fitLength(t.profile, 'reason', 'Customer returned the item'),
   });
 }
 
@@ -379,7 +391,7 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
   const r = t.profile.refunds;
   if (!r) throw new PreconditionSkip('the profile declares no refunds (refunds)', { declare: ['refunds'] });
   const { path, body } = lookupRequest(t, 'refundQuery', REFUND_NUMBERS, r.queryBy, by);
-  return t.post(path, body, { label: 'query a refund', ...opts });
+  return t.post(path, queryBody(t, 'refund', body, opts), { label: 'query a refund', ...opts });
 }
 
 export async function settleRefund(
@@ -502,7 +514,7 @@ export function queryPayout(t: Target, by: LookupBy, opts: PostOptions = {}): Pr
   const p = t.profile.payouts;
   if (!p) throw new PreconditionSkip('the profile declares no payouts (payouts)', { declare: ['payouts'] });
   const { path, body } = lookupRequest(t, 'payoutQuery', PAYOUT_NUMBERS, p.queryBy, by);
-  return t.post(path, body, { label: 'query a payout', ...opts });
+  return t.post(path, queryBody(t, 'payout', body, opts), { label: 'query a payout', ...opts });
 }
 
 export function cancelPayout(t: Target, by: LookupBy, opts: PostOptions = {}): Promise<Exchange> {

@@ -16,6 +16,7 @@ import { EXCLUSIVE_HOLD_MS, EXCLUSIVE_WAIT_MS, type Operation, operationClassifi
 import { responseInvariants } from './check/invariants.js';
 import { NoVerdict, PreconditionSkip } from './check/failure.js';
 import { fillTemplate } from './profile/template.js';
+import { fitNumber, unsaidLengthsOf } from './profile/lengths.js';
 import { carriedBy, fillPath, type PathNumbers } from './profile/endpoint-path.js';
 import type { Receiver } from './webhooks/types.js';
 
@@ -98,6 +99,16 @@ export interface TargetOptions {
   client: Client;
   receiver?: Receiver;
 }
+
+/**
+ * The length fields each kind of merchant number must fit (harness/profile/lengths.ts): payment and refund numbers share
+ * the merchant's numbering ("Unique per merchant, shared with refund numbers"), and the checks send one as the other.
+ */
+const NUMBER_FIELDS = {
+  order: ['merchantOrderNo', 'merchantRefundNo'],
+  refund: ['merchantOrderNo', 'merchantRefundNo'],
+  payout: ['merchantPayoutNo'],
+} as const;
 
 export function createTarget(opts: TargetOptions): Target {
   const { loaded, client } = opts;
@@ -186,6 +197,9 @@ export function createTarget(opts: TargetOptions): Target {
     const verifyWith = o.noVerify || !own ? undefined : { merchantId: own.id, secret: own.secret };
     const request = { merchant: creds.id, operation: operationOf(p), holds: currentHolds() };
     const ex = await client.send(req, { verifyWith, resign: buildHeaders, request });
+    // The strings it carried whose accepted length is unsaid: a refusal naming one is no verdict (harness/check/expect.ts).
+    const unsaid = unsaidLengthsOf(profile, req.body);
+    if (unsaid.length > 0) ex.unsaidLengths = unsaid;
     recordExchange(ex);
     // The gateway kept refusing until the deadline: the service never answered, so there is nothing to judge.
     if (ex.error?.kind === 'throttled') throw new NoVerdict('throttled', `${ex.label}: ${ex.error.message}`);
@@ -245,7 +259,8 @@ export function createTarget(opts: TargetOptions): Target {
       let no: string;
       do {
         counter += 1;
-        no = `${runPrefix}${tag}${String(counter).padStart(6, '0')}`;
+        // Within the number's said length (lengths.maxLength): the prefix gives way, the counter stays whole.
+        no = fitNumber(profile, NUMBER_FIELDS[kind], runPrefix, `${tag}${String(counter).padStart(6, '0')}`);
       } while (magic.number(no) && counter % 1_000_000 !== 0);
       return no;
     },

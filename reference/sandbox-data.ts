@@ -21,6 +21,7 @@ import {
 import { DEFAULT_PAYOUT_FEES, type Fee } from './fees.js';
 import { resolveSandbox, type SandboxDescription, type SandboxShape } from './sandbox-shape.js';
 import { type ApiPaths, type ApiRoute, resolveApiPaths } from './api-paths.js';
+import { checkLimitsDescription, type MaxLengthsDescription, type QueryParamsDescription, type RequestLimits } from './request-limits.js';
 
 /** Overrides for one fixture merchant, found by its fixture id. */
 export interface MerchantDescription {
@@ -165,6 +166,19 @@ export interface TargetDescription {
    * not shown."); missing, it is refused 400 invalidRequest naming the field. Absent: `return_url` for PAYPAL.
    */
   readonly checkoutRequiredFields?: Readonly<Record<string, readonly CheckoutRequirable[]>>;
+  /**
+   * Fields each query requires beside its lookup number, by query ("Only `merchant_order_no`/`order_no` lookup inputs are
+   * shown, other query parameters: not shown."): a query without one, or with another value, is refused 400
+   * invalidRequest naming it (reference/request-limits.ts). Absent: the lookup numbers only.
+   */
+  readonly queryParams?: QueryParamsDescription;
+  /**
+   * The longest value accepted per string field, in characters, and the largest body in bytes ("Maximum lengths of string
+   * fields and maximum request body size: not shown."): a longer value on a creation, or a larger body, is refused 422
+   * validationFailed. Absent: the handlers' own limits (64 for a number, 256 for a name or reason, …).
+   */
+  readonly maxLengths?: MaxLengthsDescription;
+  readonly maxBodyBytes?: number;
 }
 
 /** The checkout fields a target may require per method (notify_url is required for every checkout already). */
@@ -200,6 +214,8 @@ export interface Target {
   readonly knownMethods: ReadonlySet<string>;
   /** Per method (or `*`), the optional checkout fields a checkout of it requires. */
   readonly checkoutRequiredFields: ReadonlyMap<string, readonly string[]>;
+  /** What it asks of a request beyond the document's fields (reference/request-limits.ts). */
+  readonly requestLimits: RequestLimits;
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -303,6 +319,12 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const refundUnder = d.refundRequestUnder;
   if (refundUnder !== undefined && !key(refundUnder))
     throw new Error(`target refundRequestUnder: a field name, got ${JSON.stringify(refundUnder)}`);
+  const requestLimits: RequestLimits = {
+    ...(d.queryParams !== undefined ? { queryParams: d.queryParams } : {}),
+    ...(d.maxLengths !== undefined ? { maxLengths: d.maxLengths } : {}),
+    ...(d.maxBodyBytes !== undefined ? { maxBodyBytes: d.maxBodyBytes } : {}),
+  };
+  checkLimitsDescription(requestLimits);
   return {
     basePath,
     paymentRecordPath: [...recordPath],
@@ -327,6 +349,7 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
     knownMethods,
     checkoutRequiredFields: checkoutRequired(d.checkoutRequiredFields),
+    requestLimits,
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -1,4 +1,5 @@
 import { defineSuite } from '../harness/check/define.js';
+import { fitLength } from '../harness/profile/lengths.js';
 import { expectEqual, expectError, expectRefused, expectSuccess, failCheck, held, pick } from '../harness/check/expect.js';
 import { recordReading } from '../harness/check/context.js';
 import { nonSnakeCaseKeys } from '../harness/check/invariants.js';
@@ -225,7 +226,10 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     clause: ['checkout.goods-name-missing', 'payment.goods-name.required', 'err.req.invalid-request'],
     async run({ target }) {
       const variants: [string, Body][] = [
-        ['trade_info without goods_name', { ...checkoutBody(target), trade_info: { description: 'No goods name' } }],
+        [
+          'trade_info without goods_name',
+          { ...checkoutBody(target), trade_info: { description: fitLength(target.profile, 'description', 'No goods name') } },
+        ],
         ['trade_info empty', { ...checkoutBody(target), trade_info: {} }],
         ['no trade_info', checkoutBody(target, { omit: ['trade_info'] })],
       ];
@@ -251,7 +255,7 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
       );
       const ex = await post(
         target,
-        { ...checkoutBody(target), trade_info: { description: 'No goods name' } },
+        { ...checkoutBody(target), trade_info: { description: fitLength(target.profile, 'description', 'No goods name') } },
         'checkout with trade_info without goods_name',
       );
       expectError(ex, { code: 400, key: 'invalidRequest' }, 'checkout.goods-name-missing', {

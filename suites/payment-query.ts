@@ -3,7 +3,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectOneOf, expectString, expectSuccess, failCheck, pick } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { splitMsg } from '../harness/http/envelope.js';
-import { checkout, checkoutBody, createCheckout, defaultAmount, queryPayment, checkoutMethodsOf } from '../harness/ops.js';
+import { checkout, checkoutBody, createCheckout, defaultAmount, queryBody, queryPayment, checkoutMethodsOf } from '../harness/ops.js';
 import { recordReading } from '../harness/check/context.js';
 import { shortJson } from '../harness/http/exchange-text.js';
 import { expectRowError } from './support/charge.js';
@@ -171,11 +171,9 @@ export default defineSuite('payment-query', { area: 'payments', resource: 'payme
         label: 'checkout at /api/v1/payments/checkout',
       });
       expectSuccess(created, { what: 'a checkout sent to {base_url}/api/v1/payments/checkout' });
-      const q = await target.post(
-        '/api/v1/payments/query',
-        { merchant_order_no: target.newNo('order') },
-        { label: 'query an unknown order at /api/v1/payments/query' },
-      );
+      const q = await target.post('/api/v1/payments/query', queryBody(target, 'payment', { merchant_order_no: target.newNo('order') }), {
+        label: 'query an unknown order at /api/v1/payments/query',
+      });
       expectError(
         q,
         { code: 2002, key: 'orderNotFound' },

@@ -4,7 +4,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectAuthError, expectError, expectSuccess, expectUnsigned, failCheck } from '../harness/check/expect.js';
 import { note } from '../harness/check/context.js';
 import { property } from '../harness/check/property.js';
-import { checkout } from '../harness/ops.js';
+import { checkout, queryBody } from '../harness/ops.js';
 import { newNonce, unixSeconds, type SignOptions } from '../harness/http/signing.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import type { PostOptions, Target } from '../harness/target.js';
@@ -14,6 +14,7 @@ import {
   lookupBodyWithUnicodeExtras,
   renderJson,
   unicodeJsonString,
+  type JsonValue,
   type LookupBodyPlan,
 } from '../fixtures/arbitraries/json-bodies.js';
 import {
@@ -38,7 +39,13 @@ const FORBIDDEN = { http: 403, code: 403, key: 'forbidden' };
  * target that lets a bad signature through answers HTTP 200 — which the forbidden checks catch.
  */
 function sendLookup(t: Target, plan: LookupBodyPlan, opts: PostOptions & { label: string }): Promise<Exchange> {
-  return t.post(t.path('paymentQuery'), lookupBodyBytes(plan, t.newNo('order')), opts);
+  return t.post(t.path('paymentQuery'), lookupBodyBytes(withQueryParams(t, plan, opts), t.newNo('order')), opts);
+}
+
+/** The plan with the query's own parameters (queryParams.payment) among its extra fields, so only what it varies differs. */
+function withQueryParams(t: Target, plan: LookupBodyPlan, opts: PostOptions = {}): LookupBodyPlan {
+  const params = queryBody(t, 'payment', {}, opts) as Record<string, JsonValue>;
+  return Object.keys(params).length === 0 ? plan : { ...plan, extras: { ...params, ...plan.extras } };
 }
 
 /**
@@ -115,7 +122,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         ctx,
         distinctWhitespaceLayouts(),
         async (layouts) => {
-          const value = { merchant_order_no: target.newNo('order') };
+          const value = queryBody(target, 'payment', { merchant_order_no: target.newNo('order') }) as JsonValue;
           const texts = [...new Set(layouts.map((l) => renderJson(value, l)))];
           for (const text of texts) {
             const ex = await target.post(target.path('paymentQuery'), Buffer.from(text, 'utf8'), {
@@ -142,7 +149,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         ctx,
         fc.record({ plan: lookupBodyWithUnicodeExtras(), change: oneByteChangeOfBody() }),
         async ({ plan, change }) => {
-          const signed = lookupBodyBytes(plan, target.newNo('order'));
+          const signed = lookupBodyBytes(withQueryParams(target, plan), target.newNo('order'));
           const changed = changeOneByteKeepingJsonObject(signed, change);
           if (!changed) throw new Error(`no single byte of ${JSON.stringify(signed.toString('utf8'))} can change and leave a JSON object`);
           const what = `byte ${changed.index} changed from 0x${changed.from.toString(16)} to 0x${changed.to.toString(16)}`;
@@ -166,7 +173,7 @@ export default defineSuite('signing', { area: 'auth', resource: 'request' }, [
         ctx,
         fc.record({ plan: lookupBodyWithUnicodeExtras(), how: reserialisationAfterSigning() }),
         async ({ plan, how }) => {
-          const signed = lookupBodyBytes(plan, target.newNo('order'));
+          const signed = lookupBodyBytes(withQueryParams(target, plan), target.newNo('order'));
           const sent = reserialiseChangingBytes(signed.toString('utf8'), how);
           const ex = await target.post(target.path('paymentQuery'), signed, {
             sendBody: Buffer.from(sent.text, 'utf8'),

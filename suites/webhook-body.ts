@@ -1,4 +1,5 @@
 import { factsOf } from '../harness/facts/index.js';
+import { fitLength } from '../harness/profile/lengths.js';
 import type { ClauseId } from '../harness/clauses/registry.js';
 import { defineSuite } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
@@ -225,7 +226,8 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     clause: ['payment.metadata.echo', 'webhook.body.metadata'],
     async run({ target: t }) {
       webhookSetup(t);
-      const metadata = 'cart=42;note="gift, wrapped" | ünïcödé ✓ {"k":[1,2]}';
+      // Within the metadata length the profile says (lengths.maxLength.metadata): the echo is compared with what was sent.
+      const metadata = fitLength(t.profile, 'metadata', 'cart=42;note="gift, wrapped" | ünïcödé ✓ {"k":[1,2]}');
       const { body, exchange } = await paidWithBody(t, 'payment.metadata.echo', { metadata });
       expectBodyField(body, 'metadata', metadata, 'payment.metadata.echo', '`metadata` must echo exactly the metadata sent', exchange);
     },
@@ -469,7 +471,8 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     clause: ['refund.webhook.goods-name-reason', 'webhook.body.trade-info'],
     async run({ target: t }) {
       webhookSetup(t);
-      const reason = 'Arrived damaged: box crushed (ref #7)';
+      // Within the reason length the profile says (lengths.maxLength.reason): the webhook is compared with what was sent.
+      const reason = fitLength(t.profile, 'reason', 'Arrived damaged: box crushed (ref #7)');
       const { body, exchange } = await refundWithBody(t, 'refund.webhook.goods-name-reason', reason);
       const trade = body['trade_info'] as Record<string, unknown> | undefined;
       if (!trade || trade['goods_name'] !== reason) {

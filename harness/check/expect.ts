@@ -3,7 +3,8 @@ import { splitMsg } from '../http/envelope.js';
 import { describeExchange, shortJson } from '../http/exchange-text.js';
 import { headerValue } from '../http/signing.js';
 import { type ClauseId, clause as registryClause, hasClause } from '../clauses/registry.js';
-import { CheckFailure } from './failure.js';
+import { CheckFailure, PreconditionSkip } from './failure.js';
+import { lengthFieldsNamed, unsaidLengthRefusal } from '../profile/lengths.js';
 import { ownClause, recordExercised, recordReading } from './context.js';
 import type { ReadingTopic } from '../clauses/topics.js';
 
@@ -120,6 +121,22 @@ function envelopeOf(
   return { status: ex.response.status, code: b.code, msg: b.msg, data: b.data, body: b };
 }
 
+/**
+ * A refusal that an unsaid length explains (harness/profile/lengths.ts): the request carried a string whose accepted length
+ * the profile leaves unsaid and the refusal names it or speaks of a length. An unknown is never a verdict: skipped,
+ * naming the fields to say.
+ */
+function skipIfUnsaidLength(ex: Exchange, e: { msg: unknown }, key: string | undefined, what: string): void {
+  const unsaid = unsaidLengthRefusal(ex.unsaidLengths, key, e.msg);
+  if (unsaid.length === 0) return;
+  const fields = lengthFieldsNamed(unsaid);
+  throw new PreconditionSkip(
+    `${what} was refused ${key} (${typeof e.msg === 'string' ? e.msg : ''}), which a length the profile leaves unsaid may ` +
+      `explain: say ${fields.join(', ')}`,
+    { declare: fields },
+  );
+}
+
 function seenOutcome(e: { status: number; code: unknown; msg: unknown }): string {
   const key = typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined;
   return `HTTP ${e.status}, code ${shortJson(e.code)}, key ${key ?? '(none)'}, msg ${shortJson(e.msg)}`;
@@ -132,6 +149,7 @@ export function expectSuccess(ex: Exchange, clauseOrOpts?: ClauseId | WhatOption
   const [clause, opts] = clauseAnd(clauseOrOpts, maybe);
   const what = opts?.what ?? 'the request';
   const e = envelopeOf(ex, clause);
+  if (e.code !== 0) skipIfUnsaidLength(ex, e, typeof e.msg === 'string' ? splitMsg(e.msg).key : undefined, what);
   if (e.status !== 200 || e.code !== 0) fail('EXPECTED_SUCCESS', clause, `${what} should succeed`, ex, 'HTTP 200, code 0', seenOutcome(e));
   if (e.data === null || typeof e.data !== 'object')
     fail('SUCCESS_WITHOUT_DATA', clause, `${what} succeeded without a data object`, ex, 'data object', shortJson(e.data));
@@ -180,6 +198,7 @@ export function expectError(ex: Exchange, want: Outcome, clauseOrOpts?: ClauseId
     recordExercised(clause, by.ifAccepted, by.ifHalfRight);
     return;
   }
+  if (e.code !== 0 && key !== want.key) skipIfUnsaidLength(ex, e, key, what);
   const codeName =
     e.code === 0
       ? 'ACCEPTED_BUT_SHOULD_REFUSE'
@@ -237,6 +256,7 @@ export function expectOneOf<O extends Outcome & { clause?: ClauseId }>(
     recordExercised(hit.clause ?? clause);
     return hit;
   }
+  if (e.code !== 0 && !wants.some((w) => w.key === key)) skipIfUnsaidLength(ex, e, key, what);
   const list = wants.map((w) => `${w.code} ${w.key}`).join(' or ');
   fail(
     e.code === 0 ? 'ACCEPTED_BUT_SHOULD_REFUSE' : 'WRONG_ERROR',

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
-import { lookupFor, PAYOUT_NUMBERS, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
+import { lookupFor, PAYOUT_NUMBERS, queryBody, queryPayment, queryPayout, queryRefund, REFUND_NUMBERS } from '../ops.js';
 import { matchesTemplate } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import { endpointPaths, type EndpointName, type MerchantRole } from '../target.js';
@@ -12,6 +12,7 @@ import { add, doubt, type DoctorContext } from './context.js';
 import { answerForm, answerOf, describeAnswer, unknownPath, type Answer } from './model.js';
 import type { Reserialisation } from '../merchant/audit/families.js';
 import { acceptedRewritten, keyRightTargetWrong } from './reserialised.js';
+import { checkQueryParams } from './query-params.js';
 
 const DOCUMENT_QUERY_PATH = '/api/v1/payments/query';
 const LIVE_KEY = /^(sk|rk)_live_/;
@@ -115,7 +116,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
       answered: describeAnswer(primary.a),
       ex: [primary.ex],
     });
-    return finishBasics(ctx);
+    return finishBasics(ctx, primary.ex);
   }
   const probe = await ctx.t.post(
     `${queryPath.replace(/\/[^/]*\/[^/]*$/, '')}/mpsi-doctor/no-such-path`,
@@ -139,7 +140,7 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
     answered: describeAnswer(primary.a),
     ex: [primary.ex],
   });
-  return finishBasics(ctx);
+  return finishBasics(ctx, primary.ex);
 }
 
 /**
@@ -150,7 +151,8 @@ export async function checkBasics(ctx: DoctorContext): Promise<boolean> {
 async function unversioned(ctx: DoctorContext, queryPath: string, unknownForm?: string): Promise<boolean> {
   if (!queryPath.includes('/v1/')) return false;
   const path = queryPath.replace('/v1/', '/');
-  const ex = await ctx.t.post(path, { merchant_order_no: ctx.t.newNo('order') }, { label: 'doctor: the payment query without /v1/' });
+  const body = queryBody(ctx.t, 'payment', { merchant_order_no: ctx.t.newNo('order') });
+  const ex = await ctx.t.post(path, body, { label: 'doctor: the payment query without /v1/' });
   const a = answerOf(ex);
   if (unknownPath(a) || !a.envelope || (unknownForm !== undefined && answerForm(ex) === unknownForm)) return false;
   doubt(ctx, 'baseUrl', `the payment query answers at baseUrl + ${queryPath}`, ['ep.versioned-path'], {
@@ -182,11 +184,12 @@ async function otherMerchants(ctx: DoctorContext, rewritten?: Reserialisation): 
   }
 }
 
-async function finishBasics(ctx: DoctorContext): Promise<boolean> {
+async function finishBasics(ctx: DoctorContext, primaryQuery?: Exchange): Promise<boolean> {
   await otherMerchants(ctx);
   await checkUnknownId(ctx);
   checkProductionKeys(ctx);
-  await checkQueryEndpoints(ctx);
+  const seen = await checkQueryEndpoints(ctx);
+  await checkQueryParams(ctx, { ...seen, ...(primaryQuery ? { payment: primaryQuery } : {}) });
   return true;
 }
 
@@ -304,16 +307,19 @@ const QUERY_ENDPOINTS: { name: EndpointName; send: (ctx: DoctorContext) => Promi
 ];
 
 /** A query for a number nobody used: an envelope (not found) shows the path exists. */
-async function checkQueryEndpoints(ctx: DoctorContext): Promise<void> {
+async function checkQueryEndpoints(ctx: DoctorContext): Promise<Partial<Record<'refund' | 'payout', Exchange>>> {
   const p = ctx.loaded.profile;
   const declared = QUERY_ENDPOINTS.filter((q) => p.endpoints[q.name] !== undefined && (q.name === 'refundQuery' ? p.refunds : p.payouts));
+  const seen: Partial<Record<'refund' | 'payout', Exchange>> = {};
   await Promise.all(
     declared.map(async (q) => {
       const ex = await q.send(ctx);
       const a = answerOf(ex);
       pathItem(ctx, q.name, a, ex);
+      seen[q.name === 'refundQuery' ? 'refund' : 'payout'] = ex;
     }),
   );
+  return seen;
 }
 
 /**

@@ -2,6 +2,8 @@
  * The doctor's working state: the target it asks through (the harness's own session, so requests
  * are signed and sent exactly as checks send them), the items found, and the exchanges behind them.
  */
+import { lengthFieldsNamed, type UnsaidLength, unsaidLengthRefusal } from '../profile/lengths.js';
+import { splitMsg } from '../http/envelope.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Budget } from './budget.js';
 import type { Ledger } from './ledger.js';
@@ -86,6 +88,20 @@ export function add(
       }; see that path's own line)`,
     };
   }
+  // A refusal an unsaid length may explain (harness/profile/lengths.ts) shows nothing of the fact the probe meant: the
+  // target may only have found a value the kit chose too long. An unknown is never a verdict; the length is named.
+  const long = status === 'wrong' || status === 'doubt' ? lengthExplained(more.ex ?? []) : [];
+  if (long.length > 0 && !path.startsWith('lengths')) {
+    status = 'not-verifiable';
+    more = {
+      ...more,
+      expected: undefined,
+      fix: undefined,
+      answered:
+        `${more.answered ?? ''} (a refusal a length the profile leaves unsaid may explain: say ${lengthFieldsNamed(long).join(', ')}` +
+        ' to verify it)',
+    };
+  }
   // One line per wrong path, whichever probe met it first (run.ts names a path on any probe's "no such path").
   const same = status === 'wrong' && isPathField(path) ? ctx.items.find((i) => i.status === 'wrong' && i.path === path) : undefined;
   if (same) {
@@ -107,6 +123,17 @@ export function add(
   };
   ctx.items.push(item);
   return item;
+}
+
+/** The unsaid lengths that may explain a refusal among the exchanges (none: no refusal is explained so). */
+function lengthExplained(exchanges: readonly (Exchange | undefined)[]): UnsaidLength[] {
+  for (const e of exchanges) {
+    const body = e?.response?.json as { msg?: unknown } | undefined;
+    if (!e?.unsaidLengths || !body || typeof body.msg !== 'string') continue;
+    const found = unsaidLengthRefusal(e.unsaidLengths, splitMsg(body.msg).key, body.msg);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /**

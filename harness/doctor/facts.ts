@@ -201,6 +201,16 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   },
   // Each failure is armed and that many requests of its kind must be refused (harness/doctor/controls.ts).
   'sandbox.armFailure.count': { verifiedWith: 'sandbox.armFailure.failures.*' },
+  // Where said, each query is sent with them and without them (harness/doctor/query-params.ts, items queryParams.<kind>).
+  'queryParams.*': {
+    notVerifiable:
+      'said for no query of this profile: a query refused for its fields is WRONG on queryParams.<kind> (harness/doctor/query-params.ts)',
+  },
+  lengths: {
+    notVerifiable:
+      'a length is the longest value accepted: the kit sends none longer; a refusal an unsaid length may explain is no ' +
+      'verdict (harness/profile/lengths.ts)',
+  },
   'webhooks.receiver': { choice: "the kit's own receiver's address" },
   'webhooks.tolerance': { choice: "the kit's allowance on a webhook's timing" },
   'webhooks.jitterMs': { choice: "the kit's allowance on a webhook's timing" },

@@ -36,6 +36,11 @@ export interface Exchange {
   signature?: VerifyResult;
   /** Throttled answers (HTTP 429, or 503 with Retry-After) before this one, and the time waited after them; absent when none. */
   throttled?: { answers: number; waitMs: number };
+  /**
+   * The strings the request carried whose longest accepted length the profile leaves unsaid (harness/profile/lengths.ts),
+   * with the names a message may call them by; absent when there are none. A refusal naming one of them is no verdict.
+   */
+  unsaidLengths?: readonly { readonly field: string; readonly names: readonly string[] }[];
 }
 
 /**

@@ -86,6 +86,8 @@ const V5_FIELDS: string[] = [
   'fees.refunds.*.max',
   'fees.payouts.*.min',
   'fees.payouts.*.max',
+  'queryParams',
+  'lengths',
 ];
 
 function has(value: Obj, pattern: string): string[] {

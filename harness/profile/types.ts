@@ -23,6 +23,19 @@ export interface Profile {
   profileVersion?: 1 | 2 | 3 | 4 | 5;
   /** Free-form name shown in reports, e.g. "acme-sandbox". */
   name: string;
+  /**
+   * Version 5: the parameters each query needs beside the lookup number ("Only `merchant_order_no`/`order_no` lookup
+   * inputs are shown, other query parameters: not shown."), as value templates (harness/profile/template.ts; variables
+   * `merchantId`, the sending merchant's id, and `today`, the UTC date YYYY-MM-DD). Every query the kit sends carries
+   * them. Absent: the lookup numbers only.
+   */
+  queryParams?: QueryParams;
+  /**
+   * Version 5: the longest value the target accepts for each string the kit chooses, in characters, and the largest
+   * body in bytes ("Maximum lengths of string fields and maximum request body size: not shown."). The kit never sends a
+   * longer one; a length left unsaid is an unknown: a refusal that names such a field is no verdict.
+   */
+  lengths?: Lengths;
   description?: string;
   /** Base URL without trailing slash, or "embedded" for the reference started by the kit. */
   baseUrl: string;
@@ -447,4 +460,29 @@ export interface AutoSettle {
 export interface Control {
   path: string;
   template: Record<string, unknown>;
+}
+
+/** Version 5: the extra parameters of each query, by the query (harness/profile/query-params.ts). */
+export interface QueryParams {
+  payment?: Record<string, unknown>;
+  refund?: Record<string, unknown>;
+  payout?: Record<string, unknown>;
+}
+
+/** The strings the kit chooses whose longest accepted length a profile may say (harness/profile/lengths.ts). */
+export type LengthField =
+  | 'merchantOrderNo'
+  | 'merchantRefundNo'
+  | 'merchantPayoutNo'
+  | 'goodsName'
+  | 'description'
+  | 'metadata'
+  | 'reason'
+  | 'payee'
+  | 'email';
+
+/** Version 5: the longest accepted string per field (characters) and the largest accepted body (bytes). */
+export interface Lengths {
+  maxLength?: Partial<Record<LengthField, number>>;
+  maxBodyBytes?: number;
 }

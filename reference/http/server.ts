@@ -10,6 +10,7 @@ import { ApiError, E } from '../errors.js';
 import type { MerchantFixture } from '../fixtures.js';
 import type { NonceCache } from '../nonce-cache.js';
 import { ROUTES } from '../routes.js';
+import { checkLengths, takeQueryParams } from '../request-limits.js';
 import { SANDBOX_ROUTES, vendorAnswer } from '../sandbox-shape.js';
 import type { Service } from '../service.js';
 import type { Target } from '../sandbox-data.js';
@@ -255,16 +256,20 @@ function respondTo(
     if (handler === undefined) throw E.invalidRequest(`Unknown path ${printable(path)}`);
     if (!isJsonContentType(headers['content-type']) && opts.svc.behaviour.enforces('request.content-type'))
       throw E.invalidRequest('Content-Type must be application/json');
-    const body = parseObject(raw);
+    const limits = opts.svc.target.requestLimits;
+    const parsed = parseObject(raw);
+    const body = isSandboxRoute(route) ? parsed : takeQueryParams(limits, route, parsed, merchant.id);
+    const callBody = {
+      ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, liftRefundFields(route, body, opts.svc.target)), route),
+      ...api?.fields,
+    };
+    if (!isSandboxRoute(route)) checkLengths(limits, route, raw, callBody);
     const transient = opts.transient?.pick(route, merchant.id, body);
     if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
     if (transient === 'busy-not-created') throw E.systemBusy();
     const data = handler(opts.svc, {
       merchant,
-      body: {
-        ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, liftRefundFields(route, body, opts.svc.target)), route),
-        ...api?.fields,
-      },
+      body: callBody,
       now,
       headers,
     });

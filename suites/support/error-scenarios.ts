@@ -3,6 +3,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
  * Requests whose error the document names exactly (code, key, HTTP status), for the envelope and
  * language suites: each creates nothing and is answered the same way by every conformant target.
  */
+import { fitLength } from '../../harness/profile/lengths.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import { answerOwedTo } from '../../harness/check/expect.js';
 import { checkout, queryPayment } from '../../harness/ops.js';
@@ -83,7 +84,7 @@ export const BUSINESS_ERRORS: readonly ErrorScenario[] = owing([
     send: (t, o) =>
       checkout(
         t,
-        { extra: { trade_info: { description: 'Conformance test item without a name' } } },
+        { extra: { trade_info: { description: fitLength(t.profile, 'description', 'Conformance test item without a name') } } },
         { label: 'checkout without trade_info.goods_name', ...o },
       ),
   },

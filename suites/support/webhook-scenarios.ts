@@ -1,4 +1,5 @@
 import { factsOf } from '../../harness/facts/index.js';
+import { fitLength } from '../../harness/profile/lengths.js';
 import type { ClauseId } from '../../harness/clauses/registry.js';
 /**
  * Ways to make a target send one webhook, each with its own merchant number scripted on the
@@ -193,7 +194,8 @@ export async function acceptedRefund(
   refundSupport(t, payment.method);
   const merchantRefundNo = scriptedNo(t, 'refund', opts.replies);
   const amount = opts.amount ?? payment.amount;
-  const reason = opts.reason ?? 'Customer returned the item';
+  // The kit's own reason within the said length (lengths.maxLength.reason); the webhook is compared with what was sent.
+  const reason = opts.reason ?? fitLength(t.profile, 'reason', 'Customer returned the item');
   const ex = await createRefund(t, {
     refundNo: merchantRefundNo,
     order: { orderNo: payment.orderNo!, merchantOrderNo: payment.merchantOrderNo },

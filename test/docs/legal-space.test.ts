@@ -144,7 +144,8 @@ describe('docs/LEGAL-SPACE.md', () => {
   });
 
   it('fails when the gaps listed are not the rows without a field or a gene', () => {
-    const problems = problemsOf(DOC.replace(/^- \*\*N14\*\*.*\n/m, ''), iface);
+    // The first gap listed, whichever it is: the list then misses a row without a field or a gene.
+    const problems = problemsOf(DOC.replace(/^- \*\*[A-Za-z0-9]+\*\*.*\n/m, ''), iface);
     expect(problems.some((p) => p.startsWith('the Gaps section lists'))).toBe(true);
   });
 });

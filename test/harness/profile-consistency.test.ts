@@ -24,6 +24,7 @@ function problemsOf(edit: (p: Json) => void, env: NodeJS.ProcessEnv = {}): strin
 function withoutV4(p: Json): void {
   delete p.sandbox.triggers;
   for (const m of Object.values(p.merchants) as Json[]) if (typeof m === 'object') delete m.facts;
+  delete p.lengths;
   delete p.fees;
   delete p.balances;
   for (const lim of Object.values(p.limits.payouts) as Json[]) delete lim.byCurrency;

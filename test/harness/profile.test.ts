@@ -820,6 +820,8 @@ const PROFILE: Req<P> = {
   payouts: false,
   sandbox: false,
   webhooks: false,
+  queryParams: false,
+  lengths: false,
 };
 const MERCHANTS: Req<P['merchants']> = { primary: true, second: false, frozen: false, lowBalance: false, unknownId: true };
 const MERCHANT_REF: Req<MerchantRef> = {

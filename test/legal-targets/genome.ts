@@ -37,6 +37,7 @@ import type { ChannelLimits, FeeModel, PayoutLimitsOverlay, Profile } from '../.
 import type { TargetDescription } from '../../reference/index.js';
 import { editShapes, withShapes } from './genes/shapes.js';
 import { describeMethods, editMethods } from './genes/methods.js';
+import { editRequestShape, requestShapeDescription } from './genes/request-shape.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -265,6 +266,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
         ...moneyDescription(t),
         ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
         ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
+        ...requestShapeDescription(t),
       },
       t,
     ),
@@ -611,6 +613,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
     p.refunds!.support[t.secondOnly] = 'none';
   }
   editVersion4(p, t);
+  editRequestShape(p, t);
   // Version 5: a merchant's own facts, a fee's bounds.
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
@@ -654,7 +657,7 @@ export function trueProfile(g: TargetGenome): Profile {
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   // Version 5: a merchant's own facts, a fee's bounds (the reference's own, or a genome's).
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
-  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts) || p.lengths || p.queryParams) p.profileVersion = 5;
   return p;
 }
 
