@@ -2,6 +2,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { expectEqual, expectError, expectSuccess, pick } from '../harness/check/expect.js';
 import { skipUnless } from '../harness/check/failure.js';
 import { checkout, checkoutBody, createCheckout, queryPayment } from '../harness/ops.js';
+import { fitLength } from '../harness/profile/lengths.js';
 
 /** Fields of a checkout request and values of the wrong JSON type for each (Amount values excluded: see the amounts suite). */
 const WRONG_TYPES: readonly { path: string; value: unknown }[] = [
@@ -96,7 +97,10 @@ export default defineSuite('checkout', { area: 'payments', resource: 'payment' }
     clause: 'checkout.description-optional',
     async run({ target }) {
       // trade_info.description is "Optional in the shape": goods_name alone, whatever the profile's extras would add.
-      const body: Record<string, unknown> = { ...checkoutBody(target), trade_info: { goods_name: 'Conformance test item' } };
+      const body: Record<string, unknown> = {
+        ...checkoutBody(target),
+        trade_info: { goods_name: fitLength(target.profile, 'goodsName', 'Conformance test item') },
+      };
       const ex = await target.post(target.path('checkout', { merchant_order_no: body.merchant_order_no }), body, {
         label: 'checkout without trade_info.description',
       });
