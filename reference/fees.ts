@@ -25,14 +25,20 @@ export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: 
 /** A payment has just become SUCCESS: the balances the target credits take its amount less its fee. */
 export function creditPayment(
   svc: {
-    target: { paymentsCredit: { payout: boolean; refund: boolean }; fees: { payments: ReadonlyMap<string, Fee> } };
+    target: {
+      paymentsCredit: { payout: boolean; refund: boolean };
+      fees: { payments: ReadonlyMap<string, Fee> };
+      merchants: readonly { id: string; paymentFees?: ReadonlyMap<string, Fee> }[];
+    };
     store: Pick<Store, 'balancesOf'>;
   },
   p: Payment,
 ): void {
   const credit = svc.target.paymentsCredit;
   if (credit.payout === false && credit.refund === false) return;
-  const net = p.chargedCents - feeOn(svc.target.fees.payments.get(p.method), p.chargedCents);
+  // A merchant's own payment fee replaces every merchant's for it.
+  const own = svc.target.merchants.find((m) => m.id === p.merchantId)?.paymentFees?.get(p.method);
+  const net = p.chargedCents - feeOn(own ?? svc.target.fees.payments.get(p.method), p.chargedCents);
   if (net <= 0n) return;
   const b = svc.store.balancesOf(p.merchantId);
   if (credit.payout) b.payoutCents += net;

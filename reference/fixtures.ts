@@ -28,6 +28,9 @@ export interface MerchantFixture {
   readonly payoutChannels?: ReadonlyMap<string, PayoutChannel>;
   /** Its own payout fees per method, where they differ from every merchant's. */
   readonly payoutFees?: ReadonlyMap<string, Fee>;
+  /** Its own payment and refund fees per method, where they differ from every merchant's. */
+  readonly paymentFees?: ReadonlyMap<string, Fee>;
+  readonly refundFees?: ReadonlyMap<string, Fee>;
 }
 
 const LARGE = 10_000_000n; // 100000.00

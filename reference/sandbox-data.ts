@@ -44,6 +44,10 @@ export interface MerchantDescription {
   readonly payoutChannels?: Readonly<Record<string, Partial<PayoutChannelDescription>>>;
   /** Its own payout fees per method, where they differ from every merchant's (`fees.payouts`). */
   readonly payoutFees?: Readonly<Record<string, FeeDescription>>;
+  /** Its own payment fees per method, each replacing every merchant's (`fees.payments`) for it. */
+  readonly paymentFees?: Readonly<Record<string, FeeDescription>>;
+  /** Its own refund fees per method of the refunded payment, each replacing every merchant's (`fees.refunds`) for it. */
+  readonly refundFees?: Readonly<Record<string, FeeDescription>>;
 }
 
 export interface PaymentChannelDescription {
@@ -206,6 +210,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.payoutMethods ? { payoutMethods: [...o.payoutMethods] } : {}),
       ...(o.payoutChannels ? { payoutChannels: ownPayoutChannels(m.id, o.payoutChannels, sharedPayoutChannels, cents) } : {}),
       ...(o.payoutFees ? { payoutFees: feeTable(`merchants.${m.id}.payoutFees`, o.payoutFees, cents) } : {}),
+      ...(o.paymentFees ? { paymentFees: feeTable(`merchants.${m.id}.paymentFees`, o.paymentFees, cents) } : {}),
+      ...(o.refundFees ? { refundFees: feeTable(`merchants.${m.id}.refundFees`, o.refundFees, cents) } : {}),
     };
   });
   const ids = merchants.map((m) => m.id);
