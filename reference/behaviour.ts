@@ -47,7 +47,9 @@ export type Rule =
   | 'payment.merchant-methods'
   | 'payout.merchant-methods'
   | 'payout.merchant-channels'
-  | 'fee.minimum';
+  | 'fee.minimum'
+  | 'fee.maximum-any-currency'
+  | 'fee.merchant';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =

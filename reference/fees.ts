@@ -10,14 +10,14 @@ import type { Payment, Store } from './store.js';
 
 export type { Fee };
 
-/** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out (a fault's). */
-export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean } = {}): bigint {
+/** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out, `maximum: false` its cap (a fault's). */
+export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean; maximum?: boolean } = {}): bigint {
   if (!fee) return 0n;
   const scaled = amountCents * fee.percentMillionths;
   const down = scaled / 1_000_000n;
   const rest = scaled % 1_000_000n;
   const raw = fee.fixedCents + (rest * 2n >= 1_000_000n ? down + 1n : down);
-  if (fee.maxCents !== undefined && raw > fee.maxCents) return fee.maxCents;
+  if (o.maximum !== false && fee.maxCents !== undefined && raw > fee.maxCents) return fee.maxCents;
   if (o.minimum !== false && fee.minCents !== undefined && raw < fee.minCents) return fee.minCents;
   return raw;
 }

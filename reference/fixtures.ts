@@ -60,6 +60,9 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     productionSecret: 'sk_live_second_3a8c6e1f9b2d7054',
     // Its own BANK_TRANSFER channel starts at 5.00 (every other merchant's at 1.00): a range is a merchant's fact.
     payoutChannels: new Map([['BANK_TRANSFER', { ...PAYOUT_CHANNELS.get('BANK_TRANSFER')!, minCents: 500n }]]),
+    // Its own BANK_TRANSFER fee, 0.5 % and at least 15.00 (every other merchant's: 0.25 + 0.5 %, at least 0.50): a fee is a
+    // merchant's fact, and its minimum binds a cent above this merchant's balance.
+    payoutFees: new Map([['BANK_TRANSFER', { fixedCents: 0n, percentMillionths: 5000n, minCents: 1_500n }]]),
   },
   // The low-balance merchant holds EUR 3.00 beside USD 5.00 (payouts draw on their own currency's balance).
   // The low-balance merchant has no PayPal payouts and no Cash App payments: a merchant acts only with its own methods.
@@ -74,6 +77,9 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     refundCoverCents: 100n,
     paymentMethods: ['CARD', 'PAYPAL', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'],
     payoutMethods: ['BANK_TRANSFER'],
+    // Its own BANK_TRANSFER fee, 0.25 + 12 % and at most 0.50: the cap binds at both its balances (USD 5.00 covers 4.50,
+    // EUR 3.00 covers 2.50, as with every merchant's fee at its minimum).
+    payoutFees: new Map([['BANK_TRANSFER', { fixedCents: 25n, percentMillionths: 120_000n, maxCents: 50n }]]),
   },
   {
     id: 'M100009',

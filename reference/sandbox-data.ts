@@ -181,8 +181,13 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
   const merchants = MERCHANTS.map((fixture): MerchantFixture => {
     // A description with channels of its own replaces the fixtures' per-merchant channels too.
-    const { payoutChannels: _, ...bare } = fixture;
-    const m: MerchantFixture = d.payoutChannels ? bare : fixture;
+    const { payoutChannels: _, payoutFees: __, ...bare } = fixture;
+    // A description's payout channels or fees replace the README's, a merchant's own ones with them.
+    const m: MerchantFixture = d.payoutChannels
+      ? bare
+      : d.fees
+        ? { ...bare, ...(fixture.payoutChannels ? { payoutChannels: fixture.payoutChannels } : {}) }
+        : fixture;
     const o = byId.get(m.id);
     if (o === undefined) return m;
     if (o.paymentMethods) known(`merchants.${m.id}.paymentMethods`, o.paymentMethods);

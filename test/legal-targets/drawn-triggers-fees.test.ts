@@ -11,9 +11,11 @@ import { REFERENCE_GENES, type TargetGenome, targetGenome } from '../../fixtures
 import type { SuiteDef } from '../../harness/check/define.js';
 import { runDoctor } from '../../harness/doctor/run.js';
 import { feeModelOf } from '../../harness/facts/fees.js';
+import { runKillMatrix } from '../../harness/proof/kill-matrix.js';
 import { conformantRun } from '../../harness/proof/run.js';
 import { startEmbeddedReference } from '../../harness/run/embedded.js';
 import { loadSuites } from '../../harness/run/suites.js';
+import { faultCatalogue } from '../../reference/index.js';
 import { loadTrueProfile } from './genome.js';
 
 /** The reference's accounts, its sandbox failing by magic values only (no switch said), fees with bounds and of a merchant's own. */
@@ -105,6 +107,20 @@ describe('a target failing by magic values the kit could draw, with bounded and 
     const proved = new Set(Object.keys(run.exercised ?? {}));
     expect(FIVE.filter((c) => !proved.has(c))).toEqual([]);
   }, 600_000);
+
+  it('kills each magic-value fault (the .91 ending ignored among them) and each fee fault by a check of its own clause', async () => {
+    const names = [
+      ...faultCatalogue.filter((f) => f.name.startsWith('magic-')).map((f) => f.name),
+      'payout-fee-cap-ignored',
+      'merchant-payout-fee-ignored',
+    ];
+    const faults = faultCatalogue.filter((f) => names.includes(f.name));
+    expect(faults).toHaveLength(7);
+    const rows = await runKillMatrix({ loaded, suites, seed: 1, numRuns: 3, faults, parallel: 2 });
+    expect(rows.map((r) => `${r.name}: ${r.verdict}${r.errors.length > 0 ? ` ${r.errors.join('; ')}` : ''}`)).toEqual(
+      faults.map((f) => `${f.name}: killed`),
+    );
+  }, 900_000);
 });
 
 /** Drawn genomes with triggers and fee bounds or own fees (genome 5), each judged whole. */
