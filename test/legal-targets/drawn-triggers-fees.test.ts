@@ -37,10 +37,14 @@ const MAGIC_AND_BOUNDS: TargetGenome = {
       payoutFees: { BANK_TRANSFER: { fixedCents: 25, percentMillionths: 5_000, minCents: 50, maxCents: 900 } },
       refundFee: { fixedCents: 10, percentMillionths: 29_000, minCents: 20, maxCents: 40 },
     },
+    // The second merchant's own payout fee is the reference's (at least 15.00); the low-balance merchant's own refund fee
+    // and a payout fee whose cap binds at both its balances (its balances' edges stay where every merchant's fee puts them:
+    // the doctor's USD probes cannot tell them apart, the EUR payout within the balance can).
     merchantFees: {
+      second: REFERENCE_GENES.merchantFees!.second!,
       lowBalance: {
         refunds: { fixedCents: 45, percentMillionths: 0 },
-        payouts: { BANK_TRANSFER: { fixedCents: 10, percentMillionths: 10_000, maxCents: 12 } },
+        payouts: { BANK_TRANSFER: { fixedCents: 25, percentMillionths: 120_000, maxCents: 50 } },
       },
     },
   },
@@ -80,11 +84,12 @@ describe('a target failing by magic values the kit could draw, with bounded and 
     expect(p.fees?.payouts?.['BANK_TRANSFER']).toMatchObject({ min: '0.50', max: '9.00' });
     // The merchant's own fee replaces the shared one whole: no minimum of the shared one rides along.
     expect(feeModelOf(p, 'payouts', 'BANK_TRANSFER', 'lowBalance')).toEqual({
-      fixed: '0.10',
-      percent: '1',
+      fixed: '0.25',
+      percent: '12',
       rounding: 'halfUp',
-      max: '0.12',
+      max: '0.50',
     });
+    expect(feeModelOf(p, 'payouts', 'BANK_TRANSFER', 'second')).toEqual({ percent: '0.5', rounding: 'halfUp', min: '15.00' });
     expect(feeModelOf(p, 'refunds', 'CARD', 'lowBalance')).toEqual({ fixed: '0.45', rounding: 'halfUp' });
     expect(feeModelOf(p, 'refunds', 'CARD', 'second')).toMatchObject({ min: '0.20', max: '0.40' });
   });
