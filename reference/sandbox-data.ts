@@ -180,14 +180,10 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const sharedPayoutChannels = d.payoutChannels ?? payoutDescriptions(PAYOUT_CHANNELS);
   for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
   const merchants = MERCHANTS.map((fixture): MerchantFixture => {
-    // A description with channels of its own replaces the fixtures' per-merchant channels too.
+    // A description with payout channels of its own replaces the fixtures' per-merchant channels and payout fees too (a
+    // merchant's own fees then come from its entry); one without keeps them, beside any shared fees it gives.
     const { payoutChannels: _, payoutFees: __, ...bare } = fixture;
-    // A description's payout channels or fees replace the README's, a merchant's own ones with them.
-    const m: MerchantFixture = d.payoutChannels
-      ? bare
-      : d.fees
-        ? { ...bare, ...(fixture.payoutChannels ? { payoutChannels: fixture.payoutChannels } : {}) }
-        : fixture;
+    const m: MerchantFixture = d.payoutChannels ? bare : fixture;
     const o = byId.get(m.id);
     if (o === undefined) return m;
     if (o.paymentMethods) known(`merchants.${m.id}.paymentMethods`, o.paymentMethods);

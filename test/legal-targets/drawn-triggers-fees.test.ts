@@ -128,6 +128,25 @@ describe('a target failing by magic values the kit could draw, with bounded and 
   }, 900_000);
 });
 
+/**
+ * Found by the sweep (bench/legal-targets.ts --seed 7707): a query failing for amounts ending in .37 met the doctor's own
+ * "uneven" checkout (10.00 + 0.37), and the doctor called checkout.data.orderNo WRONG. Its amounts avoid the magic ones.
+ */
+describe("the doctor's own amounts avoid a declared ending", () => {
+  it('calls nothing WRONG where queries of amounts ending in .37 fail', async () => {
+    const g: TargetGenome = {
+      readings: [],
+      target: {
+        ...REFERENCE_GENES,
+        triggers: { ways: { queryFailed: [{ way: 'amountEnding', value: '.37', count: 2 }] }, declareSwitch: true },
+      },
+    };
+    const d = await doctorWrong(g);
+    expect(d.wrong).toEqual([]);
+    expect(d.triggers).toEqual(['sandbox.triggers.queryFailed[0]: verified']);
+  }, 300_000);
+});
+
 /** Drawn genomes with triggers and fee bounds or own fees (genome 5), each judged whole. */
 describe('drawn genomes with magic-value triggers and fee terms', () => {
   const drawn = fc
