@@ -48,7 +48,9 @@ export type Rule =
   | 'payout.merchant-methods'
   | 'payout.merchant-channels'
   | 'payment.merchant-channels'
-  | 'fee.minimum';
+  | 'fee.minimum'
+  | 'fee.maximum-any-currency'
+  | 'fee.merchant';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =

@@ -10,14 +10,14 @@ import type { Payment, Store } from './store.js';
 
 export type { Fee };
 
-/** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out (a fault's). */
-export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean } = {}): bigint {
+/** The fee on `amountCents`; `minimum: false` leaves the fee's minimum out, `maximum: false` its cap (a fault's). */
+export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: boolean; maximum?: boolean } = {}): bigint {
   if (!fee) return 0n;
   const scaled = amountCents * fee.percentMillionths;
   const down = scaled / 1_000_000n;
   const rest = scaled % 1_000_000n;
   const raw = fee.fixedCents + (rest * 2n >= 1_000_000n ? down + 1n : down);
-  if (fee.maxCents !== undefined && raw > fee.maxCents) return fee.maxCents;
+  if (o.maximum !== false && fee.maxCents !== undefined && raw > fee.maxCents) return fee.maxCents;
   if (o.minimum !== false && fee.minCents !== undefined && raw < fee.minCents) return fee.minCents;
   return raw;
 }
@@ -25,14 +25,20 @@ export function feeOn(fee: Fee | undefined, amountCents: bigint, o: { minimum?: 
 /** A payment has just become SUCCESS: the balances the target credits take its amount less its fee. */
 export function creditPayment(
   svc: {
-    target: { paymentsCredit: { payout: boolean; refund: boolean }; fees: { payments: ReadonlyMap<string, Fee> } };
+    target: {
+      paymentsCredit: { payout: boolean; refund: boolean };
+      fees: { payments: ReadonlyMap<string, Fee> };
+      merchants: readonly { id: string; paymentFees?: ReadonlyMap<string, Fee> }[];
+    };
     store: Pick<Store, 'balancesOf'>;
   },
   p: Payment,
 ): void {
   const credit = svc.target.paymentsCredit;
   if (credit.payout === false && credit.refund === false) return;
-  const net = p.chargedCents - feeOn(svc.target.fees.payments.get(p.method), p.chargedCents);
+  // A merchant's own payment fee replaces every merchant's for it.
+  const own = svc.target.merchants.find((m) => m.id === p.merchantId)?.paymentFees?.get(p.method);
+  const net = p.chargedCents - feeOn(own ?? svc.target.fees.payments.get(p.method), p.chargedCents);
   if (net <= 0n) return;
   const b = svc.store.balancesOf(p.merchantId);
   if (credit.payout) b.payoutCents += net;

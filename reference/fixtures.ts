@@ -30,6 +30,9 @@ export interface MerchantFixture {
   readonly payoutFees?: ReadonlyMap<string, Fee>;
   /** Its own channel ranges of a payment method, where they differ from every merchant's. */
   readonly paymentChannels?: ReadonlyMap<string, Pick<PaymentChannel, 'minCents' | 'maxCents' | 'ranges'>>;
+  /** Its own payment and refund fees per method, where they differ from every merchant's. */
+  readonly paymentFees?: ReadonlyMap<string, Fee>;
+  readonly refundFees?: ReadonlyMap<string, Fee>;
 }
 
 const LARGE = 10_000_000n; // 100000.00
@@ -61,6 +64,9 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     payoutChannels: new Map([['BANK_TRANSFER', { ...PAYOUT_CHANNELS.get('BANK_TRANSFER')!, minCents: 500n }]]),
     // Its own CARD channel takes 1.00 to 5000.00 (every other merchant's 0.50 to 10000.00): payment ranges too are its own.
     paymentChannels: new Map([['CARD', { minCents: 100n, maxCents: 500_000n }]]),
+    // Its own BANK_TRANSFER fee, 0.5 % and at least 15.00 (every other merchant's: 0.25 + 0.5 %, at least 0.50): a fee is a
+    // merchant's fact, and its minimum binds a cent above this merchant's balance.
+    payoutFees: new Map([['BANK_TRANSFER', { fixedCents: 0n, percentMillionths: 5000n, minCents: 1_500n }]]),
   },
   // The low-balance merchant holds EUR 3.00 beside USD 5.00 (payouts draw on their own currency's balance).
   // The low-balance merchant has no PayPal payouts and no Cash App payments: a merchant acts only with its own methods.
@@ -75,6 +81,9 @@ export const MERCHANTS: readonly MerchantFixture[] = [
     refundCoverCents: 100n,
     paymentMethods: ['CARD', 'PAYPAL', 'APPLE_PAY', 'GOOGLE_PAY', 'VENMO'],
     payoutMethods: ['BANK_TRANSFER'],
+    // Its own BANK_TRANSFER fee, 0.25 + 12 % and at most 0.50: the cap binds at both its balances (USD 5.00 covers 4.50,
+    // EUR 3.00 covers 2.50, as with every merchant's fee at its minimum).
+    payoutFees: new Map([['BANK_TRANSFER', { fixedCents: 25n, percentMillionths: 120_000n, maxCents: 50n }]]),
   },
   {
     id: 'M100009',

@@ -51,6 +51,10 @@ export interface MerchantDescription {
    * "Numeric channel minimum and maximum amounts: not shown", and a range is a merchant's fact like any other.
    */
   readonly paymentChannels?: Readonly<Record<string, Pick<PaymentChannelDescription, 'ranges'>>>;
+  /** Its own payment fees per method, each replacing every merchant's (`fees.payments`) for it. */
+  readonly paymentFees?: Readonly<Record<string, FeeDescription>>;
+  /** Its own refund fees per method of the refunded payment, each replacing every merchant's (`fees.refunds`) for it. */
+  readonly refundFees?: Readonly<Record<string, FeeDescription>>;
 }
 
 export interface PaymentChannelDescription {
@@ -240,11 +244,13 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const sharedPayoutChannels = d.payoutChannels ?? payoutDescriptions(PAYOUT_CHANNELS);
   for (const id of byId.keys()) if (!MERCHANTS.some((m) => m.id === id)) throw new Error(`target merchants: no fixture merchant ${id}`);
   const merchants = MERCHANTS.map((fixture): MerchantFixture => {
-    // A description with channels of its own replaces the fixtures' per-merchant channels too.
-    const { payoutChannels, paymentChannels, ...bare } = fixture;
+    // A description with channels of its own replaces the fixtures' per-merchant channels too, and one with payout channels
+    // of its own the fixtures' payout fees (a merchant's own fees then come from its entry); one without keeps them.
+    const { payoutChannels, paymentChannels, payoutFees, ...bare } = fixture;
     const m: MerchantFixture = {
       ...bare,
       ...(payoutChannels && !d.payoutChannels ? { payoutChannels } : {}),
+      ...(payoutFees && !d.payoutChannels ? { payoutFees } : {}),
       ...(paymentChannels && !d.paymentChannels ? { paymentChannels } : {}),
     };
     const o = byId.get(m.id);
@@ -275,6 +281,8 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       ...(o.payoutChannels ? { payoutChannels: ownPayoutChannels(m.id, o.payoutChannels, sharedPayoutChannels, cents) } : {}),
       ...(o.payoutFees ? { payoutFees: feeTable(`merchants.${m.id}.payoutFees`, o.payoutFees, cents) } : {}),
       ...(o.paymentChannels ? { paymentChannels: ownPaymentChannels(m.id, o.paymentChannels, cents) } : {}),
+      ...(o.paymentFees ? { paymentFees: feeTable(`merchants.${m.id}.paymentFees`, o.paymentFees, cents) } : {}),
+      ...(o.refundFees ? { refundFees: feeTable(`merchants.${m.id}.refundFees`, o.refundFees, cents) } : {}),
     };
   });
   const ids = merchants.map((m) => m.id);

@@ -5,7 +5,7 @@
  */
 import { factsOf, whereSaid } from '../facts/index.js';
 import type { Exchange } from '../http/exchange.js';
-import { cardFixture, cardPayment, checkout, pick, queryPayment, usd } from '../ops.js';
+import { cardFixture, cardPayment, checkout, magicOf, pick, queryPayment, usd } from '../ops.js';
 import type { ChannelLimits, MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
 import { actingRoles, add, doubt, pool, sideBySide, unanswered, type DoctorContext } from './context.js';
@@ -45,12 +45,18 @@ export function tiersOf(ctx: DoctorContext, method: string): string[] {
 /** An amount the profile says the method accepts: its first tier, or 10.00 / the range's minimum. */
 export function amountFor(ctx: DoctorContext, method: string, role: MerchantRole = 'primary'): string {
   const p = ctx.loaded.profile;
-  if (p.methods.pricePoint?.includes(method)) return tiersOf(ctx, method)[0] ?? '0.99';
+  // Never an amount a declared failure trigger fails (sandbox.triggers): the doctor's own payments must succeed.
+  const magic = magicOf(ctx.t);
+  if (p.methods.pricePoint?.includes(method)) {
+    const tiers = tiersOf(ctx, method);
+    return tiers.find((v) => !magic.amount(centsOf(v))) ?? tiers[0] ?? '0.99';
+  }
   // The paying merchant's own range (harness/facts/), never another merchant's.
   const lim = factsOf(p, role).paymentLimits(method);
   const range = lim?.channels?.[0] ?? lim;
-  if (range && (centsOf(range.min) > 1000n || centsOf(range.max) < 1000n)) return range.min;
-  return '10.00';
+  if (range && (centsOf(range.min) > 1000n || centsOf(range.max) < 1000n))
+    return valueOfCents(magic.avoidAmount(centsOf(range.min), centsOf(range.min), centsOf(range.max)));
+  return valueOfCents(magic.avoidAmount(1000n, range ? centsOf(range.min) : 1n, range ? centsOf(range.max) : 2000n));
 }
 
 /** A checkout (or, for a card-only method, a card payment) by one merchant. */
@@ -278,9 +284,13 @@ function declaredRanged(ctx: DoctorContext, method: string): boolean {
 function unevenAmountFor(ctx: DoctorContext, method: string, role: MerchantRole): string {
   const plain = amountFor(ctx, method, role);
   const lim = factsOf(ctx.loaded.profile, role).paymentLimits(method);
-  const uneven = centsOf(plain) + 37n;
-  const inside = (lim?.channels ?? (lim ? [lim] : [])).some((c) => centsOf(c.min) <= uneven && uneven <= centsOf(c.max));
-  return lim === undefined || inside ? valueOfCents(uneven) : plain;
+  const inside = (c: bigint) => (lim?.channels ?? (lim ? [lim] : [])).some((r) => centsOf(r.min) <= c && c <= centsOf(r.max));
+  // Uneven, inside a channel, and no declared magic amount (a queryFailed ending .37 would fail the doctor's own query).
+  const magic = magicOf(ctx.t);
+  const uneven = [37n, 41n, 43n, 47n, 53n, 59n, 61n, 67n]
+    .map((d) => centsOf(plain) + d)
+    .find((c) => (lim === undefined || inside(c)) && !magic.amount(c));
+  return uneven !== undefined ? valueOfCents(uneven) : plain;
 }
 
 /**

@@ -140,7 +140,10 @@ export function merchantFacts(profile: Profile, role: MerchantRole = 'primary'):
     refundSupport: (method) => s.refunds.support[method],
     feeModel(kind, method) {
       const table = s.fees[kind];
-      const own = table[method] ?? table['*'];
+      const key = table[method] ? method : table['*'] ? '*' : undefined;
+      // A fee is one fact: a merchant's own model replaces the shared one whole, never field by field (an own fee without
+      // a minimum has none, whatever the shared one has).
+      const own = key === undefined ? undefined : (ownFacts(profile, role)?.fees?.[kind]?.[key] ?? table[key]);
       if (own) return own;
       if (kind === 'refunds' && profile.refunds?.fee !== undefined) return { fixed: profile.refunds.fee };
       return undefined;

@@ -222,7 +222,10 @@ function collectSecrets(value: unknown, env: NodeJS.ProcessEnv): string[] {
     if (typeof v === 'string') {
       const last = segs[segs.length - 1] ?? '';
       const inPlainList = segs.length >= 2 && MERCHANT_PLAIN_LISTS.has(segs[segs.length - 2]!);
-      if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last) && !inPlainList) out.add(v);
+      // A merchant's own facts (merchants.<role>.facts: fees, limits, methods) are method-level facts, not secrets: a
+      // fee's "0.5" must not hide every 0.5 of a message.
+      const inFacts = segs[0] === 'merchants' && segs[2] === 'facts';
+      if (v.length > 0 && isSensitivePath(segs) && !MERCHANT_PLAIN_FIELDS.has(last) && !inPlainList && !inFacts) out.add(v);
       // The value of every variable a secretEnv names is a secret too.
       const named =
         ((last === 'secretEnv' || last === 'productionSecretEnv') && segs[0] === 'merchants') ||

@@ -331,8 +331,8 @@ export type MerchantRef = {
   payoutMethods?: string[];
   /**
    * Version 5: this merchant's own method-level facts, in the shape of the profile's shared sections, laid over them for
-   * this merchant alone (harness/facts/): objects merge key by key, lists and scalars replace, `null` removes. A fact
-   * said here for one merchant is no other merchant's.
+   * this merchant alone (harness/facts/): objects merge key by key (a fee model replaces the shared one whole), lists and
+   * scalars replace, `null` removes. A fact said here for one merchant is no other merchant's.
    */
   facts?: MerchantFactSections;
   /**

@@ -145,6 +145,24 @@ export const payoutFeeMinimumIgnored = defineFault({
   enforces: skipRule('fee.minimum'),
 });
 
+export const payoutFeeCapIgnored = defineFault({
+  name: 'payout-fee-cap-ignored',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    "Insufficient merchant payout balance: a payout's fee in another currency than USD is taken without its cap (kept for USD " +
+    'alone), so a EUR payout whose amount and capped fee fit its balance is refused.',
+  enforces: skipRule('fee.maximum-any-currency'),
+});
+
+export const merchantPayoutFeeIgnored = defineFault({
+  name: 'merchant-payout-fee-ignored',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    "Insufficient merchant payout balance: a merchant's own payout fee is ignored and every merchant's is charged, so its " +
+    'balance is judged against another fee than its own.',
+  enforces: skipRule('fee.merchant'),
+});
+
 export const merchantPayoutRangeOfPrimary = defineFault({
   name: 'merchant-payout-range-of-primary',
   clause: 'err.po.amount-out-of-range',

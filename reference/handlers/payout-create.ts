@@ -54,8 +54,11 @@ export const payoutCreate: Handler = (svc, call) => {
   const balances = svc.store.balancesOf(call.merchant.id);
   const pot = balanceCurrency(svc, amount.currency);
   const funds = svc.store.balancesOf(b.payoutFundsOf(call.merchant.id, svc.target.merchants[0]!.id));
-  const fee = feeOn(call.merchant.payoutFees?.get(method) ?? svc.target.fees.payouts.get(method), cents, {
+  const ownFee = b.enforces('fee.merchant') ? call.merchant.payoutFees?.get(method) : undefined;
+  const fee = feeOn(ownFee ?? svc.target.fees.payouts.get(method), cents, {
     minimum: b.enforces('fee.minimum'),
+    // A fault may keep the cap for USD payouts alone (as if the cap were a USD amount only).
+    maximum: amount.currency === 'USD' || b.enforces('fee.maximum-any-currency'),
   });
   const cost = cents + (b.enforces('payout.fee') ? fee : 0n);
   if (payoutBalance(funds, pot) < cost && b.enforces('payout.balance'))

@@ -51,7 +51,8 @@ export const refundCreate: Handler = (svc, call) => {
   const replay = checkNumberFree(svc, call.merchant.id, 'refund', merchantRefundNo);
   if (replay !== undefined) return replay;
   const balances = svc.store.balancesOf(call.merchant.id);
-  const ownFee = svc.target.fees.refunds.get(payment.method);
+  // A merchant's own refund fee replaces every merchant's for it.
+  const ownFee = call.merchant.refundFees?.get(payment.method) ?? svc.target.fees.refunds.get(payment.method);
   const cover = cents + (ownFee ? feeOn(ownFee, cents) : REFUND_FEE_CENTS);
   if (balances.refundCoverCents < cover && b.enforces('refund.balance'))
     throw E.validationFailed('Merchant balance does not cover the refund and its fee');

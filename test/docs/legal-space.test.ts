@@ -144,8 +144,18 @@ describe('docs/LEGAL-SPACE.md', () => {
   });
 
   it('fails when the gaps listed are not the rows without a field or a gene', () => {
-    // The first gap listed, whichever it is: the list then misses a row without a field or a gene.
-    const problems = problemsOf(DOC.replace(/^- \*\*[A-Za-z0-9]+\*\*.*\n/m, ''), iface);
+    // A row whose gene is taken away becomes a gap the list does not name.
+    const gapless = DOC.split('\n')
+      .map((l) =>
+        l.startsWith('| N17 |')
+          ? l
+              .split(' | ')
+              .map((c, i) => (i === 4 ? '—' : c))
+              .join(' | ')
+          : l,
+      )
+      .join('\n');
+    const problems = problemsOf(gapless, iface);
     expect(problems.some((p) => p.startsWith('the Gaps section lists'))).toBe(true);
   });
 });

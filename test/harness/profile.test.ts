@@ -729,6 +729,7 @@ describe('redactProfile', () => {
       refundBalance: '1.00',
       paymentMethods: ['PAYPAL', 'CARD', 'APPLE_PAY', 'GOOGLE_PAY'],
       payoutMethods: ['BANK_TRANSFER'],
+      facts: { fees: { payouts: { BANK_TRANSFER: { fixed: '0.25', percent: '12', rounding: 'halfUp', max: '0.50' } } } },
     });
     expect(JSON.stringify(profile)).toBe(before); // the original is untouched
     expect({ ...redacted, merchants: undefined }).toEqual({ ...profile, merchants: undefined });

@@ -38,6 +38,8 @@ import type { TargetDescription } from '../../reference/index.js';
 import { editShapes, withShapes } from './genes/shapes.js';
 import { describeMethods, editMethods } from './genes/methods.js';
 import { editRequestShape, requestShapeDescription } from './genes/request-shape.js';
+import { editOwnFees, ownFeesDescription } from './genes/fees.js';
+import { editTriggers, triggersDescription } from './genes/triggers.js';
 
 export const REFERENCE_PROFILE = 'fixtures/profiles/reference.json';
 
@@ -210,6 +212,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
       ...(t.secondOnly ? { paymentMethods: [...enabled, 'VENMO', t.secondOnly] } : {}),
       ...(t.secondBalance ? balances(t.secondBalance) : {}),
       ...ownPayoutChannels(t, 'second'),
+      ...ownFeesDescription(t.merchantFees, 'second'),
     },
     lowBalance: {
       payoutBalancesCents: { USD: t.lowBalance.usdCents, EUR: t.lowBalance.eurCents },
@@ -217,6 +220,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
       paymentMethods: [...t.lowBalance.paymentMethods, 'VENMO'],
       payoutMethods: t.lowBalance.payoutMethods,
       ...ownPayoutChannels(t, 'lowBalance'),
+      ...ownFeesDescription(t.merchantFees, 'lowBalance'),
     },
     frozen: t.frozenBalance ? balances(t.frozenBalance) : {},
   };
@@ -262,7 +266,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
         declineCards: t.declineCards,
         ...(t.retryWaitsMs ? { retryWaitsMs: t.retryWaitsMs } : {}),
         ...(t.payeeFields ? { payeeFields: t.payeeFields } : {}),
-        ...(t.sandbox ? { sandbox: sandboxDescription(t.sandbox) } : {}),
+        ...(t.sandbox || t.triggers ? { sandbox: triggersDescription(t.triggers, t.sandbox && sandboxDescription(t.sandbox)) } : {}),
         ...moneyDescription(t),
         ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
         ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
@@ -614,6 +618,8 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   }
   editVersion4(p, t);
   editRequestShape(p, t);
+  editTriggers(p, t.triggers);
+  editOwnFees(p, t.merchantFees, feeModel);
   // Version 5: a merchant's own facts, a fee's bounds.
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
   if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts)) p.profileVersion = 5;
@@ -649,7 +655,7 @@ export function trueProfile(g: TargetGenome): Profile {
   p.description = `A generated legal target: ${JSON.stringify(g)}`;
   p.embedded = { readings: startOrder(g), ...(g.target ? { target: targetDescription(g.target) as Record<string, unknown> } : {}) };
   // The reference profile's magic-value triggers (version 5) are left unsaid: a genome's target has them, and a profile
-  // that does not say them is as true (the checks then use the switch). No genome draws them yet.
+  // that does not say them is as true (the checks then use the switch). A genome that draws its own says them (genes/triggers.ts).
   delete p.sandbox!.triggers;
   p.profileVersion = 4;
   for (const r of g.readings) EDITS[r]?.(p, set);

@@ -10,7 +10,9 @@
  */
 import {
   type ChannelGene,
+  type FeeGene,
   PAYOUT_METHODS,
+  type PayoutMethod,
   RANGE_METHODS,
   type RangeMethod,
   REFERENCE_GENES,
@@ -18,6 +20,48 @@ import {
   type TargetGenome,
 } from '../../fixtures/arbitraries/genome.js';
 import { enabledMethods } from './genome.js';
+
+/** A fee on `cents` as the reference takes it (reference/fees.ts feeOn): half up, capped, then at least its minimum. */
+function feeAt(f: FeeGene | undefined, cents: number, o: { min?: boolean; max?: boolean } = {}): number {
+  if (!f) return 0;
+  const raw = f.fixedCents + Math.floor((cents * f.percentMillionths + 500_000) / 1_000_000);
+  if (o.max !== false && f.maxCents !== undefined && raw > f.maxCents) return f.maxCents;
+  if (o.min !== false && f.minCents !== undefined && raw < f.minCents) return f.minCents;
+  return raw;
+}
+
+/** The largest amount whose cost (amount and fee) fits `balance`, and the one a cent above it. */
+function edge(balance: number, fee: (cents: number) => number): { within: number; above: number } {
+  let within = 0;
+  for (let c = Math.max(0, balance - 100_000); c <= balance; c++) if (c + fee(c) <= balance) within = c;
+  return { within, above: within + 1 };
+}
+
+/** The payout fee a merchant pays on `m` on the gene's target: its own, else every merchant's. */
+function payoutFeeOf(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): { own?: FeeGene; shared?: FeeGene } {
+  const money = t.money ?? REFERENCE_GENES.money!;
+  const own = t.merchantFees?.[role]?.payouts?.[m];
+  return { ...(own ? { own } : {}), ...(money.payoutFees[m] ? { shared: money.payoutFees[m] } : {}) };
+}
+
+/** Whether the low-balance merchant's EUR balance can be paid out by `m` (the check that pays out within a balance). */
+function lowEurMethod(t: TargetGenes, m: PayoutMethod): boolean {
+  const own = t.merchantPayouts?.lowBalance?.[m];
+  return t.lowBalance.payoutMethods.includes(m) && !t.payouts[m].usdOnly && (!own?.currencies || own.currencies.includes('EUR'));
+}
+
+/** Whether a payout by `role` of `m` is judged a cent above its USD or EUR balance (balances payments do not move). */
+function aboveEdges(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): number[] {
+  const money = t.money ?? REFERENCE_GENES.money!;
+  const moving = money.paymentsCredit.includes('payout');
+  if (role === 'lowBalance') return t.lowBalance.payoutMethods.includes(m) && !moving ? [t.lowBalance.usdCents] : [];
+  const b = t.secondBalance ?? REFERENCE_GENES.secondBalance!;
+  const own = t.merchantPayouts?.second?.[m];
+  return [
+    ...(!moving && (!own?.currencies || own.currencies.includes('USD')) ? [b.usdCents] : []),
+    ...(!t.payouts[m].usdOnly && (!own?.currencies || own.currencies.includes('EUR')) ? [b.eurCents] : []),
+  ];
+}
 
 export type Showing = { show: true } | { show: false; kind: 'nothing-to-show' | 'check-blind'; why: string };
 
@@ -57,6 +101,14 @@ const needsPartialRefund: Rule = (t) => {
 
 const needsRefund: Rule = (t) =>
   refundable(t, ['partial', 'full-only']).length > 0 ? SHOWS : nothing('no payment of this target can be refunded');
+
+/** A magic-value fault of `kind` shows where the genome's profile says a way of it (a refund's needs a refundable payment). */
+function triggerShows(kind: 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy' | 'refundFailed'): Rule {
+  return (t, g) => {
+    if ((t.triggers?.ways[kind] ?? []).length === 0) return nothing(`the profile says no magic value of ${kind}`);
+    return kind === 'refundSystemBusy' || kind === 'refundFailed' ? needsRefund(t, g) : SHOWS;
+  };
+}
 
 /** The method whose payment the webhook checks refund: the card, else the first checkout method that takes refunds. */
 function webhookRefundMethod(t: TargetGenes): RangeMethod | undefined {
@@ -161,19 +213,60 @@ const RULES: Readonly<Record<string, Rule>> = {
     }
     return nothing("no merchant's own channel leaves out a currency, or a bound its balance covers a cent past");
   },
+  // Version 5: a fee's cap shows where it binds at the low-balance merchant's EUR balance, the one a check pays out within.
+  'payout-fee-cap-ignored': (t) => {
+    for (const m of PAYOUT_METHODS) {
+      if (!lowEurMethod(t, m)) continue;
+      const { own, shared } = payoutFeeOf(t, 'lowBalance', m);
+      const f = own ?? shared;
+      if (f?.maxCents === undefined) continue;
+      const { within } = edge(t.lowBalance.eurCents, (c) => feeAt(f, c));
+      if (within > 0 && within + feeAt(f, within, { max: false }) > t.lowBalance.eurCents) return SHOWS;
+    }
+    return nothing("no payout fee's cap binds at the low-balance merchant's EUR balance");
+  },
+  // Version 5: a merchant's own payout fee shows where every merchant's differs from it at a balance's edge a check judges:
+  // less a cent above (accepted), or more within the low-balance merchant's EUR balance (refused).
+  'merchant-payout-fee-ignored': (t) => {
+    if (!t.merchantFees) return nothing('no merchant has a fee of its own');
+    for (const role of ['second', 'lowBalance'] as const)
+      for (const m of PAYOUT_METHODS) {
+        const { own, shared } = payoutFeeOf(t, role, m);
+        if (!own) continue;
+        for (const b of aboveEdges(t, role, m)) {
+          const { above } = edge(b, (c) => feeAt(own, c));
+          if (above + feeAt(shared, above) <= b) return SHOWS;
+        }
+        if (role === 'lowBalance' && lowEurMethod(t, m)) {
+          const { within } = edge(t.lowBalance.eurCents, (c) => feeAt(own, c));
+          if (within > 0 && within + feeAt(shared, within) > t.lowBalance.eurCents) return SHOWS;
+        }
+      }
+    return nothing("no merchant's own payout fee differs from every merchant's at a balance's edge a check judges");
+  },
   // A fee's minimum shows where it binds at the low-balance merchant's USD balance: the fee there without its minimum is less.
   'payout-fee-minimum-ignored': (t) => {
     const money = t.money ?? REFERENCE_GENES.money!;
     if (money.paymentsCredit.includes('payout')) return nothing('payments credit the USD payout balance: no USD balance is a constant');
     const usd = t.lowBalance.usdCents;
     const binds = t.lowBalance.payoutMethods.filter((m) => {
-      const f = money.payoutFees[m];
+      const f = t.merchantFees?.lowBalance?.payouts?.[m] ?? money.payoutFees[m];
       const own = t.merchantPayouts?.lowBalance?.[m];
       const takesUsd = !own?.currencies || own.currencies.includes('USD');
       const min = own?.minCents ?? t.payouts[m].minCents;
       const raw = f ? f.fixedCents + Math.ceil((usd * f.percentMillionths) / 1_000_000) : 0;
       return f?.minCents !== undefined && f.minCents > raw && takesUsd && min <= usd - f.minCents;
     });
+    // The second merchant's own fee's minimum, a cent above one of its balances.
+    const second = PAYOUT_METHODS.some((m) => {
+      const own = t.merchantFees?.second?.payouts?.[m];
+      if (own?.minCents === undefined) return false;
+      return aboveEdges(t, 'second', m).some((b) => {
+        const { above } = edge(b, (c) => feeAt(own, c));
+        return above + feeAt(own, above, { min: false }) <= b;
+      });
+    });
+    if (second) return SHOWS;
     return binds.length > 0 ? SHOWS : nothing("no payout fee's minimum binds at the low-balance merchant's USD balance");
   },
   // A EUR range of a method's own shows only where it leaves out amounts its USD range takes.
@@ -193,17 +286,16 @@ const RULES: Readonly<Record<string, Rule>> = {
     PAYOUT_METHODS.some((m) => !t.payouts[m].cancelable) ? SHOWS : nothing('every payout method can be cancelled'),
   'decline-only-first-card': (t) => (t.declineCards.length > 1 ? SHOWS : nothing('the target has one decline card')),
   'auth-login-as-merchant-id': () => SHOWS,
-  // No genome draws failure triggers yet (its true profile leaves the reference's unsaid): the kit sends no request that
-  // carries a magic value, and the mutant answers every request it sends as the conformant target does.
-  ...Object.fromEntries(
-    [
-      'magic-query-failure-ignored',
-      'magic-creation-failure-ignored',
-      'magic-refund-busy-ignored',
-      'magic-refund-failure-ignored',
-      'magic-query-failure-not-transient',
-    ].map((name): [string, Rule] => [name, () => nothing('the profile says no failure trigger (no genome draws one yet)')]),
-  ),
+  // A genome without the triggers gene leaves the reference's unsaid: the kit sends no request that carries a magic value,
+  // and the mutant answers every request it sends as the conformant target does. With it, a kind's ways are its checks'.
+  'magic-query-failure-ignored': triggerShows('queryFailed'),
+  'magic-creation-failure-ignored': triggerShows('orderCreationFailed'),
+  'magic-refund-busy-ignored': triggerShows('refundSystemBusy'),
+  'magic-refund-failure-ignored': triggerShows('refundFailed'),
+  'magic-query-failure-not-transient': (t) =>
+    (t.triggers?.ways.queryFailed ?? []).some((w) => w.count !== undefined)
+      ? SHOWS
+      : nothing('the profile says no query failure that ends after a count'),
   // Judged from bench/legal-targets.ts --kill 3 --seed 7, each survivor replayed with the reasons its checks skipped.
   // Its check repeats the number on a second payment where the target refunds only in full.
   'refund-duplicate-merchant-order-key': needsRefund,

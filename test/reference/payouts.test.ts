@@ -77,7 +77,8 @@ describe('payout creation', () => {
     }
   });
 
-  // A BANK_TRANSFER payout takes its fee (0.25 + 0.5 %, half up, at least 0.50) with it: 5.00 covers 4.50 and its fee, not 4.51.
+  // A BANK_TRANSFER payout takes its fee with it (M100003's own: 0.25 + 12 %, half up, at most 0.50): 5.00 covers 4.50 and its
+  // fee, not 4.51.
   it('refuses a payout above the payout balance with 5004 insufficientFunds, counting reserved payouts and fees', async () => {
     expectError(
       await call(ref.url, CREATE, payoutBody({ trans_amount: usd('4.51') }), { creds: LOWBAL }),
@@ -98,7 +99,7 @@ describe('payout creation', () => {
     await created({ trans_amount: usd('4.50') }, LOWBAL);
   });
 
-  // EUR 3.00 covers 2.50 and its fee (at least 0.50), not 2.51.
+  // EUR 3.00 covers 2.50 and its fee (at most 0.50), not 2.51.
   it("draws a payout in another currency on that currency's balance only (M100003 holds EUR 3.00)", async () => {
     const eur = (value: string) => ({ currency: 'EUR', value });
     expectError(
