@@ -47,7 +47,8 @@ export type Rule =
   | 'payment.merchant-methods'
   | 'payout.merchant-methods'
   | 'payout.merchant-channels'
-  | 'fee.minimum';
+  | 'fee.minimum'
+  | 'proceeds.pending';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =

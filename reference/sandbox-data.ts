@@ -148,6 +148,21 @@ export interface TargetDescription {
    * record fields: not shown beyond the names above." Such a service reads no refund field at the top. Absent: a flat body.
    */
   readonly refundRequestUnder?: string;
+  /**
+   * Refunds that end by themselves: a PENDING refund becomes `status` once `afterMs` ms have passed since its creation
+   * (time the vendor keeps). Absent: a PENDING refund waits for the sandbox's settle control.
+   */
+  readonly refundsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /** Checkouts that expire by themselves: one left unpaid expires once `afterMs` ms have passed since its creation. */
+  readonly checkoutsExpireAfter?: { readonly afterMs: number };
+  /**
+   * When the proceeds a successful payment credits (`paymentsCredit`) become available: after `n` ms (wall clock, from
+   * the payment's success) or, "control", only when the sandbox's release control is sent. Absent: at once. Until then
+   * they are a pending balance no payout or refund draws on.
+   */
+  readonly proceedsAfter?: number | 'control';
+  /** What a chargeback takes: the payment's amount charged and `fee`, from the `from` balance (absent: nothing). */
+  readonly chargebackDebit?: { readonly from: 'payout' | 'refund'; readonly fee?: FeeDescription };
 }
 
 /** The description resolved against the defaults, in the shapes the handlers use. */
@@ -175,6 +190,10 @@ export interface Target {
   readonly basePath: string;
   readonly paymentRecordPath: readonly string[];
   readonly refundRequestUnder?: string;
+  readonly refundsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  readonly checkoutsExpireAfter?: { readonly afterMs: number };
+  readonly proceedsAfter?: number | 'control';
+  readonly chargebackDebit?: { readonly from: 'payout' | 'refund'; readonly fee?: Fee };
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -272,6 +291,23 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const refundUnder = d.refundRequestUnder;
   if (refundUnder !== undefined && !key(refundUnder))
     throw new Error(`target refundRequestUnder: a field name, got ${JSON.stringify(refundUnder)}`);
+  const refundsSettle = d.refundsSettleAfter;
+  if (
+    refundsSettle !== undefined &&
+    (!(refundsSettle.afterMs >= 0) || (refundsSettle.status !== 'SUCCESS' && refundsSettle.status !== 'FAILED'))
+  )
+    throw new Error(
+      `target refundsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(refundsSettle)}`,
+    );
+  const expire = d.checkoutsExpireAfter;
+  if (expire !== undefined && !(expire.afterMs >= 0))
+    throw new Error(`target checkoutsExpireAfter: { afterMs: a number >= 0 }, got ${JSON.stringify(expire)}`);
+  const proceeds = d.proceedsAfter;
+  if (proceeds !== undefined && proceeds !== 'control' && !(typeof proceeds === 'number' && proceeds >= 0))
+    throw new Error(`target proceedsAfter: a number of ms >= 0 or "control", got ${JSON.stringify(proceeds)}`);
+  const chargeback = d.chargebackDebit;
+  if (chargeback !== undefined && chargeback.from !== 'payout' && chargeback.from !== 'refund')
+    throw new Error(`target chargebackDebit.from: payout or refund, got ${JSON.stringify(chargeback.from)}`);
   return {
     basePath,
     paymentRecordPath: [...recordPath],
@@ -294,6 +330,17 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
+    ...(refundsSettle !== undefined ? { refundsSettleAfter: { afterMs: refundsSettle.afterMs, status: refundsSettle.status } } : {}),
+    ...(expire !== undefined ? { checkoutsExpireAfter: { afterMs: expire.afterMs } } : {}),
+    ...(proceeds !== undefined ? { proceedsAfter: proceeds } : {}),
+    ...(chargeback !== undefined
+      ? {
+          chargebackDebit: {
+            from: chargeback.from,
+            ...(chargeback.fee ? { fee: feeTable('chargeback', { fee: chargeback.fee }, cents).get('fee')! } : {}),
+          },
+        }
+      : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

@@ -86,6 +86,8 @@ const V5_FIELDS: string[] = [
   'fees.refunds.*.max',
   'fees.payouts.*.min',
   'fees.payouts.*.max',
+  'balances.proceeds',
+  'balances.chargeback',
 ];
 
 function has(value: Obj, pattern: string): string[] {

@@ -17,6 +17,7 @@ import { isPlainObject } from '../validate.js';
 import type { TamperedField, Tamperer } from '../rough/tamper.js';
 import type { TransientFailures } from '../rough/transient.js';
 import { authenticate } from './auth.js';
+import { runDue } from '../handlers/clock.js';
 import type { Gateway } from '../gateway.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
@@ -256,6 +257,8 @@ function respondTo(
     if (!isJsonContentType(headers['content-type']) && opts.svc.behaviour.enforces('request.content-type'))
       throw E.invalidRequest('Content-Type must be application/json');
     const body = parseObject(raw);
+    // Records that end by themselves, and proceeds that become available, are so before this request sees them.
+    runDue(opts.svc, now);
     const transient = opts.transient?.pick(route, merchant.id, body);
     if (transient === 'query-failed') throw new ApiError(500, 'queryFailed', 'Query failed, please try again');
     if (transient === 'busy-not-created') throw E.systemBusy();

@@ -63,7 +63,7 @@ export function payableMethods(t: Target): string[] {
  * Methods a merchant other than the primary can be paid with: the card method where it has it, and with
  * sandbox.completeCheckout the checkout methods of its own list (a method only it has included).
  */
-function payableMethodsOf(t: Target, as: MerchantRole): string[] {
+export function payableMethodsOf(t: Target, as: MerchantRole): string[] {
   if (as === 'primary') return payableMethods(t);
   const own = paymentMethodsOf(t, as);
   const card = cardMethod(t);
