@@ -112,7 +112,11 @@ export interface TargetDescription {
   readonly sandbox?: SandboxDescription;
   /** Fees on payments, refunds and payouts (absent: the README's: a payout fee on BANK_TRANSFER, the flat refund fee). */
   readonly fees?: FeesDescription;
-  /** The balances a successful payment credits with its amount less its payment fee (absent: none). */
+  /**
+   * The balances a successful payment credits with its amount less its payment fee. Absent (with `proceedsAfter` absent
+   * too): the README's: the USD payout balance, with proceeds pending until released in the portal, so no balance a
+   * payout or refund draws on ever moves by a payment.
+   */
   readonly paymentsCredit?: readonly ('payout' | 'refund')[];
   /**
    * Where the endpoints the document does not place are served, by the reference's route: any path, carrying the
@@ -302,7 +306,9 @@ export function resolveTarget(d: TargetDescription = {}): Target {
   const expire = d.checkoutsExpireAfter;
   if (expire !== undefined && !(expire.afterMs >= 0))
     throw new Error(`target checkoutsExpireAfter: { afterMs: a number >= 0 }, got ${JSON.stringify(expire)}`);
-  const proceeds = d.proceedsAfter;
+  // The README's sandbox: proceeds credit the payout balance once released in the portal, which nothing here does.
+  const readmeProceeds = d.paymentsCredit === undefined && d.proceedsAfter === undefined;
+  const proceeds = readmeProceeds ? 'control' : d.proceedsAfter;
   if (proceeds !== undefined && proceeds !== 'control' && !(typeof proceeds === 'number' && proceeds >= 0))
     throw new Error(`target proceedsAfter: a number of ms >= 0 or "control", got ${JSON.stringify(proceeds)}`);
   const chargeback = d.chargebackDebit;
@@ -326,7 +332,10 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       refunds: feeTable('refunds', d.fees?.refunds, cents),
       payouts: d.fees || d.payoutChannels ? feeTable('payouts', d.fees?.payouts, cents) : DEFAULT_PAYOUT_FEES,
     },
-    paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
+    paymentsCredit: {
+      payout: readmeProceeds || (d.paymentsCredit?.includes('payout') ?? false),
+      refund: d.paymentsCredit?.includes('refund') ?? false,
+    },
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),

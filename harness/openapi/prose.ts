@@ -369,6 +369,9 @@ function sentences(text: string, at: string, tell: Tell): void {
       [...credits.matchAll(/(payout|refund) balance/g)].map((m) => m[1]),
       at,
     );
+  if (/proceeds wait as a pending balance until you release them/i.test(text)) tell('balances.proceeds', { after: 'control' }, at);
+  const proceedsMs = /proceeds become available (\d+) ?ms after/i.exec(text)?.[1];
+  if (proceedsMs) tell('balances.proceeds', { after: Number(proceedsMs) }, at);
   if (/a payout's fee is taken from the payout balance/i.test(text)) tell('balances.payoutFee', 'payoutBalance', at);
   if (/a payout's fee is not taken from the payout balance/i.test(text)) tell('balances.payoutFee', 'elsewhere', at);
   const ack = /acknowledge within (\d+) ?ms/i.exec(text)?.[1];
