@@ -52,7 +52,7 @@ const ENDING_BY_THEMSELVES: TargetGenome = {
   },
 };
 
-const SUITES = ['payout-errors', 'payouts', 'refunds', 'refund-errors', 'stateful', 'payments', 'webhook-no-event'];
+const SUITES = ['payout-errors', 'payouts', 'refunds', 'refund-errors', 'stateful', 'checkout', 'webhook-no-event'];
 let suites: SuiteDef[];
 
 beforeAll(async () => {

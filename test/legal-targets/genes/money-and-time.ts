@@ -9,7 +9,10 @@ import { valueOfCents } from '../../../harness/facts/money.js';
 import type { Profile } from '../../../harness/profile/types.js';
 import type { TargetDescription } from '../../../reference/index.js';
 
-type Described = Pick<TargetDescription, 'proceedsAfter' | 'chargebackDebit' | 'payoutsSettleAfter' | 'refundsSettleAfter' | 'checkoutsExpireAfter'>;
+type Described = Pick<
+  TargetDescription,
+  'proceedsAfter' | 'chargebackDebit' | 'payoutsSettleAfter' | 'refundsSettleAfter' | 'checkoutsExpireAfter'
+>;
 
 /** Proceeds wait only where payments credit a balance (the money gene's `paymentsCredit`). */
 function pendingProceeds(t: TargetGenes): number | 'control' | undefined {
