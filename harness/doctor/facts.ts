@@ -201,7 +201,7 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'payouts.cancelBy': { verifiedWith: 'payouts.methods.*.cancel' },
   'payouts.sharedBalance': { notVerifiable: 'it could be shown only by spending a balance' },
   'sandbox.*': { verifiedWith: 'sandbox.*' },
-  'sandbox.autoSettle': {
+  'sandbox.autoSettle.*': {
     notVerifiable:
       'asked where declared with a delay the doctor waits (at most 10 s, harness/doctor/auto-settle.ts: a record made and ' +
       'left alone); a longer delay is not asked, and the checks accept what it allows',
