@@ -22,7 +22,7 @@ import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../facts/money.js';
-import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
+import { balanceMoves, chargebacksMove, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
 import { factsOf, whereSaid } from '../facts/index.js';
 import type { DoctorContext as Ctx } from './context.js';
 
@@ -391,7 +391,9 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   const path = 'merchants.lowBalance.payoutBalance';
   if (balanceMoves(p, 'payout', 'USD')) {
     add(ctx, 'not-verifiable', path, "the low-balance merchant's payout balance", {
-      answered: 'not asked: the profile says successful payments credit it (balances.paymentsCredit), so it is only where it started',
+      answered: chargebacksMove(p, 'payout')
+        ? 'not asked: the profile says chargebacks debit it (balances.chargeback), so it is only where it started'
+        : 'not asked: the profile says successful payments credit it (balances.paymentsCredit), so it is only where it started',
     });
     return;
   }
