@@ -2,8 +2,9 @@
  * The doctor's money account (harness/doctor/ledger.ts) equals the balance movement the target records: against the
  * reference with fees on payments, refunds and payouts and payments crediting both balances (its balances read before
  * and after the doctor), every merchant's payout balance per currency and refund balance moved exactly as the account
- * sums say, the chargeback's debit (balances.chargeback) included. A vendor's doctor report once said "Payouts made: 0" after six, and explained 14.48 of the 39.58 USD that
- * left the primary's balance: refund fees, a chargeback and payout fees were missing.
+ * sums say, the chargeback's debit (balances.chargeback) included. A vendor's doctor report once said "Payouts made: 0"
+ * after six, and explained 14.48 of the 39.58 USD that left the primary's balance: refund fees, a chargeback and payout
+ * fees were missing.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
