@@ -12,7 +12,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { outsideKinds } from './budget.js';
 import { kind } from './kinds.js';
-import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
+import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, sentAtOf, usd } from '../ops.js';
 import { carriedBy } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
@@ -174,7 +174,7 @@ async function settleToRelease(ctx: DoctorContext, m: Made, verify: boolean, why
       { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' },
       m.role,
     );
-    if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
+    if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex, [], sentAtOf(m.ex));
     if (accepted(answerOf(ex))) return true;
     why.push(`sandbox.settlePayout (${settle.outcomes.failed}) was answered ${describeAnswer(answerOf(ex))}`);
   } else if (settle) why.push('sandbox.settlePayout needs the payout_no, which the creation answer did not show at payouts.data.payoutNo');
@@ -376,6 +376,7 @@ async function settleAsSuccess(ctx: DoctorContext, first: Made | undefined): Pro
       reason: s.reason ?? 'doctor',
     }),
     [r.ex],
+    sentAtOf(r.ex),
   );
 }
 
