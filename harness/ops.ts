@@ -322,7 +322,7 @@ export type Owned = { as?: MerchantRole };
 
 export async function completeCheckout(
   t: Target,
-  order: { orderNo: string; merchantOrderNo: string } & Owned,
+  order: { orderNo: string; merchantOrderNo: string; sentAt?: number } & Owned,
   outcome: 'success' | 'failed',
   clause: ClauseId,
 ): Promise<Exchange> {
@@ -336,6 +336,11 @@ export async function completeCheckout(
     t.fill(c.template, { orderNo: order.orderNo, merchantOrderNo: order.merchantOrderNo, outcome: c.outcomes[outcome] }),
     { as: order.as, label: `sandbox: complete checkout as ${outcome}` },
   );
+  // Time the vendor keeps: a checkout whose delay may have passed may have expired by itself (sandbox.autoSettle.checkouts).
+  if (refusedControl(ex) && checkoutMayHaveExpired(t, order.sentAt ?? 0))
+    throw new PreconditionSkip(
+      `the checkout may have expired by itself (sandbox.autoSettle.checkouts) before the control to complete it as ${outcome} reached it`,
+    );
   expectControlDone(ex, clause, { what: 'the sandbox control completing the checkout' });
   return ex;
 }
@@ -343,7 +348,7 @@ export async function completeCheckout(
 export async function sandboxOrderControl(
   t: Target,
   control: 'chargeback' | 'expireCheckout',
-  order: { orderNo: string; merchantOrderNo: string } & Owned,
+  order: { orderNo: string; merchantOrderNo: string; sentAt?: number } & Owned,
   clause: ClauseId,
 ): Promise<Exchange> {
   const c = t.profile.sandbox?.[control];
@@ -352,6 +357,8 @@ export async function sandboxOrderControl(
     as: order.as,
     label: `sandbox: ${control}`,
   });
+  // A checkout that may have expired by itself already is what the control asks for (sandbox.autoSettle.checkouts).
+  if (control === 'expireCheckout' && refusedControl(ex) && checkoutMayHaveExpired(t, order.sentAt ?? 0)) return ex;
   expectControlDone(ex, clause, { what: `the sandbox control ${control}` });
   return ex;
 }
@@ -396,7 +403,7 @@ export function queryRefund(t: Target, by: { serviceNo?: unknown; merchantNo?: u
 
 export async function settleRefund(
   t: Target,
-  refund: { refundNo: string; merchantRefundNo: string } & Owned,
+  refund: { refundNo: string; merchantRefundNo: string; sentAt?: number } & Owned,
   outcome: 'success' | 'failed',
   clause: ClauseId,
 ): Promise<Exchange> {
@@ -410,6 +417,14 @@ export async function settleRefund(
     t.fill(c.template, { refundNo: refund.refundNo, merchantRefundNo: refund.merchantRefundNo, outcome: c.outcomes[outcome] }),
     { as: refund.as, label: `sandbox: settle refund as ${outcome}` },
   );
+  // Time the vendor keeps (sandbox.autoSettle.refunds): a refund whose delay may have passed may have ended by itself;
+  // where it ended as asked the check goes on, else it is skipped, never failed.
+  const ended = refusedControl(ex) ? refundMayHaveSettled(t, refund.sentAt ?? 0) : undefined;
+  if (ended === (outcome === 'success' ? 'SUCCESS' : 'FAILED')) return ex;
+  if (ended !== undefined)
+    throw new PreconditionSkip(
+      `the refund may have ended ${ended} by itself (sandbox.autoSettle.refunds) before the control to settle it as ${outcome} reached it`,
+    );
   expectControlDone(ex, clause, { what: 'the sandbox control settling the refund' });
   return ex;
 }
@@ -740,6 +755,23 @@ function exchangeNumber(id: string): number {
 export function payoutMayHaveSettled(t: Pick<Target, 'profile'>, sentAt: number, now = Date.now()): 'SUCCESS' | 'FAILED' | undefined {
   const auto = t.profile.sandbox?.autoSettle?.payouts;
   return auto !== undefined && now - sentAt >= auto.afterMs ? auto.status : undefined;
+}
+
+/** The status a PENDING refund created by a request sent at `sentAt` may have ended in by itself (sandbox.autoSettle.refunds). */
+export function refundMayHaveSettled(t: Pick<Target, 'profile'>, sentAt: number, now = Date.now()): 'SUCCESS' | 'FAILED' | undefined {
+  const auto = t.profile.sandbox?.autoSettle?.refunds;
+  return auto !== undefined && now - sentAt >= auto.afterMs ? auto.status : undefined;
+}
+
+/** Whether an unpaid checkout created by a request sent at `sentAt` may have expired by itself (sandbox.autoSettle.checkouts). */
+export function checkoutMayHaveExpired(t: Pick<Target, 'profile'>, sentAt: number, now = Date.now()): boolean {
+  const auto = t.profile.sandbox?.autoSettle?.checkouts;
+  return auto !== undefined && now - sentAt >= auto.afterMs;
+}
+
+/** A control answered with a refusal (an answer came, and it is not code 0). */
+function refusedControl(ex: Exchange): boolean {
+  return ex.response !== undefined && (ex.response.json as { code?: unknown } | undefined)?.code !== 0;
 }
 
 /** When a request was sent, epoch ms (its exchange's start: the target received it no earlier). */

@@ -50,7 +50,8 @@ export type Rule =
   | 'payment.merchant-channels'
   | 'fee.minimum'
   | 'fee.maximum-any-currency'
-  | 'fee.merchant';
+  | 'fee.merchant'
+  | 'proceeds.pending';
 
 /** What causes a webhook; the correct behaviour sends one for every trigger except the last three. */
 export type Trigger =

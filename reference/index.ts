@@ -14,6 +14,7 @@ import { type TamperOptions, Tamperer } from './rough/tamper.js';
 import { type RoughOptions, TransientFailures } from './rough/transient.js';
 import type { Service } from './service.js';
 import { Store } from './store.js';
+import { releaseDueProceeds } from './fees.js';
 import { resolveTarget, type TargetDescription } from './sandbox-data.js';
 import { type ObservedDelivery, Outbox, type WritePlan } from './webhooks/outbox.js';
 import { seededRandom } from './rough/tamper.js';
@@ -160,6 +161,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     balances: () =>
       Object.fromEntries(
         target.merchants.map((m) => {
+          releaseDueProceeds(svc, Date.now());
           const b = svc.store.balancesOf(m.id);
           return [m.id, { payout: { USD: b.payoutCents, ...Object.fromEntries(b.otherPayoutCents) }, refund: b.refundCoverCents }];
         }),

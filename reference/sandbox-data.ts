@@ -123,7 +123,11 @@ export interface TargetDescription {
   readonly sandbox?: SandboxDescription;
   /** Fees on payments, refunds and payouts (absent: the README's: a payout fee on BANK_TRANSFER, the flat refund fee). */
   readonly fees?: FeesDescription;
-  /** The balances a successful payment credits with its amount less its payment fee (absent: none). */
+  /**
+   * The balances a successful payment credits with its amount less its payment fee. Absent (with `proceedsAfter` absent
+   * too): the README's: the USD payout balance, with proceeds pending until released in the portal, so no balance a
+   * payout or refund draws on ever moves by a payment.
+   */
   readonly paymentsCredit?: readonly ('payout' | 'refund')[];
   /**
    * Where the endpoints the document does not place are served, by the reference's route: any path, carrying the
@@ -183,6 +187,21 @@ export interface TargetDescription {
    */
   readonly maxLengths?: MaxLengthsDescription;
   readonly maxBodyBytes?: number;
+  /**
+   * Refunds that end by themselves: a PENDING refund becomes `status` once `afterMs` ms have passed since its creation
+   * (time the vendor keeps). Absent: a PENDING refund waits for the sandbox's settle control.
+   */
+  readonly refundsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  /** Checkouts that expire by themselves: one left unpaid expires once `afterMs` ms have passed since its creation. */
+  readonly checkoutsExpireAfter?: { readonly afterMs: number };
+  /**
+   * When the proceeds a successful payment credits (`paymentsCredit`) become available: after `n` ms (wall clock, from
+   * the payment's success) or, "control", only when the sandbox's release control is sent. Absent: at once. Until then
+   * they are a pending balance no payout or refund draws on.
+   */
+  readonly proceedsAfter?: number | 'control';
+  /** What a chargeback takes: the payment's amount charged and `fee`, from the `from` balance (absent: nothing). */
+  readonly chargebackDebit?: { readonly from: 'payout' | 'refund'; readonly fee?: FeeDescription };
 }
 
 /** The checkout fields a target may require per method (notify_url is required for every checkout already). */
@@ -220,6 +239,10 @@ export interface Target {
   readonly checkoutRequiredFields: ReadonlyMap<string, readonly string[]>;
   /** What it asks of a request beyond the document's fields (reference/request-limits.ts). */
   readonly requestLimits: RequestLimits;
+  readonly refundsSettleAfter?: { readonly afterMs: number; readonly status: 'SUCCESS' | 'FAILED' };
+  readonly checkoutsExpireAfter?: { readonly afterMs: number };
+  readonly proceedsAfter?: number | 'control';
+  readonly chargebackDebit?: { readonly from: 'payout' | 'refund'; readonly fee?: Fee };
   findMerchant(id: string): MerchantFixture | undefined;
 }
 
@@ -333,6 +356,25 @@ export function resolveTarget(d: TargetDescription = {}): Target {
     ...(d.maxBodyBytes !== undefined ? { maxBodyBytes: d.maxBodyBytes } : {}),
   };
   checkLimitsDescription(requestLimits);
+  const refundsSettle = d.refundsSettleAfter;
+  if (
+    refundsSettle !== undefined &&
+    (!(refundsSettle.afterMs >= 0) || (refundsSettle.status !== 'SUCCESS' && refundsSettle.status !== 'FAILED'))
+  )
+    throw new Error(
+      `target refundsSettleAfter: { afterMs: a number >= 0, status: SUCCESS or FAILED }, got ${JSON.stringify(refundsSettle)}`,
+    );
+  const expire = d.checkoutsExpireAfter;
+  if (expire !== undefined && !(expire.afterMs >= 0))
+    throw new Error(`target checkoutsExpireAfter: { afterMs: a number >= 0 }, got ${JSON.stringify(expire)}`);
+  // The README's sandbox: proceeds credit the payout balance once released in the portal, which nothing here does.
+  const readmeProceeds = d.paymentsCredit === undefined && d.proceedsAfter === undefined;
+  const proceeds = readmeProceeds ? 'control' : d.proceedsAfter;
+  if (proceeds !== undefined && proceeds !== 'control' && !(typeof proceeds === 'number' && proceeds >= 0))
+    throw new Error(`target proceedsAfter: a number of ms >= 0 or "control", got ${JSON.stringify(proceeds)}`);
+  const chargeback = d.chargebackDebit;
+  if (chargeback !== undefined && chargeback.from !== 'payout' && chargeback.from !== 'refund')
+    throw new Error(`target chargebackDebit.from: payout or refund, got ${JSON.stringify(chargeback.from)}`);
   return {
     basePath,
     paymentRecordPath: [...recordPath],
@@ -351,13 +393,27 @@ export function resolveTarget(d: TargetDescription = {}): Target {
       refunds: feeTable('refunds', d.fees?.refunds, cents),
       payouts: d.fees || d.payoutChannels ? feeTable('payouts', d.fees?.payouts, cents) : DEFAULT_PAYOUT_FEES,
     },
-    paymentsCredit: { payout: d.paymentsCredit?.includes('payout') ?? false, refund: d.paymentsCredit?.includes('refund') ?? false },
+    paymentsCredit: {
+      payout: readmeProceeds || (d.paymentsCredit?.includes('payout') ?? false),
+      refund: d.paymentsCredit?.includes('refund') ?? false,
+    },
     apiPaths: resolveApiPaths(d.apiPaths),
     ...(cardPending !== undefined ? { cardPendingStatus: cardPending } : {}),
     ...(settle !== undefined ? { payoutsSettleAfter: { afterMs: settle.afterMs, status: settle.status } } : {}),
     knownMethods,
     checkoutRequiredFields: checkoutRequired(d.checkoutRequiredFields),
     requestLimits,
+    ...(refundsSettle !== undefined ? { refundsSettleAfter: { afterMs: refundsSettle.afterMs, status: refundsSettle.status } } : {}),
+    ...(expire !== undefined ? { checkoutsExpireAfter: { afterMs: expire.afterMs } } : {}),
+    ...(proceeds !== undefined ? { proceedsAfter: proceeds } : {}),
+    ...(chargeback !== undefined
+      ? {
+          chargebackDebit: {
+            from: chargeback.from,
+            ...(chargeback.fee ? { fee: feeTable('chargeback', { fee: chargeback.fee }, cents).get('fee')! } : {}),
+          },
+        }
+      : {}),
     findMerchant: (id) => merchants.find((m) => m.id === id),
   };
 }

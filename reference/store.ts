@@ -114,8 +114,20 @@ export function movePayoutBalance(b: Balances, currency: string, delta: bigint):
   else b.otherPayoutCents.set(currency, payoutBalance(b, currency) + delta);
 }
 
+/** Proceeds of a successful payment not yet available (target `proceedsAfter`): no payout or refund draws on them. */
+export interface PendingProceeds {
+  readonly merchantId: string;
+  readonly orderNo: string;
+  readonly payoutCents: bigint;
+  readonly refundCents: bigint;
+  /** When they become available (ms); absent: only the release control makes them so. */
+  readonly dueAt?: number;
+}
+
 export class Store {
   readonly payments = new Map<string, Payment>();
+  /** Proceeds waiting to become available, oldest first. */
+  pendingProceeds: PendingProceeds[] = [];
   readonly refunds = new Map<string, Refund>();
   readonly payouts = new Map<string, Payout>();
   private readonly byMerchantNo = new Map<string, string>();

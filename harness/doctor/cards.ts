@@ -4,7 +4,7 @@
  * the chargeback and complete-card controls.
  */
 import type { Exchange } from '../http/exchange.js';
-import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, REFUND_NUMBERS, usd } from '../ops.js';
+import { cardPayment, completeCheckout, createRefund, queryPayment, queryRefund, REFUND_NUMBERS, sentAtOf, usd } from '../ops.js';
 import { carriedBy } from '../profile/endpoint-path.js';
 import type { Card, Profile } from '../profile/types.js';
 import { add, doubt, lookupItem, unexplained, type DoctorContext } from './context.js';
@@ -301,7 +301,7 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
   if (settle && serviceNo !== undefined) {
     if (status === 'PENDING') {
       const sex = await control(ctx, 'settleRefund', { refundNo: serviceNo, merchantRefundNo: refundNo, outcome: settle.outcomes.success });
-      controlItem(ctx, 'settleRefund', `settles a pending refund as ${settle.outcomes.success}`, sex);
+      controlItem(ctx, 'settleRefund', `settles a pending refund as ${settle.outcomes.success}`, sex, [], sentAtOf(ex));
       if (support === 'partial') {
         // The failed outcome on a second pending refund of the same order.
         const second = ctx.t.newNo('refund');
@@ -319,6 +319,7 @@ export async function checkRefunds(ctx: DoctorContext, paid: PaidOrder | undefin
             `settles a pending refund as ${settle.outcomes.failed}`,
             await control(ctx, 'settleRefund', { refundNo: no, merchantRefundNo: second, outcome: settle.outcomes.failed }),
             [rex],
+            sentAtOf(rex),
           );
         }
       }

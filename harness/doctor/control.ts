@@ -22,7 +22,27 @@ export async function control(
 }
 
 /** A control that answers code 0 did its work; another envelope is a refusal; no envelope, a wrong path. */
-export function controlItem(ctx: DoctorContext, name: ControlName, claim: string, ex: Exchange, more: Exchange[] = []): boolean {
+/** The kind of record a control acts on that may end by itself (sandbox.autoSettle), if any. */
+const ENDS_BY_ITSELF: Partial<Record<ControlName, 'payouts' | 'refunds' | 'checkouts'>> = {
+  settlePayout: 'payouts',
+  settleRefund: 'refunds',
+  completeCheckout: 'checkouts',
+  expireCheckout: 'checkouts',
+};
+
+/**
+ * `madeAt`: when the record's creation request was sent (unknown: any time). Time the vendor keeps: a control refused
+ * once the record's delay may have passed (sandbox.autoSettle) says nothing of the control: the record may have ended by
+ * itself before it arrived.
+ */
+export function controlItem(
+  ctx: DoctorContext,
+  name: ControlName,
+  claim: string,
+  ex: Exchange,
+  more: Exchange[] = [],
+  madeAt?: number,
+): boolean {
   const a = answerOf(ex);
   const path = ctx.loaded.profile.sandbox![name]!.path;
   if (unknownPath(a)) {
@@ -42,6 +62,15 @@ export function controlItem(ctx: DoctorContext, name: ControlName, claim: string
   if (/notFound/i.test(a.key ?? '') && ctx.items.some((i) => i.status === 'doubt' && i.path === 'checkout.data.orderNo')) {
     add(ctx, 'not-verifiable', `sandbox.${name}`, claim, {
       answered: `${describeAnswer(a)}: the checkout's order number is in doubt (checkout.data.orderNo)`,
+      ex: [ex, ...more],
+    });
+    return false;
+  }
+  const kind = ENDS_BY_ITSELF[name];
+  const auto = kind ? ctx.loaded.profile.sandbox?.autoSettle?.[kind] : undefined;
+  if (auto && (madeAt === undefined || Date.parse(ex.timings.startedAt) - madeAt >= auto.afterMs)) {
+    add(ctx, 'not-verifiable', `sandbox.${name}`, claim, {
+      answered: `${describeAnswer(a)}: the record may have ended by itself (sandbox.autoSettle.${kind}) before the control reached it`,
       ex: [ex, ...more],
     });
     return false;

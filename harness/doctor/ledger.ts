@@ -15,8 +15,10 @@
  * The balances: a payout takes its amount and its fee (unless `balances.payoutFee` is "elsewhere") from the payout
  * balance of its currency until it is given back (cancelled, or settled as failed); a refund takes its amount and fee
  * from the refund balance until it is settled as failed; a paid payment credits the balances `balances.paymentsCredit`
- * names with its amount less its fee. Fees are the profile's (harness/facts/fees.ts). A chargeback is listed with its amount,
- * but what it takes from a balance is a fact no profile field states: it is counted apart, never guessed.
+ * names with its amount less its fee, once its proceeds are available (`balances.proceeds`: proceeds a control releases
+ * stay pending and move nothing; proceeds that wait a delay may or may not have moved, and are said so). Fees are the
+ * profile's (harness/facts/fees.ts). A chargeback takes the payment's amount and its fee from the balance
+ * `balances.chargeback` names; where no field says it, it is listed with its amount and counted apart, never guessed.
  */
 import type { Exchange } from '../http/exchange.js';
 import type { Operation } from '../http/exclusive.js';
@@ -219,6 +221,7 @@ export class Ledger {
         end: r.end,
       }),
     );
+    const debit = this.profile.balances?.chargeback;
     const chargebacks = this.payments
       .filter((r) => r.chargedBack)
       .map(
@@ -227,6 +230,7 @@ export class Ledger {
           merchantOrderNo: r.merchantNo,
           ...(r.serviceNo ? { orderNo: r.serviceNo } : {}),
           ...(r.amount ? { amount: r.amount, currency: r.currency } : {}),
+          ...(debit?.fee && r.amount ? feeField(shown(feeCents(debit.fee, centsOf(r.amount), r.currency ?? 'USD'))) : {}),
         }),
       );
     return {
@@ -246,6 +250,7 @@ export class Ledger {
     payouts: readonly MovedPayout[],
     chargebacks: readonly MovedChargeback[],
   ): BalanceLine[] {
+    const debit = this.profile.balances?.chargeback;
     const lines = new Map<string, { line: BalanceLine; cents: bigint }>();
     const line = (merchant: string, balance: BalanceLine['balance'], currency: string) => {
       const key = `${merchant}\n${balance}\n${currency}`;
@@ -261,12 +266,18 @@ export class Ledger {
       else l.cents += cents;
     };
     const credited = this.profile.balances?.paymentsCredit ?? [];
+    const after = this.profile.balances?.proceeds?.after ?? 0;
     for (const x of payments) {
       if (x.amount === undefined || x.currency === undefined) continue;
+      // Proceeds a control releases are still pending: they moved no balance the doctor's requests could spend.
+      if (after === 'control') continue;
       const net = x.fee === undefined ? undefined : centsOf(x.amount) - centsOf(x.fee);
-      const what = `the credit of ${x.merchantOrderNo} (its fee cannot be computed)`;
-      if (credited.includes('payout')) move(line(x.merchant, 'payout', x.currency), net, what);
-      if (credited.includes('refund')) move(line(x.merchant, 'refund', x.currency), net, what);
+      const what =
+        after > 0
+          ? `the credit of ${x.merchantOrderNo} (its proceeds wait ${after} ms: balances.proceeds; available or not yet)`
+          : `the credit of ${x.merchantOrderNo} (its fee cannot be computed)`;
+      if (credited.includes('payout')) move(line(x.merchant, 'payout', x.currency), after > 0 ? undefined : net, what);
+      if (credited.includes('refund')) move(line(x.merchant, 'refund', x.currency), after > 0 ? undefined : net, what);
     }
     for (const x of refunds) {
       const l = line(x.merchant, 'refund', x.currency);
@@ -281,11 +292,21 @@ export class Ledger {
       const cost = !feeHere ? centsOf(x.amount) : x.fee === undefined ? undefined : centsOf(x.amount) + centsOf(x.fee);
       move(l, cost === undefined ? undefined : -cost, `the fee of the payout ${x.merchantPayoutNo}`);
     }
-    for (const x of chargebacks)
+    for (const x of chargebacks) {
+      if (debit !== undefined) {
+        const cost = x.amount === undefined || (debit.fee && x.fee === undefined) ? undefined : centsOf(x.amount) + centsOf(x.fee ?? '0');
+        move(
+          line(x.merchant, debit.from, x.currency ?? 'USD'),
+          cost === undefined ? undefined : -cost,
+          `the chargeback of ${x.merchantOrderNo}`,
+        );
+        continue;
+      }
       line(x.merchant, 'not stated', x.currency ?? 'USD').line.unknown.push(
         `the chargeback of ${x.merchantOrderNo}${x.amount ? ` (${x.amount} ${x.currency})` : ''}` +
-          `: what it takes from a balance is not stated`,
+          `: what it takes from a balance is not stated (balances.chargeback)`,
       );
+    }
     return [...lines.values()].map(({ line: l, cents }) => ({ ...l, moved: valueOfCents(cents) }));
   }
 

@@ -99,6 +99,8 @@ export interface MovedChargeback {
   orderNo?: string;
   amount?: string;
   currency?: string;
+  /** The chargeback's fee (`balances.chargeback.fee`), where the profile states what a chargeback takes. */
+  fee?: string;
 }
 
 /**

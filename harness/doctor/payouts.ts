@@ -12,7 +12,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { outsideKinds } from './budget.js';
 import { kind } from './kinds.js';
-import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, usd } from '../ops.js';
+import { cancelPayout, createPayout, lookupFor, PAYOUT_NUMBERS, queryPayout, sentAtOf, usd } from '../ops.js';
 import { carriedBy } from '../profile/endpoint-path.js';
 import type { MerchantRef } from '../profile/types.js';
 import type { MerchantRole } from '../target.js';
@@ -22,7 +22,7 @@ import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../facts/money.js';
-import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
+import { balanceMoves, chargebacksMove, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
 import { factsOf, whereSaid } from '../facts/index.js';
 import type { DoctorContext as Ctx } from './context.js';
 
@@ -174,7 +174,7 @@ async function settleToRelease(ctx: DoctorContext, m: Made, verify: boolean, why
       { payoutNo: m.payoutNo, merchantPayoutNo: m.merchantPayoutNo, outcome: settle.outcomes.failed, reason: settle.reason ?? 'doctor' },
       m.role,
     );
-    if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex);
+    if (verify) controlItem(ctx, 'settlePayout', `settles a fresh payout as ${settle.outcomes.failed}`, ex, [], sentAtOf(m.ex));
     if (accepted(answerOf(ex))) return true;
     why.push(`sandbox.settlePayout (${settle.outcomes.failed}) was answered ${describeAnswer(answerOf(ex))}`);
   } else if (settle) why.push('sandbox.settlePayout needs the payout_no, which the creation answer did not show at payouts.data.payoutNo');
@@ -376,6 +376,7 @@ async function settleAsSuccess(ctx: DoctorContext, first: Made | undefined): Pro
       reason: s.reason ?? 'doctor',
     }),
     [r.ex],
+    sentAtOf(r.ex),
   );
 }
 
@@ -391,7 +392,9 @@ async function checkLowBalance(ctx: DoctorContext): Promise<void> {
   const path = 'merchants.lowBalance.payoutBalance';
   if (balanceMoves(p, 'payout', 'USD')) {
     add(ctx, 'not-verifiable', path, "the low-balance merchant's payout balance", {
-      answered: 'not asked: the profile says successful payments credit it (balances.paymentsCredit), so it is only where it started',
+      answered: chargebacksMove(p, 'payout')
+        ? 'not asked: the profile says chargebacks debit it (balances.chargeback), so it is only where it started'
+        : 'not asked: the profile says successful payments credit it (balances.paymentsCredit), so it is only where it started',
     });
     return;
   }

@@ -22,6 +22,7 @@ import { checkCards, checkRefunds, checkRefundSupport } from './cards.js';
 import { add, doubt, type DoctorContext } from './context.js';
 import { armSubjects, checkArmedFailures, checkControls, type ArmSubjects } from './controls.js';
 import { checkTriggers } from './triggers.js';
+import { checkAutoSettle } from './auto-settle.js';
 import {
   answerForm,
   answerOf,
@@ -316,6 +317,7 @@ async function phases(ctx: DoctorContext): Promise<void> {
     kind(ctx, 'facts', () => checkV3Facts(ctx)),
     kind(ctx, 'internalFieldNames', () => checkInternalNames(ctx)),
     kind(ctx, 'sandbox.triggers', () => checkTriggers(ctx)),
+    kind(ctx, 'sandbox.autoSettle', () => checkAutoSettle(ctx)),
   ]);
   for (const k of later) if (k !== ARMED) ctx.budget?.close(k);
   // Armed failures are one-shot per merchant: nothing else may run beside them.
@@ -344,6 +346,7 @@ function laterKinds(ctx: DoctorContext): string[] {
     'facts',
     'internalFieldNames',
     ...(ctx.loaded.profile.sandbox?.triggers ? ['sandbox.triggers'] : []),
+    ...(ctx.loaded.profile.sandbox?.autoSettle ? ['sandbox.autoSettle'] : []),
     ARMED,
   ];
 }

@@ -112,13 +112,34 @@ export function smallestAbove(cost: (cents: bigint) => bigint | undefined, balan
 }
 
 /**
- * Whether the profile says the merchants' balance of `which` in `currency` moves while the kit runs (a successful
- * payment credits it). Such a balance is never judged as a constant: the declared value is where it started, and
+ * Whether the profile says the merchants' balance of `which` in `currency` moves while the kit runs: a successful
+ * payment credits it and its proceeds may become available meanwhile (`balances.proceeds` absent, or a delay; proceeds
+ * released only by a control the kit never sends stay pending), or a chargeback the kit may record debits it
+ * (`balances.chargeback`). Such a balance is never judged as a constant: the declared value is where it started, and
  * every payment of the merchant, the kit's or anyone's, may have raised it since.
  */
 export function balanceMoves(profile: Profile, which: 'payout' | 'refund', currency = 'USD'): boolean {
-  const credited = profile.balances?.paymentsCredit ?? [];
   // A payment is charged in USD (INTERFACE.md › Webhook body: trans_amount is the USD amount charged).
-  if (which === 'payout') return credited.includes('payout') && currency === 'USD';
-  return credited.includes('refund');
+  if (which === 'payout' && currency !== 'USD') return false;
+  return creditsMove(profile, which) || chargebacksMove(profile, which);
+}
+
+/** Payments credit `which`, and their proceeds may become available while the kit runs. */
+export function creditsMove(profile: Profile, which: 'payout' | 'refund'): boolean {
+  const credited = profile.balances?.paymentsCredit ?? [];
+  return credited.includes(which) && profile.balances?.proceeds?.after !== 'control';
+}
+
+/** A chargeback the kit may record (it has the sandbox's control) debits `which` (`balances.chargeback`). */
+export function chargebacksMove(profile: Profile, which: 'payout' | 'refund'): boolean {
+  return profile.balances?.chargeback?.from === which && profile.sandbox?.chargeback !== undefined;
+}
+
+/**
+ * Whether payments credit `which` with proceeds that stay pending while the kit runs (`balances.proceeds.after`
+ * "control"): the balance is a constant the kit's own payments cannot raise, and a payout or refund drawn against those
+ * proceeds must be refused as one above the balance.
+ */
+export function proceedsStayPending(profile: Profile, which: 'payout' | 'refund'): boolean {
+  return (profile.balances?.paymentsCredit ?? []).includes(which) && profile.balances?.proceeds?.after === 'control';
 }

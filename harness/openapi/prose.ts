@@ -369,6 +369,22 @@ function sentences(text: string, at: string, tell: Tell): void {
       [...credits.matchAll(/(payout|refund) balance/g)].map((m) => m[1]),
       at,
     );
+  if (/proceeds wait as a pending balance until you release them/i.test(text)) tell('balances.proceeds', { after: 'control' }, at);
+  const proceedsMs = /proceeds become available (\d+) ?ms after/i.exec(text)?.[1];
+  if (proceedsMs) tell('balances.proceeds', { after: Number(proceedsMs) }, at);
+  const chargeback = /a chargeback takes the payment's amount(?: and a fee of (\d+\.\d{2}) USD)? from your (payout|refund) balance/i.exec(
+    text,
+  );
+  if (chargeback) tell('balances.chargeback', { from: chargeback[2], ...(chargeback[1] ? { fee: { fixed: chargeback[1] } } : {}) }, at);
+  for (const [kind, re] of [
+    ['payouts', /a payout left open ends as (SUCCESS|FAILED) by itself (\d+) ?ms after its creation/i],
+    ['refunds', /a PENDING refund ends as (SUCCESS|FAILED) by itself (\d+) ?ms after its creation/i],
+  ] as const) {
+    const m = re.exec(text);
+    if (m) tell(`sandbox.autoSettle.${kind}`, { afterMs: Number(m[2]), status: m[1] }, at);
+  }
+  const expires = /an unpaid checkout expires by itself (\d+) ?ms after its creation/i.exec(text)?.[1];
+  if (expires) tell('sandbox.autoSettle.checkouts', { afterMs: Number(expires) }, at);
   if (/a payout's fee is taken from the payout balance/i.test(text)) tell('balances.payoutFee', 'payoutBalance', at);
   if (/a payout's fee is not taken from the payout balance/i.test(text)) tell('balances.payoutFee', 'elsewhere', at);
   const ack = /acknowledge within (\d+) ?ms/i.exec(text)?.[1];

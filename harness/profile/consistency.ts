@@ -88,6 +88,8 @@ const V5_FIELDS: string[] = [
   'fees.payouts.*.max',
   'queryParams',
   'lengths',
+  'balances.proceeds',
+  'balances.chargeback',
 ];
 
 function has(value: Obj, pattern: string): string[] {

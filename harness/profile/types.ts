@@ -150,6 +150,19 @@ export interface Profile {
     paymentsCredit?: ('payout' | 'refund')[];
     /** Where a payout's fee is taken from: the payout balance of its currency (default) or elsewhere. */
     payoutFee?: 'payoutBalance' | 'elsewhere';
+    /**
+     * Version 5: when the proceeds of a successful payment (what `paymentsCredit` credits) become available. Absent: at
+     * once. `after` a number: they wait as a pending balance for that many ms (wall clock, from the payment's success);
+     * "control": they wait until a sandbox control or the portal releases them, which the kit never does. Pending proceeds
+     * are never taken as already credited: a payout or refund drawn against them may be refused.
+     */
+    proceeds?: { after: number | 'control' };
+    /**
+     * Version 5: what a chargeback takes: the payment's amount (the USD amount charged) and `fee` from the merchant's
+     * `from` balance (the USD payout balance, or the balance refunds draw on). Absent: not stated (the doctor's account
+     * lists a chargeback apart, and no check judges a balance one may have moved as a constant).
+     */
+    chargeback?: { from: 'payout' | 'refund'; fee?: FeeModel };
   };
   pricePoints?: {
     tiers: string[];
@@ -255,11 +268,13 @@ export interface Profile {
     completeCard?: Control & { outcomes: { success: string; failed: string } };
     /**
      * Version 5: time the vendor keeps. Records that end by themselves after a documented delay, with or without a control:
-     * `payouts`: an open payout becomes `status` once `afterMs` (ms on the wall clock, from its creation) have passed.
+     * `payouts`: an open payout becomes `status` once `afterMs` (ms on the wall clock, from its creation) have passed;
+     * `refunds`: a PENDING refund becomes `status` so; `checkouts`: a checkout left unpaid expires so (it can no longer
+     * be paid; an expired link sends no webhook).
      * The checks never take such a record as waiting for a control once the delay may have passed (harness/ops.ts
      * `maySettleByItself`).
      */
-    autoSettle?: { payouts?: AutoSettle };
+    autoSettle?: { payouts?: AutoSettle; refunds?: AutoSettle; checkouts?: { afterMs: number } };
     /**
      * Arms a one-shot failure: the merchant's next request of that kind fails once, then the target
      * behaves normally. Lets the kit prove the transient-failure rows (queryFailed, order creation systemBusy,

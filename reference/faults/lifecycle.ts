@@ -163,6 +163,15 @@ export const merchantPayoutFeeIgnored = defineFault({
   enforces: skipRule('fee.merchant'),
 });
 
+export const pendingProceedsPaidOutEarly = defineFault({
+  name: 'pending-proceeds-paid-out-early',
+  clause: 'err.po.insufficient-funds',
+  doc:
+    'Insufficient merchant payout balance: the proceeds of a successful payment, which this sandbox keeps pending for a ' +
+    'delay or until released, are credited at once, so a payout drawn against them is accepted.',
+  enforces: skipRule('proceeds.pending'),
+});
+
 export const merchantPayoutRangeOfPrimary = defineFault({
   name: 'merchant-payout-range-of-primary',
   clause: 'err.po.amount-out-of-range',

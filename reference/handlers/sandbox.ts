@@ -5,7 +5,7 @@
  * not allowed from the current status is refused with 422 validationFailed.
  */
 import { E } from '../errors.js';
-import { creditPayment } from '../fees.js';
+import { creditPayment, debitChargeback } from '../fees.js';
 import { ANY_MERCHANT, ARMABLE_FAILURES, type ArmedFailure } from '../store.js';
 import { refundSubjectKey, type ArmSwitchDescription } from '../sandbox-shape.js';
 import { emitPaymentUpdated, emitRefundUpdated, type Handler, type Service } from '../service.js';
@@ -54,6 +54,7 @@ export const chargeback: Handler = (svc, call) => {
   const p = findPayment(svc, call, Fields.of(call.body, ['merchant_order_no', 'order_no']));
   if (p.status !== 'SUCCESS' || p.chargedBack) refuseTransition('Payment', p.chargedBack ? 'CHARGED_BACK' : p.status, 'charged back');
   p.chargedBack = true;
+  debitChargeback(svc, p);
   if (svc.behaviour.sendsWebhookOn('chargeback')) emitPaymentUpdated(svc, p);
   return paymentView(p, svc.behaviour, p.status, svc.target.cardPendingStatus);
 };

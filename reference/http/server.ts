@@ -18,6 +18,7 @@ import { isPlainObject } from '../validate.js';
 import type { TamperedField, Tamperer } from '../rough/tamper.js';
 import type { TransientFailures } from '../rough/transient.js';
 import { authenticate } from './auth.js';
+import { runDue } from '../handlers/clock.js';
 import type { Gateway } from '../gateway.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
 import { errorEnvelope, sendSigned, sendUnsigned, successEnvelope } from './respond.js';
@@ -258,6 +259,8 @@ function respondTo(
       throw E.invalidRequest('Content-Type must be application/json');
     const limits = opts.svc.target.requestLimits;
     const parsed = parseObject(raw);
+    // Records that end by themselves, and proceeds that become available, are so before this request sees them.
+    runDue(opts.svc, now);
     const body = isSandboxRoute(route) ? parsed : takeQueryParams(limits, route, parsed, merchant.id);
     const callBody = {
       ...opts.svc.behaviour.normaliseRequest(opts.svc.target.sandbox.body(route, liftRefundFields(route, body, opts.svc.target)), route),

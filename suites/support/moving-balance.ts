@@ -14,6 +14,8 @@ import { canGivePayoutBack, createPayout, givePayoutBack, usd } from '../../harn
 import { centsNumberOf, valueOfCents } from '../../harness/facts/money.js';
 import { amountInside, channelSpans } from '../../harness/facts/limits.js';
 import { withBalanceHeld } from '../../harness/facts/balance-hold.js';
+import { proceedsStayPending } from '../../harness/facts/fees.js';
+import { defaultCents, payableMethodsOf, payOrder } from './paid-orders.js';
 import type { PayoutLimits } from '../../harness/profile/types.js';
 import type { Target } from '../../harness/target.js';
 
@@ -85,4 +87,19 @@ export async function firstRefusalIsInsufficientFunds(t: Target, declared: strin
       { declare: ['limits.payouts'] },
     );
   });
+}
+
+/**
+ * Proceeds the profile says stay pending while the kit runs (`balances.proceeds.after` "control", with
+ * `balances.paymentsCredit`): the low-balance merchant is paid once, so that a payout a cent above its declared balance
+ * is one drawn against pending proceeds, which the balance does not cover (INTERFACE.md › Payout errors: "Insufficient
+ * merchant payout balance."). Returns what was paid, for the finding's words; nothing where the merchant cannot be paid
+ * (the balance is still a constant, judged without it).
+ */
+export async function leaveProceedsPending(t: Target): Promise<string | undefined> {
+  if (!proceedsStayPending(t.profile, 'payout')) return undefined;
+  const method = payableMethodsOf(t, 'lowBalance')[0];
+  if (method === undefined) return undefined;
+  const paid = await payOrder(t, method, 'err.po.insufficient-funds', { as: 'lowBalance', cents: defaultCents(t, method, 'lowBalance') });
+  return `; the merchant was just paid ${valueOfCents(paid.cents)} by ${method}, whose proceeds stay pending (balances.proceeds)`;
 }

@@ -9,7 +9,7 @@ import type { ClauseId } from '../../harness/clauses/registry.js';
 import { expectError, expectString, expectSuccess } from '../../harness/check/expect.js';
 import { PreconditionSkip } from '../../harness/check/failure.js';
 import type { Exchange } from '../../harness/http/exchange.js';
-import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, paymentMethodsOf, usd } from '../../harness/ops.js';
+import { cardFixture, cardPayment, checkout, completeCheckout, defaultAmount, paymentMethodsOf, sentAtOf, usd } from '../../harness/ops.js';
 import type { MerchantRole, Target } from '../../harness/target.js';
 import { centsNumberOf, valueOfCents } from '../../harness/facts/money.js';
 
@@ -22,6 +22,8 @@ export interface Payment {
   /** The amount sent, in cents. */
   cents: number;
   as: MerchantRole;
+  /** When its creation request was sent, epoch ms (a checkout's expiry by itself runs from no earlier). */
+  sentAt?: number;
 }
 
 export interface PayOptions {
@@ -63,7 +65,7 @@ export function payableMethods(t: Target): string[] {
  * Methods a merchant other than the primary can be paid with: the card method where it has it, and with
  * sandbox.completeCheckout the checkout methods of its own list (a method only it has included).
  */
-function payableMethodsOf(t: Target, as: MerchantRole): string[] {
+export function payableMethodsOf(t: Target, as: MerchantRole): string[] {
   if (as === 'primary') return payableMethods(t);
   const own = paymentMethodsOf(t, as);
   const card = cardMethod(t);
@@ -156,7 +158,7 @@ export async function pendingCheckout(t: Target, method: string, clause: ClauseI
   const ex = await checkout(t, { method, merchantOrderNo, amount: usd(valueOfCents(cents)) }, { as });
   const data = expectSuccess(ex, clause, { what: 'creating a checkout' });
   const orderNo = expectString(data, t.profile.checkout?.data.orderNo ?? 'order_no', clause, ex);
-  return { orderNo, merchantOrderNo, method, cents, as };
+  return { orderNo, merchantOrderNo, method, cents, as, sentAt: sentAtOf(ex) };
 }
 
 /**

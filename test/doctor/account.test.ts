@@ -2,8 +2,9 @@
  * The doctor's money account (harness/doctor/ledger.ts) equals the balance movement the target records: against the
  * reference with fees on payments, refunds and payouts and payments crediting both balances (its balances read before
  * and after the doctor), every merchant's payout balance per currency and refund balance moved exactly as the account
- * sums say. A vendor's doctor report once said "Payouts made: 0" after six, and explained 14.48 of the 39.58 USD that
- * left the primary's balance: refund fees, a chargeback and payout fees were missing.
+ * sums say, the chargeback's debit (balances.chargeback) included. A vendor's doctor report once said "Payouts made: 0"
+ * after six, and explained 14.48 of the 39.58 USD that left the primary's balance: refund fees, a chargeback and payout
+ * fees were missing.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ const target = {
     payouts: { BANK_TRANSFER: { fixedCents: 25, percentMillionths: 5_000 }, PAYPAL: { fixedCents: 10 } },
   },
   paymentsCredit: ['payout', 'refund'] as const,
+  // What a chargeback takes, stated: the payment's amount and a fee of 15.00 from the USD payout balance.
+  chargebackDebit: { from: 'payout' as const, fee: { fixedCents: 1500 } },
 };
 
 function profile() {
@@ -32,7 +35,7 @@ function profile() {
     refunds: { CARD: { fixed: '0.15', percent: '1' } },
     payouts: { BANK_TRANSFER: { fixed: '0.25', percent: '0.5' }, PAYPAL: { fixed: '0.10' } },
   };
-  p['balances'] = { paymentsCredit: ['payout', 'refund'] };
+  p['balances'] = { paymentsCredit: ['payout', 'refund'], chargeback: { from: 'payout', fee: { fixed: '15.00' } } };
   // A creation answered late is one the account cannot count (it lists it apart): on a machine shared with other runs,
   // the deadline is long enough that every answer comes.
   p['http'] = { ...p['http'], deadlineMs: 60_000 };
@@ -92,9 +95,10 @@ describe("the doctor's money account", () => {
     expect(moved).toBeGreaterThanOrEqual(2);
     expect(sum('M100001', 'payout', 'USD')).not.toBe(0n);
     expect(sum('M100001', 'refund', 'USD')).not.toBe(0n);
-    // Nothing was left uncounted but the chargeback's debit, which no profile field states.
-    expect(m.balances.filter((l) => l.balance !== 'not stated').flatMap((l) => l.unknown)).toEqual([]);
-    expect(m.balances.filter((l) => l.balance === 'not stated').flatMap((l) => l.unknown)).toHaveLength(1);
+    // Nothing was left uncounted: the chargeback's debit is the profile's (balances.chargeback), summed with the rest.
+    expect(m.balances.flatMap((l) => l.unknown)).toEqual([]);
+    expect(m.balances.some((l) => l.balance === 'not stated')).toBe(false);
+    expect(m.chargebacks.map((x) => x.fee)).toEqual(['15.00']);
   });
 
   it('says the account in doctor.md and on the terminal', () => {

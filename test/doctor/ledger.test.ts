@@ -196,4 +196,40 @@ describe('the doctor ledger', () => {
       ['not stated', 'USD', '0.00', 1],
     ]);
   });
+  /** The same requests as above, against a profile that says what a chargeback takes and when proceeds are available. */
+  function chargedBack(balances: Record<string, unknown>) {
+    const p = {
+      ...profile,
+      endpoints: { cardPayment: '/v2/charges' },
+      methods: { checkout: [], card: 'CARD' },
+      fees: { payments: { CARD: { fixed: '0.30', percent: '2.9' } } },
+      balances,
+      sandbox: { chargeback: { path: '/sandbox/chargeback' } },
+    } as unknown as Profile;
+    const l = new Ledger(p, 'KDOC', (url) => new URL(url).pathname.slice('/gw'.length));
+    l.sent(
+      ex('/v2/charges', { n: 'KDOC-20', a: { value: '20.00', currency: 'USD' } }, { charge: { id: 'C20', state: 'SUCCESS' } }),
+      'M1',
+      'payment.create',
+    );
+    l.sent(ex('/sandbox/chargeback', { order: 'C20' }, {}), 'M1', 'sandbox');
+    return l.moved();
+  }
+
+  it("sums a chargeback's debit where the profile states it (balances.chargeback): the amount and its fee", () => {
+    const m = chargedBack({ paymentsCredit: ['payout'], chargeback: { from: 'payout', fee: { fixed: '15.00' } } });
+    expect(m.chargebacks.map((x) => [x.merchantOrderNo, x.amount, x.fee])).toEqual([['KDOC-20', '20.00', '15.00']]);
+    // +20.00 - 0.88 credited, -20.00 - 15.00 charged back.
+    expect(m.balances.map((x) => [x.balance, x.currency, x.moved, x.unknown.length])).toEqual([['payout', 'USD', '-15.88', 0]]);
+  });
+
+  it('counts no pending proceeds as credited (balances.proceeds)', () => {
+    const released = chargedBack({ paymentsCredit: ['refund'], proceeds: { after: 'control' }, chargeback: { from: 'refund' } });
+    expect(released.balances.map((x) => [x.balance, x.moved, x.unknown.length])).toEqual([['refund', '-20.00', 0]]);
+    const delayed = chargedBack({ paymentsCredit: ['refund'], proceeds: { after: 60_000 } });
+    expect(delayed.balances.map((x) => [x.balance, x.moved, x.unknown])).toEqual([
+      ['refund', '0.00', [expect.stringMatching(/KDOC-20 \(its proceeds wait 60000 ms: balances\.proceeds/)]],
+      ['not stated', '0.00', [expect.stringMatching(/not stated \(balances\.chargeback\)/)]],
+    ]);
+  });
 });

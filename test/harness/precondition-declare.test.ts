@@ -90,6 +90,9 @@ describe('precondition skips name what to declare', () => {
     /^endpoints\.\$\{endpoint\} carries /,
     // Time the vendor keeps: the payout ended by itself before the control reached it.
     /^the payout may have ended \$\{ended\} by itself/,
+    // The same for a refund, and a checkout that may have expired before the control completing it reached it.
+    /^the refund may have ended \$\{ended\} by itself/,
+    /^the checkout may have expired by itself/,
     // A declared fact leaves the check nothing to send.
     /^the low-balance merchant's \$\{card\} payments take no refunds/,
     // A balance payments credit (balances.paymentsCredit, declared): its value at the moment is what no profile entry says.

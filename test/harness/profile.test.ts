@@ -874,7 +874,9 @@ const RANGE: Req<NN<NN<P['limits']>['payments']>[string]> = { min: true, max: tr
 const PAYOUT_RANGE: Req<NN<NN<P['limits']>['payouts']>[string]> = { ...RANGE, byCurrency: false };
 const FEES: Req<NN<P['fees']>> = { payments: false, refunds: false, payouts: false };
 const FEE: Req<FeeModel> = { fixed: false, percent: false, rounding: false, currency: false, min: false, max: false };
-const MONEY_BALANCES: Req<NN<P['balances']>> = { paymentsCredit: false, payoutFee: false };
+const MONEY_BALANCES: Req<NN<P['balances']>> = { paymentsCredit: false, payoutFee: false, proceeds: false, chargeback: false };
+const PROCEEDS: Req<NN<NN<P['balances']>['proceeds']>> = { after: true };
+const CHARGEBACK_DEBIT: Req<NN<NN<P['balances']>['chargeback']>> = { from: true, fee: false };
 const PRICE_POINTS: Req<NN<P['pricePoints']>> = {
   tiers: true,
   rounding: true,
@@ -1018,6 +1020,8 @@ describe('schema matches types.ts', () => {
     ['merchants.primary.facts', at('merchants', 'primary', 'facts'), MERCHANT_FACTS],
     ['merchants.lowBalance.facts', at('merchants', 'lowBalance', 'facts'), MERCHANT_FACTS],
     ['balances', at('balances'), MONEY_BALANCES],
+    ['balances.proceeds', at('balances', 'proceeds'), PROCEEDS],
+    ['balances.chargeback', at('balances', 'chargeback'), CHARGEBACK_DEBIT],
     ['pricePoints', at('pricePoints'), PRICE_POINTS],
     ['checkout', at('checkout'), CHECKOUT],
     ['checkout.data', at('checkout', 'data'), CHECKOUT_DATA],

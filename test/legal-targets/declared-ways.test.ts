@@ -85,7 +85,7 @@ describe('a skip on a refund balance payments credit', () => {
   it('names the missing fact and asks for nothing already declared', async () => {
     const [r] = await run(
       (p) => {
-        p.balances = { ...p.balances, paymentsCredit: ['refund'] };
+        p.balances = { paymentsCredit: ['refund'] };
       },
       [BALANCE_CHECK],
     );

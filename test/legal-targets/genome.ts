@@ -4,6 +4,7 @@
  * profile's terms). Nothing here is written for one genome: each reading contributes its own edit of the
  * reference profile, and the reading's own data (paths, names, tiers) is restated from reference/readings/.
  */
+import { editMoneyAndTime, moneyAndTimeDescription } from './genes/money-and-time.js';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { valueOfCents } from '../../harness/facts/money.js';
@@ -271,6 +272,7 @@ export function targetDescription(t: TargetGenes): TargetDescription {
         ...(t.paths ? { apiPaths: apiPathsOf(t) } : {}),
         ...(t.cardPendingStatus ? { cardPendingStatus: t.cardPendingStatus } : {}),
         ...requestShapeDescription(t),
+        ...moneyAndTimeDescription(t),
       },
       t,
     ),
@@ -626,6 +628,7 @@ function editTarget(p: Profile, t: TargetGenes, readings: ReadonlySet<ReadingNam
   editShapes(p, t);
   // Version 5: method names of the target's own, fields required per method, the method not for payouts, own payment ranges.
   editMethods(p, t);
+  editMoneyAndTime(p, t);
 }
 
 function balanceEntries(b: BalanceGene): Record<string, string> {
@@ -663,7 +666,9 @@ export function trueProfile(g: TargetGenome): Profile {
   if (p.pricePoints && !g.target) p.pricePoints.unroundable = unroundable(set, p.methods.checkout);
   // Version 5: a merchant's own facts, a fee's bounds (the reference's own, or a genome's).
   const feeBounds = Object.values(p.fees ?? {}).some((table) => Object.values(table ?? {}).some((f) => f.min || f.max));
-  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts) || p.lengths || p.queryParams) p.profileVersion = 5;
+  // The reference's own proceeds wait until released (balances.proceeds, version 5).
+  if (feeBounds || OWN_CHANNEL_ROLES.some((r) => p.merchants[r]?.facts) || p.lengths || p.queryParams || p.balances?.proceeds)
+    p.profileVersion = 5;
   return p;
 }
 

@@ -164,6 +164,20 @@ const RULES: Readonly<Record<string, Rule>> = {
     t.money?.paymentsCredit.includes('payout') && PAYOUT_METHODS.every((m) => t.payouts[m].usdOnly)
       ? nothing('payments credit the USD payout balance and every payout method is USD-only: no balance stays a constant')
       : SHOWS,
+  // Proceeds paid out early show where they stay pending by control (the reference's own proceeds, or a genome's
+  // "control"): the balance is then a constant, and err.po.insufficient-funds pays the low-balance merchant first.
+  'pending-proceeds-paid-out-early': (t) => {
+    const credit = (t.money ?? REFERENCE_GENES.money!).paymentsCredit;
+    const after = t.moneyTerms?.proceedsAfter;
+    if (credit.length > 0 && !credit.includes('payout')) return nothing('payments credit the refund balance only: no payout draws on it');
+    if (credit.length > 0 && after === undefined) return nothing('proceeds are credited at once: none wait');
+    if (credit.length > 0 && after !== 'control')
+      return blind('proceeds wait a delay: the balance moves, and its check finds it from the declared one up');
+    if (t.moneyTerms?.chargeback?.from === 'payout')
+      return blind('chargebacks debit the USD payout balance: no check judges it as a constant');
+    const payable = t.lowBalance.paymentMethods.some((m) => (RANGE_METHODS as readonly string[]).includes(m));
+    return payable ? SHOWS : nothing('the low-balance merchant has no method the kit pays it with');
+  },
   // A payout fee shows only where a method charges one; the checks judge it against the balances payments do not move.
   'payout-fee-not-charged': (t) => {
     const money = t.money ?? REFERENCE_GENES.money!;

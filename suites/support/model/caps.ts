@@ -92,6 +92,8 @@ export function modelCapsOf(t: Target): ModelCaps {
     refundSupport: { ...(p.refunds?.support ?? {}), ...(p.refunds?.supportByMerchant?.primary ?? {}) },
     payoutCancel,
     ...(p.sandbox?.autoSettle?.payouts ? { payoutAutoSettle: { ...p.sandbox.autoSettle.payouts } } : {}),
+    ...(p.sandbox?.autoSettle?.refunds ? { refundAutoSettle: { ...p.sandbox.autoSettle.refunds } } : {}),
+    ...(p.sandbox?.autoSettle?.checkouts ? { checkoutAutoExpire: { afterMs: p.sandbox.autoSettle.checkouts.afterMs } } : {}),
     balances,
     paymentLimits: limitsInCents(p.limits?.payments),
     payoutLimits: limitsInCents(p.limits?.payouts),

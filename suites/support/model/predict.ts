@@ -6,7 +6,16 @@ import type { ReadingTopic } from '../../../harness/clauses/topics.js';
  * leaves the outcome open the prediction says "may" and the answer is recorded as a reading.
  */
 import type { CommandSpec, RefundAmountSpec } from '../../../fixtures/arbitraries/commands.js';
-import { allPayments, mayHaveEnded, type Model, type PaymentRec, payoutSlotOf, payoutTotals, refundTotals } from './state.js';
+import {
+  allPayments,
+  checkoutMayHaveExpired,
+  mayHaveEnded,
+  type Model,
+  type PaymentRec,
+  payoutSlotOf,
+  payoutTotals,
+  refundTotals,
+} from './state.js';
 import { valueOfCents } from '../../../harness/facts/money.js';
 
 export interface Refusal {
@@ -120,7 +129,7 @@ export function predictRefund(m: Readonly<Model>, s: RefundSpec, cents: number, 
   } else {
     // Every refusal that holds is listed: where several hold at once (an unpaid order on a method without refunds), the
     // document orders none of them, so each one passes.
-    const { committed, failed } = refundTotals(p);
+    const { committed, failed } = refundTotals(p, m);
     if (p.base !== 'SUCCESS')
       must.push(r(422, 'refundOrderNotPaid', 'state.refund.not-paid', `${s.order} was not paid successfully (${p.base})`));
     else if (p.chargedBack) must.push(r(422, 'validationFailed', 'state.refund.charged-back', `${s.order} was charged back`));
@@ -250,6 +259,8 @@ export function expectedPaymentStatus(
 ): { values: string[]; clause: ClauseId; topic?: ReadingTopic } | { values?: undefined; topic: ReadingTopic } {
   switch (p.base) {
     case 'pending': {
+      // A checkout that may have expired by itself (sandbox.autoSettle.checkouts) shows a status the document does not name.
+      if (checkoutMayHaveExpired(m, p)) return { topic: 'stateful.expired-payment-status' };
       const declared = p.via === 'card' ? (m.caps.cardPendingStatus ?? m.caps.pendingStatus) : m.caps.pendingStatus;
       const name = declared ?? p.pendingSeen;
       return name ? { values: [name], clause: 'query.returns-record' } : { topic: 'stateful.pending-payment-status' };
@@ -285,7 +296,7 @@ export interface Breach {
 export function moneyBreaches(m: Readonly<Model>): Breach[] {
   const out: Breach[] = [];
   for (const p of allPayments(m)) {
-    const { committed } = refundTotals(p);
+    const { committed } = refundTotals(p, m);
     if (committed > p.cents) {
       out.push({
         code: 'REFUNDS_ABOVE_AMOUNT_PAID',

@@ -41,6 +41,10 @@ export interface ModelCaps {
    * `afterMs` have passed since its creation was sent; the model never takes it as waiting for a control after that.
    */
   payoutAutoSettle?: { afterMs: number; status: 'SUCCESS' | 'FAILED' };
+  /** Refunds that end by themselves (sandbox.autoSettle.refunds): a PENDING refund may show `status` once `afterMs` have passed. */
+  refundAutoSettle?: { afterMs: number; status: 'SUCCESS' | 'FAILED' };
+  /** Checkouts that expire by themselves (sandbox.autoSettle.checkouts): an unpaid one may have expired once `afterMs` have passed. */
+  checkoutAutoExpire?: { afterMs: number };
   /** Which number each lookup's path carries (profile version 4 templates): a lookup by another one cannot be sent. */
   lookupPaths?: Record<'payoutCancel' | 'payoutQuery' | 'refundQuery', LookupPath>;
   /** Amounts a declared failure trigger fails (sandbox.triggers): a payment or refund of one is never sent. */
@@ -87,6 +91,8 @@ export interface PaymentRec {
   refunds: RefundRec[];
   /** Repeats of its number that were refused. */
   refusedRepeats: number;
+  /** When its creation request was sent, epoch ms (a checkout's expiry by itself runs from no earlier). */
+  sentAt?: number;
 }
 
 export type RefundStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
@@ -100,6 +106,8 @@ export interface RefundRec {
   status: RefundStatus;
   /** Recorded and then refused (refundFailed): its number stays used. */
   failedAtCreation: boolean;
+  /** When its creation request was sent, epoch ms (its settling by itself runs from no earlier). */
+  sentAt?: number;
 }
 
 export type PayoutStatus = 'open' | 'SUCCESS' | 'FAILED' | 'CANCELED';
@@ -132,6 +140,26 @@ export function mayHaveEnded(m: Readonly<Model>, po: PayoutRec, now = Date.now()
 /** Whether an open payout will surely still wait `marginMs` from now (a control sent now reaches it while it waits). */
 export function surelyWaits(m: Readonly<Model>, po: PayoutRec, marginMs: number, now = Date.now()): boolean {
   return po.status === 'open' && mayHaveEnded(m, po, now + marginMs) === undefined;
+}
+
+/** How long before a record may end by itself a control is no longer sent to it: it must reach the record while it waits. */
+export const CONTROL_MARGIN_MS = 2_000;
+
+/**
+ * The status a PENDING refund may have ended in by itself by `now` (caps.refundAutoSettle), else undefined: it surely
+ * still waits, or it is not pending.
+ */
+export function refundMayHaveEnded(m: Readonly<Model>, r: RefundRec, now = Date.now()): 'SUCCESS' | 'FAILED' | undefined {
+  const auto = m.caps.refundAutoSettle;
+  if (auto === undefined || r.status !== 'PENDING') return undefined;
+  return r.sentAt === undefined || now - r.sentAt >= auto.afterMs ? auto.status : undefined;
+}
+
+/** Whether an unpaid checkout may have expired by itself by `now` (caps.checkoutAutoExpire). */
+export function checkoutMayHaveExpired(m: Readonly<Model>, p: PaymentRec, now = Date.now()): boolean {
+  const auto = m.caps.checkoutAutoExpire;
+  if (auto === undefined || p.via !== 'checkout' || p.base !== 'pending') return false;
+  return p.sentAt === undefined || now - p.sentAt >= auto.afterMs;
 }
 
 /** One merchant number of the payment/refund space and what holds it. */
@@ -183,12 +211,13 @@ export function refundOf(m: Readonly<Model>, name: NumberName): RefundRec | unde
 }
 
 /** Refund sums of a payment: not failed (counts against the amount), settled, failed. */
-export function refundTotals(p: PaymentRec): { committed: number; settled: number; failed: number } {
+export function refundTotals(p: PaymentRec, m?: Readonly<Model>): { committed: number; settled: number; failed: number } {
   let committed = 0;
   let settled = 0;
   let failed = 0;
   for (const r of p.refunds) {
-    if (r.status === 'FAILED') failed += r.cents;
+    // A PENDING refund that may have ended FAILED by itself (caps.refundAutoSettle) counts as one that may have failed.
+    if (r.status === 'FAILED' || (m !== undefined && refundMayHaveEnded(m, r, Date.now() + 2_000) === 'FAILED')) failed += r.cents;
     else committed += r.cents;
     if (r.status === 'SUCCESS') settled += r.cents;
   }

@@ -1,5 +1,5 @@
 /** The stateful model's `complete` command: what it is called, when it applies, and what it sends, judges and records. */
-import { type Model, paymentOf } from '../state.js';
+import { CONTROL_MARGIN_MS, checkoutMayHaveExpired, type Model, paymentOf } from '../state.js';
 import { type CommandKind, type Op, type Real, STATUS, controlStep } from '../real.js';
 
 function describe(s: Op<'complete'>): string {
@@ -8,7 +8,8 @@ function describe(s: Op<'complete'>): string {
 
 function applicable(m: Readonly<Model>, s: Op<'complete'>): boolean {
   const p = paymentOf(m, s.order);
-  return p?.base === 'pending' && p.orderNo !== undefined;
+  // A checkout that may expire by itself before the control reaches it is left to time (sandbox.autoSettle.checkouts).
+  return p?.base === 'pending' && p.orderNo !== undefined && !checkoutMayHaveExpired(m, p, Date.now() + CONTROL_MARGIN_MS);
 }
 
 async function completeCmd(m: Model, r: Real, s: Op<'complete'>): Promise<void> {

@@ -1,7 +1,7 @@
 /** The stateful model's `pay` command: what it is called, when it applies, and what it sends, judges and records. */
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectString, pick } from '../../../../harness/check/expect.js';
-import { cardFixture, cardPayment, checkout, usd } from '../../../../harness/ops.js';
+import { cardFixture, cardPayment, checkout, sentAtOf, usd } from '../../../../harness/ops.js';
 import { predictPayment } from '../predict.js';
 import type { Model, PaymentBase } from '../state.js';
 import { judge } from '../verdict.js';
@@ -68,6 +68,7 @@ async function pay(m: Model, r: Real, s: Op<'pay'>): Promise<void> {
       chargedBack: false,
       refunds: [],
       refusedRepeats: 0,
+      sentAt: sentAtOf(ex),
     };
     return;
   }

@@ -2,7 +2,7 @@
 import { recordReading } from '../../../../harness/check/context.js';
 import { expectEqual, expectString, failCheck, held, pick } from '../../../../harness/check/expect.js';
 import type { Exchange } from '../../../../harness/http/exchange.js';
-import { createRefund, usd } from '../../../../harness/ops.js';
+import { createRefund, sentAtOf, usd } from '../../../../harness/ops.js';
 import type { Target } from '../../../../harness/target.js';
 import { predictRefund, refundCents } from '../predict.js';
 import { type Model, paymentOf, type RefundRec } from '../state.js';
@@ -72,7 +72,16 @@ async function refund(m: Model, r: Real, s: Op<'refund'>): Promise<void> {
     held('state.refund.values');
     recordReading('stateful.refund-status-on-creation', status);
     checkRefundAmount(t, verdict.data, cents, ex, what);
-    const rec: RefundRec = { name: s.as, merchantRefundNo: slot.no, refundNo, payment: p!, cents, status, failedAtCreation: false };
+    const rec: RefundRec = {
+      name: s.as,
+      merchantRefundNo: slot.no,
+      refundNo,
+      payment: p!,
+      cents,
+      status,
+      failedAtCreation: false,
+      sentAt: sentAtOf(ex),
+    };
     p!.refunds.push(rec);
     slot.refund = rec;
     return;

@@ -1,5 +1,5 @@
 /** The stateful model's `settle-refund` command: what it is called, when it applies, and what it sends, judges and records. */
-import { type Model, refundOf } from '../state.js';
+import { CONTROL_MARGIN_MS, type Model, refundMayHaveEnded, refundOf } from '../state.js';
 import { type CommandKind, type Op, type Real, STATUS, controlStep } from '../real.js';
 
 function describe(s: Op<'settle-refund'>): string {
@@ -8,7 +8,8 @@ function describe(s: Op<'settle-refund'>): string {
 
 function applicable(m: Readonly<Model>, s: Op<'settle-refund'>): boolean {
   const r = refundOf(m, s.refund);
-  return r?.status === 'PENDING' && r.refundNo !== undefined;
+  // A refund that may settle by itself before the control reaches it is left to time (sandbox.autoSettle.refunds).
+  return r?.status === 'PENDING' && r.refundNo !== undefined && refundMayHaveEnded(m, r, Date.now() + CONTROL_MARGIN_MS) === undefined;
 }
 
 async function settleRefundCmd(m: Model, r: Real, s: Op<'settle-refund'>): Promise<void> {
