@@ -29,7 +29,7 @@ import { ENDPOINT_CANDIDATES, DOCUMENT_PATHS, UNKNOWN_MERCHANT_ID, UNKNOWN_METHO
 const ENDPOINT_NAMES = { ...DOCUMENT_PATHS, ...ENDPOINT_CANDIDATES };
 import { BudgetSpent, describe, Prober, type Throttling } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
-import { addStandingTodos } from './todos.js';
+import { addAbsentPartTodos, addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
 import { draft, type DraftOptions, type State } from './draft.js';
 import type { Network } from '../http/network.js';
@@ -274,6 +274,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   // The paths init's own search found (not the document's, not the vendor's): each must be proved by a record served.
   const searched = new Set((Object.keys(st.paths) as (keyof Found)[]).filter((n) => toldPaths[n] !== st.paths[n]));
   dropUnservedPaths(profile, st, searched, ev);
+  addAbsentPartTodos(ev, profile, st);
   addStandingTodos(ev, profile);
   applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st, vendor));
   afterTold(profile, st, vendor);
