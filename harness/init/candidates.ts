@@ -44,6 +44,15 @@ export const ENDPOINT_CANDIDATES: Record<Exclude<EndpointName, 'checkout' | 'pay
   payoutCancel: ['/payouts/cancel', '/payout/cancel', '/payouts/void', '/payouts/revoke', '/transfers/cancel', '/disbursements/cancel'],
 };
 
+/**
+ * Creation paths carrying the merchant's own number (`/payouts/{merchant_payout_no}/submit`), after the prefix: tried only
+ * when no fixed shape answered, and written only once a record init created there was served (served.ts).
+ */
+export const NUMBERED_CANDIDATES: Partial<Record<keyof typeof ENDPOINT_CANDIDATES, string[]>> = {
+  cardPayment: ['/payments/{merchant_order_no}/card', '/payments/card/{merchant_order_no}', '/payments/{merchant_order_no}/pay'],
+  payoutCreate: ['/payouts/{merchant_payout_no}/submit', '/payouts/{merchant_payout_no}/create', '/payouts/{merchant_payout_no}'],
+};
+
 /** The two paths INTERFACE.md gives (Endpoints). */
 export const DOCUMENT_PATHS = { checkout: '/api/v1/payments/checkout', paymentQuery: '/api/v1/payments/query' } as const;
 

@@ -2,7 +2,7 @@
  * Endpoint paths: a path exists when a signed empty request to it gets an envelope that differs from
  * the answer to a path that cannot exist (and is not HTTP 404 or an "unknown path" sentence).
  */
-import { DOCUMENT_PATHS, ENDPOINT_CANDIDATES, PATH_PREFIXES } from './candidates.js';
+import { DOCUMENT_PATHS, ENDPOINT_CANDIDATES, NUMBERED_CANDIDATES, PATH_PREFIXES } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { describe, type Answer, type Prober } from './prober.js';
 
@@ -79,6 +79,25 @@ export async function discoverPaths(
           found[name] = path;
           ev.learnt(`endpoints.${name}`, path, `${tried} candidate path(s) tried; this one got ${describe(a)}, unlike an unknown path`);
           break search;
+        }
+      }
+    }
+    // Then the shapes carrying the merchant's own number (a creation only): filled with a number nothing has, a creation
+    // route answers it as a request, an unknown path as such. Whether it is the endpoint is for a record to prove (served.ts).
+    numbered: for (const prefix of PATH_PREFIXES) {
+      if (found[name]) break;
+      for (const rest of NUMBERED_CANDIDATES[name] ?? []) {
+        tried += 1;
+        const path = prefix + rest;
+        const a = await exists(path.replace(/\{[a-z_]+\}/g, `init-${p.runId}-none`), true);
+        if (a) {
+          found[name] = path;
+          ev.learnt(
+            `endpoints.${name}`,
+            path,
+            `${tried} candidate path(s) tried; this one, carrying the merchant's number, got ${describe(a)}, unlike an unknown path`,
+          );
+          break numbered;
         }
       }
     }

@@ -106,6 +106,20 @@ export class Prober {
     this.opts.progress(`[init ${String(this.sent).padStart(4)} probes ${(this.elapsedMs() / 1000).toFixed(1)}s] ${name}`);
   }
 
+  /**
+   * A creation path carrying the merchant's own number (`/payments/{merchant_order_no}/card`) filled with the number of the
+   * record the body creates: the one of init's own numbers (newNo) of that kind in it; a body with none (an empty probe)
+   * gets a number nothing has. Every other path is sent as given (a lookup's is filled by its phase).
+   */
+  private ownNumberIn(path: string, body: unknown): string {
+    const kinds: Record<string, string> = { merchant_order_no: 'o', merchant_payout_no: 'p' };
+    return path.replace(/\{(merchant_order_no|merchant_payout_no)\}/g, (_, name: string) => {
+      const mine = new RegExp(`^init-${this.runId}-${kinds[name]}\\d+$`);
+      const found = stringsIn(body).find((v) => mine.test(v));
+      return encodeURIComponent(found ?? `init-${this.runId}-none`);
+    });
+  }
+
   async post(path: string, body: unknown, as?: { id: string; secret: string }): Promise<Answer> {
     if (this.sent >= this.opts.budget) throw new BudgetSpent(`the probe budget (${this.opts.budget} requests) is spent`);
     if (this.elapsedMs() >= this.opts.timeLimitMs) throw new BudgetSpent(`the time limit (${this.opts.timeLimitMs / 1000} s) is spent`);
@@ -121,7 +135,7 @@ export class Prober {
     const verifyWith = as ? undefined : { merchantId: creds.id, secret: creds.secret };
     // A resend after a throttled answer is signed anew: a fresh timestamp and nonce (the gateway kept the first from the service).
     const ex = await this.client.send(
-      { label: `init ${path}`, url: this.opts.baseUrl + path, method: 'POST', headers: signed(), body: raw },
+      { label: `init ${path}`, url: this.opts.baseUrl + this.ownNumberIn(path, body), method: 'POST', headers: signed(), body: raw },
       {
         verifyWith,
         resign: signed,
@@ -170,4 +184,11 @@ export class Prober {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+/** Every string value in a JSON body, at any depth. */
+function stringsIn(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (v && typeof v === 'object') return Object.values(v).flatMap(stringsIn);
+  return [];
 }

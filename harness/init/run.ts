@@ -100,8 +100,11 @@ export function productionReason(opts: { secret: string; environment?: string; b
   return undefined;
 }
 
-/** The endpoints whose phases fill a templated path with the numbers of their record (harness/profile/endpoint-path.ts pathFor). */
-const FILLED: ReadonlySet<string> = new Set(['refundCreate', 'refundQuery', 'payoutQuery', 'payoutCancel']);
+/**
+ * The endpoints whose templated path is probed: their phases fill it with the numbers of their record (harness/profile/
+ * endpoint-path.ts pathFor), or the prober does with the merchant's number of the record a creation's body carries.
+ */
+const FILLED: ReadonlySet<string> = new Set(['refundCreate', 'refundQuery', 'payoutQuery', 'payoutCancel', 'cardPayment', 'payoutCreate']);
 
 export async function runInit(opts: InitOptions): Promise<InitResult> {
   const started = Date.now();
@@ -143,8 +146,9 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     await credentials(p, ev, st);
     await discoverPaths(p, ev, st.paths, toldPaths, (n) => vendor.refute(`endpoints.${n}`));
     // The phases below send to fixed paths, but for a refund's creation and the lookups and cancel, which fill a templated
-    // path (the resource's number in it) with the numbers of the record they are about; another templated path is written
-    // as told, not probed.
+    // path (the resource's number in it) with the numbers of the record they are about, and a card payment's or payout's
+    // creation, whose path the prober fills with the merchant's number the body carries (prober.ts); another templated path
+    // is written as told, not probed.
     const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([k, v]) => !isTemplated(v) || FILLED.has(k)));
     if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);

@@ -7,7 +7,6 @@ import { factsOf } from '../facts/index.js';
 import type { Profile } from '../profile/types.js';
 import type { State } from './draft.js';
 import type { Evidence, Learnt, Todo, ToldOnly } from './evidence.js';
-import { isTemplated } from './paths.js';
 
 export function addStandingTodos(ev: Evidence, profile: Profile): void {
   const t = (path: string, what: string) => ev.todo(path, what);
@@ -133,9 +132,9 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
 
 /**
  * The card payment and payouts parts, when the draft has none: a TODO naming each part and why init could not learn it, so
- * no fact of theirs is left out unsaid. The commonest why is a creation path that carries the merchant's own number
- * (`/payments/{merchant_order_no}/card`, `/payouts/{merchant_payout_no}/submit`), which init's search of fixed paths cannot
- * reach; a target without card payments or payouts leaves these TODOs out of the profile.
+ * no fact of theirs is left out unsaid: a creation path of a shape init does not try (it tries fixed ones and those carrying
+ * the merchant's own number, candidates.ts), or one through which no record of init's was served; a target without card
+ * payments or payouts leaves these TODOs out of the profile.
  */
 export function addAbsentPartTodos(ev: Evidence, profile: Profile, st: State): void {
   // What init drafted them through: its search's path, even where the draft left it out (paths.ts, served.ts), else the told one.
@@ -143,11 +142,9 @@ export function addAbsentPartTodos(ev: Evidence, profile: Profile, st: State): v
   const payoutPath = st.paths.payoutCreate;
   if (!profile.cardPayment) {
     const why = !cardPath
-      ? 'init found no card payment path: none of the usual shapes answered, and a path carrying the merchant order number ' +
-        "(such as /api/v1/payments/{merchant_order_no}/card) is only in the vendor's documentation"
-      : isTemplated(cardPath)
-        ? `the card payment path ${cardPath} carries a number, and init pays no card through a templated path`
-        : `no card payment init sent to ${cardPath} was charged and its record read (see the card lines above)`;
+      ? 'init found no card payment path: none of the usual shapes answered, those carrying the merchant order number ' +
+        "(such as /api/v1/payments/{merchant_order_no}/card) included; the vendor's documentation gives it"
+      : `no card payment init sent to ${cardPath} was charged and its record read (see the card lines above)`;
     ev.todo('methods.card', `the method name card payments are made with, with the cardPayment section: ${why}`);
     ev.todo(
       'cardPayment',
@@ -157,11 +154,9 @@ export function addAbsentPartTodos(ev: Evidence, profile: Profile, st: State): v
   }
   if (!profile.payouts) {
     const why = !payoutPath
-      ? 'init found no payout creation path: none of the usual shapes answered, and a path carrying the merchant payout number ' +
-        "(such as /api/v1/payouts/{merchant_payout_no}/submit) is only in the vendor's documentation"
-      : isTemplated(payoutPath)
-        ? `the payout creation path ${payoutPath} carries a number, and init creates no payout through a templated path`
-        : `init did not learn enough through ${payoutPath} to write it (see the payout lines above)`;
+      ? 'init found no payout creation path: none of the usual shapes answered, those carrying the merchant payout number ' +
+        "(such as /api/v1/payouts/{merchant_payout_no}/submit) included; the vendor's documentation gives it"
+      : `init did not learn enough through ${payoutPath} to write it (see the payout lines above)`;
     ev.todo(
       'payouts',
       `the payouts section, whole ({ "template", "methods", "queryBy", "data", … }) with endpoints.payoutCreate, if the target ` +
