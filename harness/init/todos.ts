@@ -122,6 +122,18 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
     'how the balances move, if they do: balances.paymentsCredit (["payout"] when each successful payment adds its ' +
       'amount less its fee to the payout balance), balances.payoutFee (where a payout fee is taken from)',
   );
+  // Version 5: limits no probe of init's finds (its values are short, its queries carry the lookup number alone).
+  t(
+    'lengths',
+    "the target's shorter limits, if it has any: lengths.maxLength.<field> (merchantOrderNo, merchantRefundNo, " +
+      'merchantPayoutNo, goodsName, description, metadata, reason, payee, email: the longest value accepted, in characters) ' +
+      "and lengths.maxBodyBytes, from the vendor's documentation (init sends short values only)",
+  );
+  t(
+    'queryParams',
+    'the fields a payment, refund or payout query needs beside its lookup number, if any (a store id, a date range): ' +
+      `queryParams.payment / .refund / .payout as value templates with ${v('merchantId')} and ${v('today')}`,
+  );
   if (profile.webhooks && !ev.values.some((v) => v.path === 'webhooks.ackTimeoutMs'))
     t(
       'webhooks.ackTimeoutMs',
