@@ -84,7 +84,8 @@ function variableOf(name: string, s: S, ctx: Context): string | undefined {
     return 'orderNo';
   if (/reason/.test(name) && ctx === 'refund') return 'reason';
   if (name === 'goods_name') return 'goodsName';
-  if (name === 'metadata') return 'metadata';
+  // A metadata field with an example of its own and no words is a value the vendor gives (a method that requires it).
+  if (name === 'metadata' && !(Array.isArray(s['examples']) && s['description'] === undefined)) return 'metadata';
   return undefined;
 }
 
@@ -444,6 +445,9 @@ function topExtensions(doc: Doc, tell: (path: string, value: unknown, pointer: s
   const triggers = doc['x-mpsi-sandbox-triggers'];
   if (triggers && typeof triggers === 'object')
     for (const [k, v] of Object.entries(triggers as S)) tell(`sandbox.triggers.${k}`, v, `/x-mpsi-sandbox-triggers/${k}`);
+  const autoSettle = doc['x-mpsi-sandbox-auto-settle'];
+  if (autoSettle && typeof autoSettle === 'object')
+    for (const [k, v] of Object.entries(autoSettle as S)) tell(`sandbox.autoSettle.${k}`, v, `/x-mpsi-sandbox-auto-settle/${k}`);
 }
 
 /** The sandbox's controls: operations carrying x-mpsi-sandbox-controls, a list of { name, control }. */

@@ -7,7 +7,7 @@
  * words, for a reader, and in an `x-mpsi-*` extension, for a program (init --openapi reads both). A sandbox's published
  * test facts go in extensions only: its test cards, its accounts (`x-mpsi-sandbox-accounts`: ids, names, logins, methods
  * and balances, never a key), how its balances move (`x-mpsi-balances`) and the magic values or headers that cause its
- * failures (`x-mpsi-sandbox-triggers`).
+ * failures (`x-mpsi-sandbox-triggers`), the records that end by themselves (`x-mpsi-sandbox-auto-settle`).
  */
 import { factsOf, MERCHANT_ROLES } from '../facts/index.js';
 import type { FeeKind } from '../facts/fees.js';
@@ -90,7 +90,8 @@ function requestSchema(op: Operation, p: Profile): Schema | undefined {
       if (byMethod.length) s['x-mpsi-extras-by-method'] = Object.fromEntries(byMethod);
       const props = s['properties'] as Record<string, Schema>;
       (props['trade_info']!['properties'] as Record<string, Schema>)['description'] = { type: 'string' };
-      props['metadata'] = variableSchema('metadata', methods);
+      // The metadata a check sends, unless the profile's extras give a value of their own (a method that requires it).
+      props['metadata'] ??= variableSchema('metadata', methods);
       props['return_url'] ??= { type: 'string', format: 'uri', description: 'Where the customer returns after checkout.' };
       // A field only some methods need is in the schema, not in `required` (x-mpsi-extras-by-method says which).
       for (const [, extras] of byMethod) {
@@ -495,6 +496,7 @@ export function describeOpenApi(p: Profile, serverUrl?: string): Obj {
     ...(p.balances ? { 'x-mpsi-balances': p.balances } : {}),
     // The ways the sandbox causes its failures by magic values or headers (a published test fact, like its cards).
     ...(p.sandbox?.triggers ? { 'x-mpsi-sandbox-triggers': p.sandbox.triggers } : {}),
+    ...(p.sandbox?.autoSettle ? { 'x-mpsi-sandbox-auto-settle': p.sandbox.autoSettle } : {}),
     'x-mpsi-error-catalogue': [
       ...AUTH_ERRORS.map((a) => ({ http: a.http, code: a.http, key: a.key, message: a.message, condition: a.condition, signed: false })),
       ...CATALOGUE.map((r) => ({ code: r.code, key: r.key, condition: r.condition, clause: r.clause, operations: r.on })),
