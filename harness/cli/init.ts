@@ -154,7 +154,7 @@ export const INIT_HELP = `mpsi-conformance init --target URL --merchant ID --sec
 
 Drafts a target profile by probing a SANDBOX with signed requests: endpoint paths, payment and payout
 methods, channel limits (to the cent), price points and rounding, answer fields, internal field names,
-whether webhooks arrive. It creates orders (numbered init-<run>-…), so it refuses a production target.
+whether webhooks arrive. It creates orders (numbered i<run><kind><n>), so it refuses a production target.
 Writes FILE (strict JSON, valid against the profile schema) and FILE.todo.md: what init could not
 learn (other merchants, sandbox controls, test cards, balances) and the evidence for what it did.
 
@@ -232,7 +232,7 @@ export async function initMain(argv: string[]): Promise<number> {
   const progress = (line: string) => process.stdout.write(`${redact(line)}\n`);
   progress(
     `init: probing ${target} as merchant ${String(flags.merchant)} (budget ` +
-      `${budget} requests, ${timeLimitS} s); orders are numbered init-…`,
+      `${budget} requests, ${timeLimitS} s); orders are numbered i<run><kind><n>`,
   );
   let result: Awaited<ReturnType<typeof runInit>>;
   try {

@@ -37,7 +37,7 @@ export async function discoverPaths(
     // (/payouts/{payout_no} reading "cancel" as a payout's number): then any other word there is answered alike, and
     // the path is no endpoint. A templated path filled with a number nothing has is answered so by design.
     if (!templated && /notfound/i.test(a.key ?? '')) {
-      const other = path.replace(/[^/]+$/, `init-${p.runId}-none`);
+      const other = path.replace(/[^/]+$/, `i${p.runId}none`);
       const b = await p.post(other, {});
       if (b.envelope && b.code === a.code && b.key === a.key) return undefined;
     }
@@ -46,7 +46,7 @@ export async function discoverPaths(
     return a;
   };
   for (const [name, path] of Object.entries(told) as [keyof Found, string][]) {
-    const a = await exists(path.replace(/\{[a-z_]+\}/g, `init-${p.runId}-none`), isTemplated(path));
+    const a = await exists(path.replace(/\{[a-z_]+\}/g, `i${p.runId}none`), isTemplated(path));
     if (a) {
       found[name] = path;
       ev.learnt(`endpoints.${name}`, path, `the vendor's path; an empty signed request got ${describe(a)}, unlike an unknown path`);
@@ -89,7 +89,7 @@ export async function discoverPaths(
       for (const rest of NUMBERED_CANDIDATES[name] ?? []) {
         tried += 1;
         const path = prefix + rest;
-        const a = await exists(path.replace(/\{[a-z_]+\}/g, `init-${p.runId}-none`), true);
+        const a = await exists(path.replace(/\{[a-z_]+\}/g, `i${p.runId}none`), true);
         if (a) {
           found[name] = path;
           ev.learnt(
