@@ -10,6 +10,7 @@ import type { Exchange } from './http/exchange.js';
 import { channelSpans } from './facts/limits.js';
 import { centsNumberOf, valueOfCents } from './facts/money.js';
 import { cardFixture, cardPaymentBody, checkoutBody, createRefund, defaultAmount, queryPayment, usd } from './ops.js';
+import { maxLengthOf } from './profile/lengths.js';
 import { centsCarrying, DEFAULT_EMAIL_FIELD, describeTrigger } from './profile/triggers.js';
 import type { FailureTrigger } from './profile/types.js';
 import type { Target } from './target.js';
@@ -24,9 +25,13 @@ function headersOf(w: MagicTrigger | undefined): Record<string, string> | undefi
 /** A merchant number carrying the way's prefix or suffix, where the way is about that number. */
 export function numberFor(t: Target, w: MagicTrigger | undefined, which: 'merchantOrderNo' | 'merchantRefundNo'): string {
   const no = t.newNo(which === 'merchantOrderNo' ? 'order' : 'refund');
-  if (w && (w.way === 'numberPrefix' || w.way === 'numberSuffix') && w.number === which)
-    return w.way === 'numberPrefix' ? `${w.value}${no}` : `${no}${w.value}`;
-  return no;
+  if (!(w && (w.way === 'numberPrefix' || w.way === 'numberSuffix') && w.number === which)) return no;
+  // Within the number's said length (lengths.maxLength; the checks use either number as the other): the magic value stays
+  // whole, our number gives way from its front, its counter last.
+  const said = (['merchantOrderNo', 'merchantRefundNo'] as const).map((f) => maxLengthOf(t.profile, f)).filter((n) => n !== undefined);
+  const room = said.length > 0 ? Math.max(1, Math.min(...said) - w.value.length) : no.length;
+  const own = no.slice(-room);
+  return w.way === 'numberPrefix' ? `${w.value}${own}` : `${own}${w.value}`;
 }
 
 /** Sets a dotted field of a body (creating the objects on its way). */
