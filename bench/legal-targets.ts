@@ -33,8 +33,8 @@ import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
   'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]' +
-  ' [--name legal-targets]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'name']);
+  ' [--genes all|settled] [--name legal-targets]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'genes', 'name']);
 
 /** The accounts and channels of a genome in a few words, for the log. */
 function describeGenes(g: TargetGenome): string {
@@ -53,6 +53,8 @@ const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
 const KILL = Number(flag('kill', '0'));
 const INIT = flag('init', 'yes');
+// Every gene (the open world's too, fixtures/arbitraries/genome.ts OPEN_WORLD_GENES), or those proven in combination.
+const GENES = flag('genes', 'all');
 // Chunks run side by side with distinct seeds each keep their figures (reports/bench/<name>.json).
 const NAME = flag('name', 'legal-targets');
 if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
@@ -61,8 +63,9 @@ if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks mus
 if (!Number.isInteger(CHECK_RUNS) || CHECK_RUNS < 1) throw new Error('--check-runs must be a positive integer');
 if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-negative integer');
 if (INIT !== 'yes' && INIT !== 'no') throw new Error('--init must be yes or no');
+if (GENES !== 'all' && GENES !== 'settled') throw new Error('--genes must be all or settled');
 
-const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
+const genomes = fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: N });
 const faultDraws = fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
 const suites = await loadSuites();
 log(`legal targets: ${N} genomes, seed ${SEED}, webhooks ${WEBHOOKS}, ${CHECK_RUNS} runs per property check`);
