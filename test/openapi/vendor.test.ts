@@ -27,12 +27,12 @@ const dir = mkdtempSync(join(tmpdir(), 'mpsi-openapi-vendor-'));
 const reference = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'profiles', 'reference.json'), 'utf8')) as Profile;
 let n = 0;
 
-/** A description (an object, or a file's text) read as init --openapi reads it. */
-async function read(doc: object | string): Promise<DescriptionFacts & { vendor: Vendor; warnings: string[] }> {
+/** A description (an object, or a file's text) read as init --openapi reads it, for a target at `baseUrl`. */
+async function read(doc: object | string, baseUrl?: string): Promise<DescriptionFacts & { vendor: Vendor; warnings: string[] }> {
   const file = join(dir, `d${n++}.${typeof doc === 'string' ? 'yaml' : 'json'}`);
   writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
   const { doc: parsed, warnings } = await readOpenApi(file);
-  const facts = factsOfDescription(parsed, file);
+  const facts = factsOfDescription(parsed, file, baseUrl);
   return { ...facts, vendor: new Vendor(facts.told, facts), warnings };
 }
 
@@ -110,7 +110,10 @@ describe('the gallery: vendor descriptions of a target, in three styles', () => 
       const seed = runSeed();
       for (const [i, g] of fc.sample(targetGenome(), { seed, numRuns: 12 }).entries()) {
         const truth = trueProfile(g);
-        const r = await read(vendorDescription(truth, style, 'http://127.0.0.1:1'));
+        // The target's address ends with its base path, as init is given it; the description's servers carry it too.
+        const basePath = (truth.embedded?.target as { basePath?: string } | undefined)?.basePath ?? '';
+        const url = `http://127.0.0.1:1${basePath}`;
+        const r = await read(vendorDescription(truth, style, url), url);
         const where = `seed ${seed} (replay: LEGAL_TARGETS_SEED=${seed}), genome ${i + 1}`;
         expect({ where, wrong: wrongAgainst(truth, r.vendor), contradictions: r.contradictions }).toEqual({
           where,
@@ -348,6 +351,38 @@ describe('constructs vendors write', () => {
     expect(r.vendor.at('sandbox')).toEqual({
       expireCheckout: { path: '/sandbox/checkout/expire', template: { out_trade_no: variable('merchantOrderNo') } },
     });
+  });
+
+  it("a server under the target's own base path: paths are relative to the base URL, for the API and the sandbox alike", async () => {
+    const doc = {
+      ...base({
+        '/refunds/query': { post: { summary: 'Retrieve a refund', responses: ok } },
+        '/sandbox/checkout/expire': {
+          servers: [{ url: 'https://sandbox.acme.example/gw' }],
+          post: {
+            summary: 'Expire a checkout link',
+            tags: ['Sandbox'],
+            requestBody: json({
+              type: 'object',
+              required: ['out_trade_no'],
+              properties: { out_trade_no: { type: 'string', description: 'Your own order number.' } },
+            }),
+            responses: ok,
+          },
+        },
+      }),
+      servers: [{ url: 'https://sandbox.acme.example/gw/api/v1' }],
+    };
+    const expire = { path: '/sandbox/checkout/expire', template: { out_trade_no: variable('merchantOrderNo') } };
+    const under = await read(doc, 'http://127.0.0.1:8080/gw/');
+    expect(under.vendor.at('endpoints')).toEqual({ refundQuery: '/api/v1/refunds/query' });
+    expect(under.vendor.at('sandbox')).toEqual({ expireCheckout: expire });
+    // A base URL the servers do not start with (a whole segment) leaves their paths whole.
+    for (const baseUrl of ['http://127.0.0.1:8080/g', 'http://127.0.0.1:8080/', undefined]) {
+      const other = await read(doc, baseUrl);
+      expect(other.vendor.at('endpoints'), String(baseUrl)).toEqual({ refundQuery: '/gw/api/v1/refunds/query' });
+      expect(other.vendor.at('sandbox'), String(baseUrl)).toEqual({ expireCheckout: { ...expire, path: '/gw/sandbox/checkout/expire' } });
+    }
   });
 
   it('webhooks and callbacks are read for what they contradict, and never taken for an operation of the interface', async () => {
