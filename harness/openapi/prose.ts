@@ -76,8 +76,17 @@ function limits(t: MdTable, kind: 'payments' | 'payouts', at: string, tell: Tell
 const PERCENT = /^(\d+(?:\.\d+)?)\s*%$/;
 const FIXED = /^(\d+(?:\.\d{1,2})?)\s*([A-Z]{3})?$/;
 
-/** One fee from its cells: percent ("2.9 %"), fixed ("0.30 USD"), rounding; undefined when a cell does not read. */
-function feeOf(percentCell: string | undefined, fixedCell: string | undefined, roundingCell: string | undefined): S | undefined {
+/**
+ * One fee from its cells: percent ("2.9 %"), fixed ("0.30 USD"), rounding, and the least and most it comes to (a floor
+ * and a cap, "0.25 USD", in the fee's currency); undefined when a cell does not read.
+ */
+function feeOf(
+  percentCell: string | undefined,
+  fixedCell: string | undefined,
+  roundingCell: string | undefined,
+  floorCell?: string,
+  capCell?: string,
+): S | undefined {
   const out: S = {};
   if (!blank(percentCell)) {
     const m = PERCENT.exec(plain(percentCell!));
@@ -95,27 +104,41 @@ function feeOf(percentCell: string | undefined, fixedCell: string | undefined, r
     if (!['up', 'down', 'halfUp'].includes(r)) return undefined;
     out['rounding'] = r;
   }
+  for (const [key, cell] of [
+    ['min', floorCell],
+    ['max', capCell],
+  ] as const) {
+    if (blank(cell)) continue;
+    const m = FIXED.exec(plain(cell!));
+    // A bound in another currency than the fee's is no bound this profile can state.
+    if (!m || (m[2] ?? 'USD') !== (out['currency'] ?? 'USD')) return undefined;
+    out[key] = m[1];
+  }
   return out;
 }
 
 function fees(t: MdTable, kind: 'payments' | 'refunds' | 'payouts', at: string, tell: Tell): void {
   const [m, pc, fx, r] = [column(t, /method/i), column(t, /percent/i), column(t, /fixed/i), column(t, /round/i)];
+  const [floor, cap] = [column(t, /floor|at least/i), column(t, /\bcap\b|at most/i)];
   const out: [string, S][] = [];
   for (const row of t.rows) {
     const method = methodIn(row[m] ?? '');
-    const fee = feeOf(row[pc], row[fx], r >= 0 ? row[r] : undefined);
+    const cell = (i: number) => (i >= 0 ? row[i] : undefined);
+    const fee = feeOf(row[pc], row[fx], cell(r), cell(floor), cell(cap));
     if (!method || !fee) return;
     out.push([method, fee]);
   }
   for (const [method, fee] of out) tell(`fees.${kind}.${method}`, fee, at);
 }
 
-/** A fee written in a list item: "`CARD`: percent 2.9 %; fixed 0.30 USD; rounding halfUp". */
+/** A fee written in a list item: "`CARD`: percent 2.9 %; fixed 0.30 USD; rounding halfUp[; floor 0.25 USD][; cap 5 USD]". */
 function feeItem(text: string): [string, S] | undefined {
-  const m = /^(.+?):\s*percent\s+([^;]+);\s*fixed\s+([^;]+);\s*rounding\s+(.+)$/.exec(text);
+  const m = /^(.+?):\s*percent\s+([^;]+);\s*fixed\s+([^;]+);\s*rounding\s+([^;]+?)(?:;\s*floor\s+([^;]+?))?(?:;\s*cap\s+([^;]+?))?$/.exec(
+    text,
+  );
   if (!m) return undefined;
   const method = methodIn(m[1]!);
-  const fee = feeOf(m[2], m[3], m[4]);
+  const fee = feeOf(m[2], m[3], m[4], m[5], m[6]);
   return method && fee ? [method, fee] : undefined;
 }
 

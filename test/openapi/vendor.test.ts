@@ -87,10 +87,9 @@ describe('the gallery: vendor descriptions of a target, in three styles', () => 
       expect(r.contradictions).toEqual([]);
       expect(wrongAgainst(reference, r.vendor)).toEqual([]);
       const share = toldShare(reference, r.vendor);
-      // The gallery does not yet write the version-5 facts of the reference: its magic-value triggers and its fee's
-      // minimum. Exactly those are missing; every other fact is read.
+      // The gallery does not yet write the version-5 facts of the reference: its magic-value triggers. Exactly those are
+      // missing; every other fact is read.
       expect(share.missing).toEqual([
-        'fees.payouts.BANK_TRANSFER.min',
         'sandbox.triggers.queryFailed',
         'sandbox.triggers.orderCreationFailed',
         'sandbox.triggers.refundSystemBusy',
@@ -120,8 +119,8 @@ describe('the gallery: vendor descriptions of a target, in three styles', () => 
           wrong: [],
           contradictions: [],
         });
-        // The gallery does not yet write a fee's bounds or magic-value triggers (version-5 facts, as for the reference above).
-        const unwritten = (path: string) => /^fees\.[^.]+\.[^.]+\.(min|max)$/.test(path) || path.startsWith('sandbox.triggers');
+        // The gallery does not yet write magic-value triggers (version-5 facts, as for the reference above).
+        const unwritten = (path: string) => path.startsWith('sandbox.triggers');
         const missing = toldShare(truth, r.vendor).missing.filter((path) => !unwritten(path));
         expect({ where, missing }).toEqual({ where, missing: [] });
       }
@@ -494,14 +493,14 @@ describe('constructs vendors write', () => {
       '',
       '### Payment fees',
       '',
-      '| Method | Percent | Fixed | Rounding |',
-      '|---|---|---|---|',
-      '| `CARD` | 2.9 % | 0.30 USD | halfUp |',
-      '| All other methods | — | 1.00 EUR | — |',
+      '| Method | Percent | Fixed | Rounding | Fee floor | Fee cap |',
+      '|---|---|---|---|---|---|',
+      '| `CARD` | 2.9 % | 0.30 USD | halfUp | 0.50 USD | — |',
+      '| All other methods | — | 1.00 EUR | — | — | 5.00 EUR |',
       '',
       '### Payout fees',
       '',
-      '- `BANK_TRANSFER`: percent 0.5 %; fixed 0.25 USD; rounding up',
+      '- `BANK_TRANSFER`: percent 0.5 %; fixed 0.25 USD; rounding up; floor 1.00 USD; cap 10 USD',
       '',
       '### Price points',
       '',
@@ -553,8 +552,11 @@ describe('constructs vendors write', () => {
       ],
     });
     expect(at('fees')).toEqual({
-      payments: { CARD: { percent: '2.9', fixed: '0.30', rounding: 'halfUp' }, '*': { fixed: '1.00', currency: 'EUR' } },
-      payouts: { BANK_TRANSFER: { percent: '0.5', fixed: '0.25', rounding: 'up' } },
+      payments: {
+        CARD: { percent: '2.9', fixed: '0.30', rounding: 'halfUp', min: '0.50' },
+        '*': { fixed: '1.00', currency: 'EUR', max: '5.00' },
+      },
+      payouts: { BANK_TRANSFER: { percent: '0.5', fixed: '0.25', rounding: 'up', min: '1.00', max: '10' } },
     });
     expect(at('methods.pricePoint')).toEqual(['APPLE_PAY', 'GOOGLE_PAY']);
     expect(at('pricePoints')).toEqual({
@@ -584,9 +586,18 @@ describe('constructs vendors write', () => {
       '|---|---|---|',
       '| `CARD` | 0.50 | 10,000.00 |',
       '| `PAYPAL` | 1 USD-ish | ask us |',
+      '',
+      '### Payment fees',
+      '',
+      '| Method | Percent | Fixed | Fee cap |',
+      '|---|---|---|---|',
+      '| `CARD` | 2.9 % | 0.30 USD | 5.00 USD |',
+      // A cap in another currency than the fee's is no bound of that fee.
+      '| `PAYPAL` | 3.4 % | 0.35 USD | 4.00 EUR |',
     ];
     const r = await read(base({}, { info: { title: 'Acme', version: '1', description: md.join('\n') } }));
     expect(r.vendor.at('limits')).toBeUndefined();
+    expect(r.vendor.at('fees')).toBeUndefined();
   });
 
   it("required fields per method, said in a table of the payee and in a field's description", async () => {
