@@ -213,6 +213,43 @@ function balancesIn(cell: string): Record<string, string> | undefined {
   return out;
 }
 
+const FAILURE_KINDS = ['queryFailed', 'orderCreationFailed', 'refundSystemBusy', 'refundFailed'];
+
+/** One row of a failure-trigger table (Failure | Trigger | Value | Where | Requests); undefined when it does not read. */
+function triggerOf(way: string, value: string | undefined, where: string | undefined, requests: string): S | undefined {
+  const count = /^first (\d+)$/i.exec(requests)?.[1];
+  if (!count && !/^(every|all|—|-|)$/i.test(requests)) return undefined;
+  const counted = (t: S): S => (count ? { ...t, count: Number(count) } : t);
+  if (way === 'control') return value === undefined ? { way } : undefined;
+  if (value === undefined) return undefined;
+  if (['amount', 'amountEnding', 'card', 'reason'].includes(way)) return where === undefined ? counted({ way, value }) : undefined;
+  if (way === 'numberPrefix' || way === 'numberSuffix')
+    return where === 'merchantOrderNo' || where === 'merchantRefundNo' ? counted({ way, number: where, value }) : undefined;
+  if (way === 'email') return counted({ way, value, ...(where !== undefined ? { field: where } : {}) });
+  if (way === 'header') return where !== undefined ? counted({ way, name: where, value }) : undefined;
+  return undefined;
+}
+
+/** The ways the sandbox causes each failure, from a table of magic values; a row that does not read tells nothing. */
+function triggers(t: MdTable, at: string, tell: Tell): void {
+  const [f, w, v, where, n] = [
+    column(t, /^failure$/i),
+    column(t, /^trigger$/i),
+    column(t, /^value$/i),
+    column(t, /^where$/i),
+    column(t, /^requests$/i),
+  ];
+  const cell = (row: string[], i: number) => (i < 0 || blank(row[i]) ? undefined : plain(row[i]!));
+  const out: Record<string, S[]> = {};
+  for (const row of t.rows) {
+    const kind = cell(row, f);
+    const trigger = triggerOf(cell(row, w) ?? '', cell(row, v), cell(row, where), cell(row, n) ?? '');
+    if (!kind || !FAILURE_KINDS.includes(kind) || !trigger) return;
+    (out[kind] ??= []).push(trigger);
+  }
+  for (const [kind, ts] of Object.entries(out)) tell(`sandbox.triggers.${kind}`, ts, at);
+}
+
 function merchants(t: MdTable, at: string, tell: Tell): void {
   const col = {
     id: column(t, /merchant id|^id$/i),
@@ -347,6 +384,7 @@ export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
       if (has(/method/i) && has(/^min/i) && has(/^max/i) && (kind === 'payments' || kind === 'payouts')) limits(t, kind, pointer, tell);
       else if (has(/method/i) && (has(/percent/i) || has(/fixed/i)) && kind) fees(t, kind, pointer, tell);
       else if (has(/method/i) && has(/price point|tier/i)) pricePoints(t, pointer, tell);
+      else if (has(/^failure$/i) && has(/^trigger$/i) && has(/^value$/i)) triggers(t, pointer, tell);
       else if (has(/merchant id/i) && has(/purpose|role/i)) merchants(t, pointer, tell);
       else if (has(/card/i) && has(/behaviou?r|scenario|result|outcome/i))
         cards(
