@@ -65,6 +65,8 @@ export async function learnCheckoutShape(
   path: string,
   notifyUrl: string,
   firstMethod: string = METHOD_CANDIDATES[0]!,
+  /** The vendor's checkout.extras (--hint, --hints, --openapi): a field asked for gets the value told, not init's guess. */
+  toldExtras: Record<string, unknown> = {},
 ): Promise<CheckoutShape> {
   p.phase('checkout: required fields');
   const base = {
@@ -73,7 +75,14 @@ export async function learnCheckoutShape(
     trans_amount: amount(1000n),
     trade_info: { goods_name: 'init probe' },
   };
-  const filler = defaultFiller(notifyUrl, () => amount(1000n));
+  const guess = defaultFiller(notifyUrl, () => amount(1000n));
+  // A literal the vendor gave for a top-level field (a metadata value every payment must carry) is sent as given; a
+  // variable of the template is init's to fill.
+  const filler = (snake: string) => {
+    const told = toldExtras[snake];
+    const literal = told !== undefined && !(typeof told === 'string' && told.includes('${')) && !snake.includes('.');
+    return literal ? structuredClone(told) : guess(snake);
+  };
   const done = await completeBody(p, path, base, filler, (b) => {
     b.merchant_order_no = p.newNo('o');
   });
