@@ -418,6 +418,8 @@ export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
 function sentences(text: string, at: string, tell: Tell): void {
   const balance = /main test account's payout balance is ([\d,]+\.\d{2}) USD/i.exec(text)?.[1];
   if (balance) tell('payouts.balances.primary', balance.replace(/,/g, ''), at);
+  const notForPayouts = /`([A-Z][A-Z0-9_]*)` is a payment method only: it cannot be used for payouts/.exec(text)?.[1];
+  if (notForPayouts) tell('payouts.notForPayouts', notForPayouts, at);
   const fee = /refund fee of `?(\d+\.\d{2})`? USD/i.exec(text)?.[1];
   if (fee) tell('refunds.fee', fee, at);
   const reason = /refund whose reason is `([^`]+)` fails/i.exec(text)?.[1];

@@ -46,9 +46,15 @@ function wrongAgainst(p: Profile, vendor: Vendor): string[] {
 /** Leaves of the profile a vendor's description can say, and whether the reading told each. */
 const SAYABLE = new RegExp(
   String.raw`^(endpoints|limits|fees|pricePoints\.(tiers|rounding|maxDistance|tie)|sandbox|refunds\.(support|fee|failingReason|queryBy)|` +
-    String.raw`payouts\.(queryBy|cancelBy|methods\.[^.]+\.(cancel|usdOnly))|merchants\.(second|frozen|lowBalance)\.(id|payoutBalances)|` +
+    String.raw`payouts\.(queryBy|cancelBy|notForPayouts|methods\.[^.]+\.(cancel|usdOnly))|merchants\.(second|frozen|lowBalance)\.(id|payoutBalances|facts)|` +
     String.raw`cardPayment\.cards\.\w+\.card_number)(\.|$)`,
 );
+/**
+ * The facts the gallery does not yet write, and why: a merchant's own method-level facts (merchants.<role>.facts: its
+ * own limits, fees, payout currencies), for want of a vendor-style table of them that the reader also reads.
+ */
+const unwritten = (path: string) => /^merchants\.\w+\.facts\./.test(path);
+
 function toldShare(p: Profile, vendor: Vendor): { told: number; of: number; missing: string[] } {
   const sayable = leavesOf(p)
     .map(([path]) => path)
@@ -87,8 +93,8 @@ describe('the gallery: vendor descriptions of a target, in three styles', () => 
       expect(r.contradictions).toEqual([]);
       expect(wrongAgainst(reference, r.vendor)).toEqual([]);
       const share = toldShare(reference, r.vendor);
-      // Every fact a vendor's description can say is read.
-      expect(share.missing).toEqual([]);
+      // Every fact a vendor's description can say is read, but those the gallery does not yet write.
+      expect(share.missing.filter((path) => !unwritten(path))).toEqual([]);
       // Every interface operation the reference has, and each sandbox control.
       expect(Object.keys((r.vendor.at('endpoints') ?? {}) as object).sort()).toEqual(Object.keys(reference.endpoints).sort());
       const controls = Object.keys(reference.sandbox ?? {}).filter((k) => k !== 'triggers' && k !== 'autoSettle');
@@ -114,7 +120,7 @@ describe('the gallery: vendor descriptions of a target, in three styles', () => 
           wrong: [],
           contradictions: [],
         });
-        const missing = toldShare(truth, r.vendor).missing;
+        const missing = toldShare(truth, r.vendor).missing.filter((path) => !unwritten(path));
         expect({ where, missing }).toEqual({ where, missing: [] });
       }
     },
