@@ -22,6 +22,7 @@ import {
   getPath,
   internalNameIn,
   isRequiredMessage,
+  PROBE_GOODS_NAME,
   pathsOf,
   setPath,
   variable,
@@ -43,7 +44,7 @@ export function checkoutBody(shape: CheckoutShape, method: string, cents: bigint
     payment_method: method,
     merchant_order_no: no,
     trans_amount: amount(cents),
-    trade_info: { goods_name: 'init probe' },
+    trade_info: { goods_name: PROBE_GOODS_NAME },
     ...structuredClone(shape.extras),
     ...structuredClone(shape.byMethod[method] ?? {}),
   };
@@ -73,7 +74,7 @@ export async function learnCheckoutShape(
     payment_method: firstMethod,
     merchant_order_no: '',
     trans_amount: amount(1000n),
-    trade_info: { goods_name: 'init probe' },
+    trade_info: { goods_name: PROBE_GOODS_NAME },
   };
   const guess = defaultFiller(notifyUrl, () => amount(1000n));
   // A literal the vendor gave for a top-level field (a metadata value every payment must carry) is sent as given; a
