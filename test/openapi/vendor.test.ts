@@ -46,7 +46,8 @@ function wrongAgainst(p: Profile, vendor: Vendor): string[] {
 /** Leaves of the profile a vendor's description can say, and whether the reading told each. */
 const SAYABLE = new RegExp(
   String.raw`^(endpoints|limits|fees|pricePoints\.(tiers|rounding|maxDistance|tie)|sandbox|refunds\.(support|fee|failingReason|queryBy)|` +
-    String.raw`payouts\.(queryBy|cancelBy|notForPayouts|methods\.[^.]+\.(cancel|usdOnly))|merchants\.(second|frozen|lowBalance)\.(id|payoutBalances|facts)|` +
+    String.raw`payouts\.(queryBy|cancelBy|notForPayouts|methods\.[^.]+\.(cancel|usdOnly))|` +
+    String.raw`merchants\.(second|frozen|lowBalance)\.(id|payoutBalances|facts)|` +
     String.raw`cardPayment\.cards\.\w+\.card_number)(\.|$)`,
 );
 /**
