@@ -1,9 +1,10 @@
 /**
  * What a vendor's description says in words (Markdown in `description`s: the document's info, its tags, its operations,
- * a field's own) of the facts no schema keyword holds: amount limits per method and channel (and currency), fees, price
- * points, the sandbox's test merchants and their balances, test cards, refund support and created status per method,
- * the refund fee and failing reason, payout methods' cancel and currencies, a payee's fields per payout method, the
- * webhook acknowledgement limit and clock ratio. Each table is recognised by its header's words; a row whose cells
+ * a field's own) of the facts no schema keyword holds: amount limits per method and channel (and currency), fees (with
+ * their floor and cap), price points, the sandbox's test merchants and their balances, test cards, the sandbox's failure
+ * triggers, refund support and created status per method, the refund fee and failing reason, the payment method not for
+ * payouts, payout methods' cancel and currencies, a payee's fields per payout method, the webhook acknowledgement limit
+ * and clock ratio. Each table is recognised by its header's words; a row whose cells
  * cannot be read whole is left out (the fact is then a TODO), never guessed.
  */
 import { blank, codeSpans, column, type MdTable, plain, readMarkdown } from './markdown.js';
