@@ -17,11 +17,12 @@ import { factsOfDescription } from '../openapi/facts.js';
 import { readOpenApi } from '../openapi/read.js';
 
 /** The facts of an API description (a URL is read as it is given; a file path from here). */
-async function describedFacts(source: string): Promise<ReturnType<typeof factsOfDescription>> {
+async function describedFacts(source: string, target: string): Promise<ReturnType<typeof factsOfDescription>> {
   const where = /^https?:\/\//.test(source) ? source : resolve(source);
   const { doc, warnings } = await readOpenApi(where);
   for (const w of warnings) process.stdout.write(`init: the API description: ${w}\n`);
-  const facts = factsOfDescription(doc, source);
+  // Paths under a server carrying the target's own base path are written relative to it, as the profile's are.
+  const facts = factsOfDescription(doc, source, target);
   process.stdout.write(
     `init: the API description ${source}: ${facts.told.length} facts, ${facts.methods.length} method names, ` +
       `${facts.contradictions.length} contradiction(s) of the interface\n`,
@@ -220,7 +221,7 @@ export async function initMain(argv: string[]): Promise<number> {
   const timeLimitS = intFlag(flags['time-limit'], 'time-limit', 5, 3600) ?? 300;
   const out = resolve(String(flags.out ?? 'profile.draft.json'));
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists; pass --force to overwrite it, or another --out`);
-  const described = flags.openapi !== undefined ? await describedFacts(String(flags.openapi)) : undefined;
+  const described = flags.openapi !== undefined ? await describedFacts(String(flags.openapi), target) : undefined;
   const told = [
     ...(described?.told ?? []),
     ...(flags.hints !== undefined ? readHintsFile(String(flags.hints)) : []),

@@ -5,7 +5,7 @@
  */
 import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
-import { amount, completeBody, defaultFiller, entries, getPath, pathsOf, variable } from './fields.js';
+import { amount, completeBody, defaultFiller, entries, getPath, PROBE_GOODS_NAME, pathsOf, variable } from './fields.js';
 import { describe, type Prober } from './prober.js';
 import { carriedBy, type PathNumber, pathFor } from '../profile/endpoint-path.js';
 
@@ -67,7 +67,7 @@ export async function learnCard(
         merchant_order_no: '',
         trans_amount: amount(cents),
         notify_url: notifyUrl,
-        trade_info: { goods_name: 'init probe' },
+        trade_info: { goods_name: PROBE_GOODS_NAME },
         metadata: 'init',
         card: cardOf(number),
       };

@@ -22,6 +22,7 @@ import {
   getPath,
   internalNameIn,
   isRequiredMessage,
+  PROBE_GOODS_NAME,
   pathsOf,
   setPath,
   variable,
@@ -43,7 +44,7 @@ export function checkoutBody(shape: CheckoutShape, method: string, cents: bigint
     payment_method: method,
     merchant_order_no: no,
     trans_amount: amount(cents),
-    trade_info: { goods_name: 'init probe' },
+    trade_info: { goods_name: PROBE_GOODS_NAME },
     ...structuredClone(shape.extras),
     ...structuredClone(shape.byMethod[method] ?? {}),
   };
@@ -65,15 +66,24 @@ export async function learnCheckoutShape(
   path: string,
   notifyUrl: string,
   firstMethod: string = METHOD_CANDIDATES[0]!,
+  /** The vendor's checkout.extras (--hint, --hints, --openapi): a field asked for gets the value told, not init's guess. */
+  toldExtras: Record<string, unknown> = {},
 ): Promise<CheckoutShape> {
   p.phase('checkout: required fields');
   const base = {
     payment_method: firstMethod,
     merchant_order_no: '',
     trans_amount: amount(1000n),
-    trade_info: { goods_name: 'init probe' },
+    trade_info: { goods_name: PROBE_GOODS_NAME },
   };
-  const filler = defaultFiller(notifyUrl, () => amount(1000n));
+  const guess = defaultFiller(notifyUrl, () => amount(1000n));
+  // A literal the vendor gave for a top-level field (a metadata value every payment must carry) is sent as given; a
+  // variable of the template is init's to fill.
+  const filler = (snake: string) => {
+    const told = toldExtras[snake];
+    const literal = told !== undefined && !(typeof told === 'string' && told.includes('${')) && !snake.includes('.');
+    return literal ? structuredClone(told) : guess(snake);
+  };
   const done = await completeBody(p, path, base, filler, (b) => {
     b.merchant_order_no = p.newNo('o');
   });

@@ -188,6 +188,12 @@ export async function completeBody(
 }
 
 /** Default values for fields a target asks for, chosen so a sandbox accepts them. */
+/**
+ * The goods name init's payments carry: short, as a target may accept goods names only a few characters long (a
+ * profile's lengths.maxLength.goodsName is the target's to say; init has not read it when it first pays).
+ */
+export const PROBE_GOODS_NAME = 'init';
+
 export function defaultFiller(notifyUrl: string, amountValue: () => unknown): FieldFiller {
   return (snake) => {
     const leaf = snake.split('.').pop()!;

@@ -152,7 +152,15 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     const paths: Found = Object.fromEntries(Object.entries(st.paths).filter(([k, v]) => !isTemplated(v) || FILLED.has(k)));
     if (!paths.checkout)
       throw new Error(`the checkout path ${'/api/v1/payments/checkout'} did not answer: is ${opts.baseUrl} the service's base URL?`);
-    st.shape = await learnCheckoutShape(p, ev, paths.checkout, receiver.url);
+    const toldExtras = vendor.at('checkout.extras');
+    st.shape = await learnCheckoutShape(
+      p,
+      ev,
+      paths.checkout,
+      receiver.url,
+      undefined,
+      toldExtras && typeof toldExtras === 'object' && !Array.isArray(toldExtras) ? (toldExtras as Record<string, unknown>) : {},
+    );
     seedToldExtras(st.shape, vendor);
     st.methods = [];
     await classifyMethods(p, ev, st.shape, st.methods, methodNames);

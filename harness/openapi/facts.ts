@@ -13,7 +13,7 @@ import { vendorControls } from './controls.js';
 import { type DocOperation, matchOperations, operationsOf, requestSchemaOf } from './match.js';
 import { payeeFieldsTable, type Prose, proseFacts } from './prose.js';
 import { type Doc, seg } from './read.js';
-import { flat, propsOf, variantsOf } from './shapes.js';
+import { basePathOf, flat, propsOf, variantsOf } from './shapes.js';
 
 type S = Record<string, unknown>;
 
@@ -84,8 +84,10 @@ function variableOf(name: string, s: S, ctx: Context): string | undefined {
     return 'orderNo';
   if (/reason/.test(name) && ctx === 'refund') return 'reason';
   if (name === 'goods_name') return 'goodsName';
-  // A metadata field with an example of its own and no words is a value the vendor gives (a method that requires it).
-  if (name === 'metadata' && !(Array.isArray(s['examples']) && s['description'] === undefined)) return 'metadata';
+  // A metadata field with an example of its own and no words, or a const, is a value the vendor gives (a method that
+  // requires it).
+  if (name === 'metadata' && s['const'] === undefined && !(Array.isArray(s['examples']) && s['description'] === undefined))
+    return 'metadata';
   return undefined;
 }
 
@@ -273,10 +275,16 @@ function byMethod(
   return { common: { type: 'object', required: common, properties }, own, differing, ranges };
 }
 
-export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
+/**
+ * The facts `doc` tells; `baseUrl`, the target's base URL: a server whose path starts with the base URL's path serves
+ * paths relative to that base URL, so that part is not written again before them (`https://host/gw` and a server
+ * `https://host/gw/api/v1` give `/api/v1/…`).
+ */
+export function factsOfDescription(doc: Doc, source: string, baseUrl?: string): DescriptionFacts {
   const told: Told[] = [];
   const contradictions: string[] = [];
-  const { matched, doubts } = matchOperations(doc);
+  const base = basePathOf(baseUrl);
+  const { matched, doubts } = matchOperations(doc, base);
   const tell = (path: string, value: unknown, pointer: string) => told.push({ path, value, source: `${source}#${pointer}` });
   const methods: string[] = [];
   const payoutMethods: string[] = [];
@@ -389,7 +397,7 @@ export function factsOfDescription(doc: Doc, source: string): DescriptionFacts {
     extensions(op, o, tell);
   }
   for (const [name, control] of sandboxControls(doc)) tell(`sandbox.${name}`, control.value, control.pointer);
-  vendorControls(operationsOf(doc), tell);
+  vendorControls(operationsOf(doc, base), tell);
   proseFacts(prosesOf(doc, matched), cardOf(matched.cardPayment), tell);
   topExtensions(doc, tell);
   webhookContradictions(doc, contradictions);
@@ -479,16 +487,22 @@ function webhookContradictions(doc: Doc, out: string[]): void {
         body(item, `${o.pointer}/callbacks/${seg(name)}/${seg(expression)}`, `callback ${name}`);
 }
 
-/** A field required only for some methods, said in its description ("Required for `KLARNA` payments."): method → fields. */
+/**
+ * A field required only for some methods, said in its description ("Required for `KLARNA` payments."): method → fields.
+ * A value the sentence gives ("Required for `CARD` payments, as `order-7`.") is that method's, whatever the field's
+ * words say it is otherwise (free-form metadata a method needs a given value of).
+ */
 function requiredPerMethod(s: S): Record<string, S> {
   const out: Record<string, S> = {};
   for (const [k, sub] of Object.entries(props(s))) {
-    const m = /required for `([A-Z][A-Z0-9_]*)` payments/i.exec(String(sub['description'] ?? ''))?.[1];
-    if (!m || ((s['required'] as string[] | undefined) ?? []).includes(k)) continue;
-    out[m] ??= { type: 'object', required: [], properties: {} };
-    const own = out[m]!;
-    (own['required'] as string[]).push(k);
-    (own['properties'] as S)[k] = sub;
+    if (((s['required'] as string[] | undefined) ?? []).includes(k)) continue;
+    for (const said of String(sub['description'] ?? '').matchAll(/required for `([A-Z][A-Z0-9_]*)` payments(?:, as `([^`]*)`)?/gi)) {
+      const m = said[1]!;
+      out[m] ??= { type: 'object', required: [], properties: {} };
+      const own = out[m]!;
+      (own['required'] as string[]).push(k);
+      (own['properties'] as S)[k] = said[2] !== undefined ? { type: 'string', examples: [said[2]] } : sub;
+    }
   }
   return out;
 }

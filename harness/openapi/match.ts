@@ -25,13 +25,14 @@ const DOCUMENT_PATHS: Partial<Record<Operation, string>> = {
   paymentQuery: '/api/v1/payments/query',
 };
 
-export function operationsOf(doc: Doc): DocOperation[] {
+/** The description's operations, each path as a profile writes it relative to a base URL ending with `base`. */
+export function operationsOf(doc: Doc, base = ''): DocOperation[] {
   const out: DocOperation[] = [];
   for (const [path, item] of Object.entries((doc['paths'] ?? {}) as Record<string, Record<string, unknown>>))
     for (const method of ['post', 'get', 'put', 'patch', 'delete']) {
       const op = item?.[method];
       if (op && typeof op === 'object') {
-        const effective = effectivePath(doc, path, item, op as Record<string, unknown>);
+        const effective = effectivePath(doc, path, item, op as Record<string, unknown>, base);
         out.push({
           path: effective.path,
           rawPath: path,
@@ -115,8 +116,8 @@ export interface Matched {
   doubts: string[];
 }
 
-export function matchOperations(doc: Doc): Matched {
-  const ops = operationsOf(doc);
+export function matchOperations(doc: Doc, base = ''): Matched {
+  const ops = operationsOf(doc, base);
   const matched: Partial<Record<Operation, DocOperation>> = {};
   const doubts: string[] = [];
   const used = new Set<DocOperation>();

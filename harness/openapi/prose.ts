@@ -1,9 +1,10 @@
 /**
  * What a vendor's description says in words (Markdown in `description`s: the document's info, its tags, its operations,
- * a field's own) of the facts no schema keyword holds: amount limits per method and channel (and currency), fees, price
- * points, the sandbox's test merchants and their balances, test cards, refund support and created status per method,
- * the refund fee and failing reason, payout methods' cancel and currencies, a payee's fields per payout method, the
- * webhook acknowledgement limit and clock ratio. Each table is recognised by its header's words; a row whose cells
+ * a field's own) of the facts no schema keyword holds: amount limits per method and channel (and currency), fees (with
+ * their floor and cap), price points, the sandbox's test merchants and their balances, test cards, the sandbox's failure
+ * triggers, refund support and created status per method, the refund fee and failing reason, the payment method not for
+ * payouts, payout methods' cancel and currencies, a payee's fields per payout method, the webhook acknowledgement limit
+ * and clock ratio. Each table is recognised by its header's words; a row whose cells
  * cannot be read whole is left out (the fact is then a TODO), never guessed.
  */
 import { blank, codeSpans, column, type MdTable, plain, readMarkdown } from './markdown.js';
@@ -76,8 +77,17 @@ function limits(t: MdTable, kind: 'payments' | 'payouts', at: string, tell: Tell
 const PERCENT = /^(\d+(?:\.\d+)?)\s*%$/;
 const FIXED = /^(\d+(?:\.\d{1,2})?)\s*([A-Z]{3})?$/;
 
-/** One fee from its cells: percent ("2.9 %"), fixed ("0.30 USD"), rounding; undefined when a cell does not read. */
-function feeOf(percentCell: string | undefined, fixedCell: string | undefined, roundingCell: string | undefined): S | undefined {
+/**
+ * One fee from its cells: percent ("2.9 %"), fixed ("0.30 USD"), rounding, and the least and most it comes to (a floor
+ * and a cap, "0.25 USD", in the fee's currency); undefined when a cell does not read.
+ */
+function feeOf(
+  percentCell: string | undefined,
+  fixedCell: string | undefined,
+  roundingCell: string | undefined,
+  floorCell?: string,
+  capCell?: string,
+): S | undefined {
   const out: S = {};
   if (!blank(percentCell)) {
     const m = PERCENT.exec(plain(percentCell!));
@@ -95,27 +105,41 @@ function feeOf(percentCell: string | undefined, fixedCell: string | undefined, r
     if (!['up', 'down', 'halfUp'].includes(r)) return undefined;
     out['rounding'] = r;
   }
+  for (const [key, cell] of [
+    ['min', floorCell],
+    ['max', capCell],
+  ] as const) {
+    if (blank(cell)) continue;
+    const m = FIXED.exec(plain(cell!));
+    // A bound in another currency than the fee's is no bound this profile can state.
+    if (!m || (m[2] ?? 'USD') !== (out['currency'] ?? 'USD')) return undefined;
+    out[key] = m[1];
+  }
   return out;
 }
 
 function fees(t: MdTable, kind: 'payments' | 'refunds' | 'payouts', at: string, tell: Tell): void {
   const [m, pc, fx, r] = [column(t, /method/i), column(t, /percent/i), column(t, /fixed/i), column(t, /round/i)];
+  const [floor, cap] = [column(t, /floor|at least/i), column(t, /\bcap\b|at most/i)];
   const out: [string, S][] = [];
   for (const row of t.rows) {
     const method = methodIn(row[m] ?? '');
-    const fee = feeOf(row[pc], row[fx], r >= 0 ? row[r] : undefined);
+    const cell = (i: number) => (i >= 0 ? row[i] : undefined);
+    const fee = feeOf(row[pc], row[fx], cell(r), cell(floor), cell(cap));
     if (!method || !fee) return;
     out.push([method, fee]);
   }
   for (const [method, fee] of out) tell(`fees.${kind}.${method}`, fee, at);
 }
 
-/** A fee written in a list item: "`CARD`: percent 2.9 %; fixed 0.30 USD; rounding halfUp". */
+/** A fee written in a list item: "`CARD`: percent 2.9 %; fixed 0.30 USD; rounding halfUp[; floor 0.25 USD][; cap 5 USD]". */
 function feeItem(text: string): [string, S] | undefined {
-  const m = /^(.+?):\s*percent\s+([^;]+);\s*fixed\s+([^;]+);\s*rounding\s+(.+)$/.exec(text);
+  const m = /^(.+?):\s*percent\s+([^;]+);\s*fixed\s+([^;]+);\s*rounding\s+([^;]+?)(?:;\s*floor\s+([^;]+?))?(?:;\s*cap\s+([^;]+?))?$/.exec(
+    text,
+  );
   if (!m) return undefined;
   const method = methodIn(m[1]!);
-  const fee = feeOf(m[2], m[3], m[4]);
+  const fee = feeOf(m[2], m[3], m[4], m[5], m[6]);
   return method && fee ? [method, fee] : undefined;
 }
 
@@ -188,6 +212,43 @@ function balancesIn(cell: string): Record<string, string> | undefined {
     out[m[2]!] = m[1]!.replace(/,/g, '');
   }
   return out;
+}
+
+const FAILURE_KINDS = ['queryFailed', 'orderCreationFailed', 'refundSystemBusy', 'refundFailed'];
+
+/** One row of a failure-trigger table (Failure | Trigger | Value | Where | Requests); undefined when it does not read. */
+function triggerOf(way: string, value: string | undefined, where: string | undefined, requests: string): S | undefined {
+  const count = /^first (\d+)$/i.exec(requests)?.[1];
+  if (!count && !/^(every|all|—|-|)$/i.test(requests)) return undefined;
+  const counted = (t: S): S => (count ? { ...t, count: Number(count) } : t);
+  if (way === 'control') return value === undefined ? { way } : undefined;
+  if (value === undefined) return undefined;
+  if (['amount', 'amountEnding', 'card', 'reason'].includes(way)) return where === undefined ? counted({ way, value }) : undefined;
+  if (way === 'numberPrefix' || way === 'numberSuffix')
+    return where === 'merchantOrderNo' || where === 'merchantRefundNo' ? counted({ way, number: where, value }) : undefined;
+  if (way === 'email') return counted({ way, value, ...(where !== undefined ? { field: where } : {}) });
+  if (way === 'header') return where !== undefined ? counted({ way, name: where, value }) : undefined;
+  return undefined;
+}
+
+/** The ways the sandbox causes each failure, from a table of magic values; a row that does not read tells nothing. */
+function triggers(t: MdTable, at: string, tell: Tell): void {
+  const [f, w, v, where, n] = [
+    column(t, /^failure$/i),
+    column(t, /^trigger$/i),
+    column(t, /^value$/i),
+    column(t, /^where$/i),
+    column(t, /^requests$/i),
+  ];
+  const cell = (row: string[], i: number) => (i < 0 || blank(row[i]) ? undefined : plain(row[i]!));
+  const out: Record<string, S[]> = {};
+  for (const row of t.rows) {
+    const kind = cell(row, f);
+    const trigger = triggerOf(cell(row, w) ?? '', cell(row, v), cell(row, where), cell(row, n) ?? '');
+    if (!kind || !FAILURE_KINDS.includes(kind) || !trigger) return;
+    (out[kind] ??= []).push(trigger);
+  }
+  for (const [kind, ts] of Object.entries(out)) tell(`sandbox.triggers.${kind}`, ts, at);
 }
 
 function merchants(t: MdTable, at: string, tell: Tell): void {
@@ -324,6 +385,7 @@ export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
       if (has(/method/i) && has(/^min/i) && has(/^max/i) && (kind === 'payments' || kind === 'payouts')) limits(t, kind, pointer, tell);
       else if (has(/method/i) && (has(/percent/i) || has(/fixed/i)) && kind) fees(t, kind, pointer, tell);
       else if (has(/method/i) && has(/price point|tier/i)) pricePoints(t, pointer, tell);
+      else if (has(/^failure$/i) && has(/^trigger$/i) && has(/^value$/i)) triggers(t, pointer, tell);
       else if (has(/merchant id/i) && has(/purpose|role/i)) merchants(t, pointer, tell);
       else if (has(/card/i) && has(/behaviou?r|scenario|result|outcome/i))
         cards(
@@ -357,6 +419,8 @@ export function proseFacts(texts: Prose[], card: S, tell: Tell): void {
 function sentences(text: string, at: string, tell: Tell): void {
   const balance = /main test account's payout balance is ([\d,]+\.\d{2}) USD/i.exec(text)?.[1];
   if (balance) tell('payouts.balances.primary', balance.replace(/,/g, ''), at);
+  const notForPayouts = /`([A-Z][A-Z0-9_]*)` is a payment method only: it cannot be used for payouts/.exec(text)?.[1];
+  if (notForPayouts) tell('payouts.notForPayouts', notForPayouts, at);
   const fee = /refund fee of `?(\d+\.\d{2})`? USD/i.exec(text)?.[1];
   if (fee) tell('refunds.fee', fee, at);
   const reason = /refund whose reason is `([^`]+)` fails/i.exec(text)?.[1];

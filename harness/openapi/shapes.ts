@@ -71,8 +71,11 @@ export function variantsOf(s: S | undefined, methods: readonly string[] = []): {
   });
 }
 
-/** The path part of the server an operation is served under (operation, then path item, then document). */
-export function serverPrefix(doc: S, item: S, op: S): string {
+/**
+ * The path part of the server an operation is served under (operation, then path item, then document), less the base
+ * path `base` the target's base URL already ends with: a profile's paths are relative to its base URL.
+ */
+export function serverPrefix(doc: S, item: S, op: S, base = ''): string {
   const servers = [op['servers'], item['servers'], doc['servers']].find((x) => Array.isArray(x) && x.length) as S[] | undefined;
   const server = servers?.[0];
   if (!server || typeof server['url'] !== 'string') return '';
@@ -84,7 +87,25 @@ export function serverPrefix(doc: S, item: S, op: S): string {
   } catch {
     return '';
   }
-  return path.replace(/\/+$/, '');
+  return withoutBase(path.replace(/\/+$/, ''), base);
+}
+
+/** The path part of a base URL, without its trailing slash ('' for none or for no URL). */
+export function basePathOf(baseUrl: string | undefined): string {
+  if (!baseUrl) return '';
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** `path` inside the base path `base` (whole segments), else `path` as it is. */
+function withoutBase(path: string, base: string): string {
+  const b = base.replace(/\/+$/, '');
+  if (!b) return path;
+  if (path === b) return '';
+  return path.startsWith(`${b}/`) ? path.slice(b.length) : path;
 }
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -106,7 +127,7 @@ export function pathNumberOf(param: S): string | undefined {
  * A path as the interface's profile writes it: the server's prefix before it, each path parameter renamed to the number
  * it stands for; `unknown` lists the parameters no name or description places.
  */
-export function effectivePath(doc: S, rawPath: string, item: S, op: S): { path: string; unknown: string[] } {
+export function effectivePath(doc: S, rawPath: string, item: S, op: S, base = ''): { path: string; unknown: string[] } {
   const params = [...((item['parameters'] as S[] | undefined) ?? []), ...((op['parameters'] as S[] | undefined) ?? [])].filter(
     (p) => p && p['in'] === 'path',
   );
@@ -117,5 +138,5 @@ export function effectivePath(doc: S, rawPath: string, item: S, op: S): { path: 
     if (!n) unknown.push(name);
     return n ? `{${n}}` : whole;
   });
-  return { path: `${serverPrefix(doc, item, op)}${path}`, unknown };
+  return { path: `${serverPrefix(doc, item, op, base)}${path}`, unknown };
 }

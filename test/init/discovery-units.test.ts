@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { bisectLimits, type RangeProber } from '../../harness/init/limits.js';
 import { walkTiers } from '../../harness/init/price-points.js';
 import type { Answer, Prober } from '../../harness/init/prober.js';
-import { completeBody, defaultFiller, getPath, internalNameIn, snakeOf } from '../../harness/init/fields.js';
-import { nameFor } from '../../harness/init/checkout.js';
+import { completeBody, defaultFiller, getPath, internalNameIn, snakeOf, variable } from '../../harness/init/fields.js';
+import { learnCheckoutShape, nameFor } from '../../harness/init/checkout.js';
 import type { CardResult } from '../../harness/init/card-refund.js';
 import { learnOtherCards } from '../../harness/init/cards.js';
 import { Evidence } from '../../harness/init/evidence.js';
@@ -249,6 +249,33 @@ describe('completeBody', () => {
     expect(done.answer.code).toBe(0);
     expect(done.body['beneficiary']).toEqual({ name: 'Init Probe', account: 'US00INIT0000000001' });
     expect(done.added).toEqual(['beneficiary', 'beneficiary.name', 'beneficiary.account']);
+  });
+});
+
+describe('learnCheckoutShape', () => {
+  it("a field the checkout asks for gets the vendor's told literal (metadata every payment carries), a variable init's value", async () => {
+    // The target: metadata and notify_url are required, one at a time; it does not check the metadata's value.
+    const sent: Record<string, unknown>[] = [];
+    const p = {
+      phase: () => {},
+      newNo: () => 'o1',
+      post: async (_path: string, body: Record<string, unknown>): Promise<Answer> => {
+        sent.push(structuredClone(body));
+        const missing = ['metadata', 'notify_url'].find((f) => body[f] === undefined);
+        return missing
+          ? { envelope: true, http: 200, code: 400, key: 'invalidRequest', message: `Field ${missing} is required` }
+          : { envelope: true, http: 200, code: 0, data: {} };
+      },
+    } as unknown as Prober;
+    const ev = new Evidence(() => {});
+    const told = { metadata: 'conformance-order', notify_url: variable('notifyUrl') };
+    const shape = await learnCheckoutShape(p, ev, '/api/v1/payments/checkout', 'http://127.0.0.1:1/hook', 'CARD', told);
+    expect(shape.extras).toEqual({ metadata: 'conformance-order', notify_url: 'http://127.0.0.1:1/hook' });
+    expect(sent.at(-1)?.['metadata']).toBe('conformance-order');
+    expect(ev.values.find((v) => v.path === 'checkout.extras')?.value).toEqual({
+      metadata: 'conformance-order',
+      notify_url: variable('notifyUrl'),
+    });
   });
 });
 
