@@ -246,7 +246,9 @@ function triggers(t: MdTable, at: string, tell: Tell): void {
     const kind = cell(row, f);
     const trigger = triggerOf(cell(row, w) ?? '', cell(row, v), cell(row, where), cell(row, n) ?? '');
     if (!kind || !FAILURE_KINDS.includes(kind) || !trigger) return;
-    (out[kind] ??= []).push(trigger);
+    const list = out[kind] ?? [];
+    list.push(trigger);
+    out[kind] = list;
   }
   for (const [kind, ts] of Object.entries(out)) tell(`sandbox.triggers.${kind}`, ts, at);
 }
