@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DECLINE_CARD_POOL,
+  OPEN_WORLD_GENES,
   READING_NAMES,
   REFERENCE_GENES,
   retryWaitsGene,
@@ -67,6 +68,14 @@ describe('target genome', () => {
     for (const n of DECLINE_CARD_POOL) expect(luhn(n), n).toBe(true);
     const others = ['4242424242424242', '4000000000009235', '4000000000000119', '4000000000003220'];
     expect(DECLINE_CARD_POOL.filter((n) => others.includes(n))).toEqual([]);
+  });
+
+  it("draws the open world's genes only when asked to, and every one of them when asked", () => {
+    const has = (t: object, k: string) => Object.hasOwn(t, k);
+    const settled = fc.sample(targetGenes(), { seed: 3, numRuns: 200 });
+    expect(OPEN_WORLD_GENES.filter((k) => settled.some((t) => has(t, k)))).toEqual([]);
+    const all = fc.sample(targetGenes({ genes: 'all' }), { seed: 3, numRuns: 200 });
+    expect(OPEN_WORLD_GENES.filter((k) => !all.some((t) => has(t, k)))).toEqual([]);
   });
 
   it('draws readings only when asked to, on the reference accounts (what a version-2 profile can say)', () => {
