@@ -15,9 +15,14 @@
  * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
+ * With --replay <report.json>, the genomes a report lists as broken (its false verdicts, doctor WRONG items and init
+ * failures) run again instead of N drawn ones, with the report's seed unless --seed is given: a fix is tried on exactly
+ * the targets that showed the fault.
+ *
  *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
- *     [--name legal-targets]
+ *     [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { targetGenome, type TargetGenome } from '../fixtures/arbitraries/genome.js';
 import { loadSuites } from '../harness/run/suites.js';
@@ -33,8 +38,8 @@ import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
   'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]' +
-  ' [--genes all|settled] [--name legal-targets]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'genes', 'name']);
+  ' [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'genes', 'replay', 'name']);
 
 /** The accounts and channels of a genome in a few words, for the log. */
 function describeGenes(g: TargetGenome): string {
@@ -47,8 +52,9 @@ function describeGenes(g: TargetGenome): string {
   );
 }
 
-const N = Number(flag('n', '200'));
-const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
+const REPLAY = flag('replay', '');
+const replayed = REPLAY === '' ? undefined : brokenOf(REPLAY);
+const SEED = Number(flag('seed', String(replayed?.seed ?? Math.floor(Math.random() * 0x7fffffff))));
 const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
 const KILL = Number(flag('kill', '0'));
@@ -57,7 +63,6 @@ const INIT = flag('init', 'yes');
 const GENES = flag('genes', 'all');
 // Chunks run side by side with distinct seeds each keep their figures (reports/bench/<name>.json).
 const NAME = flag('name', 'legal-targets');
-if (!Number.isInteger(N) || N < 1) throw new Error('--n must be a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks must be quick or full');
 if (!Number.isInteger(CHECK_RUNS) || CHECK_RUNS < 1) throw new Error('--check-runs must be a positive integer');
@@ -65,7 +70,9 @@ if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-n
 if (INIT !== 'yes' && INIT !== 'no') throw new Error('--init must be yes or no');
 if (GENES !== 'all' && GENES !== 'settled') throw new Error('--genes must be all or settled');
 
-const genomes = fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: N });
+const genomes = replayed?.genomes ?? fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: Number(flag('n', '200')) });
+const N = genomes.length;
+if (!Number.isInteger(N) || N < 1) throw new Error(replayed ? `${REPLAY} lists no broken genome` : '--n must be a positive integer');
 const faultDraws = fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
 const suites = await loadSuites();
 log(`legal targets: ${N} genomes, seed ${SEED}, webhooks ${WEBHOOKS}, ${CHECK_RUNS} runs per property check`);
@@ -189,6 +196,21 @@ for (const b of broke)
 log(`wrote ${writeReport(NAME, figures)}`);
 const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
+
+/** The genomes a report of this bench lists as broken (checks, doctor or init), each once, and the report's seed. */
+function brokenOf(file: string): { seed: number; genomes: TargetGenome[] } {
+  let report: { seed: number; broke?: { genome: TargetGenome }[]; init?: { broke?: { genome: TargetGenome }[] } };
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    console.error(`--replay: cannot read ${file}: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const all = [...(report.broke ?? []), ...(report.init?.broke ?? [])].map((b) => b.genome);
+  const seen = new Set<string>();
+  const genomes = all.filter((g) => !seen.has(JSON.stringify(g)) && seen.add(JSON.stringify(g)) !== undefined);
+  return { seed: report.seed, genomes };
+}
 
 /** init over the genomes: wrong values, the share of facts written, and the sections whose facts it misses most. */
 function initSummary(rows: { genome: TargetGenome; j: InitJudgement }[]) {

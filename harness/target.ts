@@ -118,7 +118,9 @@ export function createTarget(opts: TargetOptions): Target {
   // number a declared failure trigger fails (harness/profile/triggers.ts): a check that means to trigger one adds it.
   const magic = new MagicValues(profile);
   const stamp = `${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
-  const runPrefix = [...'KQZXJ'].map((lead) => `${lead}${stamp}`).find((r) => !magic.number(`${r}O000001`)) ?? `K${stamp}`;
+  // A magic prefix rules a lead out; a magic suffix only some counters (newNo steps past them).
+  const runPrefix =
+    [...'KQZXJABCDEFGHILMNOPRSTUVWY'].map((lead) => `${lead}${stamp}`).find((r) => !magic.numberStart(r)) ?? `K${stamp}`;
   let counter = 0;
   const paths = endpointPaths(profile);
   const operationOf = operationClassifier(
@@ -256,12 +258,14 @@ export function createTarget(opts: TargetOptions): Target {
     post,
     newNo(kind) {
       const tag = kind === 'order' ? 'O' : kind === 'refund' ? 'R' : 'P';
-      let no: string;
-      do {
+      // Within the number's said length (lengths.maxLength): the prefix gives way, the counter stays whole.
+      const next = () => {
         counter += 1;
-        // Within the number's said length (lengths.maxLength): the prefix gives way, the counter stays whole.
-        no = fitNumber(profile, NUMBER_FIELDS[kind], runPrefix, `${tag}${String(counter).padStart(6, '0')}`);
-      } while (magic.number(no) && counter % 1_000_000 !== 0);
+        return fitNumber(profile, NUMBER_FIELDS[kind], runPrefix, `${tag}${String(counter).padStart(6, '0')}`);
+      };
+      let no = next();
+      // A declared suffix rules out some counters: at most a thousand steps past them, never a loop without end.
+      for (let tries = 0; magic.number(no) && tries < 1000; tries++) no = next();
       return no;
     },
     notifyUrl() {

@@ -18,7 +18,12 @@ import {
   currencyCodeOtherThanUsd,
 } from '../fixtures/arbitraries/amounts.js';
 import { valueOfCents } from '../harness/facts/money.js';
-import { ownRangedCheckoutMethods, rangedCheckoutMethodHolding, requireRangedCheckoutMethods } from './support/ranged-methods.js';
+import {
+  ownRangedCheckoutMethods,
+  plainCentsIn,
+  rangedCheckoutMethodHolding,
+  requireRangedCheckoutMethods,
+} from './support/ranged-methods.js';
 import { AUTH_ERROR_KEYS } from './support/auth-outcomes.js';
 import { expectRowError } from './support/charge.js';
 import { splitMsg } from '../harness/http/envelope.js';
@@ -224,7 +229,7 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
     async run(ctx) {
       const { target } = ctx;
       const { method, range } = rangedCheckoutMethodHolding(target);
-      const value = valueOfCents(range.min);
+      const value = valueOfCents(plainCentsIn(target, range)[0] ?? range.min);
       const probe = async (currency: string) => {
         const ex = await checkout(
           target,
@@ -294,12 +299,11 @@ export default defineSuite('amounts', { area: 'amounts', resource: 'payment' }, 
         expectSuccess(ex, { what: `a ${method} checkout of ${value} USD (inside a declared channel range: ${ranges}, bounds included)` });
       };
       // Both bounds of every channel of every method first (ranges are inclusive), then anywhere inside one.
-      for (const { method, channels } of methods) {
-        for (const range of channels) {
-          await probe({ method, value: valueOfCents(range.min) });
-          await probe({ method, value: valueOfCents(range.max) });
-        }
-      }
+      // A bound a declared failure trigger fails by design (an amount, an amount's ending) is not the range's to judge.
+      const magic = avoidMagic(target);
+      for (const { method, channels } of methods)
+        for (const cents of channels.flatMap((range) => [range.min, range.max]).filter((c) => !magic(c)))
+          await probe({ method, value: valueOfCents(cents) });
       const arb = fc
         .constantFrom(...methods)
         .chain((m) => amountValueInsideChannels(m.channels, avoidMagic(ctx.target)).map((v) => ({ method: m.method, value: v.sent })));

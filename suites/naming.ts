@@ -12,7 +12,7 @@ import { scriptedNo } from './support/webhook-scenarios.js';
 import type { Target } from '../harness/target.js';
 import { type CamelCaseField, CHECKOUT_FIELDS_WITH_UNDERSCORE } from '../fixtures/arbitraries/field-names.js';
 import { valueOfCents } from '../harness/facts/money.js';
-import { rangedCheckoutMethodHolding } from './support/ranged-methods.js';
+import { plainCentsIn, rangedCheckoutMethodHolding } from './support/ranged-methods.js';
 
 type Body = Record<string, unknown>;
 
@@ -200,10 +200,12 @@ export default defineSuite('naming', { area: 'naming', resource: 'payment' }, [
     async run({ target }) {
       const rec = target.profile.paymentRecord;
       skipUnless(rec, 'the profile declares no payment record shape (paymentRecord)', { declare: ['paymentRecord'] });
-      // Two amounts the method accepts: its declared minimum and one cent more (or less) inside its range.
+      // Two amounts the method accepts: the lowest two of its range that no declared failure trigger fails.
       const { method, range } = rangedCheckoutMethodHolding(target);
-      const snake = valueOfCents(range.min);
-      const other = valueOfCents(range.min + 1);
+      const [snakeCents, otherCents] = plainCentsIn(target, range, 2);
+      skipUnless(otherCents !== undefined, `the ${method} range holds fewer than two amounts no declared failure trigger fails`);
+      const snake = valueOfCents(snakeCents!);
+      const other = valueOfCents(otherCents!);
       const merchantOrderNo = target.newNo('order');
       const body = { ...checkoutBody(target, { merchantOrderNo, method, amount: usd(snake) }), transAmount: usd(other) };
       const ex = await post(target, body, 'checkout with trans_amount and a different transAmount');

@@ -435,7 +435,10 @@ export default defineSuite('refund-errors', { area: 'errors', resource: 'refund'
       await withBalanceHeld(t, 'lowBalance', async () => {
         const paid = await payOrder(t, card, 'err.ref.balance', { as: 'lowBalance', cents: total });
         // Any refund the balance does not cover with its fee, up to the amount paid; partial ones only where the method allows them.
-        const amounts = supportOf(t, card, 'lowBalance') === 'partial' ? fc.integer({ min: floor, max: total }) : fc.constant(total);
+        const amounts =
+          supportOf(t, card, 'lowBalance') === 'partial'
+            ? fc.integer({ min: floor, max: total }).filter((c) => !avoidMagic(t)(c) || c === total)
+            : fc.constant(total);
         await property(
           ctx,
           amounts,

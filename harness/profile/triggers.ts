@@ -122,6 +122,10 @@ export class MagicValues {
       (w) => (w.way === 'numberPrefix' && no.startsWith(w.value)) || (w.way === 'numberSuffix' && no.endsWith(w.value)),
     );
   }
+  /** Whether a merchant number starts as a declared way's (a run's prefix must not: no counter after it helps). */
+  numberStart(no: string): boolean {
+    return this.ways.some((w) => w.way === 'numberPrefix' && no.startsWith(w.value));
+  }
   /** Whether any amount is magic: callers with nothing to avoid skip the filtering. */
   get hasAmounts(): boolean {
     return this.ways.some((w) => w.way === 'amount' || w.way === 'amountEnding');

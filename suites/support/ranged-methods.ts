@@ -9,6 +9,7 @@ import type { Target } from '../../harness/target.js';
 import type { CentsRange } from '../../fixtures/arbitraries/amounts.js';
 import { channelGaps, channelSpans } from '../../harness/facts/limits.js';
 import { valueOfCents } from '../../harness/facts/money.js';
+import { avoidMagic } from '../../harness/ops.js';
 
 export interface RangedMethod {
   method: string;
@@ -66,6 +67,17 @@ export function rangedCheckoutMethodHolding(t: Target, cents: number[] = []): Ra
     });
   }
   return found;
+}
+
+/**
+ * The first `n` amounts (in cents, ascending from the range's minimum) that no declared failure trigger fails: the amounts
+ * a check sends when any amount of the range would do. Fewer when the range holds fewer.
+ */
+export function plainCentsIn(t: Target, range: CentsRange, n = 1): number[] {
+  const magic = avoidMagic(t);
+  const out: number[] = [];
+  for (let c = range.min; c <= range.max && out.length < n; c++) if (!magic(c)) out.push(c);
+  return out;
 }
 
 /** A merchant other than the primary whose own channel range of a checkout method differs from every merchant's. */

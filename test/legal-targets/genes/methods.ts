@@ -87,7 +87,9 @@ export function editMethods(p: Profile, t: TargetGenes): void {
   }
   if (t.requiredFields) {
     const required = requiredOf(t)!;
-    const values = (fields: readonly RequirableField[]) => Object.fromEntries(fields.map((f) => [f, FIELD_VALUES[f]]));
+    // A vendor's own value fits its own limit (lengths.maxLength.metadata): told as the limit allows.
+    const told = (f: RequirableField) => (f === 'metadata' ? FIELD_VALUES[f].slice(0, t.lengths?.maxLength.metadata) : FIELD_VALUES[f]);
+    const values = (fields: readonly RequirableField[]) => Object.fromEntries(fields.map((f) => [f, told(f)]));
     const { '*': every = [], ...byMethod } = required;
     p.checkout!.extras = { notify_url: `\${notifyUrl}`, ...values(every) };
     if (Object.keys(byMethod).length > 0)
