@@ -152,4 +152,17 @@ describe("the kit's own values avoid the declared magic values", () => {
     expect(numbers.filter((n) => n.startsWith('K') || n.endsWith('7'))).toEqual([]);
     expect(new Set(numbers).size).toBe(numbers.length);
   });
+
+  it("takes another run prefix when the kit's first lead is magic and a suffix ends every first counter", () => {
+    // A suffix of "1" makes every lead's first number magic; the run prefix must still avoid the prefix "K".
+    const p = triggers({
+      queryFailed: [
+        { way: 'numberPrefix', number: 'merchantOrderNo', value: 'K' },
+        { way: 'numberSuffix', number: 'merchantOrderNo', value: '1' },
+      ],
+    });
+    const { target } = openSession({ loaded: load(p), baseUrl: 'http://127.0.0.1:9' });
+    const numbers = Array.from({ length: 30 }, () => target.newNo('order'));
+    expect(numbers.filter((n) => n.startsWith('K') || n.endsWith('1'))).toEqual([]);
+  });
 });

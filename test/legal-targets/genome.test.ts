@@ -138,4 +138,24 @@ describe('target genome', () => {
       { numRuns: 200 },
     );
   });
+
+  it("tells every value a target requires within that target's own length of the field", () => {
+    // A vendor's own values fit its own limits: a required metadata value longer than the said metadata length is a
+    // profile no vendor writes, and every checkout would be refused by it.
+    let told = 0;
+    fc.assert(
+      fc.property(targetGenome({ genes: 'all' }), (g) => {
+        const p = trueProfile(g);
+        const max = p.lengths?.maxLength?.metadata;
+        const values = [p.checkout?.extras, ...Object.values(p.checkout?.extrasByMethod ?? {})].map((e) => e?.['metadata']);
+        for (const v of values)
+          if (typeof v === 'string' && max !== undefined) {
+            told += 1;
+            expect(v.length).toBeLessThanOrEqual(max);
+          }
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+    expect(told).toBeGreaterThan(0);
+  });
 });
