@@ -153,6 +153,13 @@ describe('target genome', () => {
             told += 1;
             expect(v.length).toBeLessThanOrEqual(max);
           }
+        // The target's own magic e-mails and reasons, too.
+        const ways = Object.values(p.sandbox?.triggers ?? {}).flat();
+        for (const w of ways)
+          if (w.way === 'email' || w.way === 'reason') {
+            const limit = p.lengths?.maxLength?.[w.way];
+            if (limit !== undefined) expect(w.value.length, `${w.way} ${w.value}`).toBeLessThanOrEqual(limit);
+          }
       }),
       { numRuns: 300, seed: 42 },
     );
