@@ -12,14 +12,16 @@
  * facts it misses most are listed, by section.
  *
  * With --kill K, K faults of the catalogue drawn per genome are laid over its target and must be killed by
- * their own clause. A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
+ * their own clause. With --kill all, every fault of the catalogue is laid over one drawn genome (fault i over genome
+ * i mod N), and --part P/M keeps the faults whose index is P-1 mod M (a catalogue split over runs side by side). A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
  * With --replay <report.json>, the genomes a report lists as broken (its false verdicts, doctor WRONG items and init
  * failures) run again instead of N drawn ones, with the report's seed unless --seed is given: a fix is tried on exactly
  * the targets that showed the fault.
  *
- *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]
+ *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K|all] [--part P/M]
+ *     [--init yes|no]
  *     [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]
  */
 import { readFileSync } from 'node:fs';
@@ -37,9 +39,9 @@ import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
-  'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K] [--init yes|no]' +
+  'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K|all] [--part P/M] [--init yes|no]' +
   ' [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'init', 'genes', 'replay', 'name']);
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'part', 'init', 'genes', 'replay', 'name']);
 
 /** The accounts and channels of a genome in a few words, for the log. */
 function describeGenes(g: TargetGenome): string {
@@ -57,7 +59,11 @@ const replayed = REPLAY === '' ? undefined : brokenOf(REPLAY);
 const SEED = Number(flag('seed', String(replayed?.seed ?? Math.floor(Math.random() * 0x7fffffff))));
 const WEBHOOKS = flag('webhooks', 'quick');
 const CHECK_RUNS = Number(flag('check-runs', '10'));
-const KILL = Number(flag('kill', '0'));
+const KILL_ALL = flag('kill', '0') === 'all';
+const KILL = KILL_ALL ? 1 : Number(flag('kill', '0'));
+const [PART, PARTS] = flag('part', '1/1').split('/').map(Number) as [number, number];
+if (!Number.isInteger(PARTS) || PARTS < 1 || !Number.isInteger(PART) || PART < 1 || PART > PARTS)
+  throw new Error('--part must be P/M with 1 <= P <= M');
 const INIT = flag('init', 'yes');
 // Every gene (the open world's too, fixtures/arbitraries/genome.ts OPEN_WORLD_GENES), or those proven in combination.
 const GENES = flag('genes', 'all');
@@ -66,14 +72,16 @@ const NAME = flag('name', 'legal-targets');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
 if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks must be quick or full');
 if (!Number.isInteger(CHECK_RUNS) || CHECK_RUNS < 1) throw new Error('--check-runs must be a positive integer');
-if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-negative integer');
+if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-negative integer or all');
 if (INIT !== 'yes' && INIT !== 'no') throw new Error('--init must be yes or no');
 if (GENES !== 'all' && GENES !== 'settled') throw new Error('--genes must be all or settled');
 
 const genomes = replayed?.genomes ?? fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: Number(flag('n', '200')) });
 const N = genomes.length;
 if (!Number.isInteger(N) || N < 1) throw new Error(replayed ? `${REPLAY} lists no broken genome` : '--n must be a positive integer');
-const faultDraws = fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
+const faultDraws = KILL_ALL
+  ? everyFaultOnce(N)
+  : fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
 const suites = await loadSuites();
 log(`legal targets: ${N} genomes, seed ${SEED}, webhooks ${WEBHOOKS}, ${CHECK_RUNS} runs per property check`);
 
@@ -87,6 +95,7 @@ const noVerdict: { genome: TargetGenome; checks: string[] }[] = [];
 const kills: { genome: TargetGenome; fault: string; clause: string; verdict: string; collateral: string[] }[] = [];
 const unshown: { genome: TargetGenome; fault: string; kind: string; why: string }[] = [];
 const inits: { genome: TargetGenome; j: InitJudgement }[] = [];
+const carried: (typeof faultCatalogue)[number][] = [];
 const started = performance.now();
 for (const [i, g] of genomes.entries()) {
   const run = await conformantRun(loadTrueProfile(g), suites, SEED, CHECK_RUNS, WEBHOOKS);
@@ -97,8 +106,14 @@ for (const [i, g] of genomes.entries()) {
   if ((run.inconclusive ?? []).length > 0) noVerdict.push({ genome: g, checks: run.inconclusive ?? [] });
   if (doctor.wrong.length > 0) withDoctorWrong += 1;
   if (run.failed.length > 0 || doctor.wrong.length > 0) broke.push({ genome: g, falseVerdicts: run.failed, doctorWrong: doctor.wrong });
-  for (const fault of KILL > 0 ? faultDraws[i]! : []) {
+  const mine = KILL > 0 ? [...carried.splice(0), ...faultDraws[i]!] : [];
+  for (const fault of mine) {
     const shows = showing(g, fault.name);
+    // With --kill all, a fault this genome cannot show waits for the next genome; only the last one counts it unshown.
+    if (!shows.show && KILL_ALL && i < N - 1) {
+      carried.push(fault);
+      continue;
+    }
     if (!shows.show) {
       unshown.push({ genome: g, fault: fault.name, kind: shows.kind, why: shows.why });
       log(`  fault ${fault.name} (${fault.clause}): not run, ${shows.kind}: ${shows.why}`);
@@ -196,6 +211,14 @@ for (const b of broke)
 log(`wrote ${writeReport(NAME, figures)}`);
 const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
+
+/** Each fault of the catalogue (of this --part) once, fault i over genome i mod N. */
+function everyFaultOnce(n: number): (typeof faultCatalogue)[number][][] {
+  const out = Array.from({ length: n }, () => [] as (typeof faultCatalogue)[number][]);
+  const mine = faultCatalogue.filter((_, i) => i % PARTS === PART - 1);
+  for (const [i, f] of mine.entries()) out[i % n]!.push(f);
+  return out;
+}
 
 /** The genomes a report of this bench lists as broken (checks, doctor or init), each once, and the report's seed. */
 function brokenOf(file: string): { seed: number; genomes: TargetGenome[] } {
