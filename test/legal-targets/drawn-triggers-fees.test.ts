@@ -147,6 +147,47 @@ describe("the doctor's own amounts avoid a declared ending", () => {
   }, 300_000);
 });
 
+/**
+ * Found by the combined sweep (bench/legal-targets.ts --seed 50001 and 50002, every open-world gene at once): a target
+ * failing orders whose amount ends in .13 with a channel bound at 406.13 (the bound was probed as any other); queries
+ * failing for order numbers starting "K" or ending "1" (every lead's first number ended "1", so the kit kept the magic
+ * "K" and stepped its counter a million times per number); a required metadata under a metadata limit of 8.
+ */
+describe('a target whose magic values meet the kit’s bounds, prefix and counter, with a short required metadata', () => {
+  const g: TargetGenome = {
+    readings: [],
+    target: {
+      ...REFERENCE_GENES,
+      channels: {
+        ...REFERENCE_GENES.channels,
+        CASH_APP: [
+          { minCents: 100, maxCents: 5_334 },
+          { minCents: 40_613, maxCents: 40_623 },
+        ],
+      },
+      triggers: {
+        ways: {
+          orderCreationFailed: [{ way: 'amountEnding', value: '.13', count: 1 }],
+          queryFailed: [
+            { way: 'numberPrefix', number: 'merchantOrderNo', value: 'K', count: 2 },
+            { way: 'numberSuffix', number: 'merchantOrderNo', value: '1' },
+          ],
+        },
+        declareSwitch: true,
+      },
+      requiredFields: { every: ['metadata'], byMethod: {} },
+      lengths: { maxLength: { metadata: 8, merchantOrderNo: 20 } },
+    },
+  };
+
+  it('is CONFORMANT with the true profile, and the doctor calls nothing WRONG', async () => {
+    expect((await doctorWrong(g)).wrong).toEqual([]);
+    const run = await conformantRun(loadTrueProfile(g), suites, 5, 3, 'quick');
+    expect(run.failed).toEqual([]);
+    expect(run.inconclusive).toEqual([]);
+  }, 900_000);
+});
+
 /** Drawn genomes with triggers and fee bounds or own fees (genome 5), each judged whole. */
 describe('drawn genomes with magic-value triggers and fee terms', () => {
   const drawn = fc
