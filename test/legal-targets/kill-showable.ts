@@ -434,6 +434,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   // only past the channel's refund support (reference/handlers/refund-create.ts); the card, that genome's only method,
   // took no refunds.
   'refund-failed-validation-failed': needsRefund,
+  // A refund of an unpaid payment on a method without refunds may be refused as notSupported (several refusals hold, the
+  // document orders none): the not-paid checks need a method that takes refunds (bench/legal-targets.ts --kill all --seed 50023).
+  'refund-not-paid-validation-failed': needsRefund,
   'refund-system-busy-code-500': needsRefund,
   // Judged from bench/legal-targets.ts --kill 3 --seed 71: no enabled method took refunds, so no refund to look up.
   // A refund query whose path carries the refund's service number is never sent by merchant_refund_no. Found by
@@ -442,6 +445,9 @@ const RULES: Readonly<Record<string, Rule>> = {
     t.paths?.refundQuery === 'refund_no'
       ? nothing('the refund query path carries the refund_no: no lookup by merchant_refund_no')
       : needsRefund(t, g),
+  // The same for payouts: a payout query whose path carries the payout_no (bench/legal-targets.ts --kill all --seed 50021).
+  'payout-query-merchant-no-as-payout-no': (t) =>
+    t.paths?.payoutQuery === 'payout_no' ? nothing('the payout query path carries the payout_no: no lookup by merchant_payout_no') : SHOWS,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
