@@ -12,8 +12,8 @@
  * facts it misses most are listed, by section.
  *
  * With --kill K, K faults of the catalogue drawn per genome are laid over its target and must be killed by
- * their own clause. With --kill all, every fault of the catalogue is laid over one drawn genome (fault i over genome
- * i mod N), and --part P/M keeps the faults whose index is P-1 mod M (a catalogue split over runs side by side). A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
+ * their own clause. With --kill all, every fault of the catalogue is laid over one drawn genome that can show it (see
+ * everyFaultOnce), and --part P/M keeps the faults whose index is P-1 mod M (a catalogue split over runs side by side). A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
  * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
  *
  * With --replay <report.json>, the genomes a report lists as broken (its false verdicts, doctor WRONG items and init
@@ -80,7 +80,7 @@ const genomes = replayed?.genomes ?? fc.sample(targetGenome({ genes: GENES }), {
 const N = genomes.length;
 if (!Number.isInteger(N) || N < 1) throw new Error(replayed ? `${REPLAY} lists no broken genome` : '--n must be a positive integer');
 const faultDraws = KILL_ALL
-  ? everyFaultOnce(N)
+  ? everyFaultOnce(genomes)
   : fc.sample(fc.subarray([...faultCatalogue], { minLength: KILL, maxLength: KILL }), { seed: SEED, numRuns: N });
 const suites = await loadSuites();
 log(`legal targets: ${N} genomes, seed ${SEED}, webhooks ${WEBHOOKS}, ${CHECK_RUNS} runs per property check`);
@@ -95,7 +95,6 @@ const noVerdict: { genome: TargetGenome; checks: string[] }[] = [];
 const kills: { genome: TargetGenome; fault: string; clause: string; verdict: string; collateral: string[] }[] = [];
 const unshown: { genome: TargetGenome; fault: string; kind: string; why: string }[] = [];
 const inits: { genome: TargetGenome; j: InitJudgement }[] = [];
-const carried: (typeof faultCatalogue)[number][] = [];
 const started = performance.now();
 for (const [i, g] of genomes.entries()) {
   const run = await conformantRun(loadTrueProfile(g), suites, SEED, CHECK_RUNS, WEBHOOKS);
@@ -106,14 +105,8 @@ for (const [i, g] of genomes.entries()) {
   if ((run.inconclusive ?? []).length > 0) noVerdict.push({ genome: g, checks: run.inconclusive ?? [] });
   if (doctor.wrong.length > 0) withDoctorWrong += 1;
   if (run.failed.length > 0 || doctor.wrong.length > 0) broke.push({ genome: g, falseVerdicts: run.failed, doctorWrong: doctor.wrong });
-  const mine = KILL > 0 ? [...carried.splice(0), ...faultDraws[i]!] : [];
-  for (const fault of mine) {
+  for (const fault of KILL > 0 ? faultDraws[i]! : []) {
     const shows = showing(g, fault.name);
-    // With --kill all, a fault this genome cannot show waits for the next genome; only the last one counts it unshown.
-    if (!shows.show && KILL_ALL && i < N - 1) {
-      carried.push(fault);
-      continue;
-    }
     if (!shows.show) {
       unshown.push({ genome: g, fault: fault.name, kind: shows.kind, why: shows.why });
       log(`  fault ${fault.name} (${fault.clause}): not run, ${shows.kind}: ${shows.why}`);
@@ -212,11 +205,18 @@ log(`wrote ${writeReport(NAME, figures)}`);
 const initBroke = initFigures !== undefined && (initFigures.wrongValues > 0 || initFigures.untold > 0 || initFigures.conformant < N);
 process.exit(broke.length > 0 || figures.kills.notKilled.length > 0 || initBroke ? 1 : 0);
 
-/** Each fault of the catalogue (of this --part) once, fault i over genome i mod N. */
-function everyFaultOnce(n: number): (typeof faultCatalogue)[number][][] {
+/**
+ * Each fault of the catalogue (of this --part) once: fault i over the first genome from i mod N on (cyclically) that can
+ * show it (test/legal-targets/kill-showable.ts), else over genome i mod N, where it is counted as not shown.
+ */
+function everyFaultOnce(gs: readonly TargetGenome[]): (typeof faultCatalogue)[number][][] {
+  const n = gs.length;
   const out = Array.from({ length: n }, () => [] as (typeof faultCatalogue)[number][]);
   const mine = faultCatalogue.filter((_, i) => i % PARTS === PART - 1);
-  for (const [i, f] of mine.entries()) out[i % n]!.push(f);
+  for (const [i, f] of mine.entries()) {
+    const at = Array.from({ length: n }, (_, k) => (i + k) % n).find((j) => showing(gs[j]!, f.name).show) ?? i % n;
+    out[at]!.push(f);
+  }
   return out;
 }
 

@@ -110,6 +110,19 @@ function triggerShows(kind: 'queryFailed' | 'orderCreationFailed' | 'refundSyste
   };
 }
 
+/**
+ * A fault of how a failure of `kind` is answered shows where the profile says a way to cause one: the switch (said unless
+ * the triggers gene leaves it unsaid) or a magic value of that kind; a refund's needs a refundable payment too. (A refund
+ * failure is always said: the profile's failing reason, refunds.failingReason.)
+ */
+function failureSaid(kind: 'queryFailed' | 'orderCreationFailed' | 'refundSystemBusy'): Rule {
+  return (t, g) => {
+    if (t.triggers && !t.triggers.declareSwitch && (t.triggers.ways[kind] ?? []).length === 0)
+      return nothing(`the profile says neither the switch nor a magic value of ${kind}`);
+    return kind === 'refundSystemBusy' ? needsRefund(t, g) : SHOWS;
+  };
+}
+
 /** The method whose payment the webhook checks refund: the card, else the first checkout method that takes refunds. */
 function webhookRefundMethod(t: TargetGenes): RangeMethod | undefined {
   const takes = refundable(t, ['partial', 'full-only']);
@@ -437,7 +450,11 @@ const RULES: Readonly<Record<string, Rule>> = {
   // A refund of an unpaid payment on a method without refunds may be refused as notSupported (several refusals hold, the
   // document orders none): the not-paid checks need a method that takes refunds (bench/legal-targets.ts --kill all --seed 50023).
   'refund-not-paid-validation-failed': needsRefund,
-  'refund-system-busy-code-500': needsRefund,
+  'refund-system-busy-code-500': failureSaid('refundSystemBusy'),
+  // A genome whose profile says no switch and no magic value of the kind (bench/legal-targets.ts --kill all --seed 50022).
+  'creation-failed-as-validation-failed': failureSaid('orderCreationFailed'),
+  'query-failed-as-system-busy': failureSaid('queryFailed'),
+  'query-failure-persists': failureSaid('queryFailed'),
   // Judged from bench/legal-targets.ts --kill 3 --seed 71: no enabled method took refunds, so no refund to look up.
   // A refund query whose path carries the refund's service number is never sent by merchant_refund_no. Found by
   // LEGAL_TARGETS_SEED=747948071 (paths.refundQuery: refund_no).
