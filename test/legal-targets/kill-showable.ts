@@ -465,6 +465,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   // The same for payouts: a payout query whose path carries the payout_no (bench/legal-targets.ts --kill all --seed 50021).
   'payout-query-merchant-no-as-payout-no': (t) =>
     t.paths?.payoutQuery === 'payout_no' ? nothing('the payout query path carries the payout_no: no lookup by merchant_payout_no') : SHOWS,
+  // A settle control that takes no reason leaves the status_reason the sandbox's own: a canned one is that reason
+  // (bench/legal-targets.ts --kill all --seed 50023, shapes.settleReason null).
+  'payout-reason-canned': (t) =>
+    t.shapes?.settleReason === null ? nothing('the settle control takes no reason: the status_reason is the sandbox’s own') : SHOWS,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
