@@ -1,5 +1,5 @@
 /** Faults in the error catalogue of payments and payment queries: wrong codes, wrong keys, rules skipped. */
-import { defineFault, PATHS, rewriteError, skipRule } from './fault.js';
+import { changeHolding, defineFault, PATHS, rewriteError, skipRule } from './fault.js';
 
 export const orderNotFound404 = defineFault({
   name: 'order-not-found-404',
@@ -101,12 +101,13 @@ export const pricePointNoRequestedAmount = defineFault({
   name: 'price-point-no-requested-amount',
   clause: 'payment.requested-amount.only-rounded',
   doc: 'API responses leave out requested_amount when an amount was rounded to a price point.',
-  finishEnvelope: (envelope) => {
-    const data = envelope['data'];
-    if (typeof data !== 'object' || data === null || !('requested_amount' in data)) return envelope;
-    const { requested_amount: _dropped, ...rest } = data as Record<string, unknown>;
-    return { ...envelope, data: rest };
-  },
+  finishEnvelope: (envelope) =>
+    envelope['data'] === undefined
+      ? envelope
+      : {
+          ...envelope,
+          data: changeHolding(envelope['data'], 'requested_amount', ({ requested_amount: _dropped, ...rest }) => rest),
+        },
 });
 
 export const pricePointUnroundableAccepted = defineFault({
@@ -205,12 +206,17 @@ export const pricePointAmountsSwapped = defineFault({
   doc:
     'For a payment rounded to a price point, API responses show the amount ' +
     'asked as trans_amount and the price point charged as requested_amount.',
-  finishEnvelope: (envelope) => {
-    const data = envelope['data'] as Record<string, unknown> | undefined;
-    return data !== undefined && 'requested_amount' in data
-      ? { ...envelope, data: { ...data, trans_amount: data['requested_amount'], requested_amount: data['trans_amount'] } }
-      : envelope;
-  },
+  finishEnvelope: (envelope) =>
+    envelope['data'] === undefined
+      ? envelope
+      : {
+          ...envelope,
+          data: changeHolding(envelope['data'], 'requested_amount', (r) => ({
+            ...r,
+            trans_amount: r['requested_amount'],
+            requested_amount: r['trans_amount'],
+          })),
+        },
 });
 
 export const unroundableValidationFailed = defineFault({

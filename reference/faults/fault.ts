@@ -53,3 +53,16 @@ export const PATHS = {
   payoutQuery: '/api/v1/payouts/query',
   payoutCancel: '/api/v1/payouts/cancel',
 } as const;
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `value` with every object that holds `key` replaced by `change(object)`, at any depth: a record a target nests deeper
+ * (a drawn payment record path, `data.result.payment`) is changed where it sits.
+ */
+export function changeHolding(value: unknown, key: string, change: (record: Json) => Json): unknown {
+  if (!isRecord(value)) return value;
+  if (key in value) return change(value);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, changeHolding(v, key, change)]));
+}

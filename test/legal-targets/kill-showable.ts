@@ -375,14 +375,21 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
   // It draws every payout on the USD balance: its check (suites/payout-errors.ts) pays out just above the low-balance
   // merchant's balance in another currency, with a payout method of its own that is not USD-only and whose range holds it.
-  'payout-balance-usd-only': (t) =>
-    t.lowBalance.payoutMethods.some(
-      (m) => !t.payouts[m].usdOnly && t.payouts[m].minCents <= t.lowBalance.eurCents && t.lowBalance.eurCents + 1 <= t.payouts[m].maxCents,
-    )
-      ? SHOWS
-      : nothing(
-          'no payout of the low-balance merchant in another currency than USD can reach its balance (USD-only methods, or out of range)',
-        ),
+  'payout-balance-usd-only': (t) => {
+    // Its range in EUR (its own where the target gives one) must hold the largest payout the EUR balance covers with the
+    // merchant's fee, and a cent more (bench/legal-targets.ts --kill all --seed 50032: a 9.92 EUR balance under a fee above it).
+    const eur = (t.money ?? REFERENCE_GENES.money!).eurRanges;
+    for (const m of PAYOUT_METHODS) {
+      if (!lowEurMethod(t, m)) continue;
+      const { own, shared } = payoutFeeOf(t, 'lowBalance', m);
+      const { within, above } = edge(t.lowBalance.eurCents, (c) => feeAt(own ?? shared, c));
+      const mine = t.merchantPayouts?.lowBalance?.[m];
+      const r = { ...t.payouts[m], ...eur[m], ...(mine?.minCents !== undefined ? { minCents: mine.minCents } : {}) };
+      const max = mine?.maxCents ?? r.maxCents;
+      if (within > 0 && r.minCents <= within && above <= max) return SHOWS;
+    }
+    return nothing('no payout of the low-balance merchant in EUR both within its balance with the fee and a cent above it is in range');
+  },
   // It renames PENDING in refund.updated: it needs a refund created pending. Its check refunds a method the profile's
   // refunds.createdStatus declares PENDING where there is one (suites/webhook-events.ts); found by kill.test.ts
   // (LEGAL_TARGETS_SEED=793264271): the wide genome's refunds are all created SUCCESS.
@@ -469,6 +476,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   // (bench/legal-targets.ts --kill all --seed 50023, shapes.settleReason null).
   'payout-reason-canned': (t) =>
     t.shapes?.settleReason === null ? nothing('the settle control takes no reason: the status_reason is the sandbox’s own') : SHOWS,
+  // Its check needs a full refund (bench/legal-targets.ts --kill all --seed 50033: no method took refunds).
+  'webhook-on-refund-looks-resent': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,

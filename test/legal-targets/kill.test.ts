@@ -168,3 +168,25 @@ describe('a query fault beside controls that take the merchant order number', ()
     expect(rows[0]!.doctor?.exitCode).toBe(0);
   }, 120_000);
 });
+
+/**
+ * The price-point faults changed requested_amount only where it sat at the top of `data`; a target whose payment record
+ * sits deeper (shapes.paymentRecordPath) kept it right, and price-point-amounts-swapped survived (bench/legal-targets.ts
+ * --kill all --seed 50033). They now change the record where it sits.
+ */
+describe('price-point faults on a target whose payment record sits deeper', () => {
+  it('kills each by its own clause', async () => {
+    const g: TargetGenome = { readings: [], target: { ...REFERENCE_GENES, shapes: { paymentRecordPath: ['result', 'payment'] } } };
+    const names = ['price-point-amounts-swapped', 'price-point-no-requested-amount'];
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 50033,
+      numRuns: 3,
+      faults: faultCatalogue.filter((f) => names.includes(f.name)),
+      parallel: 2,
+    });
+    expect(rows).toHaveLength(2);
+    expect(unkilled(rows)).toEqual([]);
+  }, 300_000);
+});
