@@ -34,7 +34,7 @@ import { faultCatalogue } from '../reference/index.js';
 import { loadTrueProfile } from '../test/legal-targets/genome.js';
 import { doctorWrong } from '../test/legal-targets/properties.js';
 import { type InitJudgement, initOverGenome } from '../test/legal-targets/init.js';
-import { showing } from '../test/legal-targets/kill-showable.js';
+import { showing, stoppedOnOwnFacts } from '../test/legal-targets/kill-showable.js';
 import { benchArgs } from './support/args.js';
 import { log, round, writeReport } from './support/report.js';
 
@@ -120,8 +120,12 @@ for (const [i, g] of genomes.entries()) {
       faults: [fault],
       parallel: 1,
     });
-    kills.push({ genome: g, fault: fault.name, clause: fault.clause, verdict: row!.verdict, collateral: row!.collateral });
-    log(`  fault ${fault.name} (${fault.clause}): ${row!.verdict}`);
+    // A stop on facts a legal profile would say otherwise is the mutant caught by the doctor (kill-showable.ts).
+    const verdict = row!.verdict === 'stopped' && stoppedOnOwnFacts(fault.name, row!.doctor?.wrong ?? []) ? 'caught' : row!.verdict;
+    kills.push({ genome: g, fault: fault.name, clause: fault.clause, verdict, collateral: row!.collateral });
+    log(
+      `  fault ${fault.name} (${fault.clause}): ${verdict}${row!.doctor?.wrong.length ? ` (doctor WRONG ${row!.doctor.wrong.join(', ')})` : ''}`,
+    );
   }
   if (INIT === 'yes') {
     const j = await initOverGenome(g, { run: { suites, seed: SEED, numRuns: CHECK_RUNS } });
@@ -165,10 +169,11 @@ const figures = {
   kills: {
     run: kills.length,
     killed: kills.filter((k) => k.verdict === 'killed').length,
+    caught: kills.filter((k) => k.verdict === 'caught').length,
     stopped: kills.filter((k) => k.verdict === 'stopped').length,
     notShowable: unshown.filter((u) => u.kind === 'nothing-to-show').length,
     checkBlind: unshown.filter((u) => u.kind === 'check-blind').map((u) => `${u.fault}: ${u.why}`),
-    notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'no-check'),
+    notKilled: kills.filter((k) => k.verdict !== 'killed' && k.verdict !== 'caught' && k.verdict !== 'no-check'),
   },
 };
 log(
@@ -178,7 +183,8 @@ log(
 );
 if (KILL > 0)
   log(
-    `kill: ${figures.kills.killed}/${kills.length} faults run killed by their own clause, ${figures.kills.stopped} stopped by ` +
+    `kill: ${figures.kills.killed}/${kills.length} faults run killed by their own clause, ${figures.kills.caught} caught by ` +
+      `the doctor on a fact a legal profile would say otherwise, ${figures.kills.stopped} stopped by ` +
       `the doctor, ${kills.filter((k) => k.verdict === 'no-check').length} with no check; not run: ` +
       `${figures.kills.notShowable} the genome cannot show, ${figures.kills.checkBlind.length} a check is known blind to`,
   );
@@ -196,7 +202,7 @@ if (initFigures)
       initFigures.missedMost.map(([s, n]) => `${s} ${n}`).join(', '),
   );
 for (const u of unshown.filter((x) => x.kind === 'check-blind')) log(`check blind: ${u.fault}: ${u.why}`);
-for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'no-check'))
+for (const k of kills.filter((x) => x.verdict !== 'killed' && x.verdict !== 'caught' && x.verdict !== 'no-check'))
   log(`not killed: ${k.fault} (${k.clause}) ${k.verdict} on ${JSON.stringify(k.genome)}`);
 for (const n of noVerdict) log(`without verdict (true profile): ${n.checks.join(', ')} on ${JSON.stringify(n.genome)}`);
 for (const b of broke)

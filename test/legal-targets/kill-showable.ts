@@ -495,3 +495,27 @@ export function showing(g: TargetGenome, fault: string): Showing {
   const rule = RULES[fault];
   return rule ? rule(g.target ?? REFERENCE_GENES, g) : SHOWS;
 }
+
+/**
+ * Faults a legal profile explains, and the facts it would say otherwise: where the doctor isolates one of them it calls
+ * the true profile WRONG there and stops the run (exit 2), as it must ("blames the profile only when some legal profile
+ * explains the answer"). Such a stop, naming only these facts, is the mutant caught, not a failure of the matrix; a stop
+ * naming any other fact still is one.
+ */
+const DOCTOR_OWN_FACTS: Readonly<Record<string, RegExp>> = {
+  // Every merchant given the primary's ranges: a profile giving them those ranges explains it.
+  'merchant-payment-range-of-primary': /^merchants\.\w+\.facts\.limits\.payments\./,
+  // A EUR payout held to the USD range: a profile whose EUR range is the USD one (or a USD-only method) explains it.
+  'payout-range-ignores-currency': /^(payouts\.methods\.\w+\.(usdOnly|currencies)|limits\.payouts\.\w+\.byCurrency\.)/,
+  // A magic value that fails nothing: a profile without that way explains it.
+  'magic-query-failure-ignored': /^sandbox\.triggers\.queryFailed\[/,
+  'magic-creation-failure-ignored': /^sandbox\.triggers\.orderCreationFailed\[/,
+  'magic-refund-busy-ignored': /^sandbox\.triggers\.refundSystemBusy\[/,
+  'magic-refund-failure-ignored': /^sandbox\.triggers\.refundFailed\[/,
+};
+
+/** Whether a doctor's stop of `fault` (the paths it called WRONG) names only facts a legal profile would say otherwise. */
+export function stoppedOnOwnFacts(fault: string, wrong: readonly string[]): boolean {
+  const own = DOCTOR_OWN_FACTS[fault];
+  return own !== undefined && wrong.length > 0 && wrong.every((p) => own.test(p));
+}
