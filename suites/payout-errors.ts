@@ -27,7 +27,7 @@ import type { MerchantRole, Target } from '../harness/target.js';
 import { centsNumberOf, centsOf, valueOfCents } from '../harness/facts/money.js';
 import { balanceMoves, largestWithin, payoutCost, smallestAbove } from '../harness/facts/fees.js';
 import { withBalanceHeld } from '../harness/facts/balance-hold.js';
-import { amountInside } from '../harness/facts/limits.js';
+import { amountInside, channelSpans } from '../harness/facts/limits.js';
 import { factsOf, type MerchantFacts, whereSaid } from '../harness/facts/index.js';
 import { firstRefusalIsInsufficientFunds, leaveProceedsPending } from './support/moving-balance.js';
 import {
@@ -236,13 +236,18 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
       t.merchant('frozen');
       const method = payoutMethod(t, { as: 'frozen' });
       const lim = t.profile.limits?.payouts?.[method];
-      const value = lim ? amountInside(lim) : '10.00';
-      const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'frozen', label: 'payout by a disabled merchant' });
       // A balance the profile does not say covers the payout (fee included) may refuse it too: the document orders neither.
       // Credits only raise a balance, and a disabled merchant pays nothing out, so a declared one that covers it still does.
+      // The amount: 10.00 (or inside the range), else the method's minimum where only that one is covered.
       const balance = t.profile.merchants.frozen?.payoutBalances?.USD;
-      const cost = payoutCost(t.profile, method, centsOf(value), 'USD');
-      const covered = balance !== undefined && cost !== undefined && cost <= centsOf(balance);
+      const covers = (v: string) => {
+        const cost = payoutCost(t.profile, method, centsOf(v), 'USD');
+        return balance !== undefined && cost !== undefined && cost <= centsOf(balance);
+      };
+      const candidates = lim ? [amountInside(lim), amountInside(lim, valueOfCents(channelSpans(lim)[0]!.min))] : ['10.00'];
+      const value = candidates.find(covers) ?? candidates[0]!;
+      const covered = covers(value);
+      const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'frozen', label: 'payout by a disabled merchant' });
       const what = `a ${method} payout of ${value} by a disabled merchant`;
       if (covered) return expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what });
       const seen = expectOneOf(

@@ -50,6 +50,15 @@ function lowEurMethod(t: TargetGenes, m: PayoutMethod): boolean {
   return t.lowBalance.payoutMethods.includes(m) && !t.payouts[m].usdOnly && (!own?.currencies || own.currencies.includes('EUR'));
 }
 
+/** Whether `cents` lies in the range of payout method `m` for `role` in `currency` (its own, the EUR one, or the shared). */
+function inPayoutRange(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod, currency: 'USD' | 'EUR', cents: number): boolean {
+  const eur = currency === 'EUR' ? (t.money ?? REFERENCE_GENES.money!).eurRanges[m] : undefined;
+  const mine = t.merchantPayouts?.[role]?.[m];
+  const min = mine?.minCents ?? eur?.minCents ?? t.payouts[m].minCents;
+  const max = mine?.maxCents ?? eur?.maxCents ?? t.payouts[m].maxCents;
+  return min <= cents && cents <= max;
+}
+
 /** Whether a payout by `role` of `m` is judged a cent above its USD or EUR balance (balances payments do not move). */
 function aboveEdges(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): number[] {
   const money = t.money ?? REFERENCE_GENES.money!;
@@ -260,13 +269,18 @@ const RULES: Readonly<Record<string, Rule>> = {
       for (const m of PAYOUT_METHODS) {
         const { own, shared } = payoutFeeOf(t, role, m);
         if (!own) continue;
+        // Each edge only where its amounts lie in the method's range for that merchant (bench/legal-targets.ts --kill all
+        // --seed 50043: the second merchant's balances above every maximum, the EUR one below the minimum with the fee).
+        const b2 = t.secondBalance ?? REFERENCE_GENES.secondBalance!;
         for (const b of aboveEdges(t, role, m)) {
           const { above } = edge(b, (c) => feeAt(own, c));
-          if (above + feeAt(shared, above) <= b) return SHOWS;
+          const currency = role === 'second' && b === b2.eurCents && b !== b2.usdCents ? 'EUR' : 'USD';
+          if (above + feeAt(shared, above) <= b && inPayoutRange(t, role, m, currency, above)) return SHOWS;
         }
         if (role === 'lowBalance' && lowEurMethod(t, m)) {
-          const { within } = edge(t.lowBalance.eurCents, (c) => feeAt(own, c));
-          if (within > 0 && within + feeAt(shared, within) > t.lowBalance.eurCents) return SHOWS;
+          const { within, above } = edge(t.lowBalance.eurCents, (c) => feeAt(own, c));
+          const inRange = inPayoutRange(t, role, m, 'EUR', within) && inPayoutRange(t, role, m, 'EUR', above);
+          if (within > 0 && inRange && within + feeAt(shared, within) > t.lowBalance.eurCents) return SHOWS;
         }
       }
     return nothing("no merchant's own payout fee differs from every merchant's at a balance's edge a check judges");
@@ -478,6 +492,11 @@ const RULES: Readonly<Record<string, Rule>> = {
     t.shapes?.settleReason === null ? nothing('the settle control takes no reason: the status_reason is the sandbox’s own') : SHOWS,
   // Its check needs a full refund (bench/legal-targets.ts --kill all --seed 50033: no method took refunds).
   'webhook-on-refund-looks-resent': needsRefund,
+  // Its check needs a payment made without metadata (bench/legal-targets.ts --kill all --seed 50041: every method required it).
+  'webhook-metadata-null': (t) =>
+    t.requiredFields?.every.includes('metadata') ? nothing('every payment carries the metadata the target requires') : SHOWS,
+  // Its check refunds a charged-back payment: a method that takes refunds (the same run, --seed 50042).
+  'refund-charged-back-not-paid-key': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,

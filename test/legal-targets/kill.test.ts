@@ -190,3 +190,31 @@ describe('price-point faults on a target whose payment record sits deeper', () =
     expect(unkilled(rows)).toEqual([]);
   }, 300_000);
 });
+
+/**
+ * The disabled merchant's payout check sent 10.00 although its declared 10.16 USD balance does not cover 10.00 with a fee
+ * of 0.24; the mutant that lets the merchant pay out was then refused for funds and survived (bench/legal-targets.ts --kill
+ * all --seed 50042). The check now sends an amount the declared balance covers (the method's minimum).
+ */
+describe("a disabled merchant's payout on a balance that covers only a small one", () => {
+  it('kills payout-frozen-allowed by its own clause', async () => {
+    const g: TargetGenome = {
+      readings: [],
+      target: {
+        ...REFERENCE_GENES,
+        frozenBalance: { usdCents: 1_016, eurCents: 0 },
+        money: { ...REFERENCE_GENES.money!, payoutFees: { BANK_TRANSFER: { fixedCents: 1_998, percentMillionths: 0, maxCents: 24 } } },
+      },
+    };
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 50042,
+      numRuns: 3,
+      faults: faultCatalogue.filter((f) => f.name === 'payout-frozen-allowed'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+  }, 300_000);
+});
