@@ -59,10 +59,18 @@ function inPayoutRange(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutM
   return min <= cents && cents <= max;
 }
 
+/**
+ * Whether the target's USD balance of `which` moves while the kit runs, so no check judges it as a constant: payments
+ * credit it, or a chargeback debits it (moneyTerms.chargeback; harness/facts/fees.ts balanceMoves). Proceeds that wait
+ * for a control are counted as moving too: it only leaves a fault unrun, never judged where it cannot show.
+ */
+function moves(t: TargetGenes, which: 'payout' | 'refund'): boolean {
+  return (t.money ?? REFERENCE_GENES.money!).paymentsCredit.includes(which) || t.moneyTerms?.chargeback?.from === which;
+}
+
 /** Whether a payout by `role` of `m` is judged a cent above its USD or EUR balance (balances payments do not move). */
 function aboveEdges(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): number[] {
-  const money = t.money ?? REFERENCE_GENES.money!;
-  const moving = money.paymentsCredit.includes('payout');
+  const moving = moves(t, 'payout');
   if (role === 'lowBalance') return t.lowBalance.payoutMethods.includes(m) && !moving ? [t.lowBalance.usdCents] : [];
   const b = t.secondBalance ?? REFERENCE_GENES.secondBalance!;
   const own = t.merchantPayouts?.second?.[m];
@@ -171,7 +179,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   // Found by npm test's random genome (LEGAL_TARGETS_SEED=927210037): the low-balance merchant had PAYPAL only.
   'refund-balance-ignored': (t) => {
     // A refund balance payments credit is never judged as a constant (profile balances.paymentsCredit): its check skips.
-    if (t.money?.paymentsCredit.includes('refund'))
+    if (moves(t, 'refund'))
       return blind('payments credit the refund balance, which the interface does not show: no check judges it as a constant');
     if (t.lowBalance.paymentMethods.includes('CARD') && t.refunds.CARD.support !== 'none') return SHOWS;
     const other = refundable(t, ['partial', 'full-only']).filter((m) => t.lowBalance.paymentMethods.includes(m));
@@ -183,7 +191,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   // method is USD-only, no other currency's balance is left to show it. Found by npm test's random kill genome
   // (LEGAL_TARGETS_SEED=1492451955): payments credited the payout balance, BANK_TRANSFER and PAYPAL USD-only.
   'payout-insufficient-funds-ignored': (t) =>
-    t.money?.paymentsCredit.includes('payout') && PAYOUT_METHODS.every((m) => t.payouts[m].usdOnly)
+    moves(t, 'payout') && PAYOUT_METHODS.every((m) => t.payouts[m].usdOnly)
       ? nothing('payments credit the USD payout balance and every payout method is USD-only: no balance stays a constant')
       : SHOWS,
   // Proceeds paid out early show where they stay pending by control (the reference's own proceeds, or a genome's
@@ -208,7 +216,7 @@ const RULES: Readonly<Record<string, Rule>> = {
       return f !== undefined && (f.fixedCents > 0 || f.percentMillionths > 0);
     });
     if (charged.length === 0) return nothing('no payout method charges a fee');
-    const moving = money.paymentsCredit.includes('payout');
+    const moving = moves(t, 'payout');
     return moving && charged.every((m) => t.payouts[m].usdOnly)
       ? blind('the only balances the fee could show against are USD ones, which payments credit (never judged as constants)')
       : SHOWS;
@@ -236,7 +244,7 @@ const RULES: Readonly<Record<string, Rule>> = {
     if (!own) return nothing('no merchant has a payout channel of its own');
     for (const role of ['second', 'lowBalance'] as const) {
       const usd = role === 'second' ? (t.secondBalance?.usdCents ?? 250_000) : t.lowBalance.usdCents;
-      const moving = (t.money ?? REFERENCE_GENES.money!).paymentsCredit.includes('payout');
+      const moving = moves(t, 'payout');
       for (const m of PAYOUT_METHODS) {
         const g = own[role]?.[m];
         if (!g || (role === 'lowBalance' && !t.lowBalance.payoutMethods.includes(m))) continue;
@@ -288,7 +296,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   // A fee's minimum shows where it binds at the low-balance merchant's USD balance: the fee there without its minimum is less.
   'payout-fee-minimum-ignored': (t) => {
     const money = t.money ?? REFERENCE_GENES.money!;
-    if (money.paymentsCredit.includes('payout')) return nothing('payments credit the USD payout balance: no USD balance is a constant');
+    if (moves(t, 'payout')) return nothing('payments credit or chargebacks debit the USD payout balance: no USD balance is a constant');
     const usd = t.lowBalance.usdCents;
     const binds = t.lowBalance.payoutMethods.filter((m) => {
       const f = t.merchantFees?.lowBalance?.payouts?.[m] ?? money.payoutFees[m];
@@ -302,9 +310,11 @@ const RULES: Readonly<Record<string, Rule>> = {
     const second = PAYOUT_METHODS.some((m) => {
       const own = t.merchantFees?.second?.payouts?.[m];
       if (own?.minCents === undefined) return false;
+      const b2 = t.secondBalance ?? REFERENCE_GENES.secondBalance!;
       return aboveEdges(t, 'second', m).some((b) => {
         const { above } = edge(b, (c) => feeAt(own, c));
-        return above + feeAt(own, above, { min: false }) <= b;
+        const currency = b === b2.eurCents && b !== b2.usdCents ? 'EUR' : 'USD';
+        return above + feeAt(own, above, { min: false }) <= b && inPayoutRange(t, 'second', m, currency, above);
       });
     });
     if (second) return SHOWS;
