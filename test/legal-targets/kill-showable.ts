@@ -68,6 +68,19 @@ function moves(t: TargetGenes, which: 'payout' | 'refund'): boolean {
   return (t.money ?? REFERENCE_GENES.money!).paymentsCredit.includes(which) || t.moneyTerms?.chargeback?.from === which;
 }
 
+/**
+ * Whether a payout method of the low-balance merchant takes EUR with a range holding both the largest payout its EUR
+ * balance covers with the fee and a cent more (the check that pays out within and just above its own EUR balance).
+ */
+function lowEurEdge(t: TargetGenes): boolean {
+  return PAYOUT_METHODS.some((m) => {
+    if (!lowEurMethod(t, m)) return false;
+    const { own, shared } = payoutFeeOf(t, 'lowBalance', m);
+    const { within, above } = edge(t.lowBalance.eurCents, (c) => feeAt(own ?? shared, c));
+    return within > 0 && inPayoutRange(t, 'lowBalance', m, 'EUR', within) && inPayoutRange(t, 'lowBalance', m, 'EUR', above);
+  });
+}
+
 /** Whether a payout by `role` of `m` is judged a cent above its USD or EUR balance (balances payments do not move). */
 function aboveEdges(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): number[] {
   const moving = moves(t, 'payout');
@@ -399,21 +412,12 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
   // It draws every payout on the USD balance: its check (suites/payout-errors.ts) pays out just above the low-balance
   // merchant's balance in another currency, with a payout method of its own that is not USD-only and whose range holds it.
-  'payout-balance-usd-only': (t) => {
-    // Its range in EUR (its own where the target gives one) must hold the largest payout the EUR balance covers with the
-    // merchant's fee, and a cent more (bench/legal-targets.ts --kill all --seed 50032: a 9.92 EUR balance under a fee above it).
-    const eur = (t.money ?? REFERENCE_GENES.money!).eurRanges;
-    for (const m of PAYOUT_METHODS) {
-      if (!lowEurMethod(t, m)) continue;
-      const { own, shared } = payoutFeeOf(t, 'lowBalance', m);
-      const { within, above } = edge(t.lowBalance.eurCents, (c) => feeAt(own ?? shared, c));
-      const mine = t.merchantPayouts?.lowBalance?.[m];
-      const r = { ...t.payouts[m], ...eur[m], ...(mine?.minCents !== undefined ? { minCents: mine.minCents } : {}) };
-      const max = mine?.maxCents ?? r.maxCents;
-      if (within > 0 && r.minCents <= within && above <= max) return SHOWS;
-    }
-    return nothing('no payout of the low-balance merchant in EUR both within its balance with the fee and a cent above it is in range');
-  },
+  // Its range in EUR (its own where the target gives one) must hold the largest payout the EUR balance covers with the
+  // merchant's fee, and a cent more (bench/legal-targets.ts --kill all --seed 50032: a 9.92 EUR balance under a fee above it).
+  'payout-balance-usd-only': (t) =>
+    lowEurEdge(t)
+      ? SHOWS
+      : nothing('no payout of the low-balance merchant in EUR both within its balance with the fee and a cent above it is in range'),
   // It renames PENDING in refund.updated: it needs a refund created pending. Its check refunds a method the profile's
   // refunds.createdStatus declares PENDING where there is one (suites/webhook-events.ts); found by kill.test.ts
   // (LEGAL_TARGETS_SEED=793264271): the wide genome's refunds are all created SUCCESS.
@@ -507,6 +511,13 @@ const RULES: Readonly<Record<string, Rule>> = {
     t.requiredFields?.every.includes('metadata') ? nothing('every payment carries the metadata the target requires') : SHOWS,
   // Its check refunds a charged-back payment: a method that takes refunds (the same run, --seed 50042).
   'refund-charged-back-not-paid-key': needsRefund,
+  // Where the low-balance merchant's USD balance moves, a payout above the declared one accepted may be one the balance
+  // rose to, and the check finds the edge upwards (bench/legal-targets.ts --kill all --seed 50053); the other checks that
+  // judge a merchant's own balance need a EUR edge inside a range.
+  'payout-funds-of-first-merchant': (t) =>
+    !moves(t, 'payout') || lowEurEdge(t)
+      ? SHOWS
+      : nothing("the low-balance merchant's USD balance moves and no payout in EUR reaches its EUR balance's edge"),
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
