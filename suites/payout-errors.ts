@@ -673,8 +673,8 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           moving++;
           continue;
         }
-        // A method that takes the currency and whose range in it holds a cent above the balance, fee included: only the
-        // balance can refuse.
+        // Each method that takes the currency and whose range in it holds a cent above the balance, fee included: only the
+        // balance can refuse. Every one, as each has its own fee (a merchant's own fee may differ from every merchant's).
         const found = second.payoutMethods.flatMap((name) => {
           const lim = second.payoutLimits(name, currency);
           if (second.takesCurrency(name, currency) !== true || !lim) return [];
@@ -682,29 +682,29 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
           return above !== undefined && centsOf(lim.min) <= centsOf(above) && centsOf(above) <= centsOf(lim.max)
             ? [{ method: name, above }]
             : [];
-        })[0];
-        if (!found) continue;
-        const { method, above } = found;
-        tried++;
-        await withBalanceHeld(t, 'second', async () => {
-          const ex = await createPayout(
-            t,
-            { method, amount: { currency, value: above } },
-            {
-              as: 'second',
-              label: `${method} payout of ${above} ${currency} by the second merchant, whose ${currency} balance is ${balance}`,
-            },
-          );
-          expectError(
-            ex,
-            { code: 5004, key: 'insufficientFunds' },
-            {
-              what:
-                `a payout of ${above} ${currency}${feeNote(t, method, above, currency, 'second')} by ` +
-                `the second merchant, whose own ${currency} payout balance is ${balance}`,
-            },
-          );
         });
+        for (const { method, above } of found) {
+          tried++;
+          await withBalanceHeld(t, 'second', async () => {
+            const ex = await createPayout(
+              t,
+              { method, amount: { currency, value: above } },
+              {
+                as: 'second',
+                label: `${method} payout of ${above} ${currency} by the second merchant, whose ${currency} balance is ${balance}`,
+              },
+            );
+            expectError(
+              ex,
+              { code: 5004, key: 'insufficientFunds' },
+              {
+                what:
+                  `a payout of ${above} ${currency}${feeNote(t, method, above, currency, 'second')} by ` +
+                  `the second merchant, whose own ${currency} payout balance is ${balance}`,
+              },
+            );
+          });
+        }
       }
       if (tried === 0 && moving > 0 && moving === balances.length)
         throw new PreconditionSkip(MOVING_BALANCE, {

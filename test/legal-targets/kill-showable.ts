@@ -475,6 +475,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   // The same run: a fault of refund.updated bodies, on a target where no enabled method takes refunds; the other faults that
   // rewrite only refund.updated bodies read the same way.
   'webhook-refund-goods-name-not-reason': needsRefund,
+  'webhook-refund-payment-method-refund': needsRefund,
   'webhook-refund-no-original-order-no': needsRefund,
   'webhook-refund-merchant-no-of-payment': needsRefund,
   'webhook-refund-original-refs-swapped': needsRefund,
@@ -518,6 +519,8 @@ const RULES: Readonly<Record<string, Rule>> = {
     !moves(t, 'payout') || lowEurEdge(t)
       ? SHOWS
       : nothing("the low-balance merchant's USD balance moves and no payout in EUR reaches its EUR balance's edge"),
+  // Their checks refund a payment (bench/legal-targets.ts --kill all --seed 50051, 50052: no method took refunds).
+  'webhook-payment-updated-instead-of-refund': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,

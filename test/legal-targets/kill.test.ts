@@ -218,3 +218,24 @@ describe("a disabled merchant's payout on a balance that covers only a small one
     expect(unkilled(rows)).toEqual([]);
   }, 300_000);
 });
+
+/**
+ * The second merchant's balance check paid out with the first method that reaches a cent above the balance; here its
+ * own fee on BANK_TRANSFER is below every merchant's, so ignoring it changes nothing there, and only PAYPAL's own fee (above
+ * every merchant's) shows merchant-payout-fee-ignored (bench/legal-targets.ts --kill all --seed 50053). It now tries each.
+ */
+describe("a merchant's own payout fee that differs the other way on its second method", () => {
+  it('kills merchant-payout-fee-ignored by its own clause', async () => {
+    const g = JSON.parse(readFileSync(new URL('./fixtures/genome-own-fee-on-second-method.json', import.meta.url), 'utf8')) as TargetGenome;
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 50053,
+      numRuns: 3,
+      faults: faultCatalogue.filter((f) => f.name === 'merchant-payout-fee-ignored'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+  }, 300_000);
+});
