@@ -62,12 +62,14 @@ for (const [i, g] of genomes.entries()) {
       `[${i + 1}/${N}] ${mode}: exit ${j.exit}, ${j.written}/${j.facts} facts (learnable ${j.learnable.written}/${j.learnable.facts}), ` +
         `${j.wrong.length} wrong, ${j.untold.length} untold, ${j.todos.length} TODOs, ${j.probes} requests` +
         (j.hints
-          ? `; hints ${j.hints.asTold}/${j.hints.told} as told, ${j.hints.contradicted.length} under a TODO, ${j.hints.lost.length} lost`
+          ? `; hints ${j.hints.asTold}/${j.hints.told} as told, ${j.hints.contradicted.length} under a TODO, ` +
+            `${j.hints.held.length} held with a part left out, ${j.hints.lost.length} lost`
           : ''),
     );
     for (const w of j.wrong) log(`    wrong ${w}`);
     for (const u of j.untold) log(`    untold ${u}`);
     for (const c of j.hints?.contradicted ?? []) log(`    told, contradicted ${c}`);
+    for (const h of j.hints?.held ?? []) log(`    told, held ${h}`);
     for (const l of j.hints?.lost ?? []) log(`    told, lost ${l}`);
   }
 }
@@ -104,6 +106,7 @@ const summary = (js: InitJudgement[]) => {
             told: sum((j) => j.hints?.told ?? 0),
             asTold: sum((j) => j.hints?.asTold ?? 0),
             contradicted: sum((j) => j.hints?.contradicted.length ?? 0),
+            held: sum((j) => j.hints?.held.length ?? 0),
             lost: sum((j) => j.hints?.lost.length ?? 0),
           },
         }
@@ -130,7 +133,7 @@ for (const m of modes) {
       `${s.todos} TODOs per target, exit 0 ${s.exitZero}/${N}` +
       (s.hints
         ? `; hints: ${s.hints.asTold}/${s.hints.told} written as told, ${s.hints.contradicted} under a TODO naming ` +
-          `the answer against them, ${s.hints.lost} lost`
+          `the answer against them, ${s.hints.held} held in a TODO with a part left out, ${s.hints.lost} lost`
         : ''),
   );
 }

@@ -210,7 +210,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         ev,
         { create: paths.payoutCreate, query: paths.payoutQuery, cancel: paths.payoutCancel },
         receiver.url,
-        payoutNames,
+        withPlacedMethods(payoutNames, st.methods),
         vendor.payoutMethodNames()[0],
       );
     if (st.card && paths.cardPayment) {
@@ -291,6 +291,16 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   applyTold(profile as unknown as Record<string, unknown>, vendor, ev, toldJudge(st, vendor));
   afterTold(profile, st, vendor);
   return { profile, evidence: ev, probes: p.sent, ms: Date.now() - started, stopped, exchanges: p.log, throttling: p.throttling };
+}
+
+/**
+ * The payout candidates and then each method the checkout placed as one of the target's (accepted, not enabled, without a
+ * channel) that they do not name: a service names a method alike wherever it takes it, so a wallet it renamed at checkout
+ * (TWINT for PayPal) is tried as a payout method too.
+ */
+export function withPlacedMethods(names: readonly string[], placed: readonly MethodFinding[] = []): string[] {
+  const known = placed.filter((m) => m.cls === 'accepted' || m.cls === 'notEnabled' || m.cls === 'noChannel').map((m) => m.method);
+  return [...new Set([...names, ...known])];
 }
 
 /**

@@ -124,6 +124,8 @@ function judgeSpecial(
   if (path === 'merchants.unknownId')
     return !Object.values(truth.merchants).some((m) => m && typeof m === 'object' && (m as { id: string }).id === drafted);
   if (path === 'methods.unknown') return typeof drafted === 'string' && !knownMethods.has(drafted);
+  const extra = /^checkout\.(extras|extrasByMethod\.[^.]+)\.(return_url|metadata)$/.exec(path);
+  if (extra) return takesRequiredExtra(extra[2] as 'return_url' | 'metadata', drafted, truth);
   if (path === 'methods.notEnabled') {
     // Any method of the target that the primary merchant has not enabled is one (a genome may leave PAYPAL off too).
     const primary = truth.merchants.primary.paymentMethods ?? [...truth.methods.checkout, truth.methods.card];
@@ -170,6 +172,28 @@ function judgeSpecial(
     return Number(drafted) <= t && 3 * Number(drafted) + 200 > t;
   }
   return undefined;
+}
+
+/**
+ * A checkout field a target requires but whose value is the merchant's (reference/handlers/payment-input.ts reads any
+ * URL as return_url and any string within the target's length as metadata; the true profile's literal is one merchant's
+ * choice): the drafted value is right when the target takes it.
+ */
+function takesRequiredExtra(field: 'return_url' | 'metadata', drafted: unknown, truth: Profile): boolean {
+  if (typeof drafted !== 'string' || drafted === '') return false;
+  if (field === 'return_url') return URL.canParse(drafted) && /^https?:$/.test(new URL(drafted).protocol);
+  return drafted.length <= (truth.lengths?.maxLength?.metadata ?? 4096);
+}
+
+/**
+ * What the draft's checkout of a method carries in a field: its own extras (extrasByMethod), else the extras every
+ * checkout carries. A true profile may say a field a method requires twice (in extras and in the method's own); the kit
+ * sends a method's checkout the two merged, so a draft that sends the field with every checkout states the method's.
+ */
+function draftedCheckoutField(draft: Profile, path: string): unknown {
+  const own = get(draft, path);
+  const m = /^checkout\.extrasByMethod\.[^.]+\.(.+)$/.exec(path);
+  return own !== undefined || !m ? own : get(draft, `checkout.extras.${m[1]}`);
 }
 
 function declineNumbers(truth: Profile): string[] {
@@ -376,11 +400,11 @@ export function judgeDraft(
     // fact of a newer format left to a TODO raises it when the user writes that fact (test/init/complete.ts).
     if (p === 'profileVersion') continue;
     fact(p);
-    if (!drafted.has(p)) {
+    const d = p.startsWith('checkout.extrasByMethod.') ? draftedCheckoutField(draft, p) : drafted.get(p);
+    if (d === undefined) {
       missing.push(p);
       continue;
     }
-    const d = drafted.get(p);
     const ok = judgeSpecial(p, d, truth, alternates, draft) ?? same(d, v);
     // A price-point list init could not finish: every method it lists is one, and each it left out has a TODO of its own
     // (a method refused for its amount at every probe may be a price-point one): not wrong, left out with a TODO.
@@ -466,18 +490,28 @@ export interface HintsKept {
   asTold: number;
   /** Told values init left out or replaced, each under a TODO that names the answer it read against the vendor's. */
   contradicted: string[];
+  /**
+   * Told values init could not write because the part they belong to is not drafted (a payout fee of a method the draft
+   * lacks, a balance of a payouts part left out), each quoted whole in a TODO saying so: kept for the user, not contradicted.
+   */
+  held: string[];
   /** Told values neither written as told nor under such a TODO (goal 0). */
   lost: string[];
 }
 
 /** Judges each leaf of the hints given (a list is one leaf) against the draft and its TODOs. */
 export function judgeHints(draft: Profile, todos: Todo[], hints: Record<string, unknown>): HintsKept {
-  const out: HintsKept = { told: 0, asTold: 0, contradicted: [], lost: [] };
+  const out: HintsKept = { told: 0, asTold: 0, contradicted: [], held: [], lost: [] };
   for (const [p, v] of leaves(hints)) {
     out.told += 1;
     const d = get(draft, p);
+    const at = (t: Todo) => p === t.path || p.startsWith(`${t.path}.`);
+    // The TODO quotes this value whole (told.ts at its own path; cli/init.ts validParts as "path = value" in its part's).
+    const quotes = (t: Todo) => t.what.includes(t.path === p ? JSON.stringify(v) : `${p} = ${JSON.stringify(v)}`);
     if (same(d, v) || sameSet(d, v)) out.asTold += 1;
-    else if (todos.some((t) => (p === t.path || p.startsWith(`${t.path}.`)) && /the vendor says/.test(t.what)))
+    else if (todos.some((t) => at(t) && quotes(t) && /does not fit the draft|do not make a valid part/.test(t.what)))
+      out.held.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
+    else if (todos.some((t) => at(t) && /the vendor says/.test(t.what)))
       out.contradicted.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
     else out.lost.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
   }
