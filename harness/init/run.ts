@@ -2,7 +2,8 @@
  * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
  * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
  */
-import type { Profile } from '../profile/types.js';
+import type { Profile, QueryParams } from '../profile/types.js';
+import { QUERY_KIND_OF, queryParamsFor } from '../profile/query-params.js';
 import { learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { relayPublicUrlFor } from '../webhooks/relay.js';
@@ -145,6 +146,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   try {
     await credentials(p, ev, st);
     await discoverPaths(p, ev, st.paths, toldPaths, (n) => vendor.refute(`endpoints.${n}`));
+    sendToldQueryParams(p, vendor, st.paths, opts.merchantId);
     // The phases below send to fixed paths, but for a refund's creation and the lookups and cancel, which fill a templated
     // path (the resource's number in it) with the numbers of the record they are about, and a card payment's or payout's
     // creation, whose path the prober fills with the merchant's number the body carries (prober.ts); another templated path
@@ -294,6 +296,27 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
 }
 
 /**
+ * The fields the vendor says a query needs beside its lookup number (queryParams: a store id, a date range): init's own
+ * lookups carry them, as the kit's do, so a record it made is found where the target refuses a query without them.
+ */
+export function sendToldQueryParams(p: Prober, vendor: Vendor, paths: Partial<Record<string, string>>, merchantId: string): void {
+  const told = vendor.at('queryParams');
+  if (!told || typeof told !== 'object' || Array.isArray(told)) return;
+  const all = Object.values(paths).filter((v): v is string => typeof v === 'string');
+  for (const [endpoint, kind] of Object.entries(QUERY_KIND_OF)) {
+    const path = paths[endpoint];
+    if (!path) continue;
+    let fields: Record<string, unknown>;
+    try {
+      fields = queryParamsFor({ queryParams: told as QueryParams }, kind, merchantId);
+    } catch {
+      continue;
+    }
+    p.addQueryFields(path, fields, all);
+  }
+}
+
+/**
  * The payout candidates and then each method the checkout placed as one of the target's (accepted, not enabled, without a
  * channel) that they do not name: a service names a method alike wherever it takes it, so a wallet it renamed at checkout
  * (TWINT for PayPal) is tried as a payout method too.
@@ -408,13 +431,22 @@ function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
  * which: a method enabled with every channel down answers like one no channel serves), and the channels of a method
  * the target knows but this merchant has not enabled (another merchant's, probed only as that merchant).
  */
-function methodsTodos(ev: Evidence, ms: MethodFinding[]): void {
+export function methodsTodos(ev: Evidence, ms: MethodFinding[]): void {
   const named = (c: string) => ms.filter((m) => m.cls === c && m.method !== UNKNOWN_METHOD).map((m) => m.method);
   ev.todo(
     'merchants.primary.paymentMethods',
     `the primary merchant's own method list, only if the vendor documents one: it accepted ${named('accepted').join(', ') || 'none'}` +
       `${named('noChannel').length ? `; ${named('noChannel').join(', ')} enabled with no channel available` : ''}` +
       `${named('notEnabled').length ? `; ${named('notEnabled').join(', ')} not enabled for it` : ''}`,
+  );
+  // No answer lists a target's methods: one it names as none of init's candidates (TWINT for a wallet) is only in the
+  // vendor's documentation. The names tried close the TODO, so that what it leaves open is plain.
+  const tried = ms.filter((m) => m.method !== UNKNOWN_METHOD).map((m) => m.method);
+  ev.todo(
+    'methods.checkout (other names)',
+    "payment methods the target names otherwise than every name init tried, if it has any: from the vendor's documentation, " +
+      'each in methods.checkout with its range (limits.payments.<name>), the fields it requires (checkout.extrasByMethod.<name>) ' +
+      `and its refund support (names tried: ${tried.join(', ')})`,
   );
   for (const m of named('notEnabled'))
     ev.todo(

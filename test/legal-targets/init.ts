@@ -260,6 +260,17 @@ function covered(path: string, todos: Todo[]): boolean {
   });
 }
 
+/**
+ * Whether a method is named as none of those init tried at checkout, as its TODO of other names lists them
+ * (harness/init/run.ts methodsTodos): no answer names such a method, and the TODO asks the vendor for it. False for every
+ * method where the TODO is absent.
+ */
+function namedOtherwise(todos: Todo[]): (method: string) => boolean {
+  const t = todos.find((x) => x.path === 'methods.checkout (other names)');
+  const tried = /\(names tried: ([^)]*)\)$/.exec(t?.what ?? '')?.[1]?.split(', ');
+  return (m) => tried !== undefined && !tried.includes(m);
+}
+
 /** The amounts a method accepts, as disjoint ranges in cents: overlapping or touching channels are one range. */
 function acceptedRanges(lim: ChannelLimits): { min: number; max: number }[] {
   const raw = (lim.channels ?? [lim]).map((c) => ({ min: centsNumberOf(c.min), max: centsNumberOf(c.max) })).sort((a, b) => a.min - b.min);
@@ -357,6 +368,7 @@ export function judgeDraft(
   }
   const isTemplate = (p: string) => [...templateKeys].some((k) => p === k || p.startsWith(`${k}.`));
   const drafted = new Map(leaves(draft));
+  const otherName = namedOtherwise(todos);
   // Methods whose drafted limits differ from the truth only by ranges too narrow for init's probes (onlyUnseenRanges).
   const unseenLimits = new Set<string>();
   for (const kind of ['payments', 'payouts'] as const)
@@ -414,11 +426,18 @@ export function judgeDraft(
       Array.isArray(v) &&
       d.every((m) => v.includes(m)) &&
       v.filter((m) => !d.includes(m)).every((m) => todos.some((t) => t.path === `methods.pricePoint (${m})`));
+    // A checkout list without the methods the target names as none of the names init tried, which its TODO says it may lack.
+    const partialCheckout =
+      p === 'methods.checkout' &&
+      Array.isArray(d) &&
+      Array.isArray(v) &&
+      d.every((m) => v.includes(m)) &&
+      v.filter((m) => !d.includes(m)).every((m) => otherName(m));
     // A required field init could not probe (a payout method's cancel: the schema requires it) is written as a
     // placeholder under a TODO of its exact path: not a fact the draft asserts, left out with a TODO.
     const placeholder = /^payouts\.methods\.[^.]+\.cancel$/.test(p) && todos.some((t) => t.path === p);
     if (ok) wrote(p);
-    else if (partialList || placeholder) missing.push(p);
+    else if (partialList || partialCheckout || placeholder) missing.push(p);
     else if ([...unseenLimits].some((u) => p.startsWith(u))) unseen.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
   }
@@ -431,7 +450,12 @@ export function judgeDraft(
       !/^payouts\.methods\.\w+\.payee\./.test(p) &&
       !/^pricePoints\.(tiersByMethod|ruleByMethod)\./.test(p),
   );
-  const untold = missing.filter((p) => !covered(p, todos));
+  // A fact of a method the draft does not name, where the TODO of other names says init never tried that name.
+  const ofOtherName = (p: string) => {
+    const m = /^(limits\.payments|checkout\.extrasByMethod|refunds\.support|refunds\.createdStatus)\.([^.]+)/.exec(p)?.[2];
+    return m !== undefined && otherName(m) && !(draft.methods.checkout as string[]).includes(m);
+  };
+  const untold = missing.filter((p) => !covered(p, todos) && !ofOtherName(p));
   const learnableShare = {
     facts: factPaths.filter((p) => learnable(p, truth)).length,
     written: writtenPaths.filter((p) => learnable(p, truth)).length,
@@ -444,7 +468,8 @@ export function judgeDraft(
  * (learnable.ts: other merchants, the primary's name, login, production key and balances, fees and how balances move,
  * the refund fee and failing reason, the limits of methods the primary cannot use), and what vendors document though a
  * probe may find it too: the paths, the primary's method lists, the sandbox controls, the test cards, the refund
- * support and created status of each method, the refund record's fields and lookup names, the price points. Not in it:
+ * support and created status of each method, the refund record's fields and lookup names, the price points, a query's
+ * parameters beside its lookup number. Not in it:
  * other request and record field names, internal names, the limits of the primary's methods, the webhooks' timing:
  * init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
  * the measure "with hints".
@@ -467,6 +492,8 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   // of its own card payment, so where the card takes no refund the refunds part would otherwise be left out whole.
   if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee', 'data', 'queryBy']);
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
+  // A query's parameters beside its lookup number (a store id) are in the vendor's query reference, with their values.
+  if (truth.queryParams) out['queryParams'] = truth.queryParams;
   // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
   if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
   // And every other fact no probe as the primary learns (learnable.ts): fees and how balances move, the primary's balances,

@@ -1,0 +1,154 @@
+/**
+ * init over the open world's targets: payout methods the vendor names only by a fee or a merchant's own facts, a wallet
+ * the target renamed at checkout tried as a payout method, the parameters the vendor says a query needs sent with init's
+ * own lookups, the TODOs that say no answer lists a target's methods, and a part left out quoting what the vendor told of it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validParts } from '../../harness/cli/init.js';
+import type { MethodFinding } from '../../harness/init/checkout.js';
+import { draft, type State } from '../../harness/init/draft.js';
+import { Evidence } from '../../harness/init/evidence.js';
+import { Prober } from '../../harness/init/prober.js';
+import { methodsTodos, sendToldQueryParams, withPlacedMethods } from '../../harness/init/run.js';
+import { addStandingTodos } from '../../harness/init/todos.js';
+import { parseHint, Vendor } from '../../harness/init/told.js';
+import type { Profile } from '../../harness/profile/types.js';
+
+describe('the payout method names the vendor’s facts mention', () => {
+  it('include those named by a payout fee and by a merchant’s own facts, never the fee for every method ("*")', () => {
+    const vendor = new Vendor([
+      parseHint('fees.payouts.WIRE={"fixed":"0.07"}'),
+      parseHint('fees.payouts={"*":{"fixed":"1.00"}}'),
+      parseHint('fees.payments.KLARNA={"fixed":"0.30"}'),
+      parseHint('merchants.second.facts.limits.payouts.TWINT.max=1000.09'),
+      parseHint('merchants.lowBalance.payoutMethods=["SEPA_CREDIT"]'),
+    ]);
+    expect(vendor.payoutMethodNames()).toEqual(['WIRE', 'TWINT', 'SEPA_CREDIT']);
+  });
+});
+
+describe('the payout candidates', () => {
+  it('add each method the checkout placed as the target’s (TWINT for a renamed wallet), not one it did not know', () => {
+    const found = (method: string, cls: MethodFinding['cls']): MethodFinding => ({ method, cls, pricePoint: false, evidence: '' });
+    const placed = [found('TWINT', 'accepted'), found('BLIK', 'notEnabled'), found('VENMO', 'noChannel'), found('ZZ', 'unknown')];
+    expect(withPlacedMethods(['BANK_TRANSFER', 'PAYPAL'], placed)).toEqual(['BANK_TRANSFER', 'PAYPAL', 'TWINT', 'BLIK', 'VENMO']);
+  });
+});
+
+describe('a query the vendor says needs a parameter beside its lookup number', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+
+  it("carries it in init's requests to that query's path (its number filled in), and no other path's", async () => {
+    const seen: { path: string; body: Record<string, unknown> }[] = [];
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 0, msg: 'ok', data: {} }));
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const p = new Prober({
+      baseUrl: url,
+      merchantId: 'M1',
+      secret: 'k',
+      budget: 50,
+      timeLimitMs: 30_000,
+      deadlineMs: 5000,
+      progress: () => {},
+    });
+    try {
+      const vendor = new Vendor([parseHint('queryParams.payout={"store_id":"${merchantId}"}')]);
+      const paths = { payoutCreate: '/api/v1/payouts/submit', payoutQuery: '/api/v1/payouts/{merchant_payout_no}', paymentQuery: '/q' };
+      sendToldQueryParams(p, vendor, paths, 'M1');
+      await p.post('/api/v1/payouts/ip1', {});
+      await p.post('/api/v1/payouts/ip2', { store_id: 'mine' });
+      await p.post('/api/v1/payouts/submit', { merchant_payout_no: 'ip3' });
+      await p.post('/q', { merchant_order_no: 'io4' });
+    } finally {
+      await p.close();
+    }
+    expect(seen.map((s) => s.body)).toEqual([
+      { store_id: 'M1' },
+      { store_id: 'mine' },
+      { merchant_payout_no: 'ip3' },
+      { merchant_order_no: 'io4' },
+    ]);
+  });
+});
+
+describe('the methods no answer lists', () => {
+  it('are one TODO for checkout methods of other names, closing with every name tried', () => {
+    const ev = new Evidence(() => {});
+    const f = (method: string, cls: MethodFinding['cls']): MethodFinding => ({ method, cls, pricePoint: false, evidence: 'e' });
+    methodsTodos(ev, [f('CARD', 'accepted'), f('PAYPAL', 'notEnabled'), f('INIT_NO_SUCH_METHOD_ZZ', 'unknown')]);
+    const t = ev.todos.find((x) => x.path === 'methods.checkout (other names)');
+    expect(t?.what).toMatch(/\(names tried: CARD, PAYPAL\)$/);
+  });
+
+  it('are, for payouts, a TODO for the methods and one for their ranges where a payouts part is drafted', () => {
+    const ev = new Evidence(() => {});
+    const profile = {
+      merchants: { primary: { id: 'M1' } },
+      methods: { checkout: ['CARD'] },
+      endpoints: {},
+      payouts: { methods: { WIRE: { cancel: false } } },
+    } as unknown as Profile;
+    addStandingTodos(ev, profile);
+    const paths = ev.todos.map((t) => t.path);
+    expect(paths).toEqual(expect.arrayContaining(['payouts.methods', 'limits.payouts']));
+    expect(ev.todos.find((t) => t.path === 'payouts.methods')?.what).toMatch(/besides WIRE/);
+  });
+});
+
+describe("a part left out with the vendor's facts in it", () => {
+  it('quotes each value the vendor told of it in its TODO', () => {
+    const draft = {
+      profileVersion: 5,
+      name: 'd',
+      baseUrl: 'http://127.0.0.1:1',
+      environment: 'sandbox',
+      merchants: { primary: { id: 'M1', secretEnv: 'S' }, unknownId: 'ZZ' },
+      endpoints: { checkout: '/api/v1/payments/checkout' },
+      methods: { checkout: ['CARD'], unknown: 'ZZ' },
+      payouts: { balances: { primary: '100000.00' } },
+    } as unknown as Profile;
+    const told = [{ path: 'payouts.balances.primary', source: 'h.json#/payouts/balances/primary', value: '100000.00' }];
+    const { dropped } = validParts(draft, 'd', { S: 'k' }, told);
+    expect(dropped[0]?.path).toBe('payouts');
+    expect(dropped[0]?.what).toMatch(/the vendor says payouts\.balances\.primary = "100000\.00"$/);
+  });
+});
+
+describe('a checkout section without its order number’s path', () => {
+  it('is left out as a TODO that quotes what init learnt of it', () => {
+    const ev = new Evidence(() => {});
+    const st: State = {
+      paths: { checkout: '/api/v1/payments/checkout' },
+      limits: {},
+      tiers: {},
+      shape: {
+        path: '/api/v1/payments/checkout',
+        extras: { notify_url: 'http://127.0.0.1:9/hook' },
+        byMethod: { PAYPAL: { return_url: 'https://merchant.invalid/return' } },
+        notifyUrl: 'http://127.0.0.1:9/hook',
+      },
+      methods: [{ method: 'CARD', cls: 'accepted', pricePoint: false, evidence: 'e' }],
+      fields: { status: 'status', pendingStatus: 'PENDING' },
+    };
+    const profile = draft({ baseUrl: 'http://127.0.0.1:1', merchantId: 'M1', secretEnv: 'S' }, st, ev);
+    expect(profile.checkout).toBeUndefined();
+    const t = ev.todos.find((x) => x.path === 'checkout');
+    expect(t?.what).toContain('"extras":{"notify_url":"${notifyUrl}"}');
+    expect(t?.what).toContain('"pendingStatus":"PENDING"');
+    expect(t?.what).toContain('"extrasByMethod":{"PAYPAL":{"return_url":"https://merchant.invalid/return"}}');
+  });
+});
