@@ -16,6 +16,9 @@ import { addStandingTodos } from '../../harness/init/todos.js';
 import { parseHint, Vendor } from '../../harness/init/told.js';
 import type { Profile } from '../../harness/profile/types.js';
 
+/** A profile template's variable as written, "${name}". */
+const v = (name: string) => `\${${name}}`;
+
 describe('the payout method names the vendor’s facts mention', () => {
   it('include those named by a payout fee and by a merchant’s own facts, never the fee for every method ("*")', () => {
     const vendor = new Vendor([
@@ -66,7 +69,7 @@ describe('a query the vendor says needs a parameter beside its lookup number', (
       progress: () => {},
     });
     try {
-      const vendor = new Vendor([parseHint('queryParams.payout={"store_id":"${merchantId}"}')]);
+      const vendor = new Vendor([parseHint(`queryParams.payout={"store_id":"${v('merchantId')}"}`)]);
       const paths = { payoutCreate: '/api/v1/payouts/submit', payoutQuery: '/api/v1/payouts/{merchant_payout_no}', paymentQuery: '/q' };
       sendToldQueryParams(p, vendor, paths, 'M1');
       await p.post('/api/v1/payouts/ip1', {});
@@ -147,7 +150,7 @@ describe('a checkout section without its order number’s path', () => {
     const profile = draft({ baseUrl: 'http://127.0.0.1:1', merchantId: 'M1', secretEnv: 'S' }, st, ev);
     expect(profile.checkout).toBeUndefined();
     const t = ev.todos.find((x) => x.path === 'checkout');
-    expect(t?.what).toContain('"extras":{"notify_url":"${notifyUrl}"}');
+    expect(t?.what).toContain(`"extras":{"notify_url":"${v('notifyUrl')}"}`);
     expect(t?.what).toContain('"pendingStatus":"PENDING"');
     expect(t?.what).toContain('"extrasByMethod":{"PAYPAL":{"return_url":"https://merchant.invalid/return"}}');
   });
