@@ -582,4 +582,41 @@ async function pricePoints(p: Prober, ev: Evidence, st: State, vendor: Vendor): 
       `${w.samples.length} checkouts, asked→charged: ${shown}`,
     );
   }
+  await toldPricePointMethods(p, ev, st, vendor);
+}
+
+/**
+ * A method refused for its amount at every probe may charge price points none of the probes hit (tiers far apart, a
+ * short distance): where the vendor gives its own tiers, checkouts at the amounts that tell rules apart say whether it
+ * charges them. Confirmed, it is a price-point method with those tiers; otherwise its TODOs stay.
+ */
+export async function toldPricePointMethods(p: Prober, ev: Evidence, st: State, vendor: Vendor): Promise<void> {
+  const shape = st.shape!;
+  for (const m of st.methods ?? []) {
+    if (m.cls !== 'accepted' || m.accepted || m.pricePoint) continue;
+    const told = vendor.at(`pricePoints.tiersByMethod.${m.method}`) === undefined ? undefined : toldWalk(vendor, m.method);
+    if (!told) continue;
+    p.phase(`checkout: ${m.method} at the vendor's tiers`);
+    const charge = async (c: bigint): Promise<bigint | undefined> => {
+      const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
+      if (a.code !== 0 || !a.data) return undefined;
+      return chargedOtherThan(a.data, c) ?? c;
+    };
+    const c = await confirmTold(told, charge);
+    if (!c.confirmed) continue;
+    m.pricePoint = true;
+    st.tiers[m.method] = c.confirmed;
+    ev.settle((t) => t.path === `methods.pricePoint (${m.method})` || t.path === `pricePoints (${m.method})`);
+    ev.relearn(
+      'methods.pricePoint',
+      (st.methods ?? []).filter((x) => x.pricePoint).map((x) => x.method),
+      `${m.method}: every amount init probed was refused for its amount, and ${c.asked} checkouts at the vendor's tiers ` +
+        '(each tier, a cent either side, the distance limits) were charged as they say',
+    );
+    ev.learnt(
+      `pricePoints (${m.method})`,
+      { tiers: tierTexts(told.tiers), rounding: told.rounding },
+      `the vendor's list (${vendor.sourceOf(`pricePoints.tiersByMethod.${m.method}`)}), confirmed by ${c.asked} checkouts`,
+    );
+  }
 }

@@ -11,7 +11,7 @@ import type { MethodFinding } from '../../harness/init/checkout.js';
 import { draft, type State } from '../../harness/init/draft.js';
 import { Evidence } from '../../harness/init/evidence.js';
 import { Prober } from '../../harness/init/prober.js';
-import { methodsTodos, sendToldQueryParams, withPlacedMethods } from '../../harness/init/run.js';
+import { methodsTodos, sendToldQueryParams, toldPricePointMethods, withPlacedMethods } from '../../harness/init/run.js';
 import { addStandingTodos } from '../../harness/init/todos.js';
 import { parseHint, Vendor } from '../../harness/init/told.js';
 import type { Profile } from '../../harness/profile/types.js';
@@ -153,5 +153,54 @@ describe('a checkout section without its order number’s path', () => {
     expect(t?.what).toContain(`"extras":{"notify_url":"${v('notifyUrl')}"}`);
     expect(t?.what).toContain('"pendingStatus":"PENDING"');
     expect(t?.what).toContain('"extrasByMethod":{"PAYPAL":{"return_url":"https://merchant.invalid/return"}}');
+  });
+});
+
+describe('a method refused for its amount at every probe, whose own tiers the vendor gives', () => {
+  /** A checkout stub: GOOGLE_PAY charges the nearest of `tiers` within 0.12 and refuses any other amount. */
+  const stub = (tiers: bigint[]) =>
+    ({
+      phase: () => {},
+      newNo: () => 'io1',
+      post: async (_path: string, body: { trans_amount: { value: string } }) => {
+        const c = BigInt(Math.round(Number(body.trans_amount.value) * 100));
+        const near = tiers
+          .filter((t) => (t > c ? t - c : c - t) <= 12n)
+          .sort((a, b) => Number((a > c ? a - c : c - a) - (b > c ? b - c : c - b)));
+        if (near.length === 0) return { envelope: true, code: 422, key: 'notSupported' };
+        const v = (Number(near[0]) / 100).toFixed(2);
+        return { envelope: true, code: 0, data: { trans_amount: { currency: 'USD', value: v } } };
+      },
+    }) as unknown as Prober;
+  const state = (): State => ({
+    paths: {},
+    limits: {},
+    tiers: {},
+    shape: { path: '/c', extras: {}, byMethod: {}, notifyUrl: 'http://127.0.0.1:9/h' },
+    methods: [{ method: 'GOOGLE_PAY', cls: 'accepted', pricePoint: false, evidence: 'every amount refused' }],
+  });
+  const vendor = new Vendor([
+    parseHint('pricePoints={"tiers":["1.00"],"rounding":"up","tiersByMethod":{"GOOGLE_PAY":["1.00","3.00","20.00"]}}'),
+    parseHint('pricePoints.ruleByMethod={"GOOGLE_PAY":{"rounding":"nearest","maxDistance":"0.12","tie":"up"}}'),
+  ]);
+
+  it('is a price-point method with those tiers when checkouts at them are charged as told, its TODOs settled', async () => {
+    const st = state();
+    const ev = new Evidence(() => {});
+    ev.todo('methods.pricePoint (GOOGLE_PAY)', 'whether GOOGLE_PAY rounds to price points');
+    ev.todo('pricePoints (GOOGLE_PAY)', "GOOGLE_PAY's tiers");
+    await toldPricePointMethods(stub([100n, 300n, 2000n]), ev, st, vendor);
+    expect(st.methods![0]!.pricePoint).toBe(true);
+    expect(st.tiers['GOOGLE_PAY']?.tiers).toEqual([100n, 300n, 2000n]);
+    expect(ev.todos).toEqual([]);
+  });
+
+  it('stays undecided, its TODOs standing, when the target charges otherwise', async () => {
+    const st = state();
+    const ev = new Evidence(() => {});
+    ev.todo('methods.pricePoint (GOOGLE_PAY)', 'whether GOOGLE_PAY rounds to price points');
+    await toldPricePointMethods(stub([100n, 500n]), ev, st, vendor);
+    expect(st.methods![0]!.pricePoint).toBe(false);
+    expect(ev.todos.map((t) => t.path)).toEqual(['methods.pricePoint (GOOGLE_PAY)']);
   });
 });
