@@ -1,14 +1,15 @@
 /**
  * The judgement of init's draft over the open world's genes (test/legal-targets/init.ts): a required checkout field whose
  * value is the merchant's, a method's required field the draft sends with every checkout, a told value init kept in
- * a TODO because the part it belongs to is left out, and a checkout method named as none of the names init tried.
+ * a TODO because the part it belongs to is left out, a checkout method named as none of the names init tried, and what the
+ * vendor's hints give of the open world's shapes.
  */
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_GENES, type TargetGenome } from '../../fixtures/arbitraries/genome.js';
 import type { Profile } from '../../harness/profile/types.js';
 import { trueProfile } from './genome.js';
 import { completeAtTodos } from '../init/complete.js';
-import { judgeDraft, judgeHints } from './init.js';
+import { judgeDraft, judgeHints, vendorHints } from './init.js';
 
 const g: TargetGenome = {
   readings: [],
@@ -127,5 +128,24 @@ describe('a checkout method the target names as none of the names init tried', (
     const { profile } = completeAtTodos(without(), [otherNames(['CARD'])], t);
     expect(profile.methods.checkout).toContain('TWINT');
     expect(profile.limits?.payments?.['TWINT']).toEqual(t.limits?.payments?.['TWINT']);
+  });
+});
+
+describe("the vendor's hints", () => {
+  it('give a refund request whose fields sit under a key, and a query’s parameters: no answer names either', () => {
+    const nested: TargetGenome = {
+      readings: [],
+      target: {
+        ...REFERENCE_GENES,
+        shapes: { refundRequestUnder: 'refund' },
+        queryParams: { kinds: ['payout'], field: 'store_id', value: { fixed: 'S-12' } },
+      },
+    };
+    const t = trueProfile(nested);
+    const hints = vendorHints(t) as { refunds: { template?: unknown }; queryParams?: unknown };
+    expect(hints.refunds.template).toEqual(t.refunds!.template);
+    expect(hints.queryParams).toEqual(t.queryParams);
+    // A flat refund request is init's to learn from the target's answers: not told.
+    expect((vendorHints(truth) as { refunds: { template?: unknown } }).refunds.template).toBeUndefined();
   });
 });

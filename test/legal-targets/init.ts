@@ -469,7 +469,7 @@ export function judgeDraft(
  * the refund fee and failing reason, the limits of methods the primary cannot use), and what vendors document though a
  * probe may find it too: the paths, the primary's method lists, the sandbox controls, the test cards, the refund
  * support and created status of each method, the refund record's fields and lookup names, the price points, a query's
- * parameters beside its lookup number. Not in it:
+ * parameters beside its lookup number, a refund request whose fields sit under a key. Not in it:
  * other request and record field names, internal names, the limits of the primary's methods, the webhooks' timing:
  * init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
  * the measure "with hints".
@@ -491,6 +491,10 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   // The refund record's fields and lookup names are in every vendor's refund reference; init sees them only in a refund
   // of its own card payment, so where the card takes no refund the refunds part would otherwise be left out whole.
   if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee', 'data', 'queryBy']);
+  // A refund request that keeps its own fields under a key ({ "refund": { … } }) is shown in the vendor's refund reference;
+  // no answer names the key (the target asks for the fields it lacks by their own names).
+  const nested = Object.values(truth.refunds?.template ?? {}).some((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (truth.refunds && nested) (out['refunds'] as Record<string, unknown>)['template'] = truth.refunds.template;
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
   // A query's parameters beside its lookup number (a store id) are in the vendor's query reference, with their values.
   if (truth.queryParams) out['queryParams'] = truth.queryParams;
