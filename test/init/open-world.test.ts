@@ -1,7 +1,8 @@
 /**
  * init over the open world's targets: payout methods the vendor names only by a fee or a merchant's own facts, a wallet
  * the target renamed at checkout tried as a payout method, the parameters the vendor says a query needs sent with init's
- * own lookups, the TODOs that say no answer lists a target's methods, and a part left out quoting what the vendor told of it.
+ * own lookups, the TODOs that say no answer lists a target's methods, a part left out quoting what the vendor told of it,
+ * a method checked against the tiers the vendor gives it, and a lookup name no answer bears on.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { Evidence } from '../../harness/init/evidence.js';
 import { Prober } from '../../harness/init/prober.js';
 import { methodsTodos, sendToldQueryParams, toldPricePointMethods, withPlacedMethods } from '../../harness/init/run.js';
 import { addStandingTodos } from '../../harness/init/todos.js';
+import { toldJudge } from '../../harness/init/told-judge.js';
 import { parseHint, Vendor } from '../../harness/init/told.js';
 import type { Profile } from '../../harness/profile/types.js';
 
@@ -202,5 +204,14 @@ describe('a method refused for its amount at every probe, whose own tiers the ve
     await toldPricePointMethods(stub([100n, 500n]), ev, st, vendor);
     expect(st.methods![0]!.pricePoint).toBe(false);
     expect(ev.todos.map((t) => t.path)).toEqual(['methods.pricePoint (GOOGLE_PAY)']);
+  });
+});
+
+describe("a lookup's field name the vendor gives, beside the document's that init wrote", () => {
+  it('is taken where the lookup path carries the number (no answer bears on the name), left to the answers elsewhere', () => {
+    const st = (refundQuery: string): State => ({ paths: { refundQuery }, limits: {}, tiers: {} });
+    const templated = toldJudge(st('/api/v1/merchant/refunds/{refund_no}'))('refunds.queryBy.serviceNo', 'refund_order_no', 'refund_no');
+    expect(templated).toMatchObject({ consistent: true });
+    expect(toldJudge(st('/api/v1/refunds/query'))('refunds.queryBy.serviceNo', 'refund_order_no', 'refund_no')).toBeUndefined();
   });
 });
