@@ -80,7 +80,7 @@ export class Prober {
    * The fields a query needs beside its lookup number, as the vendor told them (queryParams): added to each request sent
    * to that query's path (a templated one with the number filled in), never to another endpoint's.
    */
-  private readonly queryFields: { path: RegExp; fields: Record<string, unknown> }[] = [];
+  private readonly queryFields: { template: string; path: RegExp; fields: Record<string, unknown> }[] = [];
   private readonly otherPaths = new Set<string>();
   private readonly started = Date.now();
   private readonly client: Client;
@@ -107,13 +107,16 @@ export class Prober {
   addQueryFields(template: string, fields: Record<string, unknown>, others: readonly string[]): void {
     if (Object.keys(fields).length === 0) return;
     const literal = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-    this.queryFields.push({ path: new RegExp(`^${literal.join('[^/]+')}$`), fields });
+    this.queryFields.push({ template, path: new RegExp(`^${literal.join('[^/]+')}$`), fields });
     for (const o of others) if (o !== template) this.otherPaths.add(o);
   }
 
   private withQueryFields(path: string, body: unknown): unknown {
-    if (!body || typeof body !== 'object' || Array.isArray(body) || this.otherPaths.has(path)) return body;
-    const q = this.queryFields.find((f) => f.path.test(path));
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+    // The query's own path, else one its template matches that is no other endpoint's (a payout's /payouts/create beside
+    // its query /payouts/{merchant_payout_no}).
+    const q =
+      this.queryFields.find((f) => f.template === path) ?? this.queryFields.find((f) => f.path.test(path) && !this.otherPaths.has(path));
     if (!q) return body;
     const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     for (const [k, v] of Object.entries(q.fields)) if (!(k in out)) out[k] = v;

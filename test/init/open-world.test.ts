@@ -71,7 +71,10 @@ describe('a query the vendor says needs a parameter beside its lookup number', (
       progress: () => {},
     });
     try {
-      const vendor = new Vendor([parseHint(`queryParams.payout={"store_id":"${v('merchantId')}"}`)]);
+      const vendor = new Vendor([
+        parseHint(`queryParams.payout={"store_id":"${v('merchantId')}"}`),
+        parseHint('queryParams.payment={"app_id":"S-14"}'),
+      ]);
       const paths = { payoutCreate: '/api/v1/payouts/submit', payoutQuery: '/api/v1/payouts/{merchant_payout_no}', paymentQuery: '/q' };
       sendToldQueryParams(p, vendor, paths, 'M1');
       await p.post('/api/v1/payouts/ip1', {});
@@ -85,7 +88,7 @@ describe('a query the vendor says needs a parameter beside its lookup number', (
       { store_id: 'M1' },
       { store_id: 'mine' },
       { merchant_payout_no: 'ip3' },
-      { merchant_order_no: 'io4' },
+      { merchant_order_no: 'io4', app_id: 'S-14' },
     ]);
   });
 });
