@@ -6,7 +6,8 @@
  * other merchants', the primary's name, login, production key and balances, fees and how balances move, the sandbox's
  * refund-failure triggers, the limits of methods the primary cannot use, and a refund record where no method the primary
  * pays takes a refund; the hints are those facts and what vendors document besides). With hints, each value told is
- * judged too: written as told, or left out under a TODO naming the answer against it, or lost (goal 0). init only: the completed draft's
+ * judged too: written as told, or left out under a TODO naming the answer against it, or held (quoted whole in a TODO saying
+ * the part it belongs to is left out: a payout fee of a method the draft lacks), or lost (goal 0). init only: the completed draft's
  * conformance run is bench/legal-targets.ts's (--init yes). With --openapi yes, a third init per target reads the
  * target's own description (`describe --openapi` of its true profile) instead of hints. With --style, init reads only
  * the vendor's own description in each style named (fixtures/openapi-gallery/vendor.ts: tagged, tables, oneof; `gallery`
