@@ -198,7 +198,15 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         const orderNo = a.data ? getPath(a.data, card.data.orderNo) : undefined;
         return { no, ...(typeof orderNo === 'string' ? { orderNo } : {}) };
       };
-      st.refunds = await learnRefunds(p, ev, { create: paths.refundCreate, query: paths.refundQuery }, card, pay, receiver.url);
+      const queryName = toldString(vendor, 'refunds.queryBy.serviceNo');
+      st.refunds = await learnRefunds(
+        p,
+        ev,
+        { create: paths.refundCreate, query: paths.refundQuery, ...(queryName ? { queryName } : {}) },
+        card,
+        pay,
+        receiver.url,
+      );
     }
     if (!st.card && paths.refundCreate)
       ev.todo(
@@ -206,11 +214,17 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         `the refund request, its answer's fields and each method's support: init pays the payment it refunds by card, ` +
           'and no card payment charged (see cardPayment)',
       );
+    const payoutQueryName = toldString(vendor, 'payouts.queryBy.serviceNo');
     if (paths.payoutCreate)
       st.payouts = await learnPayouts(
         p,
         ev,
-        { create: paths.payoutCreate, query: paths.payoutQuery, cancel: paths.payoutCancel },
+        {
+          create: paths.payoutCreate,
+          query: paths.payoutQuery,
+          cancel: paths.payoutCancel,
+          ...(payoutQueryName ? { queryName: payoutQueryName } : {}),
+        },
         receiver.url,
         withPlacedMethods(payoutNames, st.methods),
         vendor.payoutMethodNames()[0],
@@ -314,6 +328,12 @@ export function sendToldQueryParams(p: Prober, vendor: Vendor, paths: Partial<Re
     }
     p.addQueryFields(path, fields, all);
   }
+}
+
+/** A string the vendor told at `path`, if any. */
+function toldString(vendor: Vendor, path: string): string | undefined {
+  const v = vendor.at(path);
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /**

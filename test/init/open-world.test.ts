@@ -2,12 +2,13 @@
  * init over the open world's targets: payout methods the vendor names only by a fee or a merchant's own facts, a wallet
  * the target renamed at checkout tried as a payout method, the parameters the vendor says a query needs sent with init's
  * own lookups, the TODOs that say no answer lists a target's methods, a part left out quoting what the vendor told of it,
- * a method checked against the tiers the vendor gives it, and a lookup name no answer bears on.
+ * a method checked against the tiers the vendor gives it, and the lookup names the vendor gives.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validParts } from '../../harness/cli/init.js';
+import { lookUp } from '../../harness/init/card-refund.js';
 import type { MethodFinding } from '../../harness/init/checkout.js';
 import { draft, type State } from '../../harness/init/draft.js';
 import { Evidence } from '../../harness/init/evidence.js';
@@ -216,5 +217,23 @@ describe("a lookup's field name the vendor gives, beside the document's that ini
     const templated = toldJudge(st('/api/v1/merchant/refunds/{refund_no}'))('refunds.queryBy.serviceNo', 'refund_order_no', 'refund_no');
     expect(templated).toMatchObject({ consistent: true });
     expect(toldJudge(st('/api/v1/refunds/query'))('refunds.queryBy.serviceNo', 'refund_order_no', 'refund_no')).toBeUndefined();
+  });
+});
+
+describe("a lookup's service-number field the vendor names", () => {
+  /** A refund query taking refund_no and refund_order_no alike (a target that reads other spellings too). */
+  const stub = {
+    post: async (_path: string, body: Record<string, unknown>) =>
+      body['merchant_refund_no'] === 'ir1' || body['refund_no'] === 'R1' || body['refund_order_no'] === 'R1'
+        ? { envelope: true, code: 0, data: { refund_no: 'R1', merchant_refund_no: 'ir1' } }
+        : { envelope: true, code: 5002, key: 'notFound' },
+  } as unknown as Prober;
+
+  it('is tried first, so a target that takes it and another spelling is written as the vendor names it', async () => {
+    const candidates: [string, unknown][] = [['refund_no', 'R1']];
+    const told = await lookUp(stub, '/api/v1/refunds/query', candidates, 'ir1', 'refund_no', 'merchant_refund_no', 'refund_order_no');
+    expect(told?.queryBy).toEqual({ serviceNo: 'refund_order_no', merchantNo: 'merchant_refund_no' });
+    const own = await lookUp(stub, '/api/v1/refunds/query', candidates, 'ir1', 'refund_no', 'merchant_refund_no');
+    expect(own?.queryBy.serviceNo).toBe('refund_no');
   });
 });
