@@ -368,7 +368,7 @@ export function seedToldExtras(shape: CheckoutShape, vendor: Vendor): void {
  * is no longer one (the loader refuses a rule that rounds an amount listed unroundable); a refunds part the vendor's facts
  * began (init made no refund to see its record) takes the request fields init learnt.
  */
-function afterTold(profile: Profile, st: State, vendor: Vendor): void {
+export function afterTold(profile: Profile, st: State, vendor: Vendor): void {
   // A refunds part of the vendor's facts (its record's field names, where no refund of this merchant could be made to show
   // them) takes what the probes learnt of the request: its fields and the card's support, where the vendor said nothing.
   const rf = st.refunds;
@@ -381,6 +381,15 @@ function afterTold(profile: Profile, st: State, vendor: Vendor): void {
   if (wh && st.webhooks?.ackTimeoutMs === undefined && vendor.at('webhooks.ackTimeoutMs') === undefined)
     wh.ackTimeoutMs = Math.max(1, Math.round(5000 * wh.timeScale));
   const pp = profile.pricePoints;
+  // The shared rule the vendor states (its rounding) is the vendor's whole: a distance or tie the draft took from the walk
+  // of a method the vendor gives a rule of its own, which no method the shared rule speaks for showed, is none of it (a
+  // tie beside "up" would not even load).
+  if (pp && vendor.at('pricePoints.rounding') !== undefined)
+    for (const k of ['maxDistance', 'tie'] as const) {
+      if (vendor.at(`pricePoints.${k}`) !== undefined || pp[k] === undefined) continue;
+      const shared = Object.entries(st.tiers).filter(([m]) => vendor.at(`pricePoints.ruleByMethod.${m}`) === undefined);
+      if (shared.every(([, w]) => w[k] === undefined)) delete pp[k];
+    }
   if (pp && Array.isArray(pp.unroundable)) {
     const methods = profile.methods.pricePoint ?? [];
     pp.unroundable = pp.unroundable.filter((a) =>

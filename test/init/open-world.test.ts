@@ -2,7 +2,8 @@
  * init over the open world's targets: payout methods the vendor names only by a fee or a merchant's own facts, a wallet
  * the target renamed at checkout tried as a payout method, the parameters the vendor says a query needs sent with init's
  * own lookups, the TODOs that say no answer lists a target's methods, a part left out quoting what the vendor told of it,
- * a method checked against the tiers the vendor gives it, and the lookup names the vendor gives.
+ * a method checked against the tiers the vendor gives it, the lookup names the vendor gives, and the vendor's shared
+ * price-point rule beside a method's own.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import type { MethodFinding } from '../../harness/init/checkout.js';
 import { draft, type State } from '../../harness/init/draft.js';
 import { Evidence } from '../../harness/init/evidence.js';
 import { Prober } from '../../harness/init/prober.js';
-import { methodsTodos, sendToldQueryParams, toldPricePointMethods, withPlacedMethods } from '../../harness/init/run.js';
+import { afterTold, methodsTodos, sendToldQueryParams, toldPricePointMethods, withPlacedMethods } from '../../harness/init/run.js';
 import { addStandingTodos } from '../../harness/init/todos.js';
 import { toldJudge } from '../../harness/init/told-judge.js';
 import { parseHint, Vendor } from '../../harness/init/told.js';
@@ -235,5 +236,36 @@ describe("a lookup's service-number field the vendor names", () => {
     expect(told?.queryBy).toEqual({ serviceNo: 'refund_order_no', merchantNo: 'merchant_refund_no' });
     const own = await lookUp(stub, '/api/v1/refunds/query', candidates, 'ir1', 'refund_no', 'merchant_refund_no');
     expect(own?.queryBy.serviceNo).toBe('refund_no');
+  });
+});
+
+describe("the vendor's shared price-point rule, beside a method with its own", () => {
+  it("drops the distance and tie the draft took from that method's walk, which the shared rule does not say", () => {
+    const walk = (rounding: 'up' | 'nearest', extra: { maxDistance?: bigint; tie?: 'up' } = {}) => ({
+      tiers: [100n, 300n],
+      rounding,
+      unroundable: [],
+      samples: [],
+      ...extra,
+    });
+    const st: State = {
+      paths: {},
+      limits: {},
+      tiers: { GOOGLE_PAY: walk('nearest', { maxDistance: 14n, tie: 'up' }), APPLE_PAY: walk('up') },
+    };
+    const profile = {
+      methods: { checkout: ['CARD'], pricePoint: ['GOOGLE_PAY', 'APPLE_PAY'] },
+      pricePoints: { tiers: ['1.00', '3.00'], rounding: 'up', maxDistance: '0.14', tie: 'up', unroundable: [] },
+    } as unknown as Profile;
+    const vendor = new Vendor([
+      parseHint('pricePoints={"tiers":["1.00","3.00"],"rounding":"up"}'),
+      parseHint('pricePoints.ruleByMethod={"GOOGLE_PAY":{"rounding":"nearest","maxDistance":"0.14","tie":"up"}}'),
+    ]);
+    afterTold(profile, st, vendor);
+    expect(profile.pricePoints).toEqual({ tiers: ['1.00', '3.00'], rounding: 'up', unroundable: [] });
+    // A distance a method the shared rule speaks for showed stays.
+    const kept = { ...profile, pricePoints: { ...profile.pricePoints!, maxDistance: '0.14' } } as Profile;
+    afterTold(kept, { ...st, tiers: { ...st.tiers, APPLE_PAY: walk('up', { maxDistance: 14n }) } }, vendor);
+    expect(kept.pricePoints?.maxDistance).toBe('0.14');
   });
 });
