@@ -6,7 +6,8 @@
  * other merchants', the primary's name, login, production key and balances, fees and how balances move, the sandbox's
  * refund-failure triggers, the limits of methods the primary cannot use, and a refund record where no method the primary
  * pays takes a refund; the hints are those facts and what vendors document besides). With hints, each value told is
- * judged too: written as told, or left out under a TODO naming the answer against it, or lost (goal 0). init only: the completed draft's
+ * judged too: written as told, or left out under a TODO naming the answer against it, or held (quoted whole in a TODO saying
+ * the part it belongs to is left out: a payout fee of a method the draft lacks), or lost (goal 0). init only: the completed draft's
  * conformance run is bench/legal-targets.ts's (--init yes). With --openapi yes, a third init per target reads the
  * target's own description (`describe --openapi` of its true profile) instead of hints. With --style, init reads only
  * the vendor's own description in each style named (fixtures/openapi-gallery/vendor.ts: tagged, tables, oneof; `gallery`
@@ -62,12 +63,14 @@ for (const [i, g] of genomes.entries()) {
       `[${i + 1}/${N}] ${mode}: exit ${j.exit}, ${j.written}/${j.facts} facts (learnable ${j.learnable.written}/${j.learnable.facts}), ` +
         `${j.wrong.length} wrong, ${j.untold.length} untold, ${j.todos.length} TODOs, ${j.probes} requests` +
         (j.hints
-          ? `; hints ${j.hints.asTold}/${j.hints.told} as told, ${j.hints.contradicted.length} under a TODO, ${j.hints.lost.length} lost`
+          ? `; hints ${j.hints.asTold}/${j.hints.told} as told, ${j.hints.contradicted.length} under a TODO, ` +
+            `${j.hints.held.length} held with a part left out, ${j.hints.lost.length} lost`
           : ''),
     );
     for (const w of j.wrong) log(`    wrong ${w}`);
     for (const u of j.untold) log(`    untold ${u}`);
     for (const c of j.hints?.contradicted ?? []) log(`    told, contradicted ${c}`);
+    for (const h of j.hints?.held ?? []) log(`    told, held ${h}`);
     for (const l of j.hints?.lost ?? []) log(`    told, lost ${l}`);
   }
 }
@@ -104,6 +107,7 @@ const summary = (js: InitJudgement[]) => {
             told: sum((j) => j.hints?.told ?? 0),
             asTold: sum((j) => j.hints?.asTold ?? 0),
             contradicted: sum((j) => j.hints?.contradicted.length ?? 0),
+            held: sum((j) => j.hints?.held.length ?? 0),
             lost: sum((j) => j.hints?.lost.length ?? 0),
           },
         }
@@ -130,7 +134,7 @@ for (const m of modes) {
       `${s.todos} TODOs per target, exit 0 ${s.exitZero}/${N}` +
       (s.hints
         ? `; hints: ${s.hints.asTold}/${s.hints.told} written as told, ${s.hints.contradicted} under a TODO naming ` +
-          `the answer against them, ${s.hints.lost} lost`
+          `the answer against them, ${s.hints.held} held in a TODO with a part left out, ${s.hints.lost} lost`
         : ''),
   );
 }

@@ -327,7 +327,7 @@ export function validParts(
   draft: Profile,
   source: string,
   env: NodeJS.ProcessEnv,
-  told: readonly { path: string; source: string }[] = [],
+  told: readonly { path: string; source: string; value?: unknown }[] = [],
 ): { profile: Profile; dropped: (Todo & { problem: string; told: boolean })[]; invalid: string[] } {
   const profile = structuredClone(draft) as unknown as Record<string, Record<string, unknown>>;
   const dropped: (Todo & { problem: string; told: boolean })[] = [];
@@ -352,12 +352,16 @@ export function validParts(
       if (!parent || !(path[path.length - 1]! in parent)) continue;
       delete (parent as Record<string, unknown>)[path[path.length - 1]!];
       const part = path.join('.');
-      const sources = [...new Set(told.filter((t) => isAtOrUnder(t.path, part)).map((t) => t.source))];
+      const under = told.filter((t) => isAtOrUnder(t.path, part));
+      const sources = [...new Set(under.map((t) => t.source))];
+      // Each value told is quoted whole, so that leaving the part out loses none of what the vendor said.
+      const said = under.filter((t) => 'value' in t).map((t) => `${t.path} = ${JSON.stringify(t.value)}`);
       dropped.push({
         path: part,
         what: sources.length
           ? `the vendor's facts for this part (${sources.slice(0, 3).join(', ')}${sources.length > 3 ? ', …' : ''}) and init's probes ` +
-            `do not make a valid part (${problem}), so it is left out: write it from the vendor's documentation`
+            `do not make a valid part (${problem}), so it is left out: write it from the vendor's documentation` +
+            (said.length ? `; the vendor says ${said.join(', ')}` : '')
           : `init's draft of this part did not validate (${problem}), so it is left out: write it by hand (see the evidence below)`,
         problem,
         told: sources.length > 0,

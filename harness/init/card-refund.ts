@@ -149,7 +149,8 @@ const ABOUT_THE_PAYMENT = new Set(['notSupported', 'refundAmountExceeded', 'refu
 export async function learnRefunds(
   p: Prober,
   ev: Evidence,
-  paths: { create: string; query?: string },
+  /** `queryName`: the service number's field name in a query, as the vendor gives it (tried first). */
+  paths: { create: string; query?: string; queryName?: string },
   card: CardResult,
   pay: (cents: bigint) => Promise<Omit<Paid, 'cents'> | undefined>,
   notifyUrl: string,
@@ -254,7 +255,9 @@ export async function learnRefunds(
         /_no$|(^|\.)id$/.test(k) &&
         !/original/.test(k),
     );
-    const found = paths.query ? await lookUp(p, paths.query, candidates, myNo, 'refund_no', 'merchant_refund_no') : undefined;
+    const found = paths.query
+      ? await lookUp(p, paths.query, candidates, myNo, 'refund_no', 'merchant_refund_no', paths.queryName)
+      : undefined;
     if (found) {
       out.data.refundNo = found.path;
       out.queryBy = found.queryBy;
@@ -326,13 +329,15 @@ export async function lookUp(
   myNo: string,
   documentServiceName: PathNumber,
   merchantName: PathNumber,
+  /** The service number's field name the vendor gives (refunds.queryBy.serviceNo): tried first. */
+  toldServiceName?: string,
 ): Promise<LookedUp | undefined> {
   if (carriedBy(queryPath).size > 0) return lookUpByPath(p, queryPath, candidates, myNo, documentServiceName, merchantName);
   const byMine = await p.post(queryPath, { [merchantName]: myNo });
   if (byMine.code !== 0) return undefined;
   for (const [path, v] of candidates.slice(0, 4)) {
     const leaf = path.split('.').pop()!;
-    for (const name of [...new Set([leaf, documentServiceName])]) {
+    for (const name of [...new Set([...(toldServiceName ? [toldServiceName] : []), leaf, documentServiceName])]) {
       const q = await p.post(queryPath, { [name]: v });
       if (q.code === 0 && q.data && pathsOf(q.data, myNo).length > 0) {
         return {

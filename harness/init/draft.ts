@@ -179,6 +179,27 @@ export function draft(opts: DraftOptions, st: State, ev: Evidence): Profile {
       profile.checkout.extrasByMethod = Object.fromEntries(byMethod.map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]));
     if (st.fields.pendingStatus) profile.checkout.pendingStatus = st.fields.pendingStatus;
   }
+  // The section needs the order number's path (checkout.data.orderNo); without it what init learnt of the rest is
+  // quoted, so that leaving the section out loses none of it.
+  if (st.shape && !profile.checkout) {
+    const learnt = {
+      extras: extrasTemplate(st.shape.extras, st.shape.notifyUrl),
+      ...(Object.keys(st.shape.byMethod).length
+        ? {
+            extrasByMethod: Object.fromEntries(
+              Object.entries(st.shape.byMethod).map(([m, e]) => [m, extrasTemplate(e, st.shape!.notifyUrl)]),
+            ),
+          }
+        : {}),
+      ...(st.fields?.status ? { data: { status: st.fields.status } } : {}),
+      ...(st.fields?.pendingStatus ? { pendingStatus: st.fields.pendingStatus } : {}),
+    };
+    ev.todo(
+      'checkout',
+      "the checkout section, left out with its order number's path (see checkout.data.orderNo: a payment query answered no " +
+        `order init made, as when the query needs a parameter besides the number, see queryParams); init learnt ${JSON.stringify(learnt)}`,
+    );
+  }
   const r = st.fields?.record;
   if (r?.orderNo && r.merchantOrderNo && r.status && r.transAmount) {
     profile.paymentRecord = {

@@ -34,7 +34,8 @@ const refusedForAmount = (a: Answer): boolean => a.code === 5008 && (a.key === '
 export async function learnPayouts(
   p: Prober,
   ev: Evidence,
-  paths: { create: string; query?: string; cancel?: string },
+  /** `queryName`: the service number's field name in a query, as the vendor gives it (tried first). */
+  paths: { create: string; query?: string; cancel?: string; queryName?: string },
   notifyUrl: string,
   names: readonly string[] = METHOD_CANDIDATES,
   firstMethod = 'BANK_TRANSFER',
@@ -274,7 +275,7 @@ export async function learnPayouts(
         `status-named field of a payout answer (${JSON.stringify(getPath(sample.data, out.data.status))} when new)`,
       );
     const found = paths.query
-      ? await lookUp(p, paths.query, numberFields(sample.data, sample.no), sample.no, 'payout_no', 'merchant_payout_no')
+      ? await lookUp(p, paths.query, numberFields(sample.data, sample.no), sample.no, 'payout_no', 'merchant_payout_no', paths.queryName)
       : undefined;
     if (found) {
       out.data.payoutNo = found.path;

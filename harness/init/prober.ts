@@ -76,6 +76,12 @@ export class Prober {
   /** Every attempt as the gateway met it (when it went on the wire), to know the rate at which throttling began. */
   private readonly attempts: WireAttempt[] = [];
   private counter = 0;
+  /**
+   * The fields a query needs beside its lookup number, as the vendor told them (queryParams): added to each request sent
+   * to that query's path (a templated one with the number filled in), never to another endpoint's.
+   */
+  private readonly queryFields: { template: string; path: RegExp; fields: Record<string, unknown> }[] = [];
+  private readonly otherPaths = new Set<string>();
   private readonly started = Date.now();
   private readonly client: Client;
 
@@ -95,6 +101,26 @@ export class Prober {
   newNo(kind: 'o' | 'r' | 'p'): string {
     this.counter += 1;
     return `i${this.runId}${kind}${this.counter}`;
+  }
+
+  /** From now on, each request to the query path `template` carries `fields` (those its body lacks); `others`: paths that never do. */
+  addQueryFields(template: string, fields: Record<string, unknown>, others: readonly string[]): void {
+    if (Object.keys(fields).length === 0) return;
+    const literal = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+    this.queryFields.push({ template, path: new RegExp(`^${literal.join('[^/]+')}$`), fields });
+    for (const o of others) if (o !== template) this.otherPaths.add(o);
+  }
+
+  private withQueryFields(path: string, body: unknown): unknown {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+    // The query's own path, else one its template matches that is no other endpoint's (a payout's /payouts/create beside
+    // its query /payouts/{merchant_payout_no}).
+    const q =
+      this.queryFields.find((f) => f.template === path) ?? this.queryFields.find((f) => f.path.test(path) && !this.otherPaths.has(path));
+    if (!q) return body;
+    const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(q.fields)) if (!(k in out)) out[k] = v;
+    return out;
   }
 
   elapsedMs(): number {
@@ -128,7 +154,8 @@ export class Prober {
    * again"): a sandbox may fail a query on purpose for a value init happened to use (a magic amount or number), and a
    * transient answer says nothing of the fact init asked about.
    */
-  async post(path: string, body: unknown, as?: { id: string; secret: string }): Promise<Answer> {
+  async post(path: string, given: unknown, as?: { id: string; secret: string }): Promise<Answer> {
+    const body = this.withQueryFields(path, given);
     let a = await this.postOnce(path, body, as);
     for (let again = 0; again < 2 && a.code === 500 && a.key === 'queryFailed'; again++) a = await this.postOnce(path, body, as);
     return a;

@@ -2,7 +2,8 @@
  * `init`: probes a sandbox and drafts its profile. Discovery runs in phases, each bounded by the
  * Prober's budget; when the budget is spent, what is left becomes a TODO and the draft is still written.
  */
-import type { Profile } from '../profile/types.js';
+import type { Profile, QueryParams } from '../profile/types.js';
+import { QUERY_KIND_OF, queryParamsFor } from '../profile/query-params.js';
 import { learnOtherCards } from './cards.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { relayPublicUrlFor } from '../webhooks/relay.js';
@@ -145,6 +146,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   try {
     await credentials(p, ev, st);
     await discoverPaths(p, ev, st.paths, toldPaths, (n) => vendor.refute(`endpoints.${n}`));
+    sendToldQueryParams(p, vendor, st.paths, opts.merchantId);
     // The phases below send to fixed paths, but for a refund's creation and the lookups and cancel, which fill a templated
     // path (the resource's number in it) with the numbers of the record they are about, and a card payment's or payout's
     // creation, whose path the prober fills with the merchant's number the body carries (prober.ts); another templated path
@@ -196,7 +198,15 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         const orderNo = a.data ? getPath(a.data, card.data.orderNo) : undefined;
         return { no, ...(typeof orderNo === 'string' ? { orderNo } : {}) };
       };
-      st.refunds = await learnRefunds(p, ev, { create: paths.refundCreate, query: paths.refundQuery }, card, pay, receiver.url);
+      const queryName = toldString(vendor, 'refunds.queryBy.serviceNo');
+      st.refunds = await learnRefunds(
+        p,
+        ev,
+        { create: paths.refundCreate, query: paths.refundQuery, ...(queryName ? { queryName } : {}) },
+        card,
+        pay,
+        receiver.url,
+      );
     }
     if (!st.card && paths.refundCreate)
       ev.todo(
@@ -204,13 +214,19 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
         `the refund request, its answer's fields and each method's support: init pays the payment it refunds by card, ` +
           'and no card payment charged (see cardPayment)',
       );
+    const payoutQueryName = toldString(vendor, 'payouts.queryBy.serviceNo');
     if (paths.payoutCreate)
       st.payouts = await learnPayouts(
         p,
         ev,
-        { create: paths.payoutCreate, query: paths.payoutQuery, cancel: paths.payoutCancel },
+        {
+          create: paths.payoutCreate,
+          query: paths.payoutQuery,
+          cancel: paths.payoutCancel,
+          ...(payoutQueryName ? { queryName: payoutQueryName } : {}),
+        },
         receiver.url,
-        payoutNames,
+        withPlacedMethods(payoutNames, st.methods),
         vendor.payoutMethodNames()[0],
       );
     if (st.card && paths.cardPayment) {
@@ -294,6 +310,43 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
 }
 
 /**
+ * The fields the vendor says a query needs beside its lookup number (queryParams: a store id, a date range): init's own
+ * lookups carry them, as the kit's do, so a record it made is found where the target refuses a query without them.
+ */
+export function sendToldQueryParams(p: Prober, vendor: Vendor, paths: Partial<Record<string, string>>, merchantId: string): void {
+  const told = vendor.at('queryParams');
+  if (!told || typeof told !== 'object' || Array.isArray(told)) return;
+  const all = Object.values(paths).filter((v): v is string => typeof v === 'string');
+  for (const [endpoint, kind] of Object.entries(QUERY_KIND_OF)) {
+    const path = paths[endpoint];
+    if (!path) continue;
+    let fields: Record<string, unknown>;
+    try {
+      fields = queryParamsFor({ queryParams: told as QueryParams }, kind, merchantId);
+    } catch {
+      continue;
+    }
+    p.addQueryFields(path, fields, all);
+  }
+}
+
+/** A string the vendor told at `path`, if any. */
+function toldString(vendor: Vendor, path: string): string | undefined {
+  const v = vendor.at(path);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * The payout candidates and then each method the checkout placed as one of the target's (accepted, not enabled, without a
+ * channel) that they do not name: a service names a method alike wherever it takes it, so a wallet it renamed at checkout
+ * (TWINT for PayPal) is tried as a payout method too.
+ */
+export function withPlacedMethods(names: readonly string[], placed: readonly MethodFinding[] = []): string[] {
+  const known = placed.filter((m) => m.cls === 'accepted' || m.cls === 'notEnabled' || m.cls === 'noChannel').map((m) => m.method);
+  return [...new Set([...names, ...known])];
+}
+
+/**
  * The fields the vendor says a method requires (checkout.extrasByMethod): sent with its first checkout, so a method that
  * refuses a checkout without them (as "not enabled", as much as "required") is paid as the vendor documents it.
  */
@@ -315,7 +368,7 @@ export function seedToldExtras(shape: CheckoutShape, vendor: Vendor): void {
  * is no longer one (the loader refuses a rule that rounds an amount listed unroundable); a refunds part the vendor's facts
  * began (init made no refund to see its record) takes the request fields init learnt.
  */
-function afterTold(profile: Profile, st: State, vendor: Vendor): void {
+export function afterTold(profile: Profile, st: State, vendor: Vendor): void {
   // A refunds part of the vendor's facts (its record's field names, where no refund of this merchant could be made to show
   // them) takes what the probes learnt of the request: its fields and the card's support, where the vendor said nothing.
   const rf = st.refunds;
@@ -328,6 +381,15 @@ function afterTold(profile: Profile, st: State, vendor: Vendor): void {
   if (wh && st.webhooks?.ackTimeoutMs === undefined && vendor.at('webhooks.ackTimeoutMs') === undefined)
     wh.ackTimeoutMs = Math.max(1, Math.round(5000 * wh.timeScale));
   const pp = profile.pricePoints;
+  // The shared rule the vendor states (its rounding) is the vendor's whole: a distance or tie the draft took from the walk
+  // of a method the vendor gives a rule of its own, which no method the shared rule speaks for showed, is none of it (a
+  // tie beside "up" would not even load).
+  if (pp && vendor.at('pricePoints.rounding') !== undefined)
+    for (const k of ['maxDistance', 'tie'] as const) {
+      if (vendor.at(`pricePoints.${k}`) !== undefined || pp[k] === undefined) continue;
+      const shared = Object.entries(st.tiers).filter(([m]) => vendor.at(`pricePoints.ruleByMethod.${m}`) === undefined);
+      if (shared.every(([, w]) => w[k] === undefined)) delete pp[k];
+    }
   if (pp && Array.isArray(pp.unroundable)) {
     const methods = profile.methods.pricePoint ?? [];
     pp.unroundable = pp.unroundable.filter((a) =>
@@ -398,13 +460,22 @@ function reportMethods(ev: Evidence, ms: MethodFinding[]): void {
  * which: a method enabled with every channel down answers like one no channel serves), and the channels of a method
  * the target knows but this merchant has not enabled (another merchant's, probed only as that merchant).
  */
-function methodsTodos(ev: Evidence, ms: MethodFinding[]): void {
+export function methodsTodos(ev: Evidence, ms: MethodFinding[]): void {
   const named = (c: string) => ms.filter((m) => m.cls === c && m.method !== UNKNOWN_METHOD).map((m) => m.method);
   ev.todo(
     'merchants.primary.paymentMethods',
     `the primary merchant's own method list, only if the vendor documents one: it accepted ${named('accepted').join(', ') || 'none'}` +
       `${named('noChannel').length ? `; ${named('noChannel').join(', ')} enabled with no channel available` : ''}` +
       `${named('notEnabled').length ? `; ${named('notEnabled').join(', ')} not enabled for it` : ''}`,
+  );
+  // No answer lists a target's methods: one it names as none of init's candidates (TWINT for a wallet) is only in the
+  // vendor's documentation. The names tried close the TODO, so that what it leaves open is plain.
+  const tried = ms.filter((m) => m.method !== UNKNOWN_METHOD).map((m) => m.method);
+  ev.todo(
+    'methods.checkout (other names)',
+    "payment methods the target names otherwise than every name init tried, if it has any: from the vendor's documentation, " +
+      'each in methods.checkout with its range (limits.payments.<name>), the fields it requires (checkout.extrasByMethod.<name>) ' +
+      `and its refund support (names tried: ${tried.join(', ')})`,
   );
   for (const m of named('notEnabled'))
     ev.todo(
@@ -538,6 +609,43 @@ async function pricePoints(p: Prober, ev: Evidence, st: State, vendor: Vendor): 
         ...(w.tie ? { tie: w.tie } : {}),
       },
       `${w.samples.length} checkouts, asked→charged: ${shown}`,
+    );
+  }
+  await toldPricePointMethods(p, ev, st, vendor);
+}
+
+/**
+ * A method refused for its amount at every probe may charge price points none of the probes hit (tiers far apart, a
+ * short distance): where the vendor gives its own tiers, checkouts at the amounts that tell rules apart say whether it
+ * charges them. Confirmed, it is a price-point method with those tiers; otherwise its TODOs stay.
+ */
+export async function toldPricePointMethods(p: Prober, ev: Evidence, st: State, vendor: Vendor): Promise<void> {
+  const shape = st.shape!;
+  for (const m of st.methods ?? []) {
+    if (m.cls !== 'accepted' || m.accepted || m.pricePoint) continue;
+    const told = vendor.at(`pricePoints.tiersByMethod.${m.method}`) === undefined ? undefined : toldWalk(vendor, m.method);
+    if (!told) continue;
+    p.phase(`checkout: ${m.method} at the vendor's tiers`);
+    const charge = async (c: bigint): Promise<bigint | undefined> => {
+      const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
+      if (a.code !== 0 || !a.data) return undefined;
+      return chargedOtherThan(a.data, c) ?? c;
+    };
+    const c = await confirmTold(told, charge);
+    if (!c.confirmed) continue;
+    m.pricePoint = true;
+    st.tiers[m.method] = c.confirmed;
+    ev.settle((t) => t.path === `methods.pricePoint (${m.method})` || t.path === `pricePoints (${m.method})`);
+    ev.relearn(
+      'methods.pricePoint',
+      (st.methods ?? []).filter((x) => x.pricePoint).map((x) => x.method),
+      `${m.method}: every amount init probed was refused for its amount, and ${c.asked} checkouts at the vendor's tiers ` +
+        '(each tier, a cent either side, the distance limits) were charged as they say',
+    );
+    ev.learnt(
+      `pricePoints (${m.method})`,
+      { tiers: tierTexts(told.tiers), rounding: told.rounding },
+      `the vendor's list (${vendor.sourceOf(`pricePoints.tiersByMethod.${m.method}`)}), confirmed by ${c.asked} checkouts`,
     );
   }
 }

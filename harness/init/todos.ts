@@ -93,6 +93,15 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
   }
   if (profile.payouts) {
     t('payouts.balances.primary', "the primary merchant's payout balance (init does not drain it to find out)");
+    // No answer lists a target's payout methods: one named as none of init's candidates is only in the vendor's documentation.
+    const found = Object.keys(profile.payouts.methods);
+    t(
+      'payouts.methods',
+      `payout methods besides ${found.join(', ') || 'none'}, if the target has others: init tried the names it knows, those the ` +
+        'vendor\'s facts name and those the checkout placed; each other\'s entry ({ "cancel", "usdOnly", "payee" }) from the ' +
+        "vendor's documentation",
+    );
+    t('limits.payouts', `the range of each payout method besides ${found.join(', ') || 'none'} (see payouts.methods), if there are others`);
   }
   // Version 4: a payout method's range in another currency; init probes payouts in USD only.
   const facts = factsOf(profile);

@@ -5,6 +5,7 @@
  * answer where they do not.
  */
 import { centsOf, valueOfCents } from '../facts/money.js';
+import { isTemplated } from '../profile/endpoint-path.js';
 import { luhnValid } from './cards.js';
 import type { State } from './draft.js';
 import { predict, type Walked } from './price-points.js';
@@ -28,10 +29,25 @@ export function toldJudge(st: State, vendor?: Vendor): ToldJudge {
     const rule = /^pricePoints\.(rounding|maxDistance|tie)$/.exec(path);
     if (rule) return sharedRule(st, rule[1] as 'rounding' | 'maxDistance' | 'tie', told, vendor);
     if (path === 'methods.checkout' || path === 'methods.pricePoint') return methodList(st, path, told, drafted);
+    const lookup = /^(refunds|payouts)\.(queryBy|cancelBy)\.(serviceNo|merchantNo)$/.exec(path);
+    if (lookup) return lookupName(st, lookup[1] as 'refunds' | 'payouts', lookup[2] as 'queryBy' | 'cancelBy', told);
     const card = /^cardPayment\.cards\.([^.]+)\.([^.]+)$/.exec(path);
     if (card) return testCard(card[1]!, card[2]!, told);
     if (Array.isArray(told) && Array.isArray(drafted)) return sample(told, drafted);
     return undefined;
+  };
+}
+
+/**
+ * A lookup's field name where the endpoint's path carries the record's number: the request names the record there and
+ * its body nothing (harness/ops.ts lookupRequest), so no answer bears on the name; init's was the document's, unsent.
+ */
+function lookupName(st: State, section: 'refunds' | 'payouts', by: 'queryBy' | 'cancelBy', told: unknown): Verdict {
+  const endpoint = section === 'refunds' ? 'refundQuery' : by === 'cancelBy' ? 'payoutCancel' : 'payoutQuery';
+  if (typeof told !== 'string' || !isTemplated(st.paths[endpoint])) return undefined;
+  return {
+    consistent: true,
+    why: `${st.paths[endpoint]} carries the record's number, so a lookup never sends the field's name: no answer bears on it`,
   };
 }
 

@@ -193,13 +193,17 @@ export class Vendor {
     return names;
   }
 
-  /** Payout method names the vendor's facts mention. */
+  /**
+   * Payout method names the vendor's facts mention: a method's entry, range or fee (shared or one merchant's own), or a
+   * merchant's list. A price list that names a payout fee of a method names a payout method of the target.
+   */
   payoutMethodNames(): string[] {
     const names: string[] = [...(this.notes.payoutMethods ?? [])];
     for (const t of this.told) {
-      const keyed = /^(payouts\.methods|limits\.payouts)\.([^.]+)/.exec(t.path)?.[2];
+      const keyed = /^(merchants\.\w+\.facts\.)?(payouts\.methods|limits\.payouts|fees\.payouts)\.([^.]+)/.exec(t.path)?.[3];
       const listed = /^merchants\.\w+\.payoutMethods$/.test(t.path) && Array.isArray(t.value) ? t.value.map(String) : [];
-      for (const n of [...(keyed ? [keyed] : []), ...listed]) if (!names.includes(n)) names.push(n);
+      // A fee for "*" (every method not named) names none.
+      for (const n of [...(keyed ? [keyed] : []), ...listed]) if (/^[A-Za-z][\w-]*$/.test(n) && !names.includes(n)) names.push(n);
     }
     return names;
   }

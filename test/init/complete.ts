@@ -42,6 +42,22 @@ export function completeAtTodos(draft: Profile, todos: Todo[], truth: Profile): 
       }
       continue;
     }
+    // Methods the target names as none of init's names: each added to the list, with what the TODO asks of it.
+    if (t.path === 'methods.checkout (other names)') {
+      const listed = (get(out, ['methods', 'checkout']) as string[] | undefined) ?? [];
+      for (const m of truth.methods.checkout.filter((x) => !listed.includes(x))) {
+        listed.push(m);
+        for (const at of [
+          ['limits', 'payments'],
+          ['checkout', 'extrasByMethod'],
+          ['refunds', 'support'],
+          ['refunds', 'createdStatus'],
+        ])
+          if (get(out, [...at, m]) === undefined) copy([...at, m]);
+      }
+      set(out, ['methods', 'checkout'], listed);
+      continue;
+    }
     // The key of a merchant init named from the vendor's documentation: the truth's own key, however it is given.
     if (/^merchants\.\w+\.secretEnv$/.test(t.path)) {
       const m = get(out, path.slice(0, 2)) as Obj | undefined;

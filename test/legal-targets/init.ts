@@ -124,6 +124,8 @@ function judgeSpecial(
   if (path === 'merchants.unknownId')
     return !Object.values(truth.merchants).some((m) => m && typeof m === 'object' && (m as { id: string }).id === drafted);
   if (path === 'methods.unknown') return typeof drafted === 'string' && !knownMethods.has(drafted);
+  const extra = /^checkout\.(extras|extrasByMethod\.[^.]+)\.(return_url|metadata)$/.exec(path);
+  if (extra) return takesRequiredExtra(extra[2] as 'return_url' | 'metadata', drafted, truth);
   if (path === 'methods.notEnabled') {
     // Any method of the target that the primary merchant has not enabled is one (a genome may leave PAYPAL off too).
     const primary = truth.merchants.primary.paymentMethods ?? [...truth.methods.checkout, truth.methods.card];
@@ -170,6 +172,28 @@ function judgeSpecial(
     return Number(drafted) <= t && 3 * Number(drafted) + 200 > t;
   }
   return undefined;
+}
+
+/**
+ * A checkout field a target requires but whose value is the merchant's (reference/handlers/payment-input.ts reads any
+ * URL as return_url and any string within the target's length as metadata; the true profile's literal is one merchant's
+ * choice): the drafted value is right when the target takes it.
+ */
+function takesRequiredExtra(field: 'return_url' | 'metadata', drafted: unknown, truth: Profile): boolean {
+  if (typeof drafted !== 'string' || drafted === '') return false;
+  if (field === 'return_url') return URL.canParse(drafted) && /^https?:$/.test(new URL(drafted).protocol);
+  return drafted.length <= (truth.lengths?.maxLength?.metadata ?? 4096);
+}
+
+/**
+ * What the draft's checkout of a method carries in a field: its own extras (extrasByMethod), else the extras every
+ * checkout carries. A true profile may say a field a method requires twice (in extras and in the method's own); the kit
+ * sends a method's checkout the two merged, so a draft that sends the field with every checkout states the method's.
+ */
+function draftedCheckoutField(draft: Profile, path: string): unknown {
+  const own = get(draft, path);
+  const m = /^checkout\.extrasByMethod\.[^.]+\.(.+)$/.exec(path);
+  return own !== undefined || !m ? own : get(draft, `checkout.extras.${m[1]}`);
 }
 
 function declineNumbers(truth: Profile): string[] {
@@ -234,6 +258,17 @@ function covered(path: string, todos: Todo[]): boolean {
     const q = /^merchants\.\w+\.productionSecretEnv$/.test(p) ? p.replace(/Env$/, '') : p;
     return path === q || path.startsWith(`${q}.`);
   });
+}
+
+/**
+ * Whether a method is named as none of those init tried at checkout, as its TODO of other names lists them
+ * (harness/init/run.ts methodsTodos): no answer names such a method, and the TODO asks the vendor for it. False for every
+ * method where the TODO is absent.
+ */
+function namedOtherwise(todos: Todo[]): (method: string) => boolean {
+  const t = todos.find((x) => x.path === 'methods.checkout (other names)');
+  const tried = /\(names tried: ([^)]*)\)$/.exec(t?.what ?? '')?.[1]?.split(', ');
+  return (m) => tried !== undefined && !tried.includes(m);
 }
 
 /** The amounts a method accepts, as disjoint ranges in cents: overlapping or touching channels are one range. */
@@ -333,6 +368,7 @@ export function judgeDraft(
   }
   const isTemplate = (p: string) => [...templateKeys].some((k) => p === k || p.startsWith(`${k}.`));
   const drafted = new Map(leaves(draft));
+  const otherName = namedOtherwise(todos);
   // Methods whose drafted limits differ from the truth only by ranges too narrow for init's probes (onlyUnseenRanges).
   const unseenLimits = new Set<string>();
   for (const kind of ['payments', 'payouts'] as const)
@@ -376,11 +412,11 @@ export function judgeDraft(
     // fact of a newer format left to a TODO raises it when the user writes that fact (test/init/complete.ts).
     if (p === 'profileVersion') continue;
     fact(p);
-    if (!drafted.has(p)) {
+    const d = p.startsWith('checkout.extrasByMethod.') ? draftedCheckoutField(draft, p) : drafted.get(p);
+    if (d === undefined) {
       missing.push(p);
       continue;
     }
-    const d = drafted.get(p);
     const ok = judgeSpecial(p, d, truth, alternates, draft) ?? same(d, v);
     // A price-point list init could not finish: every method it lists is one, and each it left out has a TODO of its own
     // (a method refused for its amount at every probe may be a price-point one): not wrong, left out with a TODO.
@@ -390,11 +426,18 @@ export function judgeDraft(
       Array.isArray(v) &&
       d.every((m) => v.includes(m)) &&
       v.filter((m) => !d.includes(m)).every((m) => todos.some((t) => t.path === `methods.pricePoint (${m})`));
+    // A checkout list without the methods the target names as none of the names init tried, which its TODO says it may lack.
+    const partialCheckout =
+      p === 'methods.checkout' &&
+      Array.isArray(d) &&
+      Array.isArray(v) &&
+      d.every((m) => v.includes(m)) &&
+      v.filter((m) => !d.includes(m)).every((m) => otherName(m));
     // A required field init could not probe (a payout method's cancel: the schema requires it) is written as a
     // placeholder under a TODO of its exact path: not a fact the draft asserts, left out with a TODO.
     const placeholder = /^payouts\.methods\.[^.]+\.cancel$/.test(p) && todos.some((t) => t.path === p);
     if (ok) wrote(p);
-    else if (partialList || placeholder) missing.push(p);
+    else if (partialList || partialCheckout || placeholder) missing.push(p);
     else if ([...unseenLimits].some((u) => p.startsWith(u))) unseen.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
     else wrong.push(`${p}: drafted ${JSON.stringify(d)}, true ${JSON.stringify(v)}`);
   }
@@ -407,7 +450,12 @@ export function judgeDraft(
       !/^payouts\.methods\.\w+\.payee\./.test(p) &&
       !/^pricePoints\.(tiersByMethod|ruleByMethod)\./.test(p),
   );
-  const untold = missing.filter((p) => !covered(p, todos));
+  // A fact of a method the draft does not name, where the TODO of other names says init never tried that name.
+  const ofOtherName = (p: string) => {
+    const m = /^(limits\.payments|checkout\.extrasByMethod|refunds\.support|refunds\.createdStatus)\.([^.]+)/.exec(p)?.[2];
+    return m !== undefined && otherName(m) && !(draft.methods.checkout as string[]).includes(m);
+  };
+  const untold = missing.filter((p) => !covered(p, todos) && !ofOtherName(p));
   const learnableShare = {
     facts: factPaths.filter((p) => learnable(p, truth)).length,
     written: writtenPaths.filter((p) => learnable(p, truth)).length,
@@ -420,7 +468,8 @@ export function judgeDraft(
  * (learnable.ts: other merchants, the primary's name, login, production key and balances, fees and how balances move,
  * the refund fee and failing reason, the limits of methods the primary cannot use), and what vendors document though a
  * probe may find it too: the paths, the primary's method lists, the sandbox controls, the test cards, the refund
- * support and created status of each method, the refund record's fields and lookup names, the price points. Not in it:
+ * support and created status of each method, the refund record's fields and lookup names, the price points, a query's
+ * parameters beside its lookup number, a refund request whose fields sit under a key. Not in it:
  * other request and record field names, internal names, the limits of the primary's methods, the webhooks' timing:
  * init learns those from answers. Given to init as `--hints FILE`: the share init writes with them is
  * the measure "with hints".
@@ -442,7 +491,13 @@ export function vendorHints(truth: Profile): Record<string, unknown> {
   // The refund record's fields and lookup names are in every vendor's refund reference; init sees them only in a refund
   // of its own card payment, so where the card takes no refund the refunds part would otherwise be left out whole.
   if (truth.refunds) out['refunds'] = pick(truth.refunds, ['support', 'createdStatus', 'failingReason', 'fee', 'data', 'queryBy']);
+  // A refund request that keeps its own fields under a key ({ "refund": { … } }) is shown in the vendor's refund reference;
+  // no answer names the key (the target asks for the fields it lacks by their own names).
+  const nested = Object.values(truth.refunds?.template ?? {}).some((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (truth.refunds && nested) (out['refunds'] as Record<string, unknown>)['template'] = truth.refunds.template;
   if (truth.payouts?.balances) out['payouts'] = { balances: truth.payouts.balances };
+  // A query's parameters beside its lookup number (a store id) are in the vendor's query reference, with their values.
+  if (truth.queryParams) out['queryParams'] = truth.queryParams;
   // A wallet's tiers are in the vendor's price list; a walk proves them only where their windows are wide enough.
   if (truth.pricePoints) out['pricePoints'] = truth.pricePoints;
   // And every other fact no probe as the primary learns (learnable.ts): fees and how balances move, the primary's balances,
@@ -466,18 +521,28 @@ export interface HintsKept {
   asTold: number;
   /** Told values init left out or replaced, each under a TODO that names the answer it read against the vendor's. */
   contradicted: string[];
+  /**
+   * Told values init could not write because the part they belong to is not drafted (a payout fee of a method the draft
+   * lacks, a balance of a payouts part left out), each quoted whole in a TODO saying so: kept for the user, not contradicted.
+   */
+  held: string[];
   /** Told values neither written as told nor under such a TODO (goal 0). */
   lost: string[];
 }
 
 /** Judges each leaf of the hints given (a list is one leaf) against the draft and its TODOs. */
 export function judgeHints(draft: Profile, todos: Todo[], hints: Record<string, unknown>): HintsKept {
-  const out: HintsKept = { told: 0, asTold: 0, contradicted: [], lost: [] };
+  const out: HintsKept = { told: 0, asTold: 0, contradicted: [], held: [], lost: [] };
   for (const [p, v] of leaves(hints)) {
     out.told += 1;
     const d = get(draft, p);
+    const at = (t: Todo) => p === t.path || p.startsWith(`${t.path}.`);
+    // The TODO quotes this value whole (told.ts at its own path; cli/init.ts validParts as "path = value" in its part's).
+    const quotes = (t: Todo) => t.what.includes(t.path === p ? JSON.stringify(v) : `${p} = ${JSON.stringify(v)}`);
     if (same(d, v) || sameSet(d, v)) out.asTold += 1;
-    else if (todos.some((t) => (p === t.path || p.startsWith(`${t.path}.`)) && /the vendor says/.test(t.what)))
+    else if (todos.some((t) => at(t) && quotes(t) && /does not fit the draft|do not make a valid part/.test(t.what)))
+      out.held.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
+    else if (todos.some((t) => at(t) && /the vendor says/.test(t.what)))
       out.contradicted.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
     else out.lost.push(`${p}: told ${JSON.stringify(v)}, drafted ${JSON.stringify(d)}`);
   }
