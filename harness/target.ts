@@ -119,8 +119,8 @@ export function createTarget(opts: TargetOptions): Target {
   const magic = new MagicValues(profile);
   const stamp = `${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
   // A magic prefix rules a lead out; a magic suffix only some counters (newNo steps past them).
-  const runPrefix =
-    [...'KQZXJABCDEFGHILMNOPRSTUVWY'].map((lead) => `${lead}${stamp}`).find((r) => !magic.numberStart(r)) ?? `K${stamp}`;
+  const leads = [...'KQZXJABCDEFGHILMNOPRSTUVWY'].map((lead) => `${lead}${stamp}`);
+  const runPrefix = leads.find((r) => !magic.numberStart(r)) ?? `K${stamp}`;
   let counter = 0;
   const paths = endpointPaths(profile);
   const operationOf = operationClassifier(
