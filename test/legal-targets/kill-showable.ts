@@ -521,6 +521,7 @@ const RULES: Readonly<Record<string, Rule>> = {
       : nothing("the low-balance merchant's USD balance moves and no payout in EUR reaches its EUR balance's edge"),
   // Their checks refund a payment (bench/legal-targets.ts --kill all --seed 50051, 50052: no method took refunds).
   'webhook-payment-updated-instead-of-refund': needsRefund,
+  'webhook-payment-updated-on-refund': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
   'price-point-round-down': needsPricePoint,
@@ -555,6 +556,10 @@ const DOCTOR_OWN_FACTS: Readonly<Record<string, RegExp>> = {
   'magic-creation-failure-ignored': /^sandbox\.triggers\.orderCreationFailed\[/,
   'magic-refund-busy-ignored': /^sandbox\.triggers\.refundSystemBusy\[/,
   'magic-refund-failure-ignored': /^sandbox\.triggers\.refundFailed\[/,
+  // A fee term ignored moves a balance's edge by the fee's difference: a profile saying another balance explains it.
+  'merchant-payout-fee-ignored': /^merchants\.\w+\.payoutBalances?(\.|$)/,
+  'payout-fee-minimum-ignored': /^merchants\.\w+\.payoutBalances?(\.|$)/,
+  'payout-fee-cap-ignored': /^merchants\.\w+\.payoutBalances?(\.|$)/,
 };
 
 /** Whether a doctor's stop of `fault` (the paths it called WRONG) names only facts a legal profile would say otherwise. */
