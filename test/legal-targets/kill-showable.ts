@@ -521,6 +521,8 @@ const RULES: Readonly<Record<string, Rule>> = {
       : nothing("the low-balance merchant's USD balance moves and no payout in EUR reaches its EUR balance's edge"),
   // Their checks refund a payment (bench/legal-targets.ts --kill all --seed 50051, 50052: no method took refunds).
   'webhook-payment-updated-instead-of-refund': needsRefund,
+  // A payment refunded in full needs a method that takes refunds (--kill all --seed 50063).
+  'refunded-status-not-shown': needsRefund,
   'webhook-payment-updated-on-refund': needsRefund,
   'price-point-no-requested-amount': needsPricePoint,
   'price-point-unroundable-accepted': needsPricePoint,
