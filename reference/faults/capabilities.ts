@@ -38,7 +38,13 @@ export const creationFailedAsValidationFailed = defineFault({
   name: 'creation-failed-as-validation-failed',
   clause: 'err.pay.creation-failed',
   doc: 'A failed order creation is answered 422 validationFailed instead of 422 systemBusy.',
-  mapError: rewriteError({ path: PATHS.checkout, key: 'systemBusy', detail: /Order creation failed/, to: { key: 'validationFailed' } }),
+  // Both ways of creating a payment: a sandbox may fail a card payment by a magic card or e-mail.
+  mapError: rewriteError({
+    path: [PATHS.checkout, PATHS.card],
+    key: 'systemBusy',
+    detail: /Order creation failed/,
+    to: { key: 'validationFailed' },
+  }),
 });
 
 export const refundSystemBusyCode500 = defineFault({

@@ -25,8 +25,8 @@ export function skipRule(rule: Rule): (r: Rule) => boolean {
 }
 
 export interface ErrorRewrite {
-  /** Only on this request path (default: every path under /api/v1/). */
-  path?: string;
+  /** Only on this request path, or these (default: every path under /api/v1/). */
+  path?: string | readonly string[];
   key: string;
   /** Only errors whose detail matches. */
   detail?: RegExp;
@@ -36,7 +36,7 @@ export interface ErrorRewrite {
 /** A `mapError` hook that rewrites one kind of error the way a sloppy error table would. */
 export function rewriteError(w: ErrorRewrite): (err: ApiError, path: string) => ApiError {
   return (err, path) => {
-    const onPath = w.path === undefined ? path.startsWith('/api/v1/') : path === w.path;
+    const onPath = w.path === undefined ? path.startsWith('/api/v1/') : [w.path].flat().includes(path);
     if (!onPath || err.key !== w.key || (w.detail !== undefined && !w.detail.test(err.detail))) return err;
     const detail = typeof w.to.detail === 'function' ? w.to.detail(err.detail) : (w.to.detail ?? err.detail);
     return new ApiError(w.to.code ?? err.code, w.to.key ?? err.key, detail);

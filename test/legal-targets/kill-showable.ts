@@ -490,7 +490,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   // A genome whose profile says no switch and no magic value of the kind (bench/legal-targets.ts --kill all --seed 50022).
   'creation-failed-as-validation-failed': failureSaid('orderCreationFailed'),
   'query-failed-as-system-busy': failureSaid('queryFailed'),
-  'query-failure-persists': failureSaid('queryFailed'),
+  // It makes the switch's failure persist (reference armedFailureOneShot); a magic way's failures keep their own count.
+  'query-failure-persists': (t) =>
+    t.triggers && !t.triggers.declareSwitch ? nothing('the profile leaves the switch unsaid: no armed query failure to persist') : SHOWS,
   // Judged from bench/legal-targets.ts --kill 3 --seed 71: no enabled method took refunds, so no refund to look up.
   // A refund query whose path carries the refund's service number is never sent by merchant_refund_no. Found by
   // LEGAL_TARGETS_SEED=747948071 (paths.refundQuery: refund_no).

@@ -239,3 +239,30 @@ describe("a merchant's own payout fee that differs the other way on its second m
     expect(unkilled(rows)).toEqual([]);
   }, 300_000);
 });
+
+/**
+ * A sandbox that fails a card payment's creation by a magic e-mail, its switch unsaid: the fault that answers a failed
+ * creation validationFailed rewrote the checkout path only, and survived (test/legal-targets/kill.test.ts, seed
+ * 1157720421). It now rewrites both ways of creating a payment.
+ */
+describe('a creation failure caused by a magic e-mail on the card path', () => {
+  it('kills creation-failed-as-validation-failed by its own clause', async () => {
+    const g: TargetGenome = {
+      readings: [],
+      target: {
+        ...REFERENCE_GENES,
+        triggers: { ways: { orderCreationFailed: [{ way: 'email', value: 'busy@merchant.invalid', count: 2 }] }, declareSwitch: false },
+      },
+    };
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 1,
+      numRuns: 3,
+      faults: faultCatalogue.filter((f) => f.name === 'creation-failed-as-validation-failed'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+  }, 300_000);
+});
