@@ -127,6 +127,11 @@ export function addStandingTodos(ev: Evidence, profile: Profile): void {
       '(e.g. { "payouts": { "methods": { "BANK_TRANSFER": { "currencies": ["EUR"] } } } })',
   );
   t(
+    'merchants.lowBalance.facts',
+    "the same for the low-balance merchant, where its methods, ranges or fees differ from every merchant's " +
+      '(e.g. { "limits": { "payments": { "CARD": { "min": "1.00", "max": "500.00" } } } })',
+  );
+  t(
     'balances',
     'how the balances move, if they do: balances.paymentsCredit (["payout"] when each successful payment adds its ' +
       'amount less its fee to the payout balance), balances.payoutFee (where a payout fee is taken from)',
