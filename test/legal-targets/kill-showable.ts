@@ -81,6 +81,29 @@ function lowEurEdge(t: TargetGenes): boolean {
   });
 }
 
+/** Whether a payout method of the low-balance merchant takes USD with a cent above its USD balance (fee included) in range. */
+function lowUsdEdge(t: TargetGenes): boolean {
+  return t.lowBalance.payoutMethods.some((m) => {
+    const mine = t.merchantPayouts?.lowBalance?.[m];
+    if (mine?.currencies && !mine.currencies.includes('USD')) return false;
+    const { own, shared } = payoutFeeOf(t, 'lowBalance', m);
+    const { above } = edge(t.lowBalance.usdCents, (c) => feeAt(own ?? shared, c));
+    return inPayoutRange(t, 'lowBalance', m, 'USD', above);
+  });
+}
+
+/** Whether a payout method of the second merchant takes EUR with a cent above its EUR balance (fee included) in range. */
+function secondEurEdge(t: TargetGenes): boolean {
+  const eur = (t.secondBalance ?? REFERENCE_GENES.secondBalance!).eurCents;
+  return PAYOUT_METHODS.some((m) => {
+    const mine = t.merchantPayouts?.second?.[m];
+    if (t.payouts[m].usdOnly || (mine?.currencies && !mine.currencies.includes('EUR'))) return false;
+    const { own, shared } = payoutFeeOf(t, 'second', m);
+    const { above } = edge(eur, (c) => feeAt(own ?? shared, c));
+    return inPayoutRange(t, 'second', m, 'EUR', above);
+  });
+}
+
 /** Whether a payout by `role` of `m` is judged a cent above its USD or EUR balance (balances payments do not move). */
 function aboveEdges(t: TargetGenes, role: 'second' | 'lowBalance', m: PayoutMethod): number[] {
   const moving = moves(t, 'payout');
@@ -203,10 +226,13 @@ const RULES: Readonly<Record<string, Rule>> = {
   // A USD payout balance payments credit is never judged as a constant (balances.paymentsCredit); where every payout
   // method is USD-only, no other currency's balance is left to show it. Found by npm test's random kill genome
   // (LEGAL_TARGETS_SEED=1492451955): payments credited the payout balance, BANK_TRANSFER and PAYPAL USD-only.
+  // With a moving USD balance, only a EUR edge inside a range judges it (bench/legal-targets.ts --kill all --seed 50071).
+  // A merchant's own currencies and ranges may leave no edge at all (--seed 50071: the low-balance merchant's only method
+  // takes EUR only, its fee above its EUR balance).
   'payout-insufficient-funds-ignored': (t) =>
-    moves(t, 'payout') && PAYOUT_METHODS.every((m) => t.payouts[m].usdOnly)
-      ? nothing('payments credit the USD payout balance and every payout method is USD-only: no balance stays a constant')
-      : SHOWS,
+    (!moves(t, 'payout') && lowUsdEdge(t)) || lowEurEdge(t) || secondEurEdge(t)
+      ? SHOWS
+      : nothing('no payout balance a check judges as a constant has an edge inside a method’s range for its merchant'),
   // Proceeds paid out early show where they stay pending by control (the reference's own proceeds, or a genome's
   // "control"): the balance is then a constant, and err.po.insufficient-funds pays the low-balance merchant first.
   'pending-proceeds-paid-out-early': (t) => {
