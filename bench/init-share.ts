@@ -15,11 +15,8 @@
  *
  * --modes bare or --modes hints runs one of the two (two halves of a long measure side by side, one mode each).
  *
- * --genes settled draws only the genes proven in combination (fixtures/arbitraries/genome.ts OPEN_WORLD_GENES left out);
- * the default, all, draws the open world's too.
- *
  *   npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints]
- *     [--style gallery|tagged,tables,oneof] [--genes all|settled] [--name init-share]
+ *     [--style gallery|tagged,tables,oneof] [--name init-share]
  */
 import fc from 'fast-check';
 import { targetGenome } from '../fixtures/arbitraries/genome.js';
@@ -30,10 +27,8 @@ import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
   'npx tsx bench/init-share.ts [--n N] [--seed S] [--openapi yes|no] [--modes bare,hints] ' +
-  '[--style gallery|tagged,tables,oneof] [--genes all|settled] [--name init-share]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'modes', 'style', 'genes', 'name']);
-const GENES = flag('genes', 'all');
-if (GENES !== 'all' && GENES !== 'settled') throw new Error('--genes must be all or settled');
+  '[--style gallery|tagged,tables,oneof] [--name init-share]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'openapi', 'modes', 'style', 'name']);
 const N = Number(flag('n', '20'));
 const SEED = Number(flag('seed', String(Math.floor(Math.random() * 0x7fffffff))));
 const OPENAPI = flag('openapi', 'no');
@@ -46,7 +41,7 @@ const styles = (STYLE === 'gallery' ? [...GALLERY_STYLES] : STYLE.split(',').fil
 for (const s of styles)
   if (!GALLERY_STYLES.includes(s)) throw new Error(`--style: ${s} is not one of gallery, ${GALLERY_STYLES.join(', ')}`);
 
-const genomes = fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: N });
+const genomes = fc.sample(targetGenome(), { seed: SEED, numRuns: N });
 log(`init share: ${N} genomes, seed ${SEED} (replay: --seed ${SEED})`);
 
 type Mode = 'bare' | 'hints' | 'openapi' | GalleryStyle;

@@ -22,7 +22,7 @@
  *
  *   npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K|all] [--part P/M]
  *     [--init yes|no]
- *     [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]
+ *     [--replay reports/bench/<name>.json] [--name legal-targets]
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -40,8 +40,8 @@ import { log, round, writeReport } from './support/report.js';
 
 const USAGE =
   'npx tsx bench/legal-targets.ts [--n N] [--seed S] [--webhooks quick|full] [--check-runs R] [--kill K|all] [--part P/M] [--init yes|no]' +
-  ' [--genes all|settled] [--replay reports/bench/<name>.json] [--name legal-targets]';
-const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'part', 'init', 'genes', 'replay', 'name']);
+  ' [--replay reports/bench/<name>.json] [--name legal-targets]';
+const { flag } = benchArgs(USAGE, ['n', 'seed', 'webhooks', 'check-runs', 'kill', 'part', 'init', 'replay', 'name']);
 
 /** The accounts and channels of a genome in a few words, for the log. */
 function describeGenes(g: TargetGenome): string {
@@ -65,8 +65,6 @@ const [PART, PARTS] = flag('part', '1/1').split('/').map(Number) as [number, num
 if (!Number.isInteger(PARTS) || PARTS < 1 || !Number.isInteger(PART) || PART < 1 || PART > PARTS)
   throw new Error('--part must be P/M with 1 <= P <= M');
 const INIT = flag('init', 'yes');
-// Every gene (the open world's too, fixtures/arbitraries/genome.ts OPEN_WORLD_GENES), or those proven in combination.
-const GENES = flag('genes', 'all');
 // Chunks run side by side with distinct seeds each keep their figures (reports/bench/<name>.json).
 const NAME = flag('name', 'legal-targets');
 if (!Number.isInteger(SEED)) throw new Error('--seed must be an integer');
@@ -74,9 +72,8 @@ if (WEBHOOKS !== 'quick' && WEBHOOKS !== 'full') throw new Error('--webhooks mus
 if (!Number.isInteger(CHECK_RUNS) || CHECK_RUNS < 1) throw new Error('--check-runs must be a positive integer');
 if (!Number.isInteger(KILL) || KILL < 0) throw new Error('--kill must be a non-negative integer or all');
 if (INIT !== 'yes' && INIT !== 'no') throw new Error('--init must be yes or no');
-if (GENES !== 'all' && GENES !== 'settled') throw new Error('--genes must be all or settled');
 
-const genomes = replayed?.genomes ?? fc.sample(targetGenome({ genes: GENES }), { seed: SEED, numRuns: Number(flag('n', '200')) });
+const genomes = replayed?.genomes ?? fc.sample(targetGenome(), { seed: SEED, numRuns: Number(flag('n', '200')) });
 const N = genomes.length;
 if (!Number.isInteger(N) || N < 1) throw new Error(replayed ? `${REPLAY} lists no broken genome` : '--n must be a positive integer');
 const faultDraws = KILL_ALL
