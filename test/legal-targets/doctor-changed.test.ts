@@ -53,7 +53,8 @@ describe('doctor: one fact of a true profile changed', () => {
       }),
       { seed: SEED, numRuns: 60 },
     );
-  });
+    // Pure CPU (60 genomes, each with every one-fact change loaded): about 11 s alone, several times that beside other runs.
+  }, 240_000);
 
   it('names the changed field: WRONG and exit 2, or a doubt and exit 0 where the document fixes the answer', async () => {
     const all = oneFactChanges(trueProfile(REFERENCE));
