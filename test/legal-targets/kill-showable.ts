@@ -549,6 +549,14 @@ const RULES: Readonly<Record<string, Rule>> = {
       : nothing("the low-balance merchant's USD balance moves and no payout in EUR reaches its EUR balance's edge"),
   // Their checks refund a payment (bench/legal-targets.ts --kill all --seed 50051, 50052: no method took refunds).
   'webhook-payment-updated-instead-of-refund': needsRefund,
+  // A refund number's checks need a refund (--kill all --seed 50073).
+  'refund-number-free-for-payments': needsRefund,
+  // A currency refusal needs a method whose currencies are said: USD-only, or a merchant's own set (--seed 50072).
+  'payout-currency-not-supported-422': (t) =>
+    PAYOUT_METHODS.some((m) => t.payouts[m].usdOnly) ||
+    Object.values(t.merchantPayouts ?? {}).some((own) => Object.values(own ?? {}).some((o) => o?.currencies !== undefined))
+      ? SHOWS
+      : nothing('no payout method is USD-only and no merchant has currencies of its own: no currency is refused'),
   // A payment refunded in full needs a method that takes refunds (--kill all --seed 50063).
   'refunded-status-not-shown': needsRefund,
   'webhook-payment-updated-on-refund': needsRefund,
