@@ -5,7 +5,7 @@ import { defineSuite } from '../harness/check/define.js';
 import { failCheck } from '../harness/check/expect.js';
 import { PreconditionSkip } from '../harness/check/failure.js';
 import { note, recordReading } from '../harness/check/context.js';
-import { settlePayout, usd, type Amount } from '../harness/ops.js';
+import { checkoutExtras, settlePayout, usd, type Amount } from '../harness/ops.js';
 import type { Target } from '../harness/target.js';
 import { shortJson } from '../harness/http/exchange-text.js';
 import {
@@ -237,7 +237,9 @@ export default defineSuite('webhook-body', { area: 'webhooks', resource: 'webhoo
     clause: ['payment.metadata.echo', 'webhook.body.metadata'],
     async run({ target: t }) {
       webhookSetup(t);
-      const { p, body, exchange } = await paidWithBody(t, 'payment.metadata.echo');
+      // A checkout method whose required fields leave metadata out, where one has (checkout.extrasByMethod).
+      const method = t.profile.methods.checkout.find((m) => !('metadata' in checkoutExtras(t, m)));
+      const { p, body, exchange } = await paidWithBody(t, 'payment.metadata.echo', method ? { method } : {});
       if ('metadata' in sentBody(p))
         throw new PreconditionSkip(
           "the profile's checkout extras send metadata (checkout.extras): no payment without metadata can be made",

@@ -536,8 +536,12 @@ const RULES: Readonly<Record<string, Rule>> = {
   // Its check needs a full refund (bench/legal-targets.ts --kill all --seed 50033: no method took refunds).
   'webhook-on-refund-looks-resent': needsRefund,
   // Its check needs a payment made without metadata (bench/legal-targets.ts --kill all --seed 50041: every method required it).
-  'webhook-metadata-null': (t) =>
-    t.requiredFields?.every.includes('metadata') ? nothing('every payment carries the metadata the target requires') : SHOWS,
+  'webhook-metadata-null': (t) => {
+    const r = t.requiredFields;
+    const needs = (m: string) =>
+      r !== undefined && (r.every.includes('metadata') || (r.byMethod[m as keyof typeof r.byMethod] ?? []).includes('metadata'));
+    return enabledMethods(t).every(needs) ? nothing('every checkout method requires the metadata a payment then carries') : SHOWS;
+  },
   // Its check refunds a charged-back payment: a method that takes refunds (the same run, --seed 50042).
   'refund-charged-back-not-paid-key': needsRefund,
   // Where the low-balance merchant's USD balance moves, a payout above the declared one accepted may be one the balance

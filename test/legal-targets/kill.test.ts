@@ -266,3 +266,26 @@ describe('a creation failure caused by a magic e-mail on the card path', () => {
     expect(unkilled(rows)).toEqual([]);
   }, 300_000);
 });
+
+/**
+ * The empty-metadata webhook check paid with the first checkout method even where that method requires metadata and
+ * another does not (kill.test.ts seed 896805915): it now pays with a method whose required fields leave metadata out.
+ */
+describe('an empty metadata where only some methods require it', () => {
+  it('kills webhook-metadata-null by its own clause', async () => {
+    const g: TargetGenome = {
+      readings: [],
+      target: { ...REFERENCE_GENES, requiredFields: { every: [], byMethod: { CARD: ['metadata'], PAYPAL: ['metadata'] } } },
+    };
+    const rows = await runKillMatrix({
+      loaded: loadTrueProfile(g),
+      suites: await loadSuites(),
+      seed: 1,
+      numRuns: 3,
+      faults: faultCatalogue.filter((f) => f.name === 'webhook-metadata-null'),
+      parallel: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(unkilled(rows)).toEqual([]);
+  }, 300_000);
+});
