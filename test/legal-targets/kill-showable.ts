@@ -512,6 +512,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   // A refund of an unpaid payment on a method without refunds may be refused as notSupported (several refusals hold, the
   // document orders none): the not-paid checks need a method that takes refunds (bench/legal-targets.ts --kill all --seed 50023).
   'refund-not-paid-validation-failed': needsRefund,
+  'refund-unpaid-accepted': needsRefund,
   'refund-system-busy-code-500': failureSaid('refundSystemBusy'),
   // A genome whose profile says no switch and no magic value of the kind (bench/legal-targets.ts --kill all --seed 50022).
   'creation-failed-as-validation-failed': failureSaid('orderCreationFailed'),
