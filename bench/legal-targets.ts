@@ -13,8 +13,10 @@
  *
  * With --kill K, K faults of the catalogue drawn per genome are laid over its target and must be killed by
  * their own clause. With --kill all, every fault of the catalogue is laid over one drawn genome that can show it (see
- * everyFaultOnce), and --part P/M keeps the faults whose index is P-1 mod M (a catalogue split over runs side by side). A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check
- * known to be blind to it there) is not run, and counted apart with its reason; a survivor left is unjudged.
+ * everyFaultOnce), and --part P/M keeps the faults whose index is P-1 mod M (a catalogue split over runs side by side).
+ * A fault the genome cannot show (test/legal-targets/kill-showable.ts: nothing to act on, or a check known to be blind
+ * to it there) is not run, and counted apart with its reason; a survivor left is unjudged. A stop of the doctor on a fact
+ * a legal profile would say otherwise is the fault caught (kill-showable.ts stoppedOnOwnFacts), counted apart.
  *
  * With --replay <report.json>, the genomes a report lists as broken (its false verdicts, doctor WRONG items and init
  * failures) run again instead of N drawn ones, with the report's seed unless --seed is given: a fix is tried on exactly
@@ -120,9 +122,8 @@ for (const [i, g] of genomes.entries()) {
     // A stop on facts a legal profile would say otherwise is the mutant caught by the doctor (kill-showable.ts).
     const verdict = row!.verdict === 'stopped' && stoppedOnOwnFacts(fault.name, row!.doctor?.wrong ?? []) ? 'caught' : row!.verdict;
     kills.push({ genome: g, fault: fault.name, clause: fault.clause, verdict, collateral: row!.collateral });
-    log(
-      `  fault ${fault.name} (${fault.clause}): ${verdict}${row!.doctor?.wrong.length ? ` (doctor WRONG ${row!.doctor.wrong.join(', ')})` : ''}`,
-    );
+    const blamed = row!.doctor?.wrong.length ? ` (doctor WRONG ${row!.doctor.wrong.join(', ')})` : '';
+    log(`  fault ${fault.name} (${fault.clause}): ${verdict}${blamed}`);
   }
   if (INIT === 'yes') {
     const j = await initOverGenome(g, { run: { suites, seed: SEED, numRuns: CHECK_RUNS } });
