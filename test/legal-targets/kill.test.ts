@@ -98,6 +98,15 @@ function unkilled(rows: readonly FaultRow[]): string[] {
     .map((r) => `${r.name} (${r.clause}): ${r.verdict}${r.errors.length > 0 ? ` ${r.errors.join('; ')}` : ''}`);
 }
 
+/** The faults named that are not killed by their own clause on genome `g` (each runs: it must show there). */
+async function unkilledOn(g: TargetGenome, names: readonly string[], seed: number): Promise<string[]> {
+  const faults = faultCatalogue.filter((f) => names.includes(f.name));
+  expect(faults).toHaveLength(names.length);
+  const rows = await runKillMatrix({ loaded: loadTrueProfile(g), suites: await loadSuites(), seed, numRuns: 3, faults, parallel: 2 });
+  expect(rows).toHaveLength(names.length);
+  return unkilled(rows);
+}
+
 describe('faults over random genomes', () => {
   const seed = runSeed();
   // The wide fixed genome (a method of the second merchant only, overlapping channels, two decline cards) and one drawn one.
@@ -178,16 +187,7 @@ describe('price-point faults on a target whose payment record sits deeper', () =
   it('kills each by its own clause', async () => {
     const g: TargetGenome = { readings: [], target: { ...REFERENCE_GENES, shapes: { paymentRecordPath: ['result', 'payment'] } } };
     const names = ['price-point-amounts-swapped', 'price-point-no-requested-amount'];
-    const rows = await runKillMatrix({
-      loaded: loadTrueProfile(g),
-      suites: await loadSuites(),
-      seed: 50033,
-      numRuns: 3,
-      faults: faultCatalogue.filter((f) => names.includes(f.name)),
-      parallel: 2,
-    });
-    expect(rows).toHaveLength(2);
-    expect(unkilled(rows)).toEqual([]);
+    expect(await unkilledOn(g, names, 50033)).toEqual([]);
   }, 300_000);
 });
 
@@ -206,16 +206,7 @@ describe("a disabled merchant's payout on a balance that covers only a small one
         money: { ...REFERENCE_GENES.money!, payoutFees: { BANK_TRANSFER: { fixedCents: 1_998, percentMillionths: 0, maxCents: 24 } } },
       },
     };
-    const rows = await runKillMatrix({
-      loaded: loadTrueProfile(g),
-      suites: await loadSuites(),
-      seed: 50042,
-      numRuns: 3,
-      faults: faultCatalogue.filter((f) => f.name === 'payout-frozen-allowed'),
-      parallel: 1,
-    });
-    expect(rows).toHaveLength(1);
-    expect(unkilled(rows)).toEqual([]);
+    expect(await unkilledOn(g, ['payout-frozen-allowed'], 50042)).toEqual([]);
   }, 300_000);
 });
 
@@ -227,16 +218,7 @@ describe("a disabled merchant's payout on a balance that covers only a small one
 describe("a merchant's own payout fee that differs the other way on its second method", () => {
   it('kills merchant-payout-fee-ignored by its own clause', async () => {
     const g = JSON.parse(readFileSync(new URL('./fixtures/genome-own-fee-on-second-method.json', import.meta.url), 'utf8')) as TargetGenome;
-    const rows = await runKillMatrix({
-      loaded: loadTrueProfile(g),
-      suites: await loadSuites(),
-      seed: 50053,
-      numRuns: 3,
-      faults: faultCatalogue.filter((f) => f.name === 'merchant-payout-fee-ignored'),
-      parallel: 1,
-    });
-    expect(rows).toHaveLength(1);
-    expect(unkilled(rows)).toEqual([]);
+    expect(await unkilledOn(g, ['merchant-payout-fee-ignored'], 50053)).toEqual([]);
   }, 300_000);
 });
 
@@ -254,16 +236,7 @@ describe('a creation failure caused by a magic e-mail on the card path', () => {
         triggers: { ways: { orderCreationFailed: [{ way: 'email', value: 'busy@merchant.invalid', count: 2 }] }, declareSwitch: false },
       },
     };
-    const rows = await runKillMatrix({
-      loaded: loadTrueProfile(g),
-      suites: await loadSuites(),
-      seed: 1,
-      numRuns: 3,
-      faults: faultCatalogue.filter((f) => f.name === 'creation-failed-as-validation-failed'),
-      parallel: 1,
-    });
-    expect(rows).toHaveLength(1);
-    expect(unkilled(rows)).toEqual([]);
+    expect(await unkilledOn(g, ['creation-failed-as-validation-failed'], 1)).toEqual([]);
   }, 300_000);
 });
 
@@ -277,15 +250,6 @@ describe('an empty metadata where only some methods require it', () => {
       readings: [],
       target: { ...REFERENCE_GENES, requiredFields: { every: [], byMethod: { CARD: ['metadata'], PAYPAL: ['metadata'] } } },
     };
-    const rows = await runKillMatrix({
-      loaded: loadTrueProfile(g),
-      suites: await loadSuites(),
-      seed: 1,
-      numRuns: 3,
-      faults: faultCatalogue.filter((f) => f.name === 'webhook-metadata-null'),
-      parallel: 1,
-    });
-    expect(rows).toHaveLength(1);
-    expect(unkilled(rows)).toEqual([]);
+    expect(await unkilledOn(g, ['webhook-metadata-null'], 1)).toEqual([]);
   }, 300_000);
 });
