@@ -73,6 +73,20 @@ const base = (paths: object, extra: object = {}) => ({
 });
 const json = (schema: object) => ({ required: true, content: { 'application/json': { schema } } });
 const ok = { '200': { description: 'OK' } };
+/** A sandbox control to expire a checkout link, served by a server of its own. */
+const expireUnder = (url: string) => ({
+  servers: [{ url }],
+  post: {
+    summary: 'Expire a checkout link',
+    tags: ['Sandbox'],
+    requestBody: json({
+      type: 'object',
+      required: ['out_trade_no'],
+      properties: { out_trade_no: { type: 'string', description: 'Your own order number.' } },
+    }),
+    responses: ok,
+  },
+});
 const amount = {
   type: 'object',
   properties: { currency: { type: 'string' }, value: { type: 'string' } },
@@ -328,19 +342,7 @@ describe('constructs vendors write', () => {
     const r = await read({
       ...base({
         '/refunds/query': { post: { summary: 'Retrieve a refund', responses: ok } },
-        '/sandbox/checkout/expire': {
-          servers: [{ url: 'https://sandbox.acme.example' }],
-          post: {
-            summary: 'Expire a checkout link',
-            tags: ['Sandbox'],
-            requestBody: json({
-              type: 'object',
-              required: ['out_trade_no'],
-              properties: { out_trade_no: { type: 'string', description: 'Your own order number.' } },
-            }),
-            responses: ok,
-          },
-        },
+        '/sandbox/checkout/expire': expireUnder('https://sandbox.acme.example'),
       }),
       servers: [
         { url: 'https://{env}.acme.example/api/{version}', variables: { env: { default: 'sandbox' }, version: { default: 'v1' } } },
@@ -356,19 +358,7 @@ describe('constructs vendors write', () => {
     const doc = {
       ...base({
         '/refunds/query': { post: { summary: 'Retrieve a refund', responses: ok } },
-        '/sandbox/checkout/expire': {
-          servers: [{ url: 'https://sandbox.acme.example/gw' }],
-          post: {
-            summary: 'Expire a checkout link',
-            tags: ['Sandbox'],
-            requestBody: json({
-              type: 'object',
-              required: ['out_trade_no'],
-              properties: { out_trade_no: { type: 'string', description: 'Your own order number.' } },
-            }),
-            responses: ok,
-          },
-        },
+        '/sandbox/checkout/expire': expireUnder('https://sandbox.acme.example/gw'),
       }),
       servers: [{ url: 'https://sandbox.acme.example/gw/api/v1' }],
     };
