@@ -27,7 +27,7 @@ import {
   setPath,
   variable,
 } from './fields.js';
-import { describe, type Answer, type Prober } from './prober.js';
+import { describe, type Answer, type Prober, postFresh } from './prober.js';
 import { tryCentsOf } from '../facts/money.js';
 
 export interface CheckoutShape {
@@ -174,9 +174,10 @@ export async function classifyMethods(
   for (const method of [...names, UNKNOWN_METHOD]) {
     let finding: MethodFinding | undefined;
     const seen: string[] = [];
+    let refusedForAmount = false;
     for (const cents of FIRST_AMOUNTS_CENTS) {
-      let no = p.newNo('o');
-      let a = await p.post(shape.path, checkoutBody(shape, method, cents, no));
+      // A number init happened to draw may be one the sandbox fails (systemBusy): postFresh tries another.
+      let { answer: a, no } = await postFresh(p, shape.path, 'o', (n) => checkoutBody(shape, method, cents, n));
       if (isRequiredMessage(a)) {
         // This method needs more fields than the first one did: they are its extrasByMethod.
         const done = await completeBody(
@@ -202,7 +203,9 @@ export async function classifyMethods(
       }
       seen.push(`${amount(cents).value} → ${describe(a)}`);
       const c = classify(a);
-      if (c === 'amount') continue;
+      if (c === 'amount') refusedForAmount = true;
+      // Busy under fresh numbers: the sandbox may fail this amount by design (a magic amount); another amount says more.
+      if (c === 'amount' || (c === 'other' && a.code === 422 && a.key === 'systemBusy')) continue;
       finding = { method, cls: c, pricePoint: false, evidence: seen.join('; ') };
       if (c === 'accepted' && a.data) {
         finding.accepted = { cents, no, data: a.data };
@@ -212,7 +215,7 @@ export async function classifyMethods(
           // One rounded answer is not enough: a cent more must be rounded too (or refused for its amount),
           // never charged as asked, before the method is called a price-point one.
           seen[seen.length - 1] += ` (charged ${amount(charged).value})`;
-          const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, p.newNo('o')));
+          const { answer: b } = await postFresh(p, shape.path, 'o', (n) => checkoutBody(shape, method, cents + 1n, n));
           const again = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
           seen.push(`${amount(cents + 1n).value} → ${describe(b)}${again !== undefined ? ` (charged ${amount(again).value})` : ''}`);
           if (b.code === 0 && again === undefined) {
@@ -222,8 +225,7 @@ export async function classifyMethods(
           finding.evidence = seen.join('; ');
         } else {
           // A cent more: a plain method charges it as asked; a price-point one whose tier was hit rounds it.
-          const next = p.newNo('o');
-          const b = await p.post(shape.path, checkoutBody(shape, method, cents + 1n, next));
+          const { answer: b, no: next } = await postFresh(p, shape.path, 'o', (n) => checkoutBody(shape, method, cents + 1n, n));
           seen.push(`${amount(cents + 1n).value} → ${describe(b)}`);
           const rounded = b.code === 0 && b.data ? chargedOtherThan(b.data, cents + 1n) : undefined;
           if (rounded !== undefined && b.data) {
@@ -238,6 +240,7 @@ export async function classifyMethods(
     }
     // Refused for its amount at every probe: known and enabled, limits not found at these amounts. Whether it rounds to
     // price points is not proven either way (a price-point method refuses every amount no tier takes): a TODO.
+    if (!finding && !refusedForAmount) finding = { method, cls: 'other', pricePoint: false, evidence: seen.join('; ') };
     if (!finding) {
       finding = { method, cls: 'accepted', pricePoint: false, evidence: seen.join('; ') };
       ev.todo(
@@ -245,6 +248,15 @@ export async function classifyMethods(
         `whether ${method} rounds to price points: every amount probed was refused for its amount (${seen.join('; ')})`,
       );
       // If it does, its tiers and rule were never walked: the price-point section is the vendor's to give for it.
+      ev.todo(`pricePoints (${method})`, `${method}'s tiers and rounding rule, if it rounds to price points (not walked: see above)`);
+    }
+    // An answer that places the method nowhere (not a known error of a method, not an envelope): the vendor's to say.
+    if (finding.cls === 'other' && method !== UNKNOWN_METHOD) {
+      ev.todo(
+        `methods.checkout (${method})`,
+        `whether ${method} is one of the target's checkout methods: no answer placed it (${finding.evidence})`,
+      );
+      ev.todo(`methods.pricePoint (${method})`, `whether ${method} rounds to price points, if it is a checkout method (see above)`);
       ev.todo(`pricePoints (${method})`, `${method}'s tiers and rounding rule, if it rounds to price points (not walked: see above)`);
     }
     out.push(finding);

@@ -28,7 +28,7 @@ import { confirmWalk, tierTexts, walkTiers } from './price-points.js';
 import { ENDPOINT_CANDIDATES, DOCUMENT_PATHS, UNKNOWN_MERCHANT_ID, UNKNOWN_METHOD } from './candidates.js';
 
 const ENDPOINT_NAMES = { ...DOCUMENT_PATHS, ...ENDPOINT_CANDIDATES };
-import { BudgetSpent, describe, Prober, type Throttling } from './prober.js';
+import { BudgetSpent, describe, Prober, postFresh, type Throttling } from './prober.js';
 import { chargedOtherThan } from './checkout.js';
 import { addAbsentPartTodos, addStandingTodos } from './todos.js';
 import { learnWebhooks, measureAckLimit } from './webhooks.js';
@@ -192,8 +192,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       const card = st.card;
       const cardPath = paths.cardPayment!;
       const pay = async (cents: bigint) => {
-        const no = p.newNo('o');
-        const a = await p.post(cardPath, card.body(no, cents, receiver.url));
+        const { answer: a, no } = await postFresh(p, cardPath, 'o', (n) => card.body(n, cents, receiver.url));
         if (a.code !== 0) return undefined;
         const orderNo = a.data ? getPath(a.data, card.data.orderNo) : undefined;
         return { no, ...(typeof orderNo === 'string' ? { orderNo } : {}) };

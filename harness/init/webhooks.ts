@@ -8,7 +8,7 @@ import { startReceiver } from '../webhooks/receiver.js';
 import type { Receiver } from '../webhooks/types.js';
 import type { CardResult } from './card-refund.js';
 import type { Evidence } from './evidence.js';
-import { type Answer, describe, type Prober } from './prober.js';
+import { type Answer, describe, type Prober, postFresh } from './prober.js';
 
 const FIRST_RETRY_MS = 15_000;
 
@@ -98,11 +98,18 @@ export async function learnWebhooks(
  * so the shortest of three is the measure (one alone, on a busy machine, was 2.4 times the true scale).
  */
 async function retryRound(p: Prober, receiver: Receiver, card: CardResult, cardPath: string, waitMs: number) {
-  const nos = [p.newNo('o'), p.newNo('o'), p.newNo('o')];
-  for (const n of nos) receiver.script(n, ['reject', 'success']);
-  const sent = Date.now();
+  const nos: string[] = [];
   const answers: Answer[] = [];
-  for (const n of nos) answers.push(await p.post(cardPath, card.body(n, card.paid.cents, receiver.url)));
+  const sent = Date.now();
+  for (let i = 0; i < 3; i++) {
+    // Scripted before the answer comes: a target may deliver before it answers.
+    const { answer, no } = await postFresh(p, cardPath, 'o', (n) => {
+      receiver.script(n, ['reject', 'success']);
+      return card.body(n, card.paid.cents, receiver.url);
+    });
+    nos.push(no);
+    answers.push(answer);
+  }
   if (answers[0]!.code !== 0) return { refused: answers[0]!, nos, sent, deliveries: [] };
   const deliveries = await Promise.all(
     nos.filter((_, i) => answers[i]!.code === 0).map((n) => receiver.waitFor({ merchantNo: n }, (x) => x.length >= 2, waitMs)),
@@ -177,9 +184,10 @@ export async function measureAckLimit(
     if (waitMs > leftMs()) break;
     const receiver = await startReceiver({ host: '127.0.0.1', port: 0, merchants: [merchant], ackTimeoutMs: 2 * delay });
     try {
-      const no = p.newNo('o');
-      receiver.script(no, ['in-time', 'success']);
-      const a = await p.post(cardPath, card.body(no, card.paid.cents, receiver.url));
+      const { answer: a, no } = await postFresh(p, cardPath, 'o', (n) => {
+        receiver.script(n, ['in-time', 'success']);
+        return card.body(n, card.paid.cents, receiver.url);
+      });
       if (a.code !== 0) break;
       const ds = await receiver.waitFor({ merchantNo: no }, (x) => x.length >= 2, waitMs);
       if (ds.length === 0) break;

@@ -426,13 +426,14 @@ export function judgeDraft(
       Array.isArray(v) &&
       d.every((m) => v.includes(m)) &&
       v.filter((m) => !d.includes(m)).every((m) => todos.some((t) => t.path === `methods.pricePoint (${m})`));
-    // A checkout list without the methods the target names as none of the names init tried, which its TODO says it may lack.
+    // A checkout list without the methods the target names as none of the names init tried, which its TODO says it may lack,
+    // or that no answer placed, each under a TODO of its own.
     const partialCheckout =
       p === 'methods.checkout' &&
       Array.isArray(d) &&
       Array.isArray(v) &&
       d.every((m) => v.includes(m)) &&
-      v.filter((m) => !d.includes(m)).every((m) => otherName(m));
+      v.filter((m) => !d.includes(m)).every((m) => otherName(m) || todos.some((t) => t.path === `methods.checkout (${m})`));
     // A required field init could not probe (a payout method's cancel: the schema requires it) is written as a
     // placeholder under a TODO of its exact path: not a fact the draft asserts, left out with a TODO.
     const placeholder = /^payouts\.methods\.[^.]+\.cancel$/.test(p) && todos.some((t) => t.path === p);
