@@ -6,7 +6,7 @@
 import { SUCCESS_CARD_CANDIDATES, STATUS_KEYS } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { amount, completeBody, defaultFiller, entries, getPath, PROBE_GOODS_NAME, pathsOf, variable } from './fields.js';
-import { describe, type Prober } from './prober.js';
+import { againWhileBusy, describe, type Prober } from './prober.js';
 import { carriedBy, type PathNumber, pathFor } from '../profile/endpoint-path.js';
 
 /** A card payment that charged: the merchant's number, the service's (when answered) and the amount. */
@@ -80,7 +80,11 @@ export async function learnCard(
           b.merchant_order_no = p.newNo('o');
         },
       );
-      const a = done.answer;
+      // A number the sandbox fails by design (a magic suffix) is not the card's answer: another number asks again.
+      const { answer: a } = await againWhileBusy(p, path, 'o', (n) => Object.assign(done.body, { merchant_order_no: n }), {
+        answer: done.answer,
+        no: String(done.body.merchant_order_no),
+      });
       tried.push(`${method} with card ${number.slice(0, 6)}…: ${describe(a)}`);
       if (a.key === 'paymentMethodUnavailable' || a.key === 'unsupportedPaymentMethod') break;
       if (a.code !== 0 || !a.data) continue;
@@ -185,7 +189,11 @@ export async function learnRefunds(
       b.merchant_refund_no = p.newNo('r');
     },
   );
-  const a = done.answer;
+  // Busy (the document's transient answer, or a refund number the sandbox fails by design): another number asks again.
+  const { answer: a } = await againWhileBusy(p, firstPath, 'r', (n) => Object.assign(done.body, { merchant_refund_no: n }), {
+    answer: done.answer,
+    no: String(done.body.merchant_refund_no),
+  });
   const amountField = done.added.find((f) => /amount$/.test(f));
   if (!amountField) {
     ev.todo('refunds.template', `the refund request's amount field (the target never said one was required; last answer ${describe(a)})`);

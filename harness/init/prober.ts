@@ -239,8 +239,19 @@ export async function postFresh(
   kind: 'o' | 'r' | 'p',
   body: (no: string) => unknown,
 ): Promise<{ answer: Answer; no: string }> {
-  let no = p.newNo(kind);
-  let answer = await p.post(path, body(no));
+  const no = p.newNo(kind);
+  return againWhileBusy(p, path, kind, body, { answer: await p.post(path, body(no)), no });
+}
+
+/** postFresh after its first request: `first` is what the request under `first.no` was answered. */
+export async function againWhileBusy(
+  p: Pick<Prober, 'newNo' | 'post'>,
+  path: string,
+  kind: 'o' | 'r' | 'p',
+  body: (no: string) => unknown,
+  first: { answer: Answer; no: string },
+): Promise<{ answer: Answer; no: string }> {
+  let { answer, no } = first;
   for (let again = 0; again < 2 && answer.code === 422 && answer.key === 'systemBusy'; again++) {
     no = p.newNo(kind);
     answer = await p.post(path, body(no));

@@ -544,16 +544,24 @@ async function paymentLimits(p: Prober, ev: Evidence, st: State): Promise<void> 
  */
 const WALK_PROBES = 400;
 
+/**
+ * What a checkout of `method` charges at an amount (undefined: refused), each under a new number, and another where the
+ * target answers systemBusy: a number the sandbox fails by design would read as a tier's refusal.
+ */
+function checkoutCharge(p: Prober, shape: CheckoutShape, method: string): (cents: bigint) => Promise<bigint | undefined> {
+  return async (c) => {
+    const { answer: a } = await postFresh(p, shape.path, 'o', (no) => checkoutBody(shape, method, c, no));
+    if (a.code !== 0 || !a.data) return undefined;
+    return chargedOtherThan(a.data, c) ?? c;
+  };
+}
+
 async function pricePoints(p: Prober, ev: Evidence, st: State, vendor: Vendor): Promise<void> {
   const shape = st.shape!;
   for (const m of st.methods ?? []) {
     if (!m.pricePoint) continue;
     p.phase(`checkout: ${m.method} price points`);
-    const charge = async (c: bigint): Promise<bigint | undefined> => {
-      const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
-      if (a.code !== 0 || !a.data) return undefined;
-      return chargedOtherThan(a.data, c) ?? c;
-    };
+    const charge = checkoutCharge(p, shape, m.method);
     const told = toldWalk(vendor, m.method);
     if (told) {
       const c = await confirmTold(told, charge);
@@ -625,11 +633,7 @@ export async function toldPricePointMethods(p: Prober, ev: Evidence, st: State, 
     const told = vendor.at(`pricePoints.tiersByMethod.${m.method}`) === undefined ? undefined : toldWalk(vendor, m.method);
     if (!told) continue;
     p.phase(`checkout: ${m.method} at the vendor's tiers`);
-    const charge = async (c: bigint): Promise<bigint | undefined> => {
-      const a = await p.post(shape.path, checkoutBody(shape, m.method, c, p.newNo('o')));
-      if (a.code !== 0 || !a.data) return undefined;
-      return chargedOtherThan(a.data, c) ?? c;
-    };
+    const charge = checkoutCharge(p, shape, m.method);
     const c = await confirmTold(told, charge);
     if (!c.confirmed) continue;
     m.pricePoint = true;

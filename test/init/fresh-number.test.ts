@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { learnCard } from '../../harness/init/card-refund.js';
 import { type CheckoutShape, classifyMethods } from '../../harness/init/checkout.js';
 import { Evidence } from '../../harness/init/evidence.js';
 import { type Answer, Prober, postFresh } from '../../harness/init/prober.js';
@@ -102,5 +103,27 @@ describe('a checkout method whose every checkout is answered systemBusy', () => 
       'methods.pricePoint (GOOGLE_PAY)',
       'pricePoints (GOOGLE_PAY)',
     ]);
+  });
+});
+
+describe('the first card payment, answered systemBusy for its order number', () => {
+  it('is sent again under a new number, and the first published card is the one learnt (not the next that charges)', async () => {
+    let n = 0;
+    const numbers: string[] = [];
+    const p = {
+      newNo: () => `init-t-o${++n}`,
+      phase: () => {},
+      post: async (_path: string, body: Record<string, unknown>): Promise<Answer> => {
+        const no = String(body.merchant_order_no);
+        numbers.push(no);
+        // A sandbox failing the order numbers that end in 1 (a magic suffix): every card it takes charges.
+        if (no.endsWith('1')) return { envelope: true, http: 200, code: 422, key: 'systemBusy', message: 'Order creation failed' };
+        return { envelope: true, http: 200, code: 0, data: { order_no: `S-${no}`, status: 'SUCCESS' } };
+      },
+    } as unknown as Prober;
+    const ev = new Evidence(() => {});
+    const card = await learnCard(p, ev, '/api/v1/payments/create', ['CARD'], 'order_no', 'http://127.0.0.1:1/hook');
+    expect(card?.card.card_number).toBe('4242424242424242');
+    expect(numbers).toEqual(['init-t-o1', 'init-t-o2']);
   });
 });
