@@ -234,19 +234,26 @@ export default defineSuite('payout-errors', { area: 'errors', resource: 'payout'
     clause: ['err.po.merchant-frozen'],
     async run({ target: t }) {
       t.merchant('frozen');
-      const method = payoutMethod(t, { as: 'frozen' });
-      const lim = t.profile.limits?.payouts?.[method];
+      const first = payoutMethod(t, { as: 'frozen' });
+      const facts = factsOf(t, 'frozen');
       // A balance the profile does not say covers the payout (fee included) may refuse it too: the document orders neither.
       // Credits only raise a balance, and a disabled merchant pays nothing out, so a declared one that covers it still does.
-      // The amount: 10.00 (or inside the range), else the method's minimum where only that one is covered.
+      // The amount: 10.00 (or inside the range), else the method's minimum where only that one is covered; the method: the
+      // first whose fee (the disabled merchant's own) leaves such an amount covered.
       const balance = t.profile.merchants.frozen?.payoutBalances?.USD;
-      const covers = (v: string) => {
-        const cost = payoutCost(t.profile, method, centsOf(v), 'USD');
+      const covers = ({ method, value }: { method: string; value: string }) => {
+        const cost = payoutCost(t.profile, method, centsOf(value), 'USD', 'frozen');
         return balance !== undefined && cost !== undefined && cost <= centsOf(balance);
       };
-      const candidates = lim ? [amountInside(lim), amountInside(lim, valueOfCents(channelSpans(lim)[0]!.min))] : ['10.00'];
-      const value = candidates.find(covers) ?? candidates[0]!;
-      const covered = covers(value);
+      const candidates = (method: string) => {
+        const lim = facts.payoutLimits(method, 'USD');
+        const values = lim ? [amountInside(lim), amountInside(lim, valueOfCents(channelSpans(lim)[0]!.min))] : ['10.00'];
+        return values.map((value) => ({ method, value }));
+      };
+      const others = facts.payoutMethods.filter((m) => m !== first && facts.takesCurrency(m, 'USD') !== false);
+      const tries = [first, ...others].flatMap(candidates);
+      const { method, value } = tries.find(covers) ?? tries[0]!;
+      const covered = covers({ method, value });
       const ex = await createPayout(t, { method, amount: usd(value) }, { as: 'frozen', label: 'payout by a disabled merchant' });
       const what = `a ${method} payout of ${value} by a disabled merchant`;
       if (covered) return expectError(ex, { code: 1001, key: 'merchantFrozen' }, { what });

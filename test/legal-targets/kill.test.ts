@@ -211,6 +211,21 @@ describe("a disabled merchant's payout on a balance that covers only a small one
 });
 
 /**
+ * The same check with the first method's fee above the whole balance: only the second method's smaller fee leaves an
+ * amount covered (bench/legal-targets.ts --kill all --seed 50092). It now tries each USD method of the disabled merchant.
+ */
+describe("a disabled merchant's payout where only the second method's fee leaves an amount covered", () => {
+  it('kills payout-frozen-allowed by its own clause', async () => {
+    const payoutFees = { BANK_TRANSFER: { fixedCents: 1_838, percentMillionths: 0 }, PAYPAL: { fixedCents: 320, percentMillionths: 0 } };
+    const g: TargetGenome = {
+      readings: [],
+      target: { ...REFERENCE_GENES, frozenBalance: { usdCents: 1_016, eurCents: 0 }, money: { ...REFERENCE_GENES.money!, payoutFees } },
+    };
+    expect(await unkilledOn(g, ['payout-frozen-allowed'], 50092)).toEqual([]);
+  }, 300_000);
+});
+
+/**
  * The second merchant's balance check paid out with the first method that reaches a cent above the balance; here its
  * own fee on BANK_TRANSFER is below every merchant's, so ignoring it changes nothing there, and only PAYPAL's own fee (above
  * every merchant's) shows merchant-payout-fee-ignored (bench/legal-targets.ts --kill all --seed 50053). It now tries each.
