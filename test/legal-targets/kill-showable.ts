@@ -599,6 +599,9 @@ const DOCTOR_OWN_FACTS: Readonly<Record<string, RegExp>> = {
   'magic-creation-failure-ignored': /^sandbox\.triggers\.orderCreationFailed\[/,
   'magic-refund-busy-ignored': /^sandbox\.triggers\.refundSystemBusy\[/,
   'magic-refund-failure-ignored': /^sandbox\.triggers\.refundFailed\[/,
+  // A refund number its switch matches, sent again after the armed failure: a profile arming one failure explains the
+  // acceptance the replay gives (a refused refund is no record, so its number is free).
+  'idem-replay': /^sandbox\.armFailure\.count$/,
   // A fee term ignored moves a balance's edge by the fee's difference: a profile saying another balance explains it.
   'merchant-payout-fee-ignored': /^merchants\.\w+\.payoutBalances?(\.|$)/,
   'payout-fee-minimum-ignored': /^merchants\.\w+\.payoutBalances?(\.|$)/,
