@@ -151,7 +151,9 @@ export const LEAF_FATES: Readonly<Record<string, LeafFate>> = {
   'limits.payouts.*.byCurrency': {
     notVerifiable:
       "not probed: the doctor pays out in USD within a method's overall range; a range in another currency is judged by " +
-      "the amount-range checks (err.po.amount-out-of-range), and the doctor's probes in that currency stay inside it",
+      "the amount-range checks (err.po.amount-out-of-range), and the doctor's probes in that currency stay inside it. " +
+      'Its EUR payout at the declared EUR minimum, when refused for the amount, is asked again inside the range: taken, ' +
+      'the EUR range is WRONG',
   },
   fees: {
     notVerifiable:

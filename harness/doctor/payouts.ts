@@ -22,6 +22,7 @@ import { pathItem } from './basics.js';
 import { dataPathItem, readPath } from './payments.js';
 import { control, controlItem } from './control.js';
 import { centsOf, valueOfCents } from '../facts/money.js';
+import { amountInside } from '../facts/limits.js';
 import { balanceMoves, chargebacksMove, largestWithin, payoutCost, smallestAbove } from '../facts/fees.js';
 import { factsOf, whereSaid } from '../facts/index.js';
 import type { DoctorContext as Ctx } from './context.js';
@@ -538,9 +539,10 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
         fix,
         ex: [r.ex],
       });
+    else if (a.key === 'amountOutOfRange' && lim && (await eurRangeIsolated(ctx, method, value, claim, path, r.ex))) return;
     else if (a.key === 'amountOutOfRange' && lim)
-      // "Amount or currency not accepted", at the minimum of the range the profile declares for EUR: one of the two
-      // declared facts is wrong, and the answer does not say which.
+      // "Amount or currency not accepted", at the minimum of the range the profile declares for EUR, and again inside it
+      // (or no second amount could be asked): one of the two declared facts is wrong, and the answers do not say which.
       add(ctx, 'wrong', path, claim, {
         expected: 'the payout accepted',
         answered:
@@ -560,6 +562,37 @@ async function checkUsdOnly(ctx: DoctorContext): Promise<void> {
     else
       add(ctx, 'not-verifiable', path, claim, { answered: `${describeAnswer(a)}: a refusal that does not name the currency`, ex: [r.ex] });
   }
+}
+
+/**
+ * A EUR payout refused for its amount or currency at the minimum the profile declares for EUR: a second one inside that
+ * range tells the two facts apart. Taken, the currency is verified and the declared EUR range is WRONG on its own (true
+ * when so answered, and the items are added); refused too, or not asked (a balance that does not cover it), nothing is
+ * isolated (false). Asked only where a EUR payout can be given back (checkUsdOnly's condition for its first).
+ */
+async function eurRangeIsolated(
+  ctx: DoctorContext,
+  method: string,
+  refusedAt: string,
+  claim: string,
+  path: string,
+  first: Exchange,
+): Promise<boolean> {
+  const facts = factsOf(ctx.loaded.profile, 'primary');
+  const inside = amountInside(facts.payoutLimits(method, 'EUR')!);
+  if (inside === refusedAt || !balanceCovers(ctx, 'primary', method, inside, 'EUR')) return false;
+  const r = await payout(ctx, 'primary', method, inside, `doctor: ${claim} (inside the declared EUR range)`, 'EUR');
+  if (r.made) await release(ctx, r.made, false);
+  if (!accepted(answerOf(r.ex))) return false;
+  add(ctx, 'verified', path, claim, { answered: `${describeAnswer(answerOf(r.ex))} at ${inside} EUR`, ex: [r.ex] });
+  const range = whereSaid(ctx.loaded.profile, 'primary', ['limits', 'payouts', method, 'byCurrency', 'EUR']);
+  add(ctx, 'wrong', range, `${method} pays out in EUR from ${refusedAt}`, {
+    expected: `a payout of ${refusedAt} EUR accepted`,
+    answered: `${describeAnswer(answerOf(first))} at ${refusedAt} EUR, the minimum the profile declares, and ${inside} EUR accepted`,
+    fix: `give in ${range} the method's EUR range (its minimum is above ${refusedAt})`,
+    ex: [first, r.ex],
+  });
+  return true;
 }
 
 async function checkNotForPayouts(ctx: DoctorContext): Promise<void> {

@@ -79,6 +79,21 @@ EUR that refuses it is WRONG; one said USD-only that takes it is a doubt`, async
     expect(paypal?.answered).toMatch(/either the method takes USD only/);
   }, 30_000);
 
+  it(`calls the declared EUR range WRONG, not the currency, when a EUR payout is refused at the range's declared minimum \
+and taken inside it`, async () => {
+    const r = await runDoctor({
+      loaded: loadProfile(profileWith((p) => (p.limits.payouts.BANK_TRANSFER.byCurrency.EUR.min = '0.50'))),
+      baseUrl: 'embedded',
+      webhooks: false,
+    });
+    const item = (path: string) => r.items.filter((i) => i.path === path).map((i) => i.status);
+    expect(item('payouts.methods.BANK_TRANSFER.usdOnly')).toEqual(['verified']);
+    expect(item('limits.payouts.BANK_TRANSFER.byCurrency.EUR')).toEqual(['wrong']);
+    const range = r.items.find((i) => i.path === 'limits.payouts.BANK_TRANSFER.byCurrency.EUR');
+    expect(range?.answered).toMatch(/amountOutOfRange at 0\.50 EUR, the minimum the profile declares, and 10\.00 EUR accepted/);
+    expect(r.exitCode).toBe(2);
+  }, 30_000);
+
   it('warns of entries no check can use, and says of an unread internal name it verified that no check reads it', async () => {
     const r = await runDoctor({
       loaded: loadProfile(
