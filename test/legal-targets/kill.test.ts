@@ -192,49 +192,25 @@ describe('price-point faults on a target whose payment record sits deeper', () =
 });
 
 /**
- * The disabled merchant's payout check sent 10.00 although its declared 10.16 USD balance does not cover 10.00 with a fee
- * of 0.24; the mutant that lets the merchant pay out was then refused for funds and survived (bench/legal-targets.ts --kill
- * all --seed 50042). The check now sends an amount the declared balance covers (the method's minimum).
+ * The disabled merchant's payout check, on a declared 10.16 USD balance: it sent 10.00, which a fee of 0.24 leaves
+ * uncovered, and the mutant that lets the merchant pay out was then refused for funds and survived (bench/legal-targets.ts
+ * --kill all --seed 50042); then, where the first method's fee is above the whole balance, it tried that method only
+ * (--kill all --part 2/3 --seed 50092). It now sends an amount the declared balance covers, with each USD method in turn.
  */
 describe("a disabled merchant's payout on a balance that covers only a small one", () => {
-  it('kills payout-frozen-allowed by its own clause', async () => {
-    const g: TargetGenome = {
-      readings: [],
-      target: {
-        ...REFERENCE_GENES,
-        frozenBalance: { usdCents: 1_016, eurCents: 0 },
-        money: { ...REFERENCE_GENES.money!, payoutFees: { BANK_TRANSFER: { fixedCents: 1_998, percentMillionths: 0, maxCents: 24 } } },
-      },
-    };
+  const frozenWith = (payoutFees: NonNullable<typeof REFERENCE_GENES.money>['payoutFees']): TargetGenome => ({
+    readings: [],
+    target: { ...REFERENCE_GENES, frozenBalance: { usdCents: 1_016, eurCents: 0 }, money: { ...REFERENCE_GENES.money!, payoutFees } },
+  });
+
+  it("kills payout-frozen-allowed by its own clause where only the method's minimum is covered", async () => {
+    const g = frozenWith({ BANK_TRANSFER: { fixedCents: 1_998, percentMillionths: 0, maxCents: 24 } });
     expect(await unkilledOn(g, ['payout-frozen-allowed'], 50042)).toEqual([]);
   }, 300_000);
-});
 
-/**
- * The same check with the first method's fee above the whole balance: only the second method's smaller fee leaves an
- * amount covered (bench/legal-targets.ts --kill all --seed 50092). It now tries each USD method of the disabled merchant.
- */
-describe("a disabled merchant's payout where only the second method's fee leaves an amount covered", () => {
-  it('kills payout-frozen-allowed by its own clause', async () => {
-    const payoutFees = { BANK_TRANSFER: { fixedCents: 1_838, percentMillionths: 0 }, PAYPAL: { fixedCents: 320, percentMillionths: 0 } };
-    const g: TargetGenome = {
-      readings: [],
-      target: { ...REFERENCE_GENES, frozenBalance: { usdCents: 1_016, eurCents: 0 }, money: { ...REFERENCE_GENES.money!, payoutFees } },
-    };
+  it("kills payout-frozen-allowed by its own clause where only the second method's fee leaves an amount covered", async () => {
+    const g = frozenWith({ BANK_TRANSFER: { fixedCents: 1_838, percentMillionths: 0 }, PAYPAL: { fixedCents: 320, percentMillionths: 0 } });
     expect(await unkilledOn(g, ['payout-frozen-allowed'], 50092)).toEqual([]);
-  }, 300_000);
-});
-
-/**
- * A failure switch that matches a refund by its number and fails two: the doctor sends that number again, and the mutant
- * that replays a repeated number accepts it, which a profile arming one failure explains (bench/legal-targets.ts --kill
- * all --part 1/3 --seed 50091). The doctor's stop on the count alone is the fault caught.
- */
-describe('idem-replay where the refund switch is matched by the refund number', () => {
-  it('is caught by the doctor on sandbox.armFailure.count alone, or killed', async () => {
-    const url = new URL('./fixtures/genome-arm-count-by-refund-number.json', import.meta.url);
-    const g = JSON.parse(readFileSync(url, 'utf8')) as TargetGenome;
-    expect(await unkilledOn(g, ['idem-replay'], 50091)).toEqual([]);
   }, 300_000);
 });
 
