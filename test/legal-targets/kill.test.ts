@@ -215,6 +215,19 @@ describe("a disabled merchant's payout on a balance that covers only a small one
 });
 
 /**
+ * A failure switch that matches a refund by its number and fails two: the doctor sends that number again, and the mutant
+ * that replays a repeated number accepts it, which a profile arming one failure explains (bench/legal-targets.ts --kill
+ * all --part 1/3 --seed 50091). The doctor's stop on the count alone is the fault caught.
+ */
+describe('idem-replay where the refund switch is matched by the refund number', () => {
+  it('is caught by the doctor on sandbox.armFailure.count alone, or killed', async () => {
+    const url = new URL('./fixtures/genome-arm-count-by-refund-number.json', import.meta.url);
+    const g = JSON.parse(readFileSync(url, 'utf8')) as TargetGenome;
+    expect(await unkilledOn(g, ['idem-replay'], 50091)).toEqual([]);
+  }, 300_000);
+});
+
+/**
  * The second merchant's balance check paid out with the first method that reaches a cent above the balance; here its
  * own fee on BANK_TRANSFER is below every merchant's, so ignoring it changes nothing there, and only PAYPAL's own fee (above
  * every merchant's) shows merchant-payout-fee-ignored (bench/legal-targets.ts --kill all --seed 50053). It now tries each.
