@@ -11,7 +11,7 @@ import type { CardResult } from './card-refund.js';
 import { OTHER_CARD_CANDIDATES } from './candidates.js';
 import type { Evidence } from './evidence.js';
 import { getPath } from './fields.js';
-import { type Answer, describe, type Prober, postFresh } from './prober.js';
+import { type Answer, describe, isBusy, type Prober, postFresh } from './prober.js';
 
 export type CardKind = 'decline' | 'risk' | 'invalid' | 'noChannel' | 'pending';
 
@@ -75,7 +75,7 @@ export async function learnOtherCards(
   const broken = luhnBroken(card.card.card_number);
   // Busy under three order numbers: the card, not a number the sandbox fails by design.
   const { answer: a } = await postFresh(p, cardPath, 'o', (no) => bodyWith(broken, no));
-  if (a.code === 422 && a.key === 'systemBusy') {
+  if (isBusy(a)) {
     found.invalid = { ...card.card, card_number: broken };
     ev.learnt(
       'cardPayment.cards.invalid',

@@ -27,7 +27,7 @@ import {
   setPath,
   variable,
 } from './fields.js';
-import { describe, type Answer, type Prober, postFresh } from './prober.js';
+import { describe, type Answer, isBusy, type Prober, postFresh } from './prober.js';
 import { tryCentsOf } from '../facts/money.js';
 
 export interface CheckoutShape {
@@ -205,7 +205,7 @@ export async function classifyMethods(
       const c = classify(a);
       if (c === 'amount') refusedForAmount = true;
       // Busy under fresh numbers: the sandbox may fail this amount by design (a magic amount); another amount says more.
-      if (c === 'amount' || (c === 'other' && a.code === 422 && a.key === 'systemBusy')) continue;
+      if (c === 'amount' || (c === 'other' && isBusy(a))) continue;
       finding = { method, cls: c, pricePoint: false, evidence: seen.join('; ') };
       if (c === 'accepted' && a.data) {
         finding.accepted = { cents, no, data: a.data };

@@ -15,7 +15,7 @@ import type { ChannelLimits } from '../profile/types.js';
 import type { Evidence } from './evidence.js';
 import { MAX_AMOUNT_CENTS } from './candidates.js';
 import { valueOfCents } from '../facts/money.js';
-import { type Answer, describe } from './prober.js';
+import { type Answer, describe, isBusy } from './prober.js';
 
 export interface RangeProber {
   /** Sends the create with this amount and merchant number. */
@@ -69,7 +69,7 @@ export async function bisectLimits(rp: RangeProber, acceptedCents: bigint, usedN
     probes += 1;
     let a = await rp.send(c, reuse ? usedNo : rp.newNo());
     // systemBusy for a number the sandbox fails by design (a magic suffix): another number says what the amount does.
-    for (let again = 0; again < 2 && !reuse && a.code === 422 && a.key === 'systemBusy'; again++) a = await rp.send(c, rp.newNo());
+    for (let again = 0; again < 2 && !reuse && isBusy(a); again++) a = await rp.send(c, rp.newNo());
     seen.set(c, a);
     let v: boolean | undefined;
     if (reuse && rp.isDuplicate(a)) v = true;

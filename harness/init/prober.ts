@@ -233,6 +233,11 @@ export class Prober {
  * sandbox may fail a number init happened to draw (a magic prefix or suffix it was never told of). Only for a request
  * whose other values are not in question: there systemBusy says nothing of the fact init asks about.
  */
+/** The document's 422 systemBusy: a failure of no known kind, which a new number may not meet again. */
+export function isBusy(a: Answer): boolean {
+  return a.code === 422 && a.key === 'systemBusy';
+}
+
 export async function postFresh(
   p: Pick<Prober, 'newNo' | 'post'>,
   path: string,
@@ -252,7 +257,7 @@ export async function againWhileBusy(
   first: { answer: Answer; no: string },
 ): Promise<{ answer: Answer; no: string }> {
   let { answer, no } = first;
-  for (let again = 0; again < 2 && answer.code === 422 && answer.key === 'systemBusy'; again++) {
+  for (let again = 0; again < 2 && isBusy(answer); again++) {
     no = p.newNo(kind);
     answer = await p.post(path, body(no));
   }
